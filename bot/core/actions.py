@@ -1,0 +1,67 @@
+"""Actions, the options an engine offers for them, and their compact wire form.
+
+A button's custom_id and a select's option value must fit in 100 characters, so actions
+encode as `kind~key=value~key=value`. Values are ints or short slugs without `~ = :`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.errors import IllegalAction
+
+Value = int | str
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    args: dict[str, Value] = field(default_factory=dict)
+
+    def encode(self) -> str:
+        parts = [self.kind] + [f"{k}={v}" for k, v in sorted(self.args.items())]
+        return "~".join(parts)
+
+    @classmethod
+    def decode(cls, text: str) -> Action:
+        kind, *pairs = text.split("~")
+        if not kind:
+            raise IllegalAction("That action could not be read.")
+        args: dict[str, Value] = {}
+        for pair in pairs:
+            key, sep, raw = pair.partition("=")
+            if not sep or not key:
+                raise IllegalAction("That action could not be read.")
+            args[key] = int(raw) if raw.lstrip("-").isdigit() else raw
+        return cls(kind, args)
+
+    def int_arg(self, name: str) -> int:
+        """Read an int argument or refuse the action with a readable reason."""
+        value = self.args.get(name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalAction(f"Missing or invalid `{name}`.")
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "args": dict(self.args)}
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Action:
+        return cls(raw["kind"], dict(raw.get("args", {})))
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal action as the adapters show it: a button or one entry of a select.
+
+    `group` gathers options into one select (or a row of buttons); `style` is a hint
+    (primary, secondary, success, danger).
+    """
+
+    label: str
+    action: Action
+    group: str = "Actions"
+    style: str = "secondary"
+    description: str = ""
+    emoji: str = ""

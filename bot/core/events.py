@@ -1,0 +1,57 @@
+"""Events carry what happened and who may see it.
+
+The engine decides visibility; adapters only route. Audiences serialise to short
+strings ("public", "player:123", "team:heroes") so the event log stays greppable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Audience:
+    kind: str  # "public" | "player" | "team"
+    ref: str = ""
+
+    @property
+    def is_public(self) -> bool:
+        return self.kind == "public"
+
+    def encode(self) -> str:
+        return self.kind if self.kind == "public" else f"{self.kind}:{self.ref}"
+
+    @classmethod
+    def decode(cls, text: str) -> Audience:
+        kind, _, ref = text.partition(":")
+        return cls(kind, ref)
+
+
+PUBLIC = Audience("public")
+
+
+def to_player(seat: int) -> Audience:
+    """Private to one seat; sessions map seats to Discord users."""
+    return Audience("player", str(seat))
+
+
+def to_team(name: str) -> Audience:
+    return Audience("team", name)
+
+
+@dataclass(frozen=True)
+class Event:
+    text: str
+    audience: Audience = PUBLIC
+    kind: str = "info"
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "audience": self.audience.encode(), "kind": self.kind,
+                "data": self.data}
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Event:
+        return cls(raw["text"], Audience.decode(raw["audience"]), raw.get("kind", "info"),
+                   raw.get("data", {}))

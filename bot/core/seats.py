@@ -1,0 +1,33 @@
+"""Seats at the table: who sits where, human or AI, and the turn order around them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Seat:
+    name: str
+    user_id: int | None = None  # None for an AI seat
+    ai: bool = False
+
+    @property
+    def is_human(self) -> bool:
+        return not self.ai and self.user_id is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "user_id": self.user_id, "ai": self.ai}
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Seat:
+        return cls(raw["name"], raw.get("user_id"), bool(raw.get("ai", False)))
+
+
+def next_seat(current: int, count: int, step: int = 1) -> int:
+    """Clockwise is increasing seat index, wrapping around the table."""
+    return (current + step) % count
+
+
+def clockwise_from(start: int, count: int) -> list[int]:
+    return [(start + i) % count for i in range(count)]

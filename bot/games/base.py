@@ -1,0 +1,83 @@
+"""What every game package provides to the sessions layer.
+
+A game is pure: state in, state and events out, never any I/O. All randomness comes
+from an Rng kept inside the state, so a game replays from its seed and its actions.
+`apply` must leave the `state` it was given untouched when it raises IllegalAction;
+engines copy first (see `copy_state`) and then mutate the copy.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from bot.core.actions import Action, Option
+from bot.core.events import Event
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    """What an engine knows of a seat: its name and whether an AI plays it."""
+
+    name: str
+    ai: bool = False
+
+
+class Game(ABC, Generic[S]):
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+
+    @abstractmethod
+    def setup(self, players: list[PlayerInfo], seed: int,
+              options: dict[str, Any]) -> tuple[S, list[Event]]:
+        """A new game for these seats (index = seat, clockwise order)."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """Play one action by one seat; raise IllegalAction if the rules forbid it."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> int | None:
+        """The seat whose decision the game waits for; None once the game is over."""
+
+    @abstractmethod
+    def options(self, state: S, seat: int) -> list[Option]:
+        """Every legal action of this seat now (empty when it is not theirs to act)."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def ai_action(self, state: S, seat: int) -> Action:
+        """A legal, sensible action for an AI in this seat."""
+
+    @abstractmethod
+    def private_view(self, state: S, seat: int) -> str:
+        """This seat's secrets as they stand now (what `/secret` shows)."""
+
+    @abstractmethod
+    def status_text(self, state: S) -> str:
+        """A short public summary for `/game status`."""
+
+    @abstractmethod
+    def set_player(self, state: S, seat: int, info: PlayerInfo) -> S:
+        """Record a seat changing hands (a kicked human becomes an AI)."""
+
+    @abstractmethod
+    def dump(self, state: S) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def load(self, raw: dict[str, Any]) -> S: ...
+
+    def rules_topics(self) -> dict[str, str]:
+        """Topic -> short rules text, for `/game rules` (loaded from data/)."""
+        return {}
+
+    def copy_state(self, state: S) -> S:
+        return copy.deepcopy(state)

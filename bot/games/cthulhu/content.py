@@ -1,0 +1,67 @@
+"""Cthulhu in the House content from data/cthulhu/, read once per process.
+
+Everything a player reads lives in YAML so it stays in our own words and can be edited
+without touching the engine; this module is the only place that knows the file layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import yaml
+
+from bot.paths import DATA
+
+
+@dataclass(frozen=True)
+class CharacterInfo:
+    name: str
+    colour: str
+    about: str = ""
+
+
+@cache
+def _load(name: str) -> dict[str, Any]:
+    path = DATA / "cthulhu" / f"{name}.yaml"
+    with path.open(encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh)
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path} must hold a mapping")
+    return raw
+
+
+@cache
+def characters() -> tuple[CharacterInfo, ...]:
+    return tuple(CharacterInfo(str(c["name"]), str(c["colour"]), str(c.get("about", "")))
+                 for c in _load("characters")["characters"])
+
+
+@cache
+def room_names() -> tuple[str, ...]:
+    return tuple(str(name) for name in _load("rooms")["rooms"])
+
+
+def layout_specs() -> dict[str, dict[str, Any]]:
+    """Raw built-in layouts by key; layouts.py turns them into checked Layouts."""
+    return dict(_load("layouts")["layouts"])
+
+
+def rules_topics() -> dict[str, str]:
+    return {str(k): str(v).strip() for k, v in _load("rules")["topics"].items()}
+
+
+def text(key: str) -> str:
+    """One template from texts.yaml by dotted key ("errors.game_over")."""
+    node: Any = _load("texts")
+    for part in key.split("."):
+        node = node[part]
+    if not isinstance(node, str):
+        raise KeyError(key)
+    return node
+
+
+def say(key: str, **kw: Any) -> str:
+    """A player-facing line: the template for `key` filled with `kw`."""
+    return text(key).format(**kw)

@@ -1,0 +1,546 @@
+"""Cthulhu in the House (seed 002): the pure rules engine.
+
+A turn is one move or one fight; a fight in a room with portals flips one of them, and
+an abyss or a teleport may pause the turn on a PendingChoice for the active seat. When
+one character is left the rumble is scored, secrets become public, and the next rumble
+is dealt, until three have been played. Rulings where the rulebook is silent are listed
+in data/cthulhu/rules.yaml (topic `rulings`) and marked RULING below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.actions import Action, Option
+from bot.core.choices import CHOOSE, PendingChoice
+from bot.core.errors import IllegalAction
+from bot.core.events import Event, to_player
+from bot.core.rng import Rng
+from bot.core.seats import clockwise_from, next_seat
+from bot.games.base import Game, PlayerInfo
+from bot.games.cthulhu import content, layouts
+from bot.games.cthulhu.content import say
+from bot.games.cthulhu.state import (
+    ABYSS,
+    LAST_STANDING_POINTS,
+    RUMBLES,
+    TELEPORT,
+    Character,
+    CthulhuState,
+    Room,
+    RumbleResult,
+)
+
+MOVE = "move"
+FIGHT = "fight"
+PORTALS: tuple[str, ...] = (ABYSS, ABYSS, ABYSS, TELEPORT, TELEPORT, TELEPORT)
+PORTALS_IN_HOUSE = 3
+SECRETS_EACH = 2
+
+# PendingChoice kinds: what the engine does with the pick.
+PICK_ABYSS = "abyss"
+PICK_TELEPORTER = "teleport_who"
+PICK_DESTINATION = "teleport_where"
+
+
+# ---------------------------------------------------------------- scoring (pure)
+
+def removal_points(position: int) -> int:
+    """Points for the character that left the house `position`-th (1-based)."""
+    return max(0, position - 2)
+
+
+def rumble_points(removed: list[int], survivor: int, secrets: list[list[int]]) -> list[int]:
+    """Each seat scores only its better character; the survivor's owner gets 10."""
+    worth = {c: removal_points(i + 1) for i, c in enumerate(removed)}
+    worth[survivor] = LAST_STANDING_POINTS
+    return [max(worth.get(c, 0) for c in pair) for pair in secrets]
+
+
+def next_starter(scores: list[int], previous: int) -> int:
+    """Fewest points starts; RULING: ties go to the first tied seat clockwise after
+    the previous starter (the previous starter itself comes last)."""
+    low = min(scores)
+    order = clockwise_from(next_seat(previous, len(scores)), len(scores))
+    return next(seat for seat in order if scores[seat] == low)
+
+
+def winners(scores: list[int]) -> list[int]:
+    """RULING: everyone tied for the most points shares the win."""
+    top = max(scores)
+    return [seat for seat, points in enumerate(scores) if points == top]
+
+
+# ---------------------------------------------------------------- legal actions (pure)
+
+def is_alone(state: CthulhuState, character: int) -> bool:
+    room = state.location[character]
+    return room is not None and len(state.in_room(room)) == 1
+
+
+def legal_moves(state: CthulhuState) -> list[tuple[int, int]]:
+    """(character, room) for every character alone in its room, to each neighbour."""
+    return [(c, room) for c in state.remaining() if is_alone(state, c)
+            for room in state.neighbours(_where(state, c))]
+
+
+def legal_fights(state: CthulhuState) -> list[tuple[int, int]]:
+    """(room, character) for every character sharing its room with someone."""
+    return [(room, c) for room in range(len(state.rooms))
+            if len(here := state.in_room(room)) >= 2 for c in here]
+
+
+def legal_actions(state: CthulhuState) -> list[Action]:
+    """The active seat's legal actions when no choice is pending."""
+    return ([Action(MOVE, {"character": c, "room": r}) for c, r in legal_moves(state)]
+            + [Action(FIGHT, {"room": r, "remove": c}) for r, c in legal_fights(state)])
+
+
+def _where(state: CthulhuState, character: int) -> int:
+    room = state.location[character]
+    assert room is not None, "character is out of the house"
+    return room
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _join(parts: list[str]) -> str:
+    """Several names in one line: 'A, B and C'."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _names(state: CthulhuState, characters: list[int]) -> str:
+    return _join([f"the {state.characters[c].name}" for c in characters])
+
+
+def _winners_line(state: CthulhuState, alone: str, shared: str) -> str:
+    top = state.scores[state.winners[0]]
+    if len(state.winners) == 1:
+        return say(alone, player=state.players[state.winners[0]], points=top)
+    return say(shared, points=top, players=_join([state.players[s] for s in state.winners]))
+
+
+class CthulhuGame(Game[CthulhuState]):
+    key = "cthulhu"
+    title = "Cthulhu in the House"
+    min_players = 2
+    max_players = 6
+
+    # ------------------------------------------------------------ setup
+
+    def setup(self, players: list[PlayerInfo], seed: int,
+              options: dict[str, Any]) -> tuple[CthulhuState, list[Event]]:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalAction(say("errors.bad_player_count", low=self.min_players,
+                                    high=self.max_players))
+        rng = Rng.from_seed(seed)
+        keys = layouts.layout_keys()
+        key = str(options.get("layout") or rng.choice(keys))
+        if key not in keys:
+            raise IllegalAction(say("errors.unknown_layout", name=key, choices=", ".join(keys)))
+        layout = layouts.get_layout(key, rng)
+        names = content.room_names()
+        state = CthulhuState(
+            players=[p.name for p in players],
+            ai=[p.ai for p in players],
+            layout=key,
+            rooms=[Room(names[i], col, row) for i, (col, row) in enumerate(layout.slots)],
+            passages=list(layout.passages),
+            characters=[Character(c.name, c.colour) for c in content.characters()],
+            location=[], room_portals=[], reserve=[],
+            scores=[0] * len(players),
+            rng=rng,
+        )
+        events: list[Event] = []
+        self._begin_rumble(state, events)
+        state.starter = state.turn = rng.below(len(players))
+        events.append(Event(say("events.first_starter", player=state.players[state.turn]),
+                            kind="starter"))
+        events.append(self._turn_event(state))
+        return state, events
+
+    def _begin_rumble(self, state: CthulhuState, events: list[Event]) -> None:
+        """Characters back one per room, portals reshuffled, new secrets dealt."""
+        rng = state.rng
+        count = len(state.rooms)
+        rooms = list(range(count))
+        rng.shuffle(rooms)
+        state.location = list(rooms)
+        portals = list(PORTALS)
+        rng.shuffle(portals)
+        state.room_portals = [[] for _ in range(count)]
+        for room in rng.sample(range(count), PORTALS_IN_HOUSE):  # RULING: distinct rooms
+            state.room_portals[room].append(portals.pop())
+        state.reserve = portals
+        state.removed = []
+        state.pending = None
+        deck = list(range(len(state.characters)))
+        rng.shuffle(deck)
+        state.secrets = [sorted(deck[SECRETS_EACH * s:SECRETS_EACH * (s + 1)])
+                         for s in range(len(state.players))]
+        events.append(Event(
+            say("events.rumble_begins", number=state.rumble, total=RUMBLES,
+                house=layouts.layout_title(state.layout)),
+            kind="rumble", data={"rumble": state.rumble}))
+        for seat, (first, second) in enumerate(state.secrets):
+            events.append(Event(
+                say("events.your_secrets", number=state.rumble,
+                    first=state.characters[first].name, second=state.characters[second].name),
+                audience=to_player(seat), kind="secret",
+                data={"rumble": state.rumble, "secrets": [first, second]}))
+
+    # ------------------------------------------------------------ queries
+
+    def to_act(self, state: CthulhuState) -> int | None:
+        if state.over:
+            return None
+        return state.pending.seat if state.pending else state.turn
+
+    def is_over(self, state: CthulhuState) -> bool:
+        return state.over
+
+    def options(self, state: CthulhuState, seat: int) -> list[Option]:
+        if seat != self.to_act(state):
+            return []
+        if state.pending:
+            return state.pending.options()
+        chars, rooms = state.characters, state.rooms
+        moves = [Option(say("labels.move", character=chars[c].name, room=rooms[r].name),
+                        Action(MOVE, {"character": c, "room": r}), group="Move")
+                 for c, r in legal_moves(state)]
+        fights = [Option(say("labels.fight", room=rooms[r].name, character=chars[c].name),
+                         Action(FIGHT, {"room": r, "remove": c}), group="Fight",
+                         style="danger")
+                  for r, c in legal_fights(state)]
+        return moves + fights
+
+    def ai_action(self, state: CthulhuState, seat: int) -> Action:
+        from bot.games.cthulhu.ai import choose_action  # ai builds on this module
+
+        self._check_actor(state, seat)
+        return choose_action(state, seat)
+
+    # ------------------------------------------------------------ apply
+
+    def apply(self, state: CthulhuState, seat: int,
+              action: Action) -> tuple[CthulhuState, list[Event]]:
+        self._check_actor(state, seat)
+        new = self.copy_state(state)
+        events: list[Event] = []
+        if new.pending is not None:
+            self._choose(new, action, events)
+        elif action.kind == MOVE:
+            self._move(new, action, events)
+        elif action.kind == FIGHT:
+            self._fight(new, action, events)
+        elif action.kind == CHOOSE:
+            raise IllegalAction(say("errors.nothing_to_choose"))
+        else:
+            raise IllegalAction(say("errors.unknown_action", kind=action.kind))
+        if new.pending is None:
+            self._end_turn(new, events)
+        return new, events
+
+    def _check_actor(self, state: CthulhuState, seat: int) -> None:
+        if state.over:
+            raise IllegalAction(say("errors.game_over"))
+        if not 0 <= seat < len(state.players):
+            raise IllegalAction(say("errors.not_playing"))
+        if state.pending is not None and seat != state.pending.seat:
+            raise IllegalAction(say("errors.someone_choosing",
+                                    player=state.players[state.pending.seat]))
+        if seat != state.turn:
+            raise IllegalAction(say("errors.not_your_turn", player=state.players[state.turn]))
+
+    def _arg(self, state: CthulhuState, action: Action, name: str, kind: str) -> int:
+        """An id argument (a character or a room), refused with a readable reason."""
+        value = action.args.get(name)
+        if value is None:
+            raise IllegalAction(say("errors.missing_arg", name=name))
+        limit = len(state.characters) if kind == "character" else len(state.rooms)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+            raise IllegalAction(say(f"errors.unknown_{kind}", ref=value))
+        return value
+
+    def _move(self, state: CthulhuState, action: Action, events: list[Event]) -> None:
+        c = self._arg(state, action, "character", "character")
+        target = self._arg(state, action, "room", "room")
+        name = state.characters[c].name
+        source = state.location[c]
+        if source is None:
+            raise IllegalAction(say("errors.character_gone", character=name))
+        names = {"character": name, "source": state.rooms[source].name,
+                 "target": state.rooms[target].name}
+        if target == source:
+            raise IllegalAction(say("errors.already_there", character=name,
+                                    room=names["source"]))
+        if not is_alone(state, c):
+            raise IllegalAction(say("errors.not_alone", character=name, room=names["source"]))
+        if target not in state.neighbours(source):
+            raise IllegalAction(say("errors.no_passage", source=names["source"],
+                                    target=names["target"]))
+        carried = state.room_portals[source]
+        state.room_portals[target].extend(carried)
+        state.room_portals[source] = []
+        state.location[c] = target
+        key = {0: "move", 1: "move_one_portal"}.get(len(carried), "move_portals")
+        events.append(Event(say(f"events.{key}", player=state.players[state.turn],
+                                count=len(carried), **names),
+                            kind="move", data={"character": c, "from": source, "to": target,
+                                               "portals": len(carried)}))
+
+    def _fight(self, state: CthulhuState, action: Action, events: list[Event]) -> None:
+        room = self._arg(state, action, "room", "room")
+        c = self._arg(state, action, "remove", "character")
+        here = state.in_room(room)
+        room_name, name = state.rooms[room].name, state.characters[c].name
+        if len(here) < 2:
+            raise IllegalAction(say("errors.too_few_to_fight", room=room_name, count=len(here)))
+        if c not in here:
+            raise IllegalAction(say("errors.not_in_room", character=name, room=room_name))
+        self._remove(state, c)
+        events.append(Event(say("events.fight", player=state.players[state.turn],
+                                room=room_name, character=name),
+                            kind="fight", data={"room": room, "removed": c}))
+        if not state.room_portals[room]:
+            return
+        kind = state.rng.choice(state.room_portals[room])  # RULING: a random one flips
+        events.append(Event(say(f"events.flip_{kind}", room=room_name),
+                            kind="portal", data={"room": room, "portal": kind}))
+        if kind == ABYSS:
+            self._abyss(state, room, c, events)
+        else:
+            self._teleport_offer(state, room, events)
+
+    def _remove(self, state: CthulhuState, character: int) -> None:
+        state.location[character] = None
+        state.removed.append(character)
+
+    def _abyss(self, state: CthulhuState, room: int, returned: int,
+               events: list[Event]) -> None:
+        state.removed.pop()
+        state.location[returned] = room
+        events.append(Event(say("events.abyss_return", character=state.characters[returned].name,
+                                room=state.rooms[room].name), kind="abyss",
+                            data={"room": room, "returned": returned}))
+        others = [c for c in state.in_room(room) if c != returned]
+        if len(others) == 1:  # RULING: no choice to make
+            self._abyss_take(state, room, others[0], "events.abyss_auto", events)
+            return
+        player = state.players[state.turn]
+        state.pending = PendingChoice(
+            seat=state.turn,
+            prompt=say("prompts.abyss", character=state.characters[returned].name),
+            kind=PICK_ABYSS,
+            labels=[say("labels.character", character=state.characters[c].name)
+                    for c in others],
+            payload={"room": room, "candidates": others})
+        events.append(Event(say("events.abyss_waiting", player=player), kind="choice"))
+
+    def _abyss_take(self, state: CthulhuState, room: int, victim: int, key: str,
+                    events: list[Event]) -> None:
+        self._remove(state, victim)
+        events.append(Event(say(key, player=state.players[state.turn],
+                                character=state.characters[victim].name),
+                            kind="abyss", data={"room": room, "removed": victim}))
+        self._replace_portal(state, room, ABYSS, room, events)
+
+    def _teleport_offer(self, state: CthulhuState, room: int, events: list[Event]) -> None:
+        if len(state.remaining()) <= 1:  # RULING: nothing left to teleport
+            events.append(Event(say("events.teleport_nobody"), kind="teleport"))
+            self._replace_portal(state, room, TELEPORT, room, events)
+            return
+        here = state.in_room(room)
+        state.pending = PendingChoice(
+            seat=state.turn,
+            prompt=say("prompts.teleport_who", room=state.rooms[room].name),
+            kind=PICK_TELEPORTER,
+            labels=[say("labels.character", character=state.characters[c].name) for c in here]
+            + [say("labels.nobody")],
+            payload={"room": room, "candidates": here})
+        events.append(Event(say("events.teleport_waiting", player=state.players[state.turn],
+                                room=state.rooms[room].name), kind="choice"))
+
+    def _choose(self, state: CthulhuState, action: Action, events: list[Event]) -> None:
+        pending = state.pending
+        assert pending is not None
+        if action.kind != CHOOSE:
+            raise IllegalAction(say("errors.choose_first", prompt=pending.prompt))
+        pick = action.args.get("pick")
+        if isinstance(pick, bool) or not isinstance(pick, int) \
+                or not 0 <= pick < len(pending.labels):
+            raise IllegalAction(say("errors.bad_choice"))
+        state.pending = None
+        room = int(pending.payload["room"])
+        if pending.kind == PICK_ABYSS:
+            victim = int(pending.payload["candidates"][pick])
+            self._abyss_take(state, room, victim, "events.abyss_pick", events)
+        elif pending.kind == PICK_TELEPORTER:
+            candidates = [int(c) for c in pending.payload["candidates"]]
+            if pick == len(candidates):
+                events.append(Event(say("events.teleport_declined",
+                                        player=state.players[state.turn]), kind="teleport"))
+                self._replace_portal(state, room, TELEPORT, room, events)
+                return
+            c = candidates[pick]
+            targets = [r for r in range(len(state.rooms)) if r != room]
+            state.pending = PendingChoice(
+                seat=state.turn,
+                prompt=say("prompts.teleport_where", character=state.characters[c].name),
+                kind=PICK_DESTINATION,
+                labels=[say("labels.room", room=state.rooms[r].name) for r in targets],
+                payload={"room": room, "character": c, "targets": targets})
+        else:
+            c = int(pending.payload["character"])
+            target = int(pending.payload["targets"][pick])
+            state.location[c] = target
+            events.append(Event(say("events.teleport", character=state.characters[c].name,
+                                    source=state.rooms[room].name,
+                                    target=state.rooms[target].name),
+                                kind="teleport", data={"character": c, "from": room,
+                                                       "to": target}))
+            self._replace_portal(state, room, TELEPORT, target, events)
+
+    def _replace_portal(self, state: CthulhuState, room: int, kind: str, destination: int,
+                        events: list[Event]) -> None:
+        """The flipped portal (in `room`) joins the reserve; one of the four, shuffled,
+        goes face down into `destination`. RULING: for a teleport that is where the
+        teleported character went, since the flipped portal travelled with it."""
+        state.room_portals[room].remove(kind)
+        pool = [*state.reserve, kind]
+        state.rng.shuffle(pool)
+        state.room_portals[destination].append(pool.pop())
+        state.reserve = pool
+        events.append(Event(say("events.portal_replaced", room=state.rooms[destination].name),
+                            kind="portal", data={"room": destination}))
+
+    # ------------------------------------------------------------ turns and rumbles
+
+    def _end_turn(self, state: CthulhuState, events: list[Event]) -> None:
+        state.turns_played += 1
+        if len(state.remaining()) <= 1:
+            self._score_rumble(state, events)
+            return
+        state.turn = next_seat(state.turn, len(state.players))
+        events.append(self._turn_event(state))
+
+    def _turn_event(self, state: CthulhuState) -> Event:
+        return Event(say("events.turn", player=state.players[state.turn]), kind="turn",
+                     data={"seat": state.turn})
+
+    def _score_rumble(self, state: CthulhuState, events: list[Event]) -> None:
+        (survivor,) = state.remaining()
+        points = rumble_points(state.removed, survivor, state.secrets)
+        for seat, gained in enumerate(points):
+            state.scores[seat] += gained
+        state.results.append(RumbleResult(
+            number=state.rumble, removed=list(state.removed), survivor=survivor,
+            secrets=[list(pair) for pair in state.secrets], points=list(points)))
+        chars = state.characters
+        lines = [say("events.rumble_scored", number=state.rumble, character=chars[survivor].name)]
+        lines += [say("events.score_line", player=state.players[seat],
+                      first=chars[first].name, second=chars[second].name,
+                      points=points[seat], total=state.scores[seat])
+                  for seat, (first, second) in enumerate(state.secrets)]
+        owned = {c for pair in state.secrets for c in pair}
+        unowned = [c for c in range(len(chars)) if c not in owned]
+        if unowned:
+            lines.append(say("events.unowned", names=_names(state, unowned)))
+        events.append(Event(
+            "\n".join(lines), kind="score",
+            data={"rumble_scored": state.rumble, "survivor": survivor,
+                  "removed": list(state.removed), "secrets": [list(p) for p in state.secrets],
+                  "points": list(points), "scores": list(state.scores)}))
+        if state.rumble >= RUMBLES:
+            self._finish_game(state, events)
+            return
+        state.rumble += 1
+        state.starter = state.turn = next_starter(state.scores, state.starter)
+        self._begin_rumble(state, events)
+        events.append(Event(say("events.fewest_starter", player=state.players[state.turn],
+                                number=state.rumble), kind="starter"))
+        events.append(self._turn_event(state))
+
+    def _finish_game(self, state: CthulhuState, events: list[Event]) -> None:
+        state.over = True
+        state.pending = None
+        state.winners = winners(state.scores)
+        text = _winners_line(state, "events.game_over_win", "events.game_over_shared")
+        events.append(Event(text, kind="game_over",
+                            data={"winners": list(state.winners), "scores": list(state.scores)}))
+
+    # ------------------------------------------------------------ views
+
+    def private_view(self, state: CthulhuState, seat: int) -> str:
+        if not 0 <= seat < len(state.players):
+            return say("errors.not_playing")
+        if state.over:
+            last = state.results[-1]
+            first, second = last.secrets[seat]
+            return "\n".join([
+                say("secret.header_over", score=state.scores[seat]),
+                say("secret.last_rumble", number=last.number, first=state.characters[first].name,
+                    second=state.characters[second].name, points=last.points[seat])])
+        lines = [say("secret.header", number=state.rumble, total=RUMBLES,
+                     score=state.scores[seat]), say("secret.yours")]
+        lines += [self._whereabouts(state, c) for c in state.secrets[seat]]
+        lines += [say("secret.counts"), say("secret.tip")]
+        return "\n".join(lines)
+
+    def _whereabouts(self, state: CthulhuState, c: int) -> str:
+        name = state.characters[c].name
+        room = state.location[c]
+        if room is None:
+            position = state.removed.index(c) + 1
+            return say("secret.removed", character=name, ordinal=ordinal(position),
+                       points=removal_points(position))
+        others = [o for o in state.in_room(room) if o != c]
+        if not others:
+            return say("secret.alone", character=name, room=state.rooms[room].name)
+        return say("secret.crowded", character=name, room=state.rooms[room].name,
+                   others=_names(state, others))
+
+    def status_text(self, state: CthulhuState) -> str:
+        tag = say("status.ai_tag")
+        scores = ", ".join(
+            say("status.score_item", player=name + (tag if ai else ""), points=points)
+            for name, ai, points in zip(state.players, state.ai, state.scores, strict=True))
+        lines = [say("status.house", house=layouts.layout_title(state.layout))]
+        if state.over:
+            lines.append(_winners_line(state, "status.over_win", "status.over_shared"))
+        else:
+            lines.append(say("status.rumble", number=state.rumble, total=RUMBLES,
+                             count=len(state.remaining()), characters=len(state.characters)))
+            if state.pending:
+                lines.append(say("status.choosing", player=state.players[state.pending.seat],
+                                 prompt=state.pending.prompt))
+            else:
+                lines.append(say("status.turn", player=state.players[state.turn]))
+        lines.append(say("status.scores", scores=scores))
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ seats and storage
+
+    def set_player(self, state: CthulhuState, seat: int, info: PlayerInfo) -> CthulhuState:
+        if not 0 <= seat < len(state.players):
+            raise IllegalAction(say("errors.not_playing"))
+        new = self.copy_state(state)
+        new.players[seat] = info.name
+        new.ai[seat] = info.ai
+        return new
+
+    def dump(self, state: CthulhuState) -> dict[str, Any]:
+        return state.to_dict()
+
+    def load(self, raw: dict[str, Any]) -> CthulhuState:
+        return CthulhuState.from_dict(raw)
+
+    def copy_state(self, state: CthulhuState) -> CthulhuState:
+        """A JSON round trip: cheaper than deepcopy and proves the state stays plain."""
+        return CthulhuState.from_dict(state.to_dict())
+
+    def rules_topics(self) -> dict[str, str]:
+        return content.rules_topics()

@@ -1,0 +1,18 @@
+"""Persistence behind one small interface; `open_store` picks the backend from a URL/path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.store.base import GameExists, StaleVersion, Store, StoreError
+from bot.store.records import ACTIVE, LOBBY, OVER, LoggedEvent, Table
+from bot.store.sqlite import SqliteStore
+
+__all__ = ["ACTIVE", "LOBBY", "OVER", "GameExists", "LoggedEvent", "SqliteStore",
+           "StaleVersion", "Store", "StoreError", "Table", "open_store"]
+
+
+async def open_store(path: str | Path) -> SqliteStore:
+    store = SqliteStore(path)
+    await store.open()
+    return store

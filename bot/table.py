@@ -1,0 +1,257 @@
+"""The rules of the table around any game: the lobby, leaving, moderation, dispatch.
+
+Pure like the engines: `apply` takes a Table and returns a new one plus events, or
+raises IllegalAction and leaves the given Table as it was. Games see seats by index;
+only this layer knows which Discord user sits where.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from bot import games
+from bot.core.actions import Action
+from bot.core.errors import IllegalAction
+from bot.core.events import PUBLIC, Event
+from bot.core.seats import Seat
+from bot.games.base import Game, PlayerInfo
+from bot.store.records import ACTIVE, LOBBY, OVER, Table
+from bot.texts import ai_names, say
+
+JOIN = "lobby.join"
+LEAVE = "lobby.leave"
+ADD_AI = "lobby.ai"
+START = "lobby.start"
+END = "table.end"
+KICK = "gm.kick"
+SKIP = "gm.skip"
+TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, START, END, KICK, SKIP})
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: a Discord user (or the AI, user_id None) and their standing."""
+
+    user_id: int | None
+    name: str
+    moderator: bool = False
+
+
+AI_ACTOR = Actor(None, "AI")
+
+
+def new_table(kind: str, channel_id: int, guild_id: int | None, host: Actor, seed: int,
+              options: dict[str, Any] | None = None) -> tuple[Table, list[Event]]:
+    games.get(kind)  # unknown kinds fail here, before anything is stored
+    table = Table(channel_id=channel_id, guild_id=guild_id, kind=kind,
+                  host_id=host.user_id or 0, seed=seed, options=dict(options or {}),
+                  seats=[Seat(host.name, host.user_id)])
+    return table, [Event(say("lobby.joined", name=host.name))]
+
+
+def players(table: Table) -> list[PlayerInfo]:
+    return [PlayerInfo(s.name, s.ai) for s in table.seats]
+
+
+def game_of(table: Table) -> Game[Any]:
+    return games.get(table.kind)
+
+
+def to_act_seat(table: Table) -> int | None:
+    if table.status != ACTIVE or table.state is None:
+        return None
+    game = game_of(table)
+    return game.to_act(game.load(table.state))
+
+
+def ai_to_act(table: Table) -> bool:
+    seat = to_act_seat(table)
+    return seat is not None and table.seats[seat].ai
+
+
+def apply(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    if table.status == OVER:
+        raise IllegalAction(say("errors.game_over"))
+    table = copy.deepcopy(table)
+    handler = _HANDLERS.get(action.kind)
+    if handler is not None:
+        return handler(table, actor, action)
+    return _play(table, actor, action)
+
+
+def ai_step(table: Table) -> tuple[Table, list[Event]]:
+    """Let the AI take the decision the game waits for (the seat must be an AI's)."""
+    seat = to_act_seat(table)
+    if seat is None:
+        raise IllegalAction(say("errors.nothing_to_skip"))
+    return _play_seat(copy.deepcopy(table), seat, None)
+
+
+# -- lobby ------------------------------------------------------------------------------
+
+def _need_lobby(table: Table) -> None:
+    if table.status != LOBBY:
+        raise IllegalAction(say("errors.not_lobby"))
+
+
+def _join(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    _need_lobby(table)
+    game = game_of(table)
+    if table.seat_of(actor.user_id or 0) is not None:
+        raise IllegalAction(say("errors.already_seated"))
+    if len(table.seats) >= game.max_players:
+        raise IllegalAction(say("errors.table_full", max=game.max_players))
+    table.seats.append(Seat(actor.name, actor.user_id))
+    return table, [Event(say("lobby.joined", name=actor.name))]
+
+
+def _add_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    _need_lobby(table)
+    if table.seat_of(actor.user_id or 0) is None:
+        raise IllegalAction(say("errors.not_seated"))
+    game = game_of(table)
+    if len(table.seats) >= game.max_players:
+        raise IllegalAction(say("errors.table_full", max=game.max_players))
+    taken = {s.name for s in table.seats}
+    name = next((n for n in ai_names() if n not in taken), f"AI {len(table.seats) + 1}")
+    table.seats.append(Seat(name, None, ai=True))
+    return table, [Event(say("lobby.ai_added", name=name))]
+
+
+def _leave(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    seat = table.seat_of(actor.user_id or 0)
+    if seat is None:
+        raise IllegalAction(say("errors.not_seated"))
+    if table.status == ACTIVE:
+        return _hand_to_ai(table, seat, say("moderation.left_game", name=actor.name))
+    del table.seats[seat]
+    events = [Event(say("lobby.left", name=actor.name))]
+    humans = [s for s in table.seats if s.is_human]
+    if not humans:
+        table.status = OVER
+        table.ended_reason = say("lobby.closed")
+        events.append(Event(table.ended_reason))
+    elif actor.user_id == table.host_id:
+        table.host_id = humans[0].user_id or 0
+        events.append(Event(say("lobby.host_moved", name=humans[0].name)))
+    return table, events
+
+
+def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    _need_lobby(table)
+    game = game_of(table)
+    if actor.user_id != table.host_id:
+        raise IllegalAction(say("errors.host_only", host=_host_name(table)))
+    if len(table.seats) < game.min_players:
+        raise IllegalAction(say("errors.too_few", game=game.title, min=game.min_players,
+                                count=len(table.seats)))
+    state, events = game.setup(players(table), table.seed, table.options)
+    table.state = game.dump(state)
+    table.status = ACTIVE
+    names = ", ".join(s.name for s in table.seats)
+    return table, [Event(say("lobby.started", game=game.title, players=names)), *events]
+
+
+# -- moderation ---------------------------------------------------------------------------
+
+def _end(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    if actor.user_id != table.host_id and not actor.moderator:
+        raise IllegalAction(say("errors.host_or_mod"))
+    table.status = OVER
+    table.ended_reason = say("moderation.ended", name=actor.name)
+    return table, [Event(table.ended_reason, kind="ended")]
+
+
+def _kick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    if not actor.moderator:
+        raise IllegalAction(say("errors.mod_only"))
+    target = action.int_arg("user")
+    seat = table.seat_of(target)
+    if seat is None:
+        raise IllegalAction(say("errors.kick_target", name=f"<@{target}>"))
+    if table.status == LOBBY:
+        name = table.seats[seat].name
+        del table.seats[seat]
+        if target == table.host_id:
+            humans = [s for s in table.seats if s.is_human]
+            table.host_id = (humans[0].user_id or 0) if humans else 0
+        return table, [Event(say("lobby.left", name=name))]
+    text = say("moderation.kicked", target=table.seats[seat].name, name=actor.name)
+    return _hand_to_ai(table, seat, text)
+
+
+def _skip(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    if not actor.moderator:
+        raise IllegalAction(say("errors.mod_only"))
+    if table.status != ACTIVE:
+        raise IllegalAction(say("errors.not_started"))
+    seat = to_act_seat(table)
+    if seat is None:
+        raise IllegalAction(say("errors.nothing_to_skip"))
+    note = Event(say("moderation.skipped", name=actor.name, target=table.seats[seat].name))
+    table, events = _play_seat(table, seat, None)
+    return table, [note, *events]
+
+
+def _hand_to_ai(table: Table, seat: int, text: str) -> tuple[Table, list[Event]]:
+    """The seat stays (secrets and score stay with it); the AI plays it from now on."""
+    table.seats[seat].ai = True
+    events = [Event(text)]
+    if not any(s.is_human for s in table.seats):
+        table.status = OVER
+        table.ended_reason = say("moderation.abandoned")
+        events.append(Event(table.ended_reason, kind="ended"))
+    game = game_of(table)
+    if table.state is not None:
+        state = game.set_player(game.load(table.state), seat,
+                                PlayerInfo(table.seats[seat].name, True))
+        table.state = game.dump(state)
+    return table, events
+
+
+# -- playing ------------------------------------------------------------------------------
+
+def _play(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    if table.status != ACTIVE:
+        raise IllegalAction(say("errors.not_started"))
+    seat = _acting_seat(table, actor)
+    return _play_seat(table, seat, action)
+
+
+def _acting_seat(table: Table, actor: Actor) -> int:
+    """The actor's seat; if they hold several, the one the game waits for."""
+    mine = [i for i, s in enumerate(table.seats) if s.user_id == actor.user_id and not s.ai]
+    if not mine:
+        raise IllegalAction(say("errors.not_seated"))
+    waiting = to_act_seat(table)
+    return waiting if waiting in mine else mine[0]
+
+
+def _play_seat(table: Table, seat: int, action: Action | None) -> tuple[Table, list[Event]]:
+    game = game_of(table)
+    assert table.state is not None
+    state = game.load(table.state)
+    if action is None:
+        action = game.ai_action(state, seat)
+    state, events = game.apply(state, seat, action)
+    table.state = game.dump(state)
+    if game.is_over(state):
+        table.status = OVER
+    return table, events
+
+
+def _host_name(table: Table) -> str:
+    for seat in table.seats:
+        if seat.user_id == table.host_id:
+            return seat.name
+    return "the host"
+
+
+_HANDLERS = {JOIN: _join, LEAVE: _leave, ADD_AI: _add_ai, START: _start, END: _end,
+             KICK: _kick, SKIP: _skip}
+
+
+def public_events(events: list[Event]) -> list[Event]:
+    return [e for e in events if e.audience == PUBLIC]

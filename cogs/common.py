@@ -1,0 +1,83 @@
+"""What every cog does the same way: who is acting, refusing politely, logging.
+
+Each interaction logs one line (guild, channel, user, command, outcome, ms) so a
+moderator's "the bot ignored me" can be traced.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.core.errors import IllegalAction
+from bot.table import Actor
+
+if TYPE_CHECKING:
+    from bot.client import HauntBot
+    from bot.sessions import Sessions
+
+log = logging.getLogger("hauntkeeper.interactions")
+
+OOPS = "Something went wrong on our side; the game is unchanged. Please try again."
+
+
+def bot_of(interaction: discord.Interaction) -> HauntBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def sessions_of(interaction: discord.Interaction) -> Sessions:
+    return bot_of(interaction).sessions
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    """Manage Channels in this channel; checked here because default_permissions is a hint."""
+    perms = interaction.permissions
+    return bool(perms.manage_channels or perms.administrator)
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    user = interaction.user
+    return Actor(user.id, user.display_name, is_moderator(interaction))
+
+
+async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: object) -> None:
+    """Answer only the caller, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)  # type: ignore[arg-type]
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)  # type: ignore[arg-type]
+
+
+@asynccontextmanager
+async def handling(interaction: discord.Interaction, command: str) -> AsyncIterator[None]:
+    """Turn IllegalAction into a short ephemeral answer and log the interaction."""
+    started = time.perf_counter()
+    outcome = "ok"
+    try:
+        yield
+    except IllegalAction as exc:
+        outcome = f"refused: {exc.message}"
+        await say_ephemeral(interaction, exc.message)
+    except Exception:
+        outcome = "error"
+        log.exception("interaction failed: %s", command)
+        with suppress(discord.HTTPException):
+            await say_ephemeral(interaction, OOPS)
+    finally:
+        log.info(
+            "guild=%s channel=%s user=%s command=%s outcome=%s ms=%.1f",
+            interaction.guild_id, interaction.channel_id, interaction.user.id, command,
+            outcome, (time.perf_counter() - started) * 1000,
+        )
+
+
+def dm_notice(user_ids: list[int], me: int) -> str | None:
+    """The ephemeral line for the actor when their own DM could not be delivered."""
+    if me in user_ids:
+        return "I couldn't send you a direct message. Use /secret to see your private information."
+    return None

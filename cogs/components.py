@@ -1,0 +1,171 @@
+"""Persistent buttons and selects, and the views built from a game's prompt.
+
+Every component is a DynamicItem whose custom_id carries the channel, the table version
+it was posted at and the action, so it works after a restart (nothing in memory) and
+a click on an old turn's message is refused as stale instead of acting twice.
+Lobby buttons carry version 0: joining must work whatever happened since.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from typing import Any
+
+import discord
+
+from bot import table as table_rules
+from bot.core.actions import Action, Option
+from bot.sessions import Prompt
+from cogs.common import actor_of, dm_notice, handling, say_ephemeral, sessions_of
+
+ANY_VERSION = 0
+SECRET = "view.secret"
+MAX_ROWS = 5
+PER_ROW = 5
+PER_SELECT = 25
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def run_action(interaction: discord.Interaction, channel_id: int, action: Action,
+                     version: int | None, label: str) -> None:
+    """A click or a choice: defer, play it through the sessions layer, report DM trouble."""
+    async with handling(interaction, label):
+        if action.kind == SECRET:
+            text = await sessions_of(interaction).secret(channel_id, interaction.user.id)
+            await say_ephemeral(interaction, _clip(text, 2000))
+            return
+        await interaction.response.defer()
+        outcome = await sessions_of(interaction).act(
+            channel_id, actor_of(interaction), action,
+            version=None if version == ANY_VERSION else version,
+        )
+        if outcome.post is None:  # a lobby change: redraw the lobby message in place
+            from cogs.lobby import lobby_embed, lobby_view
+
+            await interaction.edit_original_response(
+                embed=lobby_embed(outcome.table), view=lobby_view(outcome.table)
+            )
+        elif action.kind == table_rules.START:
+            await interaction.edit_original_response(view=None)
+        notice = dm_notice(outcome.dm_failed, interaction.user.id)
+        if notice:
+            await interaction.followup.send(notice, ephemeral=True)
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"hk:(?P<channel>\d+):(?P<version>\d+):(?P<action>[^:]+)",
+):
+    def __init__(self, channel_id: int, version: int, action: Action, *, label: str,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=_clip(label, 80), style=style, row=row,
+            custom_id=f"hk:{channel_id}:{version}:{action.encode()}",
+        ))
+        self.channel_id = channel_id
+        self.version = version
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> ActionButton:
+        return cls(int(match["channel"]), int(match["version"]), Action.decode(match["action"]),
+                   label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await run_action(interaction, self.channel_id, self.action, self.version,
+                         f"button {self.action.kind}")
+
+
+class ActionSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"hks:(?P<channel>\d+):(?P<version>\d+):(?P<n>\d+)",
+):
+    def __init__(self, channel_id: int, version: int, n: int, *, placeholder: str,
+                 options: list[discord.SelectOption], row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"hks:{channel_id}:{version}:{n}", placeholder=_clip(placeholder, 150),
+            options=options, row=row, min_values=1, max_values=1,
+        ))
+        self.channel_id = channel_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> ActionSelect:
+        return cls(int(match["channel"]), int(match["version"]), int(match["n"]),
+                   placeholder=item.placeholder or "", options=item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if not values:
+            await say_ephemeral(interaction, "Pick one of the options.")
+            return
+        try:
+            action = Action.decode(values[0])
+        except Exception:
+            await say_ephemeral(interaction, "That choice could not be read.")
+            return
+        await run_action(interaction, self.channel_id, action, self.version,
+                         f"select {action.kind}")
+
+
+def _group(options: list[Option]) -> OrderedDict[str, list[Option]]:
+    groups: OrderedDict[str, list[Option]] = OrderedDict()
+    for option in options:
+        groups.setdefault(option.group, []).append(option)
+    return groups
+
+
+def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True
+                ) -> discord.ui.View:
+    """Buttons for small groups of options, selects for large ones, within 5 rows."""
+    view = discord.ui.View(timeout=None)
+    row = 0
+    selects = 0
+    if prompt is not None:
+        for group, options in _group(prompt.options).items():
+            if row >= MAX_ROWS:
+                break
+            if len(options) <= PER_ROW:
+                for option in options:
+                    view.add_item(ActionButton(
+                        channel_id, prompt.version, option.action, label=option.label,
+                        style=_STYLES.get(option.style, discord.ButtonStyle.secondary), row=row,
+                    ))
+                row += 1
+                continue
+            chunks = [options[i:i + PER_SELECT] for i in range(0, len(options), PER_SELECT)]
+            for part, chunk in enumerate(chunks, start=1):
+                if row >= MAX_ROWS:
+                    break
+                suffix = f" ({part}/{len(chunks)})" if len(chunks) > 1 else ""
+                view.add_item(ActionSelect(
+                    channel_id, prompt.version, selects, placeholder=f"{group}…{suffix}",
+                    options=[discord.SelectOption(
+                        label=_clip(o.label, 100), value=o.action.encode(),
+                        description=_clip(o.description, 100) or None,
+                    ) for o in chunk],
+                    row=row,
+                ))
+                selects += 1
+                row += 1
+    if with_secret and row < MAX_ROWS:
+        view.add_item(ActionButton(channel_id, ANY_VERSION, Action(SECRET), label="My secrets",
+                                   style=discord.ButtonStyle.secondary, row=row))
+    return view
+
+
+DYNAMIC_ITEMS = (ActionButton, ActionSelect)

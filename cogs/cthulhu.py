@@ -1,0 +1,175 @@
+"""`/cthulhu move` and `/cthulhu fight`, with autocomplete drawn from the legal options.
+
+The cog never decides legality: it offers what the engine lists, and anything typed
+by hand still goes through the engine, which refuses it with a readable reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import games
+from bot.core.actions import Action, Option
+from bot.core.errors import IllegalAction
+from bot.games.cthulhu.state import CthulhuState
+from cogs.common import actor_of, dm_notice, handling, sessions_of
+
+KIND = "cthulhu"
+
+
+async def _state_and_options(interaction: discord.Interaction
+                             ) -> tuple[CthulhuState, list[Option]] | None:
+    table = await sessions_of(interaction).table(interaction.channel_id or 0)
+    if table is None or table.kind != KIND or table.state is None:
+        return None
+    game = games.get(KIND)
+    state: CthulhuState = game.load(table.state)
+    seat = table.seat_of(interaction.user.id)
+    options = game.options(state, seat) if seat is not None else []
+    return state, options
+
+
+def _lookup(value: str, names: list[str], what: str) -> int:
+    """An id from autocomplete, or a name typed by hand (case-insensitive, unique prefix)."""
+    text = value.strip()
+    if text.isdigit() and int(text) < len(names):
+        return int(text)
+    wanted = text.lower().removeprefix("the ")
+    exact = [i for i, n in enumerate(names) if n.lower().removeprefix("the ") == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    prefix = [i for i, n in enumerate(names) if n.lower().removeprefix("the ").startswith(wanted)]
+    if wanted and len(prefix) == 1:
+        return prefix[0]
+    raise IllegalAction(f"I don't know a {what} called {text[:40]!r}.")
+
+
+def _choices(values: list[int], names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    needle = current.lower()
+    seen: list[int] = []
+    for v in values:
+        if v not in seen and needle in names[v].lower():
+            seen.append(v)
+    return [app_commands.Choice(name=names[v][:100], value=str(v)) for v in seen[:25]]
+
+
+def _arg_values(options: list[Option], kind: str, arg: str, **fixed: int) -> list[int]:
+    out: list[int] = []
+    for option in options:
+        a = option.action
+        if a.kind != kind or any(a.args.get(k) != v for k, v in fixed.items()):
+            continue
+        value = a.args.get(arg)
+        if isinstance(value, int):
+            out.append(value)
+    return out
+
+
+def _room_names(state: CthulhuState) -> list[str]:
+    return [r.name for r in state.rooms]
+
+
+def _character_names(state: CthulhuState) -> list[str]:
+    return [c.name for c in state.characters]
+
+
+class CthulhuCog(commands.GroupCog, group_name="cthulhu",
+                 group_description="Your move in Cthulhu in the House"):
+    async def _act(self, interaction: discord.Interaction, command: str,
+                   make: Callable[[CthulhuState], Action]) -> None:
+        async with handling(interaction, command):
+            found = await _state_and_options(interaction)
+            if found is None:
+                raise IllegalAction("There's no Cthulhu in the House game running here.")
+            state, _ = found
+            action = make(state)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            outcome = await sessions_of(interaction).act(
+                interaction.channel_id or 0, actor_of(interaction), action)
+            await interaction.followup.send(
+                dm_notice(outcome.dm_failed, interaction.user.id) or "Done — the board is below.",
+                ephemeral=True,
+            )
+
+    @app_commands.command(name="move", description="Move a character that is alone in its room")
+    @app_commands.describe(character="Who moves (only characters alone in a room)",
+                           room="Where to (through a passage)")
+    async def move(self, interaction: discord.Interaction, character: str, room: str) -> None:
+        def make(state: CthulhuState) -> Action:
+            return Action("move", {
+                "character": _lookup(character, _character_names(state), "character"),
+                "room": _lookup(room, _room_names(state), "room"),
+            })
+        await self._act(interaction, "cthulhu move", make)
+
+    @app_commands.command(name="fight", description="Start a fight and remove a character")
+    @app_commands.describe(room="A room with two or more characters",
+                           remove="The character who leaves the house")
+    async def fight(self, interaction: discord.Interaction, room: str, remove: str) -> None:
+        def make(state: CthulhuState) -> Action:
+            return Action("fight", {
+                "room": _lookup(room, _room_names(state), "room"),
+                "remove": _lookup(remove, _character_names(state), "character"),
+            })
+        await self._act(interaction, "cthulhu fight", make)
+
+    @move.autocomplete("character")
+    async def _move_character(self, interaction: discord.Interaction,
+                              current: str) -> list[app_commands.Choice[str]]:
+        found = await _state_and_options(interaction)
+        if found is None:
+            return []
+        state, options = found
+        return _choices(_arg_values(options, "move", "character"), _character_names(state),
+                        current)
+
+    @move.autocomplete("room")
+    async def _move_room(self, interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[str]]:
+        found = await _state_and_options(interaction)
+        if found is None:
+            return []
+        state, options = found
+        fixed: dict[str, int] = {}
+        chosen = getattr(interaction.namespace, "character", None)
+        if chosen:
+            try:
+                fixed["character"] = _lookup(str(chosen), _character_names(state), "character")
+            except IllegalAction:
+                return []
+        return _choices(_arg_values(options, "move", "room", **fixed), _room_names(state),
+                        current)
+
+    @fight.autocomplete("room")
+    async def _fight_room(self, interaction: discord.Interaction,
+                          current: str) -> list[app_commands.Choice[str]]:
+        found = await _state_and_options(interaction)
+        if found is None:
+            return []
+        state, options = found
+        return _choices(_arg_values(options, "fight", "room"), _room_names(state), current)
+
+    @fight.autocomplete("remove")
+    async def _fight_remove(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        found = await _state_and_options(interaction)
+        if found is None:
+            return []
+        state, options = found
+        fixed: dict[str, int] = {}
+        chosen = getattr(interaction.namespace, "room", None)
+        if chosen:
+            try:
+                fixed["room"] = _lookup(str(chosen), _room_names(state), "room")
+            except IllegalAction:
+                return []
+        return _choices(_arg_values(options, "fight", "remove", **fixed),
+                        _character_names(state), current)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(CthulhuCog())

@@ -1,0 +1,193 @@
+"""`/game ...`: the lobby and the table commands, the same for every game."""
+
+from __future__ import annotations
+
+import io
+import secrets
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import games
+from bot import table as table_rules
+from bot.core.actions import Action
+from bot.core.errors import IllegalAction
+from bot.sessions import GameExists
+from bot.store import LOBBY, Table
+from bot.texts import say
+from cogs.common import actor_of, bot_of, dm_notice, handling, say_ephemeral, sessions_of
+from cogs.components import ANY_VERSION, ActionButton
+
+GAME_CHOICES = [
+    app_commands.Choice(name=g.title, value=key) for key, g in games.all_games().items()
+]
+
+
+def lobby_embed(table: Table) -> discord.Embed:
+    game = games.get(table.kind)
+    if table.status == LOBBY:
+        title = say("lobby.title", game=game.title)
+    else:
+        title = f"{game.title} — {'in play' if table.status == 'active' else 'ended'}"
+    lines = []
+    for index, seat in enumerate(table.seats, start=1):
+        tags = (say("lobby.host_tag") if seat.user_id == table.host_id and not seat.ai else "")
+        tags += say("lobby.ai_tag") if seat.ai else ""
+        name = f"<@{seat.user_id}>" if seat.user_id and not seat.ai else seat.name
+        lines.append(say("lobby.roster_line", index=index, name=name, tags=tags))
+    embed = discord.Embed(title=title, description="\n".join(lines) or say("lobby.empty_seat"),
+                          colour=discord.Colour.dark_purple())
+    embed.set_footer(text=say("lobby.footer", count=len(table.seats), max=game.max_players,
+                              min=game.min_players))
+    return embed
+
+
+def lobby_view(table: Table) -> discord.ui.View | None:
+    if table.status != LOBBY:
+        return None
+    view = discord.ui.View(timeout=None)
+    for kind, label, style in (
+        (table_rules.JOIN, "Join", discord.ButtonStyle.success),
+        (table_rules.LEAVE, "Leave", discord.ButtonStyle.secondary),
+        (table_rules.ADD_AI, "Add AI seat", discord.ButtonStyle.secondary),
+        (table_rules.START, "Start", discord.ButtonStyle.primary),
+    ):
+        view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(kind), label=label,
+                                   style=style))
+    return view
+
+
+async def _require_table(interaction: discord.Interaction, *, latest: bool = False) -> Table:
+    table = await sessions_of(interaction).table(interaction.channel_id or 0, latest=latest)
+    if table is None:
+        raise IllegalAction(say("errors.no_game"))
+    return table
+
+
+@app_commands.guild_only()
+class GameCog(commands.GroupCog, group_name="game", group_description="Play a game here"):
+    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.describe(game="Which game to play",
+                           seed="Optional number that fixes the shuffles and dice")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
+                  seed: app_commands.Range[int, 0, 2**53] | None = None) -> None:
+        async with handling(interaction, "game new"):
+            channel_id = interaction.channel_id or 0
+            if seed is None:
+                seed = secrets.randbits(32)
+            try:
+                outcome = await sessions_of(interaction).open(
+                    channel_id, interaction.guild_id, actor_of(interaction), game.value, seed)
+            except GameExists:
+                running = await sessions_of(interaction).table(channel_id)
+                title = games.get(running.kind).title if running else "A game"
+                state = "in the lobby" if running and running.status == LOBBY else "in play"
+                raise IllegalAction(
+                    f"{title} is already {state} in <#{channel_id}>, hosted by "
+                    f"<@{running.host_id if running else 0}>. See /game status, or /game end "
+                    "to stop it."
+                ) from None
+            await interaction.response.send_message(embed=lobby_embed(outcome.table),
+                                                    view=lobby_view(outcome.table))
+
+    async def _lobby_action(self, interaction: discord.Interaction, kind: str) -> None:
+        async with handling(interaction, kind):
+            await interaction.response.defer(thinking=True)
+            outcome = await sessions_of(interaction).act(
+                interaction.channel_id or 0, actor_of(interaction), Action(kind))
+            if outcome.post is None:
+                await interaction.followup.send(embed=lobby_embed(outcome.table),
+                                                view=lobby_view(outcome.table))
+            else:  # the game's own post went to the channel; acknowledge in one line
+                first = next((e.text for e in outcome.events if e.audience.is_public), "Done.")
+                await interaction.followup.send(first[:2000])
+            notice = dm_notice(outcome.dm_failed, interaction.user.id)
+            if notice:
+                await interaction.followup.send(notice, ephemeral=True)
+
+    @app_commands.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._lobby_action(interaction, table_rules.JOIN)
+
+    @app_commands.command(name="leave",
+                          description="Leave the lobby (in a running game, the AI takes over)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._lobby_action(interaction, table_rules.LEAVE)
+
+    @app_commands.command(name="start", description="Start the game (host only)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self._lobby_action(interaction, table_rules.START)
+
+    @app_commands.command(name="end", description="End the game here (host or moderator)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        await self._lobby_action(interaction, table_rules.END)
+
+    @app_commands.command(name="status", description="Where the game stands")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "game status"):
+            table = await _require_table(interaction, latest=True)
+            embed = lobby_embed(table)
+            if table.state is not None:
+                game = games.get(table.kind)
+                embed.add_field(name="Now", value=game.status_text(game.load(table.state))[:1024],
+                                inline=False)
+            if table.ended_reason:
+                embed.add_field(name="Ended", value=table.ended_reason[:1024], inline=False)
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="map", description="Show the board as it is now")
+    async def map(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "game map"):
+            table = await _require_table(interaction, latest=True)
+            if table.state is None:
+                raise IllegalAction(say("errors.not_started"))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            image = await sessions_of(interaction).board(table)
+            if image is None:
+                raise IllegalAction("There is no board to show.")
+            await interaction.followup.send(
+                file=discord.File(io.BytesIO(image), filename="board.png"), ephemeral=True)
+
+    @app_commands.command(name="log", description="The last things that happened")
+    async def log(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "game log"):
+            table = await _require_table(interaction, latest=True)
+            entries = await bot_of(interaction).store.log(table.id or 0, limit=25)
+            text = "\n".join(f"`{e.version:>4}` {e.text}" for e in entries) or "Nothing yet."
+            await say_ephemeral(interaction, text[-2000:])
+
+    @app_commands.command(name="rules", description="Read a rule")
+    @app_commands.describe(topic="What to read about")
+    async def rules(self, interaction: discord.Interaction, topic: str) -> None:
+        async with handling(interaction, "game rules"):
+            texts = await self._topics(interaction)
+            key = topic.strip().lower()
+            if key not in texts:
+                known = ", ".join(sorted(texts))[:1500]
+                raise IllegalAction(f"No rules topic called {topic[:50]!r}. Topics: {known}")
+            await say_ephemeral(interaction, f"**{key}**\n{texts[key]}"[:2000])
+
+    @rules.autocomplete("topic")
+    async def _rules_topic(self, interaction: discord.Interaction,
+                           current: str) -> list[app_commands.Choice[str]]:
+        texts = await self._topics(interaction)
+        needle = current.lower()
+        hits = [k for k in texts if needle in k]
+        return [app_commands.Choice(name=k[:100], value=k[:100]) for k in hits[:25]]
+
+    async def _topics(self, interaction: discord.Interaction) -> dict[str, str]:
+        """Topics of this channel's game, or of every game ("cthulhu: scoring")."""
+        table = await sessions_of(interaction).table(interaction.channel_id or 0, latest=True)
+        if table is not None:
+            return games.get(table.kind).rules_topics()
+        merged: dict[str, str] = {}
+        for key, game in games.all_games().items():
+            for topic, text in game.rules_topics().items():
+                merged[f"{key}: {topic}"] = text
+        return merged
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GameCog())

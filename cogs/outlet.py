@@ -1,0 +1,64 @@
+"""Delivers what the sessions layer decided: public posts to the channel, private lines
+by DM. It never chooses who sees what; the events' audiences already did."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import discord
+
+from bot.sessions import Post
+from bot.store import Table
+from bot.texts import say
+from cogs.components import prompt_view
+
+log = logging.getLogger(__name__)
+
+LIMIT = 2000
+BOARD_FILE = "board.png"
+
+
+def post_text(table: Table, post: Post) -> str:
+    """The public lines, newest kept when too long, then who is to act."""
+    lines = list(post.lines)
+    for user_id in post.dm_failed:
+        lines.append(say("dm_failed", mention=f"<@{user_id}>"))
+    tail = ""
+    if post.prompt is not None:
+        who = f"<@{post.prompt.user_id}>" if post.prompt.user_id else post.prompt.name
+        tail = f"\n**{who}**, it's your move."
+    elif table.status == "over":
+        tail = "\nThe game is over. `/game new` starts another."
+    text = "\n".join(lines)
+    room = LIMIT - len(tail)
+    if len(text) > room:
+        text = "… (earlier lines in /game log)\n" + text[-(room - 40):]
+    return (text + tail).strip() or "…"
+
+
+class DiscordOutlet:
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def publish(self, table: Table, post: Post) -> None:
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        kwargs: dict[str, object] = {
+            "content": post_text(table, post),
+            "allowed_mentions": discord.AllowedMentions(users=True, roles=False,
+                                                        everyone=False),
+        }
+        if post.image is not None:
+            kwargs["file"] = discord.File(io.BytesIO(post.image), filename=BOARD_FILE)
+        if table.status != "over":
+            kwargs["view"] = prompt_view(table.channel_id, post.prompt)
+        await channel.send(**kwargs)  # type: ignore[arg-type]
+
+    async def whisper(self, table: Table, user_id: int, text: str) -> bool:
+        try:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            await channel.send(f"{text}\n-# from the game in <#{table.channel_id}>")
+            return True
+        except discord.HTTPException as exc:
+            log.info("DM to %s failed: %s", user_id, exc)
+            return False

@@ -1,0 +1,550 @@
+"""The public board image for Cthulhu in the House, posted after every turn.
+
+The image is public, so it draws only public facts: where characters stand, how many
+face-down portals lie in each room, the removal line and the scores. Portal kinds,
+the reserve's kinds and who owns which character (`state.secrets`) never reach the
+drawing code — tests render states that differ only in those and demand identical bytes.
+
+Geometry is computed once, in `board_geometry`, from arithmetic alone (no font
+measurements), and the renderer draws from that same object. Tests and anything else
+that needs to know "what is where" therefore see exactly what was drawn.
+
+Sizes are written for a 1200 px wide board and scaled; at 1200 px room names are ~24 px
+and token labels ~17-21 px so the board still reads when Discord shows it at ~600 px.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from bot.games.cthulhu.state import LAST_STANDING_POINTS, RUMBLES, CthulhuState
+from renderers.common import (
+    Box,
+    Colour,
+    Point,
+    centered_text,
+    contrast_text,
+    disc,
+    draw_text,
+    fit_text,
+    font,
+    parse_colour,
+    polygon,
+    regular_polygon_points,
+    rounded_box,
+    star_points,
+    text_width,
+    to_png,
+)
+
+BASE_WIDTH = 1200
+
+# Palette: a dark house lit by candle-coloured text. Flat colours only, so PNGs stay small.
+BG: Colour = (13, 15, 21)
+PANEL: Colour = (24, 27, 36)
+PANEL_EDGE: Colour = (50, 55, 70)
+FLOOR: Colour = (46, 50, 66)
+WALL: Colour = (122, 104, 80)
+TEXT: Colour = (238, 231, 214)
+MUTED: Colour = (150, 147, 138)
+DIM: Colour = (78, 82, 98)
+GOLD: Colour = (236, 192, 92)
+ACCENT: Colour = (126, 214, 160)
+PORTAL_GLOW: Colour = (148, 86, 232)
+PORTAL_VOID: Colour = (30, 12, 50)
+PORTAL_CORE: Colour = (176, 255, 136)  # what sits at a portal marker's geometry point
+
+# Layout at BASE_WIDTH, in pixels; everything is multiplied by width / BASE_WIDTH.
+MARGIN = 22
+HEADER_H = 64
+ROOM_GAP = 32  # the corridor space between tiles, where passages are drawn
+ROOM_H = 216
+ROOM_RADIUS = 12
+WALL_W = 4
+NAME_BAND = 42
+ROOM_PAD = 12
+DOOR_SPAN = 66  # length of a doorway along the wall
+PORTAL_R = 15
+PORTAL_COUNT_W = 34
+SECTION_GAP = 18
+SECTION_TITLE_H = 32
+SLOT_H = 56
+SLOT_GAP = 6
+SLOTS_PER_ROW = 6
+SLOT_LABEL_W = 46
+CARD_H = 84
+CARD_GAP = 10
+CARD_MAX_W = 300
+
+# Token arrangements inside a room, tried in order until all tokens fit:
+# (columns, row pitch, token radius, label font size). One roomy column when few
+# characters share a room, two tighter columns for a crowd of up to 12.
+TOKEN_LAYOUTS: tuple[tuple[int, int, int, int], ...] = (
+    (1, 40, 15, 21),
+    (1, 27, 11, 18),
+    (2, 27, 11, 17),
+)
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where everything is drawn, in image pixels. Boxes are (x0, y0, x1, y1)."""
+
+    width: int
+    height: int
+    scale: float
+    header: Box
+    house: Box
+    rooms: dict[int, Box]
+    # Every grid-adjacent room pair (a < b) -> the middle of the gap between the two
+    # tiles: a bridge is drawn there iff the pair is joined by a passage.
+    gaps: dict[tuple[int, int], Point]
+    tokens: dict[int, Point]  # character in the house -> token centre
+    token_radius: dict[int, int]
+    portals: dict[int, Point]  # room with face-down portals -> marker centre
+    removed_line: Box
+    # One slot per removal position, in order; the last is "last standing".
+    removed_slots: list[Box]
+    removed_centres: list[Point]  # token centre in each slot
+    removed_radius: int
+    score_track: Box
+    score_cards: dict[int, Box] = field(default_factory=dict)  # seat -> card
+    score_markers: dict[int, Point] = field(default_factory=dict)  # seat -> marker centre
+
+
+def position_points(position: int, slots: int) -> int:
+    """Points a character earns for leaving at `position` (1-based) of `slots`.
+
+    The last slot is the survivor's. The rulebook: first and second out score 0,
+    third 1, fourth 2, and so on.
+    """
+    if position >= slots:
+        return LAST_STANDING_POINTS
+    return max(0, position - 2)
+
+
+def _grid(state: CthulhuState) -> tuple[int, int]:
+    cols = max((r.col for r in state.rooms), default=0) + 1
+    rows = max((r.row for r in state.rooms), default=0) + 1
+    return max(cols, 1), max(rows, 1)
+
+
+def _token_layout(count: int, area_h: int, s: float) -> tuple[int, int, int, int]:
+    """The first arrangement whose rows fit the room; squeezes pitch beyond that."""
+    for cols, pitch, radius, size in TOKEN_LAYOUTS:
+        if math.ceil(count / cols) * pitch * s <= area_h:
+            return cols, round(pitch * s), max(2, round(radius * s)), max(6, round(size * s))
+    cols, _, radius, size = TOKEN_LAYOUTS[-1]
+    pitch = area_h / max(1, math.ceil(count / cols))
+    radius = min(radius * s, pitch * 0.42)
+    return cols, max(1, math.floor(pitch)), max(2, round(radius)), max(6, round(min(size * s,
+                                                                                     pitch * 0.7)))
+
+
+def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometry:
+    """Lay the board out for `width`; the height follows from the content."""
+    s = width / BASE_WIDTH
+
+    def px(v: float) -> int:
+        return max(1, round(v * s))
+
+    margin = px(MARGIN)
+    inner_w = width - 2 * margin
+    header: Box = (margin, margin // 2, width - margin, margin // 2 + px(HEADER_H))
+
+    # --- house
+    cols, rows = _grid(state)
+    gap = px(ROOM_GAP)
+    room_w = (inner_w - (cols - 1) * gap) / cols
+    room_h = px(ROOM_H)
+    house_y0 = header[3] + px(8)
+    rooms: dict[int, Box] = {}
+    for i, room in enumerate(state.rooms):
+        x0 = margin + round(room.col * (room_w + gap))
+        y0 = house_y0 + room.row * (room_h + gap)
+        rooms[i] = (x0, y0, margin + round(room.col * (room_w + gap) + room_w), y0 + room_h)
+    house: Box = (margin, house_y0, width - margin, house_y0 + rows * room_h + (rows - 1) * gap)
+
+    gaps: dict[tuple[int, int], Point] = {}
+    cell = {(r.col, r.row): i for i, r in enumerate(state.rooms)}
+    for (c, r), a in cell.items():
+        for dc, dr in ((1, 0), (0, 1)):
+            b = cell.get((c + dc, r + dr))
+            if b is None:
+                continue
+            ba, bb = rooms[a], rooms[b]
+            if dc:  # side by side: gap between a's right wall and b's left wall
+                gx, gy = (ba[2] + bb[0]) // 2, (ba[1] + ba[3]) // 2
+            else:
+                gx, gy = (ba[0] + ba[2]) // 2, (ba[3] + bb[1]) // 2
+            gaps[(min(a, b), max(a, b))] = (gx, gy)
+
+    # --- tokens and portals inside rooms
+    tokens: dict[int, Point] = {}
+    token_radius: dict[int, int] = {}
+    portals: dict[int, Point] = {}
+    pad = px(ROOM_PAD)
+    for i, (x0, y0, x1, y1) in rooms.items():
+        inside = [c for c, where in enumerate(state.location) if where == i]
+        area = (x0 + pad, y0 + px(NAME_BAND), x1 - pad, y1 - pad)
+        area_h = area[3] - area[1]
+        tcols, pitch, radius, _ = _token_layout(len(inside), area_h, s)
+        per_col = math.ceil(len(inside) / tcols) if inside else 0
+        col_w = (area[2] - area[0]) / tcols
+        top = area[1] + (area_h - per_col * pitch) // 2
+        for k, c in enumerate(inside):
+            row, col = divmod(k, tcols)
+            tokens[c] = (round(area[0] + col * col_w + radius + px(2)),
+                         round(top + row * pitch + pitch / 2))
+            token_radius[c] = radius
+        if i < len(state.room_portals) and state.room_portals[i]:
+            portals[i] = (x1 - pad - px(PORTAL_COUNT_W) - px(PORTAL_R),
+                          y0 + px(NAME_BAND) // 2 + px(2))
+
+    # --- removal line: rows of up to SLOTS_PER_ROW, read left to right, top to bottom
+    line_y0 = house[3] + px(SECTION_GAP)
+    slots_n = max(2, len(state.characters))
+    per_row = min(slots_n, SLOTS_PER_ROW)
+    slot_gap = px(SLOT_GAP)
+    slot_w = (inner_w - (per_row - 1) * slot_gap) / per_row
+    slot_h = px(SLOT_H)
+    slot_y0 = line_y0 + px(SECTION_TITLE_H)
+    removed_slots: list[Box] = []
+    removed_centres: list[Point] = []
+    removed_radius = px(17)
+    for k in range(slots_n):
+        row, col = divmod(k, per_row)
+        x0 = margin + round(col * (slot_w + slot_gap))
+        x1 = margin + round(col * (slot_w + slot_gap) + slot_w)
+        y0 = slot_y0 + row * (slot_h + slot_gap)
+        removed_slots.append((x0, y0, x1, y0 + slot_h))
+        removed_centres.append((x0 + px(SLOT_LABEL_W) + removed_radius + px(4),
+                                y0 + slot_h // 2))
+    removed_line: Box = (margin, line_y0, width - margin, removed_slots[-1][3])
+
+    # --- scores
+    track_y0 = removed_line[3] + px(SECTION_GAP)
+    seats = max(1, len(state.players))
+    card_gap = px(CARD_GAP)
+    card_w = min(px(CARD_MAX_W), (inner_w - (seats - 1) * card_gap) / seats)
+    row_w = seats * card_w + (seats - 1) * card_gap
+    start = margin + (inner_w - row_w) / 2
+    cards: dict[int, Box] = {}
+    markers: dict[int, Point] = {}
+    for seat in range(len(state.players)):
+        x0 = round(start + seat * (card_w + card_gap))
+        x1 = round(start + seat * (card_w + card_gap) + card_w)
+        cards[seat] = (x0, track_y0, x1, track_y0 + px(CARD_H))
+        markers[seat] = (x0 + px(28), track_y0 + px(27))
+    score_track: Box = (margin, track_y0, width - margin, track_y0 + px(CARD_H))
+
+    height = score_track[3] + margin
+    return BoardGeometry(
+        width=width, height=height, scale=s, header=header, house=house, rooms=rooms,
+        gaps=gaps, tokens=tokens, token_radius=token_radius, portals=portals,
+        removed_line=removed_line, removed_slots=removed_slots,
+        removed_centres=removed_centres, removed_radius=removed_radius,
+        score_track=score_track, score_cards=cards, score_markers=markers,
+    )
+
+
+# ----------------------------------------------------------------------- drawing
+
+
+def seat_marker(img: Image.Image, seat: int, centre: Point, radius: int,
+                fill: Colour = TEXT) -> None:
+    """A shape per seat, so players are told apart without relying on colour."""
+    shape = seat % 6
+    r = radius
+    if shape == 0:
+        disc(img, centre, r, fill)
+    elif shape == 1:
+        side = r * 0.86
+        polygon(img, [(centre[0] - side, centre[1] - side), (centre[0] + side, centre[1] - side),
+                      (centre[0] + side, centre[1] + side), (centre[0] - side, centre[1] + side)],
+                fill)
+    elif shape == 2:
+        polygon(img, regular_polygon_points((centre[0], centre[1] + r * 0.18), r * 1.15, 3), fill)
+    elif shape == 3:
+        polygon(img, regular_polygon_points(centre, r * 1.1, 4), fill)
+    elif shape == 4:
+        polygon(img, regular_polygon_points(centre, r * 1.02, 6, rotation=0), fill)
+    else:
+        polygon(img, star_points(centre, r * 1.2), fill)
+    # The seat number inside repeats the identity for anyone who cannot tell shapes.
+    size = max(6, round(r * (0.85 if shape in (2, 5) else 1.05)))
+    dy = r * 0.22 if shape == 2 else 0
+    centered_text(ImageDraw.Draw(img), (centre[0], centre[1] + dy), str(seat + 1),
+                  font(size, bold=True), contrast_text(fill), bold=True)
+
+
+def _portal_marker(img: Image.Image, centre: Point, radius: int) -> None:
+    """Face-down portal: a violet swirl with a sickly core. Same for every kind."""
+    disc(img, centre, radius, PORTAL_VOID, outline=PORTAL_GLOW, width=max(1, round(radius * 0.3)))
+    draw = ImageDraw.Draw(img)
+    # Two arcs suggest a swirl without changing the centre pixel.
+    r2 = radius * 0.62
+    box = (centre[0] - r2, centre[1] - r2, centre[0] + r2, centre[1] + r2)
+    w = max(1, round(radius * 0.12))
+    draw.arc(box, 200, 330, fill=PORTAL_GLOW, width=w)
+    draw.arc(box, 20, 150, fill=PORTAL_GLOW, width=w)
+    disc(img, centre, max(2, radius * 0.3), PORTAL_CORE)
+
+
+def _token(img: Image.Image, centre: Point, radius: int, colour: Colour) -> None:
+    # A light ring keeps dark character colours visible on the dark floor.
+    disc(img, centre, radius, colour, outline=TEXT, width=max(1, round(radius * 0.16)))
+
+
+def _draw_passages(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+    """Doorways: floor-coloured bridges that break both walls, so joined rooms read as one
+    open space; unjoined neighbours keep their walls and a dark gap between them."""
+    draw = ImageDraw.Draw(img)
+    s = geo.scale
+    wall = max(1, round(WALL_W * s))
+    half = max(2, round(DOOR_SPAN * s / 2))
+    for a, b in sorted({(min(p), max(p)) for p in state.passages}):
+        if a not in geo.rooms or b not in geo.rooms:
+            continue
+        ra, rb = geo.rooms[a], geo.rooms[b]
+        if (a, b) in geo.gaps:
+            gx, gy = geo.gaps[(a, b)]
+            if ra[3] <= rb[1] or rb[3] <= ra[1]:  # stacked: vertical corridor
+                top, bottom = min(ra[3], rb[3]) - wall - 1, max(ra[1], rb[1]) + wall
+                draw.rectangle((gx - half, top, gx + half - 1, bottom), fill=FLOOR)
+                for x in (gx - half - wall, gx + half):
+                    draw.rectangle((x, top + wall + 1, x + wall - 1, bottom - wall), fill=WALL)
+            else:  # side by side: horizontal corridor
+                left, right = min(ra[2], rb[2]) - wall - 1, max(ra[0], rb[0]) + wall
+                draw.rectangle((left, gy - half, right, gy + half - 1), fill=FLOOR)
+                for y in (gy - half - wall, gy + half):
+                    draw.rectangle((left + wall + 1, y, right - wall, y + wall - 1), fill=WALL)
+
+
+def _far_passages(state: CthulhuState, geo: BoardGeometry) -> list[tuple[Point, Point, bool]]:
+    """Passages between rooms that are not grid neighbours (a free-form layout), as
+    centre-to-centre segments, flagged when the segment crosses some third room."""
+    out = []
+    for a, b in sorted({(min(p), max(p)) for p in state.passages}):
+        if (a, b) in geo.gaps or a not in geo.rooms or b not in geo.rooms:
+            continue
+        ra, rb = geo.rooms[a], geo.rooms[b]
+        ca = ((ra[0] + ra[2]) // 2, (ra[1] + ra[3]) // 2)
+        cb = ((rb[0] + rb[2]) // 2, (rb[1] + rb[3]) // 2)
+        samples = [(ca[0] + (cb[0] - ca[0]) * k / 64, ca[1] + (cb[1] - ca[1]) * k / 64)
+                   for k in range(65)]
+        crosses = any(x0 < x < x1 and y0 < y < y1
+                      for i, (x0, y0, x1, y1) in geo.rooms.items() if i not in (a, b)
+                      for x, y in samples)
+        out.append((ca, cb, crosses))
+    return out
+
+
+def _draw_far_passages(img: Image.Image, state: CthulhuState, geo: BoardGeometry, *,
+                       over_tiles: bool) -> None:
+    """A corridor drawn under the tiles, so their walls cap its ends; one that would pass
+    under a third room is drawn over the tiles as a dashed line instead, lest it read as
+    two passages through that room."""
+    draw = ImageDraw.Draw(img)
+    w = max(2, round(DOOR_SPAN * geo.scale * 0.4))
+    wall = max(1, round(WALL_W * geo.scale))
+    for ca, cb, crosses in _far_passages(state, geo):
+        if crosses != over_tiles:
+            continue
+        if not crosses:
+            draw.line((ca, cb), fill=WALL, width=w + 2 * wall)
+            draw.line((ca, cb), fill=FLOOR, width=w)
+            continue
+        length = math.dist(ca, cb)
+        dash = max(4, round(14 * geo.scale))
+        for k in range(0, int(length), 2 * dash):
+            t0, t1 = k / length, min(1.0, (k + dash) / length)
+            p0 = (ca[0] + (cb[0] - ca[0]) * t0, ca[1] + (cb[1] - ca[1]) * t0)
+            p1 = (ca[0] + (cb[0] - ca[0]) * t1, ca[1] + (cb[1] - ca[1]) * t1)
+            draw.line((p0, p1), fill=WALL, width=max(2, wall))
+
+
+def _draw_header(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+    draw = ImageDraw.Draw(img)
+    s = geo.scale
+    x0, y0, x1, y1 = geo.header
+    cy = (y0 + y1) // 2
+    title = f"Rumble {min(state.rumble, RUMBLES)} of {RUMBLES}"
+    title_font = font(round(32 * s), bold=True)
+    draw_text(draw, (x0, cy), title, title_font, TEXT, anchor="lm", bold=True)
+    used = x0 + text_width(title_font, title) + round(24 * s)
+
+    marker_r = round(14 * s)
+    if state.over:
+        names = [state.players[w] for w in state.winners if 0 <= w < len(state.players)]
+        label = ("Winners: " if len(names) > 1 else "Winner: ") + " & ".join(names)
+        if not names:
+            label = "Game over"
+        f, text = fit_text(label, x1 - used, round(28 * s), min_size=round(16 * s), bold=True)
+        draw_text(draw, (x1, cy), text, f, GOLD, anchor="rm", bold=True)
+        tw = text_width(f, text)
+        polygon(img, star_points((x1 - tw - round(22 * s), cy), round(16 * s)), GOLD)
+    elif 0 <= state.turn < len(state.players):
+        room = x1 - used - 3 * marker_r
+        label = f"{state.players[state.turn]} to play"
+        f, text = fit_text(label, room, round(28 * s), min_size=round(16 * s), bold=True)
+        draw_text(draw, (x1, cy), text, f, ACCENT, anchor="rm", bold=True)
+        tw = text_width(f, text)
+        seat_marker(img, state.turn, (x1 - tw - round(12 * s) - marker_r, cy), marker_r, ACCENT)
+    draw.line((x0, y1 - 1, x1, y1 - 1), fill=PANEL_EDGE, width=max(1, round(2 * s)))
+
+
+def _draw_rooms(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+    draw = ImageDraw.Draw(img)
+    s = geo.scale
+    wall = max(1, round(WALL_W * s))
+    pad = max(1, round(ROOM_PAD * s))
+    for box in geo.rooms.values():
+        rounded_box(img, box, round(ROOM_RADIUS * s), FLOOR, outline=WALL, width=wall)
+    _draw_passages(img, state, geo)
+    _draw_far_passages(img, state, geo, over_tiles=True)
+    for i, (x0, y0, x1, y1) in geo.rooms.items():
+        name_right = x1 - pad
+        if i in geo.portals:
+            name_right = geo.portals[i][0] - round(PORTAL_R * s) - round(6 * s)
+        f, text = fit_text(state.rooms[i].name, name_right - x0 - pad, round(24 * s),
+                           min_size=round(17 * s), bold=True)
+        draw_text(draw, (x0 + pad, y0 + round(NAME_BAND * s) // 2 + round(3 * s)), text, f,
+                  TEXT, anchor="lm", bold=True)
+        draw.line((x0 + pad, y0 + round((NAME_BAND - 2) * s), x1 - pad,
+                   y0 + round((NAME_BAND - 2) * s)), fill=DIM, width=max(1, round(s)))
+        if i in geo.portals:
+            centre = geo.portals[i]
+            _portal_marker(img, centre, round(PORTAL_R * s))
+            count = len(state.room_portals[i])
+            draw_text(draw, (centre[0] + round((PORTAL_R + 4) * s), centre[1]), f"×{count}",
+                      font(round(21 * s), bold=True), PORTAL_CORE, anchor="lm", bold=True)
+
+        inside = [c for c, where in enumerate(state.location) if where == i]
+        if not inside:
+            continue
+        area_h = (y1 - pad) - (y0 + round(NAME_BAND * s))
+        tcols, _, radius, size = _token_layout(len(inside), area_h, s)
+        col_w = (x1 - x0 - 2 * pad) / tcols
+        for c in inside:
+            cx, cy = geo.tokens[c]
+            colour = parse_colour(state.characters[c].colour)
+            _token(img, (cx, cy), radius, colour)
+            lx = cx + radius + round(6 * s)
+            max_w = round(x0 + pad + ((cx - x0 - pad) // col_w + 1) * col_w - lx - 2 * s)
+            f, text = fit_text(state.characters[c].name, max_w, size,
+                               min_size=max(6, round(size * 0.8)), bold=True)
+            draw_text(draw, (lx, cy), text, f, TEXT, anchor="lm", bold=True)
+
+
+def _draw_removed(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+    draw = ImageDraw.Draw(img)
+    s = geo.scale
+    x0, y0, x1, _ = geo.removed_line
+    title_y = y0 + round(SECTION_TITLE_H * s) // 2 - round(2 * s)
+    draw_text(draw, (x0, title_y), "Left the house", font(round(20 * s), bold=True), MUTED,
+              anchor="lm", bold=True)
+    reserve = len(state.reserve)
+    if reserve:
+        label = f"{reserve} portal{'s' if reserve != 1 else ''} beside the house"
+        f = font(round(18 * s))
+        draw_text(draw, (x1, title_y), label, f, MUTED, anchor="rm")
+        _portal_marker(img, (x1 - text_width(f, label) - round(16 * s), title_y),
+                       round(10 * s))
+
+    remaining = [c for c, where in enumerate(state.location) if where is not None]
+    slots = len(geo.removed_slots)
+    occupant: dict[int, int] = dict(enumerate(state.removed[: slots - 1]))
+    if len(remaining) == 1 and len(state.removed) >= slots - 1:
+        occupant[slots - 1] = remaining[0]
+    num_font = font(round(22 * s), bold=True)
+    pts_font = font(round(17 * s), bold=True)
+    for k, (sx0, sy0, sx1, sy1) in enumerate(geo.removed_slots):
+        last = k == slots - 1
+        filled = k in occupant
+        edge = GOLD if last else (PANEL_EDGE if filled else DIM)
+        rounded_box(img, (sx0, sy0, sx1, sy1), round(8 * s), PANEL, outline=edge,
+                    width=max(1, round(2 * s)))
+        label_cx = sx0 + round(SLOT_LABEL_W * s / 2) + round(2 * s)
+        cy = (sy0 + sy1) // 2
+        if last:  # the survivor's slot: a star rather than a number
+            polygon(img, star_points((label_cx, cy - round(9 * s)), round(11 * s)), GOLD)
+        else:
+            centered_text(draw, (label_cx, cy - round(9 * s)), str(k + 1), num_font,
+                          TEXT if filled else MUTED, bold=True)
+        pts = position_points(k + 1, slots)
+        centered_text(draw, (label_cx, cy + round(14 * s)), f"+{pts}", pts_font,
+                      GOLD if pts else MUTED, bold=True)
+        centre = geo.removed_centres[k]
+        r = geo.removed_radius
+        if filled:
+            c = occupant[k]
+            _token(img, centre, r, parse_colour(state.characters[c].colour))
+            lx = centre[0] + r + round(8 * s)
+            f, text = fit_text(state.characters[c].name, sx1 - round(8 * s) - lx,
+                               round(20 * s), min_size=round(14 * s), bold=True)
+            draw_text(draw, (lx, cy), text, f, TEXT, anchor="lm", bold=True)
+        else:
+            disc(img, centre, r, PANEL, outline=DIM, width=max(1, round(2 * s)))
+            if last:
+                lx = centre[0] + r + round(8 * s)
+                f, text = fit_text("survivor", sx1 - round(8 * s) - lx, round(17 * s),
+                                   min_size=round(12 * s))
+                draw_text(draw, (lx, cy), text, f, MUTED, anchor="lm")
+
+
+def _draw_scores(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+    draw = ImageDraw.Draw(img)
+    s = geo.scale
+    top_score = max([RUMBLES * LAST_STANDING_POINTS, *state.scores])
+    for seat, (x0, y0, x1, y1) in geo.score_cards.items():
+        winner = state.over and seat in state.winners
+        to_play = not state.over and seat == state.turn
+        edge = GOLD if winner else ACCENT if to_play else PANEL_EDGE
+        rounded_box(img, (x0, y0, x1, y1), round(10 * s), PANEL, outline=edge,
+                    width=max(1, round((3 if winner or to_play else 2) * s)))
+        mx, my = geo.score_markers[seat]
+        seat_marker(img, seat, (mx, my), round(15 * s))
+        score = state.scores[seat] if seat < len(state.scores) else 0
+        name_x = mx + round(24 * s)
+        f, text = fit_text(state.players[seat], x1 - round(10 * s) - name_x, round(21 * s),
+                           min_size=round(15 * s), bold=True)
+        draw_text(draw, (name_x, my), text, f, TEXT, anchor="lm", bold=True)
+        # Second row: the track (0..30, ticks every 10 points) and the total.
+        score_font = font(round(28 * s), bold=True)
+        score_text = str(score)
+        sw = max(text_width(score_font, score_text), text_width(score_font, "00"))
+        row2 = y1 - round(24 * s)
+        draw_text(draw, (x1 - round(12 * s), row2), score_text, score_font,
+                  GOLD if winner else TEXT, anchor="rm", bold=True)
+        tx0, tx1 = x0 + round(14 * s), x1 - round(22 * s) - sw
+        th = max(2, round(8 * s))
+        ty = row2 - th // 2
+        draw.rectangle((tx0, ty, tx1, ty + th - 1), fill=DIM)
+        fill_x = tx0 + round((tx1 - tx0) * min(score, top_score) / top_score)
+        if fill_x > tx0:
+            draw.rectangle((tx0, ty, fill_x, ty + th - 1), fill=GOLD if winner else ACCENT)
+        for tick in range(10, top_score, 10):
+            tx = tx0 + round((tx1 - tx0) * tick / top_score)
+            draw.rectangle((tx, ty - round(4 * s), tx + max(0, round(s) - 1),
+                            ty + th - 1 + round(4 * s)), fill=MUTED)
+
+
+def render_image(state: CthulhuState, *, width: int = BASE_WIDTH) -> Image.Image:
+    """The board as a Pillow image (for callers that compose or inspect it)."""
+    geo = board_geometry(state, width)
+    img = Image.new("RGB", (geo.width, geo.height), BG)
+    _draw_header(img, state, geo)
+    _draw_far_passages(img, state, geo, over_tiles=False)
+    _draw_rooms(img, state, geo)
+    _draw_removed(img, state, geo)
+    _draw_scores(img, state, geo)
+    return img
+
+
+def render_board(state: CthulhuState, *, width: int = BASE_WIDTH) -> bytes:
+    """The public board as PNG bytes, ready to attach to the channel message."""
+    return to_png(render_image(state, width=width))

@@ -1,0 +1,54 @@
+"""Reading the bot's channel as a player would: whose move it is, and what to click."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MENTION = re.compile(r"<@(\d+)>")
+
+
+def turn_messages(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
+    """The bot's turn posts: public messages carrying game components or a board."""
+    return [m for m in fd.channel_messages(channel)
+            if m.author_id == fd.bot_user.id and not m.interaction_id
+            and (any(c.startswith(("hk:", "hks:")) for c in m.custom_ids()) or m.attachments)]
+
+
+def latest_turn(fd: FakeDiscord, channel: int) -> FakeMessage:
+    return turn_messages(fd, channel)[-1]
+
+
+def to_move(message: FakeMessage) -> int | None:
+    """The user the post asks to move (its last line mentions them)."""
+    last = message.content.strip().splitlines()[-1] if message.content.strip() else ""
+    found = MENTION.findall(last)
+    return int(found[0]) if found and "your move" in last else None
+
+
+def game_components(message: FakeMessage) -> list[dict[str, Any]]:
+    return [c for c in message.flat_components()
+            if c.get("custom_id", "").startswith(("hk:", "hks:"))
+            and "view.secret" not in c.get("custom_id", "")]
+
+
+async def play_by_click(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
+                        rng: random.Random) -> InteractionHandle:
+    """One move by clicking: a pending choice first, else a fight, else a move."""
+    comps = game_components(message)
+    choices = [c for c in comps if c["type"] == 2 and ":choose~" in c["custom_id"]]
+    if choices:
+        return await (await fd.click(user, message, rng.choice(choices)["custom_id"])).wait()
+    selects = [c for c in comps if c["type"] == 3]
+    fights = [c for c in selects if c.get("placeholder", "").startswith("Fight")]
+    buttons = [c for c in comps if c["type"] == 2]
+    pool = fights or selects
+    if pool and (fights or not buttons or rng.random() < 0.5):
+        select = rng.choice(pool)
+        value = rng.choice(select["options"])["value"]
+        return await (await fd.select(user, message, select["custom_id"], [value])).wait()
+    return await (await fd.click(user, message, rng.choice(buttons)["custom_id"])).wait()

@@ -1,0 +1,35 @@
+"""An in-process fake Discord that the real, unmodified discord.py client talks to.
+
+Usage (see tests/test_fakediscord_selfcheck.py for a complete example)::
+
+    fd = FakeDiscord()
+    await fd.start()
+    general = fd.add_channel("general")
+    alice = fd.add_user("alice", manage_channels=True)
+    with discord_errors() as logged:
+        async with running_bot(MyBot(), fd) as bot:  # login, connect, ready, tree sync
+            h = await fd.slash(alice, general, "game", "new", game="cthulhu", seed=5)
+            await h.wait()  # the bot answered and went idle
+            assert h.callback_type == 4 and "Arkham" in h.response.text
+            board = fd.channel_messages(general)[-1]
+            await (await fd.click(alice, board, "move:attic")).wait()
+    assert logged == [] and fd.unhandled == []
+    await fd.stop()
+"""
+
+from .models import FakeChannel, FakeMessage, FakeUser, InteractionHandle, flat_components
+from .runner import discord_errors, running_bot, start_bot, stop_bot
+from .server import FakeDiscord
+
+__all__ = [
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeMessage",
+    "FakeUser",
+    "InteractionHandle",
+    "discord_errors",
+    "flat_components",
+    "running_bot",
+    "start_bot",
+    "stop_bot",
+]

@@ -1,0 +1,126 @@
+"""The store: round trips, version checks, one open game per channel, crash safety."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.core.events import PUBLIC, Event, to_player
+from bot.core.seats import Seat
+from bot.store import ACTIVE, LOBBY, OVER, GameExists, SqliteStore, StaleVersion, Table, open_store
+from bot.store.migrations import MIGRATIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _table(channel: int = 10, **kw: object) -> Table:
+    base: dict[str, object] = dict(channel_id=channel, guild_id=5, kind="cthulhu", host_id=7,
+                                   seed=42, seats=[Seat("Ann", 7), Seat("Ada", None, ai=True)])
+    base.update(kw)
+    return Table(**base)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> SqliteStore:
+    s = await open_store(tmp_path / "db.sqlite3")
+    yield s  # type: ignore[misc]
+    await s.close()
+
+
+async def test_round_trip_keeps_every_field(store: SqliteStore) -> None:
+    table = _table(options={"layout": "manor"}, state={"rng": 12, "nested": {"a": [1, 2]}})
+    created = await store.create(table, [Event("hello")], 7, {"kind": "lobby.open"})
+    assert created.id is not None and created.version == 1
+    loaded = await store.load(10)
+    assert loaded == created
+    assert loaded.seats[1].ai and loaded.seats[0].user_id == 7
+
+
+async def test_a_stale_version_is_refused_and_nothing_is_written(store: SqliteStore) -> None:
+    table = await store.create(_table(), [], 7, None)
+    first = await store.load(10)
+    second = await store.load(10)
+    assert first and second
+    first.status = ACTIVE
+    await store.save(first, [Event("first wins")], expected_version=1, actor_id=7, action=None)
+    second.status = OVER
+    with pytest.raises(StaleVersion):
+        await store.save(second, [Event("second loses")], expected_version=1, actor_id=8,
+                         action=None)
+    assert second.version == 1  # the refused copy is not advanced
+    now = await store.load(10)
+    assert now is not None and now.status == ACTIVE and now.version == 2
+    texts = [e.text for e in await store.log(table.id or 0)]
+    assert texts == ["first wins"]
+
+
+async def test_one_open_game_per_channel_but_history_stays(store: SqliteStore) -> None:
+    first = await store.create(_table(), [], 7, None)
+    with pytest.raises(GameExists):
+        await store.create(_table(), [], 7, None)
+    assert await store.count_games() == 1
+    first.status = OVER
+    await store.save(first, [], expected_version=1, actor_id=7, action=None)
+    assert await store.load(10) is None
+    second = await store.create(_table(status=LOBBY), [], 7, None)
+    assert second.id != first.id
+    latest = await store.load_latest(10)
+    assert latest is not None and latest.id == second.id
+    assert [t.id for t in await store.list_open()] == [second.id]
+
+
+async def test_log_is_append_only_and_filters_private_lines(store: SqliteStore) -> None:
+    table = await store.create(_table(), [Event("one")], 7, None)
+    await store.save(table, [Event("two"), Event("secret", to_player(0)), Event("three", PUBLIC)],
+                     expected_version=1, actor_id=7, action={"kind": "x"})
+    public = await store.log(table.id or 0)
+    assert [e.text for e in public] == ["one", "two", "three"]
+    everything = await store.log(table.id or 0, public_only=False)
+    assert [e.seq for e in everything] == [1, 2, 3, 4]
+    assert everything[2].audience == "player:0"
+    assert [e.text for e in await store.log(table.id or 0, limit=2)] == ["two", "three"]
+
+
+async def test_migrations_run_once_and_set_the_schema_version(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    s = await open_store(path)
+    assert await s.schema_version() == len(MIGRATIONS)
+    await s.create(_table(), [], 7, None)
+    await s.close()
+    again = await open_store(path)  # a second start must not re-run or lose anything
+    assert await again.schema_version() == len(MIGRATIONS)
+    assert await again.count_games() == 1
+    await again.close()
+
+
+async def test_a_killed_process_loses_no_saved_action(tmp_path: Path) -> None:
+    path = tmp_path / "crash.sqlite3"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    announced = 0
+    for _round in range(2):  # kill it twice: the second run continues the first
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.helpers.crash_writer", str(path), "99",
+            cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE)
+        assert proc.stdout is not None
+        target = announced + 40
+        while announced < target:
+            line = await asyncio.wait_for(proc.stdout.readline(), timeout=30)
+            assert line, "the writer died on its own"
+            announced = int(line)
+        proc.send_signal(signal.SIGKILL)  # no cleanup, no close: a crash
+        await proc.wait()
+        store = await open_store(path)
+        table = await store.load(99)
+        assert table is not None and table.state is not None
+        # Everything announced is there; at most the commit in flight went further.
+        assert table.version >= announced
+        assert table.state["counter"] == table.version - 1
+        log = await store.log(table.id or 0, limit=10_000)
+        assert len(log) == table.version  # one event per saved version, none torn
+        announced = table.version
+        await store.close()
