@@ -126,14 +126,20 @@ def _leave(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
         raise IllegalAction(say("errors.not_seated"))
     if table.status == ACTIVE:
         return _hand_to_ai(table, seat, say("moderation.left_game", name=actor.name))
+    return _vacate_lobby_seat(table, seat, actor.name)
+
+
+def _vacate_lobby_seat(table: Table, seat: int, name: str) -> tuple[Table, list[Event]]:
+    """Free a lobby seat; the host moves to the next human, or the lobby closes."""
+    user_id = table.seats[seat].user_id
     del table.seats[seat]
-    events = [Event(say("lobby.left", name=actor.name))]
+    events = [Event(say("lobby.left", name=name))]
     humans = [s for s in table.seats if s.is_human]
     if not humans:
         table.status = OVER
         table.ended_reason = say("lobby.closed")
         events.append(Event(table.ended_reason))
-    elif actor.user_id == table.host_id:
+    elif user_id == table.host_id:
         table.host_id = humans[0].user_id or 0
         events.append(Event(say("lobby.host_moved", name=humans[0].name)))
     return table, events
@@ -172,12 +178,7 @@ def _kick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     if seat is None:
         raise IllegalAction(say("errors.kick_target", name=f"<@{target}>"))
     if table.status == LOBBY:
-        name = table.seats[seat].name
-        del table.seats[seat]
-        if target == table.host_id:
-            humans = [s for s in table.seats if s.is_human]
-            table.host_id = (humans[0].user_id or 0) if humans else 0
-        return table, [Event(say("lobby.left", name=name))]
+        return _vacate_lobby_seat(table, seat, table.seats[seat].name)
     text = say("moderation.kicked", target=table.seats[seat].name, name=actor.name)
     return _hand_to_ai(table, seat, text)
 

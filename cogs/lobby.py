@@ -38,6 +38,10 @@ def lobby_embed(table: Table) -> discord.Embed:
         lines.append(say("lobby.roster_line", index=index, name=name, tags=tags))
     embed = discord.Embed(title=title, description="\n".join(lines) or say("lobby.empty_seat"),
                           colour=discord.Colour.dark_purple())
+    offered = game.setup_choices()
+    for name, value in table.options.items():
+        label = dict(offered.get(name, [])).get(str(value), str(value))
+        embed.add_field(name=name.capitalize(), value=label)
     embed.set_footer(text=say("lobby.footer", count=len(table.seats), max=game.max_players,
                               min=game.min_players))
     return embed
@@ -58,6 +62,26 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     return view
 
 
+def _setup_options(kind: str, **given: str | None) -> dict[str, str]:
+    """Check setup options against what the game offers, before anything is stored."""
+    offered = games.get(kind).setup_choices()
+    options: dict[str, str] = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        allowed = {v: label for v, label in offered.get(name, [])}
+        if not allowed:
+            raise IllegalAction(f"{games.get(kind).title} has no `{name}` option.")
+        wanted = value.strip().lower()
+        match = next((v for v, label in allowed.items()
+                      if wanted in (v.lower(), label.lower())), None)
+        if match is None:
+            raise IllegalAction(f"Unknown {name} {value[:40]!r}. Choose one of: "
+                                + ", ".join(allowed.values()) + ".")
+        options[name] = match
+    return options
+
+
 async def _require_table(interaction: discord.Interaction, *, latest: bool = False) -> Table:
     table = await sessions_of(interaction).table(interaction.channel_id or 0, latest=latest)
     if table is None:
@@ -69,17 +93,21 @@ async def _require_table(interaction: discord.Interaction, *, latest: bool = Fal
 class GameCog(commands.GroupCog, group_name="game", group_description="Play a game here"):
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(game="Which game to play",
-                           seed="Optional number that fixes the shuffles and dice")
+                           seed="Optional number that fixes the shuffles and dice",
+                           layout="Which house to play in (Cthulhu in the House)")
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                  seed: app_commands.Range[int, 0, 2**53] | None = None) -> None:
+                  seed: app_commands.Range[int, 0, 2**53] | None = None,
+                  layout: str | None = None) -> None:
         async with handling(interaction, "game new"):
             channel_id = interaction.channel_id or 0
             if seed is None:
                 seed = secrets.randbits(32)
+            options = _setup_options(game.value, layout=layout)
             try:
                 outcome = await sessions_of(interaction).open(
-                    channel_id, interaction.guild_id, actor_of(interaction), game.value, seed)
+                    channel_id, interaction.guild_id, actor_of(interaction), game.value, seed,
+                    options)
             except GameExists:
                 running = await sessions_of(interaction).table(channel_id)
                 title = games.get(running.kind).title if running else "A game"
@@ -91,6 +119,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 ) from None
             await interaction.response.send_message(embed=lobby_embed(outcome.table),
                                                     view=lobby_view(outcome.table))
+
+    @new.autocomplete("layout")
+    async def _new_layout(self, interaction: discord.Interaction,
+                          current: str) -> list[app_commands.Choice[str]]:
+        key = getattr(interaction.namespace, "game", None) or ""
+        try:
+            values = games.get(str(key)).setup_choices().get("layout", [])
+        except KeyError:
+            return []
+        needle = current.lower()
+        return [app_commands.Choice(name=label[:100], value=value)
+                for value, label in values if needle in label.lower() or needle in value][:25]
 
     async def _lobby_action(self, interaction: discord.Interaction, kind: str) -> None:
         async with handling(interaction, kind):

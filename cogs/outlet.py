@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+from contextlib import suppress
 
 import discord
 
@@ -40,6 +41,9 @@ def post_text(table: Table, post: Post) -> str:
 class DiscordOutlet:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
+        # The last turn post per channel, to clear its buttons once a newer one exists.
+        # Memory only: after a restart old buttons stay, and the stale check guards them.
+        self._last_post: dict[int, int] = {}
 
     async def publish(self, table: Table, post: Post) -> None:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -52,7 +56,13 @@ class DiscordOutlet:
             kwargs["file"] = discord.File(io.BytesIO(post.image), filename=BOARD_FILE)
         if table.status != "over":
             kwargs["view"] = prompt_view(table.channel_id, post.prompt)
-        await channel.send(**kwargs)  # type: ignore[arg-type]
+        sent = await channel.send(**kwargs)  # type: ignore[arg-type]
+        previous = self._last_post.pop(table.channel_id, None)
+        if table.status != "over":
+            self._last_post[table.channel_id] = sent.id
+        if previous is not None:
+            with suppress(discord.HTTPException):
+                await channel.get_partial_message(previous).edit(view=None)
 
     async def whisper(self, table: Table, user_id: int, text: str) -> bool:
         try:

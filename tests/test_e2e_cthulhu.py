@@ -61,6 +61,7 @@ async def test_a_whole_game_by_clicks_and_commands(fd: FakeDiscord,
     rng = random.Random(5)
     restarted = False
     stale_checked = False
+    before_restart = None
     slash_moves = 0
     for _step in range(600):
         message = latest_turn(fd, channel)
@@ -82,15 +83,21 @@ async def test_a_whole_game_by_clicks_and_commands(fd: FakeDiscord,
         if _step == 6 and not restarted:  # a new bot object, the same database
             await start_hauntkeeper()
             restarted = True
-        if restarted and not stale_checked and turn_count > 3:
-            old = turn_messages(fd, channel)[1]
-            comp = next(c for c in game_components(old) if c["type"] == 3)
-            handle = await (await fd.select(user, old, comp["custom_id"],
-                                            [comp["options"][0]["value"]])).wait()
+            before_restart = message  # its buttons were live when the old bot died
+        elif before_restart is not None and not stale_checked:
+            comp = game_components(before_restart)[0]
+            if comp["type"] == 2:
+                handle = await (await fd.click(user, before_restart, comp["custom_id"])).wait()
+            else:
+                handle = await (await fd.select(user, before_restart, comp["custom_id"],
+                                                [comp["options"][0]["value"]])).wait()
             assert handle.ephemeral_texts() == [
                 "That button is from an earlier turn; use the newest message."]
             assert len(turn_messages(fd, channel)) == turn_count
             stale_checked = True
+        older = turn_messages(fd, channel)[:-1]
+        if restarted and len(older) > 8:  # the new bot clears the buttons it superseded
+            assert game_components(older[-1]) == []
 
         if _step % 5 == 3 and await _play_by_slash(fd, user, channel):
             slash_moves += 1

@@ -75,6 +75,10 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def load(self, raw: dict[str, Any]) -> S: ...
 
+    def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
+        """Setup options a lobby may set: option -> [(value, label)] (e.g. the house)."""
+        return {}
+
     def rules_topics(self) -> dict[str, str]:
         """Topic -> short rules text, for `/game rules` (loaded from data/)."""
         return {}

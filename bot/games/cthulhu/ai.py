@@ -7,12 +7,22 @@ Each action is scored (keep the keeper out of crowded rooms, prefer fights that 
 others out over shuffling, fear an abyss only where it could swallow the keeper) plus
 seeded noise. The noise comes from an Rng derived from the state and the seat, so the
 AI is deterministic for a given state and never draws from the game's own Rng.
+
+A rumble only ends through fights, so a move is also scored by how much closer it
+brings the moved character to the others (shortest paths over the passages): the AI
+herds strangers and its decoy together and walks its keeper towards company more
+reluctantly. Every step closer outweighs every step away by more than the noise, so
+lone characters close in instead of wandering. The keeper only walks (or lets a
+stranger walk) into company, where the next player could throw it out, when nothing
+else would make progress; even then the exposure still counts, just for less.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TypeVar
 
 from bot.core.actions import Action
@@ -40,6 +50,9 @@ WIN_BONUS = 100.0
 NEVER = -1000.0
 NOISE = 2.0
 DECOY_GUARD_CHANCE = 0.3  # how often the decoy is shielded a little, as a bluff
+GATHER = 1.0  # per step a move brings a stranger (or the decoy) closer to a stranger
+KEEPER_GATHER = 0.75  # the same for steps that bring the keeper and company closer
+ONLY_WAY = 0.25  # share of the exposure still feared when only exposing moves progress
 
 
 @dataclass(frozen=True)
@@ -76,11 +89,21 @@ def choose_action(state: CthulhuState, seat: int) -> Action:
     mind = _mind(state, seat)
     if state.pending is not None:
         return Action(CHOOSE, {"pick": _choose_pick(state, mind)})
+    fights = legal_fights(state)
+    distance = distances(state)
+    # Closing in only matters while there is no fight to start: a fight is progress.
+    moves = [(c, r, 0.0 if fights else gathering(state, mind, distance, c, r))
+             for c, r in legal_moves(state)]
+    # With no fight to start and no step closer that keeps the keeper out of company,
+    # stalling would be the only alternative: then progress may expose the keeper.
+    only_way = not fights and not any(
+        gain > 0 and not _keeper_exposed(state, mind, c, r) for c, r, gain in moves)
     actions: list[tuple[Action, float]] = [
-        (Action(MOVE, {"character": c, "room": r}), _move_value(state, mind, c, r))
-        for c, r in legal_moves(state)]
+        (Action(MOVE, {"character": c, "room": r}),
+         _move_value(state, mind, c, r, gain, only_way and gain > 0))
+        for c, r, gain in moves]
     actions += [(Action(FIGHT, {"room": r, "remove": c}), _fight_value(state, mind, r, c))
-                for r, c in legal_fights(state)]
+                for r, c in fights]
     return _best(mind.rng, actions)
 
 
@@ -100,6 +123,63 @@ def _best(rng: Rng, scored: Sequence[tuple[T, float]]) -> T:
     return scored[max(noisy)[1]][0]
 
 
+Table = tuple[tuple[int, ...], ...]
+
+
+@cache
+def _distance_table(rooms: int, passages: tuple[tuple[int, int], ...]) -> Table:
+    """Shortest path lengths between all rooms; `rooms` stands for "unreachable"."""
+    links: list[list[int]] = [[] for _ in range(rooms)]
+    for a, b in passages:
+        links[a].append(b)
+        links[b].append(a)
+    table = []
+    for start in range(rooms):
+        row = [rooms] * rooms
+        row[start] = 0
+        queue = deque([start])
+        while queue:
+            room = queue.popleft()
+            for there in links[room]:
+                if row[there] == rooms:
+                    row[there] = row[room] + 1
+                    queue.append(there)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+def distances(state: CthulhuState) -> Table:
+    """distances(state)[a][b]: how many moves lead from room a to room b."""
+    return _distance_table(len(state.rooms), tuple((a, b) for a, b in state.passages))
+
+
+def gathering(state: CthulhuState, mind: Mind, distance: Sequence[Sequence[int]], c: int,
+              target: int) -> float:
+    """How much closer moving `c` to `target` brings it to its nearest partner, weighted.
+
+    A stranger's (or the decoy's) partners are the other characters but the keeper: the
+    AI wants those to meet and fight. The keeper's partners, or a stranger's when only
+    the keeper is left to meet, are everyone, at the keeper's more reluctant weight.
+    """
+    source = state.location[c]
+    assert source is not None, "only characters in the house move"
+    others = [x for x in state.remaining() if x != c]
+    strangers = [x for x in others if x != mind.keeper]
+    partners, weight = (strangers, GATHER) if c != mind.keeper and strangers \
+        else (others, KEEPER_GATHER)
+    if not partners:
+        return 0.0
+    rooms = [state.location[x] for x in partners]
+    before = min(distance[source][r] for r in rooms if r is not None)
+    after = min(distance[target][r] for r in rooms if r is not None)
+    return weight * (before - after)
+
+
+def _keeper_exposed(state: CthulhuState, mind: Mind, c: int, target: int) -> bool:
+    """Whether the keeper ends this move in company, where the next player can fight."""
+    return mind.keeper is not None and _crowd_after_move(state, mind.keeper, c, target) >= 2
+
+
 def _crowd_after_move(state: CthulhuState, who: int, c: int, target: int) -> int:
     """How many characters share `who`'s room once `c` has moved to `target`."""
     room = target if who == c else state.location[who]
@@ -111,10 +191,14 @@ def _exposure(mind: Mind, crowd_after: int) -> float:
     return -mind.stake * EXPOSED if crowd_after >= 2 else 0.0
 
 
-def _move_value(state: CthulhuState, mind: Mind, c: int, target: int) -> float:
+def _move_value(state: CthulhuState, mind: Mind, c: int, target: int, gain: float,
+                only_way: bool) -> float:
+    """`gain` is the move's `gathering`; `only_way`: nothing safer makes progress."""
     value = SETUP_BONUS if state.in_room(target) and c != mind.keeper else 0.0
+    value += gain
     if mind.keeper is not None:
-        value += _exposure(mind, _crowd_after_move(state, mind.keeper, c, target))
+        exposure = _exposure(mind, _crowd_after_move(state, mind.keeper, c, target))
+        value += exposure * ONLY_WAY if only_way else exposure
     if mind.guard_decoy and mind.decoy is not None and state.location[mind.decoy] is not None \
             and _crowd_after_move(state, mind.decoy, c, target) >= 2:
         value -= 0.3 * mind.stake

@@ -544,3 +544,6 @@ class CthulhuGame(Game[CthulhuState]):
 
     def rules_topics(self) -> dict[str, str]:
         return content.rules_topics()
+
+    def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
+        return {"layout": [(key, layouts.layout_title(key)) for key in layouts.layout_keys()]}
