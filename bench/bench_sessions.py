@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import table as table_rules  # noqa: E402
-from bot.core.actions import Action  # noqa: E402
-from bot.core.seats import Seat  # noqa: E402
-from bot.sessions import Post, Sessions  # noqa: E402
-from bot.store import Table, open_store  # noqa: E402
+from bot import table as table_rules
+from bot.core.actions import Action
+from bot.core.seats import Seat
+from bot.sessions import Post, Sessions
+from bot.store import Table, open_store
 
 PLAYERS = 4
 

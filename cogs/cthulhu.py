@@ -69,14 +69,6 @@ def _arg_values(options: list[Option], kind: str, arg: str, **fixed: int) -> lis
     return out
 
 
-def _room_names(state: CthulhuState) -> list[str]:
-    return [r.name for r in state.rooms]
-
-
-def _character_names(state: CthulhuState) -> list[str]:
-    return [c.name for c in state.characters]
-
-
 class CthulhuCog(commands.GroupCog, group_name="cthulhu",
                  group_description="Your move in Cthulhu in the House"):
     async def _act(self, interaction: discord.Interaction, command: str,
@@ -101,8 +93,8 @@ class CthulhuCog(commands.GroupCog, group_name="cthulhu",
     async def move(self, interaction: discord.Interaction, character: str, room: str) -> None:
         def make(state: CthulhuState) -> Action:
             return Action("move", {
-                "character": _lookup(character, _character_names(state), "character"),
-                "room": _lookup(room, _room_names(state), "room"),
+                "character": _lookup(character, _NAMES["character"](state), "character"),
+                "room": _lookup(room, _NAMES["room"](state), "room"),
             })
         await self._act(interaction, "cthulhu move", make)
 
@@ -112,63 +104,54 @@ class CthulhuCog(commands.GroupCog, group_name="cthulhu",
     async def fight(self, interaction: discord.Interaction, room: str, remove: str) -> None:
         def make(state: CthulhuState) -> Action:
             return Action("fight", {
-                "room": _lookup(room, _room_names(state), "room"),
-                "remove": _lookup(remove, _character_names(state), "character"),
+                "room": _lookup(room, _NAMES["room"](state), "room"),
+                "remove": _lookup(remove, _NAMES["remove"](state), "character"),
             })
         await self._act(interaction, "cthulhu fight", make)
 
     @move.autocomplete("character")
     async def _move_character(self, interaction: discord.Interaction,
                               current: str) -> list[app_commands.Choice[str]]:
-        found = await _state_and_options(interaction)
-        if found is None:
-            return []
-        state, options = found
-        return _choices(_arg_values(options, "move", "character"), _character_names(state),
-                        current)
+        return await _complete(interaction, current, "move", "character")
 
     @move.autocomplete("room")
     async def _move_room(self, interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
-        found = await _state_and_options(interaction)
-        if found is None:
-            return []
-        state, options = found
-        fixed: dict[str, int] = {}
-        chosen = getattr(interaction.namespace, "character", None)
-        if chosen:
-            try:
-                fixed["character"] = _lookup(str(chosen), _character_names(state), "character")
-            except IllegalAction:
-                return []
-        return _choices(_arg_values(options, "move", "room", **fixed), _room_names(state),
-                        current)
+        return await _complete(interaction, current, "move", "room", after="character")
 
     @fight.autocomplete("room")
     async def _fight_room(self, interaction: discord.Interaction,
                           current: str) -> list[app_commands.Choice[str]]:
-        found = await _state_and_options(interaction)
-        if found is None:
-            return []
-        state, options = found
-        return _choices(_arg_values(options, "fight", "room"), _room_names(state), current)
+        return await _complete(interaction, current, "fight", "room")
 
     @fight.autocomplete("remove")
     async def _fight_remove(self, interaction: discord.Interaction,
                             current: str) -> list[app_commands.Choice[str]]:
-        found = await _state_and_options(interaction)
-        if found is None:
+        return await _complete(interaction, current, "fight", "remove", after="room")
+
+
+_NAMES: dict[str, Callable[[CthulhuState], list[str]]] = {
+    "character": lambda state: [c.name for c in state.characters],
+    "remove": lambda state: [c.name for c in state.characters],
+    "room": lambda state: [r.name for r in state.rooms],
+}
+
+
+async def _complete(interaction: discord.Interaction, current: str, kind: str, arg: str,
+                    after: str | None = None) -> list[app_commands.Choice[str]]:
+    """The legal values of `arg`, narrowed by the option typed before it (`after`)."""
+    found = await _state_and_options(interaction)
+    if found is None:
+        return []
+    state, options = found
+    fixed: dict[str, int] = {}
+    chosen = getattr(interaction.namespace, after, None) if after else None
+    if after and chosen:
+        try:
+            fixed[after] = _lookup(str(chosen), _NAMES[after](state), after)
+        except IllegalAction:
             return []
-        state, options = found
-        fixed: dict[str, int] = {}
-        chosen = getattr(interaction.namespace, "room", None)
-        if chosen:
-            try:
-                fixed["room"] = _lookup(str(chosen), _room_names(state), "room")
-            except IllegalAction:
-                return []
-        return _choices(_arg_values(options, "fight", "remove", **fixed),
-                        _character_names(state), current)
+    return _choices(_arg_values(options, kind, arg, **fixed), _NAMES[arg](state), current)
 
 
 async def setup(bot: commands.Bot) -> None:

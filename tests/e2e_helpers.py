@@ -52,3 +52,12 @@ async def play_by_click(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
         value = rng.choice(select["options"])["value"]
         return await (await fd.select(user, message, select["custom_id"], [value])).wait()
     return await (await fd.click(user, message, rng.choice(buttons)["custom_id"])).wait()
+
+
+async def use_first(fd: FakeDiscord, user: FakeUser, message: FakeMessage) -> InteractionHandle:
+    """Press the first game component of a message (a button, or a select's first entry)."""
+    comp = game_components(message)[0]
+    if comp["type"] == 2:
+        return await (await fd.click(user, message, comp["custom_id"])).wait()
+    value = comp["options"][0]["value"]
+    return await (await fd.select(user, message, comp["custom_id"], [value])).wait()

@@ -19,6 +19,7 @@ from tests.e2e_helpers import (
     play_by_click,
     to_move,
     turn_messages,
+    use_first,
 )
 from tests.fakediscord import FakeDiscord, FakeUser
 
@@ -72,12 +73,7 @@ async def test_a_whole_game_by_clicks_and_commands(fd: FakeDiscord,
         turn_count = len(turn_messages(fd, channel))
 
         if _step == 2:  # a stranger's click is refused and changes nothing
-            comp = game_components(message)[0]
-            if comp["type"] == 2:
-                handle = await (await fd.click(stranger, message, comp["custom_id"])).wait()
-            else:
-                handle = await (await fd.select(stranger, message, comp["custom_id"],
-                                                [comp["options"][0]["value"]])).wait()
+            handle = await use_first(fd, stranger, message)
             assert handle.ephemeral_texts() == ["You're not playing in this game."]
             assert len(turn_messages(fd, channel)) == turn_count
         if _step == 6 and not restarted:  # a new bot object, the same database
@@ -85,12 +81,7 @@ async def test_a_whole_game_by_clicks_and_commands(fd: FakeDiscord,
             restarted = True
             before_restart = message  # its buttons were live when the old bot died
         elif before_restart is not None and not stale_checked:
-            comp = game_components(before_restart)[0]
-            if comp["type"] == 2:
-                handle = await (await fd.click(user, before_restart, comp["custom_id"])).wait()
-            else:
-                handle = await (await fd.select(user, before_restart, comp["custom_id"],
-                                                [comp["options"][0]["value"]])).wait()
+            handle = await use_first(fd, user, before_restart)
             assert handle.ephemeral_texts() == [
                 "That button is from an earlier turn; use the newest message."]
             assert len(turn_messages(fd, channel)) == turn_count

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from bot.store import OVER
 from tests.conftest import BotFactory
-from tests.e2e_helpers import PNG_SIGNATURE, game_components, latest_turn, to_move, turn_messages
+from tests.e2e_helpers import (
+    PNG_SIGNATURE,
+    game_components,
+    latest_turn,
+    to_move,
+    turn_messages,
+    use_first,
+)
 from tests.fakediscord import FakeDiscord, FakeUser
 
 
@@ -111,12 +118,7 @@ async def test_moderators_end_kick_and_skip(fd: FakeDiscord,
     # The kicked guest's old buttons no longer act for them.
     message = latest_turn(fd, channel)
     assert to_move(message) == host.id  # the AI played the guest's turns
-    comp = game_components(message)[0]
-    if comp["type"] == 2:
-        refused = await (await fd.click(guest, message, comp["custom_id"])).wait()
-    else:
-        refused = await (await fd.select(guest, message, comp["custom_id"],
-                                         [comp["options"][0]["value"]])).wait()
+    refused = await use_first(fd, guest, message)
     assert refused.ephemeral_texts() == ["You're not playing in this game."]
 
     ended = await (await fd.slash(mod, channel, "gm", "end")).wait()
@@ -127,12 +129,7 @@ async def test_moderators_end_kick_and_skip(fd: FakeDiscord,
     assert late.ephemeral_texts() == ["There's no Cthulhu in the House game running here."]
     assert game_components(fd.message(message.id)) == []  # the end cleared the last buttons
     first = turn_messages(fd, channel)[0]  # posted before the restart, so it kept its buttons
-    comp = game_components(first)[0]
-    if comp["type"] == 2:
-        stale = await (await fd.click(host, first, comp["custom_id"])).wait()
-    else:
-        stale = await (await fd.select(host, first, comp["custom_id"],
-                                       [comp["options"][0]["value"]])).wait()
+    stale = await use_first(fd, host, first)
     assert stale.ephemeral_texts() == ["This game is over."]
 
 
