@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from bot import games
@@ -437,31 +437,51 @@ def test_a_whole_game_through_the_table_ends_over() -> None:
 
 # ---------------------------------------------------------------- property: random tables
 
-USERS = [1, 2, 3, 4, 5, 6, 7]  # 1 hosts; the others may join
+USERS = [1, 2, 3, 4, 5, 6, 7]  # 1 opens the table; the others may join
 STRANGERS = [50, 51]
-ACTORS: list[T.Actor] = (
-    [T.Actor(u, f"U{u}") for u in USERS]
-    + [T.Actor(u, f"S{u}") for u in STRANGERS]
-    + [T.Actor(99, "Mod", moderator=True), T.Actor(98, "Mod2", moderator=True),
-       T.Actor(1, "U1", moderator=True)]
-)
+MOD_ID = 99
+ROLES = ["host", "seated", "waiting", "user", "stranger", "mod", "mod"]
 TABLE_ACTIONS = [T.JOIN, T.LEAVE, T.ADD_AI, T.START, T.END, T.KICK, T.SKIP]
-GAME_MOVES = ["legal", "legal", "legal", "legal", "garbage", "bad-args"]
+GAME_MOVES = ["legal", "legal", "legal", "garbage", "bad-args"]
 ALLOWED_STEPS = {(LOBBY, LOBBY), (LOBBY, ACTIVE), (LOBBY, OVER), (ACTIVE, ACTIVE),
                  (ACTIVE, OVER), (OVER, OVER)}
 
 step_strategy = st.tuples(
-    st.sampled_from(range(len(ACTORS))),
+    st.sampled_from(ROLES),
     st.sampled_from(TABLE_ACTIONS + GAME_MOVES),
     st.integers(min_value=0, max_value=60),
-    st.booleans(),  # for "legal": act as the waiting seat's own user (else anyone)
+    st.booleans(),
 )
+Step = tuple[str, str, int, bool]
+
+
+def _user(user_id: int, moderator: bool = False) -> T.Actor:
+    return T.Actor(user_id, f"U{user_id}", moderator=moderator)
+
+
+def _pick_actor(table: Table, role: str, n: int, flag: bool) -> T.Actor:
+    """Resolve a role against the table as it is now; `flag` makes a player a moderator
+    too (for "seated") or the moderator a seated player (for "mod")."""
+    humans = [s.user_id for s in table.seats if s.is_human and s.user_id is not None]
+    if role == "host":
+        return _user(table.host_id)
+    if role == "seated" and humans:
+        return _user(humans[n % len(humans)], moderator=flag)
+    if role == "waiting":
+        seat = T.to_act_seat(table)
+        user_id = table.seats[seat].user_id if seat is not None else None
+        return _user(user_id if user_id is not None else USERS[n % len(USERS)])
+    if role == "mod":
+        return _user(humans[0] if flag and humans else MOD_ID, moderator=True)
+    if role == "stranger":
+        return _user(STRANGERS[n % len(STRANGERS)])
+    return _user(USERS[n % len(USERS)])
 
 
 def _build_action(table: Table, what: str, n: int) -> Action:
     if what == T.KICK:  # mostly someone at the table, sometimes anyone
         seated = [s.user_id for s in table.seats if s.user_id is not None]
-        targets = [*seated, *seated, *USERS, *STRANGERS]
+        targets = [*seated, *seated, *seated, *USERS, *STRANGERS]
         return Action(T.KICK, {"user": targets[n % len(targets)]})
     if what in TABLE_ACTIONS:
         return Action(what)
@@ -495,18 +515,24 @@ def _check_invariants(table: Table) -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(steps=st.lists(step_strategy, min_size=1, max_size=40))
-def test_random_table_actions_keep_the_invariants(steps: list[tuple[int, str, int, bool]]
-                                                  ) -> None:
-    table, _ = T.new_table(KIND, CHANNEL, GUILD, ACTORS[0], SEED)
+@given(humans=st.integers(min_value=0, max_value=3), ais=st.integers(min_value=0, max_value=2),
+       start=st.booleans(), steps=st.lists(step_strategy, min_size=1, max_size=40))
+@example(humans=0, ais=1, start=False, steps=[("mod", T.KICK, 0, False)])  # found by it
+def test_random_table_actions_keep_the_invariants(humans: int, ais: int, start: bool,
+                                                  steps: list[Step]) -> None:
+    # a random opening (so running games are common), then random actions by anyone
+    host = _user(USERS[0])
+    table, _ = T.new_table(KIND, CHANNEL, GUILD, host, SEED)
+    for user_id in USERS[1:1 + humans]:
+        table, _ = T.apply(table, _user(user_id), Action(T.JOIN))
+    for _ in range(ais):
+        table, _ = T.apply(table, host, Action(T.ADD_AI))
+    if start and len(table.seats) >= GAME.min_players:
+        table, _ = T.apply(table, host, Action(T.START))
     _check_invariants(table)
-    for actor_index, what, n, as_waiting_user in steps:
-        actor = ACTORS[actor_index]
+    for role, what, n, flag in steps:
+        actor = _pick_actor(table, role, n, flag)
         action = _build_action(table, what, n)
-        if what == "legal" and as_waiting_user:
-            seat = T.to_act_seat(table)
-            if seat is not None and table.seats[seat].is_human:
-                actor = actor_of(table, seat)
         before = snapshot(table)
         kept = copy.deepcopy(table)
         try:
@@ -515,11 +541,15 @@ def test_random_table_actions_keep_the_invariants(steps: list[tuple[int, str, in
             assert exc.message, "a refusal must say why"
             assert snapshot(table) == before, f"refused {action} by {actor} changed the table"
             assert table == kept
+            event(f"refused in {table.status}")
             continue
         # success: the given table is untouched, a new one is returned
-        assert snapshot(table) == before
+        assert snapshot(table) == before and table == kept
         assert new is not table
         assert all(isinstance(e, Event) and e.text for e in events)
         assert (table.status, new.status) in ALLOWED_STEPS, (table.status, new.status, action)
         _check_invariants(new)
+        if new.status != table.status:
+            event(f"{table.status} -> {new.status}")
         table = new
+    event(f"ends {table.status}")
