@@ -9,23 +9,30 @@ stopped and counted as capped (its unfinished rumble counts with the actions it 
     .venv/bin/python bench/ai_games.py                # 50 games per player count
     .venv/bin/python bench/ai_games.py --games 200 --players 4
 
-Recorded with 50 games per count, seeds 0..49 (actions per rumble, then per game):
+Recorded with the defaults (50 games per count, seeds 0..49); actions per rumble, then
+per game, as mean / median / max. No game hit the cap.
 
-    before (AI without a plan when no fight is available)
-      players  rumble mean/median/max  game mean/median/max  capped
-      2        112.7 / 38 / 2245       338.2 / 203 / 2391    0
-      3        96.1 / 39 / 1329        288.4 / 206 / 1443    0
-      4        97.6 / 44 / 1112        292.9 / 221 / 1254    0
-      5        100.1 / 51 / 849        300.2 / 254 / 1015    0
-      6        84.3 / 46 / 725         252.8 / 216 / 829     0
+    before: the AI had no plan when no fight was available, so lone characters
+    random-walked (4 players, seed 7: rumbles of 121, 47 and 43 actions)
+      players  rumble                 game
+      2        59.4 / 51.5 / 199      178.2 / 175.5 / 299
+      3        52.3 / 46 / 142        157.0 / 149 / 249
+      4        52.5 / 45.5 / 150      157.4 / 145.5 / 301
+      5        52.4 / 45 / 125        157.1 / 140.5 / 266
+      6        47.8 / 43 / 113        143.5 / 139.5 / 253
 
-    after (lone characters are steered together, shortest paths over the passages)
-      players  rumble mean/median/max  game mean/median/max  capped
-      2        20.6 / 19 / 35          61.7 / 61 / 78        0
-      3        21.7 / 21 / 38          65.0 / 64 / 86        0
-      4        21.4 / 21 / 38          64.3 / 64 / 81        0
-      5        21.5 / 21 / 37          64.6 / 64 / 81        0
-      6        21.8 / 21 / 41          65.3 / 65 / 81        0
+    after: with no fight available, moves are scored by how much closer they bring
+    characters (shortest paths over the passages; see `gathering` in ai.py)
+    (4 players, seed 7: rumbles of 28, 31 and 34 actions)
+      players  rumble                 game
+      2        30.5 / 30 / 39         91.4 / 91.5 / 106
+      3        30.3 / 30 / 40         90.9 / 91 / 103
+      4        30.1 / 30 / 39         90.3 / 90 / 99
+      5        30.1 / 30 / 36         90.2 / 90 / 100
+      6        30.3 / 30 / 39         91.0 / 91 / 105
+
+    With --games 200 --seed 1000 the 4-player rumbles went from 51.1 / 45 / 161 to
+    30.3 / 30 / 41 (every count: max rumble 149..198 before, 38..41 after).
 """
 
 from __future__ import annotations

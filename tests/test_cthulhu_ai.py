@@ -7,23 +7,32 @@ from collections.abc import Iterator
 
 from bot.core.actions import Action
 from bot.core.rng import Rng
+from bot.games.base import PlayerInfo
 from bot.games.cthulhu import GAME
 from bot.games.cthulhu.ai import choose_action, keeper_and_decoy
 from bot.games.cthulhu.state import ABYSS, TELEPORT, CthulhuState
 from tests.test_cthulhu_rules import (
     ATTIC,
+    BALLROOM,
+    BUTLER,
     CELLAR,
+    CHAPEL,
     CRYPT,
     DETECTIVE,
+    GALLERY,
     HEIRESS,
+    KITCHEN,
     LIBRARY,
     MEDIUM,
+    PAINTER,
+    PARLOUR,
     PROFESSOR,
     SAILOR,
     STUDY,
     arrange,
     choose,
     fight,
+    move,
     players,
 )
 
@@ -213,3 +222,139 @@ def test_choose_is_the_ai_action_when_a_choice_is_pending() -> None:
     state, _ = GAME.apply(state, 0, fight(LIBRARY, MEDIUM))
     action = GAME.ai_action(state, 0)
     assert action.kind == "choose" and action in [choose(0), choose(1)]
+
+
+# ---------------------------------------------------------------- playing with purpose
+
+def path_length(state: CthulhuState, a: int, b: int) -> int:
+    """Fewest moves from room a to room b over the passages (worked out independently)."""
+    seen = {a: 0}
+    frontier = [a]
+    while frontier:
+        room = frontier.pop(0)
+        for there in state.neighbours(room):
+            if there not in seen:
+                seen[there] = seen[room] + 1
+                frontier.append(there)
+    return seen[b]
+
+
+def gap(state: CthulhuState) -> int:
+    """How far apart the closest two characters still in the house are."""
+    rooms = [state.location[c] for c in state.remaining()]
+    return min(path_length(state, a, b) for i, a in enumerate(rooms) for b in rooms[i + 1:]
+               if a is not None and b is not None)
+
+
+# Seat 0 owns the Professor and the Heiress, seat 1 the Medium and the Detective, seat 2
+# the Sailor and the Painter; the Butler belongs to nobody.
+OWNERS = [[PROFESSOR, HEIRESS], [MEDIUM, DETECTIVE], [SAILOR, PAINTER]]
+LAST_TWO = [(PROFESSOR, MEDIUM), (MEDIUM, SAILOR), (PROFESSOR, HEIRESS), (PROFESSOR, BUTLER)]
+
+
+def last_two(first: int, second: int, rooms: tuple[int, int], turn: int,
+             seed: int) -> CthulhuState:
+    state = arrange(where={first: rooms[0], second: rooms[1]}, secrets=OWNERS, turn=turn)
+    state.rng = Rng(seed)
+    return state
+
+
+def test_the_last_two_lone_characters_close_in_whoever_owns_them() -> None:
+    """With no fight to start, every seat (owner of one, of both, of neither) walks one of
+    the last two a step closer to the other: no wandering off while they are apart."""
+    state = arrange()
+    far = [(a, b) for a in range(12) for b in range(12) if path_length(state, a, b) >= 2]
+    assert len(far) > 80 and max(path_length(state, a, b) for a, b in far) >= 5
+    for pair in LAST_TWO:
+        for a, b in far:
+            for turn in range(3):
+                for seed in (turn, turn + 3):
+                    state = last_two(*pair, rooms=(a, b), turn=turn, seed=seed)
+                    action = choose_action(state, turn)
+                    assert action.kind == "move"
+                    after, _ = GAME.apply(state, turn, action)
+                    assert gap(after) == gap(state) - 1, (pair, a, b, turn, action)
+
+
+def test_the_last_two_are_brought_together_even_at_the_keepers_risk() -> None:
+    """Next door to each other, they meet: the keeper may go out 11th (one point less than
+    surviving) rather than the rumble stalling, since no other move makes progress."""
+    state = arrange()
+    near = [(a, b) for a in range(12) for b in state.neighbours(a)]
+    for pair in LAST_TWO:
+        for a, b in near:
+            for turn in range(3):
+                state = last_two(*pair, rooms=(a, b), turn=turn, seed=a + b)
+                after, _ = GAME.apply(state, turn, choose_action(state, turn))
+                assert gap(after) == 0, (pair, a, b, turn)
+
+
+def test_strangers_close_in_while_the_keeper_keeps_out_of_company() -> None:
+    """Three left: the Professor (seat 0's keeper) next door to the Medium, the Sailor two
+    rooms from the Medium. The AI brings the strangers together; it does not walk its
+    keeper, or let the Medium walk, into a shared room while that safer way is open."""
+    state, keeper, _ = keeper_state(where={PROFESSOR: ATTIC, MEDIUM: PARLOUR, SAILOR: GALLERY})
+    assert path_length(state, PARLOUR, GALLERY) == 2
+    moved = Counter()
+    for seed in range(60):
+        state.rng = Rng(seed)
+        action = choose_action(state, 0)
+        assert action not in (move(PROFESSOR, PARLOUR), move(MEDIUM, ATTIC))
+        after, _ = GAME.apply(state, 0, action)
+        where = after.location[keeper]
+        assert where is not None and after.in_room(where) == [keeper]
+        medium, sailor = after.location[MEDIUM], after.location[SAILOR]
+        assert medium is not None and sailor is not None
+        moved[path_length(after, medium, sailor)] += 1
+    assert moved[1] >= 45  # mostly one stranger steps towards the other
+
+
+def test_closing_in_still_leaves_room_for_chance() -> None:
+    """Several lone characters and no fight: seeds change which move makes progress."""
+    state = arrange(where={PROFESSOR: ATTIC, MEDIUM: CHAPEL, SAILOR: KITCHEN, BUTLER: STUDY,
+                           PAINTER: BALLROOM}, secrets=OWNERS)
+    assert not [o for o in GAME.options(state, 0) if o.group == "Fight"]
+    picks = Counter()
+    for seed in range(40):
+        state.rng = Rng(seed)
+        action = choose_action(state, 0)
+        assert action.kind == "move"
+        after, _ = GAME.apply(state, 0, action)
+        assert gap(after) <= gap(state)
+        picks[str(action.args)] += 1
+    assert len(picks) >= 3
+
+
+def rumble_lengths(count: int, seed: int, cap: int = 3000) -> list[int]:
+    """Actions (moves, fights and picks) each rumble of an AI-only game took."""
+    state, _ = GAME.setup([PlayerInfo(f"AI{i}", ai=True) for i in range(count)], seed, {})
+    lengths: list[int] = []
+    actions = 0
+    for _ in range(cap):
+        if state.over:
+            break
+        seat = GAME.to_act(state)
+        assert seat is not None
+        rumble = state.rumble
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+        actions += 1
+        if state.over or state.rumble != rumble:
+            lengths.append(actions)
+            actions = 0
+    assert state.over, f"{count} players, seed {seed}: the game did not end"
+    return lengths
+
+
+def test_ai_rumbles_end_in_a_reasonable_number_of_actions() -> None:
+    """Fifty 4-player AI-only games: no rumble drags on (before the AI learnt to close in,
+    the median rumble took 45 actions and the longest 150; see bench/ai_games.py)."""
+    lengths = [n for seed in range(50) for n in rumble_lengths(4, seed)]
+    assert len(lengths) == 150
+    assert max(lengths) <= 80
+    assert sorted(lengths)[len(lengths) // 2] <= 40
+
+
+def test_ai_rumbles_end_for_every_player_count() -> None:
+    for count in (2, 3, 5, 6):
+        for seed in range(10):
+            assert max(rumble_lengths(count, 500 + seed)) <= 80, (count, seed)

@@ -8,13 +8,14 @@ others out over shuffling, fear an abyss only where it could swallow the keeper)
 seeded noise. The noise comes from an Rng derived from the state and the seat, so the
 AI is deterministic for a given state and never draws from the game's own Rng.
 
-A rumble only ends through fights, so a move is also scored by how much closer it
-brings the moved character to the others (shortest paths over the passages): the AI
-herds strangers and its decoy together and walks its keeper towards company more
-reluctantly. Every step closer outweighs every step away by more than the noise, so
-lone characters close in instead of wandering. The keeper only walks (or lets a
-stranger walk) into company, where the next player could throw it out, when nothing
-else would make progress; even then the exposure still counts, just for less.
+A rumble only ends through fights, so when no fight is available a move is also
+scored by how much closer it brings the moved character to the others (shortest paths
+over the passages, see `gathering`): the AI herds strangers and its decoy together and
+walks its keeper towards company more reluctantly. In that score a step closer always
+beats a step away by more than the noise, so lone characters close in instead of
+wandering back and forth. The keeper only walks (or lets a stranger walk) into
+company, where the next player could throw it out, when nothing else would make
+progress; even then the exposure still counts, just for less.
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ NEVER = -1000.0
 NOISE = 2.0
 DECOY_GUARD_CHANCE = 0.3  # how often the decoy is shielded a little, as a bluff
 GATHER = 1.0  # per step a move brings a stranger (or the decoy) closer to a stranger
-KEEPER_GATHER = 0.75  # the same for steps that bring the keeper and company closer
+KEEPER_GATHER = 0.6  # the same for steps that bring the keeper and company closer
+RETREAT = 2.0  # per step away, whoever the partner: a step closer always beats one away
+HUDDLE = 0.25  # at most, for closing in on everyone at once rather than on one partner
 ONLY_WAY = 0.25  # share of the exposure still feared when only exposing moves progress
 
 
@@ -160,6 +163,11 @@ def gathering(state: CthulhuState, mind: Mind, distance: Sequence[Sequence[int]]
     A stranger's (or the decoy's) partners are the other characters but the keeper: the
     AI wants those to meet and fight. The keeper's partners, or a stranger's when only
     the keeper is left to meet, are everyone, at the keeper's more reluctant weight.
+    A step away costs RETREAT whoever the partner is. A small HUDDLE term (the mean
+    change of distance to everyone) breaks ties, so two seats pulling one stranger
+    to and fro between their favourite partners give way to moves that close in on all.
+    Worst step closer: KEEPER_GATHER - HUDDLE; best step away: HUDDLE - RETREAT; they are
+    more than NOISE apart.
     """
     source = state.location[c]
     assert source is not None, "only characters in the house move"
@@ -172,7 +180,9 @@ def gathering(state: CthulhuState, mind: Mind, distance: Sequence[Sequence[int]]
     rooms = [state.location[x] for x in partners]
     before = min(distance[source][r] for r in rooms if r is not None)
     after = min(distance[target][r] for r in rooms if r is not None)
-    return weight * (before - after)
+    everyone = [r for r in (state.location[x] for x in others) if r is not None]
+    huddle = sum(distance[source][r] - distance[target][r] for r in everyone) / len(everyone)
+    return (weight if after <= before else RETREAT) * (before - after) + HUDDLE * huddle
 
 
 def _keeper_exposed(state: CthulhuState, mind: Mind, c: int, target: int) -> bool:
