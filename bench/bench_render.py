@@ -1,30 +1,35 @@
 """How long the Cthulhu board render takes: a benchmark script, not a test.
 
 Plays AI-only games through the pure engine (GAME.setup / GAME.ai_action / GAME.apply;
-2..6 players in turn, seeds from --seed) and keeps every state a player would see a
-board for, until --renders states are collected. Those states are then rendered in
-play order, as the bot does after each action, timing the two halves separately:
+2..6 players in turn, seeds from --seed), keeping each game's first state and every
+--stride-th one after it until --renders states are collected. Those are rendered in
+play order, as the bot does after actions, timing the two halves separately:
 
     draw    renderers.cthulhu.render_image (Pillow drawing of the whole board)
-    encode  renderers.common.to_png (palette + PNG/zlib)
+    encode  renderers.cthulhu.encode_board (palette mapping + PNG/zlib)
 
-and prints median / p90 / p99 / max per half and for the whole render_board, plus the
-PNG sizes. Games are rendered in play order, so the first board of each game pays for
-any per-layout caches just as it would in the bot.
+and prints median / p90 / p99 / max of each, of their sum (wall clock and thread CPU
+time) and of render_board in a second pass, plus the PNG sizes. The first board of each
+game pays for drawing its house, as in the bot; the very first render of the process
+also fits the PNG palette and loads fonts (reported on its own, and included).
 
     .venv/bin/python bench/bench_render.py                 # 200 renders at 1200 px
     .venv/bin/python bench/bench_render.py --renders 400 --width 600
 
 Budget (issue 2): one action including the render <= 10 ms median and <= 40 ms p99 on
 the 2-core box; rules + SQLite take ~1.2 ms, so render_board should stay <= ~7 ms median.
-Recorded on that box, 200 renders at 1200 px, seed 0 (ms; PNG sizes in KB):
+Recorded on that box (quiet), defaults (200 renders at 1200 px, 7 games, seed 0), ms:
 
-    before (full redraw, FASTOCTREE quantize of the full board, zlib level 6)
-      draw    median 9.3   p90 10.0  p99 11.1
-      encode  median 16.7  p90 17.3  p99 18.4
-      total   median 26.1  p90 27.2  p99 29.3   PNG median 35 KB, max 37 KB
-
-    after: see the report printed by this script (numbers are filled in below).
+    before: full redraw every time, fast-octree palette fitted to each board, zlib 6
+      draw    median  9.9  p90 10.8  p99 12.0
+      encode  median 16.8  p90 17.4  p99 20.3
+      total   median 26.6  p90 28.0  p99 31.5   first render 45   PNG median 34 KB, max 36
+    after: cached house layer, cached glyphs, banded rounded boxes, palette fitted once
+    per look (flat fills exact), zlib 3
+      draw    median  1.2  p90  1.4  p99  4.1   (p99: a new game's house drawn)
+      encode  median  3.9  p90  3.9  p99  4.1   (~1.3 mapping + ~2.5 zlib)
+      total   median  5.1  p90  5.3  p99  8.0   first render 52   PNG median 42 KB, max 45
+      render_board, second pass: median 5.0, p99 5.5
 """
 
 from __future__ import annotations
@@ -39,15 +44,16 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.games.base import PlayerInfo  # noqa: E402
-from bot.games.cthulhu import GAME  # noqa: E402
-from bot.games.cthulhu.state import CthulhuState  # noqa: E402
-from renderers import cthulhu  # noqa: E402
-from renderers.common import to_png  # noqa: E402
+from bot.games.base import PlayerInfo
+from bot.games.cthulhu import GAME
+from bot.games.cthulhu.state import CthulhuState
+from renderers import cthulhu
 
 
-def collect_states(count: int, seed: int, cap: int = 5000) -> list[CthulhuState]:
-    """States from real play, in play order: each game's start and every state after it."""
+def collect_states(count: int, seed: int, stride: int = 3,
+                   cap: int = 5000) -> tuple[list[CthulhuState], int]:
+    """`count` states from real play, in play order, and how many games they came from:
+    each game's start and every `stride`-th state after it, 2..6 players in turn."""
     states: list[CthulhuState] = []
     game = 0
     while len(states) < count:
@@ -60,10 +66,11 @@ def collect_states(count: int, seed: int, cap: int = 5000) -> list[CthulhuState]
             seat = GAME.to_act(state)
             assert seat is not None
             state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
-            states.append(state)
             actions += 1
+            if actions % stride == 0 or GAME.is_over(state):
+                states.append(state)
         game += 1
-    return states
+    return states, game
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -83,27 +90,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--renders", type=int, default=200, help="boards to render")
     parser.add_argument("--width", type=int, default=cthulhu.BASE_WIDTH, help="board width")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
-    parser.add_argument("--warm", action="store_true",
-                        help="render every state once before timing (caches all hot)")
+    parser.add_argument("--stride", type=int, default=3,
+                        help="keep every n-th state of a game (default 3)")
     args = parser.parse_args(argv)
 
-    states = collect_states(args.renders, args.seed)
-    games = sum(1 for s in states if s.turns_played == 0 and not s.removed and s.rumble == 1)
-    if args.warm:
-        for state in states:
-            cthulhu.render_board(state, width=args.width)
+    states, games = collect_states(args.renders, args.seed, args.stride)
+    layouts = len({(tuple((r.col, r.row) for r in s.rooms), tuple(s.passages))
+                   for s in states})
 
     draw_ms: list[float] = []
     encode_ms: list[float] = []
     total_ms: list[float] = []
+    cpu_ms: list[float] = []
     sizes: list[int] = []
     gc.collect()
     for state in states:
+        c0 = time.thread_time()
         t0 = time.perf_counter()
         img = cthulhu.render_image(state, width=args.width)
         t1 = time.perf_counter()
-        data = to_png(img)
+        data = cthulhu.encode_board(state, img)
         t2 = time.perf_counter()
+        cpu_ms.append((time.thread_time() - c0) * 1000)
         draw_ms.append((t1 - t0) * 1000)
         encode_ms.append((t2 - t1) * 1000)
         total_ms.append((t2 - t0) * 1000)
@@ -116,11 +124,15 @@ def main(argv: list[str] | None = None) -> int:
         cthulhu.render_board(state, width=args.width)
         board_ms.append((time.perf_counter() - t0) * 1000)
 
-    print(f"{len(states)} renders at {args.width} px from ~{games} AI games "
-          f"(seed {args.seed}{', caches warmed' if args.warm else ''})")
+    print(f"{len(states)} renders at {args.width} px: {games} AI games (seeds {args.seed}.."
+          f"{args.seed + games - 1}, 2..{min(6, games + 1)} players), {layouts} distinct "
+          f"houses, every {args.stride} actions")
+    print(f"first render {total_ms[0]:.1f} ms (draw {draw_ms[0]:.1f}, encode "
+          f"{encode_ms[0]:.1f}): one-off set-up, included below")
     print(line("draw", draw_ms))
     print(line("encode", encode_ms))
     print(line("total", total_ms))
+    print(line("cpu", cpu_ms) + "  (thread CPU time of draw + encode: less noisy on a busy box)")
     print(line("board", board_ms) + "  (render_board, second pass)")
     kb = [s / 1000 for s in sizes]
     print(f"PNG      median {statistics.median(kb):6.1f}  p90 {percentile(kb, 90):6.1f}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -69,11 +70,19 @@ def font(size: int, bold: bool = False) -> Font:
     return ImageFont.load_default(size=size)
 
 
+@lru_cache(maxsize=256)
 def is_fallback_font(f: Font) -> bool:
     """True when no system font was found; bold then has to be faked with a stroke."""
     if not isinstance(f, ImageFont.FreeTypeFont):
         return True
     return "dejavu" not in (f.getname()[0] or "").lower()
+
+
+def font_signature() -> tuple[object, ...]:
+    """Which fonts text is drawn in now (changes when fonts are found or lost), for keys
+    of caches that hold drawn text."""
+    return tuple(f.getname() if isinstance(f, ImageFont.FreeTypeFont) else type(f).__name__
+                 for f in (font(16), font(16, bold=True)))
 
 
 # Typographic characters our labels use, with ASCII stand-ins for fonts lacking them
@@ -98,6 +107,7 @@ def printable(text: str, f: Font) -> str:
                    for ch in text)
 
 
+@lru_cache(maxsize=4096)
 def text_width(f: Font, text: str) -> int:
     return math.ceil(f.getlength(printable(text, f)))
 
@@ -124,8 +134,16 @@ def fit_text(text: str, max_width: int, size: int, *, min_size: int | None = Non
     long name can never spill into a neighbouring tile.
     """
     min_size = max(1, min_size if min_size is not None else round(size * 0.7))
-    for s in range(int(size), int(min_size) - 1, -1):
-        f = font(s, bold)
+    # Boards ask the same questions every turn, so answers are cached. The first font is
+    # part of the key: a new font object (say after font.cache_clear()) means new answers.
+    return _fit_text(font(int(size), bold), text, max_width, int(size), int(min_size), bold)
+
+
+@lru_cache(maxsize=2048)
+def _fit_text(first: Font, text: str, max_width: int, size: int, min_size: int,
+              bold: bool) -> tuple[Font, str]:
+    for s in range(size, min_size - 1, -1):
+        f = first if s == size else font(s, bold)
         if text_width(f, text) <= max_width:
             return f, text
     f = font(min_size, bold)
@@ -141,8 +159,13 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f: 
         # A 1 px stroke smears small text, so only sizes >= 14 px get the faux bold.
         stroke = round(getattr(f, "size", 12) / 28)
     if isinstance(f, ImageFont.FreeTypeFont):
-        draw.text(xy, text, font=f, fill=fill, anchor=anchor,
-                  stroke_width=stroke, stroke_fill=fill)
+        # What ImageDraw.text does for one line, with the rasterized glyphs cached: the
+        # same labels are drawn every turn and FreeType rendering is the costly part.
+        x, y = xy
+        mask, (dx, dy) = _text_mask(f, text, anchor, stroke, draw.fontmode,
+                                    math.modf(x)[0], math.modf(y)[0])
+        if mask is not None:
+            draw.bitmap((int(x) + dx, int(y) + dy), mask, fill=fill)
         return
     # Bitmap fonts only support top-left anchoring: position by the measured box.
     x0, y0, x1, y1 = draw.textbbox((0, 0), text, font=f)
@@ -156,6 +179,18 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f: 
     elif anchor[1] in "bd":
         y -= y1 - y0
     draw.text((x - x0, y - y0), text, font=f, fill=fill)
+
+
+@lru_cache(maxsize=2048)
+def _text_mask(f: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int, mode: str,
+               fx: float, fy: float) -> tuple[Image.Image | None, tuple[int, int]]:
+    """The coverage mask and offset ImageDraw.text would draw for one line of text
+    (starting at fractional position fx, fy); filling through it is what it does too."""
+    core, offset = f.getmask2(text, mode, None, None, None, stroke, anchor, 0, (fx, fy),
+                              stroke_filled=True)
+    if core.size[0] <= 0 or core.size[1] <= 0:
+        return None, offset
+    return Image.frombytes(core.mode, core.size, bytes(core)), offset
 
 
 def centered_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str,
@@ -248,6 +283,38 @@ def _paste(img: Image.Image, x: int, y: int, mask: Image.Image, fill: Colour) ->
     img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
 
 
+@lru_cache(maxsize=512)
+def _rounded_parts(w: int, h: int, radius: int) -> tuple[tuple[Box, Image.Image | None], ...]:
+    """The rounded mask cut into solid bands and four corner patches, so a big box costs
+    three plain fills and four small masked pastes instead of one large masked paste.
+    Bands carry no mask (every pixel is fully covered); the result is pixel-identical."""
+    mask = _rounded_mask(w, h, radius)
+    for c in (radius, radius + 1, radius + 2):
+        if c <= 0 or 2 * c > min(w, h):
+            continue
+        corners: list[Box] = [(0, 0, c, c), (w - c, 0, w, c), (0, h - c, c, h),
+                              (w - c, h - c, w, h)]
+        probe = mask.copy()
+        for box in corners:
+            probe.paste(255, box)
+        if probe.getextrema() != (255, 255):
+            continue  # something outside the corners is not fully covered
+        parts: list[tuple[Box, Image.Image | None]] = [((c, 0, w - c, h), None),
+                                                        ((0, c, c, h - c), None),
+                                                        ((w - c, c, w, h - c), None)]
+        for box in corners:
+            patch = mask.crop(box)
+            parts.append((box, None if patch.getextrema() == (255, 255) else patch))
+        return tuple((box, m) for box, m in parts if box[0] < box[2] and box[1] < box[3])
+    return (((0, 0, w, h), mask),)
+
+
+def _paste_rounded(img: Image.Image, x: int, y: int, w: int, h: int, radius: int,
+                   fill: Colour) -> None:
+    for (bx0, by0, bx1, by1), mask in _rounded_parts(w, h, radius):
+        img.paste(fill, (x + bx0, y + by0, x + bx1, y + by1), mask)
+
+
 def rounded_box(img: Image.Image, box: Box, radius: int, fill: Colour,
                 outline: Colour | None = None, width: int = 0) -> None:
     """An anti-aliased rounded rectangle; the outline is drawn inside the box."""
@@ -257,12 +324,12 @@ def rounded_box(img: Image.Image, box: Box, radius: int, fill: Colour,
         return
     radius = max(0, min(radius, w // 2, h // 2))
     if outline is not None and width > 0:
-        _paste(img, x0, y0, _rounded_mask(w, h, radius), outline)
+        _paste_rounded(img, x0, y0, w, h, radius, outline)
         x0, y0, w, h = x0 + width, y0 + width, w - 2 * width, h - 2 * width
         radius = max(0, radius - width)
         if w <= 0 or h <= 0:
             return
-    _paste(img, x0, y0, _rounded_mask(w, h, radius), fill)
+    _paste_rounded(img, x0, y0, w, h, radius, fill)
 
 
 def disc(img: Image.Image, centre: tuple[float, float], radius: float, fill: Colour,
@@ -278,6 +345,15 @@ def disc(img: Image.Image, centre: tuple[float, float], radius: float, fill: Col
         if r <= 0:
             return
     _paste(img, x0, y0, _ellipse_mask(2 * r, 2 * r), fill)
+
+
+def disc_footprint(mask: Image.Image, centre: tuple[float, float], radius: float) -> None:
+    """Mark (255) on an "L" mask every pixel `disc` with these arguments would touch."""
+    cx, cy = centre
+    r = max(1, round(radius))
+    x0, y0 = round(cx) - r, round(cy) - r
+    shape = _ellipse_mask(2 * r, 2 * r).point(lambda v: 255 if v else 0)
+    mask.paste(255, (x0, y0, x0 + 2 * r, y0 + 2 * r), shape)
 
 
 def polygon(img: Image.Image, points: Sequence[tuple[float, float]], fill: Colour) -> None:
@@ -313,19 +389,85 @@ def star_points(centre: tuple[float, float], radius: float, points: int = 5,
 # ------------------------------------------------------------------------- output
 
 
-def to_png(img: Image.Image, *, colours: int | None = 256, optimize: bool = False) -> bytes:
+@dataclass(frozen=True)
+class Palette:
+    """A fitted PNG palette: `colours` are written to the file; `lookup` holds the same
+    entries as Pillow's nearest-colour search should see them (see `make_palette`)."""
+
+    lookup: Image.Image  # a "P" image to pass to Image.quantize(palette=...)
+    colours: tuple[int, ...]  # flat r, g, b list, one triple per index
+
+
+def make_palette(samples: Sequence[Image.Image], colours: int = 256,
+                 exact: Sequence[Colour] = (), subsample: int = 2) -> Palette:
+    """A palette for `to_png(palette=...)`, fitted to sample images.
+
+    The samples are stacked, every `subsample`-th pixel each way kept (true colours, no
+    averaging; as good a fit for 4x less work) and quantized with the fast octree; the
+    `exact` colours (a board's flat fills) then take over the nearest entries. Fitting
+    is the slow part of palettizing (~9 ms a 1200 px board), so fit once and reuse it.
+
+    Pillow maps a pixel to the entry nearest its colour rounded down to a multiple of 4
+    per channel (its lookup cache has 64 levels a channel), which would send a flat
+    fill to whichever entry is nearest that rounded colour. So the search is shown
+    shifted entries while the file gets the true ones: an exact colour is shown rounded
+    down the same way (distance 0, and exact colours come first, so they win ties) and
+    the rest 2 lower, centring them on the colours that round to them. Flat fills then
+    come out exactly; edges err less than without the shift.
+    """
+    step = max(1, subsample)
+    shrunk = [im.convert("RGB").resize((max(1, im.width // step), max(1, im.height // step)),
+                                       Image.Resampling.NEAREST) for im in samples]
+    stack = Image.new("RGB", (max(im.width for im in shrunk), sum(im.height for im in shrunk)),
+                      BLACK)
+    y = 0
+    for im in shrunk:
+        stack.paste(im, (0, y))
+        y += im.height
+    fitted = stack.quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
+                            dither=Image.Dither.NONE)
+    flat = fitted.getpalette() or []
+    used = sorted(index for _, index in fitted.getcolors(256) or [])
+    entries: list[Colour] = [(flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]) for i in used]
+    pinned: list[Colour] = []
+    for colour in dict.fromkeys((c[0], c[1], c[2]) for c in exact):
+        if len(pinned) >= colours:
+            break
+        if colour in entries:
+            entries.remove(colour)
+        elif entries and len(pinned) + len(entries) >= colours:
+            entries.remove(min(entries, key=lambda e: sum(
+                (a - b) ** 2 for a, b in zip(e, colour, strict=True))))
+        pinned.append(colour)
+    lookup = Image.new("P", (1, 1))
+    lookup.putpalette([v & ~3 for entry in pinned for v in entry]
+                      + [max(0, v - 2) for entry in entries for v in entry])
+    return Palette(lookup, tuple(v for entry in pinned + entries for v in entry))
+
+
+def to_png(img: Image.Image, *, colours: int | None = 256, palette: Palette | None = None,
+           compress_level: int = 3, optimize: bool = False) -> bytes:
     """Encode as PNG, small and fast enough to upload after every turn.
 
-    Boards are flat colours plus anti-aliased edges, so a 256-colour palette (fast
-    octree, no dithering, which would add noise that compresses badly) looks the same
-    and is ~2.5x smaller than RGB. Measured on a 1200 px board: RGB at zlib level 9
-    ("optimize") ~87 KB in ~80 ms; RGB level 6 ~90 KB in ~20 ms; palette ~36 KB in
-    ~15 ms. Flat areas may shift by a few units per channel; pass `colours=None` for
-    exact RGB. `optimize` buys ~1-3 % for 2-5x the encode time, hence off by default.
+    Boards are flat colours plus anti-aliased edges, so a 256-colour palette (no
+    dithering, which would add noise that compresses badly) looks the same and is ~2.5x
+    smaller than RGB. Pass a `palette` from `make_palette` to skip fitting one: mapping
+    to it costs ~1.3 ms on a 1200 px board where fitting the fast octree costs ~9 ms.
+    Without one the palette is fitted to `img` itself. Pass `colours=None` (and no
+    palette) for exact RGB.
+
+    zlib level 3 is the knee for these images (1200 px board, palettized): level 1
+    ~2.4 ms / 47 KB, level 3 ~2.5 ms / 41 KB, level 6 ~5.5 ms / 33 KB. `optimize`
+    buys a few per cent for several times the encode time, hence off by default.
     """
-    if colours is not None and img.mode != "P":
-        img = img.convert("RGB").quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
-                                          dither=Image.Dither.NONE)
+    if img.mode != "P" and (palette is not None or colours is not None):
+        rgb = img if img.mode == "RGB" else img.convert("RGB")
+        if palette is not None:
+            img = rgb.quantize(palette=palette.lookup, dither=Image.Dither.NONE)
+            img.putpalette(palette.colours)
+        else:
+            img = rgb.quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
+                               dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=optimize)
+    img.save(buf, format="PNG", compress_level=compress_level, optimize=optimize)
     return buf.getvalue()

@@ -11,26 +11,46 @@ that needs to know "what is where" therefore see exactly what was drawn.
 
 Sizes are written for a 1200 px wide board and scaled; at 1200 px room names are ~24 px
 and token labels ~17-21 px so the board still reads when Discord shows it at ~600 px.
+
+A board is drawn after every action, so it is fast (~1 ms to draw and ~4 ms to encode at
+1200 px; bench/bench_render.py measures it): the house, which never changes during a
+game, is drawn once per house and copied (`_static_layer`), and the PNG palette is fitted
+once per look (`_palette`). Neither cache can carry a secret from one render to another:
+each is keyed by, and drawn from, public facts only (the house, the width, the character
+colours, the fonts), never from a real state.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.games.cthulhu.state import LAST_STANDING_POINTS, RUMBLES, CthulhuState
+from bot.games.cthulhu.state import (
+    LAST_STANDING_POINTS,
+    RUMBLES,
+    Character,
+    CthulhuState,
+    Room,
+)
 from renderers.common import (
+    BLACK,
+    WHITE,
     Box,
     Colour,
+    Palette,
     Point,
     centered_text,
     contrast_text,
     disc,
+    disc_footprint,
     draw_text,
     fit_text,
     font,
+    font_signature,
+    make_palette,
     parse_colour,
     polygon,
     regular_polygon_points,
@@ -281,17 +301,34 @@ def seat_marker(img: Image.Image, seat: int, centre: Point, radius: int,
                   font(size, bold=True), contrast_text(fill), bold=True)
 
 
-def _portal_marker(img: Image.Image, centre: Point, radius: int) -> None:
-    """Face-down portal: a violet swirl with a sickly core. Same for every kind."""
-    disc(img, centre, radius, PORTAL_VOID, outline=PORTAL_GLOW, width=max(1, round(radius * 0.3)))
-    draw = ImageDraw.Draw(img)
+def _portal_marker(img: Image.Image, centre: Point, radius: int, bg: Colour) -> None:
+    """Face-down portal: a violet swirl with a sickly core. Same for every kind.
+
+    Drawn once per size and background and pasted through its disc's footprint, which
+    matches drawing it in place on that (flat) background."""
+    sprite, footprint = _portal_sprite(radius, bg)
+    r = max(1, radius)
+    img.paste(sprite, (centre[0] - r, centre[1] - r), footprint)
+
+
+@lru_cache(maxsize=32)
+def _portal_sprite(radius: int, bg: Colour) -> tuple[Image.Image, Image.Image]:
+    r = max(1, radius)
+    sprite = Image.new("RGB", (2 * r, 2 * r), bg)
+    centre = (r, r)
+    disc(sprite, centre, radius, PORTAL_VOID, outline=PORTAL_GLOW,
+         width=max(1, round(radius * 0.3)))
+    draw = ImageDraw.Draw(sprite)
     # Two arcs suggest a swirl without changing the centre pixel.
     r2 = radius * 0.62
     box = (centre[0] - r2, centre[1] - r2, centre[0] + r2, centre[1] + r2)
     w = max(1, round(radius * 0.12))
     draw.arc(box, 200, 330, fill=PORTAL_GLOW, width=w)
     draw.arc(box, 20, 150, fill=PORTAL_GLOW, width=w)
-    disc(img, centre, max(2, radius * 0.3), PORTAL_CORE)
+    disc(sprite, centre, max(2, radius * 0.3), PORTAL_CORE)
+    footprint = Image.new("L", sprite.size, 0)
+    disc_footprint(footprint, centre, radius)
+    return sprite, footprint
 
 
 def _token(img: Image.Image, centre: Point, radius: int, colour: Colour) -> None:
@@ -397,7 +434,8 @@ def _draw_header(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> N
     draw.line((x0, y1 - 1, x1, y1 - 1), fill=PANEL_EDGE, width=max(1, round(2 * s)))
 
 
-def _draw_rooms(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+def _draw_house(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+    """The house itself: tiles, passages and the line under each room's name band."""
     draw = ImageDraw.Draw(img)
     s = geo.scale
     wall = max(1, round(WALL_W * s))
@@ -406,6 +444,16 @@ def _draw_rooms(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> No
         rounded_box(img, box, round(ROOM_RADIUS * s), FLOOR, outline=WALL, width=wall)
     _draw_passages(img, state, geo)
     _draw_far_passages(img, state, geo, over_tiles=True)
+    for x0, y0, x1, _ in geo.rooms.values():
+        draw.line((x0 + pad, y0 + round((NAME_BAND - 2) * s), x1 - pad,
+                   y0 + round((NAME_BAND - 2) * s)), fill=DIM, width=max(1, round(s)))
+
+
+def _draw_rooms(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+    """What changes inside the rooms: names (narrower beside portals), portals, tokens."""
+    draw = ImageDraw.Draw(img)
+    s = geo.scale
+    pad = max(1, round(ROOM_PAD * s))
     for i, (x0, y0, x1, y1) in geo.rooms.items():
         name_right = x1 - pad
         if i in geo.portals:
@@ -414,11 +462,9 @@ def _draw_rooms(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> No
                            min_size=round(17 * s), bold=True)
         draw_text(draw, (x0 + pad, y0 + round(NAME_BAND * s) // 2 + round(3 * s)), text, f,
                   TEXT, anchor="lm", bold=True)
-        draw.line((x0 + pad, y0 + round((NAME_BAND - 2) * s), x1 - pad,
-                   y0 + round((NAME_BAND - 2) * s)), fill=DIM, width=max(1, round(s)))
         if i in geo.portals:
             centre = geo.portals[i]
-            _portal_marker(img, centre, round(PORTAL_R * s))
+            _portal_marker(img, centre, round(PORTAL_R * s), FLOOR)
             count = len(state.room_portals[i])
             draw_text(draw, (centre[0] + round((PORTAL_R + 4) * s), centre[1]), f"×{count}",
                       font(round(21 * s), bold=True), PORTAL_CORE, anchor="lm", bold=True)
@@ -440,60 +486,80 @@ def _draw_rooms(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> No
             draw_text(draw, (lx, cy), text, f, TEXT, anchor="lm", bold=True)
 
 
-def _draw_removed(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+def _removed_title_y(geo: BoardGeometry) -> int:
+    return geo.removed_line[1] + round(SECTION_TITLE_H * geo.scale) // 2 - round(2 * geo.scale)
+
+
+def _draw_slot(img: Image.Image, state: CthulhuState, geo: BoardGeometry, k: int,
+               occupant: int | None) -> None:
+    """Removal slot k, empty (occupant None) or holding character `occupant`."""
     draw = ImageDraw.Draw(img)
     s = geo.scale
-    x0, y0, x1, _ = geo.removed_line
-    title_y = y0 + round(SECTION_TITLE_H * s) // 2 - round(2 * s)
-    draw_text(draw, (x0, title_y), "Left the house", font(round(20 * s), bold=True), MUTED,
-              anchor="lm", bold=True)
+    slots = len(geo.removed_slots)
+    sx0, sy0, sx1, sy1 = geo.removed_slots[k]
+    last = k == slots - 1
+    filled = occupant is not None
+    edge = GOLD if last else (PANEL_EDGE if filled else DIM)
+    rounded_box(img, (sx0, sy0, sx1, sy1), round(8 * s), PANEL, outline=edge,
+                width=max(1, round(2 * s)))
+    label_cx = sx0 + round(SLOT_LABEL_W * s / 2) + round(2 * s)
+    cy = (sy0 + sy1) // 2
+    if last:  # the survivor's slot: a star rather than a number
+        polygon(img, star_points((label_cx, cy - round(9 * s)), round(11 * s)), GOLD)
+    else:
+        centered_text(draw, (label_cx, cy - round(9 * s)), str(k + 1),
+                      font(round(22 * s), bold=True), TEXT if filled else MUTED, bold=True)
+    pts = position_points(k + 1, slots)
+    centered_text(draw, (label_cx, cy + round(14 * s)), f"+{pts}", font(round(17 * s), bold=True),
+                  GOLD if pts else MUTED, bold=True)
+    centre = geo.removed_centres[k]
+    r = geo.removed_radius
+    if occupant is not None:
+        _token(img, centre, r, parse_colour(state.characters[occupant].colour))
+        lx = centre[0] + r + round(8 * s)
+        f, text = fit_text(state.characters[occupant].name, sx1 - round(8 * s) - lx,
+                           round(20 * s), min_size=round(14 * s), bold=True)
+        draw_text(draw, (lx, cy), text, f, TEXT, anchor="lm", bold=True)
+    else:
+        disc(img, centre, r, PANEL, outline=DIM, width=max(1, round(2 * s)))
+        if last:
+            lx = centre[0] + r + round(8 * s)
+            f, text = fit_text("survivor", sx1 - round(8 * s) - lx, round(17 * s),
+                               min_size=round(12 * s))
+            draw_text(draw, (lx, cy), text, f, MUTED, anchor="lm")
+
+
+def _draw_removal_line(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+    """The section title and every slot empty: the same for every state of a house."""
+    draw_text(ImageDraw.Draw(img), (geo.removed_line[0], _removed_title_y(geo)),
+              "Left the house", font(round(20 * geo.scale), bold=True), MUTED, anchor="lm",
+              bold=True)
+    for k in range(len(geo.removed_slots)):
+        _draw_slot(img, state, geo, k, None)
+
+
+def _draw_removed(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+    """The reserve's count and the filled slots, over the empty line of the static layer."""
+    s = geo.scale
+    x1, title_y = geo.removed_line[2], _removed_title_y(geo)
     reserve = len(state.reserve)
     if reserve:
         label = f"{reserve} portal{'s' if reserve != 1 else ''} beside the house"
         f = font(round(18 * s))
-        draw_text(draw, (x1, title_y), label, f, MUTED, anchor="rm")
+        draw_text(ImageDraw.Draw(img), (x1, title_y), label, f, MUTED, anchor="rm")
         _portal_marker(img, (x1 - text_width(f, label) - round(16 * s), title_y),
-                       round(10 * s))
+                       round(10 * s), BG)
 
     remaining = [c for c, where in enumerate(state.location) if where is not None]
     slots = len(geo.removed_slots)
     occupant: dict[int, int] = dict(enumerate(state.removed[: slots - 1]))
     if len(remaining) == 1 and len(state.removed) >= slots - 1:
         occupant[slots - 1] = remaining[0]
-    num_font = font(round(22 * s), bold=True)
-    pts_font = font(round(17 * s), bold=True)
-    for k, (sx0, sy0, sx1, sy1) in enumerate(geo.removed_slots):
-        last = k == slots - 1
-        filled = k in occupant
-        edge = GOLD if last else (PANEL_EDGE if filled else DIM)
-        rounded_box(img, (sx0, sy0, sx1, sy1), round(8 * s), PANEL, outline=edge,
-                    width=max(1, round(2 * s)))
-        label_cx = sx0 + round(SLOT_LABEL_W * s / 2) + round(2 * s)
-        cy = (sy0 + sy1) // 2
-        if last:  # the survivor's slot: a star rather than a number
-            polygon(img, star_points((label_cx, cy - round(9 * s)), round(11 * s)), GOLD)
-        else:
-            centered_text(draw, (label_cx, cy - round(9 * s)), str(k + 1), num_font,
-                          TEXT if filled else MUTED, bold=True)
-        pts = position_points(k + 1, slots)
-        centered_text(draw, (label_cx, cy + round(14 * s)), f"+{pts}", pts_font,
-                      GOLD if pts else MUTED, bold=True)
-        centre = geo.removed_centres[k]
-        r = geo.removed_radius
-        if filled:
-            c = occupant[k]
-            _token(img, centre, r, parse_colour(state.characters[c].colour))
-            lx = centre[0] + r + round(8 * s)
-            f, text = fit_text(state.characters[c].name, sx1 - round(8 * s) - lx,
-                               round(20 * s), min_size=round(14 * s), bold=True)
-            draw_text(draw, (lx, cy), text, f, TEXT, anchor="lm", bold=True)
-        else:
-            disc(img, centre, r, PANEL, outline=DIM, width=max(1, round(2 * s)))
-            if last:
-                lx = centre[0] + r + round(8 * s)
-                f, text = fit_text("survivor", sx1 - round(8 * s) - lx, round(17 * s),
-                                   min_size=round(12 * s))
-                draw_text(draw, (lx, cy), text, f, MUTED, anchor="lm")
+    for k, c in sorted(occupant.items()):
+        # Slots sit on the bare background: clear the empty one, then draw it filled.
+        sx0, sy0, sx1, sy1 = geo.removed_slots[k]
+        img.paste(BG, (sx0, sy0, sx1, sy1))
+        _draw_slot(img, state, geo, k, c)
 
 
 def _draw_scores(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
@@ -533,18 +599,121 @@ def _draw_scores(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> N
                             ty + th - 1 + round(4 * s)), fill=MUTED)
 
 
-def render_image(state: CthulhuState, *, width: int = BASE_WIDTH) -> Image.Image:
-    """The board as a Pillow image (for callers that compose or inspect it)."""
-    geo = board_geometry(state, width)
-    img = Image.new("RGB", (geo.width, geo.height), BG)
-    _draw_header(img, state, geo)
+# The house, the empty removal line and the backdrop are the same on every turn of a
+# game, so they are drawn once per house and copied. The key holds only what is drawn
+# there: public layout facts, the width and the fonts found. A layer is ~5 MB at 1200 px,
+# hence a small cache: enough for the built-in houses plus a few random ones in play.
+STATIC_CACHE_SIZE = 6
+
+
+def _static_key(state: CthulhuState, width: int) -> tuple[object, ...]:
+    return (
+        int(width),
+        tuple((r.name, r.col, r.row) for r in state.rooms),
+        tuple(sorted({(min(a, b), max(a, b)) for a, b in state.passages})),
+        len(state.characters),
+        font_signature(),
+    )
+
+
+def _draw_static(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
     _draw_far_passages(img, state, geo, over_tiles=False)
+    _draw_house(img, state, geo)
+    _draw_removal_line(img, state, geo)
+
+
+def _draw_dynamic(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+    _draw_header(img, state, geo)
     _draw_rooms(img, state, geo)
     _draw_removed(img, state, geo)
     _draw_scores(img, state, geo)
+
+
+@lru_cache(maxsize=STATIC_CACHE_SIZE)
+def _static_layer(key: tuple[object, ...]) -> Image.Image:
+    """Drawn from a stand-in state built from `key` alone, so nothing outside the key
+    (in particular no secret) can ever be baked into a layer shared between states."""
+    width, rooms, passages, characters, _ = key
+    stub = CthulhuState(
+        players=[], ai=[], layout="", rooms=[Room(n, c, r) for n, c, r in rooms],
+        passages=list(passages), characters=[Character("", "#000")] * characters,
+        location=[None] * characters, room_portals=[[] for _ in rooms], reserve=[],
+    )
+    geo = board_geometry(stub, width)
+    img = Image.new("RGB", (geo.width, geo.height), BG)
+    _draw_static(img, stub, geo)
     return img
+
+
+# The PNG palette is fitted once per look (width, character colours, fonts) to two
+# sample boards drawn from made-up states, then reused for every board of that look:
+# fitting costs ~9 ms a board, mapping to a fitted palette ~1.3 ms. The layout does not
+# matter (only the colours do), so random houses share it too; and since it is fitted
+# to nothing from a real game, no state can leak into another's image through it.
+FLAT_COLOURS: tuple[Colour, ...] = (BG, PANEL, PANEL_EDGE, FLOOR, WALL, TEXT, MUTED, DIM,
+                                    GOLD, ACCENT, PORTAL_GLOW, PORTAL_VOID, PORTAL_CORE,
+                                    BLACK, WHITE)
+_SAMPLE_ROOMS = ("Attic", "Observatory", "Nursery", "Chapel", "Library", "Great Hall",
+                 "Ballroom", "Conservatory", "Cellar", "Kitchen", "Crypt", "Study")
+
+
+def _sample_states(colours: tuple[Colour, ...]) -> list[CthulhuState]:
+    n = len(colours)
+    rooms = [Room(name, i % 4, i // 4) for i, name in enumerate(_SAMPLE_ROOMS)]
+    passages = [(i, i + 1) for i in range(12) if i % 4 < 3 and i not in (1, 6)]
+    passages += [(i, i + 4) for i in range(8) if i not in (5,)]
+    chars = [Character(f"Character {c + 1}", "#{:02x}{:02x}{:02x}".format(*colours[c]))
+             for c in range(n)]
+    players = [f"Player {p + 1}" for p in range(6)]
+    inside, out = list(range(0, n, 2)), list(range(1, n, 2))
+    location: list[int | None] = [None] * n
+    for k, c in enumerate(inside):
+        location[c] = (k % 4) * 3 if k < 8 else 5  # single, shared and crowded rooms
+    portals: list[list[str]] = [[] for _ in rooms]
+    portals[3], portals[5], portals[10] = ["?", "?"], ["?"], ["?"]
+    mid = CthulhuState(
+        players=players, ai=[False] * 6, layout="", rooms=rooms, passages=passages,
+        characters=chars, location=location, room_portals=portals, reserve=["?"] * 3,
+        removed=out, scores=[0, 4, 9, 13, 21, 30], rumble=2, turn=1,
+    )
+    last: list[int | None] = [None] * n
+    if n:
+        last[0] = 7
+    over = CthulhuState(
+        players=players, ai=[False] * 6, layout="", rooms=rooms, passages=passages,
+        characters=chars, location=last, room_portals=[[] for _ in rooms], reserve=["?"],
+        removed=list(range(1, n)), scores=[3, 11, 35, 7, 19, 26], rumble=RUMBLES, over=True,
+        winners=[2],
+    )
+    return [mid, over]
+
+
+@lru_cache(maxsize=8)
+def _palette(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> Palette:
+    samples = []
+    for state in _sample_states(colours):
+        geo = board_geometry(state, width)
+        img = Image.new("RGB", (geo.width, geo.height), BG)
+        _draw_static(img, state, geo)
+        _draw_dynamic(img, state, geo)
+        samples.append(img)
+    return make_palette(samples, exact=FLAT_COLOURS + colours)
+
+
+def render_image(state: CthulhuState, *, width: int = BASE_WIDTH) -> Image.Image:
+    """The board as a Pillow image (for callers that compose or inspect it)."""
+    geo = board_geometry(state, width)
+    img = _static_layer(_static_key(state, width)).copy()
+    _draw_dynamic(img, state, geo)
+    return img
+
+
+def encode_board(state: CthulhuState, img: Image.Image) -> bytes:
+    """PNG bytes of a board image drawn for `state` (with the palette of its look)."""
+    colours = tuple(parse_colour(c.colour) for c in state.characters)
+    return to_png(img, palette=_palette(img.width, colours, font_signature()))
 
 
 def render_board(state: CthulhuState, *, width: int = BASE_WIDTH) -> bytes:
     """The public board as PNG bytes, ready to attach to the channel message."""
-    return to_png(render_image(state, width=width))
+    return encode_board(state, render_image(state, width=width))

@@ -10,7 +10,7 @@ import copy
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.games.cthulhu.state import (
     ABYSS,
@@ -20,7 +20,7 @@ from bot.games.cthulhu.state import (
     Room,
     RumbleResult,
 )
-from renderers import common, render_public
+from renderers import common, cthulhu, render_public
 from renderers.cthulhu import (
     BG,
     FLOOR,
@@ -28,11 +28,13 @@ from renderers.cthulhu import (
     board_geometry,
     position_points,
     render_board,
+    render_image,
 )
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_BYTES = 200_000
-# The PNG is palettized, so flat colours may shift by a few units per channel.
+# The PNG is palettized: flat fills come out exact (see test_flat_colours_are_exact) but
+# anti-aliased edges may shift by a few units per channel.
 TOLERANCE = 12
 
 ROOM_NAMES = ["Attic", "Observatory", "Nursery", "Chapel", "Library", "Great Hall",
@@ -272,6 +274,72 @@ def test_secrets_do_not_change_the_image() -> None:
         make_state(location=[5] * 12, removed=[], secrets=[[1, 2], [3, 4], [5, 6], [7, 8]]))
 
 
+def test_portal_and_secret_changes_do_not_change_the_cached_house() -> None:
+    state = make_state()
+    other = copy.deepcopy(state)
+    other.secrets = [[11, 10], [9, 8], [7, 6], [5, 4]]
+    other.room_portals[3], other.reserve = [TELEPORT, TELEPORT], [TELEPORT] * 3
+    other.location = [5] * 12
+    # The cached layers are keyed by public house facts only...
+    assert cthulhu._static_key(state, 1200) == cthulhu._static_key(other, 1200)
+    # ...and change with the house: a new passage is drawn.
+    joined = make_state(passages=[*state.passages, (1, 2)])
+    assert cthulhu._static_key(joined, 1200) != cthulhu._static_key(state, 1200)
+    geo = board_geometry(joined)
+    assert close(decode(render_board(joined)).getpixel(geo.gaps[(1, 2)]), FLOOR)
+    assert close(decode(render_board(state)).getpixel(geo.gaps[(1, 2)]), BG)
+
+
+# ------------------------------------------------------------------ caching
+
+
+def _clear_render_caches() -> None:
+    cthulhu._static_layer.cache_clear()
+    cthulhu._palette.cache_clear()
+
+
+@pytest.mark.parametrize("width", [600, 1200])
+def test_cached_renders_match_cold_ones(width: int) -> None:
+    """Whatever was drawn before (another house, another game), a board's bytes are
+    those of a render from empty caches."""
+    states = [make_state(), crowded_state(),
+              make_state(over=True, winners=[2], location=[None] * 6 + [9] + [None] * 5,
+                         removed=[8, 3, 11, 0, 1, 2, 4, 5, 7, 9, 10]),
+              make_state(passages=[(0, 1), (1, 2), (2, 3), (0, 4), (4, 8), (8, 9), (9, 10),
+                                   (10, 11), (5, 9), (6, 10), (7, 11), (3, 7)])]
+    cold = []
+    for state in states:
+        _clear_render_caches()
+        cold.append(render_board(state, width=width))
+    _clear_render_caches()
+    for _ in range(2):
+        for state, expected in zip(states, cold, strict=True):
+            assert render_board(state, width=width) == expected
+
+
+def test_render_image_is_a_private_copy() -> None:
+    state = make_state()
+    first = render_image(state)
+    first.paste((255, 0, 255), (0, 0, first.width, first.height))  # a caller scribbles
+    assert render_image(state).getpixel((2, 2)) == BG
+    assert decode(render_board(state)).getpixel((2, 2)) == BG
+
+
+def test_flat_colours_are_exact() -> None:
+    """The palette is fitted once per look, with every flat fill pinned to itself."""
+    state = make_state()
+    img = decode(render_board(state))
+    geo = board_geometry(state)
+    assert img.getpixel((2, 2)) == BG
+    x0, _, _, y1 = geo.rooms[9]  # the Kitchen: a token, nothing else below the name band
+    assert img.getpixel((x0 + 30, y1 - 20)) == FLOOR
+    for c, point in geo.tokens.items():
+        assert img.getpixel(point) == colour_of(state, c)
+    for slot, c in enumerate(state.removed):
+        assert img.getpixel(geo.removed_centres[slot]) == colour_of(state, c)
+    assert img.getpixel(geo.portals[3]) == PORTAL_CORE
+
+
 # -------------------------------------------------------------- shared helpers
 
 
@@ -316,3 +384,54 @@ def test_to_png_keeps_exact_colours_when_asked() -> None:
     assert exact.mode == "RGB" and exact.getpixel((5, 5)) == (12, 34, 56)
     small = Image.open(io.BytesIO(common.to_png(img)))
     assert small.mode == "P"
+
+
+@pytest.mark.parametrize(("w", "h", "radius", "outline", "width"),
+                         [(280, 216, 12, (122, 104, 80), 4), (190, 56, 8, (50, 55, 70), 2),
+                          (30, 12, 6, None, 0), (9, 9, 4, (1, 2, 3), 1), (40, 40, 0, None, 0),
+                          (300, 84, 10, (236, 192, 92), 3)])
+def test_rounded_box_matches_one_masked_paste(w: int, h: int, radius: int,
+                                              outline: tuple[int, int, int] | None,
+                                              width: int) -> None:
+    """The banded fast path draws exactly what pasting the whole mask did."""
+    fill = (46, 50, 66)
+    fast = Image.new("RGB", (w + 10, h + 10), (13, 15, 21))
+    common.rounded_box(fast, (5, 5, 5 + w, 5 + h), radius, fill, outline=outline, width=width)
+    slow = Image.new("RGB", fast.size, (13, 15, 21))
+    r = max(0, min(radius, w // 2, h // 2))
+    x, y = 5, 5
+    if outline is not None and width > 0:
+        slow.paste(outline, (x, y, x + w, y + h), common._rounded_mask(w, h, r))
+        x, y, w, h, r = x + width, y + width, w - 2 * width, h - 2 * width, max(0, r - width)
+    slow.paste(fill, (x, y, x + w, y + h), common._rounded_mask(w, h, r))
+    assert fast.tobytes() == slow.tobytes()
+
+
+@pytest.mark.parametrize("anchor", ["la", "lm", "mm", "rm"])
+@pytest.mark.parametrize("xy", [(40, 30), (40.5, 30.25), (71.8, 29.5)])
+def test_cached_text_matches_imagedraw_text(anchor: str, xy: tuple[float, float]) -> None:
+    f = common.font(21, bold=True)
+    for text in ("Great Hall", "×2", "12"):
+        fast = Image.new("RGB", (160, 60), (46, 50, 66))
+        common.draw_text(ImageDraw.Draw(fast), xy, text, f, (238, 231, 214), anchor=anchor)
+        slow = Image.new("RGB", fast.size, (46, 50, 66))
+        ImageDraw.Draw(slow).text(xy, common.printable(text, f), font=f, fill=(238, 231, 214),
+                                  anchor=anchor)
+        assert fast.tobytes() == slow.tobytes(), (text, anchor, xy)
+
+
+def test_fitted_palette_keeps_pinned_colours_exact() -> None:
+    # Two flat colours within one of Pillow's 4-level lookup cells of each other's
+    # rounding, plus an edge blend: without the shifted lookup one would steal the other.
+    a, b, c = (50, 55, 70), (46, 50, 66), (13, 15, 21)
+    img = Image.new("RGB", (60, 20), c)
+    img.paste(a, (0, 0, 20, 20))
+    img.paste(b, (20, 0, 40, 20))
+    img.paste(common.mix(a, c, 0.5), (40, 0, 45, 20))
+    palette = common.make_palette([img], exact=[a, b, c])
+    out = Image.open(io.BytesIO(common.to_png(img, palette=palette)))
+    assert out.mode == "P"
+    rgb = out.convert("RGB")
+    assert rgb.getpixel((5, 5)) == a and rgb.getpixel((25, 5)) == b and rgb.getpixel((55, 5)) == c
+    # A palette fitted elsewhere still maps nearby colours close.
+    assert close(rgb.getpixel((42, 5)), common.mix(a, c, 0.5))
