@@ -37,6 +37,7 @@ class HauntBot(commands.Bot):
         self.sync_commands = sync_commands
         self._store: SqliteStore | None = None
         self._sessions: Sessions | None = None
+        self.outlet = DiscordOutlet(self)
 
     @property
     def store(self) -> SqliteStore:
@@ -50,7 +51,7 @@ class HauntBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._store = await open_store(self.db_path)
-        self._sessions = Sessions(self._store, DiscordOutlet(self))
+        self._sessions = Sessions(self._store, self.outlet)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -60,6 +60,7 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
     outcome = "ok"
     try:
         yield
+        await remind_undelivered(interaction)
     except IllegalAction as exc:
         outcome = f"refused: {exc.message}"
         await say_ephemeral(interaction, exc.message)
@@ -76,8 +77,16 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
         )
 
 
-def dm_notice(user_ids: list[int], me: int) -> str | None:
-    """The ephemeral line for the actor when their own DM could not be delivered."""
-    if me in user_ids:
-        return "I couldn't send you a direct message. Use /secret to see your private information."
-    return None
+DM_REMINDER = ("I couldn't send you a direct message. Use /secret (or the My secrets "
+               "button) to see your private information.")
+
+
+async def remind_undelivered(interaction: discord.Interaction) -> None:
+    """Tell a player, only them, that a DM meant for them did not arrive.
+
+    Their DM may have failed during someone else's action; the channel only got a
+    notice naming no secret, so the first interaction of theirs afterwards says it too.
+    """
+    outlet = bot_of(interaction).outlet
+    if outlet.take_undelivered(interaction.channel_id or 0, interaction.user.id):
+        await say_ephemeral(interaction, DM_REMINDER)

@@ -17,7 +17,7 @@ import discord
 from bot import table as table_rules
 from bot.core.actions import Action, Option
 from bot.sessions import Prompt
-from cogs.common import actor_of, dm_notice, handling, say_ephemeral, sessions_of
+from cogs.common import actor_of, bot_of, handling, say_ephemeral, sessions_of
 
 ANY_VERSION = 0
 SECRET = "view.secret"
@@ -42,6 +42,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
     """A click or a choice: defer, play it through the sessions layer, report DM trouble."""
     async with handling(interaction, label):
         if action.kind == SECRET:
+            bot_of(interaction).outlet.take_undelivered(channel_id, interaction.user.id)
             text = await sessions_of(interaction).secret(channel_id, interaction.user.id)
             await say_ephemeral(interaction, _clip(text, 2000))
             return
@@ -58,9 +59,6 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             )
         elif action.kind == table_rules.START:
             await interaction.edit_original_response(view=None)
-        notice = dm_notice(outcome.dm_failed, interaction.user.id)
-        if notice:
-            await interaction.followup.send(notice, ephemeral=True)
 
 
 class ActionButton(

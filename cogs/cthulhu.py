@@ -16,7 +16,7 @@ from bot import games
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.games.cthulhu.state import CthulhuState
-from cogs.common import actor_of, dm_notice, handling, sessions_of
+from cogs.common import actor_of, handling, sessions_of
 
 KIND = "cthulhu"
 
@@ -80,12 +80,9 @@ class CthulhuCog(commands.GroupCog, group_name="cthulhu",
             state, _ = found
             action = make(state)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            outcome = await sessions_of(interaction).act(
+            await sessions_of(interaction).act(
                 interaction.channel_id or 0, actor_of(interaction), action)
-            await interaction.followup.send(
-                dm_notice(outcome.dm_failed, interaction.user.id) or "Done — the board is below.",
-                ephemeral=True,
-            )
+            await interaction.followup.send("Done — the board is below.", ephemeral=True)
 
     @app_commands.command(name="move", description="Move a character that is alone in its room")
     @app_commands.describe(character="Who moves (only characters alone in a room)",

@@ -16,7 +16,7 @@ from bot.core.errors import IllegalAction
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
-from cogs.common import actor_of, bot_of, dm_notice, handling, say_ephemeral, sessions_of
+from cogs.common import actor_of, bot_of, handling, say_ephemeral, sessions_of
 from cogs.components import ANY_VERSION, ActionButton
 
 GAME_CHOICES = [
@@ -143,9 +143,6 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             else:  # the game's own post went to the channel; acknowledge in one line
                 first = next((e.text for e in outcome.events if e.audience.is_public), "Done.")
                 await interaction.followup.send(first[:2000])
-            notice = dm_notice(outcome.dm_failed, interaction.user.id)
-            if notice:
-                await interaction.followup.send(notice, ephemeral=True)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:

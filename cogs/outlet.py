@@ -44,6 +44,16 @@ class DiscordOutlet:
         # The last turn post per channel, to clear its buttons once a newer one exists.
         # Memory only: after a restart old buttons stay, and the stale check guards them.
         self._last_post: dict[int, int] = {}
+        # (channel, user) whose DM failed and who has not been told so privately yet.
+        self._undelivered: set[tuple[int, int]] = set()
+
+    def take_undelivered(self, channel_id: int, user_id: int) -> bool:
+        """True once per failed DM: the caller then tells the user ephemerally."""
+        key = (channel_id, user_id)
+        if key in self._undelivered:
+            self._undelivered.discard(key)
+            return True
+        return False
 
     async def publish(self, table: Table, post: Post) -> None:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -71,4 +81,5 @@ class DiscordOutlet:
             return True
         except discord.HTTPException as exc:
             log.info("DM to %s failed: %s", user_id, exc)
+            self._undelivered.add((table.channel_id, user_id))
             return False

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import handling, say_ephemeral, sessions_of
+from cogs.common import bot_of, handling, say_ephemeral, sessions_of
 
 
 class SecretCog(commands.Cog):
@@ -15,6 +15,9 @@ class SecretCog(commands.Cog):
     @app_commands.guild_only()
     async def secret(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "secret"):
+            # Seeing the secrets here is the remedy for a lost DM: no reminder needed.
+            bot_of(interaction).outlet.take_undelivered(interaction.channel_id or 0,
+                                                        interaction.user.id)
             text = await sessions_of(interaction).secret(interaction.channel_id or 0,
                                                          interaction.user.id)
             await say_ephemeral(interaction, text[:2000])

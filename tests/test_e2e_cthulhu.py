@@ -11,6 +11,7 @@ import random
 import re
 
 from bot.games.cthulhu.state import CthulhuState
+from cogs.common import DM_REMINDER
 from tests.conftest import BotFactory
 from tests.e2e_helpers import (
     PNG_SIGNATURE,
@@ -176,6 +177,10 @@ async def test_closed_dms_point_to_secret_and_nothing_leaks(fd: FakeDiscord,
     assert seat is not None
     mine = [state.characters[c].name for c in state.secrets[seat]]
 
+    status = await (await fd.slash(shy, channel, "game", "status")).wait()
+    assert DM_REMINDER in status.ephemeral_texts()  # told privately, once
+    again = await (await fd.slash(shy, channel, "game", "status")).wait()
+    assert DM_REMINDER not in again.ephemeral_texts()
     secret = await (await fd.slash(shy, channel, "secret")).wait()
     text = secret.ephemeral_texts()[0]
     assert all(name in text for name in mine)
