@@ -51,14 +51,15 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             channel_id, actor_of(interaction), action,
             version=None if version == ANY_VERSION else version,
         )
-        if outcome.post is None:  # a lobby change: redraw the lobby message in place
-            from cogs.lobby import lobby_embed, lobby_view
+        from cogs.lobby import lobby_embed, lobby_view  # the lobby module builds on this one
 
+        if outcome.post is None:  # a lobby change: redraw the lobby message in place
             await interaction.edit_original_response(
                 embed=lobby_embed(outcome.table), view=lobby_view(outcome.table)
             )
         elif action.kind == table_rules.START:
-            await interaction.edit_original_response(view=None)
+            await interaction.edit_original_response(embed=lobby_embed(outcome.table),
+                                                     view=None)
 
 
 class ActionButton(

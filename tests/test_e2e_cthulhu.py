@@ -57,6 +57,8 @@ async def test_a_whole_game_by_clicks_and_commands(fd: FakeDiscord,
     assert turn_messages(fd, channel) == []
 
     await (await fd.click(alice, lobby, start_id)).wait()
+    started = fd.message(lobby.id)  # the lobby message now says so, without buttons
+    assert "in play" in started.text and started.custom_ids() == []
     first = latest_turn(fd, channel)
     assert first.attachments and first.attachments[0][1].startswith(PNG_SIGNATURE)
 
