@@ -1,7 +1,7 @@
 """Records kept by the fake Discord server: users, channels, messages and interactions.
 
 They are plain dataclasses so tests can read them directly; the server turns them into
-the JSON shapes discord.py expects (see server.py).
+the JSON shapes discord.py expects (see payloads.py).
 """
 
 from __future__ import annotations

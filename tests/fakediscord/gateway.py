@@ -1,0 +1,155 @@
+"""The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, RESUME, member chunks,
+and pushing events to the connected bot (`dispatch`, `_dispatch_soon`).
+
+Why a module: it is the only code that speaks the websocket protocol; everything else just
+asks for an event to be dispatched and never sees a frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from dataclasses import dataclass, field
+
+from aiohttp import WSMsgType, web
+
+from .models import Json
+
+
+@dataclass(eq=False)
+class Session:
+    """One gateway session (a bot connection); RESUME re-attaches a new socket to it."""
+
+    ws: web.WebSocketResponse
+    session_id: str
+    intents: int = 0
+    seq: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def live(self) -> bool:
+        return not self.ws.closed
+
+
+class GatewayMixin:
+    """Serves `/gateway` and sends events to the bot.
+
+    A FakeDiscord mixin: `self` is the FakeDiscord, whose state is set up in server.py.
+    """
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_str(
+            json.dumps({"op": 10, "d": {"heartbeat_interval": 45_000}, "s": None, "t": None})
+        )
+        session: Session | None = None
+        async for frame in ws:
+            if frame.type is not WSMsgType.TEXT:
+                continue
+            msg = json.loads(frame.data)
+            op, data = msg.get("op"), msg.get("d")
+            if op == 1:
+                await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+            elif op == 2:
+                self.identify_count += 1
+                session = Session(
+                    ws=ws, session_id=secrets.token_hex(16), intents=int(data.get("intents", 0))
+                )
+                self._sessions.append(session)
+                await self._send(session, "READY", self._ready_json(session, data))
+                await self._send(session, "GUILD_CREATE", self._guild_json())
+                self._touch()
+            elif op == 6:
+                session = self._resume(ws, data)
+                if session is None:
+                    await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+                else:
+                    self.resume_count += 1
+                    await self._send(session, "RESUMED", {})
+            elif op == 8:
+                await self._members_chunk(ws, data)
+        return ws
+
+    def _ready_json(self, session: Session, identify: Json) -> Json:
+        ready: Json = {
+            "v": 10,
+            "user": self._user_json(self.bot_user) | {"verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "session_id": session.session_id,
+            "session_type": "normal",
+            "resume_gateway_url": self.ws_url,
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "user_settings": {},
+            "geo_ordered_rtc_regions": [],
+        }
+        if identify.get("shard"):
+            ready["shard"] = identify["shard"]
+        return ready
+
+    def _resume(self, ws: web.WebSocketResponse, data: Json) -> Session | None:
+        for session in self._sessions:
+            if session.session_id == data.get("session_id"):
+                session.ws = ws
+                return session
+        return None
+
+    async def _members_chunk(self, ws: web.WebSocketResponse, data: Json) -> None:
+        session = next((s for s in self._sessions if s.ws is ws), None)
+        if session is None:
+            return
+        chunk = {
+            "guild_id": str(self.guild_id),
+            "members": [self._member_json(u) for u in self.users.values()],
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        await self._send(session, "GUILD_MEMBERS_CHUNK", chunk)
+
+    async def _send(self, session: Session, event: str, data: Json) -> None:
+        async with session.lock:
+            session.seq += 1
+            frame = {"op": 0, "t": event, "s": session.seq, "d": data}
+            await session.ws.send_str(json.dumps(frame))
+
+    async def _send_quietly(self, session: Session, event: str, data: Json) -> None:
+        with contextlib.suppress(ConnectionError):
+            await self._send(session, event, data)
+
+    def _live_session(self) -> Session | None:
+        """The newest connected session: interactions go to the bot that connected last."""
+        for session in reversed(self._sessions):
+            if session.live:
+                return session
+        return None
+
+    async def dispatch(self, event: str, data: Json) -> None:
+        """Send a gateway event to the connected bot (raises if no bot is connected)."""
+        session = self._live_session()
+        if session is None:
+            raise RuntimeError("no bot is connected to the fake Discord gateway")
+        self._touch()
+        await self._send(session, event, data)
+
+    def _dispatch_soon(self, event: str, data: Json) -> None:
+        """Tell a connected bot about a model change made by a (synchronous) test helper."""
+        session = self._live_session()
+        if session is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._send_quietly(session, event, data))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def reconnect_bot(self) -> None:
+        """Ask the bot to reconnect (op 7); discord.py then RESUMEs the session."""
+        session = self._live_session()
+        if session is None:
+            raise RuntimeError("no bot is connected")
+        await session.ws.send_str(json.dumps({"op": 7, "d": None, "s": None, "t": None}))

@@ -1,0 +1,173 @@
+"""The message store: creating, editing and deleting messages and their attachments the
+way Discord does, and echoing those changes on the gateway.
+
+Why a module: bot sends, interaction responses, follow-ups and webhook edits all end up
+here, so Discord's rules (PATCH semantics, component ids, attachment keeping, flags that
+may change on edit, loading placeholders) are applied the same way for all of them.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from .common import DM_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Uploads
+from .models import (
+    COMPONENTS_V2,
+    LOADING,
+    SUPPRESS_EMBEDS,
+    FakeMessage,
+    FakeUser,
+    InteractionHandle,
+    Json,
+    snowflake_iso,
+)
+
+
+class MessageStoreMixin:
+    """Creates, edits and deletes stored messages and attachments.
+
+    A FakeDiscord mixin: `self` is the FakeDiscord, whose state is set up in server.py.
+    """
+
+    def _store_blob(self, name: str, data: bytes, ctype: str) -> int:
+        att_id = self._snowflake()
+        if ctype == "application/octet-stream" and name.lower().endswith(".png"):
+            ctype = "image/png"
+        self._blobs[att_id] = (name, data, ctype)
+        return att_id
+
+    def _number_components(self, components: list[Json]) -> list[Json]:
+        """Give every component the numeric `id` Discord assigns when it is missing."""
+        components = copy.deepcopy(components)
+        nodes: list[Json] = []
+
+        def walk(comp: Json) -> None:
+            nodes.append(comp)
+            for child in comp.get("components", []) or []:
+                walk(child)
+            for key in ("accessory", "component"):
+                if isinstance(comp.get(key), dict):
+                    walk(comp[key])
+
+        for comp in components:
+            walk(comp)
+        used = {n["id"] for n in nodes if isinstance(n.get("id"), int)}
+        counter = 1
+        for node in nodes:
+            if not isinstance(node.get("id"), int):
+                while counter in used:
+                    counter += 1
+                node["id"] = counter
+                used.add(counter)
+        return components
+
+    def _apply_body(self, msg: FakeMessage, body: Json, files: Uploads, *, editing: bool) -> None:
+        """Create or edit a message from a send/edit payload (Discord's PATCH semantics)."""
+        if editing:
+            msg.history.append(msg.snapshot())
+            msg.edited_at = snowflake_iso(self._snowflake())
+            msg.flags &= ~LOADING
+        if not editing or "content" in body:
+            msg.content = body.get("content") or ""
+        if not editing or "embeds" in body:
+            msg.embeds = list(body.get("embeds") or [])
+        if not editing or "components" in body:
+            msg.components = self._number_components(list(body.get("components") or []))
+        if not editing:
+            msg.flags |= int(body.get("flags") or 0)
+        elif "flags" in body:
+            new = int(body.get("flags") or 0)
+            msg.flags = (msg.flags & ~SUPPRESS_EMBEDS) | (new & (SUPPRESS_EMBEDS | COMPONENTS_V2))
+        if body.get("poll"):
+            msg.poll = body["poll"]
+        ref = body.get("message_reference")
+        if not editing and ref and ref.get("message_id"):
+            msg.reference_id = int(ref["message_id"])
+        self._apply_attachments(msg, body, files, editing=editing)
+
+    def _apply_attachments(
+        self, msg: FakeMessage, body: Json, files: Uploads, *, editing: bool
+    ) -> None:
+        old = dict(zip(msg.attachment_ids, msg.attachments, strict=True))
+        ids: list[int] = []
+        if "attachments" in body:
+            used: set[int] = set()
+            for entry in body.get("attachments") or []:
+                aid = int(entry["id"])
+                if aid in old:
+                    ids.append(aid)
+                elif aid in files:
+                    name, data, ctype = files[aid]
+                    ids.append(self._store_blob(entry.get("filename") or name, data, ctype))
+                    used.add(aid)
+            new = [files[i] for i in sorted(files) if i not in used]
+        else:
+            ids = list(msg.attachment_ids) if editing else []
+            new = [files[i] for i in sorted(files)]
+        ids += [self._store_blob(*f) for f in new]
+        msg.attachment_ids = ids
+        msg.attachments = [self._blobs[i][:2] for i in ids]
+
+    def _new_message(
+        self,
+        channel_id: int,
+        author: FakeUser,
+        body: Json,
+        files: Uploads,
+        *,
+        handle: InteractionHandle | None = None,
+        extra_flags: int = 0,
+    ) -> FakeMessage:
+        msg_type = 0
+        if handle is not None and handle.type in (2, 4):
+            msg_type = 20 if (handle.payload.get("data") or {}).get("type", 1) == 1 else 23
+        msg = FakeMessage(
+            id=self._snowflake(),
+            channel_id=channel_id,
+            author_id=author.id,
+            flags=extra_flags,
+            interaction_id=handle.id if handle else None,
+            type=msg_type,
+        )
+        self._apply_body(msg, body, files, editing=False)
+        if msg.reference_id is not None and msg_type == 0:
+            msg.type = 19
+        self.messages[msg.id] = msg
+        if handle is not None:
+            handle.touched_ids.append(msg.id)
+        self._message_event("MESSAGE_CREATE", msg)
+        return msg
+
+    def _edit(
+        self, msg: FakeMessage, body: Json, files: Uploads, handle: InteractionHandle | None = None
+    ) -> None:
+        self._apply_body(msg, body, files, editing=True)
+        if handle is not None:
+            handle.touched_ids.append(msg.id)
+        self._message_event("MESSAGE_UPDATE", msg)
+
+    def _delete(self, msg: FakeMessage) -> None:
+        msg.deleted = True
+        self._message_event("MESSAGE_DELETE", msg)
+
+    def _message_event(self, event: str, msg: FakeMessage) -> None:
+        """Echo a bot-made change on the gateway like Discord (if the intents ask for it)."""
+        session = self._live_session()
+        channel = self.channels.get(msg.channel_id)
+        if session is None or channel is None or msg.ephemeral:
+            return
+        if not session.intents & (DM_MESSAGES_INTENT if channel.is_dm else GUILD_MESSAGES_INTENT):
+            return
+        if event == "MESSAGE_DELETE":
+            data: Json = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+            if not channel.is_dm:
+                data["guild_id"] = str(self.guild_id)
+        else:
+            data = self._message_json(msg)
+        self._dispatch_soon(event, data)
+
+    def _find_message(self, channel_id: int, mid: str) -> FakeMessage | None:
+        msg = self.messages.get(int(mid)) if mid.isdigit() else None
+        if msg is None or msg.deleted or msg.ephemeral or msg.channel_id != channel_id:
+            return None
+        return msg

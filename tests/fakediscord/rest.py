@@ -1,0 +1,93 @@
+"""REST plumbing: the route table, the `/api/v10` dispatcher, error replies, request bodies
+(JSON or multipart with files) and the attachment download URL.
+
+Why a module: the handlers in routes_*.py only deal with Discord's semantics; recording
+requests, counting them in flight for `settle`, turning crashes into visible failures and
+reporting unknown routes in `unhandled` happen here, once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from aiohttp import BodyPartReader, web
+
+from .common import Route, Uploads, json_response
+from .models import Json
+
+
+class RestMixin:
+    """Routes `/api/v10/...` requests to the handlers of the routes_* mixins.
+
+    A FakeDiscord mixin: `self` is the FakeDiscord, whose state is set up in server.py.
+    """
+
+    def _add_routes(self) -> None:
+        """Compile the routes_* tables; the first route whose method and path match wins."""
+        table: list[Route] = [
+            *self._app_routes(),
+            *self._channel_routes(),
+            *self._interaction_routes(),
+        ]
+        self._routes = [(m, re.compile(p + "$"), h) for m, p, h in table]
+
+    async def _api(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        self.requests.append(f"{request.method} {path}")
+        self._inflight += 1
+        self._touch()
+        try:
+            for method, pattern, handler in self._routes:
+                match = pattern.match(path)
+                if match and method == request.method:
+                    try:
+                        return await handler(request, match.groupdict())
+                    except Exception as exc:  # a 500 would make discord.py retry for seconds
+                        self.unhandled.append(f"{request.method} {path} crashed: {exc!r}")
+                        return json_response(
+                            {"code": 0, "message": f"fake Discord crashed: {exc!r}"}, 400
+                        )
+            return self._unhandled(request, path)
+        finally:
+            self._inflight -= 1
+            self._touch()
+
+    async def _unknown(self, request: web.Request) -> web.StreamResponse:
+        return self._unhandled(request, request.path)
+
+    def _unhandled(self, request: web.Request, path: str) -> web.Response:
+        self.unhandled.append(f"{request.method} {path}")
+        return json_response(
+            {"code": 0, "message": f"fake Discord has no route {request.method} {path}"}, 404
+        )
+
+    def _error(self, request: web.Request, status: int, code: int, message: str) -> web.Response:
+        body = {"code": code, "message": message}
+        self.errors.append((f"{request.method} {request.path}", status, body))
+        return json_response(body, status)
+
+    async def _attachment(self, request: web.Request) -> web.StreamResponse:
+        blob = self._blobs.get(int(request.match_info["aid"]))
+        if blob is None:
+            return web.Response(status=404)
+        return web.Response(body=blob[1], headers={"Content-Type": blob[2]})
+
+    async def _read_body(self, request: web.Request) -> tuple[Json, Uploads]:
+        """JSON body, or multipart `payload_json` + `files[n]` as discord.py sends them."""
+        if not request.content_type.startswith("multipart/"):
+            raw = await request.read()
+            return (json.loads(raw) if raw else {}), {}
+        payload: Json = {}
+        files: Uploads = {}
+        reader = await request.multipart()
+        async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                continue
+            name = part.name or ""
+            if name == "payload_json":
+                payload = json.loads(await part.text())
+            elif name.startswith("files[") and name.endswith("]"):
+                ctype = part.headers.get("Content-Type", "application/octet-stream")
+                files[int(name[6:-1])] = (part.filename or "file", bytes(await part.read()), ctype)
+        return payload, files

@@ -1,0 +1,213 @@
+"""REST routes for channels, DMs, permission overwrites, messages and threads.
+
+Why a module: this is what a bot does in a guild outside interactions (post, edit and
+delete messages, read history, make channels and threads, set overwrites); the handlers
+check Discord's rules and update the records, and the message store does the rest.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from .common import CID, GUILD, MID, Route, json_response, overwrite_json
+from .models import EPHEMERAL, FakeChannel, FakeMessage
+
+
+class ChannelRoutesMixin:
+    """Channels, DMs, overwrites, messages and threads.
+
+    A FakeDiscord mixin: `self` is the FakeDiscord, whose state is set up in server.py.
+    """
+
+    def _channel_routes(self) -> list[Route]:
+        """This area's part of the route table (see `RestMixin._add_routes`)."""
+        return [
+            ("POST", f"/guilds/{GUILD}/channels", self._create_channel),
+            ("POST", "/users/@me/channels", self._open_dm),
+            ("GET", f"/channels/{CID}", self._get_channel),
+            ("PATCH", f"/channels/{CID}", self._edit_channel),
+            ("DELETE", f"/channels/{CID}", self._delete_channel),
+            ("PUT", rf"/channels/{CID}/permissions/(?P<oid>\d+)", self._set_overwrite),
+            ("DELETE", rf"/channels/{CID}/permissions/(?P<oid>\d+)", self._set_overwrite),
+            ("GET", f"/channels/{CID}/messages", self._history),
+            ("POST", f"/channels/{CID}/messages", self._send_message),
+            ("GET", f"/channels/{CID}/messages/{MID}", self._get_message),
+            ("PATCH", f"/channels/{CID}/messages/{MID}", self._edit_message),
+            ("DELETE", f"/channels/{CID}/messages/{MID}", self._delete_message),
+            ("POST", f"/channels/{CID}/threads", self._create_thread),
+            ("POST", f"/channels/{CID}/messages/{MID}/threads", self._create_thread),
+            ("PUT", rf"/channels/{CID}/thread-members/(?P<uid>\d+|@me)", self._thread_member),
+            ("DELETE", rf"/channels/{CID}/thread-members/(?P<uid>\d+|@me)", self._thread_member),
+        ]
+
+    async def _open_dm(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        body = await request.json()
+        user = self.users.get(int(body.get("recipient_id", 0)))
+        if user is None or user.bot:
+            return self._error(request, 400, 50033, "Invalid Recipient(s)")
+        return json_response(self._channel_json(self.channels[self.open_dm(user)]))
+
+    def _channel(self, p: dict[str, str]) -> FakeChannel | None:
+        channel = self.channels.get(int(p["cid"]))
+        return None if channel is None or channel.deleted else channel
+
+    async def _get_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        channel = self._channel(p)
+        if channel is None:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        return json_response(self._channel_json(channel))
+
+    async def _create_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        body = await request.json()
+        if body.get("type", 0) not in (0, 4):
+            return self._error(request, 400, 50035, "fake Discord makes text channels/categories")
+        cid = self._snowflake()
+        self.channels[cid] = FakeChannel(
+            id=cid,
+            name=body["name"],
+            type=int(body.get("type", 0)),
+            position=len(self.channels),
+            parent_id=int(body["parent_id"]) if body.get("parent_id") else None,
+            topic=body.get("topic"),
+            permission_overwrites=[
+                overwrite_json(o) for o in body.get("permission_overwrites", [])
+            ],
+        )
+        data = self._channel_json(self.channels[cid])
+        self._dispatch_soon("CHANNEL_CREATE", data)
+        return json_response(data, 201)
+
+    async def _edit_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        channel = self._channel(p)
+        if channel is None or channel.is_dm:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        body = await request.json()
+        channel.name = body.get("name", channel.name)
+        channel.topic = body.get("topic", channel.topic)
+        channel.archived = body.get("archived", channel.archived)
+        channel.locked = body.get("locked", channel.locked)
+        channel.auto_archive_duration = body.get(
+            "auto_archive_duration", channel.auto_archive_duration
+        )
+        if "permission_overwrites" in body:
+            channel.permission_overwrites = [
+                overwrite_json(o) for o in body["permission_overwrites"]
+            ]
+        if "parent_id" in body:
+            channel.parent_id = int(body["parent_id"]) if body["parent_id"] else None
+        data = self._channel_json(channel)
+        self._dispatch_soon("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", data)
+        return json_response(data)
+
+    async def _set_overwrite(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        channel = self._channel(p)
+        if channel is None or channel.is_dm or channel.is_thread:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        rest = [o for o in channel.permission_overwrites if o["id"] != p["oid"]]
+        if request.method == "PUT":
+            rest.append(overwrite_json({**await request.json(), "id": p["oid"]}))
+        channel.permission_overwrites = rest
+        self._dispatch_soon("CHANNEL_UPDATE", self._channel_json(channel))
+        return web.Response(status=204)
+
+    async def _delete_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        channel = self._channel(p)
+        if channel is None or channel.is_dm:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        channel.deleted = True
+        data = self._channel_json(channel)
+        self._dispatch_soon("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", data)
+        return json_response(data)
+
+    async def _history(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        channel = self._channel(p)
+        if channel is None:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        msgs = self.channel_messages(channel.id)
+        q = request.query
+        if "before" in q:
+            msgs = [m for m in msgs if m.id < int(q["before"])]
+        if "after" in q:
+            msgs = [m for m in msgs if m.id > int(q["after"])]
+        limit = int(q.get("limit", 50))
+        msgs = msgs[:limit] if "after" in q else msgs[-limit:]
+        return json_response([self._message_json(m) for m in reversed(msgs)])
+
+    async def _send_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        channel = self._channel(p)
+        if channel is None:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        if channel.is_dm and not self.users[channel.recipient_id or 0].dms_open:
+            return self._error(request, 403, 50007, "Cannot send messages to this user")
+        body, files = await self._read_body(request)
+        body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions whisper
+        msg = self._new_message(channel.id, self.bot_user, body, files)
+        channel.archived = False
+        return json_response(self._message_json(msg))
+
+    async def _get_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        msg = self._find_message(int(p["cid"]), p["mid"])
+        if msg is None:
+            return self._error(request, 404, 10008, "Unknown Message")
+        return json_response(self._message_json(msg))
+
+    async def _edit_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        msg = self._find_message(int(p["cid"]), p["mid"])
+        if msg is None:
+            return self._error(request, 404, 10008, "Unknown Message")
+        if msg.author_id != self.bot_user.id:
+            return self._error(
+                request, 403, 50005, "Cannot edit a message authored by another user"
+            )
+        body, files = await self._read_body(request)
+        self._edit(msg, body, files)
+        return json_response(self._message_json(msg))
+
+    async def _delete_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        msg = self._find_message(int(p["cid"]), p["mid"])
+        if msg is None:
+            return self._error(request, 404, 10008, "Unknown Message")
+        self._delete(msg)
+        return web.Response(status=204)
+
+    async def _create_thread(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        parent = self._channel(p)
+        if parent is None or parent.is_dm or parent.is_thread:
+            return self._error(request, 400, 50024, "Cannot execute action on this channel type")
+        body = await request.json()
+        starter: FakeMessage | None = None
+        if "mid" in p:
+            starter = self._find_message(parent.id, p["mid"])
+            if starter is None:
+                return self._error(request, 404, 10008, "Unknown Message")
+            if starter.thread_id is not None:
+                return self._error(request, 400, 160004, "A thread has already been created")
+        tid = starter.id if starter else self._snowflake()  # Discord reuses the message id
+        thread = FakeChannel(
+            id=tid,
+            name=body.get("name", "thread"),
+            type=11 if starter else int(body.get("type", 12)),
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            member_ids={self.bot_user.id},
+            auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
+        )
+        self.channels[tid] = thread
+        if starter is not None:
+            starter.thread_id = tid
+        data = self._channel_json(thread)
+        self._dispatch_soon("THREAD_CREATE", data | {"newly_created": True})
+        return json_response(data, 201)
+
+    async def _thread_member(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        thread = self._channel(p)
+        if thread is None or not thread.is_thread:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        uid = self.bot_user.id if p["uid"] == "@me" else int(p["uid"])
+        if uid not in self.users:
+            return self._error(request, 404, 10013, "Unknown User")
+        if request.method == "PUT":
+            thread.member_ids.add(uid)
+        else:
+            thread.member_ids.discard(uid)
+        return web.Response(status=204)

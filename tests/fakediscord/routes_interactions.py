@@ -1,0 +1,131 @@
+"""REST routes that answer interactions: the callback, then follow-ups and edits of
+`@original` through the interaction webhook.
+
+Why a module: this is where a bot's answer to `slash`/`click`/`select`/`submit_modal` lands;
+the handlers record it on the InteractionHandle that `wait()` and the tests read.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from .common import HOOK, MID, Route, json_response, truthy
+from .models import EPHEMERAL, LOADING, FakeMessage, InteractionHandle, Json
+
+
+class InteractionRoutesMixin:
+    """Interaction callbacks and interaction webhooks.
+
+    A FakeDiscord mixin: `self` is the FakeDiscord, whose state is set up in server.py.
+    """
+
+    def _interaction_routes(self) -> list[Route]:
+        """This area's part of the route table (see `RestMixin._add_routes`)."""
+        return [
+            ("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._callback),
+            ("POST", HOOK, self._followup),
+            ("GET", f"{HOOK}/messages/{MID}", self._webhook_message),
+            ("PATCH", f"{HOOK}/messages/{MID}", self._webhook_message),
+            ("DELETE", f"{HOOK}/messages/{MID}", self._webhook_message),
+        ]
+
+    async def _callback(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        handle = self.interactions.get(int(p["iid"]))
+        if handle is None or handle.token != p["token"]:
+            return self._error(request, 404, 10062, "Unknown interaction")
+        if handle.callback_type is not None:
+            return self._error(request, 400, 40060, "Interaction has already been acknowledged.")
+        body, files = await self._read_body(request)
+        ctype = int(body.get("type", 0))
+        data: Json = body.get("data") or {}
+        allowed = {
+            1: {1},
+            2: {4, 5, 9},
+            3: {4, 5, 6, 7, 9},
+            4: {8},
+            5: {4, 5, 6, 7} if handle.message_id else {4, 5},
+        }[handle.type]
+        if ctype not in allowed:
+            return self._error(request, 400, 40000, f"callback type {ctype} invalid here")
+        msg: FakeMessage | None = None
+        if ctype == 4:
+            msg = self._new_message(handle.channel_id, self.bot_user, data, files, handle=handle)
+        elif ctype == 5:
+            flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
+            msg = self._new_message(
+                handle.channel_id, self.bot_user, {}, {}, handle=handle, extra_flags=flags
+            )
+        elif ctype in (6, 7):
+            msg = self.messages[handle.message_id or 0]
+            if ctype == 7:
+                self._edit(msg, data, files, handle)
+        elif ctype == 8:
+            handle.choices = list(data.get("choices") or [])
+        elif ctype == 9:
+            handle.modal = data
+        if msg is not None:
+            handle.original_message_id = msg.id
+        handle.callback_type = ctype
+        handle.callback_data = body
+        handle._set_responded()
+        result: Json = {
+            "interaction": {
+                "id": str(handle.id),
+                "type": handle.type,
+                "response_message_loading": ctype == 5,
+                "response_message_ephemeral": bool(msg and msg.ephemeral),
+            }
+        }
+        if msg is not None:
+            result["interaction"]["response_message_id"] = str(msg.id)
+            if ctype != 6:
+                result["resource"] = {"type": ctype, "message": self._message_json(msg)}
+        return json_response(result)
+
+    def _hook(self, p: dict[str, str]) -> InteractionHandle | None:
+        handle = self._by_token.get(p["token"])
+        if handle is None or int(p["app"]) != self.application_id or handle.callback_type is None:
+            return None
+        return handle
+
+    async def _followup(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        handle = self._hook(p)
+        if handle is None:
+            return self._error(request, 404, 10015, "Unknown Webhook")
+        body, files = await self._read_body(request)
+        original = handle.response
+        if (
+            handle.callback_type == 5
+            and original is not None
+            and original.loading
+            and not original.deleted
+        ):
+            # The first follow-up after a "thinking" defer fills in the placeholder and
+            # keeps the defer's ephemerality.
+            self._edit(original, body, files, handle)
+            original.history.clear()
+            original.edited_at = None
+            msg = original
+        else:
+            msg = self._new_message(handle.channel_id, self.bot_user, body, files, handle=handle)
+        handle.followup_ids.append(msg.id)
+        if truthy(request.query.get("wait")):
+            return json_response(self._message_json(msg))
+        return web.Response(status=204)
+
+    async def _webhook_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        handle = self._hook(p)
+        if handle is None:
+            return self._error(request, 404, 10015, "Unknown Webhook")
+        mid = handle.original_message_id if p["mid"] == "@original" else int(p["mid"])
+        owned = {handle.original_message_id, *handle.followup_ids}
+        msg = self.messages.get(mid or 0)
+        if msg is None or msg.deleted or mid not in owned:
+            return self._error(request, 404, 10008, "Unknown Message")
+        if request.method == "DELETE":
+            self._delete(msg)
+            return web.Response(status=204)
+        if request.method == "PATCH":
+            body, files = await self._read_body(request)
+            self._edit(msg, body, files, handle)
+        return json_response(self._message_json(msg))
