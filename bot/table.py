@@ -27,7 +27,8 @@ START = "lobby.start"
 END = "table.end"
 KICK = "gm.kick"
 SKIP = "gm.skip"
-TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, START, END, KICK, SKIP})
+PICK = "lobby.pick"
+TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, START, END, KICK, SKIP, PICK})
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,35 @@ def _join(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     return table, [Event(say("lobby.joined", name=actor.name))]
 
 
+def _pick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    """A lobby choice such as the explorer; picking also takes a seat if needed."""
+    _need_lobby(table)
+    game = game_of(table)
+    name, value = str(action.args.get("name", "")), str(action.args.get("value", ""))
+    offered = dict(game.seat_choices().get(name, []))
+    if not offered:
+        raise IllegalAction(say("errors.no_such_pick", game=game.title, name=name[:30]))
+    if value not in offered:
+        raise IllegalAction(say("errors.bad_pick", name=name, value=value[:40]))
+    events: list[Event] = []
+    seat = table.seat_of(actor.user_id or 0)
+    if seat is None:
+        table, events = _join(table, actor, action)
+        seat = len(table.seats) - 1
+    game.check_pick([s.picks for s in table.seats], seat, name, value)
+    table.seats[seat].picks[name] = value
+    events.append(Event(say("lobby.picked", name=actor.name, label=offered[value])))
+    return table, events
+
+
+def setup_options(table: Table) -> dict[str, Any]:
+    """The table's options plus every seat's lobby picks, as the game's setup reads them."""
+    options = dict(table.options)
+    for name in game_of(table).seat_choices():
+        options[f"{name}s"] = [seat.picks.get(name) for seat in table.seats]
+    return options
+
+
 def _add_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
     _need_lobby(table)
     if table.seat_of(actor.user_id or 0) is None:
@@ -153,7 +183,7 @@ def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
     if len(table.seats) < game.min_players:
         raise IllegalAction(say("errors.too_few", game=game.title, min=game.min_players,
                                 count=len(table.seats)))
-    state, events = game.setup(players(table), table.seed, table.options)
+    state, events = game.setup(players(table), table.seed, setup_options(table))
     table.state = game.dump(state)
     table.status = ACTIVE
     names = ", ".join(s.name for s in table.seats)
@@ -251,7 +281,7 @@ def _host_name(table: Table) -> str:
 
 
 _HANDLERS = {JOIN: _join, LEAVE: _leave, ADD_AI: _add_ai, START: _start, END: _end,
-             KICK: _kick, SKIP: _skip}
+             KICK: _kick, SKIP: _skip, PICK: _pick}
 
 
 def public_events(events: list[Event]) -> list[Event]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import secrets
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -17,7 +18,7 @@ from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
 from cogs.common import actor_of, bot_of, handling, say_ephemeral, sessions_of
-from cogs.components import ANY_VERSION, ActionButton
+from cogs.components import ANY_VERSION, ActionButton, ActionSelect
 
 GAME_CHOICES = [
     app_commands.Choice(name=g.title, value=key) for key, g in games.all_games().items()
@@ -31,10 +32,13 @@ def lobby_embed(table: Table) -> discord.Embed:
     else:
         title = f"{game.title} — {'in play' if table.status == 'active' else 'ended'}"
     lines = []
+    picked = game.seat_choices()
     for index, seat in enumerate(table.seats, start=1):
         tags = (say("lobby.host_tag") if seat.user_id == table.host_id and not seat.ai else "")
         tags += say("lobby.ai_tag") if seat.ai else ""
         name = f"<@{seat.user_id}>" if seat.user_id and not seat.ai else seat.name
+        for pick, value in seat.picks.items():
+            tags += f" · {dict(picked.get(pick, [])).get(value, value)}"
         lines.append(say("lobby.roster_line", index=index, name=name, tags=tags))
     embed = discord.Embed(title=title, description="\n".join(lines) or say("lobby.empty_seat"),
                           colour=discord.Colour.dark_purple())
@@ -58,7 +62,16 @@ def lobby_view(table: Table) -> discord.ui.View | None:
         (table_rules.START, "Start", discord.ButtonStyle.primary),
     ):
         view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(kind), label=label,
-                                   style=style))
+                                   style=style, row=0))
+    choices = games.get(table.kind).seat_choices()
+    for n, (name, values) in enumerate(list(choices.items())[:4]):
+        view.add_item(ActionSelect(
+            table.channel_id, ANY_VERSION, n, placeholder=say("lobby.pick_placeholder", name=name),
+            options=[discord.SelectOption(label=label[:100], value=Action(
+                table_rules.PICK, {"name": name, "value": value}).encode())
+                for value, label in values[:25]],
+            row=n + 1,
+        ))
     return view
 
 
@@ -80,6 +93,25 @@ def _setup_options(kind: str, **given: str | None) -> dict[str, str]:
                                 + ", ".join(allowed.values()) + ".")
         options[name] = match
     return options
+
+
+PickResolver = Callable[[discord.Interaction], Awaitable[Action]]
+
+
+def _pick_action(typed: str) -> PickResolver:
+    """Turn what was typed in `/game join pick:` into the game's pick, once the game is known."""
+    async def resolve(interaction: discord.Interaction) -> Action:
+        table = await _require_table(interaction)
+        game = games.get(table.kind)
+        choices = game.seat_choices()
+        if not choices:
+            raise IllegalAction(f"{game.title} has nothing to pick.")
+        name, values = next(iter(choices.items()))
+        wanted = typed.strip().lower()
+        value = next((v for v, label in values if wanted in (v, label.lower())), typed)
+        return Action(table_rules.PICK, {"name": name, "value": value})
+
+    return resolve
 
 
 async def _require_table(interaction: discord.Interaction, *, latest: bool = False) -> Table:
@@ -132,11 +164,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
         return [app_commands.Choice(name=label[:100], value=value)
                 for value, label in values if needle in label.lower() or needle in value][:25]
 
-    async def _lobby_action(self, interaction: discord.Interaction, kind: str) -> None:
-        async with handling(interaction, kind):
+    async def _lobby_action(self, interaction: discord.Interaction,
+                            action: Action | PickResolver) -> None:
+        label = action.kind if isinstance(action, Action) else table_rules.PICK
+        async with handling(interaction, label):
+            if not isinstance(action, Action):
+                action = await action(interaction)
             await interaction.response.defer(thinking=True)
             outcome = await sessions_of(interaction).act(
-                interaction.channel_id or 0, actor_of(interaction), Action(kind))
+                interaction.channel_id or 0, actor_of(interaction), action)
             if outcome.post is None:
                 await interaction.followup.send(embed=lobby_embed(outcome.table),
                                                 view=lobby_view(outcome.table))
@@ -145,21 +181,39 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 await interaction.followup.send(first[:2000])
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
-    async def join(self, interaction: discord.Interaction) -> None:
-        await self._lobby_action(interaction, table_rules.JOIN)
+    @app_commands.describe(pick="Your explorer or character, in games that ask for one")
+    async def join(self, interaction: discord.Interaction, pick: str | None = None) -> None:
+        if pick is None:
+            await self._lobby_action(interaction, Action(table_rules.JOIN))
+        else:
+            await self._lobby_action(interaction, _pick_action(pick))
+
+    @join.autocomplete("pick")
+    async def _join_pick(self, interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[str]]:
+        table = await sessions_of(interaction).table(interaction.channel_id or 0)
+        if table is None:
+            return []
+        choices = games.get(table.kind).seat_choices()
+        if not choices:
+            return []
+        values = next(iter(choices.values()))
+        needle = current.lower()
+        return [app_commands.Choice(name=label[:100], value=value)
+                for value, label in values if needle in label.lower()][:25]
 
     @app_commands.command(name="leave",
                           description="Leave the lobby (in a running game, the AI takes over)")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self._lobby_action(interaction, table_rules.LEAVE)
+        await self._lobby_action(interaction, Action(table_rules.LEAVE))
 
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
-        await self._lobby_action(interaction, table_rules.START)
+        await self._lobby_action(interaction, Action(table_rules.START))
 
     @app_commands.command(name="end", description="End the game here (host or moderator)")
     async def end(self, interaction: discord.Interaction) -> None:
-        await self._lobby_action(interaction, table_rules.END)
+        await self._lobby_action(interaction, Action(table_rules.END))
 
     @app_commands.command(name="status", description="Where the game stands")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -11,17 +11,22 @@ class Seat:
     name: str
     user_id: int | None = None  # None for an AI seat
     ai: bool = False
+    picks: dict[str, str] = field(default_factory=dict)  # lobby choices, e.g. the explorer
 
     @property
     def is_human(self) -> bool:
         return not self.ai and self.user_id is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "user_id": self.user_id, "ai": self.ai}
+        raw: dict[str, Any] = {"name": self.name, "user_id": self.user_id, "ai": self.ai}
+        if self.picks:
+            raw["picks"] = dict(self.picks)
+        return raw
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Seat:
-        return cls(raw["name"], raw.get("user_id"), bool(raw.get("ai", False)))
+        return cls(raw["name"], raw.get("user_id"), bool(raw.get("ai", False)),
+                   dict(raw.get("picks", {})))
 
 
 def next_seat(current: int, count: int, step: int = 1) -> int:

@@ -7,6 +7,7 @@ from typing import Any
 from bot.games.base import Game
 
 _GAMES: dict[str, Game[Any]] = {}
+_builtins_loaded = False
 
 
 def register(game: Game[Any]) -> Game[Any]:
@@ -28,8 +29,10 @@ def all_games() -> dict[str, Game[Any]]:
 
 
 def _load_builtin() -> None:
-    if _GAMES:
+    global _builtins_loaded
+    if _builtins_loaded:
         return
+    _builtins_loaded = True
     from bot.games.cthulhu import GAME as cthulhu
 
     register(cthulhu)

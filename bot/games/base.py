@@ -79,6 +79,17 @@ class Game(ABC, Generic[S]):
         """Setup options a lobby may set: option -> [(value, label)] (e.g. the house)."""
         return {}
 
+    def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
+        """What each player picks in the lobby: name -> [(value, label)] (e.g. explorer).
+
+        The picks reach `setup` as options[name + "s"], one entry per seat (None when the
+        seat made no pick, as AI seats do).
+        """
+        return {}
+
+    def check_pick(self, picks: list[dict[str, str]], seat: int, name: str, value: str) -> None:
+        """Refuse (IllegalAction) a pick that clashes with the other seats' picks."""
+
     def rules_topics(self) -> dict[str, str]:
         """Topic -> short rules text, for `/game rules` (loaded from data/)."""
         return {}
