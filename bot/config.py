@@ -14,7 +14,7 @@ DEFAULT_DB = "./hauntkeeper.sqlite3"
 
 
 class ConfigError(Exception):
-    pass
+    """A setting is missing or malformed; its message says which and how to fix it."""
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,8 @@ class Game(ABC, Generic[S]):
         """Every legal action of this seat now (empty when it is not theirs to act)."""
 
     @abstractmethod
-    def is_over(self, state: S) -> bool: ...
+    def is_over(self, state: S) -> bool:
+        """True once the game has a result; the table then closes."""
 
     @abstractmethod
     def ai_action(self, state: S, seat: int) -> Action:
@@ -70,10 +71,12 @@ class Game(ABC, Generic[S]):
         """Record a seat changing hands (a kicked human becomes an AI)."""
 
     @abstractmethod
-    def dump(self, state: S) -> dict[str, Any]: ...
+    def dump(self, state: S) -> dict[str, Any]:
+        """The state as plain JSON data for the store."""
 
     @abstractmethod
-    def load(self, raw: dict[str, Any]) -> S: ...
+    def load(self, raw: dict[str, Any]) -> S:
+        """The inverse of dump."""
 
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
         """Setup options a lobby may set: option -> [(value, label)] (e.g. the house)."""

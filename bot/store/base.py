@@ -22,9 +22,11 @@ class GameExists(StoreError):
 
 
 class Store(Protocol):
-    async def open(self) -> None: ...
+    async def open(self) -> None:
+        """Connect and bring the schema up to date."""
 
-    async def close(self) -> None: ...
+    async def close(self) -> None:
+        """Release the connection; the store may not be used afterwards."""
 
     async def load(self, channel_id: int) -> Table | None:
         """The channel's unfinished game, if any."""
@@ -44,6 +46,8 @@ class Store(Protocol):
         """Every unfinished game (to resume AI turns after a restart)."""
 
     async def log(self, game_id: int, *, limit: int = 20,
-                  public_only: bool = True) -> list[LoggedEvent]: ...
+                  public_only: bool = True) -> list[LoggedEvent]:
+        """The newest events of a game, oldest first (public ones unless asked)."""
 
-    async def count_games(self) -> int: ...
+    async def count_games(self) -> int:
+        """How many games the store holds, finished or not."""
