@@ -150,6 +150,57 @@ def _fit_text(first: Font, text: str, max_width: int, size: int, min_size: int,
     return f, ellipsize(text, f, max_width)
 
 
+def wrap_text(text: str, f: Font, max_width: int, max_lines: int | None = None) -> list[str]:
+    """Greedy word wrap into lines no wider than `max_width` (newlines are kept).
+
+    A word too wide for a line of its own is ellipsized; past `max_lines` the last line
+    takes the rest of the text and is ellipsized, so nothing ever spills.
+    """
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for word in paragraph.split():
+            candidate = f"{current} {word}" if current else word
+            if current and text_width(f, candidate) > max_width:
+                lines.append(current)
+                current = word
+            else:
+                current = candidate
+        lines.append(current)
+    while lines and not lines[-1]:
+        lines.pop()
+    if max_lines is not None and len(lines) > max_lines:
+        if max_lines <= 0:
+            return []
+        rest = " ".join(line for line in lines[max_lines - 1:] if line)
+        lines = [*lines[:max_lines - 1], rest]  # ellipsized below if too wide
+    return [ellipsize(line, f, max_width) for line in lines]
+
+
+def fit_wrapped(text: str, max_width: int, max_lines: int, size: int, *,
+                min_size: int | None = None, bold: bool = False) -> tuple[Font, tuple[str, ...]]:
+    """The biggest font (down to `min_size`) at which `text` wraps into at most
+    `max_lines` lines without cutting a word; at `min_size` it is wrapped and ellipsized.
+    The multi-line sibling of `fit_text`, for names in small boxes."""
+    min_size = max(1, min_size if min_size is not None else round(size * 0.7))
+    return _fit_wrapped(font(int(size), bold), text, int(max_width), int(max_lines), int(size),
+                        int(min_size), bold)
+
+
+@lru_cache(maxsize=2048)
+def _fit_wrapped(first: Font, text: str, max_width: int, max_lines: int, size: int,
+                 min_size: int, bold: bool) -> tuple[Font, tuple[str, ...]]:
+    for s in range(size, min_size - 1, -1):
+        f = first if s == size else font(s, bold)
+        words_fit = all(text_width(f, word) <= max_width for word in text.split())
+        if words_fit:
+            lines = wrap_text(text, f, max_width)
+            if len(lines) <= max_lines:
+                return f, tuple(lines)
+    f = font(min_size, bold)
+    return f, tuple(wrap_text(text, f, max_width, max_lines))
+
+
 def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f: Font,
               fill: Colour, *, anchor: str = "la", bold: bool = False) -> None:
     """Draw text; fakes bold with a thin stroke when only the fallback font exists."""
