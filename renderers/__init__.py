@@ -12,6 +12,7 @@ from typing import Any
 # Game key -> module exposing `render_board(state, *, width=...) -> bytes`.
 RENDERERS: dict[str, str] = {
     "cthulhu": "renderers.cthulhu",
+    "betrayal": "renderers.betrayal",
 }
 
 

@@ -1,0 +1,159 @@
+"""The actions of a turn, what makes each legal, and its button label.
+
+Kinds (args): `move` (dir=N|E|S|W, or via=<link kind> and to=<tile id>), `explore`
+(dir), `use` (card), `trade` (with=<seat>, give=<card>, take=<card>?), `drop` (card),
+`pickup` (card), `act` (what=<offer id>: a room's or a token's voluntary roll),
+`end_turn`, and `choose` (pick) while a choice is pending. `legal(state, seat)` is the
+single source of truth: options() shows it and apply() accepts exactly what it lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.actions import Action
+from bot.core.errors import IllegalAction
+from bot.games.betrayal import content, explore, hooks, items, movement, turn
+from bot.games.betrayal.cards import Offer, Passive
+from bot.games.betrayal.content import say
+from bot.games.betrayal.context import Ctx, card_name, explorer_name
+from bot.games.betrayal.house import DIRS
+from bot.games.betrayal.state import BetrayalState
+
+MOVE, EXPLORE, USE, TRADE, DROP, PICKUP, ACT, END_TURN = (
+    "move", "explore", "use", "trade", "drop", "pickup", "act", "end_turn")
+GROUPS = {MOVE: "Move", EXPLORE: "Explore", USE: "Items", TRADE: "Items", DROP: "Items",
+          PICKUP: "Items", ACT: "Room", END_TURN: "Turn"}
+
+
+@dataclass(frozen=True)
+class Legal:
+    action: Action
+    label: str
+    style: str = "secondary"
+
+
+def _crossing_note(crossing: tuple[str, int] | None) -> str:
+    if crossing is None:
+        return ""
+    return say("labels.crossing", trait=crossing[0].capitalize(), target=crossing[1])
+
+
+def room_offers(state: BetrayalState, seat: int) -> list[tuple[Offer, Passive, Any]]:
+    """Voluntary actions here, once a turn each; a held explorer (Webs) keeps only what
+    its own cards offer (the chance to break free)."""
+    blocked = hooks.blocked(state, seat)
+    sources = list(hooks.of_explorer(state, seat))
+    if not blocked:
+        sources += list(hooks.of_tile(state, state.explorers[seat].tile))
+    return [(o, p, ref) for p, ref in sources for o in p.actions(state, seat, ref)
+            if o.id not in state.turn.rolls]
+
+
+def legal(state: BetrayalState, seat: int) -> list[Legal]:
+    """Every legal action of the active explorer (no choice pending)."""
+    if state.over or state.pending is not None or seat != state.turn.seat:
+        return []
+    found: list[Legal] = []
+    tiles = state.tiles
+    for m in movement.legal_moves(state, seat):
+        room = content.room(tiles[m.target].room).name
+        note = _crossing_note(m.crossing)
+        if m.dir:
+            found.append(Legal(Action(MOVE, {"dir": m.dir}), say(
+                "labels.move", dir=say(f"dirs.{m.dir}"), room=room) + note))
+        elif m.link:
+            found.append(Legal(Action(MOVE, {"via": m.link.kind, "to": m.target}),
+                               say(f"link_labels.{m.link.kind}", room=room) + note))
+    if movement.can_spend(state, seat, 1):
+        for d in DIRS:
+            if explore.can_explore(state, seat, d):
+                found.append(Legal(Action(EXPLORE, {"dir": d}), say(
+                    "labels.explore", dir=say(f"dirs.{d}"))
+                    + _crossing_note(movement.crossing_for(state, seat, d)), "primary"))
+    for key in items.usable(state, seat):
+        found.append(Legal(Action(USE, {"card": key}), say("labels.use", card=card_name(key))))
+    for deal in items.trades(state, seat):
+        args: dict[str, int | str] = {"with": deal.other, "give": deal.give}
+        other = explorer_name(state, deal.other)
+        if deal.take:
+            args["take"] = deal.take
+            label = say("labels.swap", give=card_name(deal.give), other=other,
+                        take=card_name(deal.take))
+        else:
+            label = say("labels.give", card=card_name(deal.give), other=other)
+        found.append(Legal(Action(TRADE, args), label))
+    for key in items.droppable(state, seat):
+        found.append(Legal(Action(DROP, {"card": key}), say("labels.drop", card=card_name(key))))
+    for key in items.pickable(state, seat):
+        found.append(Legal(Action(PICKUP, {"card": key}),
+                           say("labels.pickup", card=card_name(key))))
+    for offer, _, _ in room_offers(state, seat):
+        found.append(Legal(Action(ACT, {"what": offer.id}), offer.label))
+    found.append(Legal(Action(END_TURN), say("labels.end_turn"), "success"))
+    return found
+
+
+def perform(ctx: Ctx, seat: int, action: Action) -> None:
+    """Start an action the rules allow; refuse anything else, with the reason."""
+    state = ctx.state
+    allowed = [entry.action for entry in legal(state, seat)]
+    if action not in allowed:
+        raise IllegalAction(_refusal(state, seat, action))
+    kind, args = action.kind, action.args
+    if kind == MOVE:
+        move = next(m for m in movement.legal_moves(state, seat)
+                    if (m.dir and m.dir == args.get("dir"))
+                    or (m.link and m.link.kind == args.get("via") and m.target == args.get("to")))
+        movement.start_move(ctx, seat, move)
+    elif kind == EXPLORE:
+        d = str(args["dir"])
+        after = [*movement.leave_steps(state, seat),
+                 {"_explore": {"from": state.explorers[seat].tile, "dir": d}}]
+        movement.push_with_crossing(ctx, seat, movement.crossing_for(state, seat, d), d, after)
+    elif kind == USE:
+        items.use(ctx, seat, str(args["card"]))
+    elif kind == TRADE:
+        items.trade(ctx, seat, items.Trade(int(args["with"]), str(args["give"]),
+                                           str(args.get("take", ""))))
+    elif kind == DROP:
+        items.drop(ctx, seat, str(args["card"]))
+    elif kind == PICKUP:
+        items.pick_up(ctx, seat, str(args["card"]))
+    elif kind == ACT:
+        offer, passive, ref = next(o for o in room_offers(state, seat) if o[0].id == args["what"])
+        state.turn.rolls.append(offer.id)
+        passive.act(ctx, seat, offer, ref)
+    else:
+        turn.end_turn(ctx)
+
+
+def _refusal(state: BetrayalState, seat: int, action: Action) -> str:
+    """Why an action is not allowed, as a player should read it."""
+    kind, args = action.kind, action.args
+    if kind not in GROUPS:
+        return say("errors.unknown_action", kind=kind)
+    if hooks.blocked(state, seat) and kind != END_TURN:
+        return say("errors.held")
+    if kind in (MOVE, EXPLORE):
+        if state.turn.movement_over:
+            return say("errors.movement_over")
+        if not movement.can_spend(state, seat, 1):
+            return say("errors.no_speed", speed=movement.speed_limit(state, seat))
+        return say("errors.no_way" if kind == MOVE else "errors.cannot_explore",
+                   dir=args.get("dir", args.get("via", "?")))
+    key = str(args.get("card") or args.get("give") or "")
+    if kind != ACT and key not in content.get().cards:
+        return say("errors.unknown_card", card=key)
+    if kind == USE:
+        return say("errors.cannot_use", card=card_name(key))
+    if kind == TRADE:
+        if state.turn.traded:
+            return say("errors.traded")
+        return say("errors.cannot_trade", card=card_name(key))
+    if kind == DROP:
+        return say("errors.cannot_drop", card=card_name(key))
+    if kind == PICKUP:
+        return say("errors.cannot_pickup", card=card_name(key))
+    return say("errors.cannot_act")

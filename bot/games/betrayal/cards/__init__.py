@@ -1,0 +1,188 @@
+"""Custom handlers: behaviour the step vocabulary of data/betrayal/README.md cannot say.
+
+Two kinds of `custom:` name appear in the content files:
+
+- a `custom:` *step* inside a step list (`- custom: mask_toggle`) runs in order with the
+  other steps. Register it with `@handler("mask_toggle")`: a function
+  `(ctx, frame, args) -> None` that may change the state, push more steps
+  (`ctx.push_child(frame, [...])`) or pause on a choice (see effects.pause).
+- a card-level or room-level `custom:` names a *passive*: something that watches for
+  its moment (a roll, damage, the end of a turn, a room's links). Register a subclass of
+  `Passive` with `@passive("rope")`; override only the hooks it needs.
+
+A passive is consulted when its card is held (in `cards` or `lasting`), when an
+explorer's `flags` holds its name (a saved roll, say), when a token placed by its card
+lies in a room, or when its room is placed. Every hook has a neutral default, so a
+card with no handler yet simply does nothing special.
+
+What a handler can use (all plain data, so a paused card survives a save):
+
+- `frame.seat` (the explorer the steps act on: set it to pass a card on), `frame.source`
+  (the card key), `frame.vars`: "roll" (the last total of this card's rolls), "chosen"
+  (a trait picked), "token:<kind>" (tile where this card laid that token), "token_tile"
+  / "token_index" (the token being used), "placed" (tile a new room went to),
+  "extra_dice" (set it before a roll: "2 dice fewer in the Gardens").
+- `state.turn.flags`: "last_roll", "last_attack" ({"seat", "damage"}), "arrived_by".
+- `explorer.flags` for a card's own memory (the Mask worn); a key named like a passive
+  attaches that passive to the explorer.
+- Steps: `ctx.push_child(frame, [...])` to run steps next; `effects.pause` / `ask` and
+  `@resumer` for choices; `movement.ask_tile` (pick a placed room), `place_explorer`;
+  `explore.explore_like` (a new room as if explored), `draw_room`; `decks.take_card`,
+  `give_card`, `draw_top`, `resolve_card`; `links.connect` (a linked pair of tokens);
+  `hooks.holds_custom`, `hooks.of_explorer`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.games.betrayal.context import Ctx
+    from bot.games.betrayal.state import BetrayalState, Frame
+
+HANDLERS: dict[str, Callable[..., None]] = {}
+PASSIVES: dict[str, Passive] = {}
+RESUMERS: dict[str, Callable[..., None]] = {}
+
+
+def handler(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register a `custom:` step handler `(ctx, frame, args) -> None`."""
+    def register(fn: Callable[..., None]) -> Callable[..., None]:
+        HANDLERS[name] = fn
+        return fn
+    return register
+
+
+def resumer(kind: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register what a pending choice of this `kind` does with the pick:
+    `(ctx, frame, step, pick) -> None`, where `step` is the paused step, still first in
+    `frame.steps` (pop it, or change it and leave it to run again)."""
+    def register(fn: Callable[..., None]) -> Callable[..., None]:
+        RESUMERS[kind] = fn
+        return fn
+    return register
+
+
+@dataclass(frozen=True)
+class Link:
+    """A way out of a room other than a door (seed 003: it costs one room of Speed)."""
+
+    kind: str  # "stairs_up", "chute", "secret_passage", ...
+    target: int  # tile id
+    cost: int = 1
+    steps: tuple[dict[str, Any], ...] = ()  # run on arrival (a jump's damage)
+    side: str | None = None  # in a split room: the door the link starts from
+    walkable: bool = True  # False: only a roll gets you through (the Revolving Wall)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """Something a passive lets the explorer do now: a button."""
+
+    id: str
+    label: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class Passive:
+    """Hooks a card-level or room-level custom handler may implement.
+
+    `ref` is what the passive is attached to: a card key (held, lasting or flag), or a
+    tile id (a room, or the room holding the passive's token).
+    """
+
+    name = ""
+
+    # ---- rolls (rolls.py): offers before and after the dice, and extra dice
+    def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
+                    ref: Any) -> list[Offer]:
+        return []
+
+    def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
+                   ref: Any) -> None:
+        return None
+
+    def roll_dice(self, state: BetrayalState, seat: int, roll: dict[str, Any],
+                  ref: Any) -> int:
+        """Extra (or fewer) dice for a roll made by `seat` (tokens: Blessing, Drip)."""
+        return 0
+
+    # ---- damage (effects.py)
+    def damage_offers(self, ctx: Ctx, frame: Frame, damage: dict[str, Any],
+                      ref: Any) -> list[Offer]:
+        return []
+
+    def damage_apply(self, ctx: Ctx, frame: Frame, damage: dict[str, Any], offer: Offer,
+                     ref: Any) -> None:
+        return None
+
+    def shields(self, state: BetrayalState, seat: int, source: str, ref: Any) -> bool:
+        """Damage from this card or room does not touch the explorer (the Rope and the
+        Mystic Slide)."""
+        return False
+
+    # ---- the turn (turn.py)
+    def start_turn(self, ctx: Ctx, seat: int, ref: Any) -> None:
+        return None
+
+    def end_turn(self, ctx: Ctx, seat: int, ref: Any) -> None:
+        return None
+
+    def speed_cap(self, state: BetrayalState, seat: int, ref: Any) -> int | None:
+        return None
+
+    def blocks(self, state: BetrayalState, seat: int, ref: Any) -> bool:
+        """True while the explorer may do nothing but end its turn (Webs, Debris)."""
+        return False
+
+    def actions(self, state: BetrayalState, seat: int, ref: Any) -> list[Offer]:
+        """Voluntary things to do here (open the Vault, use a token)."""
+        return []
+
+    def act(self, ctx: Ctx, seat: int, offer: Offer, ref: Any) -> None:
+        return None
+
+    def entered(self, ctx: Ctx, seat: int, tile: int, ref: Any) -> None:
+        """The holder (or anyone, for a room passive) entered a room."""
+        return None
+
+    def cards_changed(self, ctx: Ctx, seat: int, ref: Any) -> None:
+        """The explorer's hand changed (a set like Bell, Book and Candle)."""
+        return None
+
+    # ---- rooms and tokens (links.py, explore.py)
+    def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
+        return []
+
+    def immune(self, state: BetrayalState, seat: int, room: str, ref: Any) -> bool:
+        """The explorer ignores this room's rule (the Medallion)."""
+        return False
+
+    def crossing(self) -> tuple[str, int] | None:
+        """A split room's crossing roll: (trait, target)."""
+        return None
+
+    def placement_floor(self, state: BetrayalState, floor: str) -> str | None:
+        """A room discovered from `floor` that is placed on another (Underground Lake)."""
+        return None
+
+
+def passive(name: str) -> Callable[[type[Passive]], type[Passive]]:
+    """Register a Passive subclass under a `custom:` name (one instance is kept)."""
+    def register(cls: type[Passive]) -> type[Passive]:
+        obj = cls()
+        obj.name = name
+        PASSIVES[name] = obj
+        return cls
+    return register
+
+
+def handled(name: str) -> bool:
+    return name in HANDLERS or name in PASSIVES
+
+
+def load_all() -> None:
+    """Import the modules that register handlers (idempotent)."""
+    from bot.games.betrayal.cards import basics, rolls, rooms, tokens  # noqa: F401

@@ -1,0 +1,190 @@
+"""Cards that bend a roll: before the dice (Angel Feather, Adrenaline Shot, a foreseen
+roll from It Is Meant To Be) or after them (Lucky Stone, Rabbit's Foot).
+
+They are offered by rolls.py when their holder rolls (see its stages). The Candle's
+extra die is plain data (`modifiers: on: event_roll`). A passive's `roll_apply` may
+ask a follow-up question (which value, which dice) but must not push steps while it
+asks: the card is discarded by the follow-up's resumer instead.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Any
+
+from bot.games.betrayal import content, decks
+from bot.games.betrayal.cards import Offer, Passive, handler, passive, resumer
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import ask, pause, step
+from bot.games.betrayal.rolls import ask_value, is_trait_roll, reroll, total_of
+from bot.games.betrayal.state import Frame
+
+TOP = 8  # the Angel Feather's highest pick (seed 003: 0 to 8)
+
+
+def _discard(ctx: Ctx, seat: int, key: str) -> None:
+    if key in ctx.state.explorers[seat].cards:
+        ctx.say("events.discarded", who=ctx.who(seat), card=content.card(key).name)
+        decks.take_card(ctx, seat, key, to="discard")
+
+
+@passive("angel_feather")
+class AngelFeather(Passive):
+    def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
+                    ref: Any) -> list[Offer]:
+        if stage != "pre":
+            return []
+        return [Offer("angel_feather", content.say("labels.angel_feather"))]
+
+    def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
+                   ref: Any) -> None:
+        roll["feather"] = ref
+        ask_value(ctx, frame, "roll_value", content.say("prompts.angel_feather"), TOP)
+
+
+@resumer("roll_value")
+def _roll_value(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = raw["_roll"]
+    spec["fixed"] = pick
+    _discard(ctx, frame.seat, spec.pop("feather"))
+
+
+@passive("adrenaline_shot")
+class AdrenalineShot(Passive):
+    def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
+                    ref: Any) -> list[Offer]:
+        if stage != "pre" or not is_trait_roll(roll):
+            return []
+        return [Offer("adrenaline_shot", content.say("labels.adrenaline"))]
+
+    def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
+                   ref: Any) -> None:
+        roll["bonus"] = int(roll.get("bonus", 0)) + 4
+        _discard(ctx, frame.seat, ref)
+
+
+LUCKY_CHOICES: tuple[tuple[str, int], ...] = (("lucky_blanks", 0), ("lucky_ones", 1),
+                                              ("lucky_all", 2))
+
+
+@passive("lucky_stone")
+class LuckyStone(Passive):
+    def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
+                    ref: Any) -> list[Offer]:
+        if stage != "post":
+            return []
+        return [Offer("lucky_stone", content.say("labels.lucky_stone"))]
+
+    def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
+                   ref: Any) -> None:
+        roll["stone"] = ref
+        ask(ctx, frame.seat, "lucky_pick", content.say("prompts.lucky_stone"),
+            [content.say(f"labels.{key}") for key, _ in LUCKY_CHOICES])
+
+
+@resumer("lucky_pick")
+def _lucky_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    """Reroll the 0s, the dice under 2, or all of them (any set, seed 003: these three
+    are the sets worth rerolling)."""
+    spec = raw["_roll"]
+    below = LUCKY_CHOICES[pick][1]
+    positions = [i for i, d in enumerate(spec.get("rolled", [])) if d <= below]
+    reroll(ctx, spec, positions)
+    ctx.say("events.rerolled", who=ctx.who(frame.seat), dice=" ".join(map(str, spec["rolled"])),
+            total=total_of(spec))
+    _discard(ctx, frame.seat, spec.pop("stone"))
+
+
+@passive("rabbits_foot")
+class RabbitsFoot(Passive):
+    """On its holder's turn, once: reroll one die of a roll just made."""
+
+    def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
+                    ref: Any) -> list[Offer]:
+        turn = ctx.state.turn
+        if stage != "post" or turn.seat != frame.seat or ref in turn.used:
+            return []
+        faces = sorted(set(roll.get("rolled", [])))
+        return [Offer(f"rabbit-{face}", content.say("labels.rabbits_foot", face=face),
+                      {"face": face}) for face in faces if face < 2]
+
+    def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
+                   ref: Any) -> None:
+        ctx.state.turn.used.append(ref)
+        rolled = roll.get("rolled", [])
+        roll["used"] = [*roll.get("used", []), *(f"rabbit-{f}" for f in (0, 1, 2))]
+        reroll(ctx, roll, [rolled.index(offer.data["face"])])
+        ctx.say("events.rerolled", who=ctx.who(frame.seat),
+                dice=" ".join(map(str, roll["rolled"])), total=total_of(roll))
+
+
+# ---------------------------------------------------------------- It Is Meant To Be
+
+MEANT = "it_is_meant_to_be"
+PEEK_SOURCES: tuple[str, ...] = ("item", "event", "omen", "rooms")
+
+
+@handler(MEANT)
+def it_is_meant_to_be(ctx: Ctx, frame: Frame, args: Any) -> None:
+    """Choose: order the top 3 of a deck (or the room stack), or roll 4 dice and keep
+    the total to play later instead of a roll."""
+    pause(ctx, frame, {"_meant": {}}, "meant_choice", content.say("prompts.meant"),
+          [content.say(f"labels.meant_{s}") for s in PEEK_SOURCES]
+          + [content.say("labels.meant_roll")])
+
+
+def _pile(ctx: Ctx, source: str) -> list[str]:
+    return ctx.state.stack if source == "rooms" else ctx.state.decks[source]
+
+
+def _name(source: str, key: str) -> str:
+    return content.room(key).name if source == "rooms" else content.card(key).name
+
+
+@resumer("meant_choice")
+def _meant_choice(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    frame.steps.pop(0)
+    if pick == len(PEEK_SOURCES):
+        frame.steps.insert(0, {"roll": {"dice": 4, "then": [{"_meant_keep": {}}]}})
+        return
+    source = PEEK_SOURCES[pick]
+    top = _pile(ctx, source)[:3]
+    if len(top) < 2:
+        return
+    orders = [list(p) for p in permutations(top)]
+    pause(ctx, frame, {"_meant_order": {"source": source, "orders": orders}}, "meant_order",
+          content.say("prompts.meant_order"),
+          [", ".join(_name(source, k) for k in order) for order in orders])
+
+
+@resumer("meant_order")
+def _meant_order(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = frame.steps.pop(0)["_meant_order"]
+    pile = _pile(ctx, spec["source"])
+    order = spec["orders"][pick]
+    pile[: len(order)] = order
+    ctx.say("events.meant_ordered", who=ctx.who(frame.seat),
+            pile=content.say(f"labels.meant_{spec['source']}"))
+
+
+@step("_meant_keep")
+def _meant_keep(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    total = int(frame.vars.get("roll", 0))
+    ctx.state.explorers[frame.seat].flags[MEANT] = total
+    ctx.say("events.meant_kept", who=ctx.who(frame.seat), total=total)
+
+
+@passive(MEANT)
+class ForeseenRoll(Passive):
+    """Attached through the explorer's flags: the kept total, once, instead of a roll."""
+
+    def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
+                    ref: Any) -> list[Offer]:
+        saved = ctx.state.explorers[frame.seat].flags.get(MEANT)
+        if stage != "pre" or saved is None:
+            return []
+        return [Offer(MEANT, content.say("labels.meant_use", total=saved))]
+
+    def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
+                   ref: Any) -> None:
+        roll["fixed"] = int(ctx.state.explorers[frame.seat].flags.pop(MEANT))

@@ -1,0 +1,150 @@
+"""Tokens events leave in rooms, and what they do there.
+
+- Blessing (A Moment of Hope) +1 die, Drip -1, Smoke -2 on trait rolls made in the
+  room (never fewer than 1 die). RULING: before the haunt every explorer counts as a
+  hero for the Blessing (nobody is a traitor yet).
+- Secret Passage and Secret Stairs are links between their two tokens (links.py).
+- Closet, Safe, Skeletons, Slide and Wall Switch offer their card's `use` steps to an
+  explorer in the room, once a turn each (a chosen roll, seed 003). The steps run with
+  `frame.vars["token_tile"]`/`["token_index"]` set, for `remove_token`. The Slide and
+  the Wall Switch are ways out of the room, so they need a move left.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.betrayal import content, hooks
+from bot.games.betrayal.cards import Link, Offer, Passive, passive
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.links import LINK_TOKENS
+from bot.games.betrayal.rolls import is_trait_roll
+from bot.games.betrayal.state import BetrayalState
+
+
+def _token(state: BetrayalState, ref: Any) -> dict[str, Any]:
+    tile, index = ref
+    return state.tiles[tile].tokens[index]
+
+
+class RoomDice(Passive):
+    delta = 0
+
+    def roll_dice(self, state: BetrayalState, seat: int, roll: dict[str, Any],
+                  ref: Any) -> int:
+        return self.delta if is_trait_roll(roll) else 0
+
+
+@passive("a_moment_of_hope")
+class Blessing(RoomDice):
+    delta = 1
+
+
+@passive("drip_drip_drip")
+class Drip(RoomDice):
+    delta = -1
+
+
+@passive("smoke")
+class Smoke(RoomDice):
+    delta = -2
+
+
+class LinkToken(Passive):
+    def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
+        token = _token(state, ref)
+        if token["kind"] not in LINK_TOKENS or token.get("link") is None:
+            return []
+        return [Link(token["kind"], int(token["link"]), side=token.get("side"))]
+
+
+@passive("secret_passage")
+class SecretPassage(LinkToken):
+    pass
+
+
+@passive("secret_stairs")
+class SecretStairs(LinkToken):
+    pass
+
+
+class TokenUse(Passive):
+    """Offers the token card's `use` steps to whoever stands in its room."""
+
+    moves_out = False  # using it is a way out of the room (needs a move left)
+    keyed = False  # the Skeleton Key opens it without a roll
+
+    def actions(self, state: BetrayalState, seat: int, ref: Any) -> list[Offer]:
+        from bot.games.betrayal.movement import can_spend
+
+        tile, index = ref
+        token = _token(state, ref)
+        card = content.card(token["card"])
+        if state.explorers[seat].tile != tile or not card.use:
+            return []
+        if self.moves_out and not can_spend(state, seat, 1):
+            return []
+        data = {"tile": tile, "index": index}
+        offers = [Offer(f"{card.key}-{index}", content.say(
+            "labels.token_use", token=token["kind"].replace("_", " "), card=card.name), data)]
+        if self.keyed and hooks.holds_custom(state, seat, "skeleton_key"):
+            offers.append(Offer(f"{card.key}-{index}-key", content.say(
+                "labels.token_key", token=token["kind"].replace("_", " ")),
+                {**data, "key": True}))
+        return offers
+
+    def act(self, ctx: Ctx, seat: int, offer: Offer, ref: Any) -> None:
+        token = _token(ctx.state, ref)
+        card = content.card(token["card"])
+        steps = list(card.use)
+        if offer.data.get("key"):
+            steps = _best_outcome(steps)
+        if self.moves_out:
+            ctx.state.turn.moves += 1
+        ctx.push(steps, seat, card.key, card.deck,
+                 {"token_tile": offer.data["tile"], "token_index": offer.data["index"]})
+
+
+def _best_outcome(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Skeleton Key: the steps of the roll's best outcome, without rolling."""
+    for s in steps:
+        if "roll" in s:
+            outcomes = s["roll"].get("outcomes", [])
+            best = max(outcomes, key=lambda o: int(o.get("min", -1)))
+            return list(best.get("do") or [])
+    return steps
+
+
+@passive("closet_door")
+class ClosetDoor(TokenUse):
+    pass
+
+
+@passive("skeletons")
+class Skeletons(TokenUse):
+    pass
+
+
+@passive("locked_safe")
+class LockedSafe(TokenUse):
+    keyed = True
+
+
+@passive("mystic_slide")
+class MysticSlide(TokenUse):
+    moves_out = True
+
+
+@passive("revolving_wall")
+class RevolvingWall(TokenUse):
+    """Its two Wall Switch tokens (laid with links.connect) join two rooms, but only a
+    Knowledge roll gets you through: the link is listed for the map and the house's
+    connectivity, and crossing it is the token's use."""
+
+    moves_out = True
+
+    def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
+        token = _token(state, ref)
+        if token.get("link") is None:
+            return []
+        return [Link(token["kind"], int(token["link"]), walkable=False)]

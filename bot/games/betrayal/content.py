@@ -1,0 +1,209 @@
+"""Betrayal content from data/betrayal/, read once per process.
+
+The engine only ever sees these frozen records, never the YAML, so the content files
+can grow (new fields, new cards) without touching the rules. Every sentence a player
+reads comes from texts.yaml through `say`, so it stays in our own words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bot.paths import DATA
+
+TRAITS: tuple[str, ...] = ("speed", "might", "sanity", "knowledge")
+PHYSICAL: tuple[str, ...] = ("might", "speed")
+MENTAL: tuple[str, ...] = ("sanity", "knowledge")
+FLOORS: tuple[str, ...] = ("upper", "ground", "basement")
+DECKS: tuple[str, ...] = ("omen", "item", "event")
+CARD_FILES: dict[str, str] = {"omen": "omens", "item": "items", "event": "events"}
+
+
+@dataclass(frozen=True)
+class Track:
+    values: tuple[int, ...]  # the 8 values above the skull, lowest first
+    start: int  # index of the starting value
+
+
+@dataclass(frozen=True)
+class ExplorerInfo:
+    key: str
+    name: str
+    colour: str  # the character card: two explorers of one colour never play together
+    hex: str
+    birthday: str  # "MM-DD"
+    traits: dict[str, Track]
+
+
+@dataclass(frozen=True)
+class RoomInfo:
+    key: str
+    name: str
+    floors: tuple[str, ...]
+    doors: tuple[str, ...]  # as printed, N = top before rotation
+    symbol: str  # "omen" | "event" | "item" | "" (none)
+    start: bool = False
+    barrier: bool = False
+    text: str = ""
+    on_leave: tuple[dict[str, Any], ...] = ()
+    on_enter: tuple[dict[str, Any], ...] = ()
+    on_discover: tuple[dict[str, Any], ...] = ()
+    on_end_turn: tuple[dict[str, Any], ...] = ()
+    once_per_explorer: bool = False
+    custom: str = ""
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    key: str
+    name: str
+    deck: str  # "omen" | "item" | "event"
+    text: str = ""
+    keep: bool = True
+    companion: bool = False
+    weapon: bool = False
+    haunt_only: bool = False
+    on_gain: tuple[dict[str, Any], ...] = ()
+    on_lose: tuple[dict[str, Any], ...] = ()
+    on_draw: tuple[dict[str, Any], ...] = ()
+    use: tuple[dict[str, Any], ...] = ()
+    modifiers: tuple[dict[str, Any], ...] = ()
+    lasting: bool = False
+    custom: str = ""
+    designed: bool = False
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def tradeable(self) -> bool:
+        """Companions never change hands by trade or drop (seed 003); a card may also
+        say so itself (`tradeable: false`, e.g. the Blood Dagger)."""
+        return self.keep and not self.companion and bool(self.raw.get("tradeable", True))
+
+
+@dataclass(frozen=True)
+class Content:
+    explorers: dict[str, ExplorerInfo]
+    rooms: dict[str, RoomInfo]
+    cards: dict[str, CardInfo]
+
+    def deck(self, deck: str) -> list[str]:
+        """Card keys of one deck in file order (the engine shuffles them)."""
+        return [c.key for c in self.cards.values() if c.deck == deck]
+
+    def discoverable(self) -> list[str]:
+        """The room tiles that go into the stack (everything but the start tiles)."""
+        return [r.key for r in self.rooms.values() if not r.start]
+
+
+def _steps(raw: Any) -> tuple[dict[str, Any], ...]:
+    return tuple(dict(s) for s in raw or ())
+
+
+def _read(folder: Path, name: str, required: bool = True) -> dict[str, Any]:
+    path = folder / f"{name}.yaml"
+    if not path.exists() and not required:
+        return {}
+    with path.open(encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh) or {}
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path} must hold a mapping")
+    return raw
+
+
+def load_content(folder: Path) -> Content:
+    """Read every content file of a folder laid out like data/betrayal/."""
+    explorers = {}
+    for e in _read(folder, "explorers")["explorers"]:
+        traits = {t: Track(tuple(int(v) for v in e["traits"][t]["track"]),
+                           int(e["traits"][t]["start"])) for t in TRAITS}
+        explorers[e["key"]] = ExplorerInfo(e["key"], e["name"], e["colour"], e["hex"],
+                                           str(e["birthday"]), traits)
+    rooms = {}
+    for r in _read(folder, "rooms")["rooms"]:
+        symbol = str(r.get("symbol") or "none")
+        rooms[r["key"]] = RoomInfo(
+            r["key"], r["name"], tuple(r["floors"]), tuple(r["doors"]),
+            "" if symbol == "none" else symbol, bool(r.get("start", False)),
+            bool(r.get("barrier", False)), str(r.get("text", "")),
+            _steps(r.get("on_leave")), _steps(r.get("on_enter")),
+            _steps(r.get("on_discover")), _steps(r.get("on_end_turn")),
+            bool(r.get("once_per_explorer", False)), str(r.get("custom") or ""))
+    cards = {}
+    for deck, filename in CARD_FILES.items():
+        for c in _read(folder, filename, required=False).get(filename, []) or []:
+            cards[c["key"]] = CardInfo(
+                c["key"], c["name"], deck, str(c.get("text", "")),
+                bool(c.get("keep", deck != "event")), bool(c.get("companion", False)),
+                bool(c.get("weapon", False)), bool(c.get("haunt_only", False)),
+                _steps(c.get("on_gain")), _steps(c.get("on_lose")), _steps(c.get("on_draw")),
+                _steps(c.get("use")), _steps(c.get("modifiers")), bool(c.get("lasting", False)),
+                str(c.get("custom") or ""), bool(c.get("designed", False)), dict(c))
+    return Content(explorers, rooms, cards)
+
+
+_override: list[Content] = []
+
+
+@cache
+def _default() -> Content:
+    return load_content(DATA / "betrayal")
+
+
+def get() -> Content:
+    """The content the engine plays with: data/betrayal/, unless a test installed its own."""
+    return _override[-1] if _override else _default()
+
+
+class installed:
+    """`with installed(content):` plays with other content (tests build small houses)."""
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+
+    def __enter__(self) -> Content:
+        _override.append(self.content)
+        return self.content
+
+    def __exit__(self, *exc: object) -> None:
+        _override.pop()
+
+
+def room(key: str) -> RoomInfo:
+    return get().rooms[key]
+
+
+def card(key: str) -> CardInfo:
+    return get().cards[key]
+
+
+def explorer(key: str) -> ExplorerInfo:
+    return get().explorers[key]
+
+
+@cache
+def _texts() -> dict[str, Any]:
+    return _read(DATA / "betrayal", "texts")
+
+
+def text(key: str) -> str:
+    """One template from texts.yaml by dotted key ("errors.not_your_turn")."""
+    node: Any = _texts()
+    for part in key.split("."):
+        node = node[part]
+    if not isinstance(node, str):
+        raise KeyError(key)
+    return node
+
+
+def say(key: str, **kw: Any) -> str:
+    """A player-facing line: the template for `key` filled with `kw`."""
+    return text(key).format(**kw)
+
+
+def rules_topics() -> dict[str, str]:
+    return {str(k): str(v).strip() for k, v in _read(DATA / "betrayal", "rules")["topics"].items()}

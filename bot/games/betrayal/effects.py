@@ -1,0 +1,380 @@
+"""The step interpreter: runs the step lists of data/betrayal/ (README.md's vocabulary).
+
+`state.script` is a stack of frames (state.Frame); the top frame's first step runs
+next. A step may push more frames (an outcome's `do`, a drawn card's effect), which
+then run before the rest of its own frame. A step that needs a decision puts itself
+back first in its frame and sets `state.pending` (`pause`); the choice's resumer
+(`cards.RESUMERS[kind]`) finds it there, updates or pops it, and `run` goes on. So the
+continuation is plain data: a game saved in the middle of a card resumes exactly.
+
+Discipline: a step either pushes frames or pauses, never both (the paused step must be
+first in the top frame). Engine-internal steps start with `_`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.core.choices import PendingChoice
+from bot.games.betrayal import content, hooks, traits
+from bot.games.betrayal.cards import HANDLERS, RESUMERS, Offer, resumer
+from bot.games.betrayal.content import TRAITS
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.links import LINK_TOKENS, join_last
+from bot.games.betrayal.state import Frame
+
+STEPS: dict[str, Callable[[Ctx, Frame, Any], None]] = {}
+README_STEPS: tuple[str, ...] = ("roll", "gain", "lose", "damage", "heal", "draw", "move",
+                                 "attack", "token", "lasting", "custom")
+RUN_LIMIT = 10_000  # no real card chain comes near this; it catches a runaway loop
+
+
+def step(name: str) -> Callable[[Callable[[Ctx, Frame, Any], None]],
+                                Callable[[Ctx, Frame, Any], None]]:
+    def register(fn: Callable[[Ctx, Frame, Any], None]) -> Callable[[Ctx, Frame, Any], None]:
+        STEPS[name] = fn
+        return fn
+    return register
+
+
+def run(ctx: Ctx) -> None:
+    """Run steps until the script is empty, a choice is pending, or the game is over."""
+    state = ctx.state
+    for _ in range(RUN_LIMIT):
+        if state.pending is not None or state.over or not state.script:
+            return
+        frame = state.script[-1]
+        if not frame.steps:
+            state.script.pop()
+            continue
+        execute(ctx, frame, frame.steps.pop(0))
+    raise RuntimeError("the step interpreter did not settle")
+
+
+def execute(ctx: Ctx, frame: Frame, raw: dict[str, Any]) -> None:
+    if len(raw) != 1:
+        raise ValueError(f"a step has exactly one key: {raw!r}")
+    ((kind, arg),) = raw.items()
+    fn = STEPS.get(kind)
+    if fn is None:
+        raise ValueError(f"unknown step {kind!r}")
+    fn(ctx, frame, arg)
+
+
+def ask(ctx: Ctx, seat: int, kind: str, prompt: str, labels: list[str],
+        payload: dict[str, Any] | None = None) -> None:
+    """Set a pending choice (the paused step must already be first in the top frame)."""
+    ctx.state.pending = PendingChoice(seat, prompt, kind, labels, payload or {})
+    ctx.say("events.choosing", kind="choice", who=ctx.who(seat), prompt=prompt)
+
+
+def pause(ctx: Ctx, frame: Frame, raw: dict[str, Any], kind: str, prompt: str,
+          labels: list[str], payload: dict[str, Any] | None = None,
+          seat: int | None = None) -> None:
+    """Put `raw` back first in its frame and ask its explorer (or `seat`) to choose."""
+    frame.steps.insert(0, raw)
+    ask(ctx, frame.seat if seat is None else seat, kind, prompt, labels, payload)
+
+
+def resume(ctx: Ctx, pick: int) -> None:
+    """Apply a pick to the paused step and go on running."""
+    state = ctx.state
+    pending = state.pending
+    assert pending is not None
+    state.pending = None
+    frame = state.script[-1]
+    RESUMERS[pending.kind](ctx, frame, frame.steps[0], pick)
+    run(ctx)
+
+
+def offer_data(offer: Offer, passive: str, ref: Any) -> dict[str, Any]:
+    """An offer as plain data for a pending payload."""
+    return {"id": offer.id, "label": offer.label, "data": offer.data, "passive": passive,
+            "ref": list(ref) if isinstance(ref, tuple) else ref}
+
+
+def offer_from(raw: dict[str, Any]) -> tuple[Offer, str, Any]:
+    ref = raw["ref"]
+    return (Offer(raw["id"], raw["label"], dict(raw["data"])), raw["passive"],
+            tuple(ref) if isinstance(ref, list) else ref)
+
+
+# ---------------------------------------------------------------- traits
+
+def change(ctx: Ctx, seat: int, trait: str, amount: int) -> None:
+    """Gain (amount > 0) or lose (< 0) steps on a track, and say so."""
+    before = traits.value(ctx.state, seat, trait)
+    moved = traits.shift(ctx.state, seat, trait, amount)
+    after = traits.value(ctx.state, seat, trait)
+    key = "gain" if amount > 0 else "lose"
+    if moved == 0:
+        ctx.say(f"events.{key}_none", kind="trait", who=ctx.who(seat), trait=trait.capitalize())
+        return
+    ctx.say(f"events.{key}", kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
+            amount=abs(moved), before=before, after=after,
+            data={"seat": seat, "trait": trait, "moved": moved})
+
+
+def _trait_labels(ctx: Ctx, seat: int, names: list[str], amount: int) -> list[str]:
+    labels = []
+    for t in names:
+        before = traits.value(ctx.state, seat, t)
+        probe = traits.index(ctx.state, seat, t)
+        after_i = max(traits.floor_index(ctx.state), min(traits.TOP, probe + amount))
+        after = 0 if after_i < 0 else traits.track(ctx.state, seat, t).values[after_i]
+        labels.append(content.say("labels.trait_change", trait=t.capitalize(), before=before,
+                                  after=after))
+    return labels
+
+
+def _gain_or_lose(ctx: Ctx, frame: Frame, arg: dict[str, Any], sign: int) -> None:
+    amount = int(arg.get("amount", 1)) * sign
+    if "choose" in arg:
+        names = [t for t in arg["choose"] if t in TRAITS]
+        pause(ctx, frame, {"_trait_pick": {"traits": names, "amount": amount}},
+              "trait_pick",
+              content.say("prompts.gain" if sign > 0 else "prompts.lose", amount=abs(amount)),
+              _trait_labels(ctx, frame.seat, names, amount))
+        return
+    trait = arg.get("trait")
+    if trait == "chosen":
+        trait = frame.vars.get("chosen")
+    if trait == "all":
+        for t in TRAITS:
+            change(ctx, frame.seat, t, amount)
+        return
+    change(ctx, frame.seat, str(trait), amount)
+
+
+@step("gain")
+def _gain(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    _gain_or_lose(ctx, frame, arg, 1)
+
+
+@step("lose")
+def _lose(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    _gain_or_lose(ctx, frame, arg, -1)
+
+
+@resumer("trait_pick")
+def _trait_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    frame.steps.pop(0)
+    spec = raw["_trait_pick"]
+    trait = spec["traits"][pick]
+    frame.vars["chosen"] = trait
+    change(ctx, frame.seat, trait, int(spec["amount"]))
+
+
+@step("heal")
+def _heal(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    for t in arg.get("traits", TRAITS):
+        before = traits.value(ctx.state, frame.seat, t)
+        if traits.heal(ctx.state, frame.seat, t):
+            ctx.say("events.heal", kind="trait", who=ctx.who(frame.seat),
+                    trait=t.capitalize(), before=before,
+                    after=traits.value(ctx.state, frame.seat, t))
+
+
+# ---------------------------------------------------------------- damage
+
+@step("damage")
+def _damage_step(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    kind = str(arg.get("kind", "general"))
+    if "dice" in arg:
+        ctx.push_child(frame, [{"roll": {"dice": int(arg["dice"]), "purpose": "damage",
+                                         "then": [{"_damage": {"kind": kind,
+                                                               "from_roll": True}}]}}])
+        return
+    ctx.push_child(frame, [{"_damage": {"kind": kind, "amount": int(arg.get("amount", 1))}}])
+
+
+@step("_damage")
+def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    spec = dict(arg)
+    if spec.pop("from_roll", False):
+        spec["amount"] = int(frame.vars.get("roll", 0))
+    seat = frame.seat
+    shield = next((ref for p, ref in hooks.of_explorer(ctx.state, seat)
+                   if p.shields(ctx.state, seat, frame.source, ref)), None)
+    if shield is not None and spec["amount"] > 0:
+        ctx.say("events.damage_shielded", who=ctx.who(seat), card=content.card(shield).name
+                if shield in content.get().cards else shield)
+        return
+    if not spec.get("offered"):
+        spec["offered"] = True
+        offers = [offer_data(o, p.name, ref) for p, ref in hooks.of_explorer(ctx.state, seat)
+                  for o in p.damage_offers(ctx, frame, spec, ref)]
+        if offers and spec["amount"] > 0:
+            labels = [content.say("labels.damage_as_is", amount=spec["amount"],
+                                  kind=spec["kind"])] + [o["label"] for o in offers]
+            spec["offers"] = offers
+            pause(ctx, frame, {"_damage": spec}, "damage_offer",
+                  content.say("prompts.damage_offer", amount=spec["amount"], kind=spec["kind"]),
+                  labels)
+            return
+    if not spec.get("reduced"):
+        spec["reduced"] = True
+        for key in ctx.state.explorers[seat].cards:
+            for m in content.card(key).modifiers:
+                if m.get("on") == "damage" and m.get("kind", spec["kind"]) == spec["kind"] \
+                        and spec["amount"] > 0:
+                    cut = min(spec["amount"], int(m.get("reduce", 0)))
+                    spec["amount"] -= cut
+                    ctx.say("events.damage_reduced", who=ctx.who(seat),
+                            card=content.card(key).name, amount=cut)
+        ctx.say("events.damage", kind="damage", who=ctx.who(seat), amount=spec["amount"],
+                damage=spec["kind"], data={"seat": seat, "amount": spec["amount"]})
+    split_damage(ctx, frame, spec)
+
+
+def split_damage(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
+    """Point by point, the damaged explorer picks the trait (seed 003: the loser splits)."""
+    seat, amount = frame.seat, int(spec["amount"])
+    allowed = list(traits.DAMAGE_TRAITS[spec["kind"]])
+    lowerable = [t for t in allowed if traits.can_lower(ctx.state, seat, t)]
+    if amount <= 0 or not lowerable:
+        return
+    if len(lowerable) == 1:
+        change(ctx, seat, lowerable[0], -amount)
+        return
+    labels = _trait_labels(ctx, seat, allowed, -1)
+    choices = [[t, 1] for t in allowed]
+    if amount > 1:
+        labels += [content.say("labels.damage_all", amount=amount, trait=t.capitalize())
+                   for t in allowed]
+        choices += [[t, amount] for t in allowed]
+    spec = {**spec, "choices": choices}
+    pause(ctx, frame, {"_damage": spec}, "damage_split",
+          content.say("prompts.damage_split", amount=amount, kind=spec["kind"]), labels)
+
+
+@resumer("damage_split")
+def _damage_split(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = raw["_damage"]
+    trait, points = spec["choices"][pick]
+    change(ctx, frame.seat, trait, -int(points))
+    spec["amount"] = int(spec["amount"]) - int(points)
+    if spec["amount"] <= 0:
+        frame.steps.pop(0)
+
+
+@resumer("damage_offer")
+def _damage_offer(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    """0 takes the damage as it is; otherwise the passive (the Skull) edits the step."""
+    from bot.games.betrayal.cards import PASSIVES
+
+    spec = raw["_damage"]
+    offers = spec.pop("offers", [])
+    if pick > 0:
+        offer, name, ref = offer_from(offers[pick - 1])
+        PASSIVES[name].damage_apply(ctx, frame, spec, offer, ref)
+
+
+# ---------------------------------------------------------------- cards, moves, tokens
+
+@step("draw")
+def _draw(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    ctx.push_child(frame, [{"_draw_card": {"deck": arg["deck"]}}
+                           for _ in range(int(arg.get("count", 1)))])
+
+
+@step("move")
+def _move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    from bot.games.betrayal import movement
+
+    to = str(arg.get("to", ""))
+    if to == "choose_placed":
+        movement.ask_tile(ctx, frame, {"_move_to": {}}, content.say("prompts.move_where"))
+        return
+    target = ctx.state.tile_of(to)
+    if target is None:
+        ctx.say("events.not_placed", room=content.room(to).name if to in content.get().rooms
+                else to)
+        return
+    movement.place_explorer(ctx, frame.seat, target, forced=True)
+
+
+@step("token")
+def _token(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    from bot.games.betrayal import movement
+
+    if arg.get("place") == "choose_placed":
+        movement.ask_tile(ctx, frame, {"_token_at": dict(arg)},
+                          content.say("prompts.token_where", token=arg["kind"]))
+        return
+    put_token(ctx, frame, dict(arg), ctx.state.explorers[frame.seat].tile)
+
+
+def put_token(ctx: Ctx, frame: Frame, arg: dict[str, Any], tile_id: int) -> None:
+    """Lay a token; frame.vars["token:<kind>"] remembers where, for the card's next steps
+    (a Secret Passage's other end links back to it)."""
+    tile = ctx.state.tiles[tile_id]
+    token: dict[str, Any] = {"kind": arg["kind"], "card": arg.get("card", frame.source)}
+    explorer = ctx.state.explorers[frame.seat]
+    if explorer.tile == tile_id and explorer.side:
+        token["side"] = explorer.side
+    tile.tokens.append(token)
+    previous = frame.vars.get(f"token:{arg['kind']}")
+    if arg["kind"] in LINK_TOKENS and previous is not None and previous != tile_id:
+        join_last(ctx.state, arg["kind"], int(previous), tile_id)
+    frame.vars[f"token:{arg['kind']}"] = tile_id
+    ctx.say("events.token", kind="token", token=arg["kind"].replace("_", " "),
+            room=ctx.room_name(tile_id), data={"tile": tile_id, "token": arg["kind"]})
+
+
+@step("lasting")
+def _lasting(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    key = frame.source
+    if key in ctx.state.resolving:
+        ctx.state.resolving.remove(key)
+        ctx.state.explorers[frame.seat].lasting.append(key)
+        ctx.say("events.lasting", kind="card", who=ctx.who(frame.seat),
+                card=content.card(key).name)
+
+
+@step("custom")
+def _custom(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    name, args = (arg, None) if isinstance(arg, str) else next(iter(dict(arg).items()))
+    fn = HANDLERS.get(name)
+    if fn is None:
+        ctx.say("events.not_ready", source=_source_name(frame.source), name=name)
+        return
+    fn(ctx, frame, args)
+
+
+def _source_name(key: str) -> str:
+    if key in content.get().cards:
+        return content.card(key).name
+    if key in content.get().rooms:
+        return content.room(key).name
+    return key
+
+
+# ---------------------------------------------------------------- attacks
+
+@step("attack")
+def _attack(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """An unseen thing attacks: its dice (rolled for it) against the explorer's trait.
+    The winner's margin is the loser's damage; only the explorer can be hurt."""
+    from bot.core.dice import roll_betrayal
+
+    trait = str(arg.get("trait", "might"))
+    dice = roll_betrayal(ctx.state.rng, int(arg.get("dice", 4)))
+    ctx.say("events.attack", kind="roll", who=ctx.who(frame.seat), strength=len(dice),
+            trait=trait.capitalize(), dice=" ".join(map(str, dice)), total=sum(dice),
+            data={"dice": dice, "total": sum(dice)})
+    ctx.push_child(frame, [{"roll": {"trait": trait, "purpose": "defense",
+                                     "then": [{"_attack_result": {"attacker": sum(dice),
+                                                                  "trait": trait}}]}}])
+
+
+@step("_attack_result")
+def _attack_result(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    margin = int(arg["attacker"]) - int(frame.vars.get("roll", 0))
+    ctx.state.turn.flags["last_attack"] = {"seat": frame.seat, "damage": max(0, margin)}
+    if margin <= 0:
+        ctx.say("events.attack_fended", who=ctx.who(frame.seat))
+        return
+    kind = "physical" if arg["trait"] in ("might", "speed") else "mental"
+    ctx.push_child(frame, [{"_damage": {"kind": kind, "amount": margin}}])

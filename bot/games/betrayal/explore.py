@@ -1,0 +1,309 @@
+"""Exploring: drawing room tiles, turning and placing them, and what a discovery draws.
+
+Seed 003: look at the top of the room stack; a tile for another floor is discarded,
+and so is one that would leave the floor with no door open to unexplored space; the
+first that fits is placed, turned as the explorer likes so that a door joins the room
+it came from. When the stack runs out, the discards are shuffled into a new stack. A
+new room's card symbol draws its card, and then the explorer's movement is over.
+
+If every tile left would close the floor, the first that fits is placed anyway and the
+house is rearranged as little as possible (house.last_resort). The same drawing and
+placing serve the rooms that land elsewhere (`explore_like`: a fall through the
+Collapsed Room, the Underground Lake, cards that put you in a new room).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.games.betrayal import content, house
+from bot.games.betrayal.cards import PASSIVES, resumer
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.house import (
+    DIRS,
+    Cell,
+    Layout,
+    cell_of,
+    explore_rotations,
+    free_spots,
+    opposite,
+    rotated_doors,
+)
+from bot.games.betrayal.links import link_cells
+from bot.games.betrayal.movement import place_explorer
+from bot.games.betrayal.state import BetrayalState, Frame, Tile
+
+CELL_LIMIT = 20  # more spots than this: pick the doorway first, then the turn
+
+
+def placement_floor(state: BetrayalState, room: str, floor: str) -> str:
+    """The floor a room found from `floor` goes on (the Underground Lake: the basement)."""
+    passive = PASSIVES.get(content.room(room).custom)
+    other = passive.placement_floor(state, floor) if passive else None
+    return other or floor
+
+
+def unplaced(state: BetrayalState) -> list[str]:
+    return [*state.stack, *state.room_discard]
+
+
+def fits(state: BetrayalState, room: str, floor: str, cell: Cell | None, towards: str | None,
+         keep_open: bool = True) -> bool:
+    """Can this tile, found from `floor`, be placed: at `cell` facing back `towards`
+    (exploring), or anywhere on its floor (cell None)?"""
+    if floor not in content.room(room).floors:
+        return False
+    target = placement_floor(state, room, floor)
+    layout = Layout.of(state)
+    if target != floor or cell is None or towards is None:
+        return bool(free_spots(layout, room, target, keep_open))
+    return bool(explore_rotations(layout, room, cell, towards, floor if keep_open else None))
+
+
+def can_explore(state: BetrayalState, seat: int, d: str) -> bool:
+    """A door of the explorer's room opens on an empty cell, and some tile can go there."""
+    return can_explore_from(state, state.explorers[seat].tile, d)
+
+
+def can_explore_from(state: BetrayalState, tile_id: int, d: str) -> bool:
+    tile = state.tiles[tile_id]
+    if d not in house.doors(tile):
+        return False
+    cell = house.step(cell_of(tile), d)
+    if cell in Layout.of(state).cells:
+        return False
+    return any(fits(state, r, tile.floor, cell, opposite(d), keep_open=False)
+               for r in unplaced(state))
+
+
+def draw_room(ctx: Ctx, good: Callable[[str], bool]) -> str | None:
+    """Draw from the top, discarding tiles that are not `good`, reshuffling the discards
+    when the stack runs out; None when no tile left anywhere is good. The tile found
+    stays on top of the stack (face up, as it were) until it is placed, so every tile
+    is always somewhere: the house, the stack or the discards."""
+    state = ctx.state
+    if not any(good(r) for r in unplaced(state)):
+        return None
+    discarded: list[str] = []
+    while True:
+        if not state.stack:
+            state.stack, state.room_discard = state.room_discard, []
+            state.rng.shuffle(state.stack)
+            ctx.say("events.stack_reshuffled", count=len(state.stack))
+        key = state.stack[0]
+        if good(key):
+            if discarded:
+                ctx.say("events.tiles_discarded", rooms=", ".join(
+                    content.room(r).name for r in discarded), count=len(discarded))
+            return key
+        state.room_discard.append(state.stack.pop(0))
+        discarded.append(key)
+
+
+# ---------------------------------------------------------------- exploring through a door
+
+@step("_explore")
+def _explore(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state = ctx.state
+    state.turn.moves += 1  # exploring is entering a room
+    origin = state.tiles[int(arg["from"])]
+    d = str(arg["dir"])
+    cell, towards, floor = house.step(cell_of(origin), d), opposite(d), origin.floor
+    ctx.say("events.explore", kind="explore", who=ctx.who(frame.seat),
+            dir=content.say(f"dirs.{d}"), room=content.room(origin.room).name)
+    last_resort = False
+    key = draw_room(ctx, lambda r: fits(state, r, floor, cell, towards))
+    if key is None:
+        last_resort = True
+        key = draw_room(ctx, lambda r: fits(state, r, floor, cell, towards, keep_open=False))
+    if key is None:
+        ctx.say("events.no_tile", floor=content.say(f"floors.{floor}"))
+        return
+    target = placement_floor(state, key, floor)
+    if target != floor:
+        ctx.say("events.lands_elsewhere", room=content.room(key).name,
+                floor=content.say(f"floors.{target}"))
+        frame.steps.insert(0, {"_place_spot": {"room": key, "floor": target}})
+        return
+    rotations = explore_rotations(Layout.of(state), key, cell, towards,
+                                  None if last_resort else floor)
+    spec = {"room": key, "cell": list(cell), "towards": towards, "rotations": rotations,
+            "last_resort": last_resort}
+    if len(rotations) == 1:
+        place_tile(ctx, frame.seat, key, cell, rotations[0], towards, last_resort)
+        return
+    pause(ctx, frame, {"_place": spec}, "rotate",
+          content.say("prompts.rotate", room=content.room(key).name),
+          [rotation_label(key, r) for r in rotations])
+
+
+def rotation_label(room: str, rotation: int) -> str:
+    return content.say("labels.rotation", doors=house.describe_doors(
+        rotated_doors(room, rotation)))
+
+
+@resumer("rotate")
+def _rotate(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = frame.steps.pop(0)["_place"]
+    place_tile(ctx, frame.seat, spec["room"], tuple(spec["cell"]), spec["rotations"][pick],
+               spec["towards"], spec["last_resort"])
+
+
+def place_tile(ctx: Ctx, seat: int, room: str, cell: Cell, rotation: int,
+               arrive: str | None, last_resort: bool = False, move_in: bool = True) -> int:
+    """Put a new tile in the house; the explorer walks in and the discovery runs:
+    the room's `on_discover`, then its card symbol, then entering it."""
+    state = ctx.state
+    floor, x, y = cell
+    if room in state.stack:
+        state.stack.remove(room)
+    state.tiles.append(Tile(room, floor, x, y, rotation))
+    tile_id = len(state.tiles) - 1
+    ctx.say("events.discover", kind="discover", who=ctx.who(seat), room=content.room(room).name,
+            floor=content.say(f"floors.{floor}"), text=content.room(room).text,
+            data={"tile": tile_id, "room": room, "seat": seat})
+    if last_resort:
+        rearrange(ctx, floor, tile_id)
+    if move_in:
+        place_explorer(ctx, seat, tile_id, side=arrive, via="explore")
+        ctx.push([{"_symbol": {"tile": tile_id}}], seat, room, "room")
+        ctx.push(list(content.room(room).on_discover), seat, room, "room")
+    return tile_id
+
+
+def rearrange(ctx: Ctx, floor: str, new_tile: int) -> None:
+    """Seed 003's last resort, made concrete in house.last_resort."""
+    state = ctx.state
+    change = house.last_resort(state, floor, {new_tile}, link_cells(state))
+    if change is None:
+        ctx.say("events.floor_closed", floor=content.say(f"floors.{floor}"))
+        return
+    tile = state.tiles[change.tile]
+    turn = (change.rotation - tile.rotation) % 4
+    tile.rotation = change.rotation
+    for e in state.explorers:
+        if e.tile == change.tile and e.side:
+            e.side = house.rotate(e.side, turn)
+    name = content.room(tile.room).name
+    if change.cell is None:
+        ctx.say("events.rearranged_turn", room=name, floor=content.say(f"floors.{floor}"))
+        return
+    tile.floor, tile.x, tile.y = change.cell
+    ctx.say("events.rearranged_move", room=name, floor=content.say(f"floors.{floor}"))
+
+
+@step("_symbol")
+def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """A discovered room's card symbol draws its card; the mover's movement ends."""
+    symbol = content.room(ctx.state.tiles[int(arg["tile"])].room).symbol
+    if not symbol:
+        return
+    if frame.seat == ctx.state.turn.seat:
+        ctx.state.turn.movement_over = True
+    ctx.push_child(frame, [{"_draw_card": {"deck": symbol}}])
+
+
+# ---------------------------------------------------------------- a new room elsewhere
+
+def explore_like(frame: Frame, floor: str, move: bool = True, token: str = "",
+                 fallback: list[dict[str, Any]] | None = None) -> None:
+    """Run next in `frame`: draw a tile for `floor` and place it as if explored there
+    (joined to a door, never closing the floor), the explorer walking in unless
+    `move` is False; `token` is laid in it; `fallback` runs when no tile can go there.
+    The new tile's id is left in `frame.vars["placed"]`."""
+    frame.steps.insert(0, {"_explore_like": {"floor": floor, "move": move, "token": token,
+                                             "fallback": list(fallback or [])}})
+
+
+@step("_explore_like")
+def _explore_like(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state = ctx.state
+    floor = str(arg["floor"])
+    key = draw_room(ctx, lambda r: fits(state, r, floor, None, None))
+    if key is None:
+        key = draw_room(ctx, lambda r: fits(state, r, floor, None, None, keep_open=False))
+    if key is None:
+        ctx.say("events.no_tile", floor=content.say(f"floors.{floor}"))
+        ctx.push_child(frame, arg.get("fallback") or [])
+        return
+    target = placement_floor(state, key, floor)
+    frame.steps.insert(0, {"_place_spot": {**arg, "room": key, "floor": target}})
+
+
+def _spots(state: BetrayalState, room: str, floor: str) -> list[tuple[Cell, int]]:
+    layout = Layout.of(state)
+    return free_spots(layout, room, floor) or free_spots(layout, room, floor, keep_open=False)
+
+
+def _cell_label(state: BetrayalState, cell: Cell) -> str:
+    layout = Layout.of(state)
+    for d in DIRS:
+        n = house.step(cell, d)
+        if opposite(d) in layout.cells.get(n, ()):
+            tile = state.tiles[house.tile_at(state, n) or 0]
+            return content.say("labels.cell", dir=content.say(f"dirs.{opposite(d)}"),
+                               room=content.room(tile.room).name)
+    return content.say("labels.cell_bare", x=cell[1], y=cell[2])
+
+
+@step("_place_spot")
+def _place_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state = ctx.state
+    spec = dict(arg)
+    room, floor = spec["room"], spec["floor"]
+    spots = _spots(state, room, floor)
+    if "cell" in spec:
+        spots = [s for s in spots if list(s[0]) == spec["cell"]]
+    if not spots:
+        state.stack.remove(room)
+        state.room_discard.append(room)
+        ctx.say("events.no_spot", room=content.room(room).name,
+                floor=content.say(f"floors.{floor}"))
+        ctx.push_child(frame, spec.get("fallback") or [])
+        return
+    cells = list(dict.fromkeys(tuple(c) for c, _ in spots))
+    if len(spots) == 1:
+        _put(ctx, frame, spec, spots[0][0], spots[0][1])
+        return
+    if len(spots) > CELL_LIMIT and len(cells) > 1:
+        spec["cells"] = [list(c) for c in cells]
+        pause(ctx, frame, {"_place_spot": spec}, "spot_cell",
+              content.say("prompts.where_room", room=content.room(room).name,
+                          floor=content.say(f"floors.{floor}")),
+              [_cell_label(state, c) for c in cells])
+        return
+    spec["spots"] = [[list(c), r] for c, r in spots]
+    labels = [content.say("labels.spot", cell=_cell_label(state, c),
+                          rotation=rotation_label(room, r)) for c, r in spots]
+    pause(ctx, frame, {"_place_spot": spec}, "spot", content.say(
+        "prompts.where_room", room=content.room(room).name,
+        floor=content.say(f"floors.{floor}")), labels)
+
+
+@resumer("spot_cell")
+def _spot_cell(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = raw["_place_spot"]
+    spec["cell"] = spec.pop("cells")[pick]
+
+
+@resumer("spot")
+def _spot(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = frame.steps.pop(0)["_place_spot"]
+    cell, rotation = spec["spots"][pick]
+    _put(ctx, frame, spec, tuple(cell), rotation)
+
+
+def _put(ctx: Ctx, frame: Frame, spec: dict[str, Any], cell: Cell, rotation: int) -> None:
+    state = ctx.state
+    sides = rotated_doors(spec["room"], rotation)
+    layout = Layout.of(state)
+    joined = next((d for d in DIRS if d in sides
+                   and opposite(d) in layout.cells.get(house.step(cell, d), ())), None)
+    keep_open = layout.with_tile(cell, sides).is_open(cell[0])
+    tile_id = place_tile(ctx, frame.seat, spec["room"], cell, rotation, joined,
+                         last_resort=not keep_open, move_in=spec.get("move", True))
+    frame.vars["placed"] = tile_id
+    if spec.get("token"):
+        state.tiles[tile_id].tokens.append({"kind": spec["token"], "card": frame.source})

@@ -1,0 +1,238 @@
+"""The house's geometry: three floors of square cells, tiles with rotated doors.
+
+Two tiles on one floor connect only where both facing sides show a door (seed 003).
+A floor must always keep a door open to unexplored space (seed 003's rule on closing
+a floor); `Layout` is a cheap snapshot of where the doors are, so a placement can be
+tried on a copy before it is made. Special links (stairs, chutes, tokens) live in
+links.py; this module knows only doors and cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.games.betrayal import content
+from bot.games.betrayal.state import BetrayalState, Tile
+
+DIRS: tuple[str, ...] = ("N", "E", "S", "W")
+DELTA: dict[str, tuple[int, int]] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+NAMES: dict[str, str] = {"N": "north", "E": "east", "S": "south", "W": "west"}
+ROOTS: tuple[str, ...] = ("entrance_hall", "upper_landing", "basement_landing")
+START_LAYOUT: tuple[tuple[str, str, int, int], ...] = (
+    # (room, floor, x, y): the printed strip, Grand Staircase - Foyer - Entrance Hall
+    ("entrance_hall", "ground", 0, 0),
+    ("foyer", "ground", -1, 0),
+    ("grand_staircase", "ground", -2, 0),
+    ("upper_landing", "upper", 0, 0),
+    ("basement_landing", "basement", 0, 0),
+)
+
+Cell = tuple[str, int, int]  # (floor, x, y)
+
+
+def opposite(d: str) -> str:
+    return DIRS[(DIRS.index(d) + 2) % 4]
+
+
+def rotate(d: str, rotation: int) -> str:
+    """A printed side after `rotation` clockwise quarter turns."""
+    return DIRS[(DIRS.index(d) + rotation) % 4]
+
+
+def rotated_doors(room: str, rotation: int) -> frozenset[str]:
+    return frozenset(rotate(d, rotation) for d in content.room(room).doors)
+
+
+def doors(tile: Tile) -> frozenset[str]:
+    return rotated_doors(tile.room, tile.rotation)
+
+
+def step(cell: Cell, d: str) -> Cell:
+    dx, dy = DELTA[d]
+    return (cell[0], cell[1] + dx, cell[2] + dy)
+
+
+def cell_of(tile: Tile) -> Cell:
+    return (tile.floor, tile.x, tile.y)
+
+
+@dataclass
+class Layout:
+    """Cell -> open sides, for every placed tile: enough to judge doors and floors."""
+
+    cells: dict[Cell, frozenset[str]]
+
+    @classmethod
+    def of(cls, state: BetrayalState) -> Layout:
+        return cls({cell_of(t): doors(t) for t in state.tiles})
+
+    def with_tile(self, cell: Cell, sides: frozenset[str]) -> Layout:
+        cells = dict(self.cells)
+        cells[cell] = sides
+        return Layout(cells)
+
+    def without(self, cell: Cell) -> Layout:
+        cells = dict(self.cells)
+        cells.pop(cell, None)
+        return Layout(cells)
+
+    def connected(self, cell: Cell, d: str) -> bool:
+        """Both facing sides show a door."""
+        other = step(cell, d)
+        return d in self.cells.get(cell, ()) and opposite(d) in self.cells.get(other, ())
+
+    def open_doors(self, floor: str) -> list[tuple[Cell, str]]:
+        """Doors on this floor that lead to unexplored space (an empty cell)."""
+        return [(cell, d) for cell, sides in self.cells.items() if cell[0] == floor
+                for d in sorted(sides, key=DIRS.index) if step(cell, d) not in self.cells]
+
+    def is_open(self, floor: str) -> bool:
+        return bool(self.open_doors(floor))
+
+    def frontier(self, floor: str) -> list[Cell]:
+        """Empty cells a new tile could join through a door, in a stable order."""
+        seen: list[Cell] = []
+        for cell, d in self.open_doors(floor):
+            target = step(cell, d)
+            if target not in seen:
+                seen.append(target)
+        return seen
+
+    def joins(self, cell: Cell, sides: frozenset[str]) -> bool:
+        """A tile with these sides at this cell meets at least one neighbour's door."""
+        return any(opposite(d) in self.cells.get(step(cell, d), ()) for d in sides)
+
+    def floor_cells(self, floor: str) -> list[Cell]:
+        return [c for c in self.cells if c[0] == floor]
+
+
+def tile_at(state: BetrayalState, cell: Cell) -> int | None:
+    return next((i for i, t in enumerate(state.tiles) if cell_of(t) == cell), None)
+
+
+def through_door(state: BetrayalState, tile_id: int, d: str) -> int | None:
+    """The tile reached through this side, if both facing sides show a door."""
+    tile = state.tiles[tile_id]
+    if not Layout.of(state).connected(cell_of(tile), d):
+        return None
+    return tile_at(state, step(cell_of(tile), d))
+
+
+def distinct_rotations(room: str) -> list[int]:
+    """Rotations giving different door sets (a four-door room has only one)."""
+    seen: set[frozenset[str]] = set()
+    result = []
+    for r in range(4):
+        sides = rotated_doors(room, r)
+        if sides not in seen:
+            seen.add(sides)
+            result.append(r)
+    return result
+
+
+def explore_rotations(layout: Layout, room: str, cell: Cell, towards: str,
+                      floor_to_keep: str | None = None) -> list[int]:
+    """Rotations of `room` placed at `cell` with a door facing back `towards` the
+    explorer's room; with `floor_to_keep`, only those that leave that floor open."""
+    result = []
+    for r in distinct_rotations(room):
+        sides = rotated_doors(room, r)
+        if towards not in sides:
+            continue
+        if floor_to_keep and not layout.with_tile(cell, sides).is_open(floor_to_keep):
+            continue
+        result.append(r)
+    return result
+
+
+def free_spots(layout: Layout, room: str, floor: str,
+               keep_open: bool = True) -> list[tuple[Cell, int]]:
+    """Every (cell, rotation) on a floor where `room` can be placed as if explored:
+    joined to a door there and (with keep_open) leaving the floor open."""
+    spots = []
+    for cell in layout.frontier(floor):
+        for r in distinct_rotations(room):
+            sides = rotated_doors(room, r)
+            if not layout.joins(cell, sides):
+                continue
+            if keep_open and not layout.with_tile(cell, sides).is_open(floor):
+                continue
+            spots.append((cell, r))
+    return spots
+
+
+def floor_connected(layout: Layout, floor: str, roots: list[Cell],
+                    extra: list[tuple[Cell, Cell]] | None = None) -> bool:
+    """Every tile of the floor can be reached from a root through doors (and `extra`
+    links, both ways)."""
+    cells = set(layout.floor_cells(floor))
+    start = [c for c in roots if c in cells]
+    if not cells:
+        return True
+    if not start:
+        return False
+    seen = set(start)
+    todo = list(start)
+    while todo:
+        cell = todo.pop()
+        nxt = [step(cell, d) for d in DIRS if layout.connected(cell, d)]
+        for a, b in extra or ():
+            nxt += [b] if a == cell else [a] if b == cell else []
+        for n in nxt:
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen == cells
+
+
+@dataclass(frozen=True)
+class Rearrangement:
+    """Seed 003's last resort: the smallest change that reopens a closed floor."""
+
+    tile: int
+    rotation: int
+    cell: Cell | None = None  # set when the tile moves to another cell
+
+
+def last_resort(state: BetrayalState, floor: str, protected: set[int],
+                links: list[tuple[Cell, Cell]]) -> Rearrangement | None:
+    """Reopen a floor that a forced placement closed (seed 003 allows 'changing the
+    placement of other rooms as little as possible: turn one, move one next door or
+    swap two'). Ours, in this order, first hit wins:
+
+    1. turn one placed tile of that floor (newest first, never a start tile), or
+    2. lift one such tile and put it down on a free spot of the same floor (joined to
+       a door, any turn that joins),
+    so that every tile of the floor is still reached from its landing and at least one
+    door of the floor opens on unexplored space. None when nothing works: the floor
+    then stays closed, which only happens when it has no room left to grow.
+    """
+    layout = Layout.of(state)
+    roots = [cell_of(t) for t in state.tiles if t.room in ROOTS or content.room(t.room).start]
+    candidates = [i for i in range(len(state.tiles) - 1, -1, -1)
+                  if state.tiles[i].floor == floor and i not in protected
+                  and not content.room(state.tiles[i].room).start]
+
+    def good(trial: Layout) -> bool:
+        return trial.is_open(floor) and floor_connected(trial, floor, roots, links)
+
+    for i in candidates:
+        tile = state.tiles[i]
+        for r in distinct_rotations(tile.room):
+            if r == tile.rotation:
+                continue
+            if good(layout.with_tile(cell_of(tile), rotated_doors(tile.room, r))):
+                return Rearrangement(i, r)
+    for i in candidates:
+        tile = state.tiles[i]
+        if any(cell_of(tile) in pair for pair in links):
+            continue  # a tile held by a special link stays where the link points
+        lifted = layout.without(cell_of(tile))
+        for cell, r in free_spots(lifted, tile.room, floor, keep_open=False):
+            if good(lifted.with_tile(cell, rotated_doors(tile.room, r))):
+                return Rearrangement(i, r, cell)
+    return None
+
+
+def describe_doors(sides: frozenset[str]) -> str:
+    return ", ".join(d for d in DIRS if d in sides)

@@ -1,0 +1,88 @@
+"""Special links: the ways between rooms that are not doors (seed 003).
+
+Each link comes from a passive: the start rooms' stairs, the Coal Chute, the Gallery,
+the Collapsed Room (cards/rooms.py), the tokens of Secret Passage and Secret Stairs
+(cards/tokens.py) and the Rope (cards/basics.py). Moving through a link counts as
+entering one room (1 Speed) unless the link says otherwise.
+
+Link tokens are `{"kind": "secret_passage", "card": ..., "link": <other tile id>}`:
+`connect` lays both ends; a `token` step of a linking kind, run twice by one card,
+joins its two ends by itself (effects.put_token).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.betrayal import hooks
+from bot.games.betrayal.cards import Link
+from bot.games.betrayal.house import Cell, cell_of
+from bot.games.betrayal.state import BetrayalState
+
+LINK_TOKENS: tuple[str, ...] = ("secret_passage", "secret_stairs")
+
+
+def links_from(state: BetrayalState, seat: int, tile_id: int | None = None) -> list[Link]:
+    """Every link this explorer could take out of its room (or out of `tile_id`)."""
+    tile_id = state.explorers[seat].tile if tile_id is None else tile_id
+    found: list[Link] = []
+    for passive, ref in hooks.of_tile(state, tile_id):
+        found += passive.links(state, seat, tile_id, ref)
+    for passive, ref in hooks.of_explorer(state, seat):
+        found += passive.links(state, seat, tile_id, ref)
+    return found
+
+
+def house_links(state: BetrayalState) -> list[tuple[int, int, str]]:
+    """The house's own links, whoever walks them (no Rope): (from, to, kind)."""
+    found = []
+    for tile_id in range(len(state.tiles)):
+        for passive, ref in hooks.of_tile(state, tile_id):
+            for link in passive.links(state, -1, tile_id, ref):
+                found.append((tile_id, link.target, link.kind))
+    return found
+
+
+def link_cells(state: BetrayalState) -> list[tuple[Cell, Cell]]:
+    """Links as cell pairs, for the geometry's connectivity checks."""
+    return [(cell_of(state.tiles[a]), cell_of(state.tiles[b])) for a, b, _ in house_links(state)]
+
+
+def connect(state: BetrayalState, kind: str, a: int, b: int, card: str) -> None:
+    """Lay a linked pair of tokens (Secret Passage, Secret Stairs) in tiles a and b."""
+    state.tiles[a].tokens.append({"kind": kind, "card": card, "link": b})
+    state.tiles[b].tokens.append({"kind": kind, "card": card, "link": a})
+
+
+def join_last(state: BetrayalState, kind: str, first: int, second: int) -> None:
+    """The newest unlinked `kind` tokens of two tiles now lead to each other."""
+    for here, there in ((first, second), (second, first)):
+        token = next((t for t in reversed(state.tiles[here].tokens)
+                      if t["kind"] == kind and t.get("link") is None), None)
+        if token is not None:
+            token["link"] = there
+
+
+def reachable(state: BetrayalState) -> set[int]:
+    """Tiles reached from the three start rooms through doors and the house's links,
+    both ways (the property tests' 'no tile cut off from the house')."""
+    from bot.games.betrayal.house import DIRS, ROOTS, Layout, step
+
+    layout = Layout.of(state)
+    by_cell = {cell_of(t): i for i, t in enumerate(state.tiles)}
+    extra: dict[int, set[int]] = {}
+    for a, b, _ in house_links(state):
+        extra.setdefault(a, set()).add(b)
+        extra.setdefault(b, set()).add(a)
+    todo = [i for i, t in enumerate(state.tiles) if t.room in ROOTS]
+    seen = set(todo)
+    while todo:
+        i = todo.pop()
+        cell = cell_of(state.tiles[i])
+        nxt: list[Any] = [by_cell[step(cell, d)] for d in DIRS if layout.connected(cell, d)]
+        nxt += sorted(extra.get(i, ()))
+        for j in nxt:
+            if j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return seen

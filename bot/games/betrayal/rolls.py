@@ -1,0 +1,210 @@
+"""Rolls: trait rolls with every modifier, plain rolls, and the cards that bend them.
+
+A roll is one step that runs in stages, so that a card may step in and the game can be
+saved in between:
+
+    start: count the dice (trait value + modifiers, 1 to 8 dice)
+    pre:   cards usable *before* rolling (Angel Feather, Adrenaline Shot, a saved roll)
+    post:  cards usable *after* (Lucky Stone, Rabbit's Foot)
+    done:  the total picks an outcome (`min`/`max`, inclusive) and runs its `do`, then
+           `then`; the total is in `frame.vars["roll"]` for those steps.
+
+Dice modifiers, from the data: held cards' `modifiers` (`on: trait_roll` for every
+trait roll, `on: event_roll` for trait rolls an event asks for, optional `traits`,
+`dice: +N`, `reroll: blanks`), passives' `roll_dice` (tokens in the room, lasting
+events) and `frame.vars["extra_dice"]` (a card's own "2 dice fewer in the Gardens").
+Attacks are not trait rolls: the defender rolls its bare trait.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.dice import roll_betrayal
+from bot.games.betrayal import content, hooks, traits
+from bot.games.betrayal.cards import PASSIVES, resumer
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import ask, offer_data, offer_from, pause, step
+from bot.games.betrayal.state import BetrayalState, Frame
+
+MAX_DICE = 8
+
+
+def _as_int(raw: Any) -> int:
+    return int(str(raw).replace("+", "")) if raw is not None else 0
+
+
+def is_trait_roll(spec: dict[str, Any]) -> bool:
+    return bool(spec.get("trait")) and spec.get("purpose") != "defense"
+
+
+def dice_for(state: BetrayalState, frame: Frame, spec: dict[str, Any]) -> int:
+    """How many dice this roll uses now (1 to 8)."""
+    seat = frame.seat
+    if not spec.get("trait"):
+        return max(1, min(MAX_DICE, int(spec.get("dice", 1))))
+    trait = str(spec["trait"])
+    count = traits.value(state, seat, trait)
+    if is_trait_roll(spec):
+        count += card_modifiers(state, seat, trait, frame.origin == "event")
+        count += sum(p.roll_dice(state, seat, spec, ref) for p, ref in hooks.around(state, seat))
+        count += int(frame.vars.get("extra_dice", 0))
+    return max(1, min(MAX_DICE, count))
+
+
+def card_modifiers(state: BetrayalState, seat: int, trait: str, from_event: bool) -> int:
+    explorer = state.explorers[seat]
+    total = 0
+    for key in [*explorer.cards, *explorer.lasting]:
+        for m in content.card(key).modifiers:
+            on = m.get("on")
+            applies = on == "trait_roll" or (on == "event_roll" and from_event)
+            if applies and (not m.get("traits") or trait in m["traits"]):
+                total += _as_int(m.get("dice"))
+    return total
+
+
+def rerolls_blanks(state: BetrayalState, seat: int, trait: str) -> bool:
+    explorer = state.explorers[seat]
+    return any(m.get("on") == "trait_roll" and m.get("reroll") == "blanks"
+               and (not m.get("traits") or trait in m["traits"])
+               for key in [*explorer.cards, *explorer.lasting]
+               for m in content.card(key).modifiers)
+
+
+def total_of(spec: dict[str, Any]) -> int:
+    if spec.get("fixed") is not None:
+        return int(spec["fixed"])
+    return sum(spec.get("rolled", [])) + int(spec.get("bonus", 0))
+
+
+@step("roll")
+def _roll_public(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    spec = dict(arg)
+    if "choose" in spec:  # the explorer picks the trait to roll (Spider, Possession)
+        names = list(spec.pop("choose"))
+        pause(ctx, frame, {"_roll_choose": {"traits": names, "roll": spec}}, "roll_trait",
+              content.say("prompts.roll_which"), [t.capitalize() for t in names])
+        return
+    spec["stage"] = "start"
+    ctx.push_child(frame, [{"_roll": spec}])
+
+
+@resumer("roll_trait")
+def _roll_trait(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    frame.steps.pop(0)
+    spec = dict(raw["_roll_choose"]["roll"])
+    trait = raw["_roll_choose"]["traits"][pick]
+    frame.vars["chosen"] = trait
+    spec.update(trait=trait, stage="start")
+    ctx.push_child(frame, [{"_roll": spec}])
+
+
+def _offers(ctx: Ctx, frame: Frame, spec: dict[str, Any], stage: str) -> list[dict[str, Any]]:
+    used = set(spec.get("used", []))
+    return [offer_data(o, p.name, ref)
+            for p, ref in hooks.of_explorer(ctx.state, frame.seat)
+            for o in p.roll_offers(ctx, frame, spec, stage, ref) if o.id not in used]
+
+
+@step("_roll")
+def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    spec = dict(arg)
+    state = ctx.state
+    if spec["stage"] == "start":
+        spec.update(count=dice_for(state, frame, spec), stage="pre", used=[], bonus=0)
+    if spec["stage"] == "pre" and spec.get("fixed") is None:
+        offers = [] if spec.get("go") else _offers(ctx, frame, spec, "pre")
+        if offers:
+            spec["offers"] = offers
+            labels = [content.say("labels.roll_now", count=spec["count"])]
+            pause(ctx, frame, {"_roll": spec}, "roll_pre", _prompt(ctx, frame, spec),
+                  labels + [o["label"] for o in offers])
+            return
+        spec["rolled"] = roll_betrayal(state.rng, int(spec["count"]))
+        trait = spec.get("trait")
+        if trait and is_trait_roll(spec) and rerolls_blanks(state, frame.seat, trait):
+            spec["rolled"] = [d if d else roll_betrayal(state.rng, 1)[0] for d in spec["rolled"]]
+        spec["stage"] = "post"
+    if spec["stage"] == "post" and spec.get("fixed") is None and not spec.get("kept"):
+        offers = _offers(ctx, frame, spec, "post")
+        if offers:
+            spec["offers"] = offers
+            labels = [content.say("labels.roll_keep", total=total_of(spec),
+                                  dice=_dice_text(spec))]
+            pause(ctx, frame, {"_roll": spec}, "roll_post", _prompt(ctx, frame, spec),
+                  labels + [o["label"] for o in offers])
+            return
+    _finish(ctx, frame, spec)
+
+
+def _prompt(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> str:
+    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.say(
+        "labels.plain_dice", count=spec["count"])
+    if spec.get("rolled") is not None and spec["stage"] == "post":
+        return content.say("prompts.roll_after", what=what, total=total_of(spec))
+    return content.say("prompts.roll_before", what=what, count=spec["count"])
+
+
+def _dice_text(spec: dict[str, Any]) -> str:
+    return " ".join(str(d) for d in spec.get("rolled", []))
+
+
+def _finish(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
+    total = total_of(spec)
+    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.say(
+        "labels.plain_dice", count=spec["count"])
+    data = {"seat": frame.seat, "dice": list(spec.get("rolled", [])), "total": total,
+            "trait": spec.get("trait")}
+    if spec.get("fixed") is not None:
+        ctx.say("events.roll_fixed", kind="roll", who=ctx.who(frame.seat), what=what,
+                total=total, data=data)
+    else:
+        bonus = int(spec.get("bonus", 0))
+        ctx.say("events.roll" if not bonus else "events.roll_bonus", kind="roll",
+                who=ctx.who(frame.seat), what=what, dice=_dice_text(spec), total=total,
+                bonus=bonus, data=data)
+    ctx.state.turn.flags["last_roll"] = total
+    if spec.get("then"):
+        ctx.push_child(frame, spec["then"], roll=total)
+    for outcome in spec.get("outcomes", []):
+        if int(outcome.get("min", -99)) <= total <= int(outcome.get("max", 99)):
+            ctx.push_child(frame, outcome.get("do") or [], roll=total)
+            break
+
+
+@resumer("roll_pre")
+def _roll_pre(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = raw["_roll"]
+    offers = spec.pop("offers", [])
+    if pick == 0:
+        spec["go"] = True
+        return
+    offer, name, ref = offer_from(offers[pick - 1])
+    spec.setdefault("used", []).append(offer.id)
+    PASSIVES[name].roll_apply(ctx, frame, spec, offer, ref)
+
+
+@resumer("roll_post")
+def _roll_post(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = raw["_roll"]
+    offers = spec.pop("offers", [])
+    if pick == 0:
+        spec["kept"] = True
+        return
+    offer, name, ref = offer_from(offers[pick - 1])
+    spec.setdefault("used", []).append(offer.id)
+    PASSIVES[name].roll_apply(ctx, frame, spec, offer, ref)
+
+
+def ask_value(ctx: Ctx, frame: Frame, kind: str, prompt: str, top: int) -> None:
+    """A follow-up choice of a number 0..top for the paused roll (Angel Feather)."""
+    ask(ctx, frame.seat, kind, prompt, [str(v) for v in range(top + 1)])
+
+
+def reroll(ctx: Ctx, spec: dict[str, Any], positions: list[int]) -> None:
+    """Roll again the dice at these positions of a paused roll."""
+    rolled = list(spec.get("rolled", []))
+    for i in positions:
+        rolled[i] = roll_betrayal(ctx.state.rng, 1)[0]
+    spec["rolled"] = rolled

@@ -1,0 +1,141 @@
+"""Betrayal at House on the Hill (seed 003), the exploration phase: the pure engine.
+
+The pieces: setup.py deals the game; actions.py lists and starts the actions of a turn;
+movement.py, explore.py, items.py and turn.py carry them out by pushing steps that
+effects.py runs (pausing on choices); cards/ holds the handlers steps cannot express;
+haunt.py ends the exploration. Rulings where seed 003 is silent are in
+data/betrayal/rules.yaml (topic `rulings`) and marked RULING in the code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.actions import Action, Option
+from bot.core.choices import CHOOSE
+from bot.core.errors import IllegalAction
+from bot.core.events import Event
+from bot.games.base import Game, PlayerInfo
+from bot.games.betrayal import actions, content, effects, setup, turn, views
+from bot.games.betrayal.cards import load_all
+from bot.games.betrayal.content import say
+from bot.games.betrayal.context import Ctx, explorer_name
+from bot.games.betrayal.state import BetrayalState
+
+load_all()
+from bot.games.betrayal import decks, haunt  # noqa: E402,F401  (they register steps)
+
+
+class BetrayalGame(Game[BetrayalState]):
+    key = "betrayal"
+    title = "Betrayal at House on the Hill"
+    min_players = 3
+    max_players = 6
+
+    # ------------------------------------------------------------ setup
+
+    def setup(self, players: list[PlayerInfo], seed: int,
+              options: dict[str, Any]) -> tuple[BetrayalState, list[Event]]:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalAction(say("errors.bad_player_count", low=self.min_players,
+                                    high=self.max_players))
+        state = setup.new_state([p.name for p in players], [p.ai for p in players], seed,
+                                options)
+        ctx = Ctx(state)
+        ctx.say("events.intro", kind="setup")
+        for seat in range(len(players)):
+            info = content.explorer(state.explorers[seat].key)
+            ctx.say("events.explorer", kind="setup", player=state.players[seat],
+                    who=info.name, birthday=info.birthday)
+        ctx.say("events.first", kind="setup", who=explorer_name(state, state.first),
+                player=state.players[state.first], today=state.today)
+        ctx.say("events.turn", kind="turn", who=explorer_name(state, state.first),
+                player=state.players[state.first], number=1,
+                data={"seat": state.first, "turn": 1})
+        return state, ctx.events
+
+    # ------------------------------------------------------------ queries
+
+    def to_act(self, state: BetrayalState) -> int | None:
+        return turn.to_act(state)
+
+    def is_over(self, state: BetrayalState) -> bool:
+        return state.over
+
+    def options(self, state: BetrayalState, seat: int) -> list[Option]:
+        if seat != self.to_act(state):
+            return []
+        if state.pending is not None:
+            return state.pending.options()
+        return [Option(entry.label, entry.action, group=actions.GROUPS[entry.action.kind],
+                       style=entry.style) for entry in actions.legal(state, seat)]
+
+    def ai_action(self, state: BetrayalState, seat: int) -> Action:
+        from bot.games.betrayal.ai import choose_action  # the AI builds on this module
+
+        self._check_actor(state, seat)
+        return choose_action(state, seat)
+
+    # ------------------------------------------------------------ apply
+
+    def apply(self, state: BetrayalState, seat: int,
+              action: Action) -> tuple[BetrayalState, list[Event]]:
+        self._check_actor(state, seat)
+        new = self.copy_state(state)
+        ctx = Ctx(new)
+        if new.pending is not None:
+            pick = new.pending.pick(seat, action)
+            effects.resume(ctx, pick)
+        elif action.kind == CHOOSE:
+            raise IllegalAction(say("errors.nothing_to_choose"))
+        else:
+            actions.perform(ctx, seat, action)
+            effects.run(ctx)
+        return new, ctx.events
+
+    def _check_actor(self, state: BetrayalState, seat: int) -> None:
+        if state.over:
+            raise IllegalAction(say("errors.game_over"))
+        if not 0 <= seat < len(state.players):
+            raise IllegalAction(say("errors.not_playing"))
+        if state.pending is not None and seat != state.pending.seat:
+            raise IllegalAction(say("errors.someone_choosing",
+                                    who=explorer_name(state, state.pending.seat),
+                                    prompt=state.pending.prompt))
+        if state.pending is None and seat != state.turn.seat:
+            raise IllegalAction(say("errors.not_your_turn",
+                                    who=explorer_name(state, state.turn.seat),
+                                    player=state.players[state.turn.seat]))
+
+    # ------------------------------------------------------------ views
+
+    def private_view(self, state: BetrayalState, seat: int) -> str:
+        if not 0 <= seat < len(state.players):
+            return say("errors.not_playing")
+        return views.sheet_text(state, seat)
+
+    def status_text(self, state: BetrayalState) -> str:
+        return views.status_text(state)
+
+    # ------------------------------------------------------------ seats and storage
+
+    def set_player(self, state: BetrayalState, seat: int, info: PlayerInfo) -> BetrayalState:
+        if not 0 <= seat < len(state.players):
+            raise IllegalAction(say("errors.not_playing"))
+        new = self.copy_state(state)
+        new.players[seat] = info.name
+        new.ai[seat] = info.ai
+        return new
+
+    def dump(self, state: BetrayalState) -> dict[str, Any]:
+        return state.to_dict()
+
+    def load(self, raw: dict[str, Any]) -> BetrayalState:
+        return BetrayalState.from_dict(raw)
+
+    def copy_state(self, state: BetrayalState) -> BetrayalState:
+        """A JSON-shaped round trip: cheaper than deepcopy, and proves the state is plain."""
+        return BetrayalState.from_dict(state.to_dict())
+
+    def rules_topics(self) -> dict[str, str]:
+        return content.rules_topics()

@@ -1,0 +1,82 @@
+"""A new game: explorers chosen or dealt, the three start tiles, shuffled stack and decks.
+
+Explorers: the `explorers` option gives a key per seat (a list, or a comma-separated
+string; an empty entry is dealt). Dealt explorers come from the colours nobody has, so
+two sides of one character card never play together. The first player is the explorer
+whose birthday comes next after `today` ("MM-DD"), which the lobby may set; by default
+it is drawn from the seeded Rng, so a replay from the seed is exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.errors import IllegalAction
+from bot.core.rng import Rng
+from bot.games.betrayal import content
+from bot.games.betrayal.content import DECKS, TRAITS, say
+from bot.games.betrayal.house import START_LAYOUT
+from bot.games.betrayal.state import BetrayalState, Explorer, Tile, Turn
+from bot.games.betrayal.turn import date_of, day_of_year, first_player
+
+
+def _wanted(raw: Any, seats: int) -> list[str]:
+    if raw is None or raw == "":
+        return [""] * seats
+    items = raw.split(",") if isinstance(raw, str) else list(raw)
+    items = [str(i or "").strip() for i in items]
+    if len(items) > seats:
+        raise IllegalAction(say("errors.too_many_explorers", count=len(items), seats=seats))
+    return items + [""] * (seats - len(items))
+
+
+def choose_explorers(raw: Any, seats: int, rng: Rng) -> list[str]:
+    known = content.get().explorers
+    wanted = _wanted(raw, seats)
+    colours: set[str] = set()
+    for key in wanted:
+        if not key:
+            continue
+        if key not in known:
+            raise IllegalAction(say("errors.unknown_explorer", explorer=key,
+                                    choices=", ".join(sorted(known))))
+        if known[key].colour in colours:
+            raise IllegalAction(say("errors.same_card", explorer=key,
+                                    colour=known[key].colour))
+        colours.add(known[key].colour)
+    free = sorted({e.colour for e in known.values()} - colours)
+    rng.shuffle(free)
+    result = []
+    for key in wanted:
+        if not key:
+            colour = free.pop()
+            key = rng.choice(sorted(k for k, e in known.items() if e.colour == colour))
+        result.append(key)
+    return result
+
+
+def new_state(players: list[str], ai: list[bool], seed: int,
+              options: dict[str, Any]) -> BetrayalState:
+    rng = Rng.from_seed(seed)
+    today = str(options.get("today") or date_of(rng.below(365)))
+    try:
+        day_of_year(today)
+    except ValueError:
+        raise IllegalAction(say("errors.bad_date", today=today)) from None
+    keys = choose_explorers(options.get("explorers"), len(players), rng)
+    c = content.get()
+    tiles = [Tile(room, floor, x, y) for room, floor, x, y in START_LAYOUT]
+    entrance = next(i for i, t in enumerate(tiles) if t.room == "entrance_hall")
+    explorers = [Explorer(k, {t: c.explorers[k].traits[t].start for t in TRAITS}, entrance)
+                 for k in keys]
+    stack = c.discoverable()
+    rng.shuffle(stack)
+    decks = {}
+    for deck in DECKS:
+        decks[deck] = c.deck(deck)
+        rng.shuffle(decks[deck])
+    first = first_player([c.explorers[k].birthday for k in keys], today)
+    return BetrayalState(
+        players=list(players), ai=list(ai), explorers=explorers, tiles=tiles, stack=stack,
+        room_discard=[], decks=decks, discards={d: [] for d in DECKS},
+        turn=Turn(seat=first, number=1), first=first, today=today, rng=rng)

@@ -1,0 +1,135 @@
+"""The whole state of a Betrayal game, as plain data that round-trips to JSON.
+
+Ids are indexes: seat s plays `explorers[s]`, placed tile t is `tiles[t]` (a tile keeps
+its id when the Mystic Elevator carries it elsewhere). Decks and the room stack are
+lists whose index 0 is the top. Card piles never hold a card twice: each card of the
+three decks is, at any moment, in exactly one of its deck, its discard pile, a hand
+(`cards` or `lasting`), a room's item pile, the omen table or `resolving` (an event
+being read out). `script` is the step interpreter's continuation: while a choice is
+pending it holds the remaining steps, so a game can be saved mid-card and resumed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.core.choices import PendingChoice
+from bot.core.rng import Rng
+
+EXPLORE = "explore"
+HAUNT = "haunt"
+
+
+@dataclass
+class Explorer:
+    key: str
+    traits: dict[str, int]  # trait -> index on its track (-1 would be the skull)
+    tile: int  # the placed tile the explorer stands in
+    side: str | None = None  # in a split room: the door (after rotation) it stands by
+    cards: list[str] = field(default_factory=list)  # omens and items carried
+    lasting: list[str] = field(default_factory=list)  # events kept in front of it
+    benefits: list[str] = field(default_factory=list)  # once-per-explorer rooms used
+    flags: dict[str, Any] = field(default_factory=dict)  # card handlers' own notes
+    alive: bool = True
+
+
+@dataclass
+class Tile:
+    room: str
+    floor: str
+    x: int
+    y: int
+    rotation: int = 0  # quarter turns clockwise from the printed tile
+    tokens: list[dict[str, Any]] = field(default_factory=list)  # {"kind", "card", "link"...}
+    items: list[str] = field(default_factory=list)  # the item pile lying here
+    flags: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Turn:
+    """What the active explorer has done this turn: the limits seed 003 puts on it."""
+
+    seat: int
+    number: int = 1
+    moves: int = 0  # rooms entered (Speed spent)
+    movement_over: bool = False  # a card was drawn on discovery, or a crossing failed
+    free_moves: int = 0  # moves that cost no Speed (Coal Chute, Rope)
+    used: list[str] = field(default_factory=list)  # cards used (each once a turn)
+    traded: bool = False
+    dropped: list[str] = field(default_factory=list)
+    picked: list[str] = field(default_factory=list)
+    rolls: list[str] = field(default_factory=list)  # voluntary rolls made (once a turn each)
+    omen: str = ""  # the last omen drawn this turn, and where
+    omen_room: str = ""
+    elevator: bool = False  # the Mystic Elevator moved this turn
+    flags: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Frame:
+    """Steps still to run, and for whom: the interpreter's unit of continuation."""
+
+    steps: list[dict[str, Any]]
+    seat: int  # the explorer the steps act on (and who makes their choices)
+    source: str = ""  # the card or room key the steps come from
+    origin: str = "engine"  # "omen" | "item" | "event" | "room" | "engine"
+    vars: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Haunt:
+    revealer: int
+    omen: str
+    room: str
+    roll: int
+    omens: int
+
+
+@dataclass
+class BetrayalState:
+    players: list[str]  # seat -> display name, clockwise
+    ai: list[bool]
+    explorers: list[Explorer]
+    tiles: list[Tile]
+    stack: list[str]  # room tiles face down, index 0 on top
+    room_discard: list[str]
+    decks: dict[str, list[str]]  # "omen" | "item" | "event" -> face-down cards
+    discards: dict[str, list[str]]
+    turn: Turn
+    first: int = 0  # the seat that played first
+    today: str = "01-01"  # the game's start date, for birthdays
+    omen_table: list[str] = field(default_factory=list)  # omens counted, not carried (Bite)
+    resolving: list[str] = field(default_factory=list)  # events being read out
+    omens_drawn: int = 0
+    script: list[Frame] = field(default_factory=list)
+    pending: PendingChoice | None = None
+    phase: str = EXPLORE
+    haunt: Haunt | None = None
+    over: bool = False
+    rng: Rng = field(default_factory=lambda: Rng(0))
+
+    def at(self, seat: int) -> Tile:
+        return self.tiles[self.explorers[seat].tile]
+
+    def tile_of(self, key: str) -> int | None:
+        """The id of the placed tile for a room key, if it is in the house."""
+        return next((i for i, t in enumerate(self.tiles) if t.room == key), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        raw = asdict(self)
+        raw["pending"] = self.pending.to_dict() if self.pending else None
+        raw["rng"] = self.rng.state
+        return raw
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> BetrayalState:
+        data = dict(raw)
+        data["explorers"] = [Explorer(**e) for e in raw["explorers"]]
+        data["tiles"] = [Tile(**t) for t in raw["tiles"]]
+        data["turn"] = Turn(**raw["turn"])
+        data["script"] = [Frame(**f) for f in raw.get("script", [])]
+        data["pending"] = PendingChoice.from_dict(raw.get("pending"))
+        data["haunt"] = Haunt(**raw["haunt"]) if raw.get("haunt") else None
+        data["rng"] = Rng(raw["rng"])
+        return cls(**data)

@@ -1,0 +1,107 @@
+"""The turn: who plays, when it starts and ends, and the haunt roll at its end.
+
+Turns go clockwise (rising seat numbers). The first explorer is the one whose birthday
+comes next after the game's start date (seed 003). Ending a turn runs, in order: the
+room's end-of-turn rule (the Crypt's damage, the Library's once-per-explorer gain),
+the passives watching the end of a turn (the Coal Chute's slide, lasting events), and,
+if an omen was drawn this turn, the haunt roll (haunt.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.betrayal import content, hooks
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import step
+from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame, Turn
+
+DAYS_IN_MONTH: tuple[int, ...] = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def day_of_year(mmdd: str) -> int:
+    """0-based day of a non-leap year for "MM-DD" (Feb 29 counts as Mar 1)."""
+    month, day = (int(p) for p in mmdd.split("-"))
+    if not 1 <= month <= 12 or not 1 <= day <= (29 if month == 2 else DAYS_IN_MONTH[month - 1]):
+        raise ValueError(mmdd)
+    return sum(DAYS_IN_MONTH[: month - 1]) + min(day, DAYS_IN_MONTH[month - 1] + 1) - 1
+
+
+def date_of(day: int) -> str:
+    month = 0
+    while day >= DAYS_IN_MONTH[month]:
+        day -= DAYS_IN_MONTH[month]
+        month += 1
+    return f"{month + 1:02d}-{day + 1:02d}"
+
+
+def first_player(birthdays: list[str], today: str) -> int:
+    """The seat whose explorer's birthday comes next, counting from today (a birthday
+    today is the nearest of all)."""
+    now = day_of_year(today)
+    return min(range(len(birthdays)), key=lambda s: ((day_of_year(birthdays[s]) - now) % 365, s))
+
+
+def start_turn(ctx: Ctx, seat: int) -> None:
+    state = ctx.state
+    state.turn = Turn(seat=seat, number=state.turn.number + 1)
+    ctx.say("events.turn", kind="turn", who=ctx.who(seat), player=state.players[seat],
+            number=state.turn.number, data={"seat": seat, "turn": state.turn.number})
+    ctx.push([{"_start_hooks": {}}], seat)
+
+
+@step("_start_hooks")
+def _start_hooks(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    for passive, ref in reversed(list(hooks.of_explorer(ctx.state, frame.seat))):
+        passive.start_turn(ctx, frame.seat, ref)
+
+
+def end_turn(ctx: Ctx) -> None:
+    seat = ctx.state.turn.seat
+    ctx.say("events.end_turn", who=ctx.who(seat))
+    ctx.push([{"_room_end": {}}, {"_end_hooks": {}}, {"_turn_over": {}}, {"_next_turn": {}}],
+             seat)
+
+
+@step("_room_end")
+def _room_end(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    state, seat = ctx.state, frame.seat
+    explorer = state.explorers[seat]
+    room = content.room(state.at(seat).room)
+    if not room.on_end_turn or hooks.immune(state, seat, room.key):
+        return
+    if room.once_per_explorer:
+        if room.key in explorer.benefits:
+            ctx.say("events.benefit_used", who=ctx.who(seat), room=room.name)
+            return
+        explorer.benefits.append(room.key)
+    ctx.push(list(room.on_end_turn), seat, room.key, "room")
+
+
+@step("_end_hooks")
+def _end_hooks(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    state, seat = ctx.state, frame.seat
+    found = [*hooks.of_explorer(state, seat), *hooks.of_tile(state, state.explorers[seat].tile)]
+    for passive, ref in reversed(found):
+        passive.end_turn(ctx, seat, ref)
+
+
+@step("_turn_over")
+def _turn_over(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    state = ctx.state
+    if state.turn.omen and state.phase == EXPLORE:
+        ctx.say("events.haunt_roll", who=ctx.who(frame.seat), omens=state.omens_drawn)
+        ctx.push_child(frame, [{"roll": {"dice": 6, "purpose": "haunt",
+                                         "then": [{"_haunt_check": {}}]}}])
+
+
+@step("_next_turn")
+def _next_turn(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    state = ctx.state
+    start_turn(ctx, (state.turn.seat + 1) % len(state.players))
+
+
+def to_act(state: BetrayalState) -> int | None:
+    if state.over:
+        return None
+    return state.pending.seat if state.pending else state.turn.seat

@@ -1,0 +1,183 @@
+"""The Betrayal at House on the Hill images: the house map and an explorer's sheet.
+
+The engine turns its state into plain views (`bot.games.betrayal.view`) and this package
+draws them, so the pictures can never show more than the table may see. Everything
+callers use is imported from here (`renderers.betrayal`); the modules split the work:
+
+- `layout`    where things go: panel arrangement, tile size, `MapGeometry`/`map_geometry`
+- `tiles`     one tile (walls, doors, name, symbol, tokens, item pile, link letters) and
+              the passages between tiles
+- `explorers` explorer tokens in their tiles, the acting ring, the roster row
+- `map`       the whole map: cached static layer, header and footer, `render_map`,
+              `render_image`, `encode_map`, `render_board`
+- `sheet`     an explorer's sheet: `render_sheet`, `render_sheet_image`, `sheet_geometry`
+- `glyphs`    the omen, event, item and skull sprites
+- `palette`   colours, token labels and the scaling rule shared by all of the above
+"""
+
+from __future__ import annotations
+
+# The `_name as _name` imports are internals the tests and the bench reach for (cache
+# resets, tile and strip checks); everything else public is listed in __all__.
+from renderers.betrayal.glyphs import glyph
+from renderers.betrayal.layout import (
+    ARRANGEMENTS,
+    BASE_WIDTH,
+    FOOTER_FONT,
+    FOOTER_ROW_H,
+    GAP_RATIO,
+    HEADER_FONT,
+    HEADER_H,
+    MARGIN,
+    OMEN_CARDS,
+    PANEL_GAP,
+    PANEL_MIN_W,
+    PANEL_PAD,
+    PANEL_TITLE_FONT,
+    PANEL_TITLE_H,
+    PREVIEW_ASPECT,
+    ROSTER_GAP,
+    ROSTER_H,
+    TILE_FLOOR,
+    TILE_LEGIBLE,
+    TILE_MAX,
+    TILE_MIN,
+    MapGeometry,
+    Node,
+    map_geometry,
+)
+from renderers.betrayal.map import (
+    STATIC_CACHE_SIZE,
+    encode_map,
+    framed_box,
+    render_board,
+    render_image,
+    render_map,
+)
+from renderers.betrayal.map import _static_layer as _static_layer
+from renderers.betrayal.palette import (
+    ACCENT,
+    BARRIER,
+    BG,
+    CARD_FACE,
+    DEAD,
+    DIM,
+    EVENT,
+    FIXED_TOKEN_COLOURS,
+    FLAT_COLOURS,
+    FLOOR_FILL,
+    FLOOR_TITLES,
+    GOLD,
+    ITEM,
+    LINK,
+    MUTED,
+    OMEN,
+    PANEL,
+    PANEL_EDGE,
+    PILE_BG,
+    RING_GAP,
+    START_FILL,
+    START_LINE,
+    SYMBOL_COLOURS,
+    TEXT,
+    TOKEN_COLOURS,
+    TOKEN_EDGE,
+    TOKEN_LABELS,
+    WALL,
+)
+from renderers.betrayal.sheet import (
+    CARD_BG,
+    CELL,
+    CELL_EDGE,
+    SHEET_FLAT,
+    SHEET_WIDTH,
+    SKULL_CELL,
+    TRAITS,
+    SheetGeometry,
+    render_sheet,
+    render_sheet_image,
+    sheet_geometry,
+)
+from renderers.betrayal.tiles import SIDES, StripItem, TileLook, TileParts
+from renderers.betrayal.tiles import _link_letters as _link_letters
+from renderers.betrayal.tiles import _look as _look
+from renderers.betrayal.tiles import _strip_layout as _strip_layout
+from renderers.betrayal.tiles import _tile_parts as _tile_parts
+from renderers.betrayal.tiles import _tile_sprite as _tile_sprite
+
+__all__ = [
+    "ACCENT",
+    "ARRANGEMENTS",
+    "BARRIER",
+    "BASE_WIDTH",
+    "BG",
+    "CARD_BG",
+    "CARD_FACE",
+    "CELL",
+    "CELL_EDGE",
+    "DEAD",
+    "DIM",
+    "EVENT",
+    "FIXED_TOKEN_COLOURS",
+    "FLAT_COLOURS",
+    "FLOOR_FILL",
+    "FLOOR_TITLES",
+    "FOOTER_FONT",
+    "FOOTER_ROW_H",
+    "GAP_RATIO",
+    "GOLD",
+    "HEADER_FONT",
+    "HEADER_H",
+    "ITEM",
+    "LINK",
+    "MARGIN",
+    "MUTED",
+    "OMEN",
+    "OMEN_CARDS",
+    "PANEL",
+    "PANEL_EDGE",
+    "PANEL_GAP",
+    "PANEL_MIN_W",
+    "PANEL_PAD",
+    "PANEL_TITLE_FONT",
+    "PANEL_TITLE_H",
+    "PILE_BG",
+    "PREVIEW_ASPECT",
+    "RING_GAP",
+    "ROSTER_GAP",
+    "ROSTER_H",
+    "SHEET_FLAT",
+    "SHEET_WIDTH",
+    "SIDES",
+    "SKULL_CELL",
+    "START_FILL",
+    "START_LINE",
+    "STATIC_CACHE_SIZE",
+    "SYMBOL_COLOURS",
+    "TEXT",
+    "TILE_FLOOR",
+    "TILE_LEGIBLE",
+    "TILE_MAX",
+    "TILE_MIN",
+    "TOKEN_COLOURS",
+    "TOKEN_EDGE",
+    "TOKEN_LABELS",
+    "TRAITS",
+    "WALL",
+    "MapGeometry",
+    "Node",
+    "SheetGeometry",
+    "StripItem",
+    "TileLook",
+    "TileParts",
+    "encode_map",
+    "framed_box",
+    "glyph",
+    "map_geometry",
+    "render_board",
+    "render_image",
+    "render_map",
+    "render_sheet",
+    "render_sheet_image",
+    "sheet_geometry",
+]

@@ -1,0 +1,364 @@
+"""Where everything on the map goes: panel arrangement, tile size and `MapGeometry`.
+
+The map shows each floor (upper, ground, basement) as its own labelled panel, cropped
+to the explored extent of that floor. The panels are arranged in a row, a column or a
+2 + 1 split, whichever gives the biggest tiles while the image stays near a
+preview-friendly shape (`_choose_layout`); tiles never go below `TILE_MIN` (scaled), the
+image grows taller instead.
+
+Geometry is computed once, in `map_geometry`, from arithmetic alone; the renderer draws
+from that object, so tests see exactly what was drawn where.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bot.games.betrayal.view import FLOORS, MapView
+from renderers.betrayal.explorers import _groups, _ring, _token_slots
+from renderers.betrayal.palette import _px
+from renderers.betrayal.tiles import _strip_rows, _tile_parts
+from renderers.common import Box, Point, font, text_width
+
+BASE_WIDTH = 1200  # the width the frame sizes below are given at
+OMEN_CARDS = 13  # marks on the footer's omen track
+
+# Frame sizes at BASE_WIDTH, scaled by width / BASE_WIDTH. Tile internals scale with the
+# tile size instead (see `_tile_parts`).
+MARGIN = 16
+HEADER_H = 52
+HEADER_FONT = 30
+ROSTER_H = 40
+ROSTER_GAP = 8
+PANEL_GAP = 14
+PANEL_TITLE_H = 38
+PANEL_TITLE_FONT = 19
+PANEL_PAD = 10
+PANEL_MIN_W = 190
+FOOTER_ROW_H = 36
+FOOTER_FONT = 17
+TILE_MAX = 180  # tiles never get bigger than this (a 1-tile floor would look silly)
+TILE_MIN = 88  # nor smaller: names stay readable at full size; the image grows taller
+TILE_LEGIBLE = 64  # TILE_MIN never scales below this many pixels (narrow renders)
+TILE_FLOOR = 24  # absolute minimum, only for absurdly wide floors
+GAP_RATIO = 0.13  # the space between tiles, where passages are drawn, per tile size
+PREVIEW_ASPECT = 1.25  # height / width beyond which a chat preview shrinks the image
+
+# Panel arrangements, in order of preference on ties. Leaves are floors; ("row", ...)
+# puts children side by side, ("col", ...) stacks them.
+Node = str | tuple
+ARRANGEMENTS: tuple[tuple[str, Node], ...] = (
+    ("row", ("row", "upper", "ground", "basement")),
+    ("column", ("col", "upper", "ground", "basement")),
+    ("upper+ground / basement", ("col", ("row", "upper", "ground"), "basement")),
+    ("upper / ground+basement", ("col", "upper", ("row", "ground", "basement"))),
+    ("upper/ground | basement", ("row", ("col", "upper", "ground"), "basement")),
+    ("upper | ground/basement", ("row", "upper", ("col", "ground", "basement"))),
+    ("ground / upper+basement", ("col", "ground", ("row", "upper", "basement"))),
+    ("ground | upper/basement", ("row", "ground", ("col", "upper", "basement"))),
+)
+
+
+@dataclass(frozen=True)
+class MapGeometry:
+    """Where everything is drawn, in image pixels. Boxes are (x0, y0, x1, y1), x1/y1
+    exclusive."""
+
+    width: int
+    height: int
+    scale: float
+    tile: int  # side of a tile
+    gap: int  # space between neighbouring tiles
+    arrangement: str
+    header: Box
+    roster: Box
+    footer: Box
+    panels: dict[str, Box]  # floor -> its panel
+    grids: dict[str, Box]  # floor -> the cells of its explored extent
+    extents: dict[str, tuple[int, int, int, int]]  # floor -> grid x0, y0, x1, y1 (incl.)
+    tiles: dict[str, Box]  # tile key -> tile box
+    sides: dict[str, dict[str, Point]]  # tile key -> side -> middle of that wall
+    tokens: dict[int, Point]  # seat -> explorer token centre
+    token_radius: dict[int, int]  # seat -> disc radius
+    ring_radius: dict[int, int]  # seat -> radius of the middle of the acting ring
+    roster_chips: dict[int, Box]  # seat -> its chip in the roster row
+    omen_track: tuple[Point, ...]  # centres of the 13 omen marks in the footer
+    footer_text: Box | None  # where view.footer is written
+
+
+def _gap(t: int) -> int:
+    return max(4, round(t * GAP_RATIO))
+
+
+def _extents(view: MapView) -> dict[str, tuple[int, int, int, int] | None]:
+    """Each floor's explored extent in grid cells (tiles, and any explorer standing off
+    a tile so that they are still drawn); None for a floor with nothing on it."""
+    cells: dict[str, list[tuple[int, int]]] = {f: [] for f in FLOORS}
+    for tile in view.tiles:
+        if tile.floor in cells:
+            cells[tile.floor].append((tile.x, tile.y))
+    for ex in view.explorers:
+        if ex.floor in cells:
+            cells[ex.floor].append((ex.x, ex.y))
+    out: dict[str, tuple[int, int, int, int] | None] = {}
+    for f, pts in cells.items():
+        if not pts:
+            out[f] = None
+            continue
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        out[f] = (min(xs), min(ys), max(xs), max(ys))
+    return out
+
+
+def _cells(extent: tuple[int, int, int, int] | None) -> tuple[int, int]:
+    if extent is None:
+        return 1, 1
+    return extent[2] - extent[0] + 1, extent[3] - extent[1] + 1
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The sizes around the panels, for one width."""
+
+    s: float
+    margin: int
+    header_h: int
+    roster_h: int
+    footer_h: int
+    panel_gap: int
+    title_h: int
+    pad: int
+    min_panel_w: int
+
+    @property
+    def fixed_h(self) -> int:
+        return (self.margin // 2 + self.header_h + self.roster_h + self.panel_gap
+                + self.footer_h + self.margin // 2)
+
+
+def _frame(view: MapView, width: int) -> _Frame:
+    s = width / BASE_WIDTH
+    rows = 2 if view.footer.strip() else 1
+    return _Frame(
+        s=s, margin=_px(MARGIN, s), header_h=_px(HEADER_H, s),
+        roster_h=_px(ROSTER_H + ROSTER_GAP, s) if view.explorers else 0,
+        footer_h=_px(FOOTER_ROW_H, s) * rows + _px(6, s), panel_gap=_px(PANEL_GAP, s),
+        title_h=_px(PANEL_TITLE_H, s), pad=_px(PANEL_PAD, s), min_panel_w=_px(PANEL_MIN_W, s),
+    )
+
+
+def _panel_size(cells: tuple[int, int], t: int, fr: _Frame) -> tuple[int, int]:
+    cols, rows = cells
+    g = _gap(t)
+    pad = max(fr.pad, round(g * 0.8))
+    w = cols * t + (cols - 1) * g + 2 * pad
+    h = fr.title_h + _top_pad(g, fr) + rows * t + (rows - 1) * g + pad
+    return max(w, fr.min_panel_w), h
+
+
+def _top_pad(g: int, fr: _Frame) -> int:
+    """Space between a panel's title and its grid: room for door stubs pointing north."""
+    return round(g * 0.5) + _px(8, fr.s)
+
+
+def _node_size(node: Node, sizes: dict[str, tuple[int, int]], gap: int) -> tuple[int, int]:
+    if isinstance(node, str):
+        return sizes[node]
+    kind, *children = node
+    dims = [_node_size(c, sizes, gap) for c in children]
+    between = gap * (len(dims) - 1)
+    if kind == "row":
+        return sum(w for w, _ in dims) + between, max(h for _, h in dims)
+    return max(w for w, _ in dims), sum(h for _, h in dims) + between
+
+
+def _place(node: Node, box: Box, sizes: dict[str, tuple[int, int]], gap: int,
+           out: dict[str, Box]) -> None:
+    """Give each panel its box: the free space of a row (column) is shared among its
+    children in proportion to their size, and each stretches across the other way."""
+    if isinstance(node, str):
+        out[node] = box
+        return
+    kind, *children = node
+    dims = [_node_size(c, sizes, gap) for c in children]
+    x0, y0, x1, y1 = box
+    axis = 0 if kind == "row" else 1
+    natural = [d[axis] for d in dims]
+    total = sum(natural)
+    room = (x1 - x0 if axis == 0 else y1 - y0) - gap * (len(children) - 1)
+    pos = x0 if axis == 0 else y0
+    for i, child in enumerate(children):
+        if i == len(children) - 1:
+            length = (x1 if axis == 0 else y1) - pos
+        else:
+            length = round(room * natural[i] / total)
+        if axis == 0:
+            _place(child, (pos, y0, pos + length, y1), sizes, gap, out)
+        else:
+            _place(child, (x0, pos, x1, pos + length), sizes, gap, out)
+        pos += length + gap
+
+
+def _choose_layout(cells: dict[str, tuple[int, int]], width: int,
+                   fr: _Frame) -> tuple[str, Node, int]:
+    """The arrangement and tile size to draw with (cached: it only changes when a floor's
+    extent does)."""
+    return _choose_layout_cached(tuple(cells[f] for f in FLOORS), width, fr)
+
+
+@lru_cache(maxsize=256)
+def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
+                          fr: _Frame) -> tuple[str, Node, int]:
+    """The arrangement and tile size to draw with.
+
+    Per arrangement: the biggest tile (<= TILE_MAX) that fits the width, shrunk so the
+    image stays within PREVIEW_ASPECT, but never below TILE_MIN (the image grows taller
+    instead). The winner shows the biggest tiles once a chat preview has scaled the
+    image to fit width x PREVIEW_ASPECT*width; ties go to the shorter image.
+    """
+    cells = dict(zip(FLOORS, extents, strict=True))
+    inner_w = width - 2 * fr.margin
+    box_h = PREVIEW_ASPECT * width
+    t_max = _px(TILE_MAX, fr.s)
+    t_min = min(t_max, max(_px(TILE_MIN, fr.s), TILE_LEGIBLE))
+    t_floor = max(8, _px(TILE_FLOOR, fr.s))
+
+    def size(node: Node, t: int) -> tuple[int, int]:
+        sizes = {f: _panel_size(cells[f], t, fr) for f in FLOORS}
+        return _node_size(node, sizes, fr.panel_gap)
+
+    def largest(lo: int, hi: int, ok: Callable[[int], bool]) -> int | None:
+        """The biggest t in lo..hi with ok(t), for ok true up to some t and false after."""
+        if hi < lo or not ok(lo):
+            return None
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if ok(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    best: tuple[float, int, int] | None = None
+    choice: tuple[str, Node, int] | None = None
+    for index, (name, node) in enumerate(ARRANGEMENTS):
+        t_w = largest(t_floor, t_max, lambda t, n=node: size(n, t)[0] <= inner_w)
+        if t_w is None or t_w < t_min:
+            continue
+        t_h = largest(t_min, t_w, lambda t, n=node: fr.fixed_h + size(n, t)[1] <= box_h)
+        t = t_h if t_h is not None else t_min
+        h = fr.fixed_h + size(node, t)[1]
+        score = (t * min(1.0, box_h / h), -h, -index)
+        if best is None or score > best:
+            best, choice = score, (name, node, t)
+    if choice is None:  # floors too wide for TILE_MIN: stack them, as big as fits
+        node = ARRANGEMENTS[1][1]
+        t = largest(8, t_max, lambda t: size(node, t)[0] <= inner_w) or 8
+        choice = (ARRANGEMENTS[1][0], node, t)
+    return choice
+
+
+def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
+    """Lay the map out for `width`; the height follows from the house."""
+    width = int(width)
+    fr = _frame(view, width)
+    s = fr.s
+    extents = _extents(view)
+    cells = {f: _cells(extents[f]) for f in FLOORS}
+    name, node, t = _choose_layout(cells, width, fr)
+    g = _gap(t)
+    sizes = {f: _panel_size(cells[f], t, fr) for f in FLOORS}
+    body_w, body_h = _node_size(node, sizes, fr.panel_gap)
+    inner_w = width - 2 * fr.margin
+
+    y = fr.margin // 2
+    header: Box = (fr.margin, y, width - fr.margin, y + fr.header_h)
+    y = header[3]
+    roster: Box = (fr.margin, y, width - fr.margin, y + fr.roster_h - _px(ROSTER_GAP, s)
+                   if fr.roster_h else y)
+    y += fr.roster_h
+    panels: dict[str, Box] = {}
+    _place(node, (fr.margin, y, fr.margin + max(inner_w, body_w), y + body_h), sizes,
+           fr.panel_gap, panels)
+    y += body_h + fr.panel_gap
+    footer: Box = (fr.margin, y, width - fr.margin, y + fr.footer_h)
+    height = footer[3] + fr.margin // 2
+
+    grids: dict[str, Box] = {}
+    origins: dict[str, tuple[int, int]] = {}
+    for f in FLOORS:
+        px0, py0, px1, py1 = panels[f]
+        cols, rows = cells[f]
+        gw, gh = cols * t + (cols - 1) * g, rows * t + (rows - 1) * g
+        top = py0 + fr.title_h + _top_pad(g, fr)
+        pad = max(fr.pad, round(g * 0.8))
+        gx0 = px0 + (px1 - px0 - gw) // 2
+        gy0 = top + max(0, (py1 - pad - top - gh) // 2)
+        grids[f] = (gx0, gy0, gx0 + gw, gy0 + gh)
+        ext = extents[f]
+        origins[f] = (ext[0], ext[1]) if ext is not None else (0, 0)
+
+    def cell_box(floor: str, x: int, y: int) -> Box:
+        gx0, gy0 = grids[floor][:2]
+        ox, oy = origins[floor]
+        x0 = gx0 + (x - ox) * (t + g)
+        y0 = gy0 + (y - oy) * (t + g)
+        return (x0, y0, x0 + t, y0 + t)
+
+    parts = _tile_parts(t)
+    w = parts.wall
+    tiles: dict[str, Box] = {}
+    sides: dict[str, dict[str, Point]] = {}
+    for tile in view.tiles:
+        if tile.floor not in grids:
+            continue
+        box = cell_box(tile.floor, tile.x, tile.y)
+        tiles[tile.key] = box
+        x0, y0, x1, y1 = box
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        sides[tile.key] = {"N": (cx, y0 + w // 2), "S": (cx, y1 - 1 - w // 2),
+                           "W": (x0 + w // 2, cy), "E": (x1 - 1 - w // 2, cy)}
+
+    tokens: dict[int, Point] = {}
+    radius: dict[int, int] = {}
+    ring: dict[int, int] = {}
+    strip_rows = _strip_rows(view, t)
+    for cell, group in _groups(view).items():
+        x0, y0, _, _ = cell_box(*cell)
+        slots = _token_slots(len(group), t, strip_rows.get(cell, 0))
+        for ex, (sx, sy, r, _, _) in zip(group, slots, strict=True):
+            tokens[ex.seat] = (x0 + sx, y0 + sy)
+            radius[ex.seat] = r
+            gap_w, ring_w = _ring(r)
+            ring[ex.seat] = r + gap_w + ring_w // 2
+
+    chips: dict[int, Box] = {}
+    if view.explorers:
+        n = len(view.explorers)
+        cg = _px(8, s)
+        cw = min(_px(300, s), (roster[2] - roster[0] - (n - 1) * cg) // n)
+        for i, ex in enumerate(sorted(view.explorers, key=lambda e: e.seat)):
+            x0 = roster[0] + i * (cw + cg)
+            chips[ex.seat] = (x0, roster[1], x0 + cw, roster[3])
+
+    row_h = _px(FOOTER_ROW_H, s)
+    fy = footer[1] + _px(6, s) + row_h // 2
+    label_w = text_width(font(_px(FOOTER_FONT, s), True), "Omens")
+    step = _px(24, s)
+    ox = footer[0] + label_w + _px(12, s) + step // 2
+    omen_track = tuple((ox + i * step, fy) for i in range(OMEN_CARDS))
+    footer_text: Box | None = None
+    if view.footer.strip():
+        ft_y = footer[1] + _px(6, s) + row_h
+        footer_text = (footer[0], ft_y, footer[2], ft_y + row_h)
+
+    return MapGeometry(
+        width=width, height=height, scale=s, tile=t, gap=g, arrangement=name, header=header,
+        roster=roster, footer=footer, panels=panels, grids=grids,
+        extents={f: e for f, e in extents.items() if e is not None}, tiles=tiles,
+        sides=sides, tokens=tokens, token_radius=radius, ring_radius=ring,
+        roster_chips=chips, omen_track=omen_track, footer_text=footer_text,
+    )

@@ -1,0 +1,328 @@
+"""Drawing one tile of the house, and the passages between tiles.
+
+A tile shows its name, its doors as openings in the walls, its card symbol, a barrier
+line for split rooms, and along its bottom strip the tokens lying there, a count of
+items and link letters. A tile's static look (`TileLook`) is everything about it that
+changes only when the house does; sprites are cached per look and size, so placing a
+tile draws one sprite. Between tiles, a passage is drawn across the gap when both have
+facing doors, a short stub when a door leads to unexplored space.
+
+Tile internals scale with the tile size (`_tile_parts`), not with the image width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.games.betrayal.view import MapView, TileView
+from renderers.betrayal.glyphs import _paste_glyph
+from renderers.betrayal.palette import (
+    BARRIER,
+    BG,
+    CARD_FACE,
+    DIM,
+    FLOOR_FILL,
+    ITEM,
+    LINK,
+    PANEL,
+    PILE_BG,
+    START_FILL,
+    START_LINE,
+    SYMBOL_COLOURS,
+    TEXT,
+    WALL,
+    _token_colour,
+    _token_label,
+)
+from renderers.common import (
+    Box,
+    centered_text,
+    disc,
+    draw_text,
+    fit_text,
+    fit_wrapped,
+    font,
+    font_signature,
+    rounded_box,
+    text_width,
+)
+
+SIDES: tuple[str, ...] = ("N", "E", "S", "W")
+_DELTA: dict[str, tuple[int, int]] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+_OPPOSITE: dict[str, str] = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+@dataclass(frozen=True)
+class TileParts:
+    """A tile's inside, relative to its top-left corner (all from the tile size)."""
+
+    size: int
+    wall: int
+    radius: int
+    pad: int
+    door: int  # length of a doorway along the wall
+    name_box: Box
+    name_size: int
+    body: Box  # where explorers stand
+    strip: Box  # symbol, tokens, item pile, links (bottom row)
+
+
+@lru_cache(maxsize=64)
+def _tile_parts(t: int) -> TileParts:
+    wall = max(2, round(t * 0.035))
+    pad = wall + max(2, round(t * 0.045))
+    name_size = max(8, round(t * 0.122))
+    line_h = round(name_size * 1.17)
+    side = wall + max(1, round(t * 0.025))  # names may use nearly the whole width
+    name_box = (side, pad, t - side, pad + 2 * line_h)
+    strip_h = max(9, round(t * 0.155))
+    strip = (pad, t - pad - strip_h, t - pad, t - pad)
+    body = (pad, name_box[3] + max(1, round(t * 0.01)), t - pad, strip[1] - max(1, round(t * 0.01)))
+    return TileParts(size=t, wall=wall, radius=max(2, round(t * 0.06)), pad=pad,
+                     door=round(t * 0.36), name_box=name_box, name_size=name_size, body=body,
+                     strip=strip)
+
+
+# A tile's static look: (name, floor, doors, symbol, tokens, item count, barrier, start,
+# link letters). Sprites are cached per look and size, so placing a tile draws one.
+TileLook = tuple[str, str, tuple[str, ...], str, tuple[str, ...], int, bool, bool,
+                 tuple[str, ...]]
+
+
+def _look(tile: TileView, links: dict[str, tuple[str, ...]]) -> TileLook:
+    doors = tuple(d for d in SIDES if d in tile.doors)
+    return (tile.name, tile.floor, doors, tile.symbol, tuple(tile.tokens), len(tile.item_pile),
+            bool(tile.barrier), bool(tile.start), links.get(tile.key, ()))
+
+
+def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
+    """Room key -> the letters of the special links it is part of (A, B, ...). A pair
+    listed twice (or both ways round) is one link with one letter."""
+    pairs = list(dict.fromkeys(tuple(sorted((a, b))) for a, b in view.links))
+    out: dict[str, list[str]] = {}
+    for i, pair in enumerate(pairs):
+        letter = chr(ord("A") + i) if i < 26 else str(i + 1)
+        for key in dict.fromkeys(pair):
+            out.setdefault(key, []).append(letter)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=512)
+def _tile_sprite(look: TileLook, t: int, fonts: tuple[object, ...]) -> Image.Image:
+    """One tile, t x t on the panel colour. `fonts` (font_signature()) is only part of
+    the cache key: a sprite drawn before fonts changed must not be reused."""
+    name, floor, doors, symbol, _, pile, barrier, start, _ = look
+    parts = _tile_parts(t)
+    img = Image.new("RGB", (t, t), PANEL)
+    draw = ImageDraw.Draw(img)
+    fill = (START_FILL if start else FLOOR_FILL).get(floor, FLOOR_FILL["ground"])
+    w = parts.wall
+    rounded_box(img, (0, 0, t, t), parts.radius, fill, outline=WALL, width=w)
+    if start:
+        i = w + max(1, round(t * 0.02))
+        lw = max(1, round(t * 0.008))
+        rounded_box(img, (i, i, t - i, t - i), max(1, parts.radius - i), START_LINE)
+        rounded_box(img, (i + lw, i + lw, t - i - lw, t - i - lw),
+                    max(1, parts.radius - i - lw), fill)
+    d0 = (t - parts.door) // 2
+    d1 = d0 + parts.door
+    for side in doors:
+        if side == "N":
+            img.paste(fill, (d0, 0, d1, w + 3))
+        elif side == "S":
+            img.paste(fill, (d0, t - w - 3, d1, t))
+        elif side == "W":
+            img.paste(fill, (0, d0, w + 3, d1))
+        elif side == "E":
+            img.paste(fill, (t - w - 3, d0, t, d1))
+
+    # Barrier: a dashed red line splitting the room across its doors' axis.
+    if barrier:
+        bw = max(2, round(t * 0.03))
+        dash, space = max(3, round(t * 0.07)), max(2, round(t * 0.045))
+        if doors and set(doors) <= {"E", "W"}:
+            x = t // 2 - bw // 2
+            y = parts.name_box[3]
+            while y < parts.strip[1]:
+                img.paste(BARRIER, (x, y, x + bw, min(y + dash, parts.strip[1])))
+                y += dash + space
+        else:
+            y = t // 2 - bw // 2
+            x = w
+            while x < t - w:
+                img.paste(BARRIER, (x, y, min(x + dash, t - w), y + bw))
+                x += dash + space
+
+    # Name: centred, up to two lines, shrunk before it is cut.
+    nx0, ny0, nx1, ny1 = parts.name_box
+    f, lines = fit_wrapped(name, nx1 - nx0, 2, parts.name_size,
+                           min_size=max(7, round(parts.name_size * 0.75)), bold=True)
+    line_h = (ny1 - ny0) / 2
+    top = ny0 + line_h * (2 - len(lines)) / 2  # one line sits in the middle of the band
+    for i, line in enumerate(lines):
+        centered_text(draw, (t // 2, round(top + line_h * (i + 0.5))), line, f, TEXT, bold=True)
+
+    # Bottom strip: symbol, tokens and link letters flowing right, item pile at the right.
+    placed, _ = _strip_layout(look, t)
+    h = parts.strip[3] - parts.strip[1]
+    for what, text, x, y, width, size in placed:
+        if what == "pile":
+            _pile_badge(img, draw, x + width, y, h, pile)
+        elif what == "symbol":
+            _paste_glyph(img, symbol, (x, y), h)
+        elif what == "link":
+            disc(img, (x + h / 2, y + h / 2), h / 2, LINK)
+            centered_text(draw, (x + h // 2, y + h // 2), text, font(size, True), BG, bold=True)
+        elif what == "more":
+            rounded_box(img, (x, y, x + width, y + h), h // 2, DIM)
+            centered_text(draw, (x + width // 2, y + h // 2), text, font(size, True), TEXT,
+                          bold=True)
+        else:
+            rounded_box(img, (x, y, x + width, y + h), h // 2, _token_colour(what[6:]))
+            centered_text(draw, (x + width // 2, y + h // 2), text, font(size, True), TEXT,
+                          bold=True)
+    return img
+
+
+# One thing drawn in a tile's bottom strip: (what, text, x, y, width, font size), where
+# what is "symbol", "pile", "link", "more" (the "+n" mark) or "token:<kind>".
+StripItem = tuple[str, str, int, int, int, int]
+
+
+def _strip_layout(look: TileLook, t: int) -> tuple[tuple[StripItem, ...], int]:
+    """Where the symbol, item pile, tokens and link letters go, and how many rows of the
+    strip they use (0, 1 or 2). Tokens and links flow along the strip, then along a
+    second row just above it; what still does not fit becomes "+n". Explorers stand
+    above the rows used (`_token_slots`)."""
+    return _strip_layout_cached(look, t, font_signature())
+
+
+@lru_cache(maxsize=1024)
+def _strip_layout_cached(look: TileLook, t: int,
+                         fonts: tuple[object, ...]) -> tuple[tuple[StripItem, ...], int]:
+    _, _, _, symbol, tokens, pile, _, _, links = look
+    sx0, sy0, sx1, _ = _tile_parts(t).strip
+    h = _tile_parts(t).strip[3] - sy0
+    step = max(2, h // 5)
+    placed: list[StripItem] = []
+    right = sx1
+    if pile:
+        pw = _pile_width(h, pile)
+        placed.append(("pile", str(pile), sx1 - pw, sy0, pw, 0))
+        right = sx1 - pw - step
+    x = sx0
+    if symbol in SYMBOL_COLOURS:
+        placed.append(("symbol", symbol, x, sy0, h, 0))
+        x += h + step
+    pill_size = max(7, round(h * 0.66))
+    padx = max(2, round(h * 0.3))
+    items = [("token:" + k, _token_label(k)) for k in tokens] + [("link", c) for c in links]
+    rows = [(sy0, right), (sy0 - h - step, sx1)]
+    row = 0
+    used = 1 if placed else 0
+    for i, (what, label) in enumerate(items):
+        while True:
+            last_row = row == len(rows) - 1
+            reserve = h + step if last_row and i < len(items) - 1 else 0  # for a "+n"
+            room = rows[row][1] - x - reserve
+            size, text = pill_size, label
+            if what == "link":
+                width = h
+            else:
+                size, text = _fit_size(label, max(1, room - 2 * padx), pill_size,
+                                       max(7, round(h * 0.55)))
+                width = max(h, text_width(font(size, True), text) + 2 * padx)
+                if text.endswith("…") and not last_row:
+                    width = room + 1  # rather whole on the next row than cut here
+            if width <= room or last_row:
+                break
+            row += 1
+            x = sx0
+        if width > room:
+            if x + h <= rows[row][1]:
+                placed.append(("more", f"+{len(items) - i}", x, rows[row][0], h,
+                               max(6, round(h * 0.5))))
+                used = max(used, row + 1)
+            break
+        placed.append((what, text, x, rows[row][0], width, size))
+        used = max(used, row + 1)
+        x += width + step
+    return tuple(placed), used
+
+
+def _strip_rows(view: MapView, t: int) -> dict[tuple[str, int, int], int]:
+    """Cell -> how many rows of its tile's bottom strip are drawn on."""
+    links = _link_letters(view)
+    return {(tile.floor, tile.x, tile.y): _strip_layout(_look(tile, links), t)[1]
+            for tile in view.tiles}
+
+
+def _pile_width(h: int, count: int) -> int:
+    cw = max(4, round(h * 0.52))
+    return cw + round(h * 0.18) + round(h * 0.12) + text_width(
+        font(max(7, round(h * 0.78)), True), str(count)) + round(h * 0.3)
+
+
+def _pile_badge(img: Image.Image, draw: ImageDraw.ImageDraw, x1: int, y0: int, h: int,
+                count: int) -> int:
+    """Two stacked cards and the count, right-aligned at x1; returns its left edge."""
+    f = font(max(7, round(h * 0.78)), True)
+    label = str(count)
+    cw, ch = max(4, round(h * 0.52)), max(6, round(h * 0.78))
+    x0 = x1 - _pile_width(h, count)
+    rounded_box(img, (x0, y0, x1, y0 + h), max(2, h // 4), PILE_BG)
+    cx = x0 + round(h * 0.18)
+    cy = y0 + (h - ch) // 2
+    off = max(1, round(h * 0.12))
+    rounded_box(img, (cx + off, cy - off // 2, cx + off + cw, cy - off // 2 + ch), 2, ITEM)
+    rounded_box(img, (cx, cy + off // 2, cx + cw, cy + off // 2 + ch), 2, CARD_FACE,
+                outline=ITEM, width=1)
+    draw_text(draw, (cx + cw + off + round(h * 0.12), y0 + h / 2), label, f, TEXT, anchor="lm",
+              bold=True)
+    return x0
+
+
+def _fit_size(text: str, max_width: int, size: int, min_size: int) -> tuple[int, str]:
+    """`fit_text` for bold text, answering with the font size rather than the font (the
+    fallback font may not say its size)."""
+    for s in range(size, min_size - 1, -1):
+        if text_width(font(s, True), text) <= max_width:
+            return s, text
+    return min_size, fit_text(text, max_width, min_size, min_size=min_size, bold=True)[1]
+
+
+def _draw_passages(img: Image.Image, tiles: Sequence[tuple], t: int, g: int) -> None:
+    """Across the gap between tiles: a passage where both have facing doors, a short
+    open stub where a door leads to unexplored space, nothing where it meets a wall."""
+    parts = _tile_parts(t)
+    w = parts.wall
+    span = parts.door
+    by_cell = {(look[1], x, y): look for _, look, _, x, y in tiles}
+    for _, look, box, x, y in tiles:
+        floor, doors, start = look[1], look[2], look[7]
+        for side in doors:
+            dx, dy = _DELTA[side]
+            other = by_cell.get((floor, x + dx, y + dy))
+            if other is not None and _OPPOSITE[side] not in other[2]:
+                continue  # the door opens onto a wall
+            if other is not None and side in ("N", "W"):
+                continue  # drawn once, from the west / north tile
+            fill = (START_FILL if start and (other is None or other[7]) else FLOOR_FILL).get(
+                floor, FLOOR_FILL["ground"])
+            length = g if other is not None else max(2, round(g * 0.5))
+            x0, y0, x1, y1 = box
+            mid_x, mid_y = (x0 + x1) // 2, (y0 + y1) // 2
+            if side in ("N", "S"):
+                a = mid_x - span // 2
+                ys = (y1, y1 + length) if side == "S" else (y0 - length, y0)
+                img.paste(WALL, (a - w, ys[0], a + span + w, ys[1]))
+                img.paste(fill, (a, ys[0], a + span, ys[1]))
+            else:
+                a = mid_y - span // 2
+                xs = (x1, x1 + length) if side == "E" else (x0 - length, x0)
+                img.paste(WALL, (xs[0], a - w, xs[1], a + span + w))
+                img.paste(fill, (xs[0], a, xs[1], a + span))

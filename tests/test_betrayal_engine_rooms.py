@@ -1,0 +1,260 @@
+"""Betrayal engine: every room with a rule (seed 003, rooms 513-626)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.betrayal.house import Layout
+from tests.test_betrayal_engine_helpers import (
+    MISSY,
+    OX,
+    apply,
+    at,
+    choose,
+    deck_top,
+    dice,
+    hold,
+    labels,
+    new_game,
+    put,
+    stack_top,
+    tile,
+)
+
+__all__ = ["dice"]
+
+
+# ---------------------------------------------------------------- leaving
+
+LEAVE = [  # room, floor, x, y, rotation, the door out, trait rolled, target, trait lost
+    ("attic", "upper", 0, -1, 0, "S", "speed", 3, "might"),
+    ("graveyard", "ground", 0, -1, 0, "S", "sanity", 4, "knowledge"),
+    ("junk_room", "ground", 0, -1, 0, "S", "might", 3, "speed"),
+    ("pentagram_chamber", "basement", -1, 0, 0, "E", "knowledge", 4, "sanity"),
+]
+
+
+@pytest.mark.parametrize(("room", "floor", "x", "y", "rot", "door", "trait", "target", "lost"),
+                         LEAVE)
+def test_leave_rolls(dice, room, floor, x, y, rot, door, trait, target,  # type: ignore[no-untyped-def]
+                     lost) -> None:
+    state = new_game()
+    put(state, room, floor, x, y, rot)
+    at(state, OX, room)
+    start = state.explorers[OX].traits[lost]
+    dice.extend([0] * 8)
+    failed, events = apply(state, "move", dir=door)
+    assert failed.explorers[OX].tile != tile(state, room)  # out either way
+    assert failed.explorers[OX].traits[lost] == start - 1
+    assert any(f"rolls {trait.capitalize()}" in e for e in events)
+    dice[:] = [2] * 8
+    passed, _ = apply(state, "move", dir=door)
+    assert passed.explorers[OX].traits[lost] == start
+
+
+def test_the_medallion_spares_its_holder() -> None:
+    state = new_game()
+    put(state, "pentagram_chamber", "basement", -1, 0)
+    at(state, OX, "pentagram_chamber")
+    hold(state, OX, "medallion")
+    state, events = apply(state, "move", dir="E")
+    assert not any("rolls" in e for e in events)
+    put(state, "crypt", "basement", 1, 0, rotation=3)  # doors W N
+    at(state, OX, "crypt")
+    state, events = apply(state, "end_turn")
+    assert not any("damage" in e for e in events)
+
+
+# ---------------------------------------------------------------- ending a turn
+
+@pytest.mark.parametrize(("room", "floor", "trait"), [
+    ("chapel", "ground", "sanity"), ("gymnasium", "basement", "speed"),
+    ("larder", "basement", "might"), ("library", "ground", "knowledge")])
+def test_once_per_explorer_gains(room: str, floor: str, trait: str) -> None:
+    state = new_game()
+    put(state, room, floor, 7, 7)
+    at(state, OX, room)
+    at(state, MISSY, room)
+    before = state.explorers[OX].traits[trait]
+    state, _ = apply(state, "end_turn")
+    assert state.explorers[OX].traits[trait] == before + 1
+    assert state.explorers[OX].benefits == [room]
+    state.turn.seat = OX
+    state, events = apply(state, "end_turn")
+    assert state.explorers[OX].traits[trait] == before + 1
+    assert any("already drawn strength" in e for e in events)
+    state.turn.seat = MISSY
+    missy = state.explorers[MISSY].traits[trait]
+    state, _ = apply(state, "end_turn")
+    assert state.explorers[MISSY].traits[trait] == missy + 1  # once per explorer
+
+
+@pytest.mark.parametrize(("room", "kind"), [("crypt", "mental"), ("furnace_room", "physical")])
+def test_end_of_turn_damage(room: str, kind: str) -> None:
+    state = new_game()
+    put(state, room, "basement", 5, 5)
+    at(state, OX, room)
+    state, _ = apply(state, "end_turn")
+    assert state.pending and f"1 {kind} damage" in state.pending.prompt
+    state, _ = choose(state, 0)
+    assert state.turn.seat != OX
+
+
+# ---------------------------------------------------------------- split rooms
+
+@pytest.mark.parametrize(("room", "floor", "trait", "target"), [
+    ("catacombs", "basement", "sanity", 6), ("chasm", "basement", "speed", 3),
+    ("tower", "upper", "might", 3)])
+def test_crossing_a_split_room(dice, room: str, floor: str, trait: str,  # type: ignore[no-untyped-def]
+                               target: int) -> None:
+    state = new_game()
+    split = put(state, room, floor, 0, 5, rotation=1 if room == "catacombs" else 0)
+    put(state, "creaky_hallway", floor, -1, 5)
+    put(state, "dusty_hallway", floor, 1, 5)
+    state.explorers[OX].tile = split
+    state.explorers[OX].side = "W"
+    found = labels(state)
+    assert "Move west to the Creaky Hallway" in found  # the near door: no roll
+    assert f"Move east to the Dusty Hallway (cross first: {trait.capitalize()} {target}+)" \
+        in found
+    dice.extend([0] * 8)
+    stuck, events = apply(state, "move", dir="E")
+    assert stuck.explorers[OX].tile == split and stuck.turn.movement_over
+    assert any("can move no further" in e for e in events)
+    dice[:] = [2] * 8
+    across, _ = apply(state, "move", dir="E")
+    assert across.explorers[OX].tile == tile(state, "dusty_hallway")
+    assert across.explorers[OX].side is None
+
+
+def test_entering_a_split_room_puts_you_by_your_door() -> None:
+    state = new_game()
+    put(state, "chasm", "ground", 1, 0)  # doors E W, joined to the hall's... nothing
+    put(state, "tower", "ground", 0, -1, rotation=1)  # doors S N: joins the hall's N
+    state, _ = apply(state, "move", dir="N")
+    assert state.explorers[OX].side == "S"
+
+
+# ---------------------------------------------------------------- the Vault
+
+def test_the_vault_opens_on_knowledge_six(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    vault = put(state, "vault", "basement", 0, -1, rotation=2)  # door S onto the landing
+    at(state, OX, "vault", side="S")
+    assert "Try to open the Vault (Knowledge 6+)" in labels(state)
+    dice.extend([2, 2, 1])
+    shut, events = apply(state, "act", what="vault")
+    assert any("stays shut" in e for e in events)
+    assert "Try to open the Vault (Knowledge 6+)" not in labels(shut)  # once a turn
+    deck_top(state, "item", "axe", "rope")
+    dice.extend([2, 2, 2])
+    opened, _ = apply(state, "act", what="vault")
+    assert opened.explorers[OX].cards == ["axe", "rope"]
+    assert opened.tiles[vault].flags["vault_empty"]
+    assert "vault_empty" in [t["kind"] for t in opened.tiles[vault].tokens]
+    opened.turn.rolls = []
+    assert not any("Vault" in label for label in labels(opened))
+
+
+def test_the_skeleton_key_opens_the_vault() -> None:
+    state = new_game()
+    put(state, "vault", "basement", 0, -1, rotation=2)
+    at(state, OX, "vault", side="S")
+    hold(state, OX, "skeleton_key")
+    state, events = apply(state, "act", what="vault")
+    assert not any("rolls" in e for e in events)
+    assert len(state.explorers[OX].cards) == 3
+
+
+# ---------------------------------------------------------------- the Collapsed Room
+
+def test_the_collapsed_room_drops_its_discoverer(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    stack_top(state, "collapsed_room", "wine_cellar")
+    deck_top(state, "item", "axe")
+    dice.extend([0, 0, 0, 0])  # Ox's Speed 4: under 5
+    state, events = apply(state, "explore", dir="N")
+    while state.pending and state.pending.kind in ("spot", "spot_cell"):
+        state, _ = choose(state, 0)
+    collapsed, cellar = tile(state, "collapsed_room"), tile(state, "wine_cellar")
+    assert state.tiles[cellar].floor == "basement"
+    assert "below_collapsed" in [t["kind"] for t in state.tiles[cellar].tokens]
+    assert state.tiles[collapsed].flags["below"] == cellar
+    assert state.explorers[OX].tile == cellar
+    assert "axe" in state.explorers[OX].cards  # the Wine Cellar's item, drawn on landing
+    assert any("gives way" in e for e in events)
+
+
+def test_the_collapsed_room_holds_a_quick_explorer(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    stack_top(state, "collapsed_room")
+    dice.extend([2, 2, 1, 0])
+    state, _ = apply(state, "explore", dir="N")
+    assert state.explorers[OX].tile == tile(state, "collapsed_room")
+    assert "below" not in state.tiles[tile(state, "collapsed_room")].flags
+
+
+# ---------------------------------------------------------------- the Mystic Elevator
+
+def _elevator_north_of_the_hall(state):  # type: ignore[no-untyped-def]
+    return put(state, "mystic_elevator", "ground", 0, -1, rotation=2)  # door S
+
+
+@pytest.mark.parametrize(("faces", "floor"), [([1, 0], "basement"), ([1, 1], "ground"),
+                                              ([2, 1], "upper")])
+def test_the_elevator_goes_where_the_dice_say(dice, faces: list[int],  # type: ignore[no-untyped-def]
+                                              floor: str) -> None:
+    state = new_game()
+    elevator = _elevator_north_of_the_hall(state)
+    dice.extend(faces)
+    state, _ = apply(state, "move", dir="N")
+    while state.pending and state.pending.kind.startswith("elevator"):
+        state, _ = choose(state, 0)
+    assert state.tiles[elevator].floor == floor
+    assert state.explorers[OX].tile == elevator and state.turn.elevator
+    assert Layout.of(state).is_open("ground") and Layout.of(state).is_open(floor)
+
+
+def test_the_elevator_on_a_four_goes_to_any_floor(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    elevator = _elevator_north_of_the_hall(state)
+    dice.extend([2, 2])
+    state, _ = apply(state, "move", dir="N")
+    floors = {label.split(":")[0] for label in state.pending.labels}
+    assert floors == {"upper floor", "ground floor", "basement"}
+    state, _ = choose(state, "upper floor")
+    assert state.tiles[elevator].floor == "upper"
+
+
+def test_the_elevator_on_a_zero_shakes_everyone_inside(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    elevator = _elevator_north_of_the_hall(state)
+    state.explorers[MISSY].tile = elevator
+    dice.extend([0, 0, 1, 1])
+    state, events = apply(state, "move", dir="N")
+    assert state.tiles[elevator].floor == "ground" and any("jolts" in e for e in events)
+    assert state.pending and state.pending.kind == "damage_split"
+    seats = {state.pending.seat}
+    state, _ = choose(state, 0)
+    seats.add(state.pending.seat)
+    assert seats == {OX, MISSY}
+
+
+def test_the_elevator_moves_once_a_turn(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    elevator = _elevator_north_of_the_hall(state)
+    state.turn.elevator = True
+    state, events = apply(state, "move", dir="N")
+    assert state.tiles[elevator].floor == "ground" and not any("rolls" in e for e in events)
+
+
+def test_the_elevator_never_closes_a_floor(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    elevator = _elevator_north_of_the_hall(state)
+    for room, x, y, rot in (("storeroom", 0, -1, 2), ("pentagram_chamber", 1, 0, 2),
+                            ("stairs_from_basement", 0, 1, 2)):
+        put(state, room, "basement", x, y, rot)  # the landing's only open door: west
+    assert Layout.of(state).open_doors("basement") == [(("basement", 0, 0), "W")]
+    dice.extend([1, 0])  # basement: the elevator would seal it
+    state, events = apply(state, "move", dir="N")
+    assert state.tiles[elevator].floor == "ground" and any("nowhere to go" in e for e in events)
