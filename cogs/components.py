@@ -16,11 +16,14 @@ import discord
 
 from bot import table as table_rules
 from bot.core.actions import Action, Option
+from bot.core.errors import IllegalAction
 from bot.sessions import Prompt
+from bot.texts import say
 from cogs.common import actor_of, bot_of, handling, say_ephemeral, sessions_of
 
 ANY_VERSION = 0
 SECRET = "view.secret"
+PRIVATE_CHOICES = "view.choices"
 MAX_ROWS = 5
 PER_ROW = 5
 PER_SELECT = 25
@@ -46,6 +49,9 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             text = await sessions_of(interaction).secret(channel_id, interaction.user.id)
             await say_ephemeral(interaction, _clip(text, 2000))
             return
+        if action.kind == PRIVATE_CHOICES:
+            await _show_private_choices(interaction, channel_id, version)
+            return
         await interaction.response.defer()
         outcome = await sessions_of(interaction).act(
             channel_id, actor_of(interaction), action,
@@ -60,6 +66,25 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
         elif action.kind == table_rules.START:
             await interaction.edit_original_response(embed=lobby_embed(outcome.table),
                                                      view=None)
+
+
+async def _show_private_choices(interaction: discord.Interaction, channel_id: int,
+                                version: int | None) -> None:
+    """The options only the chooser may see, as an ephemeral message of buttons."""
+    sessions = sessions_of(interaction)
+    table = await sessions.table(channel_id)
+    if table is None:
+        raise IllegalAction(say("errors.game_over"))
+    if version not in (None, ANY_VERSION) and version != table.version:
+        raise IllegalAction(say("errors.stale"))
+    prompt = sessions.prompt(table)
+    if prompt is None or prompt.user_id != interaction.user.id:
+        raise IllegalAction("This choice isn't yours to make.")
+    private = Prompt(prompt.seat, prompt.user_id, prompt.name,
+                     [o for o in prompt.options if o.private], prompt.version)
+    await say_ephemeral(interaction, "Only you can see these choices.",
+                        view=prompt_view(channel_id, private, with_secret=False,
+                                         reveal_private=True))
 
 
 class ActionButton(
@@ -128,14 +153,24 @@ def _group(options: list[Option]) -> OrderedDict[str, list[Option]]:
     return groups
 
 
-def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True
-                ) -> discord.ui.View:
-    """Buttons for small groups of options, selects for large ones, within 5 rows."""
+def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True,
+                reveal_private: bool = False) -> discord.ui.View:
+    """Buttons for small groups of options, selects for large ones, within 5 rows.
+
+    Private options (their labels show hidden cards) never go on a public message: it
+    gets one button that shows them to the chooser alone.
+    """
     view = discord.ui.View(timeout=None)
     row = 0
     selects = 0
     if prompt is not None:
-        for group, options in _group(prompt.options).items():
+        shown = [o for o in prompt.options if reveal_private or not o.private]
+        if len(shown) < len(prompt.options):
+            view.add_item(ActionButton(channel_id, prompt.version, Action(PRIVATE_CHOICES),
+                                       label="Choose privately",
+                                       style=discord.ButtonStyle.primary, row=row))
+            row += 1
+        for group, options in _group(shown).items():
             if row >= MAX_ROWS:
                 break
             if len(options) <= PER_ROW:

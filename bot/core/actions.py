@@ -56,7 +56,7 @@ class Option:
     """One legal action as the adapters show it: a button or one entry of a select.
 
     `group` gathers options into one select (or a row of buttons); `style` is a hint
-    (primary, secondary, success, danger).
+    (primary, secondary, success, danger). A private option is never shown in the channel.
     """
 
     label: str
@@ -65,3 +65,4 @@ class Option:
     style: str = "secondary"
     description: str = ""
     emoji: str = ""
+    private: bool = False  # its label reveals hidden cards: only the chooser may see it

@@ -23,10 +23,12 @@ class PendingChoice:
     kind: str  # what the engine will do with the pick, e.g. "abyss" or "teleport"
     labels: list[str]
     payload: dict[str, Any] = field(default_factory=dict)
+    private: bool = False  # the labels show what only the chooser may see (a deck's top)
 
     def options(self) -> list[Option]:
         return [
-            Option(label, Action(CHOOSE, {"pick": i}), group=self.prompt, style="primary")
+            Option(label, Action(CHOOSE, {"pick": i}), group=self.prompt, style="primary",
+                   private=self.private)
             for i, label in enumerate(self.labels)
         ]
 
@@ -42,12 +44,15 @@ class PendingChoice:
         return index
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "prompt": self.prompt, "kind": self.kind,
-                "labels": list(self.labels), "payload": self.payload}
+        raw = {"seat": self.seat, "prompt": self.prompt, "kind": self.kind,
+               "labels": list(self.labels), "payload": self.payload}
+        if self.private:
+            raw["private"] = True
+        return raw
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any] | None) -> PendingChoice | None:
         if raw is None:
             return None
         return cls(raw["seat"], raw["prompt"], raw["kind"], list(raw["labels"]),
-                   dict(raw.get("payload", {})))
+                   dict(raw.get("payload", {})), bool(raw.get("private", False)))

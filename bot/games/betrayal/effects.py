@@ -63,18 +63,22 @@ def execute(ctx: Ctx, frame: Frame, raw: dict[str, Any]) -> None:
 
 
 def ask(ctx: Ctx, seat: int, kind: str, prompt: str, labels: list[str],
-        payload: dict[str, Any] | None = None) -> None:
-    """Set a pending choice (the paused step must already be first in the top frame)."""
-    ctx.state.pending = PendingChoice(seat, prompt, kind, labels, payload or {})
+        payload: dict[str, Any] | None = None, *, private: bool = False) -> None:
+    """Set a pending choice (the paused step must already be first in the top frame).
+
+    `private`: the labels show hidden cards (a deck's top), so only the chooser sees them.
+    """
+    ctx.state.pending = PendingChoice(seat, prompt, kind, labels, payload or {}, private)
     ctx.say("events.choosing", kind="choice", who=ctx.who(seat), prompt=prompt)
 
 
 def pause(ctx: Ctx, frame: Frame, raw: dict[str, Any], kind: str, prompt: str,
           labels: list[str], payload: dict[str, Any] | None = None,
-          seat: int | None = None) -> None:
+          seat: int | None = None, *, private: bool = False) -> None:
     """Put `raw` back first in its frame and ask its explorer (or `seat`) to choose."""
     frame.steps.insert(0, raw)
-    ask(ctx, frame.seat if seat is None else seat, kind, prompt, labels, payload)
+    ask(ctx, frame.seat if seat is None else seat, kind, prompt, labels, payload,
+        private=private)
 
 
 def resume(ctx: Ctx, pick: int) -> None:

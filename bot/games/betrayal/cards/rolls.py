@@ -154,7 +154,7 @@ def _meant_choice(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> Non
     orders = [list(p) for p in permutations(top)]
     pause(ctx, frame, {"_meant_order": {"source": source, "orders": orders}}, "meant_order",
           content.say("prompts.meant_order"),
-          [", ".join(_name(source, k) for k in order) for order in orders])
+          [", ".join(_name(source, k) for k in order) for order in orders], private=True)
 
 
 @resumer("meant_order")
