@@ -22,7 +22,7 @@ from cogs.outlet import DiscordOutlet
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.cthulhu")
+EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.cthulhu", "cogs.betrayal")
 
 
 class HauntBot(commands.Bot):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import secrets
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 
 import discord
 from discord import app_commands
@@ -44,8 +45,9 @@ def lobby_embed(table: Table) -> discord.Embed:
                           colour=discord.Colour.dark_purple())
     offered = game.setup_choices()
     for name, value in table.options.items():
-        label = dict(offered.get(name, [])).get(str(value), str(value))
-        embed.add_field(name=name.capitalize(), value=label)
+        if name in offered:
+            label = dict(offered[name]).get(str(value), str(value))
+            embed.add_field(name=name.capitalize(), value=label)
     embed.set_footer(text=say("lobby.footer", count=len(table.seats), max=game.max_players,
                               min=game.min_players))
     return embed
@@ -135,7 +137,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             channel_id = interaction.channel_id or 0
             if seed is None:
                 seed = secrets.randbits(32)
-            options = _setup_options(game.value, layout=layout)
+            options: dict[str, str] = _setup_options(game.value, layout=layout)
+            # Today's date, for games that start with "whose birthday comes next"; kept
+            # in the options so a replay of this game stays exact.
+            options["today"] = datetime.now(UTC).strftime("%m-%d")
             try:
                 outcome = await sessions_of(interaction).open(
                     channel_id, interaction.guild_id, actor_of(interaction), game.value, seed,

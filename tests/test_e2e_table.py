@@ -4,6 +4,8 @@ in code (not only hinted to Discord)."""
 
 from __future__ import annotations
 
+import re
+
 from bot.store import OVER
 from tests.conftest import BotFactory
 from tests.e2e_helpers import (
@@ -148,4 +150,5 @@ async def test_the_house_layout_is_chosen_at_new(fd: FakeDiscord,
     await (await fd.slash(host, channel, "game", "new", game="cthulhu",
                           layout="warren")).wait()
     table = await bot.store.load(channel)
-    assert table is not None and table.options == {"layout": "warren"}
+    assert table is not None and table.options["layout"] == "warren"
+    assert re.fullmatch(r"\d\d-\d\d", table.options["today"])  # for birthday order

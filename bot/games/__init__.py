@@ -33,6 +33,8 @@ def _load_builtin() -> None:
     if _builtins_loaded:
         return
     _builtins_loaded = True
+    from bot.games.betrayal import GAME as betrayal
     from bot.games.cthulhu import GAME as cthulhu
 
     register(cthulhu)
+    register(betrayal)

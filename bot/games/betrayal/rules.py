@@ -139,3 +139,17 @@ class BetrayalGame(Game[BetrayalState]):
 
     def rules_topics(self) -> dict[str, str]:
         return content.rules_topics()
+
+    def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
+        explorers = sorted(content.get().explorers.values(), key=lambda e: (e.colour, e.name))
+        return {"explorer": [(e.key, f"{e.name} ({e.colour})") for e in explorers]}
+
+    def check_pick(self, picks: list[dict[str, str]], seat: int, name: str, value: str) -> None:
+        """Two sides of one character card never play together (seed 003)."""
+        known = content.get().explorers
+        mine = known[value]
+        for other, chosen in enumerate(picks):
+            theirs = known.get(chosen.get(name, ""))
+            if other != seat and theirs is not None and theirs.colour == mine.colour:
+                raise IllegalAction(say("errors.same_card", explorer=mine.name,
+                                        colour=mine.colour))

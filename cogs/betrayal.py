@@ -1,0 +1,209 @@
+"""`/betrayal ...`: a turn of Betrayal at House on the Hill typed as commands.
+
+Every command picks one of the engine's own legal options (the same list the buttons
+show), matched by what autocomplete offered or by what was typed, so the cog never
+decides what is legal and a typed command and a click always do the same thing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import games
+from bot.core.actions import Action, Option
+from bot.core.errors import IllegalAction
+from bot.store import Table
+from cogs.common import actor_of, handling, say_ephemeral, sessions_of
+
+KIND = "betrayal"
+DIRECTIONS = [app_commands.Choice(name=n, value=v)
+              for n, v in (("north", "N"), ("east", "E"), ("south", "S"), ("west", "W"))]
+
+
+async def _table(interaction: discord.Interaction) -> Table:
+    table = await sessions_of(interaction).table(interaction.channel_id or 0)
+    if table is None or table.kind != KIND or table.state is None:
+        raise IllegalAction("There's no Betrayal game running here.")
+    return table
+
+
+async def _options(interaction: discord.Interaction, kinds: set[str]) -> list[Option]:
+    table = await _table(interaction)
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        raise IllegalAction("You're not playing in this game.")
+    game = games.get(KIND)
+    state = game.load(table.state or {})
+    if game.to_act(state) != seat:
+        raise IllegalAction("It's not your turn.")
+    return [o for o in game.options(state, seat) if o.action.kind in kinds]
+
+
+def pick(options: list[Option], typed: str, what: str) -> Action:
+    """The option autocomplete sent back (an encoded action), or the one whose label
+    alone matches the typed words."""
+    for option in options:
+        if option.action.encode() == typed:
+            return option.action
+    words = typed.strip().lower()
+    hits = [o for o in options if words and words in o.label.lower()]
+    if len(hits) == 1:
+        return hits[0].action
+    if not options:
+        raise IllegalAction(f"You can't {what} right now.")
+    listed = "; ".join(o.label for o in options[:10])
+    raise IllegalAction(f"Say which: {listed}"[:1900])
+
+
+async def _choices(interaction: discord.Interaction, kinds: set[str],
+                   current: str) -> list[app_commands.Choice[str]]:
+    try:
+        options = await _options(interaction, kinds)
+    except IllegalAction:
+        return []
+    needle = current.lower()
+    return [app_commands.Choice(name=o.label[:100], value=o.action.encode()[:100])
+            for o in options if needle in o.label.lower()][:25]
+
+
+class BetrayalCog(commands.GroupCog, group_name="betrayal",
+                  group_description="Your turn in Betrayal at House on the Hill"):
+    async def _play(self, interaction: discord.Interaction, command: str, kinds: set[str],
+                    typed: str, what: str) -> None:
+        async with handling(interaction, f"betrayal {command}"):
+            action = pick(await _options(interaction, kinds), typed, what)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await sessions_of(interaction).act(interaction.channel_id or 0,
+                                               actor_of(interaction), action)
+            await interaction.followup.send("Done — the map is below.", ephemeral=True)
+
+    @app_commands.command(name="move", description="Move through a door or a special way")
+    @app_commands.describe(direction="Through the door on this side",
+                           room="Or: where to (stairs, passages and other ways included)")
+    @app_commands.choices(direction=DIRECTIONS)
+    async def move(self, interaction: discord.Interaction,
+                   direction: app_commands.Choice[str] | None = None,
+                   room: str | None = None) -> None:
+        if direction is not None:
+            await self._by_direction(interaction, "move", direction.value)
+        else:
+            await self._play(interaction, "move", {"move"}, room or "", "move")
+
+    @move.autocomplete("room")
+    async def _move_room(self, interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, {"move"}, current)
+
+    @app_commands.command(name="explore", description="Open a door into the unknown")
+    @app_commands.describe(direction="Which door to explore through")
+    @app_commands.choices(direction=DIRECTIONS)
+    async def explore(self, interaction: discord.Interaction,
+                      direction: app_commands.Choice[str]) -> None:
+        await self._by_direction(interaction, "explore", direction.value)
+
+    async def _by_direction(self, interaction: discord.Interaction, kind: str,
+                            direction: str) -> None:
+        async with handling(interaction, f"betrayal {kind}"):
+            options = await _options(interaction, {kind})
+            match = [o for o in options if o.action.args.get("dir") == direction]
+            if not match:
+                raise IllegalAction(f"You can't {kind} {_WORD[direction]} from here.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await sessions_of(interaction).act(interaction.channel_id or 0,
+                                               actor_of(interaction), match[0].action)
+            await interaction.followup.send("Done — the map is below.", ephemeral=True)
+
+    @app_commands.command(name="rotate", description="Choose how the new room is turned")
+    @app_commands.describe(rotation="One of the ways the new room fits")
+    async def rotate(self, interaction: discord.Interaction, rotation: str) -> None:
+        await self._play(interaction, "rotate", {"choose"}, rotation, "turn a room")
+
+    @app_commands.command(name="choose", description="Answer the choice the game asks of you")
+    @app_commands.describe(option="Your answer")
+    async def choose(self, interaction: discord.Interaction, option: str) -> None:
+        await self._play(interaction, "choose", {"choose"}, option, "choose anything")
+
+    @app_commands.command(name="use", description="Use an item, an omen or a room's action")
+    @app_commands.describe(item="What to use")
+    async def use(self, interaction: discord.Interaction, item: str) -> None:
+        await self._play(interaction, "use", {"use", "act"}, item, "use anything")
+
+    @app_commands.command(name="trade", description="Trade a card with an explorer here")
+    @app_commands.describe(offer="Who gets what")
+    async def trade(self, interaction: discord.Interaction, offer: str) -> None:
+        await self._play(interaction, "trade", {"trade"}, offer, "trade")
+
+    @app_commands.command(name="drop", description="Leave a card in this room")
+    @app_commands.describe(item="What to drop")
+    async def drop(self, interaction: discord.Interaction, item: str) -> None:
+        await self._play(interaction, "drop", {"drop"}, item, "drop anything")
+
+    @app_commands.command(name="pickup", description="Take a card lying in this room")
+    @app_commands.describe(item="What to pick up")
+    async def pickup(self, interaction: discord.Interaction, item: str) -> None:
+        await self._play(interaction, "pickup", {"pickup"}, item, "pick anything up")
+
+    @app_commands.command(name="end-turn", description="End your turn")
+    async def end_turn(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, "end-turn", {"end_turn"}, "end", "end your turn")
+
+    @rotate.autocomplete("rotation")
+    async def _rotation(self, interaction: discord.Interaction,
+                        current: str) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, {"choose"}, current)
+
+    @choose.autocomplete("option")
+    async def _option(self, interaction: discord.Interaction,
+                      current: str) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, {"choose"}, current)
+
+    @use.autocomplete("item")
+    async def _use(self, interaction: discord.Interaction,
+                   current: str) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, {"use", "act"}, current)
+
+    @trade.autocomplete("offer")
+    async def _trade(self, interaction: discord.Interaction,
+                     current: str) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, {"trade"}, current)
+
+    @drop.autocomplete("item")
+    async def _drop(self, interaction: discord.Interaction,
+                    current: str) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, {"drop"}, current)
+
+    @pickup.autocomplete("item")
+    async def _pickup(self, interaction: discord.Interaction,
+                      current: str) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, {"pickup"}, current)
+
+    @app_commands.command(name="sheet", description="An explorer's sheet: traits and cards")
+    @app_commands.describe(player="Whose sheet (yours if left out)")
+    async def sheet(self, interaction: discord.Interaction,
+                    player: discord.User | None = None) -> None:
+        async with handling(interaction, "betrayal sheet"):
+            from bot.games.betrayal import sheet_view
+            from renderers.betrayal import render_sheet
+
+            table = await _table(interaction)
+            who = player or interaction.user
+            seat = next((i for i, s in enumerate(table.seats) if s.user_id == who.id), None)
+            if seat is None:
+                raise IllegalAction(f"{who.display_name} isn't playing in this game.")
+            state = games.get(KIND).load(table.state or {})
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            image = await asyncio.to_thread(render_sheet, sheet_view(state, seat))
+            await say_ephemeral(interaction, "",
+                                file=discord.File(io.BytesIO(image), filename="sheet.png"))
+
+
+_WORD = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(BetrayalCog())

@@ -1,0 +1,127 @@
+"""Betrayal through the real discord.py: explorers picked in the lobby, then several
+turns played by clicking and by typing /betrayal commands, with refusals checked."""
+
+from __future__ import annotations
+
+import random
+
+from bot import games
+from bot.core.actions import Action
+from bot.games.betrayal.state import BetrayalState
+from tests.conftest import BotFactory
+from tests.e2e_helpers import PNG_SIGNATURE, game_components, latest_turn, to_move, turn_messages
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+
+
+def _pick_value(lobby: FakeMessage, explorer: str) -> tuple[str, str]:
+    select = next(c for c in lobby.flat_components() if c["type"] == 3)
+    wanted = Action("lobby.pick", {"name": "explorer", "value": explorer}).encode()
+    assert wanted in [o["value"] for o in select["options"]]
+    return select["custom_id"], wanted
+
+
+async def _click_turn(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
+                      rng: random.Random) -> str:
+    """One click on the turn message: a choice first, then explore, move, end turn."""
+    comps = game_components(message)
+    by_kind: dict[str, list[dict[str, object]]] = {}
+    for comp in comps:
+        if comp["type"] == 2:
+            kind = str(comp["custom_id"]).split(":", 3)[3].split("~")[0]
+            by_kind.setdefault(kind, []).append(comp)
+        else:
+            for option in comp["options"]:  # type: ignore[union-attr]
+                kind = str(option["value"]).split("~")[0]
+                by_kind.setdefault(kind, []).append({**comp, "value": option["value"]})
+    if "view.choices" in by_kind:  # a private choice: shown to the chooser alone
+        reveal = str(by_kind["view.choices"][0]["custom_id"])
+        handle = await (await fd.click(user, message, reveal)).wait()
+        private = handle.messages[-1]
+        assert private.ephemeral
+        button = next(c for c in private.flat_components() if ":choose~" in c["custom_id"])
+        await (await fd.click(user, private, button["custom_id"])).wait()
+        return "choose"
+    for kind in ("choose", "explore", "move", "end_turn"):
+        if kind not in by_kind or (kind == "move" and rng.random() < 0.3 and "end_turn" in by_kind):
+            continue
+        comp = rng.choice(by_kind[kind])
+        if comp["type"] == 2:
+            await (await fd.click(user, message, str(comp["custom_id"]))).wait()
+        else:
+            await (await fd.select(user, message, str(comp["custom_id"]),
+                                   [comp["value"]])).wait()
+        return kind
+    raise AssertionError(f"nothing to click: {[c.get('custom_id') for c in comps]}")
+
+
+async def test_four_explorers_play_turns_by_clicks_and_commands(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    channel = fd.add_channel("house")
+    ann, ben, cat, dan = (fd.add_user(n) for n in ("ann", "ben", "cat", "dan"))
+    by_id = {u.id: u for u in (ann, ben, cat, dan)}
+    bot = await start_hauntkeeper()
+    lobby = (await (await fd.slash(ann, channel, "game", "new", game="betrayal",
+                                   seed=8)).wait()).response
+    assert lobby is not None
+
+    custom_id, zoe = _pick_value(lobby, "zoe_ingstrom")
+    await (await fd.select(ben, lobby, custom_id, [zoe])).wait()  # picking also seats Ben
+    _, missy = _pick_value(lobby, "missy_dubourde")  # the other side of Zoe's card
+    clash = await (await fd.select(cat, fd.message(lobby.id), custom_id, [missy])).wait()
+    assert "other side" in clash.ephemeral_texts()[0]
+    _, peter = _pick_value(lobby, "peter_akimoto")
+    await (await fd.select(cat, fd.message(lobby.id), custom_id, [peter])).wait()
+    offered = await fd.autocomplete(dan, channel, "game", "join", focused="pick", pick="ox")
+    assert [c["value"] for c in offered] == ["ox_bellows"]
+    joined = await (await fd.slash(dan, channel, "game", "join", pick="ox_bellows")).wait()
+    roster = joined.messages[-1].text  # the roster as it stands after Dan's pick
+    assert "Zoe Ingstrom" in roster and "Peter Akimoto" in roster and "Ox Bellows" in roster
+    start_id = next(c for c in lobby.custom_ids() if c.endswith(":lobby.start"))
+    await (await fd.click(ann, fd.message(lobby.id), start_id)).wait()
+
+    table = await bot.store.load(channel)
+    assert table is not None and table.state is not None
+    state = BetrayalState.from_dict(table.state)
+    keys = [e.key for e in state.explorers]
+    assert keys[1:] == ["zoe_ingstrom", "peter_akimoto", "ox_bellows"]
+
+    first = latest_turn(fd, channel)
+    assert first.attachments[0][1].startswith(PNG_SIGNATURE)
+    mover = by_id[to_move(first) or 0]
+    idle = next(u for u in by_id.values() if u is not mover)
+    wrong_turn = await (await fd.slash(idle, channel, "betrayal", "end-turn")).wait()
+    assert wrong_turn.ephemeral_texts() == ["It's not your turn."]
+    game = games.get("betrayal")
+    legal = {o.action.args.get("dir") for o in game.options(state, state.turn.seat)
+             if o.action.kind == "explore"}
+    blocked = next(d for d in "NESW" if d not in legal)  # the start hall has walls
+    no_door = await (await fd.slash(mover, channel, "betrayal", "explore",
+                                    direction=blocked)).wait()
+    assert no_door.ephemeral_texts()[0].startswith("You can't explore"), no_door.ephemeral_texts()
+    sheet = await (await fd.slash(mover, channel, "betrayal", "sheet")).wait()
+    assert sheet.messages[-1].attachments[0][1].startswith(PNG_SIGNATURE)
+    assert len(turn_messages(fd, channel)) == 1  # the refusals changed nothing
+
+    rng = random.Random(4)
+    kinds: list[str] = []
+    typed = 0
+    for step in range(200):
+        message = latest_turn(fd, channel)
+        user_id = to_move(message)
+        if user_id is None:
+            break  # the haunt began
+        posts = len(turn_messages(fd, channel))
+        user = by_id[user_id]
+        if step % 7 == 3 and any(":end_turn" in c for c in message.custom_ids()):
+            await (await fd.slash(user, channel, "betrayal", "end-turn")).wait()
+            typed += 1
+            kinds.append("end_turn")
+        else:
+            kinds.append(await _click_turn(fd, user, message, rng))
+        assert len(turn_messages(fd, channel)) == posts + 1, "the action was not posted"
+        if kinds.count("end_turn") >= 12:
+            break
+    assert kinds.count("end_turn") >= 8 or to_move(latest_turn(fd, channel)) is None
+    assert "choose" in kinds and "explore" in kinds and typed >= 2
+    for post in turn_messages(fd, channel):
+        assert post.attachments and post.attachments[0][1].startswith(PNG_SIGNATURE)
