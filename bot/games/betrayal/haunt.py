@@ -1,19 +1,70 @@
 """The haunt roll (RULES.md, classic): after a turn in which an omen was drawn, roll six
 dice; below the number of omens drawn so far, the haunt begins.
 
-The haunt chart, the traitor and the scenarios are the next issue. Until then the game
-records who revealed the haunt, with which omen and in which room, says so publicly,
-and ends there (`state.over`).
+The haunt chart (data/betrayal/haunt_chart.yaml) then says which of the 8 haunts
+(haunts.yaml) begins, from the omen and the room it turned up in. The traitor and the
+scenarios are a later issue: until then the game records who revealed the haunt, with
+which omen, in which room, and which haunt the chart gives, says so publicly, and ends
+there (`state.over`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
+
+import yaml
 
 from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
-from bot.games.betrayal.state import HAUNT, Frame, Haunt
+from bot.games.betrayal.state import HAUNT, BetrayalState, Frame, Haunt
+from bot.paths import DATA
+
+
+@dataclass(frozen=True)
+class HauntInfo:
+    number: int
+    key: str
+    name: str
+    teaser: str
+    traitor: dict[str, Any] = field(default_factory=dict, compare=False)
+    designed: bool = False
+
+
+def _yaml(name: str) -> dict[str, Any]:
+    with (DATA / "betrayal" / f"{name}.yaml").open(encoding="utf-8") as fh:
+        return yaml.safe_load(fh) or {}
+
+
+@cache
+def haunts() -> dict[str, HauntInfo]:
+    """The 8 haunts by key, in chart-number order."""
+    found = [HauntInfo(int(h["number"]), h["key"], h["name"], str(h["teaser"]),
+                       dict(h.get("traitor") or {}), bool(h.get("designed", False)))
+             for h in _yaml("haunts")["haunts"]]
+    return {h.key: h for h in sorted(found, key=lambda h: h.number)}
+
+
+@cache
+def chart() -> dict[str, dict[str, str]]:
+    """omen key -> omen-room key -> haunt key."""
+    return {str(o): {str(r): str(h) for r, h in rooms.items()}
+            for o, rooms in _yaml("haunt_chart")["chart"].items()}
+
+
+def chart_haunt(state: BetrayalState, omen: str, room: str) -> HauntInfo | None:
+    """The haunt the chart gives for this omen in this room. An omen found outside an
+    omen-symbol room reads the omen room placed last in the house (designed). None when
+    the chart has no line for the omen (a test's own content)."""
+    row = chart().get(omen)
+    if not row:
+        return None
+    if room not in row:
+        room = next((t.room for t in reversed(state.tiles) if t.room in row), "")
+    key = row.get(room)
+    return haunts().get(key) if key else None
 
 
 def starts(total: int, omens: int) -> bool:
@@ -28,8 +79,10 @@ def _haunt_check(ctx: Ctx, frame: Frame, arg: Any) -> None:
         ctx.say("events.haunt_not_yet", total=total, omens=state.omens_drawn)
         return
     omen, room = state.turn.omen, state.turn.omen_room
+    haunt = chart_haunt(state, omen, room)
     state.haunt = Haunt(revealer=frame.seat, omen=omen, room=room, roll=total,
-                        omens=state.omens_drawn)
+                        omens=state.omens_drawn, key=haunt.key if haunt else "",
+                        number=haunt.number if haunt else 0)
     state.phase = HAUNT
     state.over = True
     state.script.clear()
@@ -38,4 +91,7 @@ def _haunt_check(ctx: Ctx, frame: Frame, arg: Any) -> None:
             omens=state.omens_drawn, omen=content.card(omen).name,
             room=content.room(room).name,
             data={"revealer": frame.seat, "omen": omen, "room": room, "roll": total})
+    if haunt:
+        ctx.say("events.haunt_chart", kind="haunt", number=haunt.number, name=haunt.name,
+                teaser=haunt.teaser, data={"haunt": haunt.key, "number": haunt.number})
     ctx.say("events.haunt_next", kind="game_over")

@@ -84,6 +84,8 @@ class Haunt:
     room: str
     roll: int
     omens: int
+    key: str = ""  # the haunt the chart gives (haunts.yaml), "" if the chart has none
+    number: int = 0  # its number on the chart
 
 
 @dataclass

@@ -185,4 +185,15 @@ def handled(name: str) -> bool:
 
 def load_all() -> None:
     """Import the modules that register handlers (idempotent)."""
-    from bot.games.betrayal.cards import basics, rolls, rooms, tokens  # noqa: F401
+    from bot.games.betrayal.cards import (  # noqa: F401
+        attacks,
+        basics,
+        events_a,
+        events_b,
+        items,
+        omens,
+        rolls,
+        rooms,
+        token_events,
+        tokens,
+    )

@@ -1,0 +1,239 @@
+"""Attacks on explorers that cards call for before the haunt (seed 003, "Attacks").
+
+Seed 003 lets explorers attack only once the haunt has begun, but a few cards force an
+attack earlier: Bloody Vision (the explorer attacks someone), the Toy Monkey (it
+attacks someone in the room, or its holder). Both go through here.
+
+- `explorer_attack`: an explorer attacks another explorer with a trait. Both roll that
+  trait; the higher total hits and the margin is the loser's damage (Might or Speed:
+  physical; Sanity or Knowledge: mental); a tie hurts no one. Each loser splits its own
+  damage (its own choice). On its own turn the attacker may add one weapon it holds for
+  that trait (the `on: attack` dice of the Axe, Spear, Blood Dagger; the Blood Dagger
+  costs 1 Speed); no weapon is a choice too. An attacker that beats the defender by 2
+  or more may take one of the defender's cards instead of hurting it (seed 003: only a
+  card that could be handed over, and never the Armor); a stolen Blood Dagger costs its
+  loser 2 dice of physical damage. Attacks are not trait rolls: no Blessing, Drip,
+  Smoke or Candle dice, and no weapon when defending.
+- `thing_attack`: something of fixed strength attacks an explorer (the Toy Monkey,
+  Speed 3): the engine's `attack` step under the thing's name (its dice rolled for
+  it, the explorer's bare trait against them); only the explorer can be hurt.
+
+Before the haunt no one dies: damage stops at each trait's lowest value (traits.py).
+Monsters exist only in the haunt, so before it the figures attacked are explorers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core import dice as core_dice
+from bot.core.events import PUBLIC, Event
+from bot.games.betrayal import content, decks, items, traits
+from bot.games.betrayal.cards import resumer
+from bot.games.betrayal.content import PHYSICAL
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.rolls import MAX_DICE
+from bot.games.betrayal.state import BetrayalState, Frame
+
+# Lines texts.yaml does not hold yet (our words); texts.yaml wins once it has the key.
+LINES: dict[str, str] = {
+    "events.duel": "{who} attacks {other} with {trait} ({dice} dice{weapon}).",
+    "events.duel_weapon": ", with the {card}",
+    "events.duel_gone": "{other} is out of {who}'s reach: the attack comes to nothing.",
+    "events.duel_tie": "{who} and {other} are evenly matched: no one is hurt.",
+    "events.duel_hits": "{who} beats {other} by {amount}.",
+    "events.duel_steal": "{who} takes the {card} from {other} instead of hurting them.",
+    "events.thing_attacks": "The {thing} attacks {who}: {strength} dice against {trait}, "
+                            "{dice} = {total}.",
+    "prompts.duel_weapon": "You attack {other} with {trait}: which weapon do you use?",
+    "prompts.duel_spoils": "You beat {other} by {amount}: hurt them, or take a card instead?",
+    "labels.duel_bare": "No weapon ({dice} dice)",
+    "labels.duel_with": "The {card} ({dice} dice)",
+    "labels.duel_hurt": "Deal {amount} {kind} damage",
+    "labels.duel_take": "Take the {card} instead",
+}
+
+# What a weapon costs its user beyond its dice (the card's own words, not data yet).
+WEAPON_COSTS: dict[str, tuple[dict[str, Any], ...]] = {
+    "blood_dagger": ({"lose": {"trait": "speed", "amount": 1}},),
+}
+STOLEN_COSTS: dict[str, tuple[dict[str, Any], ...]] = {
+    "blood_dagger": ({"damage": {"kind": "physical", "dice": 2}},),
+}
+UNSTEALABLE: frozenset[str] = frozenset({"armor"})
+
+
+def line(key: str, table: dict[str, str] | None = None, **kw: Any) -> str:
+    """A player-facing line: texts.yaml's, else the module's own (LINES or `table`)."""
+    try:
+        return content.say(key, **kw)
+    except KeyError:
+        return (table if table is not None and key in table else LINES)[key].format(**kw)
+
+
+def tell(ctx: Ctx, key: str, table: dict[str, str] | None = None, kind: str = "info",
+         data: dict[str, Any] | None = None, **kw: Any) -> None:
+    ctx.events.append(Event(line(key, table, **kw), PUBLIC, kind, data or {}))
+
+
+def damage_kind(trait: str) -> str:
+    return "physical" if trait in PHYSICAL else "mental"
+
+
+# ---------------------------------------------------------------- weapons and spoils
+
+def weapon_dice(key: str, trait: str) -> int:
+    """The extra dice a weapon adds to an attack with this trait (0: not for it)."""
+    card = content.card(key)
+    if not card.weapon:
+        return 0
+    return sum(int(str(m.get("dice", 0)).replace("+", "")) for m in card.modifiers
+               if m.get("on") == "attack" and (not m.get("traits") or trait in m["traits"]))
+
+
+def weapons(state: BetrayalState, seat: int, trait: str) -> list[str]:
+    """The weapons this explorer may add to an attack with `trait` now: only on its own
+    turn (seed 003: "when you attack with Might on your turn")."""
+    if state.turn.seat != seat:
+        return []
+    return [k for k in state.explorers[seat].cards if weapon_dice(k, trait) > 0]
+
+
+def attack_dice(state: BetrayalState, seat: int, trait: str, weapon: str) -> int:
+    count = traits.value(state, seat, trait) + (weapon_dice(weapon, trait) if weapon else 0)
+    return max(1, min(MAX_DICE, count))
+
+
+def stealable(state: BetrayalState, seat: int) -> list[str]:
+    """Cards that could be taken from this explorer: those that may change hands (no
+    companion), never the Armor; the Blood Dagger, which cannot be handed over, can be
+    stolen (its own text)."""
+    found = []
+    for key in state.explorers[seat].cards:
+        card = content.card(key)
+        if key in UNSTEALABLE or card.companion:
+            continue
+        if card.tradeable or key in STOLEN_COSTS:
+            found.append(key)
+    return found
+
+
+# ---------------------------------------------------------------- an explorer attacks
+
+def explorer_attack(ctx: Ctx, attacker: int, defender: int, trait: str, source: str,
+                    origin: str) -> None:
+    """Push `attacker`'s attack on `defender` (they must still be together when it
+    starts: the same room, the same side of a split room)."""
+    ctx.push([{"_duel": {"defender": defender, "trait": trait}}], attacker, source, origin)
+
+
+@step("_duel")
+def _duel(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state, attacker = ctx.state, frame.seat
+    spec = dict(arg)
+    defender, trait = int(spec["defender"]), str(spec["trait"])
+    if not state.explorers[attacker].alive or not items.together(state, attacker, defender):
+        tell(ctx, "events.duel_gone", who=ctx.who(attacker), other=ctx.who(defender))
+        return
+    if "weapon" not in spec:
+        options = weapons(state, attacker, trait)
+        if options:
+            spec["options"] = options
+            labels = [line("labels.duel_bare", dice=attack_dice(state, attacker, trait, ""))]
+            labels += [line("labels.duel_with", card=content.card(k).name,
+                            dice=attack_dice(state, attacker, trait, k)) for k in options]
+            pause(ctx, frame, {"_duel": spec}, "duel_weapon",
+                  line("prompts.duel_weapon", other=ctx.who(defender),
+                       trait=trait.capitalize()), labels)
+            return
+        spec["weapon"] = ""
+    weapon = str(spec["weapon"])
+    count = attack_dice(state, attacker, trait, weapon)
+    tell(ctx, "events.duel", kind="attack", who=ctx.who(attacker), other=ctx.who(defender),
+         trait=trait.capitalize(), dice=count,
+         weapon=line("events.duel_weapon", card=content.card(weapon).name) if weapon else "",
+         data={"attacker": attacker, "defender": defender, "trait": trait, "weapon": weapon})
+    ctx.push_child(frame, [*WEAPON_COSTS.get(weapon, ()),
+                           {"roll": {"dice": count, "purpose": "attack", "then": [
+                               {"_duel_defend": {"defender": defender, "trait": trait}}]}}])
+
+
+@resumer("duel_weapon")
+def _duel_weapon(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = raw["_duel"]
+    spec["weapon"] = "" if pick == 0 else spec["options"][pick - 1]
+
+
+@step("_duel_defend")
+def _duel_defend(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """The defender rolls its bare trait (its own roll: its own cards may bend it)."""
+    total = int(frame.vars.get("roll", 0))
+    ctx.push([{"roll": {"trait": arg["trait"], "purpose": "defense", "then": [
+        {"_duel_result": {"attacker": frame.seat, "total": total, "trait": arg["trait"]}}]}}],
+        int(arg["defender"]), frame.source, frame.origin)
+
+
+@step("_duel_result")
+def _duel_result(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state, defender = ctx.state, frame.seat
+    attacker = int(arg["attacker"])
+    margin = int(arg["total"]) - int(frame.vars.get("roll", 0))
+    kind = damage_kind(str(arg["trait"]))
+    if margin == 0:
+        tell(ctx, "events.duel_tie", who=ctx.who(attacker), other=ctx.who(defender))
+        return
+    winner, loser = (attacker, defender) if margin > 0 else (defender, attacker)
+    amount = abs(margin)
+    tell(ctx, "events.duel_hits", kind="attack", who=ctx.who(winner), other=ctx.who(loser),
+         amount=amount, data={"winner": winner, "loser": loser, "amount": amount})
+    cards = stealable(state, defender) if winner == attacker and amount >= 2 else []
+    if cards:
+        labels = [line("labels.duel_hurt", amount=amount, kind=kind)]
+        labels += [line("labels.duel_take", card=content.card(k).name) for k in cards]
+        pause(ctx, frame, {"_duel_spoils": {"attacker": attacker, "amount": amount,
+                                            "kind": kind, "cards": cards}},
+              "duel_spoils", line("prompts.duel_spoils", other=ctx.who(defender), amount=amount),
+              labels, seat=attacker)
+        return
+    ctx.push([{"damage": {"kind": kind, "amount": amount}}], loser, frame.source, frame.origin)
+
+
+@resumer("duel_spoils")
+def _duel_spoils(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    """The attacker's pick: 0 hurts the defender (frame.seat); otherwise that card
+    changes hands and the defender is not hurt."""
+    spec = frame.steps.pop(0)["_duel_spoils"]
+    defender, attacker = frame.seat, int(spec["attacker"])
+    if pick == 0:
+        ctx.push([{"damage": {"kind": spec["kind"], "amount": int(spec["amount"])}}], defender,
+                 frame.source, frame.origin)
+        return
+    key = str(spec["cards"][pick - 1])
+    tell(ctx, "events.duel_steal", kind="trade", who=ctx.who(attacker), other=ctx.who(defender),
+         card=content.card(key).name, data={"from": defender, "to": attacker, "card": key})
+    ctx.push(list(STOLEN_COSTS.get(key, ())), defender, key, content.card(key).deck)
+    decks.take_card(ctx, defender, key, to="none")
+    decks.give_card(ctx, attacker, key)
+
+
+# ---------------------------------------------------------------- a thing attacks
+
+def thing_attack(ctx: Ctx, seat: int, thing: str, trait: str, dice: int, source: str,
+                 origin: str) -> None:
+    """Push an attack of `dice` dice (rolled for the thing) against `seat`'s `trait`."""
+    ctx.push([{"_thing_attack": {"thing": thing, "trait": trait, "dice": dice}}], seat, source,
+             origin)
+
+
+@step("_thing_attack")
+def _thing_attack(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """The engine's `attack` step, named: the thing's dice, then the explorer's defence
+    roll and the engine's result (the margin hurts the explorer; `last_attack` noted)."""
+    trait = str(arg["trait"])
+    dice = core_dice.roll_betrayal(ctx.state.rng, int(arg["dice"]))
+    tell(ctx, "events.thing_attacks", kind="roll", thing=arg["thing"], who=ctx.who(frame.seat),
+         strength=len(dice), trait=trait.capitalize(), dice=" ".join(map(str, dice)),
+         total=sum(dice), data={"seat": frame.seat, "dice": dice, "total": sum(dice)})
+    ctx.push_child(frame, [{"roll": {"trait": trait, "purpose": "defense", "then": [
+        {"_attack_result": {"attacker": sum(dice), "trait": trait}}]}}])

@@ -1,0 +1,307 @@
+"""The omens whose effect the step vocabulary cannot say (omens.yaml `custom:`), seed 003.
+
+- Crystal Ball (`crystal_ball_peek`, on a Knowledge roll of 4+): search the item or the
+  event deck, set one card aside, shuffle the deck and put that card back on top. Only
+  the deck itself is searched, not its discards (RULING); the card chosen is told to its
+  explorer alone.
+- Dog (`dog_fetch`): the Dog runs to a room up to 6 rooms away and comes back, fetching
+  one card lying there or carrying one of its explorer's cards there. It goes through
+  doors and two-way links (stairs, secret passages) only: no one-way passage (the Coal
+  Chute, the jumps from the Gallery and the Collapsed Room), no Revolving Wall. It makes
+  no rolls, so a split room does not stop it (RULING). Omens lying about count as items
+  for it (seed 003 calls both "objects"); companions are never carried, and a card
+  dropped or used this turn is not carried (the FAQ, as for a drop by hand).
+- Mask (`mask_toggle` on a Sanity roll of 4+, `mask_lost` when it leaves): put on,
+  +2 Knowledge -2 Sanity; taken off, the reverse. Whether it is worn is a note in the
+  wearer's `flags`; a worn Mask that leaves its explorer comes off (omens.yaml's note).
+- Spirit Board (`spirit_board`): before its explorer moves, a private look at the top
+  room tile. Its haunt half (monsters move towards the user) is the haunt's issue.
+
+The Book, the Girl, the Holy Symbol and the Madman are plain `on_gain`/`on_lose` steps;
+Bite is an `attack` step; the Spear a modifier; the Skull and the Medallion live in
+basics.py; the Ring is haunt-time combat (next issue).
+
+Lines these cards say that texts.yaml does not hold yet are in `TEXTS` (same dotted keys,
+to be moved into texts.yaml); a key present in texts.yaml wins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.events import PUBLIC, Audience, Event, to_player
+from bot.games.betrayal import content, decks, hooks, items
+from bot.games.betrayal.cards import handler, resumer
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import change, pause, step
+from bot.games.betrayal.house import DIRS, through_door
+from bot.games.betrayal.movement import ask_tile
+from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
+
+TEXTS: dict[str, str] = {
+    "prompts.crystal_ball_deck": "Crystal Ball: which deck do you search?",
+    "prompts.crystal_ball_card": "Which card goes on top of the {deck} deck?",
+    "labels.crystal_ball_deck": "The {deck} deck",
+    "events.crystal_ball": "{who} gazes into the Crystal Ball and puts a card of the {deck} "
+                           "deck back on top of it.",
+    "events.crystal_ball_top": "You put the {card} on top of the {deck} deck.",
+    "events.crystal_ball_empty": "The item and event decks are empty: the Crystal Ball "
+                                 "shows nothing.",
+    "prompts.dog_where": "Where does the Dog run (up to {range} rooms away)?",
+    "prompts.dog_errand": "What does the Dog do in the {room}?",
+    "labels.dog_fetch": "Bring back the {card}",
+    "labels.dog_carry": "Carry your {card} there",
+    "labels.dog_nothing": "Nothing: call it back",
+    "events.dog_fetch": "{who}'s Dog runs to the {room} and brings back the {card}.",
+    "events.dog_carry": "{who}'s Dog carries the {card} to the {room} and leaves it there.",
+    "events.dog_back": "{who}'s Dog comes back with nothing.",
+    "events.dog_idle": "{who}'s Dog finds nothing to fetch or carry within {range} rooms.",
+    "events.mask_on": "{who} puts on the Mask.",
+    "events.mask_off": "{who} takes off the Mask.",
+    "events.mask_lost": "The Mask leaves {who} while worn: it comes off.",
+    "events.spirit_board": "{who} consults the Spirit Board and glimpses the next room.",
+    "events.spirit_board_top": "The Spirit Board shows the top room tile: the {room}.",
+    "events.spirit_board_empty": "No room tiles are left: the Spirit Board shows nothing.",
+    "events.spirit_board_late": "The Spirit Board only answers before you move: {who} "
+                                "keeps it for another turn.",
+}
+
+
+PROPOSED: dict[str, str] = dict(TEXTS)  # every module's lines (items.py adds its own)
+
+
+def propose(lines: dict[str, str]) -> None:
+    """Lines of another card module that texts.yaml does not hold yet."""
+    PROPOSED.update(lines)
+
+
+def line(key: str, **kw: Any) -> str:
+    """A player-facing line: texts.yaml's template if it has the key, else ours."""
+    try:
+        template = content.text(key)
+    except KeyError:
+        template = PROPOSED[key]
+    return template.format(**kw)
+
+
+def tell(ctx: Ctx, key: str, audience: Audience = PUBLIC, kind: str = "info",
+         data: dict[str, Any] | None = None, **kw: Any) -> None:
+    """`ctx.say` for the lines of `TEXTS`."""
+    ctx.events.append(Event(line(key, **kw), audience, kind, data or {}))
+
+
+def card_name(key: str) -> str:
+    return content.card(key).name
+
+
+# ---------------------------------------------------------------- Crystal Ball
+
+PEEK_DECKS: tuple[str, ...] = ("item", "event")
+
+
+@handler("crystal_ball_peek")
+def crystal_ball_peek(ctx: Ctx, frame: Frame, args: Any) -> None:
+    found = [d for d in PEEK_DECKS if ctx.state.decks[d]]
+    if not found:
+        tell(ctx, "events.crystal_ball_empty")
+        return
+    if len(found) == 1:
+        frame.steps.insert(0, {"_crystal_ball": {"deck": found[0]}})
+        return
+    pause(ctx, frame, {"_crystal_ball_deck": {"decks": found}}, "crystal_ball_deck",
+          line("prompts.crystal_ball_deck"),
+          [line("labels.crystal_ball_deck", deck=d) for d in found])
+
+
+@resumer("crystal_ball_deck")
+def _crystal_ball_deck(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = frame.steps.pop(0)["_crystal_ball_deck"]
+    frame.steps.insert(0, {"_crystal_ball": {"deck": spec["decks"][pick]}})
+
+
+@step("_crystal_ball")
+def _crystal_ball(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    deck = str(arg["deck"])
+    cards = sorted(ctx.state.decks[deck], key=card_name)
+    if not cards:
+        tell(ctx, "events.crystal_ball_empty")
+        return
+    pause(ctx, frame, {"_crystal_ball_card": {"deck": deck, "cards": cards}},
+          "crystal_ball_card", line("prompts.crystal_ball_card", deck=deck),
+          [card_name(k) for k in cards], private=True)
+
+
+@resumer("crystal_ball_card")
+def _crystal_ball_card(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = frame.steps.pop(0)["_crystal_ball_card"]
+    deck, key = str(spec["deck"]), str(spec["cards"][pick])
+    pile = ctx.state.decks[deck]
+    pile.remove(key)
+    ctx.state.rng.shuffle(pile)
+    pile.insert(0, key)
+    tell(ctx, "events.crystal_ball", who=ctx.who(frame.seat), deck=deck)
+    tell(ctx, "events.crystal_ball_top", to_player(frame.seat), card=card_name(key), deck=deck)
+
+
+# ---------------------------------------------------------------- Dog
+
+DOG_RANGE = 6  # seed 003: up to 6 rooms away, and back
+
+
+def two_way_links(state: BetrayalState) -> dict[int, set[int]]:
+    """The house's walkable links that also lead back (stairs, secret passages): the
+    one-way ones (the Coal Chute, the jumps) are left out."""
+    out: dict[int, set[int]] = {}
+    for tile_id in range(len(state.tiles)):
+        for passive, ref in hooks.of_tile(state, tile_id):
+            for link in passive.links(state, -1, tile_id, ref):
+                if link.walkable:
+                    out.setdefault(tile_id, set()).add(link.target)
+    return {a: {b for b in targets if a in out.get(b, set())} for a, targets in out.items()}
+
+
+def dog_range(state: BetrayalState, seat: int) -> dict[int, int]:
+    """Rooms the Dog reaches from its explorer's room -> how many rooms away (1..6)."""
+    start = state.explorers[seat].tile
+    links = two_way_links(state)
+    dist = {start: 0}
+    frontier = [start]
+    for d in range(1, DOG_RANGE + 1):
+        nxt = []
+        for tile_id in frontier:
+            doors = [t for side in DIRS if (t := through_door(state, tile_id, side)) is not None]
+            for t in [*doors, *sorted(links.get(tile_id, ()))]:
+                if t not in dist:
+                    dist[t] = d
+                    nxt.append(t)
+        frontier = nxt
+    dist.pop(start)
+    return dist
+
+
+def carryable(state: BetrayalState, seat: int) -> list[str]:
+    """The explorer's cards the Dog may take away: what could be dropped now."""
+    return items.droppable(state, seat)
+
+
+def fetchable(state: BetrayalState, tile_id: int) -> list[str]:
+    """The cards lying in a room that the Dog may bring back."""
+    return [k for k in state.tiles[tile_id].items if k not in state.turn.dropped]
+
+
+def dog_targets(state: BetrayalState, seat: int) -> list[int]:
+    reach = dog_range(state, seat)
+    if carryable(state, seat):
+        return sorted(reach)
+    return sorted(t for t in reach if fetchable(state, t))
+
+
+@handler("dog_fetch")
+def dog_fetch(ctx: Ctx, frame: Frame, args: Any) -> None:
+    targets = dog_targets(ctx.state, frame.seat)
+    if not targets:
+        tell(ctx, "events.dog_idle", who=ctx.who(frame.seat), range=DOG_RANGE)
+        return
+    ask_tile(ctx, frame, {"_dog_errand": {}}, line("prompts.dog_where", range=DOG_RANGE),
+             targets)
+
+
+@step("_dog_errand")
+def _dog_errand(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state, tile_id = ctx.state, int(arg["tile"])
+    choices = [["fetch", k] for k in fetchable(state, tile_id)]
+    choices += [["carry", k] for k in carryable(state, frame.seat)]
+    labels = [line(f"labels.dog_{what}", card=card_name(k)) for what, k in choices]
+    choices.append(["none", ""])
+    labels.append(line("labels.dog_nothing"))
+    pause(ctx, frame, {"_dog_errand": {"tile": tile_id, "choices": choices}}, "dog_errand",
+          line("prompts.dog_errand", room=ctx.room_name(tile_id)), labels)
+
+
+@resumer("dog_errand")
+def _dog_errand_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = frame.steps.pop(0)["_dog_errand"]
+    state, seat, tile_id = ctx.state, frame.seat, int(spec["tile"])
+    what, key = spec["choices"][pick]
+    who, room = ctx.who(seat), ctx.room_name(tile_id)
+    if what == "fetch":
+        state.tiles[tile_id].items.remove(key)
+        state.turn.picked.append(key)
+        tell(ctx, "events.dog_fetch", kind="pickup", who=who, room=room, card=card_name(key),
+             data={"seat": seat, "card": key, "tile": tile_id})
+        decks.give_card(ctx, seat, key)
+    elif what == "carry":
+        state.turn.dropped.append(key)
+        tell(ctx, "events.dog_carry", kind="drop", who=who, room=room, card=card_name(key),
+             data={"seat": seat, "card": key, "tile": tile_id})
+        decks.take_card(ctx, seat, key, to="pile", tile=tile_id)
+    else:
+        tell(ctx, "events.dog_back", who=who)
+
+
+# ---------------------------------------------------------------- Mask
+
+MASK_WORN = "mask_worn"  # in the wearer's flags
+MASK_SHIFT = 2
+
+
+def _mask(ctx: Ctx, seat: int, on: bool) -> None:
+    flags = ctx.state.explorers[seat].flags
+    if on:
+        flags[MASK_WORN] = True
+    else:
+        flags.pop(MASK_WORN, None)
+    sign = 1 if on else -1
+    change(ctx, seat, "knowledge", sign * MASK_SHIFT)
+    change(ctx, seat, "sanity", -sign * MASK_SHIFT)
+
+
+@handler("mask_toggle")
+def mask_toggle(ctx: Ctx, frame: Frame, args: Any) -> None:
+    """A Sanity roll of 4+: on if it was off, off if it was on (seed 003: it can only be
+    taken off once put on)."""
+    on = not ctx.state.explorers[frame.seat].flags.get(MASK_WORN)
+    tell(ctx, "events.mask_on" if on else "events.mask_off", who=ctx.who(frame.seat))
+    _mask(ctx, frame.seat, on)
+
+
+@handler("mask_lost")
+def mask_lost(ctx: Ctx, frame: Frame, args: Any) -> None:
+    """The Mask leaves its explorer: a worn Mask comes off (designed, omens.yaml)."""
+    if ctx.state.explorers[frame.seat].flags.get(MASK_WORN):
+        tell(ctx, "events.mask_lost", who=ctx.who(frame.seat))
+        _mask(ctx, frame.seat, False)
+
+
+# ---------------------------------------------------------------- Spirit Board
+
+def _unuse(state: BetrayalState, key: str) -> None:
+    """The card did nothing: it does not count as used this turn (it may still be traded
+    or dropped, seed 003 FAQ)."""
+    if key in state.turn.used:
+        state.turn.used.remove(key)
+
+
+@handler("spirit_board")
+def spirit_board(ctx: Ctx, frame: Frame, args: Any) -> None:
+    state, seat = ctx.state, frame.seat
+    if state.phase != EXPLORE:
+        # The haunt half of the card (the traitor, or with no traitor every monster, moves
+        # monsters 1 room towards its user) belongs to the haunt's issue: until then the
+        # board is refused in the haunt, and not spent.
+        _unuse(state, frame.source)
+        ctx.say("events.not_ready", source=card_name("spirit_board"), name="spirit_board (haunt)")
+        return
+    turn = state.turn
+    if turn.seat != seat or turn.moves or turn.free_moves or turn.movement_over:
+        _unuse(state, frame.source)
+        tell(ctx, "events.spirit_board_late", who=ctx.who(seat))
+        return
+    if not state.stack:
+        tell(ctx, "events.spirit_board_empty")
+        return
+    top = state.stack[0]
+    tell(ctx, "events.spirit_board", who=ctx.who(seat))
+    tell(ctx, "events.spirit_board_top", to_player(seat), room=content.room(top).name,
+         data={"room": top})
+

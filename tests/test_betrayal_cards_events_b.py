@@ -1,0 +1,897 @@
+"""Betrayal cards: the events M to Z (seed 003, events 627-902), each as seed 003 says.
+
+Every event whose key starts with M to Z is here, plain-step cards included, except
+the token cards the engine's own tests cover (Mystic Slide, Revolving Wall, Secret
+Passage, Secret Stairs, Skeletons, Smoke). Each card is drawn from the event deck and
+run through the engine with scripted dice; every roll band and failure branch is
+tried, and every choice is checked to go to the explorer it belongs to.
+
+Dice: Ox Bellows rolls Speed 4, Might 5, Sanity 3, Knowledge 3 dice; Missy Dubourde
+Speed 5, Might 3, Sanity 3, Knowledge 4; Peter Akimoto Speed 4, Might 3, Sanity 4,
+Knowledge 4. All three start in the Entrance Hall; Ox plays first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+import bot.games.betrayal.cards.events_b  # noqa: F401  (not in cards.load_all yet)
+from bot.games.betrayal import GAME, content
+from bot.games.betrayal.cards.events_b import LINES
+from bot.games.betrayal.content import FLOORS
+from bot.games.betrayal.house import DIRS, Layout, cell_of, tile_at
+from bot.games.betrayal.links import reachable
+from bot.games.betrayal.state import HAUNT, BetrayalState
+from tests.test_betrayal_engine_helpers import (
+    MISSY,
+    OX,
+    PETER,
+    at,
+    choose,
+    deck_top,
+    dice,
+    hold,
+    new_game,
+    put,
+    same,
+    stack_top,
+    tile,
+)
+from tests.test_betrayal_engine_traits import run_steps
+
+__all__ = ["dice"]
+
+NAMES = {OX: "Ox Bellows", MISSY: "Missy Dubourde", PETER: "Peter Akimoto"}
+KINDS = {"physical": ("might", "speed"), "mental": ("sanity", "knowledge")}
+
+
+# ---------------------------------------------------------------- helpers
+
+def draw(state: BetrayalState, card: str, seat: int = OX,
+         *more: str) -> tuple[BetrayalState, list[str]]:
+    """`seat` draws `card` from the event deck (`more` lie under it)."""
+    deck_top(state, "event", card, *more)
+    return run_steps(state, [{"draw": {"deck": "event", "count": 1}}], seat=seat)
+
+
+def points(state: BetrayalState, seat: int, kind: str) -> int:
+    """Steps on the tracks of one kind of damage (the sum of the clips' indexes)."""
+    return sum(state.explorers[seat].traits[t] for t in KINDS[kind])
+
+
+def settle(state: BetrayalState, asked: list[int] | None = None,
+           events: list[str] | None = None) -> BetrayalState:
+    """Take every damage split as it comes (first trait), noting who was asked."""
+    while state.pending is not None and state.pending.kind == "damage_split":
+        if asked is not None:
+            asked.append(state.pending.seat)
+        state, said = choose(state, 0)
+        if events is not None:
+            events += said
+    return state
+
+
+def rollers(events: list[str], trait: str) -> list[str]:
+    """Who rolled this trait, in order."""
+    found = []
+    for e in events:
+        m = re.match(rf"(.+) rolls {trait.capitalize()}: ", e)
+        if m:
+            found.append(m.group(1))
+    return found
+
+
+def dice_rolled(events: list[str], who: str, trait: str) -> int:
+    for e in events:
+        m = re.match(rf"{who} rolls {trait.capitalize()}: ([0-9 ]+) = ", e)
+        if m:
+            return len(m.group(1).split())
+    raise AssertionError(f"{who} did not roll {trait}")
+
+
+def index(state: BetrayalState, seat: int, trait: str) -> int:
+    return state.explorers[seat].traits[trait]
+
+
+def assert_legal(state: BetrayalState, tile_id: int) -> None:
+    """The tile is joined to a neighbour by a pair of doors, no floor is closed and
+    every tile is still reached from the start rooms."""
+    layout = Layout.of(state)
+    cell = cell_of(state.tiles[tile_id])
+    assert any(layout.connected(cell, d) for d in DIRS), cell
+    assert sum(1 for t in state.tiles if cell_of(t) == cell) == 1
+    for floor in FLOORS:
+        assert layout.is_open(floor), floor
+    assert reachable(state) == set(range(len(state.tiles)))
+
+
+def discovered(state: BetrayalState) -> tuple[BetrayalState, int]:
+    """Place the room found as if exploring (first spot offered); the new tile's id."""
+    while state.pending is not None and state.pending.kind in ("spot", "spot_cell"):
+        state, _ = choose(state, 0)
+    return state, len(state.tiles) - 1
+
+
+def only_rooms(state: BetrayalState, keep: Any) -> None:
+    """Leave in the stack and discards only the rooms `keep(room)` accepts."""
+    state.stack = [r for r in state.stack if keep(content.room(r))]
+    state.room_discard = [r for r in state.room_discard if keep(content.room(r))]
+
+
+# ---------------------------------------------------------------- Mists from the Walls
+
+@pytest.mark.parametrize(("ox_roll", "missy_roll", "ox_dice", "missy_dice"), [
+    ([1, 1, 2], [2, 2, 0], 0, 0),  # 4+: the faces are a trick of the light
+    ([1, 0, 0], [1, 1, 1], 1, 2),  # 1-3: 1 die, 2 in a room with an event symbol
+    ([0, 0, 0], [0, 0, 0], 1, 3),  # 0: 1 die, 3 in an event room
+])
+def test_mists_from_the_walls(dice, ox_roll: list[int], missy_roll: list[int],  # type: ignore[no-untyped-def]
+                              ox_dice: int, missy_dice: int) -> None:
+    state = new_game()
+    at(state, OX, "basement_landing")  # no symbol
+    put(state, "organ_room", "basement", -1, 0, rotation=1)  # event symbol
+    at(state, MISSY, "organ_room")
+    before = {s: points(state, s, "mental") for s in (OX, MISSY, PETER)}
+    dice.extend([*ox_roll, *[1] * ox_dice, *missy_roll, *[1] * missy_dice])
+    asked: list[int] = []
+    state, events = draw(state, "mists_from_the_walls", PETER)  # Peter is upstairs
+    state = settle(state, asked, events)
+    assert rollers(events, "sanity") == [NAMES[OX], NAMES[MISSY]]
+    assert points(state, OX, "mental") == before[OX] - ox_dice
+    assert points(state, MISSY, "mental") == before[MISSY] - missy_dice
+    assert points(state, PETER, "mental") == before[PETER]
+    # each splits its own damage (one point at a time, while two traits can take it)
+    assert list(dict.fromkeys(asked)) == [s for s, n in ((OX, ox_dice), (MISSY, missy_dice))
+                                          if n]
+    assert dice == [] and state.pending is None
+    assert state.discards["event"] == ["mists_from_the_walls"]
+
+
+def test_mists_reach_no_one_above_the_basement() -> None:
+    state = new_game()
+    state, events = draw(state, "mists_from_the_walls")
+    assert rollers(events, "sanity") == []
+    assert any(e == LINES["events.no_one_affected"].format(card="Mists from the Walls")
+               for e in events)
+
+
+# ---------------------------------------------------------------- Night View
+
+@pytest.mark.parametrize(("faces", "gain"), [([2, 2, 1], 1), ([2, 2, 0], 0), ([0, 0, 0], 0)])
+def test_night_view(dice, faces: list[int], gain: int) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    dice.extend(faces)
+    after, events = draw(state, "night_view")
+    assert rollers(events, "knowledge") == [NAMES[OX]]
+    assert index(after, OX, "knowledge") == index(state, OX, "knowledge") + gain
+    assert after.explorers[OX].traits == {**state.explorers[OX].traits,
+                                          "knowledge": index(after, OX, "knowledge")}
+
+
+# ---------------------------------------------------------------- Phone Call
+
+@pytest.mark.parametrize(("faces", "trait", "kind", "amount"), [
+    ([2, 2], "sanity", "", 1),  # 4: tea and cakes
+    ([2, 1], "knowledge", "", 1),  # 3: sweetie pie
+    ([1, 1, 2], "", "mental", 2),  # 2: a kiss, 1 die of mental damage
+    ([1, 0, 1], "", "mental", 1),  # 1: the same
+    ([0, 0, 1, 1], "", "physical", 2),  # 0: a spanking, 2 dice of physical damage
+])
+def test_phone_call(dice, faces: list[int], trait: str, kind: str,  # type: ignore[no-untyped-def]
+                    amount: int) -> None:
+    state = new_game()
+    dice.extend(faces)
+    after, _ = draw(state, "phone_call")
+    after = settle(after)
+    if trait:
+        assert index(after, OX, trait) == index(state, OX, trait) + amount
+    else:
+        assert points(after, OX, kind) == points(state, OX, kind) - amount
+        other = "mental" if kind == "physical" else "physical"
+        assert points(after, OX, other) == points(state, OX, other)
+    assert dice == [] and after.pending is None
+
+
+# ---------------------------------------------------------------- Possession
+
+def test_possession_success_gains_in_any_trait(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    state, _ = draw(state, "possession")
+    assert state.pending.kind == "roll_trait" and state.pending.seat == OX
+    assert state.pending.labels == ["Speed", "Might", "Sanity", "Knowledge"]
+    dice.extend([2, 2, 0, 0, 0])  # Might 5 dice: 4
+    state, events = choose(state, "Might")
+    assert rollers(events, "might") == [NAMES[OX]]
+    assert state.pending.kind == "trait_pick" and state.pending.seat == OX
+    assert len(state.pending.labels) == 4
+    before = dict(state.explorers[OX].traits)
+    state, _ = choose(state, "Knowledge")
+    assert state.explorers[OX].traits == {**before, "knowledge": before["knowledge"] + 1}
+
+
+@pytest.mark.parametrize("phase", ["explore", HAUNT])
+def test_possession_failure_drops_the_trait_to_its_lowest(dice, phase: str) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    state.phase = phase
+    state, _ = draw(state, "possession")
+    dice.extend([1, 1, 1])  # Sanity 3 dice: 3
+    before = dict(state.explorers[OX].traits)
+    state, _ = choose(state, "Sanity")
+    assert state.pending is None
+    # the lowest value, just above the skull, even once the haunt has begun
+    assert state.explorers[OX].traits == {**before, "sanity": 0}
+
+
+def test_possession_already_lowest_another_trait_falls(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    state.explorers[OX].traits["might"] = 0  # Might 4, its lowest
+    state, _ = draw(state, "possession")
+    dice.extend([0, 1, 1, 1])  # Might 4 dice: 3
+    state, _ = choose(state, "Might")
+    assert state.pending.kind == "possession_other" and state.pending.seat == OX
+    assert state.pending.labels == ["Speed (4 → 2)", "Sanity (3 → 2)", "Knowledge (3 → 2)"]
+    state, _ = choose(state, "Knowledge")
+    assert state.explorers[OX].traits == {"speed": 4, "might": 0, "sanity": 2, "knowledge": 0}
+
+
+def test_possession_with_one_trait_left_above_its_lowest(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    state.explorers[OX].traits.update(might=0, sanity=0, knowledge=0)
+    state, _ = draw(state, "possession")
+    dice.extend([0, 0, 0, 0])
+    state, _ = choose(state, "Might")
+    assert state.pending is None and state.explorers[OX].traits["speed"] == 0
+
+
+def test_possession_with_every_trait_at_its_lowest(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    state.explorers[OX].traits.update(speed=0, might=0, sanity=0, knowledge=0)
+    state, _ = draw(state, "possession")
+    dice.extend([0, 0])  # Speed 2 dice
+    state, events = choose(state, "Speed")
+    assert state.pending is None and set(state.explorers[OX].traits.values()) == {0}
+    assert any("already at its lowest" in e for e in events)
+
+
+# ---------------------------------------------------------------- Rotten
+
+LOST_ALL = {"speed": -1, "might": -1, "sanity": -1, "knowledge": -1}
+
+
+@pytest.mark.parametrize(("rolls", "changes"), [
+    # Ox (3 dice), Missy (3), Peter (4): each bears only its own result
+    (([2, 2, 1], [2, 2, 0], [1, 0, 0, 0]),
+     ({"sanity": 1}, {"might": -1}, {"might": -1, "speed": -1})),  # 5+, 4 (2-4 only), 1
+    (([0, 0, 0], [1, 1, 0], [2, 2, 2, 2]),
+     (LOST_ALL, {"might": -1}, {"sanity": 1})),  # 0, 2, 8
+])
+def test_rotten(dice, rolls: tuple[list[int], ...],  # type: ignore[no-untyped-def]
+                changes: tuple[dict[str, int], ...]) -> None:
+    state = new_game()
+    at(state, MISSY, "basement_landing")
+    at(state, PETER, "upper_landing")  # every explorer, wherever they are
+    dice.extend([*rolls[1], *rolls[2], *rolls[0]])  # Missy draws: Missy, Peter, Ox
+    after, events = draw(state, "rotten", MISSY)
+    assert rollers(events, "sanity") == [NAMES[MISSY], NAMES[PETER], NAMES[OX]]
+    order = {OX: 0, MISSY: 1, PETER: 2}
+    for seat, i in order.items():
+        expected = {t: v + changes[i].get(t, 0) for t, v in state.explorers[seat].traits.items()}
+        assert after.explorers[seat].traits == expected, seat
+    assert dice == [] and after.pending is None
+
+
+def test_rotten_stops_at_the_lowest_value_before_the_haunt(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    state.explorers[OX].traits.update(speed=0, might=0, sanity=0, knowledge=0)
+    dice.extend([0, 0, 2, 2, 2, 2, 2, 2, 2])  # Ox 2 dice: 0; Missy 6, Peter 8
+    state, _ = draw(state, "rotten")
+    assert set(state.explorers[OX].traits.values()) == {0} and state.explorers[OX].alive
+
+
+# ---------------------------------------------------------------- Shrieking Wind and
+# ---------------------------------------------------------------- The Beckoning: who
+
+SURROUND = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+def _place_missy(state: BetrayalState, room: str, floor: str, surrounded: bool) -> None:
+    if state.tile_of(room) is None:
+        put(state, room, floor, 5, 5)
+        if surrounded:
+            for (dx, dy), filler in zip(SURROUND, ("creaky_hallway", "dusty_hallway",
+                                                  "bloody_room", "operating_laboratory"),
+                                        strict=True):
+                put(state, filler, floor, 5 + dx, 5 + dy)
+    at(state, MISSY, room)
+
+
+WHERE = [  # room, floor, surrounded, caught by the Wind, caught by the Beckoning
+    ("gardens", "ground", False, True, True),
+    ("graveyard", "ground", True, True, True),  # outdoors, whatever lies around it
+    ("patio", "ground", False, True, False),
+    ("tower", "upper", False, True, True),
+    ("balcony", "upper", True, True, True),
+    ("chapel", "ground", False, True, True),  # a window onto open ground
+    ("chapel", "ground", True, False, False),  # rooms on every side: no outside window
+    ("dining_room", "ground", False, True, True),
+    ("master_bedroom", "upper", False, True, True),
+    ("bedroom", "upper", True, False, False),
+    ("grand_staircase", "ground", False, True, True),  # the start strip's end
+    ("foyer", "ground", False, False, False),  # no window
+    ("creaky_hallway", "upper", False, False, False),  # open sides, but no window
+]
+
+
+@pytest.mark.parametrize(("room", "floor", "surrounded", "wind", "beckoning"), WHERE)
+@pytest.mark.parametrize("card", ["shrieking_wind", "the_beckoning"])
+def test_who_the_wind_and_the_beckoning_reach(dice, card: str, room: str, floor: str,  # type: ignore[no-untyped-def]
+                                              surrounded: bool, wind: bool,
+                                              beckoning: bool) -> None:
+    state = new_game()
+    _place_missy(state, room, floor, surrounded)
+    dice.extend([2, 2, 2])  # Missy passes either roll (Might 3, Sanity 3)
+    after, events = draw(state, card)
+    caught = wind if card == "shrieking_wind" else beckoning
+    trait = "might" if card == "shrieking_wind" else "sanity"
+    assert rollers(events, trait) == ([NAMES[MISSY]] if caught else [])
+    assert after.explorers[MISSY].traits == state.explorers[MISSY].traits
+    assert after.explorers[MISSY].tile == state.explorers[MISSY].tile
+    if not caught:
+        assert any("can reach them" in e for e in events)
+
+
+# ---------------------------------------------------------------- Shrieking Wind: what
+
+@pytest.mark.parametrize(("faces", "kind"), [
+    ([2, 2, 1], ""),  # 5+: you stand firm
+    ([2, 1, 1], "physical"),  # 3-4: knocked down
+    ([1, 1, 1], "physical"),
+    ([1, 1, 0], "mental"),  # 1-2: the cold chills your soul
+    ([1, 0, 0], "mental"),
+])
+def test_shrieking_wind_bands(dice, faces: list[int], kind: str) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    put(state, "gardens", "ground", 0, -1)
+    at(state, MISSY, "gardens")
+    hold(state, MISSY, "axe")
+    dice.extend([*faces, 1] if kind else faces)
+    asked: list[int] = []
+    after, _ = draw(state, "shrieking_wind")
+    after = settle(after, asked)
+    for k in KINDS:
+        lost = 1 if k == kind else 0
+        assert points(after, MISSY, k) == points(state, MISSY, k) - lost
+    assert asked == ([MISSY] if kind else [])
+    assert after.explorers[MISSY].cards == ["axe"]  # only a 0 loses an item
+    assert dice == []
+
+
+def test_shrieking_wind_zero_blows_an_item_to_the_entrance_hall(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    put(state, "gardens", "ground", 0, -1)
+    at(state, MISSY, "gardens")
+    hold(state, MISSY, "axe", "rope", "skull")
+    dice.extend([0, 0, 0, 1])
+    asked: list[int] = []
+    after, _ = draw(state, "shrieking_wind")
+    after = settle(after, asked)
+    assert asked == [MISSY]
+    assert points(after, MISSY, "physical") == points(state, MISSY, "physical") - 1
+    assert after.pending.kind == "wind_item" and after.pending.seat == MISSY  # not Ox
+    assert after.pending.labels == ["Axe", "Rope"]  # item cards only: the Skull stays
+    after, events = choose(after, "Rope")
+    assert after.explorers[MISSY].cards == ["axe", "skull"]
+    assert after.tiles[tile(after, "entrance_hall")].items == ["rope"]
+    assert any("Rope" in e and "Entrance Hall" in e for e in events)
+
+
+@pytest.mark.parametrize(("held", "kept", "blown"), [
+    (["axe"], [], ["axe"]), (["skull"], ["skull"], []), ([], [], [])])
+def test_shrieking_wind_zero_with_one_item_or_none(dice, held: list[str],  # type: ignore[no-untyped-def]
+                                                   kept: list[str], blown: list[str]) -> None:
+    state = new_game()
+    put(state, "patio", "ground", 0, -1, rotation=0)
+    at(state, MISSY, "patio")
+    hold(state, MISSY, *held)
+    dice.extend([0, 0, 0, 0])  # 0, then a blank for the damage
+    after, _ = draw(state, "shrieking_wind")
+    assert after.pending is None
+    assert after.explorers[MISSY].cards == kept
+    assert after.tiles[tile(after, "entrance_hall")].items == blown
+
+
+# ---------------------------------------------------------------- Silence
+
+@pytest.mark.parametrize(("ox_roll", "ox_dice"), [
+    ([1, 1, 2], 0),  # 4+: you wait for your hearing to return
+    ([1, 1, 1], 1),  # 1-3: a silent scream, 1 die of mental damage
+    ([1, 0, 0], 1),
+    ([0, 0, 0], 2),  # 0: 2 dice
+])
+def test_silence(dice, ox_roll: list[int], ox_dice: int) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    at(state, OX, "basement_landing")
+    put(state, "wine_cellar", "basement", 0, -1)
+    at(state, MISSY, "wine_cellar")
+    hold(state, MISSY, "toy_monkey")  # Sanity 3 - 2 = 1 die
+    before = {s: points(state, s, "mental") for s in (OX, MISSY, PETER)}
+    dice.extend([*ox_roll, *[1] * ox_dice, 2])  # Missy's one die: 2, nothing
+    asked: list[int] = []
+    after, events = draw(state, "silence", PETER)
+    after = settle(after, asked, events)
+    assert rollers(events, "sanity") == [NAMES[OX], NAMES[MISSY]]  # not Peter upstairs
+    assert dice_rolled(events, NAMES[OX], "sanity") == 3
+    assert dice_rolled(events, NAMES[MISSY], "sanity") == 1
+    assert points(after, OX, "mental") == before[OX] - ox_dice
+    assert points(after, MISSY, "mental") == before[MISSY]
+    assert points(after, PETER, "mental") == before[PETER]
+    assert asked == [OX] * ox_dice and dice == []
+
+
+def test_silence_the_toy_monkey_never_takes_the_last_die(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    at(state, OX, "basement_landing")
+    hold(state, OX, "toy_monkey")
+    state.explorers[OX].traits["sanity"] = 0  # Sanity 2, minus 2: still 1 die
+    dice.extend([0, 1, 1])  # 0: 2 dice of mental damage
+    state, events = draw(state, "silence")
+    assert dice_rolled(events, NAMES[OX], "sanity") == 1
+    state = settle(state)
+    assert state.explorers[OX].traits["knowledge"] == 0  # Sanity was already lowest
+
+
+# ---------------------------------------------------------------- Something Hidden
+
+@pytest.mark.parametrize(("faces", "item", "sanity"), [
+    ([2, 1, 1], True, 0), ([1, 1, 1], False, -1), ([0, 0, 0], False, -1)])
+def test_something_hidden(dice, faces: list[int], item: bool, sanity: int) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    deck_top(state, "item", "axe")
+    after, _ = draw(state, "something_hidden")
+    assert after.pending.kind == "decline" and after.pending.seat == OX
+    dice.extend(faces)
+    after, events = choose(after, "Do it")
+    assert rollers(events, "knowledge") == [NAMES[OX]]
+    assert after.explorers[OX].cards == (["axe"] if item else [])
+    assert index(after, OX, "sanity") == index(state, OX, "sanity") + sanity
+
+
+def test_something_hidden_may_be_left_alone() -> None:
+    state = new_game()
+    after, _ = draw(state, "something_hidden")
+    after, events = choose(after, "Leave it")
+    assert rollers(events, "knowledge") == []
+    assert after.explorers[OX] == state.explorers[OX]
+
+
+# ---------------------------------------------------------------- Something Slimy
+
+@pytest.mark.parametrize(("faces", "changes"), [
+    ([1, 1, 1, 1], {"speed": 1}),  # 4+: you pull free
+    ([1, 1, 1, 0], {"might": -1}),  # 1-3
+    ([1, 0, 0, 0], {"might": -1}),
+    ([0, 0, 0, 0], {"might": -1, "speed": -1}),  # 0
+])
+def test_something_slimy(dice, faces: list[int], changes: dict[str, int]) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    dice.extend(faces)
+    after, events = draw(state, "something_slimy")
+    assert rollers(events, "speed") == [NAMES[OX]]
+    expected = {t: v + changes.get(t, 0) for t, v in state.explorers[OX].traits.items()}
+    assert after.explorers[OX].traits == expected
+
+
+# ---------------------------------------------------------------- Spider
+
+@pytest.mark.parametrize(("trait", "faces", "gain", "damage"), [
+    ("Speed", [1, 1, 1, 1], "speed", 0),  # brush it off: 4+
+    ("Sanity", [2, 1, 1], "sanity", 0),  # hold still: 4+
+    ("Sanity", [1, 1, 1, 2], "", 2),  # 1-3: stung, 1 die of physical damage
+    ("Speed", [1, 0, 0, 0, 1], "", 1),
+    ("Sanity", [0, 0, 0, 1, 1], "", 2),  # 0: bitten, 2 dice
+])
+def test_spider(dice, trait: str, faces: list[int], gain: str, damage: int) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    after, _ = draw(state, "spider")
+    assert after.pending.kind == "roll_trait" and after.pending.seat == OX
+    assert after.pending.labels == ["Speed", "Sanity"]
+    dice.extend(faces)
+    after, events = choose(after, trait)
+    assert rollers(events, trait) == [NAMES[OX]]
+    after = settle(after)
+    if gain:
+        expected = {**state.explorers[OX].traits, gain: index(state, OX, gain) + 1}
+        assert after.explorers[OX].traits == expected
+    else:
+        assert points(after, OX, "physical") == points(state, OX, "physical") - damage
+        assert points(after, OX, "mental") == points(state, OX, "mental")
+    assert dice == []
+
+
+# ---------------------------------------------------------------- The Beckoning: what
+
+def test_the_beckoning_pass_and_fail_with_the_patio_in_the_house(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    patio = put(state, "patio", "ground", 0, -1, rotation=0)  # door S onto the hall
+    put(state, "tower", "upper", 1, 0)
+    at(state, OX, "tower", side="W")
+    put(state, "gardens", "ground", -1, -1)
+    at(state, PETER, "gardens")
+    at(state, MISSY, "patio")  # already there: not tempted
+    # Ox: Sanity 3 dice 3 (fails), damage 1; Peter: 4 dice 4 (holds on)
+    dice.extend([1, 1, 1, 1, 1, 1, 1, 1])
+    asked: list[int] = []
+    after, events = draw(state, "the_beckoning", PETER)
+    after = settle(after, asked)
+    assert rollers(events, "sanity") == [NAMES[PETER], NAMES[OX]]
+    assert after.explorers[OX].tile == patio and after.explorers[OX].side is None
+    assert points(after, OX, "physical") == points(state, OX, "physical") - 1
+    assert asked == [OX]
+    assert after.explorers[PETER].tile == state.explorers[PETER].tile
+    assert after.explorers[PETER].traits == state.explorers[PETER].traits
+    assert dice == []
+
+
+@pytest.mark.parametrize("pile", ["stack", "room_discard"])
+def test_the_beckoning_finds_the_patio(dice, pile: str) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    put(state, "gardens", "ground", 0, -1)  # doors N S: joined to the hall
+    put(state, "balcony", "upper", 0, -1)
+    at(state, MISSY, "gardens")
+    at(state, PETER, "balcony")
+    if pile == "room_discard":
+        state.stack.remove("patio")
+        state.room_discard.append("patio")
+    deck_top(state, "event", "the_beckoning", "whoops")  # the Patio's event, for Missy
+    # Missy: Sanity 3 dice 0, damage 0; Peter: 4 dice 0, damage 2
+    dice.extend([0, 0, 0, 0, 0, 0, 0, 0, 2])
+    after, _ = run_steps(state, [{"draw": {"deck": "event", "count": 1}}])
+    assert after.pending.kind in ("spot", "spot_cell")
+    assert after.pending.seat == MISSY  # the first to jump places the Patio
+    while after.pending and after.pending.kind in ("spot", "spot_cell"):
+        after, _ = choose(after, 0)
+    patio = tile(after, "patio")
+    assert after.tiles[patio].floor == "ground"
+    assert_legal(after, patio)
+    assert "patio" not in after.stack and "patio" not in after.room_discard
+    assert sorted(after.stack + after.room_discard) == sorted(
+        r for r in state.stack + state.room_discard if r != "patio")
+    assert after.stack != [r for r in state.stack if r != "patio"]  # searched: reshuffled
+    assert after.explorers[MISSY].tile == patio
+    assert "whoops" in after.discards["event"]  # found: its card symbol is drawn
+    asked: list[int] = []
+    after = settle(after, asked)
+    assert asked == [PETER, PETER]
+    assert after.explorers[PETER].tile == patio  # the second jumper lands there too
+    assert points(after, PETER, "physical") == points(state, PETER, "physical") - 2
+    assert dice == []
+
+
+# ---------------------------------------------------------------- The Lost One
+
+def test_the_lost_one_success(dice) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    dice.extend([2, 2, 1])
+    after, _ = draw(state, "the_lost_one")
+    assert index(after, OX, "knowledge") == index(state, OX, "knowledge") + 1
+    assert after.explorers[OX].tile == state.explorers[OX].tile
+
+
+@pytest.mark.parametrize(("faces", "room"), [
+    ([2, 2, 2], "entrance_hall"), ([2, 2, 0], "upper_landing"), ([2, 1, 2], "upper_landing")])
+def test_the_lost_one_named_rooms(dice, faces: list[int], room: str) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    at(state, OX, "foyer")
+    dice.extend([2, 2, 0, *faces])  # Knowledge 4: lost
+    after, _ = draw(state, "the_lost_one")
+    assert after.explorers[OX].tile == tile(after, room)
+    assert len(after.tiles) == len(state.tiles) and dice == []
+
+
+@pytest.mark.parametrize(("faces", "floor", "room"), [
+    ([1, 1, 1], "upper", "creaky_hallway"), ([2, 0, 0], "upper", "creaky_hallway"),
+    ([1, 0, 0], "basement", "storeroom"), ([0, 0, 0], "basement", "storeroom")])
+def test_the_lost_one_new_room(dice, faces: list[int], floor: str,  # type: ignore[no-untyped-def]
+                               room: str) -> None:
+    state = new_game()
+    at(state, OX, "foyer")
+    stack_top(state, "graveyard" if floor == "upper" else "attic", room)  # first: no fit
+    deck_top(state, "item", "axe")
+    dice.extend([0, 0, 0, *faces])
+    after, _ = draw(state, "the_lost_one")
+    assert after.pending.seat == OX
+    after, new = discovered(after)
+    assert after.tiles[new].room == room and after.tiles[new].floor == floor
+    assert after.explorers[OX].tile == new
+    assert_legal(after, new)
+    # the Storeroom's item symbol is drawn on discovery; the hallway has none
+    assert after.explorers[OX].cards == (["axe"] if room == "storeroom" else [])
+
+
+@pytest.mark.parametrize(("faces", "floor"), [([1, 1, 0], "upper"), ([0, 0, 0], "basement")])
+def test_the_lost_one_with_no_room_left_goes_to_the_entrance_hall(dice, faces: list[int],  # type: ignore[no-untyped-def]
+                                                                  floor: str) -> None:
+    state = new_game()
+    at(state, OX, "foyer")
+    only_rooms(state, lambda r: floor not in r.floors)
+    dice.extend([0, 0, 0, *faces])
+    after, _ = draw(state, "the_lost_one")
+    assert after.pending is None and len(after.tiles) == len(state.tiles)
+    assert after.explorers[OX].tile == tile(after, "entrance_hall")
+
+
+# ---------------------------------------------------------------- The Voice
+
+@pytest.mark.parametrize(("faces", "item"), [([2, 2, 0], True), ([2, 1, 0], False),
+                                             ([0, 0, 0], False)])
+def test_the_voice(dice, faces: list[int], item: bool) -> None:  # type: ignore[no-untyped-def]
+    state = new_game()
+    deck_top(state, "item", "rope")
+    dice.extend(faces)
+    after, events = draw(state, "the_voice")
+    assert rollers(events, "knowledge") == [NAMES[OX]]
+    assert after.explorers[OX].cards == (["rope"] if item else [])
+    assert after.explorers[OX].traits == state.explorers[OX].traits
+
+
+# ---------------------------------------------------------------- The Walls
+
+@pytest.mark.parametrize(("start", "floor", "room", "deck", "card"), [
+    ("foyer", "ground", "organ_room", "event", "whoops"),
+    ("basement_landing", "basement", "wine_cellar", "item", "axe"),
+    ("upper_landing", "upper", "storeroom", "item", "rope"),
+])
+def test_the_walls_open_on_a_new_room(start: str, floor: str, room: str, deck: str,
+                                      card: str) -> None:
+    state = new_game()
+    at(state, OX, start)
+    stack_top(state, "graveyard" if floor != "ground" else "wine_cellar", room)  # no fit
+    if deck == "event":
+        deck_top(state, "event", "the_walls", card)
+        after, _ = run_steps(state, [{"draw": {"deck": "event", "count": 1}}])
+    else:
+        deck_top(state, deck, card)
+        after, _ = draw(state, "the_walls")
+    assert after.pending.seat == OX
+    after, new = discovered(after)
+    assert after.tiles[new].room == room and after.tiles[new].floor == floor
+    assert after.explorers[OX].tile == new
+    assert_legal(after, new)
+    if deck == "event":
+        assert after.discards["event"] == ["whoops", "the_walls"]  # the symbol drew it
+    else:
+        assert after.explorers[OX].cards == [card]
+
+
+def test_the_walls_with_no_room_left_for_the_floor() -> None:
+    state = new_game()
+    at(state, OX, "foyer")
+    only_rooms(state, lambda r: "ground" not in r.floors)
+    after, events = draw(state, "the_walls")
+    assert after.pending is None and len(after.tiles) == len(state.tiles)
+    assert after.explorers[OX].tile == state.explorers[OX].tile
+    assert any("No room left can go on the ground floor" in e for e in events)
+
+
+# ---------------------------------------------------------------- Webs
+
+@pytest.mark.parametrize(("faces", "stuck"), [([1, 1, 1, 1, 0], False), ([1, 1, 1, 0, 0], True),
+                                              ([0, 0, 0, 0, 0], True)])
+def test_webs_on_draw(dice, faces: list[int], stuck: bool) -> None:  # type: ignore[no-untyped-def]
+    """The draw only (the stuck explorer's rule is the `webs` passive, not this module's)."""
+    state = new_game()
+    dice.extend(faces)
+    after, events = draw(state, "webs")
+    assert rollers(events, "might") == [NAMES[OX]]
+    if stuck:
+        assert after.explorers[OX].lasting == ["webs"] and "webs" not in after.discards["event"]
+        assert after.explorers[OX].traits == state.explorers[OX].traits
+    else:
+        assert after.explorers[OX].lasting == [] and after.discards["event"] == ["webs"]
+        assert index(after, OX, "might") == index(state, OX, "might") + 1
+
+
+# ---------------------------------------------------------------- What the...?
+
+def _pick_all(state: BetrayalState, seat: int, floor_label: str = "",
+              events: list[str] | None = None) -> BetrayalState:
+    while state.pending is not None and state.pending.kind.startswith("what_the"):
+        assert state.pending.seat == seat
+        pick: int | str = 0
+        if state.pending.kind == "what_the_floor" and floor_label:
+            pick = floor_label
+        state, said = choose(state, pick)
+        if events is not None:
+            events += said
+    return state
+
+
+def test_what_the_moves_the_room_with_everything_in_it() -> None:
+    state = new_game()
+    chapel = put(state, "chapel", "ground", 0, -1, rotation=2)  # door S onto the hall
+    at(state, OX, "chapel")
+    at(state, MISSY, "chapel")
+    state.tiles[chapel].items.append("axe")
+    state.tiles[chapel].tokens.append({"kind": "blessing", "card": "a_moment_of_hope"})
+    old = cell_of(state.tiles[chapel])
+    after, events = draw(state, "what_the")
+    assert after.pending.seat == OX and after.pending.kind.startswith("what_the")
+    after = _pick_all(after, OX, events=events)
+    assert any(e.startswith("The way back is gone: the Chapel now lies on the ground floor")
+               for e in events)
+    moved = after.tiles[chapel]
+    assert moved.room == "chapel" and moved.floor == "ground" and cell_of(moved) != old
+    assert tile_at(after, old) is None
+    assert after.explorers[OX].tile == chapel and after.explorers[MISSY].tile == chapel
+    assert moved.items == ["axe"] and moved.tokens == state.tiles[chapel].tokens
+    assert_legal(after, chapel)
+    assert after.discards["event"] == ["what_the"]
+
+
+def test_what_the_never_leaves_the_room_where_it_was() -> None:
+    """Turning the room in its own cell is not another place, though it would fit."""
+    state = new_game()
+    patio = put(state, "patio", "ground", 0, -1)  # doors N S W: turned, still joined
+    at(state, OX, "patio")
+    after, _ = draw(state, "what_the")
+    assert after.pending.kind == "what_the_place"
+    assert not any("north of the Entrance Hall" in label for label in after.pending.labels)
+    assert any("south of the Entrance Hall" in label for label in after.pending.labels)
+    after, _ = choose(after, "north of the Foyer")
+    assert cell_of(after.tiles[patio]) == ("ground", -1, -1)
+    assert_legal(after, patio)
+
+
+def _close_the_upper_floor_around(state: BetrayalState, room: str) -> int:
+    """`room` north of the Upper Landing, single-door rooms on its other sides: with
+    `room` lifted, the only free spot of the upper floor is where it was."""
+    moving = put(state, room, "upper", 0, -1, rotation=2 if room == "storeroom" else 0)
+    put(state, "vault", "upper", 1, 0, rotation=3)  # door W
+    put(state, "chapel", "upper", 0, 1, rotation=0)  # door N
+    put(state, "conservatory", "upper", -1, 0, rotation=1)  # door E
+    return moving
+
+
+def test_what_the_goes_to_another_floor_the_tile_allows() -> None:
+    state = new_game()
+    storeroom = _close_the_upper_floor_around(state, "storeroom")  # upper or basement
+    at(state, OX, "storeroom")
+    after, _ = draw(state, "what_the")
+    assert after.pending.kind == "what_the_place"  # one floor: no floor question
+    assert all("Basement Landing" in label for label in after.pending.labels)
+    after = _pick_all(after, OX)
+    assert after.tiles[storeroom].floor == "basement"
+    assert after.explorers[OX].tile == storeroom
+    assert_legal(after, storeroom)
+
+
+def test_what_the_goes_to_any_floor_at_last() -> None:
+    state = new_game()
+    attic = _close_the_upper_floor_around(state, "attic")  # upper only
+    at(state, OX, "attic")
+    after, _ = draw(state, "what_the")
+    assert after.pending.kind == "what_the_floor" and after.pending.seat == OX
+    assert after.pending.labels == ["ground floor", "basement"]
+    after = _pick_all(after, OX, "ground floor")
+    assert after.tiles[attic].floor == "ground" and after.explorers[OX].tile == attic
+    assert_legal(after, attic)
+
+
+def test_what_the_turns_a_split_rooms_sides_with_it() -> None:
+    state = new_game()
+    put(state, "creaky_hallway", "ground", 0, -1)  # north of the hall
+    tower = put(state, "tower", "ground", 1, -1, rotation=0)  # doors E W, W on the hallway
+    at(state, OX, "tower", side="W")
+    state.tiles[tower].tokens.append({"kind": "drip", "card": "drip_drip_drip", "side": "W"})
+    after, _ = draw(state, "what_the")
+    assert after.pending.kind == "what_the_place"
+    after, _ = choose(after, "Doors N, S")  # a quarter turn clockwise
+    assert after.pending is None and after.tiles[tower].rotation == 1
+    assert after.explorers[OX].side == "N" and after.explorers[OX].tile == tower
+    assert after.tiles[tower].tokens[0]["side"] == "N"
+    assert cell_of(after.tiles[tower]) != ("ground", 1, -1)
+    assert_legal(after, tower)
+
+
+def test_what_the_paused_survives_a_save() -> None:
+    state = new_game()
+    attic = _close_the_upper_floor_around(state, "attic")
+    at(state, OX, "attic")
+    paused, _ = draw(state, "what_the")
+    loaded = GAME.load(json.loads(json.dumps(GAME.dump(paused))))
+    assert same(loaded, paused)
+    results = [_pick_all(s, OX, "basement") for s in (paused, loaded)]
+    assert same(results[0], results[1])
+    assert results[0].tiles[attic].floor == "basement"
+
+
+@pytest.mark.parametrize("case", ["start", "bridge"])
+def test_what_the_leaves_some_rooms_where_they_are(case: str) -> None:
+    state = new_game()
+    if case == "bridge":
+        put(state, "creaky_hallway", "ground", 0, -1)  # the only way to the Graveyard
+        put(state, "graveyard", "ground", 0, -2)  # door S
+        at(state, OX, "creaky_hallway")
+    after, events = draw(state, "what_the")
+    assert after.pending is None
+    assert [cell_of(t) for t in after.tiles] == [cell_of(t) for t in state.tiles]
+    word = "never moves" if case == "start" else "nowhere else"
+    assert any(word in e for e in events)
+
+
+# ---------------------------------------------------------------- Whoops!
+
+def test_whoops_discards_an_item_at_random() -> None:
+    lost = set()
+    for seed in range(1, 30):
+        state = new_game(seed=seed)
+        hold(state, OX, "axe", "skull", "rope")
+        after, _ = draw(state, "whoops")
+        assert after.pending is None
+        assert "skull" in after.explorers[OX].cards  # an omen is not an item card
+        assert len(after.explorers[OX].cards) == 2
+        (gone,) = {"axe", "rope"} - set(after.explorers[OX].cards)
+        assert after.discards["item"] == [gone]
+        lost.add(gone)
+    assert lost == {"axe", "rope"}  # either may go: it is random
+
+
+def test_whoops_with_no_item() -> None:
+    state = new_game()
+    hold(state, OX, "skull")
+    after, events = draw(state, "whoops")
+    assert after.explorers[OX].cards == ["skull"] and after.discards["item"] == []
+    assert any("no item to lose" in e for e in events)
+
+
+def test_whoops_runs_the_items_loss() -> None:
+    """A card leaving the hand takes back what it gave (the Toy Monkey's gains)."""
+    state = new_game()
+    hold(state, OX, "toy_monkey")
+    after, _ = draw(state, "whoops")
+    assert after.discards["item"] == ["toy_monkey"]
+    assert index(after, OX, "speed") == index(state, OX, "speed") - 1
+    assert index(after, OX, "knowledge") == index(state, OX, "knowledge") - 1
+
+
+# ---------------------------------------------------------------- coverage of the deck
+
+COVERED = {"mists_from_the_walls", "night_view", "phone_call", "possession", "rotten",
+           "shrieking_wind", "silence", "something_hidden", "something_slimy", "spider",
+           "the_beckoning", "the_lost_one", "the_voice", "the_walls", "webs", "what_the",
+           "whoops"}
+TOKEN_CARDS = {"mystic_slide", "revolving_wall", "secret_passage", "secret_stairs",
+               "skeletons", "smoke"}
+
+
+def test_every_event_m_to_z_is_tested_here() -> None:
+    keys = {k for k in content.get().deck("event") if "m" <= k[0] <= "z"}
+    assert keys - TOKEN_CARDS == COVERED
+
+
+def test_every_custom_name_of_these_cards_has_a_handler() -> None:
+    from bot.games.betrayal.cards import handled
+
+    names = {"mists_from_the_walls", "possession", "rotten", "shrieking_wind", "silence",
+             "spider", "the_beckoning", "the_lost_one_basement", "the_lost_one_upper",
+             "the_walls", "what_the", "whoops"}
+    assert all(handled(n) for n in names)
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("custom"), str):
+                found.add(node["custom"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    for key in COVERED:
+        walk(content.card(key).raw)
+    assert found - names == {"may_decline", "webs"}  # shared plumbing; Webs' own passive
