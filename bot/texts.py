@@ -1,8 +1,13 @@
-"""The table's own player-facing lines, loaded from data/texts.yaml."""
+"""Player-facing lines, read from YAML files in data/ by dotted key.
+
+Every game keeps its own texts.yaml; the table's lines are in data/texts.yaml. One
+TextBook per file, loaded once, so every module formats lines the same way.
+"""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -10,19 +15,40 @@ import yaml
 from bot.paths import DATA
 
 
-@cache
-def _texts() -> dict[str, Any]:
-    with open(DATA / "texts.yaml", encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+class TextBook:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        with open(self.path, encoding="utf-8") as fh:
+            return yaml.safe_load(fh) or {}
+
+    def node(self, key: str) -> Any:
+        node: Any = self.data
+        for part in key.split("."):
+            node = node[part]
+        return node
+
+    def text(self, key: str) -> str:
+        """One template by dotted key ("errors.game_over"); KeyError if it is not a line."""
+        node = self.node(key)
+        if not isinstance(node, str):
+            raise KeyError(key)
+        return node
+
+    def say(self, key: str, **kwargs: Any) -> str:
+        """The template for `key` filled with `kwargs`."""
+        return self.text(key).format(**kwargs)
+
+
+TABLE = TextBook(DATA / "texts.yaml")
 
 
 def say(key: str, **kwargs: Any) -> str:
-    """Format the line at a dotted key, e.g. say("errors.host_only", host="Ann")."""
-    node: Any = _texts()
-    for part in key.split("."):
-        node = node[part]
-    return str(node).format(**kwargs)
+    """A line of the table itself, e.g. say("errors.host_only", host="Ann")."""
+    return TABLE.say(key, **kwargs)
 
 
 def ai_names() -> list[str]:
-    return list(_texts()["ai_names"])
+    return [str(n) for n in TABLE.node("ai_names")]

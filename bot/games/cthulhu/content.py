@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from bot.paths import DATA
+from bot.texts import TextBook
 
 
 @dataclass(frozen=True)
@@ -52,16 +53,14 @@ def rules_topics() -> dict[str, str]:
     return {str(k): str(v).strip() for k, v in _load("rules")["topics"].items()}
 
 
+_TEXTS = TextBook(DATA / "cthulhu" / "texts.yaml")
+
+
 def text(key: str) -> str:
     """One template from texts.yaml by dotted key ("errors.game_over")."""
-    node: Any = _load("texts")
-    for part in key.split("."):
-        node = node[part]
-    if not isinstance(node, str):
-        raise KeyError(key)
-    return node
+    return _TEXTS.text(key)
 
 
 def say(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
-    return text(key).format(**kw)
+    return _TEXTS.say(key, **kw)

@@ -125,6 +125,7 @@ def _winners_line(state: CthulhuState, alone: str, shared: str) -> str:
 
 class CthulhuGame(Game[CthulhuState]):
     key = "cthulhu"
+    state_type = CthulhuState
     title = "Cthulhu in the House"
     min_players = 2
     max_players = 6
@@ -531,16 +532,6 @@ class CthulhuGame(Game[CthulhuState]):
         new.players[seat] = info.name
         new.ai[seat] = info.ai
         return new
-
-    def dump(self, state: CthulhuState) -> dict[str, Any]:
-        return state.to_dict()
-
-    def load(self, raw: dict[str, Any]) -> CthulhuState:
-        return CthulhuState.from_dict(raw)
-
-    def copy_state(self, state: CthulhuState) -> CthulhuState:
-        """A JSON round trip: cheaper than deepcopy and proves the state stays plain."""
-        return CthulhuState.from_dict(state.to_dict())
 
     def rules_topics(self) -> dict[str, str]:
         return content.rules_topics()
