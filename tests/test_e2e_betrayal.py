@@ -125,3 +125,46 @@ async def test_four_explorers_play_turns_by_clicks_and_commands(
     assert "choose" in kinds and "explore" in kinds and typed >= 2
     for post in turn_messages(fd, channel):
         assert post.attachments and post.attachments[0][1].startswith(PNG_SIGNATURE)
+
+
+async def test_an_event_card_asks_its_explorer_and_the_answer_is_a_click(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """The house is rigged so the first room explored is the Gardens (an event room) and
+    the event is the Spider, whose explorer must pick the trait to roll."""
+    channel = fd.add_channel("garden")
+    users = [fd.add_user(n) for n in ("ann", "ben", "cat")]
+    bot = await start_hauntkeeper()
+    await (await fd.slash(users[0], channel, "game", "new", game="betrayal", seed=2)).wait()
+    for user in users[1:]:
+        await (await fd.slash(user, channel, "game", "join")).wait()
+    await (await fd.slash(users[0], channel, "game", "start")).wait()
+
+    table = await bot.store.load(channel)
+    assert table is not None and table.state is not None
+    state = BetrayalState.from_dict(table.state)
+    for pile, card in ((state.stack, "gardens"), (state.decks["event"], "spider")):
+        pile.remove(card)
+        pile.insert(0, card)
+    table.state = state.to_dict()
+    await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
+
+    mover = next(u for u in users if u.id == to_move(latest_turn(fd, channel)))
+    game = games.get("betrayal")
+    dirs = [o.action.args["dir"] for o in game.options(state, state.turn.seat)
+            if o.action.kind == "explore"]
+    await (await fd.slash(mover, channel, "betrayal", "explore", direction=dirs[0])).wait()
+    asked = latest_turn(fd, channel)
+    assert "Spider" in asked.content
+    choices = [c for c in asked.flat_components() if ":choose~" in c.get("custom_id", "")]
+    assert {c["label"] for c in choices} >= {"Speed", "Sanity"}, choices
+    other = next(u for u in users if u is not mover)
+    refused = await (await fd.click(other, asked, choices[0]["custom_id"])).wait()
+    [refusal] = refused.ephemeral_texts()  # the choice is the mover's alone
+    assert refusal.endswith("is making a choice right now: Which trait do you roll?")
+    speed = next(c for c in choices if c["label"] == "Speed")
+    await (await fd.click(mover, asked, speed["custom_id"])).wait()
+    after = latest_turn(fd, channel)
+    assert after.id != asked.id and "Speed" in after.content
+    saved = await bot.store.load(channel)
+    assert saved is not None and saved.state is not None
+    assert "spider" in BetrayalState.from_dict(saved.state).discards["event"]
