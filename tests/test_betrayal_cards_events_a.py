@@ -1,6 +1,9 @@
 """Betrayal cards: every event A to L (events.yaml, by key) does what seed 003 says
-(lines 627-902), every roll band and branch, lasting cards lasting until exactly their
-end condition, choices handed to the right explorer; and the Toy Monkey (items.yaml).
+(lines 627-902), every roll band and branch, choices handed to the right explorer. The
+one-shot events are here, with the helpers the other two files share; the lasting
+events (Debris, Webs, Grave Dirt, Lights Out) are in test_betrayal_cards_events_lasting,
+the attacks (Bloody Vision, Creepy Puppet) and the Toy Monkey (items.yaml) in
+test_betrayal_cards_events_attacks.
 
 Explorers (see test_betrayal_engine_helpers): Ox Bellows, Missy Dubourde, Peter
 Akimoto, all in the Entrance Hall at the start, Ox to play. Trait dice at the start:
@@ -11,11 +14,10 @@ Knowledge 4; Peter Speed 4, Might 3, Sanity 4, Knowledge 4.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from bot.games.betrayal import content
+from bot.games.betrayal import content, rolls
 from bot.games.betrayal.cards import attacks, events_a  # noqa: F401  (they register)
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_engine_helpers import (
@@ -142,206 +144,6 @@ def test_angry_being(dice, total: int, speed: int, mental: int,  # type: ignore[
     assert said(events, "takes 1 mental damage") == bool(mental)
 
 
-# ---------------------------------------------------------------- Bloody Vision
-
-@pytest.mark.parametrize(("total", "sanity"), [(6, 1), (4, 1), (3, -1), (2, -1)])
-def test_bloody_vision_sanity_bands(dice, total: int, sanity: int) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()  # everyone in the Entrance Hall: no attack unless 0-1
-    before = idx(state, OX)
-    dice.extend(faces(total, 3))
-    state, events = draw(state, "bloody_vision")
-    assert not dice and state.pending is None
-    assert idx(state, OX)["sanity"] == before["sanity"] + sanity
-    assert not said(events, "attacks")
-
-
-def vision(state: BetrayalState, dice: list[int], *more: int) -> tuple[BetrayalState, list[str]]:
-    """Ox draws Bloody Vision and rolls 1 (the attack); then the scripted dice."""
-    dice.extend([1, 0, 0])
-    dice.extend(more)
-    return draw(state, "bloody_vision")
-
-
-def test_bloody_vision_attacks_the_one_here(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, PETER, "upper_landing")
-    state, events = vision(state, dice, 2, 2, 1, 0, 0,  # Ox: 5 dice of Might, 5
-                           1, 1, 0)  # Missy: 3 dice, 2
-    assert not dice and said(events, "Ox Bellows attacks Missy Dubourde with Might (5 dice)")
-    assert state.pending and state.pending.seat == MISSY  # the loser splits its damage
-    assert state.pending.kind == "damage_split" and "3 physical" in state.pending.prompt
-    state, _ = choose(state, "All 3 to Might")
-    assert state.explorers[MISSY].traits["might"] == 0 and state.pending is None
-
-
-def test_bloody_vision_the_defender_can_win(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, PETER, "upper_landing")
-    state, _ = vision(state, dice, 0, 0, 0, 0, 0, 2, 2, 2)
-    assert state.pending and state.pending.seat == OX and "6 physical" in state.pending.prompt
-
-
-def test_bloody_vision_a_tie_hurts_no_one(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, PETER, "upper_landing")
-    before = [idx(state, s) for s in (OX, MISSY)]
-    state, events = vision(state, dice, 1, 1, 0, 0, 0, 1, 1, 0)
-    assert state.pending is None and said(events, "evenly matched")
-    assert idx(state, OX)["sanity"] == before[0]["sanity"]
-    assert idx(state, MISSY) == before[1]
-
-
-def test_bloody_vision_picks_the_lowest_might(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    state.explorers[PETER].traits["might"] = 5  # Peter Might 5, Missy 3
-    state, events = vision(state, dice, 0, 0, 0, 0, 0, 0, 0, 0)
-    assert not dice and rolled(events, "Missy Dubourde", "Might")
-    assert not rolled(events, "Peter Akimoto", "Might")
-
-
-def test_bloody_vision_a_tie_in_might_is_the_drawers_pick(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()  # Missy and Peter both Might 3
-    state, _ = vision(state, dice)
-    assert state.pending and state.pending.seat == OX and state.pending.kind == "vision_target"
-    assert state.pending.labels == ["Missy Dubourde (Might 3)", "Peter Akimoto (Might 3)"]
-    dice.extend([0] * 5 + [0] * 3)
-    state, events = choose(state, "Peter")
-    assert rolled(events, "Peter Akimoto", "Might") and not rolled(events, "Missy Dubourde",
-                                                                     "Might")
-
-
-def test_bloody_vision_steps_next_door_when_no_one_is_here(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, MISSY, "foyer")
-    at(state, PETER, "upper_landing")
-    state, events = vision(state, dice, 0, 0, 0, 0, 0, 0, 0, 0)
-    assert state.explorers[OX].tile == tile(state, "foyer")
-    assert rolled(events, "Missy Dubourde", "Might") and not dice
-
-
-def test_bloody_vision_picks_among_rooms_next_door(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, OX, "foyer")
-    at(state, PETER, "grand_staircase")  # Missy stays in the Entrance Hall
-    state, _ = vision(state, dice)
-    assert state.pending and state.pending.seat == OX and state.pending.kind == "vision_room"
-    assert sorted(state.pending.labels) == ["Entrance Hall", "Grand Staircase"]
-    dice.extend([0] * 5 + [0] * 3)
-    state, events = choose(state, "Grand Staircase")
-    assert state.explorers[OX].tile == tile(state, "grand_staircase")
-    assert rolled(events, "Peter Akimoto", "Might")
-
-
-def test_bloody_vision_steps_through_a_link(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, OX, "grand_staircase")
-    at(state, MISSY, "upper_landing")
-    at(state, PETER, "foyer")  # one move away too: the drawer picks
-    state, _ = vision(state, dice)
-    assert state.pending and sorted(state.pending.labels) == ["Foyer", "Upper Landing"]
-    dice.extend([0] * 8)
-    state, _ = choose(state, "Upper Landing")
-    assert state.explorers[OX].tile == tile(state, "upper_landing")
-
-
-def test_bloody_vision_with_no_one_near_does_nothing(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, OX, "grand_staircase")
-    at(state, MISSY, "entrance_hall")  # two rooms away
-    at(state, PETER, "entrance_hall")
-    before = [idx(state, s) for s in (OX, MISSY, PETER)]
-    state, events = vision(state, dice)
-    assert not dice and state.pending is None and said(events, "no one is near")
-    assert state.explorers[OX].tile == tile(state, "grand_staircase")
-    assert [idx(state, s) for s in (OX, MISSY, PETER)] == before
-
-
-@pytest.mark.parametrize(("side", "steps"), [("W", False), ("E", True)])
-def test_bloody_vision_does_not_cross_a_split_room(dice, side: str,  # type: ignore[no-untyped-def]
-                                                   steps: bool) -> None:
-    state = new_game()
-    put(state, "tower", "upper", 1, 0)  # W meets the Upper Landing
-    put(state, "creaky_hallway", "upper", 2, 0)  # beyond the Tower's E door
-    at(state, OX, "tower", side)
-    at(state, MISSY, "creaky_hallway")
-    at(state, PETER, "entrance_hall")
-    state, events = vision(state, dice, *([0] * 8 if steps else []))
-    assert not dice and state.pending is None
-    assert (state.explorers[OX].tile == tile(state, "creaky_hallway")) == steps
-    assert bool(rolled(events, "Missy Dubourde", "Might")) == steps
-
-
-def test_the_attacker_may_swing_a_weapon_on_its_turn(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, PETER, "upper_landing")
-    hold(state, OX, "axe", "blood_dagger")
-    state, _ = vision(state, dice)
-    assert state.pending and state.pending.seat == OX and state.pending.kind == "duel_weapon"
-    assert state.pending.labels == ["No weapon (5 dice)", "The Axe (6 dice)",
-                                    "The Blood Dagger (8 dice)"]
-    dice.extend([0] * 6 + [0] * 3)
-    with_axe, events = choose(state, "Axe")
-    assert [len(d) for d in rolled(events, "Ox Bellows", "6 dice")] == [6] and not dice
-    dice.extend([0] * 8 + [0] * 3)
-    speed = idx(state, OX)["speed"]
-    with_dagger, events = choose(state, "Blood Dagger")
-    assert rolled(events, "Ox Bellows", "8 dice") and not dice
-    assert idx(with_dagger, OX)["speed"] == speed - 1  # the dagger's price
-    assert idx(with_axe, OX)["speed"] == speed
-
-
-def test_no_weapon_off_the_attackers_turn(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, PETER, "upper_landing")
-    hold(state, OX, "axe")
-    state.turn.seat = MISSY
-    state, events = vision(state, dice, *[0] * 8)
-    assert state.pending is None and rolled(events, "Ox Bellows", "5 dice") and not dice
-
-
-def test_a_winner_by_two_may_steal_instead(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, PETER, "upper_landing")
-    hold(state, MISSY, "bottle", "dog")  # the Dog is a companion: never taken
-    before = idx(state, MISSY)
-    state, _ = vision(state, dice, 1, 1, 0, 0, 0, 0, 0, 0)
-    assert state.pending and state.pending.seat == OX and state.pending.kind == "duel_spoils"
-    assert state.pending.labels == ["Deal 2 physical damage", "Take the Bottle instead"]
-    stolen, _ = choose(state, "Bottle")
-    assert "bottle" in stolen.explorers[OX].cards and "bottle" not in \
-        stolen.explorers[MISSY].cards
-    assert idx(stolen, MISSY) == before and stolen.pending is None
-    hurt, _ = choose(state, "Deal")
-    assert hurt.pending and hurt.pending.seat == MISSY and "bottle" in hurt.explorers[MISSY].cards
-
-
-def test_no_steal_by_one_nor_of_the_armor(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, PETER, "upper_landing")
-    hold(state, MISSY, "bottle")
-    one, _ = vision(state, dice, 1, 0, 0, 0, 0, 0, 0, 0)
-    assert one.pending and one.pending.kind == "damage_split" and one.pending.seat == MISSY
-    state = new_game()
-    at(state, PETER, "upper_landing")
-    hold(state, MISSY, "armor")
-    pin(state, MISSY, "speed")
-    state, events = vision(state, dice, 1, 1, 0, 0, 0, 0, 0, 0)
-    assert state.pending is None and "armor" in state.explorers[MISSY].cards
-    assert said(events, "soaks up 1") and state.explorers[MISSY].traits["might"] == 2
-
-
-def test_a_stolen_blood_dagger_cuts_its_loser(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    at(state, PETER, "upper_landing")
-    hold(state, MISSY, "blood_dagger")
-    pin(state, MISSY, "speed")
-    state, _ = vision(state, dice, 1, 1, 0, 0, 0, 0, 0, 0)
-    dice.extend([2, 1])  # the dagger's 2 dice: 3 physical damage
-    state, _ = choose(state, "Blood Dagger")
-    assert "blood_dagger" in state.explorers[OX].cards and not dice
-    assert state.explorers[MISSY].traits["might"] == 0  # 3 - 3
-
-
 # ---------------------------------------------------------------- Burning Man
 
 @pytest.mark.parametrize(("total", "sanity", "moved", "burnt"), [
@@ -398,199 +200,6 @@ def test_creepy_crawlies(dice, total: int, sanity: int) -> None:  # type: ignore
     dice.extend(faces(total, 3))
     state, _ = draw(state, "creepy_crawlies")
     assert not dice and idx(state, OX)["sanity"] == before + sanity
-
-
-# ---------------------------------------------------------------- Creepy Puppet
-
-@pytest.mark.parametrize(("puppet", "ox", "spear_gain"), [
-    (0, 0, 0),  # a tie: Ox wins, nothing happens
-    (2, 3, 0),  # Ox wins
-    (8, 1, 2),  # Ox takes 7 physical: the Spear's holder gains 2 Might
-    (1, 0, 2)])
-def test_creepy_puppet(dice, puppet: int, ox: int, spear_gain: int) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    hold(state, MISSY, "spear")
-    pin(state, OX, "speed")
-    might = idx(state, OX)["might"]
-    missy = idx(state, MISSY)["might"]
-    dice.extend(faces(puppet, 4) + faces(ox, 5))
-    state, _ = draw(state, "creepy_puppet")
-    assert not dice and state.pending is None
-    hurt = max(0, puppet - ox)
-    assert idx(state, OX)["might"] == max(0, might - hurt)  # never below the lowest
-    assert idx(state, MISSY)["might"] == missy + spear_gain
-
-
-def test_creepy_puppet_the_spear_in_the_victims_hand_gains_nothing(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    hold(state, OX, "spear")
-    pin(state, OX, "speed")
-    dice.extend([2, 2, 2, 2] + [0] * 5)
-    state, _ = draw(state, "creepy_puppet")
-    assert idx(state, OX)["might"] == 0 and not dice
-
-
-def test_creepy_puppet_damage_the_armor_soaks_is_not_taken(dice) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    hold(state, MISSY, "spear")
-    hold(state, OX, "armor")
-    pin(state, OX, "speed")
-    missy = idx(state, MISSY)["might"]
-    dice.extend([1, 0, 0, 0] + [0] * 5)  # 1 damage, the Armor takes it
-    state, _ = draw(state, "creepy_puppet")
-    assert idx(state, MISSY)["might"] == missy
-    dice.extend([2, 0, 0, 0] + [0] * 5)  # 2 damage: 1 gets through
-    state, _ = draw(state, "creepy_puppet")
-    assert idx(state, MISSY)["might"] == missy + 2
-
-
-# ---------------------------------------------------------------- Debris and Webs
-
-@pytest.mark.parametrize(("total", "speed", "damage_dice", "held"), [
-    (8, 1, [], False), (3, 1, [], False), (2, 0, [1], True), (1, 0, [2], True),
-    (0, 0, [2, 1], True)])
-def test_debris_bands(dice, total: int, speed: int, damage_dice: list[int],  # type: ignore[no-untyped-def]
-                      held: bool) -> None:
-    state = new_game()
-    pin(state, OX, "might")  # physical damage goes to Speed
-    before = idx(state, OX)["speed"]
-    dice.extend(faces(total, 4) + damage_dice)
-    state, _ = draw(state, "debris")
-    assert not dice and state.pending is None
-    assert idx(state, OX)["speed"] == before + speed - sum(damage_dice)
-    assert (state.explorers[OX].lasting == ["debris"]) == held
-    assert ("debris" in state.discards["event"]) == (not held)
-
-
-@pytest.mark.parametrize(("total", "might", "held"), [(10, 1, False), (4, 1, False),
-                                                     (3, 0, True), (0, 0, True)])
-def test_webs_bands(dice, total: int, might: int, held: bool) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    before = idx(state, OX)["might"]
-    dice.extend(faces(total, 5))
-    state, _ = draw(state, "webs")
-    assert not dice and idx(state, OX)["might"] == before + might
-    assert (state.explorers[OX].lasting == ["webs"]) == held
-
-
-def caught(dice: list[int], card: str) -> BetrayalState:
-    """Ox is held by `card` in the Entrance Hall (with Missy); Peter is upstairs."""
-    state = new_game()
-    at(state, PETER, "upper_landing")
-    hold(state, OX, "mystic_coin")
-    dice.extend([0] * 5 if card == "webs" else [0] * 4 + [0, 0])
-    state, _ = draw(state, card)
-    assert state.explorers[OX].lasting == [card] and not dice
-    return state
-
-
-HELD = ("webs", "debris")
-
-
-@pytest.mark.parametrize("card", HELD)
-def test_held_fast_the_explorer_can_do_nothing(dice, card: str) -> None:  # type: ignore[no-untyped-def]
-    state = caught(dice, card)
-    assert labels(state) == ["End turn"]  # no move, explore, item, trade, drop, nor try yet
-    state = ends(state)
-    here = tile(state, "entrance_hall")
-    assert [t["kind"] for t in state.tiles[here].tokens] == [card]
-    name = content.card(card).name
-    assert f"Try to free Ox Bellows from the {name} (Might 4+)" in labels(state)  # Missy
-
-
-@pytest.mark.parametrize("card", HELD)
-def test_someone_in_the_room_frees_the_held(dice, card: str) -> None:  # type: ignore[no-untyped-def]
-    state = ends(caught(dice, card))
-    dice.extend([2, 2, 0])  # Missy's Might 3 dice: 4
-    state, events = apply(state, "act", what=f"{card}-free-{OX}")
-    assert not dice and said(events, "is free of the")
-    assert state.explorers[OX].lasting == [] and card in state.discards["event"]
-    assert not state.tiles[tile(state, "entrance_hall")].tokens
-    state = ends(ends(state))  # Peter, then Ox's turn: free to move
-    assert state.turn.seat == OX and "Move west to the Foyer" in labels(state)
-
-
-@pytest.mark.parametrize("card", HELD)
-def test_three_failed_tries_free_the_held(dice, card: str) -> None:  # type: ignore[no-untyped-def]
-    state = ends(caught(dice, card))
-    offer = f"{card}-free-{OX}"
-    dice.extend([1, 1, 1])  # Missy: 3, one short
-    state, events = apply(state, "act", what=offer)
-    assert said(events, "1 of 3 tries failed") and state.explorers[OX].lasting == [card]
-    assert offer not in [o.action.args.get("what") for o in _options(state)]  # once a turn
-    state = ends(state)  # Peter, upstairs: nothing to try
-    assert not any("Try to free" in label for label in labels(state))
-    state = ends(state)  # Ox
-    self_try = f"Try to break free of the {content.card(card).name} (Might 4+)"
-    assert labels(state) == [self_try, "End turn"]
-    dice.extend([1, 1, 1, 0, 0])  # Ox: 3
-    state, events = apply(state, "act", what=f"{card}-self")
-    assert said(events, "2 of 3 tries failed") and state.explorers[OX].lasting == [card]
-    assert labels(state) == ["End turn"]
-    state = ends(state)
-    dice.extend([0, 0, 0])  # Missy fails again: the third
-    state, events = apply(state, "act", what=offer)
-    assert said(events, "After 3 failed tries, Ox Bellows works free")
-    assert state.explorers[OX].lasting == [] and card in state.discards["event"]
-    assert not state.explorers[OX].flags
-
-
-@pytest.mark.parametrize("card", HELD)
-def test_the_held_breaks_free_on_a_later_turn(dice, card: str) -> None:  # type: ignore[no-untyped-def]
-    state = caught(dice, card)
-    at(state, MISSY, "upper_landing")
-    state = ends(ends(ends(state)))  # Ox, Missy, Peter: back to Ox
-    assert not any("Try to free" in label for label in labels(state, OX))
-    dice.extend([2, 2, 0, 0, 0])
-    state, _ = apply(state, "act", what=f"{card}-self")
-    assert state.explorers[OX].lasting == [] and not dice
-    assert "Move west to the Foyer" in labels(state)  # the rest of the turn is its own
-    assert "Use the Mystic Coin" in labels(state)
-
-
-@pytest.mark.parametrize("card", HELD)
-def test_no_rescue_from_another_room(dice, card: str) -> None:  # type: ignore[no-untyped-def]
-    state = ends(caught(dice, card))
-    at(state, MISSY, "foyer")
-    assert not any("Try to free" in label for label in labels(state))
-    at(state, MISSY, "entrance_hall")
-    assert any("Try to free" in label for label in labels(state))
-
-
-@pytest.mark.parametrize("card", HELD)
-def test_a_rescuer_must_stand_on_the_same_side_of_a_split_room(dice, card: str) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    put(state, "tower", "upper", 1, 0)  # doors E W: W meets the Upper Landing
-    at(state, OX, "tower", "W")
-    at(state, MISSY, "tower", "E")
-    at(state, PETER, "upper_landing")
-    dice.extend([0] * 5 if card == "webs" else [0] * 4 + [0, 0])
-    state, _ = draw(state, card)
-    state = ends(state)
-    assert state.turn.seat == MISSY
-    assert not any("Try to free" in label for label in labels(state))
-    state.explorers[MISSY].side = "W"
-    assert any("Try to free" in label for label in labels(state))
-
-
-@pytest.mark.parametrize("card", HELD)
-def test_the_hold_follows_its_explorer_when_a_card_moves_it(dice, card: str) -> None:  # type: ignore[no-untyped-def]
-    state = ends(caught(dice, card))  # Missy's turn; the token lies in the Entrance Hall
-    state, _ = run_steps(state, [{"move": {"to": "foyer"}}], OX)  # a card carries Ox off
-    assert [t["kind"] for t in state.at(OX).tokens] == [card]
-    assert not state.tiles[tile(state, "entrance_hall")].tokens
-    assert state.explorers[OX].lasting == [card]  # still held
-    assert not any("Try to free" in label for label in labels(state))
-    at(state, MISSY, "foyer")
-    assert any("Try to free" in label for label in labels(state))
-
-
-def _options(state: BetrayalState) -> list[Any]:
-    from bot.games.betrayal import GAME
-
-    seat = GAME.to_act(state)
-    assert seat is not None
-    return GAME.options(state, seat)
 
 
 # ---------------------------------------------------------------- Disquieting Sounds
@@ -757,63 +366,6 @@ def test_funeral_with_both_rooms_the_explorer_picks(dice) -> None:  # type: igno
     assert state.explorers[OX].tile == tile(state, "graveyard")
 
 
-# ---------------------------------------------------------------- Grave Dirt
-
-@pytest.mark.parametrize(("total", "might", "kept"), [(10, 1, False), (4, 1, False),
-                                                     (3, 0, True), (0, 0, True)])
-def test_grave_dirt_bands(dice, total: int, might: int, kept: bool) -> None:  # type: ignore[no-untyped-def]
-    state = new_game()
-    before = idx(state, OX)["might"]
-    dice.extend(faces(total, 5))
-    state, _ = draw(state, "grave_dirt")
-    assert not dice and idx(state, OX)["might"] == before + might
-    assert (state.explorers[OX].lasting == ["grave_dirt"]) == kept
-
-
-def dirty(dice: list[int]) -> BetrayalState:
-    state = new_game()
-    pin(state, OX, "speed")  # its physical damage goes to Might
-    dice.extend([0] * 5)
-    state, _ = draw(state, "grave_dirt")
-    assert state.explorers[OX].lasting == ["grave_dirt"]
-    return state
-
-
-def test_grave_dirt_hurts_as_each_turn_starts(dice) -> None:  # type: ignore[no-untyped-def]
-    state = dirty(dice)
-    might = idx(state, OX)["might"]
-    state = ends(state)  # Ox ends in the Entrance Hall: kept, no harm yet
-    assert idx(state, OX)["might"] == might and state.explorers[OX].lasting == ["grave_dirt"]
-    state = ends(ends(state))  # Missy, Peter: Ox's turn starts
-    assert state.turn.seat == OX and idx(state, OX)["might"] == might - 1
-    state = ends(ends(ends(state)))
-    assert idx(state, OX)["might"] == max(0, might - 2)
-    assert idx(state, MISSY)["might"] == new_game().explorers[MISSY].traits["might"]
-
-
-@pytest.mark.parametrize(("room", "floor"), [
-    ("balcony", "upper"), ("gardens", "ground"), ("graveyard", "ground"),
-    ("gymnasium", "upper"), ("larder", "basement"), ("patio", "ground"), ("tower", "upper")])
-def test_grave_dirt_ends_in_the_open_rooms(dice, room: str, floor: str) -> None:  # type: ignore[no-untyped-def]
-    state = dirty(dice)
-    put(state, room, floor, 5, 5)
-    at(state, OX, room, "W" if room == "tower" else None)
-    assert state.explorers[OX].lasting == ["grave_dirt"]  # only once the turn ends there
-    state = ends(state)
-    assert state.explorers[OX].lasting == [] and "grave_dirt" in state.discards["event"]
-    might = idx(state, OX)["might"]
-    state = ends(ends(state))
-    assert idx(state, OX)["might"] == might  # no more harm
-
-
-def test_grave_dirt_stays_elsewhere(dice) -> None:  # type: ignore[no-untyped-def]
-    state = dirty(dice)
-    put(state, "kitchen", "ground", 5, 5)
-    at(state, OX, "kitchen")
-    state = ends(state)
-    assert state.explorers[OX].lasting == ["grave_dirt"]
-
-
 # ---------------------------------------------------------------- Groundskeeper
 
 @pytest.mark.parametrize(("total", "item"), [(6, True), (4, True), (3, False), (2, False),
@@ -885,6 +437,53 @@ def test_hanged_men_a_low_roll_loses_that_trait(dice, failed: str, total: int) -
     state, _ = hanged(state, totals, dice)
     assert not dice and state.pending is None  # no bonus
     assert idx(state, OX) == {**before, failed: before[failed] - 1}
+
+
+def test_hanged_men_bonus_survives_a_roll_item_pausing_between_the_rolls(dice) -> None:  # type: ignore[no-untyped-def]
+    """The Angel Feather asks before each roll: the card pauses between its rolls, and
+    the totals are still all known (rolls.card_rolls)."""
+    state = new_game()
+    hold(state, OX, "angel_feather")
+    state, _ = draw(state, "hanged_men")
+    assert state.pending and state.pending.kind == "roll_pre"
+    dice.extend(faces(2, 4))  # Speed: rolled, 2
+    state, _ = choose(state, "Roll")
+    assert state.pending.kind == "roll_pre"
+    dice.extend(faces(3, 5))  # Might: rolled, 3
+    state, _ = choose(state, "Roll")
+    state, _ = choose(state, "Angel Feather")  # Sanity: picked, 2
+    dice.extend(faces(2, 3))  # Knowledge: rolled, 2 (the feather is gone: no pause)
+    state, _ = choose(state, "2")
+    assert not dice
+    assert state.pending and state.pending.kind == "trait_pick"  # the bonus
+    totals = [(r["trait"], r["total"]) for r in rolls.card_rolls(state, "hanged_men")]
+    assert totals == [("speed", 2), ("might", 3), ("sanity", 2), ("knowledge", 2)]
+
+
+def test_hanged_men_bonus_counts_a_rerolled_total(dice) -> None:  # type: ignore[no-untyped-def]
+    """The Lucky Stone asks after each roll: a low roll rerolled to 2+ counts as 2+."""
+    state = new_game()
+    hold(state, OX, "lucky_stone")
+    dice.extend([0, 0, 0, 0])  # Speed: 0
+    state, _ = draw(state, "hanged_men")
+    assert state.pending.kind == "roll_post"
+    state, _ = choose(state, "Lucky Stone")
+    dice.extend([2, 0, 0, 0])  # all rerolled: 2
+    dice.extend(faces(2, 5) + faces(2, 3) + faces(2, 3))
+    state, _ = choose(state, "Reroll all")
+    assert not dice and state.pending and state.pending.kind == "trait_pick"
+    assert idx(state, OX)["speed"] == new_game().explorers[OX].traits["speed"]
+
+
+def test_hanged_men_bonus_needs_this_draws_rolls(dice) -> None:  # type: ignore[no-untyped-def]
+    """Rolls of an earlier Hanged Men this turn (or of someone else) do not count."""
+    state = new_game()
+    state.turn.flags["card_rolls"] = {"hanged_men": [
+        {"seat": OX, "trait": t, "purpose": "", "total": 4} for t in TRAIT_NAMES]}
+    totals = {t: 4 for t in TRAIT_NAMES}
+    totals["might"] = 1
+    state, _ = hanged(state, totals, dice)
+    assert state.pending is None and not dice
 
 
 # ---------------------------------------------------------------- Hideous Shriek
@@ -989,14 +588,16 @@ def test_it_is_meant_to_be_reorders_the_top_three() -> None:
     assert state.pending and state.pending.seat == OX and len(state.pending.labels) == 5
     state, _ = choose(state, "omen deck")
     assert state.pending and len(state.pending.labels) == 6  # every order of the three
-    state, _ = choose(state, "Dog, Book, Bite")
+    state, events = choose(state, "Dog, Book, Bite")
     assert state.decks["omen"][:3] == ["dog", "book", "bite"]
+    assert "Ox Bellows has glimpsed and reordered the top of the omen deck." in events
     state = new_game()
     top = state.stack[:3]
     state, _ = draw(state, "it_is_meant_to_be")
     state, _ = choose(state, "room stack")
-    state, _ = choose(state, len(state.pending.labels) - 1)
+    state, events = choose(state, len(state.pending.labels) - 1)
     assert state.stack[:3] == top[::-1]
+    assert "Ox Bellows has glimpsed and reordered the top of the room stack." in events
 
 
 def test_it_is_meant_to_be_keeps_a_roll_for_once_later(dice) -> None:  # type: ignore[no-untyped-def]
@@ -1053,74 +654,6 @@ def test_jonahs_turn_holding_neither_hurts(dice) -> None:  # type: ignore[no-unt
     assert "toy_monkey" in state.explorers[MISSY].cards
 
 
-# ---------------------------------------------------------------- Lights Out
-
-def dark(state: BetrayalState | None = None) -> BetrayalState:
-    state, events = draw(state or new_game(), "lights_out")
-    assert state.explorers[OX].lasting == ["lights_out"] and said(events, "keeps Lights Out")
-    return state
-
-
-def moves(state: BetrayalState) -> list[str]:
-    return [label for label in labels(state) if label.startswith(("Move", "Explore"))]
-
-
-def test_lights_out_one_room_a_turn() -> None:
-    state = dark()
-    at(state, MISSY, "upper_landing")
-    at(state, PETER, "upper_landing")
-    state, _ = apply(state, "move", dir="W")
-    assert state.explorers[OX].tile == tile(state, "foyer") and moves(state) == []
-    state = ends(state)  # alone in the Foyer: kept
-    assert state.explorers[OX].lasting == ["lights_out"]
-    state = ends(ends(state))
-    state, _ = apply(state, "move", dir="W")
-    assert moves(state) == [] and state.explorers[OX].lasting == ["lights_out"]
-
-
-def test_lights_out_ends_with_company_at_the_end_of_the_turn() -> None:
-    state = dark()  # Missy and Peter in the Entrance Hall too
-    assert state.explorers[OX].lasting == ["lights_out"]  # not before the turn ends
-    state = ends(state)
-    assert state.explorers[OX].lasting == [] and "lights_out" in state.discards["event"]
-    state = ends(ends(state))
-    state, _ = apply(state, "move", dir="W")
-    assert moves(state)  # free to go on
-
-
-def test_lights_out_ends_in_the_furnace_room() -> None:
-    state = new_game()
-    put(state, "furnace_room", "basement", 5, 5)
-    at(state, OX, "furnace_room")
-    state = dark(state)
-    pin(state, OX, "speed")
-    state, _ = apply(state, "end_turn")
-    assert state.explorers[OX].lasting == [] and "lights_out" in state.discards["event"]
-
-
-def test_lights_out_ends_at_once_with_the_candle() -> None:
-    state = dark()
-    at(state, MISSY, "upper_landing")
-    at(state, PETER, "upper_landing")
-    state.decks["item"].remove("candle")
-    state.at(OX).items.append("candle")
-    state, events = apply(state, "pickup", card="candle")
-    assert state.explorers[OX].lasting == [] and said(events, "rid of the Lights Out")
-    state, _ = apply(state, "move", dir="W")
-    assert moves(state)
-
-
-def test_lights_out_drawn_while_holding_the_candle_has_no_hold() -> None:
-    state = new_game()
-    hold(state, OX, "candle")
-    alone(state)
-    state = dark(state)
-    state, _ = apply(state, "move", dir="W")
-    assert moves(state)  # the Candle lights the way
-    state = ends(state)
-    assert state.explorers[OX].lasting == [] and "lights_out" in state.discards["event"]
-
-
 # ---------------------------------------------------------------- Locked Safe
 
 @pytest.mark.parametrize(("roll", "items", "damage_dice", "token_stays"), [
@@ -1153,86 +686,16 @@ def test_locked_safe_opens_to_the_skeleton_key() -> None:
     assert not any(" rolls " in e for e in events) and not state.at(OX).tokens
 
 
-# ---------------------------------------------------------------- the Toy Monkey
-
-def monkey_house(*others: int) -> BetrayalState:
-    """Ox, holding the Toy Monkey, in the Foyer; `others` in the Entrance Hall."""
-    state = new_game()
-    hold(state, OX, "toy_monkey")
-    at(state, OX, "foyer")
-    for seat in (MISSY, PETER):
-        at(state, seat, "entrance_hall" if seat in others else "upper_landing")
-    return state
-
-
-def test_toy_monkey_claps(dice) -> None:  # type: ignore[no-untyped-def]
-    state = monkey_house(MISSY)
-    before = [idx(state, s) for s in (OX, MISSY)]
-    for roll in ([2, 2], [2, 1]):
-        dice.extend(roll)
-        after, events = apply(state, "move", dir="E")
-        assert not dice and said(events, "claps") and after.pending is None
-        assert [idx(after, s) for s in (OX, MISSY)] == before
-
-
-def test_toy_monkey_attacks_someone_here(dice) -> None:  # type: ignore[no-untyped-def]
-    state = monkey_house(MISSY)
-    pin(state, MISSY, "might")
-    speed = idx(state, MISSY)["speed"]
-    for roll in ([1, 1], [1, 0]):
-        dice.extend(roll + [2, 1, 0] + [0] * 5)  # the monkey: 3; Missy's Speed 5 dice: 0
-        after, events = apply(state, "move", dir="E")
-        assert not dice and said(events, "The Toy Monkey attacks Missy Dubourde: 3 dice "
-                                         "against Speed")
-        assert idx(after, MISSY)["speed"] == speed - 2  # 3, from index 2 down to the lowest
-    dice.extend([1, 0] + [0, 0, 0] + [1] * 5)  # Missy wins: the monkey is not hurt
-    after, _ = apply(state, "move", dir="E")
-    assert idx(after, OX) == idx(state, OX) and idx(after, MISSY)["speed"] == speed
-
-
-def test_toy_monkey_picks_among_several(dice) -> None:  # type: ignore[no-untyped-def]
-    state = monkey_house(MISSY, PETER)
-    dice.extend([1, 0])
-    state, _ = apply(state, "move", dir="E")
-    assert state.pending and state.pending.seat == OX and state.pending.kind == "monkey_target"
-    assert state.pending.labels == ["Missy Dubourde", "Peter Akimoto"]
-    dice.extend([0, 0, 0] + [0] * 4)
-    state, events = choose(state, "Peter")
-    assert said(events, "The Toy Monkey attacks Peter Akimoto") and not dice
-
-
-def test_toy_monkey_turns_on_its_holder(dice) -> None:  # type: ignore[no-untyped-def]
-    state = monkey_house(MISSY)
-    pin(state, OX, "might")
-    speed = idx(state, OX)["speed"]
-    dice.extend([0, 0] + [2, 2, 0] + [0] * 4)  # the monkey: 4 against Ox's Speed 4 dice: 0
-    state, events = apply(state, "move", dir="E")
-    assert said(events, "The Toy Monkey attacks Ox Bellows") and not dice
-    assert idx(state, OX)["speed"] == speed - 4
-
-
-def test_toy_monkey_once_a_turn_and_only_with_company(dice) -> None:  # type: ignore[no-untyped-def]
-    state = monkey_house(MISSY)
-    dice.extend([1, 0] + [0, 0, 0] + [0] * 5)
-    state, _ = apply(state, "move", dir="E")
-    assert not dice
-    state, events = apply(state, "move", dir="W")  # the Foyer: no one there, no roll
-    assert not rolled(events, "Ox Bellows", "2 dice")
-    state, events = apply(state, "move", dir="E")  # company again, but it has attacked
-    assert not rolled(events, "Ox Bellows", "2 dice")
-    state = ends(ends(ends(state)))  # a new turn: it rolls again
-    state, _ = apply(state, "move", dir="W")
-    dice.extend([2, 2])
-    state, events = apply(state, "move", dir="E")
-    assert rolled(events, "Ox Bellows", "2 dice") == [[2, 2]]
-
-
 # ---------------------------------------------------------------- coverage of the deck
 
 def test_every_event_a_to_l_is_covered_here() -> None:
-    """Each event from A to L (by key) has a test above naming it."""
+    """Each event from A to L (by key) has a test naming it, here or in the lasting
+    events' and the attacks' files."""
     keys = sorted(k for k in content.get().deck("event") if "a" <= k[0] <= "l")
     assert len(keys) == 22
-    source = Path(__file__).read_text(encoding="utf-8")
+    here = Path(__file__)
+    source = "".join((here.parent / name).read_text(encoding="utf-8") for name in (
+        here.name, "test_betrayal_cards_events_lasting.py",
+        "test_betrayal_cards_events_attacks.py"))
     for key in keys:
         assert f'"{key}"' in source, key

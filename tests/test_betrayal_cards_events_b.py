@@ -21,7 +21,6 @@ import pytest
 
 import bot.games.betrayal.cards.events_b  # noqa: F401  (not in cards.load_all yet)
 from bot.games.betrayal import GAME, content
-from bot.games.betrayal.cards.events_b import LINES
 from bot.games.betrayal.content import FLOORS
 from bot.games.betrayal.house import DIRS, Layout, cell_of, tile_at
 from bot.games.betrayal.links import reachable
@@ -155,7 +154,7 @@ def test_mists_reach_no_one_above_the_basement() -> None:
     state = new_game()
     state, events = draw(state, "mists_from_the_walls")
     assert rollers(events, "sanity") == []
-    assert any(e == LINES["events.no_one_affected"].format(card="Mists from the Walls")
+    assert any(e == content.say("events.no_one_affected", card="Mists from the Walls")
                for e in events)
 
 
@@ -390,7 +389,9 @@ def test_shrieking_wind_zero_blows_an_item_to_the_entrance_hall(dice) -> None:  
 
 
 @pytest.mark.parametrize(("held", "kept", "blown"), [
-    (["axe"], [], ["axe"]), (["skull"], ["skull"], []), ([], [], [])])
+    (["axe"], [], ["axe"]), (["skull"], ["skull"], []), ([], [], []),
+    (["blood_dagger"], ["blood_dagger"], []),  # never given up (seed 003)
+    (["blood_dagger", "axe"], ["blood_dagger"], ["axe"])])  # the only one it can give
 def test_shrieking_wind_zero_with_one_item_or_none(dice, held: list[str],  # type: ignore[no-untyped-def]
                                                    kept: list[str], blown: list[str]) -> None:
     state = new_game()

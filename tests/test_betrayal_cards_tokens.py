@@ -374,6 +374,18 @@ def test_anyone_may_use_the_slide_later_for_one_move(dice) -> None:  # type: ign
     assert tokens(state, "entrance_hall") == [{"kind": "slide", "card": "mystic_slide"}]
 
 
+def test_no_slide_is_offered_in_a_basement_room() -> None:
+    """A Slide whose room was carried down to the basement leads nowhere lower: its use
+    is not offered there (nor refused after a roll)."""
+    state = new_game()
+    cellar = put(state, "wine_cellar", "basement", 0, -1)
+    state.tiles[cellar].tokens.append({"kind": "slide", "card": "mystic_slide"})
+    at(state, OX, "wine_cellar")
+    assert not [x for x in labels(state) if "slide" in x]
+    state.tiles[cellar].floor = "ground"  # the same room up on the ground floor
+    assert "Use the slide (Mystic Slide)" in labels(state)
+
+
 def test_using_the_slide_can_fall_too(dice) -> None:  # type: ignore[no-untyped-def]
     state = new_game()
     state.tiles[tile(state, "entrance_hall")].tokens.append(
@@ -421,21 +433,28 @@ def test_falling_through_a_used_slide_leaves_the_room_by_its_rule(dice) -> None:
 
 
 def test_a_slide_in_the_basement_leads_nowhere(dice) -> None:  # type: ignore[no-untyped-def]
+    """Not offered there (tokens.MysticSlide.actions); were its steps run anyway (a
+    handler's own guard), riding or falling does nothing more."""
+    from bot.core.errors import IllegalAction
+    from bot.games.betrayal.context import Ctx
+    from bot.games.betrayal.effects import run
+
     state = new_game()
     at(state, OX, "basement_landing")
     state.tiles[tile(state, "basement_landing")].tokens.append(
         {"kind": "slide", "card": "mystic_slide"})
-    dice.extend([2, 2, 1, 0, 0])
-    state, events = apply(state, "act", what="mystic_slide-0")
-    assert any("leads nowhere lower" in e for e in events)
-    assert state.explorers[OX].tile == tile(state, "basement_landing") and state.pending is None
-    tiles = len(state.tiles)
-    state.turn.rolls.clear()
-    dice[:] = [2, 1, 0, 0, 0, 0]  # Might 5 rolls 3: a fall, 0 damage, and still nowhere
-    state, events = apply(state, "act", what="mystic_slide-0")
-    assert any("leads nowhere lower" in e for e in events)
-    assert len(state.tiles) == tiles and not any("gives way" in e for e in events)
-    assert state.explorers[OX].tile == tile(state, "basement_landing")
+    assert not [x for x in labels(state) if "slide" in x]
+    with pytest.raises(IllegalAction):
+        apply(state, "act", what="mystic_slide-0")
+    here = {"token_tile": tile(state, "basement_landing"), "token_index": 0}
+    for step in ("mystic_slide_ride", "mystic_slide_fall"):
+        new = GAME.copy_state(state)
+        ctx = Ctx(new)
+        ctx.push([{"custom": step}], OX, "mystic_slide", "event", here)
+        run(ctx)
+        assert any("leads nowhere lower" in e.text for e in ctx.events)
+        assert new.explorers[OX].tile == tile(state, "basement_landing")
+        assert len(new.tiles) == len(state.tiles) and new.pending is None
 
 
 # ---------------------------------------------------------------- Revolving Wall

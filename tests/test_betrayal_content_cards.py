@@ -64,7 +64,7 @@ TRAITS = {"speed", "might", "sanity", "knowledge"}
 CARD_KEYS = {
     "key", "name", "text", "keep", "companion", "weapon", "haunt_only",
     "on_gain", "on_lose", "on_draw", "use", "modifiers", "lasting", "custom",
-    "designed", "note",
+    "designed", "note", "tradeable",
 }
 STEP_LISTS = ("on_gain", "on_lose", "on_draw", "use")
 STEP_KINDS = {"roll", "gain", "lose", "damage", "heal", "draw", "move", "attack",

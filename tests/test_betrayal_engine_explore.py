@@ -132,3 +132,62 @@ def test_a_new_turn_resets_movement() -> None:
     state, _ = apply(state, "move", dir="W")
     state, _ = apply(state, "end_turn")
     assert state.turn.seat != OX and state.turn.moves == 0 and state.turn.number == 2
+
+
+# ---------------------------------------------------------------- a named room, as if explored
+
+def _explore_named(state, floor: str, room: str, fallback=None):  # type: ignore[no-untyped-def]
+    """Run explore.explore_like(frame, floor, room=...) as a card's step would."""
+    from bot.games.betrayal import GAME, effects
+    from bot.games.betrayal.context import Ctx
+    from bot.games.betrayal.explore import explore_like
+    from bot.games.betrayal.state import Frame
+
+    new = GAME.copy_state(state)
+    ctx = Ctx(new)
+    frame = Frame([], OX, "the_beckoning", "event")
+    explore_like(frame, floor, room=room, fallback=fallback)
+    new.script.append(frame)
+    effects.run(ctx)
+    said = [e.text for e in ctx.events]
+    while new.pending and new.pending.kind in ("spot", "spot_cell", "rotate"):
+        new, more = choose(new, 0)
+        said += more
+    return new, said
+
+
+@pytest.mark.parametrize("pile", ["stack", "room_discard"])
+def test_explore_like_places_a_named_room(pile: str) -> None:
+    state = new_game()
+    if pile == "room_discard":
+        state.stack.remove("attic")
+        state.room_discard.append("attic")
+    else:
+        stack_top(state, "gymnasium")  # not drawn: the named room is searched out
+    deck_top(state, "event", "night_view")
+    state, events = _explore_named(state, "upper", "attic")
+    attic = tile(state, "attic")
+    assert state.tiles[attic].floor == "upper" and state.explorers[OX].tile == attic
+    assert "attic" not in state.stack + state.room_discard
+    assert any("discovers the Attic" in e for e in events)
+    assert "night_view" not in state.decks["event"]  # its card symbol is drawn
+
+
+@pytest.mark.parametrize(("floor", "room"), [
+    ("basement", "attic"),  # the Attic is an upper room only
+    ("ground", "foyer"),  # already in the house
+])
+def test_explore_like_a_named_room_that_cannot_come(floor: str, room: str) -> None:
+    state = new_game()
+    before = list(state.stack)
+    state, _ = _explore_named(state, floor, room, [{"move": {"to": "upper_landing"}}])
+    assert state.explorers[OX].tile == tile(state, "upper_landing")  # the fallback
+    assert state.stack == before and len(state.tiles) == 5
+
+
+def test_the_beckoning_uses_the_public_explore_function() -> None:
+    """No card reaches into explore.py's private placing step."""
+    from tests.test_betrayal_engine_helpers import ENGINE
+
+    for path in (ENGINE / "cards").glob("*.py"):
+        assert "_place_spot" not in path.read_text(encoding="utf-8"), path.name

@@ -203,6 +203,94 @@ def test_every_text_key_exists() -> None:
     assert not missing, missing
 
 
+def _engine_text_keys() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Every string literal of the engine that is a texts.yaml key ("events.duel"), and
+    the literal start of every f-string key ("labels.meant_"), with the file it is in."""
+    import ast
+
+    sections = "|".join(yaml.safe_load((DATA / "texts.yaml").read_text(encoding="utf-8")))
+    whole = re.compile(rf"^({sections})\.[A-Za-z_]+$")
+    start = re.compile(rf"^({sections})\.")
+    literals, prefixes = [], []
+    for path in sorted(ENGINE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        in_fstring: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr):
+                in_fstring |= {id(v) for v in node.values}
+                first = node.values[0] if node.values else None
+                if isinstance(first, ast.Constant) and start.match(str(first.value)):
+                    prefixes.append((str(first.value), path.name))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and id(node) not in in_fstring and whole.match(node.value):
+                literals.append((node.value, path.name))
+    return literals, prefixes
+
+
+def _has_text(key: str) -> bool:
+    try:
+        content._template(key)
+    except KeyError:
+        return False
+    return True
+
+
+def test_every_line_key_of_the_engine_is_in_texts_yaml() -> None:
+    """texts.yaml is the only source of player-facing lines: every key the engine and
+    its card handlers name (say, ctx.say, a `_say` step's key, a message passed on) is
+    there, and every family of keys built with an f-string has all its members."""
+    from bot.games.betrayal import actions
+    from bot.games.betrayal.cards import rolls
+    from bot.games.betrayal.content import DECKS, FLOORS
+    from bot.games.betrayal.house import DIRS
+
+    literals, prefixes = _engine_text_keys()
+    assert len(literals) > 250  # the scan does find them
+    missing = sorted({f"{key} ({where})" for key, where in literals if not _has_text(key)})
+    assert not missing, missing
+    texts_yaml = yaml.safe_load((DATA / "texts.yaml").read_text(encoding="utf-8"))
+    flat = {f"{s}.{k}" for s, keys in texts_yaml.items() for k in keys}
+    loose = sorted({f"{p} ({where})" for p, where in prefixes
+                    if not any(k.startswith(p) for k in flat)})
+    assert not loose, loose
+    families = [
+        *(f"labels.meant_{s}" for s in (*rolls.PEEK_SOURCES, "roll", "use")),
+        *(f"piles.{s}" for s in rolls.PEEK_SOURCES),
+        *(f"labels.{key}" for key, _ in rolls.LUCKY_CHOICES),
+        *(f"labels.dog_{what}" for what in ("fetch", "carry", "nothing")),
+        *(f"events.slide_{how}" for how in ("ride", "land")),
+        *(f"events.draw_{deck}" for deck in DECKS),
+        *(f"events.{k}{none}" for k in ("gain", "lose") for none in ("", "_none")),
+        *(f"dirs.{d}" for d in DIRS), *(f"floors.{f}" for f in FLOORS),
+        *(f"groups.{g}" for g in actions.GROUPS.values()),
+    ]
+    assert not [k for k in families if not _has_text(k)]
+
+
+def test_no_fallback_lines_in_the_engine() -> None:
+    """No module keeps lines of its own for keys texts.yaml lacks (the old LINES / TEXTS
+    tables), and content.say is the only reader of the templates."""
+    import ast
+
+    tables = {"LINES", "TEXTS", "PROPOSED"}
+    helpers = {"line", "tell", "propose"}
+    found = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, ast.AnnAssign) else []
+            found += [f"{path.name}: {t.id}" for t in targets
+                      if isinstance(t, ast.Name) and t.id in tables]
+            if isinstance(node, ast.FunctionDef) and node.name in helpers:
+                found.append(f"{path.name}: def {node.name}")
+    assert not found, found
+    assert not hasattr(content, "text")
+    with pytest.raises(KeyError):
+        content.say("events.no_such_line")
+
+
 def test_link_kinds_have_texts() -> None:
     texts_yaml = yaml.safe_load((DATA / "texts.yaml").read_text(encoding="utf-8"))
     kinds = {"stairs_up", "stairs_down", "hidden_stairs_down", "hidden_stairs_up", "chute",

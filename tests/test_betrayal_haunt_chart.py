@@ -198,6 +198,21 @@ def test_its_alive_from_seed_003(dice) -> None:  # type: ignore[no-untyped-def]
     assert any("The chart gives haunt #" in e and "It's Alive!" in e for e in events)
 
 
+def test_the_map_footer_names_the_haunt_from_the_chart(dice) -> None:  # type: ignore[no-untyped-def]
+    from bot.games.betrayal import map_view
+
+    state, _ = _haunt_turn(new_game(), dice, "abandoned_room", "spear")
+    assert map_view(state).footer == (
+        "The haunt has begun: #2 It's Alive! (Ox Bellows found the Spear in the Abandoned Room)")
+    state.haunt.key, state.haunt.number = "", 0  # type: ignore[union-attr]  # no chart line
+    assert map_view(state).footer == (
+        "The haunt has begun: Ox Bellows found the Spear in the Abandoned Room")
+
+
+def test_the_rules_tell_of_the_chart() -> None:
+    assert "chart" in GAME.rules_topics()["haunt"]
+
+
 def test_the_chart_event_is_public_and_carries_the_haunt(dice) -> None:  # type: ignore[no-untyped-def]
     from bot.core.actions import Action
 

@@ -23,8 +23,9 @@ from bot.games.betrayal.state import BetrayalState
 
 MOVE, EXPLORE, USE, TRADE, DROP, PICKUP, ACT, END_TURN = (
     "move", "explore", "use", "trade", "drop", "pickup", "act", "end_turn")
-GROUPS = {MOVE: "Move", EXPLORE: "Explore", USE: "Items", TRADE: "Items", DROP: "Items",
-          PICKUP: "Items", ACT: "Room", END_TURN: "Turn"}
+# kind -> its group of buttons (texts.yaml `groups`: the name a select shows)
+GROUPS = {MOVE: "move", EXPLORE: "explore", USE: "items", TRADE: "items", DROP: "items",
+          PICKUP: "items", ACT: "room", END_TURN: "turn"}
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,13 @@ only ever picks one of `options()`.
 
 Decisions are deterministic (the same state gives the same action), which keeps the
 replays exact and the tests stable. It walks towards the nearest room with a door
-onto unexplored space (breadth-first over doors and the house's links).
+onto unexplored space (breadth-first over doors and the house's links), and every
+move it makes brings it strictly closer, so it never walks back and forth. Held by
+Webs or Debris it tries to break free (and frees others held where it stands); when
+the only way on is across a split room it makes the crossing roll, if it could pass
+it; with no room to explore in reach it takes the Revolving Wall's switch or rides
+the Mystic Elevator. Together these keep AI-only games from running for ever
+(tests/test_betrayal_engine_ai.py); haunt.stalled is the last safety net.
 """
 
 from __future__ import annotations
@@ -12,15 +18,16 @@ from __future__ import annotations
 from collections import deque
 
 from bot.core.actions import Action
-from bot.games.betrayal import content, explore, traits
+from bot.games.betrayal import content, explore, movement, rolls, traits
 from bot.games.betrayal.actions import legal
 from bot.games.betrayal.house import DIRS, through_door
 from bot.games.betrayal.links import house_links
-from bot.games.betrayal.state import BetrayalState
+from bot.games.betrayal.state import BetrayalState, Frame
 
 SAFE_USES: frozenset[str] = frozenset({"puzzle_box", "mystic_coin", "healing_salve",
                                        "smelling_salts", "medical_kit"})
 SAFE_ACTS: tuple[str, ...] = ("vault", "closet_door")
+HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a.Held
 
 
 def choose_action(state: BetrayalState, seat: int) -> Action:
@@ -42,13 +49,19 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
     for e in entries:
         if e.action.kind == "act" and str(e.action.args["what"]).startswith(SAFE_ACTS):
             return e.action
+    for e in entries:  # held fast (Webs, Debris): try to break free; or free the held
+        what = str(e.action.args.get("what", "")) if e.action.kind == "act" else ""
+        if what.endswith(HELD_SELF) or HELD_OTHER in what:
+            return e.action
     if resting:
         return Action("end_turn")
-    explores = [e.action for e in entries if e.action.kind == "explore"
-                and "cross" not in e.label]
-    if explores:
-        return explores[0]
-    step = _towards_frontier(state, seat, entries)
+    explores = [(movement.crossing_for(state, seat, str(e.action.args["dir"])), e.action)
+                for e in entries if e.action.kind == "explore"]
+    plain = [a for crossing, a in explores if crossing is None]
+    if plain:
+        return plain[0]
+    step = _towards_frontier(state, seat, entries, [a for c, a in explores
+                                                     if _can_make(state, seat, c)])
     if step is not None:
         return step
     return kinds.get("end_turn", options[0].action)
@@ -80,29 +93,106 @@ def _frontier(state: BetrayalState) -> set[int]:
             if any(explore.can_explore_from(state, t, d) for d in DIRS)}
 
 
-def _towards_frontier(state: BetrayalState, seat: int, entries: list) -> Action | None:  # type: ignore[type-arg]
-    moves = {}
-    for e in entries:
-        if e.action.kind != "move" or "cross" in e.label:
-            continue
-        if "dir" in e.action.args:
-            target = through_door(state, state.explorers[seat].tile, str(e.action.args["dir"]))
-        else:
-            target = int(e.action.args["to"])
-        if target is not None:
-            moves[target] = e.action
-    if not moves:
-        return None
-    goals = _frontier(state)
+def _can_make(state: BetrayalState, seat: int, crossing: tuple[str, int] | None) -> bool:
+    """A crossing roll the explorer could pass at all (Sanity 6+ on 1 die never is)."""
+    if crossing is None:
+        return True
+    trait, target = crossing
+    frame = Frame([], seat, state.at(seat).room, "room")
+    return 2 * rolls.dice_for(state, frame, {"trait": trait}) >= target
+
+
+def _graph(state: BetrayalState) -> dict[int, set[int]]:
+    """The ways between rooms one can walk (doors are added as the search goes); the
+    Revolving Wall, crossed only by a roll, is an edge too (its switch is an act)."""
     graph: dict[int, set[int]] = {}
     for a, b, _ in house_links(state):
         graph.setdefault(a, set()).add(b)
-    best: tuple[int, int] | None = None
-    for target in sorted(moves):
-        dist = _distance(state, graph, target, goals)
-        if dist is not None and (best is None or dist < best[0]):
-            best = (dist, target)
-    return moves[best[1]] if best else None
+    return graph
+
+
+def _towards_frontier(state: BetrayalState, seat: int, entries: list,  # type: ignore[type-arg]
+                      crossing_explores: list[Action]) -> Action | None:
+    """A step that brings the explorer strictly closer to a room it can explore from
+    (so it never walks back and forth): a plain move first, else a crossing roll it
+    could pass (exploring from here, or moving on), else the Revolving Wall's switch,
+    else a ride in the Mystic Elevator when no room to explore from can be reached."""
+    here = state.explorers[seat].tile
+    goals = _frontier(state)
+    graph = _graph(state)
+    near = _distance(state, graph, here, goals)
+    if near == 0 and crossing_explores:
+        return crossing_explores[0]
+    moves = _moves(state, seat, entries)
+    for crossing_ok in (False, True):
+        best: tuple[int, int, Action] | None = None
+        for target, crossing, action in moves:
+            if crossing is not None and not (crossing_ok and _can_make(state, seat, crossing)):
+                continue
+            dist = _distance(state, graph, target, goals)
+            if dist is not None and (near is None or dist < near) \
+                    and (best is None or (dist, target) < best[:2]):
+                best = (dist, target, action)
+        if best is not None:
+            return best[2]
+    wall = _wall_switch(state, seat, entries, graph, goals, near)
+    if wall is not None:
+        return wall
+    if near is None:
+        return _towards_elevator(state, seat, moves, graph)
+    return None
+
+
+def _moves(state: BetrayalState, seat: int, entries: list,  # type: ignore[type-arg]
+           ) -> list[tuple[int, tuple[str, int] | None, Action]]:
+    """The legal moves as (target tile, crossing roll or None, action)."""
+    found = []
+    for e in entries:
+        if e.action.kind != "move":
+            continue
+        args = e.action.args
+        for m in movement.legal_moves(state, seat):
+            if (m.dir and m.dir == args.get("dir")) or (
+                    m.link and m.link.kind == args.get("via") and m.target == args.get("to")):
+                found.append((m.target, m.crossing, e.action))
+                break
+    return found
+
+
+def _wall_switch(state: BetrayalState, seat: int, entries: list,  # type: ignore[type-arg]
+                 graph: dict[int, set[int]], goals: set[int], near: int | None
+                 ) -> Action | None:
+    """The Revolving Wall's switch here, when the room behind it is closer to exploring."""
+    here = state.explorers[seat].tile
+    for e in entries:
+        what = str(e.action.args.get("what", "")) if e.action.kind == "act" else ""
+        if not what.startswith("revolving_wall-"):
+            continue
+        token = state.tiles[here].tokens[int(what.split("-")[1])]
+        if token.get("link") is None:
+            continue
+        dist = _distance(state, graph, int(token["link"]), goals)
+        if dist is not None and (near is None or dist < near):
+            return e.action
+    return None
+
+
+def _towards_elevator(state: BetrayalState, seat: int,
+                      moves: list[tuple[int, tuple[str, int] | None, Action]],
+                      graph: dict[int, set[int]]) -> Action | None:
+    """Nowhere to explore within reach: the Mystic Elevator may carry the explorer off
+    (it moves as it is entered, once a turn)."""
+    lift = state.tile_of("mystic_elevator")
+    if lift is None or state.explorers[seat].tile == lift:
+        return None
+    best: tuple[int, int, Action] | None = None
+    for target, crossing, action in moves:
+        if crossing is not None:
+            continue
+        dist = _distance(state, graph, target, {lift})
+        if dist is not None and (best is None or (dist, target) < best[:2]):
+            best = (dist, target, action)
+    return best[2] if best else None
 
 
 def _distance(state: BetrayalState, graph: dict[int, set[int]], start: int,

@@ -76,13 +76,15 @@ class CardInfo:
     lasting: bool = False
     custom: str = ""
     designed: bool = False
+    own_tradeable: bool = True  # the card's `tradeable:` (false: the Blood Dagger)
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def tradeable(self) -> bool:
-        """Companions never change hands by trade or drop (seed 003); a card may also
-        say so itself (`tradeable: false`, e.g. the Blood Dagger)."""
-        return self.keep and not self.companion and bool(self.raw.get("tradeable", True))
+        """Whether the card may be handed over or dropped (traded, dropped, carried off
+        by the Dog, given up to the Shrieking Wind): companions never are (seed 003),
+        and a card may say so itself (`tradeable: false`, the Blood Dagger)."""
+        return self.keep and not self.companion and self.own_tradeable
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,8 @@ def load_content(folder: Path) -> Content:
                 bool(c.get("weapon", False)), bool(c.get("haunt_only", False)),
                 _steps(c.get("on_gain")), _steps(c.get("on_lose")), _steps(c.get("on_draw")),
                 _steps(c.get("use")), _steps(c.get("modifiers")), bool(c.get("lasting", False)),
-                str(c.get("custom") or ""), bool(c.get("designed", False)), dict(c))
+                str(c.get("custom") or ""), bool(c.get("designed", False)),
+                bool(c.get("tradeable", True)), dict(c))
     return Content(explorers, rooms, cards)
 
 
@@ -190,8 +193,9 @@ def _texts() -> dict[str, Any]:
     return _read(DATA / "betrayal", "texts")
 
 
-def text(key: str) -> str:
-    """One template from texts.yaml by dotted key ("errors.not_your_turn")."""
+def _template(key: str) -> str:
+    """One template from texts.yaml by dotted key ("errors.not_your_turn"). A key the
+    file lacks is a KeyError: there is no other source of player-facing lines."""
     node: Any = _texts()
     for part in key.split("."):
         node = node[part]
@@ -202,7 +206,7 @@ def text(key: str) -> str:
 
 def say(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
-    return text(key).format(**kw)
+    return _template(key).format(**kw)
 
 
 def rules_topics() -> dict[str, str]:

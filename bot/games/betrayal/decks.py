@@ -13,6 +13,7 @@ from typing import Any
 from bot.games.betrayal import content, hooks
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
+from bot.games.betrayal.rolls import forget_rolls
 from bot.games.betrayal.state import Frame
 
 
@@ -43,12 +44,14 @@ def resolve_card(ctx: Ctx, seat: int, key: str) -> None:
     """A card just drawn by this explorer: say it, then run what it does."""
     state = ctx.state
     card = content.card(key)
+    forget_rolls(state, key)
     ctx.say(f"events.draw_{card.deck}", kind="card", who=ctx.who(seat), card=card.name,
             text=card.text, data={"seat": seat, "card": key, "deck": card.deck})
     if card.deck == "omen":
         state.omens_drawn += 1
-        state.turn.omen = key
-        state.turn.omen_room = state.at(seat).room
+        state.turn.omen = state.last_omen = key
+        state.turn.omen_room = state.last_omen_room = state.at(seat).room
+        state.quiet_turns = 0
     # After the card's own steps, `_finish_card` puts an unkept card where it belongs.
     if card.keep and card.deck != "event":
         state.explorers[seat].cards.append(key)

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.core.choices import PendingChoice
 from bot.games.betrayal import content, hooks, traits
-from bot.games.betrayal.cards import HANDLERS, RESUMERS, Offer, resumer
+from bot.games.betrayal.cards import HANDLERS, RESUMERS, Cause, Offer, resumer
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.links import LINK_TOKENS, join_last
@@ -106,8 +106,9 @@ def offer_from(raw: dict[str, Any]) -> tuple[Offer, str, Any]:
 
 # ---------------------------------------------------------------- traits
 
-def change(ctx: Ctx, seat: int, trait: str, amount: int) -> None:
-    """Gain (amount > 0) or lose (< 0) steps on a track, and say so."""
+def change(ctx: Ctx, seat: int, trait: str, amount: int, cause: Cause) -> None:
+    """Gain (amount > 0) or lose (< 0) steps on a track because of `cause` (the card or
+    room whose steps these are), say so, and tell the explorer's passives."""
     before = traits.value(ctx.state, seat, trait)
     moved = traits.shift(ctx.state, seat, trait, amount)
     after = traits.value(ctx.state, seat, trait)
@@ -118,6 +119,27 @@ def change(ctx: Ctx, seat: int, trait: str, amount: int) -> None:
     ctx.say(f"events.{key}", kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
             amount=abs(moved), before=before, after=after,
             data={"seat": seat, "trait": trait, "moved": moved})
+    trait_moved(ctx, seat, trait, moved, cause)
+
+
+def heal(ctx: Ctx, seat: int, trait: str, cause: Cause) -> bool:
+    """Raise a trait below its starting value back to it (say so, tell the passives);
+    False when it was not below."""
+    before = traits.value(ctx.state, seat, trait)
+    moved = traits.heal(ctx.state, seat, trait)
+    if not moved:
+        return False
+    ctx.say("events.heal", kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
+            before=before, after=traits.value(ctx.state, seat, trait),
+            data={"seat": seat, "trait": trait, "moved": moved})
+    trait_moved(ctx, seat, trait, moved, cause)
+    return True
+
+
+def trait_moved(ctx: Ctx, seat: int, trait: str, moved: int, cause: Cause) -> None:
+    """Every trait change goes through here: the explorer's passives hear of it."""
+    for passive, ref in list(hooks.of_explorer(ctx.state, seat)):
+        passive.trait_changed(ctx, seat, trait, moved, cause, ref)
 
 
 def _trait_labels(ctx: Ctx, seat: int, names: list[str], amount: int) -> list[str]:
@@ -146,9 +168,9 @@ def _gain_or_lose(ctx: Ctx, frame: Frame, arg: dict[str, Any], sign: int) -> Non
         trait = frame.vars.get("chosen")
     if trait == "all":
         for t in TRAITS:
-            change(ctx, frame.seat, t, amount)
+            change(ctx, frame.seat, t, amount, Cause.of(frame))
         return
-    change(ctx, frame.seat, str(trait), amount)
+    change(ctx, frame.seat, str(trait), amount, Cause.of(frame))
 
 
 @step("gain")
@@ -167,17 +189,13 @@ def _trait_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     spec = raw["_trait_pick"]
     trait = spec["traits"][pick]
     frame.vars["chosen"] = trait
-    change(ctx, frame.seat, trait, int(spec["amount"]))
+    change(ctx, frame.seat, trait, int(spec["amount"]), Cause.of(frame))
 
 
 @step("heal")
 def _heal(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     for t in arg.get("traits", TRAITS):
-        before = traits.value(ctx.state, frame.seat, t)
-        if traits.heal(ctx.state, frame.seat, t):
-            ctx.say("events.heal", kind="trait", who=ctx.who(frame.seat),
-                    trait=t.capitalize(), before=before,
-                    after=traits.value(ctx.state, frame.seat, t))
+        heal(ctx, frame.seat, t, Cause.of(frame))
 
 
 # ---------------------------------------------------------------- damage
@@ -240,7 +258,7 @@ def split_damage(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     if amount <= 0 or not lowerable:
         return
     if len(lowerable) == 1:
-        change(ctx, seat, lowerable[0], -amount)
+        change(ctx, seat, lowerable[0], -amount, Cause.of(frame))
         return
     labels = _trait_labels(ctx, seat, allowed, -1)
     choices = [[t, 1] for t in allowed]
@@ -257,7 +275,7 @@ def split_damage(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
 def _damage_split(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     spec = raw["_damage"]
     trait, points = spec["choices"][pick]
-    change(ctx, frame.seat, trait, -int(points))
+    change(ctx, frame.seat, trait, -int(points), Cause.of(frame))
     spec["amount"] = int(spec["amount"]) - int(points)
     if spec["amount"] <= 0:
         frame.steps.pop(0)

@@ -160,6 +160,7 @@ def place_tile(ctx: Ctx, seat: int, room: str, cell: Cell, rotation: int,
     if room in state.stack:
         state.stack.remove(room)
     state.tiles.append(Tile(room, floor, x, y, rotation))
+    state.quiet_turns = 0
     tile_id = len(state.tiles) - 1
     ctx.say("events.discover", kind="discover", who=ctx.who(seat), room=content.room(room).name,
             floor=content.say(f"floors.{floor}"), text=content.room(room).text,
@@ -208,19 +209,26 @@ def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- a new room elsewhere
 
 def explore_like(frame: Frame, floor: str, move: bool = True, token: str = "",
-                 fallback: list[dict[str, Any]] | None = None) -> None:
+                 fallback: list[dict[str, Any]] | None = None, room: str = "") -> None:
     """Run next in `frame`: draw a tile for `floor` and place it as if explored there
     (joined to a door, never closing the floor), the explorer walking in unless
     `move` is False; `token` is laid in it; `fallback` runs when no tile can go there.
+    `room` names the tile instead of drawing one: it is searched out of the unplaced
+    tiles (the stack or its discards) and the stack is shuffled (The Beckoning's
+    Patio); a room already placed, or with no place on that floor, runs `fallback`.
     The new tile's id is left in `frame.vars["placed"]`."""
     frame.steps.insert(0, {"_explore_like": {"floor": floor, "move": move, "token": token,
-                                             "fallback": list(fallback or [])}})
+                                             "fallback": list(fallback or []),
+                                             "room": room}})
 
 
 @step("_explore_like")
 def _explore_like(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state = ctx.state
     floor = str(arg["floor"])
+    if arg.get("room"):
+        _search_out(ctx, frame, arg)
+        return
     key = draw_room(ctx, lambda r: fits(state, r, floor, None, None))
     if key is None:
         key = draw_room(ctx, lambda r: fits(state, r, floor, None, None, keep_open=False))
@@ -230,6 +238,23 @@ def _explore_like(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     target = placement_floor(state, key, floor)
     frame.steps.insert(0, {"_place_spot": {**arg, "room": key, "floor": target}})
+
+
+def _search_out(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """A named room taken out of the unplaced tiles, the stack shuffled, and the room
+    set on top of it: then placed as any room found (the same placing step)."""
+    state = ctx.state
+    room, floor = str(arg["room"]), str(arg["floor"])
+    if room not in unplaced(state) or floor not in content.room(room).floors:
+        ctx.push_child(frame, arg.get("fallback") or [])
+        return
+    for pile in (state.stack, state.room_discard):
+        if room in pile:
+            pile.remove(room)
+    state.rng.shuffle(state.stack)
+    state.stack.insert(0, room)  # where the placing step takes it from
+    frame.steps.insert(0, {"_place_spot": {**arg, "room": room,
+                                           "floor": placement_floor(state, room, floor)}})
 
 
 def _spots(state: BetrayalState, room: str, floor: str) -> list[tuple[Cell, int]]:

@@ -6,6 +6,10 @@ The haunt chart (data/betrayal/haunt_chart.yaml) then says which of the 8 haunts
 scenarios are a later issue: until then the game records who revealed the haunt, with
 which omen, in which room, and which haunt the chart gives, says so publicly, and ends
 there (`state.over`).
+
+DESIGNED: a table of AI explorers only that finds no room and draws no omen for
+STALL_ROUNDS rounds begins the haunt at once, with the last omen drawn (`stalled`), so
+a game with no one at the table always ends. ai.py keeps that from being needed.
 """
 
 from __future__ import annotations
@@ -67,8 +71,19 @@ def chart_haunt(state: BetrayalState, omen: str, room: str) -> HauntInfo | None:
     return haunts().get(key) if key else None
 
 
+STALL_ROUNDS = 10  # AI-only tables: rounds with no room found and no omen drawn
+
+
 def starts(total: int, omens: int) -> bool:
     return total < omens
+
+
+def stalled(state: BetrayalState) -> bool:
+    """A table of AI explorers only has found no room and drawn no omen for
+    STALL_ROUNDS rounds (DESIGNED: so a game with no one at the table always ends;
+    tables with people play by seed 003 alone)."""
+    return (all(state.ai) and bool(state.last_omen)
+            and state.quiet_turns >= STALL_ROUNDS * len(state.players))
 
 
 @step("_haunt_check")
@@ -78,19 +93,37 @@ def _haunt_check(ctx: Ctx, frame: Frame, arg: Any) -> None:
     if not starts(total, state.omens_drawn):
         ctx.say("events.haunt_not_yet", total=total, omens=state.omens_drawn)
         return
-    omen, room = state.turn.omen, state.turn.omen_room
+    ctx.say("events.haunt_begins", kind="haunt", who=ctx.who(frame.seat), total=total,
+            omens=state.omens_drawn, omen=content.card(state.turn.omen).name,
+            room=content.room(state.turn.omen_room).name,
+            data={"revealer": frame.seat, "omen": state.turn.omen,
+                  "room": state.turn.omen_room, "roll": total})
+    begin(ctx, frame.seat, state.turn.omen, state.turn.omen_room, total)
+
+
+def begin_stalled(ctx: Ctx, seat: int) -> None:
+    """The stalled AI table's haunt: revealed by the explorer whose turn just ended,
+    with the last omen drawn, where it turned up (roll -1: no roll was made)."""
+    state = ctx.state
+    ctx.say("events.haunt_stalled", kind="haunt", who=ctx.who(seat),
+            rounds=STALL_ROUNDS, omen=content.card(state.last_omen).name,
+            room=content.room(state.last_omen_room).name,
+            data={"revealer": seat, "omen": state.last_omen, "room": state.last_omen_room,
+                  "roll": -1})
+    begin(ctx, seat, state.last_omen, state.last_omen_room, -1)
+
+
+def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int) -> None:
+    """The haunt begins: recorded with the haunt the chart gives, and the game ends."""
+    state = ctx.state
     haunt = chart_haunt(state, omen, room)
-    state.haunt = Haunt(revealer=frame.seat, omen=omen, room=room, roll=total,
+    state.haunt = Haunt(revealer=seat, omen=omen, room=room, roll=total,
                         omens=state.omens_drawn, key=haunt.key if haunt else "",
                         number=haunt.number if haunt else 0)
     state.phase = HAUNT
     state.over = True
     state.script.clear()
     state.pending = None
-    ctx.say("events.haunt_begins", kind="haunt", who=ctx.who(frame.seat), total=total,
-            omens=state.omens_drawn, omen=content.card(omen).name,
-            room=content.room(room).name,
-            data={"revealer": frame.seat, "omen": omen, "room": room, "roll": total})
     if haunt:
         ctx.say("events.haunt_chart", kind="haunt", number=haunt.number, name=haunt.name,
                 teaser=haunt.teaser, data={"haunt": haunt.key, "number": haunt.number})

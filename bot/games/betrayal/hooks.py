@@ -70,3 +70,8 @@ def speed_cap(state: BetrayalState, seat: int) -> int | None:
 
 def blocked(state: BetrayalState, seat: int) -> bool:
     return any(p.blocks(state, seat, ref) for p, ref in of_explorer(state, seat))
+
+
+def unstealable(state: BetrayalState, seat: int) -> set[str]:
+    """The held cards whose passive says they cannot be stolen (the Armor)."""
+    return {ref for p, ref in of_explorer(state, seat) if p.cannot_be_stolen(state, seat, ref)}

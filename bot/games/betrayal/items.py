@@ -21,6 +21,7 @@ from bot.games.betrayal import content, decks, hooks
 from bot.games.betrayal.cards import resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.rolls import forget_rolls
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
 
 
@@ -32,14 +33,20 @@ class Trade:
 
 
 def usable(state: BetrayalState, seat: int) -> list[str]:
+    """The held cards with a `use` the explorer may make now: once a turn each, the
+    haunt-only ones in the haunt, and only when the card's passive agrees (`can_use`:
+    the Spirit Board before moving)."""
     if hooks.blocked(state, seat):
         return []
+    passives = {ref: p for p, ref in hooks.of_explorer(state, seat)}
     result = []
     for key in state.explorers[seat].cards:
         card = content.card(key)
         if not card.use or key in state.turn.used:
             continue
         if card.haunt_only and state.phase == EXPLORE:
+            continue
+        if key in passives and not passives[key].can_use(state, seat, key):
             continue
         result.append(key)
     return result
@@ -87,6 +94,7 @@ def pickable(state: BetrayalState, seat: int) -> list[str]:
 def use(ctx: Ctx, seat: int, key: str) -> None:
     card = content.card(key)
     ctx.state.turn.used.append(key)
+    forget_rolls(ctx.state, key)
     ctx.say("events.use", kind="use", who=ctx.who(seat), card=card.name,
             data={"seat": seat, "card": key})
     ctx.push(list(card.use), seat, key, card.deck)

@@ -7,7 +7,8 @@ saved in between:
     pre:   cards usable *before* rolling (Angel Feather, Adrenaline Shot, a saved roll)
     post:  cards usable *after* (Lucky Stone, Rabbit's Foot)
     done:  the total picks an outcome (`min`/`max`, inclusive) and runs its `do`, then
-           `then`; the total is in `frame.vars["roll"]` for those steps.
+           `then`; the total is in `frame.vars["roll"]` for those steps, and every
+           total of a card's resolution is noted in the turn (`card_rolls`).
 
 Dice modifiers, from the data: held cards' `modifiers` (`on: trait_roll` for every
 trait roll, `on: event_roll` for trait rolls an event asks for, optional `traits`,
@@ -28,6 +29,27 @@ from bot.games.betrayal.effects import ask, offer_data, offer_from, pause, step
 from bot.games.betrayal.state import BetrayalState, Frame
 
 MAX_DICE = 8
+CARD_ROLLS = "card_rolls"  # turn flag: card or room key -> the rolls of its resolution
+
+
+def card_rolls(state: BetrayalState, source: str) -> list[dict[str, Any]]:
+    """Every roll made for this card (or room) since it was last drawn or used this
+    turn, in order: {"seat", "trait" (None for plain dice), "purpose", "total"}. Kept
+    in the turn's flags, so a choice pausing between the rolls (a roll item) loses
+    nothing."""
+    return list(state.turn.flags.get(CARD_ROLLS, {}).get(source, []))
+
+
+def forget_rolls(state: BetrayalState, source: str) -> None:
+    """A card starts a new resolution (drawn, used): its earlier rolls no longer count."""
+    state.turn.flags.get(CARD_ROLLS, {}).pop(source, None)
+
+
+def _note_roll(state: BetrayalState, frame: Frame, spec: dict[str, Any], total: int) -> None:
+    if frame.source:
+        state.turn.flags.setdefault(CARD_ROLLS, {}).setdefault(frame.source, []).append(
+            {"seat": frame.seat, "trait": spec.get("trait"), "purpose": spec.get("purpose", ""),
+             "total": total})
 
 
 def _as_int(raw: Any) -> int:
@@ -101,9 +123,15 @@ def _roll_trait(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 
 
 def _offers(ctx: Ctx, frame: Frame, spec: dict[str, Any], stage: str) -> list[dict[str, Any]]:
+    """What the roller's passives offer at this stage. An explorer held fast (Webs,
+    Debris: hooks.blocked) uses no card it holds, on any roll, its own try to break
+    free included (seed 003: while the card is kept, no actions and no items); a
+    foreseen roll (It Is Meant To Be) is no card, and stays on offer."""
     used = set(spec.get("used", []))
+    state = ctx.state
+    held = set(state.explorers[frame.seat].cards) if hooks.blocked(state, frame.seat) else set()
     return [offer_data(o, p.name, ref)
-            for p, ref in hooks.of_explorer(ctx.state, frame.seat)
+            for p, ref in hooks.of_explorer(state, frame.seat) if ref not in held
             for o in p.roll_offers(ctx, frame, spec, stage, ref) if o.id not in used]
 
 
@@ -165,6 +193,7 @@ def _finish(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
                 who=ctx.who(frame.seat), what=what, dice=_dice_text(spec), total=total,
                 bonus=bonus, data=data)
     ctx.state.turn.flags["last_roll"] = total
+    _note_roll(ctx.state, frame, spec, total)
     if spec.get("then"):
         ctx.push_child(frame, spec["then"], roll=total)
     for outcome in spec.get("outcomes", []):

@@ -67,7 +67,8 @@ class BetrayalGame(Game[BetrayalState]):
             return []
         if state.pending is not None:
             return state.pending.options()
-        return [Option(entry.label, entry.action, group=actions.GROUPS[entry.action.kind],
+        return [Option(entry.label, entry.action,
+                       group=say(f"groups.{actions.GROUPS[entry.action.kind]}"),
                        style=entry.style) for entry in actions.legal(state, seat)]
 
     def ai_action(self, state: BetrayalState, seat: int) -> Action:

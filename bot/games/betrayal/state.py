@@ -104,6 +104,9 @@ class BetrayalState:
     omen_table: list[str] = field(default_factory=list)  # omens counted, not carried (Bite)
     resolving: list[str] = field(default_factory=list)  # events being read out
     omens_drawn: int = 0
+    last_omen: str = ""  # the last omen drawn in the game, and the room it turned up in
+    last_omen_room: str = ""
+    quiet_turns: int = 0  # turns in a row with no room discovered and no omen drawn
     script: list[Frame] = field(default_factory=list)
     pending: PendingChoice | None = None
     phase: str = EXPLORE

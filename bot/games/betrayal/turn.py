@@ -4,14 +4,15 @@ Turns go clockwise (rising seat numbers). The first explorer is the one whose bi
 comes next after the game's start date (seed 003). Ending a turn runs, in order: the
 room's end-of-turn rule (the Crypt's damage, the Library's once-per-explorer gain),
 the passives watching the end of a turn (the Coal Chute's slide, lasting events), and,
-if an omen was drawn this turn, the haunt roll (haunt.py).
+if an omen was drawn this turn, the haunt roll (haunt.py). A table of AI explorers only
+that finds nothing for ten rounds begins the haunt at once (haunt.stalled).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import content, hooks
+from bot.games.betrayal import content, haunt, hooks
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame, Turn
@@ -98,6 +99,10 @@ def _turn_over(ctx: Ctx, frame: Frame, arg: Any) -> None:
 @step("_next_turn")
 def _next_turn(ctx: Ctx, frame: Frame, arg: Any) -> None:
     state = ctx.state
+    state.quiet_turns += 1
+    if state.phase == EXPLORE and haunt.stalled(state):
+        haunt.begin_stalled(ctx, frame.seat)
+        return
     start_turn(ctx, (state.turn.seat + 1) % len(state.players))
 
 

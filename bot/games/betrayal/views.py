@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.games.betrayal import content, traits
 from bot.games.betrayal.content import TRAITS, say
 from bot.games.betrayal.context import card_name, explorer_name
+from bot.games.betrayal.haunt import haunts
 from bot.games.betrayal.house import DIRS, doors
 from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import BetrayalState
@@ -25,10 +26,18 @@ def _header(state: BetrayalState) -> str:
 
 
 def _footer(state: BetrayalState) -> str:
-    if state.haunt is None:
+    """Exploring: the rooms left to find. Once the haunt has begun: the haunt the chart
+    gave (number and name, when it gave one), and who found which omen where."""
+    found = state.haunt
+    if found is None:
         return say("views.footer_explore", tiles=len(state.stack) + len(state.room_discard))
-    return say("views.footer_haunt", who=explorer_name(state, state.haunt.revealer),
-               omen=card_name(state.haunt.omen), room=content.room(state.haunt.room).name)
+    who = explorer_name(state, found.revealer)
+    omen, room = card_name(found.omen), content.room(found.room).name
+    named = haunts().get(found.key) if found.key else None
+    if named is None:
+        return say("views.footer_haunt", who=who, omen=omen, room=room)
+    return say("views.footer_haunt_named", number=found.number or named.number,
+               name=named.name, who=who, omen=omen, room=room)
 
 
 def map_view(state: BetrayalState) -> MapView:

@@ -22,14 +22,16 @@ What a handler can use (all plain data, so a paused card survives a save):
   (a trait picked), "token:<kind>" (tile where this card laid that token), "token_tile"
   / "token_index" (the token being used), "placed" (tile a new room went to),
   "extra_dice" (set it before a roll: "2 dice fewer in the Gardens").
-- `state.turn.flags`: "last_roll", "last_attack" ({"seat", "damage"}), "arrived_by".
+- `state.turn.flags`: "last_roll", "last_attack" ({"seat", "damage"}), "arrived_by",
+  "card_rolls" (every roll of a card's resolution: read it with `rolls.card_rolls`).
 - `explorer.flags` for a card's own memory (the Mask worn); a key named like a passive
   attaches that passive to the explorer.
 - Steps: `ctx.push_child(frame, [...])` to run steps next; `effects.pause` / `ask` and
   `@resumer` for choices; `movement.ask_tile` (pick a placed room), `place_explorer`;
-  `explore.explore_like` (a new room as if explored), `draw_room`; `decks.take_card`,
-  `give_card`, `draw_top`, `resolve_card`; `links.connect` (a linked pair of tokens);
-  `hooks.holds_custom`, `hooks.of_explorer`.
+  `explore.explore_like` (a new room as if explored, or a named one), `draw_room`;
+  `decks.take_card`, `give_card`, `draw_top`, `resolve_card`; `links.connect` (a
+  linked pair of tokens); `hooks.holds_custom`, `hooks.of_explorer`;
+  `rolls.card_rolls` (the totals of this card's rolls so far).
 """
 
 from __future__ import annotations
@@ -75,6 +77,20 @@ class Link:
     steps: tuple[dict[str, Any], ...] = ()  # run on arrival (a jump's damage)
     side: str | None = None  # in a split room: the door the link starts from
     walkable: bool = True  # False: only a roll gets you through (the Revolving Wall)
+
+
+@dataclass(frozen=True)
+class Cause:
+    """What moved a trait: the steps of a card or a room (`origin` is the card's deck,
+    "room", or "engine"), as Passive.trait_changed hears of it."""
+
+    origin: str = "engine"  # "omen" | "item" | "event" | "room" | "engine"
+    source: str = ""  # the card or room key
+
+    @classmethod
+    def of(cls, frame: Frame) -> Cause:
+        """The card or room whose steps `frame` runs."""
+        return cls(frame.origin, frame.source)
 
 
 @dataclass(frozen=True)
@@ -141,6 +157,13 @@ class Passive:
         """Voluntary things to do here (open the Vault, use a token)."""
         return []
 
+    def can_use(self, state: BetrayalState, seat: int, key: str) -> bool:
+        """Whether the held card `key` (this passive's card) may be used now, beyond the
+        engine's own limits (once a turn, haunt-only): "only before you move" (the
+        Spirit Board). items.usable consults it, so a card that may not be used is not
+        offered."""
+        return True
+
     def act(self, ctx: Ctx, seat: int, offer: Offer, ref: Any) -> None:
         return None
 
@@ -151,6 +174,17 @@ class Passive:
     def cards_changed(self, ctx: Ctx, seat: int, ref: Any) -> None:
         """The explorer's hand changed (a set like Bell, Book and Candle)."""
         return None
+
+    def trait_changed(self, ctx: Ctx, seat: int, trait: str, moved: int, cause: Cause,
+                      ref: Any) -> None:
+        """One of the explorer's traits moved `moved` steps (signed, never 0) because of
+        `cause` (a gain, a loss, damage, a heal; effects.change and effects.heal call
+        it): Grave Dirt ends when an item card raises a trait."""
+        return None
+
+    def cannot_be_stolen(self, state: BetrayalState, seat: int, ref: Any) -> bool:
+        """The held card `ref` is safe from a steal (the Armor); cards/attacks.py asks."""
+        return False
 
     # ---- rooms and tokens (links.py, explore.py)
     def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:

@@ -27,32 +27,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import dice as core_dice
-from bot.core.events import PUBLIC, Event
-from bot.games.betrayal import content, decks, items, traits
+from bot.games.betrayal import content, decks, hooks, items, traits
 from bot.games.betrayal.cards import resumer
 from bot.games.betrayal.content import PHYSICAL
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.rolls import MAX_DICE
 from bot.games.betrayal.state import BetrayalState, Frame
-
-# Lines texts.yaml does not hold yet (our words); texts.yaml wins once it has the key.
-LINES: dict[str, str] = {
-    "events.duel": "{who} attacks {other} with {trait} ({dice} dice{weapon}).",
-    "events.duel_weapon": ", with the {card}",
-    "events.duel_gone": "{other} is out of {who}'s reach: the attack comes to nothing.",
-    "events.duel_tie": "{who} and {other} are evenly matched: no one is hurt.",
-    "events.duel_hits": "{who} beats {other} by {amount}.",
-    "events.duel_steal": "{who} takes the {card} from {other} instead of hurting them.",
-    "events.thing_attacks": "The {thing} attacks {who}: {strength} dice against {trait}, "
-                            "{dice} = {total}.",
-    "prompts.duel_weapon": "You attack {other} with {trait}: which weapon do you use?",
-    "prompts.duel_spoils": "You beat {other} by {amount}: hurt them, or take a card instead?",
-    "labels.duel_bare": "No weapon ({dice} dice)",
-    "labels.duel_with": "The {card} ({dice} dice)",
-    "labels.duel_hurt": "Deal {amount} {kind} damage",
-    "labels.duel_take": "Take the {card} instead",
-}
 
 # What a weapon costs its user beyond its dice (the card's own words, not data yet).
 WEAPON_COSTS: dict[str, tuple[dict[str, Any], ...]] = {
@@ -61,20 +42,6 @@ WEAPON_COSTS: dict[str, tuple[dict[str, Any], ...]] = {
 STOLEN_COSTS: dict[str, tuple[dict[str, Any], ...]] = {
     "blood_dagger": ({"damage": {"kind": "physical", "dice": 2}},),
 }
-UNSTEALABLE: frozenset[str] = frozenset({"armor"})
-
-
-def line(key: str, table: dict[str, str] | None = None, **kw: Any) -> str:
-    """A player-facing line: texts.yaml's, else the module's own (LINES or `table`)."""
-    try:
-        return content.say(key, **kw)
-    except KeyError:
-        return (table if table is not None and key in table else LINES)[key].format(**kw)
-
-
-def tell(ctx: Ctx, key: str, table: dict[str, str] | None = None, kind: str = "info",
-         data: dict[str, Any] | None = None, **kw: Any) -> None:
-    ctx.events.append(Event(line(key, table, **kw), PUBLIC, kind, data or {}))
 
 
 def damage_kind(trait: str) -> str:
@@ -107,13 +74,17 @@ def attack_dice(state: BetrayalState, seat: int, trait: str, weapon: str) -> int
 
 def stealable(state: BetrayalState, seat: int) -> list[str]:
     """Cards that could be taken from this explorer: those that may change hands (no
-    companion), never the Armor; the Blood Dagger, which cannot be handed over, can be
+    companion), never one whose passive says it cannot be stolen (the Armor,
+    `Passive.cannot_be_stolen`); the Blood Dagger, which cannot be handed over, can be
     stolen (its own text)."""
+    safe = hooks.unstealable(state, seat)
     found = []
     for key in state.explorers[seat].cards:
         card = content.card(key)
-        if key in UNSTEALABLE or card.companion:
+        if key in safe or card.companion:
             continue
+        # `tradeable: false` (the Blood Dagger) only stops handing over and dropping:
+        # the card itself says it may be stolen (and what that costs its loser).
         if card.tradeable or key in STOLEN_COSTS:
             found.append(key)
     return found
@@ -134,26 +105,27 @@ def _duel(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     spec = dict(arg)
     defender, trait = int(spec["defender"]), str(spec["trait"])
     if not state.explorers[attacker].alive or not items.together(state, attacker, defender):
-        tell(ctx, "events.duel_gone", who=ctx.who(attacker), other=ctx.who(defender))
+        ctx.say("events.duel_gone", who=ctx.who(attacker), other=ctx.who(defender))
         return
     if "weapon" not in spec:
         options = weapons(state, attacker, trait)
         if options:
             spec["options"] = options
-            labels = [line("labels.duel_bare", dice=attack_dice(state, attacker, trait, ""))]
-            labels += [line("labels.duel_with", card=content.card(k).name,
-                            dice=attack_dice(state, attacker, trait, k)) for k in options]
+            labels = [content.say("labels.duel_bare", dice=attack_dice(state, attacker, trait, ""))]
+            labels += [content.say("labels.duel_with", card=content.card(k).name,
+                                   dice=attack_dice(state, attacker, trait, k)) for k in options]
             pause(ctx, frame, {"_duel": spec}, "duel_weapon",
-                  line("prompts.duel_weapon", other=ctx.who(defender),
-                       trait=trait.capitalize()), labels)
+                  content.say("prompts.duel_weapon", other=ctx.who(defender),
+                              trait=trait.capitalize()), labels)
             return
         spec["weapon"] = ""
     weapon = str(spec["weapon"])
     count = attack_dice(state, attacker, trait, weapon)
-    tell(ctx, "events.duel", kind="attack", who=ctx.who(attacker), other=ctx.who(defender),
-         trait=trait.capitalize(), dice=count,
-         weapon=line("events.duel_weapon", card=content.card(weapon).name) if weapon else "",
-         data={"attacker": attacker, "defender": defender, "trait": trait, "weapon": weapon})
+    with_weapon = content.say("events.duel_weapon", card=content.card(weapon).name) \
+        if weapon else ""
+    ctx.say("events.duel", kind="attack", who=ctx.who(attacker), other=ctx.who(defender),
+            trait=trait.capitalize(), dice=count, weapon=with_weapon,
+            data={"attacker": attacker, "defender": defender, "trait": trait, "weapon": weapon})
     ctx.push_child(frame, [*WEAPON_COSTS.get(weapon, ()),
                            {"roll": {"dice": count, "purpose": "attack", "then": [
                                {"_duel_defend": {"defender": defender, "trait": trait}}]}}])
@@ -181,19 +153,20 @@ def _duel_result(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     margin = int(arg["total"]) - int(frame.vars.get("roll", 0))
     kind = damage_kind(str(arg["trait"]))
     if margin == 0:
-        tell(ctx, "events.duel_tie", who=ctx.who(attacker), other=ctx.who(defender))
+        ctx.say("events.duel_tie", who=ctx.who(attacker), other=ctx.who(defender))
         return
     winner, loser = (attacker, defender) if margin > 0 else (defender, attacker)
     amount = abs(margin)
-    tell(ctx, "events.duel_hits", kind="attack", who=ctx.who(winner), other=ctx.who(loser),
-         amount=amount, data={"winner": winner, "loser": loser, "amount": amount})
+    ctx.say("events.duel_hits", kind="attack", who=ctx.who(winner), other=ctx.who(loser),
+            amount=amount, data={"winner": winner, "loser": loser, "amount": amount})
     cards = stealable(state, defender) if winner == attacker and amount >= 2 else []
     if cards:
-        labels = [line("labels.duel_hurt", amount=amount, kind=kind)]
-        labels += [line("labels.duel_take", card=content.card(k).name) for k in cards]
+        labels = [content.say("labels.duel_hurt", amount=amount, kind=kind)]
+        labels += [content.say("labels.duel_take", card=content.card(k).name) for k in cards]
         pause(ctx, frame, {"_duel_spoils": {"attacker": attacker, "amount": amount,
                                             "kind": kind, "cards": cards}},
-              "duel_spoils", line("prompts.duel_spoils", other=ctx.who(defender), amount=amount),
+              "duel_spoils",
+              content.say("prompts.duel_spoils", other=ctx.who(defender), amount=amount),
               labels, seat=attacker)
         return
     ctx.push([{"damage": {"kind": kind, "amount": amount}}], loser, frame.source, frame.origin)
@@ -210,8 +183,8 @@ def _duel_spoils(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None
                  frame.source, frame.origin)
         return
     key = str(spec["cards"][pick - 1])
-    tell(ctx, "events.duel_steal", kind="trade", who=ctx.who(attacker), other=ctx.who(defender),
-         card=content.card(key).name, data={"from": defender, "to": attacker, "card": key})
+    ctx.say("events.duel_steal", kind="trade", who=ctx.who(attacker), other=ctx.who(defender),
+            card=content.card(key).name, data={"from": defender, "to": attacker, "card": key})
     ctx.push(list(STOLEN_COSTS.get(key, ())), defender, key, content.card(key).deck)
     decks.take_card(ctx, defender, key, to="none")
     decks.give_card(ctx, attacker, key)
@@ -232,8 +205,8 @@ def _thing_attack(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     roll and the engine's result (the margin hurts the explorer; `last_attack` noted)."""
     trait = str(arg["trait"])
     dice = core_dice.roll_betrayal(ctx.state.rng, int(arg["dice"]))
-    tell(ctx, "events.thing_attacks", kind="roll", thing=arg["thing"], who=ctx.who(frame.seat),
-         strength=len(dice), trait=trait.capitalize(), dice=" ".join(map(str, dice)),
-         total=sum(dice), data={"seat": frame.seat, "dice": dice, "total": sum(dice)})
+    ctx.say("events.thing_attacks", kind="roll", thing=arg["thing"], who=ctx.who(frame.seat),
+            strength=len(dice), trait=trait.capitalize(), dice=" ".join(map(str, dice)),
+            total=sum(dice), data={"seat": frame.seat, "dice": dice, "total": sum(dice)})
     ctx.push_child(frame, [{"roll": {"trait": trait, "purpose": "defense", "then": [
         {"_attack_result": {"attacker": sum(dice), "trait": trait}}]}}])

@@ -18,11 +18,18 @@ RULINGS (where seed 003 and events.yaml's notes leave it open):
   turn it was caught it has just failed that very roll); anyone else standing with it
   (the same side of a split room) may try once on each of their turns, as they enter
   or later. Every failed try, its own or another's, counts toward the 3. While held,
-  the explorer's room shows a token of the card, so rescuers find it on the map.
+  the explorer's room shows a token of the card, so rescuers find it on the map. The
+  held explorer uses no card on any roll, its own try included (seed 003: no items
+  while the card is kept; rolls.py); a rescuer's roll is its own, with its own cards.
 - Lights Out ends when its explorer ends its own turn with another living explorer (the
   same side of a split room) or in the Furnace Room, or holds the Candle (at once: the
   Candle also lifts the limit the moment it is held).
-- Grave Dirt ends when its explorer ends its own turn in one of the seven rooms.
+- Grave Dirt ends when its explorer ends its own turn in one of the seven rooms, or
+  at once when an item card raises one of its traits: the item's own effect, whoever
+  uses it (a Healing Salve on it, a Medical Kit) or when it is taken (the Amulet of the
+  Ages, the Bell, Book and Candle's bonus); seed 003 says "using", we count every
+  item's gain. A trait already at its top, or a heal with nothing to restore, raises
+  nothing.
 - Footsteps' "nearest" counts moves through the house's doors and walkable links from
   the drawer's room (an explorer in the same room is nearest); ties are the drawer's
   pick. On 0, every living explorer, the drawer first and then clockwise, picks.
@@ -37,10 +44,8 @@ from collections import deque
 from typing import Any
 
 from bot.games.betrayal import content, decks, hooks, items, traits
-from bot.games.betrayal.cards import Offer, Passive, handler, passive, resumer
+from bot.games.betrayal.cards import Cause, Offer, Passive, handler, passive, resumer
 from bot.games.betrayal.cards.attacks import explorer_attack, thing_attack
-from bot.games.betrayal.cards.attacks import line as attack_line
-from bot.games.betrayal.cards.attacks import tell as attack_tell
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import pause, step
@@ -52,53 +57,14 @@ from bot.games.betrayal.movement import (
     crossing_for,
     place_explorer,
 )
+from bot.games.betrayal.rolls import card_rolls
 from bot.games.betrayal.state import BetrayalState, Frame
-
-# Lines texts.yaml does not hold yet (our words); texts.yaml wins once it has the key.
-LINES: dict[str, str] = {
-    "events.vision_no_one": "{who} looks for someone to strike, but no one is near.",
-    "events.vision_steps": "{who} lurches into the {room}, looking for someone to strike.",
-    "events.spear_feeds": "The Spear drinks the blood: {who} gains strength from it.",
-    "events.footsteps_alone": "The footprints lead to no one else.",
-    "events.funeral_nowhere": "{who} climbs out of the coffin where they lay: neither the "
-                              "Crypt nor the Graveyard is in the house.",
-    "events.hanged_men_pass": "{who} held firm in every trait.",
-    "events.mirror_passes": "{who} has no item to send: the mirror turns to {other}.",
-    "events.mirror_no_one": "No one has an item to send through the mirror: it goes dark.",
-    "events.mirror_sends": "{who} sends the {card} through the mirror (back into the "
-                           "item deck).",
-    "events.jonah_trade": "{who} gives up the {card}.",
-    "events.lasting_ends": "{who} is rid of the {card}: it is discarded.",
-    "events.held_fail": "{who} is still held by the {card} ({fails} of {tries} tries failed).",
-    "events.held_free": "{who} is free of the {card}.",
-    "events.held_worn": "After {tries} failed tries, {who} works free of the {card}.",
-    "events.grave_dirt": "The grave dirt in {who}'s lungs burns.",
-    "events.monkey_claps": "The Toy Monkey claps its cymbals. Clack, clack.",
-    "prompts.vision_room": "Bloody Vision: which room do you lurch into?",
-    "prompts.vision_target": "Bloody Vision: whom do you attack (the weakest here)?",
-    "prompts.nearest": "Which explorer is the nearest?",
-    "prompts.mirror_item": "Which item do you send through the mirror?",
-    "prompts.funeral": "Where do you climb out of the coffin?",
-    "prompts.monkey_target": "The Toy Monkey attacks: whom?",
-    "labels.held_self": "Try to break free of the {card} (Might 4+)",
-    "labels.held_other": "Try to free {other} from the {card} (Might 4+)",
-    "labels.explorer_might": "{who} (Might {might})",
-}
 
 CRYPT, GARDENS, FURNACE_ROOM = "crypt", "gardens", "furnace_room"
 SPEAR, CANDLE = "spear", "candle"
 PUZZLE_BOX, TOY_MONKEY = "puzzle_box", "toy_monkey"
 GRAVE_DIRT_ROOMS: frozenset[str] = frozenset(
     {"balcony", "gardens", "graveyard", "gymnasium", "larder", "patio", "tower"})
-
-
-def line(key: str, **kw: Any) -> str:
-    return attack_line(key, LINES, **kw)
-
-
-def tell(ctx: Ctx, key: str, kind: str = "info", data: dict[str, Any] | None = None,
-         **kw: Any) -> None:
-    attack_tell(ctx, key, LINES, kind, data, **kw)
 
 
 def _name(key: str) -> str:
@@ -119,8 +85,8 @@ def _each(ctx: Ctx, frame: Frame, seats: list[int], steps: list[dict[str, Any]])
 
 def _discard_lasting(ctx: Ctx, seat: int, key: str) -> None:
     if key in ctx.state.explorers[seat].lasting:
-        tell(ctx, "events.lasting_ends", kind="card", who=ctx.who(seat), card=_name(key),
-             data={"seat": seat, "card": key})
+        ctx.say("events.lasting_ends", kind="card", who=ctx.who(seat), card=_name(key),
+                data={"seat": seat, "card": key})
         decks.take_card(ctx, seat, key, to="discard")
 
 
@@ -164,13 +130,13 @@ def bloody_vision_attack(ctx: Ctx, frame: Frame, args: Any) -> None:
         return
     ways = _one_move(state, seat)
     if not ways:
-        tell(ctx, "events.vision_no_one", who=ctx.who(seat))
+        ctx.say("events.vision_no_one", who=ctx.who(seat))
         return
     if len(ways) == 1:
         frame.steps.insert(0, {"_vision_step": ways[0]})
         return
     pause(ctx, frame, {"_vision_room": {"ways": ways}}, "vision_room",
-          line("prompts.vision_room"), [ctx.room_name(int(w["tile"])) for w in ways])
+          content.say("prompts.vision_room"), [ctx.room_name(int(w["tile"])) for w in ways])
 
 
 @resumer("vision_room")
@@ -184,8 +150,8 @@ def _vision_step(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     """Step in (a card's move: no Speed, no leaving roll; the room's entering rules and
     a link's own harm apply), then pick the target there."""
     tile = int(arg["tile"])
-    tell(ctx, "events.vision_steps", kind="move", who=ctx.who(frame.seat),
-         room=ctx.room_name(tile), data={"seat": frame.seat, "to": tile})
+    ctx.say("events.vision_steps", kind="move", who=ctx.who(frame.seat),
+            room=ctx.room_name(tile), data={"seat": frame.seat, "to": tile})
     ctx.push_child(frame, [{"_vision_target": {}}])
     ctx.push(list(arg.get("steps") or []), frame.seat, ctx.state.tiles[tile].room, "room")
     place_explorer(ctx, frame.seat, tile, side=arg.get("side"), via="card")
@@ -196,7 +162,7 @@ def _vision_target(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state, seat = ctx.state, frame.seat
     here = _with(state, seat)
     if not here:
-        tell(ctx, "events.vision_no_one", who=ctx.who(seat))
+        ctx.say("events.vision_no_one", who=ctx.who(seat))
         return
     low = min(traits.value(state, s, "might") for s in here)
     weakest = [s for s in here if traits.value(state, s, "might") == low]
@@ -204,8 +170,8 @@ def _vision_target(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         explorer_attack(ctx, seat, weakest[0], "might", frame.source, frame.origin)
         return
     pause(ctx, frame, {"_vision_pick": {"seats": weakest}}, "vision_target",
-          line("prompts.vision_target"),
-          [line("labels.explorer_might", who=ctx.who(s), might=low) for s in weakest])
+          content.say("prompts.vision_target"),
+          [content.say("labels.explorer_might", who=ctx.who(s), might=low) for s in weakest])
 
 
 @resumer("vision_target")
@@ -235,7 +201,7 @@ def creepy_puppet_spear(ctx: Ctx, frame: Frame, args: Any) -> None:
                   None)
     if holder is None or holder == seat:
         return
-    tell(ctx, "events.spear_feeds", who=ctx.who(holder))
+    ctx.say("events.spear_feeds", who=ctx.who(holder))
     ctx.push([{"gain": {"trait": "might", "amount": 2}}], holder, frame.source, frame.origin)
 
 
@@ -303,13 +269,13 @@ def footsteps(ctx: Ctx, frame: Frame, args: Any) -> None:
 def _footsteps_near(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     near = nearest(ctx.state, frame.seat)
     if not near:
-        tell(ctx, "events.footsteps_alone")
+        ctx.say("events.footsteps_alone")
         return
     if len(near) == 1:
         ctx.push(list(arg["steps"]), near[0], frame.source, frame.origin)
         return
     pause(ctx, frame, {"_footsteps_pick": {"seats": near, "steps": arg["steps"]}},
-          "footsteps_near", line("prompts.nearest"), [ctx.who(s) for s in near])
+          "footsteps_near", content.say("prompts.nearest"), [ctx.who(s) for s in near])
 
 
 @resumer("footsteps_near")
@@ -332,9 +298,9 @@ def funeral_move(ctx: Ctx, frame: Frame, args: Any) -> None:
     state = ctx.state
     tiles = [t for t in (state.tile_of(CRYPT), state.tile_of("graveyard")) if t is not None]
     if not tiles:
-        tell(ctx, "events.funeral_nowhere", who=ctx.who(frame.seat))
+        ctx.say("events.funeral_nowhere", who=ctx.who(frame.seat))
         return
-    ask_tile(ctx, frame, {"_move_to": {}}, line("prompts.funeral"), tiles)
+    ask_tile(ctx, frame, {"_move_to": {}}, content.say("prompts.funeral"), tiles)
 
 
 # ---------------------------------------------------------------- Groundskeeper
@@ -348,34 +314,17 @@ def groundskeeper_gardens(ctx: Ctx, frame: Frame, args: Any) -> None:
 
 # ---------------------------------------------------------------- Hanged Men
 
-def _card_rolls(ctx: Ctx, seat: int, card: str) -> dict[str, int] | None:
-    """The trait rolls `seat` made for the card since it was drawn, read from this
-    apply's events (the engine keeps no record of a card's roll totals: frame.vars
-    "roll" is only the last). None when the draw is not among them, i.e. a choice
-    (Angel Feather, Lucky Stone, Rabbit's Foot...) paused the card between its rolls:
-    then the four totals cannot be known and no bonus is given."""
-    start = None
-    for i, event in enumerate(ctx.events):
-        if event.data.get("card") == card and event.data.get("seat") == seat \
-                and event.data.get("deck") == "event":
-            start = i
-    if start is None:
-        return None
-    totals: dict[str, int] = {}
-    for event in ctx.events[start:]:
-        data = event.data
-        if event.kind == "roll" and data.get("seat") == seat and data.get("trait") in TRAITS:
-            totals[str(data["trait"])] = int(data["total"])
-    return totals
-
-
 @handler("hanged_men_bonus")
 def hanged_men_bonus(ctx: Ctx, frame: Frame, args: Any) -> None:
-    """All four rolls 2+: gain 1 in a trait of your choice."""
-    totals = _card_rolls(ctx, frame.seat, frame.source) or {}
+    """All four rolls 2+: gain 1 in a trait of your choice. The totals are the card's
+    own trait rolls by its drawer (rolls.card_rolls: a roll item pausing between them,
+    or changing one, is counted as it came out)."""
+    totals = {str(r["trait"]): int(r["total"]) for r in card_rolls(ctx.state, frame.source)
+              if r["seat"] == frame.seat and r["trait"] in TRAITS
+              and r["purpose"] not in ("defense", "attack")}
     if len(totals) < len(TRAITS) or min(totals.values()) < 2:
         return
-    tell(ctx, "events.hanged_men_pass", who=ctx.who(frame.seat))
+    ctx.say("events.hanged_men_pass", who=ctx.who(frame.seat))
     ctx.push_child(frame, [{"gain": {"choose": list(TRAITS), "amount": 1}}])
 
 
@@ -404,11 +353,11 @@ def image_in_the_mirror_pass(ctx: Ctx, frame: Frame, args: Any) -> None:
     state = ctx.state
     holder = next((s for s in _clockwise(state, frame.seat) if item_cards(state, s)), None)
     if holder is None:
-        tell(ctx, "events.mirror_no_one")
+        ctx.say("events.mirror_no_one")
         frame.steps.clear()
         return
     if holder != frame.seat:
-        tell(ctx, "events.mirror_passes", who=ctx.who(frame.seat), other=ctx.who(holder))
+        ctx.say("events.mirror_passes", who=ctx.who(frame.seat), other=ctx.who(holder))
         frame.seat = holder
 
 
@@ -420,7 +369,7 @@ def image_in_the_mirror_send(ctx: Ctx, frame: Frame, args: Any) -> None:
         _send(ctx, frame.seat, held[0])
     elif held:
         pause(ctx, frame, {"_mirror_item": {"cards": held}}, "mirror_item",
-              line("prompts.mirror_item"), [_name(k) for k in held])
+              content.say("prompts.mirror_item"), [_name(k) for k in held])
 
 
 @resumer("mirror_item")
@@ -429,8 +378,8 @@ def _mirror_item(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None
 
 
 def _send(ctx: Ctx, seat: int, key: str) -> None:
-    tell(ctx, "events.mirror_sends", kind="card", who=ctx.who(seat), card=_name(key),
-         data={"seat": seat, "card": key})
+    ctx.say("events.mirror_sends", kind="card", who=ctx.who(seat), card=_name(key),
+            data={"seat": seat, "card": key})
     decks.take_card(ctx, seat, key, to="deck")
 
 
@@ -449,7 +398,7 @@ def jonahs_turn(ctx: Ctx, frame: Frame, args: Any) -> None:
     ctx.push_child(frame, [{"draw": {"deck": "item", "count": len(given)}},
                            {"gain": {"trait": "sanity", "amount": len(given)}}])
     for key in reversed(given):
-        tell(ctx, "events.jonah_trade", who=ctx.who(seat), card=_name(key))
+        ctx.say("events.jonah_trade", who=ctx.who(seat), card=_name(key))
         decks.take_card(ctx, seat, key, to="discard")
 
 
@@ -481,11 +430,17 @@ class LightsOut(Passive):
 
 @passive("grave_dirt")
 class GraveDirt(Passive):
-    """1 physical damage as each of its explorer's turns starts, until it ends a turn
-    in the Balcony, Gardens, Graveyard, Gymnasium, Larder, Patio or Tower."""
+    """1 physical damage as each of its explorer's turns starts, until an item card
+    raises one of its traits (at once) or it ends a turn in the Balcony, Gardens,
+    Graveyard, Gymnasium, Larder, Patio or Tower."""
+
+    def trait_changed(self, ctx: Ctx, seat: int, trait: str, moved: int, cause: Cause,
+                      ref: Any) -> None:
+        if moved > 0 and cause.origin == "item":
+            _discard_lasting(ctx, seat, ref)
 
     def start_turn(self, ctx: Ctx, seat: int, ref: Any) -> None:
-        tell(ctx, "events.grave_dirt", who=ctx.who(seat))
+        ctx.say("events.grave_dirt", who=ctx.who(seat))
         ctx.push([{"damage": {"kind": "physical", "amount": 1}}], seat, ref, "event")
 
     def end_turn(self, ctx: Ctx, seat: int, ref: Any) -> None:
@@ -539,7 +494,7 @@ class Held(Passive):
         if isinstance(ref, str):
             if _hold_flag(ref) not in state.explorers[seat].flags:
                 return []  # the turn it was caught in
-            return [Offer(f"{ref}-self", line("labels.held_self", card=_name(ref)),
+            return [Offer(f"{ref}-self", content.say("labels.held_self", card=_name(ref)),
                           {"held": seat, "card": ref})]
         tile, index = ref
         token = state.tiles[tile].tokens[index]
@@ -547,8 +502,8 @@ class Held(Passive):
         if seat == held or key not in state.explorers[held].lasting \
                 or not items.together(state, seat, held):
             return []
-        return [Offer(f"{key}-free-{held}", line("labels.held_other", card=_name(key),
-                                                 other=explorer_name(state, held)),
+        return [Offer(f"{key}-free-{held}", content.say("labels.held_other", card=_name(key),
+                                                        other=explorer_name(state, held)),
                       {"held": held, "card": key})]
 
     def act(self, ctx: Ctx, seat: int, offer: Offer, ref: Any) -> None:
@@ -569,8 +524,8 @@ def _release(ctx: Ctx, seat: int, key: str, message: str) -> None:
     state = ctx.state
     _drop_tokens(state, seat, key)
     state.explorers[seat].flags.pop(_hold_flag(key), None)
-    tell(ctx, message, kind="card", who=ctx.who(seat), card=_name(key), tries=Held.tries,
-         data={"seat": seat, "card": key})
+    ctx.say(message, kind="card", who=ctx.who(seat), card=_name(key), tries=Held.tries,
+            data={"seat": seat, "card": key})
     if key in state.explorers[seat].lasting:
         decks.take_card(ctx, seat, key, to="discard")
 
@@ -588,8 +543,8 @@ def _held_fail(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if hold["fails"] >= Held.tries:
         _release(ctx, held, key, "events.held_worn")
         return
-    tell(ctx, "events.held_fail", who=ctx.who(held), card=_name(key), fails=hold["fails"],
-         tries=Held.tries)
+    ctx.say("events.held_fail", who=ctx.who(held), card=_name(key), fails=hold["fails"],
+            tries=Held.tries)
 
 
 @passive("webs")
@@ -631,13 +586,13 @@ def _monkey(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     targets = _with(state, seat) if at == "other" else []
     if not targets:
-        tell(ctx, "events.monkey_claps")
+        ctx.say("events.monkey_claps")
         return
     if len(targets) == 1:
         _monkey_attack(ctx, frame, targets[0])
         return
     pause(ctx, frame, {"_monkey_pick": {"seats": targets}}, "monkey_target",
-          line("prompts.monkey_target"), [ctx.who(s) for s in targets])
+          content.say("prompts.monkey_target"), [ctx.who(s) for s in targets])
 
 
 @resumer("monkey_target")

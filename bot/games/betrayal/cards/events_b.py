@@ -13,9 +13,6 @@
 Window rooms (Shrieking Wind, The Beckoning; events.yaml notes): the Grand Staircase,
 Master Bedroom, Bedroom, Chapel and Dining Room have an outside window while at least
 one of their sides has no tile next to it.
-
-A few lines texts.yaml does not hold yet are in LINES (our words); texts.yaml wins as
-soon as it has the key, so they can move there unchanged.
 """
 
 from __future__ import annotations
@@ -23,9 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.core.events import PUBLIC, Event
 from bot.games.betrayal import content, decks, traits
-from bot.games.betrayal.cards import handler, resumer
+from bot.games.betrayal.cards import Cause, handler, resumer
 from bot.games.betrayal.cards.rooms import elevator_spots
 from bot.games.betrayal.content import FLOORS, TRAITS
 from bot.games.betrayal.context import Ctx
@@ -44,37 +40,12 @@ from bot.games.betrayal.house import step as next_cell
 from bot.games.betrayal.movement import place_explorer
 from bot.games.betrayal.state import BetrayalState, Frame
 
-LINES: dict[str, str] = {
-    "events.no_one_affected": "No one is where the {card} can reach them.",
-    "events.wind_item": "The wind tears the {card} from {who} and drops it in the {room}.",
-    "events.whoops_nothing": "{who} stumbles, but carries no item to lose.",
-    "events.what_the_moved": "The way back is gone: the {room} now lies on the {floor}, {cell}.",
-    "events.what_the_start": "The {room} shudders but holds: a start room never moves.",
-    "events.what_the_stuck": "The {room} shudders but stays: there is nowhere else it can go.",
-    "prompts.possession_other": "Your {trait} is already at its lowest: which trait falls "
-                                "to its lowest instead?",
-    "prompts.wind_item": "The wind tears an item from you: which one lands in the {room}?",
-    "prompts.what_the_floor": "Where does the {room} go? Pick the floor first.",
-}
-
 OUTDOORS_WIND: frozenset[str] = frozenset({"gardens", "graveyard", "patio", "tower", "balcony"})
 OUTDOORS_BECKONING: frozenset[str] = frozenset({"gardens", "graveyard", "tower", "balcony"})
 WINDOW_ROOMS: frozenset[str] = frozenset({"grand_staircase", "master_bedroom", "bedroom",
                                           "chapel", "dining_room"})
 TOY_MONKEY = "toy_monkey"
 PATIO = "patio"
-
-
-def line(key: str, **kw: Any) -> str:
-    try:
-        return content.say(key, **kw)
-    except KeyError:
-        return LINES[key].format(**kw)
-
-
-def tell(ctx: Ctx, key: str, kind: str = "info", data: dict[str, Any] | None = None,
-         **kw: Any) -> None:
-    ctx.events.append(Event(line(key, **kw), PUBLIC, kind, data or {}))
 
 
 def _card_name(key: str) -> str:
@@ -129,7 +100,7 @@ def everyone(ctx: Ctx, frame: Frame, affected: Callable[[BetrayalState, int], bo
     seats = [(frame.seat + i) % count for i in range(count)]
     chosen = [s for s in seats if state.explorers[s].alive and affected(state, s)]
     if not chosen:
-        tell(ctx, "events.no_one_affected", card=_card_name(frame.source))
+        ctx.say("events.no_one_affected", card=_card_name(frame.source))
         return
     for seat in reversed(chosen):  # the last pushed runs first
         steps, extra = steps_for(state, seat)
@@ -177,7 +148,7 @@ def rotten(ctx: Ctx, frame: Frame, args: Any) -> None:
 def shrieking_wind(ctx: Ctx, frame: Frame, args: Any) -> None:
     """Everyone outdoors or by an outside window rolls Might. 5+ nothing; 3-4 1 die of
     physical damage; 1-2 1 die of mental damage; 0 1 die of physical damage and one of
-    its items (its pick) lands in the Entrance Hall."""
+    its items (its pick, among those it could drop) lands in the Entrance Hall."""
     def steps(state: BetrayalState, seat: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         return [_roll("might", [
             (5, None, []),
@@ -193,18 +164,24 @@ def item_cards(state: BetrayalState, seat: int) -> list[str]:
     return [k for k in state.explorers[seat].cards if content.card(k).deck == "item"]
 
 
+def given_up(state: BetrayalState, seat: int) -> list[str]:
+    """The item cards the wind may take: those the explorer could give up (not the
+    Blood Dagger, which is never handed over nor dropped)."""
+    return [k for k in item_cards(state, seat) if content.card(k).tradeable]
+
+
 @step("_wind_item")
 def _wind_item(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state = ctx.state
     hall = state.tile_of("entrance_hall")
-    held = item_cards(state, frame.seat)
+    held = given_up(state, frame.seat)
     if hall is None or not held:
         return
     if len(held) == 1:
         _blow_away(ctx, frame.seat, held[0], hall)
         return
     pause(ctx, frame, {"_wind_item": {"items": held, "hall": hall}}, "wind_item",
-          line("prompts.wind_item", room=ctx.room_name(hall)),
+          content.say("prompts.wind_item", room=ctx.room_name(hall)),
           [_card_name(k) for k in held])
 
 
@@ -215,8 +192,8 @@ def _wind_item_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> N
 
 
 def _blow_away(ctx: Ctx, seat: int, key: str, hall: int) -> None:
-    tell(ctx, "events.wind_item", kind="drop", who=ctx.who(seat), card=_card_name(key),
-         room=ctx.room_name(hall), data={"seat": seat, "card": key, "tile": hall})
+    ctx.say("events.wind_item", kind="drop", who=ctx.who(seat), card=_card_name(key),
+            room=ctx.room_name(hall), data={"seat": seat, "card": key, "tile": hall})
     decks.take_card(ctx, seat, key, to="pile", tile=hall)
 
 
@@ -254,24 +231,14 @@ def the_beckoning(ctx: Ctx, frame: Frame, args: Any) -> None:
 
 @step("_beckoning_jump")
 def _beckoning_jump(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    """Land in the Patio. Not placed yet: it is taken out of the unplaced rooms (stack
-    or discards), the stack is shuffled, and the jumper places it as if exploring on
-    the ground floor and lands in it, drawing its card like any room found."""
-    state = ctx.state
-    patio = state.tile_of(PATIO)
+    """Land in the Patio. Not placed yet: it is searched out of the unplaced rooms, the
+    stack is shuffled, and the jumper places it as if exploring on the ground floor and
+    lands in it, drawing its card like any room found (explore.explore_like)."""
+    patio = ctx.state.tile_of(PATIO)
     if patio is not None:
         place_explorer(ctx, frame.seat, patio, forced=True)
         return
-    if PATIO not in state.stack and PATIO not in state.room_discard:
-        return
-    for pile in (state.stack, state.room_discard):
-        if PATIO in pile:
-            pile.remove(PATIO)
-    state.rng.shuffle(state.stack)
-    state.stack.insert(0, PATIO)  # where explore.py's placing step takes it from
-    # explore.py's own placing step (what explore_like runs once its tile is drawn)
-    frame.steps.insert(0, {"_place_spot": {"room": PATIO, "floor": "ground", "move": True,
-                                           "token": "", "fallback": []}})
+    explore_like(frame, "ground", room=PATIO)
 
 
 # ---------------------------------------------------------------- Possession
@@ -285,8 +252,8 @@ def possession(ctx: Ctx, frame: Frame, args: Any) -> None:
         {"max": 3, "do": [{"_possession_drain": {}}]}]}}])
 
 
-def _to_lowest(ctx: Ctx, seat: int, trait: str) -> None:
-    change(ctx, seat, trait, -traits.index(ctx.state, seat, trait))
+def _to_lowest(ctx: Ctx, frame: Frame, trait: str) -> None:
+    change(ctx, frame.seat, trait, -traits.index(ctx.state, frame.seat, trait), Cause.of(frame))
 
 
 @step("_possession_drain")
@@ -294,26 +261,26 @@ def _possession_drain(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state, seat = ctx.state, frame.seat
     trait = str(frame.vars.get("chosen"))
     if traits.index(state, seat, trait) > 0:
-        _to_lowest(ctx, seat, trait)
+        _to_lowest(ctx, frame, trait)
         return
     others = [t for t in TRAITS if traits.index(state, seat, t) > 0]
     if not others:
         ctx.say("events.lose_none", kind="trait", who=ctx.who(seat), trait=trait.capitalize())
         return
     if len(others) == 1:
-        _to_lowest(ctx, seat, others[0])
+        _to_lowest(ctx, frame, others[0])
         return
     labels = [content.say("labels.trait_change", trait=t.capitalize(),
                           before=traits.value(state, seat, t),
                           after=traits.track(state, seat, t).values[0]) for t in others]
     pause(ctx, frame, {"_possession_drain": {"traits": others}}, "possession_other",
-          line("prompts.possession_other", trait=trait.capitalize()), labels)
+          content.say("prompts.possession_other", trait=trait.capitalize()), labels)
 
 
 @resumer("possession_other")
 def _possession_other(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     spec = frame.steps.pop(0)["_possession_drain"]
-    _to_lowest(ctx, frame.seat, spec["traits"][pick])
+    _to_lowest(ctx, frame, spec["traits"][pick])
 
 
 # ---------------------------------------------------------------- Spider
@@ -383,11 +350,11 @@ def what_the(ctx: Ctx, frame: Frame, args: Any) -> None:
     tile_id = state.explorers[frame.seat].tile
     room = content.room(state.tiles[tile_id].room)
     if room.start:
-        tell(ctx, "events.what_the_start", room=room.name)
+        ctx.say("events.what_the_start", room=room.name)
         return
     spots = what_the_spots(state, tile_id)
     if not spots:
-        tell(ctx, "events.what_the_stuck", room=room.name)
+        ctx.say("events.what_the_stuck", room=room.name)
         return
     frame.steps.insert(0, {"_what_the_spot": {"tile": tile_id, "spots": spots}})
 
@@ -419,7 +386,7 @@ def _what_the_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if len(floors) > 1:
         spec["floors"] = floors
         pause(ctx, frame, {"_what_the_spot": spec}, "what_the_floor",
-              line("prompts.what_the_floor", room=name),
+              content.say("prompts.what_the_floor", room=name),
               [content.say(f"floors.{f}") for f in floors])
         return
     prompt = content.say("prompts.where_room", room=name,
@@ -475,9 +442,9 @@ def _what_the_move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     for token in tile.tokens:
         if token.get("side"):
             token["side"] = rotate(token["side"], turn)
-    tell(ctx, "events.what_the_moved", kind="move", room=content.room(tile.room).name,
-         floor=content.say(f"floors.{floor}"), cell=label,
-         data={"tile": tile_id, "floor": floor})
+    ctx.say("events.what_the_moved", kind="move", room=content.room(tile.room).name,
+            floor=content.say(f"floors.{floor}"), cell=label,
+            data={"tile": tile_id, "floor": floor})
 
 
 # ---------------------------------------------------------------- Whoops!
@@ -487,7 +454,7 @@ def whoops(ctx: Ctx, frame: Frame, args: Any) -> None:
     """Discard one of your item cards at random (omens stay)."""
     held = item_cards(ctx.state, frame.seat)
     if not held:
-        tell(ctx, "events.whoops_nothing", who=ctx.who(frame.seat))
+        ctx.say("events.whoops_nothing", who=ctx.who(frame.seat))
         return
     key = ctx.state.rng.choice(held)
     ctx.say("events.discarded", who=ctx.who(frame.seat), card=_card_name(key))

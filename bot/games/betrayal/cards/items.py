@@ -2,7 +2,7 @@
 
 - Armor (`armor`): the 1 point off each physical damage is its data modifier
   (`on: damage, kind: physical, reduce: 1`, applied by effects.py); what the passive
-  adds is that it cannot be stolen (`cannot_be_stolen`, for the haunt's stealing).
+  adds is that it cannot be stolen (`cannot_be_stolen`, which cards/attacks.py's steal reads).
 - Bell, Book and Candle (`bell_book_candle`, on the Candle): holding all three gives
   +2 in every trait; once the explorer no longer holds all three, -2 in every trait.
   Each time the set is completed / broken (items.yaml's note). While the bonus is on,
@@ -28,27 +28,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.betrayal import content, items, traits
-from bot.games.betrayal.cards import PASSIVES, Passive, handler, passive, resumer
-from bot.games.betrayal.cards.omens import card_name, line, propose, tell
+from bot.games.betrayal.cards import Cause, Passive, handler, passive, resumer
+from bot.games.betrayal.cards.omens import card_name
 from bot.games.betrayal.content import PHYSICAL, TRAITS
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import change, pause, step
+from bot.games.betrayal.effects import change, heal, pause, step
 from bot.games.betrayal.state import BetrayalState, Frame
-
-TEXTS: dict[str, str] = {
-    "prompts.patient": "Who do you use the {card} on?",
-    "events.nothing_to_heal": "{who} has nothing the {card} can restore.",
-    "events.medical_kit_fail": "The Medical Kit does {who} no good this time.",
-    "prompts.medical_kit": "Medical Kit: {points} to restore. Which trait gets the next "
-                           "point?",
-    "events.set_complete": "{who} holds the Bell, the Book and the Candle together: +2 in "
-                           "every trait.",
-    "events.set_broken": "{who} no longer holds the Bell, the Book and the Candle "
-                         "together: -2 in every trait.",
-    "events.coin_edge": "The Mystic Coin lands on its edge!",
-}
-propose(TEXTS)
-
 
 # ---------------------------------------------------------------- Armor
 
@@ -59,13 +44,6 @@ class Armor(Passive):
 
     def cannot_be_stolen(self, state: BetrayalState, seat: int, ref: Any) -> bool:
         return True
-
-
-def cannot_be_stolen(state: BetrayalState, seat: int, key: str) -> bool:
-    """Whether a held card is safe from a steal (the Armor). For the stealing rules."""
-    found = PASSIVES.get(content.card(key).custom)
-    check = getattr(found, "cannot_be_stolen", None)
-    return bool(check and check(state, seat, key))
 
 
 # ---------------------------------------------------------------- Bell, Book and Candle
@@ -86,16 +64,16 @@ class BellBookCandle(Passive):
         whole = holds_set(ctx.state, seat)
         if whole and not flags.get(SET_FLAG):
             flags[SET_FLAG] = True
-            tell(ctx, "events.set_complete", who=ctx.who(seat))
+            ctx.say("events.set_complete", who=ctx.who(seat))
             sign = 1
         elif not whole and flags.get(SET_FLAG):
             flags.pop(SET_FLAG)
-            tell(ctx, "events.set_broken", who=ctx.who(seat))
+            ctx.say("events.set_broken", who=ctx.who(seat))
             sign = -1
         else:
             return
-        for t in TRAITS:
-            change(ctx, seat, t, sign * SET_BONUS)
+        for t in TRAITS:  # the set's bonus is the Candle's (an item card)
+            change(ctx, seat, t, sign * SET_BONUS, Cause("item", "candle"))
 
 
 # ---------------------------------------------------------------- healing
@@ -117,7 +95,7 @@ def with_patient(ctx: Ctx, frame: Frame, then: dict[str, Any]) -> None:
         frame.steps.insert(0, {name: {**arg, "patient": found[0]}})
         return
     pause(ctx, frame, {"_patient": {"seats": found, "then": then}}, "patient_pick",
-          line("prompts.patient", card=card_name(frame.source)),
+          content.say("prompts.patient", card=card_name(frame.source)),
           [ctx.who(s) for s in found])
 
 
@@ -132,15 +110,9 @@ def _patient_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> Non
 def _restore(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     """Traits below their starting values go back up to them."""
     seat = int(arg["patient"])
-    healed = False
-    for t in arg["traits"]:
-        before = traits.value(ctx.state, seat, t)
-        if traits.heal(ctx.state, seat, t):
-            healed = True
-            ctx.say("events.heal", kind="trait", who=ctx.who(seat), trait=t.capitalize(),
-                    before=before, after=traits.value(ctx.state, seat, t))
-    if not healed:
-        tell(ctx, "events.nothing_to_heal", who=ctx.who(seat), card=card_name(frame.source))
+    healed = [heal(ctx, seat, t, Cause.of(frame)) for t in arg["traits"]]
+    if not any(healed):
+        ctx.say("events.nothing_to_heal", who=ctx.who(seat), card=card_name(frame.source))
 
 
 @handler("healing_salve")
@@ -175,18 +147,18 @@ def _medical_kit(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state = ctx.state
     patient, points, given = int(arg["patient"]), int(arg["points"]), int(arg.get("given", 0))
     if points <= 0 and not given:
-        tell(ctx, "events.medical_kit_fail", who=ctx.who(patient))
+        ctx.say("events.medical_kit_fail", who=ctx.who(patient))
         return
     below = [t for t in PHYSICAL if traits.below_start(state, patient, t)]
     if points <= 0 or not below:
         if not given:
-            tell(ctx, "events.nothing_to_heal", who=ctx.who(patient),
-                 card=card_name("medical_kit"))
+            ctx.say("events.nothing_to_heal", who=ctx.who(patient),
+                    card=card_name("medical_kit"))
         return
     if len(below) == 1:
         t = below[0]
         gap = traits.track(state, patient, t).start - traits.index(state, patient, t)
-        change(ctx, patient, t, min(points, gap))
+        change(ctx, patient, t, min(points, gap), Cause.of(frame))
         return
     labels = []
     for t in below:
@@ -197,7 +169,7 @@ def _medical_kit(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                                   after=values[probe + 1]))
     pause(ctx, frame, {"_medical_kit": {"patient": patient, "points": points, "given": given,
                                         "traits": below}},
-          "medical_kit_point", line("prompts.medical_kit", points=points), labels,
+          "medical_kit_point", content.say("prompts.medical_kit", points=points), labels,
           seat=patient)
 
 
@@ -205,7 +177,7 @@ def _medical_kit(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 def _medical_kit_point(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     spec = frame.steps.pop(0)["_medical_kit"]
     patient = int(spec["patient"])
-    change(ctx, patient, spec["traits"][pick], 1)
+    change(ctx, patient, spec["traits"][pick], 1, Cause.of(frame))
     if int(spec["points"]) > 1:
         frame.steps.insert(0, {"_medical_kit": {"patient": patient,
                                                 "points": int(spec["points"]) - 1,
@@ -216,6 +188,6 @@ def _medical_kit_point(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -
 
 @handler("mystic_coin_edge")
 def mystic_coin_edge(ctx: Ctx, frame: Frame, args: Any) -> None:
-    tell(ctx, "events.coin_edge")
+    ctx.say("events.coin_edge")
     ctx.push_child(frame, [{"lose": {"choose": list(PHYSICAL), "amount": 1}},
                            {"lose": {"choose": ["knowledge", "sanity"], "amount": 1}}])

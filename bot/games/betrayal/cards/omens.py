@@ -15,79 +15,26 @@
   +2 Knowledge -2 Sanity; taken off, the reverse. Whether it is worn is a note in the
   wearer's `flags`; a worn Mask that leaves its explorer comes off (omens.yaml's note).
 - Spirit Board (`spirit_board`): before its explorer moves, a private look at the top
-  room tile. Its haunt half (monsters move towards the user) is the haunt's issue.
+  room tile; its passive (`can_use`) keeps it from being offered once the explorer has
+  moved. Its haunt half (monsters move towards the user) is the haunt's issue.
 
 The Book, the Girl, the Holy Symbol and the Madman are plain `on_gain`/`on_lose` steps;
 Bite is an `attack` step; the Spear a modifier; the Skull and the Medallion live in
 basics.py; the Ring is haunt-time combat (next issue).
-
-Lines these cards say that texts.yaml does not hold yet are in `TEXTS` (same dotted keys,
-to be moved into texts.yaml); a key present in texts.yaml wins.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.core.events import PUBLIC, Audience, Event, to_player
+from bot.core.events import to_player
 from bot.games.betrayal import content, decks, hooks, items
-from bot.games.betrayal.cards import handler, resumer
+from bot.games.betrayal.cards import Cause, Passive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import change, pause, step
 from bot.games.betrayal.house import DIRS, through_door
 from bot.games.betrayal.movement import ask_tile
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
-
-TEXTS: dict[str, str] = {
-    "prompts.crystal_ball_deck": "Crystal Ball: which deck do you search?",
-    "prompts.crystal_ball_card": "Which card goes on top of the {deck} deck?",
-    "labels.crystal_ball_deck": "The {deck} deck",
-    "events.crystal_ball": "{who} gazes into the Crystal Ball and puts a card of the {deck} "
-                           "deck back on top of it.",
-    "events.crystal_ball_top": "You put the {card} on top of the {deck} deck.",
-    "events.crystal_ball_empty": "The item and event decks are empty: the Crystal Ball "
-                                 "shows nothing.",
-    "prompts.dog_where": "Where does the Dog run (up to {range} rooms away)?",
-    "prompts.dog_errand": "What does the Dog do in the {room}?",
-    "labels.dog_fetch": "Bring back the {card}",
-    "labels.dog_carry": "Carry your {card} there",
-    "labels.dog_nothing": "Nothing: call it back",
-    "events.dog_fetch": "{who}'s Dog runs to the {room} and brings back the {card}.",
-    "events.dog_carry": "{who}'s Dog carries the {card} to the {room} and leaves it there.",
-    "events.dog_back": "{who}'s Dog comes back with nothing.",
-    "events.dog_idle": "{who}'s Dog finds nothing to fetch or carry within {range} rooms.",
-    "events.mask_on": "{who} puts on the Mask.",
-    "events.mask_off": "{who} takes off the Mask.",
-    "events.mask_lost": "The Mask leaves {who} while worn: it comes off.",
-    "events.spirit_board": "{who} consults the Spirit Board and glimpses the next room.",
-    "events.spirit_board_top": "The Spirit Board shows the top room tile: the {room}.",
-    "events.spirit_board_empty": "No room tiles are left: the Spirit Board shows nothing.",
-    "events.spirit_board_late": "The Spirit Board only answers before you move: {who} "
-                                "keeps it for another turn.",
-}
-
-
-PROPOSED: dict[str, str] = dict(TEXTS)  # every module's lines (items.py adds its own)
-
-
-def propose(lines: dict[str, str]) -> None:
-    """Lines of another card module that texts.yaml does not hold yet."""
-    PROPOSED.update(lines)
-
-
-def line(key: str, **kw: Any) -> str:
-    """A player-facing line: texts.yaml's template if it has the key, else ours."""
-    try:
-        template = content.text(key)
-    except KeyError:
-        template = PROPOSED[key]
-    return template.format(**kw)
-
-
-def tell(ctx: Ctx, key: str, audience: Audience = PUBLIC, kind: str = "info",
-         data: dict[str, Any] | None = None, **kw: Any) -> None:
-    """`ctx.say` for the lines of `TEXTS`."""
-    ctx.events.append(Event(line(key, **kw), audience, kind, data or {}))
 
 
 def card_name(key: str) -> str:
@@ -103,14 +50,14 @@ PEEK_DECKS: tuple[str, ...] = ("item", "event")
 def crystal_ball_peek(ctx: Ctx, frame: Frame, args: Any) -> None:
     found = [d for d in PEEK_DECKS if ctx.state.decks[d]]
     if not found:
-        tell(ctx, "events.crystal_ball_empty")
+        ctx.say("events.crystal_ball_empty")
         return
     if len(found) == 1:
         frame.steps.insert(0, {"_crystal_ball": {"deck": found[0]}})
         return
     pause(ctx, frame, {"_crystal_ball_deck": {"decks": found}}, "crystal_ball_deck",
-          line("prompts.crystal_ball_deck"),
-          [line("labels.crystal_ball_deck", deck=d) for d in found])
+          content.say("prompts.crystal_ball_deck"),
+          [content.say("labels.crystal_ball_deck", deck=d) for d in found])
 
 
 @resumer("crystal_ball_deck")
@@ -124,10 +71,10 @@ def _crystal_ball(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     deck = str(arg["deck"])
     cards = sorted(ctx.state.decks[deck], key=card_name)
     if not cards:
-        tell(ctx, "events.crystal_ball_empty")
+        ctx.say("events.crystal_ball_empty")
         return
     pause(ctx, frame, {"_crystal_ball_card": {"deck": deck, "cards": cards}},
-          "crystal_ball_card", line("prompts.crystal_ball_card", deck=deck),
+          "crystal_ball_card", content.say("prompts.crystal_ball_card", deck=deck),
           [card_name(k) for k in cards], private=True)
 
 
@@ -139,8 +86,9 @@ def _crystal_ball_card(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -
     pile.remove(key)
     ctx.state.rng.shuffle(pile)
     pile.insert(0, key)
-    tell(ctx, "events.crystal_ball", who=ctx.who(frame.seat), deck=deck)
-    tell(ctx, "events.crystal_ball_top", to_player(frame.seat), card=card_name(key), deck=deck)
+    ctx.say("events.crystal_ball", who=ctx.who(frame.seat), deck=deck)
+    ctx.say("events.crystal_ball_top", audience=to_player(frame.seat), card=card_name(key),
+            deck=deck)
 
 
 # ---------------------------------------------------------------- Dog
@@ -153,8 +101,8 @@ def two_way_links(state: BetrayalState) -> dict[int, set[int]]:
     one-way ones (the Coal Chute, the jumps) are left out."""
     out: dict[int, set[int]] = {}
     for tile_id in range(len(state.tiles)):
-        for passive, ref in hooks.of_tile(state, tile_id):
-            for link in passive.links(state, -1, tile_id, ref):
+        for watcher, ref in hooks.of_tile(state, tile_id):
+            for link in watcher.links(state, -1, tile_id, ref):
                 if link.walkable:
                     out.setdefault(tile_id, set()).add(link.target)
     return {a: {b for b in targets if a in out.get(b, set())} for a, targets in out.items()}
@@ -200,9 +148,9 @@ def dog_targets(state: BetrayalState, seat: int) -> list[int]:
 def dog_fetch(ctx: Ctx, frame: Frame, args: Any) -> None:
     targets = dog_targets(ctx.state, frame.seat)
     if not targets:
-        tell(ctx, "events.dog_idle", who=ctx.who(frame.seat), range=DOG_RANGE)
+        ctx.say("events.dog_idle", who=ctx.who(frame.seat), range=DOG_RANGE)
         return
-    ask_tile(ctx, frame, {"_dog_errand": {}}, line("prompts.dog_where", range=DOG_RANGE),
+    ask_tile(ctx, frame, {"_dog_errand": {}}, content.say("prompts.dog_where", range=DOG_RANGE),
              targets)
 
 
@@ -211,11 +159,11 @@ def _dog_errand(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state, tile_id = ctx.state, int(arg["tile"])
     choices = [["fetch", k] for k in fetchable(state, tile_id)]
     choices += [["carry", k] for k in carryable(state, frame.seat)]
-    labels = [line(f"labels.dog_{what}", card=card_name(k)) for what, k in choices]
+    labels = [content.say(f"labels.dog_{what}", card=card_name(k)) for what, k in choices]
     choices.append(["none", ""])
-    labels.append(line("labels.dog_nothing"))
+    labels.append(content.say("labels.dog_nothing"))
     pause(ctx, frame, {"_dog_errand": {"tile": tile_id, "choices": choices}}, "dog_errand",
-          line("prompts.dog_errand", room=ctx.room_name(tile_id)), labels)
+          content.say("prompts.dog_errand", room=ctx.room_name(tile_id)), labels)
 
 
 @resumer("dog_errand")
@@ -227,16 +175,16 @@ def _dog_errand_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> 
     if what == "fetch":
         state.tiles[tile_id].items.remove(key)
         state.turn.picked.append(key)
-        tell(ctx, "events.dog_fetch", kind="pickup", who=who, room=room, card=card_name(key),
-             data={"seat": seat, "card": key, "tile": tile_id})
+        ctx.say("events.dog_fetch", kind="pickup", who=who, room=room, card=card_name(key),
+                data={"seat": seat, "card": key, "tile": tile_id})
         decks.give_card(ctx, seat, key)
     elif what == "carry":
         state.turn.dropped.append(key)
-        tell(ctx, "events.dog_carry", kind="drop", who=who, room=room, card=card_name(key),
-             data={"seat": seat, "card": key, "tile": tile_id})
+        ctx.say("events.dog_carry", kind="drop", who=who, room=room, card=card_name(key),
+                data={"seat": seat, "card": key, "tile": tile_id})
         decks.take_card(ctx, seat, key, to="pile", tile=tile_id)
     else:
-        tell(ctx, "events.dog_back", who=who)
+        ctx.say("events.dog_back", who=who)
 
 
 # ---------------------------------------------------------------- Mask
@@ -252,8 +200,9 @@ def _mask(ctx: Ctx, seat: int, on: bool) -> None:
     else:
         flags.pop(MASK_WORN, None)
     sign = 1 if on else -1
-    change(ctx, seat, "knowledge", sign * MASK_SHIFT)
-    change(ctx, seat, "sanity", -sign * MASK_SHIFT)
+    cause = Cause("omen", "mask")
+    change(ctx, seat, "knowledge", sign * MASK_SHIFT, cause)
+    change(ctx, seat, "sanity", -sign * MASK_SHIFT, cause)
 
 
 @handler("mask_toggle")
@@ -261,7 +210,7 @@ def mask_toggle(ctx: Ctx, frame: Frame, args: Any) -> None:
     """A Sanity roll of 4+: on if it was off, off if it was on (seed 003: it can only be
     taken off once put on)."""
     on = not ctx.state.explorers[frame.seat].flags.get(MASK_WORN)
-    tell(ctx, "events.mask_on" if on else "events.mask_off", who=ctx.who(frame.seat))
+    ctx.say("events.mask_on" if on else "events.mask_off", who=ctx.who(frame.seat))
     _mask(ctx, frame.seat, on)
 
 
@@ -269,11 +218,26 @@ def mask_toggle(ctx: Ctx, frame: Frame, args: Any) -> None:
 def mask_lost(ctx: Ctx, frame: Frame, args: Any) -> None:
     """The Mask leaves its explorer: a worn Mask comes off (designed, omens.yaml)."""
     if ctx.state.explorers[frame.seat].flags.get(MASK_WORN):
-        tell(ctx, "events.mask_lost", who=ctx.who(frame.seat))
+        ctx.say("events.mask_lost", who=ctx.who(frame.seat))
         _mask(ctx, frame.seat, False)
 
 
 # ---------------------------------------------------------------- Spirit Board
+
+def before_moving(state: BetrayalState, seat: int) -> bool:
+    """On its own turn, before entering any room (seed 003: "before you move"); a turn
+    whose movement is over (a failed crossing) counts as moved."""
+    turn = state.turn
+    return turn.seat == seat and not (turn.moves or turn.free_moves or turn.movement_over)
+
+
+@passive("spirit_board")
+class SpiritBoard(Passive):
+    """The board is only offered before its holder moves (items.usable asks)."""
+
+    def can_use(self, state: BetrayalState, seat: int, key: str) -> bool:
+        return before_moving(state, seat)
+
 
 def _unuse(state: BetrayalState, key: str) -> None:
     """The card did nothing: it does not count as used this turn (it may still be traded
@@ -292,16 +256,10 @@ def spirit_board(ctx: Ctx, frame: Frame, args: Any) -> None:
         _unuse(state, frame.source)
         ctx.say("events.not_ready", source=card_name("spirit_board"), name="spirit_board (haunt)")
         return
-    turn = state.turn
-    if turn.seat != seat or turn.moves or turn.free_moves or turn.movement_over:
-        _unuse(state, frame.source)
-        tell(ctx, "events.spirit_board_late", who=ctx.who(seat))
-        return
     if not state.stack:
-        tell(ctx, "events.spirit_board_empty")
+        ctx.say("events.spirit_board_empty")
         return
     top = state.stack[0]
-    tell(ctx, "events.spirit_board", who=ctx.who(seat))
-    tell(ctx, "events.spirit_board_top", to_player(seat), room=content.room(top).name,
-         data={"room": top})
-
+    ctx.say("events.spirit_board", who=ctx.who(seat))
+    ctx.say("events.spirit_board_top", audience=to_player(seat), room=content.room(top).name,
+            data={"room": top})

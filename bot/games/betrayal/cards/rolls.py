@@ -164,7 +164,7 @@ def _meant_order(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None
     order = spec["orders"][pick]
     pile[: len(order)] = order
     ctx.say("events.meant_ordered", who=ctx.who(frame.seat),
-            pile=content.say(f"labels.meant_{spec['source']}"))
+            pile=content.say(f"piles.{spec['source']}"))
 
 
 @step("_meant_keep")

@@ -31,8 +31,8 @@ RULINGS (where seed 003 and the notes of events.yaml are silent):
 - Riding or falling when the card is drawn is the card moving you: the room you leave
   does not react. Using a Slide or a Wall Switch later is your own move out of the room
   (it costs 1 Speed, cards/tokens.py), so the room's leave rule runs first (the Attic).
-- A Slide whose room ends up in the basement (What the...?) leads nowhere: riding or
-  falling through it does nothing more.
+- A Slide whose room ends up in the basement (What the...?, the Mystic Elevator) leads
+  nowhere: it is not offered there (cards/tokens.py).
 - The Revolving Wall offers only the doorless sides where a switch can go: a placed
   room behind the wall, or a room left in the stack or discards for this floor that can
   stand there without closing the floor. With none, the switch is discarded. The new
@@ -44,7 +44,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.events import PUBLIC, Event
 from bot.games.betrayal import content, movement
 from bot.games.betrayal.cards import handler, resumer
 from bot.games.betrayal.content import FLOORS
@@ -72,42 +71,10 @@ from bot.games.betrayal.house import step as next_cell
 from bot.games.betrayal.links import connect
 from bot.games.betrayal.state import BetrayalState, Frame
 
-# Lines texts.yaml does not hold yet, in our words; texts.yaml wins once it has the key.
-LINES: dict[str, str] = {
-    "events.passage_nowhere": "No other room on the {floor} can hold the far end: the "
-                              "passage leads nowhere, and its token is taken away.",
-    "events.card_passed": "{who} is in the basement: the {card} passes to {other}.",
-    "events.card_unused": "Everyone is in the basement: the {card} is discarded.",
-    "events.slide_ride": "{who} rides the slide down from the {source} into the {target}.",
-    "events.slide_land": "{who} shoots down the slide from the {source} into the {target}.",
-    "events.slide_nowhere": "The slide in the {room} leads nowhere lower.",
-    "events.wall_none": "The {room} has a door on every side: there is no wall to turn.",
-    "events.wall_discarded": "No wall of the {room} can turn: the Wall Switch is discarded.",
-    "events.wall_pass": "{who} finds the switch: the wall of the {source} turns them into "
-                        "the {target}.",
-    "prompts.stairs_climb": "Take the secret stairs to the {room} now? You draw 1 more "
-                            "event there.",
-    "prompts.wall_side": "Which wall of the {room} turns?",
-    "labels.wall_room": "The {dir} wall (the {room} behind it)",
-    "labels.wall_new": "The {dir} wall (unexplored)",
-}
-
 SLIDE = "slide"
 WALL = "wall_switch"
 PASSAGE = "secret_passage"
 STAIRS = "secret_stairs"
-
-
-def line(key: str, **kw: Any) -> str:
-    try:
-        return content.say(key, **kw)
-    except KeyError:
-        return LINES[key].format(**kw)
-
-
-def tell(ctx: Ctx, key: str, kind: str = "info", data: dict[str, Any] | None = None,
-         **kw: Any) -> None:
-    ctx.events.append(Event(line(key, **kw), PUBLIC, kind, data or {}))
 
 
 def _floor_name(floor: str) -> str:
@@ -149,7 +116,7 @@ def _passage(ctx: Ctx, frame: Frame, floor: str | None) -> None:
     lone = next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i]["kind"] == PASSAGE
                  and tokens[i].get("link") is None and tokens[i].get("card") == frame.source),
                 None)
-    tell(ctx, "events.passage_nowhere", floor=_floor_name(floor or state.tiles[here].floor))
+    ctx.say("events.passage_nowhere", floor=_floor_name(floor or state.tiles[here].floor))
     if lone is not None:
         tokens.pop(lone)
         ctx.say("events.token_removed", token=PASSAGE.replace("_", " "),
@@ -202,7 +169,7 @@ def secret_stairs_climb(ctx: Ctx, frame: Frame, args: Any) -> None:
     if far is None:
         return
     pause(ctx, frame, {"_stairs_climb": {"from": here, "to": far}}, "stairs_climb",
-          line("prompts.stairs_climb", room=ctx.room_name(far)),
+          content.say("prompts.stairs_climb", room=ctx.room_name(far)),
           [content.say("labels.do_it"), content.say("labels.leave_it")])
 
 
@@ -232,11 +199,11 @@ def mystic_slide_pass(ctx: Ctx, frame: Frame, args: Any) -> None:
         explorer = state.explorers[seat]
         if explorer.alive and state.tiles[explorer.tile].floor != "basement":
             if seat != frame.seat:
-                tell(ctx, "events.card_passed", who=ctx.who(frame.seat),
-                     card=_card_name(frame.source), other=ctx.who(seat))
+                ctx.say("events.card_passed", who=ctx.who(frame.seat),
+                        card=_card_name(frame.source), other=ctx.who(seat))
                 frame.seat = seat
             return
-    tell(ctx, "events.card_unused", card=_card_name(frame.source))
+    ctx.say("events.card_unused", card=_card_name(frame.source))
     frame.steps.clear()
 
 
@@ -252,7 +219,7 @@ def mystic_slide_ride(ctx: Ctx, frame: Frame, args: Any) -> None:
     here = state.explorers[frame.seat].tile
     candidates = _lower_tiles(state, here)
     if not candidates:
-        tell(ctx, "events.slide_nowhere", room=ctx.room_name(here))
+        ctx.say("events.slide_nowhere", room=ctx.room_name(here))
         return
     movement.ask_tile(ctx, frame, {"_slide_to": {"from": here, "how": "ride"}},
                       content.say("prompts.move_where"), candidates)
@@ -263,7 +230,7 @@ def mystic_slide_fall(ctx: Ctx, frame: Frame, args: Any) -> None:
     state = ctx.state
     here = state.explorers[frame.seat].tile
     if state.tiles[here].floor == "basement":
-        tell(ctx, "events.slide_nowhere", room=ctx.room_name(here))
+        ctx.say("events.slide_nowhere", room=ctx.room_name(here))
         return
     ctx.say("events.fall", who=ctx.who(frame.seat), room=ctx.room_name(here))
     explore_like(frame, "basement", fallback=[{"_slide_any_basement": {"from": here}}])
@@ -292,9 +259,9 @@ def _slide_to(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 @step("_slide_go")
 def _slide_go(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     seat, source, target = frame.seat, int(arg["from"]), int(arg["tile"])
-    tell(ctx, f"events.slide_{arg['how']}", kind="move", who=ctx.who(seat),
-         source=ctx.room_name(source), target=ctx.room_name(target),
-         data={"seat": seat, "to": target})
+    ctx.say(f"events.slide_{arg['how']}", kind="move", who=ctx.who(seat),
+            source=ctx.room_name(source), target=ctx.room_name(target),
+            data={"seat": seat, "to": target})
     movement.place_explorer(ctx, seat, target, via="mystic_slide")
 
 
@@ -331,11 +298,11 @@ def revolving_wall_place(ctx: Ctx, frame: Frame, args: Any) -> None:
     here = state.explorers[frame.seat].tile
     tile = state.tiles[here]
     if all(d in doors(tile) for d in DIRS):
-        tell(ctx, "events.wall_none", room=ctx.room_name(here))
+        ctx.say("events.wall_none", room=ctx.room_name(here))
         return
     sides = wall_sides(state, here)
     if not sides:
-        tell(ctx, "events.wall_discarded", room=ctx.room_name(here))
+        ctx.say("events.wall_discarded", room=ctx.room_name(here))
         return
     if len(sides) == 1:
         frame.steps.insert(0, {"_wall_side": {"from": here, "dir": sides[0]}})
@@ -344,10 +311,10 @@ def revolving_wall_place(ctx: Ctx, frame: Frame, args: Any) -> None:
     for d in sides:
         behind = tile_at(state, next_cell(cell_of(tile), d))
         where = content.say(f"dirs.{d}")
-        labels.append(line("labels.wall_new", dir=where) if behind is None else
-                      line("labels.wall_room", dir=where, room=ctx.room_name(behind)))
+        labels.append(content.say("labels.wall_new", dir=where) if behind is None else
+                      content.say("labels.wall_room", dir=where, room=ctx.room_name(behind)))
     pause(ctx, frame, {"_wall_pick": {"from": here, "dirs": sides}}, "wall_side",
-          line("prompts.wall_side", room=ctx.room_name(here)), labels)
+          content.say("prompts.wall_side", room=ctx.room_name(here)), labels)
 
 
 @resumer("wall_side")
@@ -367,7 +334,7 @@ def _wall_side(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     key = draw_room(ctx, lambda r: bool(wall_rotations(state, r, cell)))
     if key is None:
-        tell(ctx, "events.wall_discarded", room=ctx.room_name(here))
+        ctx.say("events.wall_discarded", room=ctx.room_name(here))
         return
     rotations = wall_rotations(state, key, cell)
     spec = {"from": here, "dir": d, "room": key, "cell": list(cell), "rotations": rotations}
@@ -426,7 +393,7 @@ def revolving_wall_pass(ctx: Ctx, frame: Frame, args: Any) -> None:
 @step("_wall_through")
 def _wall_through(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     seat, source, target = frame.seat, int(arg["from"]), int(arg["to"])
-    tell(ctx, "events.wall_pass", kind="move", who=ctx.who(seat),
-         source=ctx.room_name(source), target=ctx.room_name(target),
-         data={"seat": seat, "to": target})
+    ctx.say("events.wall_pass", kind="move", who=ctx.who(seat),
+            source=ctx.room_name(source), target=ctx.room_name(target),
+            data={"seat": seat, "to": target})
     movement.place_explorer(ctx, seat, target, side=arg.get("side"), via=WALL)

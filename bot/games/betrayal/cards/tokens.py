@@ -132,7 +132,16 @@ class LockedSafe(TokenUse):
 
 @passive("mystic_slide")
 class MysticSlide(TokenUse):
+    """A way down: never offered in a basement room (its room moved there, the What
+    the...? card or the Mystic Elevator), where it leads nowhere lower."""
+
     moves_out = True
+
+    def actions(self, state: BetrayalState, seat: int, ref: Any) -> list[Offer]:
+        tile, _ = ref
+        if state.tiles[tile].floor == "basement":
+            return []
+        return super().actions(state, seat, ref)
 
 
 @passive("revolving_wall")
