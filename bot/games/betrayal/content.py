@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from bot.paths import DATA
+from bot.texts import TextBook
 
 TRAITS: tuple[str, ...] = ("speed", "might", "sanity", "knowledge")
 PHYSICAL: tuple[str, ...] = ("might", "speed")
@@ -188,25 +189,18 @@ def explorer(key: str) -> ExplorerInfo:
     return get().explorers[key]
 
 
-@cache
-def _texts() -> dict[str, Any]:
-    return _read(DATA / "betrayal", "texts")
+_TEXTS = TextBook(DATA / "betrayal" / "texts.yaml")
 
 
 def _template(key: str) -> str:
     """One template from texts.yaml by dotted key ("errors.not_your_turn"). A key the
     file lacks is a KeyError: there is no other source of player-facing lines."""
-    node: Any = _texts()
-    for part in key.split("."):
-        node = node[part]
-    if not isinstance(node, str):
-        raise KeyError(key)
-    return node
+    return _TEXTS.text(key)
 
 
 def say(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
-    return _template(key).format(**kw)
+    return _TEXTS.say(key, **kw)
 
 
 def rules_topics() -> dict[str, str]:

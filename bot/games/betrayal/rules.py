@@ -28,6 +28,7 @@ from bot.games.betrayal import decks, haunt  # noqa: E402,F401  (they register s
 
 class BetrayalGame(Game[BetrayalState]):
     key = "betrayal"
+    state_type = BetrayalState
     title = "Betrayal at House on the Hill"
     min_players = 3
     max_players = 6
@@ -127,16 +128,6 @@ class BetrayalGame(Game[BetrayalState]):
         new.players[seat] = info.name
         new.ai[seat] = info.ai
         return new
-
-    def dump(self, state: BetrayalState) -> dict[str, Any]:
-        return state.to_dict()
-
-    def load(self, raw: dict[str, Any]) -> BetrayalState:
-        return BetrayalState.from_dict(raw)
-
-    def copy_state(self, state: BetrayalState) -> BetrayalState:
-        """A JSON-shaped round trip: cheaper than deepcopy, and proves the state is plain."""
-        return BetrayalState.from_dict(state.to_dict())
 
     def rules_topics(self) -> dict[str, str]:
         return content.rules_topics()

@@ -549,12 +549,12 @@ def _held_fail(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 @passive("webs")
 class Webs(Held):
-    pass
+    """Webs hold their explorer exactly as Debris does; only the card differs."""
 
 
 @passive("debris")
 class Debris(Held):
-    pass
+    """Debris holds its explorer until freed (see Held)."""
 
 
 # ---------------------------------------------------------------- the Toy Monkey

@@ -60,12 +60,12 @@ class LinkToken(Passive):
 
 @passive("secret_passage")
 class SecretPassage(LinkToken):
-    pass
+    """Two Secret Passage tokens join their rooms (registered under the card's name)."""
 
 
 @passive("secret_stairs")
 class SecretStairs(LinkToken):
-    pass
+    """Two Secret Stairs tokens join rooms on different floors."""
 
 
 class TokenUse(Passive):
@@ -117,12 +117,12 @@ def _best_outcome(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @passive("closet_door")
 class ClosetDoor(TokenUse):
-    pass
+    """The Closet token offers its card's `use` roll (see TokenUse)."""
 
 
 @passive("skeletons")
 class Skeletons(TokenUse):
-    pass
+    """The Skeletons token offers a search: its card's `use` roll (see TokenUse)."""
 
 
 @passive("locked_safe")
