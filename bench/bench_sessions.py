@@ -81,17 +81,20 @@ def full_houses(seed: int, count: int = 12) -> list[dict[str, object]]:
     real = haunt.starts
     haunt.starts = lambda total, omens: False  # type: ignore[assignment]
     try:
-        houses = []
-        for n in range(count):
-            state, _ = game.setup([PlayerInfo(f"P{i}") for i in range(PLAYERS)], seed + n, {})
+        houses: list[dict[str, object]] = []
+        tried = 0
+        while len(houses) < count and tried < count * 4:
+            state, _ = game.setup([PlayerInfo(f"P{i}") for i in range(PLAYERS)],
+                                  seed + tried, {})
+            tried += 1
             for _ in range(20_000):
                 if len(state.tiles) >= 47 or game.is_over(state):
                     break
                 seat = game.to_act(state)
                 state, _ = game.apply(state, seat, game.ai_action(state, seat))
-            houses.append(game.dump(state))
-        sizes = sorted(len(h["tiles"]) for h in houses)  # type: ignore[arg-type]
-        print(f"built {count} houses by AI play: {sizes[0]}-{sizes[-1]} tiles")
+            if len(state.tiles) == 47:  # only complete houses: the target is stated for them
+                houses.append(game.dump(state))
+        print(f"built {len(houses)} full 47-tile houses by AI play ({tried} games tried)")
         return houses
     finally:
         haunt.starts = real  # type: ignore[assignment]
