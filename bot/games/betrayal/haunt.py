@@ -2,10 +2,11 @@
 dice; below the number of omens drawn so far, the haunt begins.
 
 The haunt chart (data/betrayal/haunt_chart.yaml) then says which of the 8 haunts
-(haunts.yaml) begins, from the omen and the room it turned up in. The traitor and the
-scenarios are a later issue: until then the game records who revealed the haunt, with
-which omen, in which room, and which haunt the chart gives, says so publicly, and ends
-there (`state.over`).
+(haunts.yaml) begins, from the omen and the room it turned up in. The haunt's two
+secret books and its play are a later issue: until then the game records who revealed
+the haunt, with which omen, in which room, which haunt the chart gives and who turns
+traitor (traitor.py, by the haunt's rule in haunts.yaml), says so publicly (in Betrayal
+the traitor is known to all; only the books are secret), and ends there (`state.over`).
 
 DESIGNED: a table of AI explorers only that finds no room and draws no omen for
 STALL_ROUNDS rounds begins the haunt at once, with the last omen drawn (`stalled`), so
@@ -24,6 +25,7 @@ from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.state import HAUNT, BetrayalState, Frame, Haunt
+from bot.games.betrayal.traitor import choose_traitor
 from bot.paths import DATA
 
 
@@ -114,12 +116,14 @@ def begin_stalled(ctx: Ctx, seat: int) -> None:
 
 
 def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int) -> None:
-    """The haunt begins: recorded with the haunt the chart gives, and the game ends."""
+    """The haunt begins: recorded with the haunt the chart gives and its traitor, and
+    the game ends."""
     state = ctx.state
     haunt = chart_haunt(state, omen, room)
+    traitor = choose_traitor(state, haunt.key, seat) if haunt else None
     state.haunt = Haunt(revealer=seat, omen=omen, room=room, roll=total,
                         omens=state.omens_drawn, key=haunt.key if haunt else "",
-                        number=haunt.number if haunt else 0)
+                        number=haunt.number if haunt else 0, traitor=traitor)
     state.phase = HAUNT
     state.over = True
     state.script.clear()
@@ -127,4 +131,9 @@ def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int) -> None:
     if haunt:
         ctx.say("events.haunt_chart", kind="haunt", number=haunt.number, name=haunt.name,
                 teaser=haunt.teaser, data={"haunt": haunt.key, "number": haunt.number})
+        if traitor is None:
+            ctx.say("events.haunt_no_traitor", kind="haunt", data={"traitor": None})
+        else:
+            ctx.say("events.haunt_traitor", kind="haunt", who=ctx.who(traitor),
+                    player=state.players[traitor], data={"traitor": traitor})
     ctx.say("events.haunt_next", kind="game_over")

@@ -86,6 +86,7 @@ class Haunt:
     omens: int
     key: str = ""  # the haunt the chart gives (haunts.yaml), "" if the chart has none
     number: int = 0  # its number on the chart
+    traitor: int | None = None  # the traitor's seat (traitor.py); None: no traitor
 
 
 @dataclass
