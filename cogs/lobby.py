@@ -171,8 +171,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
 
     async def _lobby_action(self, interaction: discord.Interaction,
                             action: Action | PickResolver) -> None:
-        label = action.kind if isinstance(action, Action) else table_rules.PICK
-        async with handling(interaction, label):
+        kind = action.kind if isinstance(action, Action) else table_rules.PICK
+        async with handling(interaction, "game " + kind.rsplit(".", 1)[-1]):
             if not isinstance(action, Action):
                 action = await action(interaction)
             await interaction.response.defer(thinking=True)

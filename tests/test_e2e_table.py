@@ -4,7 +4,10 @@ in code (not only hinted to Discord)."""
 
 from __future__ import annotations
 
+import logging
 import re
+
+import pytest
 
 from bot.store import OVER
 from tests.conftest import BotFactory
@@ -152,3 +155,21 @@ async def test_the_house_layout_is_chosen_at_new(fd: FakeDiscord,
     table = await bot.store.load(channel)
     assert table is not None and table.options["layout"] == "warren"
     assert re.fullmatch(r"\d\d-\d\d", table.options["today"])  # for birthday order
+
+
+async def test_every_interaction_logs_one_line(fd: FakeDiscord, start_hauntkeeper: BotFactory,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    channel = fd.add_channel("logged")
+    host = fd.add_user("host")
+    await start_hauntkeeper()
+    with caplog.at_level(logging.INFO, logger="hauntkeeper.interactions"):
+        await (await fd.slash(host, channel, "game", "new", game="cthulhu")).wait()
+        await (await fd.slash(host, channel, "game", "start")).wait()  # refused: too few
+    lines = [r.getMessage() for r in caplog.records if r.name == "hauntkeeper.interactions"]
+    assert len(lines) == 2
+    pattern = (rf"guild=\d+ channel={channel} user={host.id} command=(.+?) "
+               r"outcome=(.+) ms=\d+\.\d")
+    first, second = (re.fullmatch(pattern, line) for line in lines)
+    assert first and first.groups() == ("game new", "ok")
+    assert second and second.group(1) == "game start"
+    assert second.group(2).startswith("refused: Cthulhu in the House needs at least")
