@@ -296,6 +296,14 @@ def test_ring_is_no_weapon_and_changes_no_roll_before_the_haunt() -> None:
     assert [rolls.dice_for(state, frame, {"trait": t}) for t in TRAITS] == before
 
 
+def test_a_held_explorer_cannot_use_the_skull() -> None:
+    state = new_game()
+    hold(state, OX, "skull")
+    state.explorers[OX].lasting.append("webs")  # held fast: nothing can be used
+    hurt, _ = run_steps(state, [{"damage": {"kind": "mental", "amount": 1}}])
+    assert hurt.pending is None or hurt.pending.kind != "damage_offer"
+
+
 def test_skull_may_take_all_mental_damage_as_physical() -> None:
     state = new_game()
     hold(state, OX, "skull")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import content, decks
+from bot.games.betrayal import content, decks, hooks
 from bot.games.betrayal.cards import Link, Offer, Passive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause
@@ -84,7 +84,8 @@ class Rope(Passive):
 class Skull(Passive):
     def damage_offers(self, ctx: Ctx, frame: Frame, damage: dict[str, Any],
                       ref: Any) -> list[Offer]:
-        if damage.get("kind") != "mental":
+        # Held fast by Webs or Debris, the explorer can use nothing, the Skull included.
+        if damage.get("kind") != "mental" or hooks.blocked(ctx.state, frame.seat):
             return []
         return [Offer("skull", content.say("labels.skull"))]
 
