@@ -221,7 +221,7 @@ def test_disquieting_sounds_equal_to_the_omens(dice, omens: int, total: int,  # 
     assert idx(state, OX)["sanity"] == before + (1 if gain else -1)
 
 
-# ---------------------------------------------------------------- Drip...Drip...Drip...
+# ---------------------------------------------------------------- Drip Drip Drip (drip_drip_drip)
 
 def test_drip_takes_a_die_from_trait_rolls_here(dice) -> None:  # type: ignore[no-untyped-def]
     state = new_game()

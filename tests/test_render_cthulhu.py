@@ -280,7 +280,7 @@ def test_portal_and_secret_changes_do_not_change_the_cached_house() -> None:
     other.secrets = [[11, 10], [9, 8], [7, 6], [5, 4]]
     other.room_portals[3], other.reserve = [TELEPORT, TELEPORT], [TELEPORT] * 3
     other.location = [5] * 12
-    # The cached layers are keyed by public house facts only...
+    # The cached layers are keyed by public house facts only, so:
     assert cthulhu._static_key(state, 1200) == cthulhu._static_key(other, 1200)
     # ...and change with the house: a new passage is drawn.
     joined = make_state(passages=[*state.passages, (1, 2)])

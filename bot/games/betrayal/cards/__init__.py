@@ -71,7 +71,7 @@ def resumer(kind: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
 class Link:
     """A way out of a room other than a door (seed 003: it costs one room of Speed)."""
 
-    kind: str  # "stairs_up", "chute", "secret_passage", ...
+    kind: str  # e.g. "stairs_up", "chute", "secret_passage"
     target: int  # tile id
     cost: int = 1
     steps: tuple[dict[str, Any], ...] = ()  # run on arrival (a jump's damage)
