@@ -28,7 +28,8 @@ END = "table.end"
 KICK = "gm.kick"
 SKIP = "gm.skip"
 PICK = "lobby.pick"
-TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, START, END, KICK, SKIP, PICK})
+SECOND = "lobby.second"
+TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, START, END, KICK, SKIP, PICK, SECOND})
 
 
 @dataclass(frozen=True)
@@ -119,10 +120,12 @@ def _pick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     if value not in offered:
         raise IllegalAction(say("errors.bad_pick", name=name, value=value[:40]))
     events: list[Event] = []
-    seat = table.seat_of(actor.user_id or 0)
-    if seat is None:
+    mine = table.seats_of(actor.user_id or 0)
+    if not mine:
         table, events = _join(table, actor, action)
-        seat = len(table.seats) - 1
+        mine = [len(table.seats) - 1]
+    # With two seats, a pick fills the first seat still without one, else the first.
+    seat = next((i for i in mine if name not in table.seats[i].picks), mine[0])
     game.check_pick([s.picks for s in table.seats], seat, name, value)
     table.seats[seat].picks[name] = value
     events.append(Event(say("lobby.picked", name=actor.name, label=offered[value])))
@@ -135,6 +138,22 @@ def setup_options(table: Table) -> dict[str, Any]:
     for name in game_of(table).seat_choices():
         options[f"{name}s"] = [seat.picks.get(name) for seat in table.seats]
     return options
+
+
+def _second(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    """A second seat for the same person, in games that allow it (RULES.md, Betrayal)."""
+    _need_lobby(table)
+    game = game_of(table)
+    mine = table.seats_of(actor.user_id or 0)
+    if not mine:
+        raise IllegalAction(say("errors.not_seated"))
+    if len(mine) >= game.seats_per_player:
+        raise IllegalAction(say("errors.seats_per_player", game=game.title,
+                                most=game.seats_per_player))
+    if len(table.seats) >= game.max_players:
+        raise IllegalAction(say("errors.table_full", max=game.max_players))
+    table.seats.append(Seat(say("lobby.second_name", name=actor.name), actor.user_id))
+    return table, [Event(say("lobby.second_seat", name=actor.name))]
 
 
 def _add_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
@@ -151,12 +170,30 @@ def _add_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Eve
 
 
 def _leave(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
-    seat = table.seat_of(actor.user_id or 0)
-    if seat is None:
+    mine = table.seats_of(actor.user_id or 0)
+    if not mine:
         raise IllegalAction(say("errors.not_seated"))
     if table.status == ACTIVE:
-        return _hand_to_ai(table, seat, say("moderation.left_game", name=actor.name))
-    return _vacate_lobby_seat(table, seat, actor.name)
+        return _hand_all_to_ai(table, mine, say("moderation.left_game", name=actor.name))
+    return _vacate_lobby_seats(table, mine, actor.name)
+
+
+def _vacate_lobby_seats(table: Table, seats: list[int], name: str) -> tuple[Table, list[Event]]:
+    events: list[Event] = []
+    for seat in sorted(seats, reverse=True):  # from the back, so indexes stay valid
+        table, more = _vacate_lobby_seat(table, seat, name)
+        events.extend(more)
+        if table.status == OVER:
+            break
+    return table, events
+
+
+def _hand_all_to_ai(table: Table, seats: list[int], text: str) -> tuple[Table, list[Event]]:
+    events: list[Event] = []
+    for n, seat in enumerate(seats):
+        table, more = _hand_to_ai(table, seat, text if n == 0 else "")
+        events.extend(e for e in more if e.text)
+    return table, events
 
 
 def _vacate_lobby_seat(table: Table, seat: int, name: str) -> tuple[Table, list[Event]]:
@@ -204,13 +241,13 @@ def _kick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     if not actor.moderator:
         raise IllegalAction(say("errors.mod_only"))
     target = action.int_arg("user")
-    seat = table.seat_of(target)
-    if seat is None:
+    theirs = table.seats_of(target)
+    if not theirs:
         raise IllegalAction(say("errors.kick_target", name=f"<@{target}>"))
     if table.status == LOBBY:
-        return _vacate_lobby_seat(table, seat, table.seats[seat].name)
-    text = say("moderation.kicked", target=table.seats[seat].name, name=actor.name)
-    return _hand_to_ai(table, seat, text)
+        return _vacate_lobby_seats(table, theirs, table.seats[theirs[0]].name)
+    text = say("moderation.kicked", target=table.seats[theirs[0]].name, name=actor.name)
+    return _hand_all_to_ai(table, theirs, text)
 
 
 def _skip(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
@@ -251,13 +288,20 @@ def _play(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     return _play_seat(table, seat, action)
 
 
-def _acting_seat(table: Table, actor: Actor) -> int:
-    """The actor's seat; if they hold several, the one the game waits for."""
-    mine = [i for i, s in enumerate(table.seats) if s.user_id == actor.user_id and not s.ai]
+def acting_seat(table: Table, user_id: int) -> int | None:
+    """The user's seat; if they hold several, the one the game waits for."""
+    mine = table.seats_of(user_id)
     if not mine:
-        raise IllegalAction(say("errors.not_seated"))
+        return None
     waiting = to_act_seat(table)
     return waiting if waiting in mine else mine[0]
+
+
+def _acting_seat(table: Table, actor: Actor) -> int:
+    seat = acting_seat(table, actor.user_id or 0)
+    if seat is None:
+        raise IllegalAction(say("errors.not_seated"))
+    return seat
 
 
 def _play_seat(table: Table, seat: int, action: Action | None) -> tuple[Table, list[Event]]:
@@ -281,7 +325,7 @@ def _host_name(table: Table) -> str:
 
 
 _HANDLERS = {JOIN: _join, LEAVE: _leave, ADD_AI: _add_ai, START: _start, END: _end,
-             KICK: _kick, SKIP: _skip, PICK: _pick}
+             KICK: _kick, SKIP: _skip, PICK: _pick, SECOND: _second}
 
 
 def public_events(events: list[Event]) -> list[Event]:

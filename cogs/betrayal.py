@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
+from bot import table as table_rules
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.store import Table
@@ -34,7 +35,7 @@ async def _table(interaction: discord.Interaction) -> Table:
 
 async def _options(interaction: discord.Interaction, kinds: set[str]) -> list[Option]:
     table = await _table(interaction)
-    seat = table.seat_of(interaction.user.id)
+    seat = table_rules.acting_seat(table, interaction.user.id)
     if seat is None:
         raise IllegalAction("You're not playing in this game.")
     game = games.get(KIND)

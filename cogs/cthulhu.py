@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
+from bot import table as table_rules
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.games.cthulhu.state import CthulhuState
@@ -28,7 +29,7 @@ async def _state_and_options(interaction: discord.Interaction
         return None
     game = games.get(KIND)
     state: CthulhuState = game.load(table.state)
-    seat = table.seat_of(interaction.user.id)
+    seat = table_rules.acting_seat(table, interaction.user.id)
     options = game.options(state, seat) if seat is not None else []
     return state, options
 

@@ -35,8 +35,11 @@ def lobby_embed(table: Table) -> discord.Embed:
     lines = []
     picked = game.seat_choices()
     for index, seat in enumerate(table.seats, start=1):
-        tags = (say("lobby.host_tag") if seat.user_id == table.host_id and not seat.ai else "")
+        first = table.seats_of(seat.user_id or 0)[:1] == [index - 1]
+        is_host = seat.user_id == table.host_id and not seat.ai
+        tags = say("lobby.host_tag") if is_host and first else ""
         tags += say("lobby.ai_tag") if seat.ai else ""
+        tags += say("lobby.second_tag") if not seat.ai and not first else ""
         name = f"<@{seat.user_id}>" if seat.user_id and not seat.ai else seat.name
         for pick, value in seat.picks.items():
             tags += f" · {dict(picked.get(pick, [])).get(value, value)}"
@@ -65,6 +68,9 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     ):
         view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(kind), label=label,
                                    style=style, row=0))
+    if games.get(table.kind).seats_per_player > 1:
+        view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(table_rules.SECOND),
+                                   label="Play a 2nd explorer", row=0))
     choices = games.get(table.kind).seat_choices()
     for n, (name, values) in enumerate(list(choices.items())[:4]):
         view.add_item(ActionSelect(

@@ -168,3 +168,29 @@ async def test_an_event_card_asks_its_explorer_and_the_answer_is_a_click(
     saved = await bot.store.load(channel)
     assert saved is not None and saved.state is not None
     assert "spider" in BetrayalState.from_dict(saved.state).discards["event"]
+
+
+async def test_one_person_can_play_two_explorers(fd: FakeDiscord,
+                                                 start_hauntkeeper: BotFactory) -> None:
+    channel = fd.add_channel("few")
+    ann, ben = fd.add_user("ann"), fd.add_user("ben")
+    bot = await start_hauntkeeper()
+    lobby = (await (await fd.slash(ann, channel, "game", "new", game="betrayal",
+                                   seed=4)).wait()).response
+    assert lobby is not None
+    await (await fd.slash(ben, channel, "game", "join")).wait()
+    second = next(c for c in lobby.custom_ids() if c.endswith(":lobby.second"))
+    await (await fd.click(ann, lobby, second)).wait()
+    roster = fd.message(lobby.id).text
+    assert f"<@{ann.id}> (host)" in roster and f"3. <@{ann.id}> (2nd explorer)" in roster
+    again = await (await fd.click(ann, fd.message(lobby.id), second)).wait()
+    assert again.ephemeral_texts() == ["In Betrayal at House on the Hill one person can hold "
+                                       "at most 2 seats."]
+    await (await fd.slash(ann, channel, "game", "start")).wait()
+    table = await bot.store.load(channel)
+    assert table is not None and table.seats_of(ann.id) == [0, 2]
+    secret = await (await fd.slash(ann, channel, "secret")).wait()
+    state = BetrayalState.from_dict(table.state or {})
+    labels = dict(games.get("betrayal").seat_choices()["explorer"])
+    mine = [labels[state.explorers[i].key].split(" (")[0] for i in (0, 2)]
+    assert all(name in secret.ephemeral_texts()[0] for name in mine)  # both sheets

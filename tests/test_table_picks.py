@@ -13,6 +13,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.games.base import PlayerInfo
+from bot.games.betrayal import content
 from bot.games.cthulhu.rules import CthulhuGame
 from bot.games.cthulhu.state import CthulhuState
 
@@ -96,3 +97,57 @@ def test_picking_after_the_start_is_refused() -> None:
     with pytest.raises(IllegalAction, match="already started"):
         table_rules.apply(table, table_rules.Actor(10, "Ann"),
                           Action(table_rules.PICK, {"name": "hat", "value": "blue_hat"}))
+
+
+# -- two explorers per person (RULES.md: Betrayal when few play) --------------------------
+
+ANN, BOB = table_rules.Actor(10, "Ann"), table_rules.Actor(20, "Bob")
+
+
+def _betrayal_lobby() -> table_rules.Table:
+    table, _ = table_rules.new_table("betrayal", 7, 1, ANN, seed=5, options={"today": "01-01"})
+    table, _ = table_rules.apply(table, BOB, Action(table_rules.JOIN))
+    return table
+
+
+def test_a_person_may_hold_two_seats_in_betrayal_but_not_three() -> None:
+    table, events = table_rules.apply(_betrayal_lobby(), ANN, Action(table_rules.SECOND))
+    assert table.seats_of(10) == [0, 2] and events[-1].text.startswith("Ann takes a second")
+    with pytest.raises(IllegalAction, match="at most 2 seats"):
+        table_rules.apply(table, ANN, Action(table_rules.SECOND))
+    cthulhu, _ = table_rules.new_table("cthulhu", 8, 1, ANN, seed=5)
+    with pytest.raises(IllegalAction, match="at most 1 seats"):
+        table_rules.apply(cthulhu, ANN, Action(table_rules.SECOND))
+
+
+def test_picks_fill_a_two_seat_players_seats_in_turn() -> None:
+    table, _ = table_rules.apply(_betrayal_lobby(), ANN, Action(table_rules.SECOND))
+    for explorer in ("ox_bellows", "zoe_ingstrom"):
+        table, _ = table_rules.apply(table, ANN, Action(table_rules.PICK,
+                                                        {"name": "explorer", "value": explorer}))
+    assert [table.seats[i].picks.get("explorer") for i in (0, 2)] == ["ox_bellows",
+                                                                       "zoe_ingstrom"]
+    with pytest.raises(IllegalAction, match="other side"):  # Darrin is Ox's other side
+        table_rules.apply(table, BOB, Action(table_rules.PICK,
+                                             {"name": "explorer", "value": "darrin_williams"}))
+
+
+def test_the_game_waits_for_whichever_seat_is_due_and_leaving_frees_both() -> None:
+    table, _ = table_rules.apply(_betrayal_lobby(), ANN, Action(table_rules.SECOND))
+    table, _ = table_rules.apply(table, ANN, Action(table_rules.START))
+    state = games.get("betrayal").load(table.state or {})
+    known = content.get().explorers  # never two sides of one card, even for one person
+    assert len({known[e.key].colour for e in state.explorers}) == 3
+    due = table_rules.to_act_seat(table)
+    assert due is not None
+    owner = table.seats[due].user_id
+    assert table_rules.acting_seat(table, owner or 0) == due  # either of Ann's seats
+    table, _ = table_rules.apply(table, ANN, Action(table_rules.LEAVE))
+    assert [s.ai for s in table.seats] == [True, False, True]  # both of Ann's seats
+    assert table.status == "active"  # Bob still plays
+
+
+def test_leaving_a_lobby_frees_every_seat_of_that_person() -> None:
+    table, _ = table_rules.apply(_betrayal_lobby(), ANN, Action(table_rules.SECOND))
+    table, _ = table_rules.apply(table, ANN, Action(table_rules.LEAVE))
+    assert [s.user_id for s in table.seats] == [20] and table.host_id == 20

@@ -32,6 +32,7 @@ class Game(ABC, Generic[S]):
     state_type: type[S]  # a dataclass with to_dict() and from_dict(raw)
     min_players: int
     max_players: int
+    seats_per_player: int = 1  # Betrayal lets one person play two explorers when few play
 
     @abstractmethod
     def setup(self, players: list[PlayerInfo], seed: int,

@@ -39,6 +39,10 @@ class Table:
                 return index
         return None
 
+    def seats_of(self, user_id: int) -> list[int]:
+        """Every seat this user plays (some games let one person play two explorers)."""
+        return [i for i, seat in enumerate(self.seats) if seat.user_id == user_id and not seat.ai]
+
     def was_seated(self, user_id: int) -> bool:
         """True for a player even after their seat was handed to the AI."""
         return any(seat.user_id == user_id for seat in self.seats)

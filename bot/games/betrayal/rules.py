@@ -29,6 +29,7 @@ from bot.games.betrayal import decks, haunt  # noqa: E402,F401  (they register s
 class BetrayalGame(Game[BetrayalState]):
     key = "betrayal"
     state_type = BetrayalState
+    seats_per_player = 2  # RULES.md: seed 003 plays two explorers per person when few play
     title = "Betrayal at House on the Hill"
     min_players = 3
     max_players = 6
