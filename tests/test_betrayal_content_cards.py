@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.betrayal_vocabulary import SNAKE, TRAITS, check_int, check_steps, snake_of
+
 DATA = Path(__file__).resolve().parent.parent / "data" / "betrayal"
 
 # Seed 003, lines 322-381 (omens) and 382-512 (items). The seed prints a typographic
@@ -60,16 +62,12 @@ COMPANIONS = {"Dog", "Girl", "Madman"}
 WEAPONS = {"Spear", "Axe", "Blood Dagger", "Revolver"}
 HAUNT_ONLY = {"Bell", "Bottle", "Dynamite"}
 
-TRAITS = {"speed", "might", "sanity", "knowledge"}
 CARD_KEYS = {
     "key", "name", "text", "keep", "companion", "weapon", "haunt_only",
     "on_gain", "on_lose", "on_draw", "use", "modifiers", "lasting", "custom",
     "designed", "note", "tradeable",
 }
 STEP_LISTS = ("on_gain", "on_lose", "on_draw", "use")
-STEP_KINDS = {"roll", "gain", "lose", "damage", "heal", "draw", "move", "attack",
-              "token", "lasting", "custom"}
-SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
 
 def _load(name: str, top: str) -> list[dict]:
@@ -87,88 +85,6 @@ ALL = OMENS + ITEMS
 BY_NAME = {c["name"]: c for c in ALL}
 
 
-def snake_of(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", name.lower().replace("'", "")).strip("_")
-
-
-# ---- the vocabulary of README.md ----
-
-def _trait(value, where):
-    assert value in TRAITS, f"{where}: bad trait {value!r}"
-
-
-def _int(value, where, low=0):
-    assert isinstance(value, int) and not isinstance(value, bool) and value >= low, \
-        f"{where}: bad number {value!r}"
-
-
-def check_steps(steps, where: str) -> list[str]:
-    """Validate a step list; return the custom handler names it uses."""
-    assert isinstance(steps, list), f"{where}: a step list must be a list"
-    customs: list[str] = []
-    for i, step in enumerate(steps):
-        w = f"{where}[{i}]"
-        assert isinstance(step, dict) and len(step) == 1, f"{w}: one key per step: {step!r}"
-        (kind, arg), = step.items()
-        assert kind in STEP_KINDS, f"{w}: unknown step {kind!r}"
-        if kind == "roll":
-            assert isinstance(arg, dict), w
-            assert set(arg) in ({"trait", "outcomes"}, {"dice", "outcomes"}), w
-            if "trait" in arg:
-                _trait(arg["trait"], w)
-            else:
-                _int(arg["dice"], w, 1)
-                assert arg["dice"] <= 8, w
-            outcomes = arg["outcomes"]
-            assert isinstance(outcomes, list) and outcomes, w
-            for j, out in enumerate(outcomes):
-                ow = f"{w}.outcomes[{j}]"
-                assert isinstance(out, dict) and "do" in out, ow
-                assert set(out) - {"do"} and set(out) <= {"min", "max", "do"}, ow
-                for bound in ("min", "max"):
-                    if bound in out:
-                        _int(out[bound], ow)
-                if "min" in out and "max" in out:
-                    assert out["min"] <= out["max"], ow
-                customs += check_steps(out["do"], f"{ow}.do")
-        elif kind in ("gain", "lose"):
-            assert isinstance(arg, dict), w
-            _int(arg.get("amount"), w, 1)
-            if kind == "gain" and "choose" in arg:
-                assert set(arg) == {"choose", "amount"}, w
-                assert isinstance(arg["choose"], list) and len(arg["choose"]) >= 2, w
-                for t in arg["choose"]:
-                    _trait(t, w)
-            else:
-                assert set(arg) == {"trait", "amount"}, w
-                _trait(arg["trait"], w)
-        elif kind == "damage":
-            assert isinstance(arg, dict) and arg.get("kind") in {"physical", "mental", "general"}, w
-            assert set(arg) in ({"kind", "amount"}, {"kind", "dice"}), w
-            _int(arg.get("amount", arg.get("dice")), w, 1)
-        elif kind == "heal":
-            assert set(arg) == {"traits", "to"} and arg["to"] == "start", w
-            for t in arg["traits"]:
-                _trait(t, w)
-        elif kind == "draw":
-            assert set(arg) == {"deck", "count"} and arg["deck"] in {"omen", "item", "event"}, w
-            _int(arg["count"], w, 1)
-        elif kind == "move":
-            assert set(arg) == {"to"} and isinstance(arg["to"], str) and SNAKE.match(arg["to"]), w
-        elif kind == "attack":
-            assert set(arg) == {"trait", "dice"}, w
-            _trait(arg["trait"], w)
-            _int(arg["dice"], w, 1)
-        elif kind == "token":
-            assert set(arg) == {"kind", "place"}, w
-        elif kind == "lasting":
-            assert arg == {}, w
-        elif kind == "custom":
-            assert isinstance(arg, str) and SNAKE.match(arg), f"{w}: bad handler name {arg!r}"
-            customs.append(arg)
-    return customs
-
-
 def check_modifier(mod, where: str) -> None:
     assert isinstance(mod, dict), where
     # YAML 1.1 reads a bare `on:` key as the boolean True: it must be written "on".
@@ -183,7 +99,7 @@ def check_modifier(mod, where: str) -> None:
     elif on == "damage":
         assert set(mod) == {"on", "kind", "reduce"}, where
         assert mod["kind"] in {"physical", "mental", "general"}, where
-        _int(mod["reduce"], where, 1)
+        check_int(mod["reduce"], where, 1)
     else:
         pytest.fail(f"{where}: not a modifier of README.md: {mod!r}")
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.betrayal_vocabulary import SNAKE, TRAITS, check_step, snake_of, walk
+
 DATA = Path(__file__).resolve().parent.parent / "data" / "betrayal"
 
 # Seed 003, in its order. It prints a typographic apostrophe and ellipses; we write them
@@ -106,13 +108,9 @@ STEP_HANDLERS = {  # steps run in order with the others
     "the_walls", "what_the", "whoops",
 }
 
-TRAITS = {"speed", "might", "sanity", "knowledge"}
 CARD_KEYS = {"key", "name", "text", "keep", "on_draw", "use", "lasting", "custom",
              "designed", "note"}
 STEP_LISTS = ("on_draw", "use")
-STEP_KINDS = {"roll", "gain", "lose", "damage", "heal", "draw", "move", "attack",
-              "token", "lasting", "custom"}
-SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 TRAIT_ROLL_TOP = 16  # 8 dice at most, faces 0 0 1 1 2 2
 
 
@@ -128,98 +126,10 @@ EVENTS = _load()
 BY_KEY = {c["key"]: c for c in EVENTS}
 
 
-def snake_of(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", name.lower().replace("'", "")).strip("_")
-
-
-# ---- the vocabulary of README.md ----
-
-def _trait(value, where):
-    assert value in TRAITS, f"{where}: bad trait {value!r}"
-
-
-def _int(value, where, low=0):
-    assert isinstance(value, int) and not isinstance(value, bool) and value >= low, \
-        f"{where}: bad number {value!r}"
-
-
-def walk(steps, where):
-    """Yield (where, kind, arg) for every step, down through roll outcomes."""
-    assert isinstance(steps, list), f"{where}: a step list must be a list"
-    for i, step in enumerate(steps):
-        w = f"{where}[{i}]"
-        assert isinstance(step, dict) and len(step) == 1, f"{w}: one key per step: {step!r}"
-        (kind, arg), = step.items()
-        yield w, kind, arg
-        if kind == "roll" and isinstance(arg, dict):
-            for j, out in enumerate(arg.get("outcomes") or []):
-                if isinstance(out, dict):
-                    yield from walk(out.get("do"), f"{w}.outcomes[{j}].do")
-
-
 def all_steps(card):
     for field in STEP_LISTS:
         if field in card:
             yield from walk(card[field], f"{card['key']}.{field}")
-
-
-def check_step(w, kind, arg) -> None:
-    assert kind in STEP_KINDS, f"{w}: unknown step {kind!r}"
-    if kind == "roll":
-        assert isinstance(arg, dict), w
-        assert set(arg) in ({"trait", "outcomes"}, {"dice", "outcomes"}), w
-        if "trait" in arg:
-            _trait(arg["trait"], w)
-        else:
-            _int(arg["dice"], w, 1)
-            assert arg["dice"] <= 8, w
-        outcomes = arg["outcomes"]
-        assert isinstance(outcomes, list) and outcomes, w
-        for j, out in enumerate(outcomes):
-            ow = f"{w}.outcomes[{j}]"
-            assert isinstance(out, dict) and "do" in out, ow
-            assert set(out) - {"do"} and set(out) <= {"min", "max", "do"}, ow
-            assert isinstance(out["do"], list), ow
-            for bound in ("min", "max"):
-                if bound in out:
-                    _int(out[bound], ow)
-            if "min" in out and "max" in out:
-                assert out["min"] <= out["max"], ow
-    elif kind in ("gain", "lose"):
-        assert isinstance(arg, dict), w
-        _int(arg.get("amount"), w, 1)
-        if kind == "gain" and "choose" in arg:
-            assert set(arg) == {"choose", "amount"}, w
-            assert isinstance(arg["choose"], list) and len(arg["choose"]) >= 2, w
-            for t in arg["choose"]:
-                _trait(t, w)
-        else:
-            assert set(arg) == {"trait", "amount"}, w
-            _trait(arg["trait"], w)
-    elif kind == "damage":
-        assert isinstance(arg, dict) and arg.get("kind") in {"physical", "mental", "general"}, w
-        assert set(arg) in ({"kind", "amount"}, {"kind", "dice"}), w
-        _int(arg.get("amount", arg.get("dice")), w, 1)
-    elif kind == "heal":
-        assert set(arg) == {"traits", "to"} and arg["to"] == "start", w
-        for t in arg["traits"]:
-            _trait(t, w)
-    elif kind == "draw":
-        assert set(arg) == {"deck", "count"} and arg["deck"] in {"omen", "item", "event"}, w
-        _int(arg["count"], w, 1)
-    elif kind == "move":
-        assert set(arg) == {"to"} and isinstance(arg["to"], str) and SNAKE.match(arg["to"]), w
-    elif kind == "attack":
-        assert set(arg) == {"trait", "dice"}, w
-        _trait(arg["trait"], w)
-        _int(arg["dice"], w, 1)
-    elif kind == "token":
-        assert set(arg) == {"kind", "place"}, w
-        assert SNAKE.match(arg["kind"]) and arg["place"] in {"here", "choose_placed"}, w
-    elif kind == "lasting":
-        assert arg == {}, w
-    elif kind == "custom":
-        assert isinstance(arg, str) and SNAKE.match(arg), f"{w}: bad handler name {arg!r}"
 
 
 # ---- the deck ----
