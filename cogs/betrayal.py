@@ -72,16 +72,20 @@ async def _choices(interaction: discord.Interaction, kinds: set[str],
             for o in options if needle in o.label.lower()][:25]
 
 
+async def _send(interaction: discord.Interaction, action: Action) -> None:
+    """Play the action (deferred: the map render and DMs may take a moment)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await sessions_of(interaction).act(interaction.channel_id or 0, actor_of(interaction),
+                                       action)
+    await interaction.followup.send("Done — the map is below.", ephemeral=True)
+
+
 class BetrayalCog(commands.GroupCog, group_name="betrayal",
                   group_description="Your turn in Betrayal at House on the Hill"):
     async def _play(self, interaction: discord.Interaction, command: str, kinds: set[str],
                     typed: str, what: str) -> None:
         async with handling(interaction, f"betrayal {command}"):
-            action = pick(await _options(interaction, kinds), typed, what)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await sessions_of(interaction).act(interaction.channel_id or 0,
-                                               actor_of(interaction), action)
-            await interaction.followup.send("Done — the map is below.", ephemeral=True)
+            await _send(interaction, pick(await _options(interaction, kinds), typed, what))
 
     @app_commands.command(name="move", description="Move through a door or a special way")
     @app_commands.describe(direction="Through the door on this side",
@@ -114,10 +118,7 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
             match = [o for o in options if o.action.args.get("dir") == direction]
             if not match:
                 raise IllegalAction(f"You can't {kind} {_WORD[direction]} from here.")
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await sessions_of(interaction).act(interaction.channel_id or 0,
-                                               actor_of(interaction), match[0].action)
-            await interaction.followup.send("Done — the map is below.", ephemeral=True)
+            await _send(interaction, match[0].action)
 
     @app_commands.command(name="rotate", description="Choose how the new room is turned")
     @app_commands.describe(rotation="One of the ways the new room fits")

@@ -202,28 +202,27 @@ def _finish(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
             break
 
 
-@resumer("roll_pre")
-def _roll_pre(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+def _take_offer(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int, declined: str) -> None:
+    """Pick 0 declines every offer (the roll goes on: `declined` is set); any other pick
+    applies that card's offer to the roll."""
     spec = raw["_roll"]
     offers = spec.pop("offers", [])
     if pick == 0:
-        spec["go"] = True
+        spec[declined] = True
         return
     offer, name, ref = offer_from(offers[pick - 1])
     spec.setdefault("used", []).append(offer.id)
     PASSIVES[name].roll_apply(ctx, frame, spec, offer, ref)
+
+
+@resumer("roll_pre")
+def _roll_pre(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    _take_offer(ctx, frame, raw, pick, "go")
 
 
 @resumer("roll_post")
 def _roll_post(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    spec = raw["_roll"]
-    offers = spec.pop("offers", [])
-    if pick == 0:
-        spec["kept"] = True
-        return
-    offer, name, ref = offer_from(offers[pick - 1])
-    spec.setdefault("used", []).append(offer.id)
-    PASSIVES[name].roll_apply(ctx, frame, spec, offer, ref)
+    _take_offer(ctx, frame, raw, pick, "kept")
 
 
 def ask_value(ctx: Ctx, frame: Frame, kind: str, prompt: str, top: int) -> None:
