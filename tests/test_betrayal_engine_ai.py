@@ -142,7 +142,7 @@ def test_an_ai_never_steps_away_from_the_nearest_room_to_explore() -> None:
             seat = GAME.to_act(state)
             assert seat is not None
             action = GAME.ai_action(state, seat)
-            if action.kind == "move":
+            if action.kind == "move" and state.phase == "explore":
                 graph, goals = ai._graph(state), ai._frontier(state)
                 here = ai._distance(state, graph, state.explorers[seat].tile, goals)
                 target = next(t for t, _, a in ai._moves(state, seat, ai.legal(state, seat))

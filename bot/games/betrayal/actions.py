@@ -18,14 +18,19 @@ from bot.games.betrayal import content, explore, hooks, items, movement, turn
 from bot.games.betrayal.cards import Offer, Passive
 from bot.games.betrayal.content import say
 from bot.games.betrayal.context import Ctx, card_name, explorer_name
+from bot.games.betrayal.haunting import actions as haunt_actions
+from bot.games.betrayal.haunting import monsters
 from bot.games.betrayal.house import DIRS
 from bot.games.betrayal.state import BetrayalState
 
 MOVE, EXPLORE, USE, TRADE, DROP, PICKUP, ACT, END_TURN = (
     "move", "explore", "use", "trade", "drop", "pickup", "act", "end_turn")
+ATTACK = haunt_actions.ATTACK
 # kind -> its group of buttons (texts.yaml `groups`: the name a select shows)
 GROUPS = {MOVE: "move", EXPLORE: "explore", USE: "items", TRADE: "items", DROP: "items",
-          PICKUP: "items", ACT: "room", END_TURN: "turn"}
+          PICKUP: "items", ACT: "room", END_TURN: "turn", ATTACK: "attack",
+          monsters.M_MOVE: "monster_move", monsters.M_ATTACK: "attack",
+          monsters.M_END: "turn"}
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,9 @@ def legal(state: BetrayalState, seat: int) -> list[Legal]:
     """Every legal action of the active explorer (no choice pending)."""
     if state.over or state.pending is not None or seat != state.turn.seat:
         return []
+    if haunt_actions.monster_stage(state):
+        return [Legal(a, label, "success" if a.kind == monsters.M_END else "secondary")
+                for a, label in monsters.legal(state)]
     found: list[Legal] = []
     tiles = state.tiles
     for m in movement.legal_moves(state, seat):
@@ -67,7 +75,7 @@ def legal(state: BetrayalState, seat: int) -> list[Legal]:
         elif m.link:
             found.append(Legal(Action(MOVE, {"via": m.link.kind, "to": m.target}),
                                say(f"link_labels.{m.link.kind}", room=room) + note))
-    if movement.can_spend(state, seat, 1):
+    if movement.can_spend(state, seat, 1, movement.slowed(state, seat)):
         for d in DIRS:
             if explore.can_explore(state, seat, d):
                 found.append(Legal(Action(EXPLORE, {"dir": d}), say(
@@ -92,6 +100,10 @@ def legal(state: BetrayalState, seat: int) -> list[Legal]:
                            say("labels.pickup", card=card_name(key))))
     for offer, _, _ in room_offers(state, seat):
         found.append(Legal(Action(ACT, {"what": offer.id}), offer.label))
+    for offer in haunt_actions.offers(state, seat):
+        found.append(Legal(Action(ACT, {"what": offer.id}), offer.label, "primary"))
+    for action, label in haunt_actions.attacks(state, seat):
+        found.append(Legal(action, label, "danger"))
     found.append(Legal(Action(END_TURN), say("labels.end_turn"), "success"))
     return found
 
@@ -103,13 +115,18 @@ def perform(ctx: Ctx, seat: int, action: Action) -> None:
     if action not in allowed:
         raise IllegalAction(_refusal(state, seat, action))
     kind, args = action.kind, action.args
-    if kind == MOVE:
+    if haunt_actions.monster_stage(state):
+        haunt_actions.perform_monsters(ctx, action)
+    elif kind == ATTACK:
+        haunt_actions.perform_attack(ctx, seat, action)
+    elif kind == MOVE:
         move = next(m for m in movement.legal_moves(state, seat)
                     if (m.dir and m.dir == args.get("dir"))
                     or (m.link and m.link.kind == args.get("via") and m.target == args.get("to")))
         movement.start_move(ctx, seat, move)
     elif kind == EXPLORE:
         d = str(args["dir"])
+        state.turn.moves += movement.slowed(state, seat)
         after = [*movement.leave_steps(state, seat),
                  {"_explore": {"from": state.explorers[seat].tile, "dir": d}}]
         movement.push_with_crossing(ctx, seat, movement.crossing_for(state, seat, d), d, after)
@@ -123,6 +140,11 @@ def perform(ctx: Ctx, seat: int, action: Action) -> None:
     elif kind == PICKUP:
         items.pick_up(ctx, seat, str(args["card"]))
     elif kind == ACT:
+        haunting = next((o for o in haunt_actions.offers(state, seat) if o.id == args["what"]),
+                        None)
+        if haunting is not None:
+            haunt_actions.perform_offer(ctx, seat, haunting)
+            return
         offer, passive, ref = next(o for o in room_offers(state, seat) if o[0].id == args["what"])
         state.turn.rolls.append(offer.id)
         passive.act(ctx, seat, offer, ref)
@@ -135,6 +157,12 @@ def _refusal(state: BetrayalState, seat: int, action: Action) -> str:
     kind, args = action.kind, action.args
     if kind not in GROUPS:
         return say("errors.unknown_action", kind=kind)
+    if haunt_actions.monster_stage(state):
+        return say("errors.monsters_turn")
+    if kind in (monsters.M_MOVE, monsters.M_ATTACK, monsters.M_END):
+        return say("errors.not_monsters_turn")
+    if kind == ATTACK:
+        return haunt_actions.attack_refusal(state, seat)
     if hooks.blocked(state, seat) and kind != END_TURN:
         return say("errors.held")
     if kind in (MOVE, EXPLORE):

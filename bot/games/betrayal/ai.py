@@ -36,6 +36,12 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
     options = GAME.options(state, seat)
     if state.pending is not None:
         return options[_pick(state, seat)].action
+    if state.haunt is not None and state.haunt.key:
+        from bot.games.betrayal.haunting import ai as haunt_ai
+
+        chosen = haunt_ai.choose(state, seat)
+        if chosen is not None:
+            return chosen
     entries = legal(state, seat)
     kinds = {e.action.kind: e.action for e in reversed(entries)}
     room = content.room(state.at(seat).room)

@@ -120,6 +120,10 @@ def change(ctx: Ctx, seat: int, trait: str, amount: int, cause: Cause) -> None:
             amount=abs(moved), before=before, after=after,
             data={"seat": seat, "trait": trait, "moved": moved})
     trait_moved(ctx, seat, trait, moved, cause)
+    if traits.index(ctx.state, seat, trait) < 0:
+        from bot.games.betrayal.haunting import death
+
+        death.die(ctx, seat)
 
 
 def heal(ctx: Ctx, seat: int, trait: str, cause: Cause) -> bool:

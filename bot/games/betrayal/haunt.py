@@ -24,6 +24,7 @@ import yaml
 from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
+from bot.games.betrayal.haunting import flow, has_plugin
 from bot.games.betrayal.state import HAUNT, BetrayalState, Frame, Haunt
 from bot.games.betrayal.traitor import choose_traitor
 from bot.paths import DATA
@@ -115,19 +116,22 @@ def begin_stalled(ctx: Ctx, seat: int) -> None:
     begin(ctx, seat, state.last_omen, state.last_omen_room, -1)
 
 
-def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int) -> None:
-    """The haunt begins: recorded with the haunt the chart gives and its traitor, and
-    the game ends."""
+def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int,
+          chosen: HauntInfo | None = None) -> None:
+    """The haunt begins: recorded with the haunt the chart gives (or `chosen`) and its
+    traitor; then the haunt is played (haunting/flow.py), or, for a chart entry with
+    no haunt written, the game ends."""
     state = ctx.state
-    haunt = chart_haunt(state, omen, room)
+    haunt = chosen or chart_haunt(state, omen, room)
     traitor = choose_traitor(state, haunt.key, seat) if haunt else None
     state.haunt = Haunt(revealer=seat, omen=omen, room=room, roll=total,
                         omens=state.omens_drawn, key=haunt.key if haunt else "",
                         number=haunt.number if haunt else 0, traitor=traitor)
     state.phase = HAUNT
-    state.over = True
     state.script.clear()
     state.pending = None
+    playable = haunt is not None and has_plugin(haunt.key)
+    state.over = not playable
     if haunt:
         ctx.say("events.haunt_chart", kind="haunt", number=haunt.number, name=haunt.name,
                 teaser=haunt.teaser, data={"haunt": haunt.key, "number": haunt.number})
@@ -136,4 +140,7 @@ def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int) -> None:
         else:
             ctx.say("events.haunt_traitor", kind="haunt", who=ctx.who(traitor),
                     player=state.players[traitor], data={"traitor": traitor})
-    ctx.say("events.haunt_next", kind="game_over")
+    if playable:
+        flow.start(ctx)
+    else:
+        ctx.say("events.haunt_next", kind="game_over")

@@ -41,13 +41,24 @@ def speed_limit(state: BetrayalState, seat: int) -> int:
     return speed if cap is None else min(speed, cap)
 
 
-def can_spend(state: BetrayalState, seat: int, cost: int) -> bool:
+def can_spend(state: BetrayalState, seat: int, cost: int, slowed: int = 0) -> bool:
+    """Whether a move costing `cost` (+ `slowed` for opponents in the room) fits this
+    turn's Speed. Seed 003: slowed or not, an explorer can always move one room."""
     turn = state.turn
     if turn.movement_over or hooks.blocked(state, seat):
         return False
     if cost == 0:
         return turn.free_moves < FREE_MOVES
-    return turn.moves + cost <= speed_limit(state, seat)
+    if slowed and turn.moves == 0 and speed_limit(state, seat) > 0:
+        return True
+    return turn.moves + cost + slowed <= speed_limit(state, seat)
+
+
+def slowed(state: BetrayalState, seat: int) -> int:
+    """Extra Speed to leave this room: one per opponent in it (the haunt only)."""
+    from bot.games.betrayal.haunting import sides
+
+    return sides.slowing(state, seat)
 
 
 def crossing_for(state: BetrayalState, seat: int, side: str | None) -> tuple[str, int] | None:
@@ -63,16 +74,18 @@ def crossing_for(state: BetrayalState, seat: int, side: str | None) -> tuple[str
 def legal_moves(state: BetrayalState, seat: int) -> list[Move]:
     """Every move the explorer may start now, doors first (N, E, S, W), then links."""
     here = state.explorers[seat].tile
+    extra = slowed(state, seat)
     moves = []
     for d in DIRS:
         target = through_door(state, here, d)
-        if target is not None and can_spend(state, seat, 1):
-            moves.append(Move(target, 1, dir=d, crossing=crossing_for(state, seat, d)))
+        if target is not None and can_spend(state, seat, 1, extra):
+            moves.append(Move(target, 1 + extra, dir=d, crossing=crossing_for(state, seat, d)))
     for link in links_from(state, seat):
         if not link.walkable:
             continue  # crossed only by a roll, offered as the token's use
-        if can_spend(state, seat, link.cost):
-            moves.append(Move(link.target, link.cost, link=link,
+        cost = link.cost + extra if link.cost else 0
+        if can_spend(state, seat, link.cost, extra if link.cost else 0):
+            moves.append(Move(link.target, cost, link=link,
                               crossing=crossing_for(state, seat, link.side)))
     return moves
 
@@ -171,6 +184,10 @@ def place_explorer(ctx: Ctx, seat: int, tile_id: int, side: str | None = None,
     if forced:
         ctx.say("events.moved_to", kind="move", who=ctx.who(seat), room=ctx.room_name(tile_id),
                 data={"seat": seat, "to": tile_id})
+    if state.haunt is not None:
+        from bot.games.betrayal.haunting import death
+
+        death.companions_follow(ctx, seat, tile_id)
     if enter:
         ctx.push([{"_entered": {"tile": tile_id}}], seat, state.tiles[tile_id].room, "room")
 

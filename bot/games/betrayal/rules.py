@@ -20,6 +20,7 @@ from bot.games.betrayal import actions, content, effects, setup, turn, views
 from bot.games.betrayal.cards import load_all
 from bot.games.betrayal.content import say
 from bot.games.betrayal.context import Ctx, explorer_name
+from bot.games.betrayal.haunting import flow, sides
 from bot.games.betrayal.state import BetrayalState
 
 load_all()
@@ -94,6 +95,7 @@ class BetrayalGame(Game[BetrayalState]):
         else:
             actions.perform(ctx, seat, action)
             effects.run(ctx)
+        flow.after_action(ctx)
         return new, ctx.events
 
     def _check_actor(self, state: BetrayalState, seat: int) -> None:
@@ -115,7 +117,14 @@ class BetrayalGame(Game[BetrayalState]):
     def private_view(self, state: BetrayalState, seat: int) -> str:
         if not 0 <= seat < len(state.players):
             return say("errors.not_playing")
-        return views.sheet_text(state, seat)
+        return flow.private_text(state, seat, views.sheet_text(state, seat))
+
+    def teams(self, state: BetrayalState) -> dict[str, list[int]]:
+        return sides.teams(state)
+
+    def prompt_private(self, state: BetrayalState, seat: int) -> bool:
+        """The traitor plays from the DM once the haunt has begun (issue 4)."""
+        return flow.is_haunt(state) and sides.is_traitor(state, seat)
 
     def status_text(self, state: BetrayalState) -> str:
         return views.status_text(state)

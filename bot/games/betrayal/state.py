@@ -78,6 +78,25 @@ class Frame:
 
 
 @dataclass
+class Monster:
+    """A monster token (seed 003, "Monsters"): it is stunned, not killed, unless its
+    haunt says a hit kills it (then `alive` turns False and it leaves the board)."""
+
+    id: int
+    kind: str  # the haunt's monster key (data/betrayal/haunts/<haunt>.yaml `monsters`)
+    tile: int
+    stunned: bool = False
+    alive: bool = True
+    moves: int = 0  # rooms it may still enter this monster turn
+    attacked: bool = False  # it has attacked this monster turn
+    skip: bool = False  # stunned at the start of this monster turn: it only recovers
+    flags: dict[str, Any] = field(default_factory=dict)
+
+
+HEROES, TRAITOR, MONSTERS = "heroes", "traitor", "monsters"  # Haunt.stage
+
+
+@dataclass
 class Haunt:
     revealer: int
     omen: str
@@ -87,6 +106,12 @@ class Haunt:
     key: str = ""  # the haunt the chart gives (haunts.yaml), "" if the chart has none
     number: int = 0  # its number on the chart
     traitor: int | None = None  # the traitor's seat (traitor.py); None: no traitor
+    stage: str = HEROES  # whose turns these are: heroes, the traitor, the monsters
+    round: int = 0  # haunt rounds begun (a round: every hero, the traitor, the monsters)
+    progress: dict[str, Any] = field(default_factory=dict)  # the haunt plugin's own notes
+    rolled: dict[str, int] = field(default_factory=dict)  # monster kind -> moves rolled
+    winner: str = ""  # "heroes" | "traitor" | "none" once the game is decided
+    reason: str = ""  # why, in players' words
 
 
 @dataclass
@@ -112,6 +137,7 @@ class BetrayalState:
     pending: PendingChoice | None = None
     phase: str = EXPLORE
     haunt: Haunt | None = None
+    monsters: list[Monster] = field(default_factory=list)
     over: bool = False
     rng: Rng = field(default_factory=lambda: Rng(0))
 
@@ -137,5 +163,6 @@ class BetrayalState:
         data["script"] = [Frame(**f) for f in raw.get("script", [])]
         data["pending"] = PendingChoice.from_dict(raw.get("pending"))
         data["haunt"] = Haunt(**raw["haunt"]) if raw.get("haunt") else None
+        data["monsters"] = [Monster(**m) for m in raw.get("monsters", [])]
         data["rng"] = Rng(raw["rng"])
         return cls(**data)

@@ -15,7 +15,7 @@ from typing import Any
 from bot.games.betrayal import content, haunt, hooks
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
-from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame, Turn
+from bot.games.betrayal.state import EXPLORE, HAUNT, BetrayalState, Frame, Turn
 
 DAYS_IN_MONTH: tuple[int, ...] = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
@@ -100,6 +100,11 @@ def _turn_over(ctx: Ctx, frame: Frame, arg: Any) -> None:
 def _next_turn(ctx: Ctx, frame: Frame, arg: Any) -> None:
     state = ctx.state
     state.quiet_turns += 1
+    if state.phase == HAUNT and state.haunt is not None and state.haunt.key:
+        from bot.games.betrayal.haunting import flow
+
+        flow.next_turn(ctx, frame.seat)
+        return
     if state.phase == EXPLORE and haunt.stalled(state):
         haunt.begin_stalled(ctx, frame.seat)
         return

@@ -104,7 +104,9 @@ def _duel(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state, attacker = ctx.state, frame.seat
     spec = dict(arg)
     defender, trait = int(spec["defender"]), str(spec["trait"])
-    if not state.explorers[attacker].alive or not items.together(state, attacker, defender):
+    ranged = bool(spec.get("ranged"))
+    if not state.explorers[attacker].alive or not state.explorers[defender].alive or (
+            not ranged and not items.together(state, attacker, defender)):
         ctx.say("events.duel_gone", who=ctx.who(attacker), other=ctx.who(defender))
         return
     if "weapon" not in spec:
@@ -128,7 +130,8 @@ def _duel(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
             data={"attacker": attacker, "defender": defender, "trait": trait, "weapon": weapon})
     ctx.push_child(frame, [*WEAPON_COSTS.get(weapon, ()),
                            {"roll": {"dice": count, "purpose": "attack", "then": [
-                               {"_duel_defend": {"defender": defender, "trait": trait}}]}}])
+                               {"_duel_defend": {"defender": defender, "trait": trait,
+                                                 "ranged": ranged}}]}}])
 
 
 @resumer("duel_weapon")
@@ -142,7 +145,8 @@ def _duel_defend(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     """The defender rolls its bare trait (its own roll: its own cards may bend it)."""
     total = int(frame.vars.get("roll", 0))
     ctx.push([{"roll": {"trait": arg["trait"], "purpose": "defense", "then": [
-        {"_duel_result": {"attacker": frame.seat, "total": total, "trait": arg["trait"]}}]}}],
+        {"_duel_result": {"attacker": frame.seat, "total": total, "trait": arg["trait"],
+                          "ranged": bool(arg.get("ranged"))}}]}}],
         int(arg["defender"]), frame.source, frame.origin)
 
 
@@ -157,9 +161,14 @@ def _duel_result(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     winner, loser = (attacker, defender) if margin > 0 else (defender, attacker)
     amount = abs(margin)
+    ranged = bool(arg.get("ranged"))
+    if ranged and loser == attacker:
+        ctx.say("events.duel_missed", who=ctx.who(attacker), other=ctx.who(defender))
+        return
     ctx.say("events.duel_hits", kind="attack", who=ctx.who(winner), other=ctx.who(loser),
             amount=amount, data={"winner": winner, "loser": loser, "amount": amount})
-    cards = stealable(state, defender) if winner == attacker and amount >= 2 else []
+    cards = stealable(state, defender) if winner == attacker and amount >= 2 and not ranged \
+        else []
     if cards:
         labels = [content.say("labels.duel_hurt", amount=amount, kind=kind)]
         labels += [content.say("labels.duel_take", card=content.card(k).name) for k in cards]

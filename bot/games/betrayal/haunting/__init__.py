@@ -1,0 +1,28 @@
+"""The haunt: the second half of a Betrayal game, once the haunt roll succeeds.
+
+Modules: base.py (a haunt's data and plugin hooks), sides.py (who is on which side,
+turn order), flow.py (the split, the rounds, winning), combat.py (attacks), monsters.py
+(the monsters' turn), death.py, actions.py (the actions the haunt adds to a turn),
+ai.py (AI traitor, monsters and heroes), plugins/ (one module per haunt) and
+words.py (the lines said, from data/betrayal/haunt_texts.yaml).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from bot.games.betrayal.haunting import base
+
+
+def load_plugins() -> None:
+    """Import every haunt plugin module once (each registers itself)."""
+    from bot.games.betrayal.haunting import plugins
+
+    for info in pkgutil.iter_modules(plugins.__path__):
+        importlib.import_module(f"{plugins.__name__}.{info.name}")
+
+
+def has_plugin(key: str) -> bool:
+    load_plugins()
+    return key in base.PLUGINS

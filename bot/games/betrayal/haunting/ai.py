@@ -1,0 +1,127 @@
+"""The AI in the haunt: heroes that pursue their book's goal, a traitor that pursues
+its own, and the monsters the traitor moves.
+
+Deterministic, like the exploring AI (same state, same action), and always one of the
+listed options. The haunt tells it where to go (`HauntPlugin.goals`) and which special
+action to take (`ai_offer`); otherwise heroes keep exploring (a room may hold what
+they need) and the traitor hunts the nearest hero. An explorer attacks when its dice
+are at least a match for the target's; monsters attack a hero in their room, else
+walk towards the nearest one.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from bot.core.actions import Action
+from bot.games.betrayal import movement, traits
+from bot.games.betrayal.actions import Legal, legal
+from bot.games.betrayal.cards.attacks import attack_dice
+from bot.games.betrayal.haunting import base, combat, monsters, sides
+from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
+from bot.games.betrayal.state import BetrayalState
+
+
+def choose(state: BetrayalState, seat: int) -> Action | None:
+    """The haunt's decision for this seat now; None: let the exploring AI decide."""
+    if monster_stage(state):
+        return _monsters(state)
+    entries = legal(state, seat)
+    plugin = base.for_state(state)
+    pick = plugin.ai_offer(state, seat, offers(state, seat))
+    if pick is not None:
+        return Action("act", {"what": pick.id})
+    attack = _best_attack(state, seat, entries)
+    if attack is not None:
+        return attack
+    goals = plugin.goals(state, seat)
+    if not goals and sides.is_traitor(state, seat):
+        goals = {state.explorers[h].tile for h in sides.heroes(state)}
+    if goals:
+        step = _towards(state, seat, entries, goals)
+        if step is not None:
+            return step
+        if state.explorers[seat].tile in goals or sides.is_traitor(state, seat):
+            return Action("end_turn")
+    return None
+
+
+def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Action | None:
+    best: tuple[int, Action] | None = None
+    for e in entries:
+        if e.action.kind != ATTACK:
+            continue
+        args = e.action.args
+        trait, weapon = str(args["trait"]), str(args.get("weapon", ""))
+        ours = attack_dice(state, seat, trait, weapon)
+        target = args["target"]
+        if isinstance(target, str):
+            found = sides.monster(state, target)
+            theirs = (combat.monster_trait(state, found, trait) or 0) if found else 99
+        else:
+            theirs = traits.value(state, int(target), trait)
+        edge = ours - theirs
+        if edge >= 0 and (best is None or edge > best[0]):
+            best = (edge, e.action)
+    return best[1] if best else None
+
+
+def _graph_distance(state: BetrayalState, start: int, goals: set[int]) -> int | None:
+    if start in goals:
+        return 0
+    seen = {start}
+    todo = deque([(start, 0)])
+    while todo:
+        tile, dist = todo.popleft()
+        for nxt in monsters.neighbours(state, tile):
+            if nxt in seen:
+                continue
+            if nxt in goals:
+                return dist + 1
+            seen.add(nxt)
+            todo.append((nxt, dist + 1))
+    return None
+
+
+def _towards(state: BetrayalState, seat: int, entries: list[Legal],
+             goals: set[int]) -> Action | None:
+    """A move that brings the explorer strictly closer to one of `goals`."""
+    here = state.explorers[seat].tile
+    near = _graph_distance(state, here, goals)
+    best: tuple[int, int, Action] | None = None
+    for e in entries:
+        if e.action.kind != "move":
+            continue
+        args = e.action.args
+        for m in movement.legal_moves(state, seat):
+            if m.crossing is not None:
+                continue
+            if (m.dir and m.dir == args.get("dir")) or (
+                    m.link and m.link.kind == args.get("via") and m.target == args.get("to")):
+                dist = _graph_distance(state, m.target, goals)
+                if dist is not None and (near is None or dist < near) \
+                        and (best is None or (dist, m.target) < best[:2]):
+                    best = (dist, m.target, e.action)
+                break
+    return best[2] if best else None
+
+
+def _monsters(state: BetrayalState) -> Action:
+    """Attack a hero in the room, else step towards the nearest hero, else end."""
+    options = monsters.legal(state)
+    for action, _ in options:
+        if action.kind == monsters.M_ATTACK:
+            return action
+    plugin = base.for_state(state)
+    for monster in sides.monsters(state):
+        if not monsters.can_step(state, monster):
+            continue
+        goals = plugin.monster_goals(state, monster) or \
+            {state.explorers[h].tile for h in sides.heroes(state)}
+        if monster.tile in goals:
+            continue
+        target = monsters.toward(state, monster, goals)
+        if target is not None:
+            return Action(monsters.M_MOVE, {"m": monster.id, "to": target})
+    return Action(monsters.M_END)
+

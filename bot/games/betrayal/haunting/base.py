@@ -1,0 +1,214 @@
+"""What a haunt is: its data (data/betrayal/haunts/<key>.yaml) and its plugin.
+
+The engine runs everything seed 003 says of every haunt (the split, turn order,
+combat, death, monsters, winning when one side meets its goal). A haunt adds only what
+its two books add: the setup ("Right Now"), its special actions, what happens at the
+start of a round or after the monsters' turn, and when each side has won. Each haunt
+is one `HauntPlugin` subclass in `haunting/plugins/<key>.py`, registered with
+`@plugin`, next to its data file. Every hook has a neutral default.
+
+The data file (schema in data/betrayal/README.md, "Haunts"):
+
+    key, name            as in data/betrayal/haunts.yaml
+    designed, note       what is ours where seed 003 only outlines the haunt
+    monsters:            kind -> {name, traits: {speed, might, sanity, knowledge}
+                         (a missing trait cannot be attacked with), on_hit: stun|kill,
+                         glyph: one letter for the map, large: bool}
+    tokens:              kind -> {name, glyph}
+    values:              name -> {3: n, 4: n, 5: n, 6: n}  (numbers by player count)
+    books:               traitor / heroes -> {story, know, win, rules: [..], ending}
+    texts:               the haunt's own lines, `str.format` templates
+    actions:             offer id -> button label (a template)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from bot.core.events import PUBLIC, Audience, Event
+from bot.games.betrayal.cards import Offer
+from bot.paths import DATA
+
+if TYPE_CHECKING:
+    from bot.games.betrayal.context import Ctx
+    from bot.games.betrayal.state import BetrayalState, Monster
+
+HAUNT_DIR = DATA / "betrayal" / "haunts"
+BOOK_PARTS: tuple[str, ...] = ("story", "know", "win", "rules", "ending")
+
+
+@dataclass(frozen=True)
+class MonsterKind:
+    key: str
+    name: str
+    traits: dict[str, int]  # a trait the monster lacks cannot be used to attack it
+    on_hit: str = "stun"  # "stun" (seed 003) | "kill" (the haunt says a hit kills it)
+    glyph: str = "M"
+    large: bool = False
+
+
+@dataclass(frozen=True)
+class HauntData:
+    key: str
+    name: str
+    designed: bool
+    monsters: dict[str, MonsterKind]
+    tokens: dict[str, dict[str, str]]
+    values: dict[str, dict[int, int]]
+    books: dict[str, dict[str, Any]]
+    texts: dict[str, str]
+    actions: dict[str, str]
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+@cache
+def load_data(key: str) -> HauntData:
+    with (HAUNT_DIR / f"{key}.yaml").open(encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh) or {}
+    monsters = {k: MonsterKind(k, str(m["name"]), {t: int(v) for t, v in m["traits"].items()},
+                               str(m.get("on_hit", "stun")), str(m.get("glyph", "M")),
+                               bool(m.get("large", False)))
+                for k, m in (raw.get("monsters") or {}).items()}
+    values = {name: {int(n): int(v) for n, v in by.items()}
+              for name, by in (raw.get("values") or {}).items()}
+    return HauntData(str(raw["key"]), str(raw["name"]), bool(raw.get("designed", False)),
+                     monsters, dict(raw.get("tokens") or {}), values,
+                     dict(raw.get("books") or {}), {k: str(v) for k, v in
+                                                   (raw.get("texts") or {}).items()},
+                     {k: str(v) for k, v in (raw.get("actions") or {}).items()}, raw)
+
+
+def has_data(key: str) -> bool:
+    return (HAUNT_DIR / f"{key}.yaml").exists()
+
+
+class HauntPlugin:
+    """A haunt's own rules. Fighters are named by refs: "3" is seat 3, "m2" monster 2."""
+
+    key = ""
+
+    @property
+    def data(self) -> HauntData:
+        return load_data(self.key)
+
+    # ---- helpers for subclasses
+    def value(self, state: BetrayalState, name: str) -> int:
+        """A number of the haunt's `values` for this many players (3 to 6)."""
+        by = self.data.values[name]
+        return by[max(min(len(state.players), max(by)), min(by))]
+
+    def text(self, key: str, **kw: Any) -> str:
+        return self.data.texts[key].format(**kw)
+
+    def say(self, ctx: Ctx, key: str, kind: str = "haunt", audience: Audience = PUBLIC,
+            data: dict[str, Any] | None = None, **kw: Any) -> None:
+        ctx.events.append(Event(self.text(key, **kw), audience, kind, data or {}))
+
+    def offer(self, state: BetrayalState, offer_id: str, **kw: Any) -> Offer:
+        """An action button, labelled from `actions` (its id doubles as the label key
+        unless `label` is given in kw)."""
+        label_key = kw.pop("label", offer_id.split("-")[0])
+        return Offer(offer_id, self.data.actions[label_key].format(**kw), dict(kw))
+
+    # ---- hooks
+    def setup(self, ctx: Ctx) -> None:
+        """The traitor's "Right Now": place monsters and tokens, change traits. What
+        the table would see is said publicly; the books are sent by the engine."""
+
+    def offers(self, state: BetrayalState, seat: int) -> list[Offer]:
+        """The haunt's special actions open to this explorer now (its own turn, nothing
+        pending). Each offer id is used at most once a turn (the engine keeps count)."""
+        return []
+
+    def act(self, ctx: Ctx, seat: int, offer: Offer) -> None:
+        """Carry out an offer (it was just listed by `offers`): say it publicly, push
+        steps (a `roll` whose `then` runs a step registered with effects.step) or
+        change the state directly."""
+
+    def attack_traits(self, state: BetrayalState, seat: int) -> set[str]:
+        """Traits besides Might this explorer may attack with in this haunt."""
+        return set()
+
+    def can_attack(self, state: BetrayalState, attacker: str, target: str) -> bool:
+        """Whether this attack is allowed at all (refs as above)."""
+        return True
+
+    def hurt_monster(self, ctx: Ctx, monster: Monster, amount: int, attacker: str,
+                     weapon: str) -> bool:
+        """A monster lost a fight by `amount`. Return True when the plugin dealt with it;
+        False lets the engine stun it (or kill it, `on_hit: kill`)."""
+        return False
+
+    def monster_trait(self, state: BetrayalState, monster: Monster, trait: str,
+                      base: int) -> int:
+        """A monster's trait now (servants that grow stronger each round)."""
+        return base
+
+    def on_death(self, ctx: Ctx, seat: int) -> None:
+        """An explorer has just died (its cards already lie in the room)."""
+
+    def start_round(self, ctx: Ctx) -> None:
+        """A haunt round begins (before the first hero's turn; round 1 right after setup)."""
+
+    def end_turn(self, ctx: Ctx, seat: int) -> None:
+        """An explorer's haunt turn ends (hero or traitor)."""
+
+    def end_monsters(self, ctx: Ctx) -> None:
+        """The monsters' turn is over (the last turn of a round)."""
+
+    def traitor_plays(self, state: BetrayalState) -> bool:
+        """Whether the traitor still takes turns (alive by default)."""
+        from bot.games.betrayal.haunting import sides
+
+        seat = sides.traitor(state)
+        return seat is not None and state.explorers[seat].alive
+
+    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+        """("heroes" | "traitor", the reason as players read it) once a side has met
+        its goal; None while the game goes on. Checked after every action. When this
+        returns None the engine still ends a game with no living hero (the traitor
+        wins) or no one left at all."""
+        return None
+
+    # ---- the AI
+    def goals(self, state: BetrayalState, seat: int) -> set[int]:
+        """Tiles this explorer's AI should head for (empty: hunt the other side)."""
+        return set()
+
+    def monster_goals(self, state: BetrayalState, monster: Monster) -> set[int]:
+        """Tiles this monster's AI should head for (empty: the nearest hero)."""
+        return set()
+
+    def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
+        """Which special action the AI takes now, if any (default: the first)."""
+        return offers[0] if offers else None
+
+
+PLUGINS: dict[str, HauntPlugin] = {}
+
+
+def plugin(cls: type[HauntPlugin]) -> type[HauntPlugin]:
+    """Register a haunt's plugin class under its key."""
+    PLUGINS[cls.key] = cls()
+    return cls
+
+
+def register(key: str) -> Callable[[type[HauntPlugin]], type[HauntPlugin]]:
+    def deco(cls: type[HauntPlugin]) -> type[HauntPlugin]:
+        cls.key = key
+        return plugin(cls)
+    return deco
+
+
+def for_state(state: BetrayalState) -> HauntPlugin:
+    """The running haunt's plugin (a neutral one when the chart named no haunt)."""
+    key = state.haunt.key if state.haunt else ""
+    return PLUGINS.get(key) or _NEUTRAL
+
+
+_NEUTRAL = HauntPlugin()

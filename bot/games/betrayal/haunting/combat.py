@@ -1,0 +1,281 @@
+"""Attacks in the haunt (seed 003, "Attacks"): who may attack whom, with what, and how
+a fight with a monster ends.
+
+Once per turn an explorer may attack one opponent in its room: Might against Might,
+or another trait where a card (the Ring: Sanity; the Revolver: Speed) or the haunt
+allows it, never a trait the target lacks. One weapon at a time, 8 dice at most. The
+Revolver also shoots along a straight line with no wall between, through any number of
+doors; losing such a ranged attack hurts no one, and it can steal nothing. Fights
+between explorers are cards/attacks.py's duel (the loser splits its damage; a winner
+by 2 or more may steal a card instead). A monster that loses is stunned, or killed if
+its haunt says so; an explorer that loses to a monster takes the damage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.dice import roll_betrayal
+from bot.games.betrayal import content, hooks, items
+from bot.games.betrayal.cards.attacks import attack_dice, weapon_dice
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import step
+from bot.games.betrayal.haunting import base, sides
+from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.house import DIRS, through_door
+from bot.games.betrayal.state import BetrayalState, Frame, Monster
+
+ATTACKED = "attacked"  # turn flag: this explorer has made its attack this turn
+
+
+@dataclass(frozen=True)
+class AttackChoice:
+    target: int | str  # a seat, or "m<id>" for a monster
+    trait: str
+    weapon: str = ""
+    ranged: bool = False
+
+    def args(self) -> dict[str, int | str]:
+        found: dict[str, int | str] = {"target": self.target, "trait": self.trait}
+        if self.weapon:
+            found["weapon"] = self.weapon
+        if self.ranged:
+            found["ranged"] = 1
+        return found
+
+
+def target_name(state: BetrayalState, target: int | str) -> str:
+    if isinstance(target, str):
+        found = sides.monster(state, target)
+        return monster_name(state, found) if found else target
+    return content.explorer(state.explorers[target].key).name
+
+
+def monster_name(state: BetrayalState, monster: Monster) -> str:
+    kinds = base.for_state(state).data.monsters
+    kind = kinds.get(monster.kind)
+    name = kind.name if kind else monster.kind
+    same = [m for m in sides.monsters(state, monster.kind)]
+    return name if len(same) <= 1 else f"{name} {monster.id}"
+
+
+def monster_trait(state: BetrayalState, monster: Monster, trait: str) -> int | None:
+    """A monster's trait, or None when it has none (it cannot be attacked with it)."""
+    kind = base.for_state(state).data.monsters.get(monster.kind)
+    if kind is None or trait not in kind.traits:
+        return None
+    return base.for_state(state).monster_trait(state, monster, trait, kind.traits[trait])
+
+
+def attack_traits(state: BetrayalState, seat: int) -> set[str]:
+    found = {"might"} | base.for_state(state).attack_traits(state, seat)
+    if hooks.holds_custom(state, seat, "ring"):
+        found.add("sanity")
+    return found
+
+
+def line_of_sight(state: BetrayalState, tile_id: int) -> list[int]:
+    """Rooms in a straight line from this one through doors, no wall between."""
+    found = []
+    for d in DIRS:
+        here = tile_id
+        for _ in range(len(state.tiles)):
+            nxt = through_door(state, here, d)
+            if nxt is None:
+                break
+            found.append(nxt)
+            here = nxt
+    return found
+
+
+def _targets_in(state: BetrayalState, seat: int, tile_id: int, near: bool) -> list[int | str]:
+    side = sides.side_of(state, seat)
+    found: list[int | str] = []
+    for other, explorer in enumerate(state.explorers):
+        if other == seat or not explorer.alive or explorer.tile != tile_id:
+            continue
+        if sides.side_of(state, other) == side:
+            continue
+        if near and not items.together(state, seat, other):
+            continue
+        found.append(other)
+    if side == sides.HERO:
+        found += [f"m{m.id}" for m in sides.monsters(state) if m.tile == tile_id]
+    return found
+
+
+def _has_trait(state: BetrayalState, target: int | str, trait: str) -> bool:
+    if isinstance(target, str):
+        found = sides.monster(state, target)
+        return found is not None and monster_trait(state, found, trait) is not None
+    return True
+
+
+def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
+    """Every attack this explorer may make now (its turn, in the haunt, none made yet)."""
+    if state.haunt is None or state.over or state.turn.flags.get(ATTACKED) \
+            or not state.explorers[seat].alive or hooks.blocked(state, seat):
+        return []
+    plugin = base.for_state(state)
+    here = state.explorers[seat].tile
+    cards = state.explorers[seat].cards
+    found: list[AttackChoice] = []
+    for target in _targets_in(state, seat, here, near=True):
+        if not plugin.can_attack(state, str(seat), str(target)):
+            continue
+        for trait in sorted(attack_traits(state, seat)):
+            if not _has_trait(state, target, trait):
+                continue
+            found.append(AttackChoice(target, trait))
+            found += [AttackChoice(target, trait, w) for w in cards
+                      if w != "revolver" and weapon_dice(w, trait) > 0]
+        if "revolver" in cards and _has_trait(state, target, "speed"):
+            found.append(AttackChoice(target, "speed", "revolver"))
+    if "revolver" in cards:
+        for tile_id in line_of_sight(state, here):
+            for target in _targets_in(state, seat, tile_id, near=False):
+                if plugin.can_attack(state, str(seat), str(target)) \
+                        and _has_trait(state, target, "speed"):
+                    found.append(AttackChoice(target, "speed", "revolver", ranged=True))
+    return found
+
+
+def label(state: BetrayalState, seat: int, choice: AttackChoice) -> str:
+    dice = attack_dice(state, seat, choice.trait, choice.weapon)
+    weapon = say("labels.with_weapon", card=content.card(choice.weapon).name) \
+        if choice.weapon else ""
+    key = "labels.shoot" if choice.ranged else "labels.attack"
+    return say(key, target=target_name(state, choice.target), trait=choice.trait.capitalize(),
+               dice=dice, weapon=weapon)
+
+
+def start(ctx: Ctx, seat: int, choice: AttackChoice) -> None:
+    """Push the attack; it is this turn's one attack whatever comes of it."""
+    ctx.state.turn.flags[ATTACKED] = True
+    if isinstance(choice.target, int):
+        ctx.push([{"_duel": {"defender": choice.target, "trait": choice.trait,
+                             "weapon": choice.weapon, "ranged": choice.ranged}}],
+                 seat, "attack", "engine")
+        return
+    ctx.push([{"_strike_monster": {"monster": choice.target, "trait": choice.trait,
+                                   "weapon": choice.weapon, "ranged": choice.ranged}}],
+             seat, "attack", "engine")
+
+
+# ---------------------------------------------------------------- explorer vs monster
+
+@step("_strike_monster")
+def _strike_monster(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state, seat = ctx.state, frame.seat
+    monster = sides.monster(state, str(arg["monster"]))
+    if monster is None or not state.explorers[seat].alive:
+        return
+    trait, weapon = str(arg["trait"]), str(arg.get("weapon", ""))
+    count = attack_dice(state, seat, trait, weapon)
+    with_weapon = say("labels.with_weapon", card=content.card(weapon).name) if weapon else ""
+    tell(ctx, "events.attack_monster", kind="attack", who=ctx.who(seat),
+         monster=monster_name(state, monster), trait=trait.capitalize(), dice=count,
+         weapon=with_weapon, data={"attacker": seat, "monster": monster.id, "trait": trait})
+    from bot.games.betrayal.cards.attacks import WEAPON_COSTS
+
+    ctx.push_child(frame, [*WEAPON_COSTS.get(weapon, ()),
+                           {"roll": {"dice": count, "purpose": "attack", "then": [
+                               {"_monster_defends": dict(arg)}]}}])
+
+
+@step("_monster_defends")
+def _monster_defends(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state = ctx.state
+    monster = sides.monster(state, str(arg["monster"]))
+    if monster is None:
+        return
+    trait = str(arg["trait"])
+    strength = monster_trait(state, monster, trait) or 0
+    dice = roll_betrayal(state.rng, max(1, min(8, strength)))
+    ours, theirs = int(frame.vars.get("roll", 0)), sum(dice)
+    tell(ctx, "events.monster_rolls", kind="roll", monster=monster_name(state, monster),
+         dice=" ".join(map(str, dice)), total=theirs, data={"dice": dice, "total": theirs})
+    margin = ours - theirs
+    if margin == 0:
+        tell(ctx, "events.fight_tie", who=ctx.who(frame.seat),
+             other=monster_name(state, monster))
+    elif margin > 0:
+        hurt_monster(ctx, monster, margin, str(frame.seat), str(arg.get("weapon", "")))
+    elif arg.get("ranged"):
+        tell(ctx, "events.ranged_miss", who=ctx.who(frame.seat),
+             other=monster_name(state, monster))
+    else:
+        tell(ctx, "events.fight_lost", who=ctx.who(frame.seat),
+             other=monster_name(state, monster), amount=-margin)
+        kind = "physical" if trait in ("might", "speed") else "mental"
+        ctx.push([{"damage": {"kind": kind, "amount": -margin}}], frame.seat, "attack")
+
+
+def hurt_monster(ctx: Ctx, monster: Monster, amount: int, attacker: str, weapon: str) -> None:
+    """A monster lost a fight: its haunt may decide; else it is stunned or killed."""
+    state = ctx.state
+    plugin = base.for_state(state)
+    if plugin.hurt_monster(ctx, monster, amount, attacker, weapon):
+        return
+    kind = plugin.data.monsters.get(monster.kind)
+    if kind is not None and kind.on_hit == "kill":
+        kill_monster(ctx, monster)
+        return
+    stun(ctx, monster)
+
+
+def stun(ctx: Ctx, monster: Monster) -> None:
+    monster.stunned = True
+    tell(ctx, "events.stunned", kind="monster", monster=monster_name(ctx.state, monster),
+         data={"monster": monster.id})
+
+
+def kill_monster(ctx: Ctx, monster: Monster) -> None:
+    name = monster_name(ctx.state, monster)
+    monster.alive = False
+    tell(ctx, "events.monster_killed", kind="monster", monster=name,
+         data={"monster": monster.id})
+
+
+# ---------------------------------------------------------------- monster vs explorer
+
+def monster_attack(ctx: Ctx, monster: Monster, seat: int, trait: str = "might") -> None:
+    """Push a monster's attack on an explorer (the traitor's player makes it)."""
+    monster.attacked = True
+    ctx.push([{"_monster_strikes": {"monster": f"m{monster.id}", "trait": trait}}], seat,
+             "monster", "engine")
+
+
+@step("_monster_strikes")
+def _monster_strikes(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state = ctx.state
+    monster = sides.monster(state, str(arg["monster"]))
+    if monster is None or not state.explorers[frame.seat].alive:
+        return
+    trait = str(arg.get("trait", "might"))
+    strength = monster_trait(state, monster, trait) or 0
+    dice = roll_betrayal(state.rng, max(1, min(8, strength)))
+    tell(ctx, "events.monster_attacks", kind="attack", monster=monster_name(state, monster),
+         who=ctx.who(frame.seat), trait=trait.capitalize(), dice=" ".join(map(str, dice)),
+         total=sum(dice), data={"monster": monster.id, "seat": frame.seat,
+                                "total": sum(dice)})
+    ctx.push_child(frame, [{"roll": {"trait": trait, "purpose": "defense", "then": [
+        {"_monster_strike_result": {"monster": arg["monster"], "total": sum(dice),
+                                    "trait": trait}}]}}])
+
+
+@step("_monster_strike_result")
+def _monster_strike_result(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state = ctx.state
+    monster = sides.monster(state, str(arg["monster"]))
+    margin = int(arg["total"]) - int(frame.vars.get("roll", 0))
+    name = monster_name(state, monster) if monster else str(arg["monster"])
+    if margin == 0:
+        tell(ctx, "events.fight_tie", who=name, other=ctx.who(frame.seat))
+    elif margin > 0:
+        tell(ctx, "events.fight_lost", who=ctx.who(frame.seat), other=name, amount=margin)
+        kind = "physical" if arg["trait"] in ("might", "speed") else "mental"
+        ctx.push_child(frame, [{"damage": {"kind": kind, "amount": margin}}])
+    elif monster is not None:
+        hurt_monster(ctx, monster, -margin, str(frame.seat), "")

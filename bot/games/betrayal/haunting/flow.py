@@ -1,0 +1,253 @@
+"""The haunt from its first moment to a winner: the split, the setup, the rounds.
+
+`start` runs once the chart has named the haunt and its traitor: the traitor's book
+goes to the traitor alone, the heroes' book to the heroes alone, the table hears only
+what it would see (monsters placed, the Stairs from Basement). Then the rounds: each
+hero from the traitor's left, the traitor, the monsters (sides.py). After every action
+`settle` checks whether a side has won and moves past an explorer who died on its own
+turn. At the end both books become public.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.events import Event, to_player, to_team
+from bot.games.betrayal import explore
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import step
+from bot.games.betrayal.haunting import base, monsters, sides
+from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.links import house_links
+from bot.games.betrayal.state import HEROES, MONSTERS, TRAITOR, BetrayalState, Frame, Turn
+
+STAIRS = "stairs_from_basement"
+
+
+# ---------------------------------------------------------------- books
+
+def book_text(state: BetrayalState, side: str) -> str:
+    """One side's book, as its readers see it."""
+    plugin = base.for_state(state)
+    book = plugin.data.books.get(side, {})
+    title = say(f"books.title_{side}", name=plugin.data.name)
+    parts = [f"**{title}**"]
+    for part in base.BOOK_PARTS:
+        if part == "ending":
+            continue
+        text = book.get(part)
+        if not text:
+            continue
+        if isinstance(text, list):
+            text = "\n".join(f"• {line}" for line in text)
+        text = str(text).strip().format(**{n: plugin.value(state, n) for n in plugin.data.values})
+        parts.append(f"__{say(f'books.{part}')}__\n{text}")
+    return "\n\n".join(parts)
+
+
+# ---------------------------------------------------------------- start
+
+def start(ctx: Ctx) -> None:
+    """The split and the setup, then (as steps, after any placing choice) round 1."""
+    state = ctx.state
+    haunt = state.haunt
+    assert haunt is not None
+    plugin = base.for_state(state)
+    traitor = haunt.traitor
+    if traitor is not None:
+        ctx.events.append(Event(book_text(state, sides.EVIL), to_player(traitor), "book",
+                                {"side": sides.EVIL}))
+    ctx.events.append(Event(book_text(state, sides.HERO), to_team(sides.HERO), "book",
+                            {"side": sides.HERO}))
+    tell(ctx, "events.books_read")
+    haunt.round = 0
+    # Pushed first so it runs last: whatever the haunt's setup pushes (a room to place)
+    # runs before the Stairs from Basement check and round 1.
+    ctx.push([{"_haunt_stairs": {}}, {"_haunt_round": {}}],
+             traitor if traitor is not None else haunt.revealer, "haunt")
+    plugin.setup(ctx)
+
+
+def basement_cut_off(state: BetrayalState) -> bool:
+    """No way between the basement and the floors above (doors never cross floors:
+    only links do)."""
+    basement = {i for i, t in enumerate(state.tiles) if t.floor == "basement"}
+    return not any((a in basement) != (b in basement) for a, b, _ in house_links(state))
+
+
+@step("_haunt_stairs")
+def _haunt_stairs(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    """Seed 003: if the monsters could not leave the basement, the traitor takes the
+    Stairs from Basement out of the room stack and places it (the stack is shuffled)."""
+    state = ctx.state
+    if not basement_cut_off(state) or not sides.monsters(state) \
+            or STAIRS not in explore.unplaced(state) \
+            or not any(t.floor == "basement" for t in state.tiles):
+        return
+    tell(ctx, "events.stairs_needed", kind="setup")
+    explore.explore_like(frame, "basement", move=False, room=STAIRS)
+
+
+@step("_haunt_round")
+def _haunt_round(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    _new_round(ctx)
+
+
+# ---------------------------------------------------------------- rounds and turns
+
+def _new_round(ctx: Ctx) -> None:
+    state = ctx.state
+    haunt = state.haunt
+    assert haunt is not None
+    haunt.round += 1
+    tell(ctx, "events.round", kind="turn", number=haunt.round, data={"round": haunt.round})
+    base.for_state(state).start_round(ctx)
+    if state.over:
+        return
+    heroes = sides.heroes(state)
+    if heroes:
+        _explorer_turn(ctx, heroes[0], HEROES)
+    else:
+        _after_heroes(ctx)
+
+
+def _explorer_turn(ctx: Ctx, seat: int, stage: str) -> None:
+    from bot.games.betrayal import turn
+
+    assert ctx.state.haunt is not None
+    ctx.state.haunt.stage = stage
+    turn.start_turn(ctx, seat)
+
+
+def _after_heroes(ctx: Ctx) -> None:
+    state = ctx.state
+    plugin = base.for_state(state)
+    if plugin.traitor_plays(state) and state.haunt and state.haunt.traitor is not None:
+        _explorer_turn(ctx, state.haunt.traitor, TRAITOR)
+        return
+    _monsters_turn(ctx)
+
+
+def _monsters_turn(ctx: Ctx) -> None:
+    state = ctx.state
+    haunt = state.haunt
+    assert haunt is not None
+    if not sides.monsters(state) or haunt.traitor is None:
+        _end_round(ctx)
+        return
+    haunt.stage = MONSTERS
+    state.turn = Turn(seat=haunt.traitor, number=state.turn.number + 1)
+    tell(ctx, "events.monsters_turn", kind="turn", player=state.players[haunt.traitor],
+         data={"seat": haunt.traitor, "turn": state.turn.number, "monsters": True})
+    monsters.start_turn(ctx)
+
+
+def end_monsters(ctx: Ctx) -> None:
+    tell(ctx, "events.monsters_done", kind="turn")
+    base.for_state(ctx.state).end_monsters(ctx)
+    settle(ctx)
+    if not ctx.state.over:
+        _end_round(ctx)
+
+
+def _end_round(ctx: Ctx) -> None:
+    settle(ctx)
+    if not ctx.state.over:
+        _new_round(ctx)
+
+
+def next_turn(ctx: Ctx, seat: int) -> None:
+    """An explorer's haunt turn is over: the next hero, else the traitor, else the
+    monsters, else a new round."""
+    state = ctx.state
+    haunt = state.haunt
+    assert haunt is not None
+    base.for_state(state).end_turn(ctx, seat)
+    settle(ctx)
+    if state.over:
+        return
+    if haunt.stage == HEROES:
+        order = sides.heroes(state, alive=False)
+        later = order[order.index(seat) + 1:] if seat in order else []
+        for hero in later:
+            if state.explorers[hero].alive:
+                _explorer_turn(ctx, hero, HEROES)
+                return
+        _after_heroes(ctx)
+        return
+    _monsters_turn(ctx)
+
+
+# ---------------------------------------------------------------- winning
+
+def settle(ctx: Ctx) -> None:
+    """After every action: has a side won? Did the explorer whose turn it is die?"""
+    state = ctx.state
+    if state.over or state.haunt is None or not state.haunt.key:
+        return
+    result = base.for_state(state).winner(state)
+    if result is None and not sides.heroes(state):
+        result = (sides.EVIL, say("reasons.heroes_dead"))
+    if result is not None:
+        finish(ctx, *result)
+
+
+def finish(ctx: Ctx, side: str, reason: str) -> None:
+    state = ctx.state
+    haunt = state.haunt
+    assert haunt is not None
+    haunt.winner, haunt.reason = side, reason
+    state.over = True
+    state.pending = None
+    state.script.clear()
+    plugin = base.for_state(state)
+    tell(ctx, f"events.winner_{side}", kind="game_over", reason=reason,
+         data={"winner": side, "reason": reason})
+    ending = plugin.data.books.get(side, {}).get("ending")
+    if ending:
+        ctx.events.append(_plain(str(ending).strip()))
+    for book_side in (sides.EVIL, sides.HERO):
+        if book_side in plugin.data.books:
+            ctx.events.append(_plain(say("books.now_public") + "\n" + book_text(state, book_side),
+                                     kind="book"))
+
+
+def _plain(text: str, kind: str = "haunt") -> object:
+    from bot.core.events import Event
+
+    return Event(text, kind=kind)
+
+
+def is_haunt(state: BetrayalState) -> bool:
+    return state.haunt is not None and bool(state.haunt.key) and not state.over
+
+
+
+def after_action(ctx: Ctx) -> None:
+    """After every action in the haunt: a winner? And if the explorer whose turn it is
+    died (nothing left pending), its turn is over and play moves on."""
+    state = ctx.state
+    if state.haunt is None or not state.haunt.key:
+        return
+    settle(ctx)
+    from bot.games.betrayal import effects
+
+    for _ in range(len(state.players) * 4):
+        if state.over or state.pending is not None:
+            return
+        stage = state.haunt.stage
+        if stage == MONSTERS or state.explorers[state.turn.seat].alive:
+            return
+        state.script.clear()
+        next_turn(ctx, state.turn.seat)
+        effects.run(ctx)
+        settle(ctx)
+
+
+def private_text(state: BetrayalState, seat: int, sheet: str) -> str:
+    """What `/secret` shows: the sheet, and once the haunt has begun, the book of the
+    side this explorer is on."""
+    if state.haunt is None or not state.haunt.key or not base.has_data(state.haunt.key):
+        return sheet
+    side = sides.side_of(state, seat)
+    return f"{sheet}\n\n{book_text(state, side)}"

@@ -1,0 +1,168 @@
+"""Monsters (seed 003, "Monsters"): placing them, their turn, how they move.
+
+At the start of the monsters' turn each kind rolls one die per point of its Speed; the
+total (at least 1) is how many rooms each monster of that kind may enter this turn. A
+monster stunned when its turn starts only recovers (flips back). Leaving a room where
+heroes stand costs one more room per hero there. Monsters never explore (they keep to
+placed rooms), carry nothing, steal nothing, and may climb the Coal Chute back up from
+the Basement Landing. Each may attack once in its turn. The traitor's player moves
+them, one room at a time, then ends their turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.actions import Action
+from bot.core.dice import roll_betrayal
+from bot.games.betrayal import content
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.haunting import base, combat, sides
+from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.house import DIRS, through_door
+from bot.games.betrayal.links import house_links
+from bot.games.betrayal.state import BetrayalState, Monster
+
+M_MOVE, M_ATTACK, M_END = "mmove", "mattack", "mend"
+
+
+def spawn(ctx: Ctx, kind: str, tile_id: int, *, quiet: bool = False) -> Monster:
+    """Put a new monster of `kind` in a room."""
+    state = ctx.state
+    monster = Monster(id=1 + max((m.id for m in state.monsters), default=0), kind=kind,
+                      tile=tile_id)
+    state.monsters.append(monster)
+    if not quiet:
+        tell(ctx, "events.monster_appears", kind="monster",
+             monster=combat.monster_name(state, monster), room=ctx.room_name(tile_id),
+             data={"monster": monster.id, "kind": kind, "tile": tile_id})
+    return monster
+
+
+def neighbours(state: BetrayalState, tile_id: int) -> list[int]:
+    """Placed rooms a monster can walk to from here: doors, the house's links, and the
+    Coal Chute climbed back up from the Basement Landing."""
+    found = [t for d in DIRS if (t := through_door(state, tile_id, d)) is not None]
+    for a, b, kind in house_links(state):
+        if a == tile_id and kind != "revolving_wall":
+            found.append(b)
+        if kind == "chute" and b == tile_id:
+            found.append(a)
+    return sorted(set(found) - {tile_id}, key=found.index)
+
+
+def leave_cost(state: BetrayalState, monster: Monster) -> int:
+    return 1 + sides.opponents_in(state, monster.tile, sides.EVIL)
+
+
+def can_step(state: BetrayalState, monster: Monster) -> bool:
+    """Enough moves left to leave its room (a monster can always make one room)."""
+    if monster.skip or monster.stunned:
+        return False
+    cost = leave_cost(state, monster)
+    first = monster.moves == state.haunt.rolled.get(monster.kind, 0) if state.haunt else False
+    return monster.moves >= cost or (first and monster.moves > 0)
+
+
+def start_turn(ctx: Ctx) -> None:
+    """The monsters' turn begins: stunned ones recover and wait; each kind rolls."""
+    state = ctx.state
+    assert state.haunt is not None
+    state.haunt.rolled = {}
+    plugin = base.for_state(state)
+    for monster in sides.monsters(state):
+        monster.attacked = False
+        monster.skip = monster.stunned
+        if monster.stunned:
+            monster.stunned = False
+            tell(ctx, "events.recovers", kind="monster",
+                 monster=combat.monster_name(state, monster), data={"monster": monster.id})
+    for kind in dict.fromkeys(m.kind for m in sides.monsters(state)):
+        speed = plugin.data.monsters[kind].traits.get("speed", 0) if kind in \
+            plugin.data.monsters else 0
+        some = sides.monsters(state, kind)
+        speed = plugin.monster_trait(state, some[0], "speed", speed) if some else speed
+        dice = roll_betrayal(state.rng, max(1, min(8, speed))) if speed > 0 else []
+        moves = max(1, sum(dice)) if speed > 0 else 0
+        state.haunt.rolled[kind] = moves
+        for monster in some:
+            monster.moves = 0 if monster.skip else moves
+        name = plugin.data.monsters[kind].name if kind in plugin.data.monsters else kind
+        tell(ctx, "events.monsters_roll", kind="roll", monsters=name,
+             dice=" ".join(map(str, dice)) or "-", moves=moves,
+             data={"kind": kind, "dice": dice, "moves": moves})
+
+
+def legal(state: BetrayalState) -> list[tuple[Action, str]]:
+    """The traitor's options in the monsters' turn: a step for a monster, an attack,
+    or the end of their turn."""
+    found: list[tuple[Action, str]] = []
+    for monster in sides.monsters(state):
+        name = combat.monster_name(state, monster)
+        if can_step(state, monster):
+            for target in neighbours(state, monster.tile):
+                found.append((Action(M_MOVE, {"m": monster.id, "to": target}),
+                              say("labels.monster_move", monster=name,
+                                  room=content.room(state.tiles[target].room).name)))
+        if not monster.attacked and not monster.skip and not monster.stunned:
+            for seat in targets(state, monster):
+                found.append((Action(M_ATTACK, {"m": monster.id, "target": seat}),
+                              say("labels.monster_attack", monster=name,
+                                  who=content.explorer(state.explorers[seat].key).name)))
+    found.append((Action(M_END), say("labels.monsters_done")))
+    return found
+
+
+def targets(state: BetrayalState, monster: Monster) -> list[int]:
+    plugin = base.for_state(state)
+    return [s for s, e in enumerate(state.explorers)
+            if e.alive and e.tile == monster.tile and sides.side_of(state, s) == sides.HERO
+            and plugin.can_attack(state, f"m{monster.id}", str(s))]
+
+
+def perform(ctx: Ctx, action: Action) -> bool:
+    """Carry out a monster action; False when it is the end of their turn."""
+    state = ctx.state
+    if action.kind == M_END:
+        return False
+    monster = sides.monster(state, f"m{action.args['m']}")
+    assert monster is not None
+    if action.kind == M_MOVE:
+        cost = leave_cost(state, monster)
+        monster.moves = max(0, monster.moves - cost)
+        source = monster.tile
+        monster.tile = int(action.args["to"])
+        tell(ctx, "events.monster_moves", kind="move", monster=combat.monster_name(state, monster),
+             source=ctx.room_name(source), target=ctx.room_name(monster.tile),
+             data={"monster": monster.id, "to": monster.tile})
+        return True
+    combat.monster_attack(ctx, monster, int(action.args["target"]))
+    return True
+
+
+def toward(state: BetrayalState, monster: Monster, goals: set[int]) -> int | None:
+    """The neighbouring room on a shortest walk to one of `goals` (for the AI)."""
+    from collections import deque
+
+    if monster.tile in goals or not goals:
+        return None
+    first: dict[int, int] = {}
+    todo: deque[int] = deque()
+    for n in neighbours(state, monster.tile):
+        if n not in first:
+            first[n] = n
+            todo.append(n)
+    while todo:
+        tile = todo.popleft()
+        if tile in goals:
+            return first[tile]
+        for n in neighbours(state, tile):
+            if n not in first and n != monster.tile:
+                first[n] = first[tile]
+                todo.append(n)
+    return None
+
+
+def snapshot(state: BetrayalState) -> list[dict[str, Any]]:
+    return [{"id": m.id, "kind": m.kind, "tile": m.tile, "stunned": m.stunned}
+            for m in sides.monsters(state)]

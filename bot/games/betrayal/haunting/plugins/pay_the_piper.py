@@ -1,0 +1,107 @@
+"""Pay the Piper (haunt #3): rats, and a ritual in the Pentagram Chamber.
+
+Seed 003's outline and what we designed are in data/betrayal/haunts/pay_the_piper.yaml.
+progress: "successes" (ritual rolls made), "entered" (the traitor has set foot in the
+Pentagram Chamber: from then on killing the traitor does not win the heroes the game).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.betrayal import explore
+from bot.games.betrayal.cards import Offer
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import step
+from bot.games.betrayal.haunting import monsters, sides
+from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.state import BetrayalState, Frame
+
+CHAMBER = "pentagram_chamber"
+
+
+@register("pay_the_piper")
+class PayThePiper(HauntPlugin):
+    def setup(self, ctx: Ctx) -> None:
+        state = ctx.state
+        traitor = sides.traitor(state)
+        assert traitor is not None
+        home = state.explorers[traitor].tile
+        rooms = [home, *monsters.neighbours(state, home)]
+        count = self.value(state, "rats")
+        for i in range(count):
+            monsters.spawn(ctx, "rat", rooms[i % len(rooms)], quiet=True)
+        self.say(ctx, "rats_arrive", count=count, room=ctx.room_name(home))
+        self._note_entered(ctx)
+        if state.tile_of(CHAMBER) is None and CHAMBER in explore.unplaced(state):
+            ctx.push([{"_piper_chamber": {}}], traitor, "haunt")
+
+    def offers(self, state: BetrayalState, seat: int) -> list[Offer]:
+        if not sides.is_traitor(state, seat) or state.at(seat).room != CHAMBER:
+            return []
+        return [self.offer(state, "ritual", target=self.value(state, "target"))]
+
+    def act(self, ctx: Ctx, seat: int, offer: Offer) -> None:
+        target = self.value(ctx.state, "target")
+        self.say(ctx, "ritual", who=ctx.who(seat), target=target)
+        ctx.push([{"roll": {"trait": "sanity", "purpose": "haunt", "then": [
+            {"_piper_ritual": {"target": target}}]}}], seat, "haunt")
+
+    def end_turn(self, ctx: Ctx, seat: int) -> None:
+        self._note_entered(ctx)
+
+    def _note_entered(self, ctx: Ctx) -> None:
+        state = ctx.state
+        assert state.haunt is not None
+        traitor = sides.traitor(state)
+        if traitor is None or state.haunt.progress.get("entered"):
+            return
+        if state.explorers[traitor].alive and state.at(traitor).room == CHAMBER:
+            state.haunt.progress["entered"] = True
+            self.say(ctx, "entered", who=ctx.who(traitor))
+
+    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+        assert state.haunt is not None
+        progress = state.haunt.progress
+        if int(progress.get("successes", 0)) >= self.value(state, "successes"):
+            return sides.EVIL, self.text("reason_ritual")
+        if not sides.monsters(state, "rat"):
+            return sides.HERO, self.text("reason_rats")
+        traitor = sides.traitor(state)
+        if traitor is not None and not state.explorers[traitor].alive \
+                and not progress.get("entered"):
+            return sides.HERO, self.text("reason_traitor")
+        return None
+
+    def goals(self, state: BetrayalState, seat: int) -> set[int]:
+        if sides.is_traitor(state, seat):
+            tile = state.tile_of(CHAMBER)
+            return {tile} if tile is not None else set()
+        return {m.tile for m in sides.monsters(state, "rat")}
+
+
+@step("_piper_ritual")
+def _piper_ritual(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    plugin = PayThePiper()
+    state = ctx.state
+    assert state.haunt is not None
+    needed = plugin.value(state, "successes")
+    count = int(state.haunt.progress.get("successes", 0))
+    if int(frame.vars.get("roll", 0)) >= int(arg["target"]):
+        count += 1
+        state.haunt.progress["successes"] = count
+        plugin.say(ctx, "ritual_success", count=count, needed=needed)
+    else:
+        plugin.say(ctx, "ritual_fail", count=count, needed=needed)
+
+
+@step("_piper_chamber")
+def _piper_chamber(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    frame.steps.insert(0, {"_piper_chamber_said": {}})
+    explore.explore_like(frame, "basement", move=False, room=CHAMBER)
+
+
+@step("_piper_chamber_said")
+def _piper_chamber_said(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    if ctx.state.tile_of(CHAMBER) is not None:
+        PayThePiper().say(ctx, "chamber_placed")

@@ -1,0 +1,79 @@
+"""Who is on which side once the haunt has begun, and the order of play.
+
+Seed 003: the traitor and the monsters are one side, every other explorer a hero.
+Turns go: each hero, starting on the traitor's left (rising seats), then the traitor,
+then the monsters (all played by the traitor's player). With no traitor, the heroes
+play in seat order from the revealer, then the monsters.
+"""
+
+from __future__ import annotations
+
+from bot.games.betrayal.state import BetrayalState, Monster
+
+HERO, EVIL = "heroes", "traitor"
+
+
+def traitor(state: BetrayalState) -> int | None:
+    return state.haunt.traitor if state.haunt else None
+
+
+def is_traitor(state: BetrayalState, seat: int) -> bool:
+    return state.haunt is not None and state.haunt.traitor == seat
+
+
+def side_of(state: BetrayalState, ref: str | int) -> str:
+    """A fighter's side: a seat (int or digits) or a monster ("m<id>")."""
+    if isinstance(ref, str) and ref.startswith("m"):
+        return EVIL
+    return EVIL if is_traitor(state, int(ref)) else HERO
+
+
+def heroes(state: BetrayalState, *, alive: bool = True) -> list[int]:
+    """The heroes in turn order (from the traitor's left)."""
+    count = len(state.players)
+    start = (traitor(state) if traitor(state) is not None else
+             (state.haunt.revealer - 1 if state.haunt else -1))
+    order = [(start + 1 + i) % count for i in range(count)]
+    return [s for s in order if not is_traitor(state, s)
+            and (state.explorers[s].alive or not alive)]
+
+
+def monsters(state: BetrayalState, kind: str | None = None) -> list[Monster]:
+    return [m for m in state.monsters if m.alive and (kind is None or m.kind == kind)]
+
+
+def monster(state: BetrayalState, ref: str) -> Monster | None:
+    if not ref.startswith("m") or not ref[1:].isdigit():
+        return None
+    mid = int(ref[1:])
+    return next((m for m in state.monsters if m.id == mid and m.alive), None)
+
+
+def opponents_in(state: BetrayalState, tile_id: int, side: str) -> int:
+    """How many figures of the other side are in this room and hinder leaving it
+    (seed 003: one extra Speed each; a stunned monster does not hinder)."""
+    count = 0
+    for seat, explorer in enumerate(state.explorers):
+        if explorer.alive and explorer.tile == tile_id and side_of(state, seat) != side:
+            count += 1
+    if side == HERO:
+        count += sum(1 for m in monsters(state) if m.tile == tile_id and not m.stunned)
+    return count
+
+
+def slowing(state: BetrayalState, seat: int) -> int:
+    """The extra Speed this explorer pays to leave its room (0 before the haunt)."""
+    if state.haunt is None or state.over:
+        return 0
+    return opponents_in(state, state.explorers[seat].tile, side_of(state, seat))
+
+
+def teams(state: BetrayalState) -> dict[str, list[int]]:
+    """Seats per book: who reads the heroes' book, who the traitor's."""
+    if state.haunt is None:
+        return {}
+    found = {HERO: heroes(state, alive=False)}
+    seat = traitor(state)
+    if seat is not None:
+        found[EVIL] = [seat]
+    return found

@@ -1,0 +1,74 @@
+"""Start any haunt on a house built by AI play, and play a haunt out by AI.
+
+`haunted(key, ...)` explores with AI explorers (the haunt roll held back) until the
+house has `tiles` rooms, then begins the named haunt with `revealer` as the revealer,
+as if the chart had named it. `play_out` lets the AI play every seat until the game
+ends (or a step limit, which a test should treat as a failure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from unittest import mock
+
+from bot.games.base import PlayerInfo
+from bot.games.betrayal import GAME, effects, haunt
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.haunting import flow
+from bot.games.betrayal.state import BetrayalState
+
+PLAYERS = 4
+
+
+def explored(players: int = PLAYERS, seed: int = 1, tiles: int = 25,
+             limit: int = 4000) -> BetrayalState:
+    """A house of at least `tiles` rooms (or as many as AI play finds within `limit`
+    actions), no haunt yet, at the start of someone's turn."""
+    infos = [PlayerInfo(f"P{i}", ai=True) for i in range(players)]
+    state, _ = GAME.setup(infos, seed, {"today": "06-01"})
+    with mock.patch.object(haunt, "starts", lambda total, omens: False), \
+            mock.patch.object(haunt, "stalled", lambda state: False):
+        for _ in range(limit):
+            if len(state.tiles) >= tiles and state.pending is None and not state.script \
+                    and state.turn.moves == 0 and not state.turn.used:
+                break
+            seat = GAME.to_act(state)
+            assert seat is not None
+            state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    return state
+
+
+def begin(state: BetrayalState, key: str, revealer: int | None = None,
+          prepare: Callable[[BetrayalState], None] | None = None,
+          ) -> tuple[BetrayalState, list]:  # type: ignore[type-arg]
+    """Begin the haunt `key` now (as if the chart had named it)."""
+    state = GAME.copy_state(state)
+    if prepare is not None:
+        prepare(state)
+    ctx = Ctx(state)
+    seat = state.turn.seat if revealer is None else revealer
+    omen = state.last_omen or "book"
+    room = state.last_omen_room or state.tiles[0].room
+    haunt.begin(ctx, seat, omen, room, 0, chosen=haunt.haunts()[key])
+    effects.run(ctx)
+    flow.after_action(ctx)
+    return state, ctx.events
+
+
+def haunted(key: str, players: int = PLAYERS, seed: int = 1, tiles: int = 25,
+            revealer: int | None = None,
+            prepare: Callable[[BetrayalState], None] | None = None) -> BetrayalState:
+    return begin(explored(players, seed, tiles), key, revealer, prepare)[0]
+
+
+def play_out(state: BetrayalState, limit: int = 6000) -> tuple[BetrayalState, list]:  # type: ignore[type-arg]
+    """AI plays every seat until the game is over; returns the state and all events."""
+    events = []
+    for _ in range(limit):
+        if state.over:
+            break
+        seat = GAME.to_act(state)
+        assert seat is not None
+        state, more = GAME.apply(state, seat, GAME.ai_action(state, seat))
+        events.extend(more)
+    return state, events
