@@ -22,6 +22,10 @@ from bot.store import Table
 from cogs.common import actor_of, handling, say_ephemeral, sessions_of
 
 KIND = "betrayal"
+ATTACK = {"attack"}
+HAUNT_ACTS = {"act", "mmove", "mattack", "mend"}  # haunt and room actions, the monsters' turn
+TRAITS = [app_commands.Choice(name=t.capitalize(), value=t)
+          for t in ("might", "speed", "sanity", "knowledge")]
 DIRECTIONS = [app_commands.Choice(name=n, value=v)
               for n, v in (("north", "N"), ("east", "E"), ("south", "S"), ("west", "W"))]
 
@@ -202,6 +206,91 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
             image = await asyncio.to_thread(render_sheet, sheet_view(state, seat))
             await say_ephemeral(interaction, "",
                                 file=discord.File(io.BytesIO(image), filename="sheet.png"))
+
+
+    @app_commands.command(name="attack", description="Attack an opponent (the haunt only)")
+    @app_commands.describe(target="Whom (or which monster) to attack",
+                           trait="Might unless a card or the haunt lets you use another",
+                           weapon="A weapon you hold (one at a time)")
+    @app_commands.choices(trait=TRAITS)
+    async def attack(self, interaction: discord.Interaction, target: str,
+                     trait: app_commands.Choice[str] | None = None,
+                     weapon: str | None = None) -> None:
+        async with handling(interaction, "betrayal attack"):
+            options = await _options(interaction, ATTACK)
+            chosen = pick_attack(options, target, trait.value if trait else None, weapon)
+            await _send(interaction, chosen)
+
+    @attack.autocomplete("target")
+    async def _attack_target(self, interaction: discord.Interaction,
+                             current: str) -> list[app_commands.Choice[str]]:
+        try:
+            options = await _options(interaction, ATTACK)
+        except IllegalAction:
+            return []
+        seen: dict[str, str] = {}
+        for o in options:
+            seen.setdefault(str(o.action.args["target"]), _target_label(o))
+        return [app_commands.Choice(name=label[:100], value=ref) for ref, label in seen.items()
+                if current.lower() in label.lower()][:25]
+
+    @attack.autocomplete("weapon")
+    async def _attack_weapon(self, interaction: discord.Interaction,
+                             current: str) -> list[app_commands.Choice[str]]:
+        try:
+            options = await _options(interaction, ATTACK)
+        except IllegalAction:
+            return []
+        weapons = sorted({str(o.action.args["weapon"]) for o in options
+                          if o.action.args.get("weapon")})
+        return [app_commands.Choice(name=w.replace("_", " "), value=w) for w in weapons
+                if current.lower() in w][:25]
+
+    @app_commands.command(name="act", description="A special action of the haunt or the room")
+    @app_commands.describe(action="What to do (in the monsters' turn: a monster's move)")
+    async def act(self, interaction: discord.Interaction, action: str) -> None:
+        await self._play(interaction, "act", HAUNT_ACTS, action, "do anything special")
+
+    @act.autocomplete("action")
+    async def _act(self, interaction: discord.Interaction,
+                   current: str) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, HAUNT_ACTS, current)
+
+
+def _target_label(option: Option) -> str:
+    """"Attack Ox Bellows: Might (4 dice)" -> "Ox Bellows"."""
+    label = option.label
+    head = label.split(":", 1)[0]
+    for prefix in ("Attack ", "Shoot "):
+        if head.startswith(prefix):
+            head = head[len(prefix):]
+    return head.replace(" from afar", "")
+
+
+def pick_attack(options: list[Option], target: str, trait: str | None,
+                weapon: str | None) -> Action:
+    """The attack option for this target (a ref from autocomplete, or a typed name),
+    trait (Might when left out, if that is open) and weapon (none when left out)."""
+    if not options:
+        raise IllegalAction("You can't attack right now: only in the haunt, once a turn, "
+                            "at an opponent in your room.")
+    typed = target.strip().lower()
+    mine = [o for o in options if str(o.action.args["target"]) == target.strip()]
+    if not mine:
+        mine = [o for o in options if typed and typed in _target_label(o).lower()]
+    if not mine:
+        names = sorted({_target_label(o) for o in options})
+        raise IllegalAction("You can't attack that. In reach: " + ", ".join(names))
+    wanted_weapon = (weapon or "").strip().lower().replace(" ", "_")
+    fits = [o for o in mine if str(o.action.args.get("weapon", "")) == wanted_weapon]
+    if trait:
+        fits = [o for o in fits if o.action.args["trait"] == trait]
+    elif len({o.action.args["trait"] for o in fits}) > 1:
+        fits = [o for o in fits if o.action.args["trait"] == "might"] or fits
+    if not fits:
+        raise IllegalAction("That combination isn't open: " +
+                            "; ".join(o.label for o in mine[:8]))
+    return min(fits, key=lambda o: bool(o.action.args.get("ranged"))).action
 
 
 _WORD = {"N": "north", "E": "east", "S": "south", "W": "west"}

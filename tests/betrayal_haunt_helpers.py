@@ -55,10 +55,20 @@ def begin(state: BetrayalState, key: str, revealer: int | None = None,
     return state, ctx.events
 
 
+def answer_pending(state: BetrayalState) -> BetrayalState:
+    """Let the AI answer the choices the haunt's setup asks (where a room goes)."""
+    for _ in range(50):
+        if state.pending is None or state.over:
+            break
+        seat = state.pending.seat
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    return state
+
+
 def haunted(key: str, players: int = PLAYERS, seed: int = 1, tiles: int = 25,
             revealer: int | None = None,
             prepare: Callable[[BetrayalState], None] | None = None) -> BetrayalState:
-    return begin(explored(players, seed, tiles), key, revealer, prepare)[0]
+    return answer_pending(begin(explored(players, seed, tiles), key, revealer, prepare)[0])
 
 
 def play_out(state: BetrayalState, limit: int = 6000) -> tuple[BetrayalState, list]:  # type: ignore[type-arg]

@@ -110,6 +110,7 @@ class Haunt:
     round: int = 0  # haunt rounds begun (a round: every hero, the traitor, the monsters)
     progress: dict[str, Any] = field(default_factory=dict)  # the haunt plugin's own notes
     rolled: dict[str, int] = field(default_factory=dict)  # monster kind -> moves rolled
+    moved: list[str] = field(default_factory=list)  # monster moves not yet told the table
     winner: str = ""  # "heroes" | "traitor" | "none" once the game is decided
     reason: str = ""  # why, in players' words
 

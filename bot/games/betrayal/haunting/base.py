@@ -149,6 +149,11 @@ class HauntPlugin:
         """A monster's trait now (servants that grow stronger each round)."""
         return base
 
+    def monster_attack_trait(self, state: BetrayalState, monster: Monster) -> str:
+        """The trait a monster attacks with (seed 003: Might unless the haunt says
+        otherwise; a banshee's wail strikes the mind)."""
+        return "might"
+
     def on_death(self, ctx: Ctx, seat: int) -> None:
         """An explorer has just died (its cards already lie in the room)."""
 

@@ -196,6 +196,7 @@ def finish(ctx: Ctx, side: str, reason: str) -> None:
     state = ctx.state
     haunt = state.haunt
     assert haunt is not None
+    monsters.tell_moves(ctx)
     haunt.winner, haunt.reason = side, reason
     state.over = True
     state.pending = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.actions import Action
+from bot.core.events import to_player
 from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
@@ -121,9 +122,14 @@ def targets(state: BetrayalState, monster: Monster) -> list[int]:
 
 
 def perform(ctx: Ctx, action: Action) -> bool:
-    """Carry out a monster action; False when it is the end of their turn."""
+    """Carry out a monster action; False when it is the end of their turn.
+
+    Each step is told to the traitor's player at once (in the DM where they play), and
+    to the table as one line when a monster attacks or the turn ends, so the channel
+    sees the monsters' turn as one message with the map."""
     state = ctx.state
     if action.kind == M_END:
+        tell_moves(ctx)
         return False
     monster = sides.monster(state, f"m{action.args['m']}")
     assert monster is not None
@@ -132,12 +138,27 @@ def perform(ctx: Ctx, action: Action) -> bool:
         monster.moves = max(0, monster.moves - cost)
         source = monster.tile
         monster.tile = int(action.args["to"])
-        tell(ctx, "events.monster_moves", kind="move", monster=combat.monster_name(state, monster),
-             source=ctx.room_name(source), target=ctx.room_name(monster.tile),
-             data={"monster": monster.id, "to": monster.tile})
+        assert state.haunt is not None and state.haunt.traitor is not None
+        words = {"monster": combat.monster_name(state, monster),
+                 "source": ctx.room_name(source), "target": ctx.room_name(monster.tile)}
+        state.haunt.moved.append(say("events.monster_moves", **words))
+        tell(ctx, "events.monster_moves", kind="move", audience=to_player(state.haunt.traitor),
+             data={"monster": monster.id, "to": monster.tile}, **words)
         return True
-    combat.monster_attack(ctx, monster, int(action.args["target"]))
+    tell_moves(ctx)
+    combat.monster_attack(ctx, monster, int(action.args["target"]),
+                          base.for_state(state).monster_attack_trait(state, monster))
     return True
+
+
+def tell_moves(ctx: Ctx) -> None:
+    """The monsters' moves so far, told to the table in one line."""
+    haunt = ctx.state.haunt
+    if haunt is None or not haunt.moved:
+        return
+    tell(ctx, "events.monsters_moved", kind="move", moves=" ".join(haunt.moved),
+         data={"moves": len(haunt.moved)})
+    haunt.moved = []
 
 
 def toward(state: BetrayalState, monster: Monster, goals: set[int]) -> int | None:

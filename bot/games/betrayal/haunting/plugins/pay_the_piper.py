@@ -36,6 +36,19 @@ class PayThePiper(HauntPlugin):
         if state.tile_of(CHAMBER) is None and CHAMBER in explore.unplaced(state):
             ctx.push([{"_piper_chamber": {}}], traitor, "haunt")
 
+    def start_round(self, ctx: Ctx) -> None:
+        """The swarm: more rats every round where the living traitor stands."""
+        state = ctx.state
+        traitor = sides.traitor(state)
+        if state.haunt is None or state.haunt.round <= 1 or traitor is None \
+                or not state.explorers[traitor].alive:
+            return
+        count = self.value(state, "swarm")
+        home = state.explorers[traitor].tile
+        for _ in range(count):
+            monsters.spawn(ctx, "rat", home, quiet=True)
+        self.say(ctx, "swarm", room=ctx.room_name(home), count=count)
+
     def offers(self, state: BetrayalState, seat: int) -> list[Offer]:
         if not sides.is_traitor(state, seat) or state.at(seat).room != CHAMBER:
             return []
