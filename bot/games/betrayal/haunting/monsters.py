@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.actions import Action
-from bot.core.events import to_player
 from bot.core.dice import roll_betrayal
+from bot.core.events import to_player
 from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, sides
