@@ -2,7 +2,7 @@
 
 The state keeps the clip's index (0 = the lowest value above the skull, 7 = the top);
 the value is `track[index]`. Before the haunt nobody dies: a trait never goes below
-index 0 (seed 003). After it, -1 is the skull, which is death (the haunt's issue).
+index 0 (seed 003). After it, -1 is the skull, which is death (haunting/death.py).
 """
 
 from __future__ import annotations
@@ -32,8 +32,12 @@ def index(state: BetrayalState, seat: int, trait: str) -> int:
 
 
 def floor_index(state: BetrayalState) -> int:
-    """The lowest index a trait may reach: 0 before the haunt, the skull after."""
-    return 0 if state.phase == EXPLORE else -1
+    """The lowest index a trait may reach: 0 before the haunt and during its setup
+    (seed 003: a trait that a haunt's setup would take to the skull stops just above
+    it), the skull once the haunt's first round has begun."""
+    if state.phase == EXPLORE or (state.haunt is not None and state.haunt.round == 0):
+        return 0
+    return -1
 
 
 def shift(state: BetrayalState, seat: int, trait: str, amount: int) -> int:
