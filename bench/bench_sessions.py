@@ -47,6 +47,9 @@ class CountingOutlet:
     async def whisper(self, table: Table, user_id: int, text: str) -> bool:
         return True
 
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str) -> list[int]:
+        return []
+
 
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -37,7 +37,7 @@ class HauntBot(commands.Bot):
         self.sync_commands = sync_commands
         self._store: SqliteStore | None = None
         self._sessions: Sessions | None = None
-        self.outlet = DiscordOutlet(self)
+        self._outlet: DiscordOutlet | None = None
 
     @property
     def store(self) -> SqliteStore:
@@ -49,9 +49,15 @@ class HauntBot(commands.Bot):
         assert self._sessions is not None, "setup_hook has not run"
         return self._sessions
 
+    @property
+    def outlet(self) -> DiscordOutlet:
+        assert self._outlet is not None, "setup_hook has not run"
+        return self._outlet
+
     async def setup_hook(self) -> None:
         self._store = await open_store(self.db_path)
-        self._sessions = Sessions(self._store, self.outlet)
+        self._outlet = DiscordOutlet(self, self._store)
+        self._sessions = Sessions(self._store, self._outlet)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -42,16 +42,28 @@ class FileOutlet:
         self.lines.append(f"    (DM to <@{user_id}>) {text}")
         return True
 
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str) -> list[int]:
+        members = ", ".join(f"<@{u}>" for u in user_ids)
+        self.lines.append(f"    (to the {team}: {members}) {text}")
+        return []
+
 
 def _note_private(outlet: FileOutlet, table: Table, outcome: Outcome | None) -> None:
-    """AI seats get no DMs; the transcript still shows their secrets, marked private."""
+    """AI seats get no DMs; the transcript still shows their secrets, marked private
+    (a team's lines too, when no human of the team got them)."""
     if outcome is None:
         return
+    game = games.get(table.kind)
+    teams = game.teams(game.load(table.state)) if table.state is not None else {}
     for event in outcome.events:
         if event.audience.kind == "player":
             seat = table.seats[int(event.audience.ref)]
             if seat.ai:
                 outlet.lines.append(f"    (private to {seat.name}) {event.text}")
+        elif event.audience.kind == "team":
+            seats = teams.get(event.audience.ref, [])
+            if not any(table.seats[s].is_human for s in seats):
+                outlet.lines.append(f"    (private to the {event.audience.ref}) {event.text}")
 
 
 async def run_demo(kind: str, players: int, seed: int, out: Path) -> tuple[Table, FileOutlet]:

@@ -38,6 +38,7 @@ class Prompt:
     name: str
     options: list[Option]
     version: int
+    private: bool = False  # the game hides this turn: the options go to the player's DMs
 
 
 @dataclass
@@ -56,6 +57,9 @@ class Outlet(Protocol):
 
     async def whisper(self, table: Table, user_id: int, text: str) -> bool:
         """Deliver a private line to one user; False when it could not be delivered."""
+
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str) -> list[int]:
+        """Deliver one message to a team's users only; returns those it could not reach."""
 
 
 @dataclass
@@ -109,10 +113,11 @@ class Sessions:
         if seat is None:
             return None
         game = table_rules.game_of(table)
-        options = game.options(game.load(table.state or {}), seat)
+        state = game.load(table.state or {})
         holder = table.seats[seat]
-        return Prompt(seat, holder.user_id if not holder.ai else None, holder.name, options,
-                      table.version)
+        return Prompt(seat, holder.user_id if not holder.ai else None, holder.name,
+                      game.options(state, seat), table.version,
+                      private=game.prompt_private(state, seat))
 
     async def secret(self, channel_id: int, user_id: int) -> str:
         table = await self.store.load(channel_id) or await self.store.load_latest(channel_id)
@@ -197,15 +202,35 @@ class Sessions:
             raise IllegalAction(say("errors.busy")) from None
 
     async def _deliver(self, table: Table, events: list[Event]) -> Outcome:
-        """Private lines to their users, then one public post with the board."""
+        """Private lines to their users, team lines to their teams, then one public post.
+
+        A player's lines go one whisper each, as they come. A team's lines are joined
+        into one message per team per delivery (the action and the AI turns it set off),
+        so a team's thread reads like the channel: one post per move, not a line each.
+        """
         failed: list[int] = []
+
+        def note(user_ids: list[int]) -> None:
+            failed.extend(u for u in user_ids if u not in failed)
+
+        team_lines: dict[str, list[str]] = {}
         for event in events:
-            if event.audience.is_public:
-                continue
-            for user_id in self._recipients(table, event):
-                delivered = await self.outlet.whisper(table, user_id, event.text)
-                if not delivered and user_id not in failed:
-                    failed.append(user_id)
+            if event.audience.kind == "player":
+                for user_id in self._player_users(table, int(event.audience.ref)):
+                    if not await self.outlet.whisper(table, user_id, event.text):
+                        note([user_id])
+            elif event.audience.kind == "team":
+                team_lines.setdefault(event.audience.ref, []).append(event.text)
+        if team_lines:
+            teams = self._teams(table)
+            for team, lines in team_lines.items():
+                if team not in teams:
+                    log.warning("channel %s: events for unknown team %r were not delivered",
+                                table.channel_id, team)
+                    continue
+                users = self._team_users(table, teams[team])
+                if users:
+                    note(await self.outlet.team(table, team, users, "\n".join(lines)))
         post = Post(lines=[e.text for e in events if e.audience.is_public],
                     image=await self.board(table), prompt=self.prompt(table),
                     dm_failed=failed)
@@ -213,11 +238,24 @@ class Sessions:
         return Outcome(table, events, post)
 
     @staticmethod
-    def _recipients(table: Table, event: Event) -> list[int]:
-        if event.audience.kind == "player":
-            seat = table.seats[int(event.audience.ref)]
-            return [seat.user_id] if seat.user_id is not None and not seat.ai else []
-        return []
+    def _player_users(table: Table, seat: int) -> list[int]:
+        holder = table.seats[seat]
+        return [holder.user_id] if holder.user_id is not None and not holder.ai else []
+
+    @staticmethod
+    def _teams(table: Table) -> dict[str, list[int]]:
+        if table.state is None:
+            return {}
+        game = table_rules.game_of(table)
+        return game.teams(game.load(table.state))
+
+    @classmethod
+    def _team_users(cls, table: Table, seats: list[int]) -> list[int]:
+        """The humans of these seats, once each (one person may hold two seats)."""
+        users: list[int] = []
+        for seat in seats:
+            users.extend(u for u in cls._player_users(table, seat) if u not in users)
+        return users
 
 
 __all__ = ["GameExists", "Outcome", "Outlet", "Post", "Prompt", "Sessions"]

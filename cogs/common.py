@@ -54,13 +54,18 @@ async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: o
 
 
 @asynccontextmanager
-async def handling(interaction: discord.Interaction, command: str) -> AsyncIterator[None]:
-    """Turn IllegalAction into a short ephemeral answer and log the interaction."""
+async def handling(interaction: discord.Interaction, command: str, *,
+                   channel_id: int | None = None) -> AsyncIterator[None]:
+    """Turn IllegalAction into a short ephemeral answer and log the interaction.
+
+    `channel_id` names the game's channel when the interaction comes from elsewhere (a
+    button in a DM): failed DMs are remembered per game channel.
+    """
     started = time.perf_counter()
     outcome = "ok"
     try:
         yield
-        await remind_undelivered(interaction)
+        await remind_undelivered(interaction, channel_id)
     except IllegalAction as exc:
         outcome = f"refused: {exc.message}"
         await say_ephemeral(interaction, exc.message)
@@ -81,12 +86,14 @@ DM_REMINDER = ("I couldn't send you a direct message. Use /secret (or the My sec
                "button) to see your private information.")
 
 
-async def remind_undelivered(interaction: discord.Interaction) -> None:
+async def remind_undelivered(interaction: discord.Interaction,
+                             channel_id: int | None = None) -> None:
     """Tell a player, only them, that a DM meant for them did not arrive.
 
     Their DM may have failed during someone else's action; the channel only got a
     notice naming no secret, so the first interaction of theirs afterwards says it too.
     """
     outlet = bot_of(interaction).outlet
-    if outlet.take_undelivered(interaction.channel_id or 0, interaction.user.id):
+    game_channel = channel_id if channel_id is not None else interaction.channel_id or 0
+    if outlet.take_undelivered(game_channel, interaction.user.id):
         await say_ephemeral(interaction, DM_REMINDER)

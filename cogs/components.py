@@ -43,7 +43,7 @@ def _clip(text: str, limit: int) -> str:
 async def run_action(interaction: discord.Interaction, channel_id: int, action: Action,
                      version: int | None, label: str) -> None:
     """A click or a choice: defer, play it through the sessions layer, report DM trouble."""
-    async with handling(interaction, label):
+    async with handling(interaction, label, channel_id=channel_id):
         if action.kind == SECRET:
             bot_of(interaction).outlet.take_undelivered(channel_id, interaction.user.id)
             text = await sessions_of(interaction).secret(channel_id, interaction.user.id)

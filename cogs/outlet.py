@@ -1,16 +1,18 @@
 """Delivers what the sessions layer decided: public posts to the channel, private lines
-by DM. It never chooses who sees what; the events' audiences already did."""
+by DM, team lines in a private thread per team. It never chooses who sees what; the
+events' audiences (and the game's teams and private turns) already did."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 from contextlib import suppress
 
 import discord
 
-from bot.sessions import Post
-from bot.store import Table
+from bot.sessions import Post, Prompt
+from bot.store import Store, Table
 from bot.texts import say
 from cogs.components import prompt_view
 
@@ -18,17 +20,22 @@ log = logging.getLogger(__name__)
 
 LIMIT = 2000
 BOARD_FILE = "board.png"
+THREAD_ARCHIVE_MINUTES = 10080  # a week, the longest Discord offers: games can be slow
 
 
-def post_text(table: Table, post: Post) -> str:
-    """The public lines, newest kept when too long, then who is to act."""
+def post_text(table: Table, post: Post, *, private_turn: bool = False) -> str:
+    """The public lines, newest kept when too long, then who is to act.
+
+    On a private turn the channel only learns who is playing, never their options.
+    """
     lines = list(post.lines)
     for user_id in post.dm_failed:
         lines.append(say("dm_failed", mention=f"<@{user_id}>"))
     tail = ""
     if post.prompt is not None:
         who = f"<@{post.prompt.user_id}>" if post.prompt.user_id else post.prompt.name
-        tail = f"\n**{who}**, it's your move."
+        tail = (f"\n**{who}** is playing from their DMs." if private_turn
+                else f"\n**{who}**, it's your move.")
     elif table.status == "over":
         tail = "\nThe game is over. `/game new` starts another."
     text = "\n".join(lines)
@@ -38,14 +45,40 @@ def post_text(table: Table, post: Post) -> str:
     return (text + tail).strip() or "…"
 
 
+def chunks(text: str, limit: int = LIMIT) -> list[str]:
+    """Split a long text into messages Discord accepts, at line breaks where possible
+    (a team's secret book can be longer than one message); blank parts are dropped,
+    since Discord refuses an empty message."""
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        for piece in [line[i:i + limit] for i in range(0, len(line), limit)] or [""]:
+            if current and len(current) + 1 + len(piece) > limit:
+                out.append(current)
+                current = piece
+            else:
+                current = f"{current}\n{piece}" if current else piece
+    out.append(current)
+    return [part for part in out if part.strip()] or ["…"]
+
+
 class DiscordOutlet:
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, store: Store) -> None:
         self.client = client
+        self.store = store  # remembers each team's thread, so a restart reuses it
         # The last turn post per channel, to clear its buttons once a newer one exists.
         # Memory only: after a restart old buttons stay, and the stale check guards them.
         self._last_post: dict[int, int] = {}
+        # The same for a private turn's prompt in a DM: game channel -> (DM channel, message).
+        self._last_dm_prompt: dict[int, tuple[int, int]] = {}
         # (channel, user) whose DM failed and who has not been told so privately yet.
         self._undelivered: set[tuple[int, int]] = set()
+        # (thread, user) added to a team thread by this process: one request per member
+        # and start, instead of one per message.
+        self._thread_members: set[tuple[int, int]] = set()
+        # (game, team) whose thread could not be opened: DMs until the bot restarts, so a
+        # missing permission does not cost a refused request on every move.
+        self._no_thread: set[tuple[int, str]] = set()
 
     def take_undelivered(self, channel_id: int, user_id: int) -> bool:
         """True once per failed DM: the caller then tells the user ephemerally."""
@@ -55,31 +88,171 @@ class DiscordOutlet:
             return True
         return False
 
+    # -- the channel ----------------------------------------------------------------------
+
     async def publish(self, table: Table, post: Post) -> None:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        dm_prompt: discord.Message | None = None
+        prompt = post.prompt
+        if (table.status != "over" and prompt is not None and prompt.private
+                and prompt.user_id is not None):
+            dm_prompt = await self._prompt_by_dm(table, prompt)
+            if dm_prompt is None and prompt.user_id not in post.dm_failed:
+                # The turn falls back to the channel's buttons, and the channel says why.
+                post = dataclasses.replace(post, dm_failed=[*post.dm_failed, prompt.user_id])
+        if dm_prompt is not None and not post.lines and not post.dm_failed:
+            # A step of a private turn the table does not see yet (a monster's move is
+            # told with the rest of the monsters' turn): only the DM prompt changes.
+            await self._clear_previous_dm(table, dm_prompt)
+            return
         kwargs: dict[str, object] = {
-            "content": post_text(table, post),
+            "content": post_text(table, post, private_turn=dm_prompt is not None),
             "allowed_mentions": discord.AllowedMentions(users=True, roles=False,
                                                         everyone=False),
         }
         if post.image is not None:
             kwargs["file"] = discord.File(io.BytesIO(post.image), filename=BOARD_FILE)
-        if table.status != "over":
+        if table.status != "over" and dm_prompt is None:
             kwargs["view"] = prompt_view(table.channel_id, post.prompt)
         sent = await channel.send(**kwargs)  # type: ignore[arg-type]
         previous = self._last_post.pop(table.channel_id, None)
-        if table.status != "over":
+        if "view" in kwargs:
             self._last_post[table.channel_id] = sent.id
         if previous is not None:
             with suppress(discord.HTTPException):
                 await channel.get_partial_message(previous).edit(view=None)
+        await self._clear_previous_dm(table, dm_prompt)
+
+    async def _clear_previous_dm(self, table: Table, dm_prompt: discord.Message | None) -> None:
+        """Remember the newest DM prompt and take the buttons off the one before."""
+        previous_dm = self._last_dm_prompt.pop(table.channel_id, None)
+        if dm_prompt is not None:
+            self._last_dm_prompt[table.channel_id] = (dm_prompt.channel.id, dm_prompt.id)
+        if previous_dm is not None:
+            dm_channel = self.client.get_partial_messageable(
+                previous_dm[0], type=discord.ChannelType.private)
+            with suppress(discord.HTTPException):
+                await dm_channel.get_partial_message(previous_dm[1]).edit(view=None)
+
+    async def _prompt_by_dm(self, table: Table, prompt: Prompt) -> discord.Message | None:
+        """A private turn's buttons in the player's DMs; None when the DM fails.
+
+        Every custom_id carries the game channel, so a click here acts on that game. Only
+        this player sees a DM, so options marked private show as plain buttons.
+        """
+        assert prompt.user_id is not None
+        try:
+            dm = await self.client.create_dm(discord.Object(prompt.user_id))
+            return await dm.send(
+                f"**Your move** in the game in <#{table.channel_id}>. "
+                "Only you see these options; the channel only learns what you do.",
+                view=prompt_view(table.channel_id, prompt, reveal_private=True),
+            )
+        except discord.HTTPException as exc:
+            log.info("DM prompt to %s failed: %s", prompt.user_id, exc)
+            self._undelivered.add((table.channel_id, prompt.user_id))
+            return None
+
+    # -- one person -----------------------------------------------------------------------
 
     async def whisper(self, table: Table, user_id: int, text: str) -> bool:
+        footer = f"\n-# from the game in <#{table.channel_id}>"
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
-            await channel.send(f"{text}\n-# from the game in <#{table.channel_id}>")
+            for part in chunks(text + footer):
+                await channel.send(part)
             return True
         except discord.HTTPException as exc:
             log.info("DM to %s failed: %s", user_id, exc)
             self._undelivered.add((table.channel_id, user_id))
             return False
+
+    # -- a team ---------------------------------------------------------------------------
+
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str) -> list[int]:
+        """Post in the team's private thread (opened once per game and team); whoever
+        cannot be reached there gets a DM. Returns the users neither could reach."""
+        missing = list(user_ids)
+        for fresh in (False, True):
+            thread = await self._team_thread(table, team, fresh=fresh)
+            if thread is None:
+                break
+            try:
+                missing = await self._post_in_thread(thread, user_ids, text)
+                break
+            except discord.NotFound:  # the thread was deleted: open a new one, once
+                log.info("team thread %s of game %s is gone", thread.id, table.id)
+                missing = list(user_ids)
+            except discord.HTTPException as exc:
+                log.info("team thread %s of game %s refused a post: %s", thread.id,
+                         table.id, exc)
+                missing = list(user_ids)
+                break
+        unreachable: list[int] = []
+        for user_id in missing:
+            if not await self.whisper(table, user_id, f"*For the {team} only:*\n{text}"):
+                unreachable.append(user_id)
+        return unreachable
+
+    async def _team_thread(self, table: Table, team: str, *,
+                           fresh: bool) -> discord.Thread | None:
+        """The team's thread: the stored one, or a new private thread in the game channel."""
+        game_id = table.id or 0
+        if (game_id, team) in self._no_thread:
+            return None
+        if not fresh:
+            known = await self.store.get_thread(game_id, team)
+            if known is not None:
+                found = self.client.get_channel(known)
+                if isinstance(found, discord.Thread):
+                    return found
+                try:
+                    fetched = await self.client.fetch_channel(known)
+                except discord.NotFound:
+                    fetched = None
+                except discord.HTTPException as exc:
+                    log.info("team thread %s of game %s unreadable: %s", known, game_id, exc)
+                    return None
+                if isinstance(fetched, discord.Thread):
+                    return fetched
+        thread: discord.Thread | None = None
+        try:
+            parent = self.client.get_channel(table.channel_id)
+            if parent is None:
+                parent = await self.client.fetch_channel(table.channel_id)
+            if isinstance(parent, discord.TextChannel):  # not, say, a game inside a thread
+                thread = await parent.create_thread(
+                    name=f"{team} — game {game_id}"[:100],
+                    type=discord.ChannelType.private_thread,
+                    invitable=False,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
+        except discord.HTTPException as exc:
+            log.info("no private thread for %s in channel %s: %s", team, table.channel_id, exc)
+        if thread is None:
+            self._no_thread.add((game_id, team))
+            return None
+        await self.store.set_thread(game_id, team, thread.id)
+        return thread
+
+    async def _post_in_thread(self, thread: discord.Thread, user_ids: list[int],
+                              text: str) -> list[int]:
+        """Post, then add the members not added yet; returns those who could not be added.
+
+        Posting first wakes a thread Discord archived after a quiet week (it refuses new
+        members while archived); members of a private thread read all of it anyway.
+        """
+        for part in chunks(text):
+            await thread.send(part)
+        missing: list[int] = []
+        for user_id in user_ids:
+            if (thread.id, user_id) in self._thread_members:
+                continue
+            try:
+                await thread.add_user(discord.Object(user_id))
+            except discord.HTTPException as exc:
+                log.info("could not add %s to team thread %s: %s", user_id, thread.id, exc)
+                missing.append(user_id)
+                continue
+            self._thread_members.add((thread.id, user_id))
+        return missing

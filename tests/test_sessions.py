@@ -41,13 +41,17 @@ ALL = 10**6  # a log limit that means "everything"
 
 
 class RecordingOutlet:
-    """Keeps every post and whisper; whispers to `closed_dms` fail like closed DMs."""
+    """Keeps every post, whisper and team message; whispers to `closed_dms` fail like
+    closed DMs, and team messages do not reach `unreachable` users."""
 
-    def __init__(self, closed_dms: set[int] | None = None) -> None:
+    def __init__(self, closed_dms: set[int] | None = None,
+                 unreachable: set[int] | None = None) -> None:
         self.posts: list[tuple[int, Post]] = []
         self.whispers: list[tuple[int, str]] = []
         self.failed: list[tuple[int, str]] = []
+        self.teams: list[tuple[str, list[int], str]] = []
         self.closed_dms = set(closed_dms or ())
+        self.unreachable = set(unreachable or ())
 
     async def publish(self, table: Table, post: Post) -> None:
         self.posts.append((table.channel_id, post))
@@ -59,6 +63,10 @@ class RecordingOutlet:
         self.whispers.append((user_id, text))
         return True
 
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str) -> list[int]:
+        self.teams.append((team, list(user_ids), text))
+        return [u for u in user_ids if u in self.unreachable]
+
     @property
     def lines(self) -> list[str]:
         return [line for _, post in self.posts for line in post.lines]
@@ -67,6 +75,7 @@ class RecordingOutlet:
         self.posts.clear()
         self.whispers.clear()
         self.failed.clear()
+        self.teams.clear()
 
 
 @pytest.fixture

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -96,6 +98,52 @@ async def test_migrations_run_once_and_set_the_schema_version(tmp_path: Path) ->
     assert await again.schema_version() == len(MIGRATIONS)
     assert await again.count_games() == 1
     await again.close()
+
+
+async def test_team_threads_round_trip_and_survive_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    s = await open_store(path)
+    game = await s.create(_table(), [], 7, None)
+    other = await s.create(_table(channel=11), [], 7, None)
+    assert game.id is not None and other.id is not None
+    assert await s.get_thread(game.id, "heroes") is None
+    await s.set_thread(game.id, "heroes", 1001)
+    await s.set_thread(game.id, "traitor", 1002)
+    await s.set_thread(other.id, "heroes", 2001)
+    await s.set_thread(game.id, "traitor", 1003)  # a replaced thread (the old one was deleted)
+    await s.close()
+    again = await open_store(path)
+    try:
+        assert await again.get_thread(game.id, "heroes") == 1001
+        assert await again.get_thread(game.id, "traitor") == 1003
+        assert await again.get_thread(other.id, "heroes") == 2001
+        assert await again.get_thread(other.id, "traitor") is None
+    finally:
+        await again.close()
+
+
+async def test_a_database_from_before_team_threads_is_migrated(tmp_path: Path) -> None:
+    """A file made by the first release (schema 1) keeps its games and gains threads."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.executescript(MIGRATIONS[0])
+        old.execute(
+            "INSERT INTO games (channel_id, guild_id, kind, status, state_json, version,"
+            " created_at, updated_at) VALUES (10, 5, 'cthulhu', 'lobby', ?, 1, 0, 0)",
+            (json.dumps(_table().envelope()),),
+        )
+        old.execute("PRAGMA user_version = 1")
+    old.close()
+    s = await open_store(path)
+    try:
+        assert await s.schema_version() == len(MIGRATIONS) >= 2
+        table = await s.load(10)
+        assert table is not None and table.seats == _table().seats
+        assert table.id is not None
+        await s.set_thread(table.id, "heroes", 55)
+        assert await s.get_thread(table.id, "heroes") == 55
+    finally:
+        await s.close()
 
 
 async def test_a_killed_process_loses_no_saved_action(tmp_path: Path) -> None:

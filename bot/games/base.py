@@ -94,6 +94,16 @@ class Game(ABC, Generic[S]):
     def check_pick(self, picks: list[dict[str, str]], seat: int, name: str, value: str) -> None:
         """Refuse (IllegalAction) a pick that clashes with the other seats' picks."""
 
+    def teams(self, state: S) -> dict[str, list[int]]:
+        """Team name -> its seats, for events sent `to_team(name)` (e.g. Betrayal's heroes
+        and traitor once the haunt splits the table). Games without teams have none."""
+        return {}
+
+    def prompt_private(self, state: S, seat: int) -> bool:
+        """True when this seat's whole turn must be played out of sight: its buttons go to
+        the player's DMs and the channel only learns who is playing (a traitor's turn)."""
+        return False
+
     def rules_topics(self) -> dict[str, str]:
         """Topic -> short rules text, for `/game rules` (loaded from data/)."""
         return {}

@@ -51,3 +51,9 @@ class Store(Protocol):
 
     async def count_games(self) -> int:
         """How many games the store holds, finished or not."""
+
+    async def get_thread(self, game_id: int, team: str) -> int | None:
+        """The Discord thread that carries this team's messages in this game, if any."""
+
+    async def set_thread(self, game_id: int, team: str, thread_id: int) -> None:
+        """Remember (or replace) the thread of this team in this game."""

@@ -36,4 +36,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, seq)
     );
     """,
+    # 2: the private thread the bot opened for each team of a game (Betrayal's heroes),
+    # so a restarted bot posts in the same thread instead of opening another.
+    """
+    CREATE TABLE team_threads (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        team        TEXT    NOT NULL,
+        thread_id   INTEGER NOT NULL,
+        PRIMARY KEY (game_id, team)
+    );
+    """,
 ]

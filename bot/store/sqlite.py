@@ -177,3 +177,17 @@ class SqliteStore:
         async with self.db.execute("SELECT COUNT(*) FROM games") as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
+
+    async def get_thread(self, game_id: int, team: str) -> int | None:
+        async with self.db.execute(
+            "SELECT thread_id FROM team_threads WHERE game_id = ? AND team = ?", (game_id, team)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else None
+
+    async def set_thread(self, game_id: int, team: str, thread_id: int) -> None:
+        await self.db.execute(
+            "INSERT INTO team_threads (game_id, team, thread_id) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, team) DO UPDATE SET thread_id = excluded.thread_id",
+            (game_id, team, thread_id),
+        )

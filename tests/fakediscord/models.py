@@ -79,6 +79,7 @@ class FakeChannel:
     archived: bool = False
     locked: bool = False
     auto_archive_duration: int = 1440
+    invitable: bool = True  # private threads: may members other than moderators add people
     topic: str | None = None
     permission_overwrites: list[Json] = field(default_factory=list)
     deleted: bool = False

@@ -110,7 +110,7 @@ class PayloadsMixin:
                     "auto_archive_duration": channel.auto_archive_duration,
                     "archive_timestamp": snowflake_iso(channel.id),
                     "create_timestamp": snowflake_iso(channel.id),
-                    "invitable": True,
+                    "invitable": channel.invitable,
                 },
             )
         return data

@@ -7,10 +7,16 @@ check Discord's rules and update the records, and the message store does the res
 
 from __future__ import annotations
 
+import discord
 from aiohttp import web
 
 from .common import CID, GUILD, MID, Route, json_response, overwrite_json
 from .models import EPHEMERAL, FakeChannel, FakeMessage
+
+CREATE_PUBLIC_THREADS = discord.Permissions(create_public_threads=True).value
+CREATE_PRIVATE_THREADS = discord.Permissions(create_private_threads=True).value
+SEND_MESSAGES = discord.Permissions(send_messages=True).value
+SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
 
 
 class ChannelRoutesMixin:
@@ -50,6 +56,14 @@ class ChannelRoutesMixin:
     def _channel(self, p: dict[str, str]) -> FakeChannel | None:
         channel = self.channels.get(int(p["cid"]))
         return None if channel is None or channel.deleted else channel
+
+    def _bot_may(self, channel: FakeChannel, needed: int) -> bool:
+        """Whether the bot holds these permission bits (Administrator implies all); tests
+        take some away with `revoke_bot_permissions`."""
+        if channel.is_dm:
+            return True
+        perms = self.permissions_of(self.bot_user, channel.id)
+        return bool(perms & discord.Permissions.administrator.flag) or perms & needed == needed
 
     async def _get_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         channel = self._channel(p)
@@ -139,6 +153,12 @@ class ChannelRoutesMixin:
             return self._error(request, 404, 10003, "Unknown Channel")
         if channel.is_dm and not self.users[channel.recipient_id or 0].dms_open:
             return self._error(request, 403, 50007, "Cannot send messages to this user")
+        if not self._bot_may(
+            channel, SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        ):
+            return self._error(request, 403, 50013, "Missing Permissions")
+        if channel.type == 12 and self.bot_user.id not in channel.member_ids:
+            return self._error(request, 403, 50001, "Missing Access")
         body, files = await self._read_body(request)
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions whisper
         msg = self._new_message(channel.id, self.bot_user, body, files)
@@ -182,15 +202,20 @@ class ChannelRoutesMixin:
                 return self._error(request, 404, 10008, "Unknown Message")
             if starter.thread_id is not None:
                 return self._error(request, 400, 160004, "A thread has already been created")
+        kind = 11 if starter else int(body.get("type", 12))
+        needed = CREATE_PRIVATE_THREADS if kind == 12 else CREATE_PUBLIC_THREADS
+        if not self._bot_may(parent, needed):
+            return self._error(request, 403, 50013, "Missing Permissions")
         tid = starter.id if starter else self._snowflake()  # Discord reuses the message id
         thread = FakeChannel(
             id=tid,
             name=body.get("name", "thread"),
-            type=11 if starter else int(body.get("type", 12)),
+            type=kind,
             parent_id=parent.id,
             owner_id=self.bot_user.id,
             member_ids={self.bot_user.id},
             auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
+            invitable=kind != 12 or body.get("invitable", True) is not False,
         )
         self.channels[tid] = thread
         if starter is not None:
@@ -206,6 +231,12 @@ class ChannelRoutesMixin:
         uid = self.bot_user.id if p["uid"] == "@me" else int(p["uid"])
         if uid not in self.users:
             return self._error(request, 404, 10013, "Unknown User")
+        if (
+            request.method == "PUT"
+            and uid != self.bot_user.id
+            and (thread.archived or not self._bot_may(thread, SEND_MESSAGES_IN_THREADS))
+        ):
+            return self._error(request, 403, 50013, "Missing Permissions")
         if request.method == "PUT":
             thread.member_ids.add(uid)
         else:

@@ -256,6 +256,22 @@ class FakeDiscord(
             apply(int(mine["allow"]), int(mine["deny"]))
         return perms
 
+    def revoke_bot_permissions(self, *names: str) -> None:
+        """Take permissions (e.g. "create_private_threads") from the bot's role, and
+        Administrator with them since it implies every other: the bot's requests that need
+        them then fail with 403 Missing Permissions, as on Discord. Closed DMs are the
+        user side of this (`add_user(..., dms_open=False)`).
+        """
+        perms = discord.Permissions(self.bot_permissions)
+        perms.administrator = False
+        for name in names:
+            if not hasattr(discord.Permissions, name):
+                raise ValueError(f"no permission called {name!r}")
+            setattr(perms, name, False)
+        self.bot_permissions = perms.value
+        role = self._role_json(self.bot_role_id, self.bot_user.name, self.bot_permissions, 2)
+        self._dispatch_soon("GUILD_ROLE_UPDATE", {"guild_id": str(self.guild_id), "role": role})
+
     def open_dm(self, user: FakeUser) -> int:
         """The user's DM channel with the bot (created if needed), e.g. to DM the bot."""
         cid = self._dm_channels.get(user.id)
