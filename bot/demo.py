@@ -32,6 +32,7 @@ class FileOutlet:
 
     async def publish(self, table: Table, post: Post) -> None:
         self.lines.extend(post.lines)
+        self.lines.extend(post.documents)
         if post.image is not None:
             self.images += 1
             name = f"turn_{self.images:04d}.png"

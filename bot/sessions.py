@@ -26,6 +26,7 @@ from renderers import render_public
 
 log = logging.getLogger(__name__)
 
+DOCUMENT_KINDS = frozenset({"book"})  # public events too long and too whole to shorten
 MAX_AI_STEPS = 500  # a chain of AI decisions longer than this means a bug, not a game
 
 
@@ -49,6 +50,9 @@ class Post:
     image: bytes | None = None
     prompt: Prompt | None = None
     dm_failed: list[int] = field(default_factory=list)
+    # Long public texts sent whole, each as its own message(s) after the post (a haunt's
+    # books read out at the end); the post's own lines may be shortened, these never.
+    documents: list[str] = field(default_factory=list)
 
 
 class Outlet(Protocol):
@@ -231,9 +235,11 @@ class Sessions:
                 users = self._team_users(table, teams[team])
                 if users:
                     note(await self.outlet.team(table, team, users, "\n".join(lines)))
-        post = Post(lines=[e.text for e in events if e.audience.is_public],
+        public = [e for e in events if e.audience.is_public]
+        post = Post(lines=[e.text for e in public if e.kind not in DOCUMENT_KINDS],
                     image=await self.board(table), prompt=self.prompt(table),
-                    dm_failed=failed)
+                    dm_failed=failed,
+                    documents=[e.text for e in public if e.kind in DOCUMENT_KINDS])
         await self.outlet.publish(table, post)
         return Outcome(table, events, post)
 

@@ -100,7 +100,8 @@ class DiscordOutlet:
             if dm_prompt is None and prompt.user_id not in post.dm_failed:
                 # The turn falls back to the channel's buttons, and the channel says why.
                 post = dataclasses.replace(post, dm_failed=[*post.dm_failed, prompt.user_id])
-        if dm_prompt is not None and not post.lines and not post.dm_failed:
+        if dm_prompt is not None and not post.lines and not post.dm_failed \
+                and not post.documents:
             # A step of a private turn the table does not see yet (a monster's move is
             # told with the rest of the monsters' turn): only the DM prompt changes.
             await self._clear_previous_dm(table, dm_prompt)
@@ -115,6 +116,9 @@ class DiscordOutlet:
         if table.status != "over" and dm_prompt is None:
             kwargs["view"] = prompt_view(table.channel_id, post.prompt)
         sent = await channel.send(**kwargs)  # type: ignore[arg-type]
+        for document in post.documents:  # after the post: "who won", then the books
+            for part in chunks(document):
+                await channel.send(part, allowed_mentions=discord.AllowedMentions.none())
         previous = self._last_post.pop(table.channel_id, None)
         if "view" in kwargs:
             self._last_post[table.channel_id] = sent.id

@@ -166,7 +166,7 @@ def _stalled(state: BetrayalState) -> BetrayalState:
 def test_a_stalled_ai_table_begins_the_haunt() -> None:
     state = _stalled(ai_table(new_game()))
     state, events = apply(state, "end_turn")
-    assert state.over and state.haunt is not None
+    assert state.phase == "haunt" and state.haunt is not None
     assert (state.haunt.omen, state.haunt.room, state.haunt.roll) == (
         "spear", "abandoned_room", -1)
     assert state.haunt.key == "its_alive"

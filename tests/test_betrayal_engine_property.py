@@ -40,9 +40,10 @@ def check(state: BetrayalState) -> None:
     rooms = [t.room for t in tiles] + state.stack + state.room_discard
     assert len(rooms) == 47 and Counter(rooms) == Counter(list(c.rooms))
     assert Counter(all_cards(state)) == Counter(list(c.cards))
-    assert state.omens_drawn >= sum(1 for k in all_cards(state)
-                                    if c.cards[k].deck == "omen") - len(state.decks["omen"]) \
-        - len(state.discards["omen"])
+    if state.haunt is None:  # a haunt's setup may take an omen out of the deck itself
+        assert state.omens_drawn >= sum(1 for k in all_cards(state)
+                                        if c.cards[k].deck == "omen") - len(state.decks["omen"]) \
+            - len(state.discards["omen"])
     if state.over:
         assert state.haunt is not None and state.pending is None
         return

@@ -253,7 +253,7 @@ def test_the_haunt_start_names_the_traitor(dice) -> None:  # type: ignore[no-unt
     assert revealer == 0  # Ox's birthday is nearest
     assert chart()["spear"]["abandoned_room"] == "its_alive"  # the left of the revealer
     state, events = _haunt_turn(state, dice)
-    assert state.over and state.haunt is not None
+    assert state.phase == "haunt" and state.haunt is not None
     assert (state.haunt.key, state.haunt.revealer, state.haunt.traitor) == ("its_alive", 0, 1)
     lines = [e.text for e in events]
     chart_at = next(i for i, t in enumerate(lines) if t.startswith("The chart gives"))
@@ -261,8 +261,8 @@ def test_the_haunt_start_names_the_traitor(dice) -> None:  # type: ignore[no-unt
     event = events[chart_at + 1]
     assert event.audience.is_public and event.kind == "haunt"  # the traitor is known to all
     assert event.data == {"traitor": 1}
-    assert lines[-1] == ("The haunt's two secret books and its play are not in the bot yet, "
-                         "so the game ends here. Thanks for exploring!")
+    book = next(e for e in events if e.kind == "book" and e.audience.kind == "player")
+    assert book.audience.ref == "1"  # the Traitor's Tome to Clara alone
 
 
 def test_the_haunt_start_with_no_traitor(dice, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -275,6 +275,8 @@ def test_the_haunt_start_with_no_traitor(dice, monkeypatch) -> None:  # type: ig
     lines = [e.text for e in events]
     assert "There is no traitor: every explorer is a hero." in lines
     assert not any("is the traitor" in t for t in lines)
+    assert state.over  # none of our haunts is written for a house with no traitor
+    assert lines[-1] == content.say("events.haunt_needs_traitor")
 
 
 def test_the_traitor_round_trips(dice) -> None:  # type: ignore[no-untyped-def]

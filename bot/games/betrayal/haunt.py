@@ -2,11 +2,11 @@
 dice; below the number of omens drawn so far, the haunt begins.
 
 The haunt chart (data/betrayal/haunt_chart.yaml) then says which of the 8 haunts
-(haunts.yaml) begins, from the omen and the room it turned up in. The haunt's two
-secret books and its play are a later issue: until then the game records who revealed
-the haunt, with which omen, in which room, which haunt the chart gives and who turns
-traitor (traitor.py, by the haunt's rule in haunts.yaml), says so publicly (in Betrayal
-the traitor is known to all; only the books are secret), and ends there (`state.over`).
+(haunts.yaml) begins, from the omen and the room it turned up in. The game records who
+revealed the haunt, with which omen, in which room, which haunt the chart gives and who
+turns traitor (traitor.py, by the haunt's rule in haunts.yaml), says so publicly (in
+Betrayal the traitor is known to all; only the books are secret), and hands over to
+haunting/flow.py, which plays the haunt to a winner.
 
 DESIGNED: a table of AI explorers only that finds no room and draws no omen for
 STALL_ROUNDS rounds begins the haunt at once, with the last omen drawn (`stalled`), so
@@ -130,7 +130,8 @@ def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int,
     state.phase = HAUNT
     state.script.clear()
     state.pending = None
-    playable = haunt is not None and has_plugin(haunt.key)
+    # Every haunt we have is written for a traitor; a rule that names none ends here.
+    playable = haunt is not None and has_plugin(haunt.key) and traitor is not None
     state.over = not playable
     if haunt:
         ctx.say("events.haunt_chart", kind="haunt", number=haunt.number, name=haunt.name,
@@ -142,5 +143,7 @@ def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int,
                     player=state.players[traitor], data={"traitor": traitor})
     if playable:
         flow.start(ctx)
+    elif haunt is not None and has_plugin(haunt.key):
+        ctx.say("events.haunt_needs_traitor", kind="game_over")
     else:
         ctx.say("events.haunt_next", kind="game_over")

@@ -1,0 +1,133 @@
+"""The haunt through the real discord.py and the fake Discord (issue 4): the haunt roll
+starts Pay the Piper at the end of a turn; the traitor gets the Traitor's Tome and every
+turn of theirs (the monsters' too) by DM and plays it there; the heroes get their book
+in a private thread the traitor is not in; the channel never shows the traitor's book
+until the end; the game is played to a winner by clicks, and the end posts both books."""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest import mock
+
+from bot.core.actions import Action
+from bot.games.betrayal import GAME, haunt
+from bot.games.betrayal.haunting import flow, sides
+from bot.games.betrayal.state import BetrayalState
+from tests.conftest import BotFactory
+from tests.e2e_helpers import latest_turn, to_move
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+
+TILES = 16
+
+
+def _house(state: BetrayalState) -> BetrayalState:
+    """AI play (no haunt yet) until the house has TILES rooms, at a quiet moment."""
+    with mock.patch.object(haunt, "starts", lambda total, omens: False), \
+            mock.patch.object(haunt, "stalled", lambda state: False):
+        for _ in range(3000):
+            if len(state.tiles) >= TILES and state.pending is None and not state.script:
+                break
+            seat = GAME.to_act(state)
+            assert seat is not None
+            state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    # This turn found an omen (a Bite in the Pentagram Chamber: Pay the Piper on our
+    # chart) and 13 omens are out: the haunt roll (6 dice, at most 12) must succeed.
+    state.turn.omen, state.turn.omen_room = "bite", "pentagram_chamber"
+    state.omens_drawn = 13
+    return state
+
+
+def _component_for(message: FakeMessage, action: Action) -> dict[str, Any] | None:
+    wanted = action.encode()
+    for comp in message.flat_components():
+        if comp["type"] == 2 and str(comp.get("custom_id", "")).endswith(":" + wanted):
+            return comp
+        if comp["type"] == 3 and any(o["value"] == wanted for o in comp["options"]):
+            return {**comp, "value": wanted}
+    return None
+
+
+async def _play(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
+                action: Action) -> None:
+    comp = _component_for(message, action)
+    if comp is None:  # a choice only its chooser may see: reveal it first
+        reveal = next(c for c in message.custom_ids() if "view.choices" in c)
+        shown = (await (await fd.click(user, message, reveal)).wait()).messages[-1]
+        assert shown.ephemeral
+        message, comp = shown, _component_for(shown, action)
+        assert comp is not None, (action, shown.flat_components())
+    if comp["type"] == 2:
+        handle = await (await fd.click(user, message, str(comp["custom_id"]))).wait()
+    else:
+        handle = await (await fd.select(user, message, str(comp["custom_id"]),
+                                        [str(comp["value"])])).wait()
+    assert not handle.ephemeral_texts(), handle.ephemeral_texts()
+
+
+def _dm_prompt(fd: FakeDiscord, user: FakeUser) -> FakeMessage:
+    prompts = [m for m in fd.dms(user) if any(c.startswith(("hk:", "hks:"))
+                                               for c in m.custom_ids())]
+    assert prompts, "the traitor has no buttons in their DMs"
+    return prompts[-1]
+
+
+async def test_the_traitor_plays_from_the_dm_to_a_winner(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    channel = fd.add_channel("haunted")
+    users = [fd.add_user(n) for n in ("ann", "ben", "cat", "dan")]
+    bot = await start_hauntkeeper()
+    await (await fd.slash(users[0], channel, "game", "new", game="betrayal", seed=5)).wait()
+    for user in users[1:]:
+        await (await fd.slash(user, channel, "game", "join")).wait()
+    await (await fd.slash(users[0], channel, "game", "start")).wait()
+    table = await bot.store.load(channel)
+    assert table is not None and table.state is not None
+    table.state = _house(BetrayalState.from_dict(table.state)).to_dict()
+    await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
+    by_seat = {i: next(u for u in users if u.id == s.user_id) for i, s in enumerate(table.seats)}
+    mover = by_seat[GAME.load(table.state).turn.seat]
+
+    ended = await (await fd.slash(mover, channel, "betrayal", "end-turn")).wait()
+    assert ended.ephemeral_texts() == ["Done — the map is below."]
+    saved = await bot.store.load(channel)
+    assert saved is not None and saved.state is not None
+    state = GAME.load(saved.state)
+    assert state.haunt is not None and state.haunt.key == "pay_the_piper"
+    traitor = sides.traitor(state)
+    assert traitor is not None
+    villain = by_seat[traitor]
+    heroes = {by_seat[s].id for s in sides.heroes(state)}
+
+    tome = flow.book_text(state, "traitor")
+    assert any(tome in m.content for m in fd.dms(villain))  # the book, by DM
+    [thread] = fd.threads(channel)
+    assert thread.member_ids - {fd.bot_user.id} == heroes  # not the traitor
+    assert any("Secrets of Survival" in m.content for m in fd.channel_messages(thread.id))
+    assert not any("Traitor's Tome" in m.content for m in fd.channel_messages(thread.id))
+
+    dm_clicks = 0
+    for _ in range(600):
+        saved = await bot.store.load(channel)
+        if saved is None:
+            break  # the game is over
+        state = GAME.load(saved.state or {})
+        seat = GAME.to_act(state)
+        assert seat is not None
+        action = GAME.ai_action(state, seat)
+        if GAME.prompt_private(state, seat):
+            await _play(fd, villain, _dm_prompt(fd, villain), action)
+            dm_clicks += 1
+        else:
+            post = latest_turn(fd, channel)
+            assert to_move(post) == by_seat[seat].id
+            await _play(fd, by_seat[seat], post, action)
+    final = await bot.store.load_latest(channel)
+    assert final is not None and final.status == "over"
+    state = GAME.load(final.state or {})
+    assert state.haunt is not None and state.haunt.winner in ("heroes", "traitor")
+    assert dm_clicks > 0
+    public = [m.content for m in fd.channel_messages(channel)]
+    end = next(i for i, text in enumerate(public) if "🏆" in text)
+    assert not any("Traitor's Tome" in text for text in public[:end])
+    assert any("Traitor's Tome" in text for text in public[end:])  # now public
+    assert any("Secrets of Survival" in text for text in public[end:])
