@@ -188,7 +188,7 @@ def test_the_haunt_start_names_the_haunt(dice, room: str, omen: str) -> None:  #
     line = f"The chart gives haunt #{haunt.number}: {haunt.name} — {haunt.teaser}"
     begins = next(i for i, e in enumerate(events) if "THE HAUNT BEGINS" in e)
     assert events[begins + 1] == line
-    assert not state.over and state.haunt.round >= 1 or state.pending is not None
+    assert not state.over and (state.haunt.round >= 1 or state.pending is not None)
 
 
 def test_its_alive_from_seed_003(dice) -> None:  # type: ignore[no-untyped-def]
