@@ -14,7 +14,14 @@ from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.haunting.base import load_data
 from bot.games.betrayal.haunting.plugins.pay_the_piper import CHAMBER, PayThePiper
 from bot.games.betrayal.state import BetrayalState
-from tests.betrayal_haunt_helpers import answer_pending, begin, explored, play_out
+from tests.betrayal_haunt_helpers import (
+    answer_pending,
+    begin,
+    explored,
+    outcome,
+    play_out,
+    seed_for,
+)
 
 KEY = "pay_the_piper"
 PLUGIN = PayThePiper()
@@ -121,11 +128,10 @@ def test_the_swarm_grows_each_round_while_the_traitor_lives() -> None:
     assert len(sides.monsters(state, "rat")) == before + PLUGIN.value(state, "swarm")
 
 
-@pytest.mark.parametrize(("seed", "winner"), [(1, "heroes"), (2, "traitor"), (6, "traitor"),
-                                              (3, "heroes")])
-def test_seeded_ai_games_reach_either_winner(seed: int, winner: str) -> None:
-    state, _ = begin(_house(4, seed), KEY)
-    state, _ = play_out(state)
+@pytest.mark.parametrize("winner", ["heroes", "traitor"])
+def test_seeded_ai_games_reach_either_winner(winner: str) -> None:
+    """Each side wins some AI game of the first seeds (searched, not pinned)."""
+    state = outcome(KEY, seed_for(KEY, winner))
     assert state.over and state.haunt.winner == winner
 
 

@@ -19,6 +19,8 @@ from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.cards.attacks import attack_dice
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
+from bot.games.betrayal.house import DIRS, through_door
+from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import BetrayalState
 
 
@@ -66,6 +68,15 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
     return best[1] if best else None
 
 
+def walkable(state: BetrayalState, tile_id: int) -> list[int]:
+    """Rooms an explorer can walk to from here: doors and the house's links (not the
+    Coal Chute climbed back up, which only monsters can do)."""
+    found = [t for d in DIRS if (t := through_door(state, tile_id, d)) is not None]
+    found += [b for a, b, kind in house_links(state) if a == tile_id
+              and kind != "revolving_wall"]
+    return sorted(set(found) - {tile_id}, key=found.index)
+
+
 def _graph_distance(state: BetrayalState, start: int, goals: set[int]) -> int | None:
     if start in goals:
         return 0
@@ -73,7 +84,7 @@ def _graph_distance(state: BetrayalState, start: int, goals: set[int]) -> int | 
     todo = deque([(start, 0)])
     while todo:
         tile, dist = todo.popleft()
-        for nxt in monsters.neighbours(state, tile):
+        for nxt in walkable(state, tile):
             if nxt in seen:
                 continue
             if nxt in goals:
@@ -85,25 +96,34 @@ def _graph_distance(state: BetrayalState, start: int, goals: set[int]) -> int | 
 
 def _towards(state: BetrayalState, seat: int, entries: list[Legal],
              goals: set[int]) -> Action | None:
-    """A move that brings the explorer strictly closer to one of `goals`."""
+    """A move that brings the explorer strictly closer to one of `goals`: a plain one
+    first, else one across a split room whose roll it could make."""
+    from bot.games.betrayal.ai import _can_make
+
     here = state.explorers[seat].tile
     near = _graph_distance(state, here, goals)
-    best: tuple[int, int, Action] | None = None
-    for e in entries:
-        if e.action.kind != "move":
-            continue
-        args = e.action.args
-        for m in movement.legal_moves(state, seat):
-            if m.crossing is not None:
+    for crossing_ok in (False, True):
+        best: tuple[int, int, Action] | None = None
+        for e in entries:
+            if e.action.kind != "move":
                 continue
-            if (m.dir and m.dir == args.get("dir")) or (
-                    m.link and m.link.kind == args.get("via") and m.target == args.get("to")):
+            args = e.action.args
+            for m in movement.legal_moves(state, seat):
+                if not ((m.dir and m.dir == args.get("dir")) or (
+                        m.link and m.link.kind == args.get("via")
+                        and m.target == args.get("to"))):
+                    continue
+                if m.crossing is not None and not (crossing_ok
+                                                   and _can_make(state, seat, m.crossing)):
+                    break
                 dist = _graph_distance(state, m.target, goals)
                 if dist is not None and (near is None or dist < near) \
                         and (best is None or (dist, m.target) < best[:2]):
                     best = (dist, m.target, e.action)
                 break
-    return best[2] if best else None
+        if best is not None:
+            return best[2]
+    return None
 
 
 def _monsters(state: BetrayalState) -> Action:
