@@ -385,13 +385,17 @@ def test_a_passive_can_refuse_a_use() -> None:
     assert not board.can_use(state, OX, "spirit_board")
 
 
-def test_spirit_board_in_the_haunt_is_refused_politely() -> None:
+def test_spirit_board_in_the_haunt_still_shows_the_top_room() -> None:
+    """Its haunt half (monsters drawn toward its user) is in
+    tests/test_betrayal_haunt_cards.py; with no monster about, only the peek."""
     state = new_game()
     hold(state, OX, "spirit_board")
+    stack_top(state, "attic")
     state.phase = HAUNT
     state, events = act(state, "use", card="spirit_board")
-    assert any("not in the bot yet" in e.text for e in events)
-    assert "spirit_board" not in state.turn.used and state.pending is None
+    assert [e.audience for e in events if "Attic" in e.text] == [to_player(OX)]
+    assert any("Nothing is drawn toward Ox Bellows" in e.text for e in events)
+    assert "spirit_board" in state.turn.used and state.pending is None
 
 
 def test_spirit_board_with_no_room_tiles_left() -> None:

@@ -60,7 +60,13 @@ def resolve_card(ctx: Ctx, seat: int, key: str) -> None:
     else:
         state.resolving.append(key)
         ctx.push([{"_finish_card": {"card": key}}], seat, key, card.deck)
-        ctx.push(list(card.on_draw), seat, key, card.deck)
+        steps = list(card.on_draw)
+        if card.deck == "event":
+            from bot.games.betrayal.cards.haunt_cards import traitor_may_ignore
+
+            if traitor_may_ignore(state, seat):  # seed 003: the traitor may ignore it
+                steps.insert(0, {"_traitor_event": {}})
+        ctx.push(steps, seat, key, card.deck)
 
 
 @step("_finish_card")

@@ -259,8 +259,8 @@ def split_damage(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     seat, amount = frame.seat, int(spec["amount"])
     allowed = list(traits.DAMAGE_TRAITS[spec["kind"]])
     lowerable = [t for t in allowed if traits.can_lower(ctx.state, seat, t)]
-    if amount <= 0 or not lowerable:
-        return
+    if amount <= 0 or not lowerable or not ctx.state.explorers[seat].alive:
+        return  # the dead (seed 003, the haunt) take no more of it
     if len(lowerable) == 1:
         change(ctx, seat, lowerable[0], -amount, Cause.of(frame))
         return

@@ -224,6 +224,7 @@ def load_all() -> None:
         basics,
         events_a,
         events_b,
+        haunt_cards,
         items,
         omens,
         rolls,

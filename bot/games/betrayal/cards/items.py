@@ -19,8 +19,8 @@
 
 Plain steps do the rest (the Amulet, the Bottle, the Puzzle Box...); roll-bending items
 live in rolls.py, the Rope and the Skeleton Key in basics.py. Haunt-time combat (the
-Revolver, the Blood Dagger, the Dynamite, the Druidic Charm's flash, the Bell's use) is
-the next issue, and the Toy Monkey has its own module.
+Revolver, the Blood Dagger) is haunting/combat.py's; the Dynamite, the Druidic Charm's
+flash and the Bell's use are cards/haunt_cards.py's; the Toy Monkey has its own module.
 """
 
 from __future__ import annotations

@@ -16,11 +16,12 @@
   wearer's `flags`; a worn Mask that leaves its explorer comes off (omens.yaml's note).
 - Spirit Board (`spirit_board`): before its explorer moves, a private look at the top
   room tile; its passive (`can_use`) keeps it from being offered once the explorer has
-  moved. Its haunt half (monsters move towards the user) is the haunt's issue.
+  moved. In the haunt the traitor may then move monsters towards the user
+  (cards/haunt_cards.py).
 
 The Book, the Girl, the Holy Symbol and the Madman are plain `on_gain`/`on_lose` steps;
 Bite is an `attack` step; the Spear a modifier; the Skull and the Medallion live in
-basics.py; the Ring is haunt-time combat (next issue).
+basics.py; the Ring is haunt-time combat (haunting/combat.py).
 """
 
 from __future__ import annotations
@@ -239,23 +240,15 @@ class SpiritBoard(Passive):
         return before_moving(state, seat)
 
 
-def _unuse(state: BetrayalState, key: str) -> None:
-    """The card did nothing: it does not count as used this turn (it may still be traded
-    or dropped, seed 003 FAQ)."""
-    if key in state.turn.used:
-        state.turn.used.remove(key)
-
-
 @handler("spirit_board")
 def spirit_board(ctx: Ctx, frame: Frame, args: Any) -> None:
     state, seat = ctx.state, frame.seat
     if state.phase != EXPLORE:
-        # The haunt half of the card (the traitor, or with no traitor every monster, moves
-        # monsters 1 room towards its user) belongs to the haunt's issue: until then the
-        # board is refused in the haunt, and not spent.
-        _unuse(state, frame.source)
-        ctx.say("events.not_ready", source=card_name("spirit_board"), name="spirit_board (haunt)")
-        return
+        # The haunt half: then the traitor (with no traitor, every monster) moves monsters
+        # 1 room towards its user (cards/haunt_cards.py).
+        from bot.games.betrayal.cards.haunt_cards import draw_toward
+
+        draw_toward(frame, "monsters", state.explorers[seat].tile)
     if not state.stack:
         ctx.say("events.spirit_board_empty")
         return

@@ -227,6 +227,12 @@ class MysticElevator(Passive):
         if ctx.state.turn.elevator:
             return
         ctx.state.turn.elevator = True
+        from bot.games.betrayal.haunting import sides
+
+        if sides.is_traitor(ctx.state, seat) and not ctx.state.over:
+            # seed 003: the traitor chooses the result instead of rolling (haunt_cards.py)
+            ctx.push([{"_elevator_choose": {"tile": tile}}], seat, "mystic_elevator", "room")
+            return
         ctx.push([{"roll": {"dice": 2, "then": [{"_elevator": {"tile": tile}}]}}], seat,
                  "mystic_elevator", "room")
 

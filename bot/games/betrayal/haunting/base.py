@@ -13,7 +13,9 @@ The data file (schema in data/betrayal/README.md, "Haunts"):
     designed, note       what is ours where seed 003 only outlines the haunt
     monsters:            kind -> {name, traits: {speed, might, sanity, knowledge}
                          (a missing trait cannot be attacked with), on_hit: stun|kill,
-                         glyph: one letter for the map, large: bool}
+                         glyph: one letter for the map, large: bool,
+                         incorporeal: bool (the Dynamite passes through it; read
+                         from `raw` by cards/haunt_cards.py)}
     tokens:              kind -> {name, glyph}
     values:              name -> {3: n, 4: n, 5: n, 6: n}  (numbers by player count)
     books:               traitor / heroes -> {story, know, win, rules: [..], ending}

@@ -55,6 +55,7 @@ def start(ctx: Ctx) -> None:
     plugin = base.for_state(state)
     traitor = haunt.traitor
     if traitor is not None:
+        state.explorers[traitor].flags[sides.HOME] = True  # seed 003: the house obeys them
         ctx.events.append(Event(book_text(state, sides.EVIL), to_player(traitor), "book",
                                 {"side": sides.EVIL}))
     ctx.events.append(Event(book_text(state, sides.HERO), to_team(sides.HERO), "book",

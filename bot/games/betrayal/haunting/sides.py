@@ -11,6 +11,9 @@ from __future__ import annotations
 from bot.games.betrayal.state import BetrayalState, Monster
 
 HERO, EVIL = "heroes", "traitor"
+# The traitor's flag (explorer.flags) that attaches cards/haunt_cards.HouseIsHome: seed
+# 003, "the house is their home" (set when the haunt begins, flow.start).
+HOME = "house_is_home"
 
 
 def traitor(state: BetrayalState) -> int | None:

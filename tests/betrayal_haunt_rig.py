@@ -1,0 +1,179 @@
+"""Rigged haunt states for the tests of the rules seed 003 gives every haunt (combat,
+death, monsters, turn order, the cards' haunt halves).
+
+`rigged()` starts from a real haunt (`haunted("pay_the_piper")`, tests/
+betrayal_haunt_helpers.py), then swaps in the `rigged` haunt: no setup, no winner of
+its own (the engine still ends a game with no living hero), and three monster kinds
+to test with. Every explorer is emptied of cards and put in the Upper Landing; the
+tests move them about the three start rooms of the ground floor, which always lie in a
+line joined by doors: the Grand Staircase (W), the Foyer, the Entrance Hall (E, with
+no door east). The `fixed` fixture scripts the dice wherever they are rolled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+import pytest
+
+from bot.core.actions import Action
+from bot.games.betrayal import GAME, content
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.haunting import base, monsters
+from bot.games.betrayal.haunting.base import HauntData, HauntPlugin, MonsterKind
+from bot.games.betrayal.state import HEROES, TRAITOR, BetrayalState, Monster, Turn
+from tests.betrayal_haunt_helpers import haunted
+
+RIGGED = "rigged"
+MISSY, LONGFELLOW, JENNY, DARRIN = 0, 1, 2, 3  # seed 1's house: Jenny is the traitor
+HEROES_IN_ORDER = [DARRIN, MISSY, LONGFELLOW]  # from the traitor's left
+KINDS = {
+    "brute": MonsterKind("brute", "Brute", {"speed": 3, "might": 5}, "stun", "B"),
+    "rat": MonsterKind("rat", "Rat", {"speed": 4, "might": 2}, "kill", "R"),
+    "ghost": MonsterKind("ghost", "Ghost", {"speed": 2, "sanity": 4}, "stun", "G"),
+}
+
+
+class Rigged(HauntPlugin):
+    """A haunt with nothing of its own: only seed 003's rules for every haunt."""
+
+    key = RIGGED
+    data = HauntData(RIGGED, "Rigged", True, KINDS, {}, {}, {}, {}, {},  # type: ignore[assignment]
+                     {"monsters": {"ghost": {"incorporeal": True}}})
+
+
+@pytest.fixture(autouse=True)
+def rig_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(base.PLUGINS, RIGGED, Rigged())
+
+
+@pytest.fixture
+def fixed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Script the dice: each die rolled anywhere (trait rolls, monsters, the engine's
+    fights) takes the next face; unscripted dice fall back to the seeded Rng."""
+    from bot.core import dice as core_dice
+    from bot.games.betrayal import rolls
+    from bot.games.betrayal.haunting import combat
+
+    queue: list[int] = []
+    real = core_dice.roll_betrayal
+
+    def scripted(rng: Any, count: int, cap: int = 8) -> list[int]:
+        n = min(max(1, count), cap)
+        if len(queue) >= n:
+            taken = queue[:n]
+            del queue[:n]
+            return taken
+        return real(rng, count, cap)
+
+    for module in (core_dice, rolls, combat, monsters):
+        monkeypatch.setattr(module, "roll_betrayal", scripted)
+    yield queue
+
+
+@cache
+def _base() -> BetrayalState:
+    return haunted("pay_the_piper", seed=1)
+
+
+def rigged(seat: int = DARRIN) -> BetrayalState:
+    """The rigged haunt, at the start of `seat`'s turn (a hero's or the traitor's)."""
+    state = GAME.copy_state(_base())
+    assert state.haunt is not None and state.haunt.traitor == JENNY
+    state.haunt.key = RIGGED
+    state.haunt.progress = {}
+    state.monsters = []
+    state.script.clear()
+    state.pending = None
+    landing = tile(state, "upper_landing")
+    for explorer in state.explorers:
+        explorer.tile, explorer.side = landing, None
+        explorer.cards.clear()
+        explorer.lasting.clear()
+    for t in state.tiles:
+        t.items.clear()
+    turn_of(state, seat)
+    return state
+
+
+def turn_of(state: BetrayalState, seat: int) -> None:
+    assert state.haunt is not None
+    state.turn = Turn(seat=seat, number=state.turn.number + 1)
+    state.haunt.stage = TRAITOR if seat == state.haunt.traitor else HEROES
+
+
+def tile(state: BetrayalState, room: str) -> int:
+    found = state.tile_of(room)
+    assert found is not None, room
+    return found
+
+
+def place(state: BetrayalState, room: str, *seats: int) -> int:
+    where = tile(state, room)
+    for seat in seats:
+        state.explorers[seat].tile = where
+    return where
+
+
+def spawn(state: BetrayalState, kind: str, room: str) -> Monster:
+    return monsters.spawn(Ctx(state), kind, tile(state, room), quiet=True)
+
+
+def set_trait(state: BetrayalState, seat: int, trait: str, value: int) -> None:
+    """Put the clip on the first step of the track that shows `value`."""
+    values = content.explorer(state.explorers[seat].key).traits[trait].values
+    state.explorers[seat].traits[trait] = values.index(value)
+
+
+def trait(state: BetrayalState, seat: int, name: str) -> int:
+    from bot.games.betrayal import traits
+
+    return traits.value(state, seat, name)
+
+
+def hold(state: BetrayalState, seat: int, *cards: str) -> None:
+    """Hand over cards without their on_gain (a rig)."""
+    for card in cards:
+        deck = content.card(card).deck
+        for pile in (state.decks[deck], state.discards[deck]):
+            if card in pile:
+                pile.remove(card)
+        state.explorers[seat].cards.append(card)
+
+
+def act(state: BetrayalState, kind: str, seat: int | None = None,
+        **args: Any) -> tuple[BetrayalState, list[str]]:
+    seat = GAME.to_act(state) if seat is None else seat
+    assert seat is not None
+    new, events = GAME.apply(state, seat, Action(kind, args))
+    return new, [e.text for e in events]
+
+
+def choose(state: BetrayalState, pick: int | str) -> tuple[BetrayalState, list[str]]:
+    """Answer the pending choice by index or by the first label containing `pick`."""
+    assert state.pending is not None, "nothing to choose"
+    if isinstance(pick, str):
+        pick = next(i for i, label in enumerate(state.pending.labels) if pick in label)
+    return act(state, "choose", pick=pick)
+
+
+def labels(state: BetrayalState) -> list[str]:
+    seat = GAME.to_act(state)
+    assert seat is not None
+    return [o.label for o in GAME.options(state, seat)]
+
+
+def attacks(state: BetrayalState) -> list[dict[str, Any]]:
+    seat = GAME.to_act(state)
+    assert seat is not None
+    return [dict(o.action.args) for o in GAME.options(state, seat) if o.action.kind == "attack"]
+
+
+def refusal(state: BetrayalState, kind: str, **args: Any) -> str:
+    from bot.core.errors import IllegalAction
+
+    with pytest.raises(IllegalAction) as err:
+        act(state, kind, **args)
+    return str(err.value)
