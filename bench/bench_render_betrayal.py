@@ -14,7 +14,10 @@ a room (the static layer is redrawn, from cached tile sprites plus one new one) 
 turns where explorers only moved (the cached layer is copied); then the full 47-tile
 house rendered repeatedly (warm) and with every cache cleared (cold), and PNG sizes.
 The very first render of the process also fits the PNG palette and loads fonts (shown
-on its own).
+on its own). Last, the haunt: the full house with 20 monsters (three kinds, some
+stunned, one kind large), haunt tokens, a traitor and two dead explorers, played for
+--haunt-turns turns where a monster moves, one is stunned or recovers and the turn
+passes on, with a new haunt token every 10th turn (that tile's sprite is redrawn).
 
     .venv/bin/python bench/bench_render_betrayal.py              # 1200 px
     .venv/bin/python bench/bench_render_betrayal.py --width 600 --per-tile 2
@@ -29,6 +32,9 @@ Target: < 20 ms a render at 1200 px. Recorded on the 2-core box, defaults (seed 
     full 47-tile house     warm median 6.6; every cache cleared median 9.8
     PNG sizes              median 55 KB, max 58 KB; full house 1200x1499, 62 KB
     at 600 px              moving 2.6, placing 4.4 (median); full house 32 KB
+    haunt, 20 monsters     moving median 7.3 (draw 1.9, encode 5.5); a haunt token placed
+                           median 9.0; PNG median 70 KB, max 71 KB; at 600 px moving 4.0,
+                           token 5.4, 36 KB
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make the project importable
@@ -47,6 +54,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 from bot.games.betrayal.view import ExplorerView, MapView
 from renderers import betrayal
 from tests.test_render_betrayal import COLOURS, EXPLORERS, PLAYERS, full_view, grow_house
+from tests.test_render_betrayal_haunt import haunt_view
 
 
 def game_views(seed: int, players: int, per_tile: int) -> list[tuple[MapView, bool]]:
@@ -72,6 +80,32 @@ def game_views(seed: int, players: int, per_tile: int) -> list[tuple[MapView, bo
                            omens=min(13, turn // 8), footer="" if turn < 80 else "Haunt 12")
             views.append((view, k == 0 and placed > start))
             turn += 1
+    return views
+
+
+def haunt_views(seed: int, turns: int) -> list[tuple[MapView, bool]]:
+    """(view, a haunt token was placed) for every turn of a made-up haunt."""
+    rng = random.Random(seed)
+    view = haunt_view(seed + 7)
+    tiles = list(view.tiles)
+    views: list[tuple[MapView, bool]] = []
+    for turn in range(turns):
+        monsters = list(view.monsters)
+        i = rng.randrange(len(monsters))
+        to = rng.choice(tiles)
+        monsters[i] = replace(monsters[i], floor=to.floor, x=to.x, y=to.y)
+        j = rng.randrange(len(monsters))
+        monsters[j] = replace(monsters[j], stunned=not monsters[j].stunned)
+        placed = turn % 10 == 9
+        if placed:
+            k = rng.randrange(len(tiles))
+            tiles[k] = replace(tiles[k], haunt_tokens=(*tiles[k].haunt_tokens,
+                                                       ("B", "Blood pool")))
+        seat = turn % len(view.explorers)
+        explorers = tuple(replace(e, acting=e.seat == seat) for e in view.explorers)
+        view = replace(view, tiles=tuple(tiles), monsters=tuple(monsters), explorers=explorers,
+                       header=f"Haunt round {turn // 7 + 1} · the monsters (Chidi)")
+        views.append((view, placed))
     return views
 
 
@@ -105,6 +139,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--per-tile", type=int, default=3, help="turns per room placed")
     parser.add_argument("--repeat", type=int, default=50, help="full-house renders")
+    parser.add_argument("--haunt-turns", type=int, default=100, help="turns of the haunt")
     args = parser.parse_args()
 
     views = game_views(args.seed, args.players, args.per_tile)
@@ -150,6 +185,26 @@ def main() -> None:
     print("full house, every tile redrawn (layer and sprite caches cleared), ms:")
     print(summary("total", cold))
     print(f"full house PNG: {len(data) / 1000:.0f} KB")
+
+    haunt = haunt_views(args.seed, args.haunt_turns)
+    draw = {True: [], False: []}
+    encode = {True: [], False: []}
+    sizes = []
+    for view, placed in haunt:
+        d, e, n = time_render(view, args.width)
+        draw[placed].append(d)
+        encode[placed].append(e)
+        sizes.append(n)
+    print(f"haunt, {len(haunt[0][0].monsters)} monsters in the full house, ms:")
+    for placed, label in ((True, "turns placing a haunt token"),
+                          (False, "turns moving monsters only")):
+        print("  " + label + ":")
+        print(summary("draw", draw[placed]))
+        print(summary("encode", encode[placed]))
+        print(summary("total", [a + b for a, b in zip(draw[placed], encode[placed],
+                                                      strict=True)]))
+    print(f"haunt PNG sizes: median {statistics.median(sizes) / 1000:.0f} KB, "
+          f"max {max(sizes) / 1000:.0f} KB")
 
 
 if __name__ == "__main__":

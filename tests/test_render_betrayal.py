@@ -233,6 +233,13 @@ def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = TOLERANCE) ->
     return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
 
 
+def body_point(geo: betrayal.MapGeometry, ex: ExplorerView) -> tuple[int, int]:
+    """A point of an explorer's disc that shows its fill: the centre, or for a dead
+    explorer (crossed out by an ✕ through the centre) halfway down, between the bars."""
+    cx, cy = geo.tokens[ex.seat]
+    return (cx, cy) if ex.alive else (cx, cy + geo.token_radius[ex.seat] // 2)
+
+
 # -------------------------------------------------------------------------- map
 
 
@@ -289,11 +296,11 @@ def test_explorer_tokens_show_their_colour(full: MapView) -> None:
     assert set(geo.tokens) == {ex.seat for ex in full.explorers}
     for ex in full.explorers:
         want = common.parse_colour(ex.colour) if ex.alive else DEAD
-        assert img.getpixel(geo.tokens[ex.seat]) == want, ex
+        assert img.getpixel(body_point(geo, ex)) == want, ex
     png = image(render_map(full))
     for ex in full.explorers:
         want = common.parse_colour(ex.colour) if ex.alive else DEAD
-        assert close(png.getpixel(geo.tokens[ex.seat]), want), ex
+        assert close(png.getpixel(body_point(geo, ex)), want), ex
 
 
 def test_six_explorers_in_one_tile_all_fit() -> None:
@@ -310,7 +317,7 @@ def test_six_explorers_in_one_tile_all_fit() -> None:
         assert x0 <= cx - r and cx + r <= x1 and y0 <= cy - r and cy + r <= y1
         ex = view.explorers[seat]
         want = common.parse_colour(ex.colour) if ex.alive else DEAD
-        assert img.getpixel((cx, cy)) == want
+        assert img.getpixel(body_point(geo, ex)) == want
     for a in range(6):
         for b in range(a + 1, 6):
             (ax, ay), (bx, by) = centres[a], centres[b]
@@ -346,7 +353,7 @@ def test_dead_explorer_is_grey() -> None:
     img = render_image(view)
     geo = map_geometry(view)
     dead = next(ex for ex in view.explorers if not ex.alive)
-    assert img.getpixel(geo.tokens[dead.seat]) == DEAD
+    assert img.getpixel(body_point(geo, dead)) == DEAD
 
 
 def test_doors_are_openings_and_closed_sides_are_walls(full: MapView) -> None:
@@ -616,7 +623,7 @@ def test_renders_with_the_fallback_font_only(monkeypatch: pytest.MonkeyPatch) ->
         assert img.size == (800, geo.height)
         for ex in view.explorers:
             want = common.parse_colour(ex.colour) if ex.alive else DEAD
-            assert close(img.getpixel(geo.tokens[ex.seat]), want)
+            assert close(img.getpixel(body_point(geo, ex)), want)
         assert render_sheet(sheet_view()).startswith(PNG_SIGNATURE)
     finally:
         common.font.cache_clear()

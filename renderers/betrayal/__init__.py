@@ -7,7 +7,8 @@ callers use is imported from here (`renderers.betrayal`); the modules split the 
 - `layout`    where things go: panel arrangement, tile size, `MapGeometry`/`map_geometry`
 - `tiles`     one tile (walls, doors, name, symbol, tokens, item pile, link letters) and
               the passages between tiles
-- `explorers` explorer tokens in their tiles, the acting ring, the roster row
+- `explorers` explorer and monster tokens in their tiles, the acting ring, the
+              traitor's band, the dead's cross, the roster row
 - `map`       the whole map: cached static layer, header and footer, `render_map`,
               `render_image`, `encode_map`, `render_board`
 - `sheet`     an explorer's sheet: `render_sheet`, `render_sheet_image`, `sheet_geometry`
@@ -68,8 +69,11 @@ from renderers.betrayal.palette import (
     FLOOR_FILL,
     FLOOR_TITLES,
     GOLD,
+    HAUNT_TOKEN,
     ITEM,
     LINK,
+    MONSTER,
+    MONSTER_EDGE,
     MUTED,
     OMEN,
     PANEL,
@@ -78,14 +82,18 @@ from renderers.betrayal.palette import (
     RING_GAP,
     START_FILL,
     START_LINE,
+    STUNNED,
     SYMBOL_COLOURS,
     TEXT,
     TOKEN_COLOURS,
     TOKEN_EDGE,
     TOKEN_LABELS,
+    TRAITOR,
     WALL,
 )
+from renderers.betrayal.palette import _mark as _mark
 from renderers.betrayal.sheet import (
+    BADGES,
     CARD_BG,
     CELL,
     CELL_EDGE,
@@ -108,6 +116,7 @@ from renderers.betrayal.tiles import _tile_sprite as _tile_sprite
 __all__ = [
     "ACCENT",
     "ARRANGEMENTS",
+    "BADGES",
     "BARRIER",
     "BASE_WIDTH",
     "BG",
@@ -126,11 +135,14 @@ __all__ = [
     "FOOTER_ROW_H",
     "GAP_RATIO",
     "GOLD",
+    "HAUNT_TOKEN",
     "HEADER_FONT",
     "HEADER_H",
     "ITEM",
     "LINK",
     "MARGIN",
+    "MONSTER",
+    "MONSTER_EDGE",
     "MUTED",
     "OMEN",
     "OMEN_CARDS",
@@ -153,6 +165,7 @@ __all__ = [
     "START_FILL",
     "START_LINE",
     "STATIC_CACHE_SIZE",
+    "STUNNED",
     "SYMBOL_COLOURS",
     "TEXT",
     "TILE_FLOOR",
@@ -162,6 +175,7 @@ __all__ = [
     "TOKEN_COLOURS",
     "TOKEN_EDGE",
     "TOKEN_LABELS",
+    "TRAITOR",
     "TRAITS",
     "WALL",
     "MapGeometry",

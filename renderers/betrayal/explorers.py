@@ -1,35 +1,57 @@
-"""The explorers on the map: their tokens in the tiles and the roster row above.
+"""The figures on the map: explorers and monsters in the tiles, and the roster row above.
 
 Explorers stand in their tile as coloured discs with the player's name beside them,
 in one column when few share a tile and two or three for a crowd, above whatever the
-tile's bottom strip holds; the one to play has a gold ring, dead ones are grey. The
-roster row names every explorer with the player who plays them. Both change every turn,
-so they are drawn over the cached static layer (see `renderers.betrayal.map`).
+tile's bottom strip holds; the one to play has a gold ring, the traitor a magenta band,
+dead ones are grey and crossed out where they fell. Monsters share those slots after
+the explorers: dark red discs with their letter (a large monster's disc is bigger),
+grey with an "S" while stunned. Alike monsters in one room (same kind, both stunned or
+not) are one disc with a count, so a horde stays legible in a small tile. The roster
+row names every explorer with the player who plays them. All of this changes every
+turn, so it is drawn over the cached static layer (see `renderers.betrayal.map`).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from bot.games.betrayal.view import FLOORS, ExplorerView, MapView
+from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, MonsterView
 from renderers.betrayal.palette import (
+    BG,
     DEAD,
     DIM,
     GOLD,
+    MONSTER,
+    MONSTER_EDGE,
     MUTED,
     PANEL,
     PANEL_EDGE,
     RING_GAP,
+    STUNNED,
     TEXT,
     TOKEN_EDGE,
+    TRAITOR,
+    _mark,
     _px,
 )
 from renderers.betrayal.tiles import _strip_rows, _tile_parts
-from renderers.common import disc, draw_text, fit_text, parse_colour, rounded_box, text_width
+from renderers.common import (
+    Colour,
+    centered_text,
+    disc,
+    draw_text,
+    fit_text,
+    font,
+    parse_colour,
+    polygon,
+    rounded_box,
+    text_width,
+)
 
 if TYPE_CHECKING:
     from renderers.betrayal.layout import MapGeometry
@@ -91,13 +113,41 @@ def _ring_outer(r: int) -> int:
     return r + gap + width
 
 
-def _groups(view: MapView) -> dict[tuple[str, int, int], list[ExplorerView]]:
-    """Explorers by the cell they stand in, in seat order (so a token keeps its place)."""
-    groups: dict[tuple[str, int, int], list[ExplorerView]] = {}
+@dataclass(frozen=True)
+class Figure:
+    """One token in a tile: an explorer, or a stack of alike monsters (one or more)."""
+
+    explorer: ExplorerView | None = None
+    monsters: tuple[MonsterView, ...] = ()
+
+    @property
+    def large(self) -> bool:
+        return bool(self.monsters) and self.monsters[0].large
+
+
+def _groups(view: MapView) -> dict[tuple[str, int, int], list[Figure]]:
+    """Figures by the cell they stand in: explorers in seat order, then monster stacks
+    in order of their first monster's id (so a token keeps its place from turn to turn).
+    Monsters of one look (name, letter, stunned, size) in one cell make one stack."""
+    groups: dict[tuple[str, int, int], list[Figure]] = {}
     for ex in sorted(view.explorers, key=lambda e: e.seat):
         if ex.floor in FLOORS:
-            groups.setdefault((ex.floor, ex.x, ex.y), []).append(ex)
+            groups.setdefault((ex.floor, ex.x, ex.y), []).append(Figure(explorer=ex))
+    stacks: dict[tuple[str, int, int], dict[tuple[str, str, bool, bool], list[MonsterView]]] = {}
+    for m in sorted(view.monsters, key=lambda m: m.id):
+        if m.floor in FLOORS:
+            cell = stacks.setdefault((m.floor, m.x, m.y), {})
+            cell.setdefault((m.name, m.glyph, m.stunned, m.large), []).append(m)
+    for where, by_look in stacks.items():
+        groups.setdefault(where, []).extend(Figure(monsters=tuple(ms)) for ms in
+                                            by_look.values())
     return groups
+
+
+def _large(r: int) -> int:
+    """The radius of a large monster's disc in a slot made for radius r: bigger, yet
+    clear of its neighbours' rings (slots are at least 2.9 r apart)."""
+    return max(r + 1, round(r * 1.35))
 
 
 def _draw_roster(img: Image.Image, draw: ImageDraw.ImageDraw, view: MapView,
@@ -108,46 +158,134 @@ def _draw_roster(img: Image.Image, draw: ImageDraw.ImageDraw, view: MapView,
         ex = by_seat[seat]
         x0, y0, x1, y1 = box
         h = y1 - y0
-        edge = GOLD if ex.acting else PANEL_EDGE
-        rounded_box(img, box, _px(8, s), PANEL, outline=edge, width=_px(2 if ex.acting else 1, s))
+        edge = GOLD if ex.acting else TRAITOR if ex.traitor else PANEL_EDGE
+        rounded_box(img, box, _px(8, s), PANEL, outline=edge,
+                    width=_px(2 if ex.acting or ex.traitor else 1, s))
         r = max(3, round(h * 0.22))
         cx, cy = x0 + _px(10, s) + r, (y0 + y1) // 2
-        colour = parse_colour(ex.colour) if ex.alive else DEAD
-        disc(img, (cx, cy), r, colour, outline=TOKEN_EDGE, width=max(1, r // 6))
+        _pawn(img, ex, cx, cy, r)
         tx = cx + r + _px(8, s)
         room = x1 - _px(8, s) - tx
         fb, p_text = fit_text(ex.player or "?", room, _px(16, s), min_size=_px(12, s), bold=True)
         draw_text(draw, (tx, cy), p_text, fb, GOLD if ex.acting else TEXT if ex.alive else MUTED,
                   anchor="lm", bold=True)
         rest = room - text_width(fb, p_text) - _px(8, s)
-        detail = ex.name if ex.alive else f"{ex.name} (dead)"
+        marks = [m for m, on in (("traitor", ex.traitor), ("dead", not ex.alive)) if on]
+        detail = f"{ex.name} ({', '.join(marks)})" if marks else ex.name
         if rest > _px(24, s):
             fr, d_text = fit_text(detail, rest, _px(14, s), min_size=_px(11, s))
-            draw_text(draw, (x1 - _px(8, s) - rest, cy), d_text, fr, MUTED if ex.alive else DIM,
-                      anchor="lm")
+            ink = TRAITOR if ex.traitor and ex.alive else MUTED if ex.alive else DIM
+            draw_text(draw, (x1 - _px(8, s) - rest, cy), d_text, fr, ink, anchor="lm")
 
 
-def _draw_explorers(img: Image.Image, draw: ImageDraw.ImageDraw, view: MapView,
-                    geo: MapGeometry) -> None:
+def _pawn(img: Image.Image, ex: ExplorerView, cx: int, cy: int, r: int) -> None:
+    """An explorer's disc: its colour (grey once dead, crossed out), inside a magenta
+    band for the traitor. The centre keeps the explorer's colour unless crossed out."""
+    colour = parse_colour(ex.colour) if ex.alive else DEAD
+    edge = max(1, round(r / 7))
+    if ex.traitor:
+        band = max(2, round(r * 0.28))
+        disc(img, (cx, cy), r, TOKEN_EDGE)
+        disc(img, (cx, cy), r - edge, TRAITOR)
+        disc(img, (cx, cy), max(1, r - edge - band), colour)
+    else:
+        disc(img, (cx, cy), r, colour, outline=TOKEN_EDGE, width=edge)
+    if not ex.alive:
+        _cross(img, cx, cy, r * 0.6, max(2, round(r * 0.3)), TOKEN_EDGE)
+
+
+def _cross(img: Image.Image, cx: float, cy: float, arm: float, width: float,
+           colour: Colour) -> None:
+    """An anti-aliased ✕: two bars `width` thick from the centre `arm` out along the
+    diagonals (a font's ✕ would depend on which fonts are installed)."""
+    d = width / 2 / math.sqrt(2)
+    for sx in (1, -1):
+        x0, y0, x1, y1 = cx - arm * sx, cy - arm, cx + arm * sx, cy + arm
+        polygon(img, [(x0 + d, y0 - sx * d), (x1 + d, y1 - sx * d),
+                      (x1 - d, y1 + sx * d), (x0 - d, y0 + sx * d)], colour)
+
+
+def _draw_figures(img: Image.Image, draw: ImageDraw.ImageDraw, view: MapView,
+                  geo: MapGeometry) -> None:
+    """Every explorer and monster token, with its label where the slot leaves room."""
     t = geo.tile
     strip_rows = _strip_rows(view, t)
     for cell, group in _groups(view).items():
         slots = _token_slots(len(group), t, strip_rows.get(cell, 0))
-        for ex, (_, _, r, label_w, size) in zip(group, slots, strict=True):
+        for figure, (_, _, r, label_w, size) in zip(group, slots, strict=True):
+            ex = figure.explorer
+            if ex is None:
+                first = figure.monsters[0]
+                cx, cy = geo.monsters[first.id]
+                _draw_monster(img, draw, figure.monsters, cx, cy, r, label_w, size,
+                              geo.monster_radius[first.id])
+                continue
             cx, cy = geo.tokens[ex.seat]
-            colour = parse_colour(ex.colour) if ex.alive else DEAD
             if ex.acting:
                 gap_w, ring_w = _ring(r)
                 disc(img, (cx, cy), r + gap_w + ring_w, GOLD)
                 disc(img, (cx, cy), r + gap_w, RING_GAP)
-            disc(img, (cx, cy), r, colour, outline=TOKEN_EDGE, width=max(1, round(r / 7)))
-            if label_w < 4:
-                continue
-            name = (ex.player or ex.name or "?").split()[0]
-            f, text = fit_text(name, label_w, size, min_size=max(7, round(size * 0.7)),
-                               bold=True)
-            if text.endswith("…") and len(text) <= 2:
-                text = name[:1]
-            lx = cx + _ring_outer(r) + max(2, round(r * 0.3))
-            fill = GOLD if ex.acting else TEXT if ex.alive else MUTED
-            draw_text(draw, (lx, cy), text, f, fill, anchor="lm", bold=True)
+            _pawn(img, ex, cx, cy, r)
+            fill = GOLD if ex.acting else TRAITOR if ex.traitor and ex.alive else \
+                TEXT if ex.alive else MUTED
+            _label(draw, (ex.player or ex.name or "?").split()[0], cx, cy, r, label_w, size,
+                   fill)
+
+
+def _label(draw: ImageDraw.ImageDraw, name: str, cx: int, cy: int, r: int, label_w: int,
+           size: int, fill: Colour) -> None:
+    """A figure's name to the right of its slot (cut to its initial if need be)."""
+    if label_w < 4:
+        return
+    f, text = fit_text(name, label_w, size, min_size=max(7, round(size * 0.7)), bold=True)
+    if text.endswith("…") and len(text) <= 2:
+        text = name[:1]
+    lx = cx + _ring_outer(r) + max(2, round(r * 0.3))
+    draw_text(draw, (lx, cy), text, f, fill, anchor="lm", bold=True)
+
+
+def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
+                  stack: tuple[MonsterView, ...], cx: int, cy: int, r: int, label_w: int,
+                  size: int, radius: int) -> None:
+    """A monster (or a stack of alike ones): its letter on a dark red disc of `radius`
+    (grey while stunned), and beside it, in the label room of a slot made for radius r:
+    an "S" badge while stunned, "×n" for a stack, and the kind's name where it fits
+    whole (the legend names every kind, so a name cut to a letter or two is left out).
+    The marks go beside the disc rather than on it: on a small disc a badge would hide
+    the letter."""
+    m = stack[0]
+    fill, edge, ink = (STUNNED, MUTED, TEXT) if m.stunned else (MONSTER, MONSTER_EDGE,
+                                                               MONSTER_EDGE)
+    disc(img, (cx, cy), radius, fill, outline=edge, width=max(1, round(radius / 7)))
+    centered_text(draw, (cx, cy), _mark(m.glyph, m.name), font(max(7, round(radius * 1.2)), True),
+                  ink, bold=True)
+    x = cx + _ring_outer(r) + max(2, round(r * 0.3))
+    right = x + label_w
+    if m.stunned:
+        bh = max(8, size)
+        bf = font(max(7, round(bh * 0.8)), True)
+        bw = max(bh, text_width(bf, "S") + 4)
+        bx0, by0 = x, round(cy - bh / 2)
+        if bx0 + bw > right:  # no room beside it: on the disc's rim
+            bx0, by0 = round(cx + radius * 0.7 - bw / 2), round(cy - radius * 0.7 - bh / 2)
+        else:
+            x += bw + max(2, round(size * 0.25))
+        rounded_box(img, (bx0, by0, bx0 + bw, by0 + bh), max(2, bh // 3), TEXT)
+        centered_text(draw, (bx0 + bw / 2, by0 + bh / 2), "S", bf, BG, bold=True)
+    count = f"×{len(stack)}" if len(stack) > 1 else ""
+    words = m.name.split()
+    name = words[-1] if words else ""  # the noun: "Flesh Giant" -> "Giant"
+    # A stack's count matters more than its name: "×3 Giant", else "×3". A lone monster
+    # shows its whole name, else the noun, which may be cut while three letters are
+    # left ("Zom…").
+    options = ([(f"{count} {name}".strip(), False), (count, False)] if count else
+               [(" ".join(words), False), (name, True)])
+    for text, may_cut in options:
+        if not text or right - x < 4:
+            continue
+        f, shown = fit_text(text, right - x, size, min_size=max(7, round(size * 0.7)),
+                            bold=True)
+        if shown == text or (may_cut and len(shown) >= 4):
+            draw_text(draw, (x, cy), shown, f, MUTED if m.stunned else TEXT, anchor="lm",
+                      bold=True)
+            break

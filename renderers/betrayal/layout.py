@@ -13,11 +13,11 @@ from that object, so tests see exactly what was drawn where.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from bot.games.betrayal.view import FLOORS, MapView
-from renderers.betrayal.explorers import _groups, _ring, _token_slots
+from renderers.betrayal.explorers import _groups, _large, _ring, _token_slots
 from renderers.betrayal.palette import _px
 from renderers.betrayal.tiles import _strip_rows, _tile_parts
 from renderers.common import Box, Point, font, text_width
@@ -86,6 +86,10 @@ class MapGeometry:
     roster_chips: dict[int, Box]  # seat -> its chip in the roster row
     omen_track: tuple[Point, ...]  # centres of the 13 omen marks in the footer
     footer_text: Box | None  # where view.footer is written
+    # Monster id -> its token centre and disc radius (alike monsters in a room share one
+    # stacked token, so they share a centre).
+    monsters: dict[int, Point] = field(default_factory=dict)
+    monster_radius: dict[int, int] = field(default_factory=dict)
 
 
 def _gap(t: int) -> int:
@@ -93,15 +97,16 @@ def _gap(t: int) -> int:
 
 
 def _extents(view: MapView) -> dict[str, tuple[int, int, int, int] | None]:
-    """Each floor's explored extent in grid cells (tiles, and any explorer standing off
-    a tile so that they are still drawn); None for a floor with nothing on it."""
+    """Each floor's explored extent in grid cells (tiles, and any explorer or monster
+    standing off a tile so that they are still drawn); None for a floor with nothing on
+    it."""
     cells: dict[str, list[tuple[int, int]]] = {f: [] for f in FLOORS}
     for tile in view.tiles:
         if tile.floor in cells:
             cells[tile.floor].append((tile.x, tile.y))
-    for ex in view.explorers:
-        if ex.floor in cells:
-            cells[ex.floor].append((ex.x, ex.y))
+    for figure in (*view.explorers, *view.monsters):
+        if figure.floor in cells:
+            cells[figure.floor].append((figure.x, figure.y))
     out: dict[str, tuple[int, int, int, int] | None] = {}
     for f, pts in cells.items():
         if not pts:
@@ -325,11 +330,19 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
     tokens: dict[int, Point] = {}
     radius: dict[int, int] = {}
     ring: dict[int, int] = {}
+    monsters: dict[int, Point] = {}
+    monster_radius: dict[int, int] = {}
     strip_rows = _strip_rows(view, t)
     for cell, group in _groups(view).items():
         x0, y0, _, _ = cell_box(*cell)
         slots = _token_slots(len(group), t, strip_rows.get(cell, 0))
-        for ex, (sx, sy, r, _, _) in zip(group, slots, strict=True):
+        for figure, (sx, sy, r, _, _) in zip(group, slots, strict=True):
+            ex = figure.explorer
+            if ex is None:
+                for m in figure.monsters:
+                    monsters[m.id] = (x0 + sx, y0 + sy)
+                    monster_radius[m.id] = _large(r) if figure.large else r
+                continue
             tokens[ex.seat] = (x0 + sx, y0 + sy)
             radius[ex.seat] = r
             gap_w, ring_w = _ring(r)
@@ -361,4 +374,5 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
         extents={f: e for f, e in extents.items() if e is not None}, tiles=tiles,
         sides=sides, tokens=tokens, token_radius=radius, ring_radius=ring,
         roster_chips=chips, omen_track=omen_track, footer_text=footer_text,
+        monsters=monsters, monster_radius=monster_radius,
     )

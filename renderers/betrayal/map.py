@@ -3,9 +3,11 @@
 Speed (bench/bench_render_betrayal.py): the tiles, panels and legend change only when a
 tile is placed or a token or item moves, so they are drawn into a cached static layer,
 itself assembled from cached per-tile sprites (placing one tile redraws one sprite). A
-turn where explorers just move costs a copy of that layer plus the explorers, header and
-footer. The PNG palette is fitted once per look (width, explorer colours, fonts) to a
-made-up sample house and reused.
+turn where explorers and monsters just move costs a copy of that layer plus the figures,
+header and footer. The haunt's tokens are part of their tile's look, and the legend
+names the haunt's monster and token kinds in view (the kinds change rarely, so the
+legend stays in the static layer). The PNG palette is fitted once per look (width,
+explorer colours, fonts) to a made-up sample house, haunt included, and reused.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, TileView
-from renderers.betrayal.explorers import _draw_explorers, _draw_roster
+from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, MonsterView, TileView
+from renderers.betrayal.explorers import _draw_figures, _draw_roster
 from renderers.betrayal.glyphs import _paste_glyph
 from renderers.betrayal.layout import (
     BASE_WIDTH,
@@ -34,15 +36,19 @@ from renderers.betrayal.palette import (
     FLAT_COLOURS,
     FLOOR_TITLES,
     GOLD,
+    MONSTER,
+    MONSTER_EDGE,
     MUTED,
     PANEL,
     PANEL_EDGE,
     SYMBOL_COLOURS,
     TEXT,
+    _mark,
     _px,
 )
 from renderers.betrayal.tiles import (
     _draw_passages,
+    _haunt_square,
     _link_letters,
     _look,
     _pile_badge,
@@ -52,6 +58,8 @@ from renderers.common import (
     Box,
     Colour,
     Palette,
+    centered_text,
+    disc,
     draw_text,
     fit_text,
     font,
@@ -67,12 +75,41 @@ if TYPE_CHECKING:
     from bot.games.betrayal.state import BetrayalState
 
 
+# A legend entry: (kind, letter, label), kind "monster" | "haunt" | a fixed entry.
+LegendEntry = tuple[str, str, str]
+_FIXED_LEGEND: tuple[LegendEntry, ...] = (("omen", "", "omen"), ("event", "", "event"),
+                                          ("item", "", "item"), ("pile", "", "items here"),
+                                          ("barrier", "", "barrier"))
+
+
+def _legend(view: MapView) -> tuple[LegendEntry, ...]:
+    """The haunt's monster and token kinds in view (by letter and name, in order of
+    appearance), then the fixed entries."""
+    haunt: dict[LegendEntry, None] = {}
+    for m in view.monsters:
+        haunt[("monster", _mark(m.glyph, m.name), m.name)] = None
+    for tile in view.tiles:
+        for glyph, name in tile.haunt_tokens:
+            haunt[("haunt", _mark(glyph, name), name)] = None
+    return (*haunt, *_FIXED_LEGEND)
+
+
+def _legend_left(geo: MapGeometry) -> int:
+    """Where the legend may start: after the omen track and its "n drawn" label."""
+    s = geo.scale
+    d = _px(20, s)
+    last = geo.omen_track[-1][0] + d // 2 + _px(12, s)
+    return last + text_width(font(_px(FOOTER_FONT, s)), "13 drawn") + _px(20, s)
+
+
 def _static_key(view: MapView, geo: MapGeometry) -> tuple[object, ...]:
     links = _link_letters(view)
     tiles = tuple((tile.key, _look(tile, links), geo.tiles[tile.key], tile.x, tile.y)
                   for tile in view.tiles if tile.key in geo.tiles)
     panels = tuple((f, geo.panels[f], geo.grids[f], geo.extents.get(f)) for f in FLOORS)
-    return (geo.width, geo.height, geo.tile, geo.gap, panels, tiles, geo.footer, font_signature())
+    legend = (_legend(view), _legend_left(geo))
+    return (geo.width, geo.height, geo.tile, geo.gap, panels, tiles, geo.footer, legend,
+            font_signature())
 
 
 STATIC_CACHE_SIZE = 6
@@ -82,7 +119,7 @@ STATIC_CACHE_SIZE = 6
 def _static_layer(key: tuple[object, ...]) -> Image.Image:
     """The backdrop, panels, passages and tiles: everything but explorers and texts that
     change every turn. Drawn from `key` alone."""
-    width, height, t, g, panels, tiles, footer, fonts = key
+    width, height, t, g, panels, tiles, footer, legend, fonts = key
     assert isinstance(t, int) and isinstance(g, int)
     s = width / BASE_WIDTH
     img = Image.new("RGB", (width, height), BG)
@@ -109,7 +146,9 @@ def _static_layer(key: tuple[object, ...]) -> Image.Image:
     _draw_passages(img, tiles, t, g)
     for _, look, box, _, _ in tiles:
         img.paste(_tile_sprite(look, t, fonts), box[:2])
-    _draw_legend(img, draw, footer, s)
+    assert isinstance(legend, tuple)
+    entries, left = legend
+    _draw_legend(img, draw, footer, s, entries, left)
     return img
 
 
@@ -149,26 +188,48 @@ def framed_box(img: Image.Image, box: Box, radius: int, fill: Colour, edge: Colo
     img.paste(fill, (x0 + c, y0 + c, x1 - c, y1 - c))
 
 
-def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, footer: Box, s: float) -> None:
+def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, footer: Box, s: float,
+                 entries: tuple[LegendEntry, ...] = _FIXED_LEGEND, left: int = 0) -> None:
+    """The legend, right-aligned on the omen row. When it does not fit beside the omen
+    track, fixed entries go first (from the end), then the haunt's; the haunt's names
+    are what a player cannot guess from the board."""
     row_h = _px(FOOTER_ROW_H, s)
     cy = footer[1] + _px(6, s) + row_h // 2
     f = font(_px(FOOTER_FONT - 2, s))
     d = _px(20, s)
     gap = _px(6, s)
-    entries: list[tuple[str, str]] = [("omen", "omen"), ("event", "event"), ("item", "item"),
-                                      ("pile", "items here"), ("barrier", "barrier")]
-    widths = [d + gap + text_width(f, label) for _, label in entries]
-    x = footer[2] - sum(widths) - _px(16, s) * (len(entries) - 1)
-    for (kind, label), wd in zip(entries, widths, strict=True):
+    space = _px(16, s)
+
+    def width(entry: LegendEntry) -> int:
+        return d + gap + text_width(f, entry[2]) + (_px(8, s) if entry[0] == "pile" else 0)
+
+    shown = list(entries)
+    while shown and sum(map(width, shown)) + space * (len(shown) - 1) > footer[2] - left:
+        fixed = [i for i, e in enumerate(shown) if e[0] not in ("monster", "haunt")]
+        shown.pop(fixed[-1] if fixed else -1)
+    x = footer[2] - sum(map(width, shown)) - space * (len(shown) - 1)
+    for entry in shown:
+        kind, letter, label = entry
+        wd = width(entry)
         if kind in SYMBOL_COLOURS:
             _paste_glyph(img, kind, (x, cy - d // 2), d)
         elif kind == "pile":
             _pile_badge(img, draw, x + d + _px(8, s), cy - d // 2, d, 1)
             x += _px(8, s)
+            wd -= _px(8, s)
+        elif kind == "monster":
+            r = d // 2
+            disc(img, (x + r, cy), r, MONSTER, outline=MONSTER_EDGE, width=max(1, round(r / 7)))
+            centered_text(draw, (x + r, cy), letter, font(max(7, round(r * 1.2)), True),
+                          MONSTER_EDGE, bold=True)
+        elif kind == "haunt":
+            h = max(8, round(d * 0.8))
+            _haunt_square(img, draw, x + (d - h) // 2, cy - h // 2, h, letter,
+                          max(7, round(h * 0.7)))
         else:
             img.paste(BARRIER, (x, cy - max(1, _px(2, s)), x + d, cy + max(1, _px(2, s))))
         draw_text(draw, (x + d + gap, cy), label, f, MUTED, anchor="lm")
-        x += wd + _px(16, s)
+        x += wd + space
 
 
 def _draw_header(img: Image.Image, draw: ImageDraw.ImageDraw, view: MapView,
@@ -206,7 +267,7 @@ def _draw_dynamic(img: Image.Image, view: MapView, geo: MapGeometry) -> None:
     draw = ImageDraw.Draw(img)
     _draw_header(img, draw, view, geo)
     _draw_roster(img, draw, view, geo)
-    _draw_explorers(img, draw, view, geo)
+    _draw_figures(img, draw, view, geo)
     _draw_footer(img, draw, view, geo)
 
 
@@ -223,7 +284,9 @@ _SAMPLE_ROOMS: tuple[tuple[str, str, str, str], ...] = (
 
 
 def _sample_view(colours: tuple[Colour, ...]) -> MapView:
-    """A made-up house drawing every kind of thing once, for fitting the palette."""
+    """A made-up house drawing every kind of thing once, for fitting the palette: the
+    haunt too (monsters plain, stunned, large and stacked, haunt tokens, a traitor and a
+    dead explorer), so their edges get palette entries before the haunt begins."""
     tiles = []
     for i, (name, floor, doors, symbol) in enumerate(_SAMPLE_ROOMS):
         k = sum(1 for r in _SAMPLE_ROOMS[:i] if r[1] == floor)
@@ -232,13 +295,20 @@ def _sample_view(colours: tuple[Colour, ...]) -> MapView:
             symbol=symbol, tokens=("secret_passage", "blessing", "trap")[: i % 3],
             item_pile=("x",) * (i % 2), barrier=name in ("Tower", "Chasm"),
             start="Landing" in name or name in ("Entrance Hall", "Foyer", "Grand Staircase"),
+            haunt_tokens=(("B", "Blood"), ("W", "Ward"))[: i % 3] if i % 4 == 1 else (),
         ))
     explorers = [ExplorerView(seat=i, name=f"Explorer {i}", player=f"Player {i}",
                               colour="#{:02x}{:02x}{:02x}".format(*c),
-                              floor=FLOORS[i % 3], x=0, y=i % 2, alive=i != 1, acting=i == 0)
+                              floor=FLOORS[i % 3], x=0, y=i % 2, alive=i != 1, acting=i == 0,
+                              traitor=i == 2)
                  for i, c in enumerate(colours)]
+    monsters = [MonsterView(id=i, name=("Zombie", "Mummy")[i % 2], glyph=("Z", "M")[i % 2],
+                            floor=FLOORS[i % 3], x=1, y=i % 2, stunned=i % 3 == 2,
+                            large=i % 2 == 1)
+                for i in range(7)]
     return MapView(tiles=tuple(tiles), explorers=tuple(explorers), header="Turn 12 · Sample",
-                   omens=5, footer="The haunt has begun", links=(("s0", "s5"),))
+                   omens=5, footer="The haunt has begun", links=(("s0", "s5"),),
+                   monsters=tuple(monsters))
 
 
 @lru_cache(maxsize=8)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import zlib
 
-from renderers.common import BLACK, WHITE, Colour, mix
+from renderers.common import BLACK, WHITE, Colour, font, has_glyph, mix
 
 # A dark house; each floor's tiles are tinted so the panels read apart at a glance.
 BG: Colour = (14, 13, 18)
@@ -41,6 +41,16 @@ START_FILL: dict[str, Colour] = {k: mix(v, (255, 240, 210), 0.13) for k, v in FL
 START_LINE: Colour = (196, 170, 120)
 SYMBOL_COLOURS: dict[str, Colour] = {"omen": OMEN, "event": EVENT, "item": ITEM}
 
+# The haunt: monsters are dark red discs with a bone edge and letter, so they read apart
+# from every explorer colour (explorers.yaml: red, yellow, green, blue, white, purple);
+# stunned ones turn grey. The haunt's tokens are green squares, unlike the rooms' pills.
+# The traitor's pawn carries a magenta ring, a hue no explorer has.
+MONSTER: Colour = (140, 28, 52)
+MONSTER_EDGE: Colour = CARD_FACE
+STUNNED: Colour = (104, 94, 98)
+HAUNT_TOKEN: Colour = (128, 184, 64)
+TRAITOR: Colour = (236, 64, 172)
+
 # Tokens a room can hold: a short label and a colour; others get a label from the key.
 TOKEN_LABELS: dict[str, str] = {
     "secret_passage": "Passage",
@@ -71,6 +81,7 @@ FLOOR_TITLES: dict[str, str] = {"upper": "Upper floor", "ground": "Ground floor"
 FLAT_COLOURS: tuple[Colour, ...] = (
     BG, PANEL, PANEL_EDGE, TEXT, MUTED, DIM, WALL, GOLD, RING_GAP, TOKEN_EDGE, DEAD, OMEN,
     EVENT, ITEM, BARRIER, LINK, ACCENT, CARD_FACE, PILE_BG, START_LINE, *FLOOR_FILL.values(),
+    MONSTER, STUNNED, HAUNT_TOKEN, TRAITOR,
     *START_FILL.values(), *TOKEN_COLOURS, *FIXED_TOKEN_COLOURS.values(), BLACK, WHITE,
 )
 
@@ -83,6 +94,16 @@ def _token_colour(kind: str) -> Colour:
     if kind in FIXED_TOKEN_COLOURS:
         return FIXED_TOKEN_COLOURS[kind]
     return TOKEN_COLOURS[zlib.crc32(kind.encode()) % len(TOKEN_COLOURS)]
+
+
+def _mark(glyph: str, name: str) -> str:
+    """The character a haunt's monster or token is drawn with: its glyph, or when the
+    font cannot draw that (a symbol such as "✦" with only the fallback font) the
+    initial of its name, so a token never shows a missing-glyph box."""
+    ch = glyph.strip()[:1]
+    if ch and has_glyph(font(16, True), ch):
+        return ch
+    return name.strip()[:1].upper() or "?"
 
 
 def _px(v: float, s: float) -> int:

@@ -1,21 +1,25 @@
 """An explorer's sheet: traits on their tracks and the cards held (`render_sheet`).
 
 Drawn on request (the /sheet command), not with every turn, so it is kept apart from
-the map; it shares only the palette and the glyphs with it.
+the map; it shares the palette, the glyphs and the pawn (traitor band, dead ✕) with it.
+In the haunt the title carries a "Traitor" badge (the traitor is public on the table)
+and a "Dead" one once the explorer has died.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
-from bot.games.betrayal.view import CardView, SheetView, TraitView
+from bot.games.betrayal.view import CardView, ExplorerView, SheetView, TraitView
+from renderers.betrayal.explorers import _pawn
 from renderers.betrayal.glyphs import _paste_glyph
 from renderers.betrayal.palette import (
     ACCENT,
     BARRIER,
     BG,
+    DEAD,
     DIM,
     EVENT,
     GOLD,
@@ -27,6 +31,7 @@ from renderers.betrayal.palette import (
     SYMBOL_COLOURS,
     TEXT,
     TOKEN_EDGE,
+    TRAITOR,
     _px,
 )
 from renderers.common import (
@@ -60,7 +65,10 @@ SKULL_CELL: Colour = (34, 24, 28)
 CARD_BG: Colour = (33, 31, 41)
 SHEET_FLAT: tuple[Colour, ...] = (BG, PANEL, PANEL_EDGE, TEXT, MUTED, DIM, CELL, CELL_EDGE,
                                   SKULL_CELL, CARD_BG, ACCENT, BARRIER, OMEN, EVENT, ITEM,
-                                  GOLD, BLACK, WHITE)
+                                  GOLD, TRAITOR, DEAD, TOKEN_EDGE, BLACK, WHITE)
+# The title's badges: label, fill and text colour, in the order they are drawn.
+BADGES: dict[str, tuple[str, Colour, Colour]] = {"traitor": ("Traitor", TRAITOR, WHITE),
+                                                 "dead": ("Dead", DEAD, BG)}
 
 
 @dataclass(frozen=True)
@@ -77,6 +85,7 @@ class SheetGeometry:
     cards_title: Box
     cards: tuple[Box, ...]
     card_lines: tuple[tuple[str, ...], ...]  # the wrapped text of each card
+    badges: dict[str, Box] = field(default_factory=dict)  # "traitor" / "dead" -> its badge
 
 
 def _sheet_traits(view: SheetView) -> list[str]:
@@ -93,6 +102,14 @@ def sheet_geometry(view: SheetView, width: int = SHEET_WIDTH) -> SheetGeometry:
     m = px(24)
     band: Box = (0, 0, width, px(12))
     title: Box = (m, band[3] + px(12), width - m, band[3] + px(12) + px(74))
+    badges: dict[str, Box] = {}
+    bx = title[2]
+    bf = font(px(15), True)
+    for key, on in (("dead", not view.alive), ("traitor", view.traitor)):
+        if on:  # right-aligned on the "played by" row, the last drawn rightmost
+            w = text_width(bf, BADGES[key][0]) + 2 * px(10)
+            badges[key] = (bx - w, title[1] + px(46), bx, title[1] + px(70))
+            bx -= w + px(8)
     y = title[3] + px(14)
     label_w = px(150)
     cg = px(6)
@@ -149,7 +166,7 @@ def sheet_geometry(view: SheetView, width: int = SHEET_WIDTH) -> SheetGeometry:
     return SheetGeometry(width=width, height=height, scale=s, band=band, title=title,
                          traits=traits, labels=labels, start_marks=marks, notes=notes,
                          cards_title=cards_title, cards=tuple(card_boxes),
-                         card_lines=tuple(card_lines))
+                         card_lines=tuple(card_lines), badges=badges)
 
 
 def _draw_trait(img: Image.Image, draw: ImageDraw.ImageDraw, name: str, trait: TraitView,
@@ -230,14 +247,27 @@ def render_sheet_image(view: SheetView, *, width: int = SHEET_WIDTH) -> Image.Im
     room_text = f"In the {view.room}" if view.room else ""
     rf = font(_px(17, s))
     room_w = min(text_width(rf, room_text), (tx1 - tx0) // 3) if room_text else 0
-    disc(img, (tx0 + _px(20, s), ty0 + _px(24, s)), _px(18, s), colour, outline=TOKEN_EDGE,
-         width=_px(2, s))
+    if view.alive and not view.traitor:
+        disc(img, (tx0 + _px(20, s), ty0 + _px(24, s)), _px(18, s), colour,
+             outline=TOKEN_EDGE, width=_px(2, s))
+    else:  # the map's pawn: the traitor's band, a dead explorer's ✕
+        _pawn(img, ExplorerView(0, view.name, view.player, view.colour, "", 0, 0,
+                                alive=view.alive, traitor=view.traitor),
+              tx0 + _px(20, s), ty0 + _px(24, s), _px(18, s))
     nx = tx0 + _px(48, s)
     nf, name = fit_text(view.name, tx1 - nx - room_w - _px(16, s), _px(34, s),
                         min_size=_px(22, s), bold=True)
     draw_text(draw, (nx, ty0 + _px(24, s)), name, nf, TEXT, anchor="lm", bold=True)
-    pf, player = fit_text(f"played by {view.player}", tx1 - nx, _px(18, s), min_size=_px(13, s))
+    badge_x = min((b[0] for b in geo.badges.values()), default=tx1 + _px(12, s))
+    pf, player = fit_text(f"played by {view.player}", badge_x - _px(12, s) - nx, _px(18, s),
+                          min_size=_px(13, s))
     draw_text(draw, (nx, ty0 + _px(58, s)), player, pf, MUTED, anchor="lm")
+    bf = font(_px(15, s), True)
+    for key, box in geo.badges.items():
+        label, fill, ink = BADGES[key]
+        rounded_box(img, box, (box[3] - box[1]) // 2, fill)
+        centered_text(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), label, bf, ink,
+                      bold=True)
     if room_text:
         rf2, rt = fit_text(room_text, room_w, _px(17, s), min_size=_px(12, s))
         draw_text(draw, (tx1, ty0 + _px(24, s)), rt, rf2, MUTED, anchor="rm")

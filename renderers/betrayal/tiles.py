@@ -1,8 +1,9 @@
 """Drawing one tile of the house, and the passages between tiles.
 
 A tile shows its name, its doors as openings in the walls, its card symbol, a barrier
-line for split rooms, and along its bottom strip the tokens lying there, a count of
-items and link letters. A tile's static look (`TileLook`) is everything about it that
+line for split rooms, and along its bottom strip the haunt's tokens (green squares with
+their letter, first so they are the last to be cut), the rooms' tokens lying there, a
+count of items and link letters. A tile's static look (`TileLook`) is everything about it that
 changes only when the house does; sprites are cached per look and size, so placing a
 tile draws one sprite. Between tiles, a passage is drawn across the gap when both have
 facing doors, a short stub when a door leads to unexplored space.
@@ -26,6 +27,7 @@ from renderers.betrayal.palette import (
     CARD_FACE,
     DIM,
     FLOOR_FILL,
+    HAUNT_TOKEN,
     ITEM,
     LINK,
     PANEL,
@@ -35,6 +37,7 @@ from renderers.betrayal.palette import (
     SYMBOL_COLOURS,
     TEXT,
     WALL,
+    _mark,
     _token_colour,
     _token_label,
 )
@@ -88,15 +91,17 @@ def _tile_parts(t: int) -> TileParts:
 
 
 # A tile's static look: (name, floor, doors, symbol, tokens, item count, barrier, start,
-# link letters). Sprites are cached per look and size, so placing a tile draws one.
+# link letters, haunt token letters). Sprites are cached per look and size, so placing
+# a tile (or a haunt token) draws one.
 TileLook = tuple[str, str, tuple[str, ...], str, tuple[str, ...], int, bool, bool,
-                 tuple[str, ...]]
+                 tuple[str, ...], tuple[str, ...]]
 
 
 def _look(tile: TileView, links: dict[str, tuple[str, ...]]) -> TileLook:
     doors = tuple(d for d in SIDES if d in tile.doors)
+    haunted = tuple(_mark(glyph, name) for glyph, name in tile.haunt_tokens)
     return (tile.name, tile.floor, doors, tile.symbol, tuple(tile.tokens), len(tile.item_pile),
-            bool(tile.barrier), bool(tile.start), links.get(tile.key, ()))
+            bool(tile.barrier), bool(tile.start), links.get(tile.key, ()), haunted)
 
 
 def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
@@ -115,7 +120,7 @@ def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
 def _tile_sprite(look: TileLook, t: int, fonts: tuple[object, ...]) -> Image.Image:
     """One tile, t x t on the panel colour. `fonts` (font_signature()) is only part of
     the cache key: a sprite drawn before fonts changed must not be reused."""
-    name, floor, doors, symbol, _, pile, barrier, start, _ = look
+    name, floor, doors, symbol, _, pile, barrier, start, _, _ = look
     parts = _tile_parts(t)
     img = Image.new("RGB", (t, t), PANEL)
     draw = ImageDraw.Draw(img)
@@ -177,6 +182,8 @@ def _tile_sprite(look: TileLook, t: int, fonts: tuple[object, ...]) -> Image.Ima
         elif what == "link":
             disc(img, (x + h / 2, y + h / 2), h / 2, LINK)
             centered_text(draw, (x + h // 2, y + h // 2), text, font(size, True), BG, bold=True)
+        elif what == "haunt":
+            _haunt_square(img, draw, x, y, h, text, size)
         elif what == "more":
             rounded_box(img, (x, y, x + width, y + h), h // 2, DIM)
             centered_text(draw, (x + width // 2, y + h // 2), text, font(size, True), TEXT,
@@ -189,7 +196,8 @@ def _tile_sprite(look: TileLook, t: int, fonts: tuple[object, ...]) -> Image.Ima
 
 
 # One thing drawn in a tile's bottom strip: (what, text, x, y, width, font size), where
-# what is "symbol", "pile", "link", "more" (the "+n" mark) or "token:<kind>".
+# what is "symbol", "pile", "link", "haunt" (a haunt token's letter), "more" (the "+n"
+# mark) or "token:<kind>".
 StripItem = tuple[str, str, int, int, int, int]
 
 
@@ -204,7 +212,7 @@ def _strip_layout(look: TileLook, t: int) -> tuple[tuple[StripItem, ...], int]:
 @lru_cache(maxsize=1024)
 def _strip_layout_cached(look: TileLook, t: int,
                          fonts: tuple[object, ...]) -> tuple[tuple[StripItem, ...], int]:
-    _, _, _, symbol, tokens, pile, _, _, links = look
+    _, _, _, symbol, tokens, pile, _, _, links, haunted = look
     sx0, sy0, sx1, _ = _tile_parts(t).strip
     h = _tile_parts(t).strip[3] - sy0
     step = max(2, h // 5)
@@ -220,7 +228,8 @@ def _strip_layout_cached(look: TileLook, t: int,
         x += h + step
     pill_size = max(7, round(h * 0.66))
     padx = max(2, round(h * 0.3))
-    items = [("token:" + k, _token_label(k)) for k in tokens] + [("link", c) for c in links]
+    items = ([("haunt", g) for g in haunted] + [("token:" + k, _token_label(k)) for k in tokens]
+             + [("link", c) for c in links])
     rows = [(sy0, right), (sy0 - h - step, sx1)]
     row = 0
     used = 1 if placed else 0
@@ -230,7 +239,7 @@ def _strip_layout_cached(look: TileLook, t: int,
             reserve = h + step if last_row and i < len(items) - 1 else 0  # for a "+n"
             room = rows[row][1] - x - reserve
             size, text = pill_size, label
-            if what == "link":
+            if what in ("link", "haunt"):
                 width = h
             else:
                 size, text = _fit_size(label, max(1, room - 2 * padx), pill_size,
@@ -259,6 +268,14 @@ def _strip_rows(view: MapView, t: int) -> dict[tuple[str, int, int], int]:
     links = _link_letters(view)
     return {(tile.floor, tile.x, tile.y): _strip_layout(_look(tile, links), t)[1]
             for tile in view.tiles}
+
+
+def _haunt_square(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, h: int,
+                  glyph: str, size: int) -> None:
+    """A haunt token: a small green square with its letter (square, so it reads apart
+    from the rooms' round-ended token pills and the round link letters)."""
+    rounded_box(img, (x, y, x + h, y + h), max(1, h // 6), HAUNT_TOKEN)
+    centered_text(draw, (x + h // 2, y + h // 2), glyph, font(size, True), BG, bold=True)
 
 
 def _pile_width(h: int, count: int) -> int:

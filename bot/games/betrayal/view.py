@@ -24,6 +24,9 @@ class TileView:
     item_pile: tuple[str, ...] = ()  # names of cards lying in the room
     barrier: bool = False  # a split room (Catacombs, Chasm, Tower, Vault)
     start: bool = False  # a start tile (Entrance Hall, Foyer, Grand Staircase, landings)
+    # The haunt's own tokens lying here, as (glyph, name): kept apart from `tokens` so the
+    # map can draw them as the haunt's (small squares with a letter) and name them.
+    haunt_tokens: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -35,8 +38,23 @@ class ExplorerView:
     floor: str
     x: int
     y: int
-    alive: bool = True
+    alive: bool = True  # False: died in the haunt; still drawn where it fell, as dead
     acting: bool = False  # whose turn it is
+    traitor: bool = False  # the traitor is known to the whole table in Betrayal
+
+
+@dataclass(frozen=True)
+class MonsterView:
+    """A living monster in a room. Dead monsters leave the board, so they have no view."""
+
+    id: int
+    name: str  # the kind's name ("Zombie"), shared by every monster of that kind
+    glyph: str  # one letter drawn on the token
+    floor: str
+    x: int
+    y: int
+    stunned: bool = False  # knocked down: it recovers at the start of the monsters' turn
+    large: bool = False  # a big monster gets a bigger token
 
 
 @dataclass(frozen=True)
@@ -47,6 +65,7 @@ class MapView:
     omens: int  # omen cards drawn so far (the haunt roll needs more than this)
     footer: str = ""  # e.g. "The haunt has begun: The Mummy Walks"
     links: tuple[tuple[str, str], ...] = ()  # special links to mark, as pairs of room keys
+    monsters: tuple[MonsterView, ...] = ()  # living monsters, by id
 
 
 @dataclass(frozen=True)
@@ -72,3 +91,5 @@ class SheetView:
     cards: tuple[CardView, ...] = ()
     room: str = ""
     notes: tuple[str, ...] = field(default_factory=tuple)
+    alive: bool = True  # a dead explorer's sheet says so
+    traitor: bool = False  # marked on the sheet: the traitor is public on the table

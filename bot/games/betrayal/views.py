@@ -7,22 +7,58 @@ except the room stack and the decks, which only show how many are left.
 
 from __future__ import annotations
 
+from typing import Any
+
+import yaml
+
 from bot.games.betrayal import content, traits
 from bot.games.betrayal.content import TRAITS, say
 from bot.games.betrayal.context import card_name, explorer_name
 from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunting.base import HauntData, load_data
 from bot.games.betrayal.house import DIRS, doors
 from bot.games.betrayal.links import house_links
-from bot.games.betrayal.state import BetrayalState
-from bot.games.betrayal.view import CardView, ExplorerView, MapView, SheetView, TileView, TraitView
+from bot.games.betrayal.state import MONSTERS, TRAITOR, BetrayalState, Monster
+from bot.games.betrayal.view import (
+    CardView,
+    ExplorerView,
+    MapView,
+    MonsterView,
+    SheetView,
+    TileView,
+    TraitView,
+)
+
+_WINNERS: dict[str, str] = {"heroes": "views.won_heroes", "traitor": "views.won_traitor",
+                            "none": "views.won_none"}
 
 
 def _header(state: BetrayalState) -> str:
+    """Whose turn it is: while exploring a turn number and an explorer; in the haunt
+    the round and which side plays (a hero, the traitor, or the monsters and who moves
+    them); once a side has won, who did and why."""
     seat = state.turn.seat
+    found = state.haunt
     if state.over:
+        if found is not None and found.winner:
+            result = say(_WINNERS.get(found.winner, "views.won_none"))
+            return say("views.header_won", result=result, reason=found.reason) \
+                if found.reason else result
         return say("views.header_over", number=state.turn.number)
+    if found is not None and found.round >= 1:
+        if found.stage == MONSTERS:
+            mover = found.traitor if found.traitor is not None else seat
+            return say("views.header_monsters", round=found.round,
+                       player=_player(state, mover))
+        key = "views.header_traitor" if found.stage == TRAITOR else "views.header_hero"
+        return say(key, round=found.round, who=explorer_name(state, seat),
+                   player=_player(state, seat))
     return say("views.header", number=state.turn.number, who=explorer_name(state, seat),
                player=state.players[seat])
+
+
+def _player(state: BetrayalState, seat: int) -> str:
+    return state.players[seat] if 0 <= seat < len(state.players) else "?"
 
 
 def _footer(state: BetrayalState) -> str:
@@ -40,31 +76,104 @@ def _footer(state: BetrayalState) -> str:
                name=named.name, who=who, omen=omen, room=room)
 
 
-def map_view(state: BetrayalState) -> MapView:
+class _HauntLook:
+    """Names and glyphs of a haunt's monsters and tokens, read from its data file. The
+    files are written haunt by haunt, so a missing file, kind or field never breaks the
+    map: the kind's key stands in for its name and its first letter for its glyph."""
+
+    def __init__(self) -> None:
+        self._data: dict[str, HauntData | None] = {}
+
+    def data(self, key: str) -> HauntData | None:
+        if key not in self._data:
+            try:
+                self._data[key] = load_data(key) if key else None
+            except (OSError, KeyError, TypeError, ValueError, AttributeError, yaml.YAMLError):
+                self._data[key] = None
+        return self._data[key]
+
+    def monster(self, haunt: str, kind: str) -> tuple[str, str, bool]:
+        """(name, glyph, large) of a monster kind."""
+        data = self.data(haunt)
+        found = data.monsters.get(kind) if data is not None else None
+        if found is None:
+            return _kind_name(kind), _glyph("", kind), False
+        return found.name or _kind_name(kind), _glyph(found.glyph, kind), bool(found.large)
+
+    def token(self, haunt: str, kind: str) -> tuple[str, str]:
+        """(glyph, name) of a haunt token kind."""
+        data = self.data(haunt)
+        found: Any = data.tokens.get(kind) if data is not None else None
+        if not isinstance(found, dict):
+            return _glyph("", kind), _kind_name(kind)
+        return _glyph(str(found.get("glyph") or ""), kind), str(found.get("name") or
+                                                                 _kind_name(kind))
+
+
+def _kind_name(kind: str) -> str:
+    return kind.replace("_", " ").strip().capitalize() or "?"
+
+
+def _glyph(glyph: str, kind: str) -> str:
+    """One character for the token: the data's as written, else the kind's initial."""
+    return glyph.strip()[:1] or kind.strip()[:1].upper() or "?"
+
+
+def _tile_views(state: BetrayalState, look: _HauntLook) -> list[TileView]:
+    """The placed tiles; a token carrying a `haunt` key is the haunt's and is listed
+    apart, by glyph and name, so the map can tell it from the rooms' own tokens."""
+    running = state.haunt.key if state.haunt else ""
     tiles = []
     for tile in state.tiles:
         room = content.room(tile.room)
+        plain = tuple(t["kind"] for t in tile.tokens if "haunt" not in t)
+        haunted = tuple(look.token(str(t["haunt"] or running), str(t["kind"]))
+                        for t in tile.tokens if "haunt" in t)
         tiles.append(TileView(
             key=room.key, name=room.name, floor=tile.floor, x=tile.x, y=tile.y,
             doors=tuple(d for d in DIRS if d in doors(tile)), symbol=room.symbol,
-            tokens=tuple(t["kind"] for t in tile.tokens),
-            item_pile=tuple(card_name(k) for k in tile.items), barrier=room.barrier,
-            start=room.start))
+            tokens=plain, item_pile=tuple(card_name(k) for k in tile.items),
+            barrier=room.barrier, start=room.start, haunt_tokens=haunted))
+    return tiles
+
+
+def _monster_views(state: BetrayalState, look: _HauntLook) -> tuple[MonsterView, ...]:
+    """The living monsters, by id, where their room is (dead ones left the board)."""
+    running = state.haunt.key if state.haunt else ""
+    found = []
+    alive: list[Monster] = [m for m in state.monsters if m.alive
+                            and 0 <= m.tile < len(state.tiles)]
+    for m in sorted(alive, key=lambda m: m.id):
+        name, glyph, large = look.monster(running, m.kind)
+        tile = state.tiles[m.tile]
+        found.append(MonsterView(id=m.id, name=name, glyph=glyph, floor=tile.floor, x=tile.x,
+                                 y=tile.y, stunned=m.stunned, large=large))
+    return tuple(found)
+
+
+def map_view(state: BetrayalState) -> MapView:
+    """The board as the table sees it. In the haunt: the living monsters, the haunt's
+    tokens apart from the rooms' own, the dead where they fell and the traitor marked
+    (Betrayal plays the traitor in the open; only the books are secret)."""
+    look = _HauntLook()
     acting = None if state.over else (state.pending.seat if state.pending else state.turn.seat)
+    traitor = state.haunt.traitor if state.haunt else None
     explorers = []
     for seat, e in enumerate(state.explorers):
         info = content.explorer(e.key)
-        tile = state.tiles[e.tile]
+        tile = state.tiles[e.tile]  # a dead explorer stays where it fell
         explorers.append(ExplorerView(seat=seat, name=info.name, player=state.players[seat],
                                       colour=info.hex, floor=tile.floor, x=tile.x, y=tile.y,
-                                      alive=e.alive, acting=seat == acting))
+                                      alive=e.alive, acting=seat == acting,
+                                      traitor=seat == traitor))
     pairs: list[tuple[str, str]] = []
     for a, b, _ in house_links(state):
         pair = tuple(sorted((state.tiles[a].room, state.tiles[b].room)))
         if pair not in pairs:
             pairs.append(pair)  # type: ignore[arg-type]
-    return MapView(tiles=tuple(tiles), explorers=tuple(explorers), header=_header(state),
-                   omens=state.omens_drawn, footer=_footer(state), links=tuple(pairs))
+    return MapView(tiles=tuple(_tile_views(state, look)), explorers=tuple(explorers),
+                   header=_header(state), omens=state.omens_drawn, footer=_footer(state),
+                   links=tuple(pairs), monsters=_monster_views(state, look))
 
 
 def sheet_view(state: BetrayalState, seat: int) -> SheetView:
@@ -76,7 +185,12 @@ def sheet_view(state: BetrayalState, seat: int) -> SheetView:
                   for k in [*e.cards, *e.lasting])
     return SheetView(name=info.name, player=state.players[seat], colour=info.hex,
                      traits=sheet, cards=cards, room=content.room(state.at(seat).room).name,
-                     notes=tuple(_notes(state, seat)))
+                     notes=tuple(_notes(state, seat)), alive=e.alive,
+                     traitor=_is_traitor(state, seat))
+
+
+def _is_traitor(state: BetrayalState, seat: int) -> bool:
+    return state.haunt is not None and state.haunt.traitor == seat
 
 
 def _notes(state: BetrayalState, seat: int) -> list[str]:
@@ -96,6 +210,10 @@ def sheet_text(state: BetrayalState, seat: int) -> str:
     e = state.explorers[seat]
     info = content.explorer(e.key)
     lines = [say("views.sheet_title", who=info.name, room=content.room(state.at(seat).room).name)]
+    if _is_traitor(state, seat):
+        lines.append(say("views.sheet_traitor", who=info.name))
+    if not e.alive:
+        lines.append(say("views.sheet_dead", who=info.name))
     for t in TRAITS:
         track = info.traits[t]
         marks = " ".join(f"[{v}]" if i == e.traits[t] else str(v)
@@ -114,10 +232,15 @@ def status_text(state: BetrayalState) -> str:
         lines.append(say("views.choosing", who=explorer_name(state, state.pending.seat),
                          prompt=state.pending.prompt))
     for seat in range(len(state.explorers)):
-        lines.append(say("views.status_line", who=explorer_name(state, seat),
-                         player=state.players[seat] + (say("views.ai") if state.ai[seat] else ""),
-                         room=content.room(state.at(seat).room).name,
-                         traits=traits.sheet_line(state, seat)))
+        line = say("views.status_line", who=explorer_name(state, seat),
+                   player=state.players[seat] + (say("views.ai") if state.ai[seat] else ""),
+                   room=content.room(state.at(seat).room).name,
+                   traits=traits.sheet_line(state, seat))
+        if _is_traitor(state, seat):
+            line += say("views.status_traitor")
+        if not state.explorers[seat].alive:
+            line += say("views.status_dead")
+        lines.append(line)
     lines.append(say("views.counts", omens=state.omens_drawn, placed=len(state.tiles),
                      left=len(state.stack) + len(state.room_discard)))
     lines.append(_footer(state))
