@@ -71,8 +71,10 @@ def _dm_prompt(fd: FakeDiscord, user: FakeUser) -> FakeMessage:
     return prompts[-1]
 
 
-async def test_the_traitor_plays_from_the_dm_to_a_winner(
-        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+async def _haunt_begins(fd: FakeDiscord, start_hauntkeeper: BotFactory,
+                        ) -> tuple[int, Any, dict[int, FakeUser], BetrayalState]:
+    """Four users start a game; the house is built by AI play; the next End turn (typed
+    by whoever is to move) sets off the haunt roll, and Pay the Piper begins."""
     channel = fd.add_channel("haunted")
     users = [fd.add_user(n) for n in ("ann", "ben", "cat", "dan")]
     bot = await start_hauntkeeper()
@@ -93,6 +95,12 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
     assert saved is not None and saved.state is not None
     state = GAME.load(saved.state)
     assert state.haunt is not None and state.haunt.key == "pay_the_piper"
+    return channel, bot, by_seat, state
+
+
+async def test_the_traitor_plays_from_the_dm_to_a_winner(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    channel, bot, by_seat, state = await _haunt_begins(fd, start_hauntkeeper)
     traitor = sides.traitor(state)
     assert traitor is not None
     villain = by_seat[traitor]
@@ -131,3 +139,27 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
     assert not any("Traitor's Tome" in text for text in public[:end])
     assert any("Traitor's Tome" in text for text in public[end:])  # now public
     assert any("Secrets of Survival" in text for text in public[end:])
+
+
+async def test_a_kicked_traitor_is_played_by_the_ai(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """A moderator hands the traitor's seat to the AI: it plays the traitor's turns and
+    the monsters' from then on, and the heroes play on by clicks to a winner."""
+    channel, bot, by_seat, state = await _haunt_begins(fd, start_hauntkeeper)
+    traitor = sides.traitor(state)
+    assert traitor is not None
+    mod = fd.add_user("mod", manage_channels=True)
+    kicked = await (await fd.slash(mod, channel, "gm", "kick", player=by_seat[traitor])).wait()
+    assert "played by the AI" in kicked.ephemeral_texts()[-1]
+    for _ in range(600):
+        saved = await bot.store.load(channel)
+        if saved is None:
+            break
+        state = GAME.load(saved.state or {})
+        seat = GAME.to_act(state)
+        assert seat is not None and seat != traitor  # the AI plays the traitor at once
+        post = latest_turn(fd, channel)
+        await _play(fd, by_seat[seat], post, GAME.ai_action(state, seat))
+    final = await bot.store.load_latest(channel)
+    assert final is not None and final.status == "over"
+    assert GAME.load(final.state or {}).haunt.winner in ("heroes", "traitor")
