@@ -12,7 +12,6 @@ no door east). The `fixed` fixture scripts the dice wherever they are rolled.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -25,6 +24,7 @@ from bot.games.betrayal.haunting import base, monsters
 from bot.games.betrayal.haunting.base import HauntData, HauntPlugin, MonsterKind
 from bot.games.betrayal.state import HEROES, TRAITOR, BetrayalState, Monster, Turn
 from tests.betrayal_haunt_helpers import haunted
+from tests.test_betrayal_engine_helpers import script_dice
 
 RIGGED = "rigged"
 MISSY, LONGFELLOW, JENNY, DARRIN = 0, 1, 2, 3  # seed 1's house: Jenny is the traitor
@@ -50,27 +50,9 @@ def rig_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def fixed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Script the dice: each die rolled anywhere (trait rolls, monsters, the engine's
-    fights) takes the next face; unscripted dice fall back to the seeded Rng."""
-    from bot.core import dice as core_dice
-    from bot.games.betrayal import rolls
-    from bot.games.betrayal.haunting import combat
-
-    queue: list[int] = []
-    real = core_dice.roll_betrayal
-
-    def scripted(rng: Any, count: int, cap: int = 8) -> list[int]:
-        n = min(max(1, count), cap)
-        if len(queue) >= n:
-            taken = queue[:n]
-            del queue[:n]
-            return taken
-        return real(rng, count, cap)
-
-    for module in (core_dice, rolls, combat, monsters):
-        monkeypatch.setattr(module, "roll_betrayal", scripted)
-    yield queue
+def fixed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The shared scripted dice (test_betrayal_engine_helpers.script_dice)."""
+    return script_dice(monkeypatch)
 
 
 @cache

@@ -115,12 +115,13 @@ def value(state: BetrayalState, seat: int, trait: str) -> int:
     return traits.value(state, seat, trait)
 
 
-@pytest.fixture
-def dice(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+def script_dice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Script the dice: append faces; each die rolled takes the next one (a roll of N
-    dice takes N faces). Unscripted dice fall back to the seeded Rng."""
+    dice takes N faces), the explorers' rolls and the haunt's (monsters, fights) alike.
+    Unscripted dice fall back to the seeded Rng."""
     from bot.core import dice as core_dice
     from bot.games.betrayal import rolls
+    from bot.games.betrayal.haunting import combat, monsters
 
     queue: list[int] = []
     real = core_dice.roll_betrayal
@@ -133,9 +134,15 @@ def dice(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
             return taken
         return real(rng, count, cap)
 
-    monkeypatch.setattr(core_dice, "roll_betrayal", scripted)
-    monkeypatch.setattr(rolls, "roll_betrayal", scripted)
-    yield queue
+    for module in (core_dice, rolls, combat, monsters):
+        monkeypatch.setattr(module, "roll_betrayal", scripted)
+    return queue
+
+
+@pytest.fixture
+def dice(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """The scripted dice (script_dice) for one test."""
+    yield script_dice(monkeypatch)
 
 
 def same(a: BetrayalState, b: BetrayalState) -> bool:

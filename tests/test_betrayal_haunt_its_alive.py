@@ -6,7 +6,7 @@ secrecy (data/betrayal/haunts/its_alive.yaml, haunting/plugins/its_alive.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -19,33 +19,12 @@ from bot.games.betrayal.haunting import base, combat, flow, monsters, sides
 from bot.games.betrayal.haunting.plugins import its_alive
 from bot.games.betrayal.state import HEROES, BetrayalState
 from tests.betrayal_haunt_helpers import begin, explored, outcome, play_out, seed_for
-from tests.test_betrayal_engine_helpers import put
+from tests.test_betrayal_engine_helpers import dice, put
+
+__all__ = ["dice"]  # a fixture, used by name
 
 KEY = "its_alive"
 PLUGIN = base.PLUGINS[KEY]
-
-
-@pytest.fixture
-def dice(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Script every die (the explorers' rolls and the monsters'): each die takes the next
-    face queued; unscripted dice fall back to the seeded Rng."""
-    from bot.core import dice as core_dice
-    from bot.games.betrayal import rolls
-
-    queue: list[int] = []
-    real = core_dice.roll_betrayal
-
-    def scripted(rng: Any, count: int, cap: int = 8) -> list[int]:
-        n = min(max(1, count), cap)
-        if len(queue) >= n:
-            taken = queue[:n]
-            del queue[:n]
-            return taken
-        return real(rng, count, cap)
-
-    for module in (core_dice, rolls, combat, monsters):
-        monkeypatch.setattr(module, "roll_betrayal", scripted)
-    yield queue
 
 
 @cache

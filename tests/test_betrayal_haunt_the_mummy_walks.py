@@ -7,7 +7,7 @@ haunting/plugins/the_mummy_walks.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -16,35 +16,16 @@ import pytest
 from bot.core.actions import Action
 from bot.games.betrayal import GAME, effects, rolls
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunting import base, combat, flow, monsters, sides
+from bot.games.betrayal.haunting import base, combat, flow, sides
 from bot.games.betrayal.haunting.plugins import the_mummy_walks as mw
 from bot.games.betrayal.state import HEROES, BetrayalState, Frame, Monster
 from tests.betrayal_haunt_helpers import begin, explored, outcome, play_out, seed_for
+from tests.test_betrayal_engine_helpers import dice
+
+__all__ = ["dice"]  # a fixture, used by name
 
 KEY = "the_mummy_walks"
 PLUGIN = base.PLUGINS[KEY]
-
-
-@pytest.fixture
-def dice(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Script every die (the explorers' rolls and the monsters'): each die takes the next
-    face queued; unscripted dice fall back to the seeded Rng."""
-    from bot.core import dice as core_dice
-
-    queue: list[int] = []
-    real = core_dice.roll_betrayal
-
-    def scripted(rng: Any, count: int, cap: int = 8) -> list[int]:
-        n = min(max(1, count), cap)
-        if len(queue) >= n:
-            taken = queue[:n]
-            del queue[:n]
-            return taken
-        return real(rng, count, cap)
-
-    for module in (core_dice, rolls, combat, monsters):
-        monkeypatch.setattr(module, "roll_betrayal", scripted)
-    yield queue
 
 
 @cache
