@@ -56,14 +56,33 @@ def begin(state: BetrayalState, key: str, revealer: int | None = None,
     return state, ctx.events
 
 
-def answer_pending(state: BetrayalState) -> BetrayalState:
-    """Let the AI answer the choices the haunt's setup asks (where a room goes)."""
+def answer_pending(state: BetrayalState, events: list | None = None) -> BetrayalState:  # type: ignore[type-arg]
+    """Let the AI answer the choices the haunt's setup asks (where a room goes); what
+    is said meanwhile is added to `events` when given."""
     for _ in range(50):
         if state.pending is None or state.over:
             break
         seat = state.pending.seat
-        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+        state, more = GAME.apply(state, seat, GAME.ai_action(state, seat))
+        if events is not None:
+            events.extend(more)
     return state
+
+
+@cache
+def house(players: int = PLAYERS, seed: int = 1, tiles: int = 25) -> BetrayalState:
+    """`explored`, cached per process (treat it as read-only: `begin` works on a copy)."""
+    return explored(players, seed, tiles)
+
+
+def started(key: str, players: int = PLAYERS, seed: int = 1, tiles: int = 25,
+            prepare: Callable[[BetrayalState], None] | None = None,
+            ) -> tuple[BetrayalState, list]:  # type: ignore[type-arg]
+    """The haunt `key` begun on a cached house, its setup's choices answered by the AI,
+    with every event said so far."""
+    state, first = begin(house(players, seed, tiles), key, prepare=prepare)
+    events = list(first)
+    return answer_pending(state, events), events
 
 
 def haunted(key: str, players: int = PLAYERS, seed: int = 1, tiles: int = 25,

@@ -7,7 +7,6 @@ secrecy (data/betrayal/haunts/its_alive.yaml, haunting/plugins/its_alive.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import pytest
@@ -18,7 +17,15 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, flow, monsters, sides
 from bot.games.betrayal.haunting.plugins import its_alive
 from bot.games.betrayal.state import HEROES, BetrayalState
-from tests.betrayal_haunt_helpers import begin, explored, outcome, play_out, seed_for
+from tests.betrayal_haunt_helpers import (
+    answer_pending,
+    begin,
+    house,
+    outcome,
+    play_out,
+    seed_for,
+    started,
+)
 from tests.test_betrayal_engine_helpers import dice, put
 
 __all__ = ["dice"]  # a fixture, used by name
@@ -27,30 +34,10 @@ KEY = "its_alive"
 PLUGIN = base.PLUGINS[KEY]
 
 
-@cache
-def house(players: int = 4, seed: int = 1, tiles: int = 25) -> BetrayalState:
-    """A house explored by AI play (cached: `begin` works on a copy)."""
-    return explored(players, seed, tiles)
-
-
-def settle(state: BetrayalState, events: list[Any]) -> BetrayalState:
-    """Answer any choice the setup left (where a searched-out room goes) as the AI would."""
-    for _ in range(50):
-        if state.pending is None:
-            break
-        seat = GAME.to_act(state)
-        assert seat is not None
-        state, more = GAME.apply(state, seat, GAME.ai_action(state, seat))
-        events.extend(more)
-    return state
-
-
 def start(players: int = 4, seed: int = 1, tiles: int = 25,
           prepare: Callable[[BetrayalState], None] | None = None,
           ) -> tuple[BetrayalState, list[Any]]:
-    state, first = begin(house(players, seed, tiles), KEY, prepare=prepare)
-    events = list(first)
-    return settle(state, events), events
+    return started(KEY, players, seed, tiles, prepare)
 
 
 def move_spear(state: BetrayalState, seat: int | None) -> None:
@@ -108,7 +95,7 @@ def test_a_missing_organ_room_is_searched_out_and_grows_the_heart() -> None:
     assert before.tile_of("organ_room") is None
     state, events = begin(before, KEY)
     events = list(events)
-    state = settle(state, events)
+    state = answer_pending(state, events)
     tile = state.tile_of("organ_room")
     assert tile is not None and state.tiles[tile].floor == "ground"  # tried first
     assert organ(state, "heart").tile == tile

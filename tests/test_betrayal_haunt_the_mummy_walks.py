@@ -8,7 +8,6 @@ haunting/plugins/the_mummy_walks.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import pytest
@@ -19,7 +18,14 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, flow, sides
 from bot.games.betrayal.haunting.plugins import the_mummy_walks as mw
 from bot.games.betrayal.state import HEROES, BetrayalState, Frame, Monster
-from tests.betrayal_haunt_helpers import begin, explored, outcome, play_out, seed_for
+from tests.betrayal_haunt_helpers import (
+    begin,
+    house,
+    outcome,
+    play_out,
+    seed_for,
+    started,
+)
 from tests.test_betrayal_engine_helpers import dice
 
 __all__ = ["dice"]  # a fixture, used by name
@@ -28,30 +34,10 @@ KEY = "the_mummy_walks"
 PLUGIN = base.PLUGINS[KEY]
 
 
-@cache
-def house(players: int = 4, seed: int = 1, tiles: int = 25) -> BetrayalState:
-    """A house explored by AI play (cached: `begin` works on a copy)."""
-    return explored(players, seed, tiles)
-
-
-def settle(state: BetrayalState, events: list[Any]) -> BetrayalState:
-    """Answer any choice the setup left (where a searched-out room goes) as the AI would."""
-    for _ in range(50):
-        if state.pending is None:
-            break
-        seat = GAME.to_act(state)
-        assert seat is not None
-        state, more = GAME.apply(state, seat, GAME.ai_action(state, seat))
-        events.extend(more)
-    return state
-
-
 def start(players: int = 4, seed: int = 1, tiles: int = 25,
           prepare: Callable[[BetrayalState], None] | None = None,
           ) -> tuple[BetrayalState, list[Any]]:
-    state, first = begin(house(players, seed, tiles), KEY, prepare=prepare)
-    events = list(first)
-    return settle(state, events), events
+    return started(KEY, players, seed, tiles, prepare)
 
 
 def move_card(state: BetrayalState, key: str, seat: int | None) -> None:
