@@ -156,6 +156,11 @@ class HauntPlugin:
         otherwise; a banshee's wail strikes the mind)."""
         return "might"
 
+    def private_notes(self, state: BetrayalState, seat: int) -> list[str]:
+        """Secrets this explorer holds beyond its book (`/secret` shows them): the
+        lover the ghost named to the traitor. Only ever this seat's own secrets."""
+        return []
+
     def on_death(self, ctx: Ctx, seat: int) -> None:
         """An explorer has just died (its cards already lie in the room)."""
 

@@ -252,4 +252,5 @@ def private_text(state: BetrayalState, seat: int, sheet: str) -> str:
     if state.haunt is None or not state.haunt.key or not base.has_data(state.haunt.key):
         return sheet
     side = sides.side_of(state, seat)
-    return f"{sheet}\n\n{book_text(state, side)}"
+    notes = base.for_state(state).private_notes(state, seat)
+    return "\n\n".join([sheet, book_text(state, side), *notes])

@@ -1,0 +1,66 @@
+"""Secrets in the haunt (issue 4): over many seeded games of every haunt, nothing the
+traitor's book alone says reaches the channel or the heroes' thread before the game
+ends, the traitor never reads the heroes' thread, and each book goes to its side only.
+At the end both books are public."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.core.events import Event
+from bot.games.betrayal import GAME
+from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunting import flow, has_plugin, sides
+from bot.games.betrayal.state import BetrayalState
+from tests.betrayal_haunt_helpers import begin, explored, play_out
+
+KEYS = sorted(haunts())
+
+
+def test_every_haunt_of_the_chart_is_playable() -> None:
+    assert len(KEYS) == 8
+    assert [k for k in KEYS if not has_plugin(k)] == []
+
+
+def traitor_only_lines(state: BetrayalState) -> list[str]:
+    """The sentences of the traitor's book that the heroes' book does not also say."""
+    evil = flow.book_text(state, sides.EVIL)
+    good = flow.book_text(state, sides.HERO)
+    lines = [line.strip("• ").strip() for line in evil.splitlines()]
+    return [line for line in lines if len(line) > 25 and line not in good
+            and not line.startswith("**")]
+
+
+def check_secrets(state: BetrayalState, events: list[Event]) -> None:
+    traitor = sides.traitor(state)
+    assert traitor is not None
+    teams = GAME.teams(state)
+    assert traitor not in teams["heroes"]
+    assert teams["traitor"] == [traitor]
+    books = [e for e in events if e.kind == "book" and not e.audience.is_public]
+    assert sorted(e.audience.encode() for e in books) == sorted(
+        [f"player:{traitor}", "team:heroes"])
+    secret = traitor_only_lines(state)
+    assert secret, "the traitor's book has lines of its own"
+    end = next((i for i, e in enumerate(events) if e.kind == "game_over"), len(events))
+    for event in events[:end]:
+        if event.audience.is_public or event.audience.encode() == "team:heroes":
+            leaked = [line for line in secret if line in event.text]
+            assert not leaked, (event.audience.encode(), leaked)
+    for event in events:
+        if event.audience.kind == "player" and event.kind == "book":
+            assert int(event.audience.ref) == traitor
+
+
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(key=st.sampled_from(KEYS), seed=st.integers(1, 400), players=st.integers(3, 6))
+def test_no_haunt_leaks_the_traitors_book(key: str, seed: int, players: int) -> None:
+    state, events = begin(explored(players, seed, tiles=18), key)
+    state, more = play_out(state)
+    assert state.over
+    check_secrets(state, events + more)
+    if state.haunt.winner:  # at the end both books are read out to all
+        for side in (sides.EVIL, sides.HERO):
+            book = flow.book_text(state, side)
+            assert any(book in e.text for e in more if e.audience.is_public)
