@@ -223,3 +223,24 @@ def test_demo_from_the_command_line_writes_the_files(tmp_path: Path) -> None:
     with sqlite3.connect(out / "demo.sqlite3") as conn:
         assert conn.execute("SELECT status FROM games").fetchall() == [(OVER,)]
     assert str(out) in result.stdout
+
+
+def test_the_betrayal_demo_plays_the_haunt_to_a_winner(tmp_path: Path) -> None:
+    """Issue 4: the demo plays a whole Betrayal game with AI seats, haunt included; the
+    transcript ends with the winner and both books, and the traitor's book was marked
+    private until then."""
+    from bot.games.betrayal.haunting import flow
+
+    final, _ = asyncio.run(demo.run_demo("betrayal", 4, 2, tmp_path))
+    assert final.status == OVER and final.state is not None
+    game = games.get("betrayal")
+    state = game.load(final.state)
+    assert state.haunt is not None and state.haunt.winner in ("heroes", "traitor")
+    text = (tmp_path / "transcript.txt").read_text(encoding="utf-8")
+    won = text.index("🏆")
+    tome = flow.book_text(state, "traitor")
+    assert text.rindex(tome) > won  # read out at the end
+    first = text.index(tome.splitlines()[0])
+    line_start = text.rfind("\n", 0, first) + 1
+    marker = text[line_start:first]
+    assert "(DM to" in marker or "private" in marker  # before: only to the traitor
