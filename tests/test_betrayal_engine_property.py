@@ -1,4 +1,4 @@
-"""Betrayal engine: random legal play up to the haunt never breaks an invariant.
+"""Betrayal engine: random legal play, the haunt included, never breaks an invariant.
 
 Each step picks uniformly among `options()` (choices included), so every rule a
 player can reach gets exercised, card handlers still missing included (they say so
@@ -44,6 +44,7 @@ def check(state: BetrayalState) -> None:
         assert state.omens_drawn >= sum(1 for k in all_cards(state)
                                         if c.cards[k].deck == "omen") - len(state.decks["omen"]) \
             - len(state.discards["omen"])
+    check_haunt(state)
     if state.over:
         assert state.haunt is not None and state.pending is None
         return
@@ -53,6 +54,28 @@ def check(state: BetrayalState) -> None:
         assert state.script == []  # every action runs to its end or to a choice
     else:
         assert state.pending.labels and state.script
+
+
+def check_haunt(state: BetrayalState) -> None:
+    """The haunt's invariants: the dead hold nothing and never act, monsters stand in
+    placed rooms, the traitor is never a hero, and a played haunt ends with a winner."""
+    for explorer in state.explorers:
+        if not explorer.alive:
+            assert explorer.cards == [] and explorer.lasting == []
+    assert all(0 <= m.tile < len(state.tiles) for m in state.monsters)
+    assert len({m.id for m in state.monsters}) == len(state.monsters)
+    if state.haunt is None:
+        assert state.monsters == [] and all(e.alive for e in state.explorers)
+        return
+    teams = GAME.teams(state)
+    if state.haunt.traitor is not None:
+        assert state.haunt.traitor not in teams["heroes"]
+    if state.over and state.haunt.key and state.haunt.traitor is not None:
+        assert state.haunt.winner in ("heroes", "traitor") and state.haunt.reason
+    if not state.over and state.haunt.stage != "monsters":
+        actor = state.pending.seat if state.pending else state.turn.seat
+        # the traitor's player moves the monsters even once the traitor is dead
+        assert state.explorers[actor].alive or actor == state.haunt.traitor
 
 
 def random_game(seed: int, count: int) -> tuple[BetrayalState, int]:

@@ -114,3 +114,24 @@ def test_an_explorer_dying_on_its_own_turn_ends_it() -> None:
     assert state.turn.seat != first
     assert any("dead" in e.text for e in ctx.events)
     assert first not in sides.heroes(state)
+
+
+def test_nothing_more_happens_to_an_explorer_who_dies_mid_card() -> None:
+    """The rest of a card's steps for the dead are dropped; the card still goes to its
+    discard pile (found by random play: a Mystic Slide went on sliding a dead man)."""
+    from bot.games.betrayal import effects
+
+    state = answer_pending(begin(_house(), KEY)[0])
+    hero = sides.heroes(state)[0]
+    state.explorers[hero].traits["might"] = 0
+    sanity = traits.index(state, hero, "sanity")
+    card = state.decks["event"].pop(0)
+    state.resolving.append(card)
+    ctx = Ctx(state)
+    ctx.push([{"_finish_card": {"card": card}}], hero, card, "event")
+    ctx.push([{"lose": {"trait": "might", "amount": 1}},
+              {"gain": {"trait": "sanity", "amount": 1}}], hero, card, "event")
+    effects.run(ctx)
+    assert not state.explorers[hero].alive
+    assert traits.index(state, hero, "sanity") == sanity
+    assert card in state.discards["event"] and card not in state.resolving

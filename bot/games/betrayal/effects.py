@@ -21,6 +21,7 @@ from bot.games.betrayal import content, hooks, traits
 from bot.games.betrayal.cards import HANDLERS, RESUMERS, Cause, Offer, resumer
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.haunting import death
 from bot.games.betrayal.links import LINK_TOKENS, join_last
 from bot.games.betrayal.state import Frame
 
@@ -48,7 +49,10 @@ def run(ctx: Ctx) -> None:
         if not frame.steps:
             state.script.pop()
             continue
-        execute(ctx, frame, frame.steps.pop(0))
+        raw = frame.steps.pop(0)
+        if state.haunt is not None and death.skips(state, frame.seat, raw):
+            continue  # nothing more happens to the dead (haunting/death.py)
+        execute(ctx, frame, raw)
     raise RuntimeError("the step interpreter did not settle")
 
 

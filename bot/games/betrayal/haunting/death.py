@@ -11,6 +11,20 @@ from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.words import tell
+from bot.games.betrayal.state import BetrayalState
+
+
+# Steps that only put a card where it belongs once it has been read: they still run
+# when the explorer they were for has died; the rest of its steps are dropped as they
+# come up (effects.run), so nothing more happens to the dead.
+BOOKKEEPING = frozenset({"_finish_card"})
+
+
+def skips(state: BetrayalState, seat: int, step: dict[str, object]) -> bool:
+    """Whether a step for this explorer is dropped: it is dead, and the step is not
+    bookkeeping."""
+    return (0 <= seat < len(state.explorers) and not state.explorers[seat].alive
+            and next(iter(step)) not in BOOKKEEPING)
 
 
 def die(ctx: Ctx, seat: int) -> None:

@@ -240,7 +240,7 @@ def after_action(ctx: Ctx) -> None:
         stage = state.haunt.stage
         if stage == MONSTERS or state.explorers[state.turn.seat].alive:
             return
-        state.script.clear()
+        state.script.clear()  # what was left of the dead explorer's turn
         next_turn(ctx, state.turn.seat)
         effects.run(ctx)
         settle(ctx)
