@@ -13,7 +13,6 @@ from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.words import tell
 from bot.games.betrayal.state import BetrayalState
 
-
 # Steps that only put a card where it belongs once it has been read: they still run
 # when the explorer they were for has died; the rest of its steps are dropped as they
 # come up (effects.run), so nothing more happens to the dead.
