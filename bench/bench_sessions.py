@@ -6,9 +6,11 @@ Choosing the action (reading the legal options) happens outside the timed part.
 
     python bench/bench_sessions.py [--games 1000] [--actions 2000] [--seed 1]
     python bench/bench_sessions.py --game betrayal    # full 47-tile houses
+    python bench/bench_sessions.py --game betrayal --haunt    # ...each in one of the 8 haunts
 
 Targets: Cthulhu (issue 2): median <= 10 ms, p99 <= 40 ms, board PNG < 200 KB, RSS < 150
-MB. Betrayal (issue 3): p99 <= 50 ms with a full house of 47 tiles, map PNG < 400 KB.
+MB. Betrayal (issue 3): p99 <= 50 ms with a full house of 47 tiles, map PNG < 400 KB;
+with --haunt the same houses are in the haunt (monsters, tokens, the dead on the map).
 """
 
 from __future__ import annotations
@@ -60,9 +62,12 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def seed_games(store: object, count: int, seed: int, kind: str) -> None:
+async def seed_games(store: object, count: int, seed: int, kind: str,
+                     haunted: bool = False) -> None:
     """Started games with four human seats each, written straight to the store."""
     houses = full_houses(seed) if kind == "betrayal" else []
+    if haunted:
+        houses = in_haunts(houses)
     for n in range(count):
         channel = 10_000 + n
         host = table_rules.Actor(channel * 10, "P0")
@@ -103,12 +108,40 @@ def full_houses(seed: int, count: int = 12) -> list[dict[str, object]]:
         haunt.starts = real  # type: ignore[assignment]
 
 
-async def main(games: int, actions: int, seed: int, render: bool, kind: str) -> None:
+def in_haunts(houses: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Each house with one of the 8 haunts begun in it (in turn), the setup's choices
+    answered by the AI."""
+    from bot.games import betrayal
+    from bot.games.betrayal import effects, haunt
+    from bot.games.betrayal.context import Ctx
+    from bot.games.betrayal.haunting import flow
+
+    game = betrayal.GAME
+    keys = sorted(haunt.haunts())
+    found = []
+    for n, raw in enumerate(houses):
+        state = game.load(raw)  # type: ignore[arg-type]
+        ctx = Ctx(state)
+        haunt.begin(ctx, state.turn.seat, state.last_omen or "book",
+                    state.last_omen_room or state.tiles[0].room, 0,
+                    chosen=haunt.haunts()[keys[n % len(keys)]])
+        effects.run(ctx)
+        flow.after_action(ctx)
+        while state.pending is not None and not state.over:
+            state, _ = game.apply(state, state.pending.seat,
+                                  game.ai_action(state, state.pending.seat))
+        found.append(game.dump(state))
+    print(f"began {len(keys)} haunts over the {len(houses)} houses")
+    return found
+
+
+async def main(games: int, actions: int, seed: int, render: bool, kind: str,
+               haunted: bool = False) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         store = await open_store(Path(tmp) / "bench.sqlite3")
         started = time.perf_counter()
-        await seed_games(store, games, seed, kind)
+        await seed_games(store, games, seed, kind, haunted)
         print(f"stored {games} games in {time.perf_counter() - started:.1f}s; "
               f"RSS {rss_mb():.0f} MB")
         outlet = CountingOutlet()
@@ -146,5 +179,7 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-render", action="store_true")
     parser.add_argument("--game", choices=["cthulhu", "betrayal"], default="cthulhu")
+    parser.add_argument("--haunt", action="store_true", help="betrayal: play in the haunts")
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.actions, args.seed, not args.no_render, args.game))
+    asyncio.run(main(args.games, args.actions, args.seed, not args.no_render, args.game,
+                     args.haunt))
