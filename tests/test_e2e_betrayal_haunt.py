@@ -113,7 +113,7 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
     assert any("Secrets of Survival" in m.content for m in fd.channel_messages(thread.id))
     assert not any("Traitor's Tome" in m.content for m in fd.channel_messages(thread.id))
 
-    dm_clicks = 0
+    dm_clicks, typed = 0, []
     for _ in range(600):
         saved = await bot.store.load(channel)
         if saved is None:
@@ -122,7 +122,21 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
         seat = GAME.to_act(state)
         assert seat is not None
         action = GAME.ai_action(state, seat)
-        if GAME.prompt_private(state, seat):
+        if action.kind in ("attack", "act") and state.pending is None:
+            # typed instead of clicked: /betrayal attack and /betrayal act
+            options: dict[str, Any] = ({"target": str(action.args["target"]),
+                                        "trait": str(action.args["trait"])}
+                                       if action.kind == "attack"
+                                       else {"action": action.encode()})
+            if action.kind == "attack" and action.args.get("weapon"):
+                options["weapon"] = str(action.args["weapon"])
+            done = await (await fd.slash(by_seat[seat], channel, "betrayal", action.kind,
+                                         **options)).wait()
+            assert done.ephemeral_texts() == ["Done — the map is below."], done.ephemeral_texts()
+            typed.append(action.kind)
+            if GAME.prompt_private(state, seat):
+                dm_clicks += 1
+        elif GAME.prompt_private(state, seat):
             await _play(fd, villain, _dm_prompt(fd, villain), action)
             dm_clicks += 1
         else:
@@ -133,7 +147,7 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
     assert final is not None and final.status == "over"
     state = GAME.load(final.state or {})
     assert state.haunt is not None and state.haunt.winner in ("heroes", "traitor")
-    assert dm_clicks > 0
+    assert dm_clicks > 0 and "attack" in typed
     public = [m.content for m in fd.channel_messages(channel)]
     end = next(i for i, text in enumerate(public) if "🏆" in text)
     assert not any("Traitor's Tome" in text for text in public[:end])
