@@ -135,3 +135,38 @@ def test_nothing_more_happens_to_an_explorer_who_dies_mid_card() -> None:
     assert not state.explorers[hero].alive
     assert traits.index(state, hero, "sanity") == sanity
     assert card in state.discards["event"] and card not in state.resolving
+
+
+def test_a_companion_of_the_dead_is_not_picked_up_but_follows_the_next_to_arrive() -> None:
+    from bot.games.betrayal import items, movement
+
+    state = answer_pending(begin(_house(), KEY)[0])
+    hero, other = sides.heroes(state)[:2]
+    here = state.explorers[hero].tile
+    state.explorers[hero].cards.append("dog")
+    ctx = Ctx(state)
+    death.die(ctx, hero)
+    assert "dog" in state.tiles[here].items
+    state.explorers[other].tile = here
+    assert "dog" not in items.pickable(state, other)
+    away = next(t for t in range(len(state.tiles)) if t != here)
+    state.explorers[other].tile = away
+    movement.place_explorer(ctx, other, here)
+    assert "dog" in state.explorers[other].cards and "dog" not in state.tiles[here].items
+
+
+def test_split_room_crossings_do_not_stop_the_traitor() -> None:
+    from bot.games.betrayal import movement
+
+    state = answer_pending(begin(_house(), KEY)[0])
+    traitor = sides.traitor(state)
+    hero = sides.heroes(state)[0]
+    assert traitor is not None
+    for seat in (traitor, hero):
+        state.explorers[seat].side = "N"
+    catacombs = next((i for i, t in enumerate(state.tiles) if t.room == "catacombs"), 0)
+    state.tiles[catacombs].room = "catacombs"
+    for seat in (traitor, hero):
+        state.explorers[seat].tile = catacombs
+    assert movement.crossing_for(state, hero, "S") is not None
+    assert movement.crossing_for(state, traitor, "S") is None

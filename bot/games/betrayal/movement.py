@@ -66,6 +66,8 @@ def crossing_for(state: BetrayalState, seat: int, side: str | None) -> tuple[str
     explorer = state.explorers[seat]
     if side is None or explorer.side is None or explorer.side == side:
         return None
+    if state.haunt is not None and state.haunt.traitor == seat and not state.over:
+        return None  # seed 003: rolls that do no damage do not stop the traitor
     name = content.room(state.tiles[explorer.tile].room).custom
     passive = PASSIVES.get(name)
     return passive.crossing() if passive else None
