@@ -126,6 +126,22 @@ class DiscordOutlet:
             with suppress(discord.HTTPException):
                 await channel.get_partial_message(previous).edit(view=None)
         await self._clear_previous_dm(table, dm_prompt)
+        if table.status == "over":
+            await self._close_threads(table)
+
+    async def _close_threads(self, table: Table) -> None:
+        """The game is over: each team thread gets a last line pointing to the result,
+        then is archived and locked (its history stays readable)."""
+        for thread_id in await self.store.threads_of(table.id or 0):
+            try:
+                thread = self.client.get_channel(thread_id) \
+                    or await self.client.fetch_channel(thread_id)
+                if not isinstance(thread, discord.Thread):
+                    continue
+                await thread.send(say("thread_closed", channel=f"<#{table.channel_id}>"))
+                await thread.edit(archived=True, locked=True)
+            except discord.HTTPException as exc:
+                log.info("could not close thread %s: %s", thread_id, exc)
 
     async def _clear_previous_dm(self, table: Table, dm_prompt: discord.Message | None) -> None:
         """Remember the newest DM prompt and take the buttons off the one before."""

@@ -153,6 +153,9 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
     assert not any("Traitor's Tome" in text for text in public[:end])
     assert any("Traitor's Tome" in text for text in public[end:])  # now public
     assert any("Secrets of Survival" in text for text in public[end:])
+    closed = fd.channels[thread.id]
+    assert closed.archived and closed.locked  # the heroes' thread is closed, still readable
+    assert "The game is over" in fd.channel_messages(thread.id)[-1].content
 
 
 async def test_a_kicked_traitor_is_played_by_the_ai(

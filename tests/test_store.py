@@ -118,6 +118,8 @@ async def test_team_threads_round_trip_and_survive_reopening(tmp_path: Path) -> 
         assert await again.get_thread(game.id, "traitor") == 1003
         assert await again.get_thread(other.id, "heroes") == 2001
         assert await again.get_thread(other.id, "traitor") is None
+        assert await again.threads_of(game.id) == [1001, 1003]  # what to close at the end
+        assert await again.threads_of(other.id) == [2001]
     finally:
         await again.close()
 

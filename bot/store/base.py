@@ -57,3 +57,6 @@ class Store(Protocol):
 
     async def set_thread(self, game_id: int, team: str, thread_id: int) -> None:
         """Remember (or replace) the thread of this team in this game."""
+
+    async def threads_of(self, game_id: int) -> list[int]:
+        """Every team thread this game has opened (to close them when it ends)."""

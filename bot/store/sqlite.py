@@ -185,6 +185,12 @@ class SqliteStore:
             row = await cur.fetchone()
         return int(row[0]) if row else None
 
+    async def threads_of(self, game_id: int) -> list[int]:
+        async with self.db.execute(
+            "SELECT thread_id FROM team_threads WHERE game_id = ? ORDER BY team", (game_id,)
+        ) as cur:
+            return [int(row[0]) for row in await cur.fetchall()]
+
     async def set_thread(self, game_id: int, team: str, thread_id: int) -> None:
         await self.db.execute(
             "INSERT INTO team_threads (game_id, team, thread_id) VALUES (?, ?, ?)"
