@@ -113,7 +113,7 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
     assert any("Secrets of Survival" in m.content for m in fd.channel_messages(thread.id))
     assert not any("Traitor's Tome" in m.content for m in fd.channel_messages(thread.id))
 
-    dm_clicks, typed = 0, []
+    dm_clicks, typed, moves = 0, [], 0
     for _ in range(600):
         saved = await bot.store.load(channel)
         if saved is None:
@@ -137,8 +137,12 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
             if GAME.prompt_private(state, seat):
                 dm_clicks += 1
         elif GAME.prompt_private(state, seat):
+            posted = len(fd.channel_messages(channel))
             await _play(fd, villain, _dm_prompt(fd, villain), action)
             dm_clicks += 1
+            if action.kind == "mmove":  # told with the rest of the monsters' turn
+                assert len(fd.channel_messages(channel)) == posted
+                moves += 1
         else:
             post = latest_turn(fd, channel)
             assert to_move(post) == by_seat[seat].id
@@ -147,7 +151,9 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
     assert final is not None and final.status == "over"
     state = GAME.load(final.state or {})
     assert state.haunt is not None and state.haunt.winner in ("heroes", "traitor")
-    assert dm_clicks > 0 and "attack" in typed
+    assert dm_clicks > 0 and "attack" in typed and moves > 0
+    assert any(m.content.startswith("🐾") or "\n🐾" in m.content
+               for m in fd.channel_messages(channel))  # the monsters' moves, in one line
     public = [m.content for m in fd.channel_messages(channel)]
     end = next(i for i, text in enumerate(public) if "🏆" in text)
     assert not any("Traitor's Tome" in text for text in public[:end])
