@@ -27,7 +27,6 @@ from bot.games.betrayal.haunting.plugins.better_with_friends import (
     add_token,
     flooded,
     has_token,
-    no_way_up,
     refuge,
 )
 from bot.games.betrayal.state import HEROES, TRAITOR, BetrayalState, Turn
@@ -134,7 +133,7 @@ def test_setup_floods_the_basement_and_hides_the_canoe(players: int) -> None:
     shelter = refuge(state)
     assert shelter is not None and not flooded(state, shelter)
     assert state.tile_of(TOWER) is not None  # searched out and placed when missing
-    assert not no_way_up(state)
+    assert not flow.no_way_up(state)
     # The canoe's pile is the traitor's secret.
     secret = PLUGIN.text("canoe_secret",
                          room=_room_name(state.tiles[state.haunt.progress["canoe"]].room))
@@ -144,11 +143,11 @@ def test_setup_floods_the_basement_and_hides_the_canoe(players: int) -> None:
 
 def test_the_stairs_are_placed_when_nothing_leads_up_out_of_the_basement() -> None:
     house = _house(4, 1)
-    assert no_way_up(house) and house.tile_of(STAIRS) is None
+    assert flow.no_way_up(house) and house.tile_of(STAIRS) is None
     state, _ = _start(4, 1)
     stairs = state.tile_of(STAIRS)
     assert stairs is not None and flooded(state, stairs)
-    assert not no_way_up(state)
+    assert not flow.no_way_up(state)
 
 
 def test_a_tower_already_in_the_house_stays_where_it_is() -> None:

@@ -154,10 +154,10 @@ def test_otherwise_the_spear_lies_in_the_revealers_room(where: str) -> None:
 
 def test_with_no_way_up_the_stairs_from_basement_are_placed() -> None:
     before = house(4, 9)
-    assert its_alive.no_way_up(before) and before.tile_of("stairs_from_basement") is None
+    assert flow.no_way_up(before) and before.tile_of("stairs_from_basement") is None
     state, events = start(seed=9)
     assert state.tile_of("stairs_from_basement") is not None
-    assert not its_alive.no_way_up(state)
+    assert not flow.no_way_up(state)
     assert any(e.text.startswith("The house opens its throat") for e in events)
 
 

@@ -104,7 +104,7 @@ def test_missing_rooms_are_searched_out() -> None:
     said = texts(events)
     assert "The Catacombs are found in the basement." in said
     assert "The Furnace Room is found in the basement." in said
-    assert not mw.no_way_up(state)
+    assert not flow.no_way_up(state)
 
 
 def test_the_girl_runs_from_the_traitor_to_the_first_hero() -> None:

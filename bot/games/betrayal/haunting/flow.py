@@ -76,6 +76,34 @@ def basement_cut_off(state: BetrayalState) -> bool:
     return not any((a in basement) != (b in basement) for a, b, _ in house_links(state))
 
 
+def tally(ctx: Ctx, frame: Frame, target: int, needed: str, hit: str, miss: str,
+          count: str = "successes") -> bool:
+    """A haunt's roll that counts towards a goal (a ritual, a rite): the roll just made
+    (frame.vars["roll"]) at `target` or more adds one to `progress[count]`; the haunt
+    says `hit` or `miss` with the count and the `values[needed]` it needs. True on a
+    success."""
+    state = ctx.state
+    assert state.haunt is not None
+    plugin = base.for_state(state)
+    done = int(state.haunt.progress.get(count, 0))
+    success = int(frame.vars.get("roll", 0)) >= target
+    if success:
+        done += 1
+        state.haunt.progress[count] = done
+    plugin.say(ctx, hit if success else miss, count=done, needed=plugin.value(state, needed),
+               data={count: done} if success else None)
+    return success
+
+
+def no_way_up(state: BetrayalState) -> bool:
+    """Explorers in the basement could not walk out of it: no link leads up from it
+    (the Coal Chute and the Collapsed Room's hole only lead down; monsters, who climb
+    the chute, are `basement_cut_off`'s concern)."""
+    basement = {i for i, t in enumerate(state.tiles) if t.floor == "basement"}
+    return bool(basement) and not any(a in basement and b not in basement
+                                      for a, b, _ in house_links(state))
+
+
 @step("_haunt_stairs")
 def _haunt_stairs(ctx: Ctx, frame: Frame, arg: Any) -> None:
     """Seed 003: if the monsters could not leave the basement, the traitor takes the

@@ -22,16 +22,15 @@ from bot.games.betrayal import content, explore
 from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import monsters, sides
+from bot.games.betrayal.haunting import flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
 KEY = "better_with_friends"
 TOWER, LANDING = "tower", "upper_landing"
 WATER, FLOTSAM, CANOE = "water", "flotsam", "canoe"
 FRIEND = "friend"
-STAIRS = "stairs_from_basement"
+STAIRS = flow.STAIRS
 FLOOR_ORDER: tuple[str, ...] = ("basement", "ground", "upper")  # the water's way up
 
 
@@ -77,12 +76,6 @@ def carrier(state: BetrayalState) -> int | None:
     return None if found is None else int(found)
 
 
-def no_way_up(state: BetrayalState) -> bool:
-    """A basement the heroes could not climb out of (the Coal Chute only leads down):
-    the water would drown anyone below with no chance at all."""
-    basement = {i for i, t in enumerate(state.tiles) if t.floor == "basement"}
-    return bool(basement) and not any(a in basement and b not in basement
-                                      for a, b, _ in house_links(state))
 
 
 def _distances(state: BetrayalState, sources: set[int]) -> dict[int, int]:
@@ -135,7 +128,7 @@ class BetterWithFriends(HauntPlugin):
         state.haunt.progress.update({"carrier": None, "found": False, "drowned": False})
         if state.tile_of(TOWER) is None:
             ctx.push([{"_bwf_tower": {}}], traitor, "haunt")
-        if no_way_up(state) and STAIRS in explore.unplaced(state):
+        if flow.no_way_up(state) and STAIRS in explore.unplaced(state):
             ctx.push([{"_bwf_stairs": {}}], traitor, "haunt")
 
     def _place_flotsam(self, ctx: Ctx, traitor: int) -> None:

@@ -21,24 +21,17 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import combat, flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
 KEY = "its_alive"
 SPEAR = "spear"
 ORGAN_ROOMS = {"heart": "organ_room", "brain": "attic"}  # vital organ -> its room
 VITAL = tuple(ORGAN_ROOMS)
-STAIRS = "stairs_from_basement"
+STAIRS = flow.STAIRS
 MOUTH = "entrance_hall"  # the house's way out: Antibodies and Teeth start there
 ORGAN_FLOORS = ("ground", "upper", "basement")  # where a missing Organ Room is tried
 
 
-def no_way_up(state: BetrayalState) -> bool:
-    """Explorers in the basement could not walk out of it: no link leads up from it
-    (the Coal Chute and the Collapsed Room's hole only lead down)."""
-    basement = {i for i, t in enumerate(state.tiles) if t.floor == "basement"}
-    return bool(basement) and not any(a in basement and b not in basement
-                                      for a, b, _ in house_links(state))
 
 
 def spear_holder(state: BetrayalState) -> int | None:
@@ -77,7 +70,7 @@ class ItsAlive(HauntPlugin):
         self._grow(ctx)
         if state.tile_of("organ_room") is None and "organ_room" in explore.unplaced(state):
             ctx.push([{"_alive_organ_room": {"floors": list(ORGAN_FLOORS)}}], owner, KEY)
-        if no_way_up(state) and STAIRS in explore.unplaced(state):
+        if flow.no_way_up(state) and STAIRS in explore.unplaced(state):
             ctx.push([{"_alive_throat": {}}], owner, KEY)
 
     def _lay_spear(self, ctx: Ctx) -> None:
@@ -247,7 +240,7 @@ def _alive_organ_grown(ctx: Ctx, frame: Frame, arg: Any) -> None:
 def _alive_throat(ctx: Ctx, frame: Frame, arg: Any) -> None:
     """The house opens its throat: with no way up out of the basement, the Stairs from
     Basement are searched out of the room stack and placed there."""
-    if not no_way_up(ctx.state) or STAIRS not in explore.unplaced(ctx.state):
+    if not flow.no_way_up(ctx.state) or STAIRS not in explore.unplaced(ctx.state):
         return
     ItsAlive().say(ctx, "throat")
     explore.explore_like(frame, "basement", move=False, room=STAIRS)

@@ -184,18 +184,8 @@ def _offspring_search(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 @step("_offspring_wither")
 def _offspring_wither(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    state = ctx.state
-    assert state.haunt is not None
-    plugin = Offspring()
-    needed = plugin.value(state, "successes")
-    count = int(state.haunt.progress.get("successes", 0))
-    if int(frame.vars.get("roll", 0)) >= int(arg["target"]):
-        count += 1
-        state.haunt.progress["successes"] = count
-        state.tiles[plant_tile(state)].tokens.append(token(WITHERED))
-        plugin.say(ctx, "withered", count=count, needed=needed, data={"successes": count})
-    else:
-        plugin.say(ctx, "not_withered", count=count, needed=needed)
+    if flow.tally(ctx, frame, int(arg["target"]), "successes", "withered", "not_withered"):
+        ctx.state.tiles[plant_tile(ctx.state)].tokens.append(token(WITHERED))
 
 
 @step("_offspring_garden")

@@ -13,7 +13,7 @@ from bot.games.betrayal import explore
 from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import monsters, sides
+from bot.games.betrayal.haunting import flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
 from bot.games.betrayal.state import BetrayalState, Frame
 
@@ -95,17 +95,7 @@ class PayThePiper(HauntPlugin):
 
 @step("_piper_ritual")
 def _piper_ritual(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    plugin = PayThePiper()
-    state = ctx.state
-    assert state.haunt is not None
-    needed = plugin.value(state, "successes")
-    count = int(state.haunt.progress.get("successes", 0))
-    if int(frame.vars.get("roll", 0)) >= int(arg["target"]):
-        count += 1
-        state.haunt.progress["successes"] = count
-        plugin.say(ctx, "ritual_success", count=count, needed=needed)
-    else:
-        plugin.say(ctx, "ritual_fail", count=count, needed=needed)
+    flow.tally(ctx, frame, int(arg["target"]), "successes", "ritual_success", "ritual_fail")
 
 
 @step("_piper_chamber")

@@ -17,9 +17,8 @@ from bot.games.betrayal import decks, explore
 from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import combat, monsters, sides
+from bot.games.betrayal.haunting import combat, flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
 KEY = "the_mummy_walks"
@@ -29,15 +28,9 @@ TOMB = "catacombs"
 FALLBACK_TOMB = "basement_landing"
 FURNACE = "furnace_room"
 FIRE_ROOMS = (FURNACE, "chapel")
-STAIRS = "stairs_from_basement"
+STAIRS = flow.STAIRS
 
 
-def no_way_up(state: BetrayalState) -> bool:
-    """Explorers in the basement could not walk out of it: no link leads up from it
-    (the Coal Chute and the Collapsed Room's hole only lead down)."""
-    basement = {i for i, t in enumerate(state.tiles) if t.floor == "basement"}
-    return bool(basement) and not any(a in basement and b not in basement
-                                      for a, b, _ in house_links(state))
 
 
 def mummy(state: BetrayalState) -> Monster | None:
@@ -214,7 +207,7 @@ def _mummy_place(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     room = str(arg["room"])
     if state.tile_of(room) is not None or room not in explore.unplaced(state):
         return
-    if arg.get("only_if_cut_off") and not no_way_up(state):
+    if arg.get("only_if_cut_off") and not flow.no_way_up(state):
         return
     frame.steps.insert(0, {"_mummy_placed": {"room": room, "text": arg["text"]}})
     explore.explore_like(frame, "basement", move=False, room=room)

@@ -127,14 +127,4 @@ class WailOfTheBanshee(HauntPlugin):
 
 @step("_banshee_rite")
 def _banshee_rite(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    plugin = WailOfTheBanshee()
-    state = ctx.state
-    assert state.haunt is not None
-    needed = plugin.value(state, "banish")
-    count = int(state.haunt.progress.get("successes", 0))
-    if int(frame.vars.get("roll", 0)) >= int(arg["target"]):
-        count += 1
-        state.haunt.progress["successes"] = count
-        plugin.say(ctx, "rite_success", count=count, needed=needed)
-    else:
-        plugin.say(ctx, "rite_fail", count=count, needed=needed)
+    flow.tally(ctx, frame, int(arg["target"]), "banish", "rite_success", "rite_fail")
