@@ -14,7 +14,7 @@ import pytest
 from bot.core.actions import Action
 from bot.games.betrayal import GAME, content, effects
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunting import combat, death, flow, sides
+from bot.games.betrayal.haunting import combat, death, flow, monsters, sides
 from bot.games.betrayal.haunting.plugins.better_with_friends import (
     CANOE,
     FLOOR_ORDER,
@@ -23,7 +23,6 @@ from bot.games.betrayal.haunting.plugins.better_with_friends import (
     STAIRS,
     TOWER,
     BetterWithFriends,
-    _distances,
     add_token,
     flooded,
     has_token,
@@ -189,7 +188,7 @@ def test_the_water_rises_floor_by_floor_and_the_tower_floods_last() -> None:
         if number == 2:
             assert len(new) == PLUGIN.value(state, "rise")
             # The nearest dry room of the lowest dry floor goes first.
-            dist = _distances(state, wet)
+            dist = monsters.distances(state, wet)
             floor = min((state.tiles[i].floor for i in new), key=FLOOR_ORDER.index)
             dry = [i for i, t in enumerate(state.tiles) if t.floor == floor and i not in wet]
             assert min(dist.get(i, 99) for i in new) == min(dist.get(i, 99) for i in dry)

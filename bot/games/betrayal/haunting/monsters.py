@@ -52,6 +52,21 @@ def neighbours(state: BetrayalState, tile_id: int) -> list[int]:
     return sorted(set(found) - {tile_id}, key=found.index)
 
 
+def distances(state: BetrayalState, starts: set[int]) -> dict[int, int]:
+    """Every room's walking distance (as monsters walk) from the nearest of `starts`."""
+    from collections import deque
+
+    found = dict.fromkeys(starts, 0)
+    todo = deque(starts)
+    while todo:
+        tile = todo.popleft()
+        for nxt in neighbours(state, tile):
+            if nxt not in found:
+                found[nxt] = found[tile] + 1
+                todo.append(nxt)
+    return found
+
+
 def leave_cost(state: BetrayalState, monster: Monster) -> int:
     return 1 + sides.opponents_in(state, monster.tile, sides.EVIL)
 

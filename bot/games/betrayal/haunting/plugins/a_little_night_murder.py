@@ -9,8 +9,6 @@ progress: "dawn" (True once the last round of the night is over: the heroes have
 
 from __future__ import annotations
 
-from collections import deque
-
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
@@ -97,20 +95,8 @@ class ALittleNightMurder(HauntPlugin):
         traitor = sides.traitor(state)
         if traitor is not None and state.explorers[traitor].alive:
             threats.add(state.explorers[traitor].tile)
-        danger = _distances(state, threats)
-        reach = _distances(state, {state.explorers[seat].tile})
+        danger = monsters.distances(state, threats)
+        reach = monsters.distances(state, {state.explorers[seat].tile})
         best = max(danger.get(t, FAR) for t in reach)
         return {t for t in reach if danger.get(t, FAR) == best}
 
-
-def _distances(state: BetrayalState, starts: set[int]) -> dict[int, int]:
-    """Rooms' walking distance from the nearest of `starts` (as monsters walk)."""
-    found = dict.fromkeys(starts, 0)
-    todo = deque(starts)
-    while todo:
-        tile = todo.popleft()
-        for nxt in monsters.neighbours(state, tile):
-            if nxt not in found:
-                found[nxt] = found[tile] + 1
-                todo.append(nxt)
-    return found

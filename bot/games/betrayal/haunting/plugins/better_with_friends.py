@@ -14,7 +14,6 @@ water reached the refuge). A canoe lying loose is a `canoe` token.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from bot.core.events import to_player
@@ -78,18 +77,6 @@ def carrier(state: BetrayalState) -> int | None:
 
 
 
-def _distances(state: BetrayalState, sources: set[int]) -> dict[int, int]:
-    """Rooms' walking distance from the nearest of `sources` (doors and links)."""
-    seen = {s: 0 for s in sources}
-    todo = deque(sources)
-    while todo:
-        tile = todo.popleft()
-        for nxt in monsters.neighbours(state, tile):
-            if nxt not in seen:
-                seen[nxt] = seen[tile] + 1
-                todo.append(nxt)
-    return seen
-
 
 def next_to_flood(state: BetrayalState) -> int | None:
     """The next room the water takes: on the lowest floor still partly dry, the one
@@ -102,7 +89,7 @@ def next_to_flood(state: BetrayalState) -> int | None:
     dry = [i for i in dry if FLOOR_ORDER.index(state.tiles[i].floor) == lowest]
     wet = {i for i in range(len(state.tiles)) if flooded(state, i)}
     far = len(state.tiles) + 1
-    dist = _distances(state, wet) if wet else {}
+    dist = monsters.distances(state, wet) if wet else {}
     return min(dry, key=lambda i: (dist.get(i, far), i))
 
 
