@@ -15,7 +15,8 @@ Rigged states (tests/betrayal_haunt_rig.py); `fixed` scripts the dice.
 
 from __future__ import annotations
 
-from bot.games.betrayal import effects, movement
+from bot.core.actions import Action
+from bot.games.betrayal import GAME, effects, movement
 from bot.games.betrayal.cards import haunt_cards, rooms
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import combat, sides
@@ -123,6 +124,17 @@ def test_the_druidic_charm_stuns_every_monster_in_the_room() -> None:
     assert not _monster(state, away).stunned
     assert "druidic_charm" in state.discards["item"]
     assert any("smashes the Druidic Charm" in e for e in events)
+
+
+def test_an_ai_hero_smashes_the_charm_among_two_monsters_not_one() -> None:
+    state = rigged(DARRIN)
+    place(state, "foyer", DARRIN)
+    hold(state, DARRIN, "druidic_charm")
+    spawn(state, "brute", "foyer")
+    charm = Action("use", {"card": "druidic_charm"})
+    assert GAME.ai_action(state, DARRIN) != charm  # one brute: not worth the charm
+    spawn(state, "brute", "foyer")
+    assert GAME.ai_action(state, DARRIN) == charm
 
 
 def test_the_druidic_charm_with_no_monster_about() -> None:

@@ -33,6 +33,11 @@ def choose(state: BetrayalState, seat: int) -> Action | None:
     pick = plugin.ai_offer(state, seat, offers(state, seat))
     if pick is not None:
         return Action("act", {"what": pick.id})
+    charm = Action("use", {"card": "druidic_charm"})
+    here = state.explorers[seat].tile
+    if any(e.action == charm for e in entries) and sum(
+            1 for m in sides.monsters(state) if m.tile == here and not m.stunned) >= 2:
+        return charm  # smash it when it stuns more than one
     attack = _best_attack(state, seat, entries)
     if attack is not None:
         return attack
