@@ -17,14 +17,13 @@ from typing import Any
 
 import pytest
 
-from bot.core.actions import Action
 from bot.games.betrayal import GAME, content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, monsters
 from bot.games.betrayal.haunting.base import HauntData, HauntPlugin, MonsterKind
 from bot.games.betrayal.state import HEROES, TRAITOR, BetrayalState, Monster, Turn
 from tests.betrayal_haunt_helpers import haunted
-from tests.test_betrayal_engine_helpers import script_dice
+from tests.test_betrayal_engine_helpers import apply, choose, hold, script_dice
 
 RIGGED = "rigged"
 MISSY, LONGFELLOW, JENNY, DARRIN = 0, 1, 2, 3  # seed 1's house: Jenny is the traitor
@@ -115,30 +114,10 @@ def trait(state: BetrayalState, seat: int, name: str) -> int:
     return traits.value(state, seat, name)
 
 
-def hold(state: BetrayalState, seat: int, *cards: str) -> None:
-    """Hand over cards without their on_gain (a rig)."""
-    for card in cards:
-        deck = content.card(card).deck
-        for pile in (state.decks[deck], state.discards[deck]):
-            if card in pile:
-                pile.remove(card)
-        state.explorers[seat].cards.append(card)
-
-
-def act(state: BetrayalState, kind: str, seat: int | None = None,
-        **args: Any) -> tuple[BetrayalState, list[str]]:
-    seat = GAME.to_act(state) if seat is None else seat
-    assert seat is not None
-    new, events = GAME.apply(state, seat, Action(kind, args))
-    return new, [e.text for e in events]
-
-
-def choose(state: BetrayalState, pick: int | str) -> tuple[BetrayalState, list[str]]:
-    """Answer the pending choice by index or by the first label containing `pick`."""
-    assert state.pending is not None, "nothing to choose"
-    if isinstance(pick, str):
-        pick = next(i for i, label in enumerate(state.pending.labels) if pick in label)
-    return act(state, "choose", pick=pick)
+# The engine tests' rig: hand over cards without their on_gain, play an action and
+# read its lines, answer a choice by index or by label.
+act = apply
+__all__ = ["act", "choose", "hold"]
 
 
 def labels(state: BetrayalState) -> list[str]:
