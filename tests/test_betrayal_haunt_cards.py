@@ -302,3 +302,29 @@ def _options(state: BetrayalState) -> list:  # type: ignore[type-arg]
     seat = GAME.to_act(state)
     assert seat is not None
     return GAME.options(state, seat)
+
+
+def test_an_ai_hero_throws_the_dynamite_at_a_pack_of_monsters(fixed: list[int]) -> None:
+    state = rigged(DARRIN)
+    place(state, "foyer", DARRIN)
+    hold(state, DARRIN, "dynamite")
+    pack = [spawn(state, "brute", "grand_staircase").id, spawn(state, "rat", "grand_staircase").id]
+    spawn(state, "brute", "entrance_hall")  # one alone: the other room is not worth it
+    dynamite = Action("use", {"card": "dynamite"})
+    assert GAME.ai_action(state, DARRIN) == dynamite
+    state, _ = GAME.apply(state, DARRIN, dynamite)
+    assert state.pending is not None  # which room: the AI picks the pack's
+    fixed.extend([0] * 7)  # the brute's 3 and the rat's 4 Speed dice: all blanks
+    state, _ = GAME.apply(state, DARRIN, GAME.ai_action(state, DARRIN))
+    hit = [m for m in state.monsters if m.id in pack]
+    assert all(m.stunned or not m.alive for m in hit)
+
+
+def test_no_dynamite_where_a_hero_would_be_caught() -> None:
+    state = rigged(DARRIN)
+    place(state, "foyer", DARRIN)
+    place(state, "grand_staircase", MISSY)
+    hold(state, DARRIN, "dynamite")
+    spawn(state, "brute", "grand_staircase")
+    spawn(state, "brute", "grand_staircase")
+    assert GAME.ai_action(state, DARRIN) != Action("use", {"card": "dynamite"})

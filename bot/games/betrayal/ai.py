@@ -90,6 +90,12 @@ def _pick(state: BetrayalState, seat: int) -> int:
         return values.index(target)
     if pending.kind == "trade_answer":
         return 1
+    if state.haunt is not None:
+        from bot.games.betrayal.haunting import ai as haunt_ai
+
+        tile = haunt_ai.pick_tile(state)
+        if tile is not None:
+            return tile
     return 0
 
 

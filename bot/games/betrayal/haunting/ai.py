@@ -33,6 +33,9 @@ def choose(state: BetrayalState, seat: int) -> Action | None:
     pick = plugin.ai_offer(state, seat, offers(state, seat))
     if pick is not None:
         return Action("act", {"what": pick.id})
+    target = _dynamite_target(state, seat)
+    if target is not None and any(e.action == DYNAMITE for e in entries):
+        return DYNAMITE
     charm = Action("use", {"card": "druidic_charm"})
     here = state.explorers[seat].tile
     if any(e.action == charm for e in entries) and sum(
@@ -51,6 +54,38 @@ def choose(state: BetrayalState, seat: int) -> Action | None:
         if state.explorers[seat].tile in goals or sides.is_traitor(state, seat):
             return Action("end_turn")
     return None
+
+
+DYNAMITE = Action("use", {"card": "dynamite"})
+
+
+def _dynamite_target(state: BetrayalState, seat: int) -> int | None:
+    """A room through a door holding two or more monsters it can hurt and no hero:
+    worth a hero's Dynamite (the traitor keeps its own)."""
+    from bot.games.betrayal.cards.haunt_cards import blast_rooms, incorporeal
+
+    if sides.is_traitor(state, seat):
+        return None
+    for tile in blast_rooms(state, seat):
+        hit = [m for m in sides.monsters(state)
+               if m.tile == tile and not m.stunned and not incorporeal(state, m)]
+        heroes_there = [h for h in sides.heroes(state) if state.explorers[h].tile == tile]
+        if len(hit) >= 2 and not heroes_there:
+            return tile
+    return None
+
+
+def pick_tile(state: BetrayalState) -> int | None:
+    """The AI's answer to a room choice of the haunt's cards (Dynamite's blast)."""
+    pending = state.pending
+    if pending is None or pending.kind != "tile_pick" or not state.script:
+        return None
+    spec = state.script[-1].steps[0].get("_pick_tile", {}) if state.script[-1].steps else {}
+    if "_dynamite_blast" not in spec.get("then", {}):
+        return None
+    target = _dynamite_target(state, pending.seat)
+    tiles = list(spec.get("tiles", []))
+    return tiles.index(target) if target in tiles else None
 
 
 def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Action | None:
