@@ -311,10 +311,49 @@ def _play_seat(table: Table, seat: int, action: Action | None) -> tuple[Table, l
     if action is None:
         action = game.ai_action(state, seat)
     state, events = game.apply(state, seat, action)
+    state, moved = _split_teams(table, game, state)
     table.state = game.dump(state)
     if game.is_over(state):
         table.status = OVER
-    return table, events
+    return table, [*events, *moved]
+
+
+def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[Event]]:
+    """No one may hold seats on two teams (they would read both secret books). Seed
+    003's way, when one person plays two explorers and one turns traitor: the other
+    seat goes to a player of its own team who holds the fewest seats (and may take one
+    more), else to the AI. The seat on the smaller team (the traitor's) stays."""
+    teams = game.teams(state)
+    if len(teams) < 2:
+        return state, []
+    team_of = {seat: name for name, seats in teams.items() for seat in seats}
+    events: list[Event] = []
+    for user in dict.fromkeys(s.user_id for s in table.seats if s.is_human):
+        mine = [i for i in table.seats_of(user or 0) if i in team_of]
+        if len({team_of[i] for i in mine}) < 2:
+            continue
+        keep = min({team_of[i] for i in mine}, key=lambda name: (len(teams[name]), name))
+        kept = next(i for i in mine if team_of[i] == keep)
+        for seat in [i for i in mine if team_of[i] != keep]:
+            old = table.seats[kept].name
+            takers = sorted(
+                {table.seats[s].user_id for s in teams[team_of[seat]]
+                 if table.seats[s].is_human and table.seats[s].user_id != user
+                 and len(table.seats_of(table.seats[s].user_id or 0)) < game.seats_per_player},
+                key=lambda u: (len(table.seats_of(u or 0)), table.seats_of(u or 0)[0]))
+            if takers:
+                taker = takers[0]
+                first = table.seats[table.seats_of(taker or 0)[0]].name
+                name = say("lobby.second_name", name=first)
+                table.seats[seat].user_id, table.seats[seat].name = taker, name
+                table.seats[seat].ai = False
+                events.append(Event(say("table.seat_passed", old=old, seat=seat + 1, new=first)))
+            else:
+                table.seats[seat].user_id, table.seats[seat].ai = None, True
+                name = table.seats[seat].name
+                events.append(Event(say("table.seat_to_ai", old=old, seat=seat + 1)))
+            state = game.set_player(state, seat, PlayerInfo(name, table.seats[seat].ai))
+    return state, events
 
 
 def _host_name(table: Table) -> str:
