@@ -90,9 +90,9 @@ async def test_team_lines_reach_only_the_teams_humans_one_message_per_team(
     outlet.clear()
     moved = await play(sessions, HOST, 1)
     red = [e for e in moved.events if e.audience == to_team("red")]
-    assert len(red) == 2  # two lines of one action...
+    assert len(red) == 2  # two lines of one action
     assert outlet.teams == [("red", [HOST.user_id, CAT.user_id], lines_for(moved.events, "red"))]
-    assert "\n" in outlet.teams[0][2]  # ...joined into one message
+    assert "\n" in outlet.teams[0][2]  # joined into one message
     # a player's own line still goes to them alone, one whisper per event
     assert outlet.whispers == [(HOST.user_id, e.text) for e in moved.events
                                if e.audience.kind == "player"]
