@@ -12,11 +12,13 @@ joins its two ends by itself (effects.put_token).
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from bot.games.betrayal import hooks
 from bot.games.betrayal.cards import Link
-from bot.games.betrayal.house import Cell, cell_of
+from bot.games.betrayal.house import DIRS, Cell, cell_of, through_door
 from bot.games.betrayal.state import BetrayalState
 
 LINK_TOKENS: tuple[str, ...] = ("secret_passage", "secret_stairs")
@@ -40,6 +42,31 @@ def house_links(state: BetrayalState) -> list[tuple[int, int, str]]:
         for passive, ref in hooks.of_tile(state, tile_id):
             for link in passive.links(state, -1, tile_id, ref):
                 found.append((tile_id, link.target, link.kind))
+    return found
+
+
+def walkable(state: BetrayalState, tile_id: int) -> list[int]:
+    """Placed rooms one can walk to from here, whoever walks: doors, and the house's
+    links that can be walked (not the Revolving Wall, crossed only by a roll)."""
+    found = [t for d in DIRS if (t := through_door(state, tile_id, d)) is not None]
+    for passive, ref in hooks.of_tile(state, tile_id):
+        found += [link.target for link in passive.links(state, -1, tile_id, ref)
+                  if link.walkable]
+    return found
+
+
+def distances(state: BetrayalState, starts: set[int],
+              step: Callable[[BetrayalState, int], list[int]] = walkable) -> dict[int, int]:
+    """Every room's walking distance from the nearest of `starts` (a breadth-first
+    search over `step`: `walkable`, or a monster's way of walking)."""
+    found = dict.fromkeys(starts, 0)
+    todo = deque(starts)
+    while todo:
+        tile = todo.popleft()
+        for nxt in step(state, tile):
+            if nxt not in found:
+                found[nxt] = found[tile] + 1
+                todo.append(nxt)
     return found
 
 

@@ -40,17 +40,16 @@ RULINGS (where seed 003 and events.yaml's notes leave it open):
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
-from bot.games.betrayal import content, decks, hooks, items, traits
+from bot.games.betrayal import content, decks, items, traits
 from bot.games.betrayal.cards import Cause, Offer, Passive, handler, passive, resumer
 from bot.games.betrayal.cards.attacks import explorer_attack, thing_attack
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.house import DIRS, opposite, through_door
-from bot.games.betrayal.links import links_from
+from bot.games.betrayal.links import distances, links_from
 from bot.games.betrayal.movement import (
     arrival_side,
     ask_tile,
@@ -221,25 +220,10 @@ def disquieting_sounds(ctx: Ctx, frame: Frame, args: Any) -> None:
 
 # ---------------------------------------------------------------- Footsteps
 
-def _neighbours(state: BetrayalState, tile: int) -> list[int]:
-    found = [t for d in DIRS if (t := through_door(state, tile, d)) is not None]
-    for p, ref in hooks.of_tile(state, tile):
-        found += [link.target for link in p.links(state, -1, tile, ref) if link.walkable]
-    return found
-
-
 def nearest(state: BetrayalState, seat: int) -> list[int]:
     """The living explorers fewest moves away from `seat` (doors and the house's
     walkable links; the same room is 0)."""
-    start = state.explorers[seat].tile
-    dist = {start: 0}
-    todo = deque([start])
-    while todo:
-        here = todo.popleft()
-        for t in _neighbours(state, here):
-            if t not in dist:
-                dist[t] = dist[here] + 1
-                todo.append(t)
+    dist = distances(state, {state.explorers[seat].tile})
     others = [(dist[e.tile], s) for s, e in enumerate(state.explorers)
               if s != seat and e.alive and e.tile in dist]
     if not others:

@@ -11,16 +11,13 @@ walk towards the nearest one.
 
 from __future__ import annotations
 
-from collections import deque
-
 from bot.core.actions import Action
 from bot.games.betrayal import movement, traits
 from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.cards.attacks import attack_dice
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
-from bot.games.betrayal.house import DIRS, through_door
-from bot.games.betrayal.links import house_links
+from bot.games.betrayal.links import distances
 from bot.games.betrayal.state import BetrayalState
 
 
@@ -108,30 +105,10 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
     return best[1] if best else None
 
 
-def walkable(state: BetrayalState, tile_id: int) -> list[int]:
-    """Rooms an explorer can walk to from here: doors and the house's links (not the
-    Coal Chute climbed back up, which only monsters can do)."""
-    found = [t for d in DIRS if (t := through_door(state, tile_id, d)) is not None]
-    found += [b for a, b, kind in house_links(state) if a == tile_id
-              and kind != "revolving_wall"]
-    return sorted(set(found) - {tile_id}, key=found.index)
-
-
 def _graph_distance(state: BetrayalState, start: int, goals: set[int]) -> int | None:
-    if start in goals:
-        return 0
-    seen = {start}
-    todo = deque([(start, 0)])
-    while todo:
-        tile, dist = todo.popleft()
-        for nxt in walkable(state, tile):
-            if nxt in seen:
-                continue
-            if nxt in goals:
-                return dist + 1
-            seen.add(nxt)
-            todo.append((nxt, dist + 1))
-    return None
+    """How many rooms an explorer walks from `start` to the nearest of `goals`."""
+    found = [d for tile, d in distances(state, {start}).items() if tile in goals]
+    return min(found) if found else None
 
 
 def _towards(state: BetrayalState, seat: int, entries: list[Legal],

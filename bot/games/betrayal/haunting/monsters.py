@@ -16,12 +16,11 @@ from typing import Any
 from bot.core.actions import Action
 from bot.core.dice import roll_betrayal
 from bot.core.events import to_player
-from bot.games.betrayal import content
+from bot.games.betrayal import content, links
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, sides
 from bot.games.betrayal.haunting.words import say, tell
-from bot.games.betrayal.house import DIRS, through_door
-from bot.games.betrayal.links import house_links
+from bot.games.betrayal.links import house_links, walkable
 from bot.games.betrayal.state import BetrayalState, Monster
 
 M_MOVE, M_ATTACK, M_END = "mmove", "mattack", "mend"
@@ -41,30 +40,16 @@ def spawn(ctx: Ctx, kind: str, tile_id: int, *, quiet: bool = False) -> Monster:
 
 
 def neighbours(state: BetrayalState, tile_id: int) -> list[int]:
-    """Placed rooms a monster can walk to from here: doors, the house's links, and the
+    """Placed rooms a monster can walk to from here: where anyone can walk, and the
     Coal Chute climbed back up from the Basement Landing."""
-    found = [t for d in DIRS if (t := through_door(state, tile_id, d)) is not None]
-    for a, b, kind in house_links(state):
-        if a == tile_id and kind != "revolving_wall":
-            found.append(b)
-        if kind == "chute" and b == tile_id:
-            found.append(a)
+    found = walkable(state, tile_id)
+    found += [a for a, b, kind in house_links(state) if kind == "chute" and b == tile_id]
     return sorted(set(found) - {tile_id}, key=found.index)
 
 
 def distances(state: BetrayalState, starts: set[int]) -> dict[int, int]:
-    """Every room's walking distance (as monsters walk) from the nearest of `starts`."""
-    from collections import deque
-
-    found = dict.fromkeys(starts, 0)
-    todo = deque(starts)
-    while todo:
-        tile = todo.popleft()
-        for nxt in neighbours(state, tile):
-            if nxt not in found:
-                found[nxt] = found[tile] + 1
-                todo.append(nxt)
-    return found
+    """Every room's walking distance, as monsters walk, from the nearest of `starts`."""
+    return links.distances(state, starts, neighbours)
 
 
 def leave_cost(state: BetrayalState, monster: Monster) -> int:

@@ -25,8 +25,7 @@ from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import change, step
 from bot.games.betrayal.haunting import flow, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.house import DIRS, through_door
-from bot.games.betrayal.links import house_links
+from bot.games.betrayal.links import walkable
 from bot.games.betrayal.state import BetrayalState, Frame
 
 CHAPEL = "chapel"
@@ -287,10 +286,6 @@ def walk_step(state: BetrayalState, start: int, goals: set[int]) -> int | None:
     walk: through doors and the house's links one way (the Coal Chute only down; no
     Revolving Wall, which needs its switch), never through a split room (its crossing
     is a roll). None when no such walk exists."""
-    links: dict[int, list[int]] = {}
-    for a, b, kind in house_links(state):
-        if kind != "revolving_wall":
-            links.setdefault(a, []).append(b)
     first: dict[int, int] = {}
     todo: deque[int] = deque([start])
     while todo:
@@ -299,12 +294,7 @@ def walk_step(state: BetrayalState, start: int, goals: set[int]) -> int | None:
             return first[tile]  # the nearest goal: the walk is breadth-first
         if tile != start and content.room(state.tiles[tile].room).barrier:
             continue  # a split room is not walked through
-        for d in DIRS:
-            nxt = through_door(state, tile, d)
-            if nxt is not None and nxt != start and nxt not in first:
-                first[nxt] = first.get(tile, nxt)
-                todo.append(nxt)
-        for nxt in links.get(tile, ()):
+        for nxt in walkable(state, tile):
             if nxt != start and nxt not in first:
                 first[nxt] = first.get(tile, nxt)
                 todo.append(nxt)
@@ -344,15 +334,4 @@ def _bride_chapel_said(ctx: Ctx, frame: Frame, arg: Any) -> None:
 
 @step("_bride_rite")
 def _bride_rite(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    plugin = TheGhostBride()
-    state = ctx.state
-    assert state.haunt is not None
-    progress = state.haunt.progress
-    needed = plugin.value(state, "rite")
-    count = int(progress.get("successes", 0))
-    if int(frame.vars.get("roll", 0)) >= int(arg["target"]):
-        count += 1
-        progress["successes"] = count
-        plugin.say(ctx, "rite_success", count=count, needed=needed)
-    else:
-        plugin.say(ctx, "rite_fail", count=count, needed=needed)
+    flow.tally(ctx, frame, int(arg["target"]), "rite", "rite_success", "rite_fail")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.dice import roll_betrayal
+from bot.core import dice as core_dice
 from bot.games.betrayal import content, traits
 from bot.games.betrayal.cards import Cause, Offer
 from bot.games.betrayal.context import Ctx
@@ -93,7 +93,7 @@ class WailOfTheBanshee(HauntPlugin):
             if state.tiles[state.explorers[seat].tile].floor != floor:
                 continue
             count = max(1, min(MAX_DICE, traits.value(state, seat, "sanity")))
-            dice = roll_betrayal(state.rng, count)
+            dice = core_dice.roll_betrayal(state.rng, count)
             self.say(ctx, "wail_roll", kind="roll", who=ctx.who(seat),
                      dice=" ".join(map(str, dice)), total=sum(dice),
                      data={"seat": seat, "dice": dice, "total": sum(dice)})
