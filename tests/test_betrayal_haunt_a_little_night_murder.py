@@ -18,19 +18,14 @@ from bot.games.betrayal.haunting.plugins.a_little_night_murder import (
     ALittleNightMurder,
 )
 from bot.games.betrayal.state import BetrayalState
-from tests.betrayal_haunt_helpers import begin, explored, play_out, seed_for
+from tests.betrayal_haunt_helpers import begin, house, play_out, seed_for
 
 KEY = "a_little_night_murder"
 PLUGIN = ALittleNightMurder()
 
 
-@cache
-def _house(players: int = 4, seed: int = 1) -> BetrayalState:
-    return explored(players, seed)
-
-
 def _start(players: int = 4, seed: int = 1) -> tuple[BetrayalState, list[Event]]:
-    return begin(_house(players, seed), KEY)
+    return begin(house(players, seed), KEY)
 
 
 @cache

@@ -6,7 +6,6 @@ the Tower."""
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import pytest
@@ -33,7 +32,7 @@ from tests.betrayal_haunt_helpers import (
     SEEDS,
     answer_pending,
     begin,
-    explored,
+    house,
     outcome,
     play_out,
     seed_for,
@@ -44,13 +43,8 @@ PLUGIN = BetterWithFriends()
 GIRLS = ("zoe_ingstrom", "missy_dubourde")
 
 
-@cache
-def _house(players: int = 4, seed: int = 1) -> BetrayalState:
-    return explored(players, seed)
-
-
 def _start(players: int = 4, seed: int = 1) -> tuple[BetrayalState, list]:  # type: ignore[type-arg]
-    state, events = begin(_house(players, seed), KEY)
+    state, events = begin(house(players, seed), KEY)
     return answer_pending(state), events
 
 
@@ -141,8 +135,8 @@ def test_setup_floods_the_basement_and_hides_the_canoe(players: int) -> None:
 
 
 def test_the_stairs_are_placed_when_nothing_leads_up_out_of_the_basement() -> None:
-    house = _house(4, 1)
-    assert flow.no_way_up(house) and house.tile_of(STAIRS) is None
+    built = house(4, 1)
+    assert flow.no_way_up(built) and built.tile_of(STAIRS) is None
     state, _ = _start(4, 1)
     stairs = state.tile_of(STAIRS)
     assert stairs is not None and flooded(state, stairs)
@@ -150,8 +144,8 @@ def test_the_stairs_are_placed_when_nothing_leads_up_out_of_the_basement() -> No
 
 
 def test_a_tower_already_in_the_house_stays_where_it_is() -> None:
-    house = _house(4, 9)
-    tower = house.tile_of(TOWER)
+    built = house(4, 9)
+    tower = built.tile_of(TOWER)
     assert tower is not None
     state, _ = _start(4, 9)
     assert state.tile_of(TOWER) == tower == refuge(state)
@@ -159,8 +153,8 @@ def test_a_tower_already_in_the_house_stays_where_it_is() -> None:
 
 @pytest.mark.parametrize("seed", [1, 10, 2])
 def test_the_traitor_is_the_little_girl_else_the_revealer(seed: int) -> None:
-    house = _house(4, seed)
-    state, _ = begin(house, KEY)
+    built = house(4, seed)
+    state, _ = begin(built, KEY)
     keys = [e.key for e in state.explorers]
     girls = [i for i, k in enumerate(keys) if k in GIRLS]
     assert state.haunt is not None
@@ -168,7 +162,7 @@ def test_the_traitor_is_the_little_girl_else_the_revealer(seed: int) -> None:
 
 
 def test_the_seeds_cover_both_traitor_rules() -> None:
-    with_girl = [any(e.key in GIRLS for e in _house(4, s).explorers) for s in (1, 10, 2)]
+    with_girl = [any(e.key in GIRLS for e in house(4, s).explorers) for s in (1, 10, 2)]
     assert with_girl == [True, True, False]
 
 
@@ -393,7 +387,7 @@ def test_the_water_can_win_it_for_the_traitor() -> None:
 # ---------------------------------------------------------------- secrets
 
 def test_books_and_the_canoe_go_to_their_side_only() -> None:
-    state, events = begin(_house(4, 2), KEY)
+    state, events = begin(house(4, 2), KEY)
     traitor = _traitor(state)
     books = [e for e in events if e.kind == "book"]
     assert {e.audience.encode() for e in books} == {f"player:{traitor}", "team:heroes"}

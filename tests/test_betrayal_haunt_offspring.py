@@ -31,31 +31,22 @@ from bot.games.betrayal.haunting.plugins.offspring import (
 )
 from bot.games.betrayal.house import DIRS, through_door
 from bot.games.betrayal.state import BetrayalState
-from tests.betrayal_haunt_helpers import begin, explored, play_out, seed_for
+from tests.betrayal_haunt_helpers import answer_pending, begin, house, play_out, seed_for
 
 KEY = "offspring"
 PLUGIN = Offspring()
 SEARCH, WITHER, TAKE = (Action("act", {"what": w}) for w in ("search", "wither", "take"))
 
 
-@cache
-def _house(players: int = 4, seed: int = 1, tiles: int = 25) -> BetrayalState:
-    return explored(players, seed, tiles)
-
-
 def _start(players: int = 4, seed: int = 1, tiles: int = 25) -> tuple[BetrayalState, list[Event]]:
-    state, events = begin(_house(players, seed, tiles), KEY)
+    state, events = begin(house(players, seed, tiles), KEY)
     return _settle(state, events)
 
 
 def _settle(state: BetrayalState, events: list[Event]) -> tuple[BetrayalState, list[Event]]:
     """Let the AI make any pending choice (where a room goes, which trait takes damage)."""
     events = list(events)
-    while state.pending is not None and not state.over:
-        seat = state.pending.seat
-        state, more = GAME.apply(state, seat, GAME.ai_action(state, seat))
-        events += more
-    return state, events
+    return answer_pending(state, events), events
 
 
 @cache
@@ -115,9 +106,9 @@ def test_the_traitor_has_the_lowest_knowledge() -> None:
 
 
 def test_a_missing_garden_and_a_closed_basement_are_placed() -> None:
-    house = _house(4, 4, 12)  # none of the three rooms; no way out of the basement
-    assert not any(house.tile_of(r) is not None for r in PLANT_ROOMS)
-    assert flow.basement_cut_off(house)
+    built = house(4, 4, 12)  # none of the three rooms; no way out of the basement
+    assert not any(built.tile_of(r) is not None for r in PLANT_ROOMS)
+    assert flow.basement_cut_off(built)
     state, events = _start(4, 4, 12)
     tile = state.tile_of("gardens")
     assert tile is not None and state.tiles[tile].floor == "ground"

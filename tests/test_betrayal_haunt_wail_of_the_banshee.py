@@ -7,36 +7,29 @@ dead heroes."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import pytest
 
-from bot.core import dice as core_dice
 from bot.core.actions import Action
 from bot.games.betrayal import GAME, rolls, traits
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import combat, flow, monsters, sides
 from bot.games.betrayal.haunting.base import load_data
-from bot.games.betrayal.haunting.plugins import wail_of_the_banshee as module
 from bot.games.betrayal.haunting.plugins.wail_of_the_banshee import BANSHEE, WailOfTheBanshee
 from bot.games.betrayal.state import HEROES, MONSTERS, BetrayalState, Monster, Turn
 from tests.betrayal_haunt_helpers import (
     answer_pending,
     begin,
-    explored,
-    outcome,
+    house,
     play_out,
-    seed_for,
 )
+from tests.test_betrayal_engine_helpers import dice
+
+__all__ = ["dice"]  # a fixture, used by name
 
 KEY = "wail_of_the_banshee"
 PLUGIN = WailOfTheBanshee()
-
-
-@cache
-def _house(players: int = 4, seed: int = 1) -> BetrayalState:
-    return explored(players, seed)
 
 
 def _no_board(state: BetrayalState) -> None:
@@ -48,7 +41,7 @@ def _no_board(state: BetrayalState) -> None:
 def _start(players: int = 4, seed: int = 1,
            prepare: Callable[[BetrayalState], None] | None = _no_board,
            ) -> tuple[BetrayalState, list]:  # type: ignore[type-arg]
-    state, events = begin(_house(players, seed), KEY, prepare=prepare)
+    state, events = begin(house(players, seed), KEY, prepare=prepare)
     return answer_pending(state), events
 
 
@@ -65,26 +58,6 @@ def _turn_of(state: BetrayalState, seat: int) -> None:
     state.pending = None
     state.turn = Turn(seat=seat, number=state.turn.number + 1)
     state.haunt.stage = HEROES if not sides.is_traitor(state, seat) else "traitor"
-
-
-@pytest.fixture
-def dice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Script the dice: each die rolled anywhere takes the next face of the queue;
-    unscripted dice fall back to the seeded Rng."""
-    queue: list[int] = []
-    real = core_dice.roll_betrayal
-
-    def scripted(rng: Any, count: int, cap: int = 8) -> list[int]:
-        n = min(max(1, count), cap)
-        if len(queue) >= n:
-            taken = queue[:n]
-            del queue[:n]
-            return taken
-        return real(rng, count, cap)
-
-    for where in (core_dice, rolls, combat, monsters, module):
-        monkeypatch.setattr(where, "roll_betrayal", scripted)
-    return queue
 
 
 # ---------------------------------------------------------------- setup
@@ -319,18 +292,6 @@ def test_a_won_game_is_over_for_everyone() -> None:
 
 
 # ---------------------------------------------------------------- AI games
-
-@pytest.mark.parametrize("winner", ["heroes", "traitor"])
-def test_seeded_ai_games_reach_either_winner(winner: str) -> None:
-    """Each side wins some AI game of the first seeds (searched, not pinned)."""
-    state = outcome(KEY, seed_for(KEY, winner))
-    assert state.over and state.haunt.winner == winner
-
-
-def test_every_game_of_a_batch_ends() -> None:
-    for seed in range(1, 13):
-        state = outcome(KEY, seed)
-        assert state.over and state.haunt.winner in ("heroes", "traitor"), seed
 
 
 # ---------------------------------------------------------------- secrets
