@@ -46,10 +46,11 @@ class CountingOutlet:
         if post.image is not None:
             self.png_sizes.append(len(post.image))
 
-    async def whisper(self, table: Table, user_id: int, text: str) -> bool:
+    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
         return True
 
-    async def team(self, table: Table, team: str, user_ids: list[int], text: str) -> list[int]:
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
+                   key: str = "") -> list[int]:
         return []
 
 

@@ -37,8 +37,9 @@ def _run() -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.client import HauntBot
+    from bot.client import HauntBot, use_endpoints
 
+    use_endpoints(settings.api_base, settings.gateway)
     bot = HauntBot(db_path=settings.db_path, dev_guild=settings.dev_guild)
     try:
         bot.run(settings.token, log_handler=None)

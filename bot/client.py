@@ -2,15 +2,24 @@
 
 Slash commands sync to the dev guild at once when HAUNTKEEPER_DEV_GUILD is set (global
 sync can take up to an hour to show up), otherwise globally.
+
+Once connected it tends to the games that wait for the bot (RoboDanny's way with its
+timers: the store says which, the bot acts): deliveries a crash or an outage left owed,
+and AI turns a restart interrupted. It reads ids only, so a start with thousands of
+stored games costs little, and works through them a few at a time beside live clicks.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextlib import suppress
 from typing import Any
 
 import discord
+import discord.gateway
+import discord.http
+import yarl
 from discord import app_commands
 from discord.ext import commands
 
@@ -23,6 +32,17 @@ from cogs.outlet import DiscordOutlet
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.cthulhu", "cogs.betrayal")
+ATTEND_WORKERS = 4  # games resumed side by side after a start
+RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
+
+
+def use_endpoints(api: str | None, gateway: str | None) -> None:
+    """Talk to Discord through other addresses: an API proxy shared by shards, or the
+    test suite's fake Discord. Unset, discord.py's own defaults stay."""
+    if api:
+        discord.http.Route.BASE = api.rstrip("/")
+    if gateway:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
 class HauntBot(commands.Bot):
@@ -38,6 +58,7 @@ class HauntBot(commands.Bot):
         self._store: SqliteStore | None = None
         self._sessions: Sessions | None = None
         self._outlet: DiscordOutlet | None = None
+        self._attending: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> SqliteStore:
@@ -77,15 +98,35 @@ class HauntBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
-        await self.resume_games()
+        if self._attending is None:  # READY comes again after every reconnect
+            self._attending = asyncio.create_task(self._attend(), name="hauntkeeper-attend")
 
-    async def resume_games(self) -> None:
-        """AI turns that a restart interrupted are played now, not at the next click."""
-        for table in await self.store.list_open():
-            try:
-                await self.sessions.resume(table.channel_id)
-            except Exception:
-                log.exception("could not resume the game in channel %s", table.channel_id)
+    async def _attend(self) -> None:
+        """Resume every game that waits for the bot, then keep retrying owed deliveries."""
+        await self.resume_games()
+        while not self.is_closed():
+            await asyncio.sleep(RETRY_SECONDS)
+            await self.resume_games(ai_turns=False)
+
+    async def resume_games(self, *, ai_turns: bool = True) -> int:
+        """Deliver what is owed and (at a start) play the AI turns a restart interrupted,
+        a few games at a time; returns how many games were looked at."""
+        waiting = await self.store.needing_attention(ai_turns=ai_turns)
+        queue: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
+        for item in waiting:
+            queue.put_nowait(item)
+
+        async def worker() -> None:
+            while not queue.empty():
+                game_id, channel_id = queue.get_nowait()
+                try:
+                    await self.sessions.resume(channel_id, game_id)
+                except Exception:
+                    log.exception("could not resume game %s in channel %s", game_id,
+                                  channel_id)
+
+        await asyncio.gather(*(worker() for _ in range(min(ATTEND_WORKERS, len(waiting)))))
+        return len(waiting)
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
@@ -97,6 +138,10 @@ class HauntBot(commands.Bot):
             await say_ephemeral(interaction, text)
 
     async def close(self) -> None:
+        if self._attending is not None:
+            self._attending.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._attending
         await super().close()
         if self._store is not None:
             await self._store.close()

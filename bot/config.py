@@ -23,6 +23,8 @@ class Settings:
     db_path: str
     dev_guild: int | None
     log_level: str
+    api_base: str | None = None  # a Discord API proxy (or the tests' fake Discord)
+    gateway: str | None = None
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -62,9 +64,17 @@ def load_settings(env: dict[str, str] | None = None,
         raise ConfigError(
             f"HAUNTKEEPER_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}."
         )
+    api_base = merged.get("HAUNTKEEPER_DISCORD_API", "").strip() or None
+    gateway = merged.get("HAUNTKEEPER_DISCORD_GATEWAY", "").strip() or None
+    for name, url, schemes in (("HAUNTKEEPER_DISCORD_API", api_base, ("http://", "https://")),
+                               ("HAUNTKEEPER_DISCORD_GATEWAY", gateway, ("ws://", "wss://"))):
+        if url and not url.startswith(schemes):
+            raise ConfigError(f"{name} must start with {' or '.join(schemes)}, not {url!r}.")
     return Settings(
         token=token,
         db_path=merged.get("HAUNTKEEPER_DB", "").strip() or DEFAULT_DB,
         dev_guild=int(guild_raw) if guild_raw else None,
         log_level=level,
+        api_base=api_base,
+        gateway=gateway,
     )

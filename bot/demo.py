@@ -39,11 +39,12 @@ class FileOutlet:
             (self.out / name).write_bytes(post.image)
             self.lines.append(f"    [board: {name}]")
 
-    async def whisper(self, table: Table, user_id: int, text: str) -> bool:
+    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
         self.lines.append(f"    (DM to <@{user_id}>) {text}")
         return True
 
-    async def team(self, table: Table, team: str, user_ids: list[int], text: str) -> list[int]:
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
+                   key: str = "") -> list[int]:
         members = ", ".join(f"<@{u}>" for u in user_ids)
         self.lines.append(f"    (to the {team}: {members}) {text}")
         return []

@@ -1,9 +1,15 @@
-"""The only door to a game: per-channel lock, load, apply, save, then fan-out.
+"""The only door to a game: per-channel lock, load, apply, save, then delivery.
 
 Every change to a game goes through `Sessions`. It holds no game in memory between
 calls (each action loads from the store), so several processes or a restart see the
 same truth, and the version check in the store refuses a write that raced another.
 Delivery goes through an `Outlet`, so the same code serves Discord, the demo and tests.
+
+Nothing is lost between the save and the post: a save writes its events, and the store
+remembers which of them were delivered (the outbox). A delivery sends every event owed
+and then marks them delivered; one cut short by a crash is sent again at the next start,
+under the same keys, so Discord (which drops a message whose nonce it has just seen)
+shows it once.
 """
 
 from __future__ import annotations
@@ -53,16 +59,21 @@ class Post:
     # Long public texts sent whole, each as its own message(s) after the post (a haunt's
     # books read out at the end); the post's own lines may be shortened, these never.
     documents: list[str] = field(default_factory=list)
+    # Names this delivery (game and last event): sent again after a crash, the same
+    # key lets the outlet send the same message ids (nonces) so nothing shows twice.
+    key: str = ""
 
 
 class Outlet(Protocol):
     async def publish(self, table: Table, post: Post) -> None:
-        """Show a public post in the table's channel."""
+        """Show a public post in the table's channel. Raises when it could not be
+        delivered and is worth another try; the events then stay owed."""
 
-    async def whisper(self, table: Table, user_id: int, text: str) -> bool:
+    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
         """Deliver a private line to one user; False when it could not be delivered."""
 
-    async def team(self, table: Table, team: str, user_ids: list[int], text: str) -> list[int]:
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
+                   key: str = "") -> list[int]:
         """Deliver one message to a team's users only; returns those it could not reach."""
 
 
@@ -71,10 +82,37 @@ class Outcome:
     table: Table
     events: list[Event]
     post: Post | None = None
+    delivered: bool = True  # False: saved, but the post is still owed (retried later)
+    lobby_only: bool = False  # a lobby change: the lobby message shows it, no post
 
     @property
     def dm_failed(self) -> list[int]:
         return self.post.dm_failed if self.post else []
+
+
+Sequenced = list[tuple[int, Event]]  # events with their place in the game's log
+
+
+def delivery_key(game_id: int, version: int) -> str:
+    """A short, stable name for the delivery of a game at one version (a save that
+    said nothing still moves the board on, so not the last event). Base 36 keeps
+    Discord's 25-character nonces roomy."""
+    return f"{_base36(game_id)}.{_base36(version)}"
+
+
+def whisper_key(game_id: int, seq: int) -> str:
+    """One private event's name: its place in the game's log."""
+    return f"{_base36(game_id)}.e{_base36(seq)}"
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
 
 
 class Sessions:
@@ -108,16 +146,14 @@ class Sessions:
         """The public board image, rendered off the event loop."""
         if not self.render or table.state is None:
             return None
-        game = table_rules.game_of(table)
-        state = game.load(table.state)
-        return await asyncio.to_thread(render_public, table.kind, state)
+        return await asyncio.to_thread(render_public, table.kind, table_rules.game_state(table))
 
     def prompt(self, table: Table) -> Prompt | None:
         seat = table_rules.to_act_seat(table)
         if seat is None:
             return None
         game = table_rules.game_of(table)
-        state = game.load(table.state or {})
+        state = table_rules.game_state(table)
         holder = table.seats[seat]
         return Prompt(seat, holder.user_id if not holder.ai else None, holder.name,
                       game.options(state, seat), table.version,
@@ -159,11 +195,14 @@ class Sessions:
             if version is not None and version != table.version:
                 raise IllegalAction(say("errors.stale"))
             was_lobby = table.status == LOBBY
-            new, events = table_rules.apply(table, actor, action)
-            new = await self._save(new, events, table.version, actor.user_id, action)
-            if was_lobby and new.status == LOBBY:
-                return Outcome(new, events)  # lobby changes show on the lobby message
-            return await self._continue(new, events)
+            owed_from = table.delivered_seq
+            new, events = await asyncio.to_thread(table_rules.apply, table, actor, action)
+            lobby_only = was_lobby and new.status == LOBBY
+            new = await self._save(new, events, table.version, actor.user_id, action,
+                                   delivered=lobby_only)
+            if lobby_only:
+                return Outcome(new, events, lobby_only=True)
+            return await self._continue(new, owed_from, self._sequenced(new, events))
 
     async def ai_step(self, channel_id: int) -> Outcome | None:
         """One AI decision, if an AI seat is to act (the demo drives games this way)."""
@@ -171,77 +210,137 @@ class Sessions:
             table = await self.store.load(channel_id)
             if table is None or not table_rules.ai_to_act(table):
                 return None
-            new, events = table_rules.ai_step(table)
+            owed_from = table.delivered_seq
+            new, events = await asyncio.to_thread(table_rules.ai_step, table)
             new = await self._save(new, events, table.version, None, None)
-            return await self._deliver(new, events)
+            return await self._deliver(new, owed_from, self._sequenced(new, events))
 
-    async def resume(self, channel_id: int) -> Outcome | None:
-        """After a restart: finish any AI turns the crash interrupted."""
+    async def resume(self, channel_id: int, game_id: int | None = None) -> Outcome | None:
+        """After a restart (or a failed delivery): deliver what is owed and finish any AI
+        turns a crash interrupted. `game_id` reaches a finished game whose end is owed."""
         async with self._locked(channel_id):
-            table = await self.store.load(channel_id)
-            if table is None or not table_rules.ai_to_act(table):
+            if game_id is None:
+                table = await self.store.load(channel_id)
+            else:
+                table = await self.store.load_game(game_id)
+                if table is not None and table.channel_id != channel_id:
+                    table = None
+            if table is None:
                 return None
-            return await self._continue(table, [])
+            owed = table.delivered_seq < table.last_seq
+            if not owed and not (self.ai_chain and table_rules.ai_to_act(table)):
+                return None
+            return await self._continue(table, table.delivered_seq, [])
 
-    async def _continue(self, table: Table, events: list[Event]) -> Outcome:
-        events = list(events)
+    async def _continue(self, table: Table, owed_from: int, batch: Sequenced) -> Outcome:
+        """Let AI seats play until a human is needed, then deliver it all as one post.
+
+        A failure in the chain after the user's action was saved must not hide that
+        action: what was saved is delivered, and the chain is picked up again later
+        (the store still says an AI is to act).
+        """
         steps = 0
         while self.ai_chain and table.status == ACTIVE and table_rules.ai_to_act(table):
             steps += 1
             if steps > MAX_AI_STEPS:
                 log.error("AI chain in channel %s did not settle", table.channel_id)
                 break
-            new, more = table_rules.ai_step(table)
-            table = await self._save(new, more, table.version, None, None)
-            events.extend(more)
-        return await self._deliver(table, events)
+            try:
+                new, more = await asyncio.to_thread(table_rules.ai_step, table)
+                table = await self._save(new, more, table.version, None, None)
+            except Exception:
+                log.exception("an AI step in channel %s failed; what was saved is delivered",
+                              table.channel_id)
+                break
+            batch.extend(self._sequenced(table, more))
+        return await self._deliver(table, owed_from, batch)
 
     async def _save(self, table: Table, events: list[Event], expected: int,
-                    actor_id: int | None, action: Action | None) -> Table:
+                    actor_id: int | None, action: Action | None, *,
+                    delivered: bool = False) -> Table:
         try:
             return await self.store.save(table, events, expected_version=expected,
                                          actor_id=actor_id,
-                                         action=action.to_dict() if action else None)
+                                         action=action.to_dict() if action else None,
+                                         delivered=delivered,
+                                         ai_turn=table_rules.ai_to_act(table))
         except StaleVersion:
             raise IllegalAction(say("errors.busy")) from None
 
-    async def _deliver(self, table: Table, events: list[Event]) -> Outcome:
-        """Private lines to their users, team lines to their teams, then one public post.
+    @staticmethod
+    def _sequenced(table: Table, events: list[Event]) -> Sequenced:
+        """The events of the save just made, with the log positions the store gave them."""
+        first = table.last_seq - len(events) + 1
+        return [(first + n, event) for n, event in enumerate(events)]
+
+    async def _owed(self, table: Table, owed_from: int, batch: Sequenced) -> Sequenced:
+        """Everything not yet delivered: what an earlier delivery (or a crash) left, then
+        this batch."""
+        first = batch[0][0] if batch else table.last_seq + 1
+        if owed_from + 1 >= first or table.id is None:
+            return batch
+        earlier = [(e.seq, e.event()) for e in await self.store.undelivered(table.id)
+                   if e.seq < first]
+        return earlier + batch
+
+    async def _deliver(self, table: Table, owed_from: int, batch: Sequenced) -> Outcome:
+        """Private lines to their users, team lines to their teams, then one public post;
+        then the store hears it was delivered.
 
         A player's lines go one whisper each, as they come. A team's lines are joined
         into one message per team per delivery (the action and the AI turns it set off),
         so a team's thread reads like the channel: one post per move, not a line each.
         """
+        sequenced = await self._owed(table, owed_from, batch)
+        events = [event for _, event in sequenced]
+        key = delivery_key(table.id or 0, table.version)
+        try:
+            post = await self._send(table, sequenced, key)
+        except Exception:
+            log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
+                        exc_info=True)
+            return Outcome(table, events, None, delivered=False)
+        if table.id is not None and table.delivered_seq < table.last_seq:
+            try:
+                await self.store.mark_delivered(table.id, table.last_seq)
+                table.delivered_seq = table.last_seq
+            except Exception:  # sent already; at worst sent again under the same keys
+                log.exception("could not mark game %s delivered", table.id)
+        return Outcome(table, events, post)
+
+    async def _send(self, table: Table, sequenced: Sequenced, key: str) -> Post:
         failed: list[int] = []
 
         def note(user_ids: list[int]) -> None:
             failed.extend(u for u in user_ids if u not in failed)
 
         team_lines: dict[str, list[str]] = {}
-        for event in events:
+        for seq, event in sequenced:
             if event.audience.kind == "player":
                 for user_id in self._player_users(table, int(event.audience.ref)):
-                    if not await self.outlet.whisper(table, user_id, event.text):
+                    if not await self.outlet.whisper(table, user_id, event.text,
+                                                     key=whisper_key(table.id or 0, seq)):
                         note([user_id])
             elif event.audience.kind == "team":
                 team_lines.setdefault(event.audience.ref, []).append(event.text)
         if team_lines:
             teams = self._teams(table)
-            for team, lines in team_lines.items():
+            for n, (team, lines) in enumerate(team_lines.items()):
                 if team not in teams:
                     log.warning("channel %s: events for unknown team %r were not delivered",
                                 table.channel_id, team)
                     continue
                 users = self._team_users(table, teams[team])
                 if users:
-                    note(await self.outlet.team(table, team, users, "\n".join(lines)))
-        public = [e for e in events if e.audience.is_public]
+                    note(await self.outlet.team(table, team, users, "\n".join(lines),
+                                                key=f"{key}.t{n}"))
+        public = [e for _, e in sequenced if e.audience.is_public]
         post = Post(lines=[e.text for e in public if e.kind not in DOCUMENT_KINDS],
                     image=await self.board(table), prompt=self.prompt(table),
                     dm_failed=failed,
-                    documents=[e.text for e in public if e.kind in DOCUMENT_KINDS])
+                    documents=[e.text for e in public if e.kind in DOCUMENT_KINDS], key=key)
         await self.outlet.publish(table, post)
-        return Outcome(table, events, post)
+        return post
 
     @staticmethod
     def _player_users(table: Table, seat: int) -> list[int]:
@@ -252,8 +351,7 @@ class Sessions:
     def _teams(table: Table) -> dict[str, list[int]]:
         if table.state is None:
             return {}
-        game = table_rules.game_of(table)
-        return game.teams(game.load(table.state))
+        return table_rules.game_of(table).teams(table_rules.game_state(table))
 
     @classmethod
     def _team_users(cls, table: Table, seats: list[int]) -> list[int]:

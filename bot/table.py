@@ -7,7 +7,6 @@ only this layer knows which Discord user sits where.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,11 +60,29 @@ def game_of(table: Table) -> Game[Any]:
     return games.get(table.kind)
 
 
+def game_state(table: Table) -> Any:
+    """The table's game state, decoded once per table and state (prompts, teams and the
+    board all read it after an action; the engines never mutate a state they are given)."""
+    raw = table.state
+    if raw is None:
+        raise IllegalAction(say("errors.not_started"))
+    if table.memo is not None and table.memo[0] is raw:
+        return table.memo[1]
+    state = game_of(table).load(raw)
+    table.memo = (raw, state)
+    return state
+
+
+def set_state(table: Table, game: Game[Any], state: Any) -> None:
+    """Store the engine's new state on the table, remembering it decoded."""
+    table.state = game.dump(state)
+    table.memo = (table.state, state)
+
+
 def to_act_seat(table: Table) -> int | None:
     if table.status != ACTIVE or table.state is None:
         return None
-    game = game_of(table)
-    return game.to_act(game.load(table.state))
+    return game_of(table).to_act(game_state(table))
 
 
 def ai_to_act(table: Table) -> bool:
@@ -76,7 +93,7 @@ def ai_to_act(table: Table) -> bool:
 def apply(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
     if table.status == OVER:
         raise IllegalAction(say("errors.game_over"))
-    table = copy.deepcopy(table)
+    table = table.copy()
     handler = _HANDLERS.get(action.kind)
     if handler is not None:
         return handler(table, actor, action)
@@ -88,7 +105,7 @@ def ai_step(table: Table) -> tuple[Table, list[Event]]:
     seat = to_act_seat(table)
     if seat is None:
         raise IllegalAction(say("errors.nothing_to_skip"))
-    return _play_seat(copy.deepcopy(table), seat, None)
+    return _play_seat(table.copy(), seat, None)
 
 
 # -- lobby ------------------------------------------------------------------------------
@@ -221,7 +238,7 @@ def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
         raise IllegalAction(say("errors.too_few", game=game.title, min=game.min_players,
                                 count=len(table.seats)))
     state, events = game.setup(players(table), table.seed, setup_options(table))
-    table.state = game.dump(state)
+    set_state(table, game, state)
     table.status = ACTIVE
     names = ", ".join(s.name for s in table.seats)
     return table, [Event(say("lobby.started", game=game.title, players=names)), *events]
@@ -273,9 +290,9 @@ def _hand_to_ai(table: Table, seat: int, text: str) -> tuple[Table, list[Event]]
         events.append(Event(table.ended_reason, kind="ended"))
     game = game_of(table)
     if table.state is not None:
-        state = game.set_player(game.load(table.state), seat,
+        state = game.set_player(game_state(table), seat,
                                 PlayerInfo(table.seats[seat].name, True))
-        table.state = game.dump(state)
+        set_state(table, game, state)
     return table, events
 
 
@@ -306,13 +323,12 @@ def _acting_seat(table: Table, actor: Actor) -> int:
 
 def _play_seat(table: Table, seat: int, action: Action | None) -> tuple[Table, list[Event]]:
     game = game_of(table)
-    assert table.state is not None
-    state = game.load(table.state)
+    state = game_state(table)
     if action is None:
         action = game.ai_action(state, seat)
     state, events = game.apply(state, seat, action)
     state, moved = _split_teams(table, game, state)
-    table.state = game.dump(state)
+    set_state(table, game, state)
     if game.is_over(state):
         table.status = OVER
     return table, [*events, *moved]

@@ -59,7 +59,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
         )
         from cogs.lobby import lobby_embed, lobby_view  # the lobby module builds on this one
 
-        if outcome.post is None:  # a lobby change: redraw the lobby message in place
+        if outcome.lobby_only:  # a lobby change: redraw the lobby message in place
             await interaction.edit_original_response(
                 embed=lobby_embed(outcome.table), view=lobby_view(outcome.table)
             )

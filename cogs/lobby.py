@@ -184,7 +184,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             await interaction.response.defer(thinking=True)
             outcome = await sessions_of(interaction).act(
                 interaction.channel_id or 0, actor_of(interaction), action)
-            if outcome.post is None:
+            if outcome.lobby_only:
                 await interaction.followup.send(embed=lobby_embed(outcome.table),
                                                 view=lobby_view(outcome.table))
             else:  # the game's own post went to the channel; acknowledge in one line

@@ -5,6 +5,7 @@ events' audiences (and the game's teams and private turns) already did."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
 import logging
 from contextlib import suppress
@@ -21,6 +22,26 @@ log = logging.getLogger(__name__)
 LIMIT = 2000
 BOARD_FILE = "board.png"
 THREAD_ARCHIVE_MINUTES = 10080  # a week, the longest Discord offers: games can be slow
+NONCE_LIMIT = 25  # Discord's longest nonce
+
+
+def nonce(key: str, part: str) -> str | None:
+    """The message's nonce: the delivery's key and the message's place in it. Sent
+    with enforce_nonce (discord.py does so whenever a nonce is given), Discord answers a
+    repeat within minutes with the message already made, so a delivery redone after a
+    crash shows once. No key, no nonce."""
+    if not key:
+        return None
+    text = f"{key}.{part}"
+    if len(text) <= NONCE_LIMIT:
+        return text
+    return hashlib.blake2s(text.encode(), digest_size=12).hexdigest()[:NONCE_LIMIT]
+
+
+def permanent(exc: discord.HTTPException) -> bool:
+    """Refusals another try would meet again (no access, no channel): the post is
+    dropped with a log line rather than owed forever."""
+    return isinstance(exc, discord.Forbidden | discord.NotFound)
 
 
 def post_text(table: Table, post: Post, *, private_turn: bool = False) -> str:
@@ -96,7 +117,7 @@ class DiscordOutlet:
         prompt = post.prompt
         if (table.status != "over" and prompt is not None and prompt.private
                 and prompt.user_id is not None):
-            dm_prompt = await self._prompt_by_dm(table, prompt)
+            dm_prompt = await self._prompt_by_dm(table, prompt, post.key)
             if dm_prompt is None and prompt.user_id not in post.dm_failed:
                 # The turn falls back to the channel's buttons, and the channel says why.
                 post = dataclasses.replace(post, dm_failed=[*post.dm_failed, prompt.user_id])
@@ -115,10 +136,17 @@ class DiscordOutlet:
             kwargs["file"] = discord.File(io.BytesIO(post.image), filename=BOARD_FILE)
         if table.status != "over" and dm_prompt is None:
             kwargs["view"] = prompt_view(table.channel_id, post.prompt)
-        sent = await channel.send(**kwargs)  # type: ignore[arg-type]
-        for document in post.documents:  # after the post: "who won", then the books
-            for part in chunks(document):
-                await channel.send(part, allowed_mentions=discord.AllowedMentions.none())
+        try:
+            sent = await channel.send(nonce=nonce(post.key, "p"), **kwargs)  # type: ignore[arg-type]
+            for n, document in enumerate(post.documents):  # after the post: the books
+                for m, part in enumerate(chunks(document)):
+                    await channel.send(part, allowed_mentions=discord.AllowedMentions.none(),
+                                       nonce=nonce(post.key, f"d{n}.{m}"))
+        except discord.HTTPException as exc:
+            if not permanent(exc):
+                raise
+            log.warning("channel %s refused the game's post: %s", table.channel_id, exc)
+            return
         previous = self._last_post.pop(table.channel_id, None)
         if "view" in kwargs:
             self._last_post[table.channel_id] = sent.id
@@ -154,7 +182,8 @@ class DiscordOutlet:
             with suppress(discord.HTTPException):
                 await dm_channel.get_partial_message(previous_dm[1]).edit(view=None)
 
-    async def _prompt_by_dm(self, table: Table, prompt: Prompt) -> discord.Message | None:
+    async def _prompt_by_dm(self, table: Table, prompt: Prompt,
+                            key: str) -> discord.Message | None:
         """A private turn's buttons in the player's DMs; None when the DM fails.
 
         Every custom_id carries the game channel, so a click here acts on that game. Only
@@ -167,6 +196,7 @@ class DiscordOutlet:
                 f"**Your move** in the game in <#{table.channel_id}>. "
                 "Only you see these options; the channel only learns what you do.",
                 view=prompt_view(table.channel_id, prompt, reveal_private=True),
+                nonce=nonce(key, "m"),
             )
         except discord.HTTPException as exc:
             log.info("DM prompt to %s failed: %s", prompt.user_id, exc)
@@ -175,12 +205,12 @@ class DiscordOutlet:
 
     # -- one person -----------------------------------------------------------------------
 
-    async def whisper(self, table: Table, user_id: int, text: str) -> bool:
+    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
         footer = f"\n-# from the game in <#{table.channel_id}>"
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
-            for part in chunks(text + footer):
-                await channel.send(part)
+            for n, part in enumerate(chunks(text + footer)):
+                await channel.send(part, nonce=nonce(key, f"w{n}"))
             return True
         except discord.HTTPException as exc:
             log.info("DM to %s failed: %s", user_id, exc)
@@ -189,7 +219,8 @@ class DiscordOutlet:
 
     # -- a team ---------------------------------------------------------------------------
 
-    async def team(self, table: Table, team: str, user_ids: list[int], text: str) -> list[int]:
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
+                   key: str = "") -> list[int]:
         """Post in the team's private thread (opened once per game and team); whoever
         cannot be reached there gets a DM. Returns the users neither could reach."""
         missing = list(user_ids)
@@ -198,7 +229,7 @@ class DiscordOutlet:
             if thread is None:
                 break
             try:
-                missing = await self._post_in_thread(thread, user_ids, text)
+                missing = await self._post_in_thread(thread, user_ids, text, key)
                 break
             except discord.NotFound:  # the thread was deleted: open a new one, once
                 log.info("team thread %s of game %s is gone", thread.id, table.id)
@@ -209,8 +240,9 @@ class DiscordOutlet:
                 missing = list(user_ids)
                 break
         unreachable: list[int] = []
-        for user_id in missing:
-            if not await self.whisper(table, user_id, f"*For the {team} only:*\n{text}"):
+        for n, user_id in enumerate(missing):
+            if not await self.whisper(table, user_id, f"*For the {team} only:*\n{text}",
+                                      key=f"{key}.u{n}" if key else ""):
                 unreachable.append(user_id)
         return unreachable
 
@@ -256,14 +288,14 @@ class DiscordOutlet:
         return thread
 
     async def _post_in_thread(self, thread: discord.Thread, user_ids: list[int],
-                              text: str) -> list[int]:
+                              text: str, key: str) -> list[int]:
         """Post, then add the members not added yet; returns those who could not be added.
 
         Posting first wakes a thread Discord archived after a quiet week (it refuses new
         members while archived); members of a private thread read all of it anyway.
         """
-        for part in chunks(text):
-            await thread.send(part)
+        for n, part in enumerate(chunks(text)):
+            await thread.send(part, nonce=nonce(key, f"{thread.id % 1296}.{n}"))
         missing: list[int] = []
         for user_id in user_ids:
             if (thread.id, user_id) in self._thread_members:

@@ -17,6 +17,9 @@ class Seat:
     def is_human(self) -> bool:
         return not self.ai and self.user_id is not None
 
+    def copy(self) -> Seat:
+        return Seat(self.name, self.user_id, self.ai, dict(self.picks))
+
     def to_dict(self) -> dict[str, Any]:
         raw: dict[str, Any] = {"name": self.name, "user_id": self.user_id, "ai": self.ai}
         if self.picks:

@@ -31,19 +31,38 @@ class Store(Protocol):
     async def load(self, channel_id: int) -> Table | None:
         """The channel's unfinished game, if any."""
 
+    async def load_game(self, game_id: int) -> Table | None:
+        """One game by id, finished or not."""
+
     async def load_latest(self, channel_id: int) -> Table | None:
         """The channel's newest game, finished or not (for status and logs)."""
 
     async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
-                     action: dict[str, Any] | None) -> Table:
-        """Insert a new game (raises GameExists); returns it with its id and version 1."""
+                     action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
+        """Insert a new game (raises GameExists); returns it with its id and version 1.
+        Its first events count as delivered (the opening interaction answers them)."""
 
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
-                   actor_id: int | None, action: dict[str, Any] | None) -> Table:
-        """Write the new state and its events in one transaction, or raise StaleVersion."""
+                   actor_id: int | None, action: dict[str, Any] | None,
+                   delivered: bool = False, ai_turn: bool | None = None) -> Table:
+        """Write the new state and its events in one transaction, or raise StaleVersion.
+
+        The events are owed to Discord (the outbox) until `mark_delivered`, unless
+        `delivered` says the caller answers them itself. `ai_turn` records whether an AI
+        seat is to act next, so a restart finds such games without reading states."""
 
     async def list_open(self) -> list[Table]:
-        """Every unfinished game (to resume AI turns after a restart)."""
+        """Every unfinished game, states and all (tools and tests; the bot reads ids)."""
+
+    async def needing_attention(self, *, ai_turns: bool = True) -> list[tuple[int, int]]:
+        """(game id, channel id) of games that wait for the bot: an open game's AI turn,
+        or events not yet delivered (finished games too)."""
+
+    async def undelivered(self, game_id: int) -> list[LoggedEvent]:
+        """Events written but not yet delivered, oldest first."""
+
+    async def mark_delivered(self, game_id: int, seq: int) -> None:
+        """Events up to `seq` were delivered; never moves the cursor back."""
 
     async def log(self, game_id: int, *, limit: int = 20,
                   public_only: bool = True) -> list[LoggedEvent]:

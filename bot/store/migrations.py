@@ -46,4 +46,24 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, team)
     );
     """,
+    # 3: many tables at once and a delivery outbox.
+    # - status, map and log read a channel's newest game: an index instead of a scan.
+    # - events keep their kind, so what a save must deliver can be rebuilt from the log.
+    # - games remember the last event written and the last one delivered: the events in
+    #   between are the outbox, written in the same transaction as the save and delivered
+    #   (again, once) after a crash.
+    # - ai_turn says an AI seat is to act (1), no one needs the bot (0), or unknown (NULL,
+    #   games saved before this step): a restart resumes those without reading every state.
+    """
+    CREATE INDEX games_by_channel ON games(channel_id, id);
+    ALTER TABLE events ADD COLUMN kind TEXT NOT NULL DEFAULT 'info';
+    ALTER TABLE games ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN delivered_seq INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN ai_turn INTEGER;
+    UPDATE games SET last_seq = (SELECT COALESCE(MAX(seq), 0) FROM events
+                                 WHERE events.game_id = games.id);
+    UPDATE games SET delivered_seq = last_seq;
+    CREATE INDEX games_with_ai_turns ON games(ai_turn, channel_id) WHERE status != 'over';
+    CREATE INDEX games_owing_delivery ON games(channel_id) WHERE delivered_seq < last_seq;
+    """,
 ]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.events import Audience, Event
 from bot.core.seats import Seat
 
 LOBBY = "lobby"
@@ -32,6 +34,25 @@ class Table:
     version: int = 0
     id: int | None = None
     ended_reason: str = ""
+    # The event log's cursor: events up to last_seq are written, up to delivered_seq
+    # delivered. Those in between are owed to Discord (the outbox).
+    last_seq: int = 0
+    delivered_seq: int = 0
+    # The decoded game state beside the raw dict it came from (bot.table.game_state):
+    # memory only, so one action decodes the state once however often it is read.
+    memo: tuple[dict[str, Any], Any] | None = field(default=None, init=False, compare=False,
+                                                    repr=False)
+
+    def copy(self) -> Table:
+        """A copy whose seats and options may change without touching this one.
+
+        The state dict is shared: the table rules replace it, never edit it in place,
+        and the engines never mutate a state they are given.
+        """
+        other = dataclasses.replace(self, options=dict(self.options),
+                                    seats=[seat.copy() for seat in self.seats])
+        other.memo = self.memo
+        return other
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -60,7 +81,8 @@ class Table:
 
     @classmethod
     def from_row(cls, *, id: int, channel_id: int, guild_id: int | None, kind: str,
-                 status: str, version: int, envelope: dict[str, Any]) -> Table:
+                 status: str, version: int, envelope: dict[str, Any], last_seq: int = 0,
+                 delivered_seq: int = 0) -> Table:
         return cls(
             id=id,
             channel_id=channel_id,
@@ -74,6 +96,8 @@ class Table:
             seats=[Seat.from_dict(s) for s in envelope.get("seats", [])],
             state=envelope.get("state"),
             ended_reason=envelope.get("ended_reason", ""),
+            last_seq=last_seq,
+            delivered_seq=delivered_seq,
         )
 
 
@@ -85,3 +109,8 @@ class LoggedEvent:
     actor_id: int | None
     audience: str
     text: str
+    kind: str = "info"
+
+    def event(self) -> Event:
+        """The event as the engine said it (what a delivery rebuilds after a crash)."""
+        return Event(self.text, Audience.decode(self.audience), self.kind)

@@ -144,6 +144,7 @@ class FakeMessage:
     deleted: bool = False
     edited_at: str | None = None
     history: list[Json] = field(default_factory=list)
+    nonce: str | None = None
 
     @property
     def ephemeral(self) -> bool:

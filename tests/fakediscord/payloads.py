@@ -186,6 +186,8 @@ class PayloadsMixin:
             "type": msg.type,
             "flags": msg.flags,
         }
+        if msg.nonce is not None:
+            data["nonce"] = msg.nonce
         if channel is not None and not channel.is_dm:
             data["guild_id"] = str(self.guild_id)
         if msg.interaction_id is not None:

@@ -7,6 +7,9 @@ check Discord's rules and update the records, and the message store does the res
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass, field
+
 import discord
 from aiohttp import web
 
@@ -17,6 +20,25 @@ CREATE_PUBLIC_THREADS = discord.Permissions(create_public_threads=True).value
 CREATE_PRIVATE_THREADS = discord.Permissions(create_private_threads=True).value
 SEND_MESSAGES = discord.Permissions(send_messages=True).value
 SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
+NONCE_SECONDS = 300.0  # Discord checks a nonce against "the past few minutes"
+NONCE_LIMIT = 25
+
+
+@dataclass
+class Hold:
+    """A test's grip on the next message sent to a channel: the request arrives and
+    waits there (`before` it is made, or `after`, with the answer still held back), so
+    a test can kill the bot while its post is in flight."""
+
+    after: bool
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    dropped: bool = False
+
+    def drop(self) -> None:
+        """The request never got through: answer with an error, make nothing."""
+        self.dropped = True
+        self.release.set()
 
 
 class ChannelRoutesMixin:
@@ -161,9 +183,38 @@ class ChannelRoutesMixin:
             return self._error(request, 403, 50001, "Missing Access")
         body, files = await self._read_body(request)
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions whisper
+        nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > NONCE_LIMIT:
+            return self._error(request, 400, 50035, "Invalid Form Body (nonce)")
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord's rule: a nonce seen from this author within minutes returns the
+            # message made then, and nothing new is made.
+            seen = self._nonces.get((self.bot_user.id, str(nonce)))
+            if seen is not None and asyncio.get_running_loop().time() - seen[1] < NONCE_SECONDS:
+                self.nonce_repeats += 1
+                return json_response(self._message_json(self.messages[seen[0]]))
+        hold = self._holds.pop(channel.id, None)
+        if hold is not None and not hold.after:
+            hold.reached.set()
+            await hold.release.wait()
+            if hold.dropped:
+                return self._error(request, 503, 0, "upstream connect error")
         msg = self._new_message(channel.id, self.bot_user, body, files)
+        if nonce is not None:
+            msg.nonce = str(nonce)
+            now = asyncio.get_running_loop().time()
+            self._nonces[(self.bot_user.id, msg.nonce)] = (msg.id, now)
         channel.archived = False
+        if hold is not None and hold.after:
+            hold.reached.set()
+            await hold.release.wait()
         return json_response(self._message_json(msg))
+
+    def hold_next_send(self, channel_id: int, *, after: bool = False) -> Hold:
+        """Hold the next message the bot sends to this channel (see `Hold`)."""
+        hold = Hold(after=after)
+        self._holds[channel_id] = hold
+        return hold
 
     async def _get_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         msg = self._find_message(int(p["cid"]), p["mid"])

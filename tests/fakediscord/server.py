@@ -56,7 +56,7 @@ from .options import CommandOptionsMixin
 from .payloads import PayloadsMixin
 from .rest import RestMixin
 from .routes_app import AppRoutesMixin
-from .routes_channels import ChannelRoutesMixin
+from .routes_channels import ChannelRoutesMixin, Hold
 from .routes_interactions import InteractionRoutesMixin
 
 # Besides FakeDiscord, the constants and types that lived here before the split.
@@ -120,6 +120,9 @@ class FakeDiscord(
         self.errors: list[tuple[str, int, Json]] = []
         self.identify_count = 0
         self.resume_count = 0
+        self.nonce_repeats = 0  # sends answered with an earlier message (enforce_nonce)
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        self._holds: dict[int, Hold] = {}
         self.busy_task_prefixes: tuple[str, ...] = BUSY_TASK_PREFIXES
         self._by_token: dict[str, InteractionHandle] = {}
         self._dm_channels: dict[int, int] = {}

@@ -1,0 +1,159 @@
+"""kill -9 between the save and the post: the real bot, in its own process, against the
+fake Discord, killed while its post is in flight and started again on the same file.
+
+Every post arrives exactly once (the DMs too), and after the restart the newest
+controls work. Two moments are tried: the post's request reached Discord but its answer
+never came back (Discord made the message: the resend, under the same nonce, must not
+make another), and the request never reached Discord (the resend must make it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e_helpers import game_components, latest_turn, to_move, turn_messages
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 30.0  # a cold interpreter imports discord.py, Pillow and the games
+
+
+class BotProcess:
+    """`python -m bot` as an operator runs it, pointed at the fake Discord."""
+
+    def __init__(self, fd: FakeDiscord, workdir: Path) -> None:
+        self.fd = fd
+        self.workdir = workdir
+        self.proc: asyncio.subprocess.Process | None = None
+        self.logs: list[Path] = []
+
+    async def start(self) -> None:
+        identified = self.fd.identify_count
+        log = self.workdir / f"bot-{len(self.logs)}.log"
+        self.logs.append(log)
+        env = dict(os.environ, PYTHONPATH=str(ROOT), DISCORD_TOKEN="fake-token",
+                   HAUNTKEEPER_DB=str(self.workdir / "hauntkeeper.sqlite3"),
+                   HAUNTKEEPER_DISCORD_API=self.fd.base_url + "/api/v10",
+                   HAUNTKEEPER_DISCORD_GATEWAY=self.fd.ws_url)
+        with open(log, "wb") as out:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=self.workdir, env=env,
+                stdout=out, stderr=asyncio.subprocess.STDOUT)
+        await self.fd.wait_until(lambda: self.fd.identify_count > identified
+                                 and self.fd.command("game") is not None
+                                 and "ready as" in log.read_text(),
+                                 timeout=START_TIMEOUT, what="the bot connected")
+
+    async def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)  # no cleanup, no close: a crash
+        await self.proc.wait()
+        self.proc = None
+
+    async def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.proc.wait(), 10)
+            except TimeoutError:
+                await self.kill()
+            self.proc = None
+
+    def errors(self) -> list[str]:
+        return [line for log in self.logs for line in log.read_text().splitlines()
+                if " ERROR " in line or "Traceback" in line]
+
+
+@pytest.fixture
+async def bot(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    process = BotProcess(fd, tmp_path)
+    try:
+        yield process
+    finally:
+        await process.stop()
+    assert process.errors() == []
+
+
+def posts_saying(fd: FakeDiscord, channel: int, text: str) -> list[FakeMessage]:
+    return [m for m in fd.channel_messages(channel) if text in m.content]
+
+
+async def wait_for_turn_post(fd: FakeDiscord, channel: int, count: int) -> FakeMessage:
+    await fd.wait_until(lambda: len(turn_messages(fd, channel)) >= count, timeout=20,
+                        what=f"turn post {count}")
+    return latest_turn(fd, channel)
+
+
+async def click_first(fd: FakeDiscord, user: FakeUser, message: FakeMessage) -> None:
+    comp = game_components(message)[0]
+    if comp["type"] == 2:
+        handle = await fd.click(user, message, comp["custom_id"])
+    else:
+        handle = await fd.select(user, message, comp["custom_id"],
+                                 [comp["options"][0]["value"]])
+    await handle.wait(15, settle=False)
+
+
+async def test_a_kill_between_save_and_post_delivers_every_post_once(
+        fd: FakeDiscord, bot: BotProcess) -> None:
+    channel = fd.add_channel("haunted")
+    alice, bob, carol = (fd.add_user(n) for n in ("alice", "bob", "carol"))
+    by_id = {u.id: u for u in (alice, bob, carol)}
+    await bot.start()
+    opened = await (await fd.slash(alice, channel, "game", "new", game="cthulhu",
+                                   seed=21)).wait(15, settle=False)
+    lobby = opened.response
+    assert lobby is not None
+    join_id = next(c for c in lobby.custom_ids() if c.endswith(":lobby.join"))
+    for user in (bob, carol):
+        await (await fd.click(user, lobby, join_id)).wait(15, settle=False)
+    await fd.wait_until(lambda: "3/" in (fd.message(lobby.id).embeds or [{}])[0]
+                        .get("footer", {}).get("text", ""), timeout=10, what="three seated")
+
+    # 1. The start's post reaches Discord, but the bot dies before it hears back. The
+    #    secrets went by DM first.
+    hold = fd.hold_next_send(channel, after=True)
+    start_id = next(c for c in fd.message(lobby.id).custom_ids() if c.endswith(":lobby.start"))
+    await fd.click(alice, lobby, start_id)
+    await asyncio.wait_for(hold.reached.wait(), 20)
+    await bot.kill()
+    hold.release.set()  # Discord answers a socket no one holds any more
+    dms = {u.id: len(fd.dms(u)) for u in (alice, bob, carol)}
+    assert all(dms.values())  # each secret arrived before the crash
+    assert len(turn_messages(fd, channel)) == 1
+    await bot.start()
+    await fd.wait_until(lambda: fd.nonce_repeats >= 1, timeout=20,
+                        what="the bot delivered the start again")
+    await fd.settle(quiet=0.5, timeout=20)
+    assert len(turn_messages(fd, channel)) == 1  # Discord kept the first one
+    assert {u.id: len(fd.dms(u)) for u in (alice, bob, carol)} == dms  # no secret twice
+    first = latest_turn(fd, channel)
+
+    # 2. The newest controls work after the restart; this move's post never reaches
+    #    Discord before the crash.
+    mover = by_id[to_move(first) or 0]
+    hold = fd.hold_next_send(channel)
+    await click_first(fd, mover, first)
+    await asyncio.wait_for(hold.reached.wait(), 20)
+    await bot.kill()
+    hold.drop()  # the request was cut off: Discord made nothing
+    await asyncio.sleep(0.2)
+    assert len(turn_messages(fd, channel)) == 1
+    await bot.start()
+    second = await wait_for_turn_post(fd, channel, 2)
+    await fd.settle(quiet=0.5, timeout=20)
+    assert len(turn_messages(fd, channel)) == 2  # the lost post, once
+    assert second.id != first.id and to_move(second) is not None
+
+    # 3. ...and its buttons are the live ones.
+    await click_first(fd, by_id[to_move(second) or 0], second)
+    await wait_for_turn_post(fd, channel, 3)
+    await fd.settle(quiet=0.3, timeout=20)
+    assert len(turn_messages(fd, channel)) == 3
