@@ -1,0 +1,273 @@
+"""Many tables at once: what an action costs beside its floor, and what many channels
+acting together get through. A benchmark script, run on demand, never a test.
+
+    python bench/bench_tables.py                         # Cthulhu, 50 channels
+    python bench/bench_tables.py --game betrayal         # full 47-tile houses, exploring
+    python bench/bench_tables.py --game betrayal --haunt # the same houses in the 8 haunts
+    python bench/bench_tables.py --channels 200 --rounds 5
+    python bench/bench_tables.py --startup 10000         # start-up time and RSS
+
+Round robin: the channels take turns, one action at a time, each a click on the newest
+post's options (as players would), through the whole door: lock, load, rules, save
+with its outbox, the render, delivery to an outlet that discards, the outbox marked
+done. Caches are as cold as they are in real use: 50+ channels interleave. Beside each
+action, its floor, measured in the same run on the same bytes:
+    a bare WAL transaction writing the same state_json (sqlite3, no aiosqlite),
+    + json.dumps of the same table,
+    + a bare PNG encode of the same palette image (decoded from the post, not timed).
+The ratio (action / floor) is the figure: machines here are shared and absolute times
+drift, ratios much less.
+
+Concurrent: every channel clicks at once, again and again (asyncio.gather per round);
+actions/s, p50/p99 per action, and the event loop's lag (a 5 ms ticker's overshoot) at
+p99 while it happens.
+
+--startup N: N stored open games (mixed), then a fresh process opens the store and
+finds the games that wait for the bot as the bot does at start (ids only), timed, with
+its RSS; and the old way (every state loaded) beside it.
+
+Recorded on the shared 2-core machine (see the closing note of issue 8 for the runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import resource
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_sessions import seed_games
+from PIL import Image
+
+from bot import table as table_rules
+from bot.sessions import Post, Prompt, Sessions
+from bot.store import Table, open_store
+from renderers.common import to_png
+
+
+@dataclass
+class NullOutlet:
+    """Keeps the newest post per channel (its prompt is what the next click uses)."""
+
+    last: dict[int, Post] = field(default_factory=dict)
+
+    async def publish(self, table: Table, post: Post) -> None:
+        self.last[table.channel_id] = post
+
+    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
+        return True
+
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
+                   key: str = "") -> list[int]:
+        return []
+
+
+class Floor:
+    """The same bytes through the bare minimum: one WAL transaction, one dumps, one
+    PNG encode."""
+
+    def __init__(self, path: Path) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("CREATE TABLE floor (id INTEGER PRIMARY KEY, state_json TEXT)")
+        self.db.execute("INSERT INTO floor VALUES (1, '')")
+
+    def measure(self, table: Table, image: bytes | None) -> float:
+        envelope = table.envelope()
+        t0 = time.perf_counter()
+        state_json = json.dumps(envelope)
+        self.db.execute("BEGIN IMMEDIATE")
+        self.db.execute("UPDATE floor SET state_json = ? WHERE id = 1", (state_json,))
+        self.db.execute("COMMIT")
+        spent = time.perf_counter() - t0
+        if image is not None:
+            with Image.open(io.BytesIO(image)) as decoded:
+                decoded.load()
+                t0 = time.perf_counter()
+                to_png(decoded)
+                spent += time.perf_counter() - t0
+        return spent * 1000
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def click(sessions: Sessions, outlet: NullOutlet, channel: int, pick: int) -> bool:
+    """The newest post's prompt, one of its options: False once the game is over."""
+    post = outlet.last.get(channel)
+    prompt: Prompt | None = post.prompt if post is not None else None
+    if prompt is None:
+        table = await sessions.table(channel)
+        if table is None:
+            return False
+        prompt = sessions.prompt(table)
+        if prompt is None:
+            return False
+    assert prompt.user_id is not None, "the bench seats humans only"
+    option = prompt.options[pick % len(prompt.options)]
+    actor = table_rules.Actor(prompt.user_id, prompt.name)
+    await sessions.act(channel, actor, option.action, version=prompt.version)
+    return True
+
+
+class LagProbe:
+    """How late a 5 ms sleep wakes up: the time the event loop was held by someone."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _tick(self) -> None:
+        while True:
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.005)
+            self.lags.append(max(0.0, (time.perf_counter() - t0 - 0.005) * 1000))
+
+    def __enter__(self) -> LagProbe:
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+
+
+async def round_robin(args: argparse.Namespace, tmp: Path) -> None:
+    store = await open_store(tmp / "bench.sqlite3")
+    await seed_games(store, args.channels, args.seed, args.game, args.haunt)
+    outlet = NullOutlet()
+    sessions = Sessions(store, outlet, render=not args.no_render)
+    floor = Floor(tmp / "floor.sqlite3")
+    channels = [10_000 + n for n in range(args.channels)]
+    actions: list[float] = []
+    floors: list[float] = []
+    ratios: list[float] = []
+    pick = 0
+    live = list(channels)
+    for _ in range(args.rounds):
+        for channel in list(live):
+            pick += 7
+            t0 = time.perf_counter()
+            if not await click(sessions, outlet, channel, pick):
+                live.remove(channel)
+                continue
+            spent = (time.perf_counter() - t0) * 1000
+            post = outlet.last[channel]
+            table = await store.load_latest(channel)
+            assert table is not None
+            base = floor.measure(table, post.image)
+            actions.append(spent)
+            floors.append(base)
+            ratios.append(spent / base)
+    print(f"round robin: {len(actions)} actions over {args.channels} channels "
+          f"({args.game}{' haunt' if args.haunt else ''}"
+          f"{', no render' if args.no_render else ''})")
+    print(f"  action  p50 {statistics.median(actions):6.2f} ms  p99 {pct(actions, .99):6.2f} ms")
+    print(f"  floor   p50 {statistics.median(floors):6.2f} ms  p99 {pct(floors, .99):6.2f} ms")
+    print(f"  ratio   p50 {statistics.median(ratios):6.2f}x    p99 {pct(ratios, .99):6.2f}x   "
+          f"(sum of actions / sum of floors {sum(actions) / sum(floors):.2f}x)")
+
+    # every channel clicks at once, round after round
+    latencies: list[float] = []
+
+    async def timed(channel: int, n: int) -> None:
+        t0 = time.perf_counter()
+        if await click(sessions, outlet, channel, n):
+            latencies.append((time.perf_counter() - t0) * 1000)
+
+    live = [c for c in channels if (await store.load(c)) is not None]
+    with LagProbe() as probe:
+        t0 = time.perf_counter()
+        for r in range(args.rounds):
+            await asyncio.gather(*(timed(c, r * 3 + i) for i, c in enumerate(live)))
+        wall = time.perf_counter() - t0
+    print(f"concurrent: {len(latencies)} actions, {len(live)} channels at once: "
+          f"{len(latencies) / wall:.0f} actions/s")
+    print(f"  per action p50 {statistics.median(latencies):.1f} ms  "
+          f"p99 {pct(latencies, .99):.1f} ms")
+    print(f"  event-loop lag p50 {statistics.median(probe.lags):.2f} ms  "
+          f"p99 {pct(probe.lags, .99):.2f} ms  max {max(probe.lags):.2f} ms")
+    print(f"  peak RSS {rss_mb():.0f} MB")
+    await store.close()
+
+
+STARTUP_PROBE = """
+import asyncio, json, resource, sys, time
+t0 = time.perf_counter()
+from bot.store import open_store
+async def main(path, old):
+    store = await open_store(path)
+    t1 = time.perf_counter()
+    if old:
+        found = len(await store.list_open())
+    else:
+        found = len(await store.needing_attention())
+    t2 = time.perf_counter()
+    await store.close()
+    print(json.dumps({"open_ms": (t1 - t0) * 1000, "find_ms": (t2 - t1) * 1000,
+                      "found": found,
+                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+asyncio.run(main(sys.argv[1], sys.argv[2] == "old"))
+"""
+
+
+async def startup(args: argparse.Namespace, tmp: Path) -> None:
+    path = tmp / "startup.sqlite3"
+    store = await open_store(path)
+    t0 = time.perf_counter()
+    # A few real games of each kind (Betrayal in full 47-tile houses), stored again and
+    # again on other channels: N open games, as a busy bot's file holds them.
+    await seed_games(store, 6, args.seed, "cthulhu")
+    templates = [t for t in await store.list_open()]
+    scratch = await open_store(tmp / "templates.sqlite3")
+    await seed_games(scratch, 6, args.seed, "betrayal")
+    templates += await scratch.list_open()
+    await scratch.close()
+    for n in range(args.startup - 6):
+        copy = templates[n % len(templates)].copy()
+        copy.channel_id, copy.id = 20_000 + n, None
+        await store.create(copy, [], None, None)
+    print(f"stored {await store.count_games()} open games in {time.perf_counter() - t0:.0f} s")
+    await store.close()
+    root = Path(__file__).resolve().parent.parent
+    for mode in ("new", "old"):
+        out = subprocess.run([sys.executable, "-c", STARTUP_PROBE, str(path), mode],
+                             cwd=root, capture_output=True, text=True, check=True)
+        got = json.loads(out.stdout)
+        label = "ids only (the bot now)" if mode == "new" else "every state (before)"
+        print(f"  {label:22}: open {got['open_ms']:.0f} ms, find {got['find_ms']:.0f} ms "
+              f"({got['found']} games), RSS {got['rss_mb']:.0f} MB")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--channels", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=["cthulhu", "betrayal"], default="cthulhu")
+    parser.add_argument("--haunt", action="store_true", help="betrayal: play in the haunts")
+    parser.add_argument("--no-render", action="store_true")
+    parser.add_argument("--startup", type=int, default=0, metavar="N",
+                        help="instead: start-up time and RSS with N stored games")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(startup(args, Path(tmp)) if args.startup else round_robin(args, Path(tmp)))
