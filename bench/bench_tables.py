@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import io
 import json
+import os
 import resource
 import sqlite3
 import statistics
@@ -55,6 +56,9 @@ from bot import table as table_rules
 from bot.sessions import Post, Prompt, Sessions
 from bot.store import Table, open_store
 from renderers.common import to_png
+from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass
@@ -230,6 +234,37 @@ asyncio.run(main(sys.argv[1], sys.argv[2] == "old"))
 """
 
 
+async def whole_bot(path: Path, tmp: Path) -> None:
+    """The real bot process on this file against the fake Discord: from exec to the
+    end of its first pass over the waiting games, and its peak RSS."""
+    fd = FakeDiscord()
+    await fd.start()
+    fd.add_channel("general")
+    log = tmp / "bot.log"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), DISCORD_TOKEN="bench", HAUNTKEEPER_DB=str(path),
+               HAUNTKEEPER_DISCORD_API=fd.base_url + "/api/v10",
+               HAUNTKEEPER_DISCORD_GATEWAY=fd.ws_url)
+    t0 = time.perf_counter()
+    with open(log, "wb") as out:
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp,
+                                                    env=env, stdout=out, stderr=out)
+    try:
+        await fd.wait_until(lambda: "tended" in log.read_text(), timeout=120,
+                            what="the bot's first pass")
+        spent = time.perf_counter() - t0
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        peak = next(line.split()[1] for line in status.splitlines()
+                    if line.startswith("VmHWM"))
+        tended = next(line for line in log.read_text().splitlines() if "tended" in line)
+        print(f"  the whole bot: exec to first pass done {spent:.1f} s "
+              f"(includes discord.py's 2 s wait for guilds), peak RSS {int(peak) / 1024:.0f} MB"
+              f"\n    {tended.split(': ', 1)[-1]}")
+    finally:
+        proc.terminate()
+        await proc.wait()
+        await fd.stop()
+
+
 async def startup(args: argparse.Namespace, tmp: Path) -> None:
     path = tmp / "startup.sqlite3"
     store = await open_store(path)
@@ -248,6 +283,7 @@ async def startup(args: argparse.Namespace, tmp: Path) -> None:
         await store.create(copy, [], None, None)
     print(f"stored {await store.count_games()} open games in {time.perf_counter() - t0:.0f} s")
     await store.close()
+    await whole_bot(path, tmp)
     root = Path(__file__).resolve().parent.parent
     for mode in ("new", "old"):
         out = subprocess.run([sys.executable, "-c", STARTUP_PROBE, str(path), mode],

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from contextlib import suppress
 from typing import Any
 
@@ -111,6 +112,7 @@ class HauntBot(commands.Bot):
     async def resume_games(self, *, ai_turns: bool = True) -> int:
         """Deliver what is owed and (at a start) play the AI turns a restart interrupted,
         a few games at a time; returns how many games were looked at."""
+        started = time.perf_counter()
         waiting = await self.store.needing_attention(ai_turns=ai_turns)
         queue: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
         for item in waiting:
@@ -126,6 +128,9 @@ class HauntBot(commands.Bot):
                                   channel_id)
 
         await asyncio.gather(*(worker() for _ in range(min(ATTEND_WORKERS, len(waiting)))))
+        if ai_turns or waiting:
+            log.info("tended %d waiting games in %.0f ms", len(waiting),
+                     (time.perf_counter() - started) * 1000)
         return len(waiting)
 
     async def on_app_command_error(self, interaction: discord.Interaction,
