@@ -53,7 +53,7 @@ from bench_sessions import seed_games
 from PIL import Image
 
 from bot import table as table_rules
-from bot.sessions import Post, Prompt, Sessions
+from bot.sessions import WORKERS, Post, Prompt, Sessions
 from bot.store import Table, open_store
 from renderers.common import to_png
 from tests.fakediscord import FakeDiscord
@@ -159,7 +159,7 @@ async def round_robin(args: argparse.Namespace, tmp: Path) -> None:
     store = await open_store(tmp / "bench.sqlite3")
     await seed_games(store, args.channels, args.seed, args.game, args.haunt)
     outlet = NullOutlet()
-    sessions = Sessions(store, outlet, render=not args.no_render)
+    sessions = Sessions(store, outlet, render=not args.no_render, workers=args.workers)
     floor = Floor(tmp / "floor.sqlite3")
     channels = [10_000 + n for n in range(args.channels)]
     actions: list[float] = []
@@ -302,6 +302,8 @@ if __name__ == "__main__":
     parser.add_argument("--game", choices=["cthulhu", "betrayal"], default="cthulhu")
     parser.add_argument("--haunt", action="store_true", help="betrayal: play in the haunts")
     parser.add_argument("--no-render", action="store_true")
+    parser.add_argument("--workers", type=int, default=WORKERS,
+                        help="threads for rules and renders (the bot's default)")
     parser.add_argument("--startup", type=int, default=0, metavar="N",
                         help="instead: start-up time and RSS with N stored games")
     args = parser.parse_args()

@@ -17,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot import table as table_rules
 from bot.core.actions import Action, Option
@@ -34,6 +35,8 @@ log = logging.getLogger(__name__)
 
 DOCUMENT_KINDS = frozenset({"book"})  # public events too long and too whole to shorten
 MAX_AI_STEPS = 500  # a chain of AI decisions longer than this means a bug, not a game
+WORKERS = 2
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -117,14 +120,21 @@ def _base36(n: int) -> str:
 
 class Sessions:
     def __init__(self, store: Store, outlet: Outlet, *, ai_chain: bool = True,
-                 render: bool = True) -> None:
+                 render: bool = True, workers: int = WORKERS) -> None:
         self.store = store
         self.outlet = outlet
         self.ai_chain = ai_chain
         self.render = render
+        # Rules, AI and renders run here, off the event loop. Few threads on purpose:
+        # they share the GIL with the loop, and each more one makes the loop wait
+        # longer for it while many channels act at once (see bench/bench_tables.py).
+        self._work = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="hk-work")
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+
+    async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._work, fn, *args)
 
     @asynccontextmanager
     async def _locked(self, channel_id: int) -> AsyncIterator[None]:
@@ -146,7 +156,7 @@ class Sessions:
         """The public board image, rendered off the event loop."""
         if not self.render or table.state is None:
             return None
-        return await asyncio.to_thread(render_public, table.kind, table_rules.game_state(table))
+        return await self._off_loop(render_public, table.kind, table_rules.game_state(table))
 
     def prompt(self, table: Table) -> Prompt | None:
         seat = table_rules.to_act_seat(table)
@@ -196,7 +206,7 @@ class Sessions:
                 raise IllegalAction(say("errors.stale"))
             was_lobby = table.status == LOBBY
             owed_from = table.delivered_seq
-            new, events = await asyncio.to_thread(table_rules.apply, table, actor, action)
+            new, events = await self._off_loop(table_rules.apply, table, actor, action)
             lobby_only = was_lobby and new.status == LOBBY
             new = await self._save(new, events, table.version, actor.user_id, action,
                                    delivered=lobby_only)
@@ -211,7 +221,7 @@ class Sessions:
             if table is None or not table_rules.ai_to_act(table):
                 return None
             owed_from = table.delivered_seq
-            new, events = await asyncio.to_thread(table_rules.ai_step, table)
+            new, events = await self._off_loop(table_rules.ai_step, table)
             new = await self._save(new, events, table.version, None, None)
             return await self._deliver(new, owed_from, self._sequenced(new, events))
 
@@ -246,7 +256,7 @@ class Sessions:
                 log.error("AI chain in channel %s did not settle", table.channel_id)
                 break
             try:
-                new, more = await asyncio.to_thread(table_rules.ai_step, table)
+                new, more = await self._off_loop(table_rules.ai_step, table)
                 table = await self._save(new, more, table.version, None, None)
             except Exception:
                 log.exception("an AI step in channel %s failed; what was saved is delivered",
