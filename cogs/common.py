@@ -34,10 +34,14 @@ def sessions_of(interaction: discord.Interaction) -> Sessions:
     return bot_of(interaction).sessions
 
 
-def is_moderator(interaction: discord.Interaction) -> bool:
-    """Manage Channels in this channel; checked here because default_permissions is a hint."""
-    perms = interaction.permissions
+def may_moderate(perms: discord.Permissions) -> bool:
+    """Moderator rights: Manage Channels (or Administrator) in the game's channel."""
     return bool(perms.manage_channels or perms.administrator)
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    """Rights in this channel; checked here because default_permissions is a hint."""
+    return may_moderate(interaction.permissions)
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -80,6 +84,12 @@ async def handling(interaction: discord.Interaction, command: str, *,
             interaction.guild_id, interaction.channel_id, interaction.user.id, command,
             outcome, (time.perf_counter() - started) * 1000,
         )
+
+
+async def refuse(interaction: discord.Interaction, command: str, text: str) -> None:
+    """Answer a refusal found before any game was touched, logged like any other."""
+    async with handling(interaction, command):
+        raise IllegalAction(text)
 
 
 DM_REMINDER = ("I couldn't send you a direct message. Use /secret (or the My secrets "

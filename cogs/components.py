@@ -4,6 +4,11 @@ Every component is a DynamicItem whose custom_id carries the channel, the table 
 it was posted at and the action, so it works after a restart (nothing in memory) and
 a click on an old turn's message is refused as stale instead of acting twice.
 Lobby buttons carry version 0: joining must work whatever happened since.
+
+The templates match every custom_id a client could send (bot/core/wire.py reads them
+strictly afterwards), and one more catches all the others: discord.py leaves an
+interaction no template matches unanswered, and from_custom_id may not raise, so what
+does not read becomes an Unreadable item that says so, privately.
 """
 
 from __future__ import annotations
@@ -15,11 +20,13 @@ from typing import Any
 import discord
 
 from bot import table as table_rules
+from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.sessions import Prompt
 from bot.texts import say
-from cogs.common import actor_of, bot_of, handling, say_ephemeral, sessions_of
+from cogs.common import bot_of, handling, refuse, say_ephemeral, sessions_of
+from cogs.rights import click_actor
 
 ANY_VERSION = 0
 SECRET = "view.secret"
@@ -44,6 +51,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
                      version: int | None, label: str) -> None:
     """A click or a choice: defer, play it through the sessions layer, report DM trouble."""
     async with handling(interaction, label, channel_id=channel_id):
+        actor = await click_actor(interaction, channel_id)
         if action.kind == SECRET:
             bot_of(interaction).outlet.take_undelivered(channel_id, interaction.user.id)
             text = await sessions_of(interaction).secret(channel_id, interaction.user.id)
@@ -54,7 +62,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             return
         await interaction.response.defer()
         outcome = await sessions_of(interaction).act(
-            channel_id, actor_of(interaction), action,
+            channel_id, actor, action,
             version=None if version == ANY_VERSION else version,
         )
         from cogs.lobby import lobby_embed, lobby_view  # the lobby module builds on this one
@@ -87,25 +95,51 @@ async def _show_private_choices(interaction: discord.Interaction, channel_id: in
                                          reveal_private=True))
 
 
+class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*"):
+    """Stands in for a component whose custom_id did not read: a click only says so."""
+
+    def __init__(self, item: discord.ui.Item[Any], reason: str) -> None:
+        super().__init__(item)
+        self.reason = reason
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await refuse(interaction, "unreadable component", self.reason)
+
+
+class Stray(Unreadable, template=r"(?s)(?!hks?:).*"):
+    """Any custom_id that is neither a button's nor a select's of ours."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> Unreadable:
+        return Unreadable(item, say("errors.unreadable"))
+
+
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"hk:(?P<channel>\d+):(?P<version>\d+):(?P<action>[^:]+)",
+    template=r"(?s)hk:.*",
 ):
     def __init__(self, channel_id: int, version: int, action: Action, *, label: str,
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  row: int | None = None) -> None:
+        custom_id = wire.ButtonId(channel_id, version, action.kind, action.args).encode()
         super().__init__(discord.ui.Button(
-            label=_clip(label, 80), style=style, row=row,
-            custom_id=f"hk:{channel_id}:{version}:{action.encode()}",
+            label=_clip(label, 80), style=style, row=row, custom_id=custom_id,
         ))
         self.channel_id = channel_id
         self.version = version
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> ActionButton:
-        return cls(int(match["channel"]), int(match["version"]), Action.decode(match["action"]),
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ActionButton | Unreadable:
+        try:
+            if not isinstance(item, discord.ui.Button):
+                raise IllegalAction(say("errors.unreadable"))
+            ref = wire.read_button_id(match.group(0))
+        except IllegalAction as exc:
+            return Unreadable(item, exc.message)
+        return cls(ref.channel_id, ref.version, Action(ref.kind, ref.args),
                    label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -115,32 +149,39 @@ class ActionButton(
 
 class ActionSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"hks:(?P<channel>\d+):(?P<version>\d+):(?P<n>\d+)",
+    template=r"(?s)hks:.*",
 ):
     def __init__(self, channel_id: int, version: int, n: int, *, placeholder: str,
                  options: list[discord.SelectOption], row: int | None = None) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"hks:{channel_id}:{version}:{n}", placeholder=_clip(placeholder, 150),
-            options=options, row=row, min_values=1, max_values=1,
+            custom_id=wire.SelectId(channel_id, version, n).encode(),
+            placeholder=_clip(placeholder, 150), options=options, row=row,
+            min_values=1, max_values=1,
         ))
         self.channel_id = channel_id
         self.version = version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> ActionSelect:
-        return cls(int(match["channel"]), int(match["version"]), int(match["n"]),
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ActionSelect | Unreadable:
+        try:
+            if type(item) is not discord.ui.Select:  # a string select, not a user select
+                raise IllegalAction(say("errors.unreadable"))
+            ref = wire.read_select_id(match.group(0))
+        except IllegalAction as exc:
+            return Unreadable(item, exc.message)
+        return cls(ref.channel_id, ref.version, ref.n,
                    placeholder=item.placeholder or "", options=item.options)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
-        if not values:
-            await say_ephemeral(interaction, "Pick one of the options.")
+        if len(values) != 1:
+            await refuse(interaction, "select", say("errors.pick_one"))
             return
         try:
             action = Action.decode(values[0])
-        except Exception:
-            await say_ephemeral(interaction, "That choice could not be read.")
+        except IllegalAction as exc:
+            await refuse(interaction, "select", exc.message)
             return
         await run_action(interaction, self.channel_id, action, self.version,
                          f"select {action.kind}")
@@ -202,4 +243,4 @@ def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = T
     return view
 
 
-DYNAMIC_ITEMS = (ActionButton, ActionSelect)
+DYNAMIC_ITEMS = (ActionButton, ActionSelect, Stray)

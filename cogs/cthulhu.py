@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot import games
 from bot import table as table_rules
+from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.games.cthulhu.state import CthulhuState
@@ -37,8 +38,9 @@ async def _state_and_options(interaction: discord.Interaction
 def _lookup(value: str, names: list[str], what: str) -> int:
     """An id from autocomplete, or a name typed by hand (case-insensitive, unique prefix)."""
     text = value.strip()
-    if text.isdigit() and int(text) < len(names):
-        return int(text)
+    index = wire.index_of(text, len(names))  # ASCII digits only: "²" passes isdigit()
+    if index is not None:
+        return index
     wanted = text.lower().removeprefix("the ")
     exact = [i for i, n in enumerate(names) if n.lower().removeprefix("the ") == wanted]
     if len(exact) == 1:
