@@ -181,15 +181,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
         async with handling(interaction, "game " + kind.rsplit(".", 1)[-1]):
             if not isinstance(action, Action):
                 action = await action(interaction)
-            await interaction.response.defer(thinking=True)
+            # Deferred privately: the first follow-up takes the defer's place and its
+            # visibility, so a refusal reads to the caller alone. What the table should
+            # see goes out on its own: the game's post, or the lobby as it is now.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             outcome = await sessions_of(interaction).act(
                 interaction.channel_id or 0, actor_of(interaction), action)
+            first = next((e.text for e in outcome.events if e.audience.is_public), "Done.")
+            await interaction.followup.send(first[:2000], ephemeral=True)
             if outcome.post is None:
                 await interaction.followup.send(embed=lobby_embed(outcome.table),
                                                 view=lobby_view(outcome.table))
-            else:  # the game's own post went to the channel; acknowledge in one line
-                first = next((e.text for e in outcome.events if e.audience.is_public), "Done.")
-                await interaction.followup.send(first[:2000])
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     @app_commands.describe(pick="Your explorer or character, in games that ask for one")
