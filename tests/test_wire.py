@@ -17,7 +17,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.games.base import PlayerInfo
 
-FUZZ = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Pieces that look almost right: unicode digits that pass isdigit(), signs, zeros, huge.
 NUMBERS = st.sampled_from(["0", "1", "7", "007", "-1", "--1", "+1", "²", "٣", "1²", " 1",
