@@ -26,7 +26,8 @@ from discord.ext import commands
 
 from bot.sessions import Sessions
 from bot.store import SqliteStore, open_store
-from cogs.common import say_ephemeral
+from bot.texts import say
+from cogs.common import OOPS, say_ephemeral
 from cogs.components import DYNAMIC_ITEMS
 from cogs.outlet import DiscordOutlet
 
@@ -135,10 +136,15 @@ class HauntBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
-        log.error("slash command failed", exc_info=error)
-        text = "Something went wrong on our side; the game is unchanged."
-        if isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that command here."
+        """Refusals discord.py makes itself (a check, an option out of range) are the
+        caller's to read; anything else is our bug, logged."""
+        if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+            log.info("slash command refused: %s", error)
+            text = say("errors.not_here" if isinstance(error, app_commands.CheckFailure)
+                       else "errors.bad_option")
+        else:
+            log.error("slash command failed", exc_info=error)
+            text = OOPS
         with suppress(discord.HTTPException):
             await say_ephemeral(interaction, text)
 

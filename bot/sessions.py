@@ -173,7 +173,7 @@ class Sessions:
         table = await self.store.load(channel_id) or await self.store.load_latest(channel_id)
         if table is None:
             raise IllegalAction(say("errors.no_game"))
-        seats = [i for i, s in enumerate(table.seats) if s.user_id == user_id]
+        seats = table.seats_of(user_id)  # held now: not a seat handed to the AI
         if not seats:
             raise IllegalAction(say("errors.not_seated"))
         if table.state is None:

@@ -18,8 +18,10 @@ from bot import games
 from bot import table as table_rules
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
+from bot.games.betrayal import sheet_view
 from bot.store import Table
-from cogs.common import actor_of, handling, say_ephemeral, sessions_of
+from cogs.common import acknowledgement, actor_of, handling, say_ephemeral, sessions_of
+from renderers.betrayal import render_sheet
 
 KIND = "betrayal"
 ATTACK = {"attack"}
@@ -79,9 +81,10 @@ async def _choices(interaction: discord.Interaction, kinds: set[str],
 async def _send(interaction: discord.Interaction, action: Action) -> None:
     """Play the action (deferred: the map render and DMs may take a moment)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    await sessions_of(interaction).act(interaction.channel_id or 0, actor_of(interaction),
-                                       action)
-    await interaction.followup.send("Done — the map is below.", ephemeral=True)
+    outcome = await sessions_of(interaction).act(interaction.channel_id or 0,
+                                                 actor_of(interaction), action)
+    await interaction.followup.send(acknowledgement(outcome, "Done — the map is below."),
+                                    ephemeral=True)
 
 
 class BetrayalCog(commands.GroupCog, group_name="betrayal",
@@ -193,9 +196,6 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
     async def sheet(self, interaction: discord.Interaction,
                     player: discord.User | None = None) -> None:
         async with handling(interaction, "betrayal sheet"):
-            from bot.games.betrayal import sheet_view
-            from renderers.betrayal import render_sheet
-
             table = await _table(interaction)
             who = player or interaction.user
             seat = next((i for i, s in enumerate(table.seats) if s.user_id == who.id), None)

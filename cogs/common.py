@@ -16,10 +16,11 @@ import discord
 
 from bot.core.errors import IllegalAction
 from bot.table import Actor
+from bot.texts import say
 
 if TYPE_CHECKING:
     from bot.client import HauntBot
-    from bot.sessions import Sessions
+    from bot.sessions import Outcome, Sessions
 
 log = logging.getLogger("hauntkeeper.interactions")
 
@@ -34,10 +35,14 @@ def sessions_of(interaction: discord.Interaction) -> Sessions:
     return bot_of(interaction).sessions
 
 
-def is_moderator(interaction: discord.Interaction) -> bool:
-    """Manage Channels in this channel; checked here because default_permissions is a hint."""
-    perms = interaction.permissions
+def may_moderate(perms: discord.Permissions) -> bool:
+    """Moderator rights: Manage Channels (or Administrator) in the game's channel."""
     return bool(perms.manage_channels or perms.administrator)
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    """Rights in this channel; checked here because default_permissions is a hint."""
+    return may_moderate(interaction.permissions)
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -82,6 +87,12 @@ async def handling(interaction: discord.Interaction, command: str, *,
         )
 
 
+async def refuse(interaction: discord.Interaction, command: str, text: str) -> None:
+    """Answer a refusal found before any game was touched, logged like any other."""
+    async with handling(interaction, command):
+        raise IllegalAction(text)
+
+
 DM_REMINDER = ("I couldn't send you a direct message. Use /secret (or the My secrets "
                "button) to see your private information.")
 
@@ -97,3 +108,9 @@ async def remind_undelivered(interaction: discord.Interaction,
     game_channel = channel_id if channel_id is not None else interaction.channel_id or 0
     if outlet.take_undelivered(game_channel, interaction.user.id):
         await say_ephemeral(interaction, DM_REMINDER)
+
+
+def acknowledgement(outcome: Outcome, done: str) -> str:
+    """The private line after a played action: `done`, unless the post is still owed
+    (Discord refused it for now): the move stands, and the post follows."""
+    return done if outcome.delivered else say("delivery_owed")

@@ -3,7 +3,13 @@
 Every component is a DynamicItem whose custom_id carries the channel, the table version
 it was posted at and the action, so it works after a restart (nothing in memory) and
 a click on an old turn's message is refused as stale instead of acting twice.
-Lobby buttons carry version 0: joining must work whatever happened since.
+Lobby buttons carry version 0: joining must work whatever happened since. The lobby
+message (its embed and buttons) is built here too, since a click redraws it.
+
+The templates match every custom_id a client could send (bot/core/wire.py reads them
+strictly afterwards), and one more catches all the others: discord.py leaves an
+interaction no template matches unanswered, and from_custom_id may not raise, so what
+does not read becomes an Unreadable item that says so, privately.
 """
 
 from __future__ import annotations
@@ -14,12 +20,16 @@ from typing import Any
 
 import discord
 
+from bot import games
 from bot import table as table_rules
+from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.sessions import Prompt
+from bot.store import LOBBY, Table
 from bot.texts import say
-from cogs.common import actor_of, bot_of, handling, say_ephemeral, sessions_of
+from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
+from cogs.rights import click_actor
 
 ANY_VERSION = 0
 SECRET = "view.secret"
@@ -44,6 +54,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
                      version: int | None, label: str) -> None:
     """A click or a choice: defer, play it through the sessions layer, report DM trouble."""
     async with handling(interaction, label, channel_id=channel_id):
+        actor = await click_actor(interaction, channel_id)
         if action.kind == SECRET:
             bot_of(interaction).outlet.take_undelivered(channel_id, interaction.user.id)
             text = await sessions_of(interaction).secret(channel_id, interaction.user.id)
@@ -54,11 +65,11 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             return
         await interaction.response.defer()
         outcome = await sessions_of(interaction).act(
-            channel_id, actor_of(interaction), action,
+            channel_id, actor, action,
             version=None if version == ANY_VERSION else version,
         )
-        from cogs.lobby import lobby_embed, lobby_view  # the lobby module builds on this one
-
+        if not outcome.delivered:
+            await say_ephemeral(interaction, acknowledgement(outcome, ""))
         if outcome.lobby_only:  # a lobby change: redraw the lobby message in place
             await interaction.edit_original_response(
                 embed=lobby_embed(outcome.table), view=lobby_view(outcome.table)
@@ -87,25 +98,51 @@ async def _show_private_choices(interaction: discord.Interaction, channel_id: in
                                          reveal_private=True))
 
 
+class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*"):
+    """Stands in for a component whose custom_id did not read: a click only says so."""
+
+    def __init__(self, item: discord.ui.Item[Any], reason: str) -> None:
+        super().__init__(item)
+        self.reason = reason
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await refuse(interaction, "unreadable component", self.reason)
+
+
+class Stray(Unreadable, template=r"(?s)(?!hks?:).*"):
+    """Any custom_id that is neither a button's nor a select's of ours."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> Unreadable:
+        return Unreadable(item, say("errors.unreadable"))
+
+
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"hk:(?P<channel>\d+):(?P<version>\d+):(?P<action>[^:]+)",
+    template=r"(?s)hk:.*",
 ):
     def __init__(self, channel_id: int, version: int, action: Action, *, label: str,
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  row: int | None = None) -> None:
+        custom_id = wire.ButtonId(channel_id, version, action.kind, action.args).encode()
         super().__init__(discord.ui.Button(
-            label=_clip(label, 80), style=style, row=row,
-            custom_id=f"hk:{channel_id}:{version}:{action.encode()}",
+            label=_clip(label, 80), style=style, row=row, custom_id=custom_id,
         ))
         self.channel_id = channel_id
         self.version = version
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> ActionButton:
-        return cls(int(match["channel"]), int(match["version"]), Action.decode(match["action"]),
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ActionButton | Unreadable:
+        try:
+            if not isinstance(item, discord.ui.Button):
+                raise IllegalAction(say("errors.unreadable"))
+            ref = wire.read_button_id(match.group(0))
+        except IllegalAction as exc:
+            return Unreadable(item, exc.message)
+        return cls(ref.channel_id, ref.version, Action(ref.kind, ref.args),
                    label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -115,32 +152,39 @@ class ActionButton(
 
 class ActionSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"hks:(?P<channel>\d+):(?P<version>\d+):(?P<n>\d+)",
+    template=r"(?s)hks:.*",
 ):
     def __init__(self, channel_id: int, version: int, n: int, *, placeholder: str,
                  options: list[discord.SelectOption], row: int | None = None) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"hks:{channel_id}:{version}:{n}", placeholder=_clip(placeholder, 150),
-            options=options, row=row, min_values=1, max_values=1,
+            custom_id=wire.SelectId(channel_id, version, n).encode(),
+            placeholder=_clip(placeholder, 150), options=options, row=row,
+            min_values=1, max_values=1,
         ))
         self.channel_id = channel_id
         self.version = version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> ActionSelect:
-        return cls(int(match["channel"]), int(match["version"]), int(match["n"]),
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ActionSelect | Unreadable:
+        try:
+            if type(item) is not discord.ui.Select:  # a string select, not a user select
+                raise IllegalAction(say("errors.unreadable"))
+            ref = wire.read_select_id(match.group(0))
+        except IllegalAction as exc:
+            return Unreadable(item, exc.message)
+        return cls(ref.channel_id, ref.version, ref.n,
                    placeholder=item.placeholder or "", options=item.options)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
-        if not values:
-            await say_ephemeral(interaction, "Pick one of the options.")
+        if len(values) != 1:
+            await refuse(interaction, "select", say("errors.pick_one"))
             return
         try:
             action = Action.decode(values[0])
-        except Exception:
-            await say_ephemeral(interaction, "That choice could not be read.")
+        except IllegalAction as exc:
+            await refuse(interaction, "select", exc.message)
             return
         await run_action(interaction, self.channel_id, action, self.version,
                          f"select {action.kind}")
@@ -202,4 +246,65 @@ def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = T
     return view
 
 
-DYNAMIC_ITEMS = (ActionButton, ActionSelect)
+
+
+# -- the lobby message ------------------------------------------------------------------
+
+def lobby_embed(table: Table) -> discord.Embed:
+    game = games.get(table.kind)
+    if table.status == LOBBY:
+        title = say("lobby.title", game=game.title)
+    else:
+        title = f"{game.title} — {'in play' if table.status == 'active' else 'ended'}"
+    lines = []
+    picked = game.seat_choices()
+    for index, seat in enumerate(table.seats, start=1):
+        first = table.seats_of(seat.user_id or 0)[:1] == [index - 1]
+        is_host = seat.user_id == table.host_id and not seat.ai
+        tags = say("lobby.host_tag") if is_host and first else ""
+        tags += say("lobby.ai_tag") if seat.ai else ""
+        tags += say("lobby.second_tag") if not seat.ai and not first else ""
+        name = f"<@{seat.user_id}>" if seat.user_id and not seat.ai else seat.name
+        for pick, value in seat.picks.items():
+            tags += f" · {dict(picked.get(pick, [])).get(value, value)}"
+        lines.append(say("lobby.roster_line", index=index, name=name, tags=tags))
+    embed = discord.Embed(title=title, description="\n".join(lines) or say("lobby.empty_seat"),
+                          colour=discord.Colour.dark_purple())
+    offered = game.setup_choices()
+    for name, value in table.options.items():
+        if name in offered:
+            label = dict(offered[name]).get(str(value), str(value))
+            embed.add_field(name=name.capitalize(), value=label)
+    embed.set_footer(text=say("lobby.footer", count=len(table.seats), max=game.max_players,
+                              min=game.min_players))
+    return embed
+
+
+def lobby_view(table: Table) -> discord.ui.View | None:
+    if table.status != LOBBY:
+        return None
+    view = discord.ui.View(timeout=None)
+    for kind, label, style in (
+        (table_rules.JOIN, "Join", discord.ButtonStyle.success),
+        (table_rules.LEAVE, "Leave", discord.ButtonStyle.secondary),
+        (table_rules.ADD_AI, "Add AI seat", discord.ButtonStyle.secondary),
+        (table_rules.START, "Start", discord.ButtonStyle.primary),
+    ):
+        view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(kind), label=label,
+                                   style=style, row=0))
+    if games.get(table.kind).seats_per_player > 1:
+        view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(table_rules.SECOND),
+                                   label="Play a 2nd explorer", row=0))
+    choices = games.get(table.kind).seat_choices()
+    for n, (name, values) in enumerate(list(choices.items())[:4]):
+        view.add_item(ActionSelect(
+            table.channel_id, ANY_VERSION, n, placeholder=say("lobby.pick_placeholder", name=name),
+            options=[discord.SelectOption(label=label[:100], value=Action(
+                table_rules.PICK, {"name": name, "value": value}).encode())
+                for value, label in values[:25]],
+            row=n + 1,
+        ))
+    return view
+
+
+DYNAMIC_ITEMS = (ActionButton, ActionSelect, Stray)

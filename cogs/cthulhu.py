@@ -14,10 +14,11 @@ from discord.ext import commands
 
 from bot import games
 from bot import table as table_rules
+from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.games.cthulhu.state import CthulhuState
-from cogs.common import actor_of, handling, sessions_of
+from cogs.common import acknowledgement, actor_of, handling, sessions_of
 
 KIND = "cthulhu"
 
@@ -37,8 +38,9 @@ async def _state_and_options(interaction: discord.Interaction
 def _lookup(value: str, names: list[str], what: str) -> int:
     """An id from autocomplete, or a name typed by hand (case-insensitive, unique prefix)."""
     text = value.strip()
-    if text.isdigit() and int(text) < len(names):
-        return int(text)
+    index = wire.index_of(text, len(names))  # ASCII digits only: "²" passes isdigit()
+    if index is not None:
+        return index
     wanted = text.lower().removeprefix("the ")
     exact = [i for i, n in enumerate(names) if n.lower().removeprefix("the ") == wanted]
     if len(exact) == 1:
@@ -81,9 +83,10 @@ class CthulhuCog(commands.GroupCog, group_name="cthulhu",
             state, _ = found
             action = make(state)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await sessions_of(interaction).act(
+            outcome = await sessions_of(interaction).act(
                 interaction.channel_id or 0, actor_of(interaction), action)
-            await interaction.followup.send("Done — the board is below.", ephemeral=True)
+            await interaction.followup.send(
+                acknowledgement(outcome, "Done — the board is below."), ephemeral=True)
 
     @app_commands.command(name="move", description="Move a character that is alone in its room")
     @app_commands.describe(character="Who moves (only characters alone in a room)",

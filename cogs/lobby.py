@@ -18,69 +18,12 @@ from bot.core.errors import IllegalAction
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
-from cogs.common import actor_of, bot_of, handling, say_ephemeral, sessions_of
-from cogs.components import ANY_VERSION, ActionButton, ActionSelect
+from cogs.common import acknowledgement, actor_of, bot_of, handling, say_ephemeral, sessions_of
+from cogs.components import lobby_embed, lobby_view
 
 GAME_CHOICES = [
     app_commands.Choice(name=g.title, value=key) for key, g in games.all_games().items()
 ]
-
-
-def lobby_embed(table: Table) -> discord.Embed:
-    game = games.get(table.kind)
-    if table.status == LOBBY:
-        title = say("lobby.title", game=game.title)
-    else:
-        title = f"{game.title} — {'in play' if table.status == 'active' else 'ended'}"
-    lines = []
-    picked = game.seat_choices()
-    for index, seat in enumerate(table.seats, start=1):
-        first = table.seats_of(seat.user_id or 0)[:1] == [index - 1]
-        is_host = seat.user_id == table.host_id and not seat.ai
-        tags = say("lobby.host_tag") if is_host and first else ""
-        tags += say("lobby.ai_tag") if seat.ai else ""
-        tags += say("lobby.second_tag") if not seat.ai and not first else ""
-        name = f"<@{seat.user_id}>" if seat.user_id and not seat.ai else seat.name
-        for pick, value in seat.picks.items():
-            tags += f" · {dict(picked.get(pick, [])).get(value, value)}"
-        lines.append(say("lobby.roster_line", index=index, name=name, tags=tags))
-    embed = discord.Embed(title=title, description="\n".join(lines) or say("lobby.empty_seat"),
-                          colour=discord.Colour.dark_purple())
-    offered = game.setup_choices()
-    for name, value in table.options.items():
-        if name in offered:
-            label = dict(offered[name]).get(str(value), str(value))
-            embed.add_field(name=name.capitalize(), value=label)
-    embed.set_footer(text=say("lobby.footer", count=len(table.seats), max=game.max_players,
-                              min=game.min_players))
-    return embed
-
-
-def lobby_view(table: Table) -> discord.ui.View | None:
-    if table.status != LOBBY:
-        return None
-    view = discord.ui.View(timeout=None)
-    for kind, label, style in (
-        (table_rules.JOIN, "Join", discord.ButtonStyle.success),
-        (table_rules.LEAVE, "Leave", discord.ButtonStyle.secondary),
-        (table_rules.ADD_AI, "Add AI seat", discord.ButtonStyle.secondary),
-        (table_rules.START, "Start", discord.ButtonStyle.primary),
-    ):
-        view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(kind), label=label,
-                                   style=style, row=0))
-    if games.get(table.kind).seats_per_player > 1:
-        view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(table_rules.SECOND),
-                                   label="Play a 2nd explorer", row=0))
-    choices = games.get(table.kind).seat_choices()
-    for n, (name, values) in enumerate(list(choices.items())[:4]):
-        view.add_item(ActionSelect(
-            table.channel_id, ANY_VERSION, n, placeholder=say("lobby.pick_placeholder", name=name),
-            options=[discord.SelectOption(label=label[:100], value=Action(
-                table_rules.PICK, {"name": name, "value": value}).encode())
-                for value, label in values[:25]],
-            row=n + 1,
-        ))
-    return view
 
 
 def _setup_options(kind: str, **given: str | None) -> dict[str, str]:
@@ -181,15 +124,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
         async with handling(interaction, "game " + kind.rsplit(".", 1)[-1]):
             if not isinstance(action, Action):
                 action = await action(interaction)
-            await interaction.response.defer(thinking=True)
+            # Deferred privately: the first follow-up takes the defer's place and its
+            # visibility, so a refusal reads to the caller alone. What the table should
+            # see goes out on its own: the game's post, or the lobby as it is now.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             outcome = await sessions_of(interaction).act(
                 interaction.channel_id or 0, actor_of(interaction), action)
+            first = next((e.text for e in outcome.events if e.audience.is_public), "Done.")
+            await interaction.followup.send(acknowledgement(outcome, first[:2000]),
+                                            ephemeral=True)
             if outcome.lobby_only:
                 await interaction.followup.send(embed=lobby_embed(outcome.table),
                                                 view=lobby_view(outcome.table))
-            else:  # the game's own post went to the channel; acknowledge in one line
-                first = next((e.text for e in outcome.events if e.audience.is_public), "Done.")
-                await interaction.followup.send(first[:2000])
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     @app_commands.describe(pick="Your explorer or character, in games that ask for one")

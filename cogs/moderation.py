@@ -11,7 +11,7 @@ from bot import table as table_rules
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.texts import say
-from cogs.common import actor_of, handling, is_moderator, sessions_of
+from cogs.common import acknowledgement, actor_of, handling, is_moderator, sessions_of
 
 
 @app_commands.default_permissions(manage_channels=True)
@@ -26,7 +26,8 @@ class ModerationCog(commands.GroupCog, group_name="gm",
             outcome = await sessions_of(interaction).act(
                 interaction.channel_id or 0, actor_of(interaction), action)
             first = next((e.text for e in outcome.events if e.audience.is_public), "Done.")
-            await interaction.followup.send(first[:2000], ephemeral=True)
+            await interaction.followup.send(acknowledgement(outcome, first[:2000]),
+                                            ephemeral=True)
 
     @app_commands.command(name="end", description="End this channel's game")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -51,10 +51,11 @@ async def _started(fd: FakeDiscord, start: BotFactory, *, tom_dms: bool = True,
     await bot.sessions.open(channel, fd.guild_id, host_actor, KEY, 1)
     for user in (tom, rita):
         joined = await (await fd.slash(user, channel, "game", "join")).wait()
-        assert not joined.ephemeral_texts(), joined.ephemeral_texts()
+        assert joined.ephemeral_texts() == [say("lobby.joined", name=user.name)]
     await bot.sessions.act(channel, host_actor, Action(T.ADD_AI))
     started = await (await fd.slash(host, channel, "game", "start")).wait()
-    assert not started.ephemeral_texts(), started.ephemeral_texts()
+    [line] = started.ephemeral_texts()  # the game's post is public; the host gets one line
+    assert "begins with" in line and DM_REMINDER not in line
     return Table(channel, host, tom, rita, bot)
 
 

@@ -1,7 +1,8 @@
 """Actions, the options an engine offers for them, and their compact wire form.
 
 A button's custom_id and a select's option value must fit in 100 characters, so actions
-encode as `kind~key=value~key=value`. Values are ints or short slugs without `~ = :`.
+encode as `kind~key=value~key=value`. Values are ints or short slugs; the grammar and its
+strict reader live in bot/core/wire.py, the one parser for everything clients send.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core import wire
 from bot.core.errors import IllegalAction
 
-Value = int | str
+Value = wire.Value
 
 
 @dataclass(frozen=True)
@@ -20,20 +22,12 @@ class Action:
     args: dict[str, Value] = field(default_factory=dict)
 
     def encode(self) -> str:
-        parts = [self.kind] + [f"{k}={v}" for k, v in sorted(self.args.items())]
-        return "~".join(parts)
+        return wire.write_action(self.kind, self.args)
 
     @classmethod
     def decode(cls, text: str) -> Action:
-        kind, *pairs = text.split("~")
-        if not kind:
-            raise IllegalAction("That action could not be read.")
-        args: dict[str, Value] = {}
-        for pair in pairs:
-            key, sep, raw = pair.partition("=")
-            if not sep or not key:
-                raise IllegalAction("That action could not be read.")
-            args[key] = int(raw) if raw.lstrip("-").isdigit() else raw
+        """Read a wire form strictly; anything else is refused with IllegalAction."""
+        kind, args = wire.read_action(text)
         return cls(kind, args)
 
     def int_arg(self, name: str) -> int:

@@ -15,6 +15,11 @@ Usage (see tests/test_fakediscord_selfcheck.py for a complete example)::
             await (await fd.click(alice, board, "move:attic")).wait()
     assert logged == [] and fd.unhandled == []
     await fd.stop()
+
+More servers: `fd.add_guild("Other")`, then `add_channel(..., guild=)`, `add_user(...,
+guild=)` and `join_guild(user, guild)`; an interaction carries the guild of its channel
+and the member's permissions there. `fd.forge(user, message, custom_id)` sends a click
+whose component was rewritten, as a modified client can (see test_fakediscord_rules.py).
 """
 
 from .models import FakeChannel, FakeMessage, FakeUser, InteractionHandle, flat_components

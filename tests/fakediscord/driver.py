@@ -89,6 +89,32 @@ class DriverMixin:
         data = {"custom_id": custom_id, "component_type": 2, "id": comp.get("id")}
         return await self._fire(3, user, msg.channel_id, data, msg)
 
+    async def forge(
+        self,
+        user: FakeUser,
+        message: FakeMessage | int,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+    ) -> InteractionHandle:
+        """A click no honest client sends: on a real message the user can see, but with the
+        component rewritten to `custom_id` (a string select chosen with `values`, when
+        given). The payload's message carries that component, as a modified client would
+        send it, so discord.py dispatches it like any other; the bot must not trust it.
+        """
+        msg = self.messages[message.id if isinstance(message, FakeMessage) else message]
+        comp: Json = {"type": 2, "id": 2, "custom_id": custom_id, "style": 2, "label": "forged"}
+        data: Json = {"custom_id": custom_id, "component_type": 2, "id": 2}
+        if values is not None:
+            options = [{"label": v[:100] or "-", "value": v} for v in values] or [
+                {"label": "-", "value": "-"}
+            ]
+            comp = {"type": 3, "id": 2, "custom_id": custom_id, "options": options,
+                    "min_values": 0, "max_values": max(1, len(values))}
+            data = {"custom_id": custom_id, "component_type": 3, "id": 2, "values": values}
+        shown = [{"type": 1, "id": 1, "components": [comp]}]
+        return await self._fire(3, user, msg.channel_id, data, msg, shown)
+
     async def select(
         self,
         user: FakeUser,
@@ -176,7 +202,7 @@ class DriverMixin:
         intents = session.intents if session else 0
         mentioned = self.bot_user.mention in content or f"<@!{self.bot_user.id}>" in content
         if not channel.is_dm:
-            data["member"] = self._member_json(user, with_user=False)
+            data["member"] = self._member_json(user, self.guild_of(channel), with_user=False)
             if not intents & MESSAGE_CONTENT_INTENT and not mentioned:
                 data["content"] = ""  # what Discord sends without the message_content intent
         if mentioned:
@@ -243,8 +269,12 @@ class DriverMixin:
         channel_id: int,
         data: Json,
         message: FakeMessage | None = None,
+        shown: list[Json] | None = None,
     ) -> InteractionHandle:
-        """Build an INTERACTION_CREATE the way Discord does and send it to the bot."""
+        """Build an INTERACTION_CREATE the way Discord does and send it to the bot.
+
+        `shown` replaces the components of the message the payload carries (`forge`).
+        """
         channel = self.channels[channel_id]
         if channel.is_dm and channel.recipient_id != user.id:
             raise ValueError(f"{user.name} is not the recipient of DM channel {channel_id}")
@@ -271,16 +301,22 @@ class DriverMixin:
                 authorizing_integration_owners={"0": "0"},
             )
         else:
+            guild = self.guild_of(channel)
+            if user.id not in guild.member_ids:
+                raise ValueError(f"{user.name} is not a member of guild {guild.name!r}")
+            perms = self.permissions_of(user, channel_id)
             payload.update(
-                guild_id=str(self.guild_id),
-                guild={"id": str(self.guild_id), "locale": "en-US", "features": []},
+                guild_id=str(guild.id),
+                guild={"id": str(guild.id), "locale": "en-US", "features": []},
                 guild_locale="en-US",
-                member=self._member_json(user, permissions=self.permissions_of(user, channel_id)),
+                member=self._member_json(user, guild, permissions=perms),
                 context=0,
-                authorizing_integration_owners={"0": str(self.guild_id)},
+                authorizing_integration_owners={"0": str(guild.id)},
             )
         if message is not None:
             payload["message"] = self._message_json(message)
+            if shown is not None:
+                payload["message"]["components"] = shown
         handle = InteractionHandle(
             self,
             id=iid,

@@ -1,4 +1,5 @@
-"""The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, RESUME, member chunks,
+"""The gateway websocket: HELLO, IDENTIFY -> READY + a GUILD_CREATE per guild, RESUME,
+member chunks,
 and pushing events to the connected bot (`dispatch`, `_dispatch_soon`).
 
 Why a module: it is the only code that speaks the websocket protocol; everything else just
@@ -60,7 +61,8 @@ class GatewayMixin:
                 )
                 self._sessions.append(session)
                 await self._send(session, "READY", self._ready_json(session, data))
-                await self._send(session, "GUILD_CREATE", self._guild_json())
+                for guild in self.guilds.values():
+                    await self._send(session, "GUILD_CREATE", self._guild_json(guild))
                 self._touch()
             elif op == 6:
                 session = self._resume(ws, data)
@@ -77,7 +79,7 @@ class GatewayMixin:
         ready: Json = {
             "v": 10,
             "user": self._user_json(self.bot_user) | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.ws_url,
@@ -100,11 +102,14 @@ class GatewayMixin:
 
     async def _members_chunk(self, ws: web.WebSocketResponse, data: Json) -> None:
         session = next((s for s in self._sessions if s.ws is ws), None)
-        if session is None:
+        guild = self.guilds.get(int(data.get("guild_id") or self.guild_id))
+        if session is None or guild is None:
             return
         chunk = {
-            "guild_id": str(self.guild_id),
-            "members": [self._member_json(u) for u in self.users.values()],
+            "guild_id": str(guild.id),
+            "members": [
+                self._member_json(u, guild) for u in self.users.values() if u.id in guild.member_ids
+            ],
             "chunk_index": 0,
             "chunk_count": 1,
             "not_found": [],

@@ -161,7 +161,7 @@ class MessageStoreMixin:
         if event == "MESSAGE_DELETE":
             data: Json = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
             if not channel.is_dm:
-                data["guild_id"] = str(self.guild_id)
+                data["guild_id"] = str(self.guild_of(channel).id)
         else:
             data = self._message_json(msg)
         self._dispatch_soon(event, data)

@@ -47,7 +47,11 @@ def snowflake_iso(snowflake: int) -> str:
 
 @dataclass(eq=False)
 class FakeUser:
-    """A Discord user who is also a member of the fake guild (the bot is one too)."""
+    """A Discord user, a member of one or more fake guilds (the bot is in all of them).
+
+    `role_ids` holds the roles of every guild the user is in (role ids are unique);
+    `manage_channels` says they got the manager role where they were first added.
+    """
 
     id: int
     name: str
@@ -65,12 +69,33 @@ class FakeUser:
 
 
 @dataclass(eq=False)
+class FakeGuild:
+    """A server: its @everyone role has the guild's id, and each guild has its own
+    channel-manager and bot roles, so a member's rights differ from server to server."""
+
+    id: int
+    name: str
+    owner_id: int
+    manager_role_id: int
+    bot_role_id: int
+    member_ids: set[int] = field(default_factory=set)
+
+    @property
+    def role_ids(self) -> set[int]:
+        return {self.id, self.manager_role_id, self.bot_role_id}
+
+
+@dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (0), DM (1), category (4) or thread (11 public, 12 private)."""
+    """A guild text channel (0), DM (1), category (4) or thread (11 public, 12 private).
+
+    `guild_id` None means the first guild (threads: their parent's); DMs have none.
+    """
 
     id: int
     name: str
     type: int = 0
+    guild_id: int | None = None
     position: int = 0
     parent_id: int | None = None
     recipient_id: int | None = None

@@ -44,7 +44,7 @@ class CommandOptionsMixin:
         options: dict[str, Any],
         focused: str | None = None,
     ) -> Json:
-        cmd = self.command(name)
+        cmd = self.command(name, None if channel.is_dm else self.guild_of(channel).id)
         self._check_allowed(cmd, user, channel)
         data: Json = {"id": cmd["id"] if cmd else str(self._snowflake()), "name": name, "type": 1}
         if cmd and cmd.get("guild_id"):
@@ -101,6 +101,7 @@ class CommandOptionsMixin:
             value = str(value)
         elif kind == 4:
             value = int(value)
+            self._check_range(name, value, od or {})
         elif kind == 5:
             value = bool(value)
         elif kind == 10:
@@ -115,6 +116,13 @@ class CommandOptionsMixin:
             )
             value = str(att_id)
         return {"name": name, "type": kind, "value": value}
+
+    @staticmethod
+    def _check_range(name: str, value: int, od: Json) -> None:
+        """Discord refuses integers beyond ±2**53 and outside an option's min/max."""
+        low, high = od.get("min_value", -(2**53)), od.get("max_value", 2**53)
+        if not max(low, -(2**53)) <= value <= min(high, 2**53):
+            raise ValueError(f"option {name!r}: {value} is outside {low}..{high}")
 
     @staticmethod
     def _infer_type(value: Any) -> int:
@@ -135,13 +143,16 @@ class CommandOptionsMixin:
         mentionable (9); returns the id string Discord puts in `value`.
         """
         sid = value.id if isinstance(value, FakeUser) else int(value)
-        roles = {int(r["id"]): r for r in self._roles_json()}
+        channel = self.channels.get(channel_id)
+        guild = None if channel is None or channel.is_dm else self.guild_of(channel)
+        roles = {int(r["id"]): r for r in self._roles_json(guild)}
         if kind in (6, 9) and sid in self.users:
             user = self.users[sid]
             resolved.setdefault("users", {})[str(sid)] = self._user_json(user)
-            perms = self.permissions_of(user, channel_id)
-            member = self._member_json(user, with_user=False, permissions=perms)
-            resolved.setdefault("members", {})[str(sid)] = member
+            if guild is not None and sid in guild.member_ids:
+                perms = self.permissions_of(user, channel_id)
+                member = self._member_json(user, guild, with_user=False, permissions=perms)
+                resolved.setdefault("members", {})[str(sid)] = member
         elif kind == 7 and sid in self.channels:
             data = self._channel_json(self.channels[sid])
             data["permissions"] = str(EVERYONE_PERMISSIONS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from .common import EVERYONE_PERMISSIONS, MANAGER_PERMISSIONS
-from .models import FakeChannel, FakeMessage, FakeUser, Json, snowflake_iso
+from .models import FakeChannel, FakeGuild, FakeMessage, FakeUser, Json, snowflake_iso
 
 
 class PayloadsMixin:
@@ -31,10 +31,17 @@ class PayloadsMixin:
         }
 
     def _member_json(
-        self, user: FakeUser, *, with_user: bool = True, permissions: int | None = None
+        self,
+        user: FakeUser,
+        guild: FakeGuild | None = None,
+        *,
+        with_user: bool = True,
+        permissions: int | None = None,
     ) -> Json:
+        """The user as a member of `guild` (the first one if None): its roles only."""
+        roles = (guild or self.guilds[self.guild_id]).role_ids
         data: Json = {
-            "roles": [str(r) for r in user.role_ids],
+            "roles": [str(r) for r in user.role_ids if r in roles],
             "joined_at": user.joined_at,
             "deaf": False,
             "mute": False,
@@ -67,11 +74,12 @@ class PayloadsMixin:
             "unicode_emoji": None,
         }
 
-    def _roles_json(self) -> list[Json]:
+    def _roles_json(self, guild: FakeGuild | None = None) -> list[Json]:
+        guild = guild or self.guilds[self.guild_id]
         return [
-            self._role_json(self.guild_id, "@everyone", EVERYONE_PERMISSIONS, 0),
-            self._role_json(self.manager_role_id, "Channel Managers", MANAGER_PERMISSIONS, 1),
-            self._role_json(self.bot_role_id, self.bot_user.name, self.bot_permissions, 2),
+            self._role_json(guild.id, "@everyone", EVERYONE_PERMISSIONS, 0),
+            self._role_json(guild.manager_role_id, "Channel Managers", MANAGER_PERMISSIONS, 1),
+            self._role_json(guild.bot_role_id, self.bot_user.name, self.bot_permissions, 2),
         ]
 
     def _channel_json(self, channel: FakeChannel) -> Json:
@@ -87,7 +95,7 @@ class PayloadsMixin:
         data: Json = {
             "id": str(channel.id),
             "type": channel.type,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(self.guild_of(channel).id),
             "name": channel.name,
             "position": channel.position,
             "permission_overwrites": channel.permission_overwrites,
@@ -115,21 +123,26 @@ class PayloadsMixin:
             )
         return data
 
-    def _guild_json(self) -> Json:
-        users = list(self.users.values())
-        channels = [c for c in self.channels.values() if not c.deleted and not c.is_dm]
+    def _guild_json(self, guild: FakeGuild | None = None) -> Json:
+        guild = guild or self.guilds[self.guild_id]
+        users = [u for u in self.users.values() if u.id in guild.member_ids]
+        channels = [
+            c
+            for c in self.channels.values()
+            if not c.deleted and not c.is_dm and self.guild_of(c) is guild
+        ]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild.id),
+            "name": guild.name,
             "icon": None,
-            "owner_id": str(self.owner_id),
+            "owner_id": str(guild.owner_id),
             "unavailable": False,
             "large": False,
             "member_count": len(users),
-            "members": [self._member_json(u) for u in users],
+            "members": [self._member_json(u, guild) for u in users],
             "channels": [self._channel_json(c) for c in channels if not c.is_thread],
             "threads": [self._channel_json(c) for c in channels if c.is_thread and not c.archived],
-            "roles": self._roles_json(),
+            "roles": self._roles_json(guild),
             "joined_at": self.bot_user.joined_at,
             "emojis": [],
             "stickers": [],
@@ -189,7 +202,7 @@ class PayloadsMixin:
         if msg.nonce is not None:
             data["nonce"] = msg.nonce
         if channel is not None and not channel.is_dm:
-            data["guild_id"] = str(self.guild_id)
+            data["guild_id"] = str(self.guild_of(channel).id)
         if msg.interaction_id is not None:
             handle = self.interactions[msg.interaction_id]
             data["webhook_id"] = str(self.application_id)

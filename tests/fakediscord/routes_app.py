@@ -54,9 +54,10 @@ class AppRoutesMixin:
 
     async def _get_member(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         user = self.users.get(int(p["uid"]))
-        if user is None or int(p["guild"]) != self.guild_id:
+        guild = self.guilds.get(int(p["guild"]))
+        if user is None or guild is None or user.id not in guild.member_ids:
             return self._error(request, 404, 10007, "Unknown Member")
-        return json_response(self._member_json(user))
+        return json_response(self._member_json(user, guild))
 
     async def _get_app(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         owner = FakeUser(id=self.owner_id, name="owner")

@@ -97,11 +97,14 @@ class ChannelRoutesMixin:
         body = await request.json()
         if body.get("type", 0) not in (0, 4):
             return self._error(request, 400, 50035, "fake Discord makes text channels/categories")
+        if int(p["guild"]) not in self.guilds:
+            return self._error(request, 404, 10004, "Unknown Guild")
         cid = self._snowflake()
         self.channels[cid] = FakeChannel(
             id=cid,
             name=body["name"],
             type=int(body.get("type", 0)),
+            guild_id=int(p["guild"]),
             position=len(self.channels),
             parent_id=int(body["parent_id"]) if body.get("parent_id") else None,
             topic=body.get("topic"),

@@ -45,6 +45,7 @@ from .gateway import GatewayMixin, Session
 from .messages import MessageStoreMixin
 from .models import (
     FakeChannel,
+    FakeGuild,
     FakeMessage,
     FakeUser,
     InteractionHandle,
@@ -84,7 +85,9 @@ class FakeDiscord(
     CommandOptionsMixin,
     DriverMixin,
 ):
-    """The fake server: one bot, one guild, its channels, members, DMs and messages."""
+    """The fake server: one bot, its guilds (one unless a test adds more), their channels
+    and members, DMs and messages. `guild_id` and the role ids here are the first guild's.
+    """
 
     def __init__(
         self,
@@ -111,6 +114,9 @@ class FakeDiscord(
             joined_at=snowflake_iso(self.application_id),
         )
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
+        first = FakeGuild(self.guild_id, guild_name, self.owner_id, self.manager_role_id,
+                          self.bot_role_id, {self.bot_user.id})
+        self.guilds: dict[int, FakeGuild] = {first.id: first}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.commands: dict[int | None, list[Json]] = {}
@@ -196,6 +202,15 @@ class FakeDiscord(
 
     # ------------------------------------------------------------------ model
 
+    def add_guild(self, name: str) -> int:
+        """Another server the bot is in (send before the bot starts, or it never hears of
+        it: the fake has no GUILD_CREATE for a join); returns its id."""
+        guild = FakeGuild(self._snowflake(), name, self._snowflake(), self._snowflake(),
+                          self._snowflake(), {self.bot_user.id})
+        self.guilds[guild.id] = guild
+        self.bot_user.role_ids.append(guild.bot_role_id)
+        return guild.id
+
     def add_user(
         self,
         name: str,
@@ -203,44 +218,63 @@ class FakeDiscord(
         dms_open: bool = True,
         manage_channels: bool = False,
         locale: str = "en-US",
+        guild: int | None = None,
     ) -> FakeUser:
-        """A new guild member. `manage_channels` gives them the channel-manager role."""
+        """A new member of a guild (the first one unless `guild` is given).
+        `manage_channels` gives them that guild's channel-manager role."""
         uid = self._snowflake()
         user = FakeUser(
             id=uid,
             name=name,
             dms_open=dms_open,
             manage_channels=manage_channels,
-            role_ids=[self.manager_role_id] if manage_channels else [],
             joined_at=snowflake_iso(uid),
             locale=locale,
         )
         self.users[uid] = user
-        self._dispatch_soon(
-            "GUILD_MEMBER_ADD", {**self._member_json(user), "guild_id": str(self.guild_id)}
-        )
+        self.join_guild(user, guild or self.guild_id, manage_channels=manage_channels)
         return user
 
-    def add_channel(self, name: str, *, topic: str | None = None) -> int:
-        """A new guild text channel; returns its id."""
+    def join_guild(self, user: FakeUser, guild: int, *, manage_channels: bool = False) -> None:
+        """Make a user a member of one more guild, a channel manager there or not."""
+        target = self.guilds[guild]
+        target.member_ids.add(user.id)
+        if manage_channels:
+            user.role_ids.append(target.manager_role_id)
+        self._dispatch_soon(
+            "GUILD_MEMBER_ADD", {**self._member_json(user, target), "guild_id": str(guild)}
+        )
+
+    def add_channel(self, name: str, *, topic: str | None = None, guild: int | None = None) -> int:
+        """A new text channel of a guild (the first one unless `guild` is given); its id."""
         cid = self._snowflake()
-        channel = FakeChannel(id=cid, name=name, position=len(self.channels), topic=topic)
+        channel = FakeChannel(id=cid, name=name, position=len(self.channels), topic=topic,
+                              guild_id=guild or self.guild_id)
         self.channels[cid] = channel
         self._dispatch_soon("CHANNEL_CREATE", self._channel_json(channel))
         return cid
 
+    def guild_of(self, channel: FakeChannel) -> FakeGuild:
+        """The guild a (non-DM) channel belongs to; a thread's is its parent's."""
+        if channel.is_thread and channel.parent_id in self.channels:
+            channel = self.channels[channel.parent_id or 0]
+        return self.guilds[channel.guild_id or self.guild_id]
+
     def permissions_of(self, user: FakeUser, channel_id: int | None = None) -> int:
-        """Permission bits of a member: roles, then the channel's overwrites (Discord's
-        order: @everyone, roles, member); a thread uses its parent's overwrites.
+        """Permission bits of a member: the channel's guild's roles, then the channel's
+        overwrites (Discord's order: @everyone, roles, member); a thread uses its parent's.
         """
         if user.bot:
             return self.bot_permissions
-        perms = EVERYONE_PERMISSIONS
-        if self.manager_role_id in user.role_ids:
-            perms |= MANAGER_PERMISSIONS
         channel = self.channels.get(channel_id or 0)
         if channel is not None and channel.is_thread:
             channel = self.channels.get(channel.parent_id or 0)
+        guild = self.guilds[self.guild_id]
+        if channel is not None and not channel.is_dm:
+            guild = self.guild_of(channel)
+        perms = EVERYONE_PERMISSIONS
+        if guild.manager_role_id in user.role_ids:
+            perms |= MANAGER_PERMISSIONS
         if channel is None or channel.is_dm:
             return perms
         overwrites = {int(o["id"]): o for o in channel.permission_overwrites}
@@ -249,7 +283,7 @@ class FakeDiscord(
             nonlocal perms
             perms = (perms & ~deny) | allow
 
-        everyone = overwrites.get(self.guild_id)
+        everyone = overwrites.get(guild.id)
         if everyone:
             apply(int(everyone["allow"]), int(everyone["deny"]))
         roles = [overwrites[r] for r in user.role_ids if r in overwrites]
@@ -272,8 +306,9 @@ class FakeDiscord(
                 raise ValueError(f"no permission called {name!r}")
             setattr(perms, name, False)
         self.bot_permissions = perms.value
-        role = self._role_json(self.bot_role_id, self.bot_user.name, self.bot_permissions, 2)
-        self._dispatch_soon("GUILD_ROLE_UPDATE", {"guild_id": str(self.guild_id), "role": role})
+        for guild in self.guilds.values():
+            role = self._role_json(guild.bot_role_id, self.bot_user.name, self.bot_permissions, 2)
+            self._dispatch_soon("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role})
 
     def open_dm(self, user: FakeUser) -> int:
         """The user's DM channel with the bot (created if needed), e.g. to DM the bot."""
@@ -328,11 +363,12 @@ class FakeDiscord(
             if c.is_thread and not c.deleted and (parent_id is None or c.parent_id == parent_id)
         ]
 
-    def command(self, name: str) -> Json | None:
-        """The synced payload of a chat-input command: this guild's, another guild's, then
-        the global one.
+    def command(self, name: str, guild: int | None = None) -> Json | None:
+        """The synced payload of a chat-input command: this guild's (the first one unless
+        `guild` is given), another guild's, then the global one.
         """
-        scopes = sorted(self.commands, key=lambda g: (g is None, g != self.guild_id))
+        here = guild or self.guild_id
+        scopes = sorted(self.commands, key=lambda g: (g is None, g != here))
         for scope in scopes:
             for cmd in self.commands[scope]:
                 if cmd["name"] == name and cmd.get("type", 1) == 1:
