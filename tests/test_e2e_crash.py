@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.texts import say
+from tests.conftest import BotFactory
 from tests.e2e_helpers import game_components, latest_turn, to_move, turn_messages
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
@@ -156,4 +158,46 @@ async def test_a_kill_between_save_and_post_delivers_every_post_once(
     await click_first(fd, by_id[to_move(second) or 0], second)
     await wait_for_turn_post(fd, channel, 3)
     await fd.settle(quiet=0.3, timeout=20)
+    assert len(turn_messages(fd, channel)) == 3
+
+
+async def test_a_post_discord_refuses_is_owed_said_and_sent_later(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """Discord refuses the post (a 503): the player hears their move stands and its
+    board follows; the retry posts it, once, and its buttons work."""
+    channel = fd.add_channel("haunted")
+    alice, bob = fd.add_user("alice"), fd.add_user("bob")
+    by_id = {u.id: u for u in (alice, bob)}
+    bot = await start_hauntkeeper()
+    lobby = (await (await fd.slash(alice, channel, "game", "new", game="cthulhu",
+                                   seed=3)).wait()).response
+    assert lobby is not None
+    ids = lobby.custom_ids()
+    await (await fd.click(bob, lobby, next(c for c in ids if c.endswith(":lobby.join")))).wait()
+    await (await fd.click(alice, lobby, next(c for c in ids if c.endswith(":lobby.start")))
+           ).wait()
+    first = latest_turn(fd, channel)
+    mover = by_id[to_move(first) or 0]
+
+    fd.hold_next_send(channel).drop()  # the next post is refused
+    comp = game_components(first)[0]
+    if comp["type"] == 2:
+        handle = await (await fd.click(mover, first, comp["custom_id"])).wait()
+    else:
+        handle = await (await fd.select(mover, first, comp["custom_id"],
+                                        [comp["options"][0]["value"]])).wait()
+    assert handle.ephemeral_texts() == [say("delivery_owed")]
+    assert turn_messages(fd, channel) == [first]
+    table = await bot.store.load(channel)
+    assert table is not None and table.delivered_seq < table.last_seq
+
+    assert await bot.resume_games(ai_turns=False) == 1  # the bot's periodic retry
+    await fd.settle()
+    posts = turn_messages(fd, channel)
+    assert len(posts) == 2 and to_move(posts[-1]) is not None
+    table = await bot.store.load(channel)
+    assert table is not None and table.delivered_seq == table.last_seq
+    nxt = by_id[to_move(posts[-1]) or 0]
+    await click_first(fd, nxt, posts[-1])
+    await fd.settle()
     assert len(turn_messages(fd, channel)) == 3
