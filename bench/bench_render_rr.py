@@ -1,0 +1,261 @@
+"""Renders when many channels take turns: a benchmark script, not a test.
+
+N channels (default 50, up to 200 or more with --channels) each play their own game,
+and take turns round-robin, the way a busy bot renders: after each action of one
+channel comes an action of the next, so no channel's render finds its own last
+render in a cache unless that cache holds every channel. Channel i plays kind
+KINDS[i % 3] (or --kind for all of them):
+
+    cthulhu    a real game through the pure engine (AI seats, one action a turn,
+               random and built-in houses; a new game when one ends)
+    exploring  a Betrayal house growing from the start tiles to 47 tiles, a room every
+               3 turns (bench_render_betrayal.game_views), 3..6 explorers picked at
+               random per channel; each channel starts at a random turn of its game so
+               houses of every size are in play at once
+    haunt      the full house in the haunt: 20 monsters moving and being stunned, a
+               haunt token every 10th turn (bench_render_betrayal.haunt_views), the
+               channel's own explorers
+
+One warm-up round (not counted) lets the caches reach the state they are in after a
+bot has run a while; then --rounds rounds are timed. Per render it times the render
+(renderers.render_public for Cthulhu, renderers.betrayal.render_map of the turn's view
+for Betrayal: draw + palette + encode) and, right after, the floor: `Image.save` of
+the very image it produced (decoded from its PNG, so the same P-mode pixels and palette)
+with the renderer's own PNG settings. The ratio is taken per render; it prints per kind
+the median / p99 of render, floor and ratio, the PNG size, then the hit rate of every
+renderer cache during the timed rounds, and the process's RSS (now and peak).
+
+    .venv/bin/python bench/bench_render_rr.py                  # 50 channels
+    .venv/bin/python bench/bench_render_rr.py --channels 200 --rounds 4
+    .venv/bin/python bench/bench_render_rr.py --kind haunt --channels 200
+
+Target (issue 8): render <= 1.25x floor for each kind. Recorded on the shared 2-core
+box, 1200 px, seed 0, ms (see the commit log for the runs in between):
+
+    BEFORE   (palette keyed by the explorers' colours, per-channel RGB layers, a full
+             RGB quantize per render)
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import ModuleType
+
+if __package__ in (None, ""):  # run as a script: make the project importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PIL import Image
+
+import renderers
+from bench.bench_render_betrayal import game_views, haunt_views, percentile
+from bot.games.base import PlayerInfo
+from bot.games.betrayal.view import MapView
+from bot.games.cthulhu import GAME as CTHULHU
+from bot.games.cthulhu.state import CthulhuState
+from renderers import betrayal, common
+from tests.test_render_betrayal import COLOURS, EXPLORERS, PLAYERS
+
+KINDS = ("cthulhu", "exploring", "haunt")
+Render = Callable[[], bytes]
+
+
+def cthulhu_turns(seed: int) -> Iterator[Render]:
+    """A channel playing Cthulhu forever: one AI action a turn, a new game when one
+    ends (2..6 players, the house built-in or random as the engine picks)."""
+    game = 0
+    while True:
+        players = 2 + (seed + game) % 5
+        state, _ = CTHULHU.setup([PlayerInfo(f"Player {i + 1}", ai=True)
+                                  for i in range(players)], seed * 1000 + game, {})
+        while True:
+            yield _cthulhu_render(state)
+            if CTHULHU.is_over(state):
+                break
+            seat = CTHULHU.to_act(state)
+            assert seat is not None
+            state, _ = CTHULHU.apply(state, seat, CTHULHU.ai_action(state, seat))
+        game += 1
+
+
+def _cthulhu_render(state: CthulhuState) -> Render:
+    return lambda: renderers.render_public("cthulhu", state)
+
+
+def cast(view: MapView, chosen: list[int]) -> MapView:
+    """The view with seat s played by explorer chosen[s] (name, player and colour)."""
+    return replace(view, explorers=tuple(
+        replace(e, name=EXPLORERS[chosen[e.seat]], player=PLAYERS[chosen[e.seat]],
+                colour=COLOURS[chosen[e.seat]])
+        for e in view.explorers if e.seat < len(chosen)))
+
+
+def betrayal_turns(seed: int, haunt: bool) -> Iterator[Render]:
+    """A channel playing Betrayal: its own house, its own 3..6 explorers; exploring
+    starts at a random turn of the game (and starts over after 47 tiles)."""
+    rng = random.Random(seed)
+    chosen = rng.sample(range(len(COLOURS)), rng.randint(3, 6))
+    game = 0
+    while True:
+        if haunt:
+            views = [v for v, _ in haunt_views(seed * 100 + game, 100)]
+        else:
+            views = [v for v, _ in game_views(seed * 100 + game, len(chosen), 3)]
+        first = rng.randrange(len(views)) if game == 0 else 0
+        for view in views[first:]:
+            shown = cast(view, chosen)
+            yield lambda v=shown: betrayal.render_map(v)
+        game += 1
+
+
+@dataclass
+class Channel:
+    kind: str
+    turns: Iterator[Render]
+
+
+@dataclass
+class Tally:
+    render: list[float] = field(default_factory=list)
+    floor: list[float] = field(default_factory=list)
+    ratio: list[float] = field(default_factory=list)
+    size: list[int] = field(default_factory=list)
+    hits: dict[str, list[int]] = field(default_factory=dict)  # cache -> [hits, misses]
+
+
+def png_options() -> dict[str, object]:
+    """The PNG settings the renderers encode with (the floor uses the same)."""
+    return dict(getattr(common, "PNG_OPTIONS", {"compress_level": 3, "optimize": False}))
+
+
+def floor_ms(data: bytes, options: dict[str, object]) -> float:
+    """The bare encode of the image `data` holds: its P-mode pixels and palette, saved."""
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    buf = io.BytesIO()
+    t0 = time.perf_counter()
+    img.save(buf, format="PNG", **options)
+    return (time.perf_counter() - t0) * 1000
+
+
+def caches() -> dict[str, Callable[[], object]]:
+    """name -> cache_info of every cache the loaded renderer modules hold."""
+    out: dict[str, Callable[[], object]] = {}
+    seen: set[int] = set()
+    for name, module in sorted(sys.modules.items()):
+        if not name.startswith("renderers") or not isinstance(module, ModuleType):
+            continue
+        for attr, value in sorted(vars(module).items()):
+            info = getattr(value, "cache_info", None)
+            if callable(info) and not isinstance(value, type) and id(value) not in seen:
+                seen.add(id(value))
+                where = getattr(value, "__module__", name) or name
+                what = getattr(value, "__qualname__", attr)
+                out[f"{where.removeprefix('renderers.')}.{what}"] = info
+    return out
+
+
+def counts(infos: dict[str, Callable[[], object]]) -> dict[str, tuple[int, int]]:
+    out = {}
+    for name, info in infos.items():
+        ci = info()
+        out[name] = (int(getattr(ci, "hits", 0)), int(getattr(ci, "misses", 0)))
+    return out
+
+
+def rss_mb() -> tuple[float, float]:
+    """(current, peak) resident set size of this process, MB."""
+    fields = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return (int(fields.get("VmRSS", "0 kB").split()[0]) / 1024,
+            int(fields.get("VmHWM", "0 kB").split()[0]) / 1024)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--channels", type=int, default=50, help="channels taking turns")
+    parser.add_argument("--rounds", type=int, default=6, help="timed rounds (a render each)")
+    parser.add_argument("--warmup", type=int, default=1, help="untimed rounds first")
+    parser.add_argument("--kind", choices=KINDS, help="every channel plays this kind")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    channels = []
+    for i in range(args.channels):
+        kind = args.kind or KINDS[i % len(KINDS)]
+        seed = args.seed * 10_000 + i
+        turns = (cthulhu_turns(seed) if kind == "cthulhu" else
+                 betrayal_turns(seed, haunt=kind == "haunt"))
+        channels.append(Channel(kind, turns))
+    options = png_options()
+    setup_rss, _ = rss_mb()
+    for _ in range(args.warmup):
+        for ch in channels:
+            next(ch.turns)()
+    infos = caches()
+    tallies = {kind: Tally() for kind in KINDS}
+    gc.collect()
+    started = time.perf_counter()
+    for _ in range(args.rounds):
+        for ch in channels:
+            render = next(ch.turns)
+            before = counts(infos)
+            t0 = time.perf_counter()
+            data = render()
+            ms = (time.perf_counter() - t0) * 1000
+            after = counts(infos)
+            floor = floor_ms(data, options)
+            tally = tallies[ch.kind]
+            tally.render.append(ms)
+            tally.floor.append(floor)
+            tally.ratio.append(ms / floor)
+            tally.size.append(len(data))
+            for name, (h, m) in after.items():
+                h0, m0 = before.get(name, (0, 0))
+                if h != h0 or m != m0:
+                    acc = tally.hits.setdefault(name, [0, 0])
+                    acc[0] += h - h0
+                    acc[1] += m - m0
+    elapsed = time.perf_counter() - started
+    now, peak = rss_mb()
+
+    print(f"{args.channels} channels round-robin, {args.rounds} timed rounds after "
+          f"{args.warmup} warm-up, PNG {options}, {elapsed:.0f} s")
+    print(f"{'kind':<10} {'n':>4}  {'render ms':>14}  {'floor ms':>14}  {'ratio':>13}  "
+          f"{'PNG KB':>6}")
+    print(f"{'':<10} {'':>4}  {'median   p99':>14}  {'median   p99':>14}  "
+          f"{'median  p99':>13}")
+    for kind, t in tallies.items():
+        if not t.render:
+            continue
+        print(f"{kind:<10} {len(t.render):>4}  {statistics.median(t.render):6.2f} "
+              f"{percentile(t.render, 99):6.2f}  {statistics.median(t.floor):6.2f} "
+              f"{percentile(t.floor, 99):6.2f}  {statistics.median(t.ratio):5.2f}x "
+              f"{percentile(t.ratio, 99):5.2f}x  {statistics.median(t.size) / 1000:6.0f}")
+    shown = [kind for kind, t in tallies.items() if t.render]
+    print("cache hit rates in the timed rounds, hits / lookups (lookups per render):")
+    print(f"  {'cache':<44}" + "".join(f"{kind:>18}" for kind in shown))
+    for name in sorted({n for kind in shown for n in tallies[kind].hits}):
+        cells = []
+        for kind in shown:
+            h, m = tallies[kind].hits.get(name, (0, 0))
+            per = (h + m) / len(tallies[kind].render)
+            cells.append(f"{h / (h + m):>8.0%} ({per:>6.1f})" if h + m else f"{'-':>18}")
+        print(f"  {name:<44}" + "".join(cells))
+    print(f"RSS {now:.0f} MB now, {peak:.0f} MB peak; {setup_rss:.0f} MB before the first "
+          f"render (the channels' games and views)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
