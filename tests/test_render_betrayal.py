@@ -23,7 +23,7 @@ from bot.games.betrayal.view import (
     TileView,
     TraitView,
 )
-from renderers import betrayal, common
+from renderers import betrayal, canvas, common
 from renderers.betrayal import (
     BARRIER,
     DEAD,
@@ -485,8 +485,7 @@ def test_render_is_deterministic_and_cache_safe(full: MapView) -> None:
     first = render_map(full)
     render_map(small_view())
     assert render_map(full) == first
-    betrayal._static_layer.cache_clear()
-    betrayal._tile_sprite.cache_clear()
+    canvas.clear_caches()
     assert render_map(full) == first
 
 

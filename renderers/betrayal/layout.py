@@ -332,8 +332,9 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
     ring: dict[int, int] = {}
     monsters: dict[int, Point] = {}
     monster_radius: dict[int, int] = {}
-    strip_rows = _strip_rows(view, t)
-    for cell, group in _groups(view).items():
+    groups = _groups(view)
+    strip_rows = _strip_rows(view, t, groups)
+    for cell, group in groups.items():
         x0, y0, _, _ = cell_box(*cell)
         slots = _token_slots(len(group), t, strip_rows.get(cell, 0))
         for figure, (sx, sy, r, _, _) in zip(group, slots, strict=True):
