@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from array import array
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache, update_wrapper
@@ -35,7 +36,9 @@ from typing import Any, Generic, ParamSpec
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from renderers import png
 from renderers.common import (
+    PNG_COMPRESS_LEVEL,
     Box,
     Colour,
     Font,
@@ -46,6 +49,7 @@ from renderers.common import (
     text_mask,
     text_stroke,
     text_width,
+    to_png,
 )
 
 P = ParamSpec("P")
@@ -216,6 +220,9 @@ register(_advance)
 # (a fill) or a sprite and whether it goes through its mask.
 Op = tuple[int, int, int, int, int | Sprite, bool]
 
+BANDS = register(png.BandCache(png.BAND_CACHE_SIZE))
+
+
 class Canvas:
     """A board being composed: RGB drawn as it goes (no ink), or indexed (`ink`): a list
     of fills and pieces, drawn when finished. Colours are given as RGB either way;
@@ -319,6 +326,42 @@ class Canvas:
             return self.image
         img = self._raster(self.size, 0, 0, self.ops)
         return self.ink.finish(img)
+
+    def png(self) -> bytes:
+        """The composed board as PNG bytes (indexed: band by band, see renderers.png)."""
+        if self.ink is None:
+            assert self.image is not None
+            return to_png(self.image)
+        w, h = self.size
+        rows = png.BAND_ROWS
+        count = (h + rows - 1) // rows
+        keys = [[self.ink.serial, self._background, w, min(rows, h - b * rows), b]
+                for b in range(count)]
+        members: list[list[Op]] = [[] for _ in range(count)]
+        for op in self.ops:
+            x0, y0, x1, y1, what, through = op
+            first, last = max(0, y0 // rows), min(count - 1, (y1 - 1) // rows)
+            if first > last or x1 <= 0 or x0 >= w:
+                continue
+            ident = (what.serial * 2 + through) if isinstance(what, Sprite) else -1 - what
+            for b in range(first, last + 1):
+                keys[b].extend((x0, y0, x1, y1, ident))
+                members[b].append(op)
+        bands = []
+        for b in range(count):
+            key = array("q", keys[b]).tobytes()
+            found = BANDS.get(key)
+            if found is None:
+                y0 = b * rows
+                height = min(rows, h - y0)
+                # One column more on the left, index 0 there: the rows' filter byte
+                # (none), so the band's bytes are its scanlines as they are.
+                img = self._raster((w + 1, height), 1, -y0, members[b])
+                img.im.paste(0, (0, 0, 1, height))
+                found = png.band(img.tobytes(), PNG_COMPRESS_LEVEL)
+                BANDS.put(key, found)
+            bands.append(found)
+        return png.write(w, h, self.ink.palette.colours, bands)
 
     def _raster(self, size: tuple[int, int], dx: int, dy: int, ops: list[Op]) -> Image.Image:
         """The ops drawn into a new "P" image of `size`, shifted by (dx, dy). Pastes go

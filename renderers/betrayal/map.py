@@ -412,8 +412,9 @@ def encode_map(view: MapView, img: Image.Image) -> bytes:
 
 
 def render_map(view: MapView, *, width: int = BASE_WIDTH) -> bytes:
-    """The house map as PNG bytes, ready to attach to the channel message."""
-    return to_png(render_indexed(view, width=width))
+    """The house map as PNG bytes, ready to attach to the channel message: written band
+    by band, the bands drawn as before (by this game or any other) reused."""
+    return compose(view, width, map_ink(width)).png()
 
 
 def render_board(state: BetrayalState, *, width: int = 1200) -> bytes:
