@@ -20,7 +20,7 @@ from bot.games.cthulhu.state import (
     Room,
     RumbleResult,
 )
-from renderers import common, cthulhu, render_public
+from renderers import canvas, common, cthulhu, render_public
 from renderers.cthulhu import (
     BG,
     FLOOR,
@@ -280,11 +280,11 @@ def test_portal_and_secret_changes_do_not_change_the_cached_house() -> None:
     other.secrets = [[11, 10], [9, 8], [7, 6], [5, 4]]
     other.room_portals[3], other.reserve = [TELEPORT, TELEPORT], [TELEPORT] * 3
     other.location = [5] * 12
-    # The cached layers are keyed by public house facts only, so:
-    assert cthulhu._static_key(state, 1200) == cthulhu._static_key(other, 1200)
-    # ...and change with the house: a new passage is drawn.
+    # The house is drawn from public house facts only, so:
+    assert cthulhu._house_key(state) == cthulhu._house_key(other)
+    # ...which change with the house: a new passage is drawn.
     joined = make_state(passages=[*state.passages, (1, 2)])
-    assert cthulhu._static_key(joined, 1200) != cthulhu._static_key(state, 1200)
+    assert cthulhu._house_key(joined) != cthulhu._house_key(state)
     geo = board_geometry(joined)
     assert close(decode(render_board(joined)).getpixel(geo.gaps[(1, 2)]), FLOOR)
     assert close(decode(render_board(state)).getpixel(geo.gaps[(1, 2)]), BG)
@@ -294,8 +294,7 @@ def test_portal_and_secret_changes_do_not_change_the_cached_house() -> None:
 
 
 def _clear_render_caches() -> None:
-    cthulhu._static_layer.cache_clear()
-    cthulhu._palette.cache_clear()
+    canvas.clear_caches()
 
 
 @pytest.mark.parametrize("width", [600, 1200])
