@@ -12,6 +12,8 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
+from bot.games.base import PlayerInfo
+from bot.games.cthulhu import GAME
 from bot.games.cthulhu.state import (
     ABYSS,
     TELEPORT,
@@ -314,6 +316,31 @@ def test_cached_renders_match_cold_ones(width: int) -> None:
     for _ in range(2):
         for state, expected in zip(states, cold, strict=True):
             assert render_board(state, width=width) == expected
+
+
+@pytest.mark.parametrize("width", [600, 1200])
+def test_the_png_is_the_rgb_board_quantized(width: int) -> None:
+    """The board is composed in its palette and written band by band; what a player
+    gets is exactly the RGB composition mapped to that palette."""
+    for state in (make_state(), crowded_state()):
+        indexed = cthulhu.render_indexed(state, width=width)
+        png = Image.open(io.BytesIO(render_board(state, width=width)))
+        png.load()
+        assert png.mode == "P" and png.tobytes() == indexed.tobytes()
+        assert png.getpalette() == indexed.getpalette()
+        rgb = Image.open(io.BytesIO(cthulhu.encode_board(state, render_image(state, width=width))))
+        assert rgb.tobytes() == indexed.tobytes()
+
+
+def test_every_game_shares_one_palette() -> None:
+    """Real games (any house, any number of players) play the same twelve characters,
+    so they are drawn in one palette, fitted once."""
+    palettes = set()
+    for seed, players in ((1, 2), (2, 4), (3, 6)):
+        state, _ = GAME.setup([PlayerInfo(f"P{i}") for i in range(players)], seed, {})
+        png = Image.open(io.BytesIO(render_board(state)))
+        palettes.add(tuple(png.getpalette() or []))
+    assert len(palettes) == 1
 
 
 def test_render_image_is_a_private_copy() -> None:
