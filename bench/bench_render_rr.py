@@ -100,20 +100,29 @@ def cast(view: MapView, chosen: list[int]) -> MapView:
 
 def betrayal_turns(seed: int, haunt: bool) -> Iterator[Render]:
     """A channel playing Betrayal: its own house, its own 3..6 explorers; exploring
-    starts at a random turn of the game (and starts over after 47 tiles)."""
+    starts at a random turn of the game (and starts over after 47 tiles). The first
+    game's turns are made now, so the RSS before rendering counts them."""
     rng = random.Random(seed)
     chosen = rng.sample(range(len(COLOURS)), rng.randint(3, 6))
-    game = 0
-    while True:
+
+    def game(n: int) -> list[MapView]:
         if haunt:
-            views = [v for v, _ in haunt_views(seed * 100 + game, 100)]
+            views = [v for v, _ in haunt_views(seed * 100 + n, 100)]
         else:
-            views = [v for v, _ in game_views(seed * 100 + game, len(chosen), 3)]
-        first = rng.randrange(len(views)) if game == 0 else 0
-        for view in views[first:]:
-            shown = cast(view, chosen)
-            yield lambda v=shown: betrayal.render_map(v)
-        game += 1
+            views = [v for v, _ in game_views(seed * 100 + n, len(chosen), 3)]
+        return [cast(view, chosen) for view in views]
+
+    first = game(0)
+    return _turns(first[rng.randrange(len(first)):], game)
+
+
+def _turns(views: list[MapView], game: Callable[[int], list[MapView]]) -> Iterator[Render]:
+    n = 0
+    while True:
+        for view in views:
+            yield lambda v=view: betrayal.render_map(v)
+        n += 1
+        views = game(n)
 
 
 @dataclass
@@ -157,8 +166,9 @@ def caches() -> dict[str, Callable[[], object]]:
             info = getattr(value, "cache_info", None)
             if callable(info) and not isinstance(value, type) and id(value) not in seen:
                 seen.add(id(value))
-                where = getattr(value, "__module__", name) or name
-                what = getattr(value, "__qualname__", attr)
+                named = hasattr(value, "__qualname__")  # a function; else an instance
+                where = getattr(value, "__module__", name) if named else name
+                what = value.__qualname__ if named else attr
                 out[f"{where.removeprefix('renderers.')}.{what}"] = info
     return out
 
@@ -198,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
                  betrayal_turns(seed, haunt=kind == "haunt"))
         channels.append(Channel(kind, turns))
     options = png_options()
+    gc.collect()
     setup_rss, _ = rss_mb()
     for _ in range(args.warmup):
         for ch in channels:

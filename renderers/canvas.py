@@ -20,8 +20,8 @@ have blended. The same composition run without an ink gives the RGB image, and
 quantizing that gives the indexed one pixel for pixel (the renderers' tests hold them
 to it). Text stays anti-aliased and flat fills stay exact, as before.
 
-Caches are bounded by entry count (`Pieces(maxsize=...)`); the biggest pieces (tiles)
-are a few tens of KB as indices.
+Every cache is bounded by entries and by bytes (`renderers.lru`); the biggest pieces
+(tiles) are a few tens of KB as indices.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from renderers.common import (
     text_width,
     to_png,
 )
+from renderers.lru import CacheInfo, Lru
 
 P = ParamSpec("P")
 
@@ -142,31 +143,39 @@ class Pieces(Generic[P]):
     with an ink, the cached indexed sprite; with None, the RGB one, drawn afresh (only
     palette fitting and callers inspecting RGB images ask for those)."""
 
-    def __init__(self, draw: Callable[P, Sprite], maxsize: int) -> None:
+    def __init__(self, draw: Callable[P, Sprite], maxsize: int, maxbytes: int) -> None:
         self.draw = draw
-        self._indexed = lru_cache(maxsize=maxsize)(self._quantize)
+        self._cache: Lru[Sprite] = Lru(maxsize, maxbytes)
         update_wrapper(self, draw)
         register(self)
-
-    def _quantize(self, ink: Ink, *args: Hashable) -> Sprite:
-        sprite = self.draw(*args)  # type: ignore[call-arg]
-        return Sprite(ink.quantize(sprite.image), sprite.mask, sprite.offset)
 
     def __call__(self, ink: Ink | None, *args: Hashable) -> Sprite:
         if ink is None:
             return self.draw(*args)  # type: ignore[call-arg]
-        return self._indexed(ink, *args)
+        key = (ink, args)
+        sprite = self._cache.get(key)
+        if sprite is None:
+            drawn = self.draw(*args)  # type: ignore[call-arg]
+            sprite = Sprite(ink.quantize(drawn.image), drawn.mask, drawn.offset)
+            w, h = sprite.image.size
+            self._cache.put(key, sprite, _SPRITE_OVERHEAD + w * h + (
+                0 if sprite.mask is None else (w + 7) // 8 * h))
+        return sprite
 
-    def cache_info(self) -> Any:
-        return self._indexed.cache_info()
+    def cache_info(self) -> CacheInfo:
+        return self._cache.cache_info()
 
     def cache_clear(self) -> None:
-        self._indexed.cache_clear()
+        self._cache.cache_clear()
 
 
-def pieces(maxsize: int) -> Callable[[Callable[P, Sprite]], Pieces[P]]:
-    """Decorator form of `Pieces`."""
-    return lambda draw: Pieces(draw, maxsize)
+# What a cached sprite costs beyond its pixels (the Image objects and the entry).
+_SPRITE_OVERHEAD = 400
+
+
+def pieces(maxsize: int, maxbytes: int = 8 << 20) -> Callable[[Callable[P, Sprite]], Pieces[P]]:
+    """Decorator form of `Pieces` (8 MB unless told)."""
+    return lambda draw: Pieces(draw, maxsize, maxbytes)
 
 
 def footprint(img: Image.Image, on: Colour) -> Image.Image:
@@ -186,13 +195,20 @@ def trimmed(img: Image.Image, on: Colour, origin: Point) -> Sprite:
     return Sprite(img.crop(box), mask.crop(box), (box[0] - origin[0], box[1] - origin[1]))
 
 
-@lru_cache(maxsize=8192)
+# Words are small (a few hundred bytes to ~2 KB); a channel asks for its own every turn.
+TEXTS: Lru[Sprite] = register(Lru(16384, 16 << 20))
+
+
 def _text_piece(ink: Ink | None, f: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int,
                 fx: float, fy: float, fill: Colour, on: Colour) -> Sprite | None:
     """One line of text in `fill` on `on`, as ImageDraw.text draws it (None: nothing to
     draw). Indexed, coverage goes through the ink's ramp: no quantizing. Text is the one
     piece also cached in RGB: a channel's words (its players' names, its header) are
     asked for every turn."""
+    key = (ink, f, text, anchor, stroke, fx, fy, fill, on)
+    found = TEXTS.get(key)
+    if found is not None:
+        return found
     mask, offset = text_mask(f, text, anchor, stroke, "L", fx, fy)
     if mask is None:
         return None
@@ -201,10 +217,10 @@ def _text_piece(ink: Ink | None, f: ImageFont.FreeTypeFont, text: str, anchor: s
         image.paste(fill, (0, 0, *mask.size), mask)
     else:
         image = mask.point(ink.ramp(fill, on)).convert("P")
-    return Sprite(image, mask.point(COVERED, "1"), offset)
-
-
-register(_text_piece)
+    sprite = Sprite(image, mask.point(COVERED, "1"), offset)
+    w, h = image.size
+    TEXTS.put(key, sprite, _SPRITE_OVERHEAD + w * h * len(image.getbands()) + (w + 7) // 8 * h)
+    return sprite
 
 
 @lru_cache(maxsize=4096)
@@ -216,11 +232,14 @@ def _advance(f: Font, text: str) -> float:
 register(_advance)
 
 
+# What a cached band costs beyond its key and chunk (the objects and the entry).
+_BAND_OVERHEAD = 200
+
 # One fill or piece of an indexed canvas: its box (x0, y0, x1, y1), then a palette index
 # (a fill) or a sprite and whether it goes through its mask.
 Op = tuple[int, int, int, int, int | Sprite, bool]
 
-BANDS = register(png.BandCache(png.BAND_CACHE_SIZE))
+BANDS: Lru[png.Band] = register(Lru(png.BAND_CACHE_SIZE, png.BAND_CACHE_BYTES))
 
 
 class Canvas:
@@ -349,7 +368,7 @@ class Canvas:
                 members[b].append(op)
         bands = []
         for b in range(count):
-            key = array("q", keys[b]).tobytes()
+            key = array("i", keys[b]).tobytes()
             found = BANDS.get(key)
             if found is None:
                 y0 = b * rows
@@ -359,7 +378,7 @@ class Canvas:
                 img = self._raster((w + 1, height), 1, -y0, members[b])
                 img.im.paste(0, (0, 0, 1, height))
                 found = png.band(img.tobytes(), PNG_COMPRESS_LEVEL)
-                BANDS.put(key, found)
+                BANDS.put(key, found, len(key) + len(found.chunk) + _BAND_OVERHEAD)
             bands.append(found)
         return png.write(w, h, self.ink.palette.colours, bands)
 

@@ -12,22 +12,23 @@ kept with it and the stream's is combined from the bands' (`adler32_combine`).
 
 The file is an ordinary PNG (any decoder reads split IDATs), a few per cent bigger
 than one stream (each band starts without a dictionary): ~64 KB where Pillow writes
-~62 KB for a full house. The cache holds compressed bands only, ~1.5 KB each; 16384 of
-them cover 200 channels' boards.
+~62 KB for a full house. The cache (`renderers.canvas.BANDS`) holds compressed bands
+and their descriptions, ~2 KB a band: 16384 of them (32 MB at most) cover the boards
+of ~300 channels.
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
 
 BAND_ROWS = 32  # 16 rows: +10 % bytes; 64: fewer bands reused when a token moves
+# A board is 25..47 bands: these hold the last boards of ~300 channels.
 BAND_CACHE_SIZE = 16384
+BAND_CACHE_BYTES = 32 << 20
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ADLER_BASE = 65521
 
@@ -39,43 +40,6 @@ class Band:
     chunk: bytes
     adler: int
     size: int
-
-
-class CacheInfo(NamedTuple):
-    hits: int
-    misses: int
-    maxsize: int
-    currsize: int
-
-
-class BandCache:
-    """Compressed bands by what was drawn in them, least recently used dropped first."""
-
-    def __init__(self, maxsize: int) -> None:
-        self.maxsize = maxsize
-        self._bands: OrderedDict[bytes, Band] = OrderedDict()
-        self.hits = self.misses = 0
-
-    def get(self, key: bytes) -> Band | None:
-        band = self._bands.get(key)
-        if band is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        self._bands.move_to_end(key)
-        return band
-
-    def put(self, key: bytes, band: Band) -> None:
-        self._bands[key] = band
-        if len(self._bands) > self.maxsize:
-            self._bands.popitem(last=False)
-
-    def cache_info(self) -> CacheInfo:
-        return CacheInfo(self.hits, self.misses, self.maxsize, len(self._bands))
-
-    def cache_clear(self) -> None:
-        self._bands.clear()
-        self.hits = self.misses = 0
 
 
 def band(scanlines: bytes, level: int) -> Band:

@@ -568,6 +568,7 @@ def test_every_renderer_cache_is_bounded(full: MapView) -> None:
     for cache in canvas._CACHES:
         info = cache.cache_info()
         assert info.maxsize is not None and info.currsize <= info.maxsize, cache
+        assert getattr(info, "currbytes", 0) <= getattr(info, "maxbytes", 0), cache
 
 
 def test_explorer_move_changes_only_dynamic_parts() -> None:

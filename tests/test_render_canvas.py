@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from renderers import canvas, common, png
 from renderers.canvas import Canvas, Ink, Sprite
+from renderers.lru import Lru
 
 BG = (14, 13, 18)
 PANEL = (27, 25, 33)
@@ -127,12 +128,14 @@ def test_unchanged_bands_are_reused_and_changed_ones_redrawn() -> None:
                                               ).finish().tobytes()
 
 
-def test_band_cache_is_bounded() -> None:
-    cache = png.BandCache(3)
+def test_caches_are_bounded_by_entries_and_bytes() -> None:
+    cache: Lru[str] = Lru(3, 100)
     for i in range(10):
-        cache.put(bytes([i]), png.Band(b"", 1, 0))
-    assert cache.cache_info().currsize == 3
-    assert cache.get(bytes([0])) is None and cache.get(bytes([9])) is not None
+        cache.put(i, "x", 10)
+    assert cache.cache_info().currsize == 3 and cache.cache_info().currbytes == 30
+    assert cache.get(0) is None and cache.get(9) == "x"
+    cache.put("big", "y", 95)  # pushes every older entry out to stay under 100 bytes
+    assert cache.cache_info().currsize == 1 and cache.get(9) is None
 
 
 def test_pieces_are_cached_per_ink_and_bounded() -> None:

@@ -156,49 +156,42 @@ def _large(r: int) -> int:
     return max(r + 1, round(r * 1.35))
 
 
-# Roster chips show a channel's own players, so every channel has its own: at 200
-# channels, 6 explorers, acting or not, 2400 chips of ~8 KB (indices) at 1200 px.
-CHIP_CACHE_SIZE = 4096
-
-
 def _draw_roster(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+    """A chip per explorer: the pawn, the player, the explorer and what became of them.
+    Composed of shared pieces (the chip's frame, the pawn) and the channel's words, so
+    no channel needs chips of its own in a cache."""
+    s = geo.scale
     by_seat = {ex.seat: ex for ex in view.explorers}
-    fonts = font_signature()
-    for seat, (x0, y0, x1, y1) in geo.roster_chips.items():
+    for seat, box in geo.roster_chips.items():
         ex = by_seat[seat]
-        canvas.put((x0, y0), _chip(canvas.ink, x1 - x0, y1 - y0, geo.scale, ex.player, ex.name,
-                                   ex.colour, ex.acting, ex.traitor, ex.alive, fonts))
+        x0, y0, x1, y1 = box
+        h = y1 - y0
+        edge = GOLD if ex.acting else TRAITOR if ex.traitor else PANEL_EDGE
+        canvas.put((x0, y0), _chip(canvas.ink, x1 - x0, h, _px(8, s), edge,
+                                   _px(2 if ex.acting or ex.traitor else 1, s)))
+        r = max(3, round(h * 0.22))
+        cx, cy = x0 + _px(10, s) + r, (y0 + y1) // 2
+        canvas.put((cx, cy), _token(canvas.ink, ex.colour, ex.alive, ex.traitor, False, r,
+                                    PANEL))
+        tx = cx + r + _px(8, s)
+        room = x1 - _px(8, s) - tx
+        fb, p_text = fit_text(ex.player or "?", room, _px(16, s), min_size=_px(12, s), bold=True)
+        canvas.text((tx, cy), p_text, fb, GOLD if ex.acting else TEXT if ex.alive else MUTED,
+                    on=PANEL, anchor="lm", bold=True)
+        rest = room - text_width(fb, p_text) - _px(8, s)
+        marks = [m for m, on in (("traitor", ex.traitor), ("dead", not ex.alive)) if on]
+        detail = f"{ex.name} ({', '.join(marks)})" if marks else ex.name
+        if rest > _px(24, s):
+            fr, d_text = fit_text(detail, rest, _px(14, s), min_size=_px(11, s))
+            ink = TRAITOR if ex.traitor and ex.alive else MUTED if ex.alive else DIM
+            canvas.text((x1 - _px(8, s) - rest, cy), d_text, fr, ink, on=PANEL, anchor="lm")
 
 
-@pieces(CHIP_CACHE_SIZE)
-def _chip(w: int, h: int, s: float, player: str, name: str, colour: str, acting: bool,
-          traitor: bool, alive: bool, fonts: tuple[object, ...]) -> Sprite:
-    """An explorer's chip in the roster row, w x h on the background: the pawn, the
-    player, the explorer and what became of them. `fonts` only keys the cache."""
-    ex = ExplorerView(seat=0, name=name, player=player, colour=colour, floor="", x=0, y=0,
-                      alive=alive, acting=acting, traitor=traitor)
+@pieces(256)
+def _chip(w: int, h: int, radius: int, edge: Colour, width: int) -> Sprite:
+    """A roster chip's frame, w x h on the background."""
     img = Image.new("RGB", (w, h), BG)
-    draw = ImageDraw.Draw(img)
-    box = (0, 0, w, h)
-    x0, y0, x1, y1 = box
-    edge = GOLD if ex.acting else TRAITOR if ex.traitor else PANEL_EDGE
-    rounded_box(img, box, _px(8, s), PANEL, outline=edge,
-                width=_px(2 if ex.acting or ex.traitor else 1, s))
-    r = max(3, round(h * 0.22))
-    cx, cy = x0 + _px(10, s) + r, (y0 + y1) // 2
-    _pawn(img, ex, cx, cy, r)
-    tx = cx + r + _px(8, s)
-    room = x1 - _px(8, s) - tx
-    fb, p_text = fit_text(ex.player or "?", room, _px(16, s), min_size=_px(12, s), bold=True)
-    draw_text(draw, (tx, cy), p_text, fb, GOLD if ex.acting else TEXT if ex.alive else MUTED,
-              anchor="lm", bold=True)
-    rest = room - text_width(fb, p_text) - _px(8, s)
-    marks = [m for m, on in (("traitor", ex.traitor), ("dead", not ex.alive)) if on]
-    detail = f"{ex.name} ({', '.join(marks)})" if marks else ex.name
-    if rest > _px(24, s):
-        fr, d_text = fit_text(detail, rest, _px(14, s), min_size=_px(11, s))
-        ink = TRAITOR if ex.traitor and ex.alive else MUTED if ex.alive else DIM
-        draw_text(draw, (x1 - _px(8, s) - rest, cy), d_text, fr, ink, anchor="lm")
+    rounded_box(img, (0, 0, w, h), radius, PANEL, outline=edge, width=width)
     return Sprite(img)
 
 
@@ -268,7 +261,7 @@ def _tile_fill(tile: TileView) -> Colour:
 
 # Pawns and monsters are shared by every game: 6 explorer colours (or grey), acting,
 # traitor, at a few radii on 7 floor colours; monsters by kind, count and size.
-FIGURE_CACHE_SIZE = 4096
+FIGURE_CACHE_SIZE = 4096  # a figure is 0.5..3 KB: within the pieces' 8 MB
 
 
 @pieces(FIGURE_CACHE_SIZE)

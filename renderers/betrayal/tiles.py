@@ -126,12 +126,13 @@ def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
 
 
 # Every game shares these (a room, its rotation, tokens and size look the same in any
-# house). 4096 covers the rooms of the 13 tile sizes in several looks each; at 1200 px
-# a tile is 88..180 px square, 8..32 KB as indices.
+# house): the 45 rooms in 13 sizes and a few looks each. At 1200 px a tile is 88..180 px
+# square, 8..32 KB as indices; 48 MB holds ~3000 of the common sizes.
 TILE_CACHE_SIZE = 4096
+TILE_CACHE_BYTES = 48 << 20
 
 
-@pieces(TILE_CACHE_SIZE)
+@pieces(TILE_CACHE_SIZE, TILE_CACHE_BYTES)
 def _tile_sprite(look: TileLook, t: int, fonts: tuple[object, ...]) -> Sprite:
     """One tile, t x t on the panel colour. `fonts` (font_signature()) is only part of
     the cache key: a sprite drawn before fonts changed must not be reused."""
