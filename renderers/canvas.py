@@ -181,8 +181,8 @@ def pieces(maxsize: int, maxbytes: int = 8 << 20) -> Callable[[Callable[P, Sprit
 def footprint(img: Image.Image, on: Colour) -> Image.Image:
     """A "1" mask of the pixels of an RGB piece that differ from the flat `on` it was
     drawn on."""
-    diff = ImageChops.difference(img, Image.new("RGB", img.size, on)).convert("L")
-    return diff.point(COVERED, "1")
+    r, g, b = ImageChops.difference(img, Image.new("RGB", img.size, on)).split()
+    return ImageChops.lighter(ImageChops.lighter(r, g), b).point(COVERED, "1")
 
 
 def trimmed(img: Image.Image, on: Colour, origin: Point) -> Sprite:

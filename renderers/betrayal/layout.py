@@ -218,7 +218,8 @@ def _choose_layout(cells: dict[str, tuple[int, int]], width: int,
     return _choose_layout_cached(tuple(cells[f] for f in FLOORS), width, fr)
 
 
-@lru_cache(maxsize=256)
+# Every channel's house grows its own way: room for the extents of a few hundred.
+@lru_cache(maxsize=4096)
 def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
                           fr: _Frame) -> tuple[str, Node, int]:
     """The arrangement and tile size to draw with.
@@ -235,9 +236,12 @@ def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
     t_min = min(t_max, max(_px(TILE_MIN, fr.s), TILE_LEGIBLE))
     sizes = tile_sizes(t_min, t_max)
 
+    panels: dict[int, dict[str, tuple[int, int]]] = {}  # t -> floor -> panel size
+
     def size(node: Node, t: int) -> tuple[int, int]:
-        sizes = {f: _panel_size(cells[f], t, fr) for f in FLOORS}
-        return _node_size(node, sizes, fr.panel_gap)
+        if t not in panels:
+            panels[t] = {f: _panel_size(cells[f], t, fr) for f in FLOORS}
+        return _node_size(node, panels[t], fr.panel_gap)
 
     def largest(options: Sequence[int], ok: Callable[[int], bool]) -> int | None:
         """The biggest of the (ascending) options with ok(t), for ok true up to some t
