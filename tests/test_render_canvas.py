@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import random
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 
 from PIL import Image, ImageDraw
 
@@ -155,3 +156,15 @@ def test_pieces_are_cached_per_ink_and_bounded() -> None:
     assert square.cache_info().currsize == 4
     canvas.clear_caches()
     assert square.cache_info().currsize == 0
+
+
+def test_boards_rendered_in_threads_are_the_ones_rendered_in_turn() -> None:
+    """The bot renders in worker threads: caches shared between them give every board
+    the bytes it gets alone."""
+    target = ink()
+    labels = [f"Turn {n} · Player {n % 5}" for n in range(24)]
+    alone = [compose(target, label).png() for label in labels]
+    canvas.clear_caches()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda label: compose(target, label).png(), labels * 3))
+    assert together == alone * 3
