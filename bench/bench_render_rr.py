@@ -61,7 +61,7 @@ from bot.games.base import PlayerInfo
 from bot.games.betrayal.view import MapView
 from bot.games.cthulhu import GAME as CTHULHU
 from bot.games.cthulhu.state import CthulhuState
-from renderers import betrayal, common
+from renderers import betrayal, canvas, common
 from tests.test_render_betrayal import COLOURS, EXPLORERS, PLAYERS
 
 KINDS = ("cthulhu", "exploring", "haunt")
@@ -142,7 +142,7 @@ class Tally:
 
 def png_options() -> dict[str, object]:
     """The PNG settings the renderers encode with (the floor uses the same)."""
-    return dict(getattr(common, "PNG_OPTIONS", {"compress_level": 3, "optimize": False}))
+    return dict(common.PNG_OPTIONS)
 
 
 def floor_ms(data: bytes, options: dict[str, object]) -> float:
@@ -198,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=1, help="untimed rounds first")
     parser.add_argument("--kind", choices=KINDS, help="every channel plays this kind")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-band-reuse", action="store_true",
+                        help="forget the PNG bands before each render: pieces shared, every "
+                             "band drawn and compressed (what the bands save)")
     args = parser.parse_args(argv)
 
     channels = []
@@ -220,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.rounds):
         for ch in channels:
             render = next(ch.turns)
+            if args.no_band_reuse:
+                canvas.BANDS.cache_clear()
             before = counts(infos)
             t0 = time.perf_counter()
             data = render()
@@ -241,7 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     now, peak = rss_mb()
 
     print(f"{args.channels} channels round-robin, {args.rounds} timed rounds after "
-          f"{args.warmup} warm-up, PNG {options}, {elapsed:.0f} s")
+          f"{args.warmup} warm-up, PNG {options}, {elapsed:.0f} s"
+          + (", no band reused" if args.no_band_reuse else ""))
     print(f"{'kind':<10} {'n':>4}  {'render ms':>14}  {'floor ms':>14}  {'ratio':>13}  "
           f"{'PNG KB':>6}")
     print(f"{'':<10} {'':>4}  {'median   p99':>14}  {'median   p99':>14}  "

@@ -232,6 +232,10 @@ def _advance(f: Font, text: str) -> float:
 register(_advance)
 
 
+# Past this share of new bands, a board's scanlines are drawn whole (every op pasted once)
+# rather than band by band (each band pastes the ops that reach into it).
+WHOLE_SHARE = 1 / 3
+
 # What a cached band costs beyond its key and chunk (the objects and the entry).
 _BAND_OVERHEAD = 200
 
@@ -366,21 +370,32 @@ class Canvas:
             for b in range(first, last + 1):
                 keys[b].extend((x0, y0, x1, y1, ident))
                 members[b].append(op)
-        bands = []
-        for b in range(count):
-            key = array("i", keys[b]).tobytes()
-            found = BANDS.get(key)
-            if found is None:
-                y0 = b * rows
-                height = min(rows, h - y0)
-                # One column more on the left, index 0 there: the rows' filter byte
-                # (none), so the band's bytes are its scanlines as they are.
-                img = self._raster((w + 1, height), 1, -y0, members[b])
+        band_keys = [array("i", k).tobytes() for k in keys]
+        bands = [BANDS.get(key) for key in band_keys]
+        missing = [b for b, found in enumerate(bands) if found is None]
+        # The scanlines come from an image one column wider, index 0 there: the rows'
+        # filter byte (none), so its bytes are the scanlines as they are. Drawn whole
+        # when many bands are new (each op once), else band by band.
+        line = w + 1
+        whole = None
+        if len(missing) > WHOLE_SHARE * count:
+            whole = self._raster((line, h), 1, 0, self.ops)
+        if whole is not None:
+            whole.im.paste(0, (0, 0, 1, h))
+            scanlines = whole.tobytes()
+        for b in missing:
+            y0 = b * rows
+            height = min(rows, h - y0)
+            if whole is not None:
+                data = scanlines[y0 * line:(y0 + height) * line]
+            else:
+                img = self._raster((line, height), 1, -y0, members[b])
                 img.im.paste(0, (0, 0, 1, height))
-                found = png.band(img.tobytes(), PNG_COMPRESS_LEVEL)
-                BANDS.put(key, found, len(key) + len(found.chunk) + _BAND_OVERHEAD)
-            bands.append(found)
-        return png.write(w, h, self.ink.palette.colours, bands)
+                data = img.tobytes()
+            found = png.band(data, PNG_COMPRESS_LEVEL)
+            BANDS.put(band_keys[b], found, len(band_keys[b]) + len(found.chunk) + _BAND_OVERHEAD)
+            bands[b] = found
+        return png.write(w, h, self.ink.palette.colours, bands)  # type: ignore[arg-type]
 
     def _raster(self, size: tuple[int, int], dx: int, dy: int, ops: list[Op]) -> Image.Image:
         """The ops drawn into a new "P" image of `size`, shifted by (dx, dy). Pastes go
