@@ -19,21 +19,58 @@ KINDS[i % 3] (or --kind for all of them):
 One warm-up round (not counted) lets the caches reach the state they are in after a
 bot has run a while; then --rounds rounds are timed. Per render it times the render
 (renderers.render_public for Cthulhu, renderers.betrayal.render_map of the turn's view
-for Betrayal: draw + palette + encode) and, right after, the floor: `Image.save` of
+for Betrayal: draw + quantize + encode) and, right after, the floor: `Image.save` of
 the very image it produced (decoded from its PNG, so the same P-mode pixels and palette)
 with the renderer's own PNG settings. The ratio is taken per render; it prints per kind
 the median / p99 of render, floor and ratio, the PNG size, then the hit rate of every
 renderer cache during the timed rounds, and the process's RSS (now and peak).
+(For Betrayal, render_public first builds the view from the state, bot.games.betrayal.
+views.map_view: ~1 ms for a full house on this box, not timed here.)
 
     .venv/bin/python bench/bench_render_rr.py                  # 50 channels
     .venv/bin/python bench/bench_render_rr.py --channels 200 --rounds 4
     .venv/bin/python bench/bench_render_rr.py --kind haunt --channels 200
 
 Target (issue 8): render <= 1.25x floor for each kind. Recorded on the shared 2-core
-box, 1200 px, seed 0, ms (see the commit log for the runs in between):
+box (busy: 4-5 other jobs, so a floor is 5..15 ms where a quiet box encodes a full house
+in ~2.5 ms; ratios are taken render by render in one run), 1200 px, seed 0. Channels
+are mixed (a third of each kind) unless --kind; ms, median / p99:
 
-    BEFORE   (palette keyed by the explorers' colours, per-channel RGB layers, a full
-             RGB quantize per render)
+    BEFORE: palette keyed by the explorers' colours, per-channel RGB layers (6 kept),
+    tile sprites by exact tile size, a full RGB quantize and one zlib stream a render
+      50 ch     cthulhu    render 14.4 / 24.3  floor 5.9 / 10.1  ratio 2.34x / 4.47x
+                exploring  render 45.8 / 82.8  floor 7.4 / 11.8  ratio 6.25x / 15.7x
+                haunt      render 51.2 / 92.5  floor 9.5 / 13.9  ratio 6.16x / 14.5x
+                RSS 209 MB (222 peak), 44 MB before the first render
+      200 ch    cthulhu    render 13.8 / 31.3  floor 4.9 / 12.2  ratio 2.42x / 6.06x
+                exploring  render 36.1 / 79.4  floor 6.0 / 18.7  ratio 5.79x / 15.0x
+                haunt      render 49.0 / 95.8  floor 7.4 / 17.4  ratio 6.67x / 12.2x
+                RSS 224 MB (255 peak), 55 MB before the first render
+      200 of one kind: cthulhu 2.48x / 6.29x, exploring 5.93x / 18.1x, haunt 6.06x / 12.5x
+      hit rates (200 ch): Betrayal palette 24-43 %, house layer 36-43 %, tile sprites
+      22-35 %; Cthulhu house layer 79 %
+
+    AFTER: one palette per width whoever plays, every board composed in it from pieces
+    all games share (nothing quantized per render), tiles in 13 sizes, the PNG written
+    in 32-row bands with the bands drawn before reused (renderers/canvas.py, png.py)
+      50 ch     cthulhu    render  3.2 / 12.2  floor 8.5 / 16.8  ratio 0.55x / 1.81x
+                exploring  render  8.4 / 27.0  floor 9.1 / 33.9  ratio 0.90x / 3.01x
+                haunt      render  9.8 / 29.4  floor 10.6 / 20.9 ratio 0.91x / 2.28x
+                RSS 104 MB, 44 MB before the first render
+      200 ch    cthulhu    render  3.2 / 13.0  floor 8.4 / 18.7  ratio 0.48x / 1.77x
+                exploring  render  8.9 / 25.6  floor 9.5 / 22.0  ratio 0.97x / 3.98x
+                haunt      render  9.6 / 33.9  floor 10.6 / 25.7 ratio 0.88x / 2.95x
+                RSS 170 MB, 56 MB before the first render
+      200 of one kind: cthulhu 0.47x / 1.70x, exploring 0.94x / 2.77x, haunt 0.88x / 1.81x
+      hit rates (200 ch): palettes 100 %, tiles 98-100 %, words 97-100 %, bands 89 %
+      (cthulhu), 66 % (exploring), 81 % (haunt)
+      --no-band-reuse (pieces shared, every band drawn and compressed): 50 ch 1.33x,
+      1.69x, 1.58x; 200 ch 1.34x, 1.49x, 1.61x (median; cthulhu, exploring, haunt)
+
+The p99s are the renders that reuse few bands: a new game, or a house whose layout
+changed (a fifth of exploring turns re-lay the panels), now and then with tile sizes
+not yet drawn. The floor is Pillow encoding the whole image in one stream; a render
+that reuses bands compresses only the rest, hence ratios under 1.
 """
 
 from __future__ import annotations
