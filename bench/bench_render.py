@@ -5,8 +5,11 @@ Plays AI-only games through the pure engine (GAME.setup / GAME.ai_action / GAME.
 --stride-th one after it until --renders states are collected. Those are rendered in
 play order, as the bot does after actions, timing the two halves separately:
 
-    draw    renderers.cthulhu.render_image (Pillow drawing of the whole board)
-    encode  renderers.cthulhu.encode_board (palette mapping + PNG/zlib)
+    draw    renderers.cthulhu.compose (the board's pieces in its palette)
+    encode  Canvas.png (the PNG band by band; unchanged bands reused)
+
+(Until issue 8, draw was an RGB drawing over a cached house layer and encode a palette
+mapping plus one zlib stream; the figures below are from then.)
 
 and prints median / p90 / p99 / max of each, of their sum (wall clock and thread CPU
 time) and of render_board in a second pass, plus the PNG sizes. The first board of each
@@ -107,9 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     for state in states:
         c0 = time.thread_time()
         t0 = time.perf_counter()
-        img = cthulhu.render_image(state, width=args.width)
+        board = cthulhu.compose(state, args.width, cthulhu.board_ink(state, args.width))
         t1 = time.perf_counter()
-        data = cthulhu.encode_board(state, img)
+        data = board.png()
         t2 = time.perf_counter()
         cpu_ms.append((time.thread_time() - c0) * 1000)
         draw_ms.append((t1 - t0) * 1000)

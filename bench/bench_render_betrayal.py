@@ -6,8 +6,12 @@ tests/test_render_betrayal.py), one room every --per-tile turns, and each turn a
 explorer moves to a random explored room and the turn passes on. Every turn's view is
 rendered in order, timing the two halves separately:
 
-    draw    renderers.betrayal.render_image (Pillow drawing)
-    encode  renderers.betrayal.encode_map (palette mapping + PNG/zlib)
+    draw    renderers.betrayal.map.compose (the map's pieces in its palette)
+    encode  Canvas.png (the PNG band by band; unchanged bands reused)
+
+(Until issue 8, draw was an RGB drawing over a cached per-game layer and encode a
+palette mapping plus one zlib stream; the figures below are from then.
+bench/bench_render_rr.py times renders the way many channels taking turns make them.)
 
 It prints median / p90 / p99 / max of each and of their sum, split into turns that placed
 a room (the static layer is redrawn, from cached tile sprites plus one new one) and
@@ -52,7 +56,8 @@ if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.games.betrayal.view import ExplorerView, MapView
-from renderers import betrayal
+from renderers import betrayal, canvas
+from renderers.betrayal.map import compose
 from tests.test_render_betrayal import COLOURS, EXPLORERS, PLAYERS, full_view, grow_house
 from tests.test_render_betrayal_haunt import haunt_view
 
@@ -124,10 +129,12 @@ def summary(name: str, values: list[float]) -> str:
 
 
 def time_render(view: MapView, width: int) -> tuple[float, float, int]:
+    """(draw ms, encode ms, PNG bytes): composing the map in its palette, then writing
+    the PNG (band by band, unchanged bands reused), as render_map does."""
     t0 = time.perf_counter()
-    img = betrayal.render_image(view, width=width)
+    board = compose(view, width, betrayal.map_ink(width))
     t1 = time.perf_counter()
-    data = betrayal.encode_map(view, img)
+    data = board.png()
     t2 = time.perf_counter()
     return (t1 - t0) * 1000, (t2 - t1) * 1000, len(data)
 
@@ -177,12 +184,11 @@ def main() -> None:
     print(summary("total", totals))
     cold = []
     for _ in range(max(3, args.repeat // 10)):
-        betrayal._static_layer.cache_clear()
-        betrayal._tile_sprite.cache_clear()
+        canvas.clear_caches()
         t0 = time.perf_counter()
         data = betrayal.render_map(full, width=args.width)
         cold.append((time.perf_counter() - t0) * 1000)
-    print("full house, every tile redrawn (layer and sprite caches cleared), ms:")
+    print("full house, every piece and band redrawn (caches cleared), ms:")
     print(summary("total", cold))
     print(f"full house PNG: {len(data) / 1000:.0f} KB")
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -80,9 +81,14 @@ def is_fallback_font(f: Font) -> bool:
 
 def font_signature() -> tuple[object, ...]:
     """Which fonts text is drawn in now (changes when fonts are found or lost), for keys
-    of caches that hold drawn text."""
+    of caches that hold drawn text. Cheap: renders ask for it per piece."""
+    return _font_signature(font(16), font(16, bold=True))
+
+
+@lru_cache(maxsize=8)
+def _font_signature(regular: Font, bold: Font) -> tuple[object, ...]:
     return tuple(f.getname() if isinstance(f, ImageFont.FreeTypeFont) else type(f).__name__
-                 for f in (font(16), font(16, bold=True)))
+                 for f in (regular, bold))
 
 
 # Typographic characters our labels use, with ASCII stand-ins for fonts lacking them
@@ -205,16 +211,13 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f: 
               fill: Colour, *, anchor: str = "la", bold: bool = False) -> None:
     """Draw text; fakes bold with a thin stroke when only the fallback font exists."""
     text = printable(text, f)
-    stroke = 0
-    if bold and is_fallback_font(f):
-        # A 1 px stroke smears small text, so only sizes >= 14 px get the faux bold.
-        stroke = round(getattr(f, "size", 12) / 28)
+    stroke = text_stroke(f, bold)
     if isinstance(f, ImageFont.FreeTypeFont):
         # What ImageDraw.text does for one line, with the rasterized glyphs cached: the
         # same labels are drawn every turn and FreeType rendering is the costly part.
         x, y = xy
-        mask, (dx, dy) = _text_mask(f, text, anchor, stroke, draw.fontmode,
-                                    math.modf(x)[0], math.modf(y)[0])
+        mask, (dx, dy) = text_mask(f, text, anchor, stroke, draw.fontmode,
+                                   math.modf(x)[0], math.modf(y)[0])
         if mask is not None:
             draw.bitmap((int(x) + dx, int(y) + dy), mask, fill=fill)
         return
@@ -232,8 +235,16 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f: 
     draw.text((x - x0, y - y0), text, font=f, fill=fill)
 
 
-@lru_cache(maxsize=2048)
-def _text_mask(f: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int, mode: str,
+def text_stroke(f: Font, bold: bool) -> int:
+    """The stroke bold text is faked with when only the fallback font exists (none
+    otherwise). A 1 px stroke smears small text, so only sizes >= 14 px get it."""
+    if bold and is_fallback_font(f):
+        return round(getattr(f, "size", 12) / 28)
+    return 0
+
+
+@lru_cache(maxsize=4096)
+def text_mask(f: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int, mode: str,
                fx: float, fy: float) -> tuple[Image.Image | None, tuple[int, int]]:
     """The coverage mask and offset ImageDraw.text would draw for one line of text
     (starting at fractional position fx, fy); filling through it is what it does too."""
@@ -496,8 +507,14 @@ def make_palette(samples: Sequence[Image.Image], colours: int = 256,
     return Palette(lookup, tuple(v for entry in pinned + entries for v in entry))
 
 
+# How boards are written (see `to_png`); the render bench times a bare save with these.
+PNG_COMPRESS_LEVEL = 3
+PNG_OPTIONS: Mapping[str, int | bool] = MappingProxyType(
+    {"compress_level": PNG_COMPRESS_LEVEL, "optimize": False})
+
+
 def to_png(img: Image.Image, *, colours: int | None = 256, palette: Palette | None = None,
-           compress_level: int = 3, optimize: bool = False) -> bytes:
+           compress_level: int = PNG_COMPRESS_LEVEL, optimize: bool = False) -> bytes:
     """Encode as PNG, small and fast enough to upload after every turn.
 
     Boards are flat colours plus anti-aliased edges, so a 256-colour palette (no

@@ -12,12 +12,13 @@ that needs to know "what is where" therefore see exactly what was drawn.
 Sizes are written for a 1200 px wide board and scaled; at 1200 px room names are ~24 px
 and token labels ~17-21 px so the board still reads when Discord shows it at ~600 px.
 
-A board is drawn after every action, so it is fast (~1 ms to draw and ~4 ms to encode at
-1200 px; bench/bench_render.py measures it): the house, which never changes during a
-game, is drawn once per house and copied (`_static_layer`), and the PNG palette is fitted
-once per look (`_palette`). Neither cache can carry a secret from one render to another:
-each is keyed by, and drawn from, public facts only (the house, the width, the character
-colours, the fonts), never from a real state.
+A board is drawn after every action of every channel, so it is composed in its PNG
+palette from pieces any game may share (`renderers.canvas`: rooms, tokens, slots,
+markers, words) and written band by band, bands drawn before reused (bench/bench_render.py
+and bench/bench_render_rr.py measure it); the palette is fitted once per look
+(`_ink`). No cache can carry a secret from one render to another: pieces are keyed by,
+and drawn from, public facts only (sizes, names, colours, counts, the fonts), never from
+a state, and a band is described by the pieces in it.
 """
 
 from __future__ import annotations
@@ -35,12 +36,12 @@ from bot.games.cthulhu.state import (
     CthulhuState,
     Room,
 )
+from renderers.canvas import COVERED, Canvas, Ink, Sprite, pieces, register, trimmed
 from renderers.common import (
     BLACK,
     WHITE,
     Box,
     Colour,
-    Palette,
     Point,
     centered_text,
     contrast_text,
@@ -336,14 +337,135 @@ def _token(img: Image.Image, centre: Point, radius: int, colour: Colour) -> None
     disc(img, centre, radius, colour, outline=TEXT, width=max(1, round(radius * 0.16)))
 
 
-def _draw_passages(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+# ------------------------------------------------------------------------- pieces
+# What a board is composed of (renderers.canvas), each drawn once on the flat colour it
+# lies on and shared by every game showing it. Every argument is a public fact: a
+# piece can never carry a secret from one board to another.
+
+PIECE_CACHE_SIZE = 1024
+
+
+@pieces(PIECE_CACHE_SIZE)
+def _portal(radius: int, on: Colour) -> Sprite:
+    """A face-down portal on `on`, placed by its centre, through its disc's footprint."""
+    sprite, footprint = _portal_sprite(radius, on)
+    r = max(1, radius)
+    return Sprite(sprite, footprint.point(COVERED, "1"), (-r, -r))
+
+
+@pieces(PIECE_CACHE_SIZE)
+def _marker(seat: int, radius: int, fill: Colour, on: Colour,
+            fonts: tuple[object, ...]) -> Sprite:
+    """`seat_marker` on `on`, placed by its centre. `fonts` only keys the cache."""
+    pad = 2 * radius + 4
+    img = Image.new("RGB", (2 * pad, 2 * pad), on)
+    seat_marker(img, seat, (pad, pad), radius, fill)
+    return trimmed(img, on, (pad, pad))
+
+
+@pieces(PIECE_CACHE_SIZE)
+def _star(radius: int, fill: Colour, on: Colour) -> Sprite:
+    """A five-pointed star on `on`, placed by its centre."""
+    pad = 2 * radius + 4
+    img = Image.new("RGB", (2 * pad, 2 * pad), on)
+    polygon(img, star_points((pad, pad), radius), fill)
+    return trimmed(img, on, (pad, pad))
+
+
+@pieces(PIECE_CACHE_SIZE)
+def _character(colour: Colour, radius: int, on: Colour) -> Sprite:
+    """A character's token on `on`, placed by its centre."""
+    pad = radius + 2
+    img = Image.new("RGB", (2 * pad, 2 * pad), on)
+    _token(img, (pad, pad), radius, colour)
+    return trimmed(img, on, (pad, pad))
+
+
+@pieces(64)
+def _box(w: int, h: int, radius: int, fill: Colour, edge: Colour, width: int,
+         on: Colour) -> Sprite:
+    """A rounded box (a room, a slot, a score card) on `on`, w x h."""
+    img = Image.new("RGB", (w, h), on)
+    rounded_box(img, (0, 0, w, h), radius, fill, outline=edge, width=width)
+    return Sprite(img)
+
+
+@pieces(PIECE_CACHE_SIZE)
+def _line(p0: tuple[float, float], p1: tuple[float, float], colour: Colour,
+          width: int) -> Sprite:
+    """A hard-edged line (a free-form passage), through its own pixels, placed at 0, 0."""
+    x0, y0 = math.floor(min(p0[0], p1[0])) - width, math.floor(min(p0[1], p1[1])) - width
+    x1, y1 = math.ceil(max(p0[0], p1[0])) + width, math.ceil(max(p0[1], p1[1])) + width
+    img = Image.new("RGB", (x1 - x0 + 1, y1 - y0 + 1), BLACK)
+    mask = Image.new("L", img.size, 0)
+    shifted = ((p0[0] - x0, p0[1] - y0), (p1[0] - x0, p1[1] - y0))
+    ImageDraw.Draw(img).line(shifted, fill=colour, width=width)
+    ImageDraw.Draw(mask).line(shifted, fill=255, width=width)
+    return Sprite(img, mask.point(COVERED, "1"), (x0, y0))
+
+
+@pieces(PIECE_CACHE_SIZE)
+def _slot(w: int, h: int, s: float, number: int, last: bool, points: int,
+          centre: Point, radius: int, occupant: tuple[str, Colour] | None,
+          fonts: tuple[object, ...]) -> Sprite:
+    """Removal slot `number` (1-based; `last`: the survivor's), w x h on the background,
+    empty or holding the character `occupant` (name, colour) with its token at
+    `centre` (relative to the slot). `fonts` only keys the cache."""
+    img = Image.new("RGB", (w, h), BG)
+    draw = ImageDraw.Draw(img)
+    filled = occupant is not None
+    edge = GOLD if last else (PANEL_EDGE if filled else DIM)
+    rounded_box(img, (0, 0, w, h), round(8 * s), PANEL, outline=edge, width=max(1, round(2 * s)))
+    label_cx = round(SLOT_LABEL_W * s / 2) + round(2 * s)
+    cy = h // 2
+    if last:  # the survivor's slot: a star rather than a number
+        polygon(img, star_points((label_cx, cy - round(9 * s)), round(11 * s)), GOLD)
+    else:
+        centered_text(draw, (label_cx, cy - round(9 * s)), str(number),
+                      font(round(22 * s), bold=True), TEXT if filled else MUTED, bold=True)
+    centered_text(draw, (label_cx, cy + round(14 * s)), f"+{points}",
+                  font(round(17 * s), bold=True), GOLD if points else MUTED, bold=True)
+    r = radius
+    if occupant is not None:
+        name, colour = occupant
+        _token(img, centre, r, colour)
+        lx = centre[0] + r + round(8 * s)
+        f, text = fit_text(name, w - round(8 * s) - lx, round(20 * s), min_size=round(14 * s),
+                           bold=True)
+        draw_text(draw, (lx, cy), text, f, TEXT, anchor="lm", bold=True)
+    else:
+        disc(img, centre, r, PANEL, outline=DIM, width=max(1, round(2 * s)))
+        if last:
+            lx = centre[0] + r + round(8 * s)
+            f, text = fit_text("survivor", w - round(8 * s) - lx, round(17 * s),
+                               min_size=round(12 * s))
+            draw_text(draw, (lx, cy), text, f, MUTED, anchor="lm")
+    return Sprite(img)
+
+
+def _hline(canvas: Canvas, x0: int, x1: int, y: int, width: int, colour: Colour) -> None:
+    """What ImageDraw.line draws from (x0, y) to (x1, y) at this width: a rectangle."""
+    top = y - (width - 1) // 2
+    canvas.fill((x0, top, x1 + 1, top + width), colour)
+
+
+def _rect(canvas: Canvas, box: Box, colour: Colour) -> None:
+    """What ImageDraw.rectangle draws for this box (x1, y1 inclusive)."""
+    x0, y0, x1, y1 = box
+    canvas.fill((x0, y0, x1 + 1, y1 + 1), colour)
+
+
+# ----------------------------------------------------------------------- drawing
+
+
+def _draw_passages(canvas: Canvas, passages: tuple[tuple[int, int], ...],
+                   geo: BoardGeometry) -> None:
     """Doorways: floor-coloured bridges that break both walls, so joined rooms read as one
     open space; unjoined neighbours keep their walls and a dark gap between them."""
-    draw = ImageDraw.Draw(img)
     s = geo.scale
     wall = max(1, round(WALL_W * s))
     half = max(2, round(DOOR_SPAN * s / 2))
-    for a, b in sorted({(min(p), max(p)) for p in state.passages}):
+    for a, b in passages:
         if a not in geo.rooms or b not in geo.rooms:
             continue
         ra, rb = geo.rooms[a], geo.rooms[b]
@@ -351,14 +473,14 @@ def _draw_passages(img: Image.Image, state: CthulhuState, geo: BoardGeometry) ->
             gx, gy = geo.gaps[(a, b)]
             if ra[3] <= rb[1] or rb[3] <= ra[1]:  # stacked: vertical corridor
                 top, bottom = min(ra[3], rb[3]) - wall - 1, max(ra[1], rb[1]) + wall
-                draw.rectangle((gx - half, top, gx + half - 1, bottom), fill=FLOOR)
+                _rect(canvas, (gx - half, top, gx + half - 1, bottom), FLOOR)
                 for x in (gx - half - wall, gx + half):
-                    draw.rectangle((x, top + wall + 1, x + wall - 1, bottom - wall), fill=WALL)
+                    _rect(canvas, (x, top + wall + 1, x + wall - 1, bottom - wall), WALL)
             else:  # side by side: horizontal corridor
                 left, right = min(ra[2], rb[2]) - wall - 1, max(ra[0], rb[0]) + wall
-                draw.rectangle((left, gy - half, right, gy + half - 1), fill=FLOOR)
+                _rect(canvas, (left, gy - half, right, gy + half - 1), FLOOR)
                 for y in (gy - half - wall, gy + half):
-                    draw.rectangle((left + wall + 1, y, right - wall, y + wall - 1), fill=WALL)
+                    _rect(canvas, (left + wall + 1, y, right - wall, y + wall - 1), WALL)
 
 
 def _far_passages(state: CthulhuState, geo: BoardGeometry) -> list[tuple[Point, Point, bool]]:
@@ -380,20 +502,19 @@ def _far_passages(state: CthulhuState, geo: BoardGeometry) -> list[tuple[Point, 
     return out
 
 
-def _draw_far_passages(img: Image.Image, state: CthulhuState, geo: BoardGeometry, *,
-                       over_tiles: bool) -> None:
+def _draw_far_passages(canvas: Canvas, far: list[tuple[Point, Point, bool]],
+                       geo: BoardGeometry, *, over_tiles: bool) -> None:
     """A corridor drawn under the tiles, so their walls cap its ends; one that would pass
     under a third room is drawn over the tiles as a dashed line instead, lest it read as
     two passages through that room."""
-    draw = ImageDraw.Draw(img)
     w = max(2, round(DOOR_SPAN * geo.scale * 0.4))
     wall = max(1, round(WALL_W * geo.scale))
-    for ca, cb, crosses in _far_passages(state, geo):
+    for ca, cb, crosses in far:
         if crosses != over_tiles:
             continue
         if not crosses:
-            draw.line((ca, cb), fill=WALL, width=w + 2 * wall)
-            draw.line((ca, cb), fill=FLOOR, width=w)
+            canvas.put((0, 0), _line(canvas.ink, ca, cb, WALL, w + 2 * wall))
+            canvas.put((0, 0), _line(canvas.ink, ca, cb, FLOOR, w))
             continue
         length = math.dist(ca, cb)
         dash = max(4, round(14 * geo.scale))
@@ -401,17 +522,17 @@ def _draw_far_passages(img: Image.Image, state: CthulhuState, geo: BoardGeometry
             t0, t1 = k / length, min(1.0, (k + dash) / length)
             p0 = (ca[0] + (cb[0] - ca[0]) * t0, ca[1] + (cb[1] - ca[1]) * t0)
             p1 = (ca[0] + (cb[0] - ca[0]) * t1, ca[1] + (cb[1] - ca[1]) * t1)
-            draw.line((p0, p1), fill=WALL, width=max(2, wall))
+            canvas.put((0, 0), _line(canvas.ink, p0, p1, WALL, max(2, wall)))
 
 
-def _draw_header(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
-    draw = ImageDraw.Draw(img)
+def _draw_header(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None:
     s = geo.scale
+    fonts = font_signature()
     x0, y0, x1, y1 = geo.header
     cy = (y0 + y1) // 2
     title = f"Rumble {min(state.rumble, RUMBLES)} of {RUMBLES}"
     title_font = font(round(32 * s), bold=True)
-    draw_text(draw, (x0, cy), title, title_font, TEXT, anchor="lm", bold=True)
+    canvas.text((x0, cy), title, title_font, TEXT, on=BG, anchor="lm", bold=True)
     used = x0 + text_width(title_font, title) + round(24 * s)
 
     marker_r = round(14 * s)
@@ -421,37 +542,39 @@ def _draw_header(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> N
         if not names:
             label = "Game over"
         f, text = fit_text(label, x1 - used, round(28 * s), min_size=round(16 * s), bold=True)
-        draw_text(draw, (x1, cy), text, f, GOLD, anchor="rm", bold=True)
+        canvas.text((x1, cy), text, f, GOLD, on=BG, anchor="rm", bold=True)
         tw = text_width(f, text)
-        polygon(img, star_points((x1 - tw - round(22 * s), cy), round(16 * s)), GOLD)
+        canvas.put((x1 - tw - round(22 * s), cy), _star(canvas.ink, round(16 * s), GOLD, BG))
     elif 0 <= state.turn < len(state.players):
         room = x1 - used - 3 * marker_r
         label = f"{state.players[state.turn]} to play"
         f, text = fit_text(label, room, round(28 * s), min_size=round(16 * s), bold=True)
-        draw_text(draw, (x1, cy), text, f, ACCENT, anchor="rm", bold=True)
+        canvas.text((x1, cy), text, f, ACCENT, on=BG, anchor="rm", bold=True)
         tw = text_width(f, text)
-        seat_marker(img, state.turn, (x1 - tw - round(12 * s) - marker_r, cy), marker_r, ACCENT)
-    draw.line((x0, y1 - 1, x1, y1 - 1), fill=PANEL_EDGE, width=max(1, round(2 * s)))
+        canvas.put((x1 - tw - round(12 * s) - marker_r, cy),
+                   _marker(canvas.ink, state.turn, marker_r, ACCENT, BG, fonts))
+    _hline(canvas, x0, x1, y1 - 1, max(1, round(2 * s)), PANEL_EDGE)
 
 
-def _draw_house(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
-    """The house itself: tiles, passages and the line under each room's name band."""
-    draw = ImageDraw.Draw(img)
+def _draw_house(canvas: Canvas, house: HouseKey, geo: BoardGeometry,
+                far: list[tuple[Point, Point, bool]]) -> None:
+    """The house itself: tiles, passages and the line under each room's name band, drawn
+    from public house facts alone (`_house_key`)."""
     s = geo.scale
     wall = max(1, round(WALL_W * s))
     pad = max(1, round(ROOM_PAD * s))
-    for box in geo.rooms.values():
-        rounded_box(img, box, round(ROOM_RADIUS * s), FLOOR, outline=WALL, width=wall)
-    _draw_passages(img, state, geo)
-    _draw_far_passages(img, state, geo, over_tiles=True)
+    radius = round(ROOM_RADIUS * s)
+    for x0, y0, x1, y1 in geo.rooms.values():
+        canvas.put((x0, y0), _box(canvas.ink, x1 - x0, y1 - y0, radius, FLOOR, WALL, wall, BG))
+    _draw_passages(canvas, house[1], geo)
+    _draw_far_passages(canvas, far, geo, over_tiles=True)
     for x0, y0, x1, _ in geo.rooms.values():
-        draw.line((x0 + pad, y0 + round((NAME_BAND - 2) * s), x1 - pad,
-                   y0 + round((NAME_BAND - 2) * s)), fill=DIM, width=max(1, round(s)))
+        _hline(canvas, x0 + pad, x1 - pad, y0 + round((NAME_BAND - 2) * s), max(1, round(s)),
+               DIM)
 
 
-def _draw_rooms(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+def _draw_rooms(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None:
     """What changes inside the rooms: names (narrower beside portals), portals, tokens."""
-    draw = ImageDraw.Draw(img)
     s = geo.scale
     pad = max(1, round(ROOM_PAD * s))
     for i, (x0, y0, x1, y1) in geo.rooms.items():
@@ -460,14 +583,15 @@ def _draw_rooms(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> No
             name_right = geo.portals[i][0] - round(PORTAL_R * s) - round(6 * s)
         f, text = fit_text(state.rooms[i].name, name_right - x0 - pad, round(24 * s),
                            min_size=round(17 * s), bold=True)
-        draw_text(draw, (x0 + pad, y0 + round(NAME_BAND * s) // 2 + round(3 * s)), text, f,
-                  TEXT, anchor="lm", bold=True)
+        canvas.text((x0 + pad, y0 + round(NAME_BAND * s) // 2 + round(3 * s)), text, f, TEXT,
+                    on=FLOOR, anchor="lm", bold=True)
         if i in geo.portals:
             centre = geo.portals[i]
-            _portal_marker(img, centre, round(PORTAL_R * s), FLOOR)
+            canvas.put(centre, _portal(canvas.ink, round(PORTAL_R * s), FLOOR))
             count = len(state.room_portals[i])
-            draw_text(draw, (centre[0] + round((PORTAL_R + 4) * s), centre[1]), f"×{count}",
-                      font(round(21 * s), bold=True), PORTAL_CORE, anchor="lm", bold=True)
+            canvas.text((centre[0] + round((PORTAL_R + 4) * s), centre[1]), f"×{count}",
+                        font(round(21 * s), bold=True), PORTAL_CORE, on=FLOOR, anchor="lm",
+                        bold=True)
 
         inside = [c for c, where in enumerate(state.location) if where == i]
         if not inside:
@@ -478,77 +602,50 @@ def _draw_rooms(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> No
         for c in inside:
             cx, cy = geo.tokens[c]
             colour = parse_colour(state.characters[c].colour)
-            _token(img, (cx, cy), radius, colour)
+            canvas.put((cx, cy), _character(canvas.ink, colour, radius, FLOOR))
             lx = cx + radius + round(6 * s)
             max_w = round(x0 + pad + ((cx - x0 - pad) // col_w + 1) * col_w - lx - 2 * s)
             f, text = fit_text(state.characters[c].name, max_w, size,
                                min_size=max(6, round(size * 0.8)), bold=True)
-            draw_text(draw, (lx, cy), text, f, TEXT, anchor="lm", bold=True)
+            canvas.text((lx, cy), text, f, TEXT, on=FLOOR, anchor="lm", bold=True)
 
 
 def _removed_title_y(geo: BoardGeometry) -> int:
     return geo.removed_line[1] + round(SECTION_TITLE_H * geo.scale) // 2 - round(2 * geo.scale)
 
 
-def _draw_slot(img: Image.Image, state: CthulhuState, geo: BoardGeometry, k: int,
-               occupant: int | None) -> None:
-    """Removal slot k, empty (occupant None) or holding character `occupant`."""
-    draw = ImageDraw.Draw(img)
-    s = geo.scale
-    slots = len(geo.removed_slots)
+def _put_slot(canvas: Canvas, geo: BoardGeometry, k: int,
+              occupant: Character | None) -> None:
+    """Removal slot k, empty (occupant None) or holding the character `occupant`."""
     sx0, sy0, sx1, sy1 = geo.removed_slots[k]
-    last = k == slots - 1
-    filled = occupant is not None
-    edge = GOLD if last else (PANEL_EDGE if filled else DIM)
-    rounded_box(img, (sx0, sy0, sx1, sy1), round(8 * s), PANEL, outline=edge,
-                width=max(1, round(2 * s)))
-    label_cx = sx0 + round(SLOT_LABEL_W * s / 2) + round(2 * s)
-    cy = (sy0 + sy1) // 2
-    if last:  # the survivor's slot: a star rather than a number
-        polygon(img, star_points((label_cx, cy - round(9 * s)), round(11 * s)), GOLD)
-    else:
-        centered_text(draw, (label_cx, cy - round(9 * s)), str(k + 1),
-                      font(round(22 * s), bold=True), TEXT if filled else MUTED, bold=True)
-    pts = position_points(k + 1, slots)
-    centered_text(draw, (label_cx, cy + round(14 * s)), f"+{pts}", font(round(17 * s), bold=True),
-                  GOLD if pts else MUTED, bold=True)
-    centre = geo.removed_centres[k]
-    r = geo.removed_radius
-    if occupant is not None:
-        _token(img, centre, r, parse_colour(state.characters[occupant].colour))
-        lx = centre[0] + r + round(8 * s)
-        f, text = fit_text(state.characters[occupant].name, sx1 - round(8 * s) - lx,
-                           round(20 * s), min_size=round(14 * s), bold=True)
-        draw_text(draw, (lx, cy), text, f, TEXT, anchor="lm", bold=True)
-    else:
-        disc(img, centre, r, PANEL, outline=DIM, width=max(1, round(2 * s)))
-        if last:
-            lx = centre[0] + r + round(8 * s)
-            f, text = fit_text("survivor", sx1 - round(8 * s) - lx, round(17 * s),
-                               min_size=round(12 * s))
-            draw_text(draw, (lx, cy), text, f, MUTED, anchor="lm")
+    slots = len(geo.removed_slots)
+    cx, cy = geo.removed_centres[k]
+    who = None if occupant is None else (occupant.name, parse_colour(occupant.colour))
+    canvas.put((sx0, sy0), _slot(canvas.ink, sx1 - sx0, sy1 - sy0, geo.scale, k + 1,
+                                 k == slots - 1, position_points(k + 1, slots),
+                                 (cx - sx0, cy - sy0), geo.removed_radius, who,
+                                 font_signature()))
 
 
-def _draw_removal_line(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
+def _draw_removal_line(canvas: Canvas, geo: BoardGeometry) -> None:
     """The section title and every slot empty: the same for every state of a house."""
-    draw_text(ImageDraw.Draw(img), (geo.removed_line[0], _removed_title_y(geo)),
-              "Left the house", font(round(20 * geo.scale), bold=True), MUTED, anchor="lm",
-              bold=True)
+    canvas.text((geo.removed_line[0], _removed_title_y(geo)), "Left the house",
+                font(round(20 * geo.scale), bold=True), MUTED, on=BG, anchor="lm", bold=True)
     for k in range(len(geo.removed_slots)):
-        _draw_slot(img, state, geo, k, None)
+        _put_slot(canvas, geo, k, None)
 
 
-def _draw_removed(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
-    """The reserve's count and the filled slots, over the empty line of the static layer."""
+def _draw_removed(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None:
+    """The reserve's count and the filled slots, over the empty ones."""
     s = geo.scale
     x1, title_y = geo.removed_line[2], _removed_title_y(geo)
     reserve = len(state.reserve)
     if reserve:
         label = f"{reserve} portal{'s' if reserve != 1 else ''} beside the house"
         f = font(round(18 * s))
-        draw_text(ImageDraw.Draw(img), (x1, title_y), label, f, MUTED, anchor="rm")
-        _portal_marker(img, (x1 - text_width(f, label) - round(16 * s), title_y),
-                       round(10 * s), BG)
+        canvas.text((x1, title_y), label, f, MUTED, on=BG, anchor="rm")
+        canvas.put((x1 - text_width(f, label) - round(16 * s), title_y),
+                   _portal(canvas.ink, round(10 * s), BG))
 
     remaining = [c for c, where in enumerate(state.location) if where is not None]
     slots = len(geo.removed_slots)
@@ -556,100 +653,80 @@ def _draw_removed(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> 
     if len(remaining) == 1 and len(state.removed) >= slots - 1:
         occupant[slots - 1] = remaining[0]
     for k, c in sorted(occupant.items()):
-        # Slots sit on the bare background: clear the empty one, then draw it filled.
-        sx0, sy0, sx1, sy1 = geo.removed_slots[k]
-        img.paste(BG, (sx0, sy0, sx1, sy1))
-        _draw_slot(img, state, geo, k, c)
+        _put_slot(canvas, geo, k, state.characters[c])
 
 
-def _draw_scores(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
-    draw = ImageDraw.Draw(img)
+def _draw_scores(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None:
     s = geo.scale
+    fonts = font_signature()
     top_score = max([RUMBLES * LAST_STANDING_POINTS, *state.scores])
     for seat, (x0, y0, x1, y1) in geo.score_cards.items():
         winner = state.over and seat in state.winners
         to_play = not state.over and seat == state.turn
         edge = GOLD if winner else ACCENT if to_play else PANEL_EDGE
-        rounded_box(img, (x0, y0, x1, y1), round(10 * s), PANEL, outline=edge,
-                    width=max(1, round((3 if winner or to_play else 2) * s)))
+        canvas.put((x0, y0), _box(canvas.ink, x1 - x0, y1 - y0, round(10 * s), PANEL, edge,
+                                  max(1, round((3 if winner or to_play else 2) * s)), BG))
         mx, my = geo.score_markers[seat]
-        seat_marker(img, seat, (mx, my), round(15 * s))
+        canvas.put((mx, my), _marker(canvas.ink, seat, round(15 * s), TEXT, PANEL, fonts))
         score = state.scores[seat] if seat < len(state.scores) else 0
         name_x = mx + round(24 * s)
         f, text = fit_text(state.players[seat], x1 - round(10 * s) - name_x, round(21 * s),
                            min_size=round(15 * s), bold=True)
-        draw_text(draw, (name_x, my), text, f, TEXT, anchor="lm", bold=True)
+        canvas.text((name_x, my), text, f, TEXT, on=PANEL, anchor="lm", bold=True)
         # Second row: the track (0..30, ticks every 10 points) and the total.
         score_font = font(round(28 * s), bold=True)
         score_text = str(score)
         sw = max(text_width(score_font, score_text), text_width(score_font, "00"))
         row2 = y1 - round(24 * s)
-        draw_text(draw, (x1 - round(12 * s), row2), score_text, score_font,
-                  GOLD if winner else TEXT, anchor="rm", bold=True)
+        canvas.text((x1 - round(12 * s), row2), score_text, score_font,
+                    GOLD if winner else TEXT, on=PANEL, anchor="rm", bold=True)
         tx0, tx1 = x0 + round(14 * s), x1 - round(22 * s) - sw
         th = max(2, round(8 * s))
         ty = row2 - th // 2
-        draw.rectangle((tx0, ty, tx1, ty + th - 1), fill=DIM)
+        _rect(canvas, (tx0, ty, tx1, ty + th - 1), DIM)
         fill_x = tx0 + round((tx1 - tx0) * min(score, top_score) / top_score)
         if fill_x > tx0:
-            draw.rectangle((tx0, ty, fill_x, ty + th - 1), fill=GOLD if winner else ACCENT)
+            _rect(canvas, (tx0, ty, fill_x, ty + th - 1), GOLD if winner else ACCENT)
         for tick in range(10, top_score, 10):
             tx = tx0 + round((tx1 - tx0) * tick / top_score)
-            draw.rectangle((tx, ty - round(4 * s), tx + max(0, round(s) - 1),
-                            ty + th - 1 + round(4 * s)), fill=MUTED)
+            _rect(canvas, (tx, ty - round(4 * s), tx + max(0, round(s) - 1),
+                           ty + th - 1 + round(4 * s)), MUTED)
 
 
-# The house, the empty removal line and the backdrop are the same on every turn of a
-# game, so they are drawn once per house and copied. The key holds only what is drawn
-# there: public layout facts, the width and the fonts found. A layer is ~5 MB at 1200 px,
-# hence a small cache: enough for the built-in houses plus a few random ones in play.
-STATIC_CACHE_SIZE = 6
+# Where the rooms are, which are joined (sorted pairs), how many characters there are.
+HouseKey = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], int]
 
 
-def _static_key(state: CthulhuState, width: int) -> tuple[object, ...]:
+def _house_key(state: CthulhuState) -> HouseKey:
+    """The public facts the house (rooms, passages, the empty removal line) is drawn
+    from: what no secret can change."""
     return (
-        int(width),
-        tuple((r.name, r.col, r.row) for r in state.rooms),
+        tuple((r.col, r.row) for r in state.rooms),
         tuple(sorted({(min(a, b), max(a, b)) for a, b in state.passages})),
         len(state.characters),
-        font_signature(),
     )
 
 
-def _draw_static(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
-    _draw_far_passages(img, state, geo, over_tiles=False)
-    _draw_house(img, state, geo)
-    _draw_removal_line(img, state, geo)
-
-
-def _draw_dynamic(img: Image.Image, state: CthulhuState, geo: BoardGeometry) -> None:
-    _draw_header(img, state, geo)
-    _draw_rooms(img, state, geo)
-    _draw_removed(img, state, geo)
-    _draw_scores(img, state, geo)
-
-
-@lru_cache(maxsize=STATIC_CACHE_SIZE)
-def _static_layer(key: tuple[object, ...]) -> Image.Image:
-    """Drawn from a stand-in state built from `key` alone, so nothing outside the key
-    (in particular no secret) can ever be baked into a layer shared between states."""
-    width, rooms, passages, characters, _ = key
-    stub = CthulhuState(
-        players=[], ai=[], layout="", rooms=[Room(n, c, r) for n, c, r in rooms],
-        passages=list(passages), characters=[Character("", "#000")] * characters,
-        location=[None] * characters, room_portals=[[] for _ in rooms], reserve=[],
-    )
-    geo = board_geometry(stub, width)
-    img = Image.new("RGB", (geo.width, geo.height), BG)
-    _draw_static(img, stub, geo)
-    return img
+def compose(state: CthulhuState, width: int, ink: Ink | None) -> Canvas:
+    """The board drawn for `state`: in RGB without an ink, else in that ink's indices."""
+    geo = board_geometry(state, width)
+    canvas = Canvas((geo.width, geo.height), BG, ink)
+    far = _far_passages(state, geo)
+    _draw_far_passages(canvas, far, geo, over_tiles=False)
+    _draw_house(canvas, _house_key(state), geo, far)
+    _draw_removal_line(canvas, geo)
+    _draw_header(canvas, state, geo)
+    _draw_rooms(canvas, state, geo)
+    _draw_removed(canvas, state, geo)
+    _draw_scores(canvas, state, geo)
+    return canvas
 
 
 # The PNG palette is fitted once per look (width, character colours, fonts) to two
-# sample boards drawn from made-up states, then reused for every board of that look:
-# fitting costs ~9 ms a board, mapping to a fitted palette ~1.3 ms. The layout does not
-# matter (only the colours do), so random houses share it too; and since it is fitted
-# to nothing from a real game, no state can leak into another's image through it.
+# sample boards drawn from made-up states, then reused for every board of that look
+# (every game plays the same twelve characters, so in play there is one): the layout
+# does not matter (only the colours do), and since it is fitted to nothing from a real
+# game, no state can leak into another's image through it.
 FLAT_COLOURS: tuple[Colour, ...] = (BG, PANEL, PANEL_EDGE, FLOOR, WALL, TEXT, MUTED, DIM,
                                     GOLD, ACCENT, PORTAL_GLOW, PORTAL_VOID, PORTAL_CORE,
                                     BLACK, WHITE)
@@ -689,31 +766,39 @@ def _sample_states(colours: tuple[Colour, ...]) -> list[CthulhuState]:
 
 
 @lru_cache(maxsize=8)
-def _palette(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> Palette:
-    samples = []
-    for state in _sample_states(colours):
-        geo = board_geometry(state, width)
-        img = Image.new("RGB", (geo.width, geo.height), BG)
-        _draw_static(img, state, geo)
-        _draw_dynamic(img, state, geo)
-        samples.append(img)
-    return make_palette(samples, exact=FLAT_COLOURS + colours)
+def _ink(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> Ink:
+    samples = [compose(state, width, None).image for state in _sample_states(colours)]
+    return Ink(make_palette(samples, exact=FLAT_COLOURS + colours))  # type: ignore[arg-type]
+
+
+register(_ink)
+
+
+def board_ink(state: CthulhuState, width: int) -> Ink:
+    """The palette (with its lookups) of boards with these characters at this width."""
+    colours = tuple(parse_colour(c.colour) for c in state.characters)
+    return _ink(int(width), colours, font_signature())
+
+
+def render_indexed(state: CthulhuState, *, width: int = BASE_WIDTH) -> Image.Image:
+    """The board as the PNG holds it: a "P" image in the board's fixed palette."""
+    return compose(state, width, board_ink(state, width)).finish()
 
 
 def render_image(state: CthulhuState, *, width: int = BASE_WIDTH) -> Image.Image:
-    """The board as a Pillow image (for callers that compose or inspect it)."""
-    geo = board_geometry(state, width)
-    img = _static_layer(_static_key(state, width)).copy()
-    _draw_dynamic(img, state, geo)
-    return img
+    """The board as an RGB image (for callers that compose or inspect it). Quantized to
+    the board's palette it is `render_indexed`, pixel for pixel."""
+    return compose(state, width, None).finish()
 
 
 def encode_board(state: CthulhuState, img: Image.Image) -> bytes:
-    """PNG bytes of a board image drawn for `state` (with the palette of its look)."""
-    colours = tuple(parse_colour(c.colour) for c in state.characters)
-    return to_png(img, palette=_palette(img.width, colours, font_signature()))
+    """PNG bytes of a board image drawn for `state` (RGB is mapped to its palette)."""
+    if img.mode == "P":
+        return to_png(img)
+    return to_png(img, palette=board_ink(state, img.width).palette)
 
 
 def render_board(state: CthulhuState, *, width: int = BASE_WIDTH) -> bytes:
-    """The public board as PNG bytes, ready to attach to the channel message."""
-    return encode_board(state, render_image(state, width=width))
+    """The public board as PNG bytes, ready to attach to the channel message: written
+    band by band, the bands drawn as before (by this game or any other) reused."""
+    return compose(state, width, board_ink(state, width)).png()

@@ -23,7 +23,7 @@ from bot.games.betrayal.view import (
     TileView,
     TraitView,
 )
-from renderers import betrayal, common
+from renderers import betrayal, canvas, common
 from renderers.betrayal import (
     BARRIER,
     DEAD,
@@ -485,9 +485,90 @@ def test_render_is_deterministic_and_cache_safe(full: MapView) -> None:
     first = render_map(full)
     render_map(small_view())
     assert render_map(full) == first
-    betrayal._static_layer.cache_clear()
-    betrayal._tile_sprite.cache_clear()
+    canvas.clear_caches()
     assert render_map(full) == first
+
+
+def cast(view: MapView, chosen: list[int]) -> MapView:
+    """The view with seat s played by explorer chosen[s]."""
+    return MapView(**{**view.__dict__, "explorers": tuple(
+        ExplorerView(**{**e.__dict__, "name": EXPLORERS[chosen[e.seat]],
+                        "player": PLAYERS[chosen[e.seat]], "colour": COLOURS[chosen[e.seat]]})
+        for e in view.explorers if e.seat < len(chosen))})
+
+
+def test_the_palette_does_not_depend_on_who_plays() -> None:
+    """One palette for every map of a width, whoever plays: no channel ever refits it,
+    and every explorer colour in it is exact."""
+    games = [cast(small_view(), [0, 1, 2, 3]), cast(small_view(), [5, 4, 3]),
+             cast(full_view(3, players=3), [2, 0, 5]), full_view(4)]
+    palettes = {tuple(image_p(render_map(view)).getpalette() or []) for view in games}
+    assert len(palettes) == 1
+    assert betrayal.map_ink(1200) is betrayal.map_ink(1200)
+    for view in games:
+        png = image(render_map(view))
+        geo = map_geometry(view)
+        for ex in view.explorers:
+            want = common.parse_colour(ex.colour) if ex.alive else DEAD
+            assert png.getpixel(body_point(geo, ex)) == want, ex
+
+
+def image_p(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize("width", [1200, 600])
+def test_the_png_is_the_rgb_map_quantized(full: MapView, width: int) -> None:
+    """The map is composed in its palette and written band by band; what a player gets
+    is exactly the RGB composition mapped to that palette."""
+    indexed = betrayal.render_indexed(full, width=width)
+    png = image_p(render_map(full, width=width))
+    assert png.mode == "P" and png.tobytes() == indexed.tobytes()
+    assert png.getpalette() == indexed.getpalette()
+    assert image_p(betrayal.encode_map(full, render_image(full, width=width))).tobytes() == (
+        indexed.tobytes())
+
+
+def test_cold_and_warm_renders_agree_while_games_take_turns() -> None:
+    """Channels taking turns, each its own house: whatever the others left in (or
+    pushed out of) the caches, a board is the one a cold render gives, pixel for pixel
+    and byte for byte."""
+    games = [[cast(replace_explorers(grow_house(seed, rooms=5 + 6 * turn), seed, turn),
+                   [seed % 6, (seed + 2) % 6, (seed + 4) % 6]) for turn in range(4)]
+             for seed in range(6)]
+    cold = []
+    for game in games:
+        for view in game:
+            canvas.clear_caches()
+            cold.append(render_map(view))
+    canvas.clear_caches()
+    bands = canvas.BANDS.maxsize
+    canvas.BANDS.maxsize = 40  # fewer bands than the boards hold: they push each other out
+    try:
+        warm = [render_map(game[turn]) for turn in range(4) for game in games]
+    finally:
+        canvas.BANDS.maxsize = bands
+    assert canvas.BANDS.cache_info().hits > 0
+    by_game = [warm[turn * len(games) + g] for g in range(len(games)) for turn in range(4)]
+    assert by_game == cold
+
+
+def replace_explorers(tiles: list[TileView], seed: int, turn: int) -> MapView:
+    explorers = explorers_on(tiles, 3, seed * 10 + turn)
+    return MapView(tiles=tuple(tiles), explorers=tuple(explorers), header=f"Turn {turn + 1}",
+                   omens=turn)
+
+
+def test_every_renderer_cache_is_bounded(full: MapView) -> None:
+    for view in (full, small_view(), full_view(2, players=3)):
+        render_map(view)
+        render_map(view, width=600)
+    for cache in canvas._CACHES:
+        info = cache.cache_info()
+        assert info.maxsize is not None and info.currsize <= info.maxsize, cache
+        assert getattr(info, "currbytes", 0) <= getattr(info, "maxbytes", 0), cache
 
 
 def test_explorer_move_changes_only_dynamic_parts() -> None:

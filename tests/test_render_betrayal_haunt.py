@@ -29,7 +29,7 @@ from bot.games.betrayal.state import (
     Monster,
 )
 from bot.games.betrayal.view import ExplorerView, MapView, MonsterView, TileView
-from renderers import betrayal, common
+from renderers import betrayal, canvas, common
 from renderers.betrayal import (
     DEAD,
     GOLD,
@@ -43,7 +43,7 @@ from renderers.betrayal import (
     render_sheet_image,
     sheet_geometry,
 )
-from renderers.betrayal.map import _legend, _static_key
+from renderers.betrayal.map import _house, _legend
 from renderers.betrayal.palette import HAUNT_TOKEN
 from renderers.betrayal.palette import TRAITOR as TRAITOR_RING
 from tests.test_render_betrayal import (
@@ -391,7 +391,7 @@ def test_monsters_move_in_the_dynamic_pass() -> None:
                                          if m.id == 1 else m for m in view.monsters))
     geo_moved = map_geometry(moved)
     assert geo_moved.tiles == geo.tiles
-    assert _static_key(view, geo) == _static_key(moved, geo_moved)  # cached layer reused
+    assert _house(view, geo) == _house(moved, geo_moved)  # the same house pieces
     a, b = render_image(view), render_image(moved)
     assert a.crop(geo.tiles["library"]).tobytes() != b.crop(geo.tiles["library"]).tobytes()
     assert a.crop(geo.panels["basement"]).tobytes() == b.crop(geo.panels["basement"]).tobytes()
@@ -452,8 +452,7 @@ def test_haunt_render_is_deterministic_and_cache_safe() -> None:
     first = render_map(view)
     render_map(small_view())
     assert render_map(view) == first
-    betrayal._static_layer.cache_clear()
-    betrayal._tile_sprite.cache_clear()
+    canvas.clear_caches()
     assert render_map(view) == first
 
 

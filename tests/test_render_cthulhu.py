@@ -12,6 +12,8 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
+from bot.games.base import PlayerInfo
+from bot.games.cthulhu import GAME
 from bot.games.cthulhu.state import (
     ABYSS,
     TELEPORT,
@@ -20,7 +22,7 @@ from bot.games.cthulhu.state import (
     Room,
     RumbleResult,
 )
-from renderers import common, cthulhu, render_public
+from renderers import canvas, common, cthulhu, render_public
 from renderers.cthulhu import (
     BG,
     FLOOR,
@@ -280,11 +282,11 @@ def test_portal_and_secret_changes_do_not_change_the_cached_house() -> None:
     other.secrets = [[11, 10], [9, 8], [7, 6], [5, 4]]
     other.room_portals[3], other.reserve = [TELEPORT, TELEPORT], [TELEPORT] * 3
     other.location = [5] * 12
-    # The cached layers are keyed by public house facts only, so:
-    assert cthulhu._static_key(state, 1200) == cthulhu._static_key(other, 1200)
-    # ...and change with the house: a new passage is drawn.
+    # The house is drawn from public house facts only, so:
+    assert cthulhu._house_key(state) == cthulhu._house_key(other)
+    # ...which change with the house: a new passage is drawn.
     joined = make_state(passages=[*state.passages, (1, 2)])
-    assert cthulhu._static_key(joined, 1200) != cthulhu._static_key(state, 1200)
+    assert cthulhu._house_key(joined) != cthulhu._house_key(state)
     geo = board_geometry(joined)
     assert close(decode(render_board(joined)).getpixel(geo.gaps[(1, 2)]), FLOOR)
     assert close(decode(render_board(state)).getpixel(geo.gaps[(1, 2)]), BG)
@@ -294,8 +296,7 @@ def test_portal_and_secret_changes_do_not_change_the_cached_house() -> None:
 
 
 def _clear_render_caches() -> None:
-    cthulhu._static_layer.cache_clear()
-    cthulhu._palette.cache_clear()
+    canvas.clear_caches()
 
 
 @pytest.mark.parametrize("width", [600, 1200])
@@ -315,6 +316,31 @@ def test_cached_renders_match_cold_ones(width: int) -> None:
     for _ in range(2):
         for state, expected in zip(states, cold, strict=True):
             assert render_board(state, width=width) == expected
+
+
+@pytest.mark.parametrize("width", [600, 1200])
+def test_the_png_is_the_rgb_board_quantized(width: int) -> None:
+    """The board is composed in its palette and written band by band; what a player
+    gets is exactly the RGB composition mapped to that palette."""
+    for state in (make_state(), crowded_state()):
+        indexed = cthulhu.render_indexed(state, width=width)
+        png = Image.open(io.BytesIO(render_board(state, width=width)))
+        png.load()
+        assert png.mode == "P" and png.tobytes() == indexed.tobytes()
+        assert png.getpalette() == indexed.getpalette()
+        rgb = Image.open(io.BytesIO(cthulhu.encode_board(state, render_image(state, width=width))))
+        assert rgb.tobytes() == indexed.tobytes()
+
+
+def test_every_game_shares_one_palette() -> None:
+    """Real games (any house, any number of players) play the same twelve characters,
+    so they are drawn in one palette, fitted once."""
+    palettes = set()
+    for seed, players in ((1, 2), (2, 4), (3, 6)):
+        state, _ = GAME.setup([PlayerInfo(f"P{i}") for i in range(players)], seed, {})
+        png = Image.open(io.BytesIO(render_board(state)))
+        palettes.add(tuple(png.getpalette() or []))
+    assert len(palettes) == 1
 
 
 def test_render_image_is_a_private_copy() -> None:

@@ -9,8 +9,9 @@ callers use is imported from here (`renderers.betrayal`); the modules split the 
               the passages between tiles
 - `explorers` explorer and monster tokens in their tiles, the acting ring, the
               traitor's band, the dead's cross, the roster row
-- `map`       the whole map: cached static layer, header and footer, `render_map`,
-              `render_image`, `encode_map`, `render_board`
+- `map`       the whole map composed from shared pieces in its fixed palette, header
+              and footer: `render_map`, `render_indexed`, `render_image`, `encode_map`,
+              `render_board`
 - `sheet`     an explorer's sheet: `render_sheet`, `render_sheet_image`, `sheet_geometry`
 - `glyphs`    the omen, event, item and skull sprites
 - `palette`   colours, token labels and the scaling rule shared by all of the above
@@ -39,7 +40,6 @@ from renderers.betrayal.layout import (
     PREVIEW_ASPECT,
     ROSTER_GAP,
     ROSTER_H,
-    TILE_FLOOR,
     TILE_LEGIBLE,
     TILE_MAX,
     TILE_MIN,
@@ -48,14 +48,14 @@ from renderers.betrayal.layout import (
     map_geometry,
 )
 from renderers.betrayal.map import (
-    STATIC_CACHE_SIZE,
     encode_map,
     framed_box,
+    map_ink,
     render_board,
     render_image,
+    render_indexed,
     render_map,
 )
-from renderers.betrayal.map import _static_layer as _static_layer
 from renderers.betrayal.palette import (
     ACCENT,
     BARRIER,
@@ -164,11 +164,9 @@ __all__ = [
     "SKULL_CELL",
     "START_FILL",
     "START_LINE",
-    "STATIC_CACHE_SIZE",
     "STUNNED",
     "SYMBOL_COLOURS",
     "TEXT",
-    "TILE_FLOOR",
     "TILE_LEGIBLE",
     "TILE_MAX",
     "TILE_MIN",
@@ -188,8 +186,10 @@ __all__ = [
     "framed_box",
     "glyph",
     "map_geometry",
+    "map_ink",
     "render_board",
     "render_image",
+    "render_indexed",
     "render_map",
     "render_sheet",
     "render_sheet_image",

@@ -7,8 +7,9 @@ dead ones are grey and crossed out where they fell. Monsters share those slots a
 the explorers: dark red discs with their letter (a large monster's disc is bigger),
 grey with an "S" while stunned. Alike monsters in one room (same kind, both stunned or
 not) are one disc with a count, so a horde stays legible in a small tile. The roster
-row names every explorer with the player who plays them. All of this changes every
-turn, so it is drawn over the cached static layer (see `renderers.betrayal.map`).
+row names every explorer with the player who plays them. Each token, monster stack
+and roster chip is a piece (`renderers.canvas`) drawn once for every game that shows
+it: tokens and monsters on the floor colour of their tile, chips on the background.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, MonsterView
+from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, MonsterView, TileView
 from renderers.betrayal.palette import (
     BG,
     DEAD,
     DIM,
+    FLOOR_FILL,
     GOLD,
     MONSTER,
     MONSTER_EDGE,
@@ -32,6 +34,7 @@ from renderers.betrayal.palette import (
     PANEL,
     PANEL_EDGE,
     RING_GAP,
+    START_FILL,
     STUNNED,
     TEXT,
     TOKEN_EDGE,
@@ -40,13 +43,16 @@ from renderers.betrayal.palette import (
     _px,
 )
 from renderers.betrayal.tiles import _strip_rows, _tile_parts
+from renderers.canvas import Canvas, Sprite, pieces, trimmed
 from renderers.common import (
     Colour,
+    Font,
     centered_text,
     disc,
     draw_text,
     fit_text,
     font,
+    font_signature,
     parse_colour,
     polygon,
     rounded_box,
@@ -150,8 +156,10 @@ def _large(r: int) -> int:
     return max(r + 1, round(r * 1.35))
 
 
-def _draw_roster(img: Image.Image, draw: ImageDraw.ImageDraw, view: MapView,
-                 geo: MapGeometry) -> None:
+def _draw_roster(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+    """A chip per explorer: the pawn, the player, the explorer and what became of them.
+    Composed of shared pieces (the chip's frame, the pawn) and the channel's words, so
+    no channel needs chips of its own in a cache."""
     s = geo.scale
     by_seat = {ex.seat: ex for ex in view.explorers}
     for seat, box in geo.roster_chips.items():
@@ -159,23 +167,32 @@ def _draw_roster(img: Image.Image, draw: ImageDraw.ImageDraw, view: MapView,
         x0, y0, x1, y1 = box
         h = y1 - y0
         edge = GOLD if ex.acting else TRAITOR if ex.traitor else PANEL_EDGE
-        rounded_box(img, box, _px(8, s), PANEL, outline=edge,
-                    width=_px(2 if ex.acting or ex.traitor else 1, s))
+        canvas.put((x0, y0), _chip(canvas.ink, x1 - x0, h, _px(8, s), edge,
+                                   _px(2 if ex.acting or ex.traitor else 1, s)))
         r = max(3, round(h * 0.22))
         cx, cy = x0 + _px(10, s) + r, (y0 + y1) // 2
-        _pawn(img, ex, cx, cy, r)
+        canvas.put((cx, cy), _token(canvas.ink, ex.colour, ex.alive, ex.traitor, False, r,
+                                    PANEL))
         tx = cx + r + _px(8, s)
         room = x1 - _px(8, s) - tx
         fb, p_text = fit_text(ex.player or "?", room, _px(16, s), min_size=_px(12, s), bold=True)
-        draw_text(draw, (tx, cy), p_text, fb, GOLD if ex.acting else TEXT if ex.alive else MUTED,
-                  anchor="lm", bold=True)
+        canvas.text((tx, cy), p_text, fb, GOLD if ex.acting else TEXT if ex.alive else MUTED,
+                    on=PANEL, anchor="lm", bold=True)
         rest = room - text_width(fb, p_text) - _px(8, s)
         marks = [m for m, on in (("traitor", ex.traitor), ("dead", not ex.alive)) if on]
         detail = f"{ex.name} ({', '.join(marks)})" if marks else ex.name
         if rest > _px(24, s):
             fr, d_text = fit_text(detail, rest, _px(14, s), min_size=_px(11, s))
             ink = TRAITOR if ex.traitor and ex.alive else MUTED if ex.alive else DIM
-            draw_text(draw, (x1 - _px(8, s) - rest, cy), d_text, fr, ink, anchor="lm")
+            canvas.text((x1 - _px(8, s) - rest, cy), d_text, fr, ink, on=PANEL, anchor="lm")
+
+
+@pieces(256)
+def _chip(w: int, h: int, radius: int, edge: Colour, width: int) -> Sprite:
+    """A roster chip's frame, w x h on the background."""
+    img = Image.new("RGB", (w, h), BG)
+    rounded_box(img, (0, 0, w, h), radius, PANEL, outline=edge, width=width)
+    return Sprite(img)
 
 
 def _pawn(img: Image.Image, ex: ExplorerView, cx: int, cy: int, r: int) -> None:
@@ -205,43 +222,99 @@ def _cross(img: Image.Image, cx: float, cy: float, arm: float, width: float,
                       (x1 - d, y1 + sx * d), (x0 - d, y0 + sx * d)], colour)
 
 
-def _draw_figures(img: Image.Image, draw: ImageDraw.ImageDraw, view: MapView,
-                  geo: MapGeometry) -> None:
-    """Every explorer and monster token, with its label where the slot leaves room."""
+def _draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+    """Every explorer and monster token, with its label where the slot leaves room. A
+    figure is a piece drawn on its tile's floor colour (the panel's where no tile is);
+    over a barrier's dashes it is pasted through its own outline, so the dashes show
+    round it."""
     t = geo.tile
-    strip_rows = _strip_rows(view, t)
-    for cell, group in _groups(view).items():
+    groups = _groups(view)
+    strip_rows = _strip_rows(view, t, groups)
+    fonts = font_signature()
+    tiles = {(tile.floor, tile.x, tile.y): tile for tile in view.tiles}
+    for cell, group in groups.items():
         slots = _token_slots(len(group), t, strip_rows.get(cell, 0))
+        tile = tiles.get(cell)
+        on = PANEL if tile is None else _tile_fill(tile)
+        over = tile is not None and tile.barrier
         for figure, (_, _, r, label_w, size) in zip(group, slots, strict=True):
             ex = figure.explorer
             if ex is None:
-                first = figure.monsters[0]
-                cx, cy = geo.monsters[first.id]
-                _draw_monster(img, draw, figure.monsters, cx, cy, r, label_w, size,
-                              geo.monster_radius[first.id])
+                m = figure.monsters[0]
+                canvas.put(geo.monsters[m.id], _monster(
+                    canvas.ink, m.name, m.glyph, m.stunned, len(figure.monsters), r, label_w,
+                    size, geo.monster_radius[m.id], on, fonts))
                 continue
             cx, cy = geo.tokens[ex.seat]
-            if ex.acting:
-                gap_w, ring_w = _ring(r)
-                disc(img, (cx, cy), r + gap_w + ring_w, GOLD)
-                disc(img, (cx, cy), r + gap_w, RING_GAP)
-            _pawn(img, ex, cx, cy, r)
-            fill = GOLD if ex.acting else TRAITOR if ex.traitor and ex.alive else \
-                TEXT if ex.alive else MUTED
-            _label(draw, (ex.player or ex.name or "?").split()[0], cx, cy, r, label_w, size,
-                   fill)
+            canvas.put((cx, cy), _token(canvas.ink, ex.colour, ex.alive, ex.traitor, ex.acting,
+                                        r, on))
+            label = _label_text(ex, label_w, size)
+            if label is not None:
+                text, f, fill = label
+                canvas.text((cx + _label_dx(r), cy), text, f, fill, on=on, anchor="lm",
+                            bold=True, over=over)
 
 
-def _label(draw: ImageDraw.ImageDraw, name: str, cx: int, cy: int, r: int, label_w: int,
-           size: int, fill: Colour) -> None:
-    """A figure's name to the right of its slot (cut to its initial if need be)."""
+def _tile_fill(tile: TileView) -> Colour:
+    return (START_FILL if tile.start else FLOOR_FILL).get(tile.floor, FLOOR_FILL["ground"])
+
+
+# Pawns and monsters are shared by every game: 6 explorer colours (or grey), acting,
+# traitor, at a few radii on 7 floor colours; monsters by kind, count and size.
+FIGURE_CACHE_SIZE = 4096  # a figure is 0.5..3 KB: within the pieces' 8 MB
+
+
+@pieces(FIGURE_CACHE_SIZE)
+def _token(colour: str, alive: bool, traitor: bool, acting: bool, r: int,
+           on: Colour) -> Sprite:
+    """An explorer's token on the floor colour `on`, placed by its centre: the pawn and,
+    for the explorer to play, the gold ring."""
+    c = _ring_outer(r) + 2
+    img = Image.new("RGB", (2 * c, 2 * c), on)
+    _draw_token(img, ExplorerView(seat=0, name="", player="", colour=colour, floor="", x=0,
+                                  y=0, alive=alive, acting=acting, traitor=traitor), c, c, r)
+    return trimmed(img, on, (c, c))
+
+
+def _draw_token(img: Image.Image, ex: ExplorerView, cx: int, cy: int, r: int) -> None:
+    """The pawn and, for the explorer to play, the gold ring round it."""
+    if ex.acting:
+        gap_w, ring_w = _ring(r)
+        disc(img, (cx, cy), r + gap_w + ring_w, GOLD)
+        disc(img, (cx, cy), r + gap_w, RING_GAP)
+    _pawn(img, ex, cx, cy, r)
+
+
+@pieces(FIGURE_CACHE_SIZE)
+def _monster(name: str, glyph: str, stunned: bool, count: int, r: int, label_w: int,
+             size: int, radius: int, on: Colour, fonts: tuple[object, ...]) -> Sprite:
+    """A monster stack's token and label on the floor colour `on`, placed by the disc's
+    centre (see `_draw_monster`). `fonts` only keys the cache."""
+    m = MonsterView(id=0, name=name, glyph=glyph, floor="", x=0, y=0, stunned=stunned)
+    pad = radius + 2 * size + 8
+    w = 2 * pad + _ring_outer(r) + label_w
+    img = Image.new("RGB", (w, 2 * pad), on)
+    _draw_monster(img, ImageDraw.Draw(img), (m,) * count, pad, pad, r, label_w, size, radius)
+    return trimmed(img, on, (pad, pad))
+
+
+def _label_text(ex: ExplorerView, label_w: int, size: int) -> tuple[str, Font, Colour] | None:
+    """A figure's name to the right of its slot (cut to its initial if need be): the
+    text, font and colour, or None when the slot leaves no room."""
     if label_w < 4:
-        return
+        return None
+    name = (ex.player or ex.name or "?").split()[0]
     f, text = fit_text(name, label_w, size, min_size=max(7, round(size * 0.7)), bold=True)
     if text.endswith("…") and len(text) <= 2:
         text = name[:1]
-    lx = cx + _ring_outer(r) + max(2, round(r * 0.3))
-    draw_text(draw, (lx, cy), text, f, fill, anchor="lm", bold=True)
+    fill = GOLD if ex.acting else TRAITOR if ex.traitor and ex.alive else \
+        TEXT if ex.alive else MUTED
+    return text, f, fill
+
+
+def _label_dx(r: int) -> int:
+    """Where a figure's label starts, right of its centre."""
+    return _ring_outer(r) + max(2, round(r * 0.3))
 
 
 def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
@@ -265,9 +338,12 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
         bh = max(8, size)
         bf = font(max(7, round(bh * 0.8)), True)
         bw = max(bh, text_width(bf, "S") + 4)
-        bx0, by0 = x, round(cy - bh / 2)
+        # Offsets are rounded apart from the centre, so a token drawn once and moved to
+        # any cell (a cached piece) is the same pixels.
+        bx0, by0 = x, cy - round(bh / 2)
         if bx0 + bw > right:  # no room beside it: on the disc's rim
-            bx0, by0 = round(cx + radius * 0.7 - bw / 2), round(cy - radius * 0.7 - bh / 2)
+            bx0 = cx + round(radius * 0.7 - bw / 2)
+            by0 = cy - round(radius * 0.7 + bh / 2)
         else:
             x += bw + max(2, round(size * 0.25))
         rounded_box(img, (bx0, by0, bx0 + bw, by0 + bh), max(2, bh // 3), TEXT)

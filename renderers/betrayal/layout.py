@@ -12,7 +12,7 @@ from that object, so tests see exactly what was drawn where.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -42,8 +42,12 @@ FOOTER_FONT = 17
 TILE_MAX = 180  # tiles never get bigger than this (a 1-tile floor would look silly)
 TILE_MIN = 88  # nor smaller: names stay readable at full size; the image grows taller
 TILE_LEGIBLE = 64  # TILE_MIN never scales below this many pixels (narrow renders)
-TILE_FLOOR = 24  # absolute minimum, only for absurdly wide floors
 GAP_RATIO = 0.13  # the space between tiles, where passages are drawn, per tile size
+# Tiles come in TILE_STEPS + 1 sizes from TILE_MIN to TILE_MAX (scaled), ~6 % apart:
+# the biggest that fits is used. Every house of one size shares its tiles' pieces with
+# every other game (renderers.canvas), where a size fitted to the pixel would give each
+# house its own; a tile is at most one step smaller than the exact fit.
+TILE_STEPS = 12
 PREVIEW_ASPECT = 1.25  # height / width beyond which a chat preview shrinks the image
 
 # Panel arrangements, in order of preference on ties. Leaves are floors; ("row", ...)
@@ -214,7 +218,8 @@ def _choose_layout(cells: dict[str, tuple[int, int]], width: int,
     return _choose_layout_cached(tuple(cells[f] for f in FLOORS), width, fr)
 
 
-@lru_cache(maxsize=256)
+# Every channel's house grows its own way: room for the extents of a few hundred.
+@lru_cache(maxsize=4096)
 def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
                           fr: _Frame) -> tuple[str, Node, int]:
     """The arrangement and tile size to draw with.
@@ -229,31 +234,37 @@ def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
     box_h = PREVIEW_ASPECT * width
     t_max = _px(TILE_MAX, fr.s)
     t_min = min(t_max, max(_px(TILE_MIN, fr.s), TILE_LEGIBLE))
-    t_floor = max(8, _px(TILE_FLOOR, fr.s))
+    sizes = tile_sizes(t_min, t_max)
+
+    panels: dict[int, dict[str, tuple[int, int]]] = {}  # t -> floor -> panel size
 
     def size(node: Node, t: int) -> tuple[int, int]:
-        sizes = {f: _panel_size(cells[f], t, fr) for f in FLOORS}
-        return _node_size(node, sizes, fr.panel_gap)
+        if t not in panels:
+            panels[t] = {f: _panel_size(cells[f], t, fr) for f in FLOORS}
+        return _node_size(node, panels[t], fr.panel_gap)
 
-    def largest(lo: int, hi: int, ok: Callable[[int], bool]) -> int | None:
-        """The biggest t in lo..hi with ok(t), for ok true up to some t and false after."""
-        if hi < lo or not ok(lo):
+    def largest(options: Sequence[int], ok: Callable[[int], bool]) -> int | None:
+        """The biggest of the (ascending) options with ok(t), for ok true up to some t
+        and false after."""
+        lo, hi = 0, len(options) - 1
+        if hi < 0 or not ok(options[0]):
             return None
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if ok(mid):
+            if ok(options[mid]):
                 lo = mid
             else:
                 hi = mid - 1
-        return lo
+        return options[lo]
 
     best: tuple[float, int, int] | None = None
     choice: tuple[str, Node, int] | None = None
     for index, (name, node) in enumerate(ARRANGEMENTS):
-        t_w = largest(t_floor, t_max, lambda t, n=node: size(n, t)[0] <= inner_w)
-        if t_w is None or t_w < t_min:
+        t_w = largest(sizes, lambda t, n=node: size(n, t)[0] <= inner_w)
+        if t_w is None:
             continue
-        t_h = largest(t_min, t_w, lambda t, n=node: fr.fixed_h + size(n, t)[1] <= box_h)
+        t_h = largest([t for t in sizes if t <= t_w],
+                      lambda t, n=node: fr.fixed_h + size(n, t)[1] <= box_h)
         t = t_h if t_h is not None else t_min
         h = fr.fixed_h + size(node, t)[1]
         score = (t * min(1.0, box_h / h), -h, -index)
@@ -261,9 +272,19 @@ def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
             best, choice = score, (name, node, t)
     if choice is None:  # floors too wide for TILE_MIN: stack them, as big as fits
         node = ARRANGEMENTS[1][1]
-        t = largest(8, t_max, lambda t: size(node, t)[0] <= inner_w) or 8
+        t = largest(range(8, t_max + 1), lambda t: size(node, t)[0] <= inner_w) or 8
         choice = (ARRANGEMENTS[1][0], node, t)
     return choice
+
+
+@lru_cache(maxsize=16)
+def tile_sizes(t_min: int, t_max: int) -> tuple[int, ...]:
+    """The tile sizes a map may use, ascending: TILE_STEPS even ratios from t_min up."""
+    if t_max <= t_min:
+        return (t_max,)
+    ratio = t_max / t_min
+    return tuple(sorted({round(t_min * ratio ** (i / TILE_STEPS))
+                         for i in range(TILE_STEPS + 1)}))
 
 
 def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
@@ -332,8 +353,9 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
     ring: dict[int, int] = {}
     monsters: dict[int, Point] = {}
     monster_radius: dict[int, int] = {}
-    strip_rows = _strip_rows(view, t)
-    for cell, group in _groups(view).items():
+    groups = _groups(view)
+    strip_rows = _strip_rows(view, t, groups)
+    for cell, group in groups.items():
         x0, y0, _, _ = cell_box(*cell)
         slots = _token_slots(len(group), t, strip_rows.get(cell, 0))
         for figure, (sx, sy, r, _, _) in zip(group, slots, strict=True):

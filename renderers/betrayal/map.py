@@ -1,13 +1,13 @@
-"""Drawing the whole house map and encoding it: `render_map` and its caches.
+"""Drawing the whole house map and encoding it: `render_map`.
 
-Speed (bench/bench_render_betrayal.py): the tiles, panels and legend change only when a
-tile is placed or a token or item moves, so they are drawn into a cached static layer,
-itself assembled from cached per-tile sprites (placing one tile redraws one sprite). A
-turn where explorers and monsters just move costs a copy of that layer plus the figures,
-header and footer. The haunt's tokens are part of their tile's look, and the legend
-names the haunt's monster and token kinds in view (the kinds change rarely, so the
-legend stays in the static layer). The PNG palette is fitted once per look (width,
-explorer colours, fonts) to a made-up sample house, haunt included, and reused.
+Many channels take turns, so nothing here is kept per game: every render composes the
+map afresh, straight in its PNG palette (see `renderers.canvas`), from pieces every
+game shares: tiles by look and size (placing a tile draws one new piece, at most),
+the legend by the haunt's kinds in view, tokens and monsters by look, roster chips by
+explorer, words by text. The panels are stretched from one small frame, passages are
+hard-edged fills. The palette is fitted once per width (and fonts) to a made-up house
+drawn with every explorer colour, haunt included, so which explorers play never
+changes it; a render maps nothing and the encoder gets the indices as they are.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+from bot.games.betrayal import content
 from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, MonsterView, TileView
+from bot.games.betrayal.views import map_view
 from renderers.betrayal.explorers import _draw_figures, _draw_roster
 from renderers.betrayal.glyphs import _paste_glyph
 from renderers.betrayal.layout import (
@@ -47,6 +49,7 @@ from renderers.betrayal.palette import (
     _px,
 )
 from renderers.betrayal.tiles import (
+    TileLook,
     _draw_passages,
     _haunt_square,
     _link_letters,
@@ -54,10 +57,10 @@ from renderers.betrayal.tiles import (
     _pile_badge,
     _tile_sprite,
 )
+from renderers.canvas import Canvas, Ink, Sprite, pieces, register
 from renderers.common import (
     Box,
     Colour,
-    Palette,
     centered_text,
     disc,
     draw_text,
@@ -102,39 +105,39 @@ def _legend_left(geo: MapGeometry) -> int:
     return last + text_width(font(_px(FOOTER_FONT, s)), "13 drawn") + _px(20, s)
 
 
-def _static_key(view: MapView, geo: MapGeometry) -> tuple[object, ...]:
+# A tile as the house shows it: (key, look, box, grid x, grid y).
+PlacedTile = tuple[str, TileLook, Box, int, int]
+
+
+def _house(view: MapView, geo: MapGeometry) -> tuple[tuple[PlacedTile, ...],
+                                                      tuple[LegendEntry, ...]]:
+    """What the house part of the map is drawn from: the placed tiles (their look and
+    box) and the legend's entries. Figures moving change neither."""
     links = _link_letters(view)
     tiles = tuple((tile.key, _look(tile, links), geo.tiles[tile.key], tile.x, tile.y)
                   for tile in view.tiles if tile.key in geo.tiles)
-    panels = tuple((f, geo.panels[f], geo.grids[f], geo.extents.get(f)) for f in FLOORS)
-    legend = (_legend(view), _legend_left(geo))
-    return (geo.width, geo.height, geo.tile, geo.gap, panels, tiles, geo.footer, legend,
-            font_signature())
+    return tiles, _legend(view)
 
 
-STATIC_CACHE_SIZE = 6
-
-
-@lru_cache(maxsize=STATIC_CACHE_SIZE)
-def _static_layer(key: tuple[object, ...]) -> Image.Image:
-    """The backdrop, panels, passages and tiles: everything but explorers and texts that
-    change every turn. Drawn from `key` alone."""
-    width, height, t, g, panels, tiles, footer, legend, fonts = key
-    assert isinstance(t, int) and isinstance(g, int)
-    s = width / BASE_WIDTH
-    img = Image.new("RGB", (width, height), BG)
-    draw = ImageDraw.Draw(img)
+def _draw_house(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+    """The panels, passages, tiles and legend: everything but the figures and the texts
+    that change every turn, composed from pieces every game shares (tiles by look and
+    size, the legend by its entries) plus hard-edged passages."""
+    tiles, entries = _house(view, geo)
+    t, g, s = geo.tile, geo.gap, geo.scale
+    fonts = font_signature()
     counts: dict[str, int] = {}
     for _, look, _, _, _ in tiles:
         counts[look[1]] = counts.get(look[1], 0) + 1
     title_f = font(_px(PANEL_TITLE_FONT, s), True)
-    for floor, box, _, extent in panels:
-        framed_box(img, box, _px(10, s), PANEL, PANEL_EDGE, max(1, _px(2, s)), BG)
+    for floor in FLOORS:
+        box, extent = geo.panels[floor], geo.extents.get(floor)
+        framed(canvas, box, _px(10, s), PANEL, PANEL_EDGE, max(1, _px(2, s)), BG)
         x0, y0, x1, _ = box
         ty = y0 + _px(PANEL_TITLE_H, s) // 2 + _px(2, s)
         tx = x0 + _px(14, s)
         title = FLOOR_TITLES.get(floor, floor.title())
-        draw_text(draw, (tx, ty), title, title_f, TEXT, anchor="lm", bold=True)
+        canvas.text((tx, ty), title, title_f, TEXT, on=PANEL, anchor="lm", bold=True)
         tw = text_width(title_f, title)
         n = counts.get(floor, 0)
         note = ("nothing explored" if extent is None else
@@ -142,50 +145,82 @@ def _static_layer(key: tuple[object, ...]) -> Image.Image:
         room = x1 - _px(14, s) - (tx + tw + _px(10, s))
         if room > _px(30, s):
             fc, text = fit_text(note, room, _px(PANEL_TITLE_FONT - 3, s))
-            draw_text(draw, (tx + tw + _px(10, s), ty), text, fc, MUTED, anchor="lm")
-    _draw_passages(img, tiles, t, g)
+            canvas.text((tx + tw + _px(10, s), ty), text, fc, MUTED, on=PANEL, anchor="lm")
+    _draw_passages(canvas, tiles, t, g)
     for _, look, box, _, _ in tiles:
-        img.paste(_tile_sprite(look, t, fonts), box[:2])
-    assert isinstance(legend, tuple)
-    entries, left = legend
-    _draw_legend(img, draw, footer, s, entries, left)
-    return img
+        canvas.put(box[:2], _tile_sprite(canvas.ink, look, t, fonts))
+    left = _legend_left(geo)
+    x0, y0, x1, _ = geo.footer
+    canvas.put((left, y0), _legend_strip(canvas.ink, entries, x1 - left, geo.width - x1, s,
+                                         fonts))
 
 
-@lru_cache(maxsize=32)
-def _frame_piece(radius: int, fill: Colour, edge: Colour, width: int,
-                 under: Colour) -> Image.Image:
+# Legends differ by the haunt's monster and token kinds in view: few per haunt.
+LEGEND_CACHE_SIZE = 256
+
+
+@pieces(LEGEND_CACHE_SIZE)
+def _legend_strip(entries: tuple[LegendEntry, ...], w: int, margin: int, s: float,
+                  fonts: tuple[object, ...]) -> Sprite:
+    """The legend row, `w` wide from where it may start to the footer's right edge (and
+    the `margin` beyond, where a last letter's edge may spill), on the background (see
+    `_draw_legend`). `fonts` only keys the cache."""
+    h = _px(6, s) + _px(FOOTER_ROW_H, s)
+    img = Image.new("RGB", (w + margin, h), BG)
+    _draw_legend(img, ImageDraw.Draw(img), (0, 0, w, h), s, entries, 0)
+    return Sprite(img)
+
+
+@pieces(256)
+def _frame_corner(radius: int, fill: Colour, edge: Colour, width: int, under: Colour,
+                  corner: int) -> Sprite:
+    """Corner 0..3 (top-left, top-right, bottom-left, bottom-right) of a rounded box,
+    c x c with c = radius + width + 1: all of a framed box that is not a flat band."""
     c = radius + width + 1
     piece = Image.new("RGB", (2 * c + 1, 2 * c + 1), under)
     rounded_box(piece, (0, 0, 2 * c + 1, 2 * c + 1), radius, fill, outline=edge, width=width)
-    return piece
+    sx, sy = (0, c + 1)[corner % 2], (0, c + 1)[corner // 2]
+    return Sprite(piece.crop((sx, sy, sx + c, sy + c)))
+
+
+@pieces(64)
+def _small_frame(w: int, h: int, radius: int, fill: Colour, edge: Colour, width: int,
+                 under: Colour) -> Sprite:
+    img = Image.new("RGB", (w, h), under)
+    rounded_box(img, (0, 0, w, h), radius, fill, outline=edge, width=width)
+    return Sprite(img)
 
 
 def framed_box(img: Image.Image, box: Box, radius: int, fill: Colour, edge: Colour,
                width: int, under: Colour) -> None:
     """`rounded_box` for big boxes on a flat `under` colour, pixel-identical to it but
-    cheap at any size: a small rounded box is drawn once and stretched (9-slice); the
-    anti-aliased mask of a full panel would cost ~10 ms whenever a panel changes size."""
+    cheap at any size: the four corners of a small rounded box, drawn once, and flat
+    bands between them; the anti-aliased mask of a full panel would cost ~10 ms."""
+    framed(Canvas(img.size, under, image=img), box, radius, fill, edge, width, under)
+
+
+def framed(canvas: Canvas, box: Box, radius: int, fill: Colour, edge: Colour, width: int,
+           under: Colour) -> None:
+    """`framed_box` onto a canvas: the edge colour, the fill inside it, the corners."""
     x0, y0, x1, y1 = box
-    piece = _frame_piece(radius, fill, edge, width, under)
-    c = (piece.width - 1) // 2
-    if x1 - x0 <= 2 * c + 1 or y1 - y0 <= 2 * c + 1:
-        rounded_box(img, box, radius, fill, outline=edge, width=width)
-        return
+    c = radius + width + 1
     w, h = x1 - x0, y1 - y0
-    k = piece.width
-    for sx, dx in ((0, x0), (c + 1, x1 - c)):
-        for sy, dy in ((0, y0), (c + 1, y1 - c)):
-            img.paste(piece.crop((sx, sy, sx + c, sy + c)), (dx, dy))
-    top = piece.crop((c, 0, c + 1, c)).resize((w - 2 * c, c), Image.Resampling.NEAREST)
-    bottom = piece.crop((c, k - c, c + 1, k)).resize((w - 2 * c, c), Image.Resampling.NEAREST)
-    left = piece.crop((0, c, c, c + 1)).resize((c, h - 2 * c), Image.Resampling.NEAREST)
-    right = piece.crop((k - c, c, k, c + 1)).resize((c, h - 2 * c), Image.Resampling.NEAREST)
-    img.paste(top, (x0 + c, y0))
-    img.paste(bottom, (x0 + c, y1 - c))
-    img.paste(left, (x0, y0 + c))
-    img.paste(right, (x1 - c, y0 + c))
-    img.paste(fill, (x0 + c, y0 + c, x1 - c, y1 - c))
+    if w <= 2 * c + 1 or h <= 2 * c + 1:
+        if w > 0 and h > 0:
+            canvas.put((x0, y0), _small_frame(canvas.ink, w, h, radius, fill, edge, width,
+                                              under))
+        return
+    # The straight edges are flat bands (the rounded mask covers them fully): each pixel
+    # is written once, which matters on boxes this big.
+    canvas.fill((x0 + c, y0, x1 - c, y0 + width), edge)
+    canvas.fill((x0 + c, y1 - width, x1 - c, y1), edge)
+    canvas.fill((x0, y0 + c, x0 + width, y1 - c), edge)
+    canvas.fill((x1 - width, y0 + c, x1, y1 - c), edge)
+    canvas.fill((x0 + c, y0 + width, x1 - c, y1 - width), fill)
+    canvas.fill((x0 + width, y0 + c, x0 + c, y1 - c), fill)
+    canvas.fill((x1 - c, y0 + c, x1 - width, y1 - c), fill)
+    for corner, xy in enumerate(((x0, y0), (x1 - c, y0), (x0, y1 - c), (x1 - c, y1 - c))):
+        canvas.put(xy, _frame_corner(canvas.ink, radius, fill, edge, width, under, corner))
 
 
 def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, footer: Box, s: float,
@@ -232,43 +267,51 @@ def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, footer: Box, s: fl
         x += wd + space
 
 
-def _draw_header(img: Image.Image, draw: ImageDraw.ImageDraw, view: MapView,
-                 geo: MapGeometry) -> None:
+def _draw_header(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     s = geo.scale
     x0, y0, x1, y1 = geo.header
     f, text = fit_text(view.header, x1 - x0, _px(HEADER_FONT, s),
                        min_size=_px(HEADER_FONT * 0.7, s), bold=True)
-    draw_text(draw, (x0, (y0 + y1) // 2), text, f, TEXT, anchor="lm", bold=True)
-    draw.line((x0, y1 - 1, x1, y1 - 1), fill=PANEL_EDGE, width=1)
+    canvas.words((x0, (y0 + y1) // 2), text, f, TEXT, on=BG, bold=True)
+    canvas.fill((x0, y1 - 1, x1 + 1, y1), PANEL_EDGE)
 
 
-def _draw_footer(img: Image.Image, draw: ImageDraw.ImageDraw, view: MapView,
-                 geo: MapGeometry) -> None:
+def _draw_footer(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     s = geo.scale
     x0 = geo.footer[0]
     fb = font(_px(FOOTER_FONT, s), True)
     cy = geo.omen_track[0][1]
-    draw_text(draw, (x0, cy), "Omens", fb, TEXT, anchor="lm", bold=True)
+    canvas.text((x0, cy), "Omens", fb, TEXT, on=BG, anchor="lm", bold=True)
     d = _px(20, s)
-    drawn = max(0, view.omens)
-    for i, (cx, _) in enumerate(geo.omen_track):
-        _paste_glyph(img, "omen" if i < drawn else "omen_off", (cx - d // 2, cy - d // 2), d)
-    last = geo.omen_track[-1][0] + d // 2 + _px(12, s)
-    label = f"{drawn} drawn"
-    draw_text(draw, (last, cy), label, font(_px(FOOTER_FONT, s)), MUTED, anchor="lm")
+    drawn = min(len(geo.omen_track), max(0, view.omens))
+    first, last_mark = geo.omen_track[0][0], geo.omen_track[-1][0]
+    step = geo.omen_track[1][0] - first if len(geo.omen_track) > 1 else d
+    canvas.put((first - d // 2, cy - d // 2),
+               _omen_track(canvas.ink, drawn, len(geo.omen_track), step, d))
+    last = last_mark + d // 2 + _px(12, s)
+    label = f"{max(0, view.omens)} drawn"
+    canvas.text((last, cy), label, font(_px(FOOTER_FONT, s)), MUTED, on=BG, anchor="lm")
     if geo.footer_text is not None:
         fx0, fy0, fx1, fy1 = geo.footer_text
         f, text = fit_text(view.footer.strip(), fx1 - fx0, _px(FOOTER_FONT + 3, s),
                            min_size=_px(FOOTER_FONT - 2, s), bold=True)
-        draw_text(draw, (fx0, (fy0 + fy1) // 2), text, f, GOLD, anchor="lm", bold=True)
+        canvas.text((fx0, (fy0 + fy1) // 2), text, f, GOLD, on=BG, anchor="lm", bold=True)
 
 
-def _draw_dynamic(img: Image.Image, view: MapView, geo: MapGeometry) -> None:
-    draw = ImageDraw.Draw(img)
-    _draw_header(img, draw, view, geo)
-    _draw_roster(img, draw, view, geo)
-    _draw_figures(img, draw, view, geo)
-    _draw_footer(img, draw, view, geo)
+@pieces(256)
+def _omen_track(drawn: int, marks: int, step: int, d: int) -> Sprite:
+    """The footer's omen marks, `drawn` of `marks` lit, `step` apart, on the background."""
+    img = Image.new("RGB", ((marks - 1) * step + d, d), BG)
+    for i in range(marks):
+        _paste_glyph(img, "omen" if i < drawn else "omen_off", (i * step, 0), d)
+    return Sprite(img)
+
+
+def _draw_dynamic(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+    _draw_header(canvas, view, geo)
+    _draw_roster(canvas, view, geo)
+    _draw_figures(canvas, view, geo)
+    _draw_footer(canvas, view, geo)
 
 
 _SAMPLE_ROOMS: tuple[tuple[str, str, str, str], ...] = (
@@ -311,37 +354,69 @@ def _sample_view(colours: tuple[Colour, ...]) -> MapView:
                    monsters=tuple(monsters))
 
 
-@lru_cache(maxsize=8)
-def _palette(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> Palette:
-    view = _sample_view(colours)
+def compose(view: MapView, width: int, ink: Ink | None) -> Canvas:
+    """The map drawn for `view`: in RGB without an ink, else in that ink's indices."""
     geo = map_geometry(view, width)
-    img = Image.new("RGB", (geo.width, geo.height), BG)
-    img.paste(_static_layer(_static_key(view, geo)))
-    _draw_dynamic(img, view, geo)
-    return make_palette([img], exact=FLAT_COLOURS + colours)
+    canvas = Canvas((geo.width, geo.height), BG, ink)
+    _draw_house(canvas, view, geo)
+    _draw_dynamic(canvas, view, geo)
+    return canvas
+
+
+@lru_cache(maxsize=4)
+def _ink(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> Ink:
+    """The map's palette, fitted once per width to a made-up house drawn with every
+    explorer colour, those and the flat colours pinned. No game's explorers choose it,
+    so no game ever refits it (`fonts` only keys the cache)."""
+    image = compose(_sample_view(colours), width, None).image
+    return Ink(make_palette([image], exact=FLAT_COLOURS + colours))
+
+
+register(_ink)
+
+
+def map_ink(width: int) -> Ink:
+    """The fixed palette (with its lookups) every map of this width is drawn in."""
+    return _ink(int(width), explorer_colours(), font_signature())
+
+
+def explorer_colours() -> tuple[Colour, ...]:
+    """Every explorer's token colour in the game's content, in a fixed order (worked
+    out once per content: every render asks)."""
+    current = content.get()
+    if _COLOURS_OF[0] is not current:
+        colours = tuple(sorted({parse_colour(e.hex) for e in current.explorers.values()}))
+        _COLOURS_OF[:] = [current, colours]
+    return _COLOURS_OF[1]  # type: ignore[return-value]
+
+
+_COLOURS_OF: list[object] = [None, ()]
+
+
+def render_indexed(view: MapView, *, width: int = BASE_WIDTH) -> Image.Image:
+    """The map as the PNG will hold it: a "P" image in the fixed palette."""
+    return compose(view, width, map_ink(width)).finish()
 
 
 def render_image(view: MapView, *, width: int = BASE_WIDTH) -> Image.Image:
-    """The map as a Pillow image (for callers that compose or inspect it)."""
-    geo = map_geometry(view, width)
-    img = _static_layer(_static_key(view, geo)).copy()
-    _draw_dynamic(img, view, geo)
-    return img
+    """The map as an RGB image (for callers that compose or inspect it). Quantized to
+    the map's palette it is `render_indexed`, pixel for pixel."""
+    return compose(view, width, None).finish()
 
 
 def encode_map(view: MapView, img: Image.Image) -> bytes:
-    """PNG bytes of a map image drawn for `view` (with the palette of its look)."""
-    colours = tuple(sorted({parse_colour(ex.colour) for ex in view.explorers}))
-    return to_png(img, palette=_palette(img.width, colours, font_signature()))
+    """PNG bytes of a map image drawn for `view` (RGB is mapped to the fixed palette)."""
+    if img.mode == "P":
+        return to_png(img)
+    return to_png(img, palette=map_ink(img.width).palette)
 
 
 def render_map(view: MapView, *, width: int = BASE_WIDTH) -> bytes:
-    """The house map as PNG bytes, ready to attach to the channel message."""
-    return encode_map(view, render_image(view, width=width))
+    """The house map as PNG bytes, ready to attach to the channel message: written band
+    by band, the bands drawn as before (by this game or any other) reused."""
+    return compose(view, width, map_ink(width)).png()
 
 
 def render_board(state: BetrayalState, *, width: int = 1200) -> bytes:
     """The house map of a game in progress (what `renderers.render_public` calls)."""
-    from bot.games.betrayal.views import map_view
-
     return render_map(map_view(state), width=width)

@@ -4,16 +4,17 @@ A tile shows its name, its doors as openings in the walls, its card symbol, a ba
 line for split rooms, and along its bottom strip the haunt's tokens (green squares with
 their letter, first so they are the last to be cut), the rooms' tokens lying there, a
 count of items and link letters. A tile's static look (`TileLook`) is everything about it that
-changes only when the house does; sprites are cached per look and size, so placing a
-tile draws one sprite. Between tiles, a passage is drawn across the gap when both have
-facing doors, a short stub when a door leads to unexplored space.
+changes only when the house does; sprites are cached per look and size and shared by
+every game (a room turned the same way looks the same in any house), so placing a tile
+draws one sprite at most. Between tiles, a passage is drawn across the gap when both
+have facing doors, a short stub when a door leads to unexplored space.
 
 Tile internals scale with the tile size (`_tile_parts`), not with the image width.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -41,6 +42,7 @@ from renderers.betrayal.palette import (
     _token_colour,
     _token_label,
 )
+from renderers.canvas import Canvas, Sprite, pieces
 from renderers.common import (
     Box,
     centered_text,
@@ -98,10 +100,17 @@ TileLook = tuple[str, str, tuple[str, ...], str, tuple[str, ...], int, bool, boo
 
 
 def _look(tile: TileView, links: dict[str, tuple[str, ...]]) -> TileLook:
-    doors = tuple(d for d in SIDES if d in tile.doors)
-    haunted = tuple(_mark(glyph, name) for glyph, name in tile.haunt_tokens)
-    return (tile.name, tile.floor, doors, tile.symbol, tuple(tile.tokens), len(tile.item_pile),
-            bool(tile.barrier), bool(tile.start), links.get(tile.key, ()), haunted)
+    haunted = tuple(_mark(glyph, name) for glyph, name in tile.haunt_tokens) \
+        if tile.haunt_tokens else ()
+    return (tile.name, tile.floor, _doors(tile.doors), tile.symbol, tuple(tile.tokens),
+            len(tile.item_pile), bool(tile.barrier), bool(tile.start), links.get(tile.key, ()),
+            haunted)
+
+
+@lru_cache(maxsize=256)
+def _doors(doors: tuple[str, ...]) -> tuple[str, ...]:
+    """A tile's doors in N, E, S, W order (asked for every tile of every render)."""
+    return tuple(d for d in SIDES if d in doors)
 
 
 def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
@@ -116,10 +125,21 @@ def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-@lru_cache(maxsize=512)
-def _tile_sprite(look: TileLook, t: int, fonts: tuple[object, ...]) -> Image.Image:
+# Every game shares these (a room, its rotation, tokens and size look the same in any
+# house): the 45 rooms in 13 sizes and a few looks each. At 1200 px a tile is 88..180 px
+# square, 8..32 KB as indices; 48 MB holds ~3000 of the common sizes.
+TILE_CACHE_SIZE = 4096
+TILE_CACHE_BYTES = 48 << 20
+
+
+@pieces(TILE_CACHE_SIZE, TILE_CACHE_BYTES)
+def _tile_sprite(look: TileLook, t: int, fonts: tuple[object, ...]) -> Sprite:
     """One tile, t x t on the panel colour. `fonts` (font_signature()) is only part of
     the cache key: a sprite drawn before fonts changed must not be reused."""
+    return Sprite(_draw_tile(look, t))
+
+
+def _draw_tile(look: TileLook, t: int) -> Image.Image:
     name, floor, doors, symbol, _, pile, barrier, start, _, _ = look
     parts = _tile_parts(t)
     img = Image.new("RGB", (t, t), PANEL)
@@ -263,11 +283,13 @@ def _strip_layout_cached(look: TileLook, t: int,
     return tuple(placed), used
 
 
-def _strip_rows(view: MapView, t: int) -> dict[tuple[str, int, int], int]:
-    """Cell -> how many rows of its tile's bottom strip are drawn on."""
-    links = _link_letters(view)
+def _strip_rows(view: MapView, t: int,
+                cells: Collection[tuple[str, int, int]]) -> dict[tuple[str, int, int], int]:
+    """Cell -> how many rows of its tile's bottom strip are drawn on, for the tiles in
+    `cells` (those figures stand in: the others' rows do not matter)."""
+    links = _link_letters(view) if view.links else {}
     return {(tile.floor, tile.x, tile.y): _strip_layout(_look(tile, links), t)[1]
-            for tile in view.tiles}
+            for tile in view.tiles if (tile.floor, tile.x, tile.y) in cells}
 
 
 def _haunt_square(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, h: int,
@@ -312,34 +334,33 @@ def _fit_size(text: str, max_width: int, size: int, min_size: int) -> tuple[int,
     return min_size, fit_text(text, max_width, min_size, min_size=min_size, bold=True)[1]
 
 
-def _draw_passages(img: Image.Image, tiles: Sequence[tuple], t: int, g: int) -> None:
+def _draw_passages(canvas: Canvas, tiles: Sequence[tuple], t: int, g: int) -> None:
     """Across the gap between tiles: a passage where both have facing doors, a short
     open stub where a door leads to unexplored space, nothing where it meets a wall."""
     parts = _tile_parts(t)
     w = parts.wall
     span = parts.door
+    stub = max(2, round(g * 0.5))
+    fill_box = canvas.fill
     by_cell = {(look[1], x, y): look for _, look, _, x, y in tiles}
     for _, look, box, x, y in tiles:
         floor, doors, start = look[1], look[2], look[7]
+        x0, y0, x1, y1 = box
         for side in doors:
             dx, dy = _DELTA[side]
             other = by_cell.get((floor, x + dx, y + dy))
-            if other is not None and _OPPOSITE[side] not in other[2]:
-                continue  # the door opens onto a wall
-            if other is not None and side in ("N", "W"):
-                continue  # drawn once, from the west / north tile
+            if other is not None and (_OPPOSITE[side] not in other[2] or side in "NW"):
+                continue  # onto a wall, or drawn once, from the west / north tile
             fill = (START_FILL if start and (other is None or other[7]) else FLOOR_FILL).get(
                 floor, FLOOR_FILL["ground"])
-            length = g if other is not None else max(2, round(g * 0.5))
-            x0, y0, x1, y1 = box
-            mid_x, mid_y = (x0 + x1) // 2, (y0 + y1) // 2
-            if side in ("N", "S"):
-                a = mid_x - span // 2
-                ys = (y1, y1 + length) if side == "S" else (y0 - length, y0)
-                img.paste(WALL, (a - w, ys[0], a + span + w, ys[1]))
-                img.paste(fill, (a, ys[0], a + span, ys[1]))
+            length = stub if other is None else g
+            if side in "NS":
+                a = (x0 + x1) // 2 - span // 2
+                b0, b1 = (y1, y1 + length) if side == "S" else (y0 - length, y0)
+                fill_box((a - w, b0, a + span + w, b1), WALL)
+                fill_box((a, b0, a + span, b1), fill)
             else:
-                a = mid_y - span // 2
-                xs = (x1, x1 + length) if side == "E" else (x0 - length, x0)
-                img.paste(WALL, (xs[0], a - w, xs[1], a + span + w))
-                img.paste(fill, (xs[0], a, xs[1], a + span))
+                a = (y0 + y1) // 2 - span // 2
+                b0, b1 = (x1, x1 + length) if side == "E" else (x0 - length, x0)
+                fill_box((b0, a - w, b1, a + span + w), WALL)
+                fill_box((b0, a, b1, a + span), fill)

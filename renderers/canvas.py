@@ -1,0 +1,417 @@
+"""Composing board images from cached pieces, in RGB or in their PNG palette.
+
+A board is drawn after every action of every channel, and many channels take turns,
+so a cache of one channel's drawing is evicted by the others' before that channel
+comes round again. Boards are therefore composed on every render from pieces keyed by
+what they show (a tile, a pawn, a word), which any game showing the same thing
+shares: each piece is drawn once in RGB with the usual helpers and quantized once to
+the board's fixed palette (an `Ink`). Nothing is quantized per render.
+
+An indexed canvas is a list of what goes where (flat fills and pieces, in order); it
+becomes an image (`finish`), or a PNG written band by band (`png`, see
+`renderers.png`): a band is described exactly by the fills and pieces that touch it
+(each piece has a serial number for life), so a band described as one already written
+is reused, neither drawn nor compressed again. In a turn most bands are.
+
+Pieces are drawn on the flat colour they are put on (`on`), so a piece quantized
+alone is what quantizing the whole board would give at its pixels; text is mapped
+through a ramp (`Ink.ramp`) from coverage to the index of the colour Pillow would
+have blended. The same composition run without an ink gives the RGB image, and
+quantizing that gives the indexed one pixel for pixel (the renderers' tests hold them
+to it). Text stays anti-aliased and flat fills stay exact, as before.
+
+Every cache is bounded by entries and by bytes (`renderers.lru`); the biggest pieces
+(tiles) are a few tens of KB as indices.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from array import array
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from functools import lru_cache, update_wrapper
+from typing import Any, Generic, ParamSpec
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from renderers import png
+from renderers.common import (
+    PNG_COMPRESS_LEVEL,
+    Box,
+    Colour,
+    Font,
+    Palette,
+    Point,
+    draw_text,
+    printable,
+    text_mask,
+    text_stroke,
+    text_width,
+    to_png,
+)
+from renderers.lru import CacheInfo, Lru
+
+P = ParamSpec("P")
+
+
+_SERIALS = itertools.count(1)
+
+
+@dataclass(frozen=True, eq=False)
+class Sprite:
+    """A drawn piece: `image` is RGB, or "P" indices once quantized; `mask` ("1") marks
+    the pixels it covers, None when it covers its whole box; `offset` is where its
+    top-left corner goes relative to the point it is put at. `serial` is unique for
+    the life of the process: a band that holds the same serials holds the same pixels."""
+
+    image: Image.Image
+    mask: Image.Image | None = None
+    offset: Point = (0, 0)
+    serial: int = field(default_factory=lambda: next(_SERIALS))
+
+
+class Ink:
+    """A fixed palette and the lookups drawing in it needs.
+
+    Caches key on an ink by identity (hashing a 768-entry palette per lookup would cost
+    more than the lookup), so the renderers make one per palette and keep it.
+    """
+
+    def __init__(self, palette: Palette) -> None:
+        self.palette = palette
+        self.serial = next(_SERIALS)
+        self._index: dict[Colour, int] = {}
+        self._ramps: dict[tuple[Colour, Colour], list[int]] = {}
+
+    def quantize(self, img: Image.Image) -> Image.Image:
+        """`img` as palette indices, each pixel mapped as the whole board would map it."""
+        rgb = img if img.mode == "RGB" else img.convert("RGB")
+        return rgb.quantize(palette=self.palette.lookup, dither=Image.Dither.NONE)
+
+    def index(self, colour: Colour) -> int:
+        """The index a pixel of `colour` gets (its own entry for the pinned flat ones)."""
+        found = self._index.get(colour)
+        if found is None:
+            rgb = (colour[0], colour[1], colour[2])
+            found = self._index[colour] = int(
+                self.quantize(Image.new("RGB", (1, 1), rgb)).getpixel((0, 0)))  # type: ignore[arg-type]
+        return found
+
+    def ramp(self, fill: Colour, on: Colour) -> list[int]:
+        """Coverage (0..255) -> the index of `fill` blended over `on` at that coverage,
+        blended the way ImageDraw fills through a text mask."""
+        key = ((fill[0], fill[1], fill[2]), (on[0], on[1], on[2]))
+        found = self._ramps.get(key)
+        if found is None:
+            row = Image.new("RGB", (256, 1), key[1])
+            row.paste(key[0], (0, 0, 256, 1), _GRADIENT)
+            found = self._ramps[key] = list(self.quantize(row).tobytes())
+        return found
+
+    def finish(self, img: Image.Image) -> Image.Image:
+        """A composed "P" image with this palette's colours attached, ready to encode."""
+        img.putpalette(self.palette.colours)
+        return img
+
+
+_GRADIENT = Image.frombytes("L", (256, 1), bytes(range(256)))
+# Image.point table: any coverage at all -> set (a mask of the pixels a piece touches).
+COVERED: list[int] = [0] + [255] * 255
+
+# Every cache a render may fill, so `clear_caches` can empty them all (tests compare a
+# render from cold caches with a warm one; the bench reports their hit rates).
+_CACHES: list[Any] = []
+
+
+def register(cache: Any) -> Any:
+    """Note a cache (anything with cache_clear) for `clear_caches`; returns it."""
+    _CACHES.append(cache)
+    return cache
+
+
+def clear_caches() -> None:
+    """Forget every cached piece, ink and layer of every renderer."""
+    for cache in _CACHES:
+        cache.cache_clear()
+
+
+class Pieces(Generic[P]):
+    """A function drawing a piece (an RGB `Sprite`) from hashable arguments, and a
+    bounded cache of that piece quantized for each ink. Call it as `pieces(ink, *args)`:
+    with an ink, the cached indexed sprite; with None, the RGB one, drawn afresh (only
+    palette fitting and callers inspecting RGB images ask for those)."""
+
+    def __init__(self, draw: Callable[P, Sprite], maxsize: int, maxbytes: int) -> None:
+        self.draw = draw
+        self._cache: Lru[Sprite] = Lru(maxsize, maxbytes)
+        update_wrapper(self, draw)
+        register(self)
+
+    def __call__(self, ink: Ink | None, *args: Hashable) -> Sprite:
+        if ink is None:
+            return self.draw(*args)  # type: ignore[call-arg]
+        key = (ink, args)
+        sprite = self._cache.get(key)
+        if sprite is None:
+            drawn = self.draw(*args)  # type: ignore[call-arg]
+            sprite = Sprite(ink.quantize(drawn.image), drawn.mask, drawn.offset)
+            w, h = sprite.image.size
+            self._cache.put(key, sprite, _SPRITE_OVERHEAD + w * h + (
+                0 if sprite.mask is None else (w + 7) // 8 * h))
+        return sprite
+
+    def cache_info(self) -> CacheInfo:
+        return self._cache.cache_info()
+
+    def cache_clear(self) -> None:
+        self._cache.cache_clear()
+
+
+# What a cached sprite costs beyond its pixels (the Image objects and the entry).
+_SPRITE_OVERHEAD = 400
+
+
+def pieces(maxsize: int, maxbytes: int = 8 << 20) -> Callable[[Callable[P, Sprite]], Pieces[P]]:
+    """Decorator form of `Pieces` (8 MB unless told)."""
+    return lambda draw: Pieces(draw, maxsize, maxbytes)
+
+
+def footprint(img: Image.Image, on: Colour) -> Image.Image:
+    """A "1" mask of the pixels of an RGB piece that differ from the flat `on` it was
+    drawn on."""
+    r, g, b = ImageChops.difference(img, Image.new("RGB", img.size, on)).split()
+    return ImageChops.lighter(ImageChops.lighter(r, g), b).point(COVERED, "1")
+
+
+def trimmed(img: Image.Image, on: Colour, origin: Point) -> Sprite:
+    """A piece drawn on a generous canvas of `on` around `origin`, cut to what was drawn
+    and masked to it, placed relative to `origin`."""
+    mask = footprint(img, on)
+    box = mask.getbbox()
+    if box is None:
+        return Sprite(Image.new("RGB", (1, 1), on), Image.new("1", (1, 1), 0), (0, 0))
+    return Sprite(img.crop(box), mask.crop(box), (box[0] - origin[0], box[1] - origin[1]))
+
+
+# Words are small (a few hundred bytes to ~2 KB); a channel asks for its own every turn.
+TEXTS: Lru[Sprite] = register(Lru(16384, 16 << 20))
+
+
+def _text_piece(ink: Ink | None, f: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int,
+                fx: float, fy: float, fill: Colour, on: Colour) -> Sprite | None:
+    """One line of text in `fill` on `on`, as ImageDraw.text draws it (None: nothing to
+    draw). Indexed, coverage goes through the ink's ramp: no quantizing. Text is the one
+    piece also cached in RGB: a channel's words (its players' names, its header) are
+    asked for every turn."""
+    key = (ink, f, text, anchor, stroke, fx, fy, fill, on)
+    found = TEXTS.get(key)
+    if found is not None:
+        return found
+    mask, offset = text_mask(f, text, anchor, stroke, "L", fx, fy)
+    if mask is None:
+        return None
+    if ink is None:
+        image = Image.new("RGB", mask.size, on)
+        image.paste(fill, (0, 0, *mask.size), mask)
+    else:
+        image = mask.point(ink.ramp(fill, on)).convert("P")
+    sprite = Sprite(image, mask.point(COVERED, "1"), offset)
+    w, h = image.size
+    TEXTS.put(key, sprite, _SPRITE_OVERHEAD + w * h * len(image.getbands()) + (w + 7) // 8 * h)
+    return sprite
+
+
+@lru_cache(maxsize=4096)
+def _advance(f: Font, text: str) -> float:
+    """How far `text` moves the pen (fractional pixels)."""
+    return float(f.getlength(text))
+
+
+register(_advance)
+
+
+# Past this share of new bands, a board's scanlines are drawn whole (every op pasted once)
+# rather than band by band (each band pastes the ops that reach into it).
+WHOLE_SHARE = 1 / 3
+
+# What a cached band costs beyond its key and chunk (the objects and the entry).
+_BAND_OVERHEAD = 200
+
+# One fill or piece of an indexed canvas: its box (x0, y0, x1, y1), then a palette index
+# (a fill) or a sprite and whether it goes through its mask.
+Op = tuple[int, int, int, int, int | Sprite, bool]
+
+BANDS: Lru[png.Band] = register(Lru(png.BAND_CACHE_SIZE, png.BAND_CACHE_BYTES))
+
+
+class Canvas:
+    """A board being composed: RGB drawn as it goes (no ink), or indexed (`ink`): a list
+    of fills and pieces, drawn when finished. Colours are given as RGB either way;
+    pieces and text name the flat colour they lie on."""
+
+    def __init__(self, size: tuple[int, int], background: Colour, ink: Ink | None = None,
+                 image: Image.Image | None = None) -> None:
+        self.ink = ink
+        self.size = size
+        self.ops: list[Op] = []
+        self._background = 0
+        if ink is not None:
+            self._background = ink.index(background)
+            self.image = None
+        else:
+            self.image = image if image is not None else Image.new("RGB", size, background)
+        self._draw: ImageDraw.ImageDraw | None = None
+
+    @property
+    def draw(self) -> ImageDraw.ImageDraw:
+        """An ImageDraw for hard-edged shapes in exact colours (RGB canvases only)."""
+        assert self.image is not None, "an indexed canvas takes fills and pieces"
+        if self._draw is None:
+            self._draw = ImageDraw.Draw(self.image)
+        return self._draw
+
+    def fill(self, box: Box, colour: Colour) -> None:
+        """A hard-edged rectangle (x1, y1 exclusive) in an exact colour."""
+        x0, y0, x1, y1 = box
+        if x1 <= x0 or y1 <= y0:
+            return
+        if self.ink is None:
+            self.image.paste(colour, box)  # type: ignore[union-attr]
+        else:
+            self.ops.append((x0, y0, x1, y1, self.ink.index(colour), False))
+
+    def put(self, xy: Point, sprite: Sprite, *, masked: bool | None = None) -> None:
+        """Paste a piece with its top-left (before its offset) at `xy`, through its mask
+        if it has one (or `masked` says so)."""
+        x, y = xy[0] + sprite.offset[0], xy[1] + sprite.offset[1]
+        w, h = sprite.image.size
+        through = sprite.mask is not None if masked is None else masked and (
+            sprite.mask is not None)
+        if self.ink is not None:
+            self.ops.append((x, y, x + w, y + h, sprite, through))
+        elif through:
+            self.image.paste(sprite.image, (x, y), sprite.mask)  # type: ignore[union-attr]
+        else:
+            self.image.paste(sprite.image, (x, y))  # type: ignore[union-attr]
+
+    def text(self, xy: tuple[float, float], text: str, f: Font, fill: Colour, *, on: Colour,
+             anchor: str = "la", bold: bool = False, over: bool = False) -> None:
+        """`common.draw_text` onto this canvas, over pixels of the flat colour `on`; with
+        `over`, over something else: drawn on `on` and pasted through its own coverage
+        (so the edges are blended with `on`, the same in RGB and indexed)."""
+        if self.ink is None and not over:
+            draw_text(self.draw, xy, text, f, fill, anchor=anchor, bold=bold)
+            return
+        if not isinstance(f, ImageFont.FreeTypeFont):
+            self._bitmap_text(xy, text, f, fill, on, anchor, bold)
+            return
+        text = printable(text, f)
+        x, y = xy
+        sprite = _text_piece(self.ink, f, text, anchor, text_stroke(f, bold), math.modf(x)[0],
+                             math.modf(y)[0], fill, on)
+        if sprite is not None:
+            self.put((int(x), int(y)), sprite, masked=over)
+
+    def words(self, xy: tuple[float, float], text: str, f: Font, fill: Colour, *,
+              on: Colour, bold: bool = False) -> None:
+        """A line that changes every turn ("Turn 31 · ..."), left-aligned and centred on
+        xy's height, drawn word by word from whole-pixel positions: each word is then a
+        piece any later line (of any channel) may reuse, where the whole line would be
+        new every turn. Words sit within half a pixel of where the whole line puts them."""
+        x, y = xy
+        space = _advance(f, " ")
+        for word in text.split(" "):
+            if word:
+                self.text((round(x), y), word, f, fill, on=on, anchor="lm", bold=bold)
+                x += _advance(f, printable(word, f))
+            x += space
+
+    def _bitmap_text(self, xy: tuple[float, float], text: str, f: Font, fill: Colour,
+                     on: Colour, anchor: str, bold: bool) -> None:
+        """Text in a font FreeType does not draw (Pillow built without FreeType): drawn
+        on a patch of `on` and put through its outline. Rare, so not cached."""
+        x, y = round(xy[0]), round(xy[1])
+        size = int(getattr(f, "size", 16))
+        pad = 2 * size + 4
+        patch = Image.new("RGB", (text_width(f, text) + 2 * pad, 2 * pad), on)
+        draw_text(ImageDraw.Draw(patch), (pad, pad), text, f, fill, anchor=anchor, bold=bold)
+        sprite = trimmed(patch, on, (pad, pad))
+        if self.ink is not None:
+            sprite = Sprite(self.ink.quantize(sprite.image), sprite.mask, sprite.offset)
+        self.put((x, y), sprite)
+
+    def finish(self) -> Image.Image:
+        """The composed image (indexed: drawn now, with its palette attached)."""
+        if self.ink is None:
+            assert self.image is not None
+            return self.image
+        img = self._raster(self.size, 0, 0, self.ops)
+        return self.ink.finish(img)
+
+    def png(self) -> bytes:
+        """The composed board as PNG bytes (indexed: band by band, see renderers.png)."""
+        if self.ink is None:
+            assert self.image is not None
+            return to_png(self.image)
+        w, h = self.size
+        rows = png.BAND_ROWS
+        count = (h + rows - 1) // rows
+        keys = [[self.ink.serial, self._background, w, min(rows, h - b * rows), b]
+                for b in range(count)]
+        members: list[list[Op]] = [[] for _ in range(count)]
+        for op in self.ops:
+            x0, y0, x1, y1, what, through = op
+            first, last = max(0, y0 // rows), min(count - 1, (y1 - 1) // rows)
+            if first > last or x1 <= 0 or x0 >= w:
+                continue
+            ident = (what.serial * 2 + through) if isinstance(what, Sprite) else -1 - what
+            for b in range(first, last + 1):
+                keys[b].extend((x0, y0, x1, y1, ident))
+                members[b].append(op)
+        band_keys = [array("i", k).tobytes() for k in keys]
+        bands = [BANDS.get(key) for key in band_keys]
+        missing = [b for b, found in enumerate(bands) if found is None]
+        # The scanlines come from an image one column wider, index 0 there: the rows'
+        # filter byte (none), so its bytes are the scanlines as they are. Drawn whole
+        # when many bands are new (each op once), else band by band.
+        line = w + 1
+        whole = None
+        if len(missing) > WHOLE_SHARE * count:
+            whole = self._raster((line, h), 1, 0, self.ops)
+        if whole is not None:
+            whole.im.paste(0, (0, 0, 1, h))
+            scanlines = whole.tobytes()
+        for b in missing:
+            y0 = b * rows
+            height = min(rows, h - y0)
+            if whole is not None:
+                data = scanlines[y0 * line:(y0 + height) * line]
+            else:
+                img = self._raster((line, height), 1, -y0, members[b])
+                img.im.paste(0, (0, 0, 1, height))
+                data = img.tobytes()
+            found = png.band(data, PNG_COMPRESS_LEVEL)
+            BANDS.put(band_keys[b], found, len(band_keys[b]) + len(found.chunk) + _BAND_OVERHEAD)
+            bands[b] = found
+        return png.write(w, h, self.ink.palette.colours, bands)  # type: ignore[arg-type]
+
+    def _raster(self, size: tuple[int, int], dx: int, dy: int, ops: list[Op]) -> Image.Image:
+        """The ops drawn into a new "P" image of `size`, shifted by (dx, dy). Pastes go
+        to the image's core (which clips them): a board makes a few hundred, and
+        Image.paste's checks cost more than the paste itself when every piece is
+        already indexed and the image is our own."""
+        img = Image.new("P", size, self._background)
+        core = img.im
+        for x0, y0, x1, y1, what, through in ops:
+            box = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
+            if not isinstance(what, Sprite):
+                core.paste(what, box)
+            elif through:
+                core.paste(what.image.im, box, what.mask.im)  # type: ignore[union-attr]
+            else:
+                core.paste(what.image.im, box)
+        return img
+
+

@@ -1,0 +1,170 @@
+"""The shared machinery boards are composed with: pieces in a fixed palette, text through
+coverage ramps, and the PNG written band by band with unchanged bands reused.
+
+These hold for any board; the renderers' own tests check the same on real boards.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+
+from PIL import Image, ImageDraw
+
+from renderers import canvas, common, png
+from renderers.canvas import Canvas, Ink, Sprite
+from renderers.lru import Lru
+
+BG = (14, 13, 18)
+PANEL = (27, 25, 33)
+TEXT = (238, 231, 214)
+GOLD = (250, 204, 84)
+
+
+def sample() -> Image.Image:
+    img = Image.new("RGB", (240, 120), BG)
+    common.rounded_box(img, (10, 10, 200, 100), 12, PANEL, outline=GOLD, width=2)
+    common.draw_text(ImageDraw.Draw(img), (20, 40), "Sample text", common.font(20, True),
+                     TEXT, anchor="lm", bold=True)
+    return img
+
+
+def ink() -> Ink:
+    return Ink(common.make_palette([sample()], exact=[BG, PANEL, TEXT, GOLD]))
+
+
+@canvas.pieces(8)
+def dot(r: int) -> Sprite:
+    img = Image.new("RGB", (2 * r + 1, 2 * r + 1), PANEL)
+    common.disc(img, (r, r), r, GOLD)
+    return Sprite(img, canvas.footprint(img, PANEL))
+
+
+def compose(target: Ink | None, label: str = "Turn 31 · Ox Bellows (Ann)") -> Canvas:
+    board = Canvas((240, 130), BG, target)
+    board.fill((10, 10, 200, 100), PANEL)
+    board.text((20, 40), "Upper floor", common.font(20, True), TEXT, on=PANEL, anchor="lm",
+               bold=True)
+    board.words((20, 115), label, common.font(14, True), GOLD, on=BG, bold=True)
+    board.put((150, 40), dot(target, 4))
+    return board
+
+
+def decode(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+def test_adler32_combine_matches_zlib() -> None:
+    rng = random.Random(1)
+    for _ in range(200):
+        a = rng.randbytes(rng.randrange(0, 400))
+        b = rng.randbytes(rng.randrange(0, 70_000))
+        assert png.adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(
+            a + b)
+
+
+def test_indexed_canvas_is_the_rgb_one_quantized() -> None:
+    """Pieces and text on the flat colour they name: quantizing the RGB board gives the
+    indexed board, pixel for pixel, and flat fills keep their exact colour."""
+    target = ink()
+    rgb = compose(None).finish()
+    indexed = compose(target).finish()
+    assert indexed.mode == "P"
+    assert target.quantize(rgb).tobytes() == indexed.tobytes()
+    back = indexed.convert("RGB")
+    assert back.getpixel((0, 0)) == BG and back.getpixel((15, 95)) == PANEL
+
+
+def test_text_ramp_is_what_pillow_draws_quantized() -> None:
+    target = ink()
+    f = common.font(21, True)
+    for xy in ((30, 30), (30.5, 29.25)):
+        board = Canvas((200, 60), PANEL, target)
+        board.text(xy, "Great Hall ×2", f, TEXT, on=PANEL, anchor="lm", bold=True)
+        rgb = Image.new("RGB", (200, 60), PANEL)
+        common.draw_text(ImageDraw.Draw(rgb), xy, "Great Hall ×2", f, TEXT, anchor="lm",
+                         bold=True)
+        assert board.finish().tobytes() == target.quantize(rgb).tobytes()
+
+
+def test_words_sit_within_a_pixel_of_the_whole_line() -> None:
+    f = common.font(30, True)
+    line = "Turn 31 · Ox Bellows (Ann) to play"
+    whole = Image.new("RGB", (700, 60), BG)
+    common.draw_text(ImageDraw.Draw(whole), (10, 30), line, f, TEXT, anchor="lm", bold=True)
+    board = Canvas((700, 60), BG)
+    board.words((10, 30), line, f, TEXT, on=BG, bold=True)
+    box_whole = Image.eval(whole.convert("L"), lambda v: 255 if v > 40 else 0).getbbox()
+    box_words = Image.eval(board.finish().convert("L"), lambda v: 255 if v > 40 else 0
+                           ).getbbox()
+    assert box_whole and box_words
+    assert all(abs(p - q) <= 1 for p, q in zip(box_whole, box_words, strict=True))
+
+
+def test_banded_png_decodes_to_the_indexed_image() -> None:
+    target = ink()
+    data = compose(target).png()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    img = decode(data)
+    assert img.mode == "P"
+    assert img.tobytes() == compose(target).finish().tobytes()
+    assert img.getpalette() == compose(target).finish().getpalette()
+
+
+def test_unchanged_bands_are_reused_and_changed_ones_redrawn() -> None:
+    canvas.clear_caches()
+    target = ink()
+    first = compose(target).png()
+    misses = canvas.BANDS.cache_info().misses
+    assert compose(target).png() == first  # every band reused: the same bytes
+    assert canvas.BANDS.cache_info().misses == misses
+    other = compose(target, label="Turn 32 · Zoe Ingstrom (Boris)").png()
+    # Only the band under the line that changed is drawn again.
+    assert canvas.BANDS.cache_info().misses == misses + 1
+    assert decode(other).tobytes() == compose(target, "Turn 32 · Zoe Ingstrom (Boris)"
+                                              ).finish().tobytes()
+
+
+def test_caches_are_bounded_by_entries_and_bytes() -> None:
+    cache: Lru[str] = Lru(3, 100)
+    for i in range(10):
+        cache.put(i, "x", 10)
+    assert cache.cache_info().currsize == 3 and cache.cache_info().currbytes == 30
+    assert cache.get(0) is None and cache.get(9) == "x"
+    cache.put("big", "y", 95)  # pushes every older entry out to stay under 100 bytes
+    assert cache.cache_info().currsize == 1 and cache.get(9) is None
+
+
+def test_pieces_are_cached_per_ink_and_bounded() -> None:
+    drawn: list[int] = []
+
+    @canvas.pieces(4)
+    def square(n: int) -> Sprite:
+        drawn.append(n)
+        return Sprite(Image.new("RGB", (n, n), GOLD))
+
+    target = ink()
+    assert square(target, 3) is square(target, 3)
+    assert drawn == [3]
+    assert square(None, 3).image.mode == "RGB" and drawn == [3, 3]  # RGB is drawn afresh
+    for n in range(10):
+        square(target, n + 5)
+    assert square.cache_info().currsize == 4
+    canvas.clear_caches()
+    assert square.cache_info().currsize == 0
+
+
+def test_boards_rendered_in_threads_are_the_ones_rendered_in_turn() -> None:
+    """The bot renders in worker threads: caches shared between them give every board
+    the bytes it gets alone."""
+    target = ink()
+    labels = [f"Turn {n} · Player {n % 5}" for n in range(24)]
+    alone = [compose(target, label).png() for label in labels]
+    canvas.clear_caches()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda label: compose(target, label).png(), labels * 3))
+    assert together == alone * 3
