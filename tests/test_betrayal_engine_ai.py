@@ -159,7 +159,7 @@ def test_an_ai_never_steps_away_from_the_nearest_room_to_explore() -> None:
             assert seat is not None
             action = GAME.ai_action(state, seat)
             if action.kind == "move" and state.phase == "explore":
-                ways, goals = ai._ways(state), ai._frontier(state)
+                ways, goals = ai._ways(state), ai.explore.frontier(state)
                 here = _walk(ways, state.explorers[seat].tile, goals)
                 target = next(t for t, _, a in ai._moves(state, seat, ai.legal(state, seat))
                               if a == action)

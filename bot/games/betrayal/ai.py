@@ -19,7 +19,7 @@ from bot.core.actions import Action
 from bot.games.betrayal import content, explore, movement, rolls, traits
 from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.haunting import ai as haunt_ai
-from bot.games.betrayal.house import DIRS, plan
+from bot.games.betrayal.house import plan
 from bot.games.betrayal.links import distances_to, house_links
 from bot.games.betrayal.state import BetrayalState
 
@@ -91,12 +91,6 @@ def _pick(state: BetrayalState, seat: int) -> int:
     return 0
 
 
-def _frontier(state: BetrayalState) -> set[int]:
-    """Rooms with a door someone could explore through."""
-    return {t for t in range(len(state.tiles))
-            if any(explore.can_explore_from(state, t, d) for d in DIRS)}
-
-
 def _ways(state: BetrayalState) -> dict[int, list[int]]:
     """The ways between rooms the AI walks: doors, and every house link (the Revolving
     Wall too, crossed only by a roll: its switch is an act)."""
@@ -115,7 +109,7 @@ def _towards_frontier(state: BetrayalState, seat: int, entries: list[Legal],
     else a ride in the Mystic Elevator when no room to explore from can be reached."""
     here = state.explorers[seat].tile
     ways = _ways(state)
-    to_goal = distances_to(ways, _frontier(state))
+    to_goal = distances_to(ways, explore.frontier(state))
     near = to_goal.get(here)
     if near == 0 and crossing_explores:
         return crossing_explores[0]
