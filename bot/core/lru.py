@@ -30,6 +30,8 @@ class Lru(Generic[K, V]):
         self._lock = Lock()
 
     def get(self, key: K) -> V | None:
+        """The value kept for `key` (now the most recently used), None if none is (so
+        None is no value to keep)."""
         with self._lock:
             found = self._entries.get(key)
             if found is not None:
