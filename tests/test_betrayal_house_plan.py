@@ -1,7 +1,7 @@
 """The house's door map is derived once per arrangement of tiles and kept in a bounded
 cache (house.plan). These tests hold it to what a fresh walk of the tiles says: on
 random play, after every kind of change to the tiles, with other content installed,
-and over whole games played with and without the cache.
+and over games played with and without the cache, in every haunt too.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import pytest
 
 from bot.core.events import Event
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, content, house
+from bot.games.betrayal import GAME, content, haunt, house
 from bot.games.betrayal.house import DIRS, Cell, Layout, cell_of, rotate
 from bot.games.betrayal.state import BetrayalState, Tile
+from tests.betrayal_haunt_helpers import started
 
 
 def fresh_cells(state: BetrayalState) -> dict[Cell, frozenset[str]]:
@@ -129,10 +130,19 @@ def test_the_shared_layout_cannot_be_changed_by_a_caller() -> None:
     assert ("ground", 99, 99) in grown.cells and ("ground", 99, 99) not in layout.cells
 
 
-def _game(seed: int, steps: int) -> tuple[list[dict[str, object]], list[Event]]:
-    """A game of AI and random picks: every state it passes and everything said."""
+def no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every look-up misses: the door map is built afresh on every question."""
+    monkeypatch.setattr(house._PLANS, "get", lambda key: None)
+
+
+def _game(seed: int, steps: int, state: BetrayalState | None = None,
+          ) -> tuple[list[dict[str, object]], list[Event]]:
+    """A game of AI and random picks (a new one, or on from `state`): every state it
+    passes and everything said."""
     rng = random.Random(seed)
-    state, events = GAME.setup([PlayerInfo(f"P{i}") for i in range(4)], seed, {})
+    events: list[Event] = []
+    if state is None:
+        state, events = GAME.setup([PlayerInfo(f"P{i}") for i in range(4)], seed, {})
     dumps = [GAME.dump(state)]
     for _ in range(steps):
         seat = GAME.to_act(state)
@@ -149,5 +159,14 @@ def _game(seed: int, steps: int) -> tuple[list[dict[str, object]], list[Event]]:
 def test_a_game_plays_the_same_with_the_cache_and_without(
         monkeypatch: pytest.MonkeyPatch) -> None:
     cached = _game(7, 250)
-    monkeypatch.setattr(house, "plan", lambda state: house.build_plan(house.places(state)))
+    no_cache(monkeypatch)
     assert _game(7, 250) == cached
+
+
+@pytest.mark.parametrize("key", sorted(haunt.haunts()))
+def test_a_haunt_plays_the_same_with_the_cache_and_without(
+        key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    begun, _ = started(key)
+    cached = _game(3, 60, begun)
+    no_cache(monkeypatch)
+    assert _game(3, 60, begun) == cached
