@@ -1,19 +1,20 @@
 """Game.copy_state (bot/core/plain.py) builds exactly what the round trip through the
 stored form builds, load(dump(state)), on random states of both games (the eight
 haunts included) and on random plain data a card could leave in a flag; it shares no
-container with the original, and it refuses what the store could not keep."""
+container with the original, and it refuses what the store could not keep. The
+states' to_dict (plain.as_dicts) builds exactly what dataclasses.asdict builds."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import is_dataclass
+from dataclasses import asdict, is_dataclass
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.plain import copy_plain
+from bot.core.plain import as_dicts, copy_plain
 from bot.games.base import Game, PlayerInfo
 from bot.games.betrayal import GAME as BETRAYAL
 from bot.games.betrayal import haunt
@@ -40,6 +41,7 @@ def containers(value: Any, found: list[Any]) -> list[Any]:
 
 
 def same_as_round_trip(game: Game[Any], state: Any) -> None:
+    assert repr(as_dicts(state)) == repr(asdict(state))
     copied, tripped = game.copy_state(state), game.load(game.dump(state))
     assert copied == tripped
     assert repr(copied) == repr(tripped)  # the same types all the way down (1 is not 1.0)
@@ -107,4 +109,6 @@ def test_what_the_store_cannot_keep_is_refused() -> None:
     state.tiles[0].flags["seen"] = {1, 2}
     with pytest.raises(TypeError, match="not plain data: set"):
         BETRAYAL.copy_state(state)
+    with pytest.raises(TypeError, match="not plain data: set"):
+        BETRAYAL.dump(state)
     assert copy_plain([1, ("a", {"b": [None]})]) == [1, ("a", {"b": [None]})]

@@ -1,4 +1,4 @@
-"""A deep copy of a game state that is plain data: dataclasses, lists, dicts, tuples,
+"""Deep copies of a game state that is plain data: dataclasses, lists, dicts, tuples,
 strings, numbers, booleans and None, nothing else.
 
 Every `apply` copies the state first so that a refused action leaves it untouched.
@@ -10,6 +10,9 @@ anew, each immutable leaf shared. Anything else is refused (a set, an object), a
 store would refuse it, so the copy still proves the state stays plain data.
 tests/test_plain_copy.py checks it against the round trip on random states of every
 game.
+
+`as_dicts` is `dataclasses.asdict` for the same data, for the same reason: a state's
+`to_dict` runs on every save, and asdict costs about 1 ms on a 47-tile house.
 """
 
 from __future__ import annotations
@@ -26,6 +29,22 @@ _FIELDS: dict[type, tuple[tuple[str, ...], bool]] = {}  # class -> fields, fille
 def copy_plain(value: T) -> T:
     """A deep copy of plain data; TypeError on anything that is not plain."""
     return _copy(value)  # type: ignore[no-any-return]
+
+
+def as_dicts(value: Any) -> Any:
+    """`dataclasses.asdict` of plain data (each dataclass a dict of its fields, every
+    container new); TypeError on anything that is not plain."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is list:
+        return [v if type(v) in _LEAVES else as_dicts(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _LEAVES else as_dicts(v) for k, v in value.items()}
+    if kind is tuple:
+        return tuple(v if type(v) in _LEAVES else as_dicts(v) for v in value)
+    names = (_FIELDS.get(kind) or _fields_of(kind))[0]
+    return {name: as_dicts(getattr(value, name)) for name in names}
 
 
 def _copy(value: Any) -> Any:
