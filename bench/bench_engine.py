@@ -3,17 +3,19 @@
 For every state of a set of AI-played games it times, in this order (the order the
 sessions layer meets them: the prompt, then the AI's pick, then the action):
 
-    unit      one JSON round trip of the same state, GAME.load(json.loads(json.dumps(
-              GAME.dump(state)))): what the store does with it, the yardstick
+    unit      one JSON round trip of the same state's stored form, json.loads(json.dumps(
+              raw)) with raw = GAME.dump(state) made beforehand: the yardstick, with
+              no engine code in it (so that speeding the engine up does not move it)
     options   GAME.options(state, seat): what the prompt lists
     ai        GAME.ai_action(state, seat): one AI decision
     apply     GAME.apply(state, seat, the AI's action): the copy, the rules, the events
+    dump      GAME.dump(state): what the engine adds to each save
 
-each the least of --repeat runs, and prints median / p99 / max in ms and as a ratio to
-`unit` of the same state, since the shared machine drifts and the ratios do not. The
-states are gathered first and then frozen out of the garbage collector (gc.freeze):
-collecting the thousands of states this script holds, which the bot never holds,
-would otherwise show up as the engine's p99.
+each the least of --repeat runs, and prints median / p99 / max in ms and median / p99
+as a ratio to `unit` of the same state, since the shared machine drifts and the ratios
+do not. The states are gathered first and then frozen out of the garbage collector
+(gc.freeze): collecting the thousands of states this script holds, which the bot never
+holds, would otherwise show up as the engine's p99.
 
 The games (`mon`: the most monsters on the board in any state timed):
 
@@ -28,63 +30,65 @@ The games (`mon`: the most monsters on the board in any state timed):
     .venv/bin/python bench/bench_engine.py                 # about 30 s
     .venv/bin/python bench/bench_engine.py --houses 8 --only explore the_mummy_walks
 
-Recorded on the shared 2-core box with the defaults (seed 1, 4 houses, each haunt in 2
-of them, --crowd 12, --hold 8, --repeat 3); the same states before and after (the
-engine's choices did not change). ms (median, p99, max of the AI), then x unit:
+Recorded on the shared 2-core box, quiet (load average about 1), with the defaults
+(seed 1, 4 houses, each haunt in 2 of them, --crowd 12, --hold 8, --repeat 3): the same
+states before and after, since the engine's choices did not change. Each row: before,
+ms | after, ms | x unit (median/p99) before > after. The haunts timed had up to 12-14
+monsters on the board (pay_the_piper 9; offspring and the_ghost_bride have none).
 
     before: the Layout rebuilt on every through_door; one search of the house per move
-    weighed; legal actions found three times per decision; copy = load(dump(state))
+    weighed; legal actions found three times per decision; copy = load(dump(state));
+    dump = dataclasses.asdict.
+    after: the door map kept per arrangement of tiles (house.plan); one backwards search
+    per decision (links.distances_to); legal actions once; copy and dump by plain.py.
 
-    ms                       n   apply p99    options p99      ai    p99    max  mon
-    cthulhu                909    0.34   0.79     0.08   0.30     0.13   0.63    0.8   0
-    explore                240    2.09   4.41     0.67   1.44    58.91 222.84  311.1   0
-    a_little_night_murder  224    2.64   9.24     1.14   6.84    10.19 121.45  173.9  12
-    better_with_friends    198    3.45  47.07     1.80   6.42     7.00  62.25  100.2  14
-    its_alive              124    1.92   3.07     0.59   1.27     1.88  62.13   62.4  12
-    offspring              125    2.24  10.41     0.61   2.45     2.62  97.59  111.8   0
-    pay_the_piper          129    2.47   6.58     0.78   5.79     3.06 100.27  103.0   9
-    the_ghost_bride         88    2.08   2.92     0.75   1.44     1.58  74.42   84.3   0
-    the_mummy_walks        135    2.47   5.33     0.83   3.90     6.78  72.57   73.5  12
-    wail_of_the_banshee    134    2.66   5.38     1.18   3.92     3.74 133.59  134.0  12
+    one AI decision         n   median    p99  max | median   p99  max | med/p99
+    cthulhu               909     0.13   0.56    1 |   0.13  0.52  0.6 | 1.5/5.6 > 1.6/6.1
+    explore               240    56.23 166.90  236 |   0.57  1.23  1.4 | 169.2/566.7 > 2.2/3.9
+    a_little_night_murder 224     8.68 103.70  108 |   0.82  1.52  2.2 | 20.7/223.4 > 2.7/5.4
+    better_with_friends   198     7.71  71.98   84 |   0.89  2.43  2.6 | 14.3/149.4 > 2.3/4.4
+    its_alive             124     1.99  63.95   65 |   0.50  1.08  1.1 | 4.3/179.8 > 1.4/2.8
+    offspring             125     2.97  87.40   89 |   0.60  1.39  1.4 | 6.6/209.8 > 1.6/3.1
+    pay_the_piper         129     4.35 129.49  153 |   0.57  1.17  1.4 | 6.7/245.8 > 1.6/3.4
+    the_ghost_bride        88     1.74 122.87  152 |   0.55  1.75  1.8 | 4.4/202.9 > 1.7/4.0
+    the_mummy_walks       135     8.28  84.35  116 |   0.73  1.42  1.5 | 13.8/161.9 > 2.0/4.0
+    wail_of_the_banshee   134     4.72 161.48  193 |   0.67  1.25  1.3 | 8.3/308.6 > 1.9/3.9
 
-    x unit                   n   apply p99    options p99      ai    p99
-    cthulhu                909     0.8    1.3      0.2    0.5      0.3    1.2
-    explore                240     1.5    2.6      0.4    0.9     41.4  142.5
-    a_little_night_murder  224     1.5    4.1      0.6    2.9      5.7   69.0
-    better_with_friends    198     1.7   24.1      0.9    2.3      3.7   33.8
-    its_alive              124     1.1    1.9      0.3    0.8      1.1   38.8
-    offspring              125     1.3    4.7      0.4    0.8      1.5   45.3
-    pay_the_piper          129     1.2    3.6      0.4    3.0      1.5   48.9
-    the_ghost_bride         88     1.3    1.8      0.5    0.9      1.0   39.2
-    the_mummy_walks        135     1.3    3.1      0.4    2.2      3.7   44.3
-    wail_of_the_banshee    134     1.5    2.9      0.7    2.2      2.2   78.5
+    one apply               n   median    p99  max | median   p99  max | med/p99
+    cthulhu               909     0.34   0.70    1 |   0.09  0.23  0.3 | 4.3/6.4 > 1.2/3.4
+    explore               240     2.02   3.79    4 |   0.60  1.77  2.2 | 5.8/10.5 > 2.3/7.0
+    a_little_night_murder 224     2.58   5.54    6 |   0.62  1.34  1.6 | 6.1/14.2 > 2.0/4.4
+    better_with_friends   198     3.73  49.05   84 |   0.74  1.85  2.5 | 6.8/98.0 > 1.9/4.7
+    its_alive             124     2.14   3.29    3 |   0.63  1.36  1.5 | 4.5/8.3 > 1.6/3.4
+    offspring             125     2.54   8.94   14 |   0.67  3.01  3.8 | 5.2/21.6 > 2.1/7.6
+    pay_the_piper         129     2.93   7.74    8 |   0.62  1.81  2.0 | 5.1/12.7 > 1.7/3.4
+    the_ghost_bride        88     2.34   4.85    5 |   0.84  1.97  2.0 | 5.2/7.6 > 2.5/4.0
+    the_mummy_walks       135     3.12   8.37    9 |   0.65  1.22  1.3 | 5.6/13.7 > 1.8/3.2
+    wail_of_the_banshee   134     3.07   9.34   10 |   0.64  1.35  1.4 | 6.2/12.8 > 1.8/3.6
 
-    after: the door map kept per arrangement of tiles (house.plan); one backwards
-    search per decision (links.distances_to); legal actions once; copy_plain
+    options()               n   median    p99  max | median   p99  max | med/p99
+    cthulhu               909     0.08   0.27    0 |   0.08  0.22  0.3 | 1.0/2.4 > 1.0/2.5
+    explore               240     0.59   1.21    1 |   0.31  0.91  1.2 | 1.7/3.6 > 1.1/3.3
+    a_little_night_murder 224     0.96   4.09    4 |   0.33  0.72  1.1 | 2.3/10.1 > 1.0/2.5
+    better_with_friends   198     1.94   5.62    6 |   0.42  1.29  1.4 | 3.6/9.5 > 1.1/2.5
+    its_alive             124     0.63   1.35    2 |   0.27  0.88  0.9 | 1.3/3.3 > 0.7/2.4
+    offspring             125     0.67   1.61    2 |   0.31  0.97  1.2 | 1.4/3.6 > 1.0/2.4
+    pay_the_piper         129     0.83   5.55    6 |   0.30  0.77  0.9 | 1.7/8.6 > 0.8/2.1
+    the_ghost_bride        88     0.83   2.38    3 |   0.60  1.49  1.5 | 1.8/3.8 > 1.7/2.9
+    the_mummy_walks       135     1.11   5.50    6 |   0.35  0.74  0.8 | 2.0/10.3 > 1.0/2.1
+    wail_of_the_banshee   134     1.32   6.66    8 |   0.35  0.88  0.9 | 2.6/9.1 > 1.0/2.6
 
-    ms                       n   apply p99    options p99      ai    p99    max  mon
-    cthulhu                909    0.09   0.23     0.08   0.28     0.12   0.57    0.8   0
-    explore                240    0.96   3.11     0.47   1.62     0.86   1.63    1.7   0
-    a_little_night_murder  224    0.92   2.00     0.48   1.29     1.17   2.53    2.6  12
-    better_with_friends    198    0.87   2.11     0.55   1.43     1.00   2.40    2.8  14
-    its_alive              124    0.60   1.19     0.26   0.76     0.48   1.41    1.4  12
-    offspring              125    0.67   2.42     0.32   0.85     0.55   1.17    1.3   0
-    pay_the_piper          129    0.59   1.14     0.30   0.66     0.56   1.08    1.1   9
-    the_ghost_bride         88    0.76   1.13     0.51   0.86     0.52   1.06    1.1   0
-    the_mummy_walks        135    0.61   1.16     0.35   0.71     0.68   1.30    1.3  12
-    wail_of_the_banshee    134    0.64   1.45     0.35   0.97     0.67   1.72    2.0  12
-
-    x unit                   n   apply p99    options p99      ai    p99
-    cthulhu                909     0.2    0.6      0.2    0.5      0.3    1.2
-    explore                240     0.5    1.5      0.2    0.7      0.4    0.8
-    a_little_night_murder  224     0.4    0.8      0.2    0.5      0.5    1.1
-    better_with_friends    198     0.4    0.9      0.2    0.5      0.4    0.8
-    its_alive              124     0.3    0.7      0.1    0.4      0.3    0.5
-    offspring              125     0.4    1.4      0.2    0.5      0.3    0.6
-    pay_the_piper          129     0.3    0.6      0.2    0.4      0.3    0.6
-    the_ghost_bride         88     0.5    0.7      0.3    0.5      0.3    0.7
-    the_mummy_walks        135     0.4    0.7      0.2    0.4      0.4    0.8
-    wail_of_the_banshee    134     0.4    0.8      0.2    0.5      0.4    0.7
+    dump (each save)        n   median    p99  max | median   p99  max | med/p99
+    cthulhu               909     0.29   0.59    1 |   0.06  0.10  0.1 | 3.6/4.0 > 0.7/0.9
+    explore               240     0.90   1.62    2 |   0.18  0.38  0.4 | 2.8/4.3 > 0.7/0.9
+    a_little_night_murder 224     1.13   1.64    2 |   0.21  0.38  0.4 | 2.7/3.9 > 0.7/0.9
+    better_with_friends   198     1.40   2.52    3 |   0.24  0.46  0.5 | 2.8/4.6 > 0.7/1.0
+    its_alive             124     1.26   1.51    2 |   0.23  0.42  0.4 | 2.9/3.6 > 0.7/0.9
+    offspring             125     1.32   2.58    3 |   0.22  0.44  0.4 | 3.0/5.1 > 0.7/0.9
+    pay_the_piper         129     1.41   2.86    3 |   0.24  0.54  0.5 | 3.0/3.8 > 0.7/1.0
+    the_ghost_bride        88     1.18   2.48    3 |   0.21  0.44  0.5 | 2.9/4.0 > 0.7/0.9
+    the_mummy_walks       135     1.50   2.67    3 |   0.24  0.48  0.5 | 2.9/4.1 > 0.7/1.1
+    wail_of_the_banshee   134     1.41   2.53    3 |   0.23  0.43  0.5 | 2.8/4.2 > 0.7/1.2
 """
 
 from __future__ import annotations
@@ -112,7 +116,9 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, flow, monsters, sides
 from bot.games.betrayal.state import BetrayalState
 
-PHASES = ("apply", "options", "ai")
+PHASES = ("options", "ai", "apply", "dump")
+TITLES = {"options": "options() for the prompt", "ai": "one AI decision",
+          "apply": "one apply", "dump": "dump, the save's share"}
 HAUNT_CAP = 600  # actions after which a haunt is stopped (none reached it when recorded)
 
 
@@ -135,8 +141,8 @@ def timed(call: Callable[..., Any], *args: Any) -> tuple[float, Any]:
     return (time.perf_counter() - t0) * 1000, result
 
 
-def round_trip(game: Game[Any], state: Any) -> Any:
-    return game.load(json.loads(json.dumps(game.dump(state))))
+def round_trip(raw: dict[str, Any]) -> Any:
+    return json.loads(json.dumps(raw))
 
 
 def measure(game: Game[Any], states: list[Any], repeat: int) -> dict[str, Sample]:
@@ -148,13 +154,15 @@ def measure(game: Game[Any], states: list[Any], repeat: int) -> dict[str, Sample
         seat = game.to_act(state)
         assert seat is not None
         best = dict.fromkeys(("unit", *PHASES), float("inf"))
+        raw = game.dump(state)
         for _ in range(repeat):
-            unit, _ = timed(round_trip, game, state)
+            unit, _ = timed(round_trip, raw)
             options, _ = timed(game.options, state, seat)
             ai, action = timed(game.ai_action, state, seat)
             apply, _ = timed(game.apply, state, seat, action)
+            dump, _ = timed(game.dump, state)
             for phase, ms in (("unit", unit), ("options", options), ("ai", ai),
-                              ("apply", apply)):
+                              ("apply", apply), ("dump", dump)):
                 best[phase] = min(best[phase], ms)
         for phase in PHASES:
             found[phase].ms.append(best[phase])
@@ -234,15 +242,22 @@ def betrayal_states(houses: int, seed: int, steps: int, per_haunt: int, hold: in
     return found
 
 
-def rows(name: str, states: list[Any], result: dict[str, Sample]) -> tuple[str, str]:
-    """The line of the ms table and the line of the ratio table."""
-    def cells(values: Callable[[Sample], list[float]], fmt: str) -> str:
-        return "   ".join(f"{statistics.median(values(result[p])):{fmt}} "
-                           f"{pct(values(result[p]), 0.99):{fmt}}" for p in PHASES)
-    head = f"{name:<22}{len(states):>4}  "
-    crowd = max(sum(m.alive for m in getattr(s, "monsters", [])) for s in states)
-    return (head + cells(lambda s: s.ms, "6.2f") + f" {max(result['ai'].ms):6.1f} {crowd:3}",
-            head + cells(lambda s: s.ratio, "6.1f"))
+def summary(result: dict[str, Sample]) -> dict[str, list[float]]:
+    """Per phase: ms median, p99, max; x unit median, p99."""
+    return {p: [statistics.median(s.ms), pct(s.ms, 0.99), max(s.ms),
+                statistics.median(s.ratio), pct(s.ratio, 0.99)]
+            for p, s in result.items()}
+
+
+def table(phase: str, figures: dict[str, tuple[int, int, dict[str, list[float]]]]) -> str:
+    """One phase over every game: n states, ms median / p99 / max, x unit median / p99,
+    and the most monsters on the board."""
+    lines = [f"{TITLES[phase]:<26}{'n':>4}  median    p99    max   x med  x p99  mon"]
+    for name, (count, crowd, found) in figures.items():
+        med, p99, top, xmed, xp99 = found[phase]
+        lines.append(f"{name:<26}{count:>4}  {med:6.2f} {p99:6.2f} {top:6.1f}  "
+                     f"{xmed:6.1f} {xp99:6.1f} {crowd:4}")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -260,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per state and phase; the least counts")
     parser.add_argument("--cthulhu-games", type=int, default=10)
+    parser.add_argument("--json", default="", help="also write the figures to this file")
     parser.add_argument("--only", nargs="*", default=[],
                         help="names to run: cthulhu, explore, or haunt keys")
     args = parser.parse_args(argv)
@@ -276,17 +292,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"states gathered in {time.perf_counter() - started:.1f}s")
     gc.collect()
     gc.freeze()  # the thousands of states held here are not the bot's: keep them out of GC
-    lines = []
+    figures: dict[str, tuple[int, int, dict[str, list[float]]]] = {}
     for name, (game, states) in games.items():
         held = haunt_held_off() if name == "explore" else ending_held(args.hold) \
             if game is betrayal.GAME else nullcontext()
         with held:
-            lines.append(rows(name, states, measure(game, states, args.repeat)))
-            print(lines[-1][0], flush=True)
-    print(f"\n{'ms':<22}{'n':>4}   apply p99    options p99      ai    p99    max  mon")
-    print("\n".join(ms for ms, _ in lines))
-    print(f"\n{'x unit':<22}{'n':>4}   apply p99    options p99      ai    p99")
-    print("\n".join(ratio for _, ratio in lines))
+            crowd = max(sum(m.alive for m in getattr(s, "monsters", [])) for s in states)
+            figures[name] = (len(states), crowd, summary(measure(game, states, args.repeat)))
+            print(f"{name}: ai p99 {figures[name][2]['ai'][1]:.2f} ms", flush=True)
+    for phase in PHASES:
+        print("\n" + table(phase, figures))
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures), encoding="utf-8")
     print(f"total {time.perf_counter() - started:.1f}s")
     return 0
 
