@@ -150,13 +150,13 @@ def plan(state: BetrayalState) -> Plan:
     """The door map of the house as it stands now (see the module's docstring). The
     content is part of the key because tests install their own rooms; the entry holds
     the content object, so its id cannot be reused while the entry lives."""
-    rooms = content.get()
-    key = (id(rooms), places(state))
+    source = content.get()
+    key = (id(source), places(state))
     hit = _PLANS.get(key)
-    if hit is not None and hit[0] is rooms:
+    if hit is not None and hit[0] is source:
         return hit[1]
     found = build_plan(key[1])
-    _PLANS.put(key, (rooms, found))
+    _PLANS.put(key, (source, found))
     return found
 
 
