@@ -10,8 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from bot import yaml_files
 from bot.paths import DATA
 
 
@@ -21,8 +20,7 @@ class TextBook:
 
     @cached_property
     def data(self) -> dict[str, Any]:
-        with open(self.path, encoding="utf-8") as fh:
-            return yaml.safe_load(fh) or {}
+        return yaml_files.read(self.path) or {}
 
     def node(self, key: str) -> Any:
         node: Any = self.data

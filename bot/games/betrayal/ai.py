@@ -15,14 +15,13 @@ the Mystic Elevator. Together these keep AI-only games from running for ever
 
 from __future__ import annotations
 
-from collections import deque
-
 from bot.core.actions import Action
 from bot.games.betrayal import content, explore, movement, rolls, traits
-from bot.games.betrayal.actions import legal
-from bot.games.betrayal.house import DIRS, through_door
-from bot.games.betrayal.links import house_links
-from bot.games.betrayal.state import BetrayalState, Frame
+from bot.games.betrayal.actions import Legal, legal
+from bot.games.betrayal.haunting import ai as haunt_ai
+from bot.games.betrayal.house import plan
+from bot.games.betrayal.links import distances_to, house_links
+from bot.games.betrayal.state import BetrayalState
 
 SAFE_USES: frozenset[str] = frozenset({"puzzle_box", "mystic_coin", "healing_salve",
                                        "smelling_salts", "medical_kit"})
@@ -31,18 +30,13 @@ HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a.Held
 
 
 def choose_action(state: BetrayalState, seat: int) -> Action:
-    from bot.games.betrayal import GAME
-
-    options = GAME.options(state, seat)
     if state.pending is not None:
-        return options[_pick(state, seat)].action
+        return state.pending.options()[_pick(state, seat)].action
+    entries = legal(state, seat)  # what options() lists, found once for the whole decision
     if state.haunt is not None and state.haunt.key:
-        from bot.games.betrayal.haunting import ai as haunt_ai
-
-        chosen = haunt_ai.choose(state, seat)
+        chosen = haunt_ai.choose(state, seat, entries)
         if chosen is not None:
             return chosen
-    entries = legal(state, seat)
     kinds = {e.action.kind: e.action for e in reversed(entries)}
     room = content.room(state.at(seat).room)
     resting = room.once_per_explorer and room.key not in state.explorers[seat].benefits
@@ -67,10 +61,10 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
     if plain:
         return plain[0]
     step = _towards_frontier(state, seat, entries, [a for c, a in explores
-                                                     if _can_make(state, seat, c)])
+                                                     if rolls.could_pass(state, seat, c)])
     if step is not None:
         return step
-    return kinds.get("end_turn", options[0].action)
+    return kinds.get("end_turn", entries[0].action)
 
 
 def _pick(state: BetrayalState, seat: int) -> int:
@@ -91,79 +85,65 @@ def _pick(state: BetrayalState, seat: int) -> int:
     if pending.kind == "trade_answer":
         return 1
     if state.haunt is not None:
-        from bot.games.betrayal.haunting import ai as haunt_ai
-
         tile = haunt_ai.pick_tile(state)
         if tile is not None:
             return tile
     return 0
 
 
-def _frontier(state: BetrayalState) -> set[int]:
-    """Rooms with a door someone could explore through."""
-    return {t for t in range(len(state.tiles))
-            if any(explore.can_explore_from(state, t, d) for d in DIRS)}
-
-
-def _can_make(state: BetrayalState, seat: int, crossing: tuple[str, int] | None) -> bool:
-    """A crossing roll the explorer could pass at all (Sanity 6+ on 1 die never is)."""
-    if crossing is None:
-        return True
-    trait, target = crossing
-    frame = Frame([], seat, state.at(seat).room, "room")
-    return 2 * rolls.dice_for(state, frame, {"trait": trait}) >= target
-
-
-def _graph(state: BetrayalState) -> dict[int, set[int]]:
-    """The ways between rooms one can walk (doors are added as the search goes); the
-    Revolving Wall, crossed only by a roll, is an edge too (its switch is an act)."""
-    graph: dict[int, set[int]] = {}
+def _ways(state: BetrayalState) -> dict[int, list[int]]:
+    """The ways between rooms the AI walks: doors, and every house link (the Revolving
+    Wall too, crossed only by a roll: its switch is an act)."""
+    links: dict[int, set[int]] = {}
     for a, b, _ in house_links(state):
-        graph.setdefault(a, set()).add(b)
-    return graph
+        links.setdefault(a, set()).add(b)
+    exits = plan(state).exits
+    return {t: [*exits[t].values(), *sorted(links.get(t, ()))] for t in range(len(state.tiles))}
 
 
-def _towards_frontier(state: BetrayalState, seat: int, entries: list,  # type: ignore[type-arg]
+def _towards_frontier(state: BetrayalState, seat: int, entries: list[Legal],
                       crossing_explores: list[Action]) -> Action | None:
     """A step that brings the explorer strictly closer to a room it can explore from
     (so it never walks back and forth): a plain move first, else a crossing roll it
     could pass (exploring from here, or moving on), else the Revolving Wall's switch,
     else a ride in the Mystic Elevator when no room to explore from can be reached."""
     here = state.explorers[seat].tile
-    goals = _frontier(state)
-    graph = _graph(state)
-    near = _distance(state, graph, here, goals)
+    ways = _ways(state)
+    to_goal = distances_to(ways, explore.frontier(state))
+    near = to_goal.get(here)
     if near == 0 and crossing_explores:
         return crossing_explores[0]
     moves = _moves(state, seat, entries)
     for crossing_ok in (False, True):
         best: tuple[int, int, Action] | None = None
         for target, crossing, action in moves:
-            if crossing is not None and not (crossing_ok and _can_make(state, seat, crossing)):
+            if crossing is not None and not (
+                    crossing_ok and rolls.could_pass(state, seat, crossing)):
                 continue
-            dist = _distance(state, graph, target, goals)
+            dist = to_goal.get(target)
             if dist is not None and (near is None or dist < near) \
                     and (best is None or (dist, target) < best[:2]):
                 best = (dist, target, action)
         if best is not None:
             return best[2]
-    wall = _wall_switch(state, seat, entries, graph, goals, near)
+    wall = _wall_switch(state, seat, entries, to_goal, near)
     if wall is not None:
         return wall
     if near is None:
-        return _towards_elevator(state, seat, moves, graph)
+        return _towards_elevator(state, seat, moves, ways)
     return None
 
 
-def _moves(state: BetrayalState, seat: int, entries: list,  # type: ignore[type-arg]
+def _moves(state: BetrayalState, seat: int, entries: list[Legal],
            ) -> list[tuple[int, tuple[str, int] | None, Action]]:
     """The legal moves as (target tile, crossing roll or None, action)."""
     found = []
+    moves = movement.legal_moves(state, seat)
     for e in entries:
         if e.action.kind != "move":
             continue
         args = e.action.args
-        for m in movement.legal_moves(state, seat):
+        for m in moves:
             if (m.dir and m.dir == args.get("dir")) or (
                     m.link and m.link.kind == args.get("via") and m.target == args.get("to")):
                 found.append((m.target, m.crossing, e.action))
@@ -171,9 +151,8 @@ def _moves(state: BetrayalState, seat: int, entries: list,  # type: ignore[type-
     return found
 
 
-def _wall_switch(state: BetrayalState, seat: int, entries: list,  # type: ignore[type-arg]
-                 graph: dict[int, set[int]], goals: set[int], near: int | None
-                 ) -> Action | None:
+def _wall_switch(state: BetrayalState, seat: int, entries: list[Legal],
+                 to_goal: dict[int, int], near: int | None) -> Action | None:
     """The Revolving Wall's switch here, when the room behind it is closer to exploring."""
     here = state.explorers[seat].tile
     for e in entries:
@@ -183,7 +162,7 @@ def _wall_switch(state: BetrayalState, seat: int, entries: list,  # type: ignore
         token = state.tiles[here].tokens[int(what.split("-")[1])]
         if token.get("link") is None:
             continue
-        dist = _distance(state, graph, int(token["link"]), goals)
+        dist = to_goal.get(int(token["link"]))
         if dist is not None and (near is None or dist < near):
             return e.action
     return None
@@ -191,33 +170,18 @@ def _wall_switch(state: BetrayalState, seat: int, entries: list,  # type: ignore
 
 def _towards_elevator(state: BetrayalState, seat: int,
                       moves: list[tuple[int, tuple[str, int] | None, Action]],
-                      graph: dict[int, set[int]]) -> Action | None:
+                      ways: dict[int, list[int]]) -> Action | None:
     """Nowhere to explore within reach: the Mystic Elevator may carry the explorer off
     (it moves as it is entered, once a turn)."""
     lift = state.tile_of("mystic_elevator")
     if lift is None or state.explorers[seat].tile == lift:
         return None
+    to_lift = distances_to(ways, {lift})
     best: tuple[int, int, Action] | None = None
     for target, crossing, action in moves:
         if crossing is not None:
             continue
-        dist = _distance(state, graph, target, {lift})
+        dist = to_lift.get(target)
         if dist is not None and (best is None or (dist, target) < best[:2]):
             best = (dist, target, action)
     return best[2] if best else None
-
-
-def _distance(state: BetrayalState, graph: dict[int, set[int]], start: int,
-              goals: set[int]) -> int | None:
-    seen = {start}
-    todo = deque([(start, 0)])
-    while todo:
-        tile, dist = todo.popleft()
-        if tile in goals:
-            return dist
-        nxt = [t for d in DIRS if (t := through_door(state, tile, d)) is not None]
-        for t in [*nxt, *sorted(graph.get(tile, ()))]:
-            if t not in seen:
-                seen.add(t)
-                todo.append((t, dist + 1))
-    return None

@@ -12,8 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from bot import yaml_files
 from bot.paths import DATA
 from bot.texts import TextBook
 
@@ -111,8 +110,7 @@ def _read(folder: Path, name: str, required: bool = True) -> dict[str, Any]:
     path = folder / f"{name}.yaml"
     if not path.exists() and not required:
         return {}
-    with path.open(encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh) or {}
+    raw = yaml_files.read(path) or {}
     if not isinstance(raw, dict):
         raise ValueError(f"{path} must hold a mapping")
     return raw

@@ -68,14 +68,29 @@ def can_explore(state: BetrayalState, seat: int, d: str) -> bool:
 
 
 def can_explore_from(state: BetrayalState, tile_id: int, d: str) -> bool:
+    return _can_explore_from(state, tile_id, d, Layout.of(state), unplaced(state))
+
+
+def frontier(state: BetrayalState) -> set[int]:
+    """Rooms with a door someone could explore through (where the AI heads for), the
+    house and the unplaced tiles looked up once for all of them."""
+    rooms = unplaced(state)
+    if not rooms:
+        return set()
+    layout = Layout.of(state)
+    return {t for t in range(len(state.tiles))
+            if any(_can_explore_from(state, t, d, layout, rooms) for d in DIRS)}
+
+
+def _can_explore_from(state: BetrayalState, tile_id: int, d: str, layout: Layout,
+                      rooms: list[str]) -> bool:
     tile = state.tiles[tile_id]
     if d not in house.doors(tile):
         return False
     cell = house.step(cell_of(tile), d)
-    if cell in Layout.of(state).cells:
+    if cell in layout.cells:
         return False
-    return any(fits(state, r, tile.floor, cell, opposite(d), keep_open=False)
-               for r in unplaced(state))
+    return any(fits(state, r, tile.floor, cell, opposite(d), keep_open=False) for r in rooms)
 
 
 def draw_room(ctx: Ctx, good: Callable[[str], bool]) -> str | None:

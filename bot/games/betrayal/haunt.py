@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-import yaml
-
+from bot import yaml_files
 from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
@@ -41,8 +40,7 @@ class HauntInfo:
 
 
 def _yaml(name: str) -> dict[str, Any]:
-    with (DATA / "betrayal" / f"{name}.yaml").open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh) or {}
+    return yaml_files.read(DATA / "betrayal" / f"{name}.yaml") or {}
 
 
 @cache

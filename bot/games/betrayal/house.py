@@ -5,13 +5,25 @@ A floor must always keep a door open to unexplored space (seed 003's rule on clo
 a floor); `Layout` is a cheap snapshot of where the doors are, so a placement can be
 tried on a copy before it is made. Special links (stairs, chutes, tokens) live in
 links.py; this module knows only doors and cells.
+
+Where the doors lead is asked hundreds of times per AI decision (every walk of the
+house), so it is derived once per arrangement of tiles (`plan`) and kept in a small
+bounded cache keyed by the tiles as they are (room, floor, cell, turn of each, in id
+order) and the content their doors come from: any change to a tile is a new key, so
+an answer can never be stale, and games with the same house share one entry.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+from operator import attrgetter
+from types import MappingProxyType
 
+from bot.core.lru import Lru
 from bot.games.betrayal import content
+from bot.games.betrayal.content import Content
 from bot.games.betrayal.state import BetrayalState, Tile
 
 DIRS: tuple[str, ...] = ("N", "E", "S", "W")
@@ -28,6 +40,9 @@ START_LAYOUT: tuple[tuple[str, str, int, int], ...] = (
 )
 
 Cell = tuple[str, int, int]  # (floor, x, y)
+Place = tuple[str, str, int, int, int]  # (room, floor, x, y, rotation) of one tile
+PLANS_KEPT = 256  # door maps kept: a few per table in play, 200 tables interleaving
+_PLACE = attrgetter("room", "floor", "x", "y", "rotation")
 
 
 def opposite(d: str) -> str:
@@ -40,7 +55,13 @@ def rotate(d: str, rotation: int) -> str:
 
 
 def rotated_doors(room: str, rotation: int) -> frozenset[str]:
-    return frozenset(rotate(d, rotation) for d in content.room(room).doors)
+    return _turned(tuple(content.room(room).doors), rotation % 4)
+
+
+@cache
+def _turned(printed: tuple[str, ...], rotation: int) -> frozenset[str]:
+    """Printed doors after a turn; bounded (door lists of the rooms x 4 turns)."""
+    return frozenset(rotate(d, rotation) for d in printed)
 
 
 def doors(tile: Tile) -> frozenset[str]:
@@ -60,11 +81,13 @@ def cell_of(tile: Tile) -> Cell:
 class Layout:
     """Cell -> open sides, for every placed tile: enough to judge doors and floors."""
 
-    cells: dict[Cell, frozenset[str]]
+    cells: Mapping[Cell, frozenset[str]]
 
     @classmethod
     def of(cls, state: BetrayalState) -> Layout:
-        return cls({cell_of(t): doors(t) for t in state.tiles})
+        """The house as it stands; shared by every caller, so its cells are read-only
+        (`with_tile` and `without` give changed copies)."""
+        return plan(state).layout
 
     def with_tile(self, cell: Cell, sides: frozenset[str]) -> Layout:
         cells = dict(self.cells)
@@ -106,16 +129,63 @@ class Layout:
         return [c for c in self.cells if c[0] == floor]
 
 
+@dataclass(frozen=True)
+class Plan:
+    """Where the doors of one arrangement of tiles lead; read-only, shared."""
+
+    layout: Layout
+    by_cell: Mapping[Cell, int]  # the lowest tile id in each cell
+    exits: tuple[Mapping[str, int], ...]  # tile id -> side (N, E, S, W order) -> tile
+
+
+_PLANS: Lru[tuple[int, tuple[Place, ...]], tuple[Content, Plan]] = Lru(PLANS_KEPT)
+
+
+def places(state: BetrayalState) -> tuple[Place, ...]:
+    """Everything about the tiles that doors depend on, in tile id order."""
+    return tuple(map(_PLACE, state.tiles))
+
+
+def plan(state: BetrayalState) -> Plan:
+    """The door map of the house as it stands now (see the module's docstring). The
+    content is part of the key because tests install their own rooms; the entry holds
+    the content object, so its id cannot be reused while the entry lives."""
+    source = content.get()
+    key = (id(source), places(state))
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is source:
+        return hit[1]
+    found = build_plan(key[1])
+    _PLANS.put(key, (source, found))
+    return found
+
+
+def build_plan(tiles: tuple[Place, ...]) -> Plan:
+    """Derive the door map from scratch (what `plan` keeps)."""
+    layout = Layout(MappingProxyType({(f, x, y): rotated_doors(room, r)
+                                      for room, f, x, y, r in tiles}))
+    by_cell: dict[Cell, int] = {}
+    for i, (_, f, x, y, _) in enumerate(tiles):
+        by_cell.setdefault((f, x, y), i)
+    exits = tuple(MappingProxyType({d: by_cell[step((f, x, y), d)] for d in DIRS
+                                    if layout.connected((f, x, y), d)})
+                  for _, f, x, y, _ in tiles)
+    return Plan(layout, MappingProxyType(by_cell), exits)
+
+
 def tile_at(state: BetrayalState, cell: Cell) -> int | None:
-    return next((i for i, t in enumerate(state.tiles) if cell_of(t) == cell), None)
+    return plan(state).by_cell.get(cell)
 
 
 def through_door(state: BetrayalState, tile_id: int, d: str) -> int | None:
     """The tile reached through this side, if both facing sides show a door."""
-    tile = state.tiles[tile_id]
-    if not Layout.of(state).connected(cell_of(tile), d):
-        return None
-    return tile_at(state, step(cell_of(tile), d))
+    return plan(state).exits[tile_id].get(d)
+
+
+def door_targets(state: BetrayalState, tile_id: int) -> list[int]:
+    """The tiles reached through this tile's doors, sides in N, E, S, W order (the same
+    as `through_door` for each side, with the house looked up once)."""
+    return list(plan(state).exits[tile_id].values())
 
 
 def distinct_rotations(room: str) -> list[int]:

@@ -13,12 +13,12 @@ joins its two ends by itself (effects.put_token).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.games.betrayal import hooks
 from bot.games.betrayal.cards import Link
-from bot.games.betrayal.house import DIRS, Cell, cell_of, through_door
+from bot.games.betrayal.house import Cell, Plan, cell_of, plan
 from bot.games.betrayal.state import BetrayalState
 
 LINK_TOKENS: tuple[str, ...] = ("secret_passage", "secret_stairs")
@@ -48,7 +48,11 @@ def house_links(state: BetrayalState) -> list[tuple[int, int, str]]:
 def walkable(state: BetrayalState, tile_id: int) -> list[int]:
     """Placed rooms one can walk to from here, whoever walks: doors, and the house's
     links that can be walked (not the Revolving Wall, crossed only by a roll)."""
-    found = [t for d in DIRS if (t := through_door(state, tile_id, d)) is not None]
+    return _walkable(state, tile_id, plan(state))
+
+
+def _walkable(state: BetrayalState, tile_id: int, house: Plan) -> list[int]:
+    found = list(house.exits[tile_id].values())
     for passive, ref in hooks.of_tile(state, tile_id):
         found += [link.target for link in passive.links(state, -1, tile_id, ref)
                   if link.walkable]
@@ -67,6 +71,32 @@ def distances(state: BetrayalState, starts: set[int],
             if nxt not in found:
                 found[nxt] = found[tile] + 1
                 todo.append(nxt)
+    return found
+
+
+def graph_of(state: BetrayalState) -> dict[int, list[int]]:
+    """`walkable` from every room, the doors looked up once: for the searches of one
+    decision (`distances_to`)."""
+    house = plan(state)
+    return {tile: _walkable(state, tile, house) for tile in range(len(state.tiles))}
+
+
+def distances_to(graph: Mapping[int, list[int]], goals: set[int]) -> dict[int, int]:
+    """Every room's walking distance to the nearest of `goals` along `graph` (from
+    `graph_of`): one search backwards from the goals, which gives for every room what
+    a search forwards from that room would (the ways may be one-way: the Coal Chute)."""
+    back: dict[int, list[int]] = {}
+    for tile, nexts in graph.items():
+        for nxt in nexts:
+            back.setdefault(nxt, []).append(tile)
+    found = dict.fromkeys(goals, 0)
+    todo = deque(goals)
+    while todo:
+        tile = todo.popleft()
+        for prev in back.get(tile, ()):
+            if prev not in found:
+                found[prev] = found[tile] + 1
+                todo.append(prev)
     return found
 
 

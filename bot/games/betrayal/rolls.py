@@ -74,6 +74,17 @@ def dice_for(state: BetrayalState, frame: Frame, spec: dict[str, Any]) -> int:
     return max(1, min(MAX_DICE, count))
 
 
+def could_pass(state: BetrayalState, seat: int, crossing: tuple[str, int] | None) -> bool:
+    """A split room's crossing roll (trait, target) the explorer could pass at all, with
+    every die showing 2 (Sanity 6+ on 1 die never is); None, no roll, always passes.
+    The AIs ask it before they try a crossing."""
+    if crossing is None:
+        return True
+    trait, target = crossing
+    frame = Frame([], seat, state.at(seat).room, "room")
+    return 2 * dice_for(state, frame, {"trait": trait}) >= target
+
+
 def card_modifiers(state: BetrayalState, seat: int, trait: str, from_event: bool) -> int:
     explorer = state.explorers[seat]
     total = 0

@@ -16,7 +16,7 @@ from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.games.base import Game, PlayerInfo
-from bot.games.betrayal import actions, content, effects, setup, turn, views
+from bot.games.betrayal import actions, ai, content, effects, setup, turn, views
 from bot.games.betrayal.cards import load_all
 from bot.games.betrayal.content import say
 from bot.games.betrayal.context import Ctx, explorer_name
@@ -78,10 +78,8 @@ class BetrayalGame(Game[BetrayalState]):
                        style=entry.style) for entry in actions.legal(state, seat)]
 
     def ai_action(self, state: BetrayalState, seat: int) -> Action:
-        from bot.games.betrayal.ai import choose_action  # the AI builds on this module
-
         self._check_actor(state, seat)
-        return choose_action(state, seat)
+        return ai.choose_action(state, seat)
 
     # ------------------------------------------------------------ apply
 

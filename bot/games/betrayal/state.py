@@ -11,10 +11,11 @@ pending it holds the remaining steps, so a game can be saved mid-card and resume
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.choices import PendingChoice
+from bot.core.plain import as_dicts
 from bot.core.rng import Rng
 
 EXPLORE = "explore"
@@ -150,7 +151,7 @@ class BetrayalState:
         return next((i for i, t in enumerate(self.tiles) if t.room == key), None)
 
     def to_dict(self) -> dict[str, Any]:
-        raw = asdict(self)
+        raw: dict[str, Any] = as_dicts(self)
         raw["pending"] = self.pending.to_dict() if self.pending else None
         raw["rng"] = self.rng.state
         return raw

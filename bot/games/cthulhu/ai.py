@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import TypeVar
 
 from bot.core.actions import Action
@@ -129,9 +129,14 @@ def _best(rng: Rng, scored: Sequence[tuple[T, float]]) -> T:
 Table = tuple[tuple[int, ...], ...]
 
 
-@cache
+TABLES_KEPT = 64  # distance tables kept: built-in houses share one each, random ones don't
+
+
+@lru_cache(maxsize=TABLES_KEPT)
 def _distance_table(rooms: int, passages: tuple[tuple[int, int], ...]) -> Table:
-    """Shortest path lengths between all rooms; `rooms` stands for "unreachable"."""
+    """Shortest path lengths between all rooms; `rooms` stands for "unreachable".
+    Kept per house (the key is the house itself), but only so many: every random
+    house is new, and one process plays many games."""
     links: list[list[int]] = [[] for _ in range(rooms)]
     for a, b in passages:
         links[a].append(b)

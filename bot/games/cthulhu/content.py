@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import yaml
-
+from bot import yaml_files
 from bot.paths import DATA
 from bot.texts import TextBook
 
@@ -26,8 +25,7 @@ class CharacterInfo:
 @cache
 def _load(name: str) -> dict[str, Any]:
     path = DATA / "cthulhu" / f"{name}.yaml"
-    with path.open(encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh)
+    raw = yaml_files.read(path)
     if not isinstance(raw, dict):
         raise ValueError(f"{path} must hold a mapping")
     return raw

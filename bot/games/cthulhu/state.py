@@ -7,10 +7,11 @@ may show `room_portals` kinds or `reserve` (renderers draw only how many there a
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.choices import PendingChoice
+from bot.core.plain import as_dicts
 from bot.core.rng import Rng
 
 ABYSS = "abyss"
@@ -78,7 +79,7 @@ class CthulhuState:
         return [c for c, where in enumerate(self.location) if where is not None]
 
     def to_dict(self) -> dict[str, Any]:
-        raw = asdict(self)
+        raw: dict[str, Any] = as_dicts(self)
         raw["passages"] = [list(p) for p in self.passages]
         raw["pending"] = self.pending.to_dict() if self.pending else None
         raw["rng"] = self.rng.state

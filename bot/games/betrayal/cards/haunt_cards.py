@@ -40,7 +40,7 @@ from bot.games.betrayal.cards import Passive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import base, combat, monsters, sides
-from bot.games.betrayal.house import DIRS, through_door
+from bot.games.betrayal.house import door_targets
 from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
@@ -57,7 +57,7 @@ def card_name(key: str) -> str:
 def blast_rooms(state: BetrayalState, seat: int) -> list[int]:
     """The rooms through a door of the thrower's room."""
     here = state.explorers[seat].tile
-    return [t for d in DIRS if (t := through_door(state, here, d)) is not None]
+    return door_targets(state, here)
 
 
 @passive("dynamite")
@@ -139,7 +139,7 @@ def walk_graph(state: BetrayalState) -> dict[int, list[int]]:
     Revolving Wall, which only a roll crosses; the Coal Chute only downwards)."""
     graph: dict[int, list[int]] = {}
     for tile_id in range(len(state.tiles)):
-        graph[tile_id] = [t for d in DIRS if (t := through_door(state, tile_id, d)) is not None]
+        graph[tile_id] = door_targets(state, tile_id)
     for a, b, kind in house_links(state):
         if kind != "revolving_wall":
             graph[a].append(b)

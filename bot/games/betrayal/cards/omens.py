@@ -33,7 +33,7 @@ from bot.games.betrayal import content, decks, hooks, items
 from bot.games.betrayal.cards import Cause, Passive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import change, pause, step
-from bot.games.betrayal.house import DIRS, through_door
+from bot.games.betrayal.house import door_targets
 from bot.games.betrayal.movement import ask_tile
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
 
@@ -118,7 +118,7 @@ def dog_range(state: BetrayalState, seat: int) -> dict[int, int]:
     for d in range(1, DOG_RANGE + 1):
         nxt = []
         for tile_id in frontier:
-            doors = [t for side in DIRS if (t := through_door(state, tile_id, side)) is not None]
+            doors = door_targets(state, tile_id)
             for t in [*doors, *sorted(links.get(tile_id, ()))]:
                 if t not in dist:
                     dist[t] = d

@@ -17,15 +17,18 @@ from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.cards.attacks import attack_dice
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
-from bot.games.betrayal.links import distances
+from bot.games.betrayal.links import distances_to, graph_of
+from bot.games.betrayal.rolls import could_pass
 from bot.games.betrayal.state import BetrayalState
 
 
-def choose(state: BetrayalState, seat: int) -> Action | None:
-    """The haunt's decision for this seat now; None: let the exploring AI decide."""
+def choose(state: BetrayalState, seat: int,
+           entries: list[Legal] | None = None) -> Action | None:
+    """The haunt's decision for this seat now; None: let the exploring AI decide.
+    `entries` are the seat's legal actions when the caller has them already."""
     if monster_stage(state):
         return _monsters(state)
-    entries = legal(state, seat)
+    entries = legal(state, seat) if entries is None else entries
     plugin = base.for_state(state)
     pick = plugin.ai_offer(state, seat, offers(state, seat))
     if pick is not None:
@@ -105,35 +108,28 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
     return best[1] if best else None
 
 
-def _graph_distance(state: BetrayalState, start: int, goals: set[int]) -> int | None:
-    """How many rooms an explorer walks from `start` to the nearest of `goals`."""
-    found = [d for tile, d in distances(state, {start}).items() if tile in goals]
-    return min(found) if found else None
-
-
 def _towards(state: BetrayalState, seat: int, entries: list[Legal],
              goals: set[int]) -> Action | None:
     """A move that brings the explorer strictly closer to one of `goals`: a plain one
     first, else one across a split room whose roll it could make."""
-    from bot.games.betrayal.ai import _can_make
-
-    here = state.explorers[seat].tile
-    near = _graph_distance(state, here, goals)
+    to_goal = distances_to(graph_of(state), goals)  # walked as explorers walk
+    near = to_goal.get(state.explorers[seat].tile)
+    moves = movement.legal_moves(state, seat)
     for crossing_ok in (False, True):
         best: tuple[int, int, Action] | None = None
         for e in entries:
             if e.action.kind != "move":
                 continue
             args = e.action.args
-            for m in movement.legal_moves(state, seat):
+            for m in moves:
                 if not ((m.dir and m.dir == args.get("dir")) or (
                         m.link and m.link.kind == args.get("via")
                         and m.target == args.get("to"))):
                     continue
                 if m.crossing is not None and not (crossing_ok
-                                                   and _can_make(state, seat, m.crossing)):
+                                                   and could_pass(state, seat, m.crossing)):
                     break
-                dist = _graph_distance(state, m.target, goals)
+                dist = to_goal.get(m.target)
                 if dist is not None and (near is None or dist < near) \
                         and (best is None or (dist, m.target) < best[:2]):
                     best = (dist, m.target, e.action)
@@ -150,6 +146,7 @@ def _monsters(state: BetrayalState) -> Action:
         if action.kind == monsters.M_ATTACK:
             return action
     plugin = base.for_state(state)
+    ways: dict[int, list[int]] | None = None
     for monster in sides.monsters(state):
         if not monsters.can_step(state, monster):
             continue
@@ -157,7 +154,8 @@ def _monsters(state: BetrayalState) -> Action:
             {state.explorers[h].tile for h in sides.heroes(state)}
         if monster.tile in goals:
             continue
-        target = monsters.toward(state, monster, goals)
+        ways = monsters.graph(state) if ways is None else ways
+        target = monsters.toward(state, monster, goals, ways)
         if target is not None:
             return Action(monsters.M_MOVE, {"m": monster.id, "to": target})
     return Action(monsters.M_END)

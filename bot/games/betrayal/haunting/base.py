@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
+from bot import yaml_files
 from bot.core.events import PUBLIC, Audience, Event
 from bot.games.betrayal.cards import Offer
 from bot.paths import DATA
@@ -70,8 +69,7 @@ class HauntData:
 
 @cache
 def load_data(key: str) -> HauntData:
-    with (HAUNT_DIR / f"{key}.yaml").open(encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh) or {}
+    raw = yaml_files.read(HAUNT_DIR / f"{key}.yaml") or {}
     monsters = {k: MonsterKind(k, str(m["name"]), {t: int(v) for t, v in m["traits"].items()},
                                str(m.get("on_hit", "stun")), str(m.get("glyph", "M")),
                                bool(m.get("large", False)))

@@ -11,6 +11,7 @@ them, one room at a time, then ends their turn.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from bot.core.actions import Action
@@ -42,14 +43,34 @@ def spawn(ctx: Ctx, kind: str, tile_id: int, *, quiet: bool = False) -> Monster:
 def neighbours(state: BetrayalState, tile_id: int) -> list[int]:
     """Placed rooms a monster can walk to from here: where anyone can walk, and the
     Coal Chute climbed back up from the Basement Landing."""
-    found = walkable(state, tile_id)
-    found += [a for a, b, kind in house_links(state) if kind == "chute" and b == tile_id]
+    return _with_climbs(tile_id, walkable(state, tile_id), _climbs(state))
+
+
+def _climbs(state: BetrayalState) -> dict[int, list[int]]:
+    """Room -> the rooms whose Coal Chute lands there (a monster climbs back up)."""
+    found: dict[int, list[int]] = {}
+    for a, b, kind in house_links(state):
+        if kind == "chute":
+            found.setdefault(b, []).append(a)
+    return found
+
+
+def _with_climbs(tile_id: int, walks: list[int], climbs: dict[int, list[int]]) -> list[int]:
+    found = walks + climbs.get(tile_id, [])
     return sorted(set(found) - {tile_id}, key=found.index)
+
+
+def graph(state: BetrayalState) -> dict[int, list[int]]:
+    """Every room's `neighbours`, with the house and its links looked up once."""
+    climbs = _climbs(state)
+    return {tile: _with_climbs(tile, walks, climbs)
+            for tile, walks in links.graph_of(state).items()}
 
 
 def distances(state: BetrayalState, starts: set[int]) -> dict[int, int]:
     """Every room's walking distance, as monsters walk, from the nearest of `starts`."""
-    return links.distances(state, starts, neighbours)
+    ways = graph(state)
+    return links.distances(state, starts, lambda _, tile: ways[tile])
 
 
 def leave_cost(state: BetrayalState, monster: Monster) -> int:
@@ -98,10 +119,11 @@ def legal(state: BetrayalState) -> list[tuple[Action, str]]:
     """The traitor's options in the monsters' turn: a step for a monster, an attack,
     or the end of their turn."""
     found: list[tuple[Action, str]] = []
+    climbs = _climbs(state)
     for monster in sides.monsters(state):
         name = combat.monster_name(state, monster)
         if can_step(state, monster):
-            for target in neighbours(state, monster.tile):
+            for target in _with_climbs(monster.tile, walkable(state, monster.tile), climbs):
                 found.append((Action(M_MOVE, {"m": monster.id, "to": target}),
                               say("labels.monster_move", monster=name,
                                   room=content.room(state.tiles[target].room).name)))
@@ -161,15 +183,16 @@ def tell_moves(ctx: Ctx) -> None:
     haunt.moved = []
 
 
-def toward(state: BetrayalState, monster: Monster, goals: set[int]) -> int | None:
-    """The neighbouring room on a shortest walk to one of `goals` (for the AI)."""
-    from collections import deque
-
+def toward(state: BetrayalState, monster: Monster, goals: set[int],
+           ways: dict[int, list[int]] | None = None) -> int | None:
+    """The neighbouring room on a shortest walk to one of `goals` (for the AI); `ways`
+    is the house's `graph` when the caller has it already."""
     if monster.tile in goals or not goals:
         return None
+    ways = graph(state) if ways is None else ways
     first: dict[int, int] = {}
     todo: deque[int] = deque()
-    for n in neighbours(state, monster.tile):
+    for n in ways[monster.tile]:
         if n not in first:
             first[n] = n
             todo.append(n)
@@ -177,7 +200,7 @@ def toward(state: BetrayalState, monster: Monster, goals: set[int]) -> int | Non
         tile = todo.popleft()
         if tile in goals:
             return first[tile]
-        for n in neighbours(state, tile):
+        for n in ways[tile]:
             if n not in first and n != monster.tile:
                 first[n] = first[tile]
                 todo.append(n)
