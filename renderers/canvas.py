@@ -36,6 +36,7 @@ from typing import Any, Generic, ParamSpec
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from bot.core.lru import CacheInfo, Lru
 from renderers import png
 from renderers.common import (
     PNG_COMPRESS_LEVEL,
@@ -51,7 +52,6 @@ from renderers.common import (
     text_width,
     to_png,
 )
-from renderers.lru import CacheInfo, Lru
 
 P = ParamSpec("P")
 
@@ -145,7 +145,7 @@ class Pieces(Generic[P]):
 
     def __init__(self, draw: Callable[P, Sprite], maxsize: int, maxbytes: int) -> None:
         self.draw = draw
-        self._cache: Lru[Sprite] = Lru(maxsize, maxbytes)
+        self._cache: Lru[Hashable, Sprite] = Lru(maxsize, maxbytes)
         update_wrapper(self, draw)
         register(self)
 
@@ -196,7 +196,7 @@ def trimmed(img: Image.Image, on: Colour, origin: Point) -> Sprite:
 
 
 # Words are small (a few hundred bytes to ~2 KB); a channel asks for its own every turn.
-TEXTS: Lru[Sprite] = register(Lru(16384, 16 << 20))
+TEXTS: Lru[Hashable, Sprite] = register(Lru(16384, 16 << 20))
 
 
 def _text_piece(ink: Ink | None, f: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int,
@@ -243,7 +243,7 @@ _BAND_OVERHEAD = 200
 # (a fill) or a sprite and whether it goes through its mask.
 Op = tuple[int, int, int, int, int | Sprite, bool]
 
-BANDS: Lru[png.Band] = register(Lru(png.BAND_CACHE_SIZE, png.BAND_CACHE_BYTES))
+BANDS: Lru[Hashable, png.Band] = register(Lru(png.BAND_CACHE_SIZE, png.BAND_CACHE_BYTES))
 
 
 class Canvas:

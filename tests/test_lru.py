@@ -19,7 +19,7 @@ def test_it_keeps_at_most_its_size_dropping_the_least_recently_used() -> None:
     assert [kept.get(k) for k in "acd"] == [0, 2, 3]
     kept.put("c", 9)  # a new value for a key counts as a use, not a new entry
     assert len(kept) == 3 and kept.get("c") == 9
-    kept.clear()
+    kept.cache_clear()
     assert len(kept) == 0 and kept.get("a") is None
 
 

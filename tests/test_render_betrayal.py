@@ -544,12 +544,12 @@ def test_cold_and_warm_renders_agree_while_games_take_turns() -> None:
             canvas.clear_caches()
             cold.append(render_map(view))
     canvas.clear_caches()
-    bands = canvas.BANDS.maxsize
-    canvas.BANDS.maxsize = 40  # fewer bands than the boards hold: they push each other out
+    bands = canvas.BANDS.size
+    canvas.BANDS.size = 40  # fewer bands than the boards hold: they push each other out
     try:
         warm = [render_map(game[turn]) for turn in range(4) for game in games]
     finally:
-        canvas.BANDS.maxsize = bands
+        canvas.BANDS.size = bands
     assert canvas.BANDS.cache_info().hits > 0
     by_game = [warm[turn * len(games) + g] for g in range(len(games)) for turn in range(4)]
     assert by_game == cold

@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from PIL import Image, ImageDraw
 
+from bot.core.lru import Lru
 from renderers import canvas, common, png
 from renderers.canvas import Canvas, Ink, Sprite
-from renderers.lru import Lru
 
 BG = (14, 13, 18)
 PANEL = (27, 25, 33)
@@ -130,7 +130,7 @@ def test_unchanged_bands_are_reused_and_changed_ones_redrawn() -> None:
 
 
 def test_caches_are_bounded_by_entries_and_bytes() -> None:
-    cache: Lru[str] = Lru(3, 100)
+    cache: Lru[object, str] = Lru(3, 100)
     for i in range(10):
         cache.put(i, "x", 10)
     assert cache.cache_info().currsize == 3 and cache.cache_info().currbytes == 30

@@ -1,10 +1,12 @@
-"""A small least-recently-used map with a hard size limit.
+"""A least-recently-used map with hard limits: entries, and optionally bytes.
 
-The engines are pure, but some things they derive from a state are worth keeping
-(where a house's doors lead); one process plays many games at once, so anything
-kept must stay bounded whatever the games do. `functools.lru_cache` would do when
-the key is the whole argument; this one lets the caller check a hit against
-something the key cannot hold (the content object a result was derived from).
+One process plays many games at once, so anything kept from one action to the next
+must stay bounded whatever the games do: the engines keep what they derive from a
+state (where a house's doors lead), the renderers the images and compressed bands they
+reuse, whose sizes differ a hundredfold (a word, a 180 px tile), so those also count
+bytes. `functools.lru_cache` would do when the key is the whole argument; this one lets
+the caller check a hit against something the key cannot hold (the content object a
+result was derived from). Locked: games are played and boards drawn in worker threads.
 """
 
 from __future__ import annotations
@@ -12,21 +14,35 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable
 from threading import Lock
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
-class Lru(Generic[K, V]):
-    """At most `size` entries; the one used longest ago goes first. Locked, so games
-    played in worker threads (the AI chain off the event loop) share it safely."""
+class CacheInfo(NamedTuple):
+    """As functools.lru_cache answers, plus the bytes held and allowed."""
 
-    def __init__(self, size: int) -> None:
+    hits: int
+    misses: int
+    maxsize: int
+    currsize: int
+    maxbytes: int | None
+    currbytes: int
+
+
+class Lru(Generic[K, V]):
+    """At most `size` entries (and `max_bytes` bytes, as `put` counts them); the one
+    used longest ago goes first."""
+
+    def __init__(self, size: int, max_bytes: int | None = None) -> None:
         if size < 1:
             raise ValueError("an Lru keeps at least one entry")
         self.size = size
-        self._entries: OrderedDict[K, V] = OrderedDict()
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self._bytes = 0
+        self.hits = self.misses = 0
         self._lock = Lock()
 
     def get(self, key: K) -> V | None:
@@ -34,20 +50,35 @@ class Lru(Generic[K, V]):
         None is no value to keep)."""
         with self._lock:
             found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-            return found
-
-    def put(self, key: K, value: V) -> None:
-        with self._lock:
-            self._entries[key] = value
+            if found is None:
+                self.misses += 1
+                return None
+            self.hits += 1
             self._entries.move_to_end(key)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            return found[0]
 
-    def clear(self) -> None:
+    def put(self, key: K, value: V, nbytes: int = 0) -> None:
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            self._entries[key] = (value, nbytes)
+            self._bytes += nbytes
+            while self._entries and (len(self._entries) > self.size or (
+                    self.max_bytes is not None and self._bytes > self.max_bytes)):
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self._bytes -= dropped
+
+    def cache_clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._bytes = 0
+            self.hits = self.misses = 0
+
+    def cache_info(self) -> CacheInfo:
+        with self._lock:
+            return CacheInfo(self.hits, self.misses, self.size, len(self._entries),
+                             self.max_bytes, self._bytes)
 
     def __len__(self) -> int:
         return len(self._entries)
