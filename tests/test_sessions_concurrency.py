@@ -19,7 +19,7 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event, to_player
-from bot.sessions import Post, Sessions, delivery_key
+from bot.sessions import Post, Prompt, Sessions, delivery_key
 from bot.store import ACTIVE, OVER, Table, open_store
 from bot.texts import say
 from tests.test_sessions import GUILD, KIND, RecordingOutlet
@@ -44,14 +44,19 @@ async def open_tables(sessions: Sessions, count: int, base: int = 1000) -> list[
     return channels
 
 
-async def one_turn(sessions: Sessions, channel: int, rng: random.Random) -> None:
-    """The player whose move it is picks one of their legal options, as a click would."""
+async def turn_of(sessions: Sessions, channel: int) -> tuple[Table, Prompt, T.Actor]:
+    """The channel's game, what it waits for, and the player it waits for."""
     table = await sessions.table(channel)
     assert table is not None and table.status == ACTIVE
     prompt = sessions.prompt(table)
     assert prompt is not None and prompt.user_id is not None
+    return table, prompt, T.Actor(prompt.user_id, prompt.name)
+
+
+async def one_turn(sessions: Sessions, channel: int, rng: random.Random) -> None:
+    """The player whose move it is picks one of their legal options, as a click would."""
+    table, prompt, actor = await turn_of(sessions, channel)
     option = rng.choice(prompt.options)
-    actor = T.Actor(prompt.user_id, prompt.name)
     await sessions.act(channel, actor, option.action, version=table.version)
 
 
@@ -88,11 +93,7 @@ async def test_a_raced_click_on_one_channel_is_refused_once(tmp_path: Path) -> N
     try:
         sessions = Sessions(store, RecordingOutlet(), render=False)
         [channel] = await open_tables(sessions, 1)
-        table = await store.load(channel)
-        assert table is not None
-        prompt = sessions.prompt(table)
-        assert prompt is not None and prompt.user_id is not None
-        actor = T.Actor(prompt.user_id, prompt.name)
+        table, prompt, actor = await turn_of(sessions, channel)
         action = prompt.options[0].action
         results = await asyncio.gather(
             *(sessions.act(channel, actor, action, version=table.version) for _ in range(2)),
@@ -157,13 +158,10 @@ async def test_a_failed_post_stays_owed_and_goes_out_once_later(tmp_path: Path) 
         outlet = FlakyOutlet(failures=0)
         sessions = Sessions(store, outlet, render=False)
         [channel] = await open_tables(sessions, 1)
-        table = await store.load(channel)
-        assert table is not None
-        prompt = sessions.prompt(table)
-        assert prompt is not None and prompt.user_id is not None
+        table, prompt, actor = await turn_of(sessions, channel)
         outlet.failures = 1
-        outcome = await sessions.act(channel, T.Actor(prompt.user_id, prompt.name),
-                                     prompt.options[0].action, version=table.version)
+        outcome = await sessions.act(channel, actor, prompt.options[0].action,
+                                     version=table.version)
         # the move is saved and says so; its post is owed, not lost
         assert not outcome.delivered and outcome.table.version == table.version + 1
         saved = await store.load(channel)
@@ -180,12 +178,9 @@ async def test_a_failed_post_stays_owed_and_goes_out_once_later(tmp_path: Path) 
         assert await store.undelivered(saved.id or 0) == []
         assert await sessions.resume(channel) is None  # nothing more is owed
         # the next action's post carries only its own lines
-        table = await store.load(channel)
-        assert table is not None
-        prompt = sessions.prompt(table)
-        assert prompt is not None and prompt.user_id is not None
-        nxt = await sessions.act(channel, T.Actor(prompt.user_id, prompt.name),
-                                 prompt.options[0].action, version=table.version)
+        table, prompt, actor = await turn_of(sessions, channel)
+        nxt = await sessions.act(channel, actor, prompt.options[0].action,
+                                 version=table.version)
         assert nxt.post is not None and nxt.delivered
         assert nxt.post.lines == [e.text for e in nxt.events if e.audience.is_public]
     finally:
@@ -201,12 +196,8 @@ async def test_lines_owed_from_a_failed_post_lead_the_next_post(tmp_path: Path) 
         outcomes = []
         for failures in (1, 0):
             outlet.failures = failures
-            table = await store.load(channel)
-            assert table is not None
-            prompt = sessions.prompt(table)
-            assert prompt is not None and prompt.user_id is not None
-            outcomes.append(await sessions.act(channel, T.Actor(prompt.user_id, prompt.name),
-                                               prompt.options[0].action,
+            table, prompt, actor = await turn_of(sessions, channel)
+            outcomes.append(await sessions.act(channel, actor, prompt.options[0].action,
                                                version=table.version))
         first, second = outcomes
         assert not first.delivered and second.delivered and second.post is not None
@@ -230,11 +221,7 @@ async def test_a_crash_between_save_and_post_is_delivered_at_the_next_start(
     store = await open_store(path)
     sessions = Sessions(store, RecordingOutlet(), render=False)
     [channel] = await open_tables(sessions, 1)
-    table = await store.load(channel)
-    assert table is not None
-    prompt = sessions.prompt(table)
-    assert prompt is not None and prompt.user_id is not None
-    actor = T.Actor(prompt.user_id, prompt.name)
+    table, prompt, actor = await turn_of(sessions, channel)
     new, events = T.apply(table, actor, prompt.options[0].action)
     events = [*events, Event("a secret", to_player(prompt.seat))]
     await store.save(new, events, expected_version=table.version, actor_id=actor.user_id,
