@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import io
 import json
 import os
@@ -160,6 +161,8 @@ async def round_robin(args: argparse.Namespace, tmp: Path) -> None:
     await seed_games(store, args.channels, args.seed, args.game, args.haunt)
     outlet = NullOutlet()
     sessions = Sessions(store, outlet, render=not args.no_render, workers=args.workers)
+    await sessions.warm_up()  # as the bot starts: palettes fitted, then the heap frozen
+    gc.freeze()
     floor = Floor(tmp / "floor.sqlite3")
     channels = [10_000 + n for n in range(args.channels)]
     actions: list[float] = []

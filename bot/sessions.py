@@ -15,6 +15,7 @@ shows it once.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import weakref
 from collections.abc import AsyncIterator, Callable
@@ -23,10 +24,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from bot import games
 from bot import table as table_rules
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
+from bot.games.base import PlayerInfo
 from bot.store import ACTIVE, LOBBY, GameExists, StaleVersion, Store, Table
 from bot.texts import say
 from renderers import render_public
@@ -96,6 +99,35 @@ class Outcome:
 Sequenced = list[tuple[int, Event]]  # events with their place in the game's log
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What one delivery sends, before any of it is sent."""
+
+    whispers: list[tuple[int, str, str]]  # user, text, key
+    teams: list[tuple[str, list[int], str, str]]  # team, its users, text, key
+    lines: list[str]
+    documents: list[str]
+    prompt: Prompt | None
+    image: bytes | None
+
+
+@dataclass(frozen=True)
+class Played:
+    """A step of the rules and what its save needs, all worked out off the event loop."""
+
+    table: Table
+    events: list[Event]
+    envelope: str  # the new table as the store keeps it (JSON)
+    ai_turn: bool  # an AI seat is to act next
+
+
+def _played(step: Callable[..., tuple[Table, list[Event]]], *args: Any) -> Played:
+    """Run a step of the table rules in a worker thread, and serialise its result there
+    too: the event loop only waits."""
+    table, events = step(*args)
+    return Played(table, events, json.dumps(table.envelope()), table_rules.ai_to_act(table))
+
+
 def delivery_key(game_id: int, version: int) -> str:
     """A short, stable name for the delivery of a game at one version (a save that
     said nothing still moves the board on, so not the last event). Base 36 keeps
@@ -132,6 +164,17 @@ class Sessions:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+
+    async def warm_up(self) -> None:
+        """Draw a new game's board of every kind once, off the loop: the renderers fit
+        their palettes and fill their caches at the start, not in the first player's
+        click (a few hundred ms)."""
+        if not self.render:
+            return
+        for key, game in games.all_games().items():
+            players = [PlayerInfo(f"P{n}") for n in range(game.min_players)]
+            state, _ = await self._off_loop(game.setup, players, 0, {})
+            await self._off_loop(render_public, key, state)
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._work, fn, *args)
@@ -206,9 +249,10 @@ class Sessions:
                 raise IllegalAction(say("errors.stale"))
             was_lobby = table.status == LOBBY
             owed_from = table.delivered_seq
-            new, events = await self._off_loop(table_rules.apply, table, actor, action)
+            played = await self._off_loop(_played, table_rules.apply, table, actor, action)
+            new, events = played.table, played.events
             lobby_only = was_lobby and new.status == LOBBY
-            new = await self._save(new, events, table.version, actor.user_id, action,
+            new = await self._save(played, table.version, actor.user_id, action,
                                    delivered=lobby_only)
             if lobby_only:
                 return Outcome(new, events, lobby_only=True)
@@ -221,9 +265,9 @@ class Sessions:
             if table is None or not table_rules.ai_to_act(table):
                 return None
             owed_from = table.delivered_seq
-            new, events = await self._off_loop(table_rules.ai_step, table)
-            new = await self._save(new, events, table.version, None, None)
-            return await self._deliver(new, owed_from, self._sequenced(new, events))
+            played = await self._off_loop(_played, table_rules.ai_step, table)
+            new = await self._save(played, table.version, None, None)
+            return await self._deliver(new, owed_from, self._sequenced(new, played.events))
 
     async def resume(self, channel_id: int, game_id: int | None = None) -> Outcome | None:
         """After a restart (or a failed delivery): deliver what is owed and finish any AI
@@ -256,8 +300,9 @@ class Sessions:
                 log.error("AI chain in channel %s did not settle", table.channel_id)
                 break
             try:
-                new, more = await self._off_loop(table_rules.ai_step, table)
-                table = await self._save(new, more, table.version, None, None)
+                played = await self._off_loop(_played, table_rules.ai_step, table)
+                more = played.events
+                table = await self._save(played, table.version, None, None)
             except Exception:
                 log.exception("an AI step in channel %s failed; what was saved is delivered",
                               table.channel_id)
@@ -265,15 +310,14 @@ class Sessions:
             batch.extend(self._sequenced(table, more))
         return await self._deliver(table, owed_from, batch)
 
-    async def _save(self, table: Table, events: list[Event], expected: int,
-                    actor_id: int | None, action: Action | None, *,
-                    delivered: bool = False) -> Table:
+    async def _save(self, played: Played, expected: int, actor_id: int | None,
+                    action: Action | None, *, delivered: bool = False) -> Table:
         try:
-            return await self.store.save(table, events, expected_version=expected,
-                                         actor_id=actor_id,
+            return await self.store.save(played.table, played.events,
+                                         expected_version=expected, actor_id=actor_id,
                                          action=action.to_dict() if action else None,
-                                         delivered=delivered,
-                                         ai_turn=table_rules.ai_to_act(table))
+                                         delivered=delivered, ai_turn=played.ai_turn,
+                                         envelope=played.envelope)
         except StaleVersion:
             raise IllegalAction(say("errors.busy")) from None
 
@@ -318,37 +362,52 @@ class Sessions:
                 log.exception("could not mark game %s delivered", table.id)
         return Outcome(table, events, post)
 
+    def _plan(self, table: Table, sequenced: Sequenced, key: str) -> Plan:
+        """Who gets what, the board and the next prompt: worked out in a worker thread
+        (the render and the legal options are the heavy part of a delivery)."""
+        whispers: list[tuple[int, str, str]] = []
+        team_lines: dict[str, list[str]] = {}
+        for seq, event in sequenced:
+            if event.audience.kind == "player":
+                for user_id in self._player_users(table, int(event.audience.ref)):
+                    whispers.append((user_id, event.text, whisper_key(table.id or 0, seq)))
+            elif event.audience.kind == "team":
+                team_lines.setdefault(event.audience.ref, []).append(event.text)
+        to_teams: list[tuple[str, list[int], str, str]] = []
+        teams = self._teams(table) if team_lines else {}
+        for n, (team, lines) in enumerate(team_lines.items()):
+            if team not in teams:
+                log.warning("channel %s: events for unknown team %r were not delivered",
+                            table.channel_id, team)
+                continue
+            users = self._team_users(table, teams[team])
+            if users:
+                to_teams.append((team, users, "\n".join(lines), f"{key}.t{n}"))
+        public = [e for _, e in sequenced if e.audience.is_public]
+        image = None
+        if self.render and table.state is not None:
+            image = render_public(table.kind, table_rules.game_state(table))
+        return Plan(whispers, to_teams,
+                    [e.text for e in public if e.kind not in DOCUMENT_KINDS],
+                    [e.text for e in public if e.kind in DOCUMENT_KINDS],
+                    self.prompt(table), image)
+
     async def _send(self, table: Table, sequenced: Sequenced, key: str) -> Post:
+        """Private lines one whisper each, as they came; a team's lines as one message
+        per team; then the public post, which names whom a DM did not reach."""
+        plan = await self._off_loop(self._plan, table, sequenced, key)
         failed: list[int] = []
 
         def note(user_ids: list[int]) -> None:
             failed.extend(u for u in user_ids if u not in failed)
 
-        team_lines: dict[str, list[str]] = {}
-        for seq, event in sequenced:
-            if event.audience.kind == "player":
-                for user_id in self._player_users(table, int(event.audience.ref)):
-                    if not await self.outlet.whisper(table, user_id, event.text,
-                                                     key=whisper_key(table.id or 0, seq)):
-                        note([user_id])
-            elif event.audience.kind == "team":
-                team_lines.setdefault(event.audience.ref, []).append(event.text)
-        if team_lines:
-            teams = self._teams(table)
-            for n, (team, lines) in enumerate(team_lines.items()):
-                if team not in teams:
-                    log.warning("channel %s: events for unknown team %r were not delivered",
-                                table.channel_id, team)
-                    continue
-                users = self._team_users(table, teams[team])
-                if users:
-                    note(await self.outlet.team(table, team, users, "\n".join(lines),
-                                                key=f"{key}.t{n}"))
-        public = [e for _, e in sequenced if e.audience.is_public]
-        post = Post(lines=[e.text for e in public if e.kind not in DOCUMENT_KINDS],
-                    image=await self.board(table), prompt=self.prompt(table),
-                    dm_failed=failed,
-                    documents=[e.text for e in public if e.kind in DOCUMENT_KINDS], key=key)
+        for user_id, text, whisper in plan.whispers:
+            if not await self.outlet.whisper(table, user_id, text, key=whisper):
+                note([user_id])
+        for team, users, text, team_key in plan.teams:
+            note(await self.outlet.team(table, team, users, text, key=team_key))
+        post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt, dm_failed=failed,
+                    documents=plan.documents, key=key)
         await self.outlet.publish(table, post)
         return post
 

@@ -44,12 +44,14 @@ class Store(Protocol):
 
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
                    actor_id: int | None, action: dict[str, Any] | None,
-                   delivered: bool = False, ai_turn: bool | None = None) -> Table:
+                   delivered: bool = False, ai_turn: bool | None = None,
+                   envelope: str | None = None) -> Table:
         """Write the new state and its events in one transaction, or raise StaleVersion.
 
         The events are owed to Discord (the outbox) until `mark_delivered`, unless
         `delivered` says the caller answers them itself. `ai_turn` records whether an AI
-        seat is to act next, so a restart finds such games without reading states."""
+        seat is to act next, so a restart finds such games without reading states.
+        `envelope`: the table's envelope already serialised (json.dumps), if it was."""
 
     async def list_open(self) -> list[Table]:
         """Every unfinished game, states and all (tools and tests; the bot reads ids)."""

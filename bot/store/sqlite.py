@@ -29,9 +29,14 @@ from bot.store.base import GameExists, StaleVersion
 from bot.store.migrations import MIGRATIONS
 from bot.store.records import OVER, LoggedEvent, Table
 
-_COLUMNS = "id, channel_id, guild_id, kind, status, version, state_json, last_seq, delivered_seq"
+# state_json is read through the "envelope" converter, so the JSON is decoded in the
+# connection's own thread, never on the event loop.
+_COLUMNS = ('id, channel_id, guild_id, kind, status, version, state_json AS "e [envelope]",'
+            ' last_seq, delivered_seq')
 _EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind"
 MEMORY = ":memory:"
+
+sqlite3.register_converter("envelope", json.loads)
 
 
 class SqliteStore:
@@ -57,7 +62,8 @@ class SqliteStore:
         self._reader = self._writer if self.path == MEMORY else await self._connect()
 
     async def _connect(self) -> aiosqlite.Connection:
-        db = await aiosqlite.connect(self.path, isolation_level=None)
+        db = await aiosqlite.connect(self.path, isolation_level=None,
+                                     detect_types=sqlite3.PARSE_COLNAMES)
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute("PRAGMA synchronous=NORMAL")
         await db.execute("PRAGMA foreign_keys=ON")
@@ -122,7 +128,7 @@ class SqliteStore:
     @staticmethod
     def _table(row: Any) -> Table:
         return Table.from_row(id=row[0], channel_id=row[1], guild_id=row[2], kind=row[3],
-                              status=row[4], version=row[5], envelope=json.loads(row[6]),
+                              status=row[4], version=row[5], envelope=row[6],
                               last_seq=row[7], delivered_seq=row[8])
 
     async def _one(self, sql: str, params: Sequence[Any]) -> Table | None:
@@ -173,15 +179,19 @@ class SqliteStore:
 
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
                    actor_id: int | None, action: dict[str, Any] | None,
-                   delivered: bool = False, ai_turn: bool | None = None) -> Table:
+                   delivered: bool = False, ai_turn: bool | None = None,
+                   envelope: str | None = None) -> Table:
         """The new state, its events and the outbox cursor in one transaction.
 
         `delivered` says the events need no delivery (a lobby change the interaction
         answers itself); the cursor then moves only if nothing older is still owed.
-        `ai_turn` says whether an AI seat is to act next (None: unknown).
+        `ai_turn` says whether an AI seat is to act next (None: unknown). `envelope` is
+        the table's envelope as JSON when the caller serialised it already (off the
+        event loop).
         """
         now = time.time()
-        envelope = json.dumps(table.envelope())
+        if envelope is None:
+            envelope = json.dumps(table.envelope())
         count = len(events)
         async with self._transaction() as db:
             rows = list(await db.execute_fetchall(
