@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -334,5 +336,71 @@ async def test_needing_attention_reads_ids_only(tmp_path: Path) -> None:
         await store.db.execute("UPDATE games SET ai_turn = NULL WHERE channel_id = 1001")
         assert [c for _, c in await store.needing_attention()] == [1001]
         assert await store.needing_attention(ai_turns=False) == []
+    finally:
+        await store.close()
+
+
+async def test_a_long_ai_chain_in_one_channel_does_not_hold_up_another(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """AI steps run off the event loop, one at a time with the loop free between them: a
+    channel whose move sets off many slow AI decisions (a /gm skip in a long haunt) does
+    not keep a neighbour's click waiting until it is done."""
+    store = await open_store(tmp_path / "chain.sqlite3")
+    try:
+        sessions = Sessions(store, RecordingOutlet(), render=False)
+        host, guest, _ = players(8)
+        await sessions.open(8, GUILD, host, KIND, 8)
+        await sessions.act(8, guest, Action(T.JOIN))
+        for _ in range(3):
+            await sessions.act(8, host, Action(T.ADD_AI))
+        await sessions.act(8, host, Action(T.START))
+        [other] = await open_tables(sessions, 1)
+        # every seat of channel 8 is the AI's now but the host's; each AI step is slow
+        await sessions.act(8, T.Actor(0, "Mod", moderator=True),
+                           Action(T.KICK, {"user": guest.user_id or 0}))
+        real = T.ai_step
+        loop_thread = threading.current_thread()
+        ticks = [0]
+        steps: list[tuple[bool, int, int]] = []  # off the loop's thread, ticks before, after
+
+        def slow(table: Table) -> tuple[Table, list[Event]]:
+            before = ticks[0]
+            time.sleep(0.02)  # a heavy decision, in whatever thread runs it
+            steps.append((threading.current_thread() is not loop_thread, before, ticks[0]))
+            return real(table)
+
+        monkeypatch.setattr(T, "ai_step", slow)
+        table = await store.load(8)
+        assert table is not None
+        while True:  # the host's move that hands the turn to the AI
+            prompt = sessions.prompt(table)
+            assert prompt is not None and prompt.user_id == host.user_id
+            if _hands_to_ai(table, prompt.options[0].action):
+                break
+            await sessions.act(8, host, prompt.options[0].action, version=table.version)
+            table = await store.load(8)
+            assert table is not None
+        finished: list[str] = []
+
+        async def chain() -> None:
+            await sessions.act(8, host, prompt.options[0].action, version=table.version)
+            finished.append("chain")
+
+        async def neighbour() -> None:
+            while not steps:  # the chain has begun
+                await asyncio.sleep(0.001)
+            await one_turn(sessions, other, random.Random(1))
+            finished.append("neighbour")
+
+        async def ticker() -> None:
+            while "chain" not in finished:
+                ticks[0] += 1
+                await asyncio.sleep(0.001)
+
+        await asyncio.gather(chain(), neighbour(), ticker())
+        assert len(steps) >= 3, "the move did not set off an AI chain"
+        assert all(off for off, _, _ in steps)  # never on the event loop's thread
+        assert all(after > before for _, before, after in steps)  # the loop ran meanwhile
+        assert finished == ["neighbour", "chain"]
     finally:
         await store.close()
