@@ -285,6 +285,13 @@ async def startup(args: argparse.Namespace, tmp: Path) -> None:
         copy.channel_id, copy.id = 20_000 + n, None
         await store.create(copy, [], None, None)
     print(f"stored {await store.count_games()} open games in {time.perf_counter() - t0:.0f} s")
+    latest = []
+    for n in range(200):  # /game status, map and log: a channel's newest game
+        t1 = time.perf_counter()
+        await store.load_latest(20_000 + (n * 37) % (args.startup - 6))
+        latest.append((time.perf_counter() - t1) * 1000)
+    print(f"  load_latest (status, map, log) p50 {statistics.median(latest):.2f} ms "
+          f"p99 {pct(latest, .99):.2f} ms")
     await store.close()
     await whole_bot(path, tmp)
     root = Path(__file__).resolve().parent.parent
