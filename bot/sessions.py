@@ -103,6 +103,7 @@ Sequenced = list[tuple[int, Event]]  # events with their place in the game's log
 class Plan:
     """What one delivery sends, before any of it is sent."""
 
+    key: str  # the delivery it was made for (the game at one version)
     whispers: list[tuple[int, str, str]]  # user, text, key
     teams: list[tuple[str, list[int], str, str]]  # team, its users, text, key
     lines: list[str]
@@ -119,13 +120,7 @@ class Played:
     events: list[Event]
     envelope: str  # the new table as the store keeps it (JSON)
     ai_turn: bool  # an AI seat is to act next
-
-
-def _played(step: Callable[..., tuple[Table, list[Event]]], *args: Any) -> Played:
-    """Run a step of the table rules in a worker thread, and serialise its result there
-    too: the event loop only waits."""
-    table, events = step(*args)
-    return Played(table, events, json.dumps(table.envelope()), table_rules.ai_to_act(table))
+    plan: Plan | None = None  # its delivery, worked out ahead when nothing else comes first
 
 
 def delivery_key(game_id: int, version: int) -> str:
@@ -175,6 +170,28 @@ class Sessions:
             players = [PlayerInfo(f"P{n}") for n in range(game.min_players)]
             state, _ = await self._off_loop(game.setup, players, 0, {})
             await self._off_loop(render_public, key, state)
+
+    def _played(self, ahead: bool, step: Callable[..., tuple[Table, list[Event]]],
+                table: Table, *args: Any) -> Played:
+        """A step of the table rules, in a worker thread, with what its save needs (the
+        JSON, whether an AI goes next) and, if `ahead` and its delivery will follow at
+        once and owe nothing older, that delivery's plan too: one trip off the loop for
+        a move.
+
+        The plan is for the table as the store will have it: one version on, these
+        events after the last. A save that lands (the version check passes) makes it so.
+        """
+        new, events = step(table, *args)
+        ai_turn = table_rules.ai_to_act(new)
+        plan = None
+        delivers = not (table.status == LOBBY and new.status == LOBBY)
+        chains = self.ai_chain and ai_turn and new.status == ACTIVE
+        if ahead and delivers and not chains and table.delivered_seq >= table.last_seq:
+            saved = new.copy()
+            saved.version, saved.last_seq = table.version + 1, table.last_seq + len(events)
+            plan = self._plan(saved, self._sequenced(saved, events),
+                              delivery_key(saved.id or 0, saved.version))
+        return Played(new, events, json.dumps(new.envelope()), ai_turn, plan)
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._work, fn, *args)
@@ -249,14 +266,16 @@ class Sessions:
                 raise IllegalAction(say("errors.stale"))
             was_lobby = table.status == LOBBY
             owed_from = table.delivered_seq
-            played = await self._off_loop(_played, table_rules.apply, table, actor, action)
+            played = await self._off_loop(self._played, True, table_rules.apply, table, actor,
+                                          action)
             new, events = played.table, played.events
             lobby_only = was_lobby and new.status == LOBBY
             new = await self._save(played, table.version, actor.user_id, action,
                                    delivered=lobby_only)
             if lobby_only:
                 return Outcome(new, events, lobby_only=True)
-            return await self._continue(new, owed_from, self._sequenced(new, events))
+            return await self._continue(new, owed_from, self._sequenced(new, events),
+                                        played.plan)
 
     async def ai_step(self, channel_id: int) -> Outcome | None:
         """One AI decision, if an AI seat is to act (the demo drives games this way)."""
@@ -265,9 +284,10 @@ class Sessions:
             if table is None or not table_rules.ai_to_act(table):
                 return None
             owed_from = table.delivered_seq
-            played = await self._off_loop(_played, table_rules.ai_step, table)
+            played = await self._off_loop(self._played, True, table_rules.ai_step, table)
             new = await self._save(played, table.version, None, None)
-            return await self._deliver(new, owed_from, self._sequenced(new, played.events))
+            return await self._deliver(new, owed_from, self._sequenced(new, played.events),
+                                       played.plan)
 
     async def resume(self, channel_id: int, game_id: int | None = None) -> Outcome | None:
         """After a restart (or a failed delivery): deliver what is owed and finish any AI
@@ -286,7 +306,8 @@ class Sessions:
                 return None
             return await self._continue(table, table.delivered_seq, [])
 
-    async def _continue(self, table: Table, owed_from: int, batch: Sequenced) -> Outcome:
+    async def _continue(self, table: Table, owed_from: int, batch: Sequenced,
+                        plan: Plan | None = None) -> Outcome:
         """Let AI seats play until a human is needed, then deliver it all as one post.
 
         A failure in the chain after the user's action was saved must not hide that
@@ -300,7 +321,7 @@ class Sessions:
                 log.error("AI chain in channel %s did not settle", table.channel_id)
                 break
             try:
-                played = await self._off_loop(_played, table_rules.ai_step, table)
+                played = await self._off_loop(self._played, False, table_rules.ai_step, table)
                 more = played.events
                 table = await self._save(played, table.version, None, None)
             except Exception:
@@ -308,7 +329,8 @@ class Sessions:
                               table.channel_id)
                 break
             batch.extend(self._sequenced(table, more))
-        return await self._deliver(table, owed_from, batch)
+            plan = None  # made for the user's move alone
+        return await self._deliver(table, owed_from, batch, plan)
 
     async def _save(self, played: Played, expected: int, actor_id: int | None,
                     action: Action | None, *, delivered: bool = False) -> Table:
@@ -337,7 +359,8 @@ class Sessions:
                    if e.seq < first]
         return earlier + batch
 
-    async def _deliver(self, table: Table, owed_from: int, batch: Sequenced) -> Outcome:
+    async def _deliver(self, table: Table, owed_from: int, batch: Sequenced,
+                       plan: Plan | None = None) -> Outcome:
         """Private lines to their users, team lines to their teams, then one public post;
         then the store hears it was delivered.
 
@@ -348,8 +371,10 @@ class Sessions:
         sequenced = await self._owed(table, owed_from, batch)
         events = [event for _, event in sequenced]
         key = delivery_key(table.id or 0, table.version)
+        if plan is not None and (plan.key != key or len(sequenced) != len(batch)):
+            plan = None  # made for another version, or before older debts came to light
         try:
-            post = await self._send(table, sequenced, key)
+            post = await self._send(table, sequenced, key, plan)
         except Exception:
             log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
                         exc_info=True)
@@ -387,15 +412,17 @@ class Sessions:
         image = None
         if self.render and table.state is not None:
             image = render_public(table.kind, table_rules.game_state(table))
-        return Plan(whispers, to_teams,
+        return Plan(key, whispers, to_teams,
                     [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                     [e.text for e in public if e.kind in DOCUMENT_KINDS],
                     self.prompt(table), image)
 
-    async def _send(self, table: Table, sequenced: Sequenced, key: str) -> Post:
+    async def _send(self, table: Table, sequenced: Sequenced, key: str,
+                    plan: Plan | None) -> Post:
         """Private lines one whisper each, as they came; a team's lines as one message
         per team; then the public post, which names whom a DM did not reach."""
-        plan = await self._off_loop(self._plan, table, sequenced, key)
+        if plan is None:
+            plan = await self._off_loop(self._plan, table, sequenced, key)
         failed: list[int] = []
 
         def note(user_ids: list[int]) -> None:
