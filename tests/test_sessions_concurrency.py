@@ -1,9 +1,11 @@
 """Many tables at once: channels saving at the same moment all succeed, and nothing a
 save owes Discord is lost when the delivery fails or the process dies before it.
 
-The store's connection holds one transaction at a time; before its lock, a second
-channel's BEGIN inside the first one's transaction failed ("cannot start a transaction
-within a transaction"), and the second player was told "busy".
+A connection holds one transaction at a time; when the store sent a transaction's
+statements one by one from the event loop, a second channel's BEGIN landed inside the
+first one's transaction ("cannot start a transaction within a transaction") and the
+second player was told "busy". Now each transaction is one call on the store's writer
+thread.
 """
 
 from __future__ import annotations
@@ -333,7 +335,7 @@ async def test_needing_attention_reads_ids_only(tmp_path: Path) -> None:
         sessions = Sessions(store, RecordingOutlet(), render=False)
         await open_tables(sessions, 3)
         assert await store.needing_attention() == []
-        await store.db.execute("UPDATE games SET ai_turn = NULL WHERE channel_id = 1001")
+        await store.execute("UPDATE games SET ai_turn = NULL WHERE channel_id = 1001")
         assert [c for _, c in await store.needing_attention()] == [1001]
         assert await store.needing_attention(ai_turns=False) == []
     finally:

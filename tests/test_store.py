@@ -208,7 +208,7 @@ async def test_a_database_from_before_the_outbox_is_migrated_as_delivered(
 async def test_a_channels_newest_game_is_found_by_index(store: SqliteStore) -> None:
     """/game status, map and log read the newest game of a channel: an index, no scan
     (55 ms at 100k games with a scan, 0.1 ms with the index)."""
-    rows = await store.db.execute_fetchall(
+    rows = await store.execute(
         "EXPLAIN QUERY PLAN SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
         (10,))
     plan = " ".join(str(r[-1]) for r in rows)
