@@ -54,6 +54,7 @@ from bench_sessions import seed_games
 from PIL import Image
 
 from bot import table as table_rules
+from bot.client import SWITCH_SECONDS
 from bot.sessions import WORKERS, Post, Prompt, Sessions
 from bot.store import Table, open_store
 from renderers.common import to_png
@@ -161,8 +162,9 @@ async def round_robin(args: argparse.Namespace, tmp: Path) -> None:
     await seed_games(store, args.channels, args.seed, args.game, args.haunt)
     outlet = NullOutlet()
     sessions = Sessions(store, outlet, render=not args.no_render, workers=args.workers)
-    await sessions.warm_up()  # as the bot starts: palettes fitted, then the heap frozen
-    gc.freeze()
+    await sessions.warm_up()  # as the bot starts: palettes fitted, the heap frozen, the
+    gc.freeze()  # GIL handed back to the loop sooner
+    sys.setswitchinterval(SWITCH_SECONDS)
     floor = Floor(tmp / "floor.sqlite3")
     channels = [10_000 + n for n in range(args.channels)]
     actions: list[float] = []
