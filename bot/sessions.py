@@ -6,10 +6,10 @@ same truth, and the version check in the store refuses a write that raced anothe
 Delivery goes through an `Outlet`, so the same code serves Discord, the demo and tests.
 
 Nothing is lost between the save and the post: a save writes its events, and the store
-remembers which of them were delivered (the outbox). A delivery sends every event owed
-and then marks them delivered; one cut short by a crash is sent again at the next start,
-under the same keys, so Discord (which drops a message whose nonce it has just seen)
-shows it once.
+remembers which of them were delivered (the outbox). A delivery (bot/delivery.py plans
+it) sends every event owed and then marks them delivered; one cut short by a crash is
+sent again at the next start, under the same keys, so Discord (which drops a message
+whose nonce it has just seen) shows it once.
 """
 
 from __future__ import annotations
@@ -21,14 +21,26 @@ import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
 
 from bot import games
 from bot import table as table_rules
-from bot.core.actions import Action, Option
+from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
+from bot.delivery import (
+    Outlet,
+    Plan,
+    Post,
+    Prompt,
+    Sequenced,
+    delivery_key,
+    prompt_of,
+    sequenced,
+)
+from bot.delivery import plan as plan_delivery
 from bot.games.base import PlayerInfo
 from bot.store import ACTIVE, LOBBY, GameExists, StaleVersion, Store, Table
 from bot.texts import say
@@ -36,51 +48,9 @@ from renderers import render_public
 
 log = logging.getLogger(__name__)
 
-DOCUMENT_KINDS = frozenset({"book"})  # public events too long and too whole to shorten
 MAX_AI_STEPS = 500  # a chain of AI decisions longer than this means a bug, not a game
 WORKERS = 2
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """Who the game waits for and what they may do, pinned to the table version."""
-
-    seat: int
-    user_id: int | None
-    name: str
-    options: list[Option]
-    version: int
-    private: bool = False  # the game hides this turn: the options go to the player's DMs
-
-
-@dataclass
-class Post:
-    """One channel message: what the table saw, the board, and the next prompt."""
-
-    lines: list[str]
-    image: bytes | None = None
-    prompt: Prompt | None = None
-    dm_failed: list[int] = field(default_factory=list)
-    # Long public texts sent whole, each as its own message(s) after the post (a haunt's
-    # books read out at the end); the post's own lines may be shortened, these never.
-    documents: list[str] = field(default_factory=list)
-    # Names this delivery (game and last event): sent again after a crash, the same
-    # key lets the outlet send the same message ids (nonces) so nothing shows twice.
-    key: str = ""
-
-
-class Outlet(Protocol):
-    async def publish(self, table: Table, post: Post) -> None:
-        """Show a public post in the table's channel. Raises when it could not be
-        delivered and is worth another try; the events then stay owed."""
-
-    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
-        """Deliver a private line to one user; False when it could not be delivered."""
-
-    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
-                   key: str = "") -> list[int]:
-        """Deliver one message to a team's users only; returns those it could not reach."""
 
 
 @dataclass
@@ -96,22 +66,6 @@ class Outcome:
         return self.post.dm_failed if self.post else []
 
 
-Sequenced = list[tuple[int, Event]]  # events with their place in the game's log
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What one delivery sends, before any of it is sent."""
-
-    key: str  # the delivery it was made for (the game at one version)
-    whispers: list[tuple[int, str, str]]  # user, text, key
-    teams: list[tuple[str, list[int], str, str]]  # team, its users, text, key
-    lines: list[str]
-    documents: list[str]
-    prompt: Prompt | None
-    image: bytes | None
-
-
 @dataclass(frozen=True)
 class Played:
     """A step of the rules and what its save needs, all worked out off the event loop."""
@@ -121,28 +75,6 @@ class Played:
     envelope: str  # the new table as the store keeps it (JSON)
     ai_turn: bool  # an AI seat is to act next
     plan: Plan | None = None  # its delivery, worked out ahead when nothing else comes first
-
-
-def delivery_key(game_id: int, version: int) -> str:
-    """A short, stable name for the delivery of a game at one version (a save that
-    said nothing still moves the board on, so not the last event). Base 36 keeps
-    Discord's 25-character nonces roomy."""
-    return f"{_base36(game_id)}.{_base36(version)}"
-
-
-def whisper_key(game_id: int, seq: int) -> str:
-    """One private event's name: its place in the game's log."""
-    return f"{_base36(game_id)}.e{_base36(seq)}"
-
-
-def _base36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if n == 0:
-            return out
 
 
 class Sessions:
@@ -189,8 +121,13 @@ class Sessions:
         if ahead and delivers and not chains and table.delivered_seq >= table.last_seq:
             saved = new.copy()
             saved.version, saved.last_seq = table.version + 1, table.last_seq + len(events)
-            plan = self._plan(saved, self._sequenced(saved, events),
-                              delivery_key(saved.id or 0, saved.version))
+            try:
+                plan = plan_delivery(saved, sequenced(saved, events),
+                                     delivery_key(saved.id or 0, saved.version),
+                                     render=self.render)
+            except Exception:  # a broken render must not refuse a legal move: the
+                log.exception("planning a delivery failed")  # delivery tries again
+                plan = None
         return Played(new, events, json.dumps(new.envelope()), ai_turn, plan)
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
@@ -217,17 +154,6 @@ class Sessions:
         if not self.render or table.state is None:
             return None
         return await self._off_loop(render_public, table.kind, table_rules.game_state(table))
-
-    def prompt(self, table: Table) -> Prompt | None:
-        seat = table_rules.to_act_seat(table)
-        if seat is None:
-            return None
-        game = table_rules.game_of(table)
-        state = table_rules.game_state(table)
-        holder = table.seats[seat]
-        return Prompt(seat, holder.user_id if not holder.ai else None, holder.name,
-                      game.options(state, seat), table.version,
-                      private=game.prompt_private(state, seat))
 
     async def secret(self, channel_id: int, user_id: int) -> str:
         table = await self.store.load(channel_id) or await self.store.load_latest(channel_id)
@@ -274,7 +200,7 @@ class Sessions:
                                    delivered=lobby_only)
             if lobby_only:
                 return Outcome(new, events, lobby_only=True)
-            return await self._continue(new, owed_from, self._sequenced(new, events),
+            return await self._continue(new, owed_from, sequenced(new, events),
                                         played.plan)
 
     async def ai_step(self, channel_id: int) -> Outcome | None:
@@ -286,7 +212,7 @@ class Sessions:
             owed_from = table.delivered_seq
             played = await self._off_loop(self._played, True, table_rules.ai_step, table)
             new = await self._save(played, table.version, None, None)
-            return await self._deliver(new, owed_from, self._sequenced(new, played.events),
+            return await self._deliver(new, owed_from, sequenced(new, played.events),
                                        played.plan)
 
     async def resume(self, channel_id: int, game_id: int | None = None) -> Outcome | None:
@@ -328,7 +254,7 @@ class Sessions:
                 log.exception("an AI step in channel %s failed; what was saved is delivered",
                               table.channel_id)
                 break
-            batch.extend(self._sequenced(table, more))
+            batch.extend(sequenced(table, more))
             plan = None  # made for the user's move alone
         return await self._deliver(table, owed_from, batch, plan)
 
@@ -342,12 +268,6 @@ class Sessions:
                                          envelope=played.envelope)
         except StaleVersion:
             raise IllegalAction(say("errors.busy")) from None
-
-    @staticmethod
-    def _sequenced(table: Table, events: list[Event]) -> Sequenced:
-        """The events of the save just made, with the log positions the store gave them."""
-        first = table.last_seq - len(events) + 1
-        return [(first + n, event) for n, event in enumerate(events)]
 
     async def _owed(self, table: Table, owed_from: int, batch: Sequenced) -> Sequenced:
         """Everything not yet delivered: what an earlier delivery (or a crash) left, then
@@ -368,13 +288,13 @@ class Sessions:
         into one message per team per delivery (the action and the AI turns it set off),
         so a team's thread reads like the channel: one post per move, not a line each.
         """
-        sequenced = await self._owed(table, owed_from, batch)
-        events = [event for _, event in sequenced]
+        owed = await self._owed(table, owed_from, batch)
+        events = [event for _, event in owed]
         key = delivery_key(table.id or 0, table.version)
-        if plan is not None and (plan.key != key or len(sequenced) != len(batch)):
+        if plan is not None and (plan.key != key or len(owed) != len(batch)):
             plan = None  # made for another version, or before older debts came to light
         try:
-            post = await self._send(table, sequenced, key, plan)
+            post = await self._send(table, owed, key, plan)
         except Exception:
             log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
                         exc_info=True)
@@ -387,42 +307,13 @@ class Sessions:
                 log.exception("could not mark game %s delivered", table.id)
         return Outcome(table, events, post)
 
-    def _plan(self, table: Table, sequenced: Sequenced, key: str) -> Plan:
-        """Who gets what, the board and the next prompt: worked out in a worker thread
-        (the render and the legal options are the heavy part of a delivery)."""
-        whispers: list[tuple[int, str, str]] = []
-        team_lines: dict[str, list[str]] = {}
-        for seq, event in sequenced:
-            if event.audience.kind == "player":
-                for user_id in self._player_users(table, int(event.audience.ref)):
-                    whispers.append((user_id, event.text, whisper_key(table.id or 0, seq)))
-            elif event.audience.kind == "team":
-                team_lines.setdefault(event.audience.ref, []).append(event.text)
-        to_teams: list[tuple[str, list[int], str, str]] = []
-        teams = self._teams(table) if team_lines else {}
-        for n, (team, lines) in enumerate(team_lines.items()):
-            if team not in teams:
-                log.warning("channel %s: events for unknown team %r were not delivered",
-                            table.channel_id, team)
-                continue
-            users = self._team_users(table, teams[team])
-            if users:
-                to_teams.append((team, users, "\n".join(lines), f"{key}.t{n}"))
-        public = [e for _, e in sequenced if e.audience.is_public]
-        image = None
-        if self.render and table.state is not None:
-            image = render_public(table.kind, table_rules.game_state(table))
-        return Plan(key, whispers, to_teams,
-                    [e.text for e in public if e.kind not in DOCUMENT_KINDS],
-                    [e.text for e in public if e.kind in DOCUMENT_KINDS],
-                    self.prompt(table), image)
-
-    async def _send(self, table: Table, sequenced: Sequenced, key: str,
+    async def _send(self, table: Table, owed: Sequenced, key: str,
                     plan: Plan | None) -> Post:
         """Private lines one whisper each, as they came; a team's lines as one message
         per team; then the public post, which names whom a DM did not reach."""
         if plan is None:
-            plan = await self._off_loop(self._plan, table, sequenced, key)
+            plan = await self._off_loop(partial(plan_delivery, render=self.render), table,
+                                        owed, key)
         failed: list[int] = []
 
         def note(user_ids: list[int]) -> None:
@@ -438,24 +329,9 @@ class Sessions:
         await self.outlet.publish(table, post)
         return post
 
-    @staticmethod
-    def _player_users(table: Table, seat: int) -> list[int]:
-        holder = table.seats[seat]
-        return [holder.user_id] if holder.user_id is not None and not holder.ai else []
-
-    @staticmethod
-    def _teams(table: Table) -> dict[str, list[int]]:
-        if table.state is None:
-            return {}
-        return table_rules.game_of(table).teams(table_rules.game_state(table))
-
-    @classmethod
-    def _team_users(cls, table: Table, seats: list[int]) -> list[int]:
-        """The humans of these seats, once each (one person may hold two seats)."""
-        users: list[int] = []
-        for seat in seats:
-            users.extend(u for u in cls._player_users(table, seat) if u not in users)
-        return users
+    def prompt(self, table: Table) -> Prompt | None:
+        """What the game waits for now (the cogs build buttons and autocomplete from it)."""
+        return prompt_of(table)
 
 
 __all__ = ["GameExists", "Outcome", "Outlet", "Post", "Prompt", "Sessions"]

@@ -1,0 +1,172 @@
+"""What a delivery sends, worked out before any of it is sent.
+
+The sessions layer saves an action, then delivers what it owes: private lines to their
+users, team lines to their teams, one public post with the board and the next prompt.
+This module holds that vocabulary (Prompt, Post, the Outlet that sends) and `plan`, the
+pure part: from a table and its owed events, who gets which line, the board, and the
+options of whoever is to act. It runs in a worker thread (the render and the legal
+options are the heavy part). Every delivery and private line has a key, stable across a
+crash, that the outlet turns into Discord nonces so a delivery sent again shows once.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot import table as table_rules
+from bot.core.actions import Option
+from bot.core.events import Event
+from bot.store import Table
+from renderers import render_public
+
+log = logging.getLogger(__name__)
+
+DOCUMENT_KINDS = frozenset({"book"})  # public events too long and too whole to shorten
+
+Sequenced = list[tuple[int, Event]]  # events with their place in the game's log
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who the game waits for and what they may do, pinned to the table version."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    options: list[Option]
+    version: int
+    private: bool = False  # the game hides this turn: the options go to the player's DMs
+
+
+@dataclass
+class Post:
+    """One channel message: what the table saw, the board, and the next prompt."""
+
+    lines: list[str]
+    image: bytes | None = None
+    prompt: Prompt | None = None
+    dm_failed: list[int] = field(default_factory=list)
+    # Long public texts sent whole, each as its own message(s) after the post (a haunt's
+    # books read out at the end); the post's own lines may be shortened, these never.
+    documents: list[str] = field(default_factory=list)
+    # Names this delivery (game and last event): sent again after a crash, the same
+    # key lets the outlet send the same message ids (nonces) so nothing shows twice.
+    key: str = ""
+
+
+class Outlet(Protocol):
+    async def publish(self, table: Table, post: Post) -> None:
+        """Show a public post in the table's channel. Raises when it could not be
+        delivered and is worth another try; the events then stay owed."""
+
+    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
+        """Deliver a private line to one user; False when it could not be delivered."""
+
+    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
+                   key: str = "") -> list[int]:
+        """Deliver one message to a team's users only; returns those it could not reach."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one delivery sends, before any of it is sent."""
+
+    key: str  # the delivery it was made for (the game at one version)
+    whispers: list[tuple[int, str, str]]  # user, text, key
+    teams: list[tuple[str, list[int], str, str]]  # team, its users, text, key
+    lines: list[str]
+    documents: list[str]
+    prompt: Prompt | None
+    image: bytes | None
+
+
+def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -> Plan:
+    """Who gets what, the board and the next prompt, for these owed events."""
+    whispers: list[tuple[int, str, str]] = []
+    team_lines: dict[str, list[str]] = {}
+    for seq, event in sequenced:
+        if event.audience.kind == "player":
+            for user_id in player_users(table, int(event.audience.ref)):
+                whispers.append((user_id, event.text, whisper_key(table.id or 0, seq)))
+        elif event.audience.kind == "team":
+            team_lines.setdefault(event.audience.ref, []).append(event.text)
+    to_teams: list[tuple[str, list[int], str, str]] = []
+    teams = _teams(table) if team_lines else {}
+    for n, (team, lines) in enumerate(team_lines.items()):
+        if team not in teams:
+            log.warning("channel %s: events for unknown team %r were not delivered",
+                        table.channel_id, team)
+            continue
+        users = _team_users(table, teams[team])
+        if users:
+            to_teams.append((team, users, "\n".join(lines), f"{key}.t{n}"))
+    public = [e for _, e in sequenced if e.audience.is_public]
+    image = None
+    if render and table.state is not None:
+        image = render_public(table.kind, table_rules.game_state(table))
+    return Plan(key, whispers, to_teams,
+                [e.text for e in public if e.kind not in DOCUMENT_KINDS],
+                [e.text for e in public if e.kind in DOCUMENT_KINDS],
+                prompt_of(table), image)
+
+
+def prompt_of(table: Table) -> Prompt | None:
+    """Who the game waits for now and their legal options, at the table's version."""
+    seat = table_rules.to_act_seat(table)
+    if seat is None:
+        return None
+    game = table_rules.game_of(table)
+    state = table_rules.game_state(table)
+    holder = table.seats[seat]
+    return Prompt(seat, holder.user_id if not holder.ai else None, holder.name,
+                  game.options(state, seat), table.version,
+                  private=game.prompt_private(state, seat))
+
+
+def sequenced(table: Table, events: list[Event]) -> Sequenced:
+    """The events of the save just made, with the log positions the store gave them."""
+    first = table.last_seq - len(events) + 1
+    return [(first + n, event) for n, event in enumerate(events)]
+
+
+def player_users(table: Table, seat: int) -> list[int]:
+    holder = table.seats[seat]
+    return [holder.user_id] if holder.user_id is not None and not holder.ai else []
+
+
+def _teams(table: Table) -> dict[str, list[int]]:
+    if table.state is None:
+        return {}
+    return table_rules.game_of(table).teams(table_rules.game_state(table))
+
+
+def _team_users(table: Table, seats: list[int]) -> list[int]:
+    """The humans of these seats, once each (one person may hold two seats)."""
+    users: list[int] = []
+    for seat in seats:
+        users.extend(u for u in player_users(table, seat) if u not in users)
+    return users
+
+
+def delivery_key(game_id: int, version: int) -> str:
+    """A short, stable name for the delivery of a game at one version (a save that
+    said nothing still moves the board on, so not the last event). Base 36 keeps
+    Discord's 25-character nonces roomy."""
+    return f"{_base36(game_id)}.{_base36(version)}"
+
+
+def whisper_key(game_id: int, seq: int) -> str:
+    """One private event's name: its place in the game's log."""
+    return f"{_base36(game_id)}.e{_base36(seq)}"
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
