@@ -12,12 +12,12 @@ walk towards the nearest one.
 from __future__ import annotations
 
 from bot.core.actions import Action
+from bot.games.betrayal import ai as explorer_ai
 from bot.games.betrayal import movement, traits
 from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.cards.attacks import attack_dice
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
-from bot.games.betrayal.links import distances
 from bot.games.betrayal.state import BetrayalState
 
 
@@ -105,20 +105,16 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
     return best[1] if best else None
 
 
-def _graph_distance(state: BetrayalState, start: int, goals: set[int]) -> int | None:
-    """How many rooms an explorer walks from `start` to the nearest of `goals`."""
-    found = [d for tile, d in distances(state, {start}).items() if tile in goals]
-    return min(found) if found else None
-
-
 def _towards(state: BetrayalState, seat: int, entries: list[Legal],
              goals: set[int]) -> Action | None:
     """A move that brings the explorer strictly closer to one of `goals`: a plain one
-    first, else one across a split room whose roll it could make."""
-    from bot.games.betrayal.ai import _can_make
-
+    first, else one across a split room whose roll it could make, else the Revolving
+    Wall's switch. Distance counts the wall as a way (as the exploring AI does): a
+    pocket of rooms that only the wall opens onto would otherwise hold an explorer, and
+    a haunt's goal there, out of reach for ever."""
     here = state.explorers[seat].tile
-    near = _graph_distance(state, here, goals)
+    graph = explorer_ai._graph(state)
+    near = explorer_ai._distance(state, graph, here, goals)
     for crossing_ok in (False, True):
         best: tuple[int, int, Action] | None = None
         for e in entries:
@@ -130,17 +126,17 @@ def _towards(state: BetrayalState, seat: int, entries: list[Legal],
                         m.link and m.link.kind == args.get("via")
                         and m.target == args.get("to"))):
                     continue
-                if m.crossing is not None and not (crossing_ok
-                                                   and _can_make(state, seat, m.crossing)):
+                if m.crossing is not None and not (
+                        crossing_ok and explorer_ai._can_make(state, seat, m.crossing)):
                     break
-                dist = _graph_distance(state, m.target, goals)
+                dist = explorer_ai._distance(state, graph, m.target, goals)
                 if dist is not None and (near is None or dist < near) \
                         and (best is None or (dist, m.target) < best[:2]):
                     best = (dist, m.target, e.action)
                 break
         if best is not None:
             return best[2]
-    return None
+    return explorer_ai._wall_switch(state, seat, entries, graph, goals, near)
 
 
 def _monsters(state: BetrayalState) -> Action:
