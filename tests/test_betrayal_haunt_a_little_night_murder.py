@@ -10,7 +10,7 @@ import pytest
 
 from bot.core.events import Event
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunting import combat, sides
+from bot.games.betrayal.haunting import combat, flow, sides
 from bot.games.betrayal.haunting.base import load_data
 from bot.games.betrayal.haunting.plugins.a_little_night_murder import (
     LANDINGS,
@@ -137,7 +137,7 @@ def test_dawn_without_a_monsters_turn_still_ends_the_night() -> None:
     for servant in state.monsters:
         servant.alive = False
     state.haunt.round = 11
-    PLUGIN.start_round(Ctx(state))
+    assert flow.out_of_time(Ctx(state))
     assert state.over and state.haunt.winner == "heroes"
 
 

@@ -256,9 +256,11 @@ def test_the_ways_to_win() -> None:
     state.explorers[heroes[2]].alive = False
     assert PLUGIN.winner(state) == ("traitor", "3 heroes have been digested by the house.")
     state.explorers[heroes[2]].alive = True
+    state.haunt.round = 12
+    assert not flow.out_of_time(Ctx(state))
     state.haunt.round = 13
     ctx = Ctx(state)
-    PLUGIN.start_round(ctx)
+    assert flow.out_of_time(ctx)
     assert state.over and state.haunt.winner == "traitor"
     assert state.haunt.reason == "the house is still alive at the end of round 12."
     state, _ = start(seed=2)

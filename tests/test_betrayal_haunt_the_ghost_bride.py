@@ -361,19 +361,21 @@ def test_winners(players: int) -> None:
     assert PLUGIN.winner(state) == ("heroes", PLUGIN.text("reason_rite"))
     state.haunt.progress["successes"] = PLUGIN.value(state, "rite") - 1
     assert PLUGIN.winner(state) is None
-    state.haunt.round = PLUGIN.value(state, "dawn") + 1
-    assert PLUGIN.winner(state) == ("heroes", PLUGIN.text("reason_dawn"))
-    state.haunt.round = 1
     state.explorers[traitor].alive = False
     assert PLUGIN.winner(state) == ("heroes", PLUGIN.text("reason_traitor"))
 
 
 def test_dawn_ends_the_game_when_the_last_round_is_over() -> None:
     state, _ = _start()
-    state.haunt.round = PLUGIN.value(state, "dawn") + 1
+    assert PLUGIN.last_round(state) == PLUGIN.value(state, "dawn") == 15
+    state.haunt.round = PLUGIN.value(state, "dawn")
+    assert not flow.out_of_time(Ctx(state))  # the last round is still to be played
+    state.haunt.round += 1
     ctx = Ctx(state)
-    PLUGIN.start_round(ctx)
+    assert flow.out_of_time(ctx)
     assert state.over and state.haunt.winner == "heroes"
+    assert state.haunt.reason == PLUGIN.text("reason_dawn")
+    assert PLUGIN.text("dawn") in [e.text for e in ctx.events if e.audience.is_public]
 
 
 # ---------------------------------------------------------------- AI games

@@ -208,20 +208,7 @@ class TheGhostBride(HauntPlugin):
             return sides.HERO, self.text("reason_traitor")
         if int(progress.get("successes", 0)) >= self.value(state, "rite"):
             return sides.HERO, self.text("reason_rite")
-        if state.haunt.round > self.value(state, "dawn"):
-            return sides.HERO, self.text("reason_dawn")
         return None
-
-    def start_round(self, ctx: Ctx) -> None:
-        """Dawn (designed, so that no game can stall for ever): once the last round
-        has been played, the ghost's night is over."""
-        state = ctx.state
-        assert state.haunt is not None
-        if state.haunt.round > self.value(state, "dawn"):
-            self.say(ctx, "dawn")
-            flow.settle(ctx)
-        elif state.haunt.round == self.value(state, "dawn"):
-            self.say(ctx, "last_round")
 
     # ---- the AI
     def targets(self, state: BetrayalState, seat: int) -> set[int]:
