@@ -22,13 +22,15 @@ Figures: see the bottom of this docstring (filled in from the full sweep).
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make the project importable
@@ -43,6 +45,7 @@ from tests.betrayal_haunt_helpers import answer_pending, begin, explored
 DEFAULT_CAP = 20000  # actions in one game (a haunt takes a few hundred)
 DEFAULT_MAX_ROUNDS = 300  # haunt rounds (Pay the Piper was once seen at round 442)
 NATURAL = "(natural)"
+Task = tuple[int, int, tuple[str, ...], int, int]  # players, seed, haunts, cap, max rounds
 
 
 @dataclass(frozen=True)
@@ -54,29 +57,33 @@ class Result:
     rounds: int
     capped: bool
     seconds: float
+    actions: int  # `apply` calls from the haunt's start (natural games: from setup)
     reason: str = ""
 
 
-def play(state: BetrayalState, cap: int, max_rounds: int) -> tuple[BetrayalState, bool]:
-    """AI plays every seat until the game is over; True when a limit stopped it."""
-    for _ in range(cap):
+def play(state: BetrayalState, cap: int, max_rounds: int) -> tuple[BetrayalState, int]:
+    """AI plays every seat until the game is over (or a limit stops it): the state and
+    the number of actions played."""
+    actions = 0
+    while actions < cap:
         if state.over or (state.haunt is not None and state.haunt.round > max_rounds):
             break
         seat = GAME.to_act(state)
         assert seat is not None
         state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
-    return state, not state.over
+        actions += 1
+    return state, actions
 
 
-def result(key: str, players: int, seed: int, state: BetrayalState, capped: bool,
+def result(key: str, players: int, seed: int, state: BetrayalState, actions: int,
            started: float) -> Result:
-    haunt = state.haunt
+    haunt, capped = state.haunt, not state.over
     return Result(key, players, seed, haunt.winner if haunt and not capped else "",
                   haunt.round if haunt else 0, capped, time.process_time() - started,
-                  haunt.reason if haunt else "")
+                  actions, haunt.reason if haunt else "")
 
 
-def haunt_games(task: tuple[int, int, tuple[str, ...], int, int]) -> list[Result]:
+def haunt_games(task: Task) -> list[Result]:
     """Every haunt in `keys` on one seed's explored house."""
     players, seed, keys, cap, max_rounds = task
     house = explored(players, seed)
@@ -84,32 +91,54 @@ def haunt_games(task: tuple[int, int, tuple[str, ...], int, int]) -> list[Result
     for key in keys:
         started = time.process_time()
         state = answer_pending(begin(house, key)[0])
-        state, capped = play(state, cap, max_rounds)
-        found.append(result(key, players, seed, state, capped, started))
+        state, actions = play(state, cap, max_rounds)
+        found.append(result(key, players, seed, state, actions, started))
     return found
 
 
-def natural_game(task: tuple[int, int, tuple[str, ...], int, int]) -> list[Result]:
+def natural_game(task: Task) -> list[Result]:
     """Setup, exploration and the chart's haunt, all by the AI."""
     players, seed, _, cap, max_rounds = task
     started = time.process_time()
     infos = [PlayerInfo(f"AI{i}", ai=True) for i in range(players)]
     state, _ = GAME.setup(infos, seed, {"today": "06-01"})
-    state, capped = play(state, cap, max_rounds)
+    state, actions = play(state, cap, max_rounds)
     key = state.haunt.key if state.haunt else ""
-    return [result(key, players, seed, state, capped, started)]
+    return [result(key, players, seed, state, actions, started)]
 
 
-def run(tasks: list[tuple[int, int, tuple[str, ...], int, int]], natural: bool,
-        jobs: int) -> list[Result]:
+def logged(work: Callable[[Task], list[Result]], log: str, task: Task) -> list[Result]:
+    """Play one task and append its results to the log (JSON lines), so that a long
+    sweep can be read back (--report) whole, or in parts, or after an interruption."""
+    found = work(task)
+    if log:
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write("".join(json.dumps(asdict(r)) + "\n" for r in found))
+    return found
+
+
+def run(tasks: list[Task], natural: bool, jobs: int, log: str) -> list[Result]:
     """Play the tasks here, and half of them in one extra process with --jobs 2."""
-    work = natural_game if natural else haunt_games
+    work = partial(logged, natural_game if natural else haunt_games, log)
     if jobs < 2 or len(tasks) < 2:
-        return [r for task in tasks for r in work(task)]
+        return played(work, tasks, len(tasks))
     with multiprocessing.get_context("fork").Pool(1) as pool:
         theirs = pool.map_async(work, tasks[1::2], chunksize=1)
-        ours = [r for task in tasks[::2] for r in work(task)]
+        ours = played(work, tasks[::2], len(tasks))
         return ours + [r for batch in theirs.get() for r in batch]
+
+
+def played(work: Callable[[Task], list[Result]], tasks: list[Task], total: int,
+           ) -> list[Result]:
+    """This process's share, with a line of progress on stderr now and then."""
+    found: list[Result] = []
+    share = max(1, len(tasks) // 20)
+    for done, task in enumerate(tasks, start=1):
+        found += work(task)
+        if done % share == 0:
+            print(f"... {done} of this process's {len(tasks)} seeds (of {total}); "
+                  f"{sum(r.capped for r in found)} capped", file=sys.stderr, flush=True)
+    return found
 
 
 def p99(values: Sequence[int]) -> int:
@@ -122,7 +151,7 @@ def table(results: Iterable[Result]) -> list[str]:
     for r in results:
         groups[(r.key or NATURAL, r.players)].append(r)
     lines = [f"{'haunt':<24}{'players':>8}{'games':>7}{'heroes':>8}{'traitor':>8}"
-             f"{'capped':>8}  {'rounds med/p99/max':<20}{'seconds':>8}"]
+             f"{'capped':>8}  {'rounds med/p99/max':<20}{'actions max':>12}{'seconds':>9}"]
     for (key, players), rs in sorted(groups.items()):
         rounds = [r.rounds for r in rs]
         spread = f"{statistics.median(rounds):g} / {p99(rounds)} / {max(rounds)}"
@@ -130,8 +159,25 @@ def table(results: Iterable[Result]) -> list[str]:
                      f"{sum(r.winner == 'heroes' for r in rs):>8}"
                      f"{sum(r.winner == 'traitor' for r in rs):>8}"
                      f"{sum(r.capped for r in rs):>8}  {spread:<20}"
-                     f"{sum(r.seconds for r in rs):>8.1f}")
+                     f"{max(r.actions for r in rs):>12}{sum(r.seconds for r in rs):>9.1f}")
     return lines
+
+
+def report(results: list[Result]) -> int:
+    """Print the table, the capped games and the longest haunt; 1 if any game was capped."""
+    print("\n".join(table(results)))
+    for r in sorted(results, key=lambda r: (r.key, r.players, r.seed)):
+        if r.capped:
+            print(f"capped: {r.key or NATURAL} players {r.players} seed {r.seed} "
+                  f"(round {r.rounds})")
+    total = sum(r.capped for r in results)
+    longest = max(results, key=lambda r: r.rounds)
+    wins = {side: sum(r.winner == side for r in results) for side in ("heroes", "traitor")}
+    print(f"{len(results)} games: heroes {wins['heroes']}, traitor {wins['traitor']}, "
+          f"capped {total}; longest haunt {longest.rounds} rounds ({longest.key or NATURAL}, "
+          f"{longest.players} players, seed {longest.seed}); most actions "
+          f"{max(r.actions for r in results)}; CPU {sum(r.seconds for r in results):.0f} s")
+    return 1 if total else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,26 +197,27 @@ def main(argv: list[str] | None = None) -> int:
                              f"(default {DEFAULT_MAX_ROUNDS})")
     parser.add_argument("--jobs", type=int, default=1, choices=[1, 2],
                         help="2: one extra process plays half the seeds")
+    parser.add_argument("--log", default="", help="append every game's result to this "
+                        "file (JSON lines)")
+    parser.add_argument("--report", nargs="*", default=None, metavar="LOG",
+                        help="play nothing: print the figures of these logs")
     args = parser.parse_args(argv)
+    if args.report is not None:
+        lines = [line for path in args.report
+                 for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
+        return report([Result(**json.loads(line)) for line in lines])
     keys = tuple(args.haunt)
-    tasks = [(players, seed, keys, args.cap, args.max_rounds) for players in args.players
-             for seed in range(args.first, args.first + args.seeds)]
+    tasks = [(players, seed, keys, args.cap, args.max_rounds)  # seed-major: a log read
+             for seed in range(args.first, args.first + args.seeds)  # early covers every
+             for players in args.players]  # player count
     mode = "natural games" if args.natural else f"{len(keys)} haunts on explored houses"
     print(f"{mode}; players {' '.join(map(str, args.players))}; seeds {args.first}.."
           f"{args.first + args.seeds - 1}; cap {args.cap} actions / {args.max_rounds} rounds")
     started = time.perf_counter()
-    results = run(tasks, args.natural, args.jobs)
-    print("\n".join(table(results)))
-    for r in sorted(results, key=lambda r: (r.key, r.players, r.seed)):
-        if r.capped:
-            print(f"capped: {r.key or NATURAL} players {r.players} seed {r.seed} "
-                  f"(round {r.rounds})")
-    total = sum(r.capped for r in results)
-    longest = max(results, key=lambda r: r.rounds)
-    print(f"{len(results)} games, {total} capped; longest haunt {longest.rounds} rounds "
-          f"({longest.key or NATURAL}, {longest.players} players, seed {longest.seed}); "
-          f"wall time {time.perf_counter() - started:.0f} s")
-    return 1 if total else 0
+    results = run(tasks, args.natural, args.jobs, args.log)
+    code = report(results)
+    print(f"wall time {time.perf_counter() - started:.0f} s")
+    return code
 
 
 if __name__ == "__main__":
