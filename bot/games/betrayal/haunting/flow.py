@@ -133,9 +133,9 @@ def _new_round(ctx: Ctx) -> None:
         return
     tell(ctx, "events.round", kind="turn", number=haunt.round, data={"round": haunt.round})
     plugin = base.for_state(state)
-    limit = plugin.data.last_round
-    if limit is not None and limit.warn and haunt.round == plugin.last_round(state):
-        plugin.say(ctx, limit.warn, **plugin.numbers(state))
+    limit, last = plugin.data.last_round, plugin.last_round(state)
+    if limit is not None and limit.warn and haunt.round == last:
+        plugin.say(ctx, limit.warn, **{**plugin.numbers(state), limit.rounds: last})
     plugin.start_round(ctx)
     if state.over:
         return
@@ -238,7 +238,7 @@ def out_of_time(ctx: Ctx) -> bool:
     limit, last = plugin.data.last_round, plugin.last_round(state)
     if limit is None or last is None or state.haunt.round <= last:
         return False
-    numbers = plugin.numbers(state)
+    numbers = {**plugin.numbers(state), limit.rounds: last}
     if limit.said:
         plugin.say(ctx, limit.said, **numbers)
     finish(ctx, limit.winner, plugin.text(limit.reason, **numbers))
