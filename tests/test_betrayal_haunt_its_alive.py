@@ -21,7 +21,7 @@ from tests.betrayal_haunt_helpers import (
     answer_pending,
     begin,
     house,
-    play_out,
+    played,
     started,
 )
 from tests.test_betrayal_engine_helpers import dice, put
@@ -294,23 +294,10 @@ def test_ai_goals() -> None:
 
 
 
-@pytest.mark.parametrize("players", [3, 5, 6])
-def test_ai_games_end(players: int) -> None:
-    for seed in range(2):
-        state, _ = begin(house(players, seed), KEY)
-        state, _ = play_out(state)
-        assert state.over and state.haunt is not None
-        assert state.haunt.winner in ("heroes", "traitor")
-        assert state.haunt.round <= PLUGIN.value(state, "rounds") + 1
-
-
 # ---------------------------------------------------------------- secrets
 
 def test_the_books_stay_secret() -> None:
-    state, events = begin(house(4, 3), KEY)
-    events = list(events)
-    state, more = play_out(state)
-    events += more
+    state, events = played(KEY, 3)
     traitor = sides.traitor(state)
     assert traitor is not None
     books = [e for e in events if e.kind == "book" and not e.audience.is_public]
