@@ -5,7 +5,8 @@ Seed 003 gives only that outline; the rest is designed and described in
 data/betrayal/haunts/the_ghost_bride.yaml. The lover is a secret of the traitor's
 book: drawn at random when the haunt begins and told to the traitor alone. Nothing
 public names him: every hero who dies leaves a body alike, and the lines about bodies
-name no one, so the heroes can only guess.
+name no one, so the heroes can only guess. Dawn (the heroes win once round {dawn} is
+over) is the engine's `last_round` (data).
 
 progress: "lover" (the lover's seat: the secret), "carried" (seat of the body the
 traitor carries, or None), "laid" (the body she laid down in the Chapel, or None),
