@@ -130,10 +130,11 @@ def _ran_out(key: str) -> tuple[BetrayalState, list]:  # type: ignore[type-arg]
     raise AssertionError(f"every AI game of {key} was won within its first round")
 
 
-@pytest.mark.parametrize("key", ["pay_the_piper", "the_mummy_walks", "the_ghost_bride"])
+@pytest.mark.parametrize("key", KEYS)
 def test_the_rounds_run_out_in_play(key: str) -> None:
-    """Through the engine's own rounds: the warning as the last round begins, then
-    the end as the next would begin, with the side the data names winning."""
+    """Through the engine's own rounds: the warning as the last round begins (where
+    the haunt has one), then the end as the next would begin, with the side the data
+    names winning and saying why."""
     state, events = _ran_out(key)
     limit = base.load_data(key).last_round
     assert limit is not None and state.haunt is not None
@@ -141,7 +142,13 @@ def test_the_rounds_run_out_in_play(key: str) -> None:
     plugin = base.PLUGINS[key]
     public = [e for e in events if e.audience.is_public]
     texts = [e.text for e in public]
-    warned, said = texts.index(plugin.text(limit.warn)), texts.index(plugin.text(limit.said))
     rounds = [i for i, e in enumerate(public) if e.kind == "turn" and "round" in e.data]
     over = [i for i, e in enumerate(public) if e.kind == "game_over"]
-    assert len(rounds) == 1 and rounds[0] < warned < said < over[0]  # no round 2
+    assert len(rounds) == 1 and len(over) == 1  # round 2 never began
+    lines = [rounds[0]]
+    if limit.warn:
+        lines.append(texts.index(plugin.text(limit.warn)))
+    if limit.said:
+        lines.append(texts.index(plugin.text(limit.said)))
+    assert lines == sorted(lines) and lines[-1] < over[0]
+    assert state.haunt.reason in texts[over[0]]
