@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import cache
 from unittest import mock
 
+from bot.core.events import Event
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, effects, haunt
 from bot.games.betrayal.context import Ctx
@@ -91,8 +92,16 @@ def haunted(key: str, players: int = PLAYERS, seed: int = 1, tiles: int = 25,
     return answer_pending(begin(explored(players, seed, tiles), key, revealer, prepare)[0])
 
 
-def play_out(state: BetrayalState, limit: int = 6000) -> tuple[BetrayalState, list]:  # type: ignore[type-arg]
-    """AI plays every seat until the game is over; returns the state and all events."""
+# An AI haunt game takes a few hundred actions at most (bench/haunt_endings.py: 362
+# over 500 seeds x 3-6 players x 8 haunts) and every haunt ends by its last round, so
+# only a game that would never end reaches this, and it fails in seconds.
+HAUNT_ACTIONS = 1500
+
+
+def play_out(state: BetrayalState, limit: int = HAUNT_ACTIONS,
+             ) -> tuple[BetrayalState, list]:  # type: ignore[type-arg]
+    """AI plays every seat until the game is over (or `limit` actions: a test should
+    treat that as a failure); returns the state and all events."""
     events = []
     for _ in range(limit):
         if state.over:
@@ -105,11 +114,20 @@ def play_out(state: BetrayalState, limit: int = 6000) -> tuple[BetrayalState, li
 
 
 @cache
+def played(key: str, seed: int, players: int = PLAYERS, tiles: int = 25,
+           ) -> tuple[BetrayalState, tuple[Event, ...]]:
+    """An AI game of this haunt on this seed's house, begun by key and played to its
+    end (or HAUNT_ACTIONS), with every event said from the haunt's start. Cached per
+    process, so the tests of endings, of secrets and of each side's wins share their
+    games; treat the result as read-only."""
+    state, first = begin(house(players, seed, tiles), key)
+    state, more = play_out(state)
+    return state, (*first, *more)
+
+
 def outcome(key: str, seed: int, players: int = PLAYERS, tiles: int = 25) -> BetrayalState:
-    """How an AI game of this haunt ends on this seed's house (cached per process;
-    treat the state as read-only)."""
-    state, _ = begin(explored(players, seed, tiles), key)
-    return play_out(state)[0]
+    """How an AI game of this haunt ends on this seed's house (`played`)."""
+    return played(key, seed, players, tiles)[0]
 
 
 SEEDS = range(1, 41)

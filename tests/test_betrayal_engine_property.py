@@ -3,30 +3,41 @@
 Each step picks uniformly among `options()` (choices included), so every rule a
 player can reach gets exercised, card handlers still missing included (they say so
 and do nothing).
+
+Every haunt ends by its last round at the latest (its data's `last_round`, which the
+engine enforces), and here that round is brought forward to ROUNDS, so every example
+is a short whole game: random play reaches the haunt in a few hundred steps and plays
+ROUNDS rounds of it in a few hundred more. STEP_CAP is well above that, so only a game
+that would never end reaches it, and fails in seconds, not minutes.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.core.actions import Option
 from bot.core.rng import Rng
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, content, map_view, sheet_view, traits
 from bot.games.betrayal.decks import all_cards
+from bot.games.betrayal.haunting import base
 from bot.games.betrayal.house import cell_of
 from bot.games.betrayal.links import reachable
 from bot.games.betrayal.state import BetrayalState
 
-STEP_CAP = 6000  # random play reaches the haunt in a few hundred to two thousand steps
+STEP_CAP = 2000  # random play ends in at most ~600 steps with ROUNDS (60 seeds sampled)
+ROUNDS = 6  # the haunt's last round, brought forward (the haunt's own if sooner)
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
-def check(state: BetrayalState) -> None:
+def check(state: BetrayalState) -> list[Option]:
+    """Every invariant of this state; the options of whoever acts (empty once over)."""
     c = content.get()
     tiles = state.tiles
     assert all(0 <= e.tile < len(tiles) for e in state.explorers)
@@ -47,13 +58,16 @@ def check(state: BetrayalState) -> None:
     check_haunt(state)
     if state.over:
         assert state.haunt is not None and state.pending is None
-        return
+        return []
     seat = GAME.to_act(state)
-    assert seat is not None and GAME.options(state, seat)
+    assert seat is not None
+    options = GAME.options(state, seat)
+    assert options
     if state.pending is None:
         assert state.script == []  # every action runs to its end or to a choice
     else:
         assert state.pending.labels and state.script
+    return options
 
 
 def check_haunt(state: BetrayalState) -> None:
@@ -78,19 +92,28 @@ def check_haunt(state: BetrayalState) -> None:
         assert state.explorers[actor].alive or actor == state.haunt.traitor
 
 
+OWN_LAST_ROUND = base.HauntPlugin.last_round
+
+
+def last_round(plugin: base.HauntPlugin, state: BetrayalState) -> int | None:
+    """The haunt's last round, brought forward to ROUNDS."""
+    own = OWN_LAST_ROUND(plugin, state)
+    return ROUNDS if own is None else min(own, ROUNDS)
+
+
 def random_game(seed: int, count: int) -> tuple[BetrayalState, int]:
-    state, _ = GAME.setup([PlayerInfo(f"P{i}") for i in range(count)], seed, {})
-    check(state)
-    rng = Rng(seed * 7919 + count)
-    steps = 0
-    while not GAME.is_over(state) and steps < STEP_CAP:
-        seat = GAME.to_act(state)
-        assert seat is not None
-        option = rng.choice(GAME.options(state, seat))
-        state, events = GAME.apply(state, seat, option.action)
-        assert all(e.text for e in events)
-        check(state)
-        steps += 1
+    with mock.patch.object(base.HauntPlugin, "last_round", last_round):
+        state, _ = GAME.setup([PlayerInfo(f"P{i}") for i in range(count)], seed, {})
+        options = check(state)
+        rng = Rng(seed * 7919 + count)
+        steps = 0
+        while not GAME.is_over(state) and steps < STEP_CAP:
+            seat = GAME.to_act(state)
+            assert seat is not None
+            state, events = GAME.apply(state, seat, rng.choice(options).action)
+            assert all(e.text for e in events)
+            options = check(state)
+            steps += 1
     return state, steps
 
 
@@ -98,7 +121,9 @@ def random_game(seed: int, count: int) -> tuple[BetrayalState, int]:
 @given(seed=st.integers(0, 2**32 - 1), count=st.integers(3, 6))
 def test_random_play_keeps_every_invariant(seed: int, count: int) -> None:
     state, steps = random_game(seed, count)
-    assert state.over, f"no haunt after {steps} steps"
+    assert state.over, f"not over after {steps} steps (haunt round " \
+        f"{state.haunt.round if state.haunt else None})"
+    assert state.haunt is not None and state.haunt.round <= ROUNDS + 1
     raw = json.loads(json.dumps(GAME.dump(state)))
     assert GAME.load(raw).to_dict() == state.to_dict()
     map_view(state)

@@ -231,10 +231,14 @@ def test_views() -> None:
 
 
 def test_the_ai_plays_whole_games_to_the_haunt() -> None:
+    """Setup to the haunt's end, the AI at every seat: each action legal and the same
+    for the same state. AI games take a few hundred actions (bench/haunt_endings.py
+    --natural); the haunt's last round bounds them, so 1500 is only reached by a game
+    that would never end."""
     for seed in range(6):
         state, _ = GAME.setup([PlayerInfo(f"A{i}", ai=True) for i in range(3 + seed % 4)],
                               seed, {})
-        for _ in range(3000):
+        for _ in range(1500):
             if GAME.is_over(state):
                 break
             seat = GAME.to_act(state)

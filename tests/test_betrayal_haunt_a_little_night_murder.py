@@ -4,13 +4,11 @@ faster as the night goes on) and our design (data/betrayal/haunts/a_little_night
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 from bot.core.events import Event
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunting import combat, sides
+from bot.games.betrayal.haunting import combat, flow, sides
 from bot.games.betrayal.haunting.base import load_data
 from bot.games.betrayal.haunting.plugins.a_little_night_murder import (
     LANDINGS,
@@ -18,7 +16,7 @@ from bot.games.betrayal.haunting.plugins.a_little_night_murder import (
     ALittleNightMurder,
 )
 from bot.games.betrayal.state import BetrayalState
-from tests.betrayal_haunt_helpers import begin, house, play_out, seed_for
+from tests.betrayal_haunt_helpers import begin, house, played, seed_for
 
 KEY = "a_little_night_murder"
 PLUGIN = ALittleNightMurder()
@@ -28,11 +26,8 @@ def _start(players: int = 4, seed: int = 1) -> tuple[BetrayalState, list[Event]]
     return begin(house(players, seed), KEY)
 
 
-@cache
 def _played(seed: int) -> tuple[BetrayalState, tuple[Event, ...]]:
-    state, events = _start(4, seed)
-    state, more = play_out(state)
-    return state, (*events, *more)
+    return played(KEY, seed)  # shared with the other tests' games of the same seed
 
 
 def _public(events: list[Event] | tuple[Event, ...]) -> list[str]:
@@ -137,7 +132,7 @@ def test_dawn_without_a_monsters_turn_still_ends_the_night() -> None:
     for servant in state.monsters:
         servant.alive = False
     state.haunt.round = 11
-    PLUGIN.start_round(Ctx(state))
+    assert flow.out_of_time(Ctx(state))
     assert state.over and state.haunt.winner == "heroes"
 
 

@@ -34,7 +34,7 @@ from tests.betrayal_haunt_helpers import (
     begin,
     house,
     outcome,
-    play_out,
+    played,
     seed_for,
 )
 
@@ -387,12 +387,10 @@ def test_the_water_can_win_it_for_the_traitor() -> None:
 # ---------------------------------------------------------------- secrets
 
 def test_books_and_the_canoe_go_to_their_side_only() -> None:
-    state, events = begin(house(4, 2), KEY)
+    state, everything = played(KEY, 2)
     traitor = _traitor(state)
-    books = [e for e in events if e.kind == "book"]
+    books = [e for e in everything if e.kind == "book" and not e.audience.is_public]
     assert {e.audience.encode() for e in books} == {f"player:{traitor}", "team:heroes"}
-    state, more = play_out(state)
-    everything = events + more
     end = next(i for i, e in enumerate(everything) if e.kind == "game_over")
     evil = flow.book_text(state, sides.EVIL)
     good = flow.book_text(state, sides.HERO)

@@ -5,8 +5,6 @@ wins when every hero is dead) and our design (data/betrayal/haunts/offspring.yam
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 from bot.core.actions import Action
@@ -31,7 +29,7 @@ from bot.games.betrayal.haunting.plugins.offspring import (
 )
 from bot.games.betrayal.house import DIRS, through_door
 from bot.games.betrayal.state import BetrayalState
-from tests.betrayal_haunt_helpers import answer_pending, begin, house, play_out, seed_for
+from tests.betrayal_haunt_helpers import answer_pending, begin, house, played, seed_for
 
 KEY = "offspring"
 PLUGIN = Offspring()
@@ -49,11 +47,8 @@ def _settle(state: BetrayalState, events: list[Event]) -> tuple[BetrayalState, l
     return answer_pending(state, events), events
 
 
-@cache
 def _played(seed: int) -> tuple[BetrayalState, tuple[Event, ...]]:
-    state, events = _start(4, seed)
-    state, more = play_out(state)
-    return state, (*events, *more)
+    return played(KEY, seed)  # shared with the other tests' games of the same seed
 
 
 def _public(events: list[Event] | tuple[Event, ...]) -> list[str]:

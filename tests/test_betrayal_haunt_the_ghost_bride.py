@@ -28,7 +28,7 @@ from tests.betrayal_haunt_helpers import (
     answer_pending,
     begin,
     house,
-    play_out,
+    played,
 )
 from tests.test_betrayal_engine_helpers import dice
 
@@ -361,19 +361,21 @@ def test_winners(players: int) -> None:
     assert PLUGIN.winner(state) == ("heroes", PLUGIN.text("reason_rite"))
     state.haunt.progress["successes"] = PLUGIN.value(state, "rite") - 1
     assert PLUGIN.winner(state) is None
-    state.haunt.round = PLUGIN.value(state, "dawn") + 1
-    assert PLUGIN.winner(state) == ("heroes", PLUGIN.text("reason_dawn"))
-    state.haunt.round = 1
     state.explorers[traitor].alive = False
     assert PLUGIN.winner(state) == ("heroes", PLUGIN.text("reason_traitor"))
 
 
 def test_dawn_ends_the_game_when_the_last_round_is_over() -> None:
     state, _ = _start()
-    state.haunt.round = PLUGIN.value(state, "dawn") + 1
+    assert PLUGIN.last_round(state) == PLUGIN.value(state, "dawn") == 15
+    state.haunt.round = PLUGIN.value(state, "dawn")
+    assert not flow.out_of_time(Ctx(state))  # the last round is still to be played
+    state.haunt.round += 1
     ctx = Ctx(state)
-    PLUGIN.start_round(ctx)
+    assert flow.out_of_time(ctx)
     assert state.over and state.haunt.winner == "heroes"
+    assert state.haunt.reason == PLUGIN.text("reason_dawn")
+    assert PLUGIN.text("dawn") in [e.text for e in ctx.events if e.audience.is_public]
 
 
 # ---------------------------------------------------------------- AI games
@@ -402,9 +404,8 @@ def test_the_lover_is_never_told_to_the_table_before_the_end(seed: int) -> None:
     assert books == {"traitor": f"player:{traitor}", "heroes": "team:heroes"}
     for hero in sides.heroes(state):
         assert whisper not in GAME.private_view(state, hero)
-    state, more = play_out(state)
-    assert state.over
-    everything = events + more
+    state, everything = played(KEY, seed)  # this game, played out
+    assert state.over and everything[:len(events)] == tuple(events)
     end = next(i for i, e in enumerate(everything) if e.kind == "game_over")
     secret = _traitor_only_lines(state)
     assert secret

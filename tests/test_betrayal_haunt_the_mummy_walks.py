@@ -19,9 +19,8 @@ from bot.games.betrayal.haunting import base, combat, flow, sides
 from bot.games.betrayal.haunting.plugins import the_mummy_walks as mw
 from bot.games.betrayal.state import HEROES, BetrayalState, Frame, Monster
 from tests.betrayal_haunt_helpers import (
-    begin,
     house,
-    play_out,
+    played,
     started,
 )
 from tests.test_betrayal_engine_helpers import dice
@@ -309,22 +308,10 @@ def test_ai_goals() -> None:
 
 
 
-@pytest.mark.parametrize("players", [3, 5, 6])
-def test_ai_games_end(players: int) -> None:
-    for seed in range(2):
-        state, _ = begin(house(players, seed), KEY)
-        state, _ = play_out(state)
-        assert state.over and state.haunt is not None
-        assert state.haunt.winner in ("heroes", "traitor")
-
-
 # ---------------------------------------------------------------- secrets
 
 def test_the_books_stay_secret() -> None:
-    state, first = begin(house(4, 3), KEY)
-    events = list(first)
-    state, more = play_out(state)
-    events += more
+    state, events = played(KEY, 3)
     traitor = sides.traitor(state)
     assert traitor is not None
     books = [e for e in events if e.kind == "book" and not e.audience.is_public]

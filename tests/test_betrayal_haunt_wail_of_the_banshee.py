@@ -22,7 +22,7 @@ from tests.betrayal_haunt_helpers import (
     answer_pending,
     begin,
     house,
-    play_out,
+    played,
 )
 from tests.test_betrayal_engine_helpers import dice
 
@@ -310,13 +310,12 @@ def _traitor_lines(state: BetrayalState) -> list[str]:
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_traitors_book_stays_secret_until_the_end(seed: int) -> None:
-    state, events = _start(seed=seed, prepare=None)
+    state, everything = played(KEY, seed)  # as _start(prepare=None), played out
     traitor = sides.traitor(state)
-    books = {e.data.get("side"): e.audience.encode() for e in events if e.kind == "book"}
+    books = {e.data.get("side"): e.audience.encode() for e in everything
+             if e.kind == "book" and not e.audience.is_public}
     assert books == {"traitor": f"player:{traitor}", "heroes": "team:heroes"}
-    state, more = play_out(state)
     assert state.over
-    everything = events + more
     end = next(i for i, e in enumerate(everything) if e.kind == "game_over")
     secret = _traitor_lines(state)
     for event in everything[:end]:

@@ -16,11 +16,10 @@ the Mystic Elevator. Together these keep AI-only games from running for ever
 from __future__ import annotations
 
 from bot.core.actions import Action
-from bot.games.betrayal import content, explore, movement, rolls, traits
+from bot.games.betrayal import ai_ways, content, explore, movement, rolls, traits
 from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.haunting import ai as haunt_ai
-from bot.games.betrayal.house import plan
-from bot.games.betrayal.links import distances_to, house_links
+from bot.games.betrayal.links import distances_to
 from bot.games.betrayal.state import BetrayalState
 
 SAFE_USES: frozenset[str] = frozenset({"puzzle_box", "mystic_coin", "healing_salve",
@@ -91,16 +90,6 @@ def _pick(state: BetrayalState, seat: int) -> int:
     return 0
 
 
-def _ways(state: BetrayalState) -> dict[int, list[int]]:
-    """The ways between rooms the AI walks: doors, and every house link (the Revolving
-    Wall too, crossed only by a roll: its switch is an act)."""
-    links: dict[int, set[int]] = {}
-    for a, b, _ in house_links(state):
-        links.setdefault(a, set()).add(b)
-    exits = plan(state).exits
-    return {t: [*exits[t].values(), *sorted(links.get(t, ()))] for t in range(len(state.tiles))}
-
-
 def _towards_frontier(state: BetrayalState, seat: int, entries: list[Legal],
                       crossing_explores: list[Action]) -> Action | None:
     """A step that brings the explorer strictly closer to a room it can explore from
@@ -108,7 +97,7 @@ def _towards_frontier(state: BetrayalState, seat: int, entries: list[Legal],
     could pass (exploring from here, or moving on), else the Revolving Wall's switch,
     else a ride in the Mystic Elevator when no room to explore from can be reached."""
     here = state.explorers[seat].tile
-    ways = _ways(state)
+    ways = ai_ways.ways(state)
     to_goal = distances_to(ways, explore.frontier(state))
     near = to_goal.get(here)
     if near == 0 and crossing_explores:
@@ -126,7 +115,7 @@ def _towards_frontier(state: BetrayalState, seat: int, entries: list[Legal],
                 best = (dist, target, action)
         if best is not None:
             return best[2]
-    wall = _wall_switch(state, seat, entries, to_goal, near)
+    wall = ai_ways.wall_switch(state, seat, entries, to_goal, near)
     if wall is not None:
         return wall
     if near is None:
@@ -149,23 +138,6 @@ def _moves(state: BetrayalState, seat: int, entries: list[Legal],
                 found.append((m.target, m.crossing, e.action))
                 break
     return found
-
-
-def _wall_switch(state: BetrayalState, seat: int, entries: list[Legal],
-                 to_goal: dict[int, int], near: int | None) -> Action | None:
-    """The Revolving Wall's switch here, when the room behind it is closer to exploring."""
-    here = state.explorers[seat].tile
-    for e in entries:
-        what = str(e.action.args.get("what", "")) if e.action.kind == "act" else ""
-        if not what.startswith("revolving_wall-"):
-            continue
-        token = state.tiles[here].tokens[int(what.split("-")[1])]
-        if token.get("link") is None:
-            continue
-        dist = to_goal.get(int(token["link"]))
-        if dist is not None and (near is None or dist < near):
-            return e.action
-    return None
 
 
 def _towards_elevator(state: BetrayalState, seat: int,

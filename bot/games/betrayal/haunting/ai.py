@@ -14,10 +14,11 @@ from __future__ import annotations
 from bot.core.actions import Action
 from bot.games.betrayal import movement, traits
 from bot.games.betrayal.actions import Legal, legal
+from bot.games.betrayal.ai_ways import wall_switch, ways
 from bot.games.betrayal.cards.attacks import attack_dice
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
-from bot.games.betrayal.links import distances_to, graph_of
+from bot.games.betrayal.links import distances_to
 from bot.games.betrayal.rolls import could_pass
 from bot.games.betrayal.state import BetrayalState
 
@@ -111,8 +112,9 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
 def _towards(state: BetrayalState, seat: int, entries: list[Legal],
              goals: set[int]) -> Action | None:
     """A move that brings the explorer strictly closer to one of `goals`: a plain one
-    first, else one across a split room whose roll it could make."""
-    to_goal = distances_to(graph_of(state), goals)  # walked as explorers walk
+    first, else one across a split room whose roll it could make, else the Revolving
+    Wall's switch (distance counts the wall as a way, as in `ai_ways`)."""
+    to_goal = distances_to(ways(state), goals)
     near = to_goal.get(state.explorers[seat].tile)
     moves = movement.legal_moves(state, seat)
     for crossing_ok in (False, True):
@@ -136,7 +138,7 @@ def _towards(state: BetrayalState, seat: int, entries: list[Legal],
                 break
         if best is not None:
             return best[2]
-    return None
+    return wall_switch(state, seat, entries, to_goal, near)
 
 
 def _monsters(state: BetrayalState) -> Action:

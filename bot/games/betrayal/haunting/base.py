@@ -21,6 +21,9 @@ The data file (schema in data/betrayal/README.md, "Haunts"):
     books:               traitor / heroes -> {story, know, win, rules: [..], ending}
     texts:               the haunt's own lines, `str.format` templates
     actions:             offer id -> button label (a template)
+    last_round:          {rounds: a name in values, winner: heroes|traitor, reason,
+                         said, warn: keys of texts, designed: bool}: when that round
+                         is over and no side has won, `winner` wins (flow.out_of_time)
 """
 
 from __future__ import annotations
@@ -54,6 +57,20 @@ class MonsterKind:
 
 
 @dataclass(frozen=True)
+class LastRound:
+    """The haunt's last round. Every haunt has one, so that every game ends: seed 003
+    gives A Little Night Murder's dawn; where it is silent the limit is designed, set
+    past the rounds AI games reach. Names refer to the haunt's `values` and `texts`."""
+
+    rounds: str  # the value that holds the last round's number, by player count
+    winner: str  # "heroes" | "traitor": who wins when that round is over
+    reason: str  # the text that says why, as the winner line reads
+    said: str = ""  # the text read out when the time is up
+    warn: str = ""  # the text read out as the last round begins
+    designed: bool = True
+
+
+@dataclass(frozen=True)
 class HauntData:
     key: str
     name: str
@@ -65,6 +82,7 @@ class HauntData:
     texts: dict[str, str]
     actions: dict[str, str]
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
+    last_round: LastRound | None = None
 
 
 @cache
@@ -76,11 +94,13 @@ def load_data(key: str) -> HauntData:
                 for k, m in (raw.get("monsters") or {}).items()}
     values = {name: {int(n): int(v) for n, v in by.items()}
               for name, by in (raw.get("values") or {}).items()}
+    last = raw.get("last_round")
     return HauntData(str(raw["key"]), str(raw["name"]), bool(raw.get("designed", False)),
                      monsters, dict(raw.get("tokens") or {}), values,
                      dict(raw.get("books") or {}), {k: str(v) for k, v in
                                                    (raw.get("texts") or {}).items()},
-                     {k: str(v) for k, v in (raw.get("actions") or {}).items()}, raw)
+                     {k: str(v) for k, v in (raw.get("actions") or {}).items()}, raw,
+                     LastRound(**last) if last else None)
 
 
 def has_data(key: str) -> bool:
@@ -101,6 +121,15 @@ class HauntPlugin:
         """A number of the haunt's `values` for this many players (3 to 6)."""
         by = self.data.values[name]
         return by[max(min(len(state.players), max(by)), min(by))]
+
+    def numbers(self, state: BetrayalState) -> dict[str, int]:
+        """Every one of the haunt's `values` for this many players, by name."""
+        return {name: self.value(state, name) for name in self.data.values}
+
+    def last_round(self, state: BetrayalState) -> int | None:
+        """The number of the haunt's last round (None: the haunt has no limit)."""
+        limit = self.data.last_round
+        return None if limit is None else self.value(state, limit.rounds)
 
     def text(self, key: str, **kw: Any) -> str:
         return self.data.texts[key].format(**kw)

@@ -129,8 +129,14 @@ def _new_round(ctx: Ctx) -> None:
     haunt = state.haunt
     assert haunt is not None
     haunt.round += 1
+    if out_of_time(ctx):
+        return
     tell(ctx, "events.round", kind="turn", number=haunt.round, data={"round": haunt.round})
-    base.for_state(state).start_round(ctx)
+    plugin = base.for_state(state)
+    limit, last = plugin.data.last_round, plugin.last_round(state)
+    if limit is not None and limit.warn and haunt.round == last:
+        plugin.say(ctx, limit.warn, **{**plugin.numbers(state), limit.rounds: last})
+    plugin.start_round(ctx)
     if state.over:
         return
     heroes = sides.heroes(state)
@@ -219,6 +225,24 @@ def settle(ctx: Ctx) -> None:
         result = (sides.EVIL, say("reasons.heroes_dead"))
     if result is not None:
         finish(ctx, *result)
+
+
+def out_of_time(ctx: Ctx) -> bool:
+    """The haunt's last round is over (`last_round` in its data) and no side has won
+    meanwhile (`settle` ran as it ended): the side the data names wins. True when that
+    ended the game."""
+    state = ctx.state
+    if state.over or state.haunt is None:
+        return False
+    plugin = base.for_state(state)
+    limit, last = plugin.data.last_round, plugin.last_round(state)
+    if limit is None or last is None or state.haunt.round <= last:
+        return False
+    numbers = {**plugin.numbers(state), limit.rounds: last}
+    if limit.said:
+        plugin.say(ctx, limit.said, **numbers)
+    finish(ctx, limit.winner, plugin.text(limit.reason, **numbers))
+    return True
 
 
 def finish(ctx: Ctx, side: str, reason: str) -> None:

@@ -3,14 +3,16 @@
 Seed 003's outline and what we designed are in
 data/betrayal/haunts/a_little_night_murder.yaml. A "turn" of the night is a haunt round:
 dawn comes when round `dawn` ends, so the clock is the engine's own round counter and
-nothing else needs remembering but the moment dawn broke.
+nothing else needs remembering but the moment dawn broke. Dawn breaks as the last
+monsters' turn ends; with no monsters' turn to end the round, the engine's
+`last_round` (data) brings it all the same.
 progress: "dawn" (True once the last round of the night is over: the heroes have won).
 """
 
 from __future__ import annotations
 
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunting import flow, monsters, sides
+from bot.games.betrayal.haunting import monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
 from bot.games.betrayal.state import BetrayalState, Monster
 
@@ -58,10 +60,6 @@ class ALittleNightMurder(HauntPlugin):
         state = ctx.state
         assert state.haunt is not None
         number, dawn = state.haunt.round, self.value(state, "dawn")
-        if number > dawn:  # no monsters' turn closed the last round: dawn all the same
-            self._dawn(ctx)
-            flow.settle(ctx)
-            return
         self.say(ctx, "clock_last" if number == dawn else "clock", round=number, dawn=dawn,
                  left=dawn - number, might=self.strength(state, "might"),
                  speed=self.strength(state, "speed"),

@@ -6,8 +6,9 @@ The organs are monsters that never move (no Speed: the engine gives them no move
 never attack; ordinary attacks cannot reach them, so the Spear's holder strikes them with
 a special action that is an attack with the Spear (combat's own fight, so a loss hurts
 the hero as any lost attack does). An organ appears as soon as its room is in the house.
-progress: "grown" (organ kinds placed so far), "slain" (the organ the Spear pierced),
-"outlived" (the round limit has passed).
+progress: "grown" (organ kinds placed so far), "slain" (the organ the Spear pierced).
+The round limit (the traitor wins once round {rounds} is over) is the engine's
+`last_round` (data).
 """
 
 from __future__ import annotations
@@ -116,12 +117,7 @@ class ItsAlive(HauntPlugin):
 
     # ---------------------------------------------------------------- the rounds
     def start_round(self, ctx: Ctx) -> None:
-        state = ctx.state
-        assert state.haunt is not None
         self._grow(ctx)
-        if state.haunt.round > self.value(state, "rounds"):
-            state.haunt.progress["outlived"] = True
-            flow.settle(ctx)
 
     def end_turn(self, ctx: Ctx, seat: int) -> None:
         """The traitor cannot keep the Spear; a room found this turn may grow an organ."""
@@ -182,8 +178,6 @@ class ItsAlive(HauntPlugin):
         dead = len(sides.heroes(state, alive=False)) - len(sides.heroes(state))
         if dead >= self.value(state, "digest"):
             return sides.EVIL, self.text("reason_digest", count=dead)
-        if progress.get("outlived"):
-            return sides.EVIL, self.text("reason_rounds", rounds=self.value(state, "rounds"))
         return None
 
     # ---------------------------------------------------------------- the AI

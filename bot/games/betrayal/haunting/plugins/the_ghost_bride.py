@@ -5,7 +5,8 @@ Seed 003 gives only that outline; the rest is designed and described in
 data/betrayal/haunts/the_ghost_bride.yaml. The lover is a secret of the traitor's
 book: drawn at random when the haunt begins and told to the traitor alone. Nothing
 public names him: every hero who dies leaves a body alike, and the lines about bodies
-name no one, so the heroes can only guess.
+name no one, so the heroes can only guess. Dawn (the heroes win once round {dawn} is
+over) is the engine's `last_round` (data).
 
 progress: "lover" (the lover's seat: the secret), "carried" (seat of the body the
 traitor carries, or None), "laid" (the body she laid down in the Chapel, or None),
@@ -208,20 +209,7 @@ class TheGhostBride(HauntPlugin):
             return sides.HERO, self.text("reason_traitor")
         if int(progress.get("successes", 0)) >= self.value(state, "rite"):
             return sides.HERO, self.text("reason_rite")
-        if state.haunt.round > self.value(state, "dawn"):
-            return sides.HERO, self.text("reason_dawn")
         return None
-
-    def start_round(self, ctx: Ctx) -> None:
-        """Dawn (designed, so that no game can stall for ever): once the last round
-        has been played, the ghost's night is over."""
-        state = ctx.state
-        assert state.haunt is not None
-        if state.haunt.round > self.value(state, "dawn"):
-            self.say(ctx, "dawn")
-            flow.settle(ctx)
-        elif state.haunt.round == self.value(state, "dawn"):
-            self.say(ctx, "last_round")
 
     # ---- the AI
     def targets(self, state: BetrayalState, seat: int) -> set[int]:

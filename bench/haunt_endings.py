@@ -1,0 +1,224 @@
+"""Whether every Betrayal haunt ends when the AI plays every seat: a script, not a test.
+
+Haunt mode (the default): for each (player count, seed) the AI explores a house of 25
+rooms with the haunt roll held back (tests/betrayal_haunt_helpers.explored), then each
+haunt is begun on a copy of that house by key, as if the chart had named it, and the
+AI plays it to the end. Natural mode (--natural): setup, exploration and the haunt the
+chart picks, all by the AI, to catch a haunt that never starts. A game that reaches
+--cap actions or --max-rounds haunt rounds is stopped and counted as capped.
+
+    .venv/bin/python bench/haunt_endings.py --seeds 20              # every haunt, 3-6 players
+    .venv/bin/python bench/haunt_endings.py --haunt pay_the_piper --players 4 --seeds 100
+    .venv/bin/python bench/haunt_endings.py --natural --seeds 200 --jobs 2
+
+Printed per haunt and player count: games, heroes' wins, traitor's wins, capped games,
+haunt length in rounds (median / p99 / max) and the seconds the games took (CPU time of
+whichever process played them). --jobs 2 plays half the seeds in one extra process
+(the machine is shared: never more).
+
+Figures: see the bottom of this docstring (filled in from the full sweep).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from functools import partial
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the project importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.games.base import PlayerInfo
+from bot.games.betrayal import GAME
+from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.state import BetrayalState
+from tests.betrayal_haunt_helpers import answer_pending, begin, explored
+
+DEFAULT_CAP = 20000  # actions in one game (a haunt takes a few hundred)
+DEFAULT_MAX_ROUNDS = 300  # haunt rounds (Pay the Piper was once seen at round 442)
+NATURAL = "(natural)"
+Task = tuple[int, int, tuple[str, ...], int, int]  # players, seed, haunts, cap, max rounds
+
+
+@dataclass(frozen=True)
+class Result:
+    key: str  # the haunt played ("" when a natural game never reached one)
+    players: int
+    seed: int
+    winner: str  # "heroes" | "traitor" | "" (capped, or no haunt)
+    rounds: int
+    capped: bool
+    seconds: float
+    actions: int  # `apply` calls from the haunt's start (natural games: from setup)
+    reason: str = ""
+
+
+def play(state: BetrayalState, cap: int, max_rounds: int) -> tuple[BetrayalState, int]:
+    """AI plays every seat until the game is over (or a limit stops it): the state and
+    the number of actions played."""
+    actions = 0
+    while actions < cap:
+        if state.over or (state.haunt is not None and state.haunt.round > max_rounds):
+            break
+        seat = GAME.to_act(state)
+        assert seat is not None
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+        actions += 1
+    return state, actions
+
+
+def result(key: str, players: int, seed: int, state: BetrayalState, actions: int,
+           started: float) -> Result:
+    haunt, capped = state.haunt, not state.over
+    return Result(key, players, seed, haunt.winner if haunt and not capped else "",
+                  haunt.round if haunt else 0, capped, time.process_time() - started,
+                  actions, haunt.reason if haunt else "")
+
+
+def haunt_games(task: Task) -> list[Result]:
+    """Every haunt in `keys` on one seed's explored house."""
+    players, seed, keys, cap, max_rounds = task
+    house = explored(players, seed)
+    found = []
+    for key in keys:
+        started = time.process_time()
+        state = answer_pending(begin(house, key)[0])
+        state, actions = play(state, cap, max_rounds)
+        found.append(result(key, players, seed, state, actions, started))
+    return found
+
+
+def natural_game(task: Task) -> list[Result]:
+    """Setup, exploration and the chart's haunt, all by the AI."""
+    players, seed, _, cap, max_rounds = task
+    started = time.process_time()
+    infos = [PlayerInfo(f"AI{i}", ai=True) for i in range(players)]
+    state, _ = GAME.setup(infos, seed, {"today": "06-01"})
+    state, actions = play(state, cap, max_rounds)
+    key = state.haunt.key if state.haunt else ""
+    return [result(key, players, seed, state, actions, started)]
+
+
+def logged(work: Callable[[Task], list[Result]], log: str, task: Task) -> list[Result]:
+    """Play one task and append its results to the log (JSON lines), so that a long
+    sweep can be read back (--report) whole, or in parts, or after an interruption."""
+    found = work(task)
+    if log:
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write("".join(json.dumps(asdict(r)) + "\n" for r in found))
+    return found
+
+
+def run(tasks: list[Task], natural: bool, jobs: int, log: str) -> list[Result]:
+    """Play the tasks here, and half of them in one extra process with --jobs 2."""
+    work = partial(logged, natural_game if natural else haunt_games, log)
+    if jobs < 2 or len(tasks) < 2:
+        return played(work, tasks, len(tasks))
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        theirs = pool.map_async(work, tasks[1::2], chunksize=1)
+        ours = played(work, tasks[::2], len(tasks))
+        return ours + [r for batch in theirs.get() for r in batch]
+
+
+def played(work: Callable[[Task], list[Result]], tasks: list[Task], total: int,
+           ) -> list[Result]:
+    """This process's share, with a line of progress on stderr now and then."""
+    found: list[Result] = []
+    share = max(1, len(tasks) // 20)
+    for done, task in enumerate(tasks, start=1):
+        found += work(task)
+        if done % share == 0:
+            print(f"... {done} of this process's {len(tasks)} seeds (of {total}); "
+                  f"{sum(r.capped for r in found)} capped", file=sys.stderr, flush=True)
+    return found
+
+
+def p99(values: Sequence[int]) -> int:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, -(-99 * len(ordered) // 100) - 1)]
+
+
+def table(results: Iterable[Result]) -> list[str]:
+    groups: dict[tuple[str, int], list[Result]] = defaultdict(list)
+    for r in results:
+        groups[(r.key or NATURAL, r.players)].append(r)
+    lines = [f"{'haunt':<24}{'players':>8}{'games':>7}{'heroes':>8}{'traitor':>8}"
+             f"{'capped':>8}  {'rounds med/p99/max':<20}{'actions max':>12}{'seconds':>9}"]
+    for (key, players), rs in sorted(groups.items()):
+        rounds = [r.rounds for r in rs]
+        spread = f"{statistics.median(rounds):g} / {p99(rounds)} / {max(rounds)}"
+        lines.append(f"{key:<24}{players:>8}{len(rs):>7}"
+                     f"{sum(r.winner == 'heroes' for r in rs):>8}"
+                     f"{sum(r.winner == 'traitor' for r in rs):>8}"
+                     f"{sum(r.capped for r in rs):>8}  {spread:<20}"
+                     f"{max(r.actions for r in rs):>12}{sum(r.seconds for r in rs):>9.1f}")
+    return lines
+
+
+def report(results: list[Result]) -> int:
+    """Print the table, the capped games and the longest haunt; 1 if any game was capped."""
+    print("\n".join(table(results)))
+    for r in sorted(results, key=lambda r: (r.key, r.players, r.seed)):
+        if r.capped:
+            print(f"capped: {r.key or NATURAL} players {r.players} seed {r.seed} "
+                  f"(round {r.rounds})")
+    total = sum(r.capped for r in results)
+    longest = max(results, key=lambda r: r.rounds)
+    wins = {side: sum(r.winner == side for r in results) for side in ("heroes", "traitor")}
+    print(f"{len(results)} games: heroes {wins['heroes']}, traitor {wins['traitor']}, "
+          f"capped {total}; longest haunt {longest.rounds} rounds ({longest.key or NATURAL}, "
+          f"{longest.players} players, seed {longest.seed}); most actions "
+          f"{max(r.actions for r in results)}; CPU {sum(r.seconds for r in results):.0f} s")
+    return 1 if total else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=500, help="seeds 0..N-1 (default 500)")
+    parser.add_argument("--first", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5, 6],
+                        help="player counts (default 3 4 5 6)")
+    parser.add_argument("--haunt", nargs="*", default=sorted(haunts()),
+                        choices=sorted(haunts()), help="haunts to play (default all)")
+    parser.add_argument("--natural", action="store_true",
+                        help="play whole games: the chart picks the haunt")
+    parser.add_argument("--cap", type=int, default=DEFAULT_CAP,
+                        help=f"actions after which a game is stopped (default {DEFAULT_CAP})")
+    parser.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS,
+                        help=f"haunt rounds after which a game is stopped "
+                             f"(default {DEFAULT_MAX_ROUNDS})")
+    parser.add_argument("--jobs", type=int, default=1, choices=[1, 2],
+                        help="2: one extra process plays half the seeds")
+    parser.add_argument("--log", default="", help="append every game's result to this "
+                        "file (JSON lines)")
+    parser.add_argument("--report", nargs="*", default=None, metavar="LOG",
+                        help="play nothing: print the figures of these logs")
+    args = parser.parse_args(argv)
+    if args.report is not None:
+        lines = [line for path in args.report
+                 for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
+        return report([Result(**json.loads(line)) for line in lines])
+    keys = tuple(args.haunt)
+    tasks = [(players, seed, keys, args.cap, args.max_rounds)  # seed-major: a log read
+             for seed in range(args.first, args.first + args.seeds)  # early covers every
+             for players in args.players]  # player count
+    mode = "natural games" if args.natural else f"{len(keys)} haunts on explored houses"
+    print(f"{mode}; players {' '.join(map(str, args.players))}; seeds {args.first}.."
+          f"{args.first + args.seeds - 1}; cap {args.cap} actions / {args.max_rounds} rounds")
+    started = time.perf_counter()
+    results = run(tasks, args.natural, args.jobs, args.log)
+    code = report(results)
+    print(f"wall time {time.perf_counter() - started:.0f} s")
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
