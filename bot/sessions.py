@@ -42,7 +42,7 @@ from bot.delivery import (
 )
 from bot.delivery import plan as plan_delivery
 from bot.games.base import PlayerInfo
-from bot.store import ACTIVE, LOBBY, GameExists, StaleVersion, Store, Table
+from bot.store import ACTIVE, LOBBY, OVER, GameExists, StaleVersion, Store, Table
 from bot.texts import say
 from renderers import render_public
 
@@ -228,7 +228,10 @@ class Sessions:
             if table is None:
                 return None
             owed = table.delivered_seq < table.last_seq
-            if not owed and not (self.ai_chain and table_rules.ai_to_act(table)):
+            ai_turn = table_rules.ai_to_act(table)
+            if table.status != OVER and table.id is not None:
+                await self.store.settle_ai_turn(table.id, table.version, ai_turn)
+            if not owed and not (self.ai_chain and ai_turn):
                 return None
             return await self._continue(table, table.delivered_seq, [])
 

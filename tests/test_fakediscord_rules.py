@@ -12,7 +12,6 @@ member's permissions there; a forged custom_id reaches the bot's dynamic items.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -72,15 +71,6 @@ def echo_view() -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(Echo("boo"))
     return view
-
-
-@pytest.fixture
-async def fd() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    yield server
-    await server.stop()
-    assert server.unhandled == []
 
 
 async def test_a_thinking_defer_gives_its_visibility_to_the_first_follow_up(

@@ -328,16 +328,26 @@ def _hands_to_ai(table: Table, action: Action) -> bool:
 
 
 async def test_needing_attention_reads_ids_only(tmp_path: Path) -> None:
-    """Games saved before the store tracked AI turns count as "maybe" (resumed once);
-    games that need nothing are left out."""
+    """Games saved before the store tracked AI turns count as "maybe" (resumed once,
+    which records what it found, so the next start skips them); games that need
+    nothing are left out."""
     store = await open_store(tmp_path / "ids.sqlite3")
     try:
         sessions = Sessions(store, RecordingOutlet(), render=False)
         await open_tables(sessions, 3)
         assert await store.needing_attention() == []
         await store.execute("UPDATE games SET ai_turn = NULL WHERE channel_id = 1001")
-        assert [c for _, c in await store.needing_attention()] == [1001]
+        [(game_id, channel)] = await store.needing_attention()
+        assert channel == 1001
         assert await store.needing_attention(ai_turns=False) == []
+        table = await store.load(channel)
+        assert table is not None
+        await store.settle_ai_turn(game_id, table.version - 1, False)  # stale: no effect
+        assert await store.needing_attention() == [(game_id, channel)]
+        assert await sessions.resume(channel, game_id) is None  # a human's turn
+        assert await store.needing_attention() == []
+        again = await store.load(channel)
+        assert again is not None and again.version == table.version  # no new version
     finally:
         await store.close()
 

@@ -60,6 +60,9 @@ class Store(Protocol):
         """(game id, channel id) of games that wait for the bot: an open game's AI turn,
         or events not yet delivered (finished games too)."""
 
+    async def settle_ai_turn(self, game_id: int, version: int, ai_turn: bool) -> None:
+        """Fill in an unknown ai_turn (a game saved before it was tracked) at `version`."""
+
     async def undelivered(self, game_id: int) -> list[LoggedEvent]:
         """Events written but not yet delivered, oldest first."""
 

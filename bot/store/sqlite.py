@@ -237,6 +237,17 @@ class SqliteStore:
         rows = await self._read(owing + " ORDER BY id")
         return [(int(r[0]), int(r[1])) for r in rows]
 
+    async def settle_ai_turn(self, game_id: int, version: int, ai_turn: bool) -> None:
+        """Record whether an AI is to act in a game saved before the store tracked it
+        (ai_turn NULL), so later starts skip it by its id alone. Only at `version`: a
+        save since knows better."""
+
+        def settle(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE games SET ai_turn = ? WHERE id = ? AND version = ?"
+                       " AND ai_turn IS NULL", (int(ai_turn), game_id, version))
+
+        await self._on_writer(self._transaction, settle)
+
     async def count_games(self) -> int:
         rows = list(await self._read("SELECT COUNT(*) FROM games"))
         return int(rows[0][0]) if rows else 0

@@ -85,7 +85,8 @@ class Offspring(HauntPlugin):
         if state.haunt.round < 2:
             return
         spored = set(tiles_with(state, SPORES))
-        new = sorted({n for t in spored for n in monsters.neighbours(state, t)} - spored)
+        ways = monsters.graph(state)  # the house looked up once, not once a spored room
+        new = sorted({n for t in spored for n in ways[t]} - spored)
         if not new:  # nowhere left to go: the spores fill the house
             state.haunt.progress["full"] = True
             self.say(ctx, "spores_full", data={"tiles": len(spored)})
