@@ -16,7 +16,13 @@ haunt length in rounds (median / p99 / max) and the seconds the games took (CPU 
 whichever process played them). --jobs 2 plays half the seeds in one extra process
 (the machine is shared: never more).
 
-Figures: see the bottom of this docstring (filled in from the full sweep).
+Figures (issue 8, 2026-12-01, merged main, --seeds 500 --jobs 2: 16,000 games, 1006 s
+wall): 0 capped, every game won by a side. Heroes / traitor wins over 2,000 games each:
+Night Murder 893/1107, Better with Friends 1288/712, It's Alive! 1193/807, Offspring
+1162/838, Pay the Piper 1165/835, Ghost Bride 851/1149, Mummy Walks 1272/728, Wail
+1114/886. Longest haunt 20 rounds (Wail, Pay the Piper, Offspring: their last round);
+games won when the last round ran out: It's Alive! 8, Pay the Piper 1, Wail 3, Ghost
+Bride 10 (dawn), Night Murder 893 (dawn is its rule). Most actions in one haunt 362.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME
 from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunting.base import for_state
 from bot.games.betrayal.state import BetrayalState
 from tests.betrayal_haunt_helpers import answer_pending, begin, explored
 
@@ -79,8 +86,17 @@ def result(key: str, players: int, seed: int, state: BetrayalState, actions: int
            started: float) -> Result:
     haunt, capped = state.haunt, not state.over
     return Result(key, players, seed, haunt.winner if haunt and not capped else "",
-                  haunt.round if haunt else 0, capped, time.process_time() - started,
+                  rounds_played(state), capped, time.process_time() - started,
                   actions, haunt.reason if haunt else "")
+
+
+def rounds_played(state: BetrayalState) -> int:
+    """The haunt rounds begun. A haunt that ran out of rounds ends as the counter moves
+    past its last round, before anyone plays that next round: it is not counted."""
+    if state.haunt is None:
+        return 0
+    last = for_state(state).last_round(state)
+    return state.haunt.round if last is None else min(state.haunt.round, last)
 
 
 def haunt_games(task: Task) -> list[Result]:
