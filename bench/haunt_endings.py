@@ -23,6 +23,9 @@ Night Murder 893/1107, Better with Friends 1288/712, It's Alive! 1193/807, Offsp
 1114/886. Longest haunt 20 rounds (Wail, Pay the Piper, Offspring: their last round);
 games won when the last round ran out: It's Alive! 8, Pay the Piper 1, Wail 3, Ghost
 Bride 10 (dawn), Night Murder 893 (dawn is its rule). Most actions in one haunt 362.
+--natural --seeds 500 --jobs 2 (2,000 whole games, setup to winner, 188 s wall): every
+game reached a haunt and a winner (heroes 1117, traitor 883), longest haunt 16 rounds,
+most actions in one game 494.
 """
 
 from __future__ import annotations
