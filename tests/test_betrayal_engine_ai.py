@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, haunt
+from bot.games.betrayal import GAME, ai, ai_ways, explore, haunt
 from bot.games.betrayal.ai import choose_action
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_engine_helpers import (
@@ -149,8 +149,6 @@ def _walk(ways: dict[int, list[int]], start: int, goals: set[int]) -> int | None
 def test_an_ai_never_steps_away_from_the_nearest_room_to_explore() -> None:
     """Every move the AI makes, in whole games, brings it strictly closer to a room it
     can explore from (so it cannot walk back and forth)."""
-    from bot.games.betrayal import ai
-
     checked = 0
     for seed in range(8):
         state, _ = GAME.setup([PlayerInfo(f"AI{i}", ai=True) for i in range(4)], seed, {})
@@ -159,7 +157,7 @@ def test_an_ai_never_steps_away_from_the_nearest_room_to_explore() -> None:
             assert seat is not None
             action = GAME.ai_action(state, seat)
             if action.kind == "move" and state.phase == "explore":
-                ways, goals = ai._ways(state), ai.explore.frontier(state)
+                ways, goals = ai_ways.ways(state), explore.frontier(state)
                 here = _walk(ways, state.explorers[seat].tile, goals)
                 target = next(t for t, _, a in ai._moves(state, seat, ai.legal(state, seat))
                               if a == action)

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.games.betrayal import hooks
 from bot.games.betrayal.cards import Link
-from bot.games.betrayal.house import Cell, Plan, cell_of, plan
+from bot.games.betrayal.house import DIRS, ROOTS, Cell, Layout, Plan, cell_of, plan, step
 from bot.games.betrayal.state import BetrayalState
 
 LINK_TOKENS: tuple[str, ...] = ("secret_passage", "secret_stairs")
@@ -123,8 +123,6 @@ def join_last(state: BetrayalState, kind: str, first: int, second: int) -> None:
 def reachable(state: BetrayalState) -> set[int]:
     """Tiles reached from the three start rooms through doors and the house's links,
     both ways (the property tests' 'no tile cut off from the house')."""
-    from bot.games.betrayal.house import DIRS, ROOTS, Layout, step
-
     layout = Layout.of(state)
     by_cell = {cell_of(t): i for i, t in enumerate(state.tiles)}
     extra: dict[int, set[int]] = {}
