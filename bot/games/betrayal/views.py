@@ -126,12 +126,13 @@ def _tile_views(state: BetrayalState, look: _HauntLook) -> list[TileView]:
     tiles = []
     for tile in state.tiles:
         room = content.room(tile.room)
+        opens = doors(tile)
         plain = tuple(t["kind"] for t in tile.tokens if "haunt" not in t)
         haunted = tuple(look.token(str(t["haunt"] or running), str(t["kind"]))
                         for t in tile.tokens if "haunt" in t)
         tiles.append(TileView(
             key=room.key, name=room.name, floor=tile.floor, x=tile.x, y=tile.y,
-            doors=tuple(d for d in DIRS if d in doors(tile)), symbol=room.symbol,
+            doors=tuple(d for d in DIRS if d in opens), symbol=room.symbol,
             tokens=plain, item_pile=tuple(card_name(k) for k in tile.items),
             barrier=room.barrier, start=room.start, haunt_tokens=haunted))
     return tiles
