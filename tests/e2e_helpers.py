@@ -12,6 +12,15 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MENTION = re.compile(r"<@(\d+)>")
 
 
+async def open_and_start(fd: FakeDiscord, channel: int, users: list[FakeUser], game: str,
+                         seed: int) -> None:
+    """The first user opens a game, the others join by command, the first starts it."""
+    await (await fd.slash(users[0], channel, "game", "new", game=game, seed=seed)).wait()
+    for user in users[1:]:
+        await (await fd.slash(user, channel, "game", "join")).wait()
+    await (await fd.slash(users[0], channel, "game", "start")).wait()
+
+
 def turn_messages(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
     """The bot's turn posts: public messages carrying game components or a board."""
     return [m for m in fd.channel_messages(channel)

@@ -9,7 +9,14 @@ from bot import games
 from bot.core.actions import Action
 from bot.games.betrayal.state import BetrayalState
 from tests.conftest import BotFactory
-from tests.e2e_helpers import PNG_SIGNATURE, game_components, latest_turn, to_move, turn_messages
+from tests.e2e_helpers import (
+    PNG_SIGNATURE,
+    game_components,
+    latest_turn,
+    open_and_start,
+    to_move,
+    turn_messages,
+)
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
@@ -134,10 +141,7 @@ async def test_an_event_card_asks_its_explorer_and_the_answer_is_a_click(
     channel = fd.add_channel("garden")
     users = [fd.add_user(n) for n in ("ann", "ben", "cat")]
     bot = await start_hauntkeeper()
-    await (await fd.slash(users[0], channel, "game", "new", game="betrayal", seed=2)).wait()
-    for user in users[1:]:
-        await (await fd.slash(user, channel, "game", "join")).wait()
-    await (await fd.slash(users[0], channel, "game", "start")).wait()
+    await open_and_start(fd, channel, users, "betrayal", seed=2)
 
     table = await bot.store.load(channel)
     assert table is not None and table.state is not None

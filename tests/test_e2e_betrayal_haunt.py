@@ -14,7 +14,7 @@ from bot.games.betrayal import GAME, haunt
 from bot.games.betrayal.haunting import flow, sides
 from bot.games.betrayal.state import BetrayalState
 from tests.conftest import BotFactory
-from tests.e2e_helpers import latest_turn, to_move
+from tests.e2e_helpers import latest_turn, open_and_start, to_move
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 TILES = 16
@@ -78,10 +78,7 @@ async def _haunt_begins(fd: FakeDiscord, start_hauntkeeper: BotFactory,
     channel = fd.add_channel("haunted")
     users = [fd.add_user(n) for n in ("ann", "ben", "cat", "dan")]
     bot = await start_hauntkeeper()
-    await (await fd.slash(users[0], channel, "game", "new", game="betrayal", seed=5)).wait()
-    for user in users[1:]:
-        await (await fd.slash(user, channel, "game", "join")).wait()
-    await (await fd.slash(users[0], channel, "game", "start")).wait()
+    await open_and_start(fd, channel, users, "betrayal", seed=5)
     table = await bot.store.load(channel)
     assert table is not None and table.state is not None
     table.state = _house(BetrayalState.from_dict(table.state)).to_dict()

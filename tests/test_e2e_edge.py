@@ -14,7 +14,7 @@ from bot.games.betrayal.haunting import sides
 from bot.texts import say
 from tests.betrayal_haunt_helpers import haunted
 from tests.conftest import BotFactory
-from tests.e2e_helpers import latest_turn
+from tests.e2e_helpers import latest_turn, open_and_start
 from tests.edge_helpers import private_answer, snapshot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
@@ -171,10 +171,7 @@ async def test_a_traitor_who_left_or_was_kicked_reads_no_secret(
     users = [fd.add_user(n) for n in ("ann", "ben", "cat", "dan")]
     mod = fd.add_user("mod", manage_channels=True)
     bot = await start_hauntkeeper()
-    await (await fd.slash(users[0], channel, "game", "new", game="betrayal", seed=5)).wait()
-    for user in users[1:]:
-        await (await fd.slash(user, channel, "game", "join")).wait()
-    await (await fd.slash(users[0], channel, "game", "start")).wait()
+    await open_and_start(fd, channel, users, "betrayal", seed=5)
     table = await bot.store.load(channel)
     assert table is not None
     state = haunted(haunt, 4, seed=1)  # the haunt has begun: the traitor holds its secrets
