@@ -1,6 +1,7 @@
 """Betrayal content: explorers.yaml and rooms.yaml against the facts and the README schema.
 
-The facts table (shared/reference/betrayal-facts.md) is parsed here, so every explorer
+The facts table (shared/reference/betrayal-facts.md, copied to tests/reference/ so a
+clone of this repository alone runs it) is parsed here, so every explorer
 track and every room's doors and symbol must match it: nothing missing, nothing invented.
 """
 
@@ -15,7 +16,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "betrayal"
-FACTS = ROOT.parent / "shared" / "reference" / "betrayal-facts.md"
+FACTS = Path(__file__).resolve().parent / "reference" / "betrayal-facts.md"  # our copy
 README = DATA / "README.md"
 
 TRAITS = ("speed", "might", "sanity", "knowledge")
