@@ -468,9 +468,11 @@ def test_hanged_men_bonus_counts_a_rerolled_total(dice) -> None:  # type: ignore
     state, _ = draw(state, "hanged_men")
     assert state.pending.kind == "roll_post"
     state, _ = choose(state, "Lucky Stone")
+    for die in (1, 2, 3, 4):
+        state, _ = choose(state, f"Pick die {die}")
     dice.extend([2, 0, 0, 0])  # all rerolled: 2
     dice.extend(faces(2, 5) + faces(2, 3) + faces(2, 3))
-    state, _ = choose(state, "Reroll all")
+    state, _ = choose(state, "Reroll the picked dice")
     assert not dice and state.pending and state.pending.kind == "trait_pick"
     assert idx(state, OX)["speed"] == new_game().explorers[OX].traits["speed"]
 

@@ -13,6 +13,7 @@ import pytest
 import bot.games.betrayal.cards.items as card_items
 import bot.games.betrayal.cards.omens as card_omens
 from bot.games.betrayal import GAME, content, decks, rolls
+from bot.games.betrayal.ai import choose_action
 from bot.games.betrayal.state import HAUNT, Frame
 from tests.test_betrayal_cards_omens_items import (
     TRAITS,
@@ -321,11 +322,83 @@ def test_lucky_stone_rerolls_then_goes(dice) -> None:  # type: ignore[no-untyped
     state, _ = apply(state, "use", card="crystal_ball")
     assert state.pending.kind == "roll_post"
     state, _ = choose(state, "Lucky Stone")
+    for die in (1, 2, 3):
+        state, _ = choose(state, f"Pick die {die}")
     dice.extend([2, 2, 2])
-    state, events = choose(state, "Reroll all")
+    state, events = choose(state, "Reroll the picked dice: 0 1 0")
     assert any("rerolls: 2 2 2 = 6" in e for e in events)
     assert state.pending.kind == "crystal_ball_deck"  # 6 now: the peek
     assert "lucky_stone" in state.discards["item"]
+
+
+def test_lucky_stone_rerolls_any_number_of_the_dice_picked(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003 (幸運石): 「使用這幸運石塊，玩家可選擇重擲任何數目的骰子一次，從而改變結果。」
+    The player may reroll any number of the dice, once: the dice they pick, one at a
+    time (a button a die), not one of three preset sets. Here the 1 alone, keeping the
+    blank (no preset set did that)."""
+    state = new_game()
+    hold(state, OX, "lucky_stone")
+    dice.extend([2, 1, 0])
+    state, _ = run_steps(state, [{"roll": {"trait": "knowledge"}}])
+    state, _ = choose(state, "Lucky Stone")
+    assert state.pending.kind == "lucky_pick"
+    assert state.pending.labels == ["Reroll nothing (keep the stone)", "Pick die 1: 2",
+                                    "Pick die 2: 1", "Pick die 3: 0"]
+    state, _ = choose(state, "Pick die 3")
+    state, _ = choose(state, "Pick die 2")
+    assert state.pending.labels[0] == "Reroll the picked dice: 1 0"
+    state, _ = choose(state, "Drop die 3")  # changed its mind: the blank stays
+    assert state.pending.labels == ["Reroll the picked dice: 1", "Pick die 1: 2",
+                                    "Drop die 2: 1 (picked)", "Pick die 3: 0"]
+    dice.extend([2])
+    state, events = choose(state, "Reroll the picked dice")
+    assert not dice and any("rerolls: 2 2 0 = 4" in e for e in events)
+    assert state.pending is None and "lucky_stone" in state.discards["item"]
+
+
+def test_lucky_stone_rerolling_nothing_keeps_it(dice) -> None:  # type: ignore[no-untyped-def]
+    """Using the stone is the player's choice (seed 003: 「即可選擇使用這物品」, they may
+    choose to use it): picking no die rerolls nothing, and the stone stays in hand."""
+    state = new_game()
+    hold(state, OX, "lucky_stone")
+    dice.extend([2, 2, 2])
+    state, _ = run_steps(state, [{"roll": {"trait": "knowledge"}}])
+    state, _ = choose(state, "Lucky Stone")
+    state, events = choose(state, "Reroll nothing")
+    assert state.pending is None and "lucky_stone" in state.explorers[OX].cards
+    assert not any("rerolls" in e for e in events)
+
+
+def test_lucky_stone_prompt_stays_within_discords_buttons() -> None:
+    """Eight dice (the most a roll has) give 9 options: one a die and the reroll, well
+    under Discord's 25 buttons a message."""
+    state = new_game()
+    hold(state, OX, "lucky_stone")
+    state.explorers[OX].traits["might"] = 7  # Might 8: 8 dice
+    state, _ = run_steps(state, [{"roll": {"trait": "might"}}])
+    state, _ = choose(state, "Lucky Stone")
+    assert len(state.pending.labels) == 9 <= 25
+
+
+def test_the_ai_rerolls_the_blanks_with_the_lucky_stone(dice) -> None:  # type: ignore[no-untyped-def]
+    """The AI picks every blank, then rerolls them; with no blank it keeps the stone."""
+    state = new_game()
+    hold(state, OX, "lucky_stone")
+    dice.extend([0, 2, 0])
+    state, _ = run_steps(state, [{"roll": {"trait": "knowledge"}}])
+    state, _ = choose(state, "Lucky Stone")
+    for _ in range(2):
+        state, _ = apply(state, "choose", pick=choose_action(state, OX).args["pick"])
+    assert state.pending.labels[0] == "Reroll the picked dice: 0 0"
+    assert choose_action(state, OX).args["pick"] == 0
+    dice.extend([1, 2])
+    state, events = apply(state, "choose", pick=0)
+    assert any("rerolls: 1 2 2 = 5" in e for e in events)
+    hold(state, OX, "lucky_stone")
+    dice.extend([2, 1, 1])
+    state, _ = run_steps(state, [{"roll": {"trait": "knowledge"}}])
+    state, _ = choose(state, "Lucky Stone")
+    assert choose_action(state, OX).args["pick"] == 0  # no blank: nothing rerolled
 
 
 MEDICAL: list[tuple[list[int], int]] = [

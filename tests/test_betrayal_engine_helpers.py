@@ -274,7 +274,6 @@ def test_every_line_key_of_the_engine_is_in_texts_yaml() -> None:
     families = [
         *(f"labels.meant_{s}" for s in (*rolls.PEEK_SOURCES, "roll", "use")),
         *(f"piles.{s}" for s in rolls.PEEK_SOURCES),
-        *(f"labels.{key}" for key, _ in rolls.LUCKY_CHOICES),
         *(f"labels.dog_{what}" for what in ("fetch", "carry", "nothing")),
         *(f"events.slide_{how}" for how in ("ride", "land")),
         *(f"events.draw_{deck}" for deck in DECKS),

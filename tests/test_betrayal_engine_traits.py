@@ -241,8 +241,10 @@ def test_lucky_stone_rerolls_blanks(dice) -> None:  # type: ignore[no-untyped-de
     state, _ = run_steps(state, [{"roll": {"trait": "knowledge"}}])
     assert state.pending.kind == "roll_post" and state.pending.labels[0] == "Keep it: 0 2 0 = 2"
     state, _ = choose(state, "Lucky Stone")
+    state, _ = choose(state, "Pick die 1")
+    state, _ = choose(state, "Pick die 3")
     dice.extend([2, 1])
-    state, events = choose(state, "blanks")
+    state, events = choose(state, "Reroll the picked dice: 0 0")
     assert any("rerolls: 2 2 1 = 5" in e for e in events)
     assert state.pending is None and "lucky_stone" in state.discards["item"]
 

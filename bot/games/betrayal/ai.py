@@ -15,9 +15,12 @@ the Mystic Elevator. Together these keep AI-only games from running for ever
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.core.actions import Action
 from bot.games.betrayal import ai_ways, content, explore, movement, rolls, traits
 from bot.games.betrayal.actions import Legal, legal
+from bot.games.betrayal.cards.rolls import PICKED
 from bot.games.betrayal.haunting import ai as haunt_ai
 from bot.games.betrayal.links import distances_to
 from bot.games.betrayal.state import BetrayalState
@@ -83,11 +86,21 @@ def _pick(state: BetrayalState, seat: int) -> int:
         return values.index(target)
     if pending.kind == "trade_answer":
         return 1
+    if pending.kind == "lucky_pick":
+        return _lucky_die(step["_roll"])
     if state.haunt is not None:
         tile = haunt_ai.pick_tile(state)
         if tile is not None:
             return tile
     return 0
+
+
+def _lucky_die(spec: dict[str, Any]) -> int:
+    """The Lucky Stone's dice: pick every blank (a 0 can only gain), then reroll them;
+    with no blank at all, option 0 rerolls nothing and the stone is kept."""
+    picked = spec.get(PICKED, [])
+    blanks = [i for i, d in enumerate(spec.get("rolled", [])) if d == 0 and i not in picked]
+    return blanks[0] + 1 if blanks else 0
 
 
 def _towards_frontier(state: BetrayalState, seat: int, entries: list[Legal],

@@ -63,12 +63,15 @@ class AdrenalineShot(Passive):
         _discard(ctx, frame.seat, ref)
 
 
-LUCKY_CHOICES: tuple[tuple[str, int], ...] = (("lucky_blanks", 0), ("lucky_ones", 1),
-                                              ("lucky_all", 2))
+PICKED = "stone_picked"  # the paused roll's dice (positions) picked for the Lucky Stone
 
 
 @passive("lucky_stone")
 class LuckyStone(Passive):
+    """After any roll, once: reroll any number of its dice, the ones the player picks
+    (seed 003, not a preset set). The dice are picked one at a time (a button each: 8
+    dice at most, so 9 options), then rerolled together; rerolling none keeps the stone."""
+
     def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
                     ref: Any) -> list[Offer]:
         if stage != "post":
@@ -78,21 +81,41 @@ class LuckyStone(Passive):
     def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
                    ref: Any) -> None:
         roll["stone"] = ref
-        ask(ctx, frame.seat, "lucky_pick", content.say("prompts.lucky_stone"),
-            [content.say(f"labels.{key}") for key, _ in LUCKY_CHOICES])
+        roll[PICKED] = []
+        _ask_lucky(ctx, frame, roll)
+
+
+def _ask_lucky(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
+    """Option 0 rerolls the picked dice (none picked: keeps the stone); option i picks
+    die i, or drops it again if it was picked, and asks again."""
+    rolled = list(spec.get("rolled", []))
+    picked = spec[PICKED]
+    first = (content.say("labels.lucky_reroll", dice=" ".join(str(rolled[i]) for i in picked))
+             if picked else content.say("labels.lucky_none"))
+    dice = [content.say("labels.lucky_die_picked" if i in picked else "labels.lucky_die",
+                        n=i + 1, face=face) for i, face in enumerate(rolled)]
+    ask(ctx, frame.seat, "lucky_pick",
+        content.say("prompts.lucky_stone", dice=" ".join(map(str, rolled))), [first, *dice])
 
 
 @resumer("lucky_pick")
 def _lucky_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    """Reroll the 0s, the dice under 2, or all of them (any set, seed 003: these three
-    are the sets worth rerolling)."""
     spec = raw["_roll"]
-    below = LUCKY_CHOICES[pick][1]
-    positions = [i for i, d in enumerate(spec.get("rolled", [])) if d <= below]
-    reroll(ctx, spec, positions)
+    picked: list[int] = spec[PICKED]
+    if pick:
+        die = pick - 1
+        spec[PICKED] = [i for i in picked if i != die] if die in picked else sorted(
+            [*picked, die])
+        _ask_lucky(ctx, frame, spec)
+        return
+    del spec[PICKED]
+    stone = spec.pop("stone")
+    if not picked:
+        return  # not used after all: the roll's other offers come back, the stone stays
+    reroll(ctx, spec, picked)
     ctx.say("events.rerolled", who=ctx.who(frame.seat), dice=" ".join(map(str, spec["rolled"])),
             total=total_of(spec))
-    _discard(ctx, frame.seat, spec.pop("stone"))
+    _discard(ctx, frame.seat, stone)
 
 
 @passive("rabbits_foot")
