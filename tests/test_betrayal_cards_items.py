@@ -496,7 +496,8 @@ def test_rabbits_foot_rerolls_one_die_once_a_turn(dice) -> None:  # type: ignore
     dice.extend([2, 1, 0])
     state, _ = apply(state, "use", card="crystal_ball")
     assert state.pending.labels[1:] == ["Use the Rabbit's Foot: reroll a 0",
-                                        "Use the Rabbit's Foot: reroll a 1"]
+                                        "Use the Rabbit's Foot: reroll a 1",
+                                        "Use the Rabbit's Foot: reroll a 2"]
     dice.extend([2])
     state, events = choose(state, "reroll a 0")
     assert any("rerolls: 2 1 2 = 5" in e for e in events)
@@ -507,6 +508,21 @@ def test_rabbits_foot_rerolls_one_die_once_a_turn(dice) -> None:  # type: ignore
     dice.extend([0, 0, 0])
     again, _ = run_steps(state, [{"roll": {"trait": "knowledge"}}])
     assert again.pending is None  # once a turn
+
+
+def test_rabbits_foot_rerolls_any_one_die_a_2_too(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003 (兔足): 「玩家可選擇重擲其中一顆骰子一次，從而改變結果。」 The player may
+    reroll any one of the dice, once: a die showing 2 as well (the Foot used to offer
+    only the 0s and 1s)."""
+    state = new_game()
+    hold(state, OX, "rabbits_foot")
+    dice.extend([2, 2, 2])
+    state, _ = run_steps(state, [{"roll": {"trait": "knowledge"}}])
+    assert state.pending.labels == ["Keep it: 2 2 2 = 6", "Use the Rabbit's Foot: reroll a 2"]
+    dice.extend([1])
+    state, events = choose(state, "reroll a 2")
+    assert not dice and any("rerolls: 1 2 2 = 5" in e for e in events)
+    assert state.pending is None and "rabbits_foot" in state.turn.used
 
 
 def test_rope_climbs_where_others_only_fall() -> None:

@@ -257,7 +257,7 @@ def test_rabbits_foot_once_a_turn_on_your_own_turn(dice) -> None:  # type: ignor
     state, _ = run_steps(state, [{"roll": {"trait": "knowledge"}}])
     assert [label for label in state.pending.labels] == [
         "Keep it: 0 2 1 = 3", "Use the Rabbit's Foot: reroll a 0",
-        "Use the Rabbit's Foot: reroll a 1"]
+        "Use the Rabbit's Foot: reroll a 1", "Use the Rabbit's Foot: reroll a 2"]
     dice.extend([2])
     state, events = choose(state, "reroll a 0")
     assert any("rerolls: 2 2 1 = 5" in e for e in events) and state.pending is None

@@ -120,7 +120,9 @@ def _lucky_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 
 @passive("rabbits_foot")
 class RabbitsFoot(Passive):
-    """On its holder's turn, once: reroll one die of a roll just made."""
+    """On its holder's turn, once: reroll one die of a roll just made, any die (seed
+    003: a 2 too, though that can only lower the total). Dice of one face are alike,
+    so it offers one reroll a face shown (3 options at most)."""
 
     def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
                     ref: Any) -> list[Offer]:
@@ -129,7 +131,7 @@ class RabbitsFoot(Passive):
             return []
         faces = sorted(set(roll.get("rolled", [])))
         return [Offer(f"rabbit-{face}", content.say("labels.rabbits_foot", face=face),
-                      {"face": face}) for face in faces if face < 2]
+                      {"face": face}) for face in faces]
 
     def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
                    ref: Any) -> None:
