@@ -15,7 +15,7 @@ from bot.games.betrayal import GAME, content
 from bot.games.betrayal.cards import HANDLERS
 from bot.games.betrayal.house import Layout, cell_of, tile_at
 from bot.games.betrayal.links import reachable
-from bot.games.betrayal.state import BetrayalState
+from bot.games.betrayal.state import HAUNT, BetrayalState, Haunt
 from tests.test_betrayal_engine_helpers import (
     MISSY,
     OX,
@@ -737,6 +737,27 @@ def test_room_tokens_change_trait_rolls_made_there(dice, card: str, kind: str,  
     dice[:] = [1] * 16
     _, events = run_steps(state, roll)
     assert len(rolled(events, "Might")) == 5  # only in its room
+
+
+def test_the_blessing_is_for_heroes_not_the_traitor(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003 (希望湧現): 「英雄Hero在這房間內進行任何能力考驗trait roll時，可多擲1顆遊戲骰」
+    A hero making a trait roll in this room rolls 1 extra die: once the haunt has
+    begun, the traitor rolls there without it; a hero beside them still gets it."""
+    state = new_game()
+    state, _ = draw(state, "a_moment_of_hope")
+    state.phase = HAUNT
+    state.haunt = Haunt(revealer=OX, omen="spear", room="entrance_hall", roll=2, omens=5,
+                        traitor=OX)
+    dice.extend([1] * 16)
+    roll = [{"roll": {"trait": "might", "outcomes": []}}]
+    _, events = run_steps(state, roll)
+    assert len(rolled(events, "Might")) == 5  # Ox, the traitor: Might 5, no Blessing
+    _, events = run_steps(state, [{"roll": {"trait": "sanity", "outcomes": []}}], seat=MISSY)
+    assert len(rolled(events, "Sanity")) == 3 + 1  # Missy, a hero there: Sanity 3 + 1
+    state.haunt.traitor = MISSY
+    dice[:] = [1] * 16
+    _, events = run_steps(state, roll)
+    assert len(rolled(events, "Might")) == 5 + 1  # Ox a hero now: the Blessing is his
 
 
 def test_room_dice_stay_between_one_and_eight(dice) -> None:  # type: ignore[no-untyped-def]

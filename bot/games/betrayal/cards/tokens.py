@@ -1,8 +1,8 @@
 """Tokens events leave in rooms, and what they do there.
 
-- Blessing (A Moment of Hope) +1 die, Drip -1, Smoke -2 on trait rolls made in the
-  room (never fewer than 1 die). RULING: before the haunt every explorer counts as a
-  hero for the Blessing (nobody is a traitor yet).
+- Blessing (A Moment of Hope) +1 die for heroes (never the traitor), Drip -1, Smoke -2
+  on trait rolls made in the room (never fewer than 1 die). RULING: before the haunt
+  every explorer counts as a hero for the Blessing (nobody is a traitor yet).
 - Secret Passage and Secret Stairs are links between their two tokens (links.py).
 - Closet, Safe, Skeletons, Slide and Wall Switch offer their card's `use` steps to an
   explorer in the room, once a turn each (a chosen roll, seed 003). The steps run with
@@ -17,6 +17,7 @@ from typing import Any
 from bot.games.betrayal import content, hooks
 from bot.games.betrayal.cards import Link, Offer, Passive, passive
 from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.links import LINK_TOKENS
 from bot.games.betrayal.rolls import is_trait_roll
 from bot.games.betrayal.state import BetrayalState
@@ -37,7 +38,14 @@ class RoomDice(Passive):
 
 @passive("a_moment_of_hope")
 class Blessing(RoomDice):
+    """Seed 003: the extra die is a hero's, so once the haunt has begun the traitor
+    rolls without it (before the haunt everyone is a hero: the ruling above)."""
+
     delta = 1
+
+    def roll_dice(self, state: BetrayalState, seat: int, roll: dict[str, Any],
+                  ref: Any) -> int:
+        return 0 if sides.is_traitor(state, seat) else super().roll_dice(state, seat, roll, ref)
 
 
 @passive("drip_drip_drip")
