@@ -9,7 +9,7 @@ from collections import Counter
 from bot.core.actions import Action
 from bot.core.events import Event
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME
+from bot.games.betrayal import GAME, traits
 from bot.games.betrayal.decks import all_cards
 from bot.games.betrayal.haunt import chart
 from bot.games.betrayal.state import BetrayalState
@@ -90,12 +90,15 @@ def test_when_every_omen_room_is_played_new_omens_are_drawn(dice) -> None:  # ty
     row = {o: chart()[o][SPEAR_ROOM] for o in chart()}
     played = sorted({chart()["spear"][SPEAR_ROOM], chart()["spear"][other]})
     stale = next(o for o in sorted(row) if o != "spear" and row[o] in played)
-    fresh = next(o for o in sorted(row) if row[o] not in played and o != stale)
+    fresh = "book"  # kept, +2 Knowledge while held
+    assert row[fresh] not in played
     state = new_game()
     put(state, other, "upper", 2, 2)
     state.played = played
     before = Counter(all_cards(state))
+    knowledge = traits.value(state, OX, "knowledge")
     state, events = _reveal(state, dice, next_omens=(stale, fresh))
+    assert traits.value(state, OX, "knowledge") == knowledge + 2  # the Book's on_gain ran
     assert state.haunt is not None and state.haunt.key == row[fresh]
     assert state.haunt.omen == fresh
     held = state.explorers[OX].cards + state.omen_table

@@ -33,7 +33,7 @@ from bot.games.base import PLAYED
 from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.decks import give_card, take_card
-from bot.games.betrayal.effects import step
+from bot.games.betrayal.effects import run, step
 from bot.games.betrayal.haunting import flow, has_plugin
 from bot.games.betrayal.links import distances
 from bot.games.betrayal.state import HAUNT, BetrayalState, Frame, Haunt
@@ -127,6 +127,9 @@ def fresh_haunt(ctx: Ctx, seat: int, omen: str, room: str
                     room=content.room(other).name,
                     data={"replaced": first.key, "room": other})
             return found, omen, other
+    if set(haunts()) <= set(state.played):  # nothing new to find: the deck stays
+        ctx.say("events.haunt_no_fresh", kind="haunt", old=first.name)
+        return first, omen, used
     drawn: list[str] = []
     deck = state.decks["omen"]
     while deck:
@@ -163,6 +166,9 @@ def _swap_omen(ctx: Ctx, seat: int, old: str, new: str, passed: list[str]) -> No
         state.omen_table.append(new)
     state.decks["omen"].extend(back)
     state.rng.shuffle(state.decks["omen"])
+    # The omens' on_lose / on_gain (traits, the Mask) run now, before the haunt's own
+    # steps: they ask nothing, and the traitor's book is read with the traits they give.
+    run(ctx)
 
 
 STALL_ROUNDS = 10  # AI-only tables: rounds with no room found and no omen drawn
