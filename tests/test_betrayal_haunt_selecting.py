@@ -11,11 +11,12 @@ from bot.core.events import Event
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, traits
 from bot.games.betrayal.decks import all_cards
-from bot.games.betrayal.haunt import chart
+from bot.games.betrayal.haunt import chart, other_omen_rooms
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_engine_helpers import (
     OX,
     apply,
+    at,
     choose,
     deck_top,
     dice,
@@ -60,7 +61,7 @@ def test_a_played_haunt_is_read_again_in_the_revealers_other_omen_room(dice) -> 
     在預兆牌Omen card不變的情況下，翻查出新的故事。" In English: look at the other omen
     rooms in the house and read the chart again, with the same omen, in the omen room
     nearest the revealer instead of the room they are in. Turned off, the haunt stands."""
-    assert "故事揀選" not in RULE and "最近揭露者" in RULE  # the sentence, as written
+    assert "最近揭露者" in RULE  # the sentence, as written (seed 003, 故事揀選)
     other = _other_room()
     state = new_game()
     put(state, other, "upper", 2, 2)
@@ -124,3 +125,17 @@ def test_the_setup_options_carry_the_played_haunts_into_the_state() -> None:
     del raw["played"], raw["fresh"]  # a game saved before this rule still loads
     old = GAME.load(raw)
     assert old.played == [] and old.fresh
+
+
+def test_the_omen_rooms_are_tried_nearest_the_revealer_first() -> None:
+    """Seed 003: "以最近揭露者Haunt revealer的另一印有預兆標記的房間" (the omen room nearest
+    the revealer), then "次近" (the next nearest): by walking distance, not by when the
+    room was placed; the room the chart was read in is not tried again."""
+    row = chart()["spear"]
+    far, near = [r for r in sorted(row) if r != SPEAR_ROOM][:2]
+    state = new_game()
+    put(state, far, "upper", 5, 5)  # placed first, reached by no door
+    put(state, near, "upper", 2, 2)
+    at(state, OX, near)  # the revealer stands in it: distance 0
+    assert other_omen_rooms(state, OX, "spear", SPEAR_ROOM) == [near, far]
+    assert other_omen_rooms(state, OX, "spear", near) == [far]

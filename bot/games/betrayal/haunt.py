@@ -94,7 +94,7 @@ def _is_fresh(state: BetrayalState, haunt: HauntInfo | None) -> bool:
     return haunt is not None and haunt.key not in state.played
 
 
-def _other_omen_rooms(state: BetrayalState, seat: int, omen: str, used: str) -> list[str]:
+def other_omen_rooms(state: BetrayalState, seat: int, omen: str, used: str) -> list[str]:
     """The house's other omen rooms, nearest the revealer first (seed 003: 最近揭露者),
     ties in the order they were placed; rooms out of walking reach come last."""
     row = chart().get(omen) or {}
@@ -120,7 +120,7 @@ def fresh_haunt(ctx: Ctx, seat: int, omen: str, room: str
     first = chart_haunt(state, omen, room)
     if not state.fresh or first is None or _is_fresh(state, first):
         return first, omen, used
-    for other in _other_omen_rooms(state, seat, omen, used):
+    for other in other_omen_rooms(state, seat, omen, used):
         found = chart_haunt(state, omen, other)
         if _is_fresh(state, found):
             ctx.say("events.haunt_swapped_room", kind="haunt", old=first.name,
