@@ -10,6 +10,11 @@ remembers which of them were delivered (the outbox). A delivery (bot/delivery.py
 it) sends every event owed and then marks them delivered; one cut short by a crash is
 sent again at the next start, under the same keys, so Discord (which drops a message
 whose nonce it has just seen) shows it once.
+
+What a server has played (bot/games/base.py, PLAYED): an event naming content as it
+comes into play is recorded for the table's server in the save that writes it, and a
+game starting in that server gets the list in its setup options, so a game can avoid
+what the server has seen. Sessions name no game: the keys are the game's own.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from bot.delivery import (
     sequenced,
 )
 from bot.delivery import plan as plan_delivery
-from bot.games.base import PlayerInfo
+from bot.games.base import PLAYED, PlayerInfo
 from bot.store import ACTIVE, LOBBY, OVER, GameExists, StaleVersion, Store, Table
 from bot.texts import say
 from renderers import render_public
@@ -191,6 +196,8 @@ class Sessions:
             if version is not None and version != table.version:
                 raise IllegalAction(say("errors.stale"))
             was_lobby = table.status == LOBBY
+            if was_lobby and action.kind == table_rules.START:
+                await self._hand_in_played(table)
             owed_from = table.delivered_seq
             played = await self._off_loop(self._played, True, table_rules.apply, table, actor,
                                           action)
@@ -202,6 +209,16 @@ class Sessions:
                 return Outcome(new, events, lobby_only=True)
             return await self._continue(new, owed_from, sequenced(new, events),
                                         played.plan)
+
+    async def _hand_in_played(self, table: Table) -> None:
+        """Before a start: the server's played content of this kind joins the table's
+        options, which the game's setup reads (kept there, so the game replays exactly).
+        Nothing is added when the server has played nothing or there is no server."""
+        if table.guild_id is None:
+            return
+        keys = await self.store.played(table.guild_id, table.kind)
+        if keys:
+            table.options[PLAYED] = keys
 
     async def ai_step(self, channel_id: int) -> Outcome | None:
         """One AI decision, if an AI seat is to act (the demo drives games this way)."""
@@ -263,12 +280,13 @@ class Sessions:
 
     async def _save(self, played: Played, expected: int, actor_id: int | None,
                     action: Action | None, *, delivered: bool = False) -> Table:
+        keys = [str(e.data[PLAYED]) for e in played.events if e.data.get(PLAYED)]
         try:
             return await self.store.save(played.table, played.events,
                                          expected_version=expected, actor_id=actor_id,
                                          action=action.to_dict() if action else None,
                                          delivered=delivered, ai_turn=played.ai_turn,
-                                         envelope=played.envelope)
+                                         envelope=played.envelope, played=keys)
         except StaleVersion:
             raise IllegalAction(say("errors.busy")) from None
 

@@ -46,6 +46,19 @@ def _setup_options(kind: str, **given: str | None) -> dict[str, str]:
     return options
 
 
+def _offered(interaction: discord.Interaction, name: str,
+             current: str) -> list[app_commands.Choice[str]]:
+    """The values the chosen game offers for one setup option, matching what is typed."""
+    key = getattr(interaction.namespace, "game", None) or ""
+    try:
+        values = games.get(str(key)).setup_choices().get(name, [])
+    except KeyError:
+        return []
+    needle = current.lower()
+    return [app_commands.Choice(name=label[:100], value=value)
+            for value, label in values if needle in label.lower() or needle in value][:25]
+
+
 PickResolver = Callable[[discord.Interaction], Awaitable[Action]]
 
 
@@ -77,16 +90,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(game="Which game to play",
                            seed="Optional number that fixes the shuffles and dice",
-                           layout="Which house to play in (Cthulhu in the House)")
+                           layout="Which house to play in (Cthulhu in the House)",
+                           fresh="Swap what this server has played for something new "
+                                 "(Betrayal's haunts; on unless turned off)")
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                   seed: app_commands.Range[int, 0, 2**53] | None = None,
-                  layout: str | None = None) -> None:
+                  layout: str | None = None, fresh: str | None = None) -> None:
         async with handling(interaction, "game new"):
             channel_id = interaction.channel_id or 0
             if seed is None:
                 seed = secrets.randbits(32)
-            options: dict[str, str] = _setup_options(game.value, layout=layout)
+            options: dict[str, str] = _setup_options(game.value, layout=layout, fresh=fresh)
             # Today's date, for games that start with "whose birthday comes next"; kept
             # in the options so a replay of this game stays exact.
             options["today"] = datetime.now(UTC).strftime("%m-%d")
@@ -109,14 +124,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
     @new.autocomplete("layout")
     async def _new_layout(self, interaction: discord.Interaction,
                           current: str) -> list[app_commands.Choice[str]]:
-        key = getattr(interaction.namespace, "game", None) or ""
-        try:
-            values = games.get(str(key)).setup_choices().get("layout", [])
-        except KeyError:
-            return []
-        needle = current.lower()
-        return [app_commands.Choice(name=label[:100], value=value)
-                for value, label in values if needle in label.lower() or needle in value][:25]
+        return _offered(interaction, "layout", current)
+
+    @new.autocomplete("fresh")
+    async def _new_fresh(self, interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[str]]:
+        return _offered(interaction, "fresh", current)
 
     async def _lobby_action(self, interaction: discord.Interaction,
                             action: Action | PickResolver) -> None:

@@ -229,7 +229,8 @@ def test_the_chart_event_is_public_and_carries_the_haunt(dice) -> None:  # type:
     assert len(chart_events) == 1
     event = chart_events[0]
     assert event.audience.is_public and event.kind == "haunt"
-    assert event.data == {"haunt": "its_alive", "number": haunts()["its_alive"].number}
+    assert event.data == {"haunt": "its_alive", "number": haunts()["its_alive"].number,
+                          "played": "its_alive"}  # the server remembers it (sessions)
 
 
 def test_the_haunt_record_round_trips(dice) -> None:  # type: ignore[no-untyped-def]

@@ -157,6 +157,23 @@ async def test_the_house_layout_is_chosen_at_new(fd: FakeDiscord,
     assert re.fullmatch(r"\d\d-\d\d", table.options["today"])  # for birthday order
 
 
+async def test_the_host_turns_fresh_haunts_off_at_new(fd: FakeDiscord,
+                                                      start_hauntkeeper: BotFactory) -> None:
+    """Seed 003's Selecting the Haunt is on unless the host turns it off in the lobby."""
+    channel = fd.add_channel("fresh")
+    host = fd.add_user("host")
+    bot = await start_hauntkeeper()
+    offered = await fd.autocomplete(host, channel, "game", "new", focused="fresh",
+                                    game="betrayal", fresh="")
+    assert [c["value"] for c in offered] == ["on", "off"]
+    refused = await (await fd.slash(host, channel, "game", "new", game="cthulhu",
+                                    fresh="off")).wait()
+    assert "no `fresh` option" in refused.ephemeral_texts()[0]
+    await (await fd.slash(host, channel, "game", "new", game="betrayal", fresh="off")).wait()
+    table = await bot.store.load(channel)
+    assert table is not None and table.options["fresh"] == "off"
+
+
 async def test_every_interaction_logs_one_line(fd: FakeDiscord, start_hauntkeeper: BotFactory,
                                                caplog: pytest.LogCaptureFixture) -> None:
     channel = fd.add_channel("logged")

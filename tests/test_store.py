@@ -234,3 +234,71 @@ async def test_the_outbox_cursor_moves_with_the_save_and_never_back(store: Sqlit
     table = await store.save(again, [Event("d")], expected_version=3, actor_id=7, action=None,
                              delivered=True)
     assert (table.last_seq, table.delivered_seq) == (5, 5)
+
+
+async def test_played_content_is_kept_per_server_and_kind(tmp_path: Path) -> None:
+    """A server remembers what it played (Betrayal's haunts, seed 003's Selecting the
+    Haunt), by kind, the first time first; a save records it in its own transaction."""
+    path = tmp_path / "db.sqlite3"
+    s = await open_store(path)
+    try:
+        assert await s.played(5, "betrayal") == []
+        await s.record_played(5, "betrayal", ["its_alive"])
+        await s.record_played(5, "betrayal", ["offspring", "its_alive"])  # no repeat
+        await s.record_played(6, "betrayal", ["the_mummy_walks"])
+        await s.record_played(5, "cthulhu", ["its_alive"])
+        assert await s.played(5, "betrayal") == ["its_alive", "offspring"]
+        assert await s.played(6, "betrayal") == ["the_mummy_walks"]
+        first = await s.execute("SELECT first_played_at FROM played_content WHERE guild_id = 5"
+                                " AND kind = 'betrayal' AND content_key = 'its_alive'")
+        table = await s.create(_table(kind="betrayal"), [], 7, None)
+        await s.save(table, [Event("begins")], expected_version=1, actor_id=7, action=None,
+                     played=["pay_the_piper", "its_alive"])
+        assert await s.played(5, "betrayal") == ["its_alive", "offspring", "pay_the_piper"]
+        again = await s.execute("SELECT first_played_at FROM played_content WHERE guild_id = 5"
+                                " AND kind = 'betrayal' AND content_key = 'its_alive'")
+        assert again == first  # the first time stays
+        with pytest.raises(StaleVersion):  # a refused save records nothing
+            await s.save(table, [], expected_version=1, actor_id=7, action=None,
+                         played=["the_ghost_bride"])
+        assert "the_ghost_bride" not in await s.played(5, "betrayal")
+        no_guild = await s.create(_table(channel=12, guild_id=None, kind="betrayal"), [], 7,
+                                  None)
+        await s.save(no_guild, [], expected_version=1, actor_id=7, action=None,
+                     played=["offspring"])  # a game outside a server records nothing
+        assert await s.execute("SELECT COUNT(*) FROM played_content WHERE guild_id IS NULL") \
+            == [(0,)]
+    finally:
+        await s.close()
+    again_store = await open_store(path)
+    try:
+        assert await again_store.played(6, "betrayal") == ["the_mummy_walks"]
+    finally:
+        await again_store.close()
+
+
+async def test_a_database_of_schema_3_gains_played_content(tmp_path: Path) -> None:
+    """A file of the current release before this step (schema 3) keeps its games and
+    starts with nothing played."""
+    path = tmp_path / "v3.sqlite3"
+    with sqlite3.connect(path) as old:
+        for script in MIGRATIONS[:3]:
+            old.executescript(script)
+        old.execute(
+            "INSERT INTO games (channel_id, guild_id, kind, status, state_json, version,"
+            " created_at, updated_at, last_seq, delivered_seq) VALUES"
+            " (10, 5, 'betrayal', 'active', ?, 3, 0, 0, 0, 0)",
+            (json.dumps(_table(kind="betrayal").envelope()),))
+        old.execute("PRAGMA user_version = 3")
+    old.close()
+    s = await open_store(path)
+    try:
+        assert await s.schema_version() == len(MIGRATIONS) == 4
+        table = await s.load(10)
+        assert table is not None and table.version == 3
+        assert await s.played(5, "betrayal") == []
+        await s.save(table, [], expected_version=3, actor_id=None, action=None,
+                     played=["its_alive"])
+        assert await s.played(5, "betrayal") == ["its_alive"]
+    finally:
+        await s.close()

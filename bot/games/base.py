@@ -18,6 +18,12 @@ from bot.core.plain import copy_plain
 
 S = TypeVar("S")
 
+# Content a server has played (Betrayal's haunts), for games that avoid repeating it.
+# An event naming a piece of content as it comes into play carries its key in
+# data[PLAYED]; the sessions layer remembers it per server and game kind, and hands the
+# server's keys to the next game's `setup` as options[PLAYED] (a list of keys).
+PLAYED = "played"
+
 
 @dataclass(frozen=True)
 class PlayerInfo:

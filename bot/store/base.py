@@ -45,13 +45,22 @@ class Store(Protocol):
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
                    actor_id: int | None, action: dict[str, Any] | None,
                    delivered: bool = False, ai_turn: bool | None = None,
-                   envelope: str | None = None) -> Table:
+                   envelope: str | None = None, played: Sequence[str] = ()) -> Table:
         """Write the new state and its events in one transaction, or raise StaleVersion.
 
         The events are owed to Discord (the outbox) until `mark_delivered`, unless
         `delivered` says the caller answers them itself. `ai_turn` records whether an AI
         seat is to act next, so a restart finds such games without reading states.
-        `envelope`: the table's envelope already serialised (json.dumps), if it was."""
+        `envelope`: the table's envelope already serialised (json.dumps), if it was.
+        `played`: content keys the game's events say came into play (`record_played`),
+        recorded in the same transaction for the table's guild and kind."""
+
+    async def record_played(self, guild_id: int, kind: str, keys: Sequence[str]) -> None:
+        """Remember that this server played these content keys of a game kind (a haunt);
+        a key played before keeps the time it first came up."""
+
+    async def played(self, guild_id: int, kind: str) -> list[str]:
+        """The content keys this server has played of a game kind, first played first."""
 
     async def list_open(self) -> list[Table]:
         """Every unfinished game, states and all (tools and tests; the bot reads ids)."""

@@ -66,4 +66,16 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_with_ai_turns ON games(ai_turn, channel_id) WHERE status != 'over';
     CREATE INDEX games_owing_delivery ON games(channel_id) WHERE delivered_seq < last_seq;
     """,
+    # 4: what each server (guild) has played of a game's content, the first time it came
+    # up: Betrayal's haunts, so a server's next game can choose one it has not played
+    # (seed 003, Selecting the Haunt). Keyed by the game's kind, so any game may use it.
+    """
+    CREATE TABLE played_content (
+        guild_id         INTEGER NOT NULL,
+        kind             TEXT    NOT NULL,
+        content_key      TEXT    NOT NULL,
+        first_played_at  REAL    NOT NULL,
+        PRIMARY KEY (guild_id, kind, content_key)
+    );
+    """,
 ]

@@ -187,14 +187,16 @@ class SqliteStore:
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
                    actor_id: int | None, action: dict[str, Any] | None,
                    delivered: bool = False, ai_turn: bool | None = None,
-                   envelope: str | None = None) -> Table:
+                   envelope: str | None = None, played: Sequence[str] = ()) -> Table:
         """The new state, its events and the outbox cursor in one transaction.
 
         `delivered` says the events need no delivery (a lobby change the interaction
         answers itself); the cursor then moves only if nothing older is still owed.
         `ai_turn` says whether an AI seat is to act next (None: unknown). `envelope` is
         the table's envelope as JSON when the caller serialised it already (off the
-        event loop).
+        event loop). `played`: content keys these events brought into play, recorded
+        for the table's guild in the same transaction (a game with no guild records
+        nothing).
         """
         now = time.time()
         state_json = json.dumps(table.envelope()) if envelope is None else envelope
@@ -213,12 +215,27 @@ class SqliteStore:
                 raise StaleVersion(f"game {table.id} is past version {expected_version}")
             _append(db, table.id or 0, events, row[0] - count + 1, expected_version + 1,
                     actor_id, action, now)
+            if table.guild_id is not None:
+                _record_played(db, table.guild_id, table.kind, played, now)
             return int(row[0]), int(row[1])
 
         last_seq, delivered_seq = await self._on_writer(self._transaction, update)
         table.version = expected_version + 1
         table.last_seq, table.delivered_seq = last_seq, delivered_seq
         return table
+
+    # -- what each server has played -------------------------------------------------------
+
+    async def record_played(self, guild_id: int, kind: str, keys: Sequence[str]) -> None:
+        now = time.time()
+        await self._on_writer(self._transaction,
+                              lambda db: _record_played(db, guild_id, kind, keys, now))
+
+    async def played(self, guild_id: int, kind: str) -> list[str]:
+        rows = await self._read(
+            "SELECT content_key FROM played_content WHERE guild_id = ? AND kind = ?"
+            " ORDER BY first_played_at, content_key", (guild_id, kind))
+        return [str(row[0]) for row in rows]
 
     async def list_open(self) -> list[Table]:
         rows = await self._read(f"SELECT {_COLUMNS} FROM games WHERE status != ?", (OVER,))
@@ -295,6 +312,16 @@ class SqliteStore:
 
 def _flag(value: bool | None) -> int | None:
     return None if value is None else int(value)
+
+
+def _record_played(db: sqlite3.Connection, guild_id: int, kind: str, keys: Sequence[str],
+                   now: float) -> None:
+    """Insert the keys not yet recorded; one already there keeps its first time."""
+    if keys:
+        db.executemany(
+            "INSERT INTO played_content (guild_id, kind, content_key, first_played_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            [(guild_id, kind, key, now) for key in dict.fromkeys(keys)])
 
 
 def _append(db: sqlite3.Connection, game_id: int, events: Sequence[Event], first_seq: int,

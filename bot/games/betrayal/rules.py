@@ -143,6 +143,10 @@ class BetrayalGame(Game[BetrayalState]):
     def rules_topics(self) -> dict[str, str]:
         return content.rules_topics()
 
+    def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
+        """Seed 003, Selecting the Haunt: a table may swap a haunt it has played."""
+        return {setup.FRESH: [(value, say(f"labels.fresh_{value}")) for value in ("on", "off")]}
+
     def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
         explorers = sorted(content.get().explorers.values(), key=lambda e: (e.colour, e.name))
         return {"explorer": [(e.key, f"{e.name} ({e.colour})") for e in explorers]}

@@ -5,6 +5,11 @@ string; an empty entry is dealt). Dealt explorers come from the colours nobody h
 two sides of one character card never play together. The first player is the explorer
 whose birthday comes next after `today` ("MM-DD"), which the lobby may set; by default
 it is drawn from the seeded Rng, so a replay from the seed is exact.
+
+Haunts already played: the `played` option lists the haunt keys this server has played
+(the sessions layer hands them in from the store), and `fresh` ("on", the default, or
+"off") says whether a played haunt is swapped by seed 003's Selecting the Haunt
+(haunt.py). Both are kept in the state, so the choice replays from the state alone.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Any
 
 from bot.core.errors import IllegalAction
 from bot.core.rng import Rng
+from bot.games import base
 from bot.games.betrayal import content
 from bot.games.betrayal.content import DECKS, TRAITS, say
 from bot.games.betrayal.house import START_LAYOUT
@@ -55,6 +61,25 @@ def choose_explorers(raw: Any, seats: int, rng: Rng) -> list[str]:
     return result
 
 
+FRESH = "fresh"  # the lobby option: swap a haunt this server has played
+PLAYED = base.PLAYED  # the setup option the sessions layer fills: haunts played here
+
+
+def fresh_option(raw: Any) -> bool:
+    """The `fresh` option as a flag: on unless the host turned it off."""
+    if isinstance(raw, bool):
+        return raw
+    return str(raw or "on").strip().lower() not in ("off", "no", "false", "0")
+
+
+def played_option(raw: Any) -> list[str]:
+    """The `played` option as a list of keys, in a stable order (sorted, no repeats)."""
+    if not raw:
+        return []
+    items = raw.split(",") if isinstance(raw, str) else list(raw)
+    return sorted({str(i).strip() for i in items if str(i).strip()})
+
+
 def new_state(players: list[str], ai: list[bool], seed: int,
               options: dict[str, Any]) -> BetrayalState:
     rng = Rng.from_seed(seed)
@@ -79,4 +104,6 @@ def new_state(players: list[str], ai: list[bool], seed: int,
     return BetrayalState(
         players=list(players), ai=list(ai), explorers=explorers, tiles=tiles, stack=stack,
         room_discard=[], decks=decks, discards={d: [] for d in DECKS},
-        turn=Turn(seat=first, number=1), first=first, today=today, rng=rng)
+        turn=Turn(seat=first, number=1), first=first, today=today,
+        played=played_option(options.get(PLAYED)), fresh=fresh_option(options.get(FRESH)),
+        rng=rng)

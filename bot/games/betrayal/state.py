@@ -141,6 +141,8 @@ class BetrayalState:
     haunt: Haunt | None = None
     monsters: list[Monster] = field(default_factory=list)
     over: bool = False
+    played: list[str] = field(default_factory=list)  # haunts this server has played
+    fresh: bool = True  # seed 003, Selecting the Haunt: swap a played haunt for a new one
     rng: Rng = field(default_factory=lambda: Rng(0))
 
     def at(self, seat: int) -> Tile:
