@@ -2,7 +2,8 @@
 
 - Blessing (A Moment of Hope) +1 die, Drip -1, Smoke -2 on trait rolls made in the
   room (never fewer than 1 die). RULING: before the haunt every explorer counts as a
-  hero for the Blessing (nobody is a traitor yet).
+  hero for the Blessing (nobody is a traitor yet); in the haunt none of the three
+  touches the traitor's rolls (seed 003: cards that do no damage do not affect it).
 - Secret Passage and Secret Stairs are links between their two tokens (links.py).
 - Closet, Safe, Skeletons, Slide and Wall Switch offer their card's `use` steps to an
   explorer in the room, once a turn each (a chosen roll, seed 003). The steps run with
@@ -17,6 +18,7 @@ from typing import Any
 from bot.games.betrayal import content, hooks
 from bot.games.betrayal.cards import Link, Offer, Passive, passive
 from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.links import LINK_TOKENS
 from bot.games.betrayal.rolls import is_trait_roll
 from bot.games.betrayal.state import BetrayalState
@@ -28,11 +30,16 @@ def _token(state: BetrayalState, ref: Any) -> dict[str, Any]:
 
 
 class RoomDice(Passive):
+    """A token's dice on the trait rolls made in its room. In the haunt the traitor's
+    rolls keep their dice: the three cards do no damage, and seed 003 says such a card
+    does not affect the traitor, whoever laid the token (sides.unaffected)."""
     delta = 0
 
     def roll_dice(self, state: BetrayalState, seat: int, roll: dict[str, Any],
                   ref: Any) -> int:
-        return self.delta if is_trait_roll(roll) else 0
+        if not is_trait_roll(roll) or sides.unaffected(state, seat, self.name, None):
+            return 0
+        return self.delta
 
 
 @passive("a_moment_of_hope")
