@@ -109,7 +109,14 @@ STEP_HANDLERS = {  # steps run in order with the others
 }
 
 CARD_KEYS = {"key", "name", "text", "keep", "on_draw", "use", "lasting", "custom",
-             "designed", "note"}
+             "designed", "note", "does_damage"}
+# Seed 003, "Haunt": the traitor is not affected by a roll or card that does no damage
+# (奸徒與怪物是完全不受一切不會引致損傷的考驗/卡片影響). The cards whose damage (or attack)
+# lies in a handler, where the steps cannot show it; every other card's `does_damage`
+# must agree with its steps.
+DAMAGE_IN_HANDLER = {"bloody_vision", "disquieting_sounds", "grave_dirt", "hideous_shriek",
+                     "jonahs_turn", "mists_from_the_walls", "shrieking_wind", "silence",
+                     "spider", "the_beckoning"}
 STEP_LISTS = ("on_draw", "use")
 TRAIT_ROLL_TOP = 16  # 8 dice at most, faces 0 0 1 1 2 2
 
@@ -192,6 +199,13 @@ def test_roll_outcomes_cover_every_total_once(card):
             assert len(hits) == 1, f"{w}: total {total} matches {len(hits)} outcomes"
         for o in arg["outcomes"]:  # no band that no total can reach
             assert o.get("min", 0) <= top, f"{w}: a band starts above {top}"
+
+
+@pytest.mark.parametrize("card", EVENTS, ids=lambda c: c.get("key", "?"))
+def test_does_damage_agrees_with_the_steps(card):
+    assert isinstance(card.get("does_damage"), bool), f"{card['key']}: say does_damage"
+    hurts = any(kind in ("damage", "attack") for _, kind, _ in all_steps(card))
+    assert card["does_damage"] == (hurts or card["key"] in DAMAGE_IN_HANDLER), card["key"]
 
 
 def test_the_lasting_set():

@@ -77,6 +77,9 @@ class CardInfo:
     custom: str = ""
     designed: bool = False
     own_tradeable: bool = True  # the card's `tradeable:` (false: the Blood Dagger)
+    # An event's `does_damage:` (seed 003: the traitor is not affected by a card that
+    # does no damage). Missing means it may: a card spares the traitor only if it says so.
+    does_damage: bool = True
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -144,7 +147,7 @@ def load_content(folder: Path) -> Content:
                 _steps(c.get("on_gain")), _steps(c.get("on_lose")), _steps(c.get("on_draw")),
                 _steps(c.get("use")), _steps(c.get("modifiers")), bool(c.get("lasting", False)),
                 str(c.get("custom") or ""), bool(c.get("designed", False)),
-                bool(c.get("tradeable", True)), dict(c))
+                bool(c.get("tradeable", True)), bool(c.get("does_damage", True)), dict(c))
     return Content(explorers, rooms, cards)
 
 

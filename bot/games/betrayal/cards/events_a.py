@@ -45,6 +45,7 @@ from typing import Any
 from bot.games.betrayal import content, decks, items, traits
 from bot.games.betrayal.cards import Cause, Offer, Passive, handler, passive, resumer
 from bot.games.betrayal.cards.attacks import explorer_attack, thing_attack
+from bot.games.betrayal.cards.haunt_cards import reached
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import pause, step
@@ -77,8 +78,9 @@ def _clockwise(state: BetrayalState, seat: int) -> list[int]:
 
 
 def _each(ctx: Ctx, frame: Frame, seats: list[int], steps: list[dict[str, Any]]) -> None:
-    """Each of these explorers runs its own copy of `steps`, in this order."""
-    for seat in reversed(seats):  # the last pushed runs first
+    """Each of these explorers runs its own copy of `steps`, in this order; the traitor
+    sits out a card that does no damage that another drew (seed 003: reached)."""
+    for seat in reversed(reached(ctx, frame, seats)):  # the last pushed runs first
         ctx.push(steps, seat, frame.source, frame.origin)
 
 
@@ -256,7 +258,7 @@ def _footsteps_near(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         ctx.say("events.footsteps_alone")
         return
     if len(near) == 1:
-        ctx.push(list(arg["steps"]), near[0], frame.source, frame.origin)
+        _each(ctx, frame, near, list(arg["steps"]))
         return
     pause(ctx, frame, {"_footsteps_pick": {"seats": near, "steps": arg["steps"]}},
           "footsteps_near", content.say("prompts.nearest"), [ctx.who(s) for s in near])
@@ -265,7 +267,7 @@ def _footsteps_near(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 @resumer("footsteps_near")
 def _footsteps_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     spec = frame.steps.pop(0)["_footsteps_pick"]
-    ctx.push(list(spec["steps"]), int(spec["seats"][pick]), frame.source, frame.origin)
+    _each(ctx, frame, [int(spec["seats"][pick])], list(spec["steps"]))
 
 
 @step("_footsteps_all")
@@ -333,9 +335,11 @@ def item_cards(state: BetrayalState, seat: int) -> list[str]:
 @handler("image_in_the_mirror_pass")
 def image_in_the_mirror_pass(ctx: Ctx, frame: Frame, args: Any) -> None:
     """Only an explorer with an item card is affected: the card goes round the table
-    from the drawer to the first who has one; with no one, it is discarded."""
+    from the drawer to the first who has one (the traitor, but for its own draw, is
+    passed over: seed 003, reached); with no one, it is discarded."""
     state = ctx.state
-    holder = next((s for s in _clockwise(state, frame.seat) if item_cards(state, s)), None)
+    holder = next((s for s in _clockwise(state, frame.seat)
+                   if item_cards(state, s) and reached(ctx, frame, [s])), None)
     if holder is None:
         ctx.say("events.mirror_no_one")
         frame.steps.clear()

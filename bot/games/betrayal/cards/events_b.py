@@ -22,6 +22,7 @@ from typing import Any
 
 from bot.games.betrayal import content, decks, traits
 from bot.games.betrayal.cards import Cause, handler, resumer
+from bot.games.betrayal.cards.haunt_cards import reached
 from bot.games.betrayal.cards.rooms import elevator_spots
 from bot.games.betrayal.content import FLOORS, TRAITS
 from bot.games.betrayal.context import Ctx
@@ -94,7 +95,8 @@ def everyone(ctx: Ctx, frame: Frame, affected: Callable[[BetrayalState, int], bo
              steps_for: Callable[[BetrayalState, int], tuple[list[dict[str, Any]],
                                                              dict[str, Any]]]) -> None:
     """Each affected explorer (the drawer first, then clockwise) runs its own steps:
-    its own roll, its own damage, its own choices."""
+    its own roll, its own damage, its own choices. The traitor sits out a card that
+    does no damage that another drew (seed 003: haunt_cards.reached)."""
     state = ctx.state
     count = len(state.explorers)
     seats = [(frame.seat + i) % count for i in range(count)]
@@ -102,7 +104,7 @@ def everyone(ctx: Ctx, frame: Frame, affected: Callable[[BetrayalState, int], bo
     if not chosen:
         ctx.say("events.no_one_affected", card=_card_name(frame.source))
         return
-    for seat in reversed(chosen):  # the last pushed runs first
+    for seat in reversed(reached(ctx, frame, chosen)):  # the last pushed runs first
         steps, extra = steps_for(state, seat)
         ctx.push(steps, seat, frame.source, frame.origin, extra)
 

@@ -24,7 +24,12 @@ rolling):
   a room's rule that is a roll and can do no damage (the Attic's, the Junk Room's)
   does not touch the traitor; a room's gains and its damage still do.
 - `_traitor_event`: an event the traitor draws in the haunt first asks "resolve it or
-  ignore it" (decks.resolve_card pushes it).
+  ignore it" (decks.resolve_card pushes it); resolved, the traitor bears all of it.
+- `reached`: an event another explorer drew that does no damage (events.yaml
+  `does_damage: false`: Rotten, Footsteps, Image in the Mirror...) passes the traitor
+  by (sides.unaffected), and the channel hears it; a card that does damage still hits.
+  The tokens such cards leave (Drip, Smoke, the Blessing) leave the traitor's dice alone
+  (cards/tokens.RoomDice).
 - `_elevator_choose`: the traitor picks the Mystic Elevator's floor (cards/rooms.py).
 Monsters already meet no room rule or card but those the haunt's engine applies.
 """
@@ -317,6 +322,20 @@ class HouseIsHome(Passive):
 
     def immune(self, state: BetrayalState, seat: int, room: str, ref: Any) -> bool:
         return sides.is_traitor(state, seat) and not state.over and harmless_roll(room)
+
+
+def reached(ctx: Ctx, frame: Frame, seats: list[int]) -> list[int]:
+    """The seats a card drawn by `frame.seat` still touches. The traitor is left out of
+    a card that does no damage (seed 003; sides.unaffected), and the channel hears that
+    it ignored the card, so that no one waits for a roll that will not come."""
+    touched: list[int] = []
+    for seat in seats:
+        if sides.unaffected(ctx.state, seat, frame.source, frame.seat):
+            ctx.say("events.traitor_unaffected", who=ctx.who(seat),
+                    card=card_name(frame.source), data={"seat": seat, "card": frame.source})
+        else:
+            touched.append(seat)
+    return touched
 
 
 def traitor_may_ignore(state: BetrayalState, seat: int) -> bool:

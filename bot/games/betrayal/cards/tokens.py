@@ -2,7 +2,9 @@
 
 - Blessing (A Moment of Hope) +1 die for heroes (never the traitor), Drip -1, Smoke -2
   on trait rolls made in the room (never fewer than 1 die). RULING: before the haunt
-  every explorer counts as a hero for the Blessing (nobody is a traitor yet).
+  every explorer counts as a hero for the Blessing (nobody is a traitor yet); in the
+  haunt none of the three touches the traitor's rolls (seed 003: cards that do no
+  damage do not affect it).
 - Secret Passage and Secret Stairs are links between their two tokens (links.py).
 - Closet, Safe, Skeletons, Slide and Wall Switch offer their card's `use` steps to an
   explorer in the room, once a turn each (a chosen roll, seed 003). The steps run with
@@ -29,23 +31,25 @@ def _token(state: BetrayalState, ref: Any) -> dict[str, Any]:
 
 
 class RoomDice(Passive):
+    """A token's dice on the trait rolls made in its room. In the haunt the traitor's
+    rolls keep their dice: the three cards do no damage, and seed 003 says such a card
+    does not affect the traitor, whoever laid the token (sides.unaffected)."""
     delta = 0
 
     def roll_dice(self, state: BetrayalState, seat: int, roll: dict[str, Any],
                   ref: Any) -> int:
-        return self.delta if is_trait_roll(roll) else 0
+        if not is_trait_roll(roll) or sides.unaffected(state, seat, self.name, None):
+            return 0
+        return self.delta
 
 
 @passive("a_moment_of_hope")
 class Blessing(RoomDice):
     """Seed 003: the extra die is a hero's, so once the haunt has begun the traitor
-    rolls without it (before the haunt everyone is a hero: the ruling above)."""
+    rolls without it (RoomDice keeps every token's dice off the traitor's rolls; before
+    the haunt everyone is a hero: the ruling above)."""
 
     delta = 1
-
-    def roll_dice(self, state: BetrayalState, seat: int, roll: dict[str, Any],
-                  ref: Any) -> int:
-        return 0 if sides.is_traitor(state, seat) else super().roll_dice(state, seat, roll, ref)
 
 
 @passive("drip_drip_drip")

@@ -8,6 +8,7 @@ play in seat order from the revealer, then the monsters.
 
 from __future__ import annotations
 
+from bot.games.betrayal import content
 from bot.games.betrayal.state import BetrayalState, Monster
 
 HERO, EVIL = "heroes", "traitor"
@@ -22,6 +23,18 @@ def traitor(state: BetrayalState) -> int | None:
 
 def is_traitor(state: BetrayalState, seat: int) -> bool:
     return state.haunt is not None and state.haunt.traitor == seat
+
+
+def unaffected(state: BetrayalState, seat: int, card: str, drawer: int | None) -> bool:
+    """Seed 003, the haunt: the house is the traitor's home, and a card that does no
+    damage (events.yaml `does_damage: false`) does not touch the traitor: the card as
+    it reaches the traitor from another explorer's draw (Rotten's roll, Footsteps'
+    nearest explorer), or a token it left (`drawer` None: Drip's dice). A traitor who
+    draws the card chooses instead (seed 003: it may ignore the event, or resolve it
+    and bear all of it, good and bad: cards/haunt_cards._traitor_event)."""
+    return (seat != drawer and is_traitor(state, seat) and not state.over
+            and bool(state.haunt and state.haunt.key) and card in content.get().cards
+            and not content.card(card).does_damage)
 
 
 def side_of(state: BetrayalState, ref: str | int) -> str:
