@@ -45,11 +45,15 @@ class RoomDice(Passive):
 
 @passive("a_moment_of_hope")
 class Blessing(RoomDice):
-    """Seed 003: the extra die is a hero's, so once the haunt has begun the traitor
-    rolls without it (RoomDice keeps every token's dice off the traitor's rolls; before
-    the haunt everyone is a hero: the ruling above)."""
+    """Seed 003: the extra die is a hero's, so once there is a traitor it rolls without
+    it: the card's own words, whatever haunt runs (RoomDice also keeps every token's
+    dice off the traitor's rolls in a haunt; before the haunt everyone is a hero)."""
 
     delta = 1
+
+    def roll_dice(self, state: BetrayalState, seat: int, roll: dict[str, Any],
+                  ref: Any) -> int:
+        return 0 if sides.is_traitor(state, seat) else super().roll_dice(state, seat, roll, ref)
 
 
 @passive("drip_drip_drip")
