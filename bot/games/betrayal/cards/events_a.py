@@ -10,8 +10,10 @@ Monkey's passive (items.yaml), from seed 003 (events: lines 627-902; FAQ 903-945
   discarded at its own end condition (below).
 - Disquieting Sounds, Footsteps, Funeral, Groundskeeper, Hanged Men, Hideous Shriek,
   Image in the Mirror and Jonah's Turn: the parts of their cards steps cannot say.
-- The Toy Monkey: entering a room with others, roll 2 dice (3-4 claps, 1-2 attacks one
-  of them with Speed 3, 0 attacks its holder); at most one attack a turn.
+- The Toy Monkey: entering a room with other explorers or monsters, roll 2 dice (3-4
+  claps, 1-2 attacks one of them with Speed 3, 0 attacks its holder); at most one
+  attack a turn. A monster it beats is hurt as in any fight (stunned, or killed if its
+  haunt says so); it does nothing to a target without Speed (seed 003).
 
 RULINGS (where seed 003 and events.yaml's notes leave it open):
 - Webs, Debris: the held explorer's own Might 4+ try comes from its next turn on (the
@@ -34,6 +36,9 @@ RULINGS (where seed 003 and events.yaml's notes leave it open):
   the drawer's room (an explorer in the same room is nearest); ties are the drawer's
   pick. On 0, every living explorer, the drawer first and then clockwise, picks.
 - Creepy Puppet: "took physical damage" means some was dealt after the Armor's cut.
+- Toy Monkey: any monster here sets off its roll, the traitor's own too (the card
+  says "other explorers or monsters"), but one without Speed is never its target; a
+  monster it beats credits no hero (no explorer struck it: the Mummy keeps the Girl).
 - Image in the Mirror: "item" means item cards (not omens); passing goes clockwise
   (seat + 1), the direction turns go, skipping the dead.
 """
@@ -48,6 +53,7 @@ from bot.games.betrayal.cards.attacks import explorer_attack, thing_attack
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.haunting import combat, sides
 from bot.games.betrayal.house import DIRS, opposite, through_door
 from bot.games.betrayal.links import distances, links_from
 from bot.games.betrayal.movement import (
@@ -68,6 +74,11 @@ GRAVE_DIRT_ROOMS: frozenset[str] = frozenset(
 
 def _name(key: str) -> str:
     return content.card(key).name
+
+
+def _figure(ctx: Ctx, target: int | str) -> str:
+    """An explorer's name (a seat) or a monster's ("m<id>")."""
+    return ctx.who(target) if isinstance(target, int) else combat.target_name(ctx.state, target)
 
 
 def _clockwise(state: BetrayalState, seat: int) -> list[int]:
@@ -548,17 +559,27 @@ MONKEY_ATTACKED = "toy_monkey_attacked"  # turn flag: it has attacked this turn
 
 @passive(TOY_MONKEY)
 class ToyMonkey(Passive):
-    """Entering a room with others, its holder rolls 2 dice: 3-4 it claps; 1-2 it
-    attacks one of them (the holder's pick) with Speed 3; 0 it attacks its holder.
-    Once it has attacked this turn it only claps (no roll)."""
+    """Entering a room with other explorers or monsters, its holder rolls 2 dice: 3-4
+    it claps; 1-2 it attacks one of them (the holder's pick) with Speed 3; 0 it attacks
+    its holder. Once it has attacked this turn it only claps (no roll)."""
 
     def entered(self, ctx: Ctx, seat: int, tile: int, ref: Any) -> None:
-        if ctx.state.turn.flags.get(MONKEY_ATTACKED) or not _with(ctx.state, seat):
+        state = ctx.state
+        if state.turn.flags.get(MONKEY_ATTACKED) or not (
+                _with(state, seat) or combat.monsters_in(state, state.explorers[seat].tile)):
             return
         ctx.push([{"roll": {"dice": 2, "outcomes": [
             {"min": 3, "do": [{"_monkey": {"at": "none"}}]},
             {"min": 1, "max": 2, "do": [{"_monkey": {"at": "other"}}]},
             {"max": 0, "do": [{"_monkey": {"at": "holder"}}]}]}}], seat, ref, "item")
+
+
+def _monkey_targets(state: BetrayalState, seat: int) -> list[int | str]:
+    """Whom the monkey may attack on 1-2: the other explorers here, and the monsters
+    here that have Speed (seed 003: it does nothing to a target without Speed)."""
+    here = state.explorers[seat].tile
+    found: list[int | str] = list(_with(state, seat))
+    return found + [f"m{m.id}" for m in combat.card_targets(state, seat, here, "speed")]
 
 
 @step("_monkey")
@@ -568,22 +589,30 @@ def _monkey(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if at == "holder":
         _monkey_attack(ctx, frame, seat)
         return
-    targets = _with(state, seat) if at == "other" else []
+    targets = _monkey_targets(state, seat) if at == "other" else []
     if not targets:
         ctx.say("events.monkey_claps")
         return
     if len(targets) == 1:
         _monkey_attack(ctx, frame, targets[0])
         return
-    pause(ctx, frame, {"_monkey_pick": {"seats": targets}}, "monkey_target",
-          content.say("prompts.monkey_target"), [ctx.who(s) for s in targets])
+    pause(ctx, frame, {"_monkey_pick": {"targets": targets}}, "monkey_target",
+          content.say("prompts.monkey_target"),
+          [_figure(ctx, t) for t in targets])
 
 
 @resumer("monkey_target")
 def _monkey_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    _monkey_attack(ctx, frame, int(frame.steps.pop(0)["_monkey_pick"]["seats"][pick]))
+    _monkey_attack(ctx, frame, frame.steps.pop(0)["_monkey_pick"]["targets"][pick])
 
 
-def _monkey_attack(ctx: Ctx, frame: Frame, target: int) -> None:
+def _monkey_attack(ctx: Ctx, frame: Frame, target: int | str) -> None:
+    """Speed 3 on an explorer (its defence roll) or on a monster (its own dice)."""
     ctx.state.turn.flags[MONKEY_ATTACKED] = True
-    thing_attack(ctx, target, _name(TOY_MONKEY), "speed", 3, frame.source, frame.origin)
+    monster = sides.monster(ctx.state, target) if isinstance(target, str) else None
+    if monster is not None:
+        combat.thing_strikes(ctx, frame.seat, monster, _name(TOY_MONKEY), "speed", 3,
+                             frame.source, frame.origin)
+        return
+    if isinstance(target, int):
+        thing_attack(ctx, target, _name(TOY_MONKEY), "speed", 3, frame.source, frame.origin)

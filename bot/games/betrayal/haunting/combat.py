@@ -105,6 +105,22 @@ def _targets_in(state: BetrayalState, seat: int, tile_id: int, near: bool) -> li
     return found
 
 
+def monsters_in(state: BetrayalState, tile_id: int) -> list[Monster]:
+    """The living monsters in this room (a split room's halves alike: a monster has no
+    side)."""
+    return [m for m in sides.monsters(state) if m.tile == tile_id]
+
+
+def card_targets(state: BetrayalState, seat: int, tile_id: int, trait: str) -> list[Monster]:
+    """The monsters here that a card's forced attack with `trait` can reach (the Toy
+    Monkey, Bloody Vision): seed 003 never attacks with a trait the target lacks, and
+    the haunt may shield some (`can_attack`: the Heart and the Brain)."""
+    plugin = base.for_state(state)
+    return [m for m in monsters_in(state, tile_id)
+            if monster_trait(state, m, trait) is not None
+            and plugin.can_attack(state, str(seat), f"m{m.id}")]
+
+
 def _has_trait(state: BetrayalState, target: int | str, trait: str) -> bool:
     if isinstance(target, str):
         found = sides.monster(state, target)
@@ -279,3 +295,39 @@ def _monster_strike_result(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         ctx.push_child(frame, [{"damage": {"kind": kind, "amount": margin}}])
     elif monster is not None:
         hurt_monster(ctx, monster, -margin, str(frame.seat), "")
+
+
+# ---------------------------------------------------------------- a card's thing vs monster
+
+def thing_strikes(ctx: Ctx, seat: int, monster: Monster, thing: str, trait: str, dice: int,
+                  source: str, origin: str) -> None:
+    """Push an attack of `dice` dice (rolled for a card's thing: the Toy Monkey) on a
+    monster's `trait`, under `seat`'s frame (the card's holder)."""
+    ctx.push([{"_thing_strikes": {"monster": f"m{monster.id}", "thing": thing,
+                                  "trait": trait, "dice": dice}}], seat, source, origin)
+
+
+@step("_thing_strikes")
+def _thing_strikes(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """The thing's dice against the monster's own: a monster that loses is hurt as in
+    any fight (no explorer struck it, so no hero is credited); a thing that loses is
+    not hurt (the Toy Monkey "is not damaged by being beaten")."""
+    state = ctx.state
+    monster = sides.monster(state, str(arg["monster"]))
+    if monster is None:
+        return
+    trait, thing = str(arg["trait"]), str(arg["thing"])
+    ours = roll_betrayal(state.rng, max(1, min(8, int(arg["dice"]))))
+    name = monster_name(state, monster)
+    tell(ctx, "events.thing_attacks_monster", kind="attack", thing=thing, monster=name,
+         strength=len(ours), trait=trait.capitalize(), dice=" ".join(map(str, ours)),
+         total=sum(ours), data={"monster": monster.id, "dice": ours, "total": sum(ours)})
+    theirs = roll_betrayal(state.rng, max(1, min(8, monster_trait(state, monster, trait) or 0)))
+    tell(ctx, "events.monster_rolls", kind="roll", monster=name,
+         dice=" ".join(map(str, theirs)), total=sum(theirs),
+         data={"dice": theirs, "total": sum(theirs)})
+    margin = sum(ours) - sum(theirs)
+    if margin > 0:
+        hurt_monster(ctx, monster, margin, "", "")
+    else:
+        tell(ctx, "events.thing_fended", monster=name, thing=thing)
