@@ -23,9 +23,11 @@ from tests.betrayal_haunt_rig import (
     place,
     rig_plugin,
     rigged,
+    set_trait,
     spawn,
+    trait,
 )
-from tests.test_betrayal_cards_events_a import rolled
+from tests.test_betrayal_cards_events_a import draw, faces, rolled
 
 __all__ = ["fixed", "rig_plugin"]
 DARRIN_NAME = 'Darrin "Flash" Williams'
@@ -114,3 +116,96 @@ def test_toy_monkey_with_no_one_nor_monster_does_not_roll(fixed) -> None:  # typ
     spawn(state, "brute", "grand_staircase")  # elsewhere
     state, events = act(state, "move", dir="E")
     assert state.pending is None and not rolled(events, DARRIN_NAME, "2 dice")
+
+
+# ---------------------------------------------------------------- Bloody Vision
+
+def _vision(state: BetrayalState, fixed: list[int], *more: int) -> tuple[BetrayalState, list[str]]:
+    """Darrin draws Bloody Vision and rolls 1 on Sanity (the attack); then `more`."""
+    fixed.extend(faces(1, trait(state, DARRIN, "sanity")))
+    fixed.extend(more)
+    return draw(state, "bloody_vision", DARRIN)
+
+
+def _darrin_in_the_foyer() -> BetrayalState:
+    state = rigged(DARRIN)
+    place(state, "foyer", DARRIN)
+    return state
+
+
+def test_bloody_vision_attacks_a_monster_here(fixed) -> None:  # type: ignore[no-untyped-def]
+    """骰數總和是0至1，人物必須向同房的人物/怪物進行襲擊。
+
+    On 0-1 the explorer must attack an explorer or a monster in its room."""
+    state = _darrin_in_the_foyer()
+    spawn(state, "brute", "foyer")
+    might = trait(state, DARRIN, "might")
+    state, events = _vision(state, fixed, *[2] * might, 0, 0, 0, 0, 0)  # the brute's 5: 0
+    assert not fixed and state.pending is None
+    assert any(f"attacks the Brute with Might ({might} dice)" in e for e in events)
+    assert state.monsters[0].stunned and state.turn.flags.get("attacked") is None
+
+
+def test_bloody_vision_picks_the_lowest_might_monster_or_explorer(fixed) -> None:  # type: ignore[no-untyped-def]
+    """多於一個襲擊目標時，揀選其中力量Might數值最小的: the lowest Might among them all."""
+    state = _darrin_in_the_foyer()
+    place(state, "foyer", JENNY)
+    set_trait(state, JENNY, "might", 3)
+    spawn(state, "brute", "foyer")  # Might 5
+    spawn(state, "rat", "foyer")  # Might 2: the one struck
+    might = trait(state, DARRIN, "might")
+    state, events = _vision(state, fixed, *[2] * might, 0, 0)
+    assert not fixed and state.pending is None
+    assert any("attacks the Rat with Might" in e for e in events)
+    assert [m.alive for m in state.monsters] == [True, False]  # the rat's `on_hit: kill`
+
+
+def test_bloody_vision_ties_between_a_monster_and_an_explorer_are_the_drawers(
+        fixed, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    state = _darrin_in_the_foyer()
+    place(state, "foyer", JENNY)
+    low = trait(state, JENNY, "might")
+    monkeypatch.setitem(KINDS, "imp", MonsterKind("imp", "Imp", {"speed": 2, "might": low},
+                                                  "stun", "I"))
+    spawn(state, "imp", "foyer")  # as strong as Jenny
+    spawn(state, "brute", "foyer")  # stronger than both
+    state, _ = _vision(state, fixed)
+    assert state.pending and state.pending.kind == "vision_target"
+    assert state.pending.labels == [f"Jenny LeClerc (Might {low})", f"Imp (Might {low})"]
+    might = trait(state, DARRIN, "might")
+    fixed.extend([2] * might + [0] * low)
+    state, _ = choose(state, 1)
+    assert not fixed and state.monsters[0].stunned and not state.monsters[1].stunned
+
+
+def test_bloody_vision_steps_to_a_monster_one_room_away(fixed) -> None:  # type: ignore[no-untyped-def]
+    """若同房並無其他人物/怪物，則檢視其他接鄰的房間: with no one here, a monster next door
+    draws the explorer in."""
+    state = _darrin_in_the_foyer()
+    hall = spawn(state, "brute", "entrance_hall").tile
+    might = trait(state, DARRIN, "might")
+    state, events = _vision(state, fixed, *[2] * might, 0, 0, 0, 0, 0)
+    assert not fixed and state.explorers[DARRIN].tile == hall
+    assert any("lurches into the Entrance Hall" in e for e in events)
+    assert state.monsters[0].stunned
+
+
+def test_bloody_vision_a_monster_without_might_is_no_target(fixed) -> None:  # type: ignore[no-untyped-def]
+    state = _darrin_in_the_foyer()
+    spawn(state, "ghost", "foyer")  # Sanity, no Might
+    state, events = _vision(state, fixed)
+    assert not fixed and state.pending is None
+    assert any("no one is near" in e for e in events) and not state.monsters[0].stunned
+
+
+def test_bloody_vision_on_a_monster_may_take_a_weapon(fixed) -> None:  # type: ignore[no-untyped-def]
+    state = _darrin_in_the_foyer()
+    hold(state, DARRIN, "axe")
+    spawn(state, "brute", "foyer")
+    state, _ = _vision(state, fixed)
+    assert state.pending and state.pending.kind == "strike_weapon"
+    might = trait(state, DARRIN, "might")
+    fixed.extend([2] * (might + 1) + [0] * 5)
+    state, events = choose(state, 1)
+    assert not fixed and any("with the Axe" in e for e in events)
+    assert state.monsters[0].stunned

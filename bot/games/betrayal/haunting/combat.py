@@ -18,9 +18,10 @@ from typing import Any
 
 from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content, hooks, items
-from bot.games.betrayal.cards.attacks import attack_dice, weapon_dice
+from bot.games.betrayal.cards import resumer
+from bot.games.betrayal.cards.attacks import attack_dice, weapon_dice, weapons
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import step
+from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.house import DIRS, through_door
@@ -295,6 +296,43 @@ def _monster_strike_result(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         ctx.push_child(frame, [{"damage": {"kind": kind, "amount": margin}}])
     elif monster is not None:
         hurt_monster(ctx, monster, -margin, str(frame.seat), "")
+
+
+# ---------------------------------------------------------------- a card's explorer vs monster
+
+def strike(ctx: Ctx, seat: int, monster: Monster, trait: str, source: str, origin: str) -> None:
+    """Push an attack on a monster that a card forces on `seat` (Bloody Vision): not
+    the turn's own attack; on its own turn the explorer may add a weapon, as in a duel
+    with an explorer (cards/attacks.py)."""
+    ctx.push([{"_card_strike": {"monster": f"m{monster.id}", "trait": trait}}], seat, source,
+             origin)
+
+
+@step("_card_strike")
+def _card_strike(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state, seat = ctx.state, frame.seat
+    monster = sides.monster(state, str(arg["monster"]))
+    if monster is None or not state.explorers[seat].alive:
+        return
+    spec, trait = dict(arg), str(arg["trait"])
+    options = weapons(state, seat, trait)
+    if "weapon" not in spec and options:
+        spec["options"] = options
+        labels = [content.say("labels.duel_bare", dice=attack_dice(state, seat, trait, ""))]
+        labels += [content.say("labels.duel_with", card=content.card(k).name,
+                               dice=attack_dice(state, seat, trait, k)) for k in options]
+        pause(ctx, frame, {"_card_strike": spec}, "strike_weapon",
+              content.say("prompts.duel_weapon", other=monster_name(state, monster),
+                          trait=trait.capitalize()), labels)
+        return
+    ctx.push_child(frame, [{"_strike_monster": {"monster": spec["monster"], "trait": trait,
+                                                "weapon": str(spec.get("weapon", ""))}}])
+
+
+@resumer("strike_weapon")
+def _strike_weapon(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = raw["_card_strike"]
+    spec["weapon"] = "" if pick == 0 else spec["options"][pick - 1]
 
 
 # ---------------------------------------------------------------- a card's thing vs monster
