@@ -81,8 +81,6 @@ def _pick(state: BetrayalState, seat: int) -> int:
         values = [traits.index(state, pending.seat, t) for t in spec["traits"]]
         target = min(values) if spec["amount"] > 0 else max(values)
         return values.index(target)
-    if pending.kind == "trade_answer":
-        return 1
     if state.haunt is not None:
         tile = haunt_ai.pick_tile(state)
         if tile is not None:
