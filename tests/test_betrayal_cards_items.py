@@ -142,15 +142,6 @@ def test_blood_dagger_cannot_be_traded_or_dropped() -> None:
     refused(state, "trade", **{"with": MISSY, "give": "blood_dagger"})
 
 
-def test_blood_dagger_is_not_asked_for_in_a_swap() -> None:
-    state = new_game()
-    hold(state, OX, "axe")
-    hold(state, MISSY, "blood_dagger", "rope")
-    shown = labels(state)
-    assert "Offer your Axe to Missy Dubourde for the Rope" in shown
-    assert not [x for x in shown if "Blood Dagger" in x]
-
-
 def test_the_dog_does_not_carry_the_blood_dagger() -> None:
     state = new_game()
     corridor(state)

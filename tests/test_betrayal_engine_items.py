@@ -108,18 +108,24 @@ def test_a_card_used_this_turn_stays(dice) -> None:  # type: ignore[no-untyped-d
     assert "Drop the Puzzle Box" in labels(state)
 
 
-def test_a_swap_needs_the_other_explorer_to_agree() -> None:
+def test_a_trade_moves_exactly_one_card() -> None:
+    """玩家僅可將1張卡片(髒狗Dog、女孩Girl、瘋漢Madman除外)，轉交給與其人物同處同一房間的其他人物。
+
+    A player may hand only one card (not the Dog, Girl or Madman) to another explorer in
+    the same room (seed 003, "items"). Once, the bot let a trade be a swap (a card for one
+    of theirs): two cards in one trade. Now there is no swap to offer or ask for, and the
+    turn's one trade moves one card, one way, with no answer awaited."""
     state = new_game()
-    hold(state, OX, "axe")
+    hold(state, OX, "axe", "rope")
     hold(state, MISSY, "armor")
-    state, _ = apply(state, "trade", **{"with": MISSY, "give": "axe", "take": "armor"})
-    assert GAME.to_act(state) == MISSY and state.pending.kind == "trade_answer"
-    assert GAME.options(state, OX) == []
-    yes, _ = choose(state, "Accept")
-    assert yes.explorers[OX].cards == ["armor"] and yes.explorers[MISSY].cards == ["axe"]
-    assert GAME.to_act(yes) == OX
-    no, _ = choose(state, "Decline")
-    assert no.explorers[OX].cards == ["axe"] and no.turn.traded  # the trade is spent
+    shown = labels(state)
+    assert not any(label.startswith("Offer") or "Armor" in label for label in shown)
+    refused(state, "trade", **{"with": MISSY, "give": "axe", "take": "armor"})
+    state, _ = apply(state, "trade", **{"with": MISSY, "give": "axe"})
+    assert state.pending is None and GAME.to_act(state) == OX  # no one is asked
+    assert state.explorers[OX].cards == ["rope"]
+    assert state.explorers[MISSY].cards == ["armor", "axe"]  # one card moved, one way
+    assert "already traded" in refused(state, "trade", **{"with": MISSY, "give": "rope"})
 
 
 def test_drop_and_pick_up() -> None:

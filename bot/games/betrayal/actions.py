@@ -1,7 +1,7 @@
 """The actions of a turn, what makes each legal, and its button label.
 
 Kinds (args): `move` (dir=N|E|S|W, or via=<link kind> and to=<tile id>), `explore`
-(dir), `use` (card), `trade` (with=<seat>, give=<card>, take=<card>?), `drop` (card),
+(dir), `use` (card), `trade` (with=<seat>, give=<card>), `drop` (card),
 `pickup` (card), `act` (what=<offer id>: a room's or a token's voluntary roll),
 `end_turn`, and `choose` (pick) while a choice is pending. `legal(state, seat)` is the
 single source of truth: options() shows it and apply() accepts exactly what it lists.
@@ -85,13 +85,8 @@ def legal(state: BetrayalState, seat: int) -> list[Legal]:
         found.append(Legal(Action(USE, {"card": key}), say("labels.use", card=card_name(key))))
     for deal in items.trades(state, seat):
         args: dict[str, int | str] = {"with": deal.other, "give": deal.give}
-        other = explorer_name(state, deal.other)
-        if deal.take:
-            args["take"] = deal.take
-            label = say("labels.swap", give=card_name(deal.give), other=other,
-                        take=card_name(deal.take))
-        else:
-            label = say("labels.give", card=card_name(deal.give), other=other)
+        label = say("labels.give", card=card_name(deal.give),
+                    other=explorer_name(state, deal.other))
         found.append(Legal(Action(TRADE, args), label))
     for key in items.droppable(state, seat):
         found.append(Legal(Action(DROP, {"card": key}), say("labels.drop", card=card_name(key))))
@@ -133,8 +128,7 @@ def perform(ctx: Ctx, seat: int, action: Action) -> None:
     elif kind == USE:
         items.use(ctx, seat, str(args["card"]))
     elif kind == TRADE:
-        items.trade(ctx, seat, items.Trade(int(args["with"]), str(args["give"]),
-                                           str(args.get("take", ""))))
+        items.trade(ctx, seat, items.Trade(int(args["with"]), str(args["give"])))
     elif kind == DROP:
         items.drop(ctx, seat, str(args["card"]))
     elif kind == PICKUP:

@@ -84,8 +84,6 @@ def _pick(state: BetrayalState, seat: int) -> int:
         values = [traits.index(state, pending.seat, t) for t in spec["traits"]]
         target = min(values) if spec["amount"] > 0 else max(values)
         return values.index(target)
-    if pending.kind == "trade_answer":
-        return 1
     if pending.kind == "lucky_pick":
         return _lucky_die(step["_roll"])
     if state.haunt is not None:

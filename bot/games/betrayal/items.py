@@ -2,8 +2,8 @@
 
 - Use: a card with `use` steps, once per turn each; haunt-only cards wait for the haunt.
 - Trade: once per turn, hand one card to an explorer in the same room (the same side of
-  a split room). Ours: you may ask for one of theirs back; a swap needs their yes, and
-  a refused offer still spends the turn's trade (RULING).
+  a split room). One card moves, and only one (seed 003: 玩家僅可將1張卡片...轉交給與其人物
+  同處同一房間的其他人物): no swap, so a trade never asks the other explorer anything.
 - Drop: into the room's item pile. Pick up: from the pile, any number.
 - Companions (Dog, Girl, Madman) and cards that say so are never traded or dropped; a
   card used this turn cannot be traded or dropped until the next (seed 003 FAQ).
@@ -15,21 +15,19 @@ While a lasting event holds the explorer (Webs, Debris), none of this is allowed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from bot.games.betrayal import content, decks, hooks
-from bot.games.betrayal.cards import resumer
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.rolls import forget_rolls
-from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
+from bot.games.betrayal.state import EXPLORE, BetrayalState
 
 
 @dataclass(frozen=True)
 class Trade:
+    """One card handed to another explorer: seed 003 moves exactly one card a trade."""
+
     other: int
     give: str
-    take: str = ""
 
 
 def usable(state: BetrayalState, seat: int) -> list[str]:
@@ -67,18 +65,13 @@ def together(state: BetrayalState, a: int, b: int) -> bool:
 
 
 def trades(state: BetrayalState, seat: int) -> list[Trade]:
+    """Each card this explorer may hand to each explorer with it, while the turn's one
+    trade is unspent."""
     if state.turn.traded:
         return []
     mine = givable(state, seat)
-    result = []
-    for other in range(len(state.explorers)):
-        if not together(state, seat, other):
-            continue
-        theirs = [k for k in state.explorers[other].cards if content.card(k).tradeable]
-        for give in mine:
-            result.append(Trade(other, give))
-            result += [Trade(other, give, take) for take in theirs]
-    return result
+    return [Trade(other, give) for other in range(len(state.explorers))
+            if together(state, seat, other) for give in mine]
 
 
 def droppable(state: BetrayalState, seat: int) -> list[str]:
@@ -105,44 +98,13 @@ def use(ctx: Ctx, seat: int, key: str) -> None:
 
 
 def trade(ctx: Ctx, seat: int, deal: Trade) -> None:
+    """Spend the turn's trade: the one card changes hands (its loss, then its gain)."""
     ctx.state.turn.traded = True
-    if not deal.take:
-        _hand_over(ctx, seat, deal.other, deal.give)
-        return
-    ctx.say("events.trade_offer", who=ctx.who(seat), other=ctx.who(deal.other),
-            give=content.card(deal.give).name, take=content.card(deal.take).name)
-    ctx.push([{"_trade_offer": {"from": seat, "give": deal.give, "take": deal.take}}],
-             deal.other)
-
-
-def _hand_over(ctx: Ctx, giver: int, taker: int, key: str) -> None:
-    ctx.say("events.give", kind="trade", who=ctx.who(giver), other=ctx.who(taker),
-            card=content.card(key).name, data={"from": giver, "to": taker, "card": key})
-    decks.take_card(ctx, giver, key, to="none")
-    decks.give_card(ctx, taker, key)
-
-
-@step("_trade_offer")
-def _trade_offer(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    pause(ctx, frame, {"_trade_offer": arg}, "trade_answer",
-          content.say("prompts.trade", who=ctx.who(int(arg["from"])),
-                      give=content.card(arg["give"]).name, take=content.card(arg["take"]).name),
-          [content.say("labels.accept"), content.say("labels.decline")])
-
-
-@resumer("trade_answer")
-def _trade_answer(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    arg = frame.steps.pop(0)["_trade_offer"]
-    giver, taker = int(arg["from"]), frame.seat
-    if pick == 1:
-        ctx.say("events.trade_declined", who=ctx.who(taker), other=ctx.who(giver))
-        return
-    ctx.say("events.trade_done", who=ctx.who(giver), other=ctx.who(taker),
-            give=content.card(arg["give"]).name, take=content.card(arg["take"]).name)
-    decks.take_card(ctx, giver, arg["give"], to="none")
-    decks.take_card(ctx, taker, arg["take"], to="none")
-    decks.give_card(ctx, taker, arg["give"])
-    decks.give_card(ctx, giver, arg["take"])
+    ctx.say("events.give", kind="trade", who=ctx.who(seat), other=ctx.who(deal.other),
+            card=content.card(deal.give).name,
+            data={"from": seat, "to": deal.other, "card": deal.give})
+    decks.take_card(ctx, seat, deal.give, to="none")
+    decks.give_card(ctx, deal.other, deal.give)
 
 
 def drop(ctx: Ctx, seat: int, key: str) -> None:

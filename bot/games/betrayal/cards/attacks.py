@@ -19,7 +19,8 @@ attacks someone in the room, or its holder). Both go through here.
   it, the explorer's bare trait against them); only the explorer can be hurt.
 
 Before the haunt no one dies: damage stops at each trait's lowest value (traits.py).
-Monsters exist only in the haunt, so before it the figures attacked are explorers.
+Monsters exist only in the haunt; there these cards may strike them too, through the
+haunt's own fights (haunting/combat.py: `thing_strikes`, `strike`).
 """
 
 from __future__ import annotations

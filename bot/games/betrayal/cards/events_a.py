@@ -1,8 +1,9 @@
 """Events A to L whose effect steps cannot say (events.yaml `custom:`), and the Toy
 Monkey's passive (items.yaml), from seed 003 (events: lines 627-902; FAQ 903-945).
 
-- Bloody Vision: a forced attack (cards/attacks.py) on the lowest-Might explorer here,
-  else on one a single move away (the explorer steps in first).
+- Bloody Vision: a forced attack (cards/attacks.py; a monster: haunting/combat.py) on
+  the lowest-Might explorer or monster here, else on one a single move away (the
+  explorer steps in first).
 - Creepy Puppet: after its Might 4 attack, the Spear's holder gains 2 Might if the
   drawer took physical damage.
 - Webs and Debris keep their explorer from doing anything until freed; Lights Out caps
@@ -10,8 +11,10 @@ Monkey's passive (items.yaml), from seed 003 (events: lines 627-902; FAQ 903-945
   discarded at its own end condition (below).
 - Disquieting Sounds, Footsteps, Funeral, Groundskeeper, Hanged Men, Hideous Shriek,
   Image in the Mirror and Jonah's Turn: the parts of their cards steps cannot say.
-- The Toy Monkey: entering a room with others, roll 2 dice (3-4 claps, 1-2 attacks one
-  of them with Speed 3, 0 attacks its holder); at most one attack a turn.
+- The Toy Monkey: entering a room with other explorers or monsters, roll 2 dice (3-4
+  claps, 1-2 attacks one of them with Speed 3, 0 attacks its holder); at most one
+  attack a turn. A monster it beats is hurt as in any fight (stunned, or killed if its
+  haunt says so); it does nothing to a target without Speed (seed 003).
 
 RULINGS (where seed 003 and events.yaml's notes leave it open):
 - Webs, Debris: the held explorer's own Might 4+ try comes from its next turn on (the
@@ -34,6 +37,11 @@ RULINGS (where seed 003 and events.yaml's notes leave it open):
   the drawer's room (an explorer in the same room is nearest); ties are the drawer's
   pick. On 0, every living explorer, the drawer first and then clockwise, picks.
 - Creepy Puppet: "took physical damage" means some was dealt after the Armor's cut.
+- Bloody Vision: a monster without Might cannot be struck with Might, so it is no one
+  to attack (here or next door); a monster has no side in a split room.
+- Toy Monkey: any monster here sets off its roll, the traitor's own too (the card
+  says "other explorers or monsters"), but one without Speed is never its target; a
+  monster it beats credits no hero (no explorer struck it: the Mummy keeps the Girl).
 - Image in the Mirror: "item" means item cards (not omens); passing goes clockwise
   (seat + 1), the direction turns go, skipping the dead.
 """
@@ -49,6 +57,7 @@ from bot.games.betrayal.cards.haunt_cards import reached
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.haunting import combat, sides
 from bot.games.betrayal.house import DIRS, opposite, through_door
 from bot.games.betrayal.links import distances, links_from
 from bot.games.betrayal.movement import (
@@ -69,6 +78,11 @@ GRAVE_DIRT_ROOMS: frozenset[str] = frozenset(
 
 def _name(key: str) -> str:
     return content.card(key).name
+
+
+def _figure(ctx: Ctx, target: int | str) -> str:
+    """An explorer's name (a seat) or a monster's ("m<id>")."""
+    return ctx.who(target) if isinstance(target, int) else combat.target_name(ctx.state, target)
 
 
 def _clockwise(state: BetrayalState, seat: int) -> list[int]:
@@ -97,9 +111,18 @@ def _with(state: BetrayalState, seat: int) -> list[int]:
     return [s for s in range(len(state.explorers)) if items.together(state, seat, s)]
 
 
+def _struck_here(state: BetrayalState, seat: int, tile: int, side: str | None) -> list[int | str]:
+    """Whom a Bloody Vision attack could strike in this room, were `seat` there on
+    `side`: the other living explorers on that side, and the monsters that have Might
+    (seed 003: never an attack with a trait the target lacks)."""
+    found: list[int | str] = [s for s, e in enumerate(state.explorers)
+                              if s != seat and e.alive and e.tile == tile and e.side == side]
+    return found + [f"m{m.id}" for m in combat.card_targets(state, seat, tile, "might")]
+
+
 def _one_move(state: BetrayalState, seat: int) -> list[dict[str, Any]]:
     """Rooms one move away (a door, or a link one can walk, with no crossing roll) where
-    someone would stand with the explorer on arrival: [{"tile", "side", "steps"}]."""
+    someone to strike would be on arrival: [{"tile", "side", "steps"}]."""
     explorer = state.explorers[seat]
     ways: list[dict[str, Any]] = []
     for d in DIRS:
@@ -114,19 +137,30 @@ def _one_move(state: BetrayalState, seat: int) -> list[dict[str, Any]]:
         if any(w["tile"] == way["tile"] for w in found):
             continue
         side = arrival_side(state, way["tile"], way["side"])
-        if any(s != seat and e.alive and e.tile == way["tile"] and e.side == side
-               for s, e in enumerate(state.explorers)):
+        if _struck_here(state, seat, way["tile"], side):
             found.append(way)
     return found
 
 
+def _here(state: BetrayalState, seat: int) -> list[int | str]:
+    explorer = state.explorers[seat]
+    return _struck_here(state, seat, explorer.tile, explorer.side)
+
+
+def _might(state: BetrayalState, target: int | str) -> int:
+    if isinstance(target, int):
+        return traits.value(state, target, "might")
+    monster = sides.monster(state, target)
+    return (combat.monster_trait(state, monster, "might") or 0) if monster else 0
+
+
 @handler("bloody_vision_attack")
 def bloody_vision_attack(ctx: Ctx, frame: Frame, args: Any) -> None:
-    """0-1: attack the lowest-Might explorer here; with no one here, step into a room
-    one move away where someone is (the drawer's pick among several) and attack there;
-    with no one near, nothing happens."""
+    """0-1: attack the lowest-Might explorer or monster here; with no one here, step
+    into a room one move away where someone is (the drawer's pick among several) and
+    attack there; with no one near, nothing happens."""
     state, seat = ctx.state, frame.seat
-    if _with(state, seat):
+    if _here(state, seat):
         frame.steps.insert(0, {"_vision_target": {}})
         return
     ways = _one_move(state, seat)
@@ -161,24 +195,34 @@ def _vision_step(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 @step("_vision_target")
 def _vision_target(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state, seat = ctx.state, frame.seat
-    here = _with(state, seat)
+    here = _here(state, seat)
     if not here:
         ctx.say("events.vision_no_one", who=ctx.who(seat))
         return
-    low = min(traits.value(state, s, "might") for s in here)
-    weakest = [s for s in here if traits.value(state, s, "might") == low]
+    low = min(_might(state, t) for t in here)
+    weakest = [t for t in here if _might(state, t) == low]
     if len(weakest) == 1:
-        explorer_attack(ctx, seat, weakest[0], "might", frame.source, frame.origin)
+        _vision_attack(ctx, frame, weakest[0])
         return
-    pause(ctx, frame, {"_vision_pick": {"seats": weakest}}, "vision_target",
+    pause(ctx, frame, {"_vision_pick": {"targets": weakest}}, "vision_target",
           content.say("prompts.vision_target"),
-          [content.say("labels.explorer_might", who=ctx.who(s), might=low) for s in weakest])
+          [content.say("labels.explorer_might", who=_figure(ctx, t), might=low)
+           for t in weakest])
 
 
 @resumer("vision_target")
 def _vision_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    target = int(frame.steps.pop(0)["_vision_pick"]["seats"][pick])
-    explorer_attack(ctx, frame.seat, target, "might", frame.source, frame.origin)
+    _vision_attack(ctx, frame, frame.steps.pop(0)["_vision_pick"]["targets"][pick])
+
+
+def _vision_attack(ctx: Ctx, frame: Frame, target: int | str) -> None:
+    """A duel with an explorer, or the haunt's fight with a monster, with Might."""
+    if isinstance(target, int):
+        explorer_attack(ctx, frame.seat, target, "might", frame.source, frame.origin)
+        return
+    monster = sides.monster(ctx.state, target)
+    if monster is not None:
+        combat.strike(ctx, frame.seat, monster, "might", frame.source, frame.origin)
 
 
 # ---------------------------------------------------------------- Creepy Puppet
@@ -552,17 +596,27 @@ MONKEY_ATTACKED = "toy_monkey_attacked"  # turn flag: it has attacked this turn
 
 @passive(TOY_MONKEY)
 class ToyMonkey(Passive):
-    """Entering a room with others, its holder rolls 2 dice: 3-4 it claps; 1-2 it
-    attacks one of them (the holder's pick) with Speed 3; 0 it attacks its holder.
-    Once it has attacked this turn it only claps (no roll)."""
+    """Entering a room with other explorers or monsters, its holder rolls 2 dice: 3-4
+    it claps; 1-2 it attacks one of them (the holder's pick) with Speed 3; 0 it attacks
+    its holder. Once it has attacked this turn it only claps (no roll)."""
 
     def entered(self, ctx: Ctx, seat: int, tile: int, ref: Any) -> None:
-        if ctx.state.turn.flags.get(MONKEY_ATTACKED) or not _with(ctx.state, seat):
+        state = ctx.state
+        if state.turn.flags.get(MONKEY_ATTACKED) or not (
+                _with(state, seat) or combat.monsters_in(state, state.explorers[seat].tile)):
             return
         ctx.push([{"roll": {"dice": 2, "outcomes": [
             {"min": 3, "do": [{"_monkey": {"at": "none"}}]},
             {"min": 1, "max": 2, "do": [{"_monkey": {"at": "other"}}]},
             {"max": 0, "do": [{"_monkey": {"at": "holder"}}]}]}}], seat, ref, "item")
+
+
+def _monkey_targets(state: BetrayalState, seat: int) -> list[int | str]:
+    """Whom the monkey may attack on 1-2: the other explorers here, and the monsters
+    here that have Speed (seed 003: it does nothing to a target without Speed)."""
+    here = state.explorers[seat].tile
+    found: list[int | str] = list(_with(state, seat))
+    return found + [f"m{m.id}" for m in combat.card_targets(state, seat, here, "speed")]
 
 
 @step("_monkey")
@@ -572,22 +626,30 @@ def _monkey(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if at == "holder":
         _monkey_attack(ctx, frame, seat)
         return
-    targets = _with(state, seat) if at == "other" else []
+    targets = _monkey_targets(state, seat) if at == "other" else []
     if not targets:
         ctx.say("events.monkey_claps")
         return
     if len(targets) == 1:
         _monkey_attack(ctx, frame, targets[0])
         return
-    pause(ctx, frame, {"_monkey_pick": {"seats": targets}}, "monkey_target",
-          content.say("prompts.monkey_target"), [ctx.who(s) for s in targets])
+    pause(ctx, frame, {"_monkey_pick": {"targets": targets}}, "monkey_target",
+          content.say("prompts.monkey_target"),
+          [_figure(ctx, t) for t in targets])
 
 
 @resumer("monkey_target")
 def _monkey_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    _monkey_attack(ctx, frame, int(frame.steps.pop(0)["_monkey_pick"]["seats"][pick]))
+    _monkey_attack(ctx, frame, frame.steps.pop(0)["_monkey_pick"]["targets"][pick])
 
 
-def _monkey_attack(ctx: Ctx, frame: Frame, target: int) -> None:
+def _monkey_attack(ctx: Ctx, frame: Frame, target: int | str) -> None:
+    """Speed 3 on an explorer (its defence roll) or on a monster (its own dice)."""
     ctx.state.turn.flags[MONKEY_ATTACKED] = True
-    thing_attack(ctx, target, _name(TOY_MONKEY), "speed", 3, frame.source, frame.origin)
+    monster = sides.monster(ctx.state, target) if isinstance(target, str) else None
+    if monster is not None:
+        combat.thing_strikes(ctx, frame.seat, monster, _name(TOY_MONKEY), "speed", 3,
+                             frame.source, frame.origin)
+        return
+    if isinstance(target, int):
+        thing_attack(ctx, target, _name(TOY_MONKEY), "speed", 3, frame.source, frame.origin)

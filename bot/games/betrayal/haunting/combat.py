@@ -18,9 +18,10 @@ from typing import Any
 
 from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content, hooks, items
-from bot.games.betrayal.cards.attacks import attack_dice, weapon_dice
+from bot.games.betrayal.cards import resumer
+from bot.games.betrayal.cards.attacks import attack_dice, weapon_dice, weapons
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import step
+from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.house import DIRS, through_door
@@ -103,6 +104,22 @@ def _targets_in(state: BetrayalState, seat: int, tile_id: int, near: bool) -> li
     if side == sides.HERO:
         found += [f"m{m.id}" for m in sides.monsters(state) if m.tile == tile_id]
     return found
+
+
+def monsters_in(state: BetrayalState, tile_id: int) -> list[Monster]:
+    """The living monsters in this room (a split room's halves alike: a monster has no
+    side)."""
+    return [m for m in sides.monsters(state) if m.tile == tile_id]
+
+
+def card_targets(state: BetrayalState, seat: int, tile_id: int, trait: str) -> list[Monster]:
+    """The monsters here that a card's forced attack with `trait` can reach (the Toy
+    Monkey, Bloody Vision): seed 003 never attacks with a trait the target lacks, and
+    the haunt may shield some (`can_attack`: the Heart and the Brain)."""
+    plugin = base.for_state(state)
+    return [m for m in monsters_in(state, tile_id)
+            if monster_trait(state, m, trait) is not None
+            and plugin.can_attack(state, str(seat), f"m{m.id}")]
 
 
 def _has_trait(state: BetrayalState, target: int | str, trait: str) -> bool:
@@ -279,3 +296,76 @@ def _monster_strike_result(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         ctx.push_child(frame, [{"damage": {"kind": kind, "amount": margin}}])
     elif monster is not None:
         hurt_monster(ctx, monster, -margin, str(frame.seat), "")
+
+
+# ---------------------------------------------------------------- a card's explorer vs monster
+
+def strike(ctx: Ctx, seat: int, monster: Monster, trait: str, source: str, origin: str) -> None:
+    """Push an attack on a monster that a card forces on `seat` (Bloody Vision): not
+    the turn's own attack; on its own turn the explorer may add a weapon, as in a duel
+    with an explorer (cards/attacks.py)."""
+    ctx.push([{"_card_strike": {"monster": f"m{monster.id}", "trait": trait}}], seat, source,
+             origin)
+
+
+@step("_card_strike")
+def _card_strike(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state, seat = ctx.state, frame.seat
+    monster = sides.monster(state, str(arg["monster"]))
+    if monster is None or not state.explorers[seat].alive:
+        return
+    spec, trait = dict(arg), str(arg["trait"])
+    options = weapons(state, seat, trait)
+    if "weapon" not in spec and options:
+        spec["options"] = options
+        labels = [content.say("labels.duel_bare", dice=attack_dice(state, seat, trait, ""))]
+        labels += [content.say("labels.duel_with", card=content.card(k).name,
+                               dice=attack_dice(state, seat, trait, k)) for k in options]
+        pause(ctx, frame, {"_card_strike": spec}, "strike_weapon",
+              content.say("prompts.duel_weapon", other=monster_name(state, monster),
+                          trait=trait.capitalize()), labels)
+        return
+    ctx.push_child(frame, [{"_strike_monster": {"monster": spec["monster"], "trait": trait,
+                                                "weapon": str(spec.get("weapon", ""))}}])
+
+
+@resumer("strike_weapon")
+def _strike_weapon(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = raw["_card_strike"]
+    spec["weapon"] = "" if pick == 0 else spec["options"][pick - 1]
+
+
+# ---------------------------------------------------------------- a card's thing vs monster
+
+def thing_strikes(ctx: Ctx, seat: int, monster: Monster, thing: str, trait: str, dice: int,
+                  source: str, origin: str) -> None:
+    """Push an attack of `dice` dice (rolled for a card's thing: the Toy Monkey) on a
+    monster's `trait`, under `seat`'s frame (the card's holder)."""
+    ctx.push([{"_thing_strikes": {"monster": f"m{monster.id}", "thing": thing,
+                                  "trait": trait, "dice": dice}}], seat, source, origin)
+
+
+@step("_thing_strikes")
+def _thing_strikes(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """The thing's dice against the monster's own: a monster that loses is hurt as in
+    any fight (no explorer struck it, so no hero is credited); a thing that loses is
+    not hurt (the Toy Monkey "is not damaged by being beaten")."""
+    state = ctx.state
+    monster = sides.monster(state, str(arg["monster"]))
+    if monster is None:
+        return
+    trait, thing = str(arg["trait"]), str(arg["thing"])
+    ours = roll_betrayal(state.rng, max(1, min(8, int(arg["dice"]))))
+    name = monster_name(state, monster)
+    tell(ctx, "events.thing_attacks_monster", kind="attack", thing=thing, monster=name,
+         strength=len(ours), trait=trait.capitalize(), dice=" ".join(map(str, ours)),
+         total=sum(ours), data={"monster": monster.id, "dice": ours, "total": sum(ours)})
+    theirs = roll_betrayal(state.rng, max(1, min(8, monster_trait(state, monster, trait) or 0)))
+    tell(ctx, "events.monster_rolls", kind="roll", monster=name,
+         dice=" ".join(map(str, theirs)), total=sum(theirs),
+         data={"dice": theirs, "total": sum(theirs)})
+    margin = sum(ours) - sum(theirs)
+    if margin > 0:
+        hurt_monster(ctx, monster, margin, "", "")
+    else:
+        tell(ctx, "events.thing_fended", monster=name, thing=thing)
