@@ -152,3 +152,24 @@ def test_pick_up_only_what_lies_here() -> None:
     at(state, OX, "foyer")
     assert "isn't lying here" in refused(state, "pickup", card="axe")
     assert "no card" in refused(state, "drop", card="nonsense")
+
+
+def test_a_swap_offered_in_a_game_saved_before_the_rule_lapses() -> None:
+    """A game stored while a swap offer waited (the bot once let a trade be a swap)
+    still answers: the offer lapses whatever the answer and no card moves, as a trade
+    moves one card (seed 003)."""
+    state = new_game()
+    hold(state, OX, "axe")
+    hold(state, MISSY, "armor")
+    state.turn.traded = True
+    raw = state.to_dict()
+    raw["script"] = [{"steps": [{"_trade_offer": {"from": OX, "give": "axe", "take": "armor"}}],
+                      "seat": MISSY, "source": "", "origin": "engine", "vars": {}}]
+    raw["pending"] = {"seat": MISSY, "prompt": "Swap?", "kind": "trade_answer",
+                      "labels": ["Accept", "Decline"], "payload": {}, "private": False}
+    stored = BetrayalState.from_dict(raw)
+    assert GAME.to_act(stored) == MISSY
+    state, events = choose(stored, 0)  # "Accept": the swap no longer exists
+    assert state.pending is None and not state.script
+    assert state.explorers[OX].cards == ["axe"] and state.explorers[MISSY].cards == ["armor"]
+    assert any("lapses" in e for e in events)

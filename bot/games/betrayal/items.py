@@ -15,11 +15,13 @@ While a lasting event holds the explorer (Webs, Debris), none of this is allowed
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.games.betrayal import content, decks, hooks
+from bot.games.betrayal.cards import resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.rolls import forget_rolls
-from bot.games.betrayal.state import EXPLORE, BetrayalState
+from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,14 @@ def trade(ctx: Ctx, seat: int, deal: Trade) -> None:
             data={"from": seat, "to": deal.other, "card": deal.give})
     decks.take_card(ctx, seat, deal.give, to="none")
     decks.give_card(ctx, deal.other, deal.give)
+
+
+@resumer("trade_answer")
+def _lapsed_swap(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    """A swap offered in a game saved before a trade moved one card (seed 003): it
+    lapses whatever the answer, no card moves, and the turn's trade stays spent."""
+    arg = frame.steps.pop(0)["_trade_offer"]
+    ctx.say("events.swap_lapsed", who=ctx.who(int(arg["from"])), other=ctx.who(frame.seat))
 
 
 def drop(ctx: Ctx, seat: int, key: str) -> None:

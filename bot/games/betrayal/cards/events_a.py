@@ -212,7 +212,7 @@ def _vision_target(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 @resumer("vision_target")
 def _vision_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    _vision_attack(ctx, frame, frame.steps.pop(0)["_vision_pick"]["targets"][pick])
+    _vision_attack(ctx, frame, _targets(frame.steps.pop(0)["_vision_pick"])[pick])
 
 
 def _vision_attack(ctx: Ctx, frame: Frame, target: int | str) -> None:
@@ -640,7 +640,13 @@ def _monkey(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 @resumer("monkey_target")
 def _monkey_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    _monkey_attack(ctx, frame, frame.steps.pop(0)["_monkey_pick"]["targets"][pick])
+    _monkey_attack(ctx, frame, _targets(frame.steps.pop(0)["_monkey_pick"])[pick])
+
+
+def _targets(spec: dict[str, Any]) -> list[int | str]:
+    """The figures a paused pick offered: `targets`, or `seats` in a game saved while
+    such a pick waited, before monsters could be picked too."""
+    return list(spec["targets"] if "targets" in spec else spec["seats"])
 
 
 def _monkey_attack(ctx: Ctx, frame: Frame, target: int | str) -> None:
