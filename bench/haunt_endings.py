@@ -16,16 +16,16 @@ haunt length in rounds (median / p99 / max) and the seconds the games took (CPU 
 whichever process played them). --jobs 2 plays half the seeds in one extra process
 (the machine is shared: never more).
 
-Figures (issue 8, 2026-12-01, merged main, --seeds 500 --jobs 2: 16,000 games, 1006 s
-wall): 0 capped, every game won by a side. Heroes / traitor wins over 2,000 games each:
-Night Murder 893/1107, Better with Friends 1288/712, It's Alive! 1193/807, Offspring
-1162/838, Pay the Piper 1165/835, Ghost Bride 851/1149, Mummy Walks 1272/728, Wail
-1114/886. Longest haunt 20 rounds (Wail, Pay the Piper, Offspring: their last round);
-games won when the last round ran out: It's Alive! 8, Pay the Piper 1, Wail 3, Ghost
-Bride 10 (dawn), Night Murder 893 (dawn is its rule). Most actions in one haunt 362.
---natural --seeds 500 --jobs 2 (2,000 whole games, setup to winner, 188 s wall): every
-game reached a haunt and a winner (heroes 1117, traitor 883), longest haunt 16 rounds,
-most actions in one game 494.
+Figures (issue 8, 2026-12-01, main after issue 9's first rule fixes, --seeds 500
+--jobs 2: 16,000 games, 986 s wall): 0 capped, every game won by a side. Heroes /
+traitor wins over 2,000 games each: Night Murder 892/1108, Better with Friends 1289/711,
+It's Alive! 1193/807, Offspring 1157/843, Pay the Piper 1172/828, Ghost Bride 847/1153,
+Mummy Walks 1275/725, Wail 1119/881. Longest haunt 20 rounds (Wail, Pay the Piper,
+Offspring: their last round); won when the last round ran out: Ghost Bride 8 (dawn),
+It's Alive! 7, Wail 3, Pay the Piper 1 (Night Murder's dawn is its rule). Most actions in
+one haunt 362. --natural --seeds 500 --jobs 2 (2,000 whole games, setup to winner, 169 s
+wall): every game reached a haunt and a winner (heroes 1119, traitor 881), longest haunt
+16 rounds, most actions in one game 494.
 """
 
 from __future__ import annotations
