@@ -111,15 +111,7 @@ def _duel(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         ctx.say("events.duel_gone", who=ctx.who(attacker), other=ctx.who(defender))
         return
     if "weapon" not in spec:
-        options = weapons(state, attacker, trait)
-        if options:
-            spec["options"] = options
-            labels = [content.say("labels.duel_bare", dice=attack_dice(state, attacker, trait, ""))]
-            labels += [content.say("labels.duel_with", card=content.card(k).name,
-                                   dice=attack_dice(state, attacker, trait, k)) for k in options]
-            pause(ctx, frame, {"_duel": spec}, "duel_weapon",
-                  content.say("prompts.duel_weapon", other=ctx.who(defender),
-                              trait=trait.capitalize()), labels)
+        if ask_weapon(ctx, frame, "_duel", spec, "duel_weapon", ctx.who(defender)):
             return
         spec["weapon"] = ""
     weapon = str(spec["weapon"])
@@ -135,10 +127,32 @@ def _duel(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                                                  "ranged": ranged}}]}}])
 
 
+def ask_weapon(ctx: Ctx, frame: Frame, key: str, spec: dict[str, Any], kind: str,
+               other: str) -> bool:
+    """Ask the attacker (the frame's explorer) which weapon to fight with, or none, when
+    it holds one for `spec["trait"]`: the step `key` waits with `spec`, and the resumer
+    `kind` records the pick (`pick_weapon`). False when there is nothing to ask."""
+    state, seat, trait = ctx.state, frame.seat, str(spec["trait"])
+    options = weapons(state, seat, trait)
+    if not options:
+        return False
+    spec["options"] = options
+    labels = [content.say("labels.duel_bare", dice=attack_dice(state, seat, trait, ""))]
+    labels += [content.say("labels.duel_with", card=content.card(k).name,
+                           dice=attack_dice(state, seat, trait, k)) for k in options]
+    pause(ctx, frame, {key: spec}, kind,
+          content.say("prompts.duel_weapon", other=other, trait=trait.capitalize()), labels)
+    return True
+
+
+def pick_weapon(spec: dict[str, Any], pick: int) -> None:
+    """The answer to `ask_weapon`: option 0 is bare hands."""
+    spec["weapon"] = "" if pick == 0 else spec["options"][pick - 1]
+
+
 @resumer("duel_weapon")
 def _duel_weapon(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    spec = raw["_duel"]
-    spec["weapon"] = "" if pick == 0 else spec["options"][pick - 1]
+    pick_weapon(raw["_duel"], pick)
 
 
 @step("_duel_defend")

@@ -19,12 +19,19 @@ from typing import Any
 from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content, hooks, items
 from bot.games.betrayal.cards import resumer
-from bot.games.betrayal.cards.attacks import attack_dice, weapon_dice, weapons
+from bot.games.betrayal.cards.attacks import (
+    WEAPON_COSTS,
+    ask_weapon,
+    attack_dice,
+    pick_weapon,
+    weapon_dice,
+)
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.house import DIRS, through_door
+from bot.games.betrayal.rolls import MAX_DICE
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
 ATTACKED = "attacked"  # turn flag: this explorer has made its attack this turn
@@ -194,8 +201,6 @@ def _strike_monster(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     tell(ctx, "events.attack_monster", kind="attack", who=ctx.who(seat),
          monster=monster_name(state, monster), trait=trait.capitalize(), dice=count,
          weapon=with_weapon, data={"attacker": seat, "monster": monster.id, "trait": trait})
-    from bot.games.betrayal.cards.attacks import WEAPON_COSTS
-
     ctx.push_child(frame, [*WEAPON_COSTS.get(weapon, ()),
                            {"roll": {"dice": count, "purpose": "attack", "then": [
                                {"_monster_defends": dict(arg)}]}}])
@@ -208,12 +213,7 @@ def _monster_defends(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if monster is None:
         return
     trait = str(arg["trait"])
-    strength = monster_trait(state, monster, trait) or 0
-    dice = roll_betrayal(state.rng, max(1, min(8, strength)))
-    ours, theirs = int(frame.vars.get("roll", 0)), sum(dice)
-    tell(ctx, "events.monster_rolls", kind="roll", monster=monster_name(state, monster),
-         dice=" ".join(map(str, dice)), total=theirs, data={"dice": dice, "total": theirs})
-    margin = ours - theirs
+    margin = int(frame.vars.get("roll", 0)) - _monster_rolls(ctx, monster, trait)
     if margin == 0:
         tell(ctx, "events.fight_tie", who=ctx.who(frame.seat),
              other=monster_name(state, monster))
@@ -227,6 +227,20 @@ def _monster_defends(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
              other=monster_name(state, monster), amount=-margin)
         kind = "physical" if trait in ("might", "speed") else "mental"
         ctx.push([{"damage": {"kind": kind, "amount": -margin}}], frame.seat, "attack")
+
+
+def _dice(state: BetrayalState, count: int) -> list[int]:
+    """A fight's dice: at least 1, at most 8 (seed 003)."""
+    return roll_betrayal(state.rng, max(1, min(MAX_DICE, count)))
+
+
+def _monster_rolls(ctx: Ctx, monster: Monster, trait: str) -> int:
+    """The monster rolls its `trait` in defence, for all to see; its total."""
+    dice = _dice(ctx.state, monster_trait(ctx.state, monster, trait) or 0)
+    tell(ctx, "events.monster_rolls", kind="roll", monster=monster_name(ctx.state, monster),
+         dice=" ".join(map(str, dice)), total=sum(dice),
+         data={"dice": dice, "total": sum(dice)})
+    return sum(dice)
 
 
 def hurt_monster(ctx: Ctx, monster: Monster, amount: int, attacker: str, weapon: str) -> None:
@@ -271,8 +285,7 @@ def _monster_strikes(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if monster is None or not state.explorers[frame.seat].alive:
         return
     trait = str(arg.get("trait", "might"))
-    strength = monster_trait(state, monster, trait) or 0
-    dice = roll_betrayal(state.rng, max(1, min(8, strength)))
+    dice = _dice(state, monster_trait(state, monster, trait) or 0)
     tell(ctx, "events.monster_attacks", kind="attack", monster=monster_name(state, monster),
          who=ctx.who(frame.seat), trait=trait.capitalize(), dice=" ".join(map(str, dice)),
          total=sum(dice), data={"monster": monster.id, "seat": frame.seat,
@@ -314,25 +327,18 @@ def _card_strike(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     monster = sides.monster(state, str(arg["monster"]))
     if monster is None or not state.explorers[seat].alive:
         return
-    spec, trait = dict(arg), str(arg["trait"])
-    options = weapons(state, seat, trait)
-    if "weapon" not in spec and options:
-        spec["options"] = options
-        labels = [content.say("labels.duel_bare", dice=attack_dice(state, seat, trait, ""))]
-        labels += [content.say("labels.duel_with", card=content.card(k).name,
-                               dice=attack_dice(state, seat, trait, k)) for k in options]
-        pause(ctx, frame, {"_card_strike": spec}, "strike_weapon",
-              content.say("prompts.duel_weapon", other=monster_name(state, monster),
-                          trait=trait.capitalize()), labels)
+    spec = dict(arg)
+    if "weapon" not in spec and ask_weapon(ctx, frame, "_card_strike", spec, "strike_weapon",
+                                           monster_name(state, monster)):
         return
-    ctx.push_child(frame, [{"_strike_monster": {"monster": spec["monster"], "trait": trait,
+    ctx.push_child(frame, [{"_strike_monster": {"monster": spec["monster"],
+                                                "trait": str(spec["trait"]),
                                                 "weapon": str(spec.get("weapon", ""))}}])
 
 
 @resumer("strike_weapon")
 def _strike_weapon(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    spec = raw["_card_strike"]
-    spec["weapon"] = "" if pick == 0 else spec["options"][pick - 1]
+    pick_weapon(raw["_card_strike"], pick)
 
 
 # ---------------------------------------------------------------- a card's thing vs monster
@@ -355,16 +361,12 @@ def _thing_strikes(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if monster is None:
         return
     trait, thing = str(arg["trait"]), str(arg["thing"])
-    ours = roll_betrayal(state.rng, max(1, min(8, int(arg["dice"]))))
+    ours = _dice(state, int(arg["dice"]))
     name = monster_name(state, monster)
     tell(ctx, "events.thing_attacks_monster", kind="attack", thing=thing, monster=name,
          strength=len(ours), trait=trait.capitalize(), dice=" ".join(map(str, ours)),
          total=sum(ours), data={"monster": monster.id, "dice": ours, "total": sum(ours)})
-    theirs = roll_betrayal(state.rng, max(1, min(8, monster_trait(state, monster, trait) or 0)))
-    tell(ctx, "events.monster_rolls", kind="roll", monster=name,
-         dice=" ".join(map(str, theirs)), total=sum(theirs),
-         data={"dice": theirs, "total": sum(theirs)})
-    margin = sum(ours) - sum(theirs)
+    margin = sum(ours) - _monster_rolls(ctx, monster, trait)
     if margin > 0:
         hurt_monster(ctx, monster, margin, "", "")
     else:
