@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import content, decks, items, traits
+from bot.games.betrayal import content, decks, items
 from bot.games.betrayal.cards import Cause, Offer, Passive, handler, passive, resumer
 from bot.games.betrayal.cards.attacks import explorer_attack, thing_attack
 from bot.games.betrayal.cards.haunt_cards import reached
@@ -148,10 +148,7 @@ def _here(state: BetrayalState, seat: int) -> list[int | str]:
 
 
 def _might(state: BetrayalState, target: int | str) -> int:
-    if isinstance(target, int):
-        return traits.value(state, target, "might")
-    monster = sides.monster(state, target)
-    return (combat.monster_trait(state, monster, "might") or 0) if monster else 0
+    return combat.target_trait(state, target, "might") or 0
 
 
 @handler("bloody_vision_attack")

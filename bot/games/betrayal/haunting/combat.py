@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.dice import roll_betrayal
-from bot.games.betrayal import content, hooks, items
+from bot.games.betrayal import content, hooks, items, traits
 from bot.games.betrayal.cards import resumer
 from bot.games.betrayal.cards.attacks import (
     WEAPON_COSTS,
@@ -129,11 +129,17 @@ def card_targets(state: BetrayalState, seat: int, tile_id: int, trait: str) -> l
             and plugin.can_attack(state, str(seat), f"m{m.id}")]
 
 
-def _has_trait(state: BetrayalState, target: int | str, trait: str) -> bool:
+def target_trait(state: BetrayalState, target: int | str, trait: str) -> int | None:
+    """A fighter's `trait`: an explorer's value (a seat), or a monster's ("m<id>"; None
+    when it is gone or has no such trait)."""
     if isinstance(target, str):
         found = sides.monster(state, target)
-        return found is not None and monster_trait(state, found, trait) is not None
-    return True
+        return None if found is None else monster_trait(state, found, trait)
+    return traits.value(state, target, trait)
+
+
+def _has_trait(state: BetrayalState, target: int | str, trait: str) -> bool:
+    return isinstance(target, int) or target_trait(state, target, trait) is not None
 
 
 def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
