@@ -169,8 +169,7 @@ class Sessions:
             raise IllegalAction(say("errors.not_seated"))
         if table.state is None:
             raise IllegalAction(say("errors.not_started"))
-        game = table_rules.game_of(table)
-        state = game.load(table.state)
+        game, state = table_rules.game_of(table), table_rules.game_state(table)
         return "\n\n".join(game.private_view(state, seat) for seat in seats)
 
     # -- changing -------------------------------------------------------------------------

@@ -340,8 +340,7 @@ def reached(ctx: Ctx, frame: Frame, seats: list[int]) -> list[int]:
 
 def traitor_may_ignore(state: BetrayalState, seat: int) -> bool:
     """Seed 003: a traitor who draws an event may choose not to be affected by it."""
-    return sides.is_traitor(state, seat) and bool(state.haunt and state.haunt.key) \
-        and not state.over
+    return sides.traitor_at_home(state, seat)
 
 
 @step("_traitor_event")

@@ -25,6 +25,13 @@ def is_traitor(state: BetrayalState, seat: int) -> bool:
     return state.haunt is not None and state.haunt.traitor == seat
 
 
+def traitor_at_home(state: BetrayalState, seat: int) -> bool:
+    """The traitor of a haunt being played: the house is its home (seed 003), so what
+    does it no harm passes it by, and an event it draws it may ignore."""
+    return is_traitor(state, seat) and bool(state.haunt and state.haunt.key) \
+        and not state.over
+
+
 def unaffected(state: BetrayalState, seat: int, card: str, drawer: int | None) -> bool:
     """Seed 003, the haunt: the house is the traitor's home, and a card that does no
     damage (events.yaml `does_damage: false`) does not touch the traitor: the card as
@@ -32,9 +39,8 @@ def unaffected(state: BetrayalState, seat: int, card: str, drawer: int | None) -
     nearest explorer), or a token it left (`drawer` None: Drip's dice). A traitor who
     draws the card chooses instead (seed 003: it may ignore the event, or resolve it
     and bear all of it, good and bad: cards/haunt_cards._traitor_event)."""
-    return (seat != drawer and is_traitor(state, seat) and not state.over
-            and bool(state.haunt and state.haunt.key) and card in content.get().cards
-            and not content.card(card).does_damage)
+    return (seat != drawer and traitor_at_home(state, seat)
+            and card in content.get().cards and not content.card(card).does_damage)
 
 
 def side_of(state: BetrayalState, ref: str | int) -> str:
