@@ -55,7 +55,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.games.betrayal.view import ExplorerView, MapView
+from bot.games.betrayal.view import ExplorerView, MapView, omen_track
 from renderers import betrayal, canvas
 from renderers.betrayal.map import compose
 from tests.test_render_betrayal import COLOURS, EXPLORERS, PLAYERS, full_view, grow_house
@@ -82,7 +82,8 @@ def game_views(seed: int, players: int, per_tile: int) -> list[tuple[MapView, bo
                 for s in range(players))
             view = MapView(tiles=tuple(tiles), explorers=explorers,
                            header=f"Turn {turn + 1} · {EXPLORERS[seat]} ({PLAYERS[seat]}) to play",
-                           omens=min(13, turn // 8), footer="" if turn < 80 else "Haunt 12")
+                           track=omen_track(min(13, turn // 8)),
+                           footer="" if turn < 80 else "Haunt 12")
             views.append((view, k == 0 and placed > start))
             turn += 1
     return views

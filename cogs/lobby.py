@@ -91,17 +91,20 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
     @app_commands.describe(game="Which game to play",
                            seed="Optional number that fixes the shuffles and dice",
                            layout="Which house to play in (Cthulhu in the House)",
+                           expansion="Which expansion to play (Betrayal: Neibolt House)",
                            fresh="Swap what this server has played for something new "
                                  "(Betrayal's haunts; on unless turned off)")
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                   seed: app_commands.Range[int, 0, 2**53] | None = None,
-                  layout: str | None = None, fresh: str | None = None) -> None:
+                  layout: str | None = None, fresh: str | None = None,
+                  expansion: str | None = None) -> None:
         async with handling(interaction, "game new"):
             channel_id = interaction.channel_id or 0
             if seed is None:
                 seed = secrets.randbits(32)
-            options: dict[str, str] = _setup_options(game.value, layout=layout, fresh=fresh)
+            options: dict[str, str] = _setup_options(game.value, layout=layout, fresh=fresh,
+                                                            expansion=expansion)
             # Today's date, for games that start with "whose birthday comes next"; kept
             # in the options so a replay of this game stays exact.
             options["today"] = datetime.now(UTC).strftime("%m-%d")
@@ -125,6 +128,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
     async def _new_layout(self, interaction: discord.Interaction,
                           current: str) -> list[app_commands.Choice[str]]:
         return _offered(interaction, "layout", current)
+
+    @new.autocomplete("expansion")
+    async def _new_expansion(self, interaction: discord.Interaction,
+                             current: str) -> list[app_commands.Choice[str]]:
+        return _offered(interaction, "expansion", current)
 
     @new.autocomplete("fresh")
     async def _new_fresh(self, interaction: discord.Interaction,

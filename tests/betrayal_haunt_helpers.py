@@ -14,7 +14,7 @@ from unittest import mock
 
 from bot.core.events import Event
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, effects, haunt
+from bot.games.betrayal import GAME, editions, effects, haunt
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import flow
 from bot.games.betrayal.state import BetrayalState
@@ -22,14 +22,25 @@ from bot.games.betrayal.state import BetrayalState
 PLAYERS = 4
 
 
+def edition_of(key: str) -> str:
+    """The edition a haunt belongs to (an expansion's scenarios are played in it)."""
+    return haunt.haunts()[key].edition or editions.DEFAULT
+
+
 def explored(players: int = PLAYERS, seed: int = 1, tiles: int = 25,
-             limit: int = 4000) -> BetrayalState:
+             limit: int = 4000, edition: str = editions.DEFAULT) -> BetrayalState:
     """A house of at least `tiles` rooms (or as many as AI play finds within `limit`
-    actions), no haunt yet, at the start of someone's turn."""
+    actions) in this edition, no haunt yet (its trigger held back), at the start of
+    someone's turn."""
     infos = [PlayerInfo(f"P{i}", ai=True) for i in range(players)]
-    state, _ = GAME.setup(infos, seed, {"today": "06-01"})
-    with mock.patch.object(haunt, "starts", lambda total, omens: False), \
-            mock.patch.object(haunt, "stalled", lambda state: False):
+    state, _ = GAME.setup(infos, seed, {"today": "06-01", "expansion": edition})
+    # The classic haunt roll is still made (the seeds' houses stay as they were), only
+    # never succeeds; another edition's trigger is not run at all.
+    played = editions.get(edition)
+    quiet = (mock.patch.object(played, "turn_over", lambda ctx, frame: None)
+             if edition != editions.DEFAULT else mock.patch.object(haunt, "starts",
+                                                                   lambda total, omens: False))
+    with quiet, mock.patch.object(played, "stalled", lambda state: False):
         for _ in range(limit):
             if len(state.tiles) >= tiles and state.pending is None and not state.script \
                     and state.turn.moves == 0 and not state.turn.used:
@@ -71,9 +82,10 @@ def answer_pending(state: BetrayalState, events: list | None = None) -> Betrayal
 
 
 @cache
-def house(players: int = PLAYERS, seed: int = 1, tiles: int = 25) -> BetrayalState:
+def house(players: int = PLAYERS, seed: int = 1, tiles: int = 25,
+          edition: str = editions.DEFAULT) -> BetrayalState:
     """`explored`, cached per process (treat it as read-only: `begin` works on a copy)."""
-    return explored(players, seed, tiles)
+    return explored(players, seed, tiles, edition=edition)
 
 
 def started(key: str, players: int = PLAYERS, seed: int = 1, tiles: int = 25,
@@ -81,7 +93,7 @@ def started(key: str, players: int = PLAYERS, seed: int = 1, tiles: int = 25,
             ) -> tuple[BetrayalState, list]:  # type: ignore[type-arg]
     """The haunt `key` begun on a cached house, its setup's choices answered by the AI,
     with every event said so far."""
-    state, first = begin(house(players, seed, tiles), key, prepare=prepare)
+    state, first = begin(house(players, seed, tiles, edition_of(key)), key, prepare=prepare)
     events = list(first)
     return answer_pending(state, events), events
 
@@ -89,7 +101,8 @@ def started(key: str, players: int = PLAYERS, seed: int = 1, tiles: int = 25,
 def haunted(key: str, players: int = PLAYERS, seed: int = 1, tiles: int = 25,
             revealer: int | None = None,
             prepare: Callable[[BetrayalState], None] | None = None) -> BetrayalState:
-    return answer_pending(begin(explored(players, seed, tiles), key, revealer, prepare)[0])
+    return answer_pending(begin(explored(players, seed, tiles, edition=edition_of(key)), key,
+                                revealer, prepare)[0])
 
 
 # An AI haunt game takes a few hundred actions at most (bench/haunt_endings.py: 362
@@ -120,7 +133,7 @@ def played(key: str, seed: int, players: int = PLAYERS, tiles: int = 25,
     end (or HAUNT_ACTIONS), with every event said from the haunt's start. Cached per
     process, so the tests of endings, of secrets and of each side's wins share their
     games; treat the result as read-only."""
-    state, first = begin(house(players, seed, tiles), key)
+    state, first = begin(house(players, seed, tiles, edition_of(key)), key)
     state, more = play_out(state)
     return state, (*first, *more)
 

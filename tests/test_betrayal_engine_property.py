@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from bot.core.actions import Option
 from bot.core.rng import Rng
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, content, map_view, sheet_view, traits
+from bot.games.betrayal import GAME, content, editions, map_view, sheet_view, traits
 from bot.games.betrayal.decks import all_cards
-from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting import base, has_plugin
 from bot.games.betrayal.house import cell_of
 from bot.games.betrayal.links import reachable
 from bot.games.betrayal.state import BetrayalState
@@ -48,9 +48,11 @@ def check(state: BetrayalState) -> list[Option]:
                                                                "mystic_elevator")
                for t in tiles)
     assert reachable(state) == set(range(len(tiles)))
+    edition = editions.for_state(state)
     rooms = [t.room for t in tiles] + state.stack + state.room_discard
-    assert len(rooms) == 47 and Counter(rooms) == Counter(list(c.rooms))
-    assert Counter(all_cards(state)) == Counter(list(c.cards))
+    starts = [k for k, r in c.rooms.items() if r.start]
+    assert Counter(rooms) == Counter(starts + edition.rooms(c))
+    assert Counter(all_cards(state)) == Counter(k for d in edition.decks(c).values() for k in d)
     if state.haunt is None:  # a haunt's setup may take an omen out of the deck itself
         assert state.omens_drawn >= sum(1 for k in all_cards(state)
                                         if c.cards[k].deck == "omen") - len(state.decks["omen"]) \
@@ -84,7 +86,8 @@ def check_haunt(state: BetrayalState) -> None:
     teams = GAME.teams(state)
     if state.haunt.traitor is not None:
         assert state.haunt.traitor not in teams["heroes"]
-    if state.over and state.haunt.key and state.haunt.traitor is not None:
+    if state.over and state.haunt.key and has_plugin(state.haunt.key) \
+            and (state.haunt.traitor is not None or base.for_state(state).cooperative):
         assert state.haunt.winner in ("heroes", "traitor") and state.haunt.reason
     if not state.over and state.haunt.stage != "monsters":
         actor = state.pending.seat if state.pending else state.turn.seat
@@ -101,9 +104,11 @@ def last_round(plugin: base.HauntPlugin, state: BetrayalState) -> int | None:
     return ROUNDS if own is None else min(own, ROUNDS)
 
 
-def random_game(seed: int, count: int) -> tuple[BetrayalState, int]:
+def random_game(seed: int, count: int, expansion: str = editions.DEFAULT,
+                ) -> tuple[BetrayalState, int]:
     with mock.patch.object(base.HauntPlugin, "last_round", last_round):
-        state, _ = GAME.setup([PlayerInfo(f"P{i}") for i in range(count)], seed, {})
+        state, _ = GAME.setup([PlayerInfo(f"P{i}") for i in range(count)], seed,
+                              {"expansion": expansion})
         options = check(state)
         rng = Rng(seed * 7919 + count)
         steps = 0
@@ -118,9 +123,11 @@ def random_game(seed: int, count: int) -> tuple[BetrayalState, int]:
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32 - 1), count=st.integers(3, 6))
-def test_random_play_keeps_every_invariant(seed: int, count: int) -> None:
-    state, steps = random_game(seed, count)
+@given(seed=st.integers(0, 2**32 - 1), count=st.integers(3, 6),
+       expansion=st.sampled_from([k for k, _ in editions.offered()]))
+def test_random_play_keeps_every_invariant(seed: int, count: int, expansion: str) -> None:
+    """Every edition (the classic game and each expansion) keeps every invariant."""
+    state, steps = random_game(seed, count, expansion)
     assert state.over, f"not over after {steps} steps (haunt round " \
         f"{state.haunt.round if state.haunt else None})"
     assert state.haunt is not None and state.haunt.round <= ROUNDS + 1

@@ -217,7 +217,8 @@ def test_views() -> None:
     assert hall.doors == ("N", "S", "W") and hall.start and hall.floor == "ground"
     assert ("grand_staircase", "upper_landing") in view.links
     assert [e.acting for e in view.explorers] == [True, False, False]
-    assert view.header == "Turn 1 · Ox Bellows (P0) to play" and view.omens == 0
+    assert view.header == "Turn 1 · Ox Bellows (P0) to play"
+    assert view.track.filled == 0 and view.track.marks == 13
     sheet = sheet_view(state, OX)
     assert sheet.name == "Ox Bellows" and sheet.traits["might"].index == 2
     assert sheet.traits["might"].track == (4, 5, 5, 6, 6, 7, 8, 8)

@@ -10,7 +10,7 @@ import pytest
 from bot.games.betrayal.haunt import haunts
 from tests.betrayal_haunt_helpers import outcome, seed_for
 
-KEYS = sorted(haunts())
+KEYS = sorted(haunts(""))
 
 
 @pytest.mark.parametrize("winner", ["heroes", "traitor"])

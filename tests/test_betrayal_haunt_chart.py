@@ -42,17 +42,17 @@ def _raw(name: str) -> dict:  # type: ignore[type-arg]
 
 
 def _omens() -> list[str]:
-    return content.get().deck("omen")
+    return content.get().deck("omen", "classic")
 
 
 def _omen_rooms() -> list[str]:
-    return [r.key for r in content.get().rooms.values() if r.symbol == "omen"]
+    return [r.key for r in content.get().rooms.values() if r.symbol == "omen" and not r.edition]
 
 
 # ---------------------------------------------------------------- the 8 haunts
 
 def test_the_eight_classic_haunts() -> None:
-    found = haunts()
+    found = haunts("")
     assert {h.name for h in found.values()} == CLASSIC
     assert sorted(h.number for h in found.values()) == list(range(1, 9))
     assert found["the_mummy_walks"].number == 1  # seed 003: haunt #1, The Mummy Walks
@@ -68,17 +68,17 @@ def test_the_eight_classic_haunts() -> None:
 
 def test_traitor_rules() -> None:
     explorers = content.get().explorers
-    for h in haunts().values():
+    for h in haunts("").values():
         rule = h.traitor
         assert set(rule) <= {"named", "else", "designed", "note"}, h.key
         assert rule["else"] in TRAITOR_RULES, h.key
         assert all(k in explorers for k in rule.get("named", [])), h.key
         assert isinstance(rule["designed"], bool) and rule["note"], h.key
-    piper = haunts()["pay_the_piper"].traitor  # seed 003: Ox Bellows, else lowest Sanity
+    piper = haunts("")["pay_the_piper"].traitor  # seed 003: Ox Bellows, else lowest Sanity
     assert piper["named"] == ["ox_bellows"] and piper["else"] == "lowest_sanity"
     assert piper["designed"] is False
-    assert haunts()["a_little_night_murder"].traitor["named"] == ["jenny_leclerc"]
-    friends = haunts()["better_with_friends"].traitor["named"]  # the little girl
+    assert haunts("")["a_little_night_murder"].traitor["named"] == ["jenny_leclerc"]
+    friends = haunts("")["better_with_friends"].traitor["named"]  # the little girl
     assert {content.explorer(k).colour for k in friends} == {"yellow"}
 
 
@@ -90,7 +90,7 @@ def test_every_omen_meets_every_omen_room() -> None:
     assert sorted(table) == sorted(_omens())
     for omen, row in table.items():
         assert sorted(row) == sorted(_omen_rooms()), omen
-        assert set(row.values()) <= set(haunts()), omen
+        assert set(row.values()) <= set(haunts("")), omen
     raw = _raw("haunt_chart")
     assert raw["designed"] is True and raw["note"]
 
@@ -98,7 +98,7 @@ def test_every_omen_meets_every_omen_room() -> None:
 def test_haunts_are_spread_evenly() -> None:
     counts = Counter(h for row in chart().values() for h in row.values())
     assert sum(counts.values()) == 169
-    assert set(counts) == set(haunts())
+    assert set(counts) == set(haunts(""))
     assert all(18 <= n <= 24 for n in counts.values()), counts
     for omen, row in chart().items():  # every omen can lead to several haunts
         assert len(set(row.values())) >= 5, omen
@@ -110,7 +110,7 @@ def test_seed_003_pairings_hold() -> None:
     table = chart()
     # the rules' example
     assert table["girl"]["catacombs"] == "the_mummy_walks"
-    assert haunts()[table["girl"]["catacombs"]].number == 1
+    assert haunts("")[table["girl"]["catacombs"]].number == 1
     # the play reports
     assert table["spear"]["abandoned_room"] == "its_alive"
     assert "pay_the_piper" in {table[o]["pentagram_chamber"] for o in _omens()}
@@ -125,7 +125,7 @@ def test_the_facts_listed_in_the_chart_file_hold() -> None:
     assert len(facts) >= 6
     table = chart()
     for fact in facts:
-        assert fact["haunt"] in haunts() and fact["source"]
+        assert fact["haunt"] in haunts("") and fact["source"]
         omens = [fact["omen"]] if "omen" in fact else _omens()
         rooms = [fact["room"]] if "room" in fact else [
             r for r in _omen_rooms() if fact.get("floor", "") in ("", *content.room(r).floors)]
@@ -182,7 +182,7 @@ def test_the_haunt_start_names_the_haunt(dice, room: str, omen: str) -> None:  #
     state = new_game()
     state, events = _haunt_turn(state, dice, room, omen)
     assert state.phase == "haunt" and state.haunt is not None
-    haunt = haunts()[chart()[omen][room]]
+    haunt = haunts("")[chart()[omen][room]]
     assert (state.haunt.revealer, state.haunt.omen, state.haunt.room) == (OX, omen, room)
     assert (state.haunt.key, state.haunt.number) == (haunt.key, haunt.number)
     line = f"The chart gives haunt #{haunt.number}: {haunt.name} — {haunt.teaser}"
@@ -229,7 +229,7 @@ def test_the_chart_event_is_public_and_carries_the_haunt(dice) -> None:  # type:
     assert len(chart_events) == 1
     event = chart_events[0]
     assert event.audience.is_public and event.kind == "haunt"
-    assert event.data == {"haunt": "its_alive", "number": haunts()["its_alive"].number,
+    assert event.data == {"haunt": "its_alive", "number": haunts("")["its_alive"].number,
                           "played": "its_alive"}  # the server remembers it (sessions)
 
 

@@ -22,7 +22,7 @@ from bot.games.betrayal.haunting import base, flow, sides
 from bot.games.betrayal.state import BetrayalState
 from tests.betrayal_haunt_helpers import begin, house, play_out, played, started
 
-KEYS = sorted(haunts())
+KEYS = sorted(haunts(""))
 COUNTS = (3, 4, 5, 6)
 
 # key -> (who wins when the last round is over, the side whose book is quoted, the line

@@ -15,7 +15,7 @@ from bot.games.betrayal.haunting import flow, has_plugin, sides
 from bot.games.betrayal.state import BetrayalState
 from tests.betrayal_haunt_helpers import played
 
-KEYS = sorted(haunts())
+KEYS = sorted(haunts(""))
 
 
 def test_every_haunt_of_the_chart_is_playable() -> None:

@@ -163,7 +163,7 @@ def test_a_game_plays_the_same_with_the_cache_and_without(
     assert _game(7, 250) == cached
 
 
-@pytest.mark.parametrize("key", sorted(haunt.haunts()))
+@pytest.mark.parametrize("key", sorted(haunt.haunts("")))
 def test_a_haunt_plays_the_same_with_the_cache_and_without(
         key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     begun, _ = started(key)

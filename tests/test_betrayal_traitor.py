@@ -156,10 +156,10 @@ def test_names_not_colours() -> None:
     state = new_game(["darrin_williams", "missy_dubourde", "peter_akimoto"])
     level(state, "sanity", 5)
     set_value(state, 2, "sanity", 4)
-    rule = haunts()["pay_the_piper"].traitor  # Ox Bellows; Darrin is Ox's other side
+    rule = haunts("")["pay_the_piper"].traitor  # Ox Bellows; Darrin is Ox's other side
     assert by_rule(state, 0, rule) == 2  # no Ox: the lowest Sanity
     state = new_game(["heather_granville", "missy_dubourde", "peter_akimoto"])
-    rule = haunts()["a_little_night_murder"].traitor  # Jenny; Heather is her other side
+    rule = haunts("")["a_little_night_murder"].traitor  # Jenny; Heather is her other side
     assert by_rule(state, 1, rule) == 1  # no Jenny: the revealer
 
 
@@ -183,7 +183,7 @@ def test_every_haunt_rule_gives_a_traitor_for_any_table() -> None:
                  ["jenny_leclerc", "zoe_ingstrom", "vivian_lopez", "father_rhinehardt"],
                  ["darrin_williams", "heather_granville", "brandon_jaspers"]):
         state = new_game(keys)
-        for key, haunt in haunts().items():
+        for key, haunt in haunts("").items():
             for revealer in range(len(keys)):
                 found = choose_traitor(state, key, revealer=revealer)
                 assert found is not None and 0 <= found < len(keys), key
@@ -208,7 +208,7 @@ def test_choose_traitor_reads_haunts_yaml() -> None:
 def test_choose_traitor_is_pure() -> None:
     state = new_game(FOUR)
     before = json.dumps(state.to_dict(), sort_keys=True)
-    for key in haunts():
+    for key in haunts(""):
         choose_traitor(state, key, revealer=1)
     assert json.dumps(state.to_dict(), sort_keys=True) == before
 

@@ -69,7 +69,7 @@ def test_betrayal_copies_equal_the_round_trip_exploring() -> None:
             same_as_round_trip(BETRAYAL, each)
 
 
-@pytest.mark.parametrize("key", sorted(haunt.haunts()))
+@pytest.mark.parametrize("key", sorted(haunt.haunts("")))
 def test_betrayal_copies_equal_the_round_trip_in_every_haunt(key: str) -> None:
     state, _ = started(key)
     states = random_states(BETRAYAL, state, 11, 60)

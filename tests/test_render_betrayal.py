@@ -22,6 +22,7 @@ from bot.games.betrayal.view import (
     SheetView,
     TileView,
     TraitView,
+    omen_track,
 )
 from renderers import betrayal, canvas, common
 from renderers.betrayal import (
@@ -176,7 +177,7 @@ def full_view(seed: int = 7, players: int = 6) -> MapView:
     explorers = explorers_on(marked, players, seed)
     assert len(by_key) == 47
     return MapView(tiles=tuple(marked), explorers=tuple(explorers),
-                   header="Turn 31 · Ox Bellows (Ann) to play", omens=9,
+                   header="Turn 31 · Ox Bellows (Ann) to play", track=omen_track(9),
                    footer="The haunt has begun: The Web of Destiny",
                    links=(("kitchen", "library"), ("foyer", "stairs_from_basement")))
 
@@ -196,7 +197,8 @@ def small_view(**changes: object) -> MapView:
         ExplorerView(3, "Vivian Lopez", "Dana", "#4a9eff", "ground", 2, 1, alive=False),
     ]
     fields: dict[str, object] = dict(tiles=tuple(tiles), explorers=tuple(explorers),
-                                     header="Turn 4 · Ox Bellows (Ann) to play", omens=1)
+                                     header="Turn 4 · Ox Bellows (Ann) to play",
+                                     track=omen_track(1))
     fields.update(changes)
     return MapView(**fields)  # type: ignore[arg-type]
 
@@ -306,7 +308,7 @@ def test_explorer_tokens_show_their_colour(full: MapView) -> None:
 def test_six_explorers_in_one_tile_all_fit() -> None:
     tiles = grow_house(3, rooms=10)
     view = MapView(tiles=tuple(tiles), explorers=tuple(explorers_on(tiles, 6, 0, "foyer")),
-                   header="Crowded", omens=0)
+                   header="Crowded", track=omen_track(0))
     geo = map_geometry(view)
     img = render_image(view)
     x0, y0, x1, y1 = geo.tiles["foyer"]
@@ -449,7 +451,7 @@ def test_only_landings_is_a_compact_image() -> None:
     tiles = start_tiles()
     view = MapView(tiles=tuple(tiles), explorers=tuple(explorers_on(tiles, 3, 1,
                                                                      "entrance_hall")),
-                   header="Turn 1", omens=0)
+                   header="Turn 1", track=omen_track(0))
     geo = map_geometry(view)
     assert geo.arrangement == "row"
     assert geo.height < 500
@@ -462,7 +464,7 @@ def test_empty_floor_and_stray_explorer_do_not_crash() -> None:
     view = MapView(tiles=(start_tiles()[1],),
                    explorers=(ExplorerView(0, "Ox", "Ann", "not a colour", "ground", 5, 5),
                               ExplorerView(1, "Zoe", "", "#fff", "attic", 0, 0)),
-                   header="", omens=20, footer=" ")
+                   header="", track=omen_track(20), footer=" ")
     data = render_map(view, width=700)
     assert image(data).size[0] == 700
     geo = map_geometry(view, 700)
@@ -472,7 +474,7 @@ def test_empty_floor_and_stray_explorer_do_not_crash() -> None:
 def test_long_names_stay_inside_their_tile() -> None:
     name = "An Extraordinarily Long Room Name That Never Ends"
     view = MapView(tiles=(TileView("x", name, "ground", 0, 0, ("N",)),),
-                   explorers=(), header="H" * 300, omens=0, footer="F" * 300)
+                   explorers=(), header="H" * 300, track=omen_track(0), footer="F" * 300)
     img = render_image(view)
     geo = map_geometry(view)
     x0, y0, _, y1 = geo.tiles["x"]
@@ -558,7 +560,7 @@ def test_cold_and_warm_renders_agree_while_games_take_turns() -> None:
 def replace_explorers(tiles: list[TileView], seed: int, turn: int) -> MapView:
     explorers = explorers_on(tiles, 3, seed * 10 + turn)
     return MapView(tiles=tuple(tiles), explorers=tuple(explorers), header=f"Turn {turn + 1}",
-                   omens=turn)
+                   track=omen_track(turn))
 
 
 def test_every_renderer_cache_is_bounded(full: MapView) -> None:
@@ -662,7 +664,7 @@ def test_crowded_strip_wraps_then_counts_and_explorers_stay_clear() -> None:
                       tokens=tokens, item_pile=("Axe",) * 12)]
     explorers = tuple(ExplorerView(i, EXPLORERS[i], PLAYERS[i], COLOURS[i], "basement", 1, 0)
                       for i in range(4))
-    view = MapView(tiles=tuple(tiles), explorers=explorers, header="", omens=0,
+    view = MapView(tiles=tuple(tiles), explorers=explorers, header="", track=omen_track(0),
                    links=(("crypt", "foyer"),))
     geo = map_geometry(view, 700)  # small tiles: the strip overflows
     look = betrayal._look(tiles[-1], betrayal._link_letters(view))

@@ -28,7 +28,7 @@ from bot.games.betrayal.state import (
     Haunt,
     Monster,
 )
-from bot.games.betrayal.view import ExplorerView, MapView, MonsterView, TileView
+from bot.games.betrayal.view import ExplorerView, MapView, MonsterView, TileView, omen_track
 from renderers import betrayal, canvas, common
 from renderers.betrayal import (
     DEAD,
@@ -479,7 +479,7 @@ def test_many_figures_in_one_tile_stay_inside() -> None:
     monsters = tuple(monster(i, foyer, name=n, glyph=n[0], stunned=i % 2 == 0,
                              large=n == "Giant")
                      for i, n in enumerate(("Zombie", "Rat", "Giant", "Zombie", "Rat"), 1))
-    view = MapView(tiles=tuple(tiles), explorers=explorers, header="", omens=0,
+    view = MapView(tiles=tuple(tiles), explorers=explorers, header="", track=omen_track(0),
                    monsters=monsters)
     geo = map_geometry(view)
     x0, y0, x1, y1 = geo.tiles["foyer"]

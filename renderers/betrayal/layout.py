@@ -23,7 +23,6 @@ from renderers.betrayal.tiles import _strip_rows, _tile_parts
 from renderers.common import Box, Point, font, text_width
 
 BASE_WIDTH = 1200  # the width the frame sizes below are given at
-OMEN_CARDS = 13  # marks on the footer's omen track
 
 # Frame sizes at BASE_WIDTH, scaled by width / BASE_WIDTH. Tile internals scale with the
 # tile size instead (see `_tile_parts`).
@@ -88,8 +87,9 @@ class MapGeometry:
     token_radius: dict[int, int]  # seat -> disc radius
     ring_radius: dict[int, int]  # seat -> radius of the middle of the acting ring
     roster_chips: dict[int, Box]  # seat -> its chip in the roster row
-    omen_track: tuple[Point, ...]  # centres of the 13 omen marks in the footer
+    omen_track: tuple[Point, ...]  # centres of the card track's marks in the footer
     footer_text: Box | None  # where view.footer is written
+    track_widest: str = ""  # the widest note of the track: the legend starts after it
     # Monster id -> its token centre and disc radius (alike monsters in a room share one
     # stacked token, so they share a centre).
     monsters: dict[int, Point] = field(default_factory=dict)
@@ -381,10 +381,11 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
 
     row_h = _px(FOOTER_ROW_H, s)
     fy = footer[1] + _px(6, s) + row_h // 2
-    label_w = text_width(font(_px(FOOTER_FONT, s), True), "Omens")
+    label_w = text_width(font(_px(FOOTER_FONT, s), True), view.track.label)
     step = _px(24, s)
     ox = footer[0] + label_w + _px(12, s) + step // 2
-    omen_track = tuple((ox + i * step, fy) for i in range(OMEN_CARDS))
+    # At least one point: the track's label and note are placed from it.
+    omen_track = tuple((ox + i * step, fy) for i in range(max(1, view.track.marks)))
     footer_text: Box | None = None
     if view.footer.strip():
         ft_y = footer[1] + _px(6, s) + row_h
@@ -396,5 +397,6 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
         extents={f: e for f, e in extents.items() if e is not None}, tiles=tiles,
         sides=sides, tokens=tokens, token_radius=radius, ring_radius=ring,
         roster_chips=chips, omen_track=omen_track, footer_text=footer_text,
+        track_widest=view.track.widest or view.track.note,
         monsters=monsters, monster_radius=monster_radius,
     )

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from bot.games.betrayal import content
-from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, MonsterView, TileView
+from bot.games.betrayal.view import (
+    FLOORS,
+    ExplorerView,
+    MapView,
+    MonsterView,
+    TileView,
+    omen_track,
+)
 from bot.games.betrayal.views import map_view
 from renderers.betrayal.explorers import _draw_figures, _draw_roster
 from renderers.betrayal.glyphs import _paste_glyph
@@ -102,7 +109,7 @@ def _legend_left(geo: MapGeometry) -> int:
     s = geo.scale
     d = _px(20, s)
     last = geo.omen_track[-1][0] + d // 2 + _px(12, s)
-    return last + text_width(font(_px(FOOTER_FONT, s)), "13 drawn") + _px(20, s)
+    return last + text_width(font(_px(FOOTER_FONT, s)), geo.track_widest) + _px(20, s)
 
 
 # A tile as the house shows it: (key, look, box, grid x, grid y).
@@ -281,16 +288,17 @@ def _draw_footer(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     x0 = geo.footer[0]
     fb = font(_px(FOOTER_FONT, s), True)
     cy = geo.omen_track[0][1]
-    canvas.text((x0, cy), "Omens", fb, TEXT, on=BG, anchor="lm", bold=True)
+    canvas.text((x0, cy), view.track.label, fb, TEXT, on=BG, anchor="lm", bold=True)
     d = _px(20, s)
-    drawn = min(len(geo.omen_track), max(0, view.omens))
+    drawn = min(view.track.marks, max(0, view.track.filled))
     first, last_mark = geo.omen_track[0][0], geo.omen_track[-1][0]
     step = geo.omen_track[1][0] - first if len(geo.omen_track) > 1 else d
-    canvas.put((first - d // 2, cy - d // 2),
-               _omen_track(canvas.ink, drawn, len(geo.omen_track), step, d))
+    if view.track.marks:
+        canvas.put((first - d // 2, cy - d // 2),
+                   _omen_track(canvas.ink, drawn, view.track.marks, step, d))
     last = last_mark + d // 2 + _px(12, s)
-    label = f"{max(0, view.omens)} drawn"
-    canvas.text((last, cy), label, font(_px(FOOTER_FONT, s)), MUTED, on=BG, anchor="lm")
+    canvas.text((last, cy), view.track.note, font(_px(FOOTER_FONT, s)), MUTED, on=BG,
+                anchor="lm")
     if geo.footer_text is not None:
         fx0, fy0, fx1, fy1 = geo.footer_text
         f, text = fit_text(view.footer.strip(), fx1 - fx0, _px(FOOTER_FONT + 3, s),
@@ -350,7 +358,7 @@ def _sample_view(colours: tuple[Colour, ...]) -> MapView:
                             large=i % 2 == 1)
                 for i in range(7)]
     return MapView(tiles=tuple(tiles), explorers=tuple(explorers), header="Turn 12 · Sample",
-                   omens=5, footer="The haunt has begun", links=(("s0", "s5"),),
+                   track=omen_track(5), footer="The haunt has begun", links=(("s0", "s5"),),
                    monsters=tuple(monsters))
 
 

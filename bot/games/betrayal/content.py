@@ -1,8 +1,16 @@
-"""Betrayal content from data/betrayal/, read once per process.
+"""Betrayal content from data/betrayal/ and each edition's folders, read once per process.
 
 The engine only ever sees these frozen records, never the YAML, so the content files
 can grow (new fields, new cards) without touching the rules. Every sentence a player
 reads comes from texts.yaml through `say`, so it stays in our own words.
+
+An edition (editions.py) may bring a folder of its own, laid out like data/betrayal/
+(rooms, card files, haunts), with decks of its own (`add_folder`). Every record is
+tagged with the edition whose folder holds it ("" for data/betrayal/, which every
+edition plays with), and the content the engine looks cards and rooms up in is the
+union of all folders: keys are unique across editions, so a restored game finds its
+cards whatever edition it plays. Which cards and rooms go into a game's decks and
+stack is the edition's choice (`deck`, `discoverable` with its key).
 """
 
 from __future__ import annotations
@@ -56,6 +64,7 @@ class RoomInfo:
     on_end_turn: tuple[dict[str, Any], ...] = ()
     once_per_explorer: bool = False
     custom: str = ""
+    edition: str = ""  # the edition whose folder holds the room ("" = data/betrayal/)
 
 
 @dataclass(frozen=True)
@@ -76,6 +85,7 @@ class CardInfo:
     lasting: bool = False
     custom: str = ""
     designed: bool = False
+    edition: str = ""  # the edition whose folder holds the card ("" = data/betrayal/)
     own_tradeable: bool = True  # the card's `tradeable:` (false: the Blood Dagger)
     # An event's `does_damage:` (seed 003: the traitor is not affected by a card that
     # does no damage). Missing means it may: a card spares the traitor only if it says so.
@@ -96,13 +106,20 @@ class Content:
     rooms: dict[str, RoomInfo]
     cards: dict[str, CardInfo]
 
-    def deck(self, deck: str) -> list[str]:
-        """Card keys of one deck in file order (the engine shuffles them)."""
-        return [c.key for c in self.cards.values() if c.deck == deck]
+    def deck(self, deck: str, edition: str | None = None) -> list[str]:
+        """Card keys of one deck in file order (the engine shuffles them): of every
+        folder, or of data/betrayal/ and `edition`'s own."""
+        return [c.key for c in self.cards.values()
+                if c.deck == deck and _of(c.edition, edition)]
 
-    def discoverable(self) -> list[str]:
-        """The room tiles that go into the stack (everything but the start tiles)."""
-        return [r.key for r in self.rooms.values() if not r.start]
+    def discoverable(self, edition: str | None = None) -> list[str]:
+        """The room tiles that go into the stack (everything but the start tiles), of
+        every folder or of data/betrayal/ and `edition`'s own."""
+        return [r.key for r in self.rooms.values() if not r.start and _of(r.edition, edition)]
+
+
+def _of(owner: str, edition: str | None) -> bool:
+    return edition is None or owner in ("", edition)
 
 
 def _steps(raw: Any) -> tuple[dict[str, Any], ...]:
@@ -119,16 +136,19 @@ def _read(folder: Path, name: str, required: bool = True) -> dict[str, Any]:
     return raw
 
 
-def load_content(folder: Path) -> Content:
-    """Read every content file of a folder laid out like data/betrayal/."""
+def load_content(folder: Path, edition: str = "",
+                 decks: dict[str, str] | None = None) -> Content:
+    """Read every content file of a folder laid out like data/betrayal/, its records
+    tagged with `edition`; `decks` names card files beyond the three decks (deck ->
+    file name). An edition's folder may leave out the explorers."""
     explorers = {}
-    for e in _read(folder, "explorers")["explorers"]:
+    for e in _read(folder, "explorers", required=not edition).get("explorers", []):
         traits = {t: Track(tuple(int(v) for v in e["traits"][t]["track"]),
                            int(e["traits"][t]["start"])) for t in TRAITS}
         explorers[e["key"]] = ExplorerInfo(e["key"], e["name"], e["colour"], e["hex"],
                                            str(e["birthday"]), traits)
     rooms = {}
-    for r in _read(folder, "rooms")["rooms"]:
+    for r in _read(folder, "rooms", required=not edition).get("rooms", []) or []:
         symbol = str(r.get("symbol") or "none")
         rooms[r["key"]] = RoomInfo(
             r["key"], r["name"], tuple(r["floors"]), tuple(r["doors"]),
@@ -136,9 +156,9 @@ def load_content(folder: Path) -> Content:
             bool(r.get("barrier", False)), str(r.get("text", "")),
             _steps(r.get("on_leave")), _steps(r.get("on_enter")),
             _steps(r.get("on_discover")), _steps(r.get("on_end_turn")),
-            bool(r.get("once_per_explorer", False)), str(r.get("custom") or ""))
+            bool(r.get("once_per_explorer", False)), str(r.get("custom") or ""), edition)
     cards = {}
-    for deck, filename in CARD_FILES.items():
+    for deck, filename in {**CARD_FILES, **(decks or {})}.items():
         for c in _read(folder, filename, required=False).get(filename, []) or []:
             cards[c["key"]] = CardInfo(
                 c["key"], c["name"], deck, str(c.get("text", "")),
@@ -146,17 +166,53 @@ def load_content(folder: Path) -> Content:
                 bool(c.get("weapon", False)), bool(c.get("haunt_only", False)),
                 _steps(c.get("on_gain")), _steps(c.get("on_lose")), _steps(c.get("on_draw")),
                 _steps(c.get("use")), _steps(c.get("modifiers")), bool(c.get("lasting", False)),
-                str(c.get("custom") or ""), bool(c.get("designed", False)),
+                str(c.get("custom") or ""), bool(c.get("designed", False)), edition,
                 bool(c.get("tradeable", True)), bool(c.get("does_damage", True)), dict(c))
     return Content(explorers, rooms, cards)
 
 
-_override: list[Content] = []
+@dataclass(frozen=True)
+class Folder:
+    """A folder of content and the edition it belongs to ("" for every edition)."""
+
+    edition: str
+    path: Path
+    decks: tuple[tuple[str, str], ...] = ()  # extra decks: (deck, card file name)
+
+
+FOLDERS: list[Folder] = [Folder("", DATA / "betrayal")]
+
+
+def add_folder(edition: str, path: Path, decks: dict[str, str] | None = None) -> None:
+    """An edition's own content folder joins the content (called as the edition
+    registers; registering twice changes nothing)."""
+    folder = Folder(edition, path, tuple((decks or {}).items()))
+    if folder not in FOLDERS:
+        FOLDERS.append(folder)
+        _default.cache_clear()
+
+
+def merge(parts: list[Content]) -> Content:
+    """Several folders' content as one; a key met twice is a content error."""
+    explorers: dict[str, ExplorerInfo] = {}
+    rooms: dict[str, RoomInfo] = {}
+    cards: dict[str, CardInfo] = {}
+    for part in parts:
+        for mine, theirs in ((explorers, part.explorers), (rooms, part.rooms),
+                             (cards, part.cards)):
+            twice = set(mine) & set(theirs)
+            if twice:
+                raise ValueError(f"content keys defined twice: {sorted(twice)}")
+            mine.update(theirs)  # type: ignore[attr-defined]
+    return Content(explorers, rooms, cards)
 
 
 @cache
 def _default() -> Content:
-    return load_content(DATA / "betrayal")
+    return merge([load_content(f.path, f.edition, dict(f.decks)) for f in FOLDERS])
+
+
+_override: list[Content] = []
 
 
 def get() -> Content:

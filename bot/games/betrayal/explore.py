@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.games.betrayal import content, house
+from bot.games.betrayal import content, editions, house
 from bot.games.betrayal.cards import PASSIVES, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
@@ -218,7 +218,7 @@ def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     if frame.seat == ctx.state.turn.seat:
         ctx.state.turn.movement_over = True
-    ctx.push_child(frame, [{"_draw_card": {"deck": symbol}}])
+    ctx.push_child(frame, editions.for_state(ctx.state).symbol_steps(ctx.state, symbol))
 
 
 # ---------------------------------------------------------------- a new room elsewhere

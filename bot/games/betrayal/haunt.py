@@ -30,7 +30,7 @@ from typing import Any
 
 from bot import yaml_files
 from bot.games.base import PLAYED
-from bot.games.betrayal import content
+from bot.games.betrayal import content, editions
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.decks import give_card, take_card
 from bot.games.betrayal.effects import run, step
@@ -49,19 +49,39 @@ class HauntInfo:
     teaser: str
     traitor: dict[str, Any] = field(default_factory=dict, compare=False)
     designed: bool = False
+    edition: str = ""  # the edition whose folder lists it ("" = data/betrayal/)
 
 
 def _yaml(name: str) -> dict[str, Any]:
     return yaml_files.read(DATA / "betrayal" / f"{name}.yaml") or {}
 
 
-@cache
-def haunts() -> dict[str, HauntInfo]:
-    """The 8 haunts by key, in chart-number order."""
-    found = [HauntInfo(int(h["number"]), h["key"], h["name"], str(h["teaser"]),
-                       dict(h.get("traitor") or {}), bool(h.get("designed", False)))
-             for h in _yaml("haunts")["haunts"]]
-    return {h.key: h for h in sorted(found, key=lambda h: h.number)}
+def _listed() -> list[HauntInfo]:
+    found = []
+    for folder in content.FOLDERS:
+        path = folder.path / "haunts.yaml"
+        raw = (yaml_files.read(path) or {}) if path.exists() else {}
+        found += [HauntInfo(int(h["number"]), h["key"], h["name"], str(h["teaser"]),
+                            dict(h.get("traitor") or {}), bool(h.get("designed", False)),
+                            folder.edition)
+                  for h in raw.get("haunts") or ()]
+    return found
+
+
+_HAUNTS: dict[int, dict[str, HauntInfo]] = {}
+
+
+def haunts(edition: str | None = None) -> dict[str, HauntInfo]:
+    """The haunts by key, the classic 8 first in chart-number order, then each
+    edition's own in its order; with `edition`, only that edition's own haunts
+    ("" for the classic 8). Read again when an edition's folder joins the content."""
+    found = _HAUNTS.get(len(content.FOLDERS))
+    if found is None:
+        listed = sorted(_listed(), key=lambda h: (h.edition != "", h.edition, h.number))
+        found = _HAUNTS[len(content.FOLDERS)] = {h.key: h for h in listed}
+    if edition is None:
+        return found
+    return {k: h for k, h in found.items() if h.edition == edition}
 
 
 @cache
@@ -127,7 +147,7 @@ def fresh_haunt(ctx: Ctx, seat: int, omen: str, room: str
                     room=content.room(other).name,
                     data={"replaced": first.key, "room": other})
             return found, omen, other
-    if set(haunts()) <= set(state.played):  # nothing new to find: the deck stays
+    if set(haunts("")) <= set(state.played):  # nothing new to find: the deck stays
         ctx.say("events.haunt_no_fresh", kind="haunt", old=first.name)
         return first, omen, used
     drawn: list[str] = []
@@ -223,7 +243,8 @@ def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int,
     state.pending = None
     haunt = chosen
     if haunt is None:
-        haunt, omen, _ = fresh_haunt(ctx, seat, omen, room)
+        key, omen, _ = editions.for_state(state).choose_haunt(ctx, seat, omen, room)
+        haunt = haunts().get(key)
     traitor = choose_traitor(state, haunt.key, seat) if haunt else None
     state.haunt = Haunt(revealer=seat, omen=omen, room=room, roll=total,
                         omens=state.omens_drawn, key=haunt.key if haunt else "",

@@ -28,6 +28,9 @@ from bot.games.betrayal import decks, haunt  # noqa: E402,F401  (they register s
 from bot.games.betrayal.haunting import load_plugins  # noqa: E402
 
 load_plugins()  # every haunt's rules, so a game restored mid-haunt keeps them
+from bot.games.betrayal import editions  # noqa: E402
+
+editions.load_all()  # every edition (each expansion's scenarios), for the same reason
 
 
 class BetrayalGame(Game[BetrayalState]):
@@ -144,8 +147,10 @@ class BetrayalGame(Game[BetrayalState]):
         return content.rules_topics()
 
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
-        """Seed 003, Selecting the Haunt: a table may swap a haunt it has played."""
-        return {setup.FRESH: [(value, say(f"labels.fresh_{value}")) for value in ("on", "off")]}
+        """The edition played (the classic game or an expansion); seed 003, Selecting
+        the Haunt: a table may swap a haunt it has played."""
+        return {setup.EXPANSION: editions.offered(),
+                setup.FRESH: [(value, say(f"labels.fresh_{value}")) for value in ("on", "off")]}
 
     def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
         explorers = sorted(content.get().explorers.values(), key=lambda e: (e.colour, e.name))

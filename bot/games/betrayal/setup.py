@@ -10,6 +10,9 @@ Haunts already played: the `played` option lists the haunt keys this server has 
 (the sessions layer hands them in from the store), and `fresh` ("on", the default, or
 "off") says whether a played haunt is swapped by seed 003's Selecting the Haunt
 (haunt.py). Both are kept in the state, so the choice replays from the state alone.
+
+The `expansion` option names the edition played (editions.py; the classic game when
+it is missing): its rooms fill the stack, its decks are dealt, and it lays out the rest.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from typing import Any
 from bot.core.errors import IllegalAction
 from bot.core.rng import Rng
 from bot.games import base
-from bot.games.betrayal import content
-from bot.games.betrayal.content import DECKS, TRAITS, say
+from bot.games.betrayal import content, editions
+from bot.games.betrayal.content import TRAITS, say
 from bot.games.betrayal.house import START_LAYOUT
 from bot.games.betrayal.state import BetrayalState, Explorer, Tile, Turn
 from bot.games.betrayal.turn import date_of, day_of_year, first_player
@@ -80,6 +83,18 @@ def played_option(raw: Any) -> list[str]:
     return sorted({str(i).strip() for i in items if str(i).strip()})
 
 
+EXPANSION = "expansion"  # the lobby option: the edition played (editions.py)
+
+
+def edition_option(raw: Any) -> editions.Edition:
+    """The `expansion` option as an edition: the classic game unless one is named."""
+    key = str(raw or editions.DEFAULT).strip().lower()
+    if not editions.known(key):
+        raise IllegalAction(say("errors.unknown_expansion", expansion=key[:40],
+                                choices=", ".join(k for k, _ in editions.offered())))
+    return editions.get(key)
+
+
 def new_state(players: list[str], ai: list[bool], seed: int,
               options: dict[str, Any]) -> BetrayalState:
     rng = Rng.from_seed(seed)
@@ -94,16 +109,18 @@ def new_state(players: list[str], ai: list[bool], seed: int,
     entrance = next(i for i, t in enumerate(tiles) if t.room == "entrance_hall")
     explorers = [Explorer(k, {t: c.explorers[k].traits[t].start for t in TRAITS}, entrance)
                  for k in keys]
-    stack = c.discoverable()
+    edition = edition_option(options.get(EXPANSION))
+    stack = edition.rooms(c)
     rng.shuffle(stack)
-    decks = {}
-    for deck in DECKS:
-        decks[deck] = c.deck(deck)
-        rng.shuffle(decks[deck])
+    decks = edition.decks(c)
+    for deck in decks.values():
+        rng.shuffle(deck)
     first = first_player([c.explorers[k].birthday for k in keys], today)
-    return BetrayalState(
+    state = BetrayalState(
         players=list(players), ai=list(ai), explorers=explorers, tiles=tiles, stack=stack,
-        room_discard=[], decks=decks, discards={d: [] for d in DECKS},
+        room_discard=[], decks=decks, discards={d: [] for d in decks},
         turn=Turn(seat=first, number=1), first=first, today=today,
         played=played_option(options.get(PLAYED)), fresh=fresh_option(options.get(FRESH)),
-        rng=rng)
+        edition=edition.key, rng=rng)
+    edition.setup(state)
+    return state

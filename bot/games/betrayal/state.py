@@ -143,6 +143,8 @@ class BetrayalState:
     over: bool = False
     played: list[str] = field(default_factory=list)  # haunts this server has played
     fresh: bool = True  # seed 003, Selecting the Haunt: swap a played haunt for a new one
+    edition: str = "classic"  # the edition played (editions.py): the classic game or an expansion
+    notes: dict[str, Any] = field(default_factory=dict)  # the edition's own notes
     rng: Rng = field(default_factory=lambda: Rng(0))
 
     def at(self, seat: int) -> Tile:

@@ -3,16 +3,17 @@
 Turns go clockwise (rising seat numbers). The first explorer is the one whose birthday
 comes next after the game's start date (seed 003). Ending a turn runs, in order: the
 room's end-of-turn rule (the Crypt's damage, the Library's once-per-explorer gain),
-the passives watching the end of a turn (the Coal Chute's slide, lasting events), and,
-if an omen was drawn this turn, the haunt roll (haunt.py). A table of AI explorers only
-that finds nothing for ten rounds begins the haunt at once (haunt.stalled).
+the passives watching the end of a turn (the Coal Chute's slide, lasting events), and
+the edition's haunt trigger (editions.py; the classic game: if an omen was drawn this
+turn, the haunt roll of haunt.py). A table of AI explorers only that finds nothing for
+ten rounds begins the haunt at once (the edition's `stalled`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import content, haunt, hooks
+from bot.games.betrayal import content, editions, hooks
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.state import EXPLORE, HAUNT, BetrayalState, Frame, Turn
@@ -89,11 +90,9 @@ def _end_hooks(ctx: Ctx, frame: Frame, arg: Any) -> None:
 
 @step("_turn_over")
 def _turn_over(ctx: Ctx, frame: Frame, arg: Any) -> None:
-    state = ctx.state
-    if state.turn.omen and state.phase == EXPLORE:
-        ctx.say("events.haunt_roll", who=ctx.who(frame.seat), omens=state.omens_drawn)
-        ctx.push_child(frame, [{"roll": {"dice": 6, "purpose": "haunt",
-                                         "then": [{"_haunt_check": {}}]}}])
+    """The edition's haunt trigger (the classic game: the haunt roll after an omen)."""
+    if ctx.state.phase == EXPLORE:
+        editions.for_state(ctx.state).turn_over(ctx, frame)
 
 
 @step("_next_turn")
@@ -105,8 +104,9 @@ def _next_turn(ctx: Ctx, frame: Frame, arg: Any) -> None:
 
         flow.next_turn(ctx, frame.seat)
         return
-    if state.phase == EXPLORE and haunt.stalled(state):
-        haunt.begin_stalled(ctx, frame.seat)
+    edition = editions.for_state(state)
+    if state.phase == EXPLORE and edition.stalled(state):
+        edition.begin_stalled(ctx, frame.seat)
         return
     start_turn(ctx, (state.turn.seat + 1) % len(state.players))
 

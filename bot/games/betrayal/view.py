@@ -58,11 +58,27 @@ class MonsterView:
 
 
 @dataclass(frozen=True)
+class TrackView:
+    """The footer's track of cards, as the edition counts it."""
+
+    label: str  # "Omens"
+    filled: int  # marks filled in
+    marks: int  # marks drawn (the cards of the deck: 13 omens)
+    note: str = ""  # said after the marks ("3 drawn")
+    widest: str = ""  # the widest note the track can show: the map keeps room for it
+
+
+def omen_track(drawn: int) -> TrackView:
+    """The classic game's track (13 omen cards), for sample maps and tests."""
+    return TrackView("Omens", drawn, 13, f"{drawn} drawn", "13 drawn")
+
+
+@dataclass(frozen=True)
 class MapView:
     tiles: tuple[TileView, ...]
     explorers: tuple[ExplorerView, ...]
     header: str  # e.g. "Turn 12 · Ox Bellows (Ann) to play"
-    omens: int  # omen cards drawn so far (the haunt roll needs more than this)
+    track: TrackView  # the footer's card track (the edition's: omens drawn, encounters)
     footer: str = ""  # e.g. "The haunt has begun: The Mummy Walks"
     links: tuple[tuple[str, str], ...] = ()  # special links to mark, as pairs of room keys
     monsters: tuple[MonsterView, ...] = ()  # living monsters, by id

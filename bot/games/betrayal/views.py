@@ -11,10 +11,11 @@ from typing import Any
 
 import yaml
 
-from bot.games.betrayal import content, traits
+from bot.games.betrayal import content, editions, traits
 from bot.games.betrayal.content import TRAITS, say
 from bot.games.betrayal.context import card_name, explorer_name
 from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.base import HauntData, load_data
 from bot.games.betrayal.house import DIRS, doors
 from bot.games.betrayal.links import house_links
@@ -26,6 +27,7 @@ from bot.games.betrayal.view import (
     MonsterView,
     SheetView,
     TileView,
+    TrackView,
     TraitView,
 )
 
@@ -61,9 +63,23 @@ def _player(state: BetrayalState, seat: int) -> str:
     return state.players[seat] if 0 <= seat < len(state.players) else "?"
 
 
+def _track(state: BetrayalState) -> TrackView:
+    track = editions.for_state(state).track(state)
+    return TrackView(track.label, track.filled, track.marks, track.note, track.widest)
+
+
 def _footer(state: BetrayalState) -> str:
     """Exploring: the rooms left to find. Once the haunt has begun: the haunt the chart
     gave (number and name, when it gave one), and who found which omen where."""
+    mine = editions.for_state(state).footer(state)
+    if mine is not None:
+        return mine
+    line = _haunt_footer(state)
+    note = base.for_state(state).board_note(state) if state.haunt else ""
+    return f"{line} · {note}" if note else line
+
+
+def _haunt_footer(state: BetrayalState) -> str:
     found = state.haunt
     if found is None:
         return say("views.footer_explore", tiles=len(state.stack) + len(state.room_discard))
@@ -173,7 +189,7 @@ def map_view(state: BetrayalState) -> MapView:
         if pair not in pairs:
             pairs.append(pair)  # type: ignore[arg-type]
     return MapView(tiles=tuple(_tile_views(state, look)), explorers=tuple(explorers),
-                   header=_header(state), omens=state.omens_drawn, footer=_footer(state),
+                   header=_header(state), track=_track(state), footer=_footer(state),
                    links=tuple(pairs), monsters=_monster_views(state, look))
 
 
@@ -244,5 +260,6 @@ def status_text(state: BetrayalState) -> str:
         lines.append(line)
     lines.append(say("views.counts", omens=state.omens_drawn, placed=len(state.tiles),
                      left=len(state.stack) + len(state.room_discard)))
+    lines += editions.for_state(state).status(state)
     lines.append(_footer(state))
     return "\n".join(lines)

@@ -31,10 +31,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot import yaml_files
 from bot.core.events import PUBLIC, Audience, Event
+from bot.games.betrayal import content
 from bot.games.betrayal.cards import Offer
 from bot.paths import DATA
 
@@ -43,6 +45,15 @@ if TYPE_CHECKING:
     from bot.games.betrayal.state import BetrayalState, Monster
 
 HAUNT_DIR = DATA / "betrayal" / "haunts"
+
+
+def haunt_file(key: str) -> Path:
+    """A haunt's data file: in data/betrayal/haunts/, else in the `haunts/` folder of
+    the edition folder that holds it (content.FOLDERS)."""
+    for folder in (HAUNT_DIR, *(f.path / "haunts" for f in content.FOLDERS[1:])):
+        if (folder / f"{key}.yaml").exists():
+            return folder / f"{key}.yaml"
+    return HAUNT_DIR / f"{key}.yaml"
 BOOK_PARTS: tuple[str, ...] = ("story", "know", "win", "rules", "ending")
 
 
@@ -87,7 +98,7 @@ class HauntData:
 
 @cache
 def load_data(key: str) -> HauntData:
-    raw = yaml_files.read(HAUNT_DIR / f"{key}.yaml") or {}
+    raw = yaml_files.read(haunt_file(key)) or {}
     monsters = {k: MonsterKind(k, str(m["name"]), {t: int(v) for t, v in m["traits"].items()},
                                str(m.get("on_hit", "stun")), str(m.get("glyph", "M")),
                                bool(m.get("large", False)))
@@ -104,13 +115,16 @@ def load_data(key: str) -> HauntData:
 
 
 def has_data(key: str) -> bool:
-    return (HAUNT_DIR / f"{key}.yaml").exists()
+    return haunt_file(key).exists()
 
 
 class HauntPlugin:
     """A haunt's own rules. Fighters are named by refs: "3" is seat 3, "m2" monster 2."""
 
     key = ""
+    # A haunt with no traitor (seed 000's scenarios 4 and 5): every explorer is a hero
+    # and the house itself is the other side (its monsters act on the game's turns).
+    cooperative = False
 
     @property
     def data(self) -> HauntData:
@@ -182,6 +196,11 @@ class HauntPlugin:
         """The trait a monster attacks with (seed 003: Might unless the haunt says
         otherwise; a banshee's wail strikes the mind)."""
         return "might"
+
+    def board_note(self, state: BetrayalState) -> str:
+        """A public line the map's footer and `/game status` add while the haunt runs
+        (a number track, who Pennywise hunts): never a secret."""
+        return ""
 
     def private_notes(self, state: BetrayalState, seat: int) -> list[str]:
         """Secrets this explorer holds beyond its book (`/secret` shows them): the

@@ -1,0 +1,152 @@
+"""Editions of Betrayal: the classic game and each expansion, as plugins.
+
+The Betrayal core plays whatever edition the state names (`state.edition`). An edition
+owns what differs between the boxes: its content folders (content.add_folder), the
+decks in play and which deck a room's symbol draws, the haunt trigger at the end of a
+turn, the haunt choice once it is triggered, and what the map's footer shows. The
+classic game (edition.py beside this module) is the default; an expansion is a package
+of its own under bot/games/ with an `edition` module that registers itself here, found
+by `load_all` walking the games' packages, so no list names it.
+
+This module sits at the bottom: it imports only the state and the content, and the
+engine calls into whichever edition is registered. Every hook has the classic game's
+neutral default where there is one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.games.betrayal import content
+from bot.games.betrayal.state import BetrayalState, Frame
+
+if TYPE_CHECKING:
+    from bot.games.betrayal.context import Ctx
+
+DEFAULT = "classic"
+
+
+@dataclass(frozen=True)
+class Track:
+    """The footer's track of cards: a label, how many marks, how many are filled."""
+
+    label: str
+    filled: int
+    marks: int
+    note: str  # said after the marks ("3 drawn")
+    widest: str = ""  # the widest note it can show (the map keeps room for it)
+
+
+class Edition:
+    """One edition's rules beside the core. Subclasses register with `@register`."""
+
+    key = ""
+    name = ""  # as the lobby offers it
+    order = 0  # where the lobby lists it (the classic game first)
+
+    # ---- setup
+    def rooms(self, c: content.Content) -> list[str]:
+        """The room tiles of the stack (before the shuffle)."""
+        return c.discoverable(self.key)
+
+    def decks(self, c: content.Content) -> dict[str, list[str]]:
+        """Every deck in play, by name, its cards before the shuffle."""
+        return {deck: c.deck(deck, self.key) for deck in content.DECKS}
+
+    def setup(self, state: BetrayalState) -> None:
+        """Anything else the edition lays out before the first turn."""
+
+    # ---- exploring
+    def symbol_steps(self, state: BetrayalState, symbol: str) -> list[dict[str, Any]]:
+        """The steps a discovered room's card symbol runs (its card drawn)."""
+        return [{"_draw_card": {"deck": symbol}}]
+
+    def turn_over(self, ctx: Ctx, frame: Frame) -> None:
+        """The end of an exploring turn: the haunt trigger (a roll pushed into
+        `frame`, whose check begins the haunt)."""
+
+    def stalled(self, state: BetrayalState) -> bool:
+        """Whether an AI-only table has gone too long without the trigger."""
+        return False
+
+    def begin_stalled(self, ctx: Ctx, seat: int) -> None:
+        """Begin the haunt of a stalled table."""
+
+    # ---- the haunt
+    def choose_haunt(self, ctx: Ctx, seat: int, omen: str, room: str
+                     ) -> tuple[str, str, str]:
+        """(the haunt's key, the card it was read with, the room) once triggered;
+        "" for no haunt."""
+        return "", omen, room
+
+    def haunts(self) -> list[str]:
+        """The haunts this edition can begin, in order."""
+        return []
+
+    # ---- the map
+    def track(self, state: BetrayalState) -> Track:
+        """The footer's card track."""
+        return Track("", 0, 0, "")
+
+    def footer(self, state: BetrayalState) -> str | None:
+        """The footer's line, or None for the core's (the haunt and who revealed it)."""
+        return None
+
+    def status(self, state: BetrayalState) -> list[str]:
+        """Lines `/game status` adds for this edition (public only)."""
+        return []
+
+
+EDITIONS: dict[str, Edition] = {}
+
+
+def register(cls: type[Edition]) -> type[Edition]:
+    """Register an edition class under its key (one instance serves every game)."""
+    EDITIONS[cls.key] = cls()
+    return cls
+
+
+def get(key: str) -> Edition:
+    load_all()
+    return EDITIONS[key]
+
+
+def known(key: str) -> bool:
+    load_all()
+    return key in EDITIONS
+
+
+def for_state(state: BetrayalState) -> Edition:
+    """The edition a game plays (a state from before editions plays the classic game)."""
+    return EDITIONS.get(state.edition) or get(state.edition or DEFAULT)
+
+
+def offered() -> list[tuple[str, str]]:
+    """(key, name) of every edition, in the lobby's order."""
+    load_all()
+    return [(e.key, e.name) for e in sorted(EDITIONS.values(), key=lambda e: (e.order, e.key))]
+
+
+_loaded: list[bool] = []
+GAMES_PACKAGE = "bot.games"
+MODULE = "edition"  # a games package that brings a Betrayal edition holds this module
+
+
+def load_all(finder: Callable[[str], Any] = importlib.util.find_spec) -> None:
+    """Import every `edition` module of the games' packages once (each registers
+    itself): the classic one in bot/games/betrayal/, an expansion's in its own package."""
+    if _loaded:
+        return
+    _loaded.append(True)
+    games = importlib.import_module(GAMES_PACKAGE)
+    for info in pkgutil.iter_modules(games.__path__):
+        if not info.ispkg:
+            continue
+        name = f"{GAMES_PACKAGE}.{info.name}.{MODULE}"
+        if finder(name) is not None:
+            importlib.import_module(name)

@@ -1,0 +1,69 @@
+"""The Neibolt House edition (seed 000), registered with the Betrayal core.
+
+What it changes (seed 000, "How to Play"): the four rooms join the stack, the
+Pennywise Encounter deck is dealt beside the three decks, before the haunt an omen
+room draws an encounter instead of an omen, the haunt roll counts face-up encounters
+and starts at 5+, and the encounter that starts it picks the scenario (COME HOME TO
+EVIL). After the haunt begins, omen rooms draw omens again. Seed 000 removes Strange
+Dust and Say Cheese from the event deck; our deck has neither (RULES.md section 2).
+The map's footer tracks the face-up encounters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.betrayal import content
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.editions import Edition, Track, register
+from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
+from bot.games.neibolt import encounters, rooms, scenarios
+from bot.games.neibolt.words import FOLDER, say
+
+KEY = "neibolt"
+REMOVED_EVENTS: frozenset[str] = frozenset({"strange_dust", "say_cheese"})
+
+content.add_folder(KEY, FOLDER, {encounters.DECK: "encounters"})
+rooms.load()
+scenarios.load()
+
+
+@register
+class Neibolt(Edition):
+    key = KEY
+    name = say("labels.edition")
+    order = 1
+
+    def decks(self, c: content.Content) -> dict[str, list[str]]:
+        decks = super().decks(c)
+        decks["event"] = [k for k in decks["event"] if k not in REMOVED_EVENTS]
+        decks[encounters.DECK] = c.deck(encounters.DECK, self.key)
+        return decks
+
+    def symbol_steps(self, state: BetrayalState, symbol: str) -> list[dict[str, Any]]:
+        if symbol == "omen" and state.phase == EXPLORE:
+            return [{"_nb_encounter": {}}]
+        return super().symbol_steps(state, symbol)
+
+    def turn_over(self, ctx: Ctx, frame: Frame) -> None:
+        encounters.haunt_rolls(ctx, frame)
+
+    def stalled(self, state: BetrayalState) -> bool:
+        return encounters.stalled(state)
+
+    def begin_stalled(self, ctx: Ctx, seat: int) -> None:
+        encounters.begin_stalled(ctx, seat)
+
+    def choose_haunt(self, ctx: Ctx, seat: int, omen: str, room: str
+                     ) -> tuple[str, str, str]:
+        return encounters.scenario_of(omen), omen, room
+
+    def haunts(self) -> list[str]:
+        return list(haunts(self.key))
+
+    def track(self, state: BetrayalState) -> Track:
+        up = len(encounters.face_up(state))
+        marks = len(state.decks.get(encounters.DECK, [])) + up
+        return Track(say("views.track"), up, marks, say("views.track_note", count=up),
+                     say("views.track_note", count=marks))

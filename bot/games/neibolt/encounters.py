@@ -1,0 +1,136 @@
+"""The Pennywise Encounter deck (seed 000, "How to Play"): drawn instead of an omen
+before the haunt, kept face up, each one making a haunt roll.
+
+- Before the haunt, a discovered omen room draws the top encounter instead of an omen
+  (edition.py: `symbol_steps`); it is read out and its scare runs (data/neibolt/
+  encounters.yaml `on_draw`; an omen only where the card says so).
+- Resolved, it stays face up: the face-up row is the encounter deck's discard pile
+  (`state.discards["encounter"]`), never shuffled back, so the count only grows.
+- Each encounter drawn makes a haunt roll with as many dice as there are face-up
+  encounters (RULING, RULES.md section 2: at most 8, one roll per encounter drawn; an
+  omen an encounter hands out adds no roll of its own). 5+ starts the haunt, and the
+  card that started it picks the scenario (its `scenario:`, seed 000's pairs).
+- RULING: the roll is made at the end of the turn, as the classic game's haunt roll
+  after an omen ("similar to an Omen card", seed 000), one roll per encounter drawn
+  that turn, in the order drawn; the first that starts the haunt ends the rest.
+- "Bury" (seed 000) puts a card on the bottom of its deck (`bury`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.betrayal import content, haunt
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import step
+from bot.games.betrayal.state import BetrayalState, Frame
+from bot.games.neibolt.words import tell
+
+DECK = "encounter"
+HAUNT_AT = 5  # seed 000: a haunt roll of 5+ triggers the haunt
+MAX_DICE = 8  # RULING: never more than 8 dice
+DRAWN = "encounters"  # turn.flags: the encounters drawn this turn, in order
+
+
+def face_up(state: BetrayalState) -> list[str]:
+    """The encounters lying face up, first drawn first."""
+    return state.discards.get(DECK, [])
+
+
+def dice(state: BetrayalState) -> int:
+    return min(len(face_up(state)), MAX_DICE)
+
+
+def scenario_of(key: str) -> str:
+    """The scenario an encounter card starts (seed 000's Haunt Trigger pairs)."""
+    return str(content.card(key).raw.get("scenario") or "")
+
+
+def pennywise_line(key: str) -> dict[str, Any]:
+    """What Pennywise does when this card is drawn in scenario 5 (designed)."""
+    return dict(content.card(key).raw.get("pennywise") or {})
+
+
+def bury(state: BetrayalState, key: str) -> None:
+    """Seed 000: "bury" puts the card on the bottom of its deck."""
+    state.decks[content.card(key).deck].append(key)
+
+
+def take_top(state: BetrayalState) -> str | None:
+    """The top encounter, or None: the deck is never refilled from the face-up row."""
+    deck = state.decks.get(DECK, [])
+    return deck.pop(0) if deck else None
+
+
+def resolve(ctx: Ctx, seat: int, key: str) -> None:
+    """An encounter just drawn by this explorer: read out, its scare pushed, then laid
+    face up (the core's `_finish_card` puts an unkept card on its deck's discards)."""
+    state = ctx.state
+    card = content.card(key)
+    tell(ctx, "events.encounter", kind="card", who=ctx.who(seat), card=card.name,
+         text=card.text, data={"seat": seat, "card": key, "deck": DECK})
+    state.turn.flags.setdefault(DRAWN, []).append(key)
+    state.quiet_turns = 0
+    state.resolving.append(key)
+    ctx.push([{"_finish_card": {"card": key}}], seat, key, DECK)
+    ctx.push(list(card.on_draw), seat, key, DECK)
+
+
+@step("_nb_encounter")
+def _encounter(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    key = take_top(ctx.state)
+    if key is None:
+        tell(ctx, "events.encounters_gone")
+        return
+    resolve(ctx, frame.seat, key)
+
+
+def haunt_rolls(ctx: Ctx, frame: Frame) -> None:
+    """The end of an exploring turn: one haunt roll per encounter drawn this turn."""
+    state = ctx.state
+    drawn = [k for k in state.turn.flags.get(DRAWN, []) if k in face_up(state)]
+    steps: list[dict[str, Any]] = []
+    for key in drawn:
+        steps.append({"_nb_roll_said": {"card": key}})
+        steps.append({"roll": {"dice": dice(state), "purpose": "haunt",
+                               "then": [{"_nb_haunt_check": {"card": key}}]}})
+    if steps:
+        ctx.push_child(frame, steps)
+
+
+@step("_nb_roll_said")
+def _roll_said(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    tell(ctx, "events.haunt_roll", who=ctx.who(frame.seat), dice=dice(ctx.state),
+         card=content.card(str(arg["card"])).name)
+
+
+@step("_nb_haunt_check")
+def _haunt_check(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state = ctx.state
+    key = str(arg["card"])
+    total = int(frame.vars.get("roll", 0))
+    if total < HAUNT_AT:
+        tell(ctx, "events.haunt_not_yet", total=total, need=HAUNT_AT)
+        return
+    room = state.at(frame.seat).room
+    tell(ctx, "events.haunt_begins", kind="haunt", who=ctx.who(frame.seat), total=total,
+         card=content.card(key).name,
+         data={"revealer": frame.seat, "omen": key, "room": room, "roll": total})
+    haunt.begin(ctx, frame.seat, key, room, total)
+
+
+def begin_stalled(ctx: Ctx, seat: int) -> None:
+    """An AI-only table that drew no encounter for the stall rounds (see haunt.py):
+    the last face-up encounter starts its scenario (roll -1: no roll was made)."""
+    state = ctx.state
+    key = face_up(state)[-1]
+    room = state.at(seat).room
+    tell(ctx, "events.haunt_stalled", kind="haunt", who=ctx.who(seat),
+         rounds=haunt.STALL_ROUNDS, card=content.card(key).name,
+         data={"revealer": seat, "omen": key, "room": room, "roll": -1})
+    haunt.begin(ctx, seat, key, room, -1)
+
+
+def stalled(state: BetrayalState) -> bool:
+    return (all(state.ai) and bool(face_up(state))
+            and state.quiet_turns >= haunt.STALL_ROUNDS * len(state.players))

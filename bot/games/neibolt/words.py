@@ -1,0 +1,22 @@
+"""The expansion's own lines (data/neibolt/texts.yaml): every sentence it says is ours."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.events import PUBLIC, Audience, Event
+from bot.games.betrayal.context import Ctx
+from bot.paths import DATA
+from bot.texts import TextBook
+
+FOLDER = DATA / "neibolt"
+BOOK = TextBook(FOLDER / "texts.yaml")
+
+
+def say(key: str, **kw: Any) -> str:
+    return BOOK.say(key, **kw)
+
+
+def tell(ctx: Ctx, key: str, kind: str = "info", audience: Audience = PUBLIC,
+         data: dict[str, Any] | None = None, **kw: Any) -> None:
+    ctx.events.append(Event(say(key, **kw), audience, kind, data or {}))
