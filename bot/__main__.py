@@ -24,6 +24,8 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--game", choices=sorted(games.all_games()), default="cthulhu")
     demo.add_argument("--players", type=int, default=4, help="how many seats (default 4)")
     demo.add_argument("--seed", type=int, default=1, help="fixes shuffles and dice (default 1)")
+    demo.add_argument("--expansion", default=None,
+                      help="an expansion the game offers (see /game new)")
     demo.add_argument("--out", type=Path, default=Path("demo-out"),
                       help="folder for transcript.txt and the board PNGs (default demo-out)")
     return parser
@@ -55,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         from bot.demo import main as demo_main
 
         try:
-            return asyncio.run(demo_main(args.game, args.players, args.seed, args.out))
+            return asyncio.run(demo_main(args.game, args.players, args.seed, args.out,
+                                         expansion=args.expansion))
         except ValueError as exc:
             print(f"hauntkeeper: {exc}", file=sys.stderr)
             return 2

@@ -68,10 +68,27 @@ def _note_private(outlet: FileOutlet, table: Table, outcome: Outcome | None) -> 
                 outlet.lines.append(f"    (private to the {event.audience.ref}) {event.text}")
 
 
-async def run_demo(kind: str, players: int, seed: int, out: Path) -> tuple[Table, FileOutlet]:
+EXPANSION = "expansion"  # the setup option naming an expansion (the game's setup_choices)
+
+
+def demo_options(kind: str, expansion: str | None) -> dict[str, str]:
+    """The lobby options of the demo: an expansion, checked against what the game offers."""
+    if expansion is None:
+        return {}
+    game = games.get(kind)
+    offered = [value for value, _ in game.setup_choices().get(EXPANSION, [])]
+    if expansion not in offered:
+        raise ValueError(f"{game.title} has no expansion {expansion!r}"
+                         + (f" (choose from: {', '.join(offered)})." if offered else "."))
+    return {EXPANSION: expansion}
+
+
+async def run_demo(kind: str, players: int, seed: int, out: Path,
+                   expansion: str | None = None) -> tuple[Table, FileOutlet]:
     game = games.get(kind)
     if not game.min_players <= players <= game.max_players:
         raise ValueError(f"{game.title} takes {game.min_players}-{game.max_players} players.")
+    options = demo_options(kind, expansion)
     out.mkdir(parents=True, exist_ok=True)
     db = out / "demo.sqlite3"
     for stale in out.glob("demo.sqlite3*"):
@@ -83,7 +100,7 @@ async def run_demo(kind: str, players: int, seed: int, out: Path) -> tuple[Table
     sessions = Sessions(store, outlet, ai_chain=False)
     host = table_rules.Actor(DEMO_HOST, "Host")
     try:
-        await sessions.open(DEMO_CHANNEL, DEMO_GUILD, host, kind, seed)
+        await sessions.open(DEMO_CHANNEL, DEMO_GUILD, host, kind, seed, options)
         for _ in range(players - 1):
             await sessions.act(DEMO_CHANNEL, host, Action(table_rules.ADD_AI))
         outcome: Outcome | None = await sessions.act(DEMO_CHANNEL, host,
@@ -108,11 +125,13 @@ async def run_demo(kind: str, players: int, seed: int, out: Path) -> tuple[Table
         await store.close()
 
 
-async def main(kind: str, players: int, seed: int, out: Path) -> int:
+async def main(kind: str, players: int, seed: int, out: Path,
+               expansion: str | None = None) -> int:
     started = time.perf_counter()
-    final, outlet = await run_demo(kind, players, seed, out)
+    final, outlet = await run_demo(kind, players, seed, out, expansion)
     seconds = time.perf_counter() - started
-    print(f"{games.get(kind).title}: {players} AI players, seed {seed}: "
+    with_ = f" ({expansion})" if expansion else ""
+    print(f"{games.get(kind).title}{with_}: {players} AI players, seed {seed}: "
           f"{final.version} saved actions, {outlet.images} board images, {seconds:.1f}s.")
     for line in outlet.lines[-6:]:
         print(line)

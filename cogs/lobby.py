@@ -91,7 +91,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
     @app_commands.describe(game="Which game to play",
                            seed="Optional number that fixes the shuffles and dice",
                            layout="Which house to play in (Cthulhu in the House)",
-                           expansion="Which expansion to play (Betrayal: Neibolt House)",
+                           expansion="Which expansion to play (the games that have one)",
                            fresh="Swap what this server has played for something new "
                                  "(Betrayal's haunts; on unless turned off)")
     @app_commands.choices(game=GAME_CHOICES)

@@ -88,6 +88,15 @@ class Edition:
         """The haunts this edition can begin, in order."""
         return []
 
+    def haunt_line(self, number: int, name: str, teaser: str, card: str) -> str | None:
+        """What the table hears as the haunt is named (None: the classic chart's line)."""
+        return None
+
+    # ---- the rules
+    def topics(self) -> dict[str, str]:
+        """`/game rules` topics this edition adds (topic -> text)."""
+        return {}
+
     # ---- the map
     def track(self, state: BetrayalState) -> Track:
         """The footer's card track."""

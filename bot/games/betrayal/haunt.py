@@ -29,6 +29,7 @@ from functools import cache
 from typing import Any
 
 from bot import yaml_files
+from bot.core.events import Event
 from bot.games.base import PLAYED
 from bot.games.betrayal import content, editions
 from bot.games.betrayal.context import Ctx
@@ -254,9 +255,14 @@ def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int,
     playable = haunt is not None and has_plugin(haunt.key) and traitor is not None
     state.over = not playable
     if haunt:
-        ctx.say("events.haunt_chart", kind="haunt", number=haunt.number, name=haunt.name,
-                teaser=haunt.teaser,
-                data={"haunt": haunt.key, "number": haunt.number, PLAYED: haunt.key})
+        data = {"haunt": haunt.key, "number": haunt.number, PLAYED: haunt.key}
+        line = editions.for_state(state).haunt_line(haunt.number, haunt.name, haunt.teaser,
+                                                    omen)
+        if line is None:
+            ctx.say("events.haunt_chart", kind="haunt", number=haunt.number, name=haunt.name,
+                    teaser=haunt.teaser, data=data)
+        else:
+            ctx.events.append(Event(line, kind="haunt", data=data))
         if traitor is None:
             ctx.say("events.haunt_no_traitor", kind="haunt", data={"traitor": None})
         else:

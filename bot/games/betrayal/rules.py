@@ -144,7 +144,11 @@ class BetrayalGame(Game[BetrayalState]):
         return new
 
     def rules_topics(self) -> dict[str, str]:
-        return content.rules_topics()
+        """The classic rules, then each edition's own topics."""
+        topics = content.rules_topics()
+        for key, _ in editions.offered():
+            topics.update(editions.get(key).topics())
+        return topics
 
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
         """The edition played (the classic game or an expansion); seed 003, Selecting

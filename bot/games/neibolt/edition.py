@@ -19,7 +19,7 @@ from bot.games.betrayal.editions import Edition, Track, register
 from bot.games.betrayal.haunt import haunts
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
 from bot.games.neibolt import encounters, rooms, scenarios
-from bot.games.neibolt.words import FOLDER, say
+from bot.games.neibolt.words import FOLDER, rules_topics, say
 
 KEY = "neibolt"
 REMOVED_EVENTS: frozenset[str] = frozenset({"strange_dust", "say_cheese"})
@@ -61,6 +61,18 @@ class Neibolt(Edition):
 
     def haunts(self) -> list[str]:
         return list(haunts(self.key))
+
+    def haunt_line(self, number: int, name: str, teaser: str, card: str) -> str | None:
+        return say("events.haunt_named", card=content.card(card).name, number=number,
+                   name=name, teaser=teaser)
+
+    def topics(self) -> dict[str, str]:
+        return rules_topics()
+
+    def status(self, state: BetrayalState) -> list[str]:
+        up = encounters.face_up(state)
+        names = ", ".join(content.card(k).name for k in up) or say("views.none_yet")
+        return [say("views.status", count=len(up), names=names)]
 
     def track(self, state: BetrayalState) -> Track:
         up = len(encounters.face_up(state))

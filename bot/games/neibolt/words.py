@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import yaml_files
 from bot.core.events import PUBLIC, Audience, Event
 from bot.games.betrayal.context import Ctx
 from bot.paths import DATA
@@ -15,6 +16,12 @@ BOOK = TextBook(FOLDER / "texts.yaml")
 
 def say(key: str, **kw: Any) -> str:
     return BOOK.say(key, **kw)
+
+
+def rules_topics() -> dict[str, str]:
+    """The expansion's `/game rules` topics (data/neibolt/rules.yaml)."""
+    raw = yaml_files.read(FOLDER / "rules.yaml") or {}
+    return {str(k): str(v).strip() for k, v in raw["topics"].items()}
 
 
 def tell(ctx: Ctx, key: str, kind: str = "info", audience: Audience = PUBLIC,
