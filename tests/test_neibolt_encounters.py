@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import ImageChops
 
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, content, editions, map_view
@@ -17,6 +18,7 @@ from bot.games.betrayal.haunt import STALL_ROUNDS
 from bot.games.betrayal.state import HAUNT, BetrayalState
 from bot.games.neibolt import encounters
 from bot.paths import ROOT
+from renderers.betrayal import map_geometry, render_image
 from tests.test_betrayal_engine_helpers import (
     OX,
     TRIO,
@@ -292,3 +294,27 @@ def test_editions_are_found_by_walking_the_games_packages() -> None:
     finally:
         editions._loaded[:] = [True]
     assert "bot.games.neibolt.edition" in seen and "bot.games.betrayal.edition" in seen
+
+
+def test_the_map_draws_one_mark_per_encounter_and_lights_the_face_up_ones() -> None:
+    """The footer's track is the edition's: 10 marks for the ten encounters, the
+    face-up ones lit; one more face-up card lights one more mark and nothing else."""
+    state = nb_game()
+    face_up(state, "knife_in_the_dark", "time_to_sink", "a_pop_of_red")
+    three = map_view(state)
+    face_up(state, "blood_tendrils")
+    four = map_view(state)
+    geo = map_geometry(three)
+    assert len(geo.omen_track) == 10 and geo.track_widest == "10 face up"
+    a, b = render_image(three), render_image(four)
+    assert a.size == b.size
+    box = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox()
+    assert box is not None
+    x4, y4 = geo.omen_track[3]
+    left, top, right, bottom = box
+    assert top >= geo.footer[1]  # only the footer changed
+    assert left <= x4 <= right and top <= y4 <= bottom
+    ra, rb = a.convert("RGB"), b.convert("RGB")
+    assert ra.getpixel((x4, y4)) != rb.getpixel((x4, y4))  # the 4th mark lit
+    for x, y in (*geo.omen_track[:3], *geo.omen_track[4:]):  # the others as they were
+        assert ra.getpixel((x, y)) == rb.getpixel((x, y))
