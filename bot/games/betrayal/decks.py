@@ -34,6 +34,9 @@ def draw_top(ctx: Ctx, deck: str) -> str | None:
 @step("_draw_card")
 def _draw_card(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     deck = str(arg["deck"])
+    if hooks.draw_prevented(ctx.state, frame.seat, deck):
+        ctx.say("events.draw_prevented", who=ctx.who(frame.seat), deck=deck)
+        return
     key = draw_top(ctx, deck)
     if key is None:
         return

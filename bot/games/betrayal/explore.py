@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.games.betrayal import content, editions, house
+from bot.games.betrayal import content, editions, hooks, house
 from bot.games.betrayal.cards import PASSIVES, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
@@ -213,12 +213,19 @@ def rearrange(ctx: Ctx, floor: str, new_tile: int) -> None:
 @step("_symbol")
 def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     """A discovered room's card symbol draws its card; the mover's movement ends."""
-    symbol = content.room(ctx.state.tiles[int(arg["tile"])].room).symbol
+    state, tile_id = ctx.state, int(arg["tile"])
+    symbol = content.room(state.tiles[tile_id].room).symbol
     if not symbol:
         return
-    if frame.seat == ctx.state.turn.seat:
-        ctx.state.turn.movement_over = True
-    ctx.push_child(frame, editions.for_state(ctx.state).symbol_steps(ctx.state, symbol))
+    if frame.seat == state.turn.seat:
+        state.turn.movement_over = True
+    steps = editions.for_state(state).symbol_steps(state, symbol)
+    for passive, ref in hooks.of_tile(state, tile_id):  # a room that draws its own way
+        instead = passive.symbol_steps(state, frame.seat, tile_id, symbol, steps, ref)
+        if instead is not None:
+            steps = instead
+            break
+    ctx.push_child(frame, steps)
 
 
 # ---------------------------------------------------------------- a new room elsewhere

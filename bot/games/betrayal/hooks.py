@@ -75,3 +75,8 @@ def blocked(state: BetrayalState, seat: int) -> bool:
 def unstealable(state: BetrayalState, seat: int) -> set[str]:
     """The held cards whose passive says they cannot be stolen (the Armor)."""
     return {ref for p, ref in of_explorer(state, seat) if p.cannot_be_stolen(state, seat, ref)}
+
+
+def draw_prevented(state: BetrayalState, seat: int, deck: str) -> bool:
+    """Something the explorer holds, or its room, forbids drawing from `deck` now."""
+    return any(p.prevents_draw(state, seat, deck, ref) for p, ref in around(state, seat))

@@ -101,6 +101,8 @@ def start_move(ctx: Ctx, seat: int, move: Move) -> None:
         go["via"] = move.link.kind
         go["steps"] = list(move.link.steps)
         go["side"] = move.link.side
+        if move.link.arrive:
+            go["arrive"] = move.link.arrive
     after = [*leave_steps(ctx.state, seat), {"_go": go}]
     push_with_crossing(ctx, seat, move.crossing, move.dir or (move.link.side if move.link else
                                                               None), after)

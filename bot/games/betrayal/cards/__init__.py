@@ -77,6 +77,7 @@ class Link:
     steps: tuple[dict[str, Any], ...] = ()  # run on arrival (a jump's damage)
     side: str | None = None  # in a split room: the door the link starts from
     walkable: bool = True  # False: only a roll gets you through (the Revolving Wall)
+    arrive: str | None = None  # in a split room: the side one stands on, arriving by it
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,28 @@ class Passive:
     def placement_floor(self, state: BetrayalState, floor: str) -> str | None:
         """A room discovered from `floor` that is placed on another (Underground Lake)."""
         return None
+
+    def symbol_steps(self, state: BetrayalState, seat: int, tile: int, symbol: str,
+                     steps: list[dict[str, Any]], ref: Any) -> list[dict[str, Any]] | None:
+        """A room whose discovery draws its card its own way (two cards, a roll first,
+        a pick of two): the steps to run instead of `steps`, the edition's draw for the
+        room's `symbol` (explore._symbol asks); None keeps the edition's."""
+        return None
+
+    def prevents_draw(self, state: BetrayalState, seat: int, deck: str, ref: Any) -> bool:
+        """The explorer may not draw a card of `deck` now (a card that forbids it):
+        decks._draw_card asks, and so does anything drawing several at once."""
+        return False
+
+    # ---- line of sight (haunting/combat.py: the Revolver; the Dynamite's throw)
+    def sight_half(self, state: BetrayalState, tile: int, door: str, ref: Any) -> str | None:
+        """A room split for the eye: the side (an explorer's `side`) that line of sight
+        through `door` reaches, into or out of this room; None: the whole room."""
+        return None
+
+    def stops_sight(self, state: BetrayalState, tile: int, ref: Any) -> bool:
+        """Line of sight reaches this room but goes no further through it."""
+        return False
 
 
 def passive(name: str) -> Callable[[type[Passive]], type[Passive]]:

@@ -131,7 +131,7 @@ def _one_move(state: BetrayalState, seat: int) -> list[dict[str, Any]]:
             ways.append({"tile": target, "side": opposite(d), "steps": []})
     for link in links_from(state, seat):
         if link.walkable and crossing_for(state, seat, link.side) is None:
-            ways.append({"tile": link.target, "side": None, "steps": list(link.steps)})
+            ways.append({"tile": link.target, "side": link.arrive, "steps": list(link.steps)})
     found: list[dict[str, Any]] = []
     for way in ways:
         if any(w["tile"] == way["tile"] for w in found):

@@ -4,7 +4,9 @@ Cards (items.yaml / omens.yaml `custom:`):
 
 - Dynamite (`dynamite`): it counts as the turn's attack (combat.ATTACKED), so its
   passive keeps it off the buttons once an attack is made. Thrown through a door into
-  the next room: everyone there rolls Speed, explorers of either side and monsters;
+  the next room (a door of the thrower's own half, in a room split for the eye; into
+  such a room, only the half behind that door: combat.looks_out, facing_half):
+  everyone there rolls Speed, explorers of either side and monsters;
   0-4: an explorer takes 4 physical damage, a monster is hit (combat.hurt_monster:
   stunned, or what its haunt says); 5+: unhurt. A monster kind marked
   `incorporeal: true` in its haunt's data is untouched (the card's own words).
@@ -45,7 +47,7 @@ from bot.games.betrayal.cards import Passive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import base, combat, monsters, sides
-from bot.games.betrayal.house import door_targets
+from bot.games.betrayal.house import DIRS, door_targets, through_door
 from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
@@ -60,9 +62,16 @@ def card_name(key: str) -> str:
 # ---------------------------------------------------------------- Dynamite
 
 def blast_rooms(state: BetrayalState, seat: int) -> list[int]:
-    """The rooms through a door of the thrower's room."""
-    here = state.explorers[seat].tile
-    return door_targets(state, here)
+    """The rooms through a door of the thrower's room (in a room split for the eye,
+    a door of the thrower's own side: combat.looks_out)."""
+    explorer = state.explorers[seat]
+    found = []
+    for d in DIRS:
+        target = through_door(state, explorer.tile, d)
+        if target is not None and target not in found \
+                and combat.looks_out(state, explorer.tile, explorer.side, d):
+            found.append(target)
+    return found
 
 
 @passive("dynamite")
@@ -112,7 +121,9 @@ def _dynamite_blast(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
             combat.hurt_monster(ctx, monster, DYNAMITE_DAMAGE, str(frame.seat), frame.source)
         else:
             ctx.say("events.dynamite_dodged", monster=name)
-    victims = [s for s, e in enumerate(state.explorers) if e.alive and e.tile == tile]
+    half = combat.facing_half(state, tile, state.explorers[frame.seat].tile)
+    victims = [s for s, e in enumerate(state.explorers) if e.alive and e.tile == tile
+               and (half is None or e.side == half)]  # only the side the door opens on
     if not victims and not caught:
         ctx.say("events.dynamite_empty")
     for seat in reversed(victims):  # pushed last runs first: seat order

@@ -5,7 +5,10 @@ Once per turn an explorer may attack one opponent in its room: Might against Mig
 or another trait where a card (the Ring: Sanity; the Revolver: Speed) or the haunt
 allows it, never a trait the target lacks. One weapon at a time, 8 dice at most. The
 Revolver also shoots along a straight line with no wall between, through any number of
-doors; losing such a ranged attack hurts no one, and it can steal nothing. Fights
+doors; losing such a ranged attack hurts no one, and it can steal nothing. A room may
+bend line of sight (Passive.sight_half: only one half of it is seen through a door;
+Passive.stops_sight: the line goes no further), and explorers on two sides of a split
+room are never together, so neither a fight nor a shot crosses such a line. Fights
 between explorers are cards/attacks.py's duel (the loser splits its damage; a winner
 by 2 or more may steal a card instead). A monster that loses is stunned, or killed if
 its haunt says so; an explorer that loses to a monster takes the damage.
@@ -30,7 +33,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.haunting.words import say, tell
-from bot.games.betrayal.house import DIRS, through_door
+from bot.games.betrayal.house import DIRS, opposite, through_door
 from bot.games.betrayal.rolls import MAX_DICE
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
@@ -83,21 +86,65 @@ def attack_traits(state: BetrayalState, seat: int) -> set[str]:
     return found
 
 
-def line_of_sight(state: BetrayalState, tile_id: int) -> list[int]:
-    """Rooms in a straight line from this one through doors, no wall between."""
-    found = []
+def sight_half(state: BetrayalState, tile_id: int, door: str) -> str | None:
+    """The side of this room that line of sight through `door` reaches (a room split
+    for the eye: Passive.sight_half); None: the whole room, as in seed 003."""
+    for passive, ref in hooks.of_tile(state, tile_id):
+        half = passive.sight_half(state, tile_id, door, ref)
+        if half is not None:
+            return half
+    return None
+
+
+def stops_sight(state: BetrayalState, tile_id: int) -> bool:
+    return any(p.stops_sight(state, tile_id, ref) for p, ref in hooks.of_tile(state, tile_id))
+
+
+def looks_out(state: BetrayalState, tile_id: int, side: str | None, door: str) -> bool:
+    """Whether one standing on `side` of this room sees (or throws) out through `door`."""
+    half = sight_half(state, tile_id, door)
+    return half is None or half == side
+
+
+def facing_half(state: BetrayalState, tile_id: int, from_tile: int) -> str | None:
+    """The side of `tile_id` that a door from `from_tile` opens on (None: all of it)."""
     for d in DIRS:
+        if through_door(state, tile_id, d) == from_tile:
+            return sight_half(state, tile_id, d)
+    return None
+
+
+def line_of_sight(state: BetrayalState, tile_id: int, side: str | None = None) -> list[int]:
+    """Rooms in a straight line from this one (seen from `side` of it) through doors,
+    no wall between."""
+    return [t for t, _ in sight_lines(state, tile_id, side)]
+
+
+def sight_lines(state: BetrayalState, tile_id: int,
+                side: str | None = None) -> list[tuple[int, str | None]]:
+    """`line_of_sight`, each room with the side of it seen (None: the whole room). A
+    room may stop the line, or show only one half of itself (Passive.sight_half,
+    stops_sight)."""
+    found: list[tuple[int, str | None]] = []
+    for d in DIRS:
+        if not looks_out(state, tile_id, side, d):
+            continue
         here = tile_id
         for _ in range(len(state.tiles)):
             nxt = through_door(state, here, d)
             if nxt is None:
                 break
-            found.append(nxt)
+            found.append((nxt, sight_half(state, nxt, opposite(d))))
+            if stops_sight(state, nxt):
+                break
             here = nxt
     return found
 
 
-def _targets_in(state: BetrayalState, seat: int, tile_id: int, near: bool) -> list[int | str]:
+def _targets_in(state: BetrayalState, seat: int, tile_id: int, near: bool,
+                half: str | None = None) -> list[int | str]:
+    """Foes in this room: with `near`, only those beside the attacker (the same side of
+    a split room); else, with a `half`, only the explorers on that side of it."""
     side = sides.side_of(state, seat)
     found: list[int | str] = []
     for other, explorer in enumerate(state.explorers):
@@ -106,6 +153,8 @@ def _targets_in(state: BetrayalState, seat: int, tile_id: int, near: bool) -> li
         if sides.side_of(state, other) == side:
             continue
         if near and not items.together(state, seat, other):
+            continue
+        if half is not None and explorer.side != half:
             continue
         found.append(other)
     if side == sides.HERO:
@@ -163,8 +212,8 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
         if "revolver" in cards and _has_trait(state, target, "speed"):
             found.append(AttackChoice(target, "speed", "revolver"))
     if "revolver" in cards:
-        for tile_id in line_of_sight(state, here):
-            for target in _targets_in(state, seat, tile_id, near=False):
+        for tile_id, half in sight_lines(state, here, state.explorers[seat].side):
+            for target in _targets_in(state, seat, tile_id, near=False, half=half):
                 if plugin.can_attack(state, str(seat), str(target)) \
                         and _has_trait(state, target, "speed"):
                     found.append(AttackChoice(target, "speed", "revolver", ranged=True))
