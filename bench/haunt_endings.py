@@ -10,6 +10,8 @@ chart picks, all by the AI, to catch a haunt that never starts. A game that reac
     .venv/bin/python bench/haunt_endings.py --seeds 20              # every haunt, 3-6 players
     .venv/bin/python bench/haunt_endings.py --haunt pay_the_piper --players 4 --seeds 100
     .venv/bin/python bench/haunt_endings.py --natural --seeds 200 --jobs 2
+    .venv/bin/python bench/haunt_endings.py --edition neibolt --players 4 --seeds 40
+    .venv/bin/python bench/haunt_endings.py --natural --edition neibolt --seeds 100
 
 Printed per haunt and player count: games, heroes' wins, traitor's wins, capped games,
 haunt length in rounds (median / p99 / max) and the seconds the games took (CPU time of
@@ -50,7 +52,7 @@ from bot.games.betrayal import GAME
 from bot.games.betrayal.haunt import haunts
 from bot.games.betrayal.haunting.base import for_state
 from bot.games.betrayal.state import BetrayalState
-from tests.betrayal_haunt_helpers import answer_pending, begin, explored
+from tests.betrayal_haunt_helpers import answer_pending, begin, edition_of, explored
 
 DEFAULT_CAP = 20000  # actions in one game (a haunt takes a few hundred)
 DEFAULT_MAX_ROUNDS = 300  # haunt rounds (Pay the Piper was once seen at round 442)
@@ -105,11 +107,14 @@ def rounds_played(state: BetrayalState) -> int:
 def haunt_games(task: Task) -> list[Result]:
     """Every haunt in `keys` on one seed's explored house."""
     players, seed, keys, cap, max_rounds = task
-    house = explored(players, seed)
+    houses: dict[str, BetrayalState] = {}  # one house per edition (an expansion's own)
     found = []
     for key in keys:
+        edition = edition_of(key)
+        if edition not in houses:
+            houses[edition] = explored(players, seed, edition=edition)
         started = time.process_time()
-        state = answer_pending(begin(house, key)[0])
+        state = answer_pending(begin(houses[edition], key)[0])
         state, actions = play(state, cap, max_rounds)
         found.append(result(key, players, seed, state, actions, started))
     return found
@@ -117,10 +122,13 @@ def haunt_games(task: Task) -> list[Result]:
 
 def natural_game(task: Task) -> list[Result]:
     """Setup, exploration and the chart's haunt, all by the AI."""
-    players, seed, _, cap, max_rounds = task
+    players, seed, keys, cap, max_rounds = task
     started = time.process_time()
     infos = [PlayerInfo(f"AI{i}", ai=True) for i in range(players)]
-    state, _ = GAME.setup(infos, seed, {"today": "06-01"})
+    # An expansion's scenarios asked for: its natural games (the encounters pick them).
+    editions = {edition_of(k) for k in keys}
+    expansion = editions.pop() if len(editions) == 1 else "classic"
+    state, _ = GAME.setup(infos, seed, {"today": "06-01", "expansion": expansion})
     state, actions = play(state, cap, max_rounds)
     key = state.haunt.key if state.haunt else ""
     return [result(key, players, seed, state, actions, started)]
@@ -205,8 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5, 6],
                         help="player counts (default 3 4 5 6)")
-    parser.add_argument("--haunt", nargs="*", default=sorted(haunts()),
-                        choices=sorted(haunts()), help="haunts to play (default all)")
+    parser.add_argument("--haunt", nargs="*", default=None,
+                        choices=sorted(haunts()), help="haunts to play (default: every "
+                        "haunt of the edition)")
+    parser.add_argument("--edition", default="classic",
+                        help="the edition whose haunts are played (classic, neibolt)")
     parser.add_argument("--natural", action="store_true",
                         help="play whole games: the chart picks the haunt")
     parser.add_argument("--cap", type=int, default=DEFAULT_CAP,
@@ -225,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         lines = [line for path in args.report
                  for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
         return report([Result(**json.loads(line)) for line in lines])
-    keys = tuple(args.haunt)
+    keys = tuple(args.haunt or [k for k, h in haunts().items()
+                                 if (h.edition or "classic") == args.edition])
     tasks = [(players, seed, keys, args.cap, args.max_rounds)  # seed-major: a log read
              for seed in range(args.first, args.first + args.seeds)  # early covers every
              for players in args.players]  # player count
