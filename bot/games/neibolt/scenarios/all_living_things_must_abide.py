@@ -271,8 +271,13 @@ class AllLivingThingsMustAbide(HauntPlugin):
         return {found.tile}
 
     def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
-        """Banish whenever possible, then learn the weakness, then search."""
+        """Banish whenever possible, then learn the weakness (not one already known),
+        then search."""
+        found = form(state)
+        known = found is not None and found.kind in progress(state)["revealed"]
         for wanted in ("banish", "discover", "search"):
+            if wanted == "discover" and known:
+                continue
             pick = next((o for o in offers if o.id == wanted), None)
             if pick is not None:
                 return pick
