@@ -15,7 +15,7 @@ import pytest
 from bot.core.actions import Action
 from bot.games.betrayal import GAME, content, effects, traits
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunting import base, combat, flow, sides
+from bot.games.betrayal.haunting import base, combat, flow, monsters, sides
 from bot.games.betrayal.state import HEROES, BetrayalState, Monster
 from bot.games.neibolt.scenarios import henry_on_the_hunt as hh
 from tests.betrayal_haunt_helpers import house, played, seed_for, started
@@ -356,11 +356,16 @@ def test_ai_goals() -> None:
     assert PLUGIN.goals(state, seat) == {state.explorers[henry].tile}  # armed: hunt Henry
     assert PLUGIN.goals(state, henry) <= {state.explorers[h].tile for h in hh.kill_list(state)} \
         | {zombie(state).tile}
-    far = {state.explorers[h].tile for h in hh.hunted(state)}
-    for h in sides.heroes(state):
-        state.explorers[h].tile = state.explorers[henry].tile
-    assert PLUGIN.monster_goals(state, zombie(state)) == {state.explorers[henry].tile}
-    assert far  # the prey Hockstetter hunts when no hero is near Henry
+    home = state.explorers[henry].tile
+    for h in sides.heroes(state):  # a hero near Henry: Hockstetter guards him
+        state.explorers[h].tile = home
+    assert PLUGIN.monster_goals(state, zombie(state)) == {home}
+    away = monsters.distances(state, {home})
+    far = max(away, key=lambda t: (away[t], -t))
+    assert away[far] > hh.GUARD_RANGE
+    for h in sides.heroes(state):  # none near: he hunts the list
+        state.explorers[h].tile = far
+    assert PLUGIN.monster_goals(state, zombie(state)) == {far}
 
 
 def test_ai_banishes_before_searching() -> None:
