@@ -194,6 +194,7 @@ def test_a_weapon_found_3_up(dice: list[int]) -> None:
     assert hh.searched(state, room) and PLUGIN.tokens_left(state) == 4
     assert state.pending is not None and state.pending.kind == "henry_keep"
     assert state.pending.private
+    assert state.decks["item"][:3] == top  # looked at, still on the deck during the choice
     names = [content.card(k).name for k in top]
     assert sorted(state.pending.labels) == sorted(f"Keep {n}" for n in names)
     keep = state.pending.labels[1].removeprefix("Keep ")

@@ -245,12 +245,13 @@ def _henry_search(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         plugin.say(ctx, "search_miss", who=ctx.who(seat), room=ctx.room_name(tile_id))
         return
     plugin.say(ctx, "search_hit", who=ctx.who(seat), room=ctx.room_name(tile_id))
-    cards: list[str] = []
-    for _ in range(plugin.value(state, "peek")):
-        key = decks.draw_top(ctx, ITEM)
-        if key is None:
-            break
-        cards.append(key)
+    # Looked at where they lie (on top of the deck, so every card stays in a pile while
+    # the choice waits); an empty deck takes its shuffled discards first, as a draw does.
+    if not state.decks[ITEM] and state.discards[ITEM]:
+        top = decks.draw_top(ctx, ITEM)  # reshuffles the discards, and says so
+        if top is not None:
+            state.decks[ITEM].insert(0, top)
+    cards = list(state.decks[ITEM][:plugin.value(state, "peek")])
     if not cards:
         plugin.say(ctx, "peek_empty")
         return
@@ -270,10 +271,13 @@ def _henry_keep(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 @resumer("henry_keep")
 def _henry_kept(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     frame.steps.pop(0)
+    state = ctx.state
     cards = [str(k) for k in raw["_henry_keep"]["cards"]]
+    for key in cards:
+        state.decks[ITEM].remove(key)
     kept = cards.pop(pick)
     for key in cards:
-        bury(ctx.state, key)
+        bury(state, key)
     if cards:
         _plugin().say(ctx, "buried", who=ctx.who(frame.seat), count=len(cards))
     decks.resolve_card(ctx, frame.seat, kept)
