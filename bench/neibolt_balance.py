@@ -9,9 +9,10 @@ and played to its end.
     .venv/bin/python bench/neibolt_balance.py henry_on_the_hunt
     .venv/bin/python bench/neibolt_balance.py henry_on_the_hunt --players 3 4 5 6 --seeds 40
 
-Figures (henry_on_the_hunt, seeds 1-40, 2026-12-01): heroes / traitor 25/15 at 3, 4, 5
-and 6 players alike; 0 games unfinished; Henry slipped away when the last round (15)
-ran out in 2, 1, 1 and 0 games; every other game ended with Henry dead or his list done.
+Figures (henry_on_the_hunt, seeds 1-40, 2026-12-01, main at 1b58cde): heroes / traitor
+27/13 at 3 players, 23/17 at 4, 22/18 at 5, 24/16 at 6; 0 games unfinished; at 4 players
+one game ran out the last round (15: Henry slips away), the rest ended with Henry dead
+(23) or his list done (16).
 """
 
 from __future__ import annotations
