@@ -70,13 +70,15 @@ def _track(state: BetrayalState) -> TrackView:
 
 def _footer(state: BetrayalState) -> str:
     """Exploring: the rooms left to find. Once the haunt has begun: the haunt the chart
-    gave (number and name, when it gave one), and who found which omen where."""
+    gave (number and name, when it gave one), and who found which omen where; the
+    haunt's own public line (`board_note`) comes first, since it changes as the game
+    goes and a long footer is cut at its end."""
     mine = editions.for_state(state).footer(state)
     if mine is not None:
         return mine
     line = _haunt_footer(state)
     note = base.for_state(state).board_note(state) if state.haunt else ""
-    return f"{line} · {note}" if note else line
+    return f"{note} · {line}" if note else line
 
 
 def _haunt_footer(state: BetrayalState) -> str:
