@@ -239,12 +239,16 @@ class SeparateNightmares(HauntPlugin):
     def nightmares(self) -> dict[str, dict[str, Any]]:
         return dict(self.data.raw.get("nightmares") or {})
 
+    def deal(self, state: BetrayalState) -> list[str]:
+        """The traitor's hand: the first `nightmares` of the data's `hand`."""
+        return [str(k) for k in self.data.raw.get("hand") or []][:self.value(state, "nightmares")]
+
     # ---------------------------------------------------------------- setup
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state
         prog = progress(state)
         prog.update({"track": self.value(state, "track"), "out": [], "escaped": False,
-                     "hand": list(self.data.raw.get("hand") or [])})
+                     "hand": self.deal(state)})
         removed = tear_apart(ctx, self.value(state, "spread"))
         self.say(ctx, "setup", kind="setup", removed=removed, track=track(state),
                  data={"track": track(state)})
