@@ -7,19 +7,23 @@ bot/games/neibolt/scenarios/separate_nightmares.py)."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
+from unittest import mock
 
 import pytest
 
 from bot.core.events import PUBLIC
+from bot.core.rng import Rng
 from bot.games.betrayal import GAME, content, editions, map_view, traits
 from bot.games.betrayal.decks import all_cards
 from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.house import DIRS, Layout, cell_of, doors, step
 from bot.games.betrayal.state import HEROES, BetrayalState
 from bot.games.neibolt.scenarios import separate_nightmares as sn
+from tests import test_betrayal_engine_property as prop
 from tests.betrayal_haunt_helpers import house, outcome, played, seed_for, started
 from tests.test_betrayal_engine_helpers import apply, choose, dice, stack_top
 
@@ -493,3 +497,24 @@ def test_the_house_spread_apart_is_not_a_whole_house() -> None:
     state, _ = start()
     assert not PLUGIN.whole_house(state)
     assert base.HauntPlugin().whole_house(state)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_random_play_keeps_every_invariant(seed: int) -> None:
+    """Any answer to any choice (where a set joins, which nightmare, whose tile) keeps
+    the engine's invariants (tests/test_betrayal_engine_property.check), and the game
+    ends by its last round, brought forward there to keep this short."""
+    with mock.patch.object(base.HauntPlugin, "last_round", prop.last_round):
+        state, _ = start(players=3 + seed % 4, seed=seed % 3 + 1)
+        options = prop.check(state)
+        rng = Rng(seed)
+        for _ in range(prop.STEP_CAP):
+            if state.over:
+                break
+            seat = GAME.to_act(state)
+            assert seat is not None
+            state, _ = GAME.apply(state, seat, rng.choice(options).action)
+            options = prop.check(state)
+            conserved(state)
+    assert state.over
+    assert GAME.load(json.loads(json.dumps(GAME.dump(state)))).to_dict() == state.to_dict()
