@@ -21,6 +21,7 @@ from bot.games.betrayal import content, editions, hooks, house
 from bot.games.betrayal.cards import PASSIVES, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.haunting import base
 from bot.games.betrayal.house import (
     DIRS,
     Cell,
@@ -39,7 +40,11 @@ CELL_LIMIT = 20  # more spots than this: pick the doorway first, then the turn
 
 
 def placement_floor(state: BetrayalState, room: str, floor: str) -> str:
-    """The floor a room found from `floor` goes on (the Underground Lake: the basement)."""
+    """The floor a room found from `floor` goes on (the Underground Lake: the basement;
+    the running haunt may say otherwise: `HauntPlugin.explore_floor`)."""
+    forced = base.for_state(state).explore_floor(state, room, floor)
+    if forced is not None:
+        return forced
     passive = PASSIVES.get(content.room(room).custom)
     other = passive.placement_floor(state, floor) if passive else None
     return other or floor
@@ -53,7 +58,8 @@ def fits(state: BetrayalState, room: str, floor: str, cell: Cell | None, towards
          keep_open: bool = True) -> bool:
     """Can this tile, found from `floor`, be placed: at `cell` facing back `towards`
     (exploring), or anywhere on its floor (cell None)?"""
-    if floor not in content.room(room).floors:
+    forced = base.for_state(state).explore_floor(state, room, floor)
+    if forced is None and floor not in content.room(room).floors:
         return False
     target = placement_floor(state, room, floor)
     layout = Layout.of(state)
@@ -186,6 +192,7 @@ def place_tile(ctx: Ctx, seat: int, room: str, cell: Cell, rotation: int,
         place_explorer(ctx, seat, tile_id, side=arrive, via="explore")
         ctx.push([{"_symbol": {"tile": tile_id}}], seat, room, "room")
         ctx.push(list(content.room(room).on_discover), seat, room, "room")
+        base.for_state(state).discovered(ctx, seat, tile_id)
     return tile_id
 
 
@@ -219,13 +226,14 @@ def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     if frame.seat == state.turn.seat:
         state.turn.movement_over = True
+    # The edition's draw, unless the room draws its own way; the haunt has the last word.
     steps = editions.for_state(state).symbol_steps(state, symbol)
     for passive, ref in hooks.of_tile(state, tile_id):  # a room that draws its own way
         instead = passive.symbol_steps(state, frame.seat, tile_id, symbol, steps, ref)
         if instead is not None:
             steps = instead
             break
-    ctx.push_child(frame, steps)
+    ctx.push_child(frame, base.for_state(state).symbol_steps(state, symbol, steps))
 
 
 # ---------------------------------------------------------------- a new room elsewhere

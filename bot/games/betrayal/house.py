@@ -235,12 +235,15 @@ def floor_connected(layout: Layout, floor: str, roots: list[Cell],
                     extra: list[tuple[Cell, Cell]] | None = None) -> bool:
     """Every tile of the floor can be reached from a root through doors (and `extra`
     links, both ways)."""
+    return reached(layout, floor, roots, extra) == set(layout.floor_cells(floor))
+
+
+def reached(layout: Layout, floor: str, roots: list[Cell],
+            extra: list[tuple[Cell, Cell]] | None = None) -> set[Cell]:
+    """The tiles of the floor reached from a root through doors (and `extra` links, both
+    ways): all of them in seed 003's house, fewer where a haunt spread it apart."""
     cells = set(layout.floor_cells(floor))
     start = [c for c in roots if c in cells]
-    if not cells:
-        return True
-    if not start:
-        return False
     seen = set(start)
     todo = list(start)
     while todo:
@@ -252,7 +255,7 @@ def floor_connected(layout: Layout, floor: str, roots: list[Cell],
             if n in cells and n not in seen:
                 seen.add(n)
                 todo.append(n)
-    return seen == cells
+    return seen
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,13 @@ from bot.games.betrayal.cards import Link, Offer, Passive, handler, passive, res
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.explore import CELL_LIMIT, _cell_label, explore_like, rotation_label
+from bot.games.betrayal.haunting import base
 from bot.games.betrayal.house import (
     ROOTS,
     Layout,
     cell_of,
-    floor_connected,
     free_spots,
+    reached,
     rotated_doors,
 )
 from bot.games.betrayal.links import link_cells
@@ -241,10 +242,12 @@ def elevator_spots(state: BetrayalState, tile_id: int,
                    floors: tuple[str, ...]) -> list[tuple[list[Any], int]]:
     tile = state.tiles[tile_id]
     here = cell_of(tile)
-    lifted = Layout.of(state).without(here)
+    layout = Layout.of(state)
+    lifted = layout.without(here)
     roots = [cell_of(t) for t in state.tiles if t.room in ROOTS or content.room(t.room).start]
     links = [pair for pair in link_cells(state) if here not in pair]
-    if not lifted.is_open(tile.floor) or not floor_connected(lifted, tile.floor, roots, links):
+    if not lifted.is_open(tile.floor) or not reached(lifted, tile.floor, roots, links) >= \
+            reached(layout, tile.floor, roots, links) - {here}:
         return []  # RULING: it never leaves a floor closed, nor a room cut off
     spots = []
     for floor in floors:
@@ -266,7 +269,9 @@ def _elevator(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                 ctx.push([{"damage": {"kind": "physical", "dice": 1}}], seat,
                          "mystic_elevator", "room")
         return
-    spots = elevator_spots(state, tile_id, ELEVATOR_FLOORS[min(total, 4)])
+    floors = base.for_state(state).elevator_floors(state, total,
+                                                   ELEVATOR_FLOORS[min(total, 4)])
+    spots = elevator_spots(state, tile_id, floors)
     if not spots:
         ctx.say("events.elevator_stays")
         return

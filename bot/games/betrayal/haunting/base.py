@@ -233,6 +233,34 @@ class HauntPlugin:
         wins) or no one left at all."""
         return None
 
+    # ---- the house while the haunt runs (seed 000's Separate Nightmares tears it apart)
+    def whole_house(self, state: BetrayalState) -> bool:
+        """Whether every placed room is meant to be reached from the start rooms (True in
+        seed 003; a haunt that spreads the rooms apart says False)."""
+        return True
+
+    def explore_floor(self, state: BetrayalState, room: str, floor: str) -> str | None:
+        """The floor a room found from `floor` goes on, whatever floors the tile shows and
+        wherever the room itself would go (None: as printed, seed 003). A haunt that puts
+        every tile on one floor answers that floor."""
+        return None
+
+    def symbol_steps(self, state: BetrayalState, symbol: str,
+                     steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """What a discovered room's card symbol runs now (`steps`: the edition's draw).
+        A haunt may change what a symbol does (move a track instead of drawing)."""
+        return steps
+
+    def discovered(self, ctx: Ctx, seat: int, tile_id: int) -> None:
+        """An explorer has just found and entered this room; what is pushed here runs
+        before the room's own effects and its card symbol."""
+
+    def elevator_floors(self, state: BetrayalState, total: int,
+                        floors: tuple[str, ...]) -> tuple[str, ...]:
+        """The floors the Mystic Elevator may go to on this roll (`floors`: seed 003's
+        for that total); none: it stays."""
+        return floors
+
     # ---- the AI
     def goals(self, state: BetrayalState, seat: int) -> set[int]:
         """Tiles this explorer's AI should head for (empty: hunt the other side)."""
@@ -245,6 +273,11 @@ class HauntPlugin:
     def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
         """Which special action the AI takes now, if any (default: the first)."""
         return offers[0] if offers else None
+
+    def ai_pick(self, state: BetrayalState) -> int | None:
+        """The AI's answer to the pending choice, when it is one of the haunt's own
+        (None: the engine's usual answer)."""
+        return None
 
 
 PLUGINS: dict[str, HauntPlugin] = {}
