@@ -142,10 +142,16 @@ def _towards(state: BetrayalState, seat: int, entries: list[Legal],
 
 
 def _monsters(state: BetrayalState) -> Action:
-    """Attack a hero in the room, else step towards the nearest hero, else end."""
+    return monster_action(state)
+
+
+def monster_action(state: BetrayalState, *, attack: bool = True) -> Action:
+    """Attack a hero in the room, else step towards the nearest hero (or the haunt's
+    `monster_goals`), else end; with `attack` False, steps only. The traitor's AI
+    plays its monsters with it, and the engine plays a cooperative haunt's house."""
     options = monsters.legal(state)
     for action, _ in options:
-        if action.kind == monsters.M_ATTACK:
+        if attack and action.kind == monsters.M_ATTACK:
             return action
     plugin = base.for_state(state)
     ways: dict[int, list[int]] | None = None

@@ -16,7 +16,9 @@ from bot.games.betrayal.state import BetrayalState
 # Steps that only put a card where it belongs once it has been read: they still run
 # when the explorer they were for has died; the rest of its steps are dropped as they
 # come up (effects.run), so nothing more happens to the dead.
-BOOKKEEPING = frozenset({"_finish_card"})
+# The house's turn (haunting/house.py) is the house's, not the dead hero's it follows.
+BOOKKEEPING = frozenset({"_finish_card", "_house_turn", "_house_monsters", "_house_step",
+                         "_after_house"})
 
 
 def skips(state: BetrayalState, seat: int, step: dict[str, object]) -> bool:
