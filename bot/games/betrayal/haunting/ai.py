@@ -90,6 +90,7 @@ def pick_tile(state: BetrayalState) -> int | None:
 
 
 def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Action | None:
+    plugin = base.for_state(state)
     best: tuple[int, Action] | None = None
     for e in entries:
         if e.action.kind != ATTACK:
@@ -104,7 +105,8 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
         else:
             theirs = traits.value(state, int(target), trait)
         edge = ours - theirs
-        if edge >= 0 and (best is None or edge > best[0]):
+        if (edge >= 0 or plugin.ai_presses(state, seat, target)) \
+                and (best is None or edge > best[0]):
             best = (edge, e.action)
     return best[1] if best else None
 

@@ -270,6 +270,11 @@ class HauntPlugin:
         """Tiles this monster's AI should head for (empty: the nearest hero)."""
         return set()
 
+    def ai_presses(self, state: BetrayalState, seat: int, target: int | str) -> bool:
+        """Whether this explorer's AI makes an attack on `target` even when its dice are
+        fewer (a monster that must be stunned to be beaten); default: only at a match."""
+        return False
+
     def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
         """Which special action the AI takes now, if any (default: the first)."""
         return offers[0] if offers else None

@@ -16,7 +16,7 @@ from bot.core.events import Event, to_player, to_team
 from bot.games.betrayal import explore
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import base, monsters, sides
+from bot.games.betrayal.haunting import base, death, monsters, sides
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import HEROES, MONSTERS, TRAITOR, BetrayalState, Frame, Turn
@@ -215,7 +215,7 @@ def next_turn(ctx: Ctx, seat: int) -> None:
     if plugin.cooperative and plugin.house_turn_after(state, seat):
         # The house plays now, as steps (it may wait on a hero's choice, and a game
         # saved meanwhile resumes there); `_after_house` then passes the turn on.
-        ctx.push([{"_house_turn": {}}, {"_after_house": {}}], seat, "house")
+        ctx.push([{"_house_turn": {}}, {"_after_house": {}}], seat, death.HOUSE)
         return
     pass_turn(ctx, seat)
 

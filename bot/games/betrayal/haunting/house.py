@@ -9,7 +9,8 @@ and what it does (`house_turn`: by default its monsters roll and move as in seed
 the dice from state.rng, so the same game always plays out the same. A hero the house
 attacks still rolls and chooses for itself (a damage split pauses the house's turn for
 that hero's choice; a game saved then resumes mid-turn, as the steps are plain data).
-Everything the house does is said to the table: it has no secrets.
+Everything the house does is said to the table: it has no secrets. Its frames carry
+the source `death.HOUSE`, so they run even when the hero they follow has died.
 """
 
 from __future__ import annotations
