@@ -218,7 +218,9 @@ def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     if frame.seat == ctx.state.turn.seat:
         ctx.state.turn.movement_over = True
-    ctx.push_child(frame, editions.for_state(ctx.state).symbol_steps(ctx.state, symbol))
+    # The room that drew it rides along (`symbol_tile`), for an edition's own draws.
+    ctx.push_child(frame, editions.for_state(ctx.state).symbol_steps(ctx.state, symbol),
+                   symbol_tile=int(arg["tile"]))
 
 
 # ---------------------------------------------------------------- a new room elsewhere

@@ -17,8 +17,10 @@ from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.editions import Edition, Track, register
 from bot.games.betrayal.haunt import haunts
-from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
+from bot.games.betrayal.haunting import base
+from bot.games.betrayal.state import EXPLORE, HAUNT, BetrayalState, Frame
 from bot.games.neibolt import encounters, rooms, scenarios
+from bot.games.neibolt.scenario import Scenario
 from bot.games.neibolt.words import FOLDER, say
 
 KEY = "neibolt"
@@ -44,7 +46,11 @@ class Neibolt(Edition):
     def symbol_steps(self, state: BetrayalState, symbol: str) -> list[dict[str, Any]]:
         if symbol == "omen" and state.phase == EXPLORE:
             return [{"_nb_encounter": {}}]
-        return super().symbol_steps(state, symbol)
+        steps = super().symbol_steps(state, symbol)
+        plugin = base.for_state(state)
+        if state.phase == HAUNT and isinstance(plugin, Scenario) and not state.over:
+            return plugin.symbol_steps(state, symbol, steps)
+        return steps
 
     def turn_over(self, ctx: Ctx, frame: Frame) -> None:
         encounters.haunt_rolls(ctx, frame)
