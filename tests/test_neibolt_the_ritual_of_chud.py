@@ -183,9 +183,20 @@ def test_the_card_passes_left_on_death_and_artifacts_lie_there() -> None:
     death.die(Ctx(state), DARRIN)
     assert rc.holder(state) == MISSY
     assert rc.artifacts(state)[str(DARRIN)] == {"at": rc.TILE, "where": tile(state, "foyer")}
+    assert any(t.get("kind") == rc.ARTIFACT for t in state.tiles[tile(state, "foyer")].tokens)
     assert any("Take the artifacts" in o.label for o in GAME.options(state, MISSY))
     state, _ = play(state, "act", what="take")
     assert rc.carried(state, MISSY) == [DARRIN]
+    assert not any(t.get("kind") == rc.ARTIFACT for t in state.tiles[tile(state, "foyer")].tokens)
+    # Seed 000: "Artifacts cannot be traded to another player unless the hero they
+    # belong to is dead."
+    rc._set(state, MISSY, rc.HELD, MISSY)
+    state.explorers[LONGFELLOW].tile = tile(state, "foyer")
+    gives = [o.action.args["what"] for o in GAME.options(state, MISSY)
+             if str(o.action.args.get("what", "")).startswith("give")]
+    assert gives == [f"give-{DARRIN}-{LONGFELLOW}"]
+    state, _ = play(state, "act", what=gives[0])
+    assert rc.carried(state, LONGFELLOW) == [DARRIN] and rc.carried(state, MISSY) == [MISSY]
 
 
 # ---------------------------------------------------------------- exploring

@@ -44,6 +44,7 @@ from bot.games.neibolt.scenario import Scenario
 KEY = "the_ritual_of_chud"
 KIND = "pennywise"
 ALTAR = "altar"
+ARTIFACT = "artifact"
 FACED = "chud_faced"  # turn flag: this hero succeeded on the Sanity roll to face him
 EVENT_FLAG = "nb_chud_event"  # explorer flag: discovered an event room this turn
 RITUAL_NAMES = ("Old Well", "Ancient Den", "Ritual Room", "Nursery", "Bloody Room")
@@ -107,7 +108,18 @@ def all_done(state: BetrayalState) -> bool:
 
 
 def _set(state: BetrayalState, owner: int, at: str, where: int | None = None) -> None:
+    """Where an artifact is now; one lying in a room shows there as a token."""
     found = dict(progress(state).get("artifacts", {}))
+    old = found.get(str(owner), {})
+    if old.get("at") == TILE:
+        tokens = state.tiles[int(old["where"])].tokens
+        mine = next((t for t in tokens if t.get("kind") == ARTIFACT and t.get("owner") == owner),
+                    None)
+        if mine is not None:
+            tokens.remove(mine)
+    if at == TILE and where is not None:
+        state.tiles[where].tokens.append({"kind": ARTIFACT, "card": "", "haunt": KEY,
+                                          "owner": owner})
     found[str(owner)] = {"at": at, "where": where}
     progress(state)["artifacts"] = found
 
@@ -212,6 +224,15 @@ class TheRitualOfChud(Scenario):
                                      target=self.value(state, "deposit")))
         if lying(state, seat):
             offers.append(self.offer(state, "take"))
+        # Seed 000: "Artifacts cannot be traded to another player unless the hero they
+        # belong to is dead."
+        for owner in held:
+            if state.explorers[owner].alive:
+                continue
+            for other in sides.heroes(state):
+                if other != seat and state.explorers[other].tile == here:
+                    offers.append(self.offer(state, f"give-{owner}-{other}",
+                                             owner=_name(state, owner), who=_name(state, other)))
         if found is not None and not state.turn.flags.get(FACED) and (
                 found.tile == here or found.tile in links.walkable(state, here)):
             offers.append(self.offer(state, "face", target=self.value(state, "face")))
@@ -223,6 +244,12 @@ class TheRitualOfChud(Scenario):
             for owner in lying(state, seat):
                 _set(state, owner, HELD, seat)
                 self.say(ctx, "taken", who=ctx.who(seat), owner=_name(state, owner))
+            return
+        if offer.id.startswith("give-"):
+            _, owner, other = offer.id.split("-")
+            _set(state, int(owner), HELD, int(other))
+            self.say(ctx, "given", who=ctx.who(seat), owner=_name(state, int(owner)),
+                     other=ctx.who(int(other)))
             return
         if offer.id == "face":
             target = self.value(state, "face")
