@@ -50,7 +50,7 @@ def run(ctx: Ctx) -> None:
             state.script.pop()
             continue
         raw = frame.steps.pop(0)
-        if state.haunt is not None and death.skips(state, frame.seat, raw):
+        if state.haunt is not None and death.skips(state, frame.seat, raw, frame.source):
             continue  # nothing more happens to the dead (haunting/death.py)
         execute(ctx, frame, raw)
     raise RuntimeError("the step interpreter did not settle")

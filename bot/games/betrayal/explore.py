@@ -227,13 +227,15 @@ def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if frame.seat == state.turn.seat:
         state.turn.movement_over = True
     # The edition's draw, unless the room draws its own way; the haunt has the last word.
+    # The room that drew it rides along (`symbol_tile`), for an edition's own draws.
     steps = editions.for_state(state).symbol_steps(state, symbol)
     for passive, ref in hooks.of_tile(state, tile_id):  # a room that draws its own way
         instead = passive.symbol_steps(state, frame.seat, tile_id, symbol, steps, ref)
         if instead is not None:
             steps = instead
             break
-    ctx.push_child(frame, base.for_state(state).symbol_steps(state, symbol, steps))
+    ctx.push_child(frame, base.for_state(state).symbol_steps(state, symbol, steps),
+                   symbol_tile=tile_id)
 
 
 # ---------------------------------------------------------------- a new room elsewhere

@@ -35,7 +35,7 @@ from bot.games.betrayal import content, editions
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.decks import give_card, take_card
 from bot.games.betrayal.effects import run, step
-from bot.games.betrayal.haunting import flow, has_plugin
+from bot.games.betrayal.haunting import base, flow, has_plugin
 from bot.games.betrayal.links import distances
 from bot.games.betrayal.state import HAUNT, BetrayalState, Frame, Haunt
 from bot.games.betrayal.traitor import choose_traitor
@@ -237,8 +237,9 @@ def begin_stalled(ctx: Ctx, seat: int) -> None:
 def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int,
           chosen: HauntInfo | None = None) -> None:
     """The haunt begins: recorded with the haunt the chart gives (or `chosen`) and its
-    traitor; then the haunt is played (haunting/flow.py), or, for a chart entry with
-    no haunt written, the game ends."""
+    traitor (none in a cooperative haunt: every explorer is a hero, against the house);
+    then the haunt is played (haunting/flow.py), or, for a chart entry with no haunt
+    written, the game ends."""
     state = ctx.state
     state.script.clear()  # before the swap: the omens it hands over push their steps
     state.pending = None
@@ -246,13 +247,17 @@ def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int,
     if haunt is None:
         key, omen, _ = editions.for_state(state).choose_haunt(ctx, seat, omen, room)
         haunt = haunts().get(key)
-    traitor = choose_traitor(state, haunt.key, seat) if haunt else None
+    cooperative = haunt is not None and has_plugin(haunt.key) \
+        and base.PLUGINS[haunt.key].cooperative
+    traitor = choose_traitor(state, haunt.key, seat) if haunt and not cooperative else None
     state.haunt = Haunt(revealer=seat, omen=omen, room=room, roll=total,
                         omens=state.omens_drawn, key=haunt.key if haunt else "",
                         number=haunt.number if haunt else 0, traitor=traitor)
     state.phase = HAUNT
-    # Every haunt we have is written for a traitor; a rule that names none ends here.
-    playable = haunt is not None and has_plugin(haunt.key) and traitor is not None
+    # A haunt written for a traitor ends here when the rule names none; a cooperative
+    # haunt (HauntPlugin.cooperative) is written for none and is played against the house.
+    playable = haunt is not None and has_plugin(haunt.key) and (
+        traitor is not None or cooperative)
     state.over = not playable
     if haunt:
         data = {"haunt": haunt.key, "number": haunt.number, PLAYED: haunt.key}
@@ -263,7 +268,9 @@ def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int,
                     teaser=haunt.teaser, data=data)
         else:
             ctx.events.append(Event(line, kind="haunt", data=data))
-        if traitor is None:
+        if cooperative:
+            ctx.say("events.haunt_cooperative", kind="haunt", data={"traitor": None})
+        elif traitor is None:
             ctx.say("events.haunt_no_traitor", kind="haunt", data={"traitor": None})
         else:
             ctx.say("events.haunt_traitor", kind="haunt", who=ctx.who(traitor),

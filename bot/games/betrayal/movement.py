@@ -18,6 +18,7 @@ from bot.games.betrayal.cards import PASSIVES, Link, resumer
 from bot.games.betrayal.content import FLOORS
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.haunting import base as haunt_base
 from bot.games.betrayal.house import DIRS, doors, opposite, through_door
 from bot.games.betrayal.links import links_from
 from bot.games.betrayal.state import BetrayalState, Frame
@@ -77,6 +78,17 @@ def legal_moves(state: BetrayalState, seat: int) -> list[Move]:
     """Every move the explorer may start now, doors first (N, E, S, W), then links."""
     here = state.explorers[seat].tile
     extra = slowed(state, seat)
+    moves = [m for m in _moves(state, seat, here, extra) if _may_enter(state, seat, m.target)]
+    return moves
+
+
+def _may_enter(state: BetrayalState, seat: int, tile: int) -> bool:
+    """The running haunt may bar a room (a figure no one walks up to without a roll)."""
+    return state.haunt is None or state.over or not state.haunt.key \
+        or haunt_base.for_state(state).can_enter(state, seat, tile)
+
+
+def _moves(state: BetrayalState, seat: int, here: int, extra: int) -> list[Move]:
     moves = []
     for d in DIRS:
         target = through_door(state, here, d)

@@ -164,6 +164,13 @@ def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         trait = spec.get("trait")
         if trait and is_trait_roll(spec) and rerolls_blanks(state, frame.seat, trait):
             spec["rolled"] = [d if d else roll_betrayal(state.rng, 1)[0] for d in spec["rolled"]]
+        if any(p.drops_highest(state, frame, spec, ref)
+               for p, ref in hooks.around(state, frame.seat)):
+            rolled = list(spec["rolled"])
+            highest = max(rolled)
+            rolled.remove(highest)
+            spec["rolled"] = rolled
+            ctx.say("events.roll_drops_highest", who=ctx.who(frame.seat), die=highest)
         spec["stage"] = "post"
     if spec["stage"] == "post" and spec.get("fixed") is None and not spec.get("kept"):
         offers = _offers(ctx, frame, spec, "post")

@@ -25,7 +25,7 @@ from bot.games.betrayal.state import BetrayalState
 
 load_all()
 from bot.games.betrayal import decks, haunt  # noqa: E402,F401  (they register steps)
-from bot.games.betrayal.haunting import load_plugins  # noqa: E402
+from bot.games.betrayal.haunting import house, load_plugins  # noqa: E402,F401
 
 load_plugins()  # every haunt's rules, so a game restored mid-haunt keeps them
 from bot.games.betrayal import editions  # noqa: E402

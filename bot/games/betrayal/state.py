@@ -112,6 +112,7 @@ class Haunt:
     progress: dict[str, Any] = field(default_factory=dict)  # the haunt plugin's own notes
     rolled: dict[str, int] = field(default_factory=dict)  # monster kind -> moves rolled
     moved: list[str] = field(default_factory=list)  # monster moves not yet told the table
+    house: int | None = None  # a cooperative haunt: the house plays, after this seat's turn
     winner: str = ""  # "heroes" | "traitor" | "none" once the game is decided
     reason: str = ""  # why, in players' words
 

@@ -43,7 +43,10 @@ def _header(state: BetrayalState) -> str:
     found = state.haunt
     if state.over:
         if found is not None and found.winner:
-            result = say(_WINNERS.get(found.winner, "views.won_none"))
+            won = _WINNERS.get(found.winner, "views.won_none")
+            if found.winner == "traitor" and base.for_state(state).cooperative:
+                won = "views.won_house"  # no traitor: the house itself won
+            result = say(won)
             return say("views.header_won", result=result, reason=found.reason) \
                 if found.reason else result
         return say("views.header_over", number=state.turn.number)

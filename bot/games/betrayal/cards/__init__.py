@@ -135,6 +135,12 @@ class Passive:
                      ref: Any) -> None:
         return None
 
+    def drops_highest(self, state: BetrayalState, frame: Frame, roll: dict[str, Any],
+                      ref: Any) -> bool:
+        """Whether this roll of `frame`'s explorer ignores its highest die (a haunt's
+        rule for the rolls an event asks for)."""
+        return False
+
     def shields(self, state: BetrayalState, seat: int, source: str, ref: Any) -> bool:
         """Damage from this card or room does not touch the explorer (the Rope and the
         Mystic Slide)."""

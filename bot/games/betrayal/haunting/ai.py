@@ -90,6 +90,7 @@ def pick_tile(state: BetrayalState) -> int | None:
 
 
 def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Action | None:
+    plugin = base.for_state(state)
     best: tuple[int, Action] | None = None
     for e in entries:
         if e.action.kind != ATTACK:
@@ -104,7 +105,8 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
         else:
             theirs = traits.value(state, int(target), trait)
         edge = ours - theirs
-        if edge >= 0 and (best is None or edge > best[0]):
+        if (edge >= 0 or plugin.ai_presses(state, seat, target)) \
+                and (best is None or edge > best[0]):
             best = (edge, e.action)
     return best[1] if best else None
 
@@ -142,10 +144,16 @@ def _towards(state: BetrayalState, seat: int, entries: list[Legal],
 
 
 def _monsters(state: BetrayalState) -> Action:
-    """Attack a hero in the room, else step towards the nearest hero, else end."""
+    return monster_action(state)
+
+
+def monster_action(state: BetrayalState, *, attack: bool = True) -> Action:
+    """Attack a hero in the room, else step towards the nearest hero (or the haunt's
+    `monster_goals`), else end; with `attack` False, steps only. The traitor's AI
+    plays its monsters with it, and the engine plays a cooperative haunt's house."""
     options = monsters.legal(state)
     for action, _ in options:
-        if action.kind == monsters.M_ATTACK:
+        if attack and action.kind == monsters.M_ATTACK:
             return action
     plugin = base.for_state(state)
     ways: dict[int, list[int]] | None = None

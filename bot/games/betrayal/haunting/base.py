@@ -38,11 +38,12 @@ from bot import yaml_files
 from bot.core.events import PUBLIC, Audience, Event
 from bot.games.betrayal import content
 from bot.games.betrayal.cards import Offer
+from bot.games.betrayal.haunting import sides
 from bot.paths import DATA
 
 if TYPE_CHECKING:
     from bot.games.betrayal.context import Ctx
-    from bot.games.betrayal.state import BetrayalState, Monster
+    from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
 HAUNT_DIR = DATA / "betrayal" / "haunts"
 
@@ -123,7 +124,9 @@ class HauntPlugin:
 
     key = ""
     # A haunt with no traitor (seed 000's scenarios 4 and 5): every explorer is a hero
-    # and the house itself is the other side (its monsters act on the game's turns).
+    # and the house itself is the other side: its monsters take turns of their own,
+    # played by the engine (`house_turn_after`, `house_turn`), never by a seat. It
+    # wins under the evil side's id (sides.EVIL), told as the house's win.
     cooperative = False
 
     @property
@@ -219,6 +222,31 @@ class HauntPlugin:
     def end_monsters(self, ctx: Ctx) -> None:
         """The monsters' turn is over (the last turn of a round)."""
 
+    def can_enter(self, state: BetrayalState, seat: int, tile: int) -> bool:
+        """Whether this explorer may walk into that room now (a haunt's figure that
+        bars the way until a roll is made)."""
+        return True
+
+    def skips_turn(self, ctx: Ctx, seat: int) -> bool:
+        """A hero's haunt turn is about to start: True when it is spent (the haunt says
+        why; the turn passes on as if played: the house may still act after it)."""
+        return False
+
+    # ---- the house (a cooperative haunt: no seat plays its monsters)
+    def house_turn_after(self, state: BetrayalState, seat: int) -> bool:
+        """Cooperative haunts: whether the house takes a turn now, right after this
+        explorer's turn (dead or alive). Default: after the round's last hero."""
+        order = [h for h in sides.heroes(state, alive=False)
+                 if h == seat or state.explorers[h].alive]
+        return bool(order) and order[-1] == seat
+
+    def house_turn(self, ctx: Ctx, frame: Frame) -> None:
+        """Cooperative haunts: the house's turn begins, under `frame` (the steps pushed
+        with `ctx.push_child(frame, ...)` run before the turn passes on). Default: its
+        monsters roll and move as in seed 003 ("Monsters"), the monster AI playing them
+        (haunting/house.py's `_house_monsters`)."""
+        ctx.push_child(frame, [{"_house_monsters": {}}])
+
     def traitor_plays(self, state: BetrayalState) -> bool:
         """Whether the traitor still takes turns (alive by default)."""
         from bot.games.betrayal.haunting import sides
@@ -269,6 +297,11 @@ class HauntPlugin:
     def monster_goals(self, state: BetrayalState, monster: Monster) -> set[int]:
         """Tiles this monster's AI should head for (empty: the nearest hero)."""
         return set()
+
+    def ai_presses(self, state: BetrayalState, seat: int, target: int | str) -> bool:
+        """Whether this explorer's AI makes an attack on `target` even when its dice are
+        fewer (a monster that must be stunned to be beaten); default: only at a match."""
+        return False
 
     def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
         """Which special action the AI takes now, if any (default: the first)."""

@@ -17,13 +17,16 @@ from bot.games.betrayal.state import BetrayalState
 # when the explorer they were for has died; the rest of its steps are dropped as they
 # come up (effects.run), so nothing more happens to the dead.
 BOOKKEEPING = frozenset({"_finish_card"})
+# The source of the frames of the house's turn (haunting/house.py): they are the
+# house's, not the steps of the explorer (maybe dead) whose turn it follows.
+HOUSE = "house"
 
 
-def skips(state: BetrayalState, seat: int, step: dict[str, object]) -> bool:
+def skips(state: BetrayalState, seat: int, step: dict[str, object], source: str = "") -> bool:
     """Whether a step for this explorer is dropped: it is dead, and the step is not
-    bookkeeping."""
+    bookkeeping nor the house's."""
     return (0 <= seat < len(state.explorers) and not state.explorers[seat].alive
-            and next(iter(step)) not in BOOKKEEPING)
+            and source != HOUSE and next(iter(step)) not in BOOKKEEPING)
 
 
 def die(ctx: Ctx, seat: int) -> None:

@@ -16,7 +16,7 @@ from bot.core.events import Event, to_player, to_team
 from bot.games.betrayal import explore
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import base, monsters, sides
+from bot.games.betrayal.haunting import base, death, monsters, sides
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import HEROES, MONSTERS, TRAITOR, BetrayalState, Frame, Turn
@@ -58,9 +58,14 @@ def start(ctx: Ctx) -> None:
         state.explorers[traitor].flags[sides.HOME] = True  # seed 003: the house obeys them
         ctx.events.append(Event(book_text(state, sides.EVIL), to_player(traitor), "book",
                                 {"side": sides.EVIL}))
-    ctx.events.append(Event(book_text(state, sides.HERO), to_team(sides.HERO), "book",
-                            {"side": sides.HERO}))
-    tell(ctx, "events.books_read")
+    if plugin.cooperative:  # one book, and everyone reads it: it goes to the channel
+        ctx.events.append(Event(book_text(state, sides.HERO), kind="book",
+                                data={"side": sides.HERO}))
+        tell(ctx, "events.book_read_together")
+    else:
+        ctx.events.append(Event(book_text(state, sides.HERO), to_team(sides.HERO), "book",
+                                {"side": sides.HERO}))
+        tell(ctx, "events.books_read")
     haunt.round = 0
     # Pushed first so it runs last: whatever the haunt's setup pushes (a room to place)
     # runs before the Stairs from Basement check and round 1.
@@ -149,8 +154,13 @@ def _new_round(ctx: Ctx) -> None:
 def _explorer_turn(ctx: Ctx, seat: int, stage: str) -> None:
     from bot.games.betrayal import turn
 
-    assert ctx.state.haunt is not None
-    ctx.state.haunt.stage = stage
+    state = ctx.state
+    assert state.haunt is not None
+    state.haunt.stage = stage
+    if base.for_state(state).skips_turn(ctx, seat):  # spent (the haunt said why)
+        state.turn = Turn(seat=seat, number=state.turn.number + 1)
+        next_turn(ctx, seat)
+        return
     turn.start_turn(ctx, seat)
 
 
@@ -197,10 +207,25 @@ def next_turn(ctx: Ctx, seat: int) -> None:
     state = ctx.state
     haunt = state.haunt
     assert haunt is not None
-    base.for_state(state).end_turn(ctx, seat)
+    plugin = base.for_state(state)
+    plugin.end_turn(ctx, seat)
     settle(ctx)
     if state.over:
         return
+    if plugin.cooperative and plugin.house_turn_after(state, seat):
+        # The house plays now, as steps (it may wait on a hero's choice, and a game
+        # saved meanwhile resumes there); `_after_house` then passes the turn on.
+        ctx.push([{"_house_turn": {}}, {"_after_house": {}}], seat, death.HOUSE)
+        return
+    pass_turn(ctx, seat)
+
+
+def pass_turn(ctx: Ctx, seat: int) -> None:
+    """After `seat`'s turn (and the house's, if it played): the next hero, else the
+    traitor, else the monsters, else a new round."""
+    state = ctx.state
+    haunt = state.haunt
+    assert haunt is not None
     if haunt.stage == HEROES:
         order = sides.heroes(state, alive=False)
         later = order[order.index(seat) + 1:] if seat in order else []
@@ -255,11 +280,16 @@ def finish(ctx: Ctx, side: str, reason: str) -> None:
     state.pending = None
     state.script.clear()
     plugin = base.for_state(state)
-    tell(ctx, f"events.winner_{side}", kind="game_over", reason=reason,
-         data={"winner": side, "reason": reason})
+    line = "events.winner_house" if plugin.cooperative and side == sides.EVIL \
+        else f"events.winner_{side}"
+    tell(ctx, line, kind="game_over", reason=reason, data={"winner": side, "reason": reason})
     ending = plugin.data.books.get(side, {}).get("ending")
+    if plugin.cooperative and side == sides.EVIL:  # the one book tells both endings
+        ending = plugin.data.books.get(sides.HERO, {}).get("ending_lost")
     if ending:
         ctx.events.append(_plain(str(ending).strip()))
+    if plugin.cooperative:
+        return  # its one book was read by all from the start
     for book_side in (sides.EVIL, sides.HERO):
         if book_side in plugin.data.books:
             ctx.events.append(_plain(say("books.now_public") + "\n" + book_text(state, book_side),
@@ -290,7 +320,8 @@ def after_action(ctx: Ctx) -> None:
         if state.over or state.pending is not None:
             return
         stage = state.haunt.stage
-        if stage == MONSTERS or state.explorers[state.turn.seat].alive:
+        if stage == MONSTERS or state.haunt.house is not None \
+                or state.explorers[state.turn.seat].alive:
             return
         state.script.clear()  # what was left of the dead explorer's turn
         next_turn(ctx, state.turn.seat)

@@ -160,12 +160,14 @@ def perform(ctx: Ctx, action: Action) -> bool:
         monster.moves = max(0, monster.moves - cost)
         source = monster.tile
         monster.tile = int(action.args["to"])
-        assert state.haunt is not None and state.haunt.traitor is not None
+        assert state.haunt is not None
         words = {"monster": combat.monster_name(state, monster),
                  "source": ctx.room_name(source), "target": ctx.room_name(monster.tile)}
         state.haunt.moved.append(say("events.monster_moves", **words))
-        tell(ctx, "events.monster_moves", kind="move", audience=to_player(state.haunt.traitor),
-             data={"monster": monster.id, "to": monster.tile}, **words)
+        if state.haunt.traitor is not None:  # the house's own moves reach all in one line
+            tell(ctx, "events.monster_moves", kind="move",
+                 audience=to_player(state.haunt.traitor),
+                 data={"monster": monster.id, "to": monster.tile}, **words)
         return True
     tell_moves(ctx)
     combat.monster_attack(ctx, monster, int(action.args["target"]),

@@ -2,8 +2,9 @@
 
 Seed 003: the traitor and the monsters are one side, every other explorer a hero.
 Turns go: each hero, starting on the traitor's left (rising seats), then the traitor,
-then the monsters (all played by the traitor's player). With no traitor, the heroes
-play in seat order from the revealer, then the monsters.
+then the monsters (all played by the traitor's player). With no traitor (a cooperative
+haunt: seed 000), the heroes play from the revealer's left, the revealer last, and the
+house takes its own turns between theirs (haunting/house.py).
 """
 
 from __future__ import annotations
@@ -51,10 +52,11 @@ def side_of(state: BetrayalState, ref: str | int) -> str:
 
 
 def heroes(state: BetrayalState, *, alive: bool = True) -> list[int]:
-    """The heroes in turn order (from the traitor's left)."""
+    """The heroes in turn order (from the traitor's left, or with no traitor the
+    revealer's)."""
     count = len(state.players)
     start = (traitor(state) if traitor(state) is not None else
-             (state.haunt.revealer - 1 if state.haunt else -1))
+             (state.haunt.revealer if state.haunt else -1))
     order = [(start + 1 + i) % count for i in range(count)]
     return [s for s in order if not is_traitor(state, s)
             and (state.explorers[s].alive or not alive)]

@@ -1,0 +1,522 @@
+"""The Ritual of Chud (seed 000, scenario 4): a cooperative haunt. No traitor; the bot
+plays Pennywise the Clown, and the heroes find their artifacts and perform the ritual.
+
+Seed 000's rules, as played here (data in data/neibolt/haunts/the_ritual_of_chud.yaml):
+- Setup: each hero's artifact set aside (found later); Pennywise on the revealer's
+  tile; the Monster Card to the player on the revealer's left (his target; he takes
+  his turn right after the holder's: `house_turn_after`); if the five ritual rooms are
+  all in the house, one goes back into the room stack (`_shuffle_back`).
+- His turn (the house's, the engine's default: haunting/house.py): he moves as a
+  monster does (dice by his Speed, at least 1) toward the holder and attacks them with
+  Might (RULES.md section 2; `can_attack` lets him strike the holder alone). He cannot
+  be stunned: damage dealt to him drives him that many rooms away from the attacker,
+  who picks the way (`_chud_push`). No Mystic Elevator (a monster never rides it).
+- Exploring (edition.py asks `symbol_steps`): an event room hands the discoverer the
+  Monster Card and its event's rolls ignore their highest die (the `nb_chud_event`
+  flag's passive, `drops_highest`); an item or omen room may give up the discoverer's
+  artifact (or a dead hero's not yet found) instead of its card; a ritual room hands
+  over the Monster Card and takes the altar if it is not placed yet.
+- Face Pennywise: a Sanity roll of 5+ lets the hero enter his room and attack him this
+  turn (`can_enter`, `can_attack`); once a turn.
+- Deposit an Artifact, Complete the Ritual: as the book says. A dead hero's artifacts
+  lie where they fell (Take the artifacts, no roll).
+- The Monster Card passes on death to the next living hero on the left.
+
+progress: "artifacts" (owner seat as text -> {"at": aside|held|tile|done, "where":
+seat or tile}), "card" (the holder), "altar" (its tile, or None), "ritual" (done).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core import dice as core_dice
+from bot.games.betrayal import content, links, turn
+from bot.games.betrayal.cards import Offer, Passive, passive, resumer
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.haunting import monsters, sides
+from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.state import BetrayalState, Frame, Monster
+from bot.games.neibolt.names import rooms
+
+KEY = "the_ritual_of_chud"
+KIND = "pennywise"
+ALTAR = "altar"
+ARTIFACT = "artifact"
+FACED = "chud_faced"  # turn flag: this hero succeeded on the Sanity roll to face him
+EVENT_FLAG = "nb_chud_event"  # explorer flag: discovered an event room this turn
+RITUAL_NAMES = ("Old Well", "Ancient Den", "Ritual Room", "Nursery", "Bloody Room")
+ASIDE, HELD, TILE, DONE = "aside", "held", "tile", "done"
+
+
+def ritual_rooms() -> frozenset[str]:
+    return rooms(*RITUAL_NAMES)
+
+
+def pennywise(state: BetrayalState) -> Monster | None:
+    found = sides.monsters(state, KIND)
+    return found[0] if found else None
+
+
+def progress(state: BetrayalState) -> dict[str, Any]:
+    assert state.haunt is not None
+    return state.haunt.progress
+
+
+def artifacts(state: BetrayalState) -> dict[str, dict[str, Any]]:
+    return dict(progress(state).get("artifacts", {}))
+
+
+def holder(state: BetrayalState) -> int | None:
+    seat = progress(state).get("card")
+    return int(seat) if seat is not None else None
+
+
+def altar(state: BetrayalState) -> int | None:
+    tile = progress(state).get("altar")
+    return int(tile) if tile is not None else None
+
+
+def carried(state: BetrayalState, seat: int) -> list[int]:
+    """The owners whose artifacts this hero carries, its own first."""
+    found = [int(o) for o, a in artifacts(state).items() if a["at"] == HELD and a["where"] == seat]
+    return sorted(found, key=lambda o: (o != seat, o))
+
+
+def findable(state: BetrayalState, seat: int) -> list[int]:
+    """Artifacts this hero may find in an item or omen room: its own, if still aside,
+    then those of dead heroes nobody has found."""
+    found = []
+    for owner, a in sorted(artifacts(state).items(), key=lambda kv: int(kv[0])):
+        o = int(owner)
+        if a["at"] == ASIDE and (o == seat or not state.explorers[o].alive):
+            found.append(o)
+    return sorted(found, key=lambda o: (o != seat, o))
+
+
+def lying(state: BetrayalState, seat: int) -> list[int]:
+    """Artifacts lying in this hero's room that it may take (its own, or the dead's)."""
+    here = state.explorers[seat].tile
+    return [int(o) for o, a in artifacts(state).items() if a["at"] == TILE
+            and a["where"] == here and (int(o) == seat or not state.explorers[int(o)].alive)]
+
+
+def all_done(state: BetrayalState) -> bool:
+    return all(a["at"] == DONE for a in artifacts(state).values())
+
+
+def _set(state: BetrayalState, owner: int, at: str, where: int | None = None) -> None:
+    """Where an artifact is now; one lying in a room shows there as a token."""
+    found = dict(progress(state).get("artifacts", {}))
+    old = found.get(str(owner), {})
+    if old.get("at") == TILE:
+        tokens = state.tiles[int(old["where"])].tokens
+        mine = next((t for t in tokens if t.get("kind") == ARTIFACT and t.get("owner") == owner),
+                    None)
+        if mine is not None:
+            tokens.remove(mine)
+    if at == TILE and where is not None:
+        state.tiles[where].tokens.append({"kind": ARTIFACT, "card": "", "haunt": KEY,
+                                          "owner": owner})
+    found[str(owner)] = {"at": at, "where": where}
+    progress(state)["artifacts"] = found
+
+
+def next_left(state: BetrayalState, seat: int) -> int | None:
+    count = len(state.players)
+    return next((s for s in ((seat + i) % count for i in range(1, count))
+                 if state.explorers[s].alive), None)
+
+
+def _name(state: BetrayalState, seat: int) -> str:
+    return content.explorer(state.explorers[seat].key).name
+
+
+@register(KEY)
+class TheRitualOfChud(HauntPlugin):
+    cooperative = True
+
+    # ---------------------------------------------------------------- setup
+    def setup(self, ctx: Ctx) -> None:
+        state = ctx.state
+        assert state.haunt is not None
+        progress(state).update({"artifacts": {str(s): {"at": ASIDE, "where": None}
+                                              for s in range(len(state.players))},
+                                "altar": None, "ritual": False})
+        self.say(ctx, "artifacts_aside")
+        _shuffle_back(ctx, self)
+        tile = state.explorers[state.haunt.revealer].tile
+        monsters.spawn(ctx, KIND, tile, quiet=True)
+        first = sides.heroes(state)[0]
+        progress(state)["card"] = first
+        self.say(ctx, "setup", room=ctx.room_name(tile), who=ctx.who(first),
+                 data={"card": first})
+
+    # ---------------------------------------------------------------- the Monster Card
+    def give_card(self, ctx: Ctx, seat: int) -> None:
+        """Seed 000: "Take the Monster Card. Pennywise takes his turn after you now!" """
+        if holder(ctx.state) == seat:
+            return
+        progress(ctx.state)["card"] = seat
+        self.say(ctx, "card_to", who=ctx.who(seat), data={"card": seat})
+
+    def house_turn_after(self, state: BetrayalState, seat: int) -> bool:
+        return holder(state) == seat
+
+    def can_attack(self, state: BetrayalState, attacker: str, target: str) -> bool:
+        if attacker.startswith("m"):
+            return target == str(holder(state))
+        return not target.startswith("m") or bool(state.turn.flags.get(FACED))
+
+    def can_enter(self, state: BetrayalState, seat: int, tile: int) -> bool:
+        found = pennywise(state)
+        return found is None or found.tile != tile or bool(state.turn.flags.get(FACED))
+
+    def monster_goals(self, state: BetrayalState, monster: Monster) -> set[int]:
+        seat = holder(state)
+        return {state.explorers[seat].tile} if seat is not None else set()
+
+    def hurt_monster(self, ctx: Ctx, monster: Monster, amount: int, attacker: str,
+                     weapon: str) -> bool:
+        """Seed 000: "Pennywise cannot be stunned, but if you deal damage to him, move
+        him that many spaces" (away from the attacker, who picks the way)."""
+        state = ctx.state
+        seat = int(attacker) if attacker.isdigit() else state.turn.seat
+        origin = state.explorers[seat].tile
+        self.say(ctx, "pushed", count=amount)
+        ctx.push([{"_chud_push": {"left": amount, "from": origin}}], seat, KEY)
+        return True
+
+    def on_death(self, ctx: Ctx, seat: int) -> None:
+        state = ctx.state
+        where = state.explorers[seat].tile
+        for owner in carried(state, seat):
+            _set(state, owner, TILE, where)
+            self.say(ctx, "dropped", owner=_name(state, owner), room=ctx.room_name(where))
+        if holder(state) == seat:
+            heir = next_left(state, seat)
+            progress(state)["card"] = heir
+            if heir is not None:
+                self.say(ctx, "card_passes", who=ctx.who(heir), data={"card": heir})
+
+    # ---------------------------------------------------------------- exploring
+    def symbol_steps(self, state: BetrayalState, symbol: str,
+                     steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if symbol == "event":
+            return [{"_chud_event_room": {}}, {"_chud_ritual_room": {}}, *steps]
+        if symbol in ("item", "omen"):
+            return [{"_chud_ritual_room": {}}, {"_chud_find": {"steps": steps}}]
+        return [{"_chud_ritual_room": {}}, *steps]
+
+    # ---------------------------------------------------------------- actions
+    def offers(self, state: BetrayalState, seat: int) -> list[Offer]:
+        found = pennywise(state)
+        here = state.explorers[seat].tile
+        at_altar = altar(state) == here
+        offers: list[Offer] = []
+        if at_altar and all_done(state):
+            offers.append(self.offer(state, "ritual", count=len(sides.heroes(state))))
+        held = carried(state, seat)
+        if at_altar and held and (found is None or found.tile != here):
+            offers.append(self.offer(state, "deposit", owner=_name(state, held[0]),
+                                     target=self.value(state, "deposit")))
+        if lying(state, seat):
+            offers.append(self.offer(state, "take"))
+        # Seed 000: "Artifacts cannot be traded to another player unless the hero they
+        # belong to is dead."
+        for owner in held:
+            if state.explorers[owner].alive:
+                continue
+            for other in sides.heroes(state):
+                if other != seat and state.explorers[other].tile == here:
+                    offers.append(self.offer(state, f"give-{owner}-{other}",
+                                             owner=_name(state, owner), who=_name(state, other)))
+        if found is not None and not state.turn.flags.get(FACED) and (
+                found.tile == here or found.tile in links.walkable(state, here)):
+            offers.append(self.offer(state, "face", target=self.value(state, "face")))
+        return offers
+
+    def act(self, ctx: Ctx, seat: int, offer: Offer) -> None:
+        state = ctx.state
+        if offer.id == "take":
+            for owner in lying(state, seat):
+                _set(state, owner, HELD, seat)
+                self.say(ctx, "taken", who=ctx.who(seat), owner=_name(state, owner))
+            return
+        if offer.id.startswith("give-"):
+            _, owner, other = offer.id.split("-")
+            _set(state, int(owner), HELD, int(other))
+            self.say(ctx, "given", who=ctx.who(seat), owner=_name(state, int(owner)),
+                     other=ctx.who(int(other)))
+            return
+        if offer.id == "face":
+            target = self.value(state, "face")
+            self.say(ctx, "face", who=ctx.who(seat), target=target)
+            ctx.push([{"roll": {"trait": "sanity", "purpose": "haunt", "then": [
+                {"_chud_faced": {"target": target}}]}}], seat, KEY)
+            return
+        if offer.id == "deposit":
+            owner = carried(state, seat)[0]
+            target = self.value(state, "deposit")
+            self.say(ctx, "deposit", who=ctx.who(seat), owner=_name(state, owner),
+                     target=target)
+            ctx.push([{"roll": {"trait": "sanity", "purpose": "haunt", "then": [
+                {"_chud_deposit": {"owner": owner, "target": target}}]}}], seat, KEY)
+            return
+        # Complete the Ritual.
+        self.give_card(ctx, seat)
+        count = len(sides.heroes(state))
+        self.say(ctx, "ritual", who=ctx.who(seat), count=count)
+        rolled = core_dice.roll_betrayal(state.rng, count)
+        total = sum(rolled)
+        self.say(ctx, "ritual_roll", kind="roll", dice=" ".join(map(str, rolled)),
+                 total=total, count=count, data={"dice": rolled, "total": total})
+        if total >= count:
+            progress(state)["ritual"] = True
+            self.say(ctx, "ritual_done")
+            return
+        self.say(ctx, "ritual_fails", who=ctx.who(seat), count=count)
+        ctx.push([{"damage": {"kind": "mental", "amount": count}}], seat, KEY)
+
+    # ---------------------------------------------------------------- winning, the board
+    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+        if progress(state).get("ritual"):
+            return sides.HERO, self.text("reason_ritual")
+        return None
+
+    def board_note(self, state: BetrayalState) -> str:
+        seat = holder(state)
+        found = artifacts(state)
+        where = altar(state)
+        return self.text(
+            "note", holder=_name(state, seat) if seat is not None else "-",
+            done=sum(1 for a in found.values() if a["at"] == DONE), total=len(found),
+            altar=self.text("note_altar", room=content.room(state.tiles[where].room).name)
+            if where is not None else "")
+
+    # ---------------------------------------------------------------- the AI
+    def goals(self, state: BetrayalState, seat: int) -> set[int]:
+        """The altar with an artifact to lay (or the ritual to do); else a dead hero's
+        artifacts where they lie; else explore (an empty set: the exploring AI)."""
+        where = altar(state)
+        if where is not None and (carried(state, seat) or all_done(state)):
+            return {where}
+        found = artifacts(state)
+        return {int(a["where"]) for o, a in found.items() if a["at"] == TILE
+                and (int(o) == seat or not state.explorers[int(o)].alive)}
+
+    def ai_presses(self, state: BetrayalState, seat: int, target: int | str) -> bool:
+        """Drive him off the altar."""
+        return isinstance(target, str) and altar(state) == state.explorers[seat].tile
+
+    def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
+        by = {o.id: o for o in offers}
+        for pick in ("ritual", "deposit", "take"):
+            if pick in by:
+                return by[pick]
+        found = pennywise(state)
+        goals = self.goals(state, seat)
+        if "face" in by and found is not None and found.tile in goals:
+            return by["face"]  # he stands where this hero must go
+        return None
+
+
+# ---------------------------------------------------------------- setup: a room goes back
+
+def _shuffle_back(ctx: Ctx, plugin: TheRitualOfChud) -> None:
+    """Seed 000: "If the Old Well, Ancient Den, Ritual Room, Nursery, and Bloody Room
+    have all been discovered, shuffle one of them into the tile stack... Choose the tile
+    that disrupts the house the least": one with nobody, no monster, no item and no
+    token in it, whose going leaves every other room as reachable as before; the last
+    placed first. None such: the house stays as it is."""
+    state = ctx.state
+    wanted = ritual_rooms()
+    placed = [i for i, t in enumerate(state.tiles) if t.room in wanted]
+    if {state.tiles[i].room for i in placed} != set(wanted):
+        return
+    graph = links.graph_of(state)
+    start = state.explorers[0].tile if state.explorers else 0
+    before = _reach(graph, start, None)
+    busy = {e.tile for e in state.explorers} | {m.tile for m in state.monsters}
+    linked = {int(tok["link"]) for t in state.tiles for tok in t.tokens if "link" in tok}
+    for idx in sorted(placed, reverse=True):
+        t = state.tiles[idx]
+        if idx in busy or idx in linked or t.items or t.tokens or content.room(t.room).start:
+            continue
+        if _reach(graph, start, idx) != before - {idx}:
+            continue
+        _remove_tile(state, idx)
+        state.stack.insert(state.rng.randint(0, len(state.stack)), t.room)
+        plugin.say(ctx, "shuffled_back", room=content.room(t.room).name,
+                   data={"room": t.room})
+        return
+
+
+def _reach(graph: dict[int, list[int]], start: int, without: int | None) -> set[int]:
+    seen = {start}
+    todo = [start]
+    while todo:
+        tile = todo.pop()
+        for nxt in graph.get(tile, []):
+            if nxt != without and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _remove_tile(state: BetrayalState, idx: int) -> None:
+    """Take a placed tile out of the house: every later tile's id moves down by one
+    (explorers, monsters and link tokens follow)."""
+    state.tiles.pop(idx)
+
+    def moved(tile: int) -> int:
+        return tile - 1 if tile > idx else tile
+
+    for e in state.explorers:
+        e.tile = moved(e.tile)
+    for m in state.monsters:
+        m.tile = moved(m.tile)
+    for t in state.tiles:
+        for tok in t.tokens:
+            if "link" in tok:
+                tok["link"] = moved(int(tok["link"]))
+
+
+# ---------------------------------------------------------------- steps
+
+def _plugin() -> TheRitualOfChud:
+    return TheRitualOfChud()
+
+
+@step("_chud_event_room")
+def _chud_event_room(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    """Seed 000: an event room: "Take the Monster Card." and "If you need to make any
+    rolls on the Event card, ignore the highest die of the roll." """
+    _plugin().give_card(ctx, frame.seat)
+    ctx.state.explorers[frame.seat].flags[EVENT_FLAG] = True
+
+
+@step("_chud_ritual_room")
+def _chud_ritual_room(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    """Seed 000: a ritual room: "Take the Monster Card." "Place the Altar token on your
+    tile if it hasn't already been placed." """
+    state = ctx.state
+    tile = frame.vars.get("symbol_tile")
+    if tile is None or state.tiles[int(tile)].room not in ritual_rooms():
+        return
+    plugin = _plugin()
+    plugin.give_card(ctx, frame.seat)
+    if altar(state) is None:
+        progress(state)["altar"] = int(tile)
+        state.tiles[int(tile)].tokens.append({"kind": ALTAR, "card": "", "haunt": KEY})
+        plugin.say(ctx, "altar", room=ctx.room_name(int(tile)), data={"tile": int(tile)})
+
+
+@step("_chud_find")
+def _chud_find(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """An item or omen room: an artifact instead of the card, if the hero wants one."""
+    state = ctx.state
+    owners = findable(state, frame.seat)
+    if not owners:
+        ctx.push_child(frame, list(arg["steps"]))
+        return
+    plugin = _plugin()
+    labels = [plugin.text("find_label", owner=_name(state, o)) for o in owners]
+    pause(ctx, frame, {"_chud_find": {**arg, "owners": owners}}, "chud_find",
+          plugin.text("find_prompt"), [*labels, plugin.text("draw_label")])
+
+
+@resumer("chud_find")
+def _chud_find_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    frame.steps.pop(0)
+    spec = raw["_chud_find"]
+    owners = list(spec["owners"])
+    if pick >= len(owners):
+        ctx.push_child(frame, list(spec["steps"]))
+        return
+    owner = int(owners[pick])
+    _set(ctx.state, owner, HELD, frame.seat)
+    _plugin().say(ctx, "found", who=ctx.who(frame.seat), owner=_name(ctx.state, owner),
+                  data={"owner": owner, "seat": frame.seat})
+
+
+@step("_chud_faced")
+def _chud_faced(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    plugin = _plugin()
+    if int(frame.vars.get("roll", 0)) >= int(arg["target"]):
+        ctx.state.turn.flags[FACED] = True
+        plugin.say(ctx, "faced", who=ctx.who(frame.seat))
+    else:
+        plugin.say(ctx, "not_faced", who=ctx.who(frame.seat))
+
+
+@step("_chud_deposit")
+def _chud_deposit(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    state = ctx.state
+    plugin = _plugin()
+    owner = int(arg["owner"])
+    if int(frame.vars.get("roll", 0)) >= int(arg["target"]):
+        _set(state, owner, DONE)
+        found = artifacts(state)
+        plugin.say(ctx, "deposited", owner=_name(state, owner),
+                   done=sum(1 for a in found.values() if a["at"] == DONE), total=len(found),
+                   data={"owner": owner})
+        return
+    plugin.say(ctx, "deposit_fails", who=ctx.who(frame.seat))
+    progress(state)["card"] = frame.seat
+    if state.turn.seat == frame.seat and state.pending is None:
+        turn.end_turn(ctx)
+
+
+@step("_chud_push")
+def _chud_push(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """One room of the push, away from where the blow came from; a choice of rooms
+    goes to the attacker."""
+    state = ctx.state
+    found = pennywise(state)
+    left = int(arg["left"])
+    if found is None or left <= 0:
+        return
+    away = monsters.distances(state, {int(arg["from"])})
+    now = away.get(found.tile, 0)
+    options = [n for n in monsters.neighbours(state, found.tile) if away.get(n, 99) > now]
+    if not options:
+        return
+    if len(options) == 1:
+        _push_to(ctx, found, options[0])
+        frame.steps.insert(0, {"_chud_push": {**arg, "left": left - 1}})
+        return
+    plugin = _plugin()
+    pause(ctx, frame, {"_chud_push": {**arg, "options": options}}, "chud_push",
+          plugin.text("push_prompt"), [ctx.room_name(n) for n in options])
+
+
+@resumer("chud_push")
+def _chud_push_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = dict(raw["_chud_push"])
+    options = list(spec.pop("options"))
+    frame.steps.pop(0)
+    found = pennywise(ctx.state)
+    if found is not None:
+        _push_to(ctx, found, int(options[pick]))
+    frame.steps.insert(0, {"_chud_push": {**spec, "left": int(spec["left"]) - 1}})
+
+
+def _push_to(ctx: Ctx, found: Monster, tile: int) -> None:
+    found.tile = tile
+    _plugin().say(ctx, "pushed_to", room=ctx.room_name(tile), data={"tile": tile})
+
+
+@passive(EVENT_FLAG)
+class EventRoomDice(Passive):
+    """The discoverer of an event room: the event's rolls ignore their highest die,
+    for the rest of the turn."""
+
+    def drops_highest(self, state: BetrayalState, frame: Frame, roll: dict[str, Any],
+                      ref: Any) -> bool:
+        return frame.origin == "event" \
+            and roll.get("purpose") != "defense" and bool(roll.get("rolled"))
+
+    def end_turn(self, ctx: Ctx, seat: int, ref: Any) -> None:
+        ctx.state.explorers[seat].flags.pop(EVENT_FLAG, None)
