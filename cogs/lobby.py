@@ -20,6 +20,10 @@ from bot.store import LOBBY, Table
 from bot.texts import say
 from cogs.common import acknowledgement, actor_of, bot_of, handling, say_ephemeral, sessions_of
 from cogs.components import lobby_embed, lobby_view
+from cogs.outlet import chunks
+
+FIELD_LIMIT = 1024  # Discord: the characters of one embed field's value
+MAX_STATUS_FIELDS = 4  # and an embed holds 6,000 characters in all
 
 GAME_CHOICES = [
     app_commands.Choice(name=g.title, value=key) for key, g in games.all_games().items()
@@ -200,8 +204,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             embed = lobby_embed(table)
             if table.state is not None:
                 game = games.get(table.kind)
-                embed.add_field(name="Now", value=game.status_text(game.load(table.state))[:1024],
-                                inline=False)
+                # An embed field holds 1,024 characters: a long status takes several,
+                # split at line breaks, so nothing is cut off (a table of six explorers).
+                parts = chunks(game.status_text(game.load(table.state)), FIELD_LIMIT)
+                for i, part in enumerate(parts[:MAX_STATUS_FIELDS]):
+                    embed.add_field(name="Now" if i == 0 else "\u200b", value=part,
+                                    inline=False)
             if table.ended_reason:
                 embed.add_field(name="Ended", value=table.ended_reason[:1024], inline=False)
             await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -1,0 +1,55 @@
+"""The five scenarios of COME HOME TO EVIL (seed 000) as the classic haunts are held to:
+each is a haunt plugin beside its data, AI games of each end at every table size with a
+winner no later than its last round, each side wins some seeded AI game, and in the
+three with a traitor nothing the traitor's book alone says reaches the table before the
+end (tests/test_betrayal_haunt_secrets.py's check). The games are the cached ones of
+tests/betrayal_haunt_helpers.played, shared with the scenarios' own files."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunting import base, has_plugin
+from tests.betrayal_haunt_helpers import outcome, played, seed_for
+from tests.test_betrayal_haunt_secrets import check_secrets
+
+KEYS = list(haunts("neibolt"))
+TRAITORS = ["henry_on_the_hunt", "separate_nightmares", "all_living_things_must_abide"]
+COOPERATIVE = ["the_ritual_of_chud", "lets_kill_this_clown"]
+
+
+def test_the_five_scenarios_are_playable() -> None:
+    # Seed 000: Scenario 1 Henry on the Hunt ... Scenario 5 Let's Kill This Clown.
+    assert [*TRAITORS, *COOPERATIVE] == KEYS
+    assert [k for k in KEYS if not has_plugin(k)] == []
+    assert [haunts()[k].number for k in KEYS] == [1, 2, 3, 4, 5]
+    for key in KEYS:
+        data = base.load_data(key)
+        assert data.last_round is not None and data.last_round.designed, key
+        assert base.PLUGINS[key].cooperative == (key in COOPERATIVE), key
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("key", KEYS)
+def test_ai_games_of_each_scenario_reach_a_winner(key: str, players: int) -> None:
+    state, _ = played(key, 1, players)
+    assert state.over and state.haunt is not None and state.haunt.winner, \
+        (key, players, state.haunt and state.haunt.round)
+    last = base.PLUGINS[key].last_round(state)
+    assert last is not None and state.haunt.round <= last + 1
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("key", TRAITORS)
+def test_no_scenario_leaks_the_traitors_book(key: str, players: int) -> None:
+    state, events = played(key, 1, players)
+    check_secrets(state, list(events))
+
+
+@pytest.mark.parametrize("winner", ["heroes", "traitor"])
+@pytest.mark.parametrize("key", KEYS)
+def test_each_side_wins_some_ai_game_of_each_scenario(key: str, winner: str) -> None:
+    state = outcome(key, seed_for(key, winner))
+    assert state.over and state.haunt is not None
+    assert state.haunt.winner == winner, state.haunt.reason
