@@ -106,7 +106,7 @@ def test_setup_follows_seed_000() -> None:
     assert not any("traitor" in e.text.lower() for e in events
                    if e.kind in ("haunt", "book", "game_over"))
     note = lk.LetsKillThisClown().board_note(state)
-    assert "red balloon" in note and "track 6" in note
+    assert "Red balloon" in note and "track 6" in note
 
 
 # ---------------------------------------------------------------- the house's turn

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games.betrayal import map_view
 from bot.games.betrayal.haunt import haunts
 from bot.games.betrayal.haunting import base, has_plugin
 from tests.betrayal_haunt_helpers import outcome, played, seed_for
@@ -53,3 +54,15 @@ def test_each_side_wins_some_ai_game_of_each_scenario(key: str, winner: str) -> 
     state = outcome(key, seed_for(key, winner))
     assert state.over and state.haunt is not None
     assert state.haunt.winner == winner, state.haunt.reason
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_board_line_is_public_and_drawable(key: str) -> None:
+    """The map's footer shows each scenario's board line (its track, who Pennywise
+    hunts...) in characters the map's font draws: no emoji, which it would draw as
+    boxes. It names the scenario and the encounter that woke It."""
+    state, _ = played(key, 1, 4)
+    footer = map_view(state).footer
+    assert base.PLUGINS[key].board_note(state) in footer
+    assert f"Scenario {haunts()[key].number}: {haunts()[key].name}" in footer
+    assert all(ord(ch) < 0x2100 for ch in footer), [ch for ch in footer if ord(ch) >= 0x2100]

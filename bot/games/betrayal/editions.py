@@ -106,6 +106,11 @@ class Edition:
         """The footer's line, or None for the core's (the haunt and who revealed it)."""
         return None
 
+    def haunt_footer(self, number: int, name: str, who: str, card: str, room: str
+                     ) -> str | None:
+        """The footer's line once the haunt has begun (None: the classic chart's)."""
+        return None
+
     def status(self, state: BetrayalState) -> list[str]:
         """Lines `/game status` adds for this edition (public only)."""
         return []

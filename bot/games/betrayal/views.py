@@ -93,8 +93,10 @@ def _haunt_footer(state: BetrayalState) -> str:
     named = haunts().get(found.key) if found.key else None
     if named is None:
         return say("views.footer_haunt", who=who, omen=omen, room=room)
-    return say("views.footer_haunt_named", number=found.number or named.number,
-               name=named.name, who=who, omen=omen, room=room)
+    number = found.number or named.number
+    mine = editions.for_state(state).haunt_footer(number, named.name, who, omen, room)
+    return mine if mine is not None else say("views.footer_haunt_named", number=number,
+                                             name=named.name, who=who, omen=omen, room=room)
 
 
 class _HauntLook:

@@ -66,6 +66,11 @@ class Neibolt(Edition):
         return say("events.haunt_named", card=content.card(card).name, number=number,
                    name=name, teaser=teaser)
 
+    def haunt_footer(self, number: int, name: str, who: str, card: str, room: str
+                     ) -> str | None:
+        return say("views.footer_haunt", number=number, name=name, who=who, card=card,
+                   room=room)
+
     def topics(self) -> dict[str, str]:
         return rules_topics()
 
