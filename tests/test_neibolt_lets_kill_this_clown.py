@@ -151,7 +151,7 @@ def test_attack_strikes_the_balloon_holder_in_his_room(fixed) -> None:  # type: 
     """Seed 000: "Pennywise will move toward them and attack them when instructed to do
     so by a Pennywise Encounter card." """
     state = rig(DARRIN, "foyer", darrin="foyer", missy="foyer")
-    top(state, "knife_in_the_dark")  # attack (the holder)
+    top(state, "blood_tendrils")  # attack (the holder)
     fixed.extend([2, 2, 2, 2, 2, 2])  # Pennywise's 6 dice: 12
     state, lines = end_turn(state)
     assert any("attacks Darrin" in t for t in lines)
@@ -197,7 +197,7 @@ def test_he_rolls_8_dice_against_a_stunned_hero(fixed) -> None:  # type: ignore[
     """Seed 000: "If Pennywise attacks a stunned player, he rolls 8 dice." """
     state = rig(MISSY, "foyer", darrin="foyer", missy="entrance_hall")
     state.explorers[DARRIN].flags[lk.DEADLIT] = True
-    top(state, "knife_in_the_dark")
+    top(state, "blood_tendrils")
     state, lines = end_turn(state)
     attack = next(t for t in lines if "attacks Darrin" in t)
     assert len(attack.split(":")[1].split("=")[0].split()) == 8
