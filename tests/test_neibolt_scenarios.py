@@ -7,12 +7,14 @@ tests/betrayal_haunt_helpers.played, shared with the scenarios' own files."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from bot.games.betrayal import map_view
+from bot.games.betrayal import GAME, map_view
 from bot.games.betrayal.haunt import haunts
-from bot.games.betrayal.haunting import base, has_plugin
-from tests.betrayal_haunt_helpers import outcome, played, seed_for
+from bot.games.betrayal.haunting import base, flow, has_plugin
+from tests.betrayal_haunt_helpers import outcome, played, seed_for, started
 from tests.test_betrayal_haunt_secrets import check_secrets
 
 KEYS = list(haunts("neibolt"))
@@ -66,3 +68,30 @@ def test_the_board_line_is_public_and_drawable(key: str) -> None:
     assert base.PLUGINS[key].board_note(state) in footer
     assert f"Scenario {haunts()[key].number}: {haunts()[key].name}" in footer
     assert all(ord(ch) < 0x2100 for ch in footer), [ch for ch in footer if ord(ch) >= 0x2100]
+
+
+@pytest.mark.parametrize("key", COOPERATIVE)
+def test_a_game_saved_mid_house_turn_plays_on_the_same(key: str) -> None:
+    """A hero chooses (where damage goes) while the house plays Pennywise: the game
+    saved and loaded then plays on exactly as the one never saved."""
+    state, _ = started(key)
+    for _ in range(1500):
+        if state.over or (state.pending is not None and state.haunt is not None
+                          and state.haunt.house is not None):
+            break
+        seat = GAME.to_act(state)
+        assert seat is not None
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    assert state.haunt is not None and state.haunt.house is not None and state.pending
+    back = GAME.load(json.loads(json.dumps(GAME.dump(state))))
+    a, b = state, back
+    for _ in range(40):
+        if a.over:
+            break
+        seat = GAME.to_act(a)
+        assert seat is not None and seat == GAME.to_act(b)
+        a, ea = GAME.apply(a, seat, GAME.ai_action(a, seat))
+        b, eb = GAME.apply(b, seat, GAME.ai_action(b, seat))
+        assert [e.text for e in ea] == [e.text for e in eb]
+    assert GAME.dump(a) == GAME.dump(b)
+    assert flow.is_haunt(a) or a.over
