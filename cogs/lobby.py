@@ -43,6 +43,10 @@ def _setup_options(kind: str, **given: str | None) -> dict[str, str]:
         wanted = value.strip().lower()
         match = next((v for v, label in allowed.items()
                       if wanted in (v.lower(), label.lower())), None)
+        if match is None and wanted:  # typed, not picked: a part only one of them has
+            partial = [v for v, label in allowed.items()
+                       if wanted in v.lower() or wanted in label.lower()]
+            match = partial[0] if len(partial) == 1 else None
         if match is None:
             raise IllegalAction(f"Unknown {name} {value[:40]!r}. Choose one of: "
                                 + ", ".join(allowed.values()) + ".")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import ImageChops
 
+from bot.core.errors import IllegalAction
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, content, editions, map_view
 from bot.games.betrayal.context import Ctx
@@ -18,6 +19,7 @@ from bot.games.betrayal.haunt import STALL_ROUNDS
 from bot.games.betrayal.state import HAUNT, BetrayalState
 from bot.games.neibolt import encounters
 from bot.paths import ROOT
+from cogs.lobby import _setup_options
 from renderers.betrayal import map_geometry, render_image
 from tests.test_betrayal_engine_helpers import (
     OX,
@@ -318,3 +320,13 @@ def test_the_map_draws_one_mark_per_encounter_and_lights_the_face_up_ones() -> N
     assert ra.getpixel((x4, y4)) != rb.getpixel((x4, y4))  # the 4th mark lit
     for x, y in (*geo.omen_track[:3], *geo.omen_track[4:]):  # the others as they were
         assert ra.getpixel((x, y)) == rb.getpixel((x, y))
+
+
+def test_the_lobby_option_takes_the_key_the_name_or_a_part_only_one_has() -> None:
+    assert _setup_options("betrayal", expansion="neibolt") == {"expansion": "neibolt"}
+    assert _setup_options("betrayal", expansion="Neibolt House") == {"expansion": "neibolt"}
+    assert _setup_options("betrayal", expansion="classic") == {"expansion": "classic"}
+    with pytest.raises(IllegalAction, match="Unknown expansion 'the'"):
+        _setup_options("betrayal", expansion="the")  # both names have it
+    with pytest.raises(IllegalAction, match="has no `expansion` option"):
+        _setup_options("cthulhu", expansion="neibolt")
