@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.betrayal import GAME, content, effects, traits
+from bot.games.betrayal import GAME, content, effects, links, traits
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import death, monsters, sides
+from bot.games.betrayal.house import DIRS, cell_of, doors, step
 from bot.games.betrayal.state import BetrayalState, Monster, Turn
 from bot.games.neibolt.scenarios import the_ritual_of_chud as rc
 from tests.betrayal_haunt_helpers import begin, outcome, played, seed_for, started
@@ -138,6 +139,66 @@ def test_one_ritual_room_goes_back_when_all_five_are_in_the_house() -> None:
     assert (rc.ritual_rooms() - placed) <= set(state.stack)
     assert any("goes back into the room stack" in e.text for e in events)
     assert all(0 <= e.tile < len(state.tiles) for e in state.explorers)
+
+
+def _five_ritual_rooms_with_a_leaf() -> tuple[BetrayalState, int]:
+    """The seed's house with all five ritual rooms: the Bloody Room moved to a dead end
+    beside a ground-floor door (its going cuts nothing off), the others apart, and
+    something in every one of them (so none is empty). Returns the house and the tile
+    the Bloody Room hangs from."""
+    house = GAME.copy_state(started(KEY)[0])
+    house.haunt, house.monsters = None, []
+    bloody = tile(house, "bloody_room")
+    taken = {cell_of(t) for t in house.tiles}
+
+    def free(cell: tuple[str, int, int]) -> bool:
+        return cell not in taken and all(step(cell, d) not in taken or step(cell, d) == here
+                                         for d in DIRS)
+
+    reached = links.reachable(house)
+    for i, t in enumerate(house.tiles):
+        if t.floor != "ground" or i == bloody or i not in reached:
+            continue
+        for d in doors(t):
+            here = cell_of(t)
+            cell = step(here, d)
+            if free(cell):
+                house.tiles[bloody].floor, house.tiles[bloody].x, house.tiles[bloody].y = cell
+                break
+        else:
+            continue
+        break
+    for n, room in enumerate(sorted(rc.ritual_rooms() - {"bloody_room"})):
+        put(house, room, "basement", 10 + 2 * n, 10)
+    for t in house.tiles:
+        if t.room in rc.ritual_rooms():
+            t.items.append(house.decks["item"].pop(0))
+    return house, i
+
+
+def test_a_ritual_room_goes_back_even_with_something_in_it() -> None:
+    """Seed 000: "shuffle one of them into the tile stack. Reorganize the house if
+    needed. Choose the tile that disrupts the house the least." No ritual room is empty:
+    the one whose going cuts nothing off goes, and what it held moves next door."""
+    house, beside = _five_ritual_rooms_with_a_leaf()
+    bloody = tile(house, "bloody_room")
+    held = list(house.tiles[bloody].items)
+    house.explorers[MISSY].tile = bloody
+    state, events = begin(house, KEY, revealer=JENNY)
+    assert state.tile_of("bloody_room") is None and "bloody_room" in state.stack
+    assert any("everything in the Bloody Room moves to the" in e.text for e in events)
+    room = house.tiles[beside].room
+    assert state.explorers[MISSY].tile == tile(state, room)
+    assert set(held) <= set(state.tiles[tile(state, room)].items)
+    assert {t.room for t in state.tiles} >= rc.ritual_rooms() - {"bloody_room"}
+
+
+def test_no_ritual_room_goes_back_if_each_would_cut_the_house_apart() -> None:
+    house, _ = _five_ritual_rooms_with_a_leaf()
+    house.tiles[tile(house, "bloody_room")].x += 40  # apart too: nothing hangs from it
+    state, events = begin(house, KEY, revealer=JENNY)
+    assert {t.room for t in state.tiles} >= rc.ritual_rooms()
+    assert any("they all stay" in e.text for e in events)
 
 
 # ---------------------------------------------------------------- the Monster Card, the house

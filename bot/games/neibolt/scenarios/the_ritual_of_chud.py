@@ -329,14 +329,18 @@ def _shuffle_back(ctx: Ctx, plugin: TheRitualOfChud) -> None:
     have all been discovered, shuffle one of them into the tile stack... Choose the tile
     that disrupts the house the least": one with nobody, no monster, no item and no
     token in it, whose going leaves every other room as reachable as before; the last
-    placed first. None such: the house stays as it is."""
+    placed first. "Reorganize the house if needed": with none such, the one holding the
+    least (explorers, monsters, items, tokens) whose going still cuts no room off; what
+    it held moves to the room next to it (DESIGNED: the least that can move). Every
+    ritual room cutting the house apart: the house stays as it is (said so)."""
     state = ctx.state
     wanted = ritual_rooms()
     placed = [i for i, t in enumerate(state.tiles) if t.room in wanted]
     if {state.tiles[i].room for i in placed} != set(wanted):
         return
-    graph = links.graph_of(state)
-    start = state.explorers[0].tile if state.explorers else 0
+    graph = _both_ways(links.graph_of(state))
+    # What the house reaches is counted from the Entrance Hall, its way in.
+    start = next((i for i, t in enumerate(state.tiles) if t.room == "entrance_hall"), 0)
     before = _reach(graph, start, None)
     busy = {e.tile for e in state.explorers} | {m.tile for m in state.monsters}
     linked = {int(tok["link"]) for t in state.tiles for tok in t.tokens if "link" in tok}
@@ -346,11 +350,55 @@ def _shuffle_back(ctx: Ctx, plugin: TheRitualOfChud) -> None:
             continue
         if _reach(graph, start, idx) != before - {idx}:
             continue
-        _remove_tile(state, idx)
-        state.stack.insert(state.rng.randint(0, len(state.stack)), t.room)
-        plugin.say(ctx, "shuffled_back", room=content.room(t.room).name,
-                   data={"room": t.room})
+        _send_back(ctx, plugin, idx)
         return
+    safe = [i for i in placed if i not in linked and not content.room(state.tiles[i].room).start
+            and _reach(graph, start, i) == before - {i}
+            and any(n in before and n != i for n in graph.get(i, []))]
+    if not safe:
+        plugin.say(ctx, "kept_all")
+        return
+    idx = min(sorted(safe, reverse=True), key=lambda i: _held(state, i))
+    nearby = next(n for n in graph[idx] if n in before and n != idx)
+    moved = state.tiles[idx]
+    for e in state.explorers:
+        if e.tile == idx:
+            e.tile, e.side = nearby, None
+    for m in state.monsters:
+        if m.tile == idx:
+            m.tile = nearby
+    state.tiles[nearby].items.extend(moved.items)
+    moved.items.clear()
+    moved.tokens.clear()
+    plugin.say(ctx, "reorganized", room=content.room(moved.room).name,
+               to=content.room(state.tiles[nearby].room).name)
+    _send_back(ctx, plugin, idx)
+
+
+def _held(state: BetrayalState, idx: int) -> int:
+    """How much a room holds that would have to move (explorers, monsters, cards, tokens)."""
+    t = state.tiles[idx]
+    return (sum(e.tile == idx for e in state.explorers) + sum(m.tile == idx
+                                                             for m in state.monsters)
+            + len(t.items) + len(t.tokens))
+
+
+def _send_back(ctx: Ctx, plugin: TheRitualOfChud, idx: int) -> None:
+    state = ctx.state
+    room = state.tiles[idx].room
+    _remove_tile(state, idx)
+    state.stack.insert(state.rng.randint(0, len(state.stack)), room)
+    plugin.say(ctx, "shuffled_back", room=content.room(room).name, data={"room": room})
+
+
+def _both_ways(graph: dict[int, list[int]]) -> dict[int, list[int]]:
+    """The house's ways walked either way (a room cut off is one no way leads to or
+    from, as the engine's `links.reachable` counts it; the Coal Chute is one-way)."""
+    both: dict[int, set[int]] = {tile: set(nexts) for tile, nexts in graph.items()}
+    for tile, nexts in graph.items():
+        for nxt in nexts:
+            both.setdefault(nxt, set()).add(tile)
+    return {tile: sorted(nexts) for tile, nexts in both.items()}
 
 
 def _reach(graph: dict[int, list[int]], start: int, without: int | None) -> set[int]:
