@@ -28,6 +28,17 @@ It's Alive! 7, Wail 3, Pay the Piper 1 (Night Murder's dawn is its rule). Most a
 one haunt 362. --natural --seeds 500 --jobs 2 (2,000 whole games, setup to winner, 169 s
 wall): every game reached a haunt and a winner (heroes 1119, traitor 881), longest haunt
 16 rounds, most actions in one game 494.
+
+Neibolt House figures (issue 9, 2026-12-01, --edition neibolt --players 3 4 5 6
+--seeds 40 --first 1: 800 games, 147 s wall): 0 capped. Heroes / house-or-traitor wins
+at 4 players (40 games each): Henry on the Hunt 23/17, Separate Nightmares 20/20, All
+Living Things Must Abide 17/23, The Ritual of Chud 18/22, Let's Kill This Clown 15/25;
+at 3 / 5 / 6 players: Henry 27/13, 22/18, 24/16; Nightmares 21/19, 17/23, 22/18; Forms
+18/22, 25/15, 18/22; Ritual 14/26, 18/22, 11/29; Clown 11/29, 14/26, 21/19. Longest
+haunt 18 rounds (the cooperative scenarios' last round). --natural --edition neibolt
+--players 4 --seeds 200 --first 100 (200 whole games, the encounters picking the
+scenario, 32 s wall): every game reached a scenario and a winner; Henry 24/17,
+Nightmares 21/13, Forms 16/19, Ritual 12/27, Clown 16/35.
 """
 
 from __future__ import annotations
