@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib.util
 import logging
 import sys
 import time
@@ -26,6 +27,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games
 from bot.sessions import Sessions
 from bot.store import SqliteStore, open_store
 from bot.texts import say
@@ -35,10 +37,19 @@ from cogs.outlet import DiscordOutlet
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.cthulhu", "cogs.betrayal")
+EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation")  # the table's own cogs
+COGS = "cogs"  # the package holding each game's cog, cogs/<key>.py
 ATTEND_WORKERS = 4  # games resumed side by side after a start
 RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
 SWITCH_SECONDS = 0.001
+
+
+def extensions() -> list[str]:
+    """The table's cogs, then the cog of every registered game that has one (found by
+    the game's key, in key order): adding a game adds no line here."""
+    found = [f"{COGS}.{key}" for key in sorted(games.all_games()) if key.isidentifier()]
+    return [*EXTENSIONS, *(name for name in found
+                           if name not in EXTENSIONS and importlib.util.find_spec(name))]
 
 
 def use_endpoints(api: str | None, gateway: str | None) -> None:
@@ -85,7 +96,7 @@ class HauntBot(commands.Bot):
         self._outlet = DiscordOutlet(self, self._store)
         self._sessions = Sessions(self._store, self._outlet)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
         self.tree.on_error = self.on_app_command_error
         if self.sync_commands:

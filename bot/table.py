@@ -158,7 +158,8 @@ def setup_options(table: Table) -> dict[str, Any]:
 
 
 def _second(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
-    """A second seat for the same person, in games that allow it (RULES.md, Betrayal)."""
+    """A second seat for the same person, in games that allow it (RULES.md; the game's
+    seats_per_player)."""
     _need_lobby(table)
     game = game_of(table)
     mine = table.seats_of(actor.user_id or 0)

@@ -21,6 +21,7 @@ from bot.texts import say
 from cogs.common import acknowledgement, actor_of, bot_of, handling, say_ephemeral, sessions_of
 from cogs.components import lobby_embed, lobby_view
 from cogs.outlet import chunks
+from cogs.setup_options import setup_options
 
 FIELD_LIMIT = 1024  # Discord: the characters of one embed field's value
 MAX_STATUS_FIELDS = 4  # and an embed holds 6,000 characters in all
@@ -97,22 +98,18 @@ async def _require_table(interaction: discord.Interaction, *, latest: bool = Fal
 class GameCog(commands.GroupCog, group_name="game", group_description="Play a game here"):
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(game="Which game to play",
-                           seed="Optional number that fixes the shuffles and dice",
-                           layout="Which house to play in (Cthulhu in the House)",
-                           expansion="Which expansion to play (the games that have one)",
-                           fresh="Swap what this server has played for something new "
-                                 "(Betrayal's haunts; on unless turned off)")
+                           seed="Optional number that fixes the shuffles and dice")
     @app_commands.choices(game=GAME_CHOICES)
+    @setup_options(games.all_games(), _offered)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                   seed: app_commands.Range[int, 0, 2**53] | None = None,
-                  layout: str | None = None, fresh: str | None = None,
-                  expansion: str | None = None) -> None:
+                  **setup: str | None) -> None:
+        """The game's own options (`setup`) are every game's setup_choices, as options."""
         async with handling(interaction, "game new"):
             channel_id = interaction.channel_id or 0
             if seed is None:
                 seed = secrets.randbits(32)
-            options: dict[str, str] = _setup_options(game.value, layout=layout, fresh=fresh,
-                                                            expansion=expansion)
+            options: dict[str, str] = _setup_options(game.value, **setup)
             # Today's date, for games that start with "whose birthday comes next"; kept
             # in the options so a replay of this game stays exact.
             options["today"] = datetime.now(UTC).strftime("%m-%d")
@@ -131,21 +128,6 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 ) from None
             await interaction.response.send_message(embed=lobby_embed(outcome.table),
                                                     view=lobby_view(outcome.table))
-
-    @new.autocomplete("layout")
-    async def _new_layout(self, interaction: discord.Interaction,
-                          current: str) -> list[app_commands.Choice[str]]:
-        return _offered(interaction, "layout", current)
-
-    @new.autocomplete("expansion")
-    async def _new_expansion(self, interaction: discord.Interaction,
-                             current: str) -> list[app_commands.Choice[str]]:
-        return _offered(interaction, "expansion", current)
-
-    @new.autocomplete("fresh")
-    async def _new_fresh(self, interaction: discord.Interaction,
-                         current: str) -> list[app_commands.Choice[str]]:
-        return _offered(interaction, "fresh", current)
 
     async def _lobby_action(self, interaction: discord.Interaction,
                             action: Action | PickResolver) -> None:
@@ -259,7 +241,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
         return [app_commands.Choice(name=k[:100], value=k[:100]) for k in hits[:25]]
 
     async def _topics(self, interaction: discord.Interaction) -> dict[str, str]:
-        """Topics of this channel's game, or of every game ("cthulhu: scoring")."""
+        """Topics of this channel's game, or of every game ("<game key>: <topic>")."""
         table = await sessions_of(interaction).table(interaction.channel_id or 0, latest=True)
         if table is not None:
             return games.get(table.kind).rules_topics()

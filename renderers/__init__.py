@@ -1,4 +1,9 @@
-"""Board renderers: one module per game, each drawing only public information.
+"""Board renderers: one per game, found by the game's key, each drawing only public
+information.
+
+A game's renderer is `renderers/<key>.py` or the package `renderers/<key>/`, exposing
+`render_board(state, *, width=...) -> bytes`; no list of games is kept here. RENDERERS
+names a renderer that lives elsewhere (a test's own game).
 
 Modules are imported lazily so the bot (and tests of other games) do not pay for a
 renderer's Pillow setup, or break if one game's renderer has a problem.
@@ -7,19 +12,29 @@ renderer's Pillow setup, or break if one game's renderer has a problem.
 from __future__ import annotations
 
 from importlib import import_module
+from types import ModuleType
 from typing import Any
 
-# Game key -> module exposing `render_board(state, *, width=...) -> bytes`.
-RENDERERS: dict[str, str] = {
-    "cthulhu": "renderers.cthulhu",
-    "betrayal": "renderers.betrayal",
-}
+# Game key -> module exposing `render_board`, for renderers outside this package.
+RENDERERS: dict[str, str] = {}
+
+
+def renderer_of(kind: str) -> ModuleType:
+    """The module drawing a game of `kind`; ValueError if that game has none."""
+    name = RENDERERS.get(kind) or f"{__name__}.{kind}"
+    if kind not in RENDERERS and not kind.isidentifier():  # "no-such-game", "../x"
+        raise ValueError(f"No board renderer for game {kind!r}")
+    try:
+        module = import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:  # the renderer is there, but something it needs is not
+            raise
+        raise ValueError(f"No board renderer for game {kind!r}") from None
+    if not callable(getattr(module, "render_board", None)):
+        raise ValueError(f"No board renderer for game {kind!r}")
+    return module
 
 
 def render_public(kind: str, state: Any) -> bytes:
     """The public board image (PNG bytes) for a game of `kind`."""
-    try:
-        module = RENDERERS[kind]
-    except KeyError:
-        raise ValueError(f"No board renderer for game {kind!r}") from None
-    return import_module(module).render_board(state)
+    return renderer_of(kind).render_board(state)  # type: ignore[no-any-return]

@@ -90,6 +90,11 @@ class Game(ABC, Generic[S]):
         """Setup options a lobby may set: option -> [(value, label)] (e.g. the house)."""
         return {}
 
+    def setup_option_help(self) -> dict[str, str]:
+        """Option -> a line saying what it sets, for each of `setup_choices` (the help
+        `/game new` shows beside the option; Discord allows 100 characters)."""
+        return {}
+
     def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
         """What each player picks in the lobby: name -> [(value, label)] (e.g. explorer).
 

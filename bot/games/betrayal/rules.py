@@ -156,6 +156,9 @@ class BetrayalGame(Game[BetrayalState]):
         return {setup.EXPANSION: editions.offered(),
                 setup.FRESH: [(value, say(f"labels.fresh_{value}")) for value in ("on", "off")]}
 
+    def setup_option_help(self) -> dict[str, str]:
+        return {name: say(f"setup_help.{name}") for name in (setup.EXPANSION, setup.FRESH)}
+
     def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
         explorers = sorted(content.get().explorers.values(), key=lambda e: (e.colour, e.name))
         return {"explorer": [(e.key, f"{e.name} ({e.colour})") for e in explorers]}

@@ -538,3 +538,6 @@ class CthulhuGame(Game[CthulhuState]):
 
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
         return {"layout": [(key, layouts.layout_title(key)) for key in layouts.layout_keys()]}
+
+    def setup_option_help(self) -> dict[str, str]:
+        return {"layout": say("setup_help.layout")}

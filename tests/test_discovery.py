@@ -1,0 +1,206 @@
+"""Games, their cogs, renderers and `/game new` options are found by the game's key.
+
+Why: adding a game must be adding its own files (bot/games/<key>/, cogs/<key>.py,
+renderers/<key>), never a line in the table's modules. One test reads those modules for
+any game's name; the others add a whole game from a temporary folder (put on the
+packages' `__path__`) and see it found, its cog loaded, its board drawn and its setup
+option offered by `/game new`, through the real bot and the fake Discord.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import bot.games
+import cogs
+import renderers
+from bot import games
+from bot.client import extensions
+from bot.paths import ROOT
+from cogs.setup_options import option_help
+from tests.conftest import BotFactory
+from tests.e2e_helpers import PNG_SIGNATURE
+from tests.fakediscord import FakeDiscord
+
+# The modules every game shares: none may name a game.
+TABLE_MODULES = ("bot/client.py", "bot/games/__init__.py", "renderers/__init__.py",
+                 "bot/sessions.py", "bot/table.py", "cogs/lobby.py")
+
+KEY = "lanterns"
+TITLE = "Lanterns in the Dark"
+FAKE_GAME = f'''
+    """{TITLE}: Cthulhu in the House with a lantern, a game only these tests know."""
+
+    from typing import Any
+
+    from bot.games.cthulhu.rules import CthulhuGame
+
+
+    class LanternGame(CthulhuGame):
+        key = "{KEY}"
+        title = "{TITLE}"
+        seen: dict[str, Any] = {{}}
+
+        def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
+            return {{"lantern": [("red", "Red lantern"), ("blue", "Blue lantern")]}}
+
+        def setup_option_help(self) -> dict[str, str]:
+            return {{"lantern": "Which lantern lights the house"}}
+
+        def setup(self, players, seed, options):
+            LanternGame.seen = dict(options)
+            return super().setup(players, seed, {{k: v for k, v in options.items()
+                                                  if k != "lantern"}})
+
+
+    GAME = LanternGame()
+'''
+FAKE_COG = f'''
+    """`/{KEY} shine`: proof that the game's own cog was loaded."""
+
+    import discord
+    from discord import app_commands
+    from discord.ext import commands
+
+
+    class LanternCog(commands.GroupCog, group_name="{KEY}", group_description="Lanterns"):
+        @app_commands.command(name="shine", description="Shine the lantern")
+        async def shine(self, interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("The lantern shines.", ephemeral=True)
+
+
+    async def setup(bot: commands.Bot) -> None:
+        await bot.add_cog(LanternCog())
+'''
+FAKE_RENDERER = '''
+    """A one-pixel board."""
+
+    import io
+
+    from PIL import Image
+
+
+    def render_board(state, *, width: int = 1) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", (1, 1), "yellow").save(out, "PNG")
+        return out.getvalue()
+'''
+WORK_IN_PROGRESS = '''
+    """A game still being built: no GAME yet, so it is not offered."""
+'''
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+@pytest.fixture
+def lantern_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The extra game's package, cog and renderer in a temporary folder, on the three
+    packages' paths; the registry forgets it (and every module it loaded) afterwards."""
+    folder = tmp_path / "extra"
+    _write(folder / "games" / KEY / "__init__.py", FAKE_GAME)
+    _write(folder / "games" / "unfinished" / "__init__.py", WORK_IN_PROGRESS)
+    _write(folder / "cogs" / f"{KEY}.py", FAKE_COG)
+    _write(folder / "renderers" / f"{KEY}.py", FAKE_RENDERER)
+    importlib.invalidate_caches()
+    for package, sub in ((bot.games, "games"), (cogs, "cogs"), (renderers, "renderers")):
+        monkeypatch.setattr(package, "__path__", [*package.__path__, str(folder / sub)])
+    monkeypatch.setattr(games, "_GAMES", {})
+    monkeypatch.setattr(games, "_builtins_loaded", False)
+    try:
+        yield folder
+    finally:
+        for name in (f"bot.games.{KEY}", "bot.games.unfinished", f"cogs.{KEY}",
+                     f"renderers.{KEY}"):
+            sys.modules.pop(name, None)
+
+
+def _game_words() -> list[str]:
+    """Every found game's key and title, and the name of every game package (an edition
+    such as Neibolt is one too)."""
+    found = list(games.walk_games())
+    words = {w for g in found for w in (g.key, g.title)}
+    words |= {name for name in _packages()}
+    return sorted(words)
+
+
+def _packages() -> list[str]:
+    return sorted(p.name for p in (ROOT / "bot" / "games").iterdir()
+                  if (p / "__init__.py").exists())
+
+
+def test_the_table_modules_name_no_game() -> None:
+    words = _game_words()
+    assert {"betrayal", "cthulhu", "neibolt"} <= set(words)
+    pattern = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
+    named = {path: sorted({m.group(0) for m in pattern.finditer((ROOT / path).read_text())})
+             for path in TABLE_MODULES}
+    assert {path: found for path, found in named.items() if found} == {}
+
+
+def test_the_games_are_the_packages_with_a_game_in_key_order() -> None:
+    found = [g.key for g in games.walk_games()]
+    assert found == sorted(found)
+    assert {"betrayal", "cthulhu"} <= set(found)
+    assert "neibolt" not in found  # an edition of Betrayal, with no GAME of its own
+    assert set(found) <= set(games.all_games())
+
+
+def test_each_game_setup_option_is_described_by_its_game() -> None:
+    described = option_help(games.all_games())
+    for game in games.walk_games():
+        words = game.setup_option_help()
+        assert set(words) == set(game.setup_choices()), game.key
+        assert all(0 < len(described[name]) <= 100 for name in words), game.key
+
+
+def test_an_extra_game_is_found_with_its_cog_and_renderer(lantern_game: Path) -> None:
+    found = games.all_games()
+    assert found[KEY].title == TITLE
+    assert "unfinished" not in found
+    assert {"betrayal", "cthulhu"} <= set(found)
+    assert f"cogs.{KEY}" in extensions()
+    assert extensions()[:3] == ["cogs.lobby", "cogs.secret", "cogs.moderation"]
+    assert renderers.render_public(KEY, None).startswith(PNG_SIGNATURE)
+    assert option_help(found)["lantern"] == "Which lantern lights the house"
+
+
+async def test_an_extra_game_is_offered_and_opened_by_game_new(
+        lantern_game: Path, fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    channel = fd.add_channel("lanterns")
+    ann = fd.add_user("ann")
+    bot = await start_hauntkeeper()
+
+    game_command = fd.command("game")
+    assert game_command is not None
+    [new] = [o for o in game_command["options"] if o["name"] == "new"]
+    options = {o["name"]: o for o in new["options"]}
+    assert {"game", "seed", "lantern", "layout", "expansion", "fresh"} <= set(options)
+    assert options["lantern"]["description"] == "Which lantern lights the house"
+    assert options["lantern"]["autocomplete"] and not options["lantern"]["required"]
+    assert {"name": TITLE, "value": KEY} in options["game"]["choices"]
+
+    offered = await fd.autocomplete(ann, channel, "game", "new", focused="lantern",
+                                    game=KEY, lantern="bl")
+    assert offered == [{"name": "Blue lantern", "value": "blue"}]
+    refused = await (await fd.slash(ann, channel, "game", "new", game="cthulhu",
+                                    lantern="red")).wait()
+    assert refused.ephemeral_texts() == ["Cthulhu in the House has no `lantern` option."]
+
+    await (await fd.slash(ann, channel, "game", "new", game=KEY, seed=3,
+                          lantern="Red lantern")).wait()
+    table = await bot.store.load_latest(channel)
+    assert table is not None and table.kind == KEY
+    assert table.options["lantern"] == "red"
+
+    shone = await (await fd.slash(ann, channel, KEY, "shine")).wait()
+    assert shone.ephemeral_texts() == ["The lantern shines."]
