@@ -34,8 +34,10 @@ Neibolt House figures (issue 9, 2026-12-01, --edition neibolt --players 3 4 5 6
 at 4 players (40 games each): Henry on the Hunt 23/17, Separate Nightmares 20/20, All
 Living Things Must Abide 17/23, The Ritual of Chud 18/22, Let's Kill This Clown 15/25;
 at 3 / 5 / 6 players: Henry 27/13, 22/18, 24/16; Nightmares 21/19, 17/23, 22/18; Forms
-18/22, 25/15, 18/22; Ritual 14/26, 18/22, 11/29; Clown 11/29, 14/26, 21/19. Longest
-haunt 18 rounds (the cooperative scenarios' last round). --natural --edition neibolt
+18/22, 25/15, 18/22; Ritual 14/26, 20/20, 16/24; Clown 13/27, 14/26, 21/19 (the
+cooperative scenarios after their last rounds by table size: Ritual 20 at 5 seats and 24
+at 6, Clown 22 at 3; before, Ritual at 6 seats 11/29 and Clown at 3 seats 11/29). Longest
+haunt 24 rounds (the Ritual's last round at 6 seats). --natural --edition neibolt
 --players 4 --seeds 200 --first 100 (200 whole games, the encounters picking the
 scenario, 32 s wall): every game reached a scenario and a winner; Henry 24/17,
 Nightmares 21/13, Forms 16/19, Ritual 12/27, Clown 16/35.
