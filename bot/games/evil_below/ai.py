@@ -29,6 +29,8 @@ FIGHT_SPOT = 6.0  # standing where a fight can happen
 MIN_TOTEMS = 9  # totems in the stack before a fight is worth it
 GOOD_STACK = 0.7  # share of totems that makes a fight worth starting
 FLUSH_AT = 8  # attack cards in the stack that make a fight necessary anyway
+PLAN_DEPTH = 4  # steps of a turn planned ahead
+MOVE_COST = 0.3  # a small price on each move, so a plan does not wander
 LOOKAHEAD = 4  # cards a fighter thinks ahead
 SAMPLES = 24  # draws sampled for each look
 
@@ -171,43 +173,23 @@ def _present(state: EvilBelowState, card: int) -> bool:
 def _fight_step(state: EvilBelowState, seat: int) -> Action:
     f = state.fight
     assert f is not None
-    for kind in (actions.MIKE, actions.PEEK):
-        found = _first(state, seat, kind)
-        if found is not None:
-            return found
+    mike = _first(state, seat, actions.MIKE)
+    if mike is not None:
+        return mike
     if not f.revealed:
-        return Action(actions.REVEAL)
+        return Action(actions.REVEAL)  # seed 001: at least one card
     if not state.fight_stack:
         return Action(actions.STOP)
-    if f.peeked and len(f.revealed) == _peek_point(state):
+    peek = _first(state, seat, actions.PEEK)
+    if peek is not None:
+        return peek
+    if f.peek_at == len(f.revealed):  # Stan's look showed the very next card
         top = state.fight_stack[-1]
         return Action(actions.STOP if content.is_attack(top) else actions.REVEAL)
     return Action(actions.REVEAL if reveal_worth(state) > 0 else actions.STOP)
 
 
-def _peek_point(state: EvilBelowState) -> int:
-    """Stan's peek is taken before the first reveal; it tells about that card only."""
-    return 0
-
-
 # ---------------------------------------------------------------- turns
-
-def _potential(state: EvilBelowState, seat: int, where: int, dice: list[int]) -> float:
-    """How good it is to stand at `where` with these dice still unused."""
-    hero = state.heroes[seat]
-    near = distances()[where]
-    value = sum(PLACE_NEAR / (1 + near[content.card_location(c)]) for c in hero.hand)
-    if where not in state.acted and where in dice:
-        face = state.dice[where]
-        if face == HEART:
-            value += max(_rescue_value(state, where), _bravery_value(state, where))
-        elif face == HAND:
-            value += _draw_value(state, seat)
-    if state.pennywise == where and stack_is_good(state):
-        others = [s for s in state.at(where) if s != seat]
-        value += FIGHT_SPOT if others else FIGHT_SPOT / 3
-    return value
-
 
 def _rescue_value(state: EvilBelowState, where: int) -> float:
     """A rescue empties a space of the track, but taking a child off an attack space
@@ -223,9 +205,10 @@ def _rescue_value(state: EvilBelowState, where: int) -> float:
     return RESCUE_BASE + saves + len(state.track) / 2
 
 
-def _bravery_value(state: EvilBelowState, where: int) -> float:
-    return sum(3.0 * (5 - b) if (b := state.heroes[s].bravery) <= 3 else 0.0
-               for s in state.at(where))
+def _bravery_value(state: EvilBelowState, where: int, seat: int | None = None) -> float:
+    """Courage for everyone there (the planner's own Loser too, once it arrives)."""
+    there = set(state.at(where)) | ({seat} if seat is not None else set())
+    return sum(3.0 * (5 - b) if (b := state.heroes[s].bravery) <= 3 else 0.0 for s in there)
 
 
 def _draw_value(state: EvilBelowState, seat: int) -> float:
@@ -250,18 +233,76 @@ def _turn_step(state: EvilBelowState, seat: int) -> Action:
     if ride is not None:
         return ride
     dice = [d for d, used in enumerate(state.dice_used) if not used and state.dice[d]]
-    here_now = _potential(state, seat, hero.location, dice)
-    best: tuple[float, Action | None] = (0.0, None)
-    for found in legal:
-        action = found.action
-        score = _score(state, seat, action, dice, here_now)
-        if score > best[0]:
-            best = (score, action)
-    if best[1] is not None and not (fight.can_fight(state) and _fight_now(state, dice)):
-        return best[1]
+    if not (fight.can_fight(state) and _fight_now(state, dice)):
+        worth, first = _plan(state, seat, hero.location, tuple(dice),
+                             frozenset(state.acted), frozenset(), PLAN_DEPTH)
+        stay = _end_value(state, seat, hero.location)
+        if first is not None and worth > stay:
+            return first
     if actions.FIGHT_K in kinds and stack_is_good(state):
         return kinds[actions.FIGHT_K]
     return Action(actions.END_TURN)
+
+
+def _end_value(state: EvilBelowState, seat: int, where: int) -> float:
+    """What standing here is worth when the dice are spent: near the cards in hand,
+    and beside Pennywise with a friend when the stack is ready."""
+    hero = state.heroes[seat]
+    near = distances()[where]
+    value = sum(PLACE_NEAR / (2 + near[content.card_location(c)]) for c in hero.hand)
+    if state.pennywise == where and stack_is_good(state):
+        value += FIGHT_SPOT if [s for s in state.at(where) if s != seat] else FIGHT_SPOT / 3
+    return value
+
+
+def _plan(state: EvilBelowState, seat: int, where: int, dice: tuple[int, ...],
+          acted: frozenset[int], placed: frozenset[int],
+          depth: int) -> tuple[float, Action | None]:
+    """The best worth reachable with the dice left (a few steps deep), and the first
+    action toward it. Moves spend the die least likely to be wanted later (the one of
+    the farthest location); the values are read from the real state, not updated."""
+    hand = state.heroes[seat].hand
+    gain = sum(PLACE_NEAR for c in hand if c not in placed
+               and content.card_location(c) == where)
+    placed = placed | {c for c in hand if content.card_location(c) == where}
+    best: tuple[float, Action | None] = (gain + _end_value(state, seat, where), None)
+    if depth == 0 or not dice:
+        return best
+    if where in dice and where not in acted:
+        rest = tuple(d for d in dice if d != where)
+        for value, action in _local(state, seat, where):
+            worth, _ = _plan(state, seat, where, rest, acted | {where}, placed, depth - 1)
+            if gain + value + worth > best[0]:
+                best = (gain + value + worth, action)
+    near = distances()[where]
+    die = max(dice, key=lambda d: (near[d], d != where, d))
+    rest = tuple(d for d in dice if d != die)
+    for to in content.board().neighbours(where):
+        worth, _ = _plan(state, seat, to, rest, acted, placed, depth - 1)
+        if gain + worth - MOVE_COST > best[0]:
+            best = (gain + worth - MOVE_COST, Action(actions.MOVE, {"die": die, "to": to}))
+    return best
+
+
+def _local(state: EvilBelowState, seat: int, where: int) -> list[tuple[float, Action]]:
+    """The worthwhile actions the die of this location offers here."""
+    face = state.dice[where]
+    found: list[tuple[float, Action]] = []
+    if face == HEART:
+        rescue = _rescue_value(state, where)
+        if rescue > 0:
+            found.append((rescue, Action(actions.COURAGE, {"die": where,
+                                                           "what": actions.RESCUE})))
+        found.append((_bravery_value(state, where, seat),
+                      Action(actions.COURAGE, {"die": where, "what": actions.BRAVERY})))
+    elif face == HAND:
+        if _draw_value(state, seat) and (state.totem_deck or state.totem_discard):
+            found.append((_draw_value(state, seat),
+                          Action(actions.PICKUP, {"die": where, "what": actions.DRAW})))
+        if state.bikes[where] and not state.heroes[seat].bike:
+            found.append((BIKE_VALUE, Action(actions.PICKUP, {"die": where,
+                                                              "what": actions.BIKE})))
+    return [(v, a) for v, a in found if v > 0]
 
 
 def _fight_now(state: EvilBelowState, dice: list[int]) -> bool:
@@ -278,23 +319,3 @@ def _ride_to_fight(state: EvilBelowState, seat: int) -> Action | None:
     if [s for s in state.at(target) if s != seat]:
         return Action(actions.RIDE, {"to": target})
     return None
-
-
-def _score(state: EvilBelowState, seat: int, action: Action, dice: list[int],
-           here_now: float) -> float:
-    kind = action.kind
-    here = state.heroes[seat].location
-    if kind == actions.COURAGE:
-        if action.args["what"] == actions.RESCUE:
-            return _rescue_value(state, here)
-        return _bravery_value(state, here)
-    if kind == actions.PICKUP:
-        if action.args["what"] == actions.DRAW:
-            return _draw_value(state, seat)
-        return BIKE_VALUE
-    if kind == actions.MOVE:
-        die, to = int(action.args["die"]), int(action.args["to"])
-        rest = [d for d in dice if d != die]
-        lost = 0.0 if die != here or here in state.acted else 1.0
-        return _potential(state, seat, to, rest) - here_now - lost - 0.5
-    return 0.0

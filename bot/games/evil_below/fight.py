@@ -48,6 +48,7 @@ def peek(state: EvilBelowState, events: list[Event]) -> None:
     assert state.fight is not None
     _shuffle(state, events)
     state.fight.peeked = True
+    state.fight.peek_at = len(state.fight.revealed)
     top = state.fight_stack[-1]
     name = say("labels.attack_card") if content.is_attack(top) else content.card_name(top)
     events.append(Event(say("events.stan_peek", card=name), kind="peek",

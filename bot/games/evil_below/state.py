@@ -48,6 +48,7 @@ class Fight:
     revealed: list[int] = field(default_factory=list)  # totem cards, in order
     shuffled: bool = False  # the stack is shuffled at the first reveal (or peek)
     peeked: bool = False  # Stan's look this fight
+    peek_at: int = -1  # how many cards were revealed when Stan looked
     mike_used: bool = False
 
 
