@@ -1,0 +1,97 @@
+"""The characters' abilities, each where seed 001 (or our design, for Stan) makes it
+trigger. Abilities that give a choice are actions (actions.py lists them); the ones
+that simply happen are hooks the rules call from here, so each lives in one place.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.core.events import Event
+from bot.games.evil_below import content
+from bot.games.evil_below.content import say
+
+if TYPE_CHECKING:
+    from bot.games.evil_below.state import EvilBelowState
+
+EDDIE_CARDS = 2  # seed 001: "up to two cards"
+
+
+def on_abduction(state: EvilBelowState, where: int, events: list[Event]) -> None:
+    """Bill: a victim abducted from his location, two cards or fewer: draw one."""
+    from bot.games.evil_below import effects
+
+    seat = state.seat_of("bill")
+    if seat is None or state.heroes[seat].location != where:
+        return
+    if len(state.heroes[seat].hand) <= 2:
+        events.append(Event(say("events.bill"), kind="ability"))
+        effects.draw_totem(state, seat, events)
+
+
+def on_turn_start(state: EvilBelowState, events: list[Event]) -> None:
+    """Bev: at the start of her turn, with another player beside her, all there +1."""
+    from bot.games.evil_below import effects
+
+    if state.heroes[state.turn].character != "bev":
+        return
+    here = state.at(state.heroes[state.turn].location)
+    if len(here) >= 2:
+        events.append(Event(say("events.bev"), kind="ability"))
+        effects.gain_bravery(state, here, events)
+
+
+def eddie_check(state: EvilBelowState, events: list[Event]) -> None:
+    """Eddie: each time he and Pennywise come to share a location he may place up to
+    two cards (RULES.md); the allowance lapses when they part."""
+    seat = state.seat_of("eddie")
+    sharing = seat is not None and state.heroes[seat].location == state.pennywise
+    if sharing and not state.eddie_sharing:
+        state.eddie_left = EDDIE_CARDS
+        if seat is not None and state.heroes[seat].hand:
+            events.append(Event(say("events.eddie"), kind="ability"))
+    elif not sharing:
+        state.eddie_left = 0
+    state.eddie_sharing = sharing
+
+
+def fighter_draws(state: EvilBelowState, events: list[Event]) -> None:
+    """Ben: whenever he fights Pennywise, he draws a card (no hand limit)."""
+    from bot.games.evil_below import effects
+
+    if state.heroes[state.turn].character == "ben":
+        events.append(Event(say("events.ben"), kind="ability"))
+        effects.draw_totem(state, state.turn, events)
+
+
+def can_pull(state: EvilBelowState, seat: int) -> bool:
+    """Richie, once per turn on his turn: Pennywise from a neighbouring location."""
+    hero = state.heroes[seat]
+    return (hero.character == "richie" and seat == state.turn and not state.richie_used
+            and state.pennywise in content.board().neighbours(hero.location))
+
+
+def can_add(state: EvilBelowState, seat: int) -> bool:
+    """Mike, fighting as the active player (RULES.md) with exactly one card in hand."""
+    hero = state.heroes[seat]
+    return (hero.character == "mike" and seat == state.turn and state.fight is not None
+            and not state.fight.mike_used and len(hero.hand) == 1)
+
+
+def can_peek(state: EvilBelowState) -> bool:
+    """Stan (designed): once per fight, Stan where the fight is, a card left to see."""
+    fight = state.fight
+    seat = state.seat_of("stan")
+    return (fight is not None and seat is not None and not fight.peeked
+            and state.heroes[seat].location == fight.location and bool(state.fight_stack))
+
+
+def special_bonus(state: EvilBelowState, card: int) -> str | None:
+    """The character a special totem names, if that character is where the fight is."""
+    who = content.specials().get(card)
+    if who is None or state.fight is None:
+        return None
+    seat = state.seat_of(who)
+    if seat is None or state.heroes[seat].location != state.fight.location:
+        return None
+    return who

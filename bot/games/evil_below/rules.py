@@ -1,0 +1,222 @@
+"""IT: Evil Below (seed 001): the pure rules engine.
+
+apply() runs one seat's action from the move table (actions.py), then lets the game
+take its own steps (the step table below: sightings die by die, a fight's aftermath)
+until it needs someone again: a roll, an action, or a choice (a tie for Pennywise's
+move, where a point of damage lands). Several seats may act at once: `to_act` names the
+active player (or the one choosing), and `options` also lists, for every other seat,
+the out-of-turn actions it may take now (a Bike ride, cards into the Fight Stack).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.core.actions import Action, Option
+from bot.core.choices import CHOOSE
+from bot.core.errors import IllegalAction
+from bot.core.events import Event
+from bot.games.base import Game, PlayerInfo
+from bot.games.evil_below import actions, attacks, content, effects, setup, sightings, turns
+from bot.games.evil_below.content import say
+from bot.games.evil_below.state import AFTERMATH, SIGHTINGS, EvilBelowState
+
+
+def _aftermath(state: EvilBelowState, events: list[Event]) -> None:
+    """The fight and what it caused are over: step 5, the turn ends."""
+    state.fight = None
+    turns.end_turn(state, events)
+
+
+# What the game does by itself in a phase; phases not listed wait for a seat.
+STEPS: dict[str, Callable[[EvilBelowState, list[Event]], None]] = {
+    SIGHTINGS: sightings.step,
+    AFTERMATH: _aftermath,
+}
+
+CHOICES: dict[str, Callable[[EvilBelowState, dict[str, Any], int, list[Event]], None]] = {
+    sightings.PICK_PENNYWISE:
+        lambda s, payload, pick, e: sightings.choose(s, int(payload["targets"][pick]), e),
+    attacks.PICK_BRAVERY: lambda s, payload, pick, e: attacks.choose(
+        s, attacks.PICK_BRAVERY, payload, pick, e),
+    attacks.PICK_DISCARD: lambda s, payload, pick, e: attacks.choose(
+        s, attacks.PICK_DISCARD, payload, pick, e),
+}
+
+
+def advance(state: EvilBelowState, events: list[Event]) -> None:
+    """Run the game's own steps until a seat must act or the game is over."""
+    while not state.over and state.pending is None:
+        if state.damage:
+            attacks.resolve_next(state, events)
+            continue
+        if effects.check_losses(state, events):
+            return
+        step = STEPS.get(state.phase)
+        if step is None:
+            return
+        step(state, events)
+
+
+class EvilBelowGame(Game[EvilBelowState]):
+    key = "evilbelow"
+    state_type = EvilBelowState
+    title = "IT: Evil Below"
+    min_players = 2
+    max_players = 7
+
+    def setup(self, players: list[PlayerInfo], seed: int,
+              options: dict[str, Any]) -> tuple[EvilBelowState, list[Event]]:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalAction(say("errors.bad_player_count", low=self.min_players,
+                                    high=self.max_players))
+        opts = dict(options)
+        youngest = opts.get(setup.YOUNGEST)
+        if isinstance(youngest, str) and youngest.isdigit():
+            opts[setup.YOUNGEST] = int(youngest)
+        state, events = setup.build([p.name for p in players], [p.ai for p in players],
+                                    seed, opts)
+        turns.begin_turn(state, events)
+        return state, events
+
+    # ------------------------------------------------------------ queries
+
+    def to_act(self, state: EvilBelowState) -> int | None:
+        """The seat the game waits for. Other seats may still have out-of-turn options
+        (see `options`), which the contract must offer them too."""
+        if state.over:
+            return None
+        return state.pending.seat if state.pending else state.turn
+
+    def is_over(self, state: EvilBelowState) -> bool:
+        return state.over
+
+    def options(self, state: EvilBelowState, seat: int) -> list[Option]:
+        if state.over:
+            return []
+        if state.pending is not None:
+            return state.pending.options() if seat == state.pending.seat else []
+        return [Option(found.label, found.action, group=say(f"groups.{found.group}"),
+                       style=found.style) for found in actions.legal(state, seat)]
+
+    def out_of_turn(self, state: EvilBelowState) -> list[int]:
+        """Seats other than `to_act` that may act now."""
+        actor = self.to_act(state)
+        return [s for s in range(len(state.players))
+                if s != actor and actions.legal(state, s)] if actor is not None else []
+
+    def ai_action(self, state: EvilBelowState, seat: int) -> Action:
+        from bot.games.evil_below import ai
+
+        if seat != self.to_act(state):
+            raise IllegalAction(say("errors.not_your_turn",
+                                    player=state.players[state.turn]))
+        return ai.choose(state, seat)
+
+    def ai_offer(self, state: EvilBelowState, seat: int) -> Action | None:
+        """An AI seat's out-of-turn action now, or None to let the turn go on."""
+        from bot.games.evil_below import ai
+
+        return ai.offer(state, seat)
+
+    # ------------------------------------------------------------ apply
+
+    def apply(self, state: EvilBelowState, seat: int,
+              action: Action) -> tuple[EvilBelowState, list[Event]]:
+        if state.over:
+            raise IllegalAction(say("errors.game_over"))
+        if not 0 <= seat < len(state.players):
+            raise IllegalAction(say("errors.not_playing"))
+        new = self.copy_state(state)
+        events: list[Event] = []
+        if new.pending is not None:
+            pending = new.pending
+            if seat != pending.seat:
+                raise IllegalAction(say("errors.someone_choosing",
+                                        player=new.players[pending.seat]))
+            if action.kind != CHOOSE:
+                raise IllegalAction(say("errors.choose_first", prompt=pending.prompt))
+            pick = pending.pick(seat, action)
+            new.pending = None
+            CHOICES[pending.kind](new, pending.payload, pick, events)
+        else:
+            self._check(new, seat, action)
+            actions.BY_KIND[action.kind].do(new, seat, action, events)
+        advance(new, events)
+        return new, events
+
+    def _check(self, state: EvilBelowState, seat: int, action: Action) -> None:
+        move = actions.BY_KIND.get(action.kind)
+        if move is None:
+            raise IllegalAction(say("errors.unknown_action", kind=action.kind))
+        if seat != state.turn and not move.anyone:
+            raise IllegalAction(say("errors.not_your_turn", player=state.players[state.turn]))
+        if state.phase not in move.phases:
+            raise IllegalAction(say(f"errors.phase_{state.phase}"))
+        if not any(found.action == action for found in move.legal(state, seat)):
+            raise IllegalAction(say(f"errors.illegal_{action.kind}"))
+
+    # ------------------------------------------------------------ views
+
+    def private_view(self, state: EvilBelowState, seat: int) -> str:
+        if not 0 <= seat < len(state.players):
+            return say("errors.not_playing")
+        hero = state.heroes[seat]
+        info = content.character(hero.character)
+        hand = ", ".join(content.card_name(c) for c in hero.hand) or say("status.no_cards")
+        return "\n".join([
+            say("secret.header", character=info.name, bravery=hero.bravery,
+                location=effects.where_name(hero.location)),
+            say("secret.ability", ability=info.ability),
+            say("secret.hand", cards=hand),
+            say("secret.bike") if hero.bike else say("secret.no_bike")])
+
+    def status_text(self, state: EvilBelowState) -> str:
+        board = content.board()
+        attacks_in = sum(1 for c in state.fight_stack if content.is_attack(c))
+        lines = [say("status.tracks", strength=state.strength, length=board.strength_length,
+                     influence=len(state.track), influence_length=board.influence_length,
+                     stack=len(state.fight_stack), attacks=attacks_in,
+                     pennywise=effects.where_name(state.pennywise))]
+        for seat, hero in enumerate(state.heroes):
+            lines.append(say("status.hero", player=state.players[seat],
+                             character=content.character(hero.character).name,
+                             location=effects.where_name(hero.location),
+                             bravery=hero.bravery, cards=len(hero.hand)))
+        if state.over:
+            lines.append(say(f"status.over_{state.result}"))
+        elif state.pending:
+            lines.append(say("status.choosing", player=state.players[state.pending.seat],
+                             prompt=state.pending.prompt))
+        else:
+            lines.append(say("status.turn", player=state.players[state.turn]))
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ seats and storage
+
+    def set_player(self, state: EvilBelowState, seat: int,
+                   info: PlayerInfo) -> EvilBelowState:
+        if not 0 <= seat < len(state.players):
+            raise IllegalAction(say("errors.not_playing"))
+        new = self.copy_state(state)
+        new.players[seat] = info.name
+        new.ai[seat] = info.ai
+        return new
+
+    def rules_topics(self) -> dict[str, str]:
+        return content.rules_topics()
+
+    def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
+        return {"character": [(c.key, c.name) for c in content.characters()]}
+
+    def check_pick(self, picks: list[dict[str, str]], seat: int, name: str,
+                   value: str) -> None:
+        if name == "character" and any(p.get(name) == value for s, p in enumerate(picks)
+                                       if s != seat):
+            raise IllegalAction(say("errors.character_taken",
+                                    name=content.character(value).name))
+
+    def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
+        return {setup.YOUNGEST: [(str(s), say("labels.youngest", seat=s + 1))
+                                 for s in range(self.max_players)]}

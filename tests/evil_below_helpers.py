@@ -1,0 +1,79 @@
+"""Arranging IT: Evil Below states for rules tests: who stands where, what was rolled."""
+
+from __future__ import annotations
+
+from bot.core.actions import Action
+from bot.core.events import Event
+from bot.games.base import PlayerInfo
+from bot.games.evil_below import EvilBelowGame, content, rules, sightings
+from bot.games.evil_below.content import BALLOON, HAND, HEART
+from bot.games.evil_below.state import ACTIONS, SIGHTINGS, EvilBelowState
+
+GAME = EvilBelowGame()
+NEIBOLT, BARRENS, STANDPIPE, APARTMENT, SQUARE, BUTCHER, PHARMACY = range(7)
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
+ATTACK_TOKENS = content.board().attack_tokens
+
+
+def card(location: int, totem: int) -> int:
+    return location * content.TOTEMS_PER_LOCATION + totem
+
+
+def arrange(characters: list[str], where: dict[int, int] | None = None, turn: int = 0,
+            seed: int = 3) -> EvilBelowState:
+    """A game with these characters (seat order), their movers moved as `where` says,
+    and the victims known: children everywhere, except that the three attack tokens
+    sit last in Town Square, the Butcher Shop and the Pharmacy."""
+    state, _ = GAME.setup([PlayerInfo(NAMES[i]) for i in range(len(characters))], seed,
+                          {"characters": characters, "youngest": turn})
+    for seat, loc in (where or {}).items():
+        state.heroes[seat].location = loc
+    children = [t for t in range(content.board().victims) if t >= ATTACK_TOKENS]
+    circles: list[list[int | None]] = []
+    for loc in range(7):
+        if loc < SQUARE:
+            circles.append(list(children[:4]))
+            del children[:4]
+        else:
+            circles.append([*children[:3], loc - SQUARE])
+            del children[:3]
+    state.circles = circles
+    return state
+
+
+def rolled(state: EvilBelowState, faces: dict[int, str]) -> tuple[EvilBelowState, list[Event]]:
+    """The active player's roll came up with these faces (other dice: hands)."""
+    new = GAME.copy_state(state)
+    new.dice = [faces.get(d, HAND) for d in range(7)]
+    new.dice_used = [False] * 7
+    new.phase = SIGHTINGS
+    events: list[Event] = []
+    sightings.begin(new, events)
+    rules.advance(new, events)
+    return new, events
+
+
+def actions_phase(state: EvilBelowState, faces: dict[int, str]) -> EvilBelowState:
+    """Skip to the actions step with these dice and no balloons."""
+    new = GAME.copy_state(state)
+    new.dice = [faces.get(d, HAND) for d in range(7)]
+    new.dice_used = [False] * 7
+    new.phase = ACTIONS
+    return new
+
+
+def act(state: EvilBelowState, seat: int, kind: str, **args: int | str
+        ) -> tuple[EvilBelowState, list[Event]]:
+    return GAME.apply(state, seat, Action(kind, dict(args)))
+
+
+def choose(state: EvilBelowState, pick: int) -> tuple[EvilBelowState, list[Event]]:
+    assert state.pending is not None
+    return GAME.apply(state, state.pending.seat, Action("choose", {"pick": pick}))
+
+
+def kinds(state: EvilBelowState, seat: int) -> set[str]:
+    return {o.action.kind for o in GAME.options(state, seat)}
+
+
+__all__ = ["BALLOON", "HAND", "HEART"]
