@@ -8,8 +8,6 @@ lie in a line joined by doors: the Grand Staircase (W), the Foyer, the Entrance 
 
 from __future__ import annotations
 
-import pytest
-
 from bot.games.betrayal import GAME, traits
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import death, sides
@@ -17,22 +15,13 @@ from bot.games.betrayal.state import BetrayalState, Monster, Turn
 from bot.games.neibolt import encounters
 from bot.games.neibolt.scenarios import lets_kill_this_clown as lk
 from tests.betrayal_haunt_helpers import outcome, played, seed_for, started
-from tests.test_betrayal_engine_helpers import apply, choose, hold, script_dice
+from tests.betrayal_haunt_rig import fixed, tile
+from tests.test_betrayal_engine_helpers import apply, choose, hold
+
+__all__ = ["fixed"]  # a fixture, used by name
 
 KEY = lk.KEY
 MISSY, LONGFELLOW, JENNY, DARRIN = 0, 1, 2, 3
-
-
-@pytest.fixture
-def fixed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The scripted dice (test_betrayal_engine_helpers.script_dice)."""
-    return script_dice(monkeypatch)
-
-
-def tile(state: BetrayalState, room: str) -> int:
-    found = state.tile_of(room)
-    assert found is not None
-    return found
 
 
 def clown(state: BetrayalState) -> Monster:

@@ -10,8 +10,6 @@ engine's own `_symbol` step for its tile (what exploring into it runs).
 
 from __future__ import annotations
 
-import pytest
-
 from bot.games.betrayal import GAME, content, effects, links, traits
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import death, monsters, sides
@@ -19,23 +17,14 @@ from bot.games.betrayal.house import DIRS, cell_of, doors, step
 from bot.games.betrayal.state import BetrayalState, Monster, Turn
 from bot.games.neibolt.scenarios import the_ritual_of_chud as rc
 from tests.betrayal_haunt_helpers import begin, outcome, played, seed_for, started
-from tests.test_betrayal_engine_helpers import apply, deck_top, put, script_dice
+from tests.betrayal_haunt_rig import fixed, tile
+from tests.test_betrayal_engine_helpers import apply, deck_top, put
+
+__all__ = ["fixed"]  # a fixture, used by name
 
 KEY = rc.KEY
 MISSY, LONGFELLOW, JENNY, DARRIN = 0, 1, 2, 3
 NAMES = {"missy": MISSY, "longfellow": LONGFELLOW, "jenny": JENNY, "darrin": DARRIN}
-
-
-@pytest.fixture
-def fixed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The scripted dice (test_betrayal_engine_helpers.script_dice)."""
-    return script_dice(monkeypatch)
-
-
-def tile(state: BetrayalState, room: str) -> int:
-    found = state.tile_of(room)
-    assert found is not None
-    return found
 
 
 def clown(state: BetrayalState) -> Monster:
