@@ -154,6 +154,7 @@ def _courage(state: EvilBelowState, seat: int, action: Action, events: list[Even
     circles = state.circles[here]
     space = max(i for i, t in enumerate(circles) if t is None)  # the rightmost open one
     circles[space] = token
+    state.face_up.append(token)  # a rescued child goes back face up: the table saw it
     events.append(Event(say("events.rescue", character=effects.hero_name(state, seat),
                             location=_names()[here], left=len(state.track)), kind="rescue"))
 

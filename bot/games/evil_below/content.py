@@ -42,6 +42,7 @@ class Board:
     influence_attacks: tuple[int, ...]  # 1-based spaces
     strength_length: int
     drainpipe: str
+    colours: tuple[str, ...] = ()  # location -> "#rrggbb", as the board prints it
 
     def neighbours(self, where: int) -> list[int]:
         return sorted([b for a, b in self.links if a == where]
@@ -66,6 +67,7 @@ def board() -> Board:
         influence_attacks=tuple(int(x) for x in raw["evil_influence"]["attack_spaces"]),
         strength_length=int(raw["strength"]["length"]),
         drainpipe=str(raw["drainpipe"]),
+        colours=tuple(str(loc.get("colour", "#808080")) for loc in raw["locations"]),
     )
 
 

@@ -71,6 +71,8 @@ def sight(state: EvilBelowState, where: int, events: list[Event]) -> None:
     token = circles[index]
     assert token is not None
     circles[index] = None
+    if token in state.face_up:
+        state.face_up.remove(token)
     abilities.on_abduction(state, where, events)
     board = content.board()
     influence_attack = False

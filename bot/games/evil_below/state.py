@@ -75,6 +75,7 @@ class EvilBelowState:
     fight_stack: list[int]  # top = end
     weakness_stacks: list[list[str]]  # reward 1, 2, 3 -> keys, top (face up) = end
     weakness_done: list[str] = field(default_factory=list)
+    face_up: list[int] = field(default_factory=list)  # rescued children lying face up
     pennywise: int = DRAINPIPE
     strength: int = 0
     starter: int = 0

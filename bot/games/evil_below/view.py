@@ -1,0 +1,181 @@
+"""What the pictures of an IT: Evil Below game show, as plain data.
+
+`board_view` and `dice_view` build these from the state and the renderer
+(renderers/evil_below/) draws them, so the renderer can never read more than the table
+sees. Face-down things stay face down: a victim still in its circle is "down" (only a
+rescued child, which the table saw go back, lies face up), and the Fight Stack, the
+decks and the attack pile are only counted. How many attack cards the Fight Stack
+holds is public: each went in openly (seed 001: "place the top card of the Pennywise
+Attack pile (without revealing it) on the top of the Fight Stack"), and the table must
+know it to see the fourth loss coming (all 13 attack cards in the Fight Stack).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.games.evil_below import content
+from bot.games.evil_below.content import say
+from bot.games.evil_below.state import DRAINPIPE, WIN, EvilBelowState
+
+DOWN, CHILD, OPEN = "down", "child", ""  # what a circle shows
+ATTACK_MARK = "attack"  # the Pennywise Attack symbol printed under the last circle
+
+
+@dataclass(frozen=True)
+class CircleView:
+    mark: str  # printed under the circle: "A" | "B" | "C" | "attack"
+    token: str  # "down" (a face-down victim) | "child" (a rescued child) | "" (the mark shows)
+
+
+@dataclass(frozen=True)
+class LocationView:
+    index: int
+    key: str
+    name: str
+    colour: str  # "#rrggbb"
+    circles: tuple[CircleView, ...]
+    bikes: int  # Bikes lying here
+    pennywise: bool
+    heroes: tuple[int, ...]  # seats standing here, in seat order
+
+
+@dataclass(frozen=True)
+class HeroView:
+    seat: int
+    character: str  # key
+    name: str  # "Bill Denbrough"
+    player: str
+    colour: str  # "#rrggbb": the colour of the character's home location
+    location: int
+    bravery: int
+    hand: int  # how many cards (their identities are the player's)
+    bike: bool
+    acting: bool
+    ai: bool
+
+
+@dataclass(frozen=True)
+class TrackView:
+    label: str
+    length: int
+    filled: int  # Evil Influence: children on it; Strength: where the token is (0 = start)
+    attack_spaces: tuple[int, ...] = ()  # 1-based
+
+
+@dataclass(frozen=True)
+class WeaknessView:
+    reward: int  # the stack's reward (1, 2, 3)
+    name: str  # the face-up card's condition, "" when the stack is empty
+    left: int  # cards in the stack, the face-up one included
+
+
+@dataclass(frozen=True)
+class BoardView:
+    header: str
+    locations: tuple[LocationView, ...]
+    drainpipe: str  # its name
+    pennywise_drainpipe: bool
+    heroes: tuple[HeroView, ...]
+    influence: TrackView
+    strength: TrackView
+    fight_stack: int  # cards in it
+    fight_attacks: int  # attack cards among them
+    attack_pile: int
+    totem_deck: int
+    totem_discard: int
+    weaknesses: tuple[WeaknessView, ...]
+    weaknesses_done: int
+    fighting: bool  # a fight is on (its revealed cards are face up)
+    revealed: tuple[str, ...] = ()
+    footer: str = ""  # the ending, once there is one
+
+
+@dataclass(frozen=True)
+class DieView:
+    location: int
+    name: str  # the location's name
+    colour: str
+    face: str  # "balloon" | "hand" | "heart"
+    used: bool  # set aside (a balloon) or spent
+
+
+@dataclass(frozen=True)
+class DiceView:
+    header: str
+    dice: tuple[DieView, ...]  # empty before the roll
+
+
+def hero_colour(character: str) -> str:
+    """A Loser's colour: his home location's (every Loser starts in a different one)."""
+    return content.board().colours[content.character(character).start]
+
+
+def _circles(state: EvilBelowState, where: int) -> tuple[CircleView, ...]:
+    board = content.board()
+    marks = [*board.letters]
+    found = []
+    for i, token in enumerate(state.circles[where]):
+        mark = marks[i] if i < len(marks) else ATTACK_MARK
+        shown = OPEN if token is None else CHILD if token in state.face_up else DOWN
+        found.append(CircleView(mark, shown))
+    return tuple(found)
+
+
+def header(state: EvilBelowState) -> str:
+    if state.over:
+        return say("views.header_won" if state.result == WIN else "views.header_lost")
+    seat = state.turn
+    return say("views.header", number=state.turns_played + 1,
+               character=content.character(state.heroes[seat].character).name,
+               player=state.players[seat], doing=say(f"views.doing_{state.phase}"))
+
+
+def board_view(state: EvilBelowState) -> BoardView:
+    board = content.board()
+    locations = tuple(
+        LocationView(index=i, key=board.keys[i], name=board.names[i], colour=board.colours[i],
+                     circles=_circles(state, i), bikes=state.bikes[i],
+                     pennywise=state.pennywise == i, heroes=tuple(state.at(i)))
+        for i in range(len(board.keys)))
+    heroes = tuple(
+        HeroView(seat=s, character=h.character, name=content.character(h.character).name,
+                 player=state.players[s], colour=hero_colour(h.character), location=h.location,
+                 bravery=h.bravery, hand=len(h.hand), bike=h.bike,
+                 acting=s == state.turn and not state.over, ai=state.ai[s])
+        for s, h in enumerate(state.heroes))
+    weaknesses = tuple(
+        WeaknessView(reward=r + 1,
+                     name=say(f"weaknesses.{stack[-1]}") if stack else "", left=len(stack))
+        for r, stack in enumerate(state.weakness_stacks))
+    fight = state.fight
+    return BoardView(
+        header=header(state),
+        locations=locations,
+        drainpipe=board.drainpipe,
+        pennywise_drainpipe=state.pennywise == DRAINPIPE,
+        heroes=heroes,
+        influence=TrackView(say("views.influence"), board.influence_length, len(state.track),
+                            board.influence_attacks),
+        strength=TrackView(say("views.strength"), board.strength_length, state.strength),
+        fight_stack=len(state.fight_stack),
+        fight_attacks=sum(1 for c in state.fight_stack if content.is_attack(c)),
+        attack_pile=len(state.attack_pile),
+        totem_deck=len(state.totem_deck),
+        totem_discard=len(state.totem_discard),
+        weaknesses=weaknesses,
+        weaknesses_done=len(state.weakness_done),
+        fighting=fight is not None,
+        revealed=tuple(content.card_name(c) for c in fight.revealed) if fight else (),
+        footer=say(f"events.end_{state.result}") if state.over and state.result else "",
+    )
+
+
+def dice_view(state: EvilBelowState) -> DiceView:
+    """The seven dice as rolled this turn (none before the roll)."""
+    board = content.board()
+    dice = tuple(
+        DieView(location=d, name=board.names[d], colour=board.colours[d], face=face,
+                used=bool(state.dice_used[d]) if d < len(state.dice_used) else False)
+        for d, face in enumerate(state.dice) if face)
+    return DiceView(header=header(state), dice=dice)

@@ -1,0 +1,208 @@
+"""The IT: Evil Below pictures: the board and the dice strip (renderers/evil_below/),
+drawn from the views (bot/games/evil_below/view.py) and never from anything face down."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.games.base import PlayerInfo
+from bot.games.evil_below import EvilBelowGame, content
+from bot.games.evil_below.content import BALLOON, HAND, HEART
+from bot.games.evil_below.state import DRAINPIPE, EvilBelowState
+from bot.games.evil_below.view import CHILD, DOWN, OPEN, board_view, dice_view
+from renderers import canvas, evil_below, render_public, renderer_of
+from renderers.evil_below import (
+    BALLOON as BALLOON_INK,
+)
+from renderers.evil_below import (
+    CHILD_FILL,
+    DOWN_FILL,
+    HOLE,
+    MIN_TEXT,
+    U,
+    geometry,
+    render_board,
+    render_dice,
+)
+from tests.evil_below_helpers import SQUARE, actions_phase, arrange
+
+GAME = EvilBelowGame()
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
+SEVEN = ["bill", "bev", "mike", "richie", "eddie", "ben", "stan"]
+
+
+def decode(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def count(img: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
+    colours = img.crop(box).getcolors(1 << 20) or []
+    return sum(n for n, px in colours if px == colour)
+
+
+def ai_states(players: int, seed: int, every: int = 10, cap: int = 600) -> list[EvilBelowState]:
+    """States along a whole AI game: every `every`-th step, and the last."""
+    state, _ = GAME.setup([PlayerInfo(f"AI{i}", ai=True) for i in range(players)], seed, {})
+    found = [state]
+    for step in range(cap):
+        seat = GAME.to_act(state)
+        if seat is None:
+            break
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+        if step % every == 0:
+            found.append(state)
+    found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("players", range(2, 8))
+def test_ai_game_boards_are_small_pngs_of_the_width(players: int) -> None:
+    for state in ai_states(players, seed=players):
+        data = render_board(state)
+        assert data.startswith(SIGNATURE)
+        img = Image.open(io.BytesIO(data))
+        assert img.width == evil_below.BASE_WIDTH
+        assert len(data) < 200_000
+        dice = render_dice(state)
+        assert dice.startswith(SIGNATURE)
+        assert Image.open(io.BytesIO(dice)).width == evil_below.BASE_WIDTH
+
+
+def test_found_by_the_game_key() -> None:
+    state = arrange(["bill", "bev"])
+    assert renderer_of(GAME.key).render_board is render_board
+    assert render_public(GAME.key, state) == render_board(state)
+
+
+def test_renders_are_deterministic_and_cache_free() -> None:
+    state = ai_states(4, seed=11)[-2]
+    first = render_board(state)
+    assert render_board(GAME.copy_state(state)) == first
+    canvas.clear_caches()
+    assert render_board(state) == first
+    assert render_dice(state) == render_dice(GAME.copy_state(state))
+
+
+def test_smallest_text_is_legible_at_discord_width() -> None:
+    # Text is sized in units of a 600 px wide image and never drawn under MIN_TEXT.
+    assert MIN_TEXT * 600 / U >= 11
+    assert render_board.__kwdefaults__["width"] >= U
+
+
+def pennywise_pixels(state: EvilBelowState) -> list[int]:
+    img = decode(render_board(state))
+    geo = geometry(board_view(state))
+    return [count(img, box, BALLOON_INK) for box in (*geo.locations, geo.drainpipe)]
+
+
+def test_pennywise_is_drawn_in_his_location_and_moves_with_him() -> None:
+    state = arrange(["bill", "bev", "stan"])
+    assert state.pennywise == DRAINPIPE
+    start = pennywise_pixels(state)
+    assert start[-1] > 100 and max(start[:-1]) == 0  # in the Drainpipe
+    state.pennywise = SQUARE
+    there = pennywise_pixels(state)
+    assert there[SQUARE] > 100
+    assert sum(there) == there[SQUARE]
+    state.pennywise = 0
+    moved = pennywise_pixels(state)
+    assert moved[0] > 100 and sum(moved) == moved[0]
+
+
+def circle_colour(state: EvilBelowState, where: int, circle: int) -> tuple[int, int, int]:
+    img = decode(render_board(state))
+    geo = geometry(board_view(state))
+    cx, cy = geo.circles[where][circle]
+    return img.getpixel((cx - round(8 * geo.scale), cy))  # inside the ring, off the glyph
+
+
+def test_circles_show_face_down_child_and_open_apart() -> None:
+    state = arrange(["bill", "bev"])
+    child = state.circles[SQUARE][0]
+    assert child is not None and child >= content.board().attack_tokens
+    assert circle_colour(state, SQUARE, 1) == DOWN_FILL
+    state.circles[SQUARE][0] = None
+    state.track.append(child)
+    assert board_view(state).locations[SQUARE].circles[0].token == OPEN
+    assert circle_colour(state, SQUARE, 0) == HOLE
+    # Rescued (seed 001: courage, "rescue a victim"): back in the circle, face up.
+    state.circles[SQUARE][0] = child
+    state.track.pop()
+    state.face_up.append(child)
+    assert board_view(state).locations[SQUARE].circles[0].token == CHILD
+    assert circle_colour(state, SQUARE, 0) == CHILD_FILL
+    assert circle_colour(state, SQUARE, 1) == DOWN_FILL
+
+
+def test_a_rescue_lies_face_up_until_taken_again() -> None:
+    from tests.evil_below_helpers import act, rolled
+
+    state = arrange(["bill", "bev"], where={0: SQUARE})
+    state, _ = rolled(state, {SQUARE: BALLOON})
+    assert board_view(state).locations[SQUARE].circles[0].token == OPEN
+    state.dice = [HEART if d == SQUARE else HAND for d in range(7)]
+    state.dice_used = [False] * 7
+    state, _ = act(state, 0, "courage", die=SQUARE, what="rescue")
+    assert [c.token for c in board_view(state).locations[SQUARE].circles] == [
+        CHILD, DOWN, DOWN, DOWN]
+    state.phase = "sightings"
+    state, _ = rolled(state, {SQUARE: BALLOON})
+    assert state.face_up == []
+
+
+def scramble(state: EvilBelowState, seed: int) -> EvilBelowState:
+    """The same table with every face-down identity changed: victims in their circles,
+    the Fight Stack (same attack count), the decks, the attack pile, the hands."""
+    rng = random.Random(seed)
+    new = GAME.copy_state(state)
+    down = [(w, i) for w, circles in enumerate(new.circles) for i, t in enumerate(circles)
+            if t is not None and t not in new.face_up]
+    tokens = [new.circles[w][i] for w, i in down]
+    rng.shuffle(tokens)
+    for (w, i), t in zip(down, tokens, strict=True):
+        new.circles[w][i] = t
+    pool = list(range(content.totem_count()))
+    rng.shuffle(pool)
+    new.fight_stack = [c if content.is_attack(c) else pool.pop() for c in new.fight_stack]
+    rng.shuffle(new.fight_stack)
+    rng.shuffle(new.totem_deck)
+    rng.shuffle(new.attack_pile)
+    for hero in new.heroes:
+        hero.hand = [pool.pop() for _ in hero.hand]
+    return new
+
+
+def test_nothing_face_down_is_drawn() -> None:
+    for state in ai_states(5, seed=3, every=40)[1:]:
+        other = scramble(state, 7)
+        assert other.circles != state.circles or other.fight_stack != state.fight_stack
+        assert board_view(other) == board_view(state)
+        assert render_board(other) == render_board(state)
+        assert render_dice(other) == render_dice(state)
+
+
+def test_the_fight_stack_shows_its_size_and_attacks() -> None:
+    state = arrange(["bill", "bev"])
+    view = board_view(state)
+    assert (view.fight_stack, view.fight_attacks) == (7, 1)  # seed 001: 6 totems + 1 attack
+    state.fight_stack.append(state.attack_pile.pop())
+    view = board_view(state)
+    assert (view.fight_stack, view.fight_attacks) == (8, 2)
+    assert render_board(state) != render_board(arrange(["bill", "bev"]))
+
+
+def test_the_dice_strip_shows_what_was_rolled() -> None:
+    state = arrange(["bill", "bev"])
+    assert dice_view(state).dice == ()
+    empty = render_dice(state)
+    rolled = actions_phase(state, {0: BALLOON, 1: HEART})
+    faces = [d.face for d in dice_view(rolled).dice]
+    assert faces == [BALLOON, HEART] + [HAND] * 5
+    strip = render_dice(rolled)
+    assert strip != empty
+    assert decode(strip).height > decode(empty).height
+    assert len(strip) < 100_000
