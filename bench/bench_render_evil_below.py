@@ -6,7 +6,7 @@ same run (the finished palette image saved as PNG with the boards' options, noth
 drawn), so the figures say how much drawing adds to what writing the file costs on
 whatever machine runs it:
 
-    render   renderers.evil_below.render_board / render_dice (view, draw, palette, PNG)
+    render   renderers.evilbelow.render_board / render_dice (view, draw, palette, PNG)
     encode   that picture, already in its palette, saved as PNG (PNG_OPTIONS)
 
     .venv/bin/python bench/bench_render_evil_below.py
@@ -40,7 +40,7 @@ from PIL import Image
 from bot.games.base import PlayerInfo
 from bot.games.evil_below import EvilBelowGame
 from bot.games.evil_below.state import EvilBelowState
-from renderers import evil_below
+from renderers import evilbelow
 from renderers.common import PNG_OPTIONS
 
 GAME = EvilBelowGame()
@@ -81,17 +81,17 @@ def bare_encode(data: bytes) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--width", type=int, default=evil_below.BASE_WIDTH)
+    parser.add_argument("--width", type=int, default=evilbelow.BASE_WIDTH)
     parser.add_argument("--games", type=int, default=3, help="seeds per seat count")
     args = parser.parse_args()
 
     states = [s for players in range(2, 8) for seed in range(args.games)
               for s in game_states(players, seed)]
     t0 = time.perf_counter()
-    evil_below.render_board(states[0], width=args.width)
+    evilbelow.render_board(states[0], width=args.width)
     print(f"width {args.width}px, {len(states)} states; first render (palette fit, fonts) "
           f"{(time.perf_counter() - t0) * 1000:.0f} ms")
-    for label, render in (("board", evil_below.render_board), ("dice", evil_below.render_dice)):
+    for label, render in (("board", evilbelow.render_board), ("dice", evilbelow.render_dice)):
         took, bare, sizes, ratios = [], [], [], []
         for state in states:
             t0 = time.perf_counter()

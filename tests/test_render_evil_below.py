@@ -1,4 +1,4 @@
-"""The IT: Evil Below pictures: the board and the dice strip (renderers/evil_below/),
+"""The IT: Evil Below pictures: the board and the dice strip (renderers/evilbelow/),
 drawn from the views (bot/games/evil_below/view.py) and never from anything face down."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from bot.games.evil_below import EvilBelowGame, content
 from bot.games.evil_below.content import BALLOON, HAND, HEART
 from bot.games.evil_below.state import DRAINPIPE, EvilBelowState
 from bot.games.evil_below.view import CHILD, DOWN, OPEN, board_view, dice_view
-from renderers import canvas, evil_below, render_public, renderer_of
-from renderers.evil_below import (
+from renderers import canvas, evilbelow, render_public, renderer_of
+from renderers.evilbelow import (
     BALLOON as BALLOON_INK,
 )
-from renderers.evil_below import (
+from renderers.evilbelow import (
     CHILD_FILL,
     DOWN_FILL,
     HOLE,
@@ -65,11 +65,11 @@ def test_ai_game_boards_are_small_pngs_of_the_width(players: int) -> None:
         data = render_board(state)
         assert data.startswith(SIGNATURE)
         img = Image.open(io.BytesIO(data))
-        assert img.width == evil_below.BASE_WIDTH
+        assert img.width == evilbelow.BASE_WIDTH
         assert len(data) < 200_000
         dice = render_dice(state)
         assert dice.startswith(SIGNATURE)
-        assert Image.open(io.BytesIO(dice)).width == evil_below.BASE_WIDTH
+        assert Image.open(io.BytesIO(dice)).width == evilbelow.BASE_WIDTH
 
 
 def test_found_by_the_game_key() -> None:

@@ -1,7 +1,7 @@
 """What the pictures of an IT: Evil Below game show, as plain data.
 
 `board_view` and `dice_view` build these from the state and the renderer
-(renderers/evil_below/) draws them, so the renderer can never read more than the table
+(renderers/evilbelow/) draws them, so the renderer can never read more than the table
 sees. Face-down things stay face down: a victim still in its circle is "down" (only a
 rescued child, which the table saw go back, lies face up), and the Fight Stack, the
 decks and the attack pile are only counted. How many attack cards the Fight Stack
