@@ -367,7 +367,7 @@ def _pinned_seat(table: Table, actor: Actor, action: Action) -> int:
     if not mine:
         raise IllegalAction(say("errors.not_seated"))
     if seat not in mine:
-        name = table.seats[seat].name if seat < len(table.seats) else "another player"
+        name = table.seats[seat].name if 0 <= seat < len(table.seats) else "another player"
         raise IllegalAction(say("errors.not_your_button", name=name))
     return seat
 
