@@ -12,7 +12,7 @@ crash, that the outlet turns into Discord nonces so a delivery sent again shows 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from bot import table as table_rules
@@ -38,6 +38,9 @@ class Prompt:
     options: list[Option]
     version: int
     private: bool = False  # the game hides this turn: the options go to the player's DMs
+    # Every other human seat that may act now (the game's out_of_turn), each with exactly
+    # its out-of-turn options, pinned to its seat (table_rules.for_seat) and this version.
+    others: tuple[Prompt, ...] = ()
 
 
 @dataclass
@@ -122,7 +125,24 @@ def prompt_of(table: Table) -> Prompt | None:
     holder = table.seats[seat]
     return Prompt(seat, holder.user_id if not holder.ai else None, holder.name,
                   game.options(state, seat), table.version,
-                  private=game.prompt_private(state, seat))
+                  private=game.prompt_private(state, seat), others=_others(table))
+
+
+def _others(table: Table) -> tuple[Prompt, ...]:
+    """The out-of-turn prompts of the human seats that may act now besides the one to
+    act. Their buttons name their seat, so only its holder may press them."""
+    game = table_rules.game_of(table)
+    state = table_rules.game_state(table)
+    others: list[Prompt] = []
+    for seat in table_rules.out_of_turn_seats(table):
+        holder = table.seats[seat]
+        if holder.ai or holder.user_id is None:
+            continue  # the AI takes its own (game.ai_offer); nobody clicks for it
+        options = [replace(o, action=table_rules.for_seat(o.action, seat))
+                   for o in game.options(state, seat)]
+        if options:
+            others.append(Prompt(seat, holder.user_id, holder.name, options, table.version))
+    return tuple(others)
 
 
 def sequenced(table: Table, events: list[Event]) -> Sequenced:

@@ -108,7 +108,7 @@ async def run_demo(kind: str, players: int, seed: int, out: Path,
         while outcome is not None and outcome.table.status != OVER:
             _note_private(outlet, outcome.table, outcome)
             table = outcome.table
-            if table_rules.ai_to_act(table):
+            if table_rules.ai_due(table):
                 outcome = await sessions.ai_step(DEMO_CHANNEL)
             else:  # the host's seat: the same AI decides, through the player's door
                 seat = table_rules.to_act_seat(table)

@@ -15,6 +15,11 @@ What a server has played (bot/games/base.py, PLAYED): an event naming content as
 comes into play is recorded for the table's server in the save that writes it, and a
 game starting in that server gets the list in its setup options, so a game can avoid
 what the server has seen. Sessions name no game: the keys are the game's own.
+
+Several seats may act at once (bot/games/base.py, out_of_turn): after each action, and
+between the AI's moves in the chain, an AI seat with an out-of-turn offer plays it
+before the AI to act moves, seats in order, at most MAX_OFFERS_IN_A_ROW offers between
+two moves of the seat to act (a game whose AI never declines cannot hold the chain).
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from renderers import render_public
 log = logging.getLogger(__name__)
 
 MAX_AI_STEPS = 500  # a chain of AI decisions longer than this means a bug, not a game
+MAX_OFFERS_IN_A_ROW = 20  # AI out-of-turn actions between two moves of the seat to act
 WORKERS = 2
 T = TypeVar("T")
 
@@ -78,8 +84,10 @@ class Played:
     table: Table
     events: list[Event]
     envelope: str  # the new table as the store keeps it (JSON)
-    ai_turn: bool  # an AI seat is to act next
+    ai_turn: bool  # an AI seat is to act next, or has an out-of-turn offer
     plan: Plan | None = None  # its delivery, worked out ahead when nothing else comes first
+    offer_next: bool = False  # an AI seat has an out-of-turn offer now
+    ai_to_act: bool = False  # the seat to act is an AI's
 
 
 class Sessions:
@@ -119,7 +127,8 @@ class Sessions:
         events after the last. A save that lands (the version check passes) makes it so.
         """
         new, events = step(table, *args)
-        ai_turn = table_rules.ai_to_act(new)
+        ai_to_act, offer_next = table_rules.ai_work(new)
+        ai_turn = ai_to_act or offer_next
         plan = None
         delivers = not (table.status == LOBBY and new.status == LOBBY)
         chains = self.ai_chain and ai_turn and new.status == ACTIVE
@@ -133,7 +142,8 @@ class Sessions:
             except Exception:  # a broken render must not refuse a legal move: the
                 log.exception("planning a delivery failed")  # delivery tries again
                 plan = None
-        return Played(new, events, json.dumps(new.envelope()), ai_turn, plan)
+        return Played(new, events, json.dumps(new.envelope()), ai_turn, plan,
+                      offer_next=offer_next, ai_to_act=ai_to_act)
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._work, fn, *args)
@@ -207,7 +217,7 @@ class Sessions:
             if lobby_only:
                 return Outcome(new, events, lobby_only=True)
             return await self._continue(new, owed_from, sequenced(new, events),
-                                        played.plan)
+                                        played.plan, (played.ai_to_act, played.offer_next))
 
     async def _hand_in_played(self, table: Table) -> None:
         """Before a start: the server's played content of this kind joins the table's
@@ -223,10 +233,14 @@ class Sessions:
         """One AI decision, if an AI seat is to act (the demo drives games this way)."""
         async with self._locked(channel_id):
             table = await self.store.load(channel_id)
-            if table is None or not table_rules.ai_to_act(table):
+            if table is None or table.status != ACTIVE:
+                return None
+            ai_to_act, offer = await self._off_loop(table_rules.ai_work, table)
+            if not (ai_to_act or offer):
                 return None
             owed_from = table.delivered_seq
-            played = await self._off_loop(self._played, True, table_rules.ai_step, table)
+            step = table_rules.ai_offer_step if offer else table_rules.ai_step
+            played = await self._off_loop(self._played, True, step, table)
             new = await self._save(played, table.version, None, None)
             return await self._deliver(new, owed_from, sequenced(new, played.events),
                                        played.plan)
@@ -244,7 +258,7 @@ class Sessions:
             if table is None:
                 return None
             owed = table.delivered_seq < table.last_seq
-            ai_turn = table_rules.ai_to_act(table)
+            ai_turn = any(await self._off_loop(table_rules.ai_work, table))
             if table.status != OVER and table.id is not None:
                 await self.store.settle_ai_turn(table.id, table.version, ai_turn)
             if not owed and not (self.ai_chain and ai_turn):
@@ -252,23 +266,36 @@ class Sessions:
             return await self._continue(table, table.delivered_seq, [])
 
     async def _continue(self, table: Table, owed_from: int, batch: Sequenced,
-                        plan: Plan | None = None) -> Outcome:
+                        plan: Plan | None = None,
+                        work: tuple[bool, bool] | None = None) -> Outcome:
         """Let AI seats play until a human is needed, then deliver it all as one post.
 
-        A failure in the chain after the user's action was saved must not hide that
-        action: what was saved is delivered, and the chain is picked up again later
-        (the store still says an AI is to act).
+        `work` is what `table_rules.ai_work` says of `table`, when the caller knows it.
+        An AI seat's out-of-turn offer comes before the AI to act moves (bounded by
+        MAX_OFFERS_IN_A_ROW). A failure in the chain after the user's action was saved
+        must not hide that action: what was saved is delivered, and the chain is picked
+        up again later (the store still says an AI is to act).
         """
         steps = 0
-        while self.ai_chain and table.status == ACTIVE and table_rules.ai_to_act(table):
+        offers = 0  # offers played since the seat to act last moved
+        if self.ai_chain and table.status == ACTIVE and work is None:
+            work = await self._off_loop(table_rules.ai_work, table)
+        while self.ai_chain and table.status == ACTIVE and work is not None:
+            ai_to_act, offer_next = work
+            offer = offer_next and offers < MAX_OFFERS_IN_A_ROW
+            if not (offer or ai_to_act):
+                break
             steps += 1
             if steps > MAX_AI_STEPS:
                 log.error("AI chain in channel %s did not settle", table.channel_id)
                 break
+            offers = offers + 1 if offer else 0
             try:
-                played = await self._off_loop(self._played, False, table_rules.ai_step, table)
+                step = table_rules.ai_offer_step if offer else table_rules.ai_step
+                played = await self._off_loop(self._played, False, step, table)
                 more = played.events
                 table = await self._save(played, table.version, None, None)
+                work = (played.ai_to_act, played.offer_next)
             except Exception:
                 log.exception("an AI step in channel %s failed; what was saved is delivered",
                               table.channel_id)

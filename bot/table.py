@@ -29,6 +29,9 @@ SKIP = "gm.skip"
 PICK = "lobby.pick"
 SECOND = "lobby.second"
 TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, START, END, KICK, SKIP, PICK, SECOND})
+# A button for one seat's out-of-turn action names that seat in this argument, which the
+# table takes off before the game sees the action (no game's actions use the name).
+FOR_SEAT = "for_seat"
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,40 @@ def ai_to_act(table: Table) -> bool:
     return seat is not None and table.seats[seat].ai
 
 
+def out_of_turn_seats(table: Table) -> list[int]:
+    """The seats that may act now besides the one to act (the game's `out_of_turn`)."""
+    waiting = to_act_seat(table)
+    if waiting is None:
+        return []
+    return [s for s in dict.fromkeys(game_of(table).out_of_turn(game_state(table)))
+            if s != waiting and 0 <= s < len(table.seats)]
+
+
+def ai_offer(table: Table) -> tuple[int, Action] | None:
+    """The first AI seat, in seat order, with an out-of-turn action to take now."""
+    seats = [s for s in out_of_turn_seats(table) if table.seats[s].ai]
+    if not seats:
+        return None
+    game, state = game_of(table), game_state(table)
+    for seat in seats:
+        action = game.ai_offer(state, seat)
+        if action is not None:
+            return seat, action
+    return None
+
+
+def ai_due(table: Table) -> bool:
+    """An AI seat has something to do: the turn, or an out-of-turn offer."""
+    return ai_to_act(table) or ai_offer(table) is not None
+
+
+def ai_work(table: Table) -> tuple[bool, bool]:
+    """(an AI seat is to act, an AI seat has an out-of-turn offer now)."""
+    if table.status != ACTIVE:
+        return False, False
+    return ai_to_act(table), ai_offer(table) is not None
+
+
 def apply(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
     if table.status == OVER:
         raise IllegalAction(say("errors.game_over"))
@@ -106,6 +143,14 @@ def ai_step(table: Table) -> tuple[Table, list[Event]]:
     if seat is None:
         raise IllegalAction(say("errors.nothing_to_skip"))
     return _play_seat(table.copy(), seat, None)
+
+
+def ai_offer_step(table: Table) -> tuple[Table, list[Event]]:
+    """Let the first AI seat with an out-of-turn offer (`ai_offer`) play it."""
+    offer = ai_offer(table) if table.status == ACTIVE else None
+    if offer is None:
+        raise IllegalAction(say("errors.nothing_to_skip"))
+    return _play_seat(table.copy(), offer[0], offer[1])
 
 
 # -- lobby ------------------------------------------------------------------------------
@@ -302,17 +347,45 @@ def _hand_to_ai(table: Table, seat: int, text: str) -> tuple[Table, list[Event]]
 def _play(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
     if table.status != ACTIVE:
         raise IllegalAction(say("errors.not_started"))
-    seat = _acting_seat(table, actor)
+    if FOR_SEAT in action.args:
+        seat = _pinned_seat(table, actor, action)
+        action = Action(action.kind, {k: v for k, v in action.args.items() if k != FOR_SEAT})
+    else:
+        seat = _acting_seat(table, actor)
     return _play_seat(table, seat, action)
 
 
+def for_seat(action: Action, seat: int) -> Action:
+    """The action as a button for this seat's out-of-turn controls carries it."""
+    return Action(action.kind, {**action.args, FOR_SEAT: seat})
+
+
+def _pinned_seat(table: Table, actor: Actor, action: Action) -> int:
+    """The seat a seat's own button names: only its holder may press it."""
+    seat = action.int_arg(FOR_SEAT)
+    mine = table.seats_of(actor.user_id or 0)
+    if not mine:
+        raise IllegalAction(say("errors.not_seated"))
+    if seat not in mine:
+        name = table.seats[seat].name if 0 <= seat < len(table.seats) else "another player"
+        raise IllegalAction(say("errors.not_your_button", name=name))
+    return seat
+
+
 def acting_seat(table: Table, user_id: int) -> int | None:
-    """The user's seat; if they hold several, the one the game waits for."""
+    """The user's seat; if they hold several, the one the game waits for, else one that
+    may act out of turn now, else their first."""
     mine = table.seats_of(user_id)
     if not mine:
         return None
     waiting = to_act_seat(table)
-    return waiting if waiting in mine else mine[0]
+    if waiting in mine:
+        return waiting
+    if waiting is not None:
+        free = [s for s in out_of_turn_seats(table) if s in mine]
+        if free:
+            return free[0]
+    return mine[0]
 
 
 def _acting_seat(table: Table, actor: Actor) -> int:

@@ -198,54 +198,96 @@ def _group(options: list[Option]) -> OrderedDict[str, list[Option]]:
 
 
 def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True,
-                reveal_private: bool = False) -> discord.ui.View:
+                reveal_private: bool = False, main: bool = True,
+                others: bool = True) -> discord.ui.View:
     """Buttons for small groups of options, selects for large ones, within 5 rows.
 
     Private options (their labels show hidden cards) never go on a public message: it
-    gets one button that shows them to the chooser alone.
+    gets one button that shows them to the chooser alone. After the turn's controls
+    (`main`), each other seat that may act now (`prompt.others`, if `others`) gets a
+    row of its own, labelled with its player's name: its buttons name its seat, so the
+    table refuses them to anyone else. A row is kept for each such seat.
     """
     view = discord.ui.View(timeout=None)
     row = 0
-    selects = 0
+    selects = [0]
     if prompt is not None:
-        shown = [o for o in prompt.options if reveal_private or not o.private]
-        if len(shown) < len(prompt.options):
-            view.add_item(ActionButton(channel_id, prompt.version, Action(PRIVATE_CHOICES),
-                                       label="Choose privately",
-                                       style=discord.ButtonStyle.primary, row=row))
-            row += 1
-        for group, options in _group(shown).items():
+        extra = list(prompt.others) if others else []
+        limit = MAX_ROWS - min(len(extra), MAX_ROWS - 1) if main else 0
+        if main:
+            row = _turn_rows(view, channel_id, prompt, row, limit, selects, reveal_private)
+        for other in extra:
             if row >= MAX_ROWS:
                 break
-            if len(options) <= PER_ROW:
-                for option in options:
-                    view.add_item(ActionButton(
-                        channel_id, prompt.version, option.action, label=option.label,
-                        style=_STYLES.get(option.style, discord.ButtonStyle.secondary), row=row,
-                    ))
-                row += 1
-                continue
-            chunks = [options[i:i + PER_SELECT] for i in range(0, len(options), PER_SELECT)]
-            for part, chunk in enumerate(chunks, start=1):
-                if row >= MAX_ROWS:
-                    break
-                suffix = f" ({part}/{len(chunks)})" if len(chunks) > 1 else ""
-                view.add_item(ActionSelect(
-                    channel_id, prompt.version, selects, placeholder=f"{group}…{suffix}",
-                    options=[discord.SelectOption(
-                        label=_clip(o.label, 100), value=o.action.encode(),
-                        description=_clip(o.description, 100) or None,
-                    ) for o in chunk],
-                    row=row,
-                ))
-                selects += 1
-                row += 1
+            row = _other_row(view, channel_id, other, row, selects)
     if with_secret and row < MAX_ROWS:
         view.add_item(ActionButton(channel_id, ANY_VERSION, Action(SECRET), label="My secrets",
                                    style=discord.ButtonStyle.secondary, row=row))
     return view
 
 
+def _turn_rows(view: discord.ui.View, channel_id: int, prompt: Prompt, row: int, limit: int,
+               selects: list[int], reveal_private: bool) -> int:
+    """The turn's own controls in rows `row` to `limit - 1`; returns the next free row."""
+    shown = [o for o in prompt.options if reveal_private or not o.private]
+    if len(shown) < len(prompt.options) and row < limit:
+        view.add_item(ActionButton(channel_id, prompt.version, Action(PRIVATE_CHOICES),
+                                   label="Choose privately",
+                                   style=discord.ButtonStyle.primary, row=row))
+        row += 1
+    for group, options in _group(shown).items():
+        if row >= limit:
+            break
+        if len(options) <= PER_ROW:
+            for option in options:
+                view.add_item(ActionButton(
+                    channel_id, prompt.version, option.action, label=option.label,
+                    style=_STYLES.get(option.style, discord.ButtonStyle.secondary), row=row,
+                ))
+            row += 1
+            continue
+        chunks = [options[i:i + PER_SELECT] for i in range(0, len(options), PER_SELECT)]
+        for part, chunk in enumerate(chunks, start=1):
+            if row >= limit:
+                break
+            suffix = f" ({part}/{len(chunks)})" if len(chunks) > 1 else ""
+            view.add_item(_select(channel_id, prompt.version, selects, f"{group}…{suffix}",
+                                  chunk, row))
+            row += 1
+    return row
+
+
+def _other_row(view: discord.ui.View, channel_id: int, other: Prompt, row: int,
+               selects: list[int]) -> int:
+    """One row for another seat's out-of-turn options (never its private ones): buttons
+    when they fit, else one select; every label says whose they are."""
+    shown = [o for o in other.options if not o.private][:PER_SELECT]
+    if not shown:
+        return row
+    if len(shown) <= PER_ROW:
+        for option in shown:
+            view.add_item(ActionButton(
+                channel_id, other.version, option.action, label=f"{other.name}: {option.label}",
+                style=_STYLES.get(option.style, discord.ButtonStyle.secondary), row=row,
+            ))
+    else:
+        view.add_item(_select(channel_id, other.version, selects,
+                              f"{other.name}: {shown[0].group}…", shown, row))
+    return row + 1
+
+
+def _select(channel_id: int, version: int, selects: list[int], placeholder: str,
+            options: list[Option], row: int) -> ActionSelect:
+    select = ActionSelect(
+        channel_id, version, selects[0], placeholder=placeholder,
+        options=[discord.SelectOption(
+            label=_clip(o.label, 100), value=o.action.encode(),
+            description=_clip(o.description, 100) or None,
+        ) for o in options],
+        row=row,
+    )
+    selects[0] += 1
+    return select
 
 
 # -- the lobby message ------------------------------------------------------------------

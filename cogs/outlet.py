@@ -57,6 +57,11 @@ def post_text(table: Table, post: Post, *, private_turn: bool = False) -> str:
         who = f"<@{post.prompt.user_id}>" if post.prompt.user_id else post.prompt.name
         tail = (f"\n**{who}** is playing from their DMs." if private_turn
                 else f"\n**{who}**, it's your move.")
+        others = [f"<@{o.user_id}>" for o in post.prompt.others
+                  if o.user_id and o.user_id != post.prompt.user_id]
+        if others and table.status != "over":
+            tail = (f"\n{', '.join(dict.fromkeys(others))} may act now too, with the "
+                    f"buttons under their name.") + tail
     elif table.status == "over":
         tail = "\nThe game is over. `/game new` starts another."
     text = "\n".join(lines)
@@ -122,7 +127,7 @@ class DiscordOutlet:
                 # The turn falls back to the channel's buttons, and the channel says why.
                 post = dataclasses.replace(post, dm_failed=[*post.dm_failed, prompt.user_id])
         if dm_prompt is not None and not post.lines and not post.dm_failed \
-                and not post.documents:
+                and not post.documents and not (prompt is not None and prompt.others):
             # A step of a private turn the table does not see yet (a monster's move is
             # told with the rest of the monsters' turn): only the DM prompt changes.
             await self._clear_previous_dm(table, dm_prompt)
@@ -136,6 +141,9 @@ class DiscordOutlet:
             kwargs["file"] = discord.File(io.BytesIO(post.image), filename=BOARD_FILE)
         if table.status != "over" and dm_prompt is None:
             kwargs["view"] = prompt_view(table.channel_id, post.prompt)
+        elif table.status != "over" and prompt is not None and prompt.others:
+            # a private turn: the channel still shows the others' out-of-turn buttons
+            kwargs["view"] = prompt_view(table.channel_id, prompt, main=False)
         try:
             sent = await channel.send(nonce=nonce(post.key, "p"), **kwargs)  # type: ignore[arg-type]
             for n, document in enumerate(post.documents):  # after the post: the books
@@ -195,7 +203,8 @@ class DiscordOutlet:
             return await dm.send(
                 f"**Your move** in the game in <#{table.channel_id}>. "
                 "Only you see these options; the channel only learns what you do.",
-                view=prompt_view(table.channel_id, prompt, reveal_private=True),
+                view=prompt_view(table.channel_id, prompt, reveal_private=True,
+                                 others=False),
                 nonce=nonce(key, "m"),
             )
         except discord.HTTPException as exc:

@@ -4,6 +4,13 @@ A game is pure: state in, state and events out, never any I/O. All randomness co
 from an Rng kept inside the state, so a game replays from its seed and its actions.
 `apply` must leave the `state` it was given untouched when it raises IllegalAction;
 engines copy first (see `copy_state`) and then mutate the copy.
+
+Several seats may act at once: `to_act` names the seat the game waits for, and
+`out_of_turn` the other seats that may act now, without waiting (a Bike ride in IT:
+Evil Below, at any moment of anyone's turn). `options` of such a seat are exactly its
+out-of-turn actions, and `apply` takes them from that seat like any other action. The
+table shows each such seat its own buttons; an AI seat takes its out-of-turn action
+when `ai_offer` names one, before the AI to act moves.
 """
 
 from __future__ import annotations
@@ -56,7 +63,13 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def options(self, state: S, seat: int) -> list[Option]:
-        """Every legal action of this seat now (empty when it is not theirs to act)."""
+        """Every legal action of this seat now: the turn's for the seat `to_act`, its
+        out-of-turn actions for a seat in `out_of_turn`, else none."""
+
+    def out_of_turn(self, state: S) -> list[int]:
+        """The seats other than `to_act` that may act now (each has `options`), in seat
+        order. Games where only the seat to act may act have none."""
+        return []
 
     @abstractmethod
     def is_over(self, state: S) -> bool:
@@ -65,6 +78,12 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def ai_action(self, state: S, seat: int) -> Action:
         """A legal, sensible action for an AI in this seat."""
+
+    def ai_offer(self, state: S, seat: int) -> Action | None:
+        """The out-of-turn action an AI in this seat (one of `out_of_turn`) takes now, one
+        of its `options`; None lets the game go on without it. It must read the state
+        only, and decline sooner or later (the sessions layer bounds a run of offers)."""
+        return None
 
     @abstractmethod
     def private_view(self, state: S, seat: int) -> str:
