@@ -16,10 +16,12 @@ when `ai_offer` names one, before the AI to act moves.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from bot.core.actions import Action, Option
+from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.plain import copy_plain
 
@@ -47,6 +49,12 @@ class Game(ABC, Generic[S]):
     min_players: int
     max_players: int
     seats_per_player: int = 1  # Betrayal lets one person play two explorers when few play
+
+    def check_player_count(self, count: int, refusal: Callable[..., str]) -> None:
+        """Refuse a table of the wrong size before anything is dealt; `refusal` is the
+        game's own line (its `errors.bad_player_count`), given `low` and `high`."""
+        if not self.min_players <= count <= self.max_players:
+            raise IllegalAction(refusal(low=self.min_players, high=self.max_players))
 
     @abstractmethod
     def setup(self, players: list[PlayerInfo], seed: int,

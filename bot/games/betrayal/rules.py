@@ -9,6 +9,7 @@ data/betrayal/rules.yaml (topic `rulings`) and marked RULING in the code.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from bot.core.actions import Action, Option
@@ -45,9 +46,7 @@ class BetrayalGame(Game[BetrayalState]):
 
     def setup(self, players: list[PlayerInfo], seed: int,
               options: dict[str, Any]) -> tuple[BetrayalState, list[Event]]:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction(say("errors.bad_player_count", low=self.min_players,
-                                    high=self.max_players))
+        self.check_player_count(len(players), partial(say, "errors.bad_player_count"))
         state = setup.new_state([p.name for p in players], [p.ai for p in players], seed,
                                 options)
         ctx = Ctx(state)

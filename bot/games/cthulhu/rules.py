@@ -9,6 +9,7 @@ in data/cthulhu/rules.yaml (topic `rulings`) and marked RULING below.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from bot.core.actions import Action, Option
@@ -134,9 +135,7 @@ class CthulhuGame(Game[CthulhuState]):
 
     def setup(self, players: list[PlayerInfo], seed: int,
               options: dict[str, Any]) -> tuple[CthulhuState, list[Event]]:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction(say("errors.bad_player_count", low=self.min_players,
-                                    high=self.max_players))
+        self.check_player_count(len(players), partial(say, "errors.bad_player_count"))
         rng = Rng.from_seed(seed)
         keys = layouts.layout_keys()
         key = str(options.get("layout") or rng.choice(keys))

@@ -11,6 +11,7 @@ the out-of-turn actions it may take now (a Bike ride, cards into the Fight Stack
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from bot.core.actions import Action, Option
@@ -68,9 +69,7 @@ class EvilBelowGame(Game[EvilBelowState]):
 
     def setup(self, players: list[PlayerInfo], seed: int,
               options: dict[str, Any]) -> tuple[EvilBelowState, list[Event]]:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction(say("errors.bad_player_count", low=self.min_players,
-                                    high=self.max_players))
+        self.check_player_count(len(players), partial(say, "errors.bad_player_count"))
         opts = dict(options)
         youngest = opts.get(setup.YOUNGEST)
         if isinstance(youngest, str) and youngest.isdigit():
