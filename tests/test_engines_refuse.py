@@ -66,3 +66,11 @@ def test_an_engine_plays_or_refuses_any_well_formed_action(kind: str,
     except IllegalAction as exc:
         assert exc.message.strip()
         assert game.dump(state) == raw  # refused: untouched
+
+
+@pytest.mark.parametrize("kind", sorted(games.all_games()))
+def test_a_table_of_the_wrong_size_is_refused_in_the_games_own_words(kind: str) -> None:
+    game = games.get(kind)
+    for count in (game.min_players - 1, game.max_players + 1):
+        with pytest.raises(IllegalAction, match=f"{game.min_players}.*{game.max_players}"):
+            game.setup([PlayerInfo(f"P{i}", True) for i in range(count)], 1, {})
