@@ -37,25 +37,9 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 
 from PIL import Image
 
-from bot.games.base import PlayerInfo
-from bot.games.evil_below import EvilBelowGame
-from bot.games.evil_below.state import EvilBelowState
 from renderers import evilbelow
 from renderers.common import PNG_OPTIONS
-
-GAME = EvilBelowGame()
-
-
-def game_states(players: int, seed: int, cap: int = 2000) -> list[EvilBelowState]:
-    state, _ = GAME.setup([PlayerInfo(f"AI{i}", ai=True) for i in range(players)], seed, {})
-    states = [state]
-    for _ in range(cap):
-        seat = GAME.to_act(state)
-        if seat is None:
-            break
-        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
-        states.append(state)
-    return states
+from tests.evil_below_helpers import ai_states
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -86,7 +70,7 @@ def main() -> None:
     args = parser.parse_args()
 
     states = [s for players in range(2, 8) for seed in range(args.games)
-              for s in game_states(players, seed)]
+              for s in ai_states(players, seed, every=1, cap=2000)]
     t0 = time.perf_counter()
     evilbelow.render_board(states[0], width=args.width)
     print(f"width {args.width}px, {len(states)} states; first render (palette fit, fonts) "

@@ -5,6 +5,7 @@ the pure-Python SafeLoader. Both are safe loaders and build the same plain data
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -21,3 +22,18 @@ def parse(text: str, loader: type[yaml.SafeLoader] = LOADER) -> Any:
 def read(path: Path) -> Any:
     """A YAML file as plain data (None for an empty one)."""
     return parse(path.read_text(encoding="utf-8"))
+
+
+@cache
+def mapping(path: Path) -> dict[str, Any]:
+    """A content file that holds a mapping, read once per process (treat it as
+    read-only: every caller shares it)."""
+    raw = read(path)
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path} must hold a mapping")
+    return raw
+
+
+def topics(path: Path) -> dict[str, str]:
+    """A rules file's `/game rules` topics (topic -> text), a new dict each call."""
+    return {str(k): str(v).strip() for k, v in mapping(path)["topics"].items()}

@@ -34,16 +34,24 @@ def explored(players: int = PLAYERS, seed: int = 1, tiles: int = 25,
     someone's turn."""
     infos = [PlayerInfo(f"P{i}", ai=True) for i in range(players)]
     state, _ = GAME.setup(infos, seed, {"today": "06-01", "expansion": edition})
-    # The classic haunt roll is still made (the seeds' houses stay as they were), only
-    # never succeeds; another edition's trigger is not run at all.
-    played = editions.get(edition)
+    return grow(state, tiles, limit)
+
+
+def grow(state: BetrayalState, tiles: int, limit: int = 4000, *,
+         turn_start: bool = True) -> BetrayalState:
+    """AI play, the edition's haunt trigger held back, until the house has `tiles` rooms
+    and nothing is pending (and, with `turn_start`, at the start of someone's turn).
+
+    The classic haunt roll is still made (the seeds' houses stay as they were), only
+    never succeeds; another edition's trigger is not run at all."""
+    played = editions.for_state(state)
     quiet = (mock.patch.object(played, "turn_over", lambda ctx, frame: None)
-             if edition != editions.DEFAULT else mock.patch.object(haunt, "starts",
-                                                                   lambda total, omens: False))
+             if played.key != editions.DEFAULT else mock.patch.object(
+                 haunt, "starts", lambda total, omens: False))
     with quiet, mock.patch.object(played, "stalled", lambda state: False):
         for _ in range(limit):
             if len(state.tiles) >= tiles and state.pending is None and not state.script \
-                    and state.turn.moves == 0 and not state.turn.used:
+                    and (not turn_start or (state.turn.moves == 0 and not state.turn.used)):
                 break
             seat = GAME.to_act(state)
             assert seat is not None

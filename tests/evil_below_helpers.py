@@ -77,3 +77,19 @@ def kinds(state: EvilBelowState, seat: int) -> set[str]:
 
 
 __all__ = ["BALLOON", "HAND", "HEART"]
+
+
+def ai_states(players: int, seed: int, every: int = 10, cap: int = 600) -> list[EvilBelowState]:
+    """States along a whole AI game: the first, every `every`-th step, and the last
+    (the render tests and bench/bench_render_evil_below.py read the same games)."""
+    state, _ = GAME.setup([PlayerInfo(f"AI{i}", ai=True) for i in range(players)], seed, {})
+    found = [state]
+    for step in range(cap):
+        seat = GAME.to_act(state)
+        if seat is None:
+            break
+        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+        if step % every == 0:
+            found.append(state)
+    found.append(state)
+    return found

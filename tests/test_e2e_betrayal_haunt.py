@@ -7,12 +7,12 @@ until the end; the game is played to a winner by clicks, and the end posts both 
 from __future__ import annotations
 
 from typing import Any
-from unittest import mock
 
 from bot.core.actions import Action
-from bot.games.betrayal import GAME, haunt
+from bot.games.betrayal import GAME
 from bot.games.betrayal.haunting import flow, sides
 from bot.games.betrayal.state import BetrayalState
+from tests.betrayal_haunt_helpers import grow
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, open_and_start, to_move
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -22,14 +22,7 @@ TILES = 16
 
 def _house(state: BetrayalState) -> BetrayalState:
     """AI play (no haunt yet) until the house has TILES rooms, at a quiet moment."""
-    with mock.patch.object(haunt, "starts", lambda total, omens: False), \
-            mock.patch.object(haunt, "stalled", lambda state: False):
-        for _ in range(3000):
-            if len(state.tiles) >= TILES and state.pending is None and not state.script:
-                break
-            seat = GAME.to_act(state)
-            assert seat is not None
-            state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    state = grow(state, TILES, 3000, turn_start=False)
     # This turn found an omen (a Bite in the Pentagram Chamber: Pay the Piper on our
     # chart) and 13 omens are out: the haunt roll (6 dice, at most 12) must succeed.
     state.turn.omen, state.turn.omen_room = "bite", "pentagram_chamber"

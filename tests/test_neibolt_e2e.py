@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from unittest import mock
 
-from bot.games.betrayal import GAME, editions
+from bot.games.betrayal import GAME
 from bot.games.betrayal.state import BetrayalState
 from bot.games.neibolt import encounters
+from tests.betrayal_haunt_helpers import grow
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, to_move
 from tests.fakediscord import FakeDiscord
@@ -23,15 +24,7 @@ TRIGGER = "the_eater_of_worlds"  # seed 000: starts Scenario 5, Let's Kill This 
 def _house(state: BetrayalState) -> BetrayalState:
     """AI play with the encounter trigger held back until the house has TILES rooms;
     then this turn has met THE EATER OF WORLDS, with four encounters face up."""
-    edition = editions.for_state(state)
-    with mock.patch.object(edition, "turn_over", lambda ctx, frame: None), \
-            mock.patch.object(edition, "stalled", lambda state: False):
-        for _ in range(3000):
-            if len(state.tiles) >= TILES and state.pending is None and not state.script:
-                break
-            seat = GAME.to_act(state)
-            assert seat is not None
-            state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
+    state = grow(state, TILES, 3000, turn_start=False)
     deck, up = state.decks[encounters.DECK], state.discards[encounters.DECK]
     for card in [TRIGGER, *(k for k in list(deck) if k != TRIGGER)][: max(0, 4 - len(up))]:
         if card in deck:

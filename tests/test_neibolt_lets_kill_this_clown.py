@@ -16,12 +16,12 @@ from bot.games.neibolt import encounters
 from bot.games.neibolt.scenarios import lets_kill_this_clown as lk
 from tests.betrayal_haunt_helpers import outcome, played, seed_for, started
 from tests.betrayal_haunt_rig import fixed, tile
+from tests.neibolt_rig import DARRIN, LONGFELLOW, MISSY, answered, rig_house
 from tests.test_betrayal_engine_helpers import apply, choose, hold
 
 __all__ = ["fixed"]  # a fixture, used by name
 
 KEY = lk.KEY
-MISSY, LONGFELLOW, JENNY, DARRIN = 0, 1, 2, 3
 
 
 def clown(state: BetrayalState) -> Monster:
@@ -33,39 +33,13 @@ def clown(state: BetrayalState) -> Monster:
 def rig(seat: int = DARRIN, clown_at: str = "grand_staircase", **where: str) -> BetrayalState:
     """The haunt at the start of `seat`'s turn, Pennywise in `clown_at`, every hero in
     the Upper Landing unless `where` (seat name -> room) says otherwise."""
-    state = GAME.copy_state(started(KEY)[0])
-    state.script.clear()
-    state.pending = None
-    names = {"missy": MISSY, "longfellow": LONGFELLOW, "jenny": JENNY, "darrin": DARRIN}
-    for explorer in state.explorers:
-        explorer.cards.clear()
-        explorer.tile, explorer.side = tile(state, "upper_landing"), None
-    for name, room in where.items():
-        state.explorers[names[name]].tile = tile(state, room)
-    for t in state.tiles:
-        t.items.clear()
-    clown(state).tile = tile(state, clown_at)
-    state.turn = Turn(seat=seat, number=state.turn.number + 1)
-    assert state.haunt is not None
-    state.haunt.stage = "heroes"
-    return state
+    return rig_house(KEY, lk.pennywise, seat, clown_at, where)
 
 
 def top(state: BetrayalState, key: str) -> None:
     deck = state.decks[encounters.DECK]
     deck.remove(key)
     deck.insert(0, key)
-
-
-def answered(state: BetrayalState, lines: list[str]) -> tuple[BetrayalState, list[str]]:
-    """Every pending choice answered by the AI (where damage goes), the lines kept."""
-    for _ in range(30):
-        if state.pending is None:
-            break
-        seat = state.pending.seat
-        state, more = GAME.apply(state, seat, GAME.ai_action(state, seat))
-        lines = [*lines, *(e.text for e in more)]
-    return state, lines
 
 
 def end_turn(state: BetrayalState) -> tuple[BetrayalState, list[str]]:

@@ -14,17 +14,16 @@ from bot.games.betrayal import GAME, content, effects, links, traits
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import death, monsters, sides
 from bot.games.betrayal.house import DIRS, cell_of, doors, step
-from bot.games.betrayal.state import BetrayalState, Monster, Turn
+from bot.games.betrayal.state import BetrayalState, Monster
 from bot.games.neibolt.scenarios import the_ritual_of_chud as rc
 from tests.betrayal_haunt_helpers import begin, outcome, played, seed_for, started
 from tests.betrayal_haunt_rig import fixed, tile
+from tests.neibolt_rig import DARRIN, JENNY, LONGFELLOW, MISSY, answered, rig_house
 from tests.test_betrayal_engine_helpers import apply, deck_top, put
 
 __all__ = ["fixed"]  # a fixture, used by name
 
 KEY = rc.KEY
-MISSY, LONGFELLOW, JENNY, DARRIN = 0, 1, 2, 3
-NAMES = {"missy": MISSY, "longfellow": LONGFELLOW, "jenny": JENNY, "darrin": DARRIN}
 
 
 def clown(state: BetrayalState) -> Monster:
@@ -35,34 +34,11 @@ def clown(state: BetrayalState) -> Monster:
 
 def rig(seat: int = DARRIN, clown_at: str = "grand_staircase", card: int | None = None,
         **where: str) -> BetrayalState:
-    state = GAME.copy_state(started(KEY)[0])
-    state.script.clear()
-    state.pending = None
-    for explorer in state.explorers:
-        explorer.cards.clear()
-        explorer.tile, explorer.side = tile(state, "upper_landing"), None
-    for name, room in where.items():
-        state.explorers[NAMES[name]].tile = tile(state, room)
-    for t in state.tiles:
-        t.items.clear()
-    clown(state).tile = tile(state, clown_at)
-    state.turn = Turn(seat=seat, number=state.turn.number + 1)
-    assert state.haunt is not None
-    state.haunt.stage = "heroes"
+    state = rig_house(KEY, rc.pennywise, seat, clown_at, where)
     if card is not None:
+        assert state.haunt is not None
         state.haunt.progress["card"] = card
     return state
-
-
-def answered(state: BetrayalState, lines: list[str]) -> tuple[BetrayalState, list[str]]:
-    """Every pending choice answered by the AI, the lines kept."""
-    for _ in range(30):
-        if state.pending is None:
-            break
-        seat = state.pending.seat
-        state, more = GAME.apply(state, seat, GAME.ai_action(state, seat))
-        lines = [*lines, *(e.text for e in more)]
-    return state, lines
 
 
 def play(state: BetrayalState, kind: str, **args: object) -> tuple[BetrayalState, list[str]]:

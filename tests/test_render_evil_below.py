@@ -9,7 +9,6 @@ import random
 import pytest
 from PIL import Image
 
-from bot.games.base import PlayerInfo
 from bot.games.evil_below import EvilBelowGame, content
 from bot.games.evil_below.content import BALLOON, HAND, HEART
 from bot.games.evil_below.state import DRAINPIPE, EvilBelowState
@@ -28,7 +27,7 @@ from renderers.evilbelow import (
     render_board,
     render_dice,
 )
-from tests.evil_below_helpers import SQUARE, actions_phase, arrange
+from tests.evil_below_helpers import SQUARE, actions_phase, ai_states, arrange
 
 GAME = EvilBelowGame()
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -42,21 +41,6 @@ def decode(data: bytes) -> Image.Image:
 def count(img: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
     colours = img.crop(box).getcolors(1 << 20) or []
     return sum(n for n, px in colours if px == colour)
-
-
-def ai_states(players: int, seed: int, every: int = 10, cap: int = 600) -> list[EvilBelowState]:
-    """States along a whole AI game: every `every`-th step, and the last."""
-    state, _ = GAME.setup([PlayerInfo(f"AI{i}", ai=True) for i in range(players)], seed, {})
-    found = [state]
-    for step in range(cap):
-        seat = GAME.to_act(state)
-        if seat is None:
-            break
-        state, _ = GAME.apply(state, seat, GAME.ai_action(state, seat))
-        if step % every == 0:
-            found.append(state)
-    found.append(state)
-    return found
 
 
 @pytest.mark.parametrize("players", range(2, 8))

@@ -105,6 +105,18 @@ class Game(ABC, Generic[S]):
     def set_player(self, state: S, seat: int, info: PlayerInfo) -> S:
         """Record a seat changing hands (a kicked human becomes an AI)."""
 
+    def seat_handed(self, state: S, seat: int, info: PlayerInfo, refusal: str) -> S:
+        """`set_player` for a state that keeps its seats' names and AI flags in
+        `players` and `ai` lists (every game so far): a copy with this seat's changed,
+        or `refusal` (the game's own words) for a seat that is not in the game."""
+        players, ai = state.players, state.ai
+        if not 0 <= seat < len(players) or len(ai) != len(players):
+            raise IllegalAction(refusal)
+        new = self.copy_state(state)
+        new.players[seat] = info.name
+        new.ai[seat] = info.ai
+        return new
+
     def dump(self, state: S) -> dict[str, Any]:
         """The state as plain JSON data for the store."""
         return state.to_dict()  # type: ignore[attr-defined, no-any-return]

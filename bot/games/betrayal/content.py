@@ -261,4 +261,4 @@ def say(key: str, **kw: Any) -> str:
 
 
 def rules_topics() -> dict[str, str]:
-    return {str(k): str(v).strip() for k, v in _read(DATA / "betrayal", "rules")["topics"].items()}
+    return yaml_files.topics(DATA / "betrayal" / "rules.yaml")

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from bot.games.betrayal import content, haunt
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.editions import DEFAULT, Edition, Track, register
+from bot.games.betrayal.editions import DEFAULT, Edition, register
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
+from bot.games.betrayal.view import TrackView
 
 OMEN_CARDS = 13  # the marks of the footer's omen track: every omen of the deck
 HAUNT_DICE = 6
@@ -44,8 +45,8 @@ class Classic(Edition):
     def haunts(self) -> list[str]:
         return list(haunt.haunts(""))
 
-    def track(self, state: BetrayalState) -> Track:
+    def track(self, state: BetrayalState) -> TrackView:
         drawn = max(0, state.omens_drawn)
-        return Track(content.say("views.track_omens"), drawn, OMEN_CARDS,
+        return TrackView(content.say("views.track_omens"), drawn, OMEN_CARDS,
                      content.say("views.track_drawn", count=drawn),
                      content.say("views.track_drawn", count=OMEN_CARDS))

@@ -19,27 +19,16 @@ import importlib
 import importlib.util
 import pkgutil
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.games.betrayal import content
 from bot.games.betrayal.state import BetrayalState, Frame
+from bot.games.betrayal.view import TrackView
 
 if TYPE_CHECKING:
     from bot.games.betrayal.context import Ctx
 
 DEFAULT = "classic"
-
-
-@dataclass(frozen=True)
-class Track:
-    """The footer's track of cards: a label, how many marks, how many are filled."""
-
-    label: str
-    filled: int
-    marks: int
-    note: str  # said after the marks ("3 drawn")
-    widest: str = ""  # the widest note it can show (the map keeps room for it)
 
 
 class Edition:
@@ -98,13 +87,9 @@ class Edition:
         return {}
 
     # ---- the map
-    def track(self, state: BetrayalState) -> Track:
-        """The footer's card track."""
-        return Track("", 0, 0, "")
-
-    def footer(self, state: BetrayalState) -> str | None:
-        """The footer's line, or None for the core's (the haunt and who revealed it)."""
-        return None
+    def track(self, state: BetrayalState) -> TrackView:
+        """The footer's card track, as the map draws it."""
+        return TrackView("", 0, 0)
 
     def haunt_footer(self, number: int, name: str, who: str, card: str, room: str
                      ) -> str | None:

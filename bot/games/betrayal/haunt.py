@@ -57,29 +57,27 @@ def _yaml(name: str) -> dict[str, Any]:
     return yaml_files.read(DATA / "betrayal" / f"{name}.yaml") or {}
 
 
-def _listed() -> list[HauntInfo]:
+@cache
+def _listed(folders: tuple[content.Folder, ...]) -> dict[str, HauntInfo]:
+    """Every folder's haunts.yaml, read once per set of folders: the classic 8 first in
+    chart-number order, then each edition's own in its order."""
     found = []
-    for folder in content.FOLDERS:
+    for folder in folders:
         path = folder.path / "haunts.yaml"
         raw = (yaml_files.read(path) or {}) if path.exists() else {}
         found += [HauntInfo(int(h["number"]), h["key"], h["name"], str(h["teaser"]),
                             dict(h.get("traitor") or {}), bool(h.get("designed", False)),
                             folder.edition)
                   for h in raw.get("haunts") or ()]
-    return found
-
-
-_HAUNTS: dict[int, dict[str, HauntInfo]] = {}
+    listed = sorted(found, key=lambda h: (h.edition != "", h.edition, h.number))
+    return {h.key: h for h in listed}
 
 
 def haunts(edition: str | None = None) -> dict[str, HauntInfo]:
     """The haunts by key, the classic 8 first in chart-number order, then each
     edition's own in its order; with `edition`, only that edition's own haunts
     ("" for the classic 8). Read again when an edition's folder joins the content."""
-    found = _HAUNTS.get(len(content.FOLDERS))
-    if found is None:
-        listed = sorted(_listed(), key=lambda h: (h.edition != "", h.edition, h.number))
-        found = _HAUNTS[len(content.FOLDERS)] = {h.key: h for h in listed}
+    found = _listed(tuple(content.FOLDERS))
     if edition is None:
         return found
     return {k: h for k, h in found.items() if h.edition == edition}

@@ -135,12 +135,7 @@ class BetrayalGame(Game[BetrayalState]):
     # ------------------------------------------------------------ seats and storage
 
     def set_player(self, state: BetrayalState, seat: int, info: PlayerInfo) -> BetrayalState:
-        if not 0 <= seat < len(state.players):
-            raise IllegalAction(say("errors.not_playing"))
-        new = self.copy_state(state)
-        new.players[seat] = info.name
-        new.ai[seat] = info.ai
-        return new
+        return self.seat_handed(state, seat, info, say("errors.not_playing"))
 
     def rules_topics(self) -> dict[str, str]:
         """The classic rules, then each edition's own topics."""

@@ -67,8 +67,7 @@ def _player(state: BetrayalState, seat: int) -> str:
 
 
 def _track(state: BetrayalState) -> TrackView:
-    track = editions.for_state(state).track(state)
-    return TrackView(track.label, track.filled, track.marks, track.note, track.widest)
+    return editions.for_state(state).track(state)
 
 
 def _footer(state: BetrayalState) -> str:
@@ -76,9 +75,6 @@ def _footer(state: BetrayalState) -> str:
     gave (number and name, when it gave one), and who found which omen where; the
     haunt's own public line (`board_note`) comes first, since it changes as the game
     goes and a long footer is cut at its end."""
-    mine = editions.for_state(state).footer(state)
-    if mine is not None:
-        return mine
     line = _haunt_footer(state)
     note = base.for_state(state).board_note(state) if state.haunt else ""
     return f"{note} · {line}" if note else line

@@ -22,13 +22,8 @@ class CharacterInfo:
     about: str = ""
 
 
-@cache
 def _load(name: str) -> dict[str, Any]:
-    path = DATA / "cthulhu" / f"{name}.yaml"
-    raw = yaml_files.read(path)
-    if not isinstance(raw, dict):
-        raise ValueError(f"{path} must hold a mapping")
-    return raw
+    return yaml_files.mapping(DATA / "cthulhu" / f"{name}.yaml")
 
 
 @cache
@@ -48,7 +43,7 @@ def layout_specs() -> dict[str, dict[str, Any]]:
 
 
 def rules_topics() -> dict[str, str]:
-    return {str(k): str(v).strip() for k, v in _load("rules")["topics"].items()}
+    return yaml_files.topics(DATA / "cthulhu" / "rules.yaml")
 
 
 _TEXTS = TextBook(DATA / "cthulhu" / "texts.yaml")

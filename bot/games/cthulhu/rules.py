@@ -525,12 +525,7 @@ class CthulhuGame(Game[CthulhuState]):
     # ------------------------------------------------------------ seats and storage
 
     def set_player(self, state: CthulhuState, seat: int, info: PlayerInfo) -> CthulhuState:
-        if not 0 <= seat < len(state.players):
-            raise IllegalAction(say("errors.not_playing"))
-        new = self.copy_state(state)
-        new.players[seat] = info.name
-        new.ai[seat] = info.ai
-        return new
+        return self.seat_handed(state, seat, info, say("errors.not_playing"))
 
     def rules_topics(self) -> dict[str, str]:
         return content.rules_topics()

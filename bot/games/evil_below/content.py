@@ -19,13 +19,8 @@ BALLOON, HAND, HEART = "balloon", "hand", "heart"
 TOTEMS_PER_LOCATION = 7  # seed 001: 49 totem cards, 7 locations x 7 totems
 
 
-@cache
 def _load(name: str) -> dict[str, Any]:
-    path = DATA / "evil_below" / f"{name}.yaml"
-    raw = yaml_files.read(path)
-    if not isinstance(raw, dict):
-        raise ValueError(f"{path} must hold a mapping")
-    return raw
+    return yaml_files.mapping(DATA / "evil_below" / f"{name}.yaml")
 
 
 @dataclass(frozen=True)
@@ -208,7 +203,7 @@ def weakness(key: str) -> Weakness:
 
 
 def rules_topics() -> dict[str, str]:
-    return {str(k): str(v).strip() for k, v in _load("rules")["topics"].items()}
+    return yaml_files.topics(DATA / "evil_below" / "rules.yaml")
 
 
 _TEXTS = TextBook(DATA / "evil_below" / "texts.yaml")

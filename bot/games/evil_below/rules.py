@@ -196,12 +196,7 @@ class EvilBelowGame(Game[EvilBelowState]):
 
     def set_player(self, state: EvilBelowState, seat: int,
                    info: PlayerInfo) -> EvilBelowState:
-        if not 0 <= seat < len(state.players):
-            raise IllegalAction(say("errors.not_playing"))
-        new = self.copy_state(state)
-        new.players[seat] = info.name
-        new.ai[seat] = info.ai
-        return new
+        return self.seat_handed(state, seat, info, say("errors.not_playing"))
 
     def rules_topics(self) -> dict[str, str]:
         return content.rules_topics()

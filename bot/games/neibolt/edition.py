@@ -15,17 +15,20 @@ from typing import Any
 
 from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.editions import Edition, Track, register
+from bot.games.betrayal.editions import Edition, register
 from bot.games.betrayal.haunt import haunts
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
-from bot.games.neibolt import encounters, rooms, scenarios
+from bot.games.betrayal.view import TrackView
+from bot.games.neibolt import (
+    encounters,
+    rooms,  # noqa: F401  (its passives register as it loads)
+    scenarios,
+)
 from bot.games.neibolt.words import FOLDER, rules_topics, say
 
 KEY = "neibolt"
-REMOVED_EVENTS: frozenset[str] = frozenset({"strange_dust", "say_cheese"})
 
 content.add_folder(KEY, FOLDER, {encounters.DECK: "encounters"})
-rooms.load()
 scenarios.load()
 
 
@@ -37,7 +40,6 @@ class Neibolt(Edition):
 
     def decks(self, c: content.Content) -> dict[str, list[str]]:
         decks = super().decks(c)
-        decks["event"] = [k for k in decks["event"] if k not in REMOVED_EVENTS]
         decks[encounters.DECK] = c.deck(encounters.DECK, self.key)
         return decks
 
@@ -79,8 +81,8 @@ class Neibolt(Edition):
         names = ", ".join(content.card(k).name for k in up) or say("views.none_yet")
         return [say("views.status", count=len(up), names=names)]
 
-    def track(self, state: BetrayalState) -> Track:
+    def track(self, state: BetrayalState) -> TrackView:
         up = len(encounters.face_up(state))
         marks = len(state.decks.get(encounters.DECK, [])) + up
-        return Track(say("views.track"), up, marks, say("views.track_note", count=up),
+        return TrackView(say("views.track"), up, marks, say("views.track_note", count=up),
                      say("views.track_note", count=marks))

@@ -51,10 +51,6 @@ OMEN_LIKING: tuple[str, ...] = ("spear", "book", "holy_symbol", "girl", "madman"
                                 "spirit_board", "bite")
 
 
-def load() -> None:
-    """The rooms' passives are registered as this module is imported."""
-
-
 @step("_nb_say")
 def _say(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     tell(ctx, str(arg["key"]), who=ctx.who(frame.seat))

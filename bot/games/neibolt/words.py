@@ -20,8 +20,7 @@ def say(key: str, **kw: Any) -> str:
 
 def rules_topics() -> dict[str, str]:
     """The expansion's `/game rules` topics (data/neibolt/rules.yaml)."""
-    raw = yaml_files.read(FOLDER / "rules.yaml") or {}
-    return {str(k): str(v).strip() for k, v in raw["topics"].items()}
+    return yaml_files.topics(FOLDER / "rules.yaml")
 
 
 def tell(ctx: Ctx, key: str, kind: str = "info", audience: Audience = PUBLIC,

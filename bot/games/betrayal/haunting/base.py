@@ -50,11 +50,17 @@ HAUNT_DIR = DATA / "betrayal" / "haunts"
 
 def haunt_file(key: str) -> Path:
     """A haunt's data file: in data/betrayal/haunts/, else in the `haunts/` folder of
-    the edition folder that holds it (content.FOLDERS)."""
-    for folder in (HAUNT_DIR, *(f.path / "haunts" for f in content.FOLDERS[1:])):
+    the edition folder that holds it (content.FOLDERS). Looked up once per key and set
+    of folders, so `/secret` does not touch the disk."""
+    return _haunt_file(key, HAUNT_DIR, tuple(content.FOLDERS[1:]))
+
+
+@cache
+def _haunt_file(key: str, first: Path, folders: tuple[content.Folder, ...]) -> Path:
+    for folder in (first, *(f.path / "haunts" for f in folders)):
         if (folder / f"{key}.yaml").exists():
             return folder / f"{key}.yaml"
-    return HAUNT_DIR / f"{key}.yaml"
+    return first / f"{key}.yaml"
 BOOK_PARTS: tuple[str, ...] = ("story", "know", "win", "rules", "ending")
 
 

@@ -66,6 +66,20 @@ def monsters(state: BetrayalState, kind: str | None = None) -> list[Monster]:
     return [m for m in state.monsters if m.alive and (kind is None or m.kind == kind)]
 
 
+def first_monster(state: BetrayalState, kind: str) -> Monster | None:
+    """The living monster of a kind a haunt has one of (a boss: Pennywise)."""
+    found = monsters(state, kind)
+    return found[0] if found else None
+
+
+def next_hero_left(state: BetrayalState, seat: int) -> int | None:
+    """The next living explorer on this seat's left (rising seats), not the seat itself:
+    who a card or token passes to when its holder dies."""
+    count = len(state.players)
+    return next((s for s in ((seat + i) % count for i in range(1, count))
+                 if state.explorers[s].alive), None)
+
+
 def monster(state: BetrayalState, ref: str) -> Monster | None:
     if not ref.startswith("m") or not ref[1:].isdigit():
         return None

@@ -19,7 +19,7 @@ from typing import Any
 from bot.games.betrayal import content, decks, traits
 from bot.games.betrayal.cards import Cause, Offer, resumer
 from bot.games.betrayal.cards.attacks import attack_dice
-from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import change, pause, step
 from bot.games.betrayal.haunting import monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
@@ -106,8 +106,8 @@ class HenryOnTheHunt(HauntPlugin):
         if state.haunt is None or "list" not in state.haunt.progress:
             return ""
         gone = set(crossed(state))
-        names = [self.text("note_crossed", name=_name(state, s)) if s in gone
-                 else _name(state, s) for s in kill_list(state)]
+        names = [self.text("note_crossed", name=explorer_name(state, s)) if s in gone
+                 else explorer_name(state, s) for s in kill_list(state)]
         return " · ".join([self.text("note_list", names=", ".join(names)),
                            self.text("note_searched", count=self.tokens_left(state))])
 
@@ -222,9 +222,6 @@ class HenryOnTheHunt(HauntPlugin):
                     return offer
         return None
 
-
-def _name(state: BetrayalState, seat: int) -> str:
-    return content.explorer(state.explorers[seat].key).name
 
 
 def _plugin() -> HenryOnTheHunt:

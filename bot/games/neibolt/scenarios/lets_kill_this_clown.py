@@ -32,7 +32,7 @@ from typing import Any
 from bot.core import dice as core_dice
 from bot.games.betrayal import content, traits, turn
 from bot.games.betrayal.cards import Offer
-from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import combat, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
@@ -49,8 +49,7 @@ TRAITS = ("knowledge", "sanity")
 
 
 def pennywise(state: BetrayalState) -> Monster | None:
-    found = sides.monsters(state, KIND)
-    return found[0] if found else None
+    return sides.first_monster(state, KIND)
 
 
 def holder(state: BetrayalState) -> int | None:
@@ -63,13 +62,6 @@ def holder(state: BetrayalState) -> int | None:
 def sees(state: BetrayalState, tile: int) -> set[int]:
     """The rooms in line of sight of this one (itself too)."""
     return {tile, *combat.line_of_sight(state, tile)}
-
-
-def next_left(state: BetrayalState, seat: int) -> int | None:
-    """The next living hero on this seat's left (rising seats)."""
-    count = len(state.players)
-    return next((s for s in ((seat + i) % count for i in range(1, count))
-                 if state.explorers[s].alive), None)
 
 
 @register(KEY)
@@ -158,7 +150,7 @@ class LetsKillThisClown(HauntPlugin):
         state.explorers[seat].flags.pop(DEADLIT, None)
         if holder(state) != seat:
             return
-        heir = next_left(state, seat)
+        heir = sides.next_hero_left(state, seat)
         assert state.haunt is not None
         state.haunt.progress["balloon"] = heir
         if heir is not None:
@@ -234,7 +226,7 @@ class LetsKillThisClown(HauntPlugin):
         assert state.haunt is not None
         seat = holder(state)
         found = pennywise(state)
-        name = content.explorer(state.explorers[seat].key).name if seat is not None else "-"
+        name = explorer_name(state, seat) if seat is not None else "-"
         return self.text("note", holder=name, track=state.haunt.progress.get("track", 0),
                          stunned=self.text("note_stunned") if found and found.stunned else "")
 

@@ -33,7 +33,7 @@ from typing import Any
 from bot.core import dice as core_dice
 from bot.games.betrayal import content, links, turn
 from bot.games.betrayal.cards import Offer, Passive, passive, resumer
-from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
@@ -55,8 +55,7 @@ def ritual_rooms() -> frozenset[str]:
 
 
 def pennywise(state: BetrayalState) -> Monster | None:
-    found = sides.monsters(state, KIND)
-    return found[0] if found else None
+    return sides.first_monster(state, KIND)
 
 
 def progress(state: BetrayalState) -> dict[str, Any]:
@@ -123,15 +122,6 @@ def _set(state: BetrayalState, owner: int, at: str, where: int | None = None) ->
     progress(state)["artifacts"] = found
 
 
-def next_left(state: BetrayalState, seat: int) -> int | None:
-    count = len(state.players)
-    return next((s for s in ((seat + i) % count for i in range(1, count))
-                 if state.explorers[s].alive), None)
-
-
-def _name(state: BetrayalState, seat: int) -> str:
-    return content.explorer(state.explorers[seat].key).name
-
 
 @register(KEY)
 class TheRitualOfChud(HauntPlugin):
@@ -193,9 +183,9 @@ class TheRitualOfChud(HauntPlugin):
         where = state.explorers[seat].tile
         for owner in carried(state, seat):
             _set(state, owner, TILE, where)
-            self.say(ctx, "dropped", owner=_name(state, owner), room=ctx.room_name(where))
+            self.say(ctx, "dropped", owner=explorer_name(state, owner), room=ctx.room_name(where))
         if holder(state) == seat:
-            heir = next_left(state, seat)
+            heir = sides.next_hero_left(state, seat)
             progress(state)["card"] = heir
             if heir is not None:
                 self.say(ctx, "card_passes", who=ctx.who(heir), data={"card": heir})
@@ -219,7 +209,7 @@ class TheRitualOfChud(HauntPlugin):
             offers.append(self.offer(state, "ritual", count=len(sides.heroes(state))))
         held = carried(state, seat)
         if at_altar and held and (found is None or found.tile != here):
-            offers.append(self.offer(state, "deposit", owner=_name(state, held[0]),
+            offers.append(self.offer(state, "deposit", owner=explorer_name(state, held[0]),
                                      target=self.value(state, "deposit")))
         if lying(state, seat):
             offers.append(self.offer(state, "take"))
@@ -231,7 +221,8 @@ class TheRitualOfChud(HauntPlugin):
             for other in sides.heroes(state):
                 if other != seat and state.explorers[other].tile == here:
                     offers.append(self.offer(state, f"give-{owner}-{other}",
-                                             owner=_name(state, owner), who=_name(state, other)))
+                                             owner=explorer_name(state, owner),
+                                             who=explorer_name(state, other)))
         if found is not None and not state.turn.flags.get(FACED) and (
                 found.tile == here or found.tile in links.walkable(state, here)):
             offers.append(self.offer(state, "face", target=self.value(state, "face")))
@@ -242,12 +233,12 @@ class TheRitualOfChud(HauntPlugin):
         if offer.id == "take":
             for owner in lying(state, seat):
                 _set(state, owner, HELD, seat)
-                self.say(ctx, "taken", who=ctx.who(seat), owner=_name(state, owner))
+                self.say(ctx, "taken", who=ctx.who(seat), owner=explorer_name(state, owner))
             return
         if offer.id.startswith("give-"):
             _, owner, other = offer.id.split("-")
             _set(state, int(owner), HELD, int(other))
-            self.say(ctx, "given", who=ctx.who(seat), owner=_name(state, int(owner)),
+            self.say(ctx, "given", who=ctx.who(seat), owner=explorer_name(state, int(owner)),
                      other=ctx.who(int(other)))
             return
         if offer.id == "face":
@@ -259,7 +250,7 @@ class TheRitualOfChud(HauntPlugin):
         if offer.id == "deposit":
             owner = carried(state, seat)[0]
             target = self.value(state, "deposit")
-            self.say(ctx, "deposit", who=ctx.who(seat), owner=_name(state, owner),
+            self.say(ctx, "deposit", who=ctx.who(seat), owner=explorer_name(state, owner),
                      target=target)
             ctx.push([{"roll": {"trait": "sanity", "purpose": "haunt", "then": [
                 {"_chud_deposit": {"owner": owner, "target": target}}]}}], seat, KEY)
@@ -290,7 +281,7 @@ class TheRitualOfChud(HauntPlugin):
         found = artifacts(state)
         where = altar(state)
         return self.text(
-            "note", holder=_name(state, seat) if seat is not None else "-",
+            "note", holder=explorer_name(state, seat) if seat is not None else "-",
             done=sum(1 for a in found.values() if a["at"] == DONE), total=len(found),
             altar=self.text("note_altar", room=content.room(state.tiles[where].room).name)
             if where is not None else "")
@@ -470,7 +461,7 @@ def _chud_find(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         ctx.push_child(frame, list(arg["steps"]))
         return
     plugin = _plugin()
-    labels = [plugin.text("find_label", owner=_name(state, o)) for o in owners]
+    labels = [plugin.text("find_label", owner=explorer_name(state, o)) for o in owners]
     pause(ctx, frame, {"_chud_find": {**arg, "owners": owners}}, "chud_find",
           plugin.text("find_prompt"), [*labels, plugin.text("draw_label")])
 
@@ -485,7 +476,7 @@ def _chud_find_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> N
         return
     owner = int(owners[pick])
     _set(ctx.state, owner, HELD, frame.seat)
-    _plugin().say(ctx, "found", who=ctx.who(frame.seat), owner=_name(ctx.state, owner),
+    _plugin().say(ctx, "found", who=ctx.who(frame.seat), owner=explorer_name(ctx.state, owner),
                   data={"owner": owner, "seat": frame.seat})
 
 
@@ -507,7 +498,7 @@ def _chud_deposit(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if int(frame.vars.get("roll", 0)) >= int(arg["target"]):
         _set(state, owner, DONE)
         found = artifacts(state)
-        plugin.say(ctx, "deposited", owner=_name(state, owner),
+        plugin.say(ctx, "deposited", owner=explorer_name(state, owner),
                    done=sum(1 for a in found.values() if a["at"] == DONE), total=len(found),
                    data={"owner": owner})
         return
