@@ -211,6 +211,9 @@ class EvilBelowGame(Game[EvilBelowState]):
             raise IllegalAction(say("errors.character_taken",
                                     name=content.character(value).name))
 
+    def setup_option_help(self) -> dict[str, str]:
+        return {setup.YOUNGEST: say("setup_help.youngest")}
+
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
         return {setup.YOUNGEST: [(str(s), say("labels.youngest", seat=s + 1))
                                  for s in range(self.max_players)]}
