@@ -19,7 +19,7 @@ from bot import table as table_rules
 from bot.core.actions import Option
 from bot.core.events import Event
 from bot.store import Table
-from renderers import render_public
+from renderers import render_extras, render_public
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +57,11 @@ class Post:
     # Names this delivery (game and last event): sent again after a crash, the same
     # key lets the outlet send the same message ids (nonces) so nothing shows twice.
     key: str = ""
+    # Pictures beside the board, (file name, PNG): the dice just rolled.
+    extras: list[tuple[str, bytes]] = field(default_factory=list)
+    # The game's scene after this delivery (Game.scene): posts of one scene are told on
+    # one message, edited in place.
+    scene: str | None = None
 
 
 class Outlet(Protocol):
@@ -83,6 +88,8 @@ class Plan:
     documents: list[str]
     prompt: Prompt | None
     image: bytes | None
+    extras: list[tuple[str, bytes]] = field(default_factory=list)
+    scene: str | None = None
 
 
 def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -> Plan:
@@ -106,13 +113,17 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
         if users:
             to_teams.append((team, users, "\n".join(lines), f"{key}.t{n}"))
     public = [e for _, e in sequenced if e.audience.is_public]
-    image = None
-    if render and table.state is not None:
-        image = render_public(table.kind, table_rules.game_state(table))
+    image, extras, scene = None, [], None
+    if table.state is not None:
+        state = table_rules.game_state(table)
+        scene = table_rules.game_of(table).scene(state)
+        if render:
+            image = render_public(table.kind, state)
+            extras = render_extras(table.kind, state, public)
     return Plan(key, whispers, to_teams,
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
-                prompt_of(table), image)
+                prompt_of(table), image, extras, scene)
 
 
 def prompt_of(table: Table) -> Prompt | None:

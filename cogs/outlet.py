@@ -9,6 +9,7 @@ import hashlib
 import io
 import logging
 from contextlib import suppress
+from dataclasses import dataclass
 
 import discord
 
@@ -88,6 +89,15 @@ def chunks(text: str, limit: int = LIMIT) -> list[str]:
     return [part for part in out if part.strip()] or ["…"]
 
 
+@dataclass
+class Scene:
+    """A run of posts told on one message: its name, the message and its lines so far."""
+
+    key: str
+    message_id: int
+    lines: list[str]
+
+
 class DiscordOutlet:
     def __init__(self, client: discord.Client, store: Store) -> None:
         self.client = client
@@ -102,6 +112,9 @@ class DiscordOutlet:
         # (thread, user) added to a team thread by this process: one request per member
         # and start, instead of one per message.
         self._thread_members: set[tuple[int, int]] = set()
+        # The scene told on one message per channel (Game.scene): memory only, so after a
+        # restart the scene goes on in a new message (the old one's buttons still work).
+        self._scenes: dict[int, Scene] = {}
         # (game, team) whose thread could not be opened: DMs until the bot restarts, so a
         # missing permission does not cost a refused request on every move.
         self._no_thread: set[tuple[int, str]] = set()
@@ -133,19 +146,25 @@ class DiscordOutlet:
             await self._clear_previous_dm(table, dm_prompt)
             return
         kwargs: dict[str, object] = {
-            "content": post_text(table, post, private_turn=dm_prompt is not None),
             "allowed_mentions": discord.AllowedMentions(users=True, roles=False,
                                                         everyone=False),
         }
-        if post.image is not None:
-            kwargs["file"] = discord.File(io.BytesIO(post.image), filename=BOARD_FILE)
+        files = [discord.File(io.BytesIO(post.image), filename=BOARD_FILE)] \
+            if post.image is not None else []
+        files += [discord.File(io.BytesIO(data), filename=name) for name, data in post.extras]
         if table.status != "over" and dm_prompt is None:
             kwargs["view"] = prompt_view(table.channel_id, post.prompt)
         elif table.status != "over" and prompt is not None and prompt.others:
             # a private turn: the channel still shows the others' out-of-turn buttons
             kwargs["view"] = prompt_view(table.channel_id, prompt, main=False)
+        private_turn = dm_prompt is not None
         try:
-            sent = await channel.send(nonce=nonce(post.key, "p"), **kwargs)  # type: ignore[arg-type]
+            sent = await self._scene_edit(table, post, kwargs, files, private_turn)
+            if sent is None:
+                sent = await channel.send(  # type: ignore[call-overload]
+                    content=post_text(table, post, private_turn=private_turn),
+                    files=files, nonce=nonce(post.key, "p"), **kwargs)
+                self._open_scene(table.channel_id, post, sent.id)
             for n, document in enumerate(post.documents):  # after the post: the books
                 for m, part in enumerate(chunks(document)):
                     await channel.send(part, allowed_mentions=discord.AllowedMentions.none(),
@@ -158,7 +177,7 @@ class DiscordOutlet:
         previous = self._last_post.pop(table.channel_id, None)
         if "view" in kwargs:
             self._last_post[table.channel_id] = sent.id
-        if previous is not None:
+        if previous is not None and previous != sent.id:
             with suppress(discord.HTTPException):
                 await channel.get_partial_message(previous).edit(view=None)
         await self._clear_previous_dm(table, dm_prompt)
@@ -211,6 +230,46 @@ class DiscordOutlet:
             log.info("DM prompt to %s failed: %s", prompt.user_id, exc)
             self._undelivered.add((table.channel_id, prompt.user_id))
             return None
+
+    # -- a scene told on one message ------------------------------------------------------
+
+    async def _scene_edit(self, table: Table, post: Post, kwargs: dict[str, object],
+                          files: list[discord.File],
+                          private_turn: bool) -> discord.Message | None:
+        """Edit the message of the scene this post continues or ends (Game.scene): its
+        lines so far and these, the new board and controls. None when the post starts
+        a message of its own: no scene was open (or it was opened before a restart, which
+        memory does not keep), a new one begins, the lines would not fit, or the message
+        is gone."""
+        scene = self._scenes.get(table.channel_id)
+        if scene is None or private_turn or (post.scene is not None and post.scene != scene.key):
+            self._scenes.pop(table.channel_id, None)
+            return None
+        lines = scene.lines + post.lines
+        text = post_text(table, dataclasses.replace(post, lines=lines))
+        if len("\n".join(lines)) > LIMIT - 200:  # too long to keep whole: a new message
+            self._scenes.pop(table.channel_id, None)
+            return None
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            edited = await channel.get_partial_message(scene.message_id).edit(
+                content=text, attachments=files, view=kwargs.get("view"),  # type: ignore[arg-type]
+                allowed_mentions=kwargs["allowed_mentions"])  # type: ignore[arg-type]
+        except discord.NotFound:
+            self._scenes.pop(table.channel_id, None)
+            return None
+        if post.scene is None:  # this post ends the scene: its last edit
+            self._scenes.pop(table.channel_id, None)
+        else:
+            scene.lines = lines
+        return edited
+
+    def _open_scene(self, channel_id: int, post: Post, message_id: int) -> None:
+        """A post that starts a scene (or continues one in a new message) opens it."""
+        if post.scene is None:
+            self._scenes.pop(channel_id, None)
+        else:
+            self._scenes[channel_id] = Scene(post.scene, message_id, list(post.lines))
 
     # -- one person -----------------------------------------------------------------------
 

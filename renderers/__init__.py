@@ -2,7 +2,8 @@
 information.
 
 A game's renderer is `renderers/<key>.py` or the package `renderers/<key>/`, exposing
-`render_board(state, *, width=...) -> bytes`; no list of games is kept here. RENDERERS
+`render_board(state, *, width=...) -> bytes` (and, if it likes, `render_extras`: see
+below); no list of games is kept here. RENDERERS
 names a renderer that lives elsewhere (a test's own game).
 
 Modules are imported lazily so the bot (and tests of other games) do not pay for a
@@ -14,6 +15,8 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 from typing import Any
+
+from bot.core.events import Event
 
 # Game key -> module exposing `render_board`, for renderers outside this package.
 RENDERERS: dict[str, str] = {}
@@ -38,3 +41,11 @@ def renderer_of(kind: str) -> ModuleType:
 def render_public(kind: str, state: Any) -> bytes:
     """The public board image (PNG bytes) for a game of `kind`."""
     return renderer_of(kind).render_board(state)  # type: ignore[no-any-return]
+
+
+def render_extras(kind: str, state: Any, events: list[Event]) -> list[tuple[str, bytes]]:
+    """Pictures shown beside the board for these public events, as (file name, PNG):
+    the dice just rolled, say. A renderer offers them with an optional
+    `render_extras(state, events)`; most have none."""
+    extras = getattr(renderer_of(kind), "render_extras", None)
+    return list(extras(state, events)) if callable(extras) else []

@@ -478,7 +478,22 @@ def test_mike_adds_his_only_card_to_the_fight() -> None:
     assert "mike" in kinds(state, 0)
     state, _ = act(state, 0, "mike")
     assert state.fight.revealed == [card(BARRENS, ROCK)]  # type: ignore[union-attr]
-    assert "stop" in kinds(state, 0) and "mike" not in kinds(state, 0)
+    assert "mike" not in kinds(state, 0)
+
+
+def test_mikes_card_does_not_stand_for_a_card_from_the_stack() -> None:
+    """'If a player chooses to fight Pennywise, at least one card must be revealed from
+    the Fight Stack before the player may choose to stop.' Mike's card comes from his
+    hand, so only a card from the stack opens the way to stopping."""
+    state = _fight_ready(["mike", "bev"], [card(NEIBOLT, ROCK), card(STANDPIPE, ROCK)])
+    state.heroes[0].hand = [card(BARRENS, ROCK)]
+    state, _ = act(state, 0, "fight")
+    state, _ = act(state, 0, "mike")
+    assert "stop" not in kinds(state, 0) and "reveal" in kinds(state, 0)
+    with pytest.raises(IllegalAction):
+        act(state, 0, "stop")
+    state, _ = act(state, 0, "reveal")
+    assert "stop" in kinds(state, 0)
 
 
 def test_richie_pulls_pennywise_once_a_turn() -> None:

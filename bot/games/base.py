@@ -155,6 +155,13 @@ class Game(ABC, Generic[S]):
         the player's DMs and the channel only learns who is playing (a traitor's turn)."""
         return False
 
+    def scene(self, state: S) -> str | None:
+        """A name for a run of steps the table watches unfold on one message (a fight
+        revealed card by card): while consecutive posts name the same scene, the outlet
+        edits that message in place instead of posting anew, and the post that ends the
+        scene is its last edit. None: every post is a message of its own."""
+        return None
+
     def rules_topics(self) -> dict[str, str]:
         """Topic -> short rules text, for `/game rules` (loaded from data/)."""
         return {}

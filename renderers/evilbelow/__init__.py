@@ -22,6 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.core.events import Event
 from bot.games.evil_below.view import (
     ATTACK_MARK,
     CHILD,
@@ -55,6 +56,8 @@ from renderers.common import (
 )
 
 BASE_WIDTH = 900
+ROLL_EVENT = "roll"  # the engine's event kind for a roll; its data holds the faces
+DICE_FILE = "dice.png"
 U = 600  # the width sizes are written for
 MIN_TEXT = 11  # the smallest text, in units
 
@@ -503,6 +506,16 @@ def render_board(state: Any, *, width: int = BASE_WIDTH) -> bytes:
     return to_png(compose(board_view(state), width), palette=palette(width))
 
 
-def render_dice(state: Any, *, width: int = BASE_WIDTH) -> bytes:
-    """The dice rolled this turn as a strip, PNG bytes."""
-    return to_png(compose_dice(dice_view(state), width), palette=palette(width))
+def render_dice(state: Any, *, width: int = BASE_WIDTH,
+                rolled: list[str] | None = None) -> bytes:
+    """The dice rolled this turn (or the faces `rolled`) as a strip, PNG bytes."""
+    return to_png(compose_dice(dice_view(state, rolled), width), palette=palette(width))
+
+
+def render_extras(state: Any, events: list[Event]) -> list[tuple[str, bytes]]:
+    """The dice strip of the last roll among these public events, beside the board."""
+    rolls = [e for e in events if e.kind == ROLL_EVENT and e.data.get("dice")]
+    if not rolls:
+        return []
+    faces = [str(face) for face in rolls[-1].data["dice"]]
+    return [(DICE_FILE, render_dice(state, rolled=faces))]

@@ -242,8 +242,10 @@ def _reveal_legal(state: EvilBelowState, seat: int) -> list[Legal]:
 
 
 def _stop_legal(state: EvilBelowState, seat: int) -> list[Legal]:
-    if state.fight is None or not state.fight.revealed:
-        return []  # seed 001: at least one card before stopping
+    # Seed 001: "at least one card must be revealed from the Fight Stack" before
+    # stopping; the card Mike adds comes from his hand, so it does not count.
+    if state.fight is None or state.fight.from_stack() < 1:
+        return []
     return [Legal(Action(STOP), say("labels.stop"), "fight", "success")]
 
 

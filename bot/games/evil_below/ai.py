@@ -176,8 +176,8 @@ def _fight_step(state: EvilBelowState, seat: int) -> Action:
     mike = _first(state, seat, actions.MIKE)
     if mike is not None:
         return mike
-    if not f.revealed:
-        return Action(actions.REVEAL)  # seed 001: at least one card
+    if f.from_stack() < 1:
+        return Action(actions.REVEAL)  # seed 001: at least one card from the stack
     if not state.fight_stack:
         return Action(actions.STOP)
     peek = _first(state, seat, actions.PEEK)

@@ -198,6 +198,12 @@ class EvilBelowGame(Game[EvilBelowState]):
                    info: PlayerInfo) -> EvilBelowState:
         return self.seat_handed(state, seat, info, say("errors.not_playing"))
 
+    def scene(self, state: EvilBelowState) -> str | None:
+        """A fight, from its start to its aftermath, is told on one message edited card
+        by card: the push-your-luck plays out where the table is looking."""
+        return f"fight.{state.turns_played}" if state.fight is not None and not state.over \
+            else None
+
     def rules_topics(self) -> dict[str, str]:
         return content.rules_topics()
 

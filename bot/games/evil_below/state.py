@@ -51,6 +51,10 @@ class Fight:
     peek_at: int = -1  # how many cards were revealed when Stan looked
     mike_used: bool = False
 
+    def from_stack(self) -> int:
+        """Cards revealed from the Fight Stack so far (Mike's came from his hand)."""
+        return len(self.revealed) - int(self.mike_used)
+
 
 @dataclass
 class HeldAttack:

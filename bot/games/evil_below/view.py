@@ -171,11 +171,15 @@ def board_view(state: EvilBelowState) -> BoardView:
     )
 
 
-def dice_view(state: EvilBelowState) -> DiceView:
-    """The seven dice as rolled this turn (none before the roll)."""
+def dice_view(state: EvilBelowState, rolled: list[str] | None = None) -> DiceView:
+    """The seven dice as rolled this turn (none before the roll), or the faces of an
+    earlier roll (`rolled`, from its event: an AI's turn told in one post), which show
+    as rolled, none used."""
     board = content.board()
+    faces = list(state.dice) if rolled is None else list(rolled)
+    current = faces == list(state.dice)
     dice = tuple(
         DieView(location=d, name=board.names[d], colour=board.colours[d], face=face,
-                used=bool(state.dice_used[d]) if d < len(state.dice_used) else False)
-        for d, face in enumerate(state.dice) if face)
+                used=current and d < len(state.dice_used) and bool(state.dice_used[d]))
+        for d, face in enumerate(faces) if face)
     return DiceView(header=header(state), dice=dice)

@@ -1,0 +1,338 @@
+"""`/evilbelow ...`: a turn of IT: Evil Below typed as commands.
+
+Each command picks one of the engine's own legal options for the caller's seat (the
+same list the buttons show): the active player's turn, or the out-of-turn actions any
+seat may take now (a Bike ride, cards into the Fight Stack). Autocomplete offers only
+legal values, and anything typed by hand is matched against the same options, so the
+cog never decides what is legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import games
+from bot import table as table_rules
+from bot.core import wire
+from bot.core.actions import Action, Option
+from bot.core.choices import CHOOSE
+from bot.core.errors import IllegalAction
+from bot.games.evil_below import actions as moves
+from bot.games.evil_below import content
+from bot.games.evil_below.content import say
+from bot.games.evil_below.state import EvilBelowState
+from cogs.common import acknowledgement, actor_of, handling, sessions_of
+
+KIND = "evilbelow"
+PICKUPS = [app_commands.Choice(name=say("cog.pickup_draw"), value=moves.DRAW),
+           app_commands.Choice(name=say("cog.pickup_bike"), value=moves.BIKE)]
+COURAGES = [app_commands.Choice(name=say("cog.courage_bravery"), value=moves.BRAVERY),
+            app_commands.Choice(name=say("cog.courage_rescue"), value=moves.RESCUE)]
+ABILITIES = {moves.RICHIE, moves.PEEK, moves.MIKE}
+PROBE = "probe"  # an argument no legal option has
+
+
+@dataclass(frozen=True)
+class Seat:
+    """The caller's seat in this channel's game and what it may do now."""
+
+    state: EvilBelowState
+    seat: int
+    options: list[Option]
+
+    def of(self, kind: str | set[str]) -> list[Action]:
+        kinds = {kind} if isinstance(kind, str) else kind
+        return [o.action for o in self.options if o.action.kind in kinds]
+
+    def refusal(self, kind: str) -> IllegalAction:
+        """Why this seat cannot take an action of `kind` now, in the engine's words: a
+        probe no option matches gets the engine's own refusal (whose turn, which phase,
+        what is missing)."""
+        try:
+            games.get(KIND).apply(self.state, self.seat, Action(kind, {PROBE: 0}))
+        except IllegalAction as exc:
+            return exc
+        return IllegalAction(say(f"errors.illegal_{kind}"))  # pragma: no cover
+
+
+async def _seat(interaction: discord.Interaction) -> Seat:
+    table = await sessions_of(interaction).table(interaction.channel_id or 0)
+    if table is None or table.kind != KIND or table.state is None:
+        raise IllegalAction(say("cog.no_game"))
+    seat = table_rules.acting_seat(table, interaction.user.id)
+    if seat is None:
+        raise IllegalAction(say("errors.not_playing"))
+    game = games.get(KIND)
+    state: EvilBelowState = game.load(table.state)
+    return Seat(state, seat, game.options(state, seat))
+
+
+def _names() -> tuple[str, ...]:
+    return content.board().names
+
+
+def location_index(typed: str) -> int:
+    """A location from autocomplete (its index) or typed by hand: the whole name, or
+    a unique start or part of it, any case, "the" left out."""
+    names = _names()
+    text = typed.strip()
+    index = wire.index_of(text, len(names))
+    if index is not None:
+        return index
+    wanted = text.lower().removeprefix("the ")
+    plain = [n.lower().removeprefix("the ") for n in names]
+    hits = [i for i, n in enumerate(plain) if n == wanted] or \
+        [i for i, n in enumerate(plain) if wanted and n.startswith(wanted)] or \
+        [i for i, n in enumerate(plain) if wanted and wanted in n]
+    if len(hits) != 1:
+        raise IllegalAction(say("cog.unknown_location", typed=text[:40],
+                                known=", ".join(names)))
+    return hits[0]
+
+
+def card_index(typed: str, hand: list[int]) -> int:
+    """A card from autocomplete (its id) or typed by hand (part of its name)."""
+    text = typed.strip()
+    if text.isascii() and text.isdigit() and len(text) <= 3 and int(text) in hand:
+        return int(text)
+    hits = sorted({c for c in hand if text and text.lower() in content.card_name(c).lower()})
+    if len(hits) != 1:
+        raise IllegalAction(say("cog.unknown_card", typed=text[:40]))
+    return hits[0]
+
+
+def spare_die(state: EvilBelowState, dice: list[int]) -> int:
+    """The die a move spends when the player names none: one no Loser could use where
+    it belongs (nobody stands there), else the first."""
+    standing = {hero.location for hero in state.heroes}
+    return min(dice, key=lambda d: (d in standing, d))
+
+
+def pick_move(found: Seat, to: str, die: str | None) -> Action:
+    legal = found.of(moves.MOVE)
+    if not legal:
+        raise found.refusal(moves.MOVE)
+    where = location_index(to)
+    fits = [a for a in legal if a.args["to"] == where]
+    if not fits:
+        targets = sorted({int(a.args["to"]) for a in legal})
+        raise IllegalAction(say("cog.move_targets",
+                                targets=", ".join(_names()[t] for t in targets)))
+    dice = [int(a.args["die"]) for a in fits]
+    chosen = location_index(die) if die else spare_die(found.state, dice)
+    if chosen not in dice:
+        raise IllegalAction(say("cog.die_used", die=_names()[chosen]))
+    return next(a for a in fits if a.args["die"] == chosen)
+
+
+def pick_what(found: Seat, kind: str, what: str) -> Action:
+    fits = [a for a in found.of(kind) if a.args.get("what") == what]
+    if not fits:
+        raise found.refusal(kind)
+    return fits[0]
+
+
+def pick_place(found: Seat, card: str) -> Action:
+    legal = found.of(moves.PLACE)
+    if not legal:
+        raise found.refusal(moves.PLACE)
+    wanted = card_index(card, [int(a.args["card"]) for a in legal])
+    return next(a for a in legal if a.args["card"] == wanted)
+
+
+def pick_ride(found: Seat, to: str) -> Action:
+    legal = found.of(moves.RIDE)
+    if not legal:
+        raise found.refusal(moves.RIDE)
+    where = location_index(to)
+    fits = [a for a in legal if a.args["to"] == where]
+    if not fits:
+        raise IllegalAction(say("cog.ride_here", location=_names()[where]))
+    return fits[0]
+
+
+def pick_labelled(found: Seat, kinds: set[str], typed: str, refusal: str) -> Action:
+    """An option autocomplete sent back (an encoded action) or the one whose label
+    alone holds the typed words."""
+    legal = [o for o in found.options if o.action.kind in kinds]
+    for option in legal:
+        if option.action.encode() == typed:
+            return option.action
+    words = typed.strip().lower()
+    hits = [o for o in legal if words and words in o.label.lower()]
+    if len(hits) == 1:
+        return hits[0].action
+    if not legal:
+        raise IllegalAction(refusal)
+    raise IllegalAction(say("cog.say_which", options="; ".join(o.label for o in legal[:10])))
+
+
+def only(found: Seat, kind: str) -> Action:
+    legal = found.of(kind)
+    if not legal:
+        raise found.refusal(kind)
+    return legal[0]
+
+
+def _choices(pairs: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    needle = current.strip().lower()
+    seen: dict[str, str] = {}
+    for value, name in pairs:
+        if needle in name.lower():
+            seen.setdefault(value, name)
+    return [app_commands.Choice(name=n[:100], value=v[:100]) for v, n in seen.items()][:25]
+
+
+async def _complete(interaction: discord.Interaction, current: str,
+                    make: Callable[[Seat], list[tuple[str, str]]]
+                    ) -> list[app_commands.Choice[str]]:
+    try:
+        found = await _seat(interaction)
+    except IllegalAction:
+        return []
+    try:
+        return _choices(make(found), current)
+    except IllegalAction:
+        return []
+
+
+def _move_targets(found: Seat) -> list[tuple[str, str]]:
+    return [(str(t), _names()[t]) for t in
+            sorted({int(a.args["to"]) for a in found.of(moves.MOVE)})]
+
+
+def _move_dice(found: Seat, to: object) -> list[tuple[str, str]]:
+    legal = found.of(moves.MOVE)
+    if to:
+        where = location_index(str(to))
+        legal = [a for a in legal if a.args["to"] == where]
+    dice = sorted({int(a.args["die"]) for a in legal})
+    return [(str(d), say("labels.die", location=_names()[d],
+                         face=say(f"faces.{found.state.dice[d]}"))) for d in dice]
+
+
+class EvilBelowCog(commands.GroupCog, group_name="evilbelow",
+                   group_description="Your move in IT: Evil Below"):
+    async def _play(self, interaction: discord.Interaction, command: str,
+                    make: Callable[[Seat], Action]) -> None:
+        async with handling(interaction, f"evilbelow {command}"):
+            action = make(await _seat(interaction))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            outcome = await sessions_of(interaction).act(
+                interaction.channel_id or 0, actor_of(interaction), action)
+            await interaction.followup.send(acknowledgement(outcome, say("cog.done")),
+                                            ephemeral=True)
+
+    @app_commands.command(name="roll", description="Roll all seven dice (once a turn)")
+    async def roll(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, "roll", lambda f: only(f, moves.ROLL_K))
+
+    @app_commands.command(name="move", description="Spend a die to walk to a neighbouring "
+                                                   "location")
+    @app_commands.describe(to="Where to (a neighbouring location)",
+                           die="Which unused die to spend (any: left out, one nobody needs)")
+    async def move(self, interaction: discord.Interaction, to: str,
+                   die: str | None = None) -> None:
+        await self._play(interaction, "move", lambda f: pick_move(f, to, die))
+
+    @move.autocomplete("to")
+    async def _move_to(self, interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[str]]:
+        return await _complete(interaction, current, _move_targets)
+
+    @move.autocomplete("die")
+    async def _move_die(self, interaction: discord.Interaction,
+                        current: str) -> list[app_commands.Choice[str]]:
+        to = getattr(interaction.namespace, "to", None)
+        return await _complete(interaction, current, lambda f: _move_dice(f, to))
+
+    @app_commands.command(name="pickup", description="Use your location's pick-up die: "
+                                                     "draw a totem or take a Bike")
+    @app_commands.describe(what="A totem card or the Bike lying here")
+    @app_commands.choices(what=PICKUPS)
+    async def pickup(self, interaction: discord.Interaction,
+                     what: app_commands.Choice[str]) -> None:
+        await self._play(interaction, "pickup", lambda f: pick_what(f, moves.PICKUP, what.value))
+
+    @app_commands.command(name="courage", description="Use your location's courage die: "
+                                                      "Bravery for all here, or a rescue")
+    @app_commands.describe(what="+1 Bravery to everyone here, or rescue a victim")
+    @app_commands.choices(what=COURAGES)
+    async def courage(self, interaction: discord.Interaction,
+                      what: app_commands.Choice[str]) -> None:
+        await self._play(interaction, "courage", lambda f: pick_what(f, moves.COURAGE, what.value))
+
+    @app_commands.command(name="place", description="Put a totem card into the Fight Stack")
+    @app_commands.describe(card="A card you may place now")
+    async def place(self, interaction: discord.Interaction, card: str) -> None:
+        await self._play(interaction, "place", lambda f: pick_place(f, card))
+
+    @place.autocomplete("card")
+    async def _place_card(self, interaction: discord.Interaction,
+                          current: str) -> list[app_commands.Choice[str]]:
+        return await _complete(interaction, current, lambda f: [
+            (str(a.args["card"]), content.card_name(int(a.args["card"])))
+            for a in f.of(moves.PLACE)])
+
+    @app_commands.command(name="ride", description="Ride your Bike anywhere, on anyone's turn")
+    @app_commands.describe(to="Where to ride (the Bike stays there)")
+    async def ride(self, interaction: discord.Interaction, to: str) -> None:
+        await self._play(interaction, "ride", lambda f: pick_ride(f, to))
+
+    @ride.autocomplete("to")
+    async def _ride_to(self, interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[str]]:
+        return await _complete(interaction, current, lambda f: [
+            (str(a.args["to"]), _names()[int(a.args["to"])]) for a in f.of(moves.RIDE)])
+
+    @app_commands.command(name="fight", description="Fight Pennywise where you stand")
+    async def fight(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, "fight", lambda f: only(f, moves.FIGHT_K))
+
+    @app_commands.command(name="reveal", description="Reveal the next card of the Fight Stack")
+    async def reveal(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, "reveal", lambda f: only(f, moves.REVEAL))
+
+    @app_commands.command(name="stop", description="Stop the fight and collect the "
+                                                   "weaknesses met")
+    async def stop(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, "stop", lambda f: only(f, moves.STOP))
+
+    @app_commands.command(name="end-turn", description="End your turn (unused dice are lost)")
+    async def end_turn(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, "end-turn", lambda f: only(f, moves.END_TURN))
+
+    @app_commands.command(name="choose", description="Answer the choice the game asks of you "
+                                                     "(Pennywise's tie, where damage lands)")
+    @app_commands.describe(option="Your answer")
+    async def choose(self, interaction: discord.Interaction, option: str) -> None:
+        await self._play(interaction, "choose", lambda f: pick_labelled(
+            f, {CHOOSE}, option, say("cog.no_choice")))
+
+    @choose.autocomplete("option")
+    async def _choose_option(self, interaction: discord.Interaction,
+                             current: str) -> list[app_commands.Choice[str]]:
+        return await _complete(interaction, current, lambda f: [
+            (o.action.encode(), o.label) for o in f.options if o.action.kind == CHOOSE])
+
+    @app_commands.command(name="ability", description="Use your character's ability "
+                                                      "(Richie, Stan, Mike)")
+    @app_commands.describe(ability="What to do")
+    async def ability(self, interaction: discord.Interaction, ability: str) -> None:
+        await self._play(interaction, "ability", lambda f: pick_labelled(
+            f, ABILITIES, ability, say("cog.no_ability")))
+
+    @ability.autocomplete("ability")
+    async def _ability(self, interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[str]]:
+        return await _complete(interaction, current, lambda f: [
+            (o.action.encode(), o.label) for o in f.options if o.action.kind in ABILITIES])
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(EvilBelowCog())
