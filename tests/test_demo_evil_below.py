@@ -1,0 +1,87 @@
+"""The offline demo (bot/demo.py) for IT: Evil Below: a cooperative game has no winner
+seat, so the Cthulhu demo tests (test_demo_cli.py) cannot say whether it finished; this
+checks it ends in the win or one of the four losses, with one board per post, and that
+a seed replays the same game (the demo is what a new user runs to try the bot)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot import demo, games
+from bot.games.evil_below.state import LOSSES, WIN
+from bot.sessions import Post
+from bot.store import OVER, Table
+
+KIND = "evilbelow"
+GAME = games.get(KIND)
+PLAYERS = 4
+SEED = 7
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass
+class DemoRun:
+    out: Path
+    final: Table
+    posts: list[Post]
+    transcript: str
+
+
+def _run(out: Path) -> DemoRun:
+    """run_demo with the FileOutlet's publish spied on, so the posts can be compared
+    with the files written."""
+    posts: list[Post] = []
+    original = demo.FileOutlet.publish
+
+    async def spy(self: demo.FileOutlet, table: Table, post: Post) -> None:
+        posts.append(post)
+        await original(self, table, post)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(demo.FileOutlet, "publish", spy)
+        final, _ = asyncio.run(demo.run_demo(KIND, PLAYERS, SEED, out))
+    return DemoRun(out, final, posts, (out / "transcript.txt").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[DemoRun, DemoRun]:
+    """One seed, played twice in two folders (about two seconds a game)."""
+    return (_run(tmp_path_factory.mktemp("eb_demo_a")),
+            _run(tmp_path_factory.mktemp("eb_demo_b")))
+
+
+def test_the_demo_ends_in_the_win_or_one_of_the_four_losses(
+        runs: tuple[DemoRun, DemoRun]) -> None:
+    run = runs[0]
+    assert run.final.status == OVER and run.final.state is not None
+    state = GAME.load(run.final.state)
+    assert GAME.is_over(state)
+    assert state.result in (WIN, *LOSSES)
+    assert len(run.final.seats) == PLAYERS == len(state.heroes)
+    assert run.posts and run.posts[-1].prompt is None
+
+
+def test_one_valid_png_per_published_post(runs: tuple[DemoRun, DemoRun]) -> None:
+    run = runs[0]
+    files = sorted(p.name for p in run.out.glob("turn_*.png"))
+    assert files == [f"turn_{i:04d}.png" for i in range(1, len(run.posts) + 1)]
+    for name, post in zip(files, run.posts, strict=True):
+        data = (run.out / name).read_bytes()
+        assert post.image is not None and data == post.image
+        assert data.startswith(PNG_MAGIC)
+        with Image.open(io.BytesIO(data)) as image:
+            image.verify()
+
+
+def test_the_same_seed_plays_the_same_game(runs: tuple[DemoRun, DemoRun]) -> None:
+    a, b = runs
+    assert a.out != b.out
+    assert a.transcript == b.transcript
+    assert a.final.state == b.final.state and a.final.version == b.final.version
+    assert [p.image for p in a.posts] == [p.image for p in b.posts]
