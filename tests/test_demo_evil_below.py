@@ -68,15 +68,24 @@ def test_the_demo_ends_in_the_win_or_one_of_the_four_losses(
 
 
 def test_one_valid_png_per_published_post(runs: tuple[DemoRun, DemoRun]) -> None:
+    """Each post's board is written as turn_NNNN.png; a post after a roll also has its
+    dice strip beside it, turn_NNNN_dice.png."""
     run = runs[0]
-    files = sorted(p.name for p in run.out.glob("turn_*.png"))
-    assert files == [f"turn_{i:04d}.png" for i in range(1, len(run.posts) + 1)]
-    for name, post in zip(files, run.posts, strict=True):
-        data = (run.out / name).read_bytes()
-        assert post.image is not None and data == post.image
-        assert data.startswith(PNG_MAGIC)
-        with Image.open(io.BytesIO(data)) as image:
-            image.verify()
+    boards = sorted(p.name for p in run.out.glob("turn_????.png"))
+    assert boards == [f"turn_{i:04d}.png" for i in range(1, len(run.posts) + 1)]
+    strips = 0
+    for n, post in enumerate(run.posts, start=1):
+        written = [(f"turn_{n:04d}.png", post.image)]
+        written += [(f"turn_{n:04d}_{name}", data) for name, data in post.extras]
+        strips += len(post.extras)
+        for name, expected in written:
+            data = (run.out / name).read_bytes()
+            assert expected is not None and data == expected
+            assert data.startswith(PNG_MAGIC)
+            with Image.open(io.BytesIO(data)) as image:
+                image.verify()
+    assert strips and len(list(run.out.glob("turn_*_dice.png"))) == strips
+    assert all([name for name, _ in post.extras] in ([], ["dice.png"]) for post in run.posts)
 
 
 def test_the_same_seed_plays_the_same_game(runs: tuple[DemoRun, DemoRun]) -> None:
