@@ -34,11 +34,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import io
 import json
 import os
 import resource
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -50,14 +48,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_sessions import seed_games
-from PIL import Image
+from bench_sessions import Floor, seed_games
 
 from bot import table as table_rules
 from bot.client import SWITCH_SECONDS
 from bot.sessions import WORKERS, Post, Prompt, Sessions
 from bot.store import Table, open_store
-from renderers.common import to_png
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,34 +74,6 @@ class NullOutlet:
     async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
                    key: str = "") -> list[int]:
         return []
-
-
-class Floor:
-    """The same bytes through the bare minimum: one WAL transaction, one dumps, one
-    PNG encode."""
-
-    def __init__(self, path: Path) -> None:
-        self.db = sqlite3.connect(path, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("CREATE TABLE floor (id INTEGER PRIMARY KEY, state_json TEXT)")
-        self.db.execute("INSERT INTO floor VALUES (1, '')")
-
-    def measure(self, table: Table, image: bytes | None) -> float:
-        envelope = table.envelope()
-        t0 = time.perf_counter()
-        state_json = json.dumps(envelope)
-        self.db.execute("BEGIN IMMEDIATE")
-        self.db.execute("UPDATE floor SET state_json = ? WHERE id = 1", (state_json,))
-        self.db.execute("COMMIT")
-        spent = time.perf_counter() - t0
-        if image is not None:
-            with Image.open(io.BytesIO(image)) as decoded:
-                decoded.load()
-                t0 = time.perf_counter()
-                to_png(decoded)
-                spent += time.perf_counter() - t0
-        return spent * 1000
 
 
 def pct(values: list[float], q: float) -> float:
@@ -317,7 +285,7 @@ if __name__ == "__main__":
     parser.add_argument("--channels", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--game", choices=["cthulhu", "betrayal"], default="cthulhu")
+    parser.add_argument("--game", choices=["cthulhu", "betrayal", "evilbelow"], default="cthulhu")
     parser.add_argument("--haunt", action="store_true", help="betrayal: play in the haunts")
     parser.add_argument("--no-render", action="store_true")
     parser.add_argument("--workers", type=int, default=WORKERS,
