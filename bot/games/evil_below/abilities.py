@@ -1,6 +1,8 @@
 """The characters' abilities, each where seed 001 (or our design, for Stan) makes it
 trigger. Abilities that give a choice are actions (actions.py lists them); the ones
 that simply happen are hooks the rules call from here, so each lives in one place.
+Eddie's allowance is the exception: every move re-checks it, so it sits below the
+effects that move people, in eddie.py.
 """
 
 from __future__ import annotations
@@ -8,19 +10,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.core.events import Event
-from bot.games.evil_below import content
+from bot.games.evil_below import content, effects
 from bot.games.evil_below.content import say
 
 if TYPE_CHECKING:
     from bot.games.evil_below.state import EvilBelowState
 
-EDDIE_CARDS = 2  # seed 001: "up to two cards"
-
-
 def on_abduction(state: EvilBelowState, where: int, events: list[Event]) -> None:
     """Bill: a victim abducted from his location, two cards or fewer: draw one."""
-    from bot.games.evil_below import effects
-
     seat = state.seat_of("bill")
     if seat is None or state.heroes[seat].location != where:
         return
@@ -31,8 +28,6 @@ def on_abduction(state: EvilBelowState, where: int, events: list[Event]) -> None
 
 def on_turn_start(state: EvilBelowState, events: list[Event]) -> None:
     """Bev: at the start of her turn, with another player beside her, all there +1."""
-    from bot.games.evil_below import effects
-
     if state.heroes[state.turn].character != "bev":
         return
     here = state.at(state.heroes[state.turn].location)
@@ -41,24 +36,8 @@ def on_turn_start(state: EvilBelowState, events: list[Event]) -> None:
         effects.gain_bravery(state, here, events)
 
 
-def eddie_check(state: EvilBelowState, events: list[Event]) -> None:
-    """Eddie: each time he and Pennywise come to share a location he may place up to
-    two cards (RULES.md); the allowance lapses when they part."""
-    seat = state.seat_of("eddie")
-    sharing = seat is not None and state.heroes[seat].location == state.pennywise
-    if sharing and not state.eddie_sharing:
-        state.eddie_left = EDDIE_CARDS
-        if seat is not None and state.heroes[seat].hand:
-            events.append(Event(say("events.eddie"), kind="ability"))
-    elif not sharing:
-        state.eddie_left = 0
-    state.eddie_sharing = sharing
-
-
 def fighter_draws(state: EvilBelowState, events: list[Event]) -> None:
     """Ben: whenever he fights Pennywise, he draws a card (no hand limit)."""
-    from bot.games.evil_below import effects
-
     if state.heroes[state.turn].character == "ben":
         events.append(Event(say("events.ben"), kind="ability"))
         effects.draw_totem(state, state.turn, events)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bot.core.actions import Action
 from bot.core.events import Event
-from bot.games.evil_below import abilities, content, effects, fight, sightings
+from bot.games.evil_below import abilities, content, effects, fight, sightings, turns
 from bot.games.evil_below.content import HAND, HEART, say
 from bot.games.evil_below.state import ACTIONS, FIGHT, ROLL, SIGHTINGS, EvilBelowState
 
@@ -267,8 +267,6 @@ def _end_legal(state: EvilBelowState, seat: int) -> list[Legal]:
 
 
 def _end(state: EvilBelowState, seat: int, action: Action, events: list[Event]) -> None:
-    from bot.games.evil_below import turns
-
     turns.end_turn(state, events)
 
 

@@ -16,7 +16,15 @@ from functools import cache
 from bot.core.actions import Action
 from bot.core.choices import CHOOSE
 from bot.core.rng import Rng
-from bot.games.evil_below import abilities, actions, attacks, content, fight, weaknesses
+from bot.games.evil_below import (
+    abilities,
+    actions,
+    attacks,
+    content,
+    effects,
+    fight,
+    weaknesses,
+)
 from bot.games.evil_below.content import HAND, HEART
 from bot.games.evil_below.state import ACTIONS, FIGHT, ROLL, EvilBelowState
 
@@ -217,8 +225,6 @@ def _draw_value(state: EvilBelowState, seat: int) -> float:
 
 
 def abilities_hand_room(state: EvilBelowState, seat: int) -> bool:
-    from bot.games.evil_below import effects
-
     limit = effects.hand_limit(state, seat)
     return limit is None or len(state.heroes[seat].hand) < limit
 

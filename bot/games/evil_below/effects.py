@@ -1,13 +1,13 @@
 """The small changes every rule is made of: draw, lose or gain Bravery, push an attack
 card into the Fight Stack, move a mover, end the game. Each checks the limits seed 001
 puts on it (hand size, Bravery 0-5) so that no caller has to remember them, and each
-movement re-checks the abilities that trigger on who shares a location (abilities.py).
+movement re-checks the ability that triggers on who shares a location (eddie.py).
 """
 
 from __future__ import annotations
 
 from bot.core.events import Event
-from bot.games.evil_below import abilities, content
+from bot.games.evil_below import content, eddie
 from bot.games.evil_below.content import say
 from bot.games.evil_below.state import (
     DRAINPIPE,
@@ -105,7 +105,7 @@ def move_pennywise(state: EvilBelowState, where: int, events: list[Event], why: 
     state.pennywise = where
     events.append(Event(say(f"events.{why}", location=where_name(where)), kind="pennywise",
                         data={"pennywise": where}))
-    abilities.eddie_check(state, events)
+    eddie.eddie_check(state, events)
 
 
 def move_hero(state: EvilBelowState, seat: int, where: int, events: list[Event],
@@ -115,7 +115,7 @@ def move_hero(state: EvilBelowState, seat: int, where: int, events: list[Event],
     events.append(Event(say(f"events.{why}", character=hero_name(state, seat),
                             source=where_name(source), target=where_name(where)),
                         kind="move", data={"seat": seat, "from": source, "to": where}))
-    abilities.eddie_check(state, events)
+    eddie.eddie_check(state, events)
 
 
 def finish(state: EvilBelowState, result: str, events: list[Event]) -> None:

@@ -19,7 +19,16 @@ from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.games.base import Game, PlayerInfo
-from bot.games.evil_below import actions, attacks, content, effects, setup, sightings, turns
+from bot.games.evil_below import (
+    actions,
+    ai,
+    attacks,
+    content,
+    effects,
+    setup,
+    sightings,
+    turns,
+)
 from bot.games.evil_below.content import say
 from bot.games.evil_below.state import AFTERMATH, SIGHTINGS, EvilBelowState
 
@@ -106,8 +115,6 @@ class EvilBelowGame(Game[EvilBelowState]):
                 if s != actor and actions.legal(state, s)] if actor is not None else []
 
     def ai_action(self, state: EvilBelowState, seat: int) -> Action:
-        from bot.games.evil_below import ai
-
         if seat != self.to_act(state):
             raise IllegalAction(say("errors.not_your_turn",
                                     player=state.players[state.turn]))
@@ -115,8 +122,6 @@ class EvilBelowGame(Game[EvilBelowState]):
 
     def ai_offer(self, state: EvilBelowState, seat: int) -> Action | None:
         """An AI seat's out-of-turn action now, or None to let the turn go on."""
-        from bot.games.evil_below import ai
-
         return ai.offer(state, seat)
 
     # ------------------------------------------------------------ apply
