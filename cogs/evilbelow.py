@@ -201,6 +201,12 @@ async def _complete(interaction: discord.Interaction, current: str,
         return []
 
 
+def _values(found: Seat, kind: str, arg: str,
+            name: Callable[[int], str]) -> list[tuple[str, str]]:
+    """(value, name) of one argument over this seat's legal options of `kind`."""
+    return [(str(a.args[arg]), name(int(a.args[arg]))) for a in found.of(kind)]
+
+
 def _move_targets(found: Seat) -> list[tuple[str, str]]:
     return [(str(t), _names()[t]) for t in
             sorted({int(a.args["to"]) for a in found.of(moves.MOVE)})]
@@ -275,9 +281,8 @@ class EvilBelowCog(commands.GroupCog, group_name="evilbelow",
     @place.autocomplete("card")
     async def _place_card(self, interaction: discord.Interaction,
                           current: str) -> list[app_commands.Choice[str]]:
-        return await _complete(interaction, current, lambda f: [
-            (str(a.args["card"]), content.card_name(int(a.args["card"])))
-            for a in f.of(moves.PLACE)])
+        return await _complete(interaction, current, lambda f: _values(
+            f, moves.PLACE, "card", content.card_name))
 
     @app_commands.command(name="ride", description="Ride your Bike anywhere, on anyone's turn")
     @app_commands.describe(to="Where to ride (the Bike stays there)")
@@ -287,8 +292,8 @@ class EvilBelowCog(commands.GroupCog, group_name="evilbelow",
     @ride.autocomplete("to")
     async def _ride_to(self, interaction: discord.Interaction,
                        current: str) -> list[app_commands.Choice[str]]:
-        return await _complete(interaction, current, lambda f: [
-            (str(a.args["to"]), _names()[int(a.args["to"])]) for a in f.of(moves.RIDE)])
+        return await _complete(interaction, current, lambda f: _values(
+            f, moves.RIDE, "to", lambda to: _names()[to]))
 
     @app_commands.command(name="fight", description="Fight Pennywise where you stand")
     async def fight(self, interaction: discord.Interaction) -> None:

@@ -14,7 +14,6 @@ import re
 import sqlite3
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,46 +22,22 @@ from PIL import Image
 
 from bot import demo, games
 from bot.games.cthulhu import content
-from bot.sessions import Post
-from bot.store import OVER, Table
+from bot.store import OVER
+from tests.helpers.demo_run import PNG_MAGIC, DemoRun, run_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 KIND = "cthulhu"
 GAME = games.get(KIND)
 PLAYERS = 3
 SEED = 11
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 BOARD = re.compile(r"\[board: (turn_\d{4}\.png)\]")
-
-
-@dataclass
-class DemoRun:
-    out: Path
-    final: Table
-    posts: list[Post]  # every post the demo published, in order
-    transcript: list[str]
-
-
-def _run(out: Path) -> DemoRun:
-    """run_demo, with the FileOutlet's publish spied on (not replaced)."""
-    posts: list[Post] = []
-    original = demo.FileOutlet.publish
-
-    async def spy(self: demo.FileOutlet, table: Table, post: Post) -> None:
-        posts.append(post)
-        await original(self, table, post)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(demo.FileOutlet, "publish", spy)
-        final, _ = asyncio.run(demo.run_demo(KIND, PLAYERS, SEED, out))
-    lines = (out / "transcript.txt").read_text(encoding="utf-8").splitlines()
-    return DemoRun(out, final, posts, lines)
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[DemoRun, DemoRun]:
     """The same demo twice, in two folders (one whole game each)."""
-    return (_run(tmp_path_factory.mktemp("demo_a")), _run(tmp_path_factory.mktemp("demo_b")))
+    return (run_demo(KIND, PLAYERS, SEED, tmp_path_factory.mktemp("demo_a")),
+            run_demo(KIND, PLAYERS, SEED, tmp_path_factory.mktemp("demo_b")))
 
 
 def _winner_line(state: Any) -> str:

@@ -5,55 +5,27 @@ a seed replays the same game (the demo is what a new user runs to try the bot)."
 
 from __future__ import annotations
 
-import asyncio
 import io
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from bot import demo, games
+from bot import games
 from bot.games.evil_below.state import LOSSES, WIN
-from bot.sessions import Post
-from bot.store import OVER, Table
+from bot.store import OVER
+from tests.helpers.demo_run import PNG_MAGIC, DemoRun, run_demo
 
 KIND = "evilbelow"
 GAME = games.get(KIND)
 PLAYERS = 4
 SEED = 7
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-@dataclass
-class DemoRun:
-    out: Path
-    final: Table
-    posts: list[Post]
-    transcript: str
-
-
-def _run(out: Path) -> DemoRun:
-    """run_demo with the FileOutlet's publish spied on, so the posts can be compared
-    with the files written."""
-    posts: list[Post] = []
-    original = demo.FileOutlet.publish
-
-    async def spy(self: demo.FileOutlet, table: Table, post: Post) -> None:
-        posts.append(post)
-        await original(self, table, post)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(demo.FileOutlet, "publish", spy)
-        final, _ = asyncio.run(demo.run_demo(KIND, PLAYERS, SEED, out))
-    return DemoRun(out, final, posts, (out / "transcript.txt").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[DemoRun, DemoRun]:
     """One seed, played twice in two folders (about two seconds a game)."""
-    return (_run(tmp_path_factory.mktemp("eb_demo_a")),
-            _run(tmp_path_factory.mktemp("eb_demo_b")))
+    return (run_demo(KIND, PLAYERS, SEED, tmp_path_factory.mktemp("eb_demo_a")),
+            run_demo(KIND, PLAYERS, SEED, tmp_path_factory.mktemp("eb_demo_b")))
 
 
 def test_the_demo_ends_in_the_win_or_one_of_the_four_losses(
