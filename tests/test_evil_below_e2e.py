@@ -125,6 +125,14 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
                               option=picks[0]["value"])).wait()
         table, state = await _saved(fd, bot, channel)
     assert state.phase == ACTIONS and state.turn == 0
+    # /game status, /game map and /game log answer privately, with public facts only.
+    status = await (await fd.slash(cat, channel, "game", "status")).wait()
+    assert status.response is not None and status.response.ephemeral
+    assert "Fight Stack 7 (attack cards: 1)" in status.response.text
+    shown = (await (await fd.slash(cat, channel, "game", "map")).wait()).messages[-1]
+    assert shown.ephemeral and shown.attachments[0][1].startswith(PNG_SIGNATURE)
+    log = await (await fd.slash(cat, channel, "game", "log")).wait()
+    assert "rolls:" in log.ephemeral_texts()[0]
     state = await _arrange(bot, channel, state, table)
     here = state.heroes[0].location
     where = content.board().names[here]
