@@ -53,7 +53,6 @@ from renderers.common import (
     parse_colour,
     polygon,
     rounded_box,
-    to_png,
     wrap_text,
 )
 
@@ -549,44 +548,55 @@ def dice_height(view: DiceView) -> int:
     return HEADER + DIE + 24 + MARGIN if view.dice else HEADER + 24
 
 
-def compose_dice(view: DiceView, width: int = BASE_WIDTH) -> Image.Image:
+def _die(img: Image.Image, xy: tuple[float, float], colour: Colour, face: str, used: bool,
+         name: str, k: float) -> None:
+    """One die rolled, its top-left corner at xy: its face on its location's colour
+    (faded once used), the location's name under it."""
+    x, y = xy
+    face_fill = mix(colour, BG, 0.6) if used else colour
+    rounded_box(img, (round(x), round(y), round(x + DIE * k), round(y + DIE * k)),
+                round(10 * k), TEXT if not used else EDGE)
+    rounded_box(img, (round(x + 4 * k), round(y + 4 * k), round(x + (DIE - 4) * k),
+                      round(y + (DIE - 4) * k)), round(8 * k), face_fill)
+    cx, cy = x + DIE / 2 * k, y + (DIE / 2 - 3) * k
+    ink = contrast_text(face_fill)
+    if face == "balloon":
+        _balloon(img, (cx, cy - 6 * k), 14 * k, BALLOON)
+    elif face == "heart":
+        _heart(img, (cx, cy), 18 * k, ink)
+    else:  # a hand: palm and fingers
+        rounded_box(img, (round(cx - 11 * k), round(cy - 2 * k), round(cx + 11 * k),
+                          round(cy + 18 * k)), round(6 * k), ink)
+        for dx, tip in ((-9, -14), (-3, -18), (3, -18), (9, -14)):
+            rounded_box(img, (round(cx + (dx - 2.5) * k), round(cy + tip * k),
+                              round(cx + (dx + 2.5) * k), round(cy + 4 * k)),
+                        round(2.5 * k), ink)
+        rounded_box(img, (round(cx + 9 * k), round(cy + 2 * k), round(cx + 19 * k),
+                          round(cy + 8 * k)), round(3 * k), ink)
+    _text(ImageDraw.Draw(img), (cx, y + (DIE + 12) * k), name, 11, k,
+          MUTED if used else TEXT, anchor="mm", width=DIE)
+
+
+def _compose_dice(view: DiceView, width: int, ink: Ink | None) -> Canvas:
+    """The dice strip on a canvas: RGB without an ink, else in that ink's indices."""
     k = width / U
-    img = Image.new("RGB", (width, round(dice_height(view) * k)), BG)
-    d = ImageDraw.Draw(img)
-    _text(d, (MARGIN * k, (HEADER / 2 + 2) * k), view.header, 13, k, TEXT, bold=True,
-          width=U - 2 * MARGIN)
+    canvas = Canvas((width, round(dice_height(view) * k)), BG, ink)
+    b = _Board(canvas, k)
+    b.text((MARGIN * k, (HEADER / 2 + 2) * k), view.header, 13, TEXT, BG, bold=True,
+           width=U - 2 * MARGIN)
     if not view.dice:
-        _text(d, (MARGIN * k, (HEADER + 10) * k), "No dice rolled yet this turn", 12, k, MUTED)
-        return img
+        b.text((MARGIN * k, (HEADER + 10) * k), "No dice rolled yet this turn", 12, MUTED, BG)
+        return canvas
     for i, die in enumerate(view.dice):
         x = MARGIN + i * (DIE + DIE_GAP)
-        y = HEADER + 4
-        colour = parse_colour(die.colour)
-        face = mix(colour, BG, 0.6) if die.used else colour
-        rounded_box(img, (round(x * k), round(y * k), round((x + DIE) * k),
-                          round((y + DIE) * k)), round(10 * k), TEXT if not die.used else EDGE)
-        rounded_box(img, (round((x + 4) * k), round((y + 4) * k), round((x + DIE - 4) * k),
-                          round((y + DIE - 4) * k)), round(8 * k), face)
-        centre = ((x + DIE / 2) * k, (y + DIE / 2 - 3) * k)
-        ink = contrast_text(face)
-        if die.face == "balloon":
-            _balloon(img, (centre[0], centre[1] - 6 * k), 14 * k, BALLOON)
-        elif die.face == "heart":
-            _heart(img, centre, 18 * k, ink)
-        else:  # a hand: palm and fingers
-            cx, cy = centre
-            rounded_box(img, (round(cx - 11 * k), round(cy - 2 * k), round(cx + 11 * k),
-                              round(cy + 18 * k)), round(6 * k), ink)
-            for j, (dx, top) in enumerate(((-9, -14), (-3, -18), (3, -18), (9, -14))):
-                del j
-                rounded_box(img, (round(cx + (dx - 2.5) * k), round(cy + top * k),
-                                  round(cx + (dx + 2.5) * k), round(cy + 4 * k)),
-                            round(2.5 * k), ink)
-            rounded_box(img, (round(cx + 9 * k), round(cy + 2 * k), round(cx + 19 * k),
-                              round(cy + 8 * k)), round(3 * k), ink)
-        _text(d, ((x + DIE / 2) * k, (y + DIE + 12) * k), die.name, 11, k,
-              MUTED if die.used else TEXT, anchor="mm", width=DIE)
-    return img
+        b.glyph(_die, (x * k, (HEADER + 4) * k), BG, (DIE + 24) * k, parse_colour(die.colour),
+                die.face, die.used, die.name, k)
+    return canvas
+
+
+def compose_dice(view: DiceView, width: int = BASE_WIDTH) -> Image.Image:
+    """The dice strip as an RGB image."""
+    return _compose_dice(view, width, None).finish()
 
 
 # ---------------------------------------------------------------- palette and output
@@ -663,7 +673,7 @@ def render_board(state: Any, *, width: int = BASE_WIDTH) -> bytes:
 def render_dice(state: Any, *, width: int = BASE_WIDTH,
                 rolled: list[str] | None = None) -> bytes:
     """The dice rolled this turn (or the faces `rolled`) as a strip, PNG bytes."""
-    return to_png(compose_dice(dice_view(state, rolled), width), palette=palette(width))
+    return _compose_dice(dice_view(state, rolled), width, board_ink(width)).png()
 
 
 def render_extras(state: Any, events: list[Event]) -> list[tuple[str, bytes]]:
