@@ -7,11 +7,20 @@ are drawn face down alike, the Fight Stack, decks and attack pile only as counts
 
 Sizes are written for a 600 px wide image (`U` units) and scaled to the width asked
 for; the board is drawn 900 px wide so that its smallest text (11 units, 16 px) is
-still ~11 px where Discord shows it in a chat, about 600 px wide. Drawing is RGB with
-the shared anti-aliased helpers (renderers.common), then mapped to a fixed palette
-fitted once per width and fonts to a made-up sample board (no game's state is in it),
-and written as a palette PNG: the same state always gives the same bytes.
-bench/bench_render_evil_below.py times it.
+still ~11 px where Discord shows it in a chat, about 600 px wide.
+
+A board is posted after every action, and drawing it whole in RGB, then quantizing and
+encoding it, cost more than the rest of the action several times over. So it is
+composed as Cthulhu's is (renderers.canvas): from pieces (a panel, a circle, a pawn, a
+row of hearts, a die) each drawn once in RGB with the shared anti-aliased helpers on
+the flat colour it lies on and quantized once, then pasted in the palette, and written
+band by band, the bands unchanged since any earlier render reused. Pieces are keyed by
+public facts only (sizes, names, colours, counts, a circle's "face down"), so no cache
+can carry a secret. A piece with round()ed edges is drawn at its point's offset from an
+even pixel (`_glyph`), where round()'s ties to even fall as on the board, so the board
+is the one drawing in place gives, pixel for pixel. The palette is fitted once per
+width and fonts to a made-up sample board (no game's state is in it): the same state
+always gives the same bytes. bench/bench_render_evil_below.py times it.
 """
 
 from __future__ import annotations
