@@ -12,15 +12,20 @@ whatever machine runs it:
     .venv/bin/python bench/bench_render_evil_below.py
     .venv/bin/python bench/bench_render_evil_below.py --games 2 --width 600
 
-Recorded on the 2-core box, defaults (900 px, seeds 0-2 at 2-7 seats, 2,579 states),
-with the full test suite running alongside (so absolute ms are high; the ratio is the
-figure to compare), ms:
+Recorded on the shared 2-core box, defaults (900 px, seeds 0-2 at 2-7 seats, 2,554
+states), ms, two runs (the board composed from cached pieces in its palette and written
+band by band, renderers.canvas):
 
-    first render of the process (palette fit, fonts): 212
-    board  render median 24.7  p90 40.0  p99 47.4;  bare encode median 7.7  p90 11.6
-           ratio render/encode median 3.45  p90 4.45;  PNG median 45 KB, max 54 KB
-    dice   render median  2.6  p90  7.1;  bare encode median 0.8
-           ratio median 3.32;  PNG median 11 KB, max 12 KB
+    first render of the process (palette fit, fonts): 99 / 124
+    board  render median 1.90 / 2.48  p90 3.46 / 4.16  p99 5.51 / 6.64;  bare encode
+           median 3.47 / 3.95;  ratio render/encode median 0.52 / 0.59  p99 1.38 / 1.49;
+           PNG median 47 KB, max 57 KB
+    dice   render median 0.52  p90 1.58  p99 2.94;  bare encode median 1.09
+           ratio median 0.52;  PNG median 11 KB, max 12 KB
+
+Below 1: most bands of a board are reused from an earlier render, neither drawn nor
+compressed. Drawn whole in RGB, quantized and encoded (before), the same run gave board
+median 12.04  p99 21.06 (ratio 3.36), PNG median 45 KB; dice median 2.60 (ratio 3.31).
 """
 
 from __future__ import annotations

@@ -190,3 +190,17 @@ def test_the_dice_strip_shows_what_was_rolled() -> None:
     assert strip != empty
     assert decode(strip).height > decode(empty).height
     assert len(strip) < 100_000
+
+
+def test_composed_in_the_palette_as_the_rgb_board_quantized() -> None:
+    # Pieces pasted in the palette give the picture drawing the board whole in RGB and
+    # quantizing it gives, pixel for pixel (board and dice strip).
+    from renderers.common import to_png
+
+    for state in ai_states(7, seed=5, every=60):
+        rgb = evilbelow.render_image(state)
+        plain = to_png(rgb, palette=evilbelow.palette(rgb.width))
+        assert decode(render_board(state)).tobytes() == decode(plain).tobytes()
+        dice = evilbelow.compose_dice(dice_view(state))
+        plain = to_png(dice, palette=evilbelow.palette(dice.width))
+        assert decode(render_dice(state)).tobytes() == decode(plain).tobytes()
