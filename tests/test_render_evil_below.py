@@ -27,7 +27,15 @@ from renderers.evilbelow import (
     render_board,
     render_dice,
 )
-from tests.evil_below_helpers import SQUARE, actions_phase, ai_states, arrange
+from tests.evil_below_helpers import (
+    BARRENS,
+    NEIBOLT,
+    SQUARE,
+    actions_phase,
+    ai_states,
+    arrange,
+    card,
+)
 
 GAME = EvilBelowGame()
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -140,7 +148,8 @@ def test_a_rescue_lies_face_up_until_taken_again() -> None:
 
 def scramble(state: EvilBelowState, seed: int) -> EvilBelowState:
     """The same table with every face-down identity changed: victims in their circles,
-    the Fight Stack (same attack count), the decks, the attack pile, the hands."""
+    the Fight Stack (same attack count), the decks, the attack pile. Hands are face up
+    (seed 001), so they stay."""
     rng = random.Random(seed)
     new = GAME.copy_state(state)
     down = [(w, i) for w, circles in enumerate(new.circles) for i, t in enumerate(circles)
@@ -149,14 +158,13 @@ def scramble(state: EvilBelowState, seed: int) -> EvilBelowState:
     rng.shuffle(tokens)
     for (w, i), t in zip(down, tokens, strict=True):
         new.circles[w][i] = t
-    pool = list(range(content.totem_count()))
+    held = {c for hero in new.heroes for c in hero.hand}
+    pool = [c for c in range(content.totem_count()) if c not in held]
     rng.shuffle(pool)
     new.fight_stack = [c if content.is_attack(c) else pool.pop() for c in new.fight_stack]
     rng.shuffle(new.fight_stack)
     rng.shuffle(new.totem_deck)
     rng.shuffle(new.attack_pile)
-    for hero in new.heroes:
-        hero.hand = [pool.pop() for _ in hero.hand]
     return new
 
 
@@ -167,6 +175,21 @@ def test_nothing_face_down_is_drawn() -> None:
         assert board_view(other) == board_view(state)
         assert render_board(other) == render_board(state)
         assert render_dice(other) == render_dice(state)
+
+
+def test_the_hands_are_drawn_face_up() -> None:
+    """Seed 001: "Drawn cards are kept faceup in front of you." Each card in a hand
+    shows as its location's colour and its totem's letter; past three, "+n"."""
+    state = arrange(["bill", "bev"])
+    state.heroes[0].hand = [card(BARRENS, 1)]
+    view = board_view(state)
+    assert view.heroes[0].cards == ((content.board().colours[BARRENS], "R"),)
+    other = GAME.copy_state(state)
+    other.heroes[0].hand = [card(BARRENS, 2)]
+    assert render_board(other) != render_board(state)
+    state.heroes[1].hand = [card(NEIBOLT, t) for t in range(5)]  # Ben-sized
+    assert len(board_view(state).heroes[1].cards) == 5
+    assert render_board(state)[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_the_fight_stack_shows_its_size_and_attacks() -> None:

@@ -40,6 +40,7 @@ from bot.games.evil_below.view import (
     DOWN,
     BoardView,
     DiceView,
+    HeroView,
     LocationView,
     board_view,
     dice_view,
@@ -105,6 +106,7 @@ CELL_H = 92
 CIRCLE_R, CIRCLE_STEP = 11, 27
 PAWN_R, PAWN_STEP = 11, 25
 WEAK_ROW, HERO_ROW = 32, 34
+HAND_CHIPS, CHIP_STEP = 3, 14  # a hand shows up to three cards, 14 units apart
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,17 @@ def _card(img: Image.Image, xy: tuple[float, float], k: float) -> None:
     x, y = xy
     rounded_box(img, (round(x), round(y), round(x + 9 * k), round(y + 13 * k)),
                 max(1, round(2 * k)), CARD, CARD_EDGE, max(1, round(k)))
+
+
+def _chip(img: Image.Image, xy: tuple[float, float], k: float, colour: str,
+          mark: str) -> None:
+    """A face-up totem card in a hand: its location's colour, its totem's letter."""
+    x, y = xy
+    fill = parse_colour(colour)
+    rounded_box(img, (round(x), round(y), round(x + 12 * k), round(y + 16 * k)),
+                max(1, round(2 * k)), fill, CARD_EDGE, max(1, round(k)))
+    _text(ImageDraw.Draw(img), (x + 6 * k, y + 8 * k), mark, 11, k, contrast_text(fill),
+          bold=True, anchor="mm")
 
 
 def _pile(img: Image.Image, xy: tuple[float, float], cards: int, k: float) -> None:
@@ -514,10 +527,22 @@ def _heroes(b: _Board, view: BoardView, geo: Geometry) -> None:
         who = hero.player + (" (AI)" if hero.ai else "")
         b.text(((x + 30) * k, (cy + 8) * k), who, 11, MUTED, PANEL, width=120)
         b.glyph(_hearts, ((x + 160) * k, cy * k), PANEL, 60 * k, hero.bravery, k)
-        b.glyph(_card, ((x + 224) * k, (cy - 6.5) * k), PANEL, 16 * k, k)
-        b.text(((x + 236) * k, cy * k), str(hero.hand), 12, TEXT, PANEL, bold=True)
+        _hand(b, hero, x + 217, cy, k)
         if hero.bike:
-            b.glyph(_bike, ((x + 250) * k, (cy + 3) * k), PANEL, 22 * k, k, BIKE, PANEL)
+            b.glyph(_bike, ((x + 264) * k, (cy + 3) * k), PANEL, 22 * k, k, BIKE, PANEL)
+
+
+def _hand(b: _Board, hero: HeroView, x: float, cy: float, k: float) -> None:
+    """The cards in a Loser's hand, face up as seed 001 keeps them: a chip per card in
+    its location's colour with its totem's letter; past three, two chips and "+n"."""
+    shown = hero.cards if len(hero.cards) <= HAND_CHIPS else hero.cards[:HAND_CHIPS - 1]
+    for n, (colour, mark) in enumerate(shown):
+        b.glyph(_chip, ((x + n * CHIP_STEP) * k, (cy - 8) * k), PANEL, 18 * k, k, colour, mark)
+    if len(shown) < len(hero.cards):
+        b.text(((x + len(shown) * CHIP_STEP) * k, cy * k), f"+{len(hero.cards) - len(shown)}",
+               11, TEXT, PANEL, bold=True)
+    if not hero.cards:
+        b.text((x * k, cy * k), "–", 12, MUTED, PANEL)
 
 
 def _compose(view: BoardView, width: int, ink: Ink | None) -> Canvas:

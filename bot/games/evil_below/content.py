@@ -110,6 +110,11 @@ def totem_names() -> tuple[str, ...]:
     return tuple(str(k) for k in _load("cards")["totems"]["names"])
 
 
+def totem_marks() -> tuple[str, ...]:
+    """The letter each totem shows on the board (a hand's cards are face up)."""
+    return tuple(str(k) for k in _load("cards")["totems"]["marks"])
+
+
 def totem_count() -> int:
     return len(board().keys) * TOTEMS_PER_LOCATION
 

@@ -49,7 +49,10 @@ class HeroView:
     colour: str  # "#rrggbb": the colour of the character's home location
     location: int
     bravery: int
-    hand: int  # how many cards (their identities are the player's)
+    hand: int  # how many cards
+    # Seed 001: "Drawn cards are kept faceup in front of you": each card in hand as its
+    # location's colour and its totem's letter.
+    cards: tuple[tuple[str, str], ...]
     bike: bool
     acting: bool
     ai: bool
@@ -142,6 +145,8 @@ def board_view(state: EvilBelowState) -> BoardView:
         HeroView(seat=s, character=h.character, name=content.character(h.character).name,
                  player=state.players[s], colour=hero_colour(h.character), location=h.location,
                  bravery=h.bravery, hand=len(h.hand), bike=h.bike,
+                 cards=tuple((board.colours[content.card_location(c)],
+                              content.totem_marks()[content.card_totem(c)]) for c in h.hand),
                  acting=s == state.turn and not state.over, ai=state.ai[s])
         for s, h in enumerate(state.heroes))
     weaknesses = tuple(
