@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -37,6 +38,7 @@ PRIVATE_CHOICES = "view.choices"
 MAX_ROWS = 5
 PER_ROW = 5
 PER_SELECT = 25
+OWN_ROWS = 2  # other seats that always get a row each (the turn keeps at least three)
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -212,14 +214,23 @@ def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = T
     row = 0
     selects = [0]
     if prompt is not None:
-        extra = list(prompt.others) if others else []
-        limit = MAX_ROWS - min(len(extra), MAX_ROWS - 1) if main else 0
+        extra = [o for o in (prompt.others if others else ()) if _public(o.options)]
+        # Each other seat gets a row of its own while that leaves the turn's own
+        # controls the rows they need (or at least three); past that, all the other
+        # seats share one select, so the player whose turn it is never loses a control.
+        split = len(extra) <= OWN_ROWS or \
+            len(extra) <= MAX_ROWS - _rows_needed(prompt, reveal_private)
+        taken = (len(extra) if split else 1) if extra else 0
+        limit = MAX_ROWS - min(taken, MAX_ROWS - 1) if main else 0
         if main:
             row = _turn_rows(view, channel_id, prompt, row, limit, selects, reveal_private)
-        for other in extra:
-            if row >= MAX_ROWS:
-                break
-            row = _other_row(view, channel_id, other, row, selects)
+        if split:
+            for other in extra:
+                if row >= MAX_ROWS:
+                    break
+                row = _other_row(view, channel_id, other, row, selects)
+        elif row < MAX_ROWS:
+            row = _others_select(view, channel_id, extra, row, selects)
     if with_secret and row < MAX_ROWS:
         view.add_item(ActionButton(channel_id, ANY_VERSION, Action(SECRET), label="My secrets",
                                    style=discord.ButtonStyle.secondary, row=row))
@@ -255,6 +266,31 @@ def _turn_rows(view: discord.ui.View, channel_id: int, prompt: Prompt, row: int,
                                   chunk, row))
             row += 1
     return row
+
+
+def _public(options: list[Option]) -> list[Option]:
+    return [o for o in options if not o.private]
+
+
+def _rows_needed(prompt: Prompt, reveal_private: bool) -> int:
+    """The rows the turn's own controls take when nothing else competes for them."""
+    shown = [o for o in prompt.options if reveal_private or not o.private]
+    rows = int(len(shown) < len(prompt.options))
+    for options in _group(shown).values():
+        rows += 1 if len(options) <= PER_ROW else -(-len(options) // PER_SELECT)
+    return rows
+
+
+def _others_select(view: discord.ui.View, channel_id: int, extra: list[Prompt], row: int,
+                   selects: list[int]) -> int:
+    """Every other seat's out-of-turn options in one select, each labelled with whose it
+    is (and pinned to that seat, so only its holder may pick it)."""
+    labelled = [replace(o, label=f"{other.name}: {o.label}")
+                for other in extra for o in _public(other.options)][:PER_SELECT]
+    names = ", ".join(other.name for other in extra)
+    view.add_item(_select(channel_id, extra[0].version, selects,
+                          say("view.others_act", names=names), labelled, row))
+    return row + 1
 
 
 def _other_row(view: discord.ui.View, channel_id: int, other: Prompt, row: int,

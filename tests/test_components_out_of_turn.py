@@ -3,6 +3,8 @@ each, labelled with whose they are, pinned to their seat, never their private op
 
 from __future__ import annotations
 
+import discord
+
 from bot import table as T
 from bot.core.actions import Action, Option
 from bot.sessions import Prompt
@@ -41,3 +43,23 @@ def test_each_other_seat_gets_its_own_labelled_row_at_the_current_version() -> N
     channel_only = prompt_view(9, prompt, main=False)
     assert not any(label.startswith("Move") for label in _labels(channel_only))
     assert "Bob: Ride" in _labels(channel_only)
+
+
+def test_many_other_seats_share_one_select_and_the_turn_keeps_its_controls() -> None:
+    """Four Bike holders and Eddie may all act on someone's turn: a row each would
+    leave the turn one row, so they share one select, each entry named and pinned."""
+    groups = ("Move", "Pick up", "Courage", "Turn")
+    turn = [Option(f"{g} {i}", Action(g.lower().replace(" ", ""), {"n": i}), group=g)
+            for g in groups for i in range(2)]
+    others = tuple(_other(s, f"P{s}", [Option(f"Ride to {t}", Action("ride", {"to": t}),
+                                              group="Bike") for t in range(3)])
+                   for s in range(1, 6))
+    view = prompt_view(9, Prompt(0, 100, "Ann", turn, version=4, others=others))
+    labels = _labels(view)
+    assert all(f"{g} {i}" in labels for g in groups for i in range(2))
+    [shared] = [i.item for i in view.children if getattr(i, "item", None) is not None
+                and isinstance(i.item, discord.ui.Select)]
+    assert shared.placeholder.startswith("Out of turn (P1, P2, P3, P4, P5)")
+    entries = {o.label: o.value for o in shared.options}
+    assert len(entries) == 15 and entries["P3: Ride to 2"] == "ride~for_seat=3~to=2"
+    assert max(_rows(view)) < MAX_ROWS
