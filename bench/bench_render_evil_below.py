@@ -31,7 +31,6 @@ median 12.04  p99 21.06 (ratio 3.36), PNG median 45 KB; dice median 2.60 (ratio 
 from __future__ import annotations
 
 import argparse
-import io
 import statistics
 import sys
 import time
@@ -40,10 +39,9 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PIL import Image
 
+from bench.floors import encode_ms
 from renderers import evilbelow
-from renderers.common import PNG_OPTIONS
 from tests.evil_below_helpers import ai_states
 
 
@@ -56,16 +54,6 @@ def summary(name: str, values: list[float]) -> str:
     return (f"  {name:<8} median {statistics.median(values):6.2f}  p90 "
             f"{percentile(values, 90):6.2f}  p99 {percentile(values, 99):6.2f}  max "
             f"{max(values):6.2f}  (n={len(values)})")
-
-
-def bare_encode(data: bytes) -> float:
-    """ms to save the same picture, already decoded to its palette image, as PNG."""
-    img = Image.open(io.BytesIO(data))
-    img.load()
-    t0 = time.perf_counter()
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", **PNG_OPTIONS)
-    return (time.perf_counter() - t0) * 1000
 
 
 def main() -> None:
@@ -86,7 +74,7 @@ def main() -> None:
             t0 = time.perf_counter()
             data = render(state, width=args.width)
             ms = (time.perf_counter() - t0) * 1000
-            enc = bare_encode(data)
+            enc = encode_ms(data)
             took.append(ms)
             bare.append(enc)
             ratios.append(ms / enc)

@@ -77,7 +77,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import io
 import random
 import statistics
 import sys
@@ -90,10 +89,10 @@ from types import ModuleType
 if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PIL import Image
 
 import renderers
 from bench.bench_render_betrayal import game_views, haunt_views, percentile
+from bench.floors import encode_ms
 from bot.games.base import PlayerInfo
 from bot.games.betrayal.view import MapView
 from bot.games.cthulhu import GAME as CTHULHU
@@ -182,16 +181,6 @@ def png_options() -> dict[str, object]:
     return dict(common.PNG_OPTIONS)
 
 
-def floor_ms(data: bytes, options: dict[str, object]) -> float:
-    """The bare encode of the image `data` holds: its P-mode pixels and palette, saved."""
-    img = Image.open(io.BytesIO(data))
-    img.load()
-    buf = io.BytesIO()
-    t0 = time.perf_counter()
-    img.save(buf, format="PNG", **options)
-    return (time.perf_counter() - t0) * 1000
-
-
 def caches() -> dict[str, Callable[[], object]]:
     """name -> cache_info of every cache the loaded renderer modules hold."""
     out: dict[str, Callable[[], object]] = {}
@@ -267,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
             data = render()
             ms = (time.perf_counter() - t0) * 1000
             after = counts(infos)
-            floor = floor_ms(data, options)
+            floor = encode_ms(data)
             tally = tallies[ch.kind]
             tally.render.append(ms)
             tally.floor.append(floor)

@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import io
 import json
 import random
 import resource
@@ -68,14 +67,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PIL import Image
 
+from bench.floors import encode_ms
 from bot import table as table_rules
 from bot.core.actions import Action, Option
 from bot.core.seats import Seat
 from bot.sessions import Post, Sessions
 from bot.store import Table, open_store
-from renderers.common import to_png
 
 PLAYERS = 4
 
@@ -119,14 +117,8 @@ class Floor:
         self.db.execute("BEGIN IMMEDIATE")
         self.db.execute("UPDATE floor SET state_json = ? WHERE id = 1", (state_json,))
         self.db.execute("COMMIT")
-        spent = time.perf_counter() - t0
-        if image is not None:
-            with Image.open(io.BytesIO(image)) as decoded:
-                decoded.load()
-                t0 = time.perf_counter()
-                to_png(decoded)
-                spent += time.perf_counter() - t0
-        return spent * 1000
+        spent = (time.perf_counter() - t0) * 1000
+        return spent + (encode_ms(image) if image is not None else 0.0)
 
     def close(self) -> None:
         self.db.close()

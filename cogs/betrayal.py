@@ -20,7 +20,14 @@ from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.games.betrayal import sheet_view
 from bot.store import Table
-from cogs.common import acknowledgement, actor_of, handling, say_ephemeral, sessions_of
+from cogs.common import (
+    acknowledgement,
+    actor_of,
+    handling,
+    pick_option,
+    say_ephemeral,
+    sessions_of,
+)
 from renderers.betrayal import render_sheet
 
 KIND = "betrayal"
@@ -52,19 +59,9 @@ async def _options(interaction: discord.Interaction, kinds: set[str]) -> list[Op
 
 
 def pick(options: list[Option], typed: str, what: str) -> Action:
-    """The option autocomplete sent back (an encoded action), or the one whose label
-    alone matches the typed words."""
-    for option in options:
-        if option.action.encode() == typed:
-            return option.action
-    words = typed.strip().lower()
-    hits = [o for o in options if words and words in o.label.lower()]
-    if len(hits) == 1:
-        return hits[0].action
-    if not options:
-        raise IllegalAction(f"You can't {what} right now.")
-    listed = "; ".join(o.label for o in options[:10])
-    raise IllegalAction(f"Say which: {listed}"[:1900])
+    """The option autocomplete sent back, or the one whose label holds the typed words."""
+    return pick_option(options, typed, nothing=f"You can't {what} right now.",
+                       which=lambda listed: f"Say which: {listed}")
 
 
 async def _choices(interaction: discord.Interaction, kinds: set[str],

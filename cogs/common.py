@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.table import Actor
 from bot.texts import say
@@ -108,6 +109,23 @@ async def remind_undelivered(interaction: discord.Interaction,
     game_channel = channel_id if channel_id is not None else interaction.channel_id or 0
     if outlet.take_undelivered(game_channel, interaction.user.id):
         await say_ephemeral(interaction, DM_REMINDER)
+
+
+def pick_option(options: list[Option], typed: str, *, nothing: str,
+                which: Callable[[str], str]) -> Action:
+    """The option autocomplete sent back (an encoded action), or the one whose label
+    alone holds the typed words. None open: `nothing`; several or none matching: the
+    game's `which` line, given the first ten labels."""
+    for option in options:
+        if option.action.encode() == typed:
+            return option.action
+    words = typed.strip().lower()
+    hits = [o for o in options if words and words in o.label.lower()]
+    if len(hits) == 1:
+        return hits[0].action
+    if not options:
+        raise IllegalAction(nothing)
+    raise IllegalAction(which("; ".join(o.label for o in options[:10]))[:1900])
 
 
 def acknowledgement(outcome: Outcome, done: str) -> str:

@@ -16,25 +16,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import games
 from bot import table as table_rules
 from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
+from bot.games.evil_below import GAME, content
 from bot.games.evil_below import actions as moves
-from bot.games.evil_below import content
+from bot.games.evil_below.actions import spare_die
 from bot.games.evil_below.content import say
 from bot.games.evil_below.state import EvilBelowState
-from cogs.common import acknowledgement, actor_of, handling, sessions_of
+from cogs.common import acknowledgement, actor_of, handling, pick_option, sessions_of
 
-KIND = "evilbelow"
 PICKUPS = [app_commands.Choice(name=say("cog.pickup_draw"), value=moves.DRAW),
            app_commands.Choice(name=say("cog.pickup_bike"), value=moves.BIKE)]
 COURAGES = [app_commands.Choice(name=say("cog.courage_bravery"), value=moves.BRAVERY),
             app_commands.Choice(name=say("cog.courage_rescue"), value=moves.RESCUE)]
 ABILITIES = {moves.RICHIE, moves.PEEK, moves.MIKE}
-PROBE = "probe"  # an argument no legal option has
 
 
 @dataclass(frozen=True)
@@ -50,26 +48,19 @@ class Seat:
         return [o.action for o in self.options if o.action.kind in kinds]
 
     def refusal(self, kind: str) -> IllegalAction:
-        """Why this seat cannot take an action of `kind` now, in the engine's words: a
-        probe no option matches gets the engine's own refusal (whose turn, which phase,
-        what is missing)."""
-        try:
-            games.get(KIND).apply(self.state, self.seat, Action(kind, {PROBE: 0}))
-        except IllegalAction as exc:
-            return exc
-        return IllegalAction(say(f"errors.illegal_{kind}"))  # pragma: no cover
+        """Why this seat cannot take an action of `kind` now, in the engine's words."""
+        return IllegalAction(GAME.refusal(self.state, self.seat, kind))
 
 
 async def _seat(interaction: discord.Interaction) -> Seat:
     table = await sessions_of(interaction).table(interaction.channel_id or 0)
-    if table is None or table.kind != KIND or table.state is None:
+    if table is None or table.kind != GAME.key or table.state is None:
         raise IllegalAction(say("cog.no_game"))
     seat = table_rules.acting_seat(table, interaction.user.id)
     if seat is None:
         raise IllegalAction(say("errors.not_playing"))
-    game = games.get(KIND)
-    state: EvilBelowState = game.load(table.state)
-    return Seat(state, seat, game.options(state, seat))
+    state = GAME.load(table.state)
+    return Seat(state, seat, GAME.options(state, seat))
 
 
 def _names() -> tuple[str, ...]:
@@ -104,13 +95,6 @@ def card_index(typed: str, hand: list[int]) -> int:
     if len(hits) != 1:
         raise IllegalAction(say("cog.unknown_card", typed=text[:40]))
     return hits[0]
-
-
-def spare_die(state: EvilBelowState, dice: list[int]) -> int:
-    """The die a move spends when the player names none: one no Loser could use where
-    it belongs (nobody stands there), else the first."""
-    standing = {hero.location for hero in state.heroes}
-    return min(dice, key=lambda d: (d in standing, d))
 
 
 def pick_move(found: Seat, to: str, die: str | None) -> Action:
@@ -157,19 +141,10 @@ def pick_ride(found: Seat, to: str) -> Action:
 
 
 def pick_labelled(found: Seat, kinds: set[str], typed: str, refusal: str) -> Action:
-    """An option autocomplete sent back (an encoded action) or the one whose label
-    alone holds the typed words."""
-    legal = [o for o in found.options if o.action.kind in kinds]
-    for option in legal:
-        if option.action.encode() == typed:
-            return option.action
-    words = typed.strip().lower()
-    hits = [o for o in legal if words and words in o.label.lower()]
-    if len(hits) == 1:
-        return hits[0].action
-    if not legal:
-        raise IllegalAction(refusal)
-    raise IllegalAction(say("cog.say_which", options="; ".join(o.label for o in legal[:10])))
+    """An option of these kinds, as autocomplete sent it back or by its label's words."""
+    return pick_option([o for o in found.options if o.action.kind in kinds], typed,
+                       nothing=refusal, which=lambda listed: say("cog.say_which",
+                                                                 options=listed))
 
 
 def only(found: Seat, kind: str) -> Action:

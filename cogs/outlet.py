@@ -246,10 +246,10 @@ class DiscordOutlet:
             self._scenes.pop(table.channel_id, None)
             return None
         lines = scene.lines + post.lines
-        text = post_text(table, dataclasses.replace(post, lines=lines))
         if len("\n".join(lines)) > LIMIT - 200:  # too long to keep whole: a new message
             self._scenes.pop(table.channel_id, None)
             return None
+        text = post_text(table, dataclasses.replace(post, lines=lines))
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             edited = await channel.get_partial_message(scene.message_id).edit(
@@ -265,10 +265,9 @@ class DiscordOutlet:
         return edited
 
     def _open_scene(self, channel_id: int, post: Post, message_id: int) -> None:
-        """A post that starts a scene (or continues one in a new message) opens it."""
-        if post.scene is None:
-            self._scenes.pop(channel_id, None)
-        else:
+        """A post sent anew that names a scene opens it (or carries it on, in this new
+        message); `_scene_edit` already closed whatever scene was open."""
+        if post.scene is not None:
             self._scenes[channel_id] = Scene(post.scene, message_id, list(post.lines))
 
     # -- one person -----------------------------------------------------------------------

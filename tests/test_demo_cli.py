@@ -23,7 +23,7 @@ from PIL import Image
 from bot import demo, games
 from bot.games.cthulhu import content
 from bot.store import OVER
-from tests.helpers.demo_run import PNG_MAGIC, DemoRun, run_demo
+from tests.helpers.demo_run import PNG_MAGIC, DemoRun, assert_same_game, run_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 KIND = "cthulhu"
@@ -123,11 +123,7 @@ def test_the_sqlite_file_holds_the_finished_game(runs: tuple[DemoRun, DemoRun]) 
 
 
 def test_the_same_seed_plays_the_same_game(runs: tuple[DemoRun, DemoRun]) -> None:
-    a, b = runs
-    assert a.out != b.out
-    assert a.transcript == b.transcript
-    assert a.final.state == b.final.state and a.final.version == b.final.version
-    assert [p.image for p in a.posts] == [p.image for p in b.posts]
+    assert_same_game(*runs)
 
 
 async def test_the_demo_refuses_a_player_count_the_game_does_not_take(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from PIL import Image
 from bot import games
 from bot.games.evil_below.state import LOSSES, WIN
 from bot.store import OVER
-from tests.helpers.demo_run import PNG_MAGIC, DemoRun, run_demo
+from tests.helpers.demo_run import PNG_MAGIC, DemoRun, assert_same_game, run_demo
 
 KIND = "evilbelow"
 GAME = games.get(KIND)
@@ -61,8 +61,4 @@ def test_one_valid_png_per_published_post(runs: tuple[DemoRun, DemoRun]) -> None
 
 
 def test_the_same_seed_plays_the_same_game(runs: tuple[DemoRun, DemoRun]) -> None:
-    a, b = runs
-    assert a.out != b.out
-    assert a.transcript == b.transcript
-    assert a.final.state == b.final.state and a.final.version == b.final.version
-    assert [p.image for p in a.posts] == [p.image for p in b.posts]
+    assert_same_game(*runs)

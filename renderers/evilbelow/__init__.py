@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.core.events import Event
+from bot.games.base import PlayerInfo
+from bot.games.evil_below import GAME, content
 from bot.games.evil_below.view import (
     ATTACK_MARK,
     CHILD,
@@ -639,13 +641,7 @@ def compose_dice(view: DiceView, width: int = BASE_WIDTH) -> Image.Image:
 def _sample() -> tuple[BoardView, DiceView]:
     """A made-up game (fixed seed, seven seats) with every kind of thing on show, to fit
     the palette to: no real game's state is in it."""
-    from dataclasses import replace
-
-    from bot.games.base import PlayerInfo
-    from bot.games.evil_below import EvilBelowGame
-
-    game = EvilBelowGame()
-    state, _ = game.setup([PlayerInfo(f"Player {i + 1}") for i in range(7)], 1, {})
+    state, _ = GAME.setup([PlayerInfo(f"Player {i + 1}") for i in range(7)], 1, {})
     view = board_view(state)
     locs = list(view.locations)
     locs[0] = replace(locs[0], pennywise=True, circles=tuple(
@@ -664,8 +660,6 @@ def _sample() -> tuple[BoardView, DiceView]:
 @lru_cache(maxsize=8)
 def _palette(width: int, fonts: tuple[object, ...]) -> Any:
     del fonts  # part of the key only: new fonts draw new edges
-    from bot.games.evil_below import content
-
     board, dice = _sample()
     colours = tuple(parse_colour(c) for c in content.board().colours)
     faded = tuple(mix(c, BG, 0.6) for c in colours)

@@ -38,3 +38,12 @@ def run_demo(kind: str, players: int, seed: int, out: Path) -> DemoRun:
         final, _ = asyncio.run(demo.run_demo(kind, players, seed, out))
     lines = (out / "transcript.txt").read_text(encoding="utf-8").splitlines()
     return DemoRun(out, final, posts, lines)
+
+
+def assert_same_game(a: DemoRun, b: DemoRun) -> None:
+    """Two runs of one seed in two folders played the same game: the same transcript,
+    final state, version and boards."""
+    assert a.out != b.out
+    assert a.transcript == b.transcript
+    assert a.final.state == b.final.state and a.final.version == b.final.version
+    assert [p.image for p in a.posts] == [p.image for p in b.posts]

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.choices import PendingChoice
-from bot.core.plain import as_dicts
 from bot.core.rng import Rng
+from bot.core.stored import restored, stored_dict
 
 EXPLORE = "explore"
 HAUNT = "haunt"
@@ -156,20 +156,16 @@ class BetrayalState:
         return next((i for i, t in enumerate(self.tiles) if t.room == key), None)
 
     def to_dict(self) -> dict[str, Any]:
-        raw: dict[str, Any] = as_dicts(self)
-        raw["pending"] = self.pending.to_dict() if self.pending else None
-        raw["rng"] = self.rng.state
+        raw = stored_dict(self)
         return raw
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> BetrayalState:
-        data = dict(raw)
+        data = restored(raw)
         data["explorers"] = [Explorer(**e) for e in raw["explorers"]]
         data["tiles"] = [Tile(**t) for t in raw["tiles"]]
         data["turn"] = Turn(**raw["turn"])
         data["script"] = [Frame(**f) for f in raw.get("script", [])]
-        data["pending"] = PendingChoice.from_dict(raw.get("pending"))
         data["haunt"] = Haunt(**raw["haunt"]) if raw.get("haunt") else None
         data["monsters"] = [Monster(**m) for m in raw.get("monsters", [])]
-        data["rng"] = Rng(raw["rng"])
         return cls(**data)

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.choices import PendingChoice
-from bot.core.plain import as_dicts
 from bot.core.rng import Rng
+from bot.core.stored import restored, stored_dict
 
 ABYSS = "abyss"
 TELEPORT = "teleport"
@@ -79,19 +79,15 @@ class CthulhuState:
         return [c for c, where in enumerate(self.location) if where is not None]
 
     def to_dict(self) -> dict[str, Any]:
-        raw: dict[str, Any] = as_dicts(self)
+        raw = stored_dict(self)
         raw["passages"] = [list(p) for p in self.passages]
-        raw["pending"] = self.pending.to_dict() if self.pending else None
-        raw["rng"] = self.rng.state
         return raw
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> CthulhuState:
-        data = dict(raw)
+        data = restored(raw)
         data["rooms"] = [Room(**r) for r in raw["rooms"]]
         data["characters"] = [Character(**c) for c in raw["characters"]]
         data["passages"] = [(a, b) for a, b in raw["passages"]]
         data["results"] = [RumbleResult(**r) for r in raw["results"]]
-        data["pending"] = PendingChoice.from_dict(raw.get("pending"))
-        data["rng"] = Rng(raw["rng"])
         return cls(**data)

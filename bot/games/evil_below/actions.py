@@ -59,6 +59,13 @@ def _free_dice(state: EvilBelowState) -> list[int]:
     return [d for d, used in enumerate(state.dice_used) if not used and state.dice[d]]
 
 
+def spare_die(state: EvilBelowState, dice: list[int]) -> int:
+    """The die a move spends when the player names none (a typed command): one no Loser
+    could use where it belongs (nobody stands there), else the first."""
+    standing = {hero.location for hero in state.heroes}
+    return min(dice, key=lambda d: (d in standing, d))
+
+
 def _die(d: int, face: str) -> str:
     return say("labels.die", location=_names()[d], face=say(f"faces.{face}"))
 

@@ -128,38 +128,51 @@ class EvilBelowGame(Game[EvilBelowState]):
 
     def apply(self, state: EvilBelowState, seat: int,
               action: Action) -> tuple[EvilBelowState, list[Event]]:
-        if state.over:
-            raise IllegalAction(say("errors.game_over"))
-        if not 0 <= seat < len(state.players):
-            raise IllegalAction(say("errors.not_playing"))
+        reason = self._gate(state, seat, action.kind)
+        if reason is not None:
+            raise IllegalAction(reason)
         new = self.copy_state(state)
         events: list[Event] = []
         if new.pending is not None:
             pending = new.pending
-            if seat != pending.seat:
-                raise IllegalAction(say("errors.someone_choosing",
-                                        player=new.players[pending.seat]))
-            if action.kind != CHOOSE:
-                raise IllegalAction(say("errors.choose_first", prompt=pending.prompt))
             pick = pending.pick(seat, action)
             new.pending = None
             CHOICES[pending.kind](new, pending.payload, pick, events)
         else:
-            self._check(new, seat, action)
-            actions.BY_KIND[action.kind].do(new, seat, action, events)
+            move = actions.BY_KIND[action.kind]
+            if not any(found.action == action for found in move.legal(new, seat)):
+                raise IllegalAction(say(f"errors.illegal_{action.kind}"))
+            move.do(new, seat, action, events)
         advance(new, events)
         return new, events
 
-    def _check(self, state: EvilBelowState, seat: int, action: Action) -> None:
-        move = actions.BY_KIND.get(action.kind)
+    def refusal(self, state: EvilBelowState, seat: int, kind: str) -> str:
+        """Why this seat cannot take an action of `kind` now, in the words `apply` would
+        use (whose turn, which phase, what is missing): for a command that found no
+        legal option of that kind to pick."""
+        return self._gate(state, seat, kind) or say(f"errors.illegal_{kind}")
+
+    def _gate(self, state: EvilBelowState, seat: int, kind: str) -> str | None:
+        """What refuses an action of `kind` by this seat before its arguments are read:
+        the game's end, a seat not in play, someone else's choice, an unknown kind,
+        someone else's turn, the wrong phase. None lets it on to the legality check."""
+        if state.over:
+            return say("errors.game_over")
+        if not 0 <= seat < len(state.players):
+            return say("errors.not_playing")
+        if state.pending is not None:
+            if seat != state.pending.seat:
+                return say("errors.someone_choosing", player=state.players[state.pending.seat])
+            return None if kind == CHOOSE else say("errors.choose_first",
+                                                   prompt=state.pending.prompt)
+        move = actions.BY_KIND.get(kind)
         if move is None:
-            raise IllegalAction(say("errors.unknown_action", kind=action.kind))
+            return say("errors.unknown_action", kind=kind)
         if seat != state.turn and not move.anyone:
-            raise IllegalAction(say("errors.not_your_turn", player=state.players[state.turn]))
+            return say("errors.not_your_turn", player=state.players[state.turn])
         if state.phase not in move.phases:
-            raise IllegalAction(say(f"errors.phase_{state.phase}"))
-        if not any(found.action == action for found in move.legal(state, seat)):
-            raise IllegalAction(say(f"errors.illegal_{action.kind}"))
+            return say(f"errors.phase_{state.phase}")
+        return None
 
     # ------------------------------------------------------------ views
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.choices import PendingChoice
-from bot.core.plain import as_dicts
 from bot.core.rng import Rng
+from bot.core.stored import restored, stored_dict
 
 DRAINPIPE = -1  # Pennywise's start: in no location
 
@@ -124,17 +124,13 @@ class EvilBelowState:
         return [i for i in range(len(self.circles)) if self.remaining(i) == 0]
 
     def to_dict(self) -> dict[str, Any]:
-        raw: dict[str, Any] = as_dicts(self)
-        raw["pending"] = self.pending.to_dict() if self.pending else None
-        raw["rng"] = self.rng.state
+        raw = stored_dict(self)
         return raw
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> EvilBelowState:
-        data = dict(raw)
+        data = restored(raw)
         data["heroes"] = [Hero(**h) for h in raw["heroes"]]
         data["fight"] = Fight(**raw["fight"]) if raw.get("fight") else None
         data["held"] = HeldAttack(**raw["held"]) if raw.get("held") else None
-        data["pending"] = PendingChoice.from_dict(raw.get("pending"))
-        data["rng"] = Rng(raw["rng"])
         return cls(**data)
