@@ -93,3 +93,10 @@ class Store(Protocol):
 
     async def threads_of(self, game_id: int) -> list[int]:
         """Every team thread this game has opened (to close them when it ends)."""
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """This server's table settings as stored (bot.guild_settings reads them); {} when
+        the server never changed one."""
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        """Replace this server's table settings."""

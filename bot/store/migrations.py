@@ -78,4 +78,13 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, kind, content_key)
     );
     """,
+    # 5: each server's table settings (/gm settings): the moderator role, the turn timer,
+    # where game commands may be used. One JSON object per server, read whole.
+    """
+    CREATE TABLE guild_settings (
+        guild_id       INTEGER PRIMARY KEY,
+        settings_json  TEXT    NOT NULL,
+        updated_at     REAL    NOT NULL
+    );
+    """,
 ]

@@ -38,6 +38,8 @@ class Table:
     # delivered. Those in between are owed to Discord (the outbox).
     last_seq: int = 0
     delivered_seq: int = 0
+    # A moderator paused the game (/gm pause): players' moves and turn timers wait.
+    paused: bool = False
     # The decoded game state beside the raw dict it came from (bot.table.game_state):
     # memory only, so one action decodes the state once however often it is read.
     memo: tuple[dict[str, Any], Any] | None = field(default=None, init=False, compare=False,
@@ -77,6 +79,7 @@ class Table:
             "seats": [s.to_dict() for s in self.seats],
             "state": self.state,
             "ended_reason": self.ended_reason,
+            **({"paused": True} if self.paused else {}),
         }
 
     @classmethod
@@ -96,6 +99,7 @@ class Table:
             seats=[Seat.from_dict(s) for s in envelope.get("seats", [])],
             state=envelope.get("state"),
             ended_reason=envelope.get("ended_reason", ""),
+            paused=bool(envelope.get("paused", False)),
             last_seq=last_seq,
             delivered_seq=delivered_seq,
         )

@@ -309,6 +309,20 @@ class SqliteStore:
             " ON CONFLICT (game_id, team) DO UPDATE SET thread_id = excluded.thread_id",
             (game_id, team, thread_id))
 
+    # -- server settings --------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        rows = list(await self._read(
+            "SELECT settings_json FROM guild_settings WHERE guild_id = ?", (guild_id,)))
+        return dict(json.loads(rows[0][0])) if rows else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        await self.execute(
+            "INSERT INTO guild_settings (guild_id, settings_json, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings_json = excluded.settings_json,"
+            " updated_at = excluded.updated_at",
+            (guild_id, json.dumps(settings, sort_keys=True), time.time()))
+
 
 def _flag(value: bool | None) -> int | None:
     return None if value is None else int(value)

@@ -1,0 +1,65 @@
+"""A server's table settings (`/gm settings`), kept in the store per server.
+
+The stored form is a plain JSON object, read through `GuildSettings.from_dict`, which
+drops what it does not know and clamps what is out of range: a setting written by an
+older or newer bot never stops a server's games. Every field has the default a server
+gets before anyone touched a setting: no moderator role beyond Manage Channels, no turn
+timer, game commands anywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+REMIND = "remind"  # the timer's end only reminds the player again
+AI_PLAYS = "ai"  # the AI plays the turn and says so
+SKIP = "skip"  # the turn is passed over (the game's own "end turn" where it has one)
+TIMER_ENDS = (REMIND, AI_PLAYS, SKIP)
+MAX_MINUTES = 7 * 24 * 60  # a week: the longest turn a timer may wait for
+MAX_CHANNELS = 25
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    mod_role: int | None = None  # members with this role moderate, beside Manage Channels
+    remind_minutes: int | None = None  # mention the player to act after this long
+    act_minutes: int | None = None  # then, after this long, `timer_end` applies
+    timer_end: str = REMIND
+    game_channels: tuple[int, ...] = field(default=())  # empty: game commands anywhere
+
+    @property
+    def timer_on(self) -> bool:
+        return self.remind_minutes is not None or self.act_minutes is not None
+
+    def game_allowed_in(self, channel_id: int | None, parent_id: int | None = None) -> bool:
+        """Game commands may be used here: anywhere when no channel is set, else in those
+        channels and their threads."""
+        if not self.game_channels:
+            return True
+        return channel_id in self.game_channels or (
+            parent_id is not None and parent_id in self.game_channels)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["game_channels"] = list(self.game_channels)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GuildSettings:
+        def minutes(key: str) -> int | None:
+            value = data.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                return None
+            return min(value, MAX_MINUTES)
+
+        role = data.get("mod_role")
+        end = data.get("timer_end")
+        channels = data.get("game_channels") or ()
+        return cls(
+            mod_role=role if isinstance(role, int) and not isinstance(role, bool) else None,
+            remind_minutes=minutes("remind_minutes"),
+            act_minutes=minutes("act_minutes"),
+            timer_end=end if end in TIMER_ENDS else REMIND,
+            game_channels=tuple(c for c in channels if isinstance(c, int))[:MAX_CHANNELS],
+        )
