@@ -293,12 +293,30 @@ async def test_a_database_of_schema_3_gains_played_content(tmp_path: Path) -> No
     old.close()
     s = await open_store(path)
     try:
-        assert await s.schema_version() == len(MIGRATIONS) == 4
+        assert await s.schema_version() == len(MIGRATIONS) >= 4
         table = await s.load(10)
         assert table is not None and table.version == 3
         assert await s.played(5, "betrayal") == []
         await s.save(table, [], expected_version=3, actor_id=None, action=None,
                      played=["its_alive"])
         assert await s.played(5, "betrayal") == ["its_alive"]
+    finally:
+        await s.close()
+
+
+async def test_open_games_of_a_user_and_the_lobby_message(tmp_path: Path) -> None:
+    """A DM command finds the games a user is seated in, exactly (user 1 is no prefix
+    match for user 70); the lobby message id is remembered per game."""
+    s = await open_store(tmp_path / "mine.sqlite3")
+    try:
+        first = await s.create(_table(10), [], None, None)
+        await s.create(_table(20), [], None, None)
+        await s.create(_table(30, seats=[Seat("Bo", 70)]), [], None, None)
+        assert {t.channel_id for t in await s.open_games_of(7)} == {10, 20}
+        assert [t.channel_id for t in await s.open_games_of(70)] == [30]
+        assert await s.open_games_of(999_999) == []
+        assert await s.lobby_message(first.id or 0) is None
+        await s.set_lobby_message(first.id or 0, 1234)
+        assert await s.lobby_message(first.id or 0) == 1234
     finally:
         await s.close()

@@ -93,3 +93,12 @@ class Store(Protocol):
 
     async def threads_of(self, game_id: int) -> list[int]:
         """Every team thread this game has opened (to close them when it ends)."""
+
+    async def open_games_of(self, user_id: int) -> list[Table]:
+        """The unfinished games in which this user holds a seat of their own."""
+
+    async def lobby_message(self, game_id: int) -> int | None:
+        """The message that shows this game's lobby (embed and buttons), if known."""
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember which message shows this game's lobby."""

@@ -78,4 +78,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, kind, content_key)
     );
     """,
+    # 5 (9 once merged with the steps 5-8 of other branches): the message holding a
+    # lobby's embed and buttons, so a slash command edits it in place as a click does,
+    # after a restart too.
+    """
+    ALTER TABLE games ADD COLUMN lobby_message_id INTEGER;
+    """,
 ]
