@@ -51,11 +51,11 @@ class HelpCog(commands.Cog):
                     fetched = await self.bot.tree.fetch_commands(guild=guild)
                 except discord.HTTPException:
                     fetched = []
-                if not fetched and scope is not None:
-                    self._ids[scope] = {}  # no commands of its own: ask once
+                found = {c.name: c.id for c in fetched
+                         if c.type is discord.AppCommandType.chat_input}
+                if not found and scope is None:  # not synced yet: ask again next time
                     continue
-                self._ids[scope] = {c.name: c.id for c in fetched
-                                    if c.type is discord.AppCommandType.chat_input}
+                self._ids[scope] = found  # a guild without commands of its own: asked once
             merged.update(self._ids[scope])
         return merged
 

@@ -271,10 +271,11 @@ class SqliteStore:
 
     async def open_games_of(self, user_id: int) -> list[Table]:
         """The unfinished games where this user holds a seat (a DM command acts on one).
-        The LIKE only narrows the rows to read; the seats themselves decide."""
+        The LIKE on the id's digits (a Discord id has 17 or more, so few rows match by
+        chance, however the JSON is spaced) only narrows the rows; the seats decide."""
         rows = await self._read(
             f"SELECT {_COLUMNS} FROM games WHERE status != ? AND state_json LIKE ?"
-            " ORDER BY id", (OVER, f'%"user_id": {int(user_id)}%'))
+            " ORDER BY id", (OVER, f"%{int(user_id)}%"))
         tables = [self._table(r) for r in rows]
         return [t for t in tables if t.seats_of(user_id)]
 
