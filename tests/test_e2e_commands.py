@@ -181,3 +181,19 @@ async def test_a_burst_of_clicks_is_refused_once_and_the_game_untouched(
     await use_first(fd, mover, post)
     played = await bot.store.load(channel)
     assert played is not None and played.version > before.version
+
+
+async def test_a_deleted_lobby_message_is_posted_again_and_then_redrawn(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    await start_hauntkeeper()
+    channel = fd.add_channel("lobby")
+    host, guest, late = fd.add_user("host"), fd.add_user("guest"), fd.add_user("late")
+    lobby = (await (await fd.slash(host, channel, "game", "new", game="cthulhu")).wait()).response
+    assert lobby is not None
+    fd.message(lobby.id).deleted = True  # someone removed the lobby's message
+    await (await fd.slash(guest, channel, "game", "join")).wait()
+    [again] = [m for m in fd.channel_messages(channel) if m.embeds]
+    assert again.id != lobby.id and f"<@{guest.id}>" in again.text
+    await (await fd.slash(late, channel, "game", "join")).wait()
+    assert [m.id for m in fd.channel_messages(channel) if m.embeds] == [again.id]
+    assert f"<@{late.id}>" in fd.message(again.id).text
