@@ -1,4 +1,5 @@
-"""hauntkeeper's command line: `run` (the default) starts the bot, `demo` plays offline."""
+"""hauntkeeper's command line: `run` (the default) starts the bot, `sync` registers its
+slash commands with Discord, `demo` plays offline."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import logging
 import sys
 from pathlib import Path
 
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, Settings, load_settings
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -20,6 +21,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN); the default")
+    sync = sub.add_parser("sync", help="register the slash commands with Discord, then exit")
+    sync.add_argument("--guild", type=int, default=None,
+                      help="only this server (shows at once); globally if left out")
     demo = sub.add_parser("demo", help="watch AI players play a whole game, no Discord needed")
     demo.add_argument("--game", choices=sorted(games.all_games()), default="cthulhu")
     demo.add_argument("--players", type=int, default=4, help="how many seats (default 4)")
@@ -31,17 +35,42 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _run() -> int:
+def _settings() -> Settings | None:
+    """The settings, logging set up and Discord's addresses chosen; None: said why."""
     try:
         settings = load_settings()
     except ConfigError as exc:
         print(f"hauntkeeper: {exc}", file=sys.stderr)
-        return 2
+        return None
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.client import HauntBot, use_endpoints
+    from bot.client import use_endpoints
 
     use_endpoints(settings.api_base, settings.gateway)
+    return settings
+
+
+def _sync(guild: int | None) -> int:
+    settings = _settings()
+    if settings is None:
+        return 2
+    from bot.client import sync_once
+
+    try:
+        count = asyncio.run(sync_once(settings.token, guild))
+    except Exception as exc:  # a bad token, Discord unreachable: one line
+        print(f"hauntkeeper: could not sync: {exc}", file=sys.stderr)
+        return 1
+    print(f"synced {count} commands " + (f"to guild {guild}" if guild else "globally"))
+    return 0
+
+
+def _run() -> int:
+    settings = _settings()
+    if settings is None:
+        return 2
+    from bot.client import HauntBot
+
     bot = HauntBot(db_path=settings.db_path, dev_guild=settings.dev_guild)
     try:
         bot.run(settings.token, log_handler=None)
@@ -62,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             print(f"hauntkeeper: {exc}", file=sys.stderr)
             return 2
+    if args.command == "sync":
+        return _sync(args.guild)
     return _run()
 
 

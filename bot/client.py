@@ -1,7 +1,10 @@
 """The discord.py bot: opens the store, loads the cogs, registers persistent components.
 
-Slash commands sync to the dev guild at once when HAUNTKEEPER_DEV_GUILD is set (global
-sync can take up to an hour to show up), otherwise globally.
+Slash commands are registered with Discord on purpose, not at every start: `python -m bot
+sync` syncs them globally (or to one guild) and exits (`sync_once`). A start syncs only
+to the dev guild, when HAUNTKEEPER_DEV_GUILD is set, so a developer's edits show at once;
+a global sync at every start would rewrite every server's commands for nothing and
+count against Discord's daily limit of command creations.
 
 Once connected it tends to the games that wait for the bot (RoboDanny's way with its
 timers: the store says which, the bot acts): deliveries a crash or an outage left owed,
@@ -37,7 +40,7 @@ from cogs.outlet import DiscordOutlet
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation")  # the table's own cogs
+EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.help")  # the table's own cogs
 COGS = "cogs"  # the package holding each game's cog, cogs/<key>.py
 ATTEND_WORKERS = 4  # games resumed side by side after a start
 RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
@@ -63,7 +66,9 @@ def use_endpoints(api: str | None, gateway: str | None) -> None:
 
 class HauntBot(commands.Bot):
     def __init__(self, *, db_path: str, dev_guild: int | None = None,
-                 sync_commands: bool = True, **options: Any) -> None:
+                 sync_commands: bool = True, serve: bool = True, **options: Any) -> None:
+        """`sync_commands`: sync to the dev guild at start (if there is one). `serve`
+        False: only the commands are loaded (to sync them), no store, no games."""
         intents = discord.Intents.default()  # no privileged intents: slash commands only
         options.setdefault("chunk_guilds_at_startup", False)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -71,6 +76,7 @@ class HauntBot(commands.Bot):
         self.db_path = db_path
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
+        self.serve = serve
         self._store: SqliteStore | None = None
         self._sessions: Sessions | None = None
         self._outlet: DiscordOutlet | None = None
@@ -92,6 +98,10 @@ class HauntBot(commands.Bot):
         return self._outlet
 
     async def setup_hook(self) -> None:
+        if not self.serve:
+            for extension in extensions():
+                await self.load_extension(extension)
+            return
         self._store = await open_store(self.db_path)
         self._outlet = DiscordOutlet(self, self._store)
         self._sessions = Sessions(self._store, self._outlet)
@@ -99,8 +109,8 @@ class HauntBot(commands.Bot):
         for extension in extensions():
             await self.load_extension(extension)
         self.tree.on_error = self.on_app_command_error
-        if self.sync_commands:
-            await self._sync()
+        if self.sync_commands and self.dev_guild:
+            await self.sync_tree(self.dev_guild)
         await self.sessions.warm_up()
         # Rules and renders run in worker threads; the event loop waits for the GIL each
         # time it wakes. A shorter switch interval than the 5 ms default gets it back
@@ -112,15 +122,18 @@ class HauntBot(commands.Bot):
         # (60-100 ms pauses of the event loop without this, measured in bench_tables).
         gc.freeze()
 
-    async def _sync(self) -> None:
-        if self.dev_guild:
-            guild = discord.Object(self.dev_guild)
+    async def sync_tree(self, guild_id: int | None = None) -> list[app_commands.AppCommand]:
+        """Register the slash commands: globally, or copied to one guild (shown there at
+        once; a global sync can take up to an hour to reach every client)."""
+        if guild_id:
+            guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
         else:
             synced = await self.tree.sync()
         log.info("synced %d slash commands%s", len(synced),
-                 f" to guild {self.dev_guild}" if self.dev_guild else " globally")
+                 f" to guild {guild_id}" if guild_id else " globally")
+        return synced
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
@@ -181,3 +194,11 @@ class HauntBot(commands.Bot):
         if self._store is not None:
             await self._store.close()
             self._store = None
+
+
+async def sync_once(token: str, guild_id: int | None = None) -> int:
+    """Log in, register the commands (globally, or to one guild), log out: how many."""
+    bot = HauntBot(db_path=":memory:", serve=False)
+    async with bot:
+        await bot.login(token)
+        return len(await bot.sync_tree(guild_id))

@@ -3,6 +3,7 @@
 Every command picks one of the engine's own legal options (the same list the buttons
 show), matched by what autocomplete offered or by what was typed, so the cog never
 decides what is legal and a typed command and a click always do the same thing.
+In a DM the commands act on the caller's game (the traitor's turn arrives there).
 """
 
 from __future__ import annotations
@@ -16,18 +17,22 @@ from discord.ext import commands
 
 from bot import games
 from bot import table as table_rules
+from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.games.betrayal import sheet_view
+from bot.games.betrayal.context import explorer_name
+from bot.games.betrayal.state import BetrayalState
 from bot.store import Table
+from bot.texts import say
 from cogs.common import (
     acknowledgement,
-    actor_of,
     handling,
     pick_option,
     say_ephemeral,
     sessions_of,
 )
+from cogs.rights import command_actor, command_table
 from renderers.betrayal import render_sheet
 
 KIND = "betrayal"
@@ -40,13 +45,11 @@ DIRECTIONS = [app_commands.Choice(name=n, value=v)
 
 
 async def _table(interaction: discord.Interaction) -> Table:
-    table = await sessions_of(interaction).table(interaction.channel_id or 0)
-    if table is None or table.kind != KIND or table.state is None:
-        raise IllegalAction("There's no Betrayal game running here.")
-    return table
+    return await command_table(interaction, KIND, "There's no Betrayal game running here.")
 
 
-async def _options(interaction: discord.Interaction, kinds: set[str]) -> list[Option]:
+async def _options(interaction: discord.Interaction,
+                   kinds: set[str]) -> tuple[Table, list[Option]]:
     table = await _table(interaction)
     seat = table_rules.acting_seat(table, interaction.user.id)
     if seat is None:
@@ -55,7 +58,7 @@ async def _options(interaction: discord.Interaction, kinds: set[str]) -> list[Op
     state = game.load(table.state or {})
     if game.to_act(state) != seat:
         raise IllegalAction("It's not your turn.")
-    return [o for o in game.options(state, seat) if o.action.kind in kinds]
+    return table, [o for o in game.options(state, seat) if o.action.kind in kinds]
 
 
 def pick(options: list[Option], typed: str, what: str) -> Action:
@@ -67,7 +70,7 @@ def pick(options: list[Option], typed: str, what: str) -> Action:
 async def _choices(interaction: discord.Interaction, kinds: set[str],
                    current: str) -> list[app_commands.Choice[str]]:
     try:
-        options = await _options(interaction, kinds)
+        _, options = await _options(interaction, kinds)
     except IllegalAction:
         return []
     needle = current.lower()
@@ -75,21 +78,23 @@ async def _choices(interaction: discord.Interaction, kinds: set[str],
             for o in options if needle in o.label.lower()][:25]
 
 
-async def _send(interaction: discord.Interaction, action: Action) -> None:
+async def _send(interaction: discord.Interaction, table: Table, action: Action) -> None:
     """Play the action (deferred: the map render and DMs may take a moment)."""
+    actor = await command_actor(interaction, table)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    outcome = await sessions_of(interaction).act(interaction.channel_id or 0,
-                                                 actor_of(interaction), action)
+    outcome = await sessions_of(interaction).act(table.channel_id, actor, action)
     await interaction.followup.send(acknowledgement(outcome, "Done — the map is below."),
                                     ephemeral=True)
 
 
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class BetrayalCog(commands.GroupCog, group_name="betrayal",
                   group_description="Your turn in Betrayal at House on the Hill"):
     async def _play(self, interaction: discord.Interaction, command: str, kinds: set[str],
                     typed: str, what: str) -> None:
         async with handling(interaction, f"betrayal {command}"):
-            await _send(interaction, pick(await _options(interaction, kinds), typed, what))
+            table, options = await _options(interaction, kinds)
+            await _send(interaction, table, pick(options, typed, what))
 
     @app_commands.command(name="move", description="Move through a door or a special way")
     @app_commands.describe(direction="Through the door on this side",
@@ -118,11 +123,11 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
     async def _by_direction(self, interaction: discord.Interaction, kind: str,
                             direction: str) -> None:
         async with handling(interaction, f"betrayal {kind}"):
-            options = await _options(interaction, {kind})
+            table, options = await _options(interaction, {kind})
             match = [o for o in options if o.action.args.get("dir") == direction]
             if not match:
                 raise IllegalAction(f"You can't {kind} {_WORD[direction]} from here.")
-            await _send(interaction, match[0].action)
+            await _send(interaction, table, match[0].action)
 
     @app_commands.command(name="rotate", description="Choose how the new room is turned")
     @app_commands.describe(rotation="One of the ways the new room fits")
@@ -189,21 +194,31 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
         return await _choices(interaction, {"pickup"}, current)
 
     @app_commands.command(name="sheet", description="An explorer's sheet: traits and cards")
-    @app_commands.describe(player="Whose sheet (yours if left out)")
+    @app_commands.describe(explorer="Whose sheet: any explorer at the table (yours if left "
+                                    "out)")
     async def sheet(self, interaction: discord.Interaction,
-                    player: discord.User | None = None) -> None:
+                    explorer: str | None = None) -> None:
         async with handling(interaction, "betrayal sheet"):
             table = await _table(interaction)
-            who = player or interaction.user
-            seat = next((i for i, s in enumerate(table.seats) if s.user_id == who.id), None)
-            if seat is None:
-                raise IllegalAction(f"{who.display_name} isn't playing in this game.")
-            state = games.get(KIND).load(table.state or {})
+            state: BetrayalState = games.get(KIND).load(table.state or {})
+            seat = sheet_seat(table, state, interaction.user.id, explorer)
             await interaction.response.defer(ephemeral=True, thinking=True)
             image = await asyncio.to_thread(render_sheet, sheet_view(state, seat))
             await say_ephemeral(interaction, "",
                                 file=discord.File(io.BytesIO(image), filename="sheet.png"))
 
+    @sheet.autocomplete("explorer")
+    async def _sheet_explorer(self, interaction: discord.Interaction,
+                              current: str) -> list[app_commands.Choice[str]]:
+        try:
+            table = await _table(interaction)
+        except IllegalAction:
+            return []
+        state: BetrayalState = games.get(KIND).load(table.state or {})
+        needle = current.strip().lower()
+        named = [(i, _explorer_label(state, i)) for i in range(len(state.explorers))]
+        return [app_commands.Choice(name=label[:100], value=str(i)) for i, label in named
+                if needle in label.lower()][:25]
 
     @app_commands.command(name="attack", description="Attack an opponent (the haunt only)")
     @app_commands.describe(target="Whom (or which monster) to attack",
@@ -214,15 +229,15 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
                      trait: app_commands.Choice[str] | None = None,
                      weapon: str | None = None) -> None:
         async with handling(interaction, "betrayal attack"):
-            options = await _options(interaction, ATTACK)
+            table, options = await _options(interaction, ATTACK)
             chosen = pick_attack(options, target, trait.value if trait else None, weapon)
-            await _send(interaction, chosen)
+            await _send(interaction, table, chosen)
 
     @attack.autocomplete("target")
     async def _attack_target(self, interaction: discord.Interaction,
                              current: str) -> list[app_commands.Choice[str]]:
         try:
-            options = await _options(interaction, ATTACK)
+            _, options = await _options(interaction, ATTACK)
         except IllegalAction:
             return []
         seen: dict[str, str] = {}
@@ -235,7 +250,7 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
     async def _attack_weapon(self, interaction: discord.Interaction,
                              current: str) -> list[app_commands.Choice[str]]:
         try:
-            options = await _options(interaction, ATTACK)
+            _, options = await _options(interaction, ATTACK)
         except IllegalAction:
             return []
         weapons = sorted({str(o.action.args["weapon"]) for o in options
@@ -288,6 +303,34 @@ def pick_attack(options: list[Option], target: str, trait: str | None,
         raise IllegalAction("That combination isn't open: " +
                             "; ".join(o.label for o in mine[:8]))
     return min(fits, key=lambda o: bool(o.action.args.get("ranged"))).action
+
+
+def _explorer_label(state: BetrayalState, seat: int) -> str:
+    """"Ox Bellows (ann)": the explorer, then who plays them (an AI seat too)."""
+    return f"{explorer_name(state, seat)} ({state.players[seat]})"
+
+
+def sheet_seat(table: Table, state: BetrayalState, user_id: int, typed: str | None) -> int:
+    """The seat whose sheet to show: the caller's own when left out, else an explorer
+    by autocomplete's seat number or by a part of the name only one of them has."""
+    if typed is None or not typed.strip():
+        seat = table_rules.acting_seat(table, user_id)
+        if seat is None:
+            seats = table.seats_of(user_id)
+            if not seats:
+                raise IllegalAction("You're not playing in this game: name an explorer.")
+            seat = seats[0]
+        return seat
+    count = len(state.explorers)
+    index = wire.index_of(typed.strip(), count)
+    if index is not None:
+        return index
+    wanted = typed.strip().lower()
+    hits = [i for i in range(count) if wanted in _explorer_label(state, i).lower()]
+    if len(hits) != 1:
+        known = ", ".join(_explorer_label(state, i) for i in range(count))
+        raise IllegalAction(say("commands.no_explorer", name=typed.strip()[:40], known=known))
+    return hits[0]
 
 
 _WORD = {"N": "north", "E": "east", "S": "south", "W": "west"}

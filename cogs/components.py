@@ -29,6 +29,7 @@ from bot.core.errors import IllegalAction
 from bot.sessions import Prompt
 from bot.store import LOBBY, Table
 from bot.texts import say
+from cogs import click_limit
 from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
 from cogs.rights import click_actor
 
@@ -54,7 +55,15 @@ def _clip(text: str, limit: int) -> str:
 
 async def run_action(interaction: discord.Interaction, channel_id: int, action: Action,
                      version: int | None, label: str) -> None:
-    """A click or a choice: defer, play it through the sessions layer, report DM trouble."""
+    """A click or a choice: defer, play it through the sessions layer, report DM trouble.
+    Too many clicks at once are not applied (cogs/click_limit.py)."""
+    verdict = click_limit.CLICKS.check(interaction.user.id)
+    if verdict is click_limit.Verdict.REFUSE:
+        await refuse(interaction, label, say("commands.slow_down"))
+        return
+    if verdict is click_limit.Verdict.QUIET:
+        await interaction.response.defer()
+        return
     async with handling(interaction, label, channel_id=channel_id):
         actor = await click_actor(interaction, channel_id)
         if action.kind == SECRET:

@@ -2,6 +2,7 @@
 
 The cog never decides legality: it offers what the engine lists, and anything typed
 by hand still goes through the engine, which refuses it with a readable reason.
+In a DM the commands act on the caller's game (cogs/rights.py says which).
 """
 
 from __future__ import annotations
@@ -18,21 +19,22 @@ from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.games.cthulhu.state import CthulhuState
-from cogs.common import acknowledgement, actor_of, handling, sessions_of
+from bot.store import Table
+from cogs.common import acknowledgement, handling, sessions_of
+from cogs.rights import command_actor, command_table
 
 KIND = "cthulhu"
+NO_GAME = "There's no Cthulhu in the House game running here."
 
 
 async def _state_and_options(interaction: discord.Interaction
-                             ) -> tuple[CthulhuState, list[Option]] | None:
-    table = await sessions_of(interaction).table(interaction.channel_id or 0)
-    if table is None or table.kind != KIND or table.state is None:
-        return None
+                             ) -> tuple[Table, CthulhuState, list[Option]]:
+    table = await command_table(interaction, KIND, NO_GAME)
     game = games.get(KIND)
-    state: CthulhuState = game.load(table.state)
+    state: CthulhuState = game.load(table.state or {})
     seat = table_rules.acting_seat(table, interaction.user.id)
     options = game.options(state, seat) if seat is not None else []
-    return state, options
+    return table, state, options
 
 
 def _lookup(value: str, names: list[str], what: str) -> int:
@@ -72,19 +74,17 @@ def _arg_values(options: list[Option], kind: str, arg: str, **fixed: int) -> lis
     return out
 
 
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class CthulhuCog(commands.GroupCog, group_name="cthulhu",
                  group_description="Your move in Cthulhu in the House"):
     async def _act(self, interaction: discord.Interaction, command: str,
                    make: Callable[[CthulhuState], Action]) -> None:
         async with handling(interaction, command):
-            found = await _state_and_options(interaction)
-            if found is None:
-                raise IllegalAction("There's no Cthulhu in the House game running here.")
-            state, _ = found
+            table, state, _ = await _state_and_options(interaction)
             action = make(state)
+            actor = await command_actor(interaction, table)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            outcome = await sessions_of(interaction).act(
-                interaction.channel_id or 0, actor_of(interaction), action)
+            outcome = await sessions_of(interaction).act(table.channel_id, actor, action)
             await interaction.followup.send(
                 acknowledgement(outcome, "Done — the board is below."), ephemeral=True)
 
@@ -141,10 +141,10 @@ _NAMES: dict[str, Callable[[CthulhuState], list[str]]] = {
 async def _complete(interaction: discord.Interaction, current: str, kind: str, arg: str,
                     after: str | None = None) -> list[app_commands.Choice[str]]:
     """The legal values of `arg`, narrowed by the option typed before it (`after`)."""
-    found = await _state_and_options(interaction)
-    if found is None:
+    try:
+        _, state, options = await _state_and_options(interaction)
+    except IllegalAction:
         return []
-    state, options = found
     fixed: dict[str, int] = {}
     chosen = getattr(interaction.namespace, after, None) if after else None
     if after and chosen:

@@ -4,7 +4,7 @@ Each command picks one of the engine's own legal options for the caller's seat (
 same list the buttons show): the active player's turn, or the out-of-turn actions any
 seat may take now (a Bike ride, cards into the Fight Stack). Autocomplete offers only
 legal values, and anything typed by hand is matched against the same options, so the
-cog never decides what is legal.
+cog never decides what is legal. In a DM the commands act on the caller's game.
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ from bot.games.evil_below import actions as moves
 from bot.games.evil_below.actions import spare_die
 from bot.games.evil_below.content import say
 from bot.games.evil_below.state import EvilBelowState
-from cogs.common import acknowledgement, actor_of, handling, pick_option, sessions_of
+from bot.store import Table
+from cogs.common import acknowledgement, handling, pick_option, sessions_of
+from cogs.rights import command_actor, command_table
 
 PICKUPS = [app_commands.Choice(name=say("cog.pickup_draw"), value=moves.DRAW),
            app_commands.Choice(name=say("cog.pickup_bike"), value=moves.BIKE)]
@@ -39,6 +41,7 @@ ABILITIES = {moves.RICHIE, moves.PEEK, moves.MIKE}
 class Seat:
     """The caller's seat in this channel's game and what it may do now."""
 
+    table: Table
     state: EvilBelowState
     seat: int
     options: list[Option]
@@ -53,14 +56,12 @@ class Seat:
 
 
 async def _seat(interaction: discord.Interaction) -> Seat:
-    table = await sessions_of(interaction).table(interaction.channel_id or 0)
-    if table is None or table.kind != GAME.key or table.state is None:
-        raise IllegalAction(say("cog.no_game"))
+    table = await command_table(interaction, GAME.key, say("cog.no_game"))
     seat = table_rules.acting_seat(table, interaction.user.id)
     if seat is None:
         raise IllegalAction(say("errors.not_playing"))
-    state = GAME.load(table.state)
-    return Seat(state, seat, GAME.options(state, seat))
+    state = GAME.load(table.state or {})
+    return Seat(table, state, seat, GAME.options(state, seat))
 
 
 def _names() -> tuple[str, ...]:
@@ -197,15 +198,17 @@ def _move_dice(found: Seat, to: object) -> list[tuple[str, str]]:
                          face=say(f"faces.{found.state.dice[d]}"))) for d in dice]
 
 
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class EvilBelowCog(commands.GroupCog, group_name="evilbelow",
                    group_description="Your move in IT: Evil Below"):
     async def _play(self, interaction: discord.Interaction, command: str,
                     make: Callable[[Seat], Action]) -> None:
         async with handling(interaction, f"evilbelow {command}"):
-            action = make(await _seat(interaction))
+            found = await _seat(interaction)
+            action = make(found)
+            actor = await command_actor(interaction, found.table)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            outcome = await sessions_of(interaction).act(
-                interaction.channel_id or 0, actor_of(interaction), action)
+            outcome = await sessions_of(interaction).act(found.table.channel_id, actor, action)
             await interaction.followup.send(acknowledgement(outcome, say("cog.done")),
                                             ephemeral=True)
 

@@ -1,4 +1,9 @@
-"""`/game ...`: the lobby and the table commands, the same for every game."""
+"""`/game ...`: the lobby and the table commands, the same for every game.
+
+The lobby lives in one message (its embed and buttons). A click redraws the message it
+is on; a slash command redraws that same message, found by the id the store keeps, so
+the channel never fills with copies of the lobby.
+"""
 
 from __future__ import annotations
 
@@ -94,6 +99,30 @@ async def _require_table(interaction: discord.Interaction, *, latest: bool = Fal
     return table
 
 
+async def _redraw_lobby(interaction: discord.Interaction, table: Table, *,
+                        buttons: bool = True) -> None:
+    """Show the lobby as it is now in its own message, as the buttons do; a new lobby
+    message only when that one is gone (deleted, or never known). Once the game starts
+    (`buttons` False) the old lobby just loses its buttons."""
+    store = bot_of(interaction).store
+    message_id = await store.lobby_message(table.id or 0)
+    view = lobby_view(table) if buttons else None
+    if message_id is not None:
+        channel = interaction.client.get_partial_messageable(table.channel_id)
+        try:
+            await channel.get_partial_message(message_id).edit(embed=lobby_embed(table),
+                                                               view=view)
+            return
+        except discord.HTTPException:
+            if not buttons:
+                return
+    if not buttons:
+        return
+    sent = await interaction.followup.send(embed=lobby_embed(table), view=lobby_view(table),
+                                           wait=True)
+    await store.set_lobby_message(table.id or 0, sent.id)
+
+
 @app_commands.guild_only()
 class GameCog(commands.GroupCog, group_name="game", group_description="Play a game here"):
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
@@ -126,8 +155,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                     f"<@{running.host_id if running else 0}>. See /game status, or /game end "
                     "to stop it."
                 ) from None
-            await interaction.response.send_message(embed=lobby_embed(outcome.table),
-                                                    view=lobby_view(outcome.table))
+            sent = await interaction.response.send_message(embed=lobby_embed(outcome.table),
+                                                           view=lobby_view(outcome.table))
+            if sent.message_id is not None:
+                await bot_of(interaction).store.set_lobby_message(outcome.table.id or 0,
+                                                                  sent.message_id)
 
     async def _lobby_action(self, interaction: discord.Interaction,
                             action: Action | PickResolver) -> None:
@@ -145,8 +177,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             await interaction.followup.send(acknowledgement(outcome, first[:2000]),
                                             ephemeral=True)
             if outcome.lobby_only:
-                await interaction.followup.send(embed=lobby_embed(outcome.table),
-                                                view=lobby_view(outcome.table))
+                await _redraw_lobby(interaction, outcome.table)
+            elif kind == table_rules.START:
+                await _redraw_lobby(interaction, outcome.table, buttons=False)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     @app_commands.describe(pick="Your explorer or character, in games that ask for one")

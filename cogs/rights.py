@@ -6,17 +6,22 @@ channel the click happened in; in a DM (where the bot posts a private turn's but
 it must be a game the user holds a seat in. Moderator rights are always those the user
 has in the game's own channel: a click elsewhere carries another channel's permissions,
 and a DM carries none.
+
+A game's slash commands follow the same rule: in a server they act on the channel's
+game; in a DM (the traitor's turn arrives there) on the one open game of that kind the
+user holds a seat in, with the rights the user has in that game's channel.
 """
 
 from __future__ import annotations
 
 import discord
 
+from bot import games
 from bot.core.errors import IllegalAction
 from bot.store import Table
 from bot.table import Actor
 from bot.texts import say
-from cogs.common import actor_of, may_moderate, sessions_of
+from cogs.common import actor_of, bot_of, may_moderate, sessions_of
 
 
 async def click_actor(interaction: discord.Interaction, channel_id: int) -> Actor:
@@ -30,6 +35,42 @@ async def click_actor(interaction: discord.Interaction, channel_id: int) -> Acto
     user = interaction.user
     if table is None or not table.seats_of(user.id):
         raise IllegalAction(say("errors.not_your_game"))
+    return await _remote_actor(interaction, table)
+
+
+async def command_table(interaction: discord.Interaction, kind: str, missing: str) -> Table:
+    """The started game of `kind` a slash command acts on: this channel's in a server
+    (`missing` when there is none), in a DM the one the user holds a seat in."""
+    sessions = sessions_of(interaction)
+    if interaction.guild_id is not None:
+        table = await sessions.table(interaction.channel_id or 0)
+        if table is None or table.kind != kind or table.state is None:
+            raise IllegalAction(missing)
+        return table
+    title = games.get(kind).title
+    mine = [t for t in await bot_of(interaction).store.open_games_of(interaction.user.id)
+            if t.kind == kind and t.state is not None]
+    if not mine:
+        raise IllegalAction(say("commands.no_dm_game", game=title))
+    if len(mine) > 1:
+        channels = ", ".join(f"<#{t.channel_id}>" for t in mine[:20])
+        raise IllegalAction(say("commands.several_games", game=title, channels=channels))
+    table = await sessions.table(mine[0].channel_id)
+    if table is None or table.kind != kind or table.state is None:
+        raise IllegalAction(say("commands.no_dm_game", game=title))
+    return table
+
+
+async def command_actor(interaction: discord.Interaction, table: Table) -> Actor:
+    """Who a slash command plays as in `table` (found by `command_table`)."""
+    if interaction.guild_id is not None:
+        return actor_of(interaction)
+    return await _remote_actor(interaction, table)
+
+
+async def _remote_actor(interaction: discord.Interaction, table: Table) -> Actor:
+    """The user with the rights of the game's own channel, from a DM."""
+    user = interaction.user
     member = await _member(interaction.client, table, user.id)
     name = member.display_name if member is not None else user.display_name
     return Actor(user.id, name, member is not None and _moderates(table, member))

@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from bot.client import HauntBot
+from cogs import click_limit
 from tests.fakediscord import FakeDiscord, discord_errors, start_bot, stop_bot
 
 BotFactory = Callable[[], Awaitable[HauntBot]]
@@ -26,12 +27,16 @@ async def fd() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def start_hauntkeeper(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotFactory]:
+async def start_hauntkeeper(fd: FakeDiscord, tmp_path: Path,
+                            monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[BotFactory]:
     """Start (or restart: a new bot object, the same database) the real bot.
 
     Any error discord.py only logs (in a button callback, say) or any slash command error
-    fails the test, so a broken handler cannot pass by timing out quietly.
+    fails the test, so a broken handler cannot pass by timing out quietly. Scripted
+    players click at machine speed, so the per-user click limit is lifted (a test of the
+    limit sets its own).
     """
+    monkeypatch.setattr(click_limit, "CLICKS", click_limit.ClickLimit(clicks=10**9))
     running: list[tuple[HauntBot, asyncio.Task[None]]] = []
     failures: list[BaseException] = []
     db = tmp_path / "hauntkeeper.sqlite3"

@@ -81,7 +81,8 @@ async def test_four_explorers_play_turns_by_clicks_and_commands(
     offered = await fd.autocomplete(dan, channel, "game", "join", focused="pick", pick="ox")
     assert [c["value"] for c in offered] == ["ox_bellows"]
     joined = await (await fd.slash(dan, channel, "game", "join", pick="ox_bellows")).wait()
-    roster = joined.messages[-1].text  # the roster as it stands after Dan's pick
+    assert joined.ephemeral_texts()
+    roster = fd.message(lobby.id).text  # the lobby, redrawn after Dan's pick
     assert "Zoe Ingstrom" in roster and "Peter Akimoto" in roster and "Ox Bellows" in roster
     start_id = next(c for c in lobby.custom_ids() if c.endswith(":lobby.start"))
     await (await fd.click(ann, fd.message(lobby.id), start_id)).wait()

@@ -41,6 +41,7 @@ class BotProcess:
         log = self.workdir / f"bot-{len(self.logs)}.log"
         self.logs.append(log)
         env = dict(os.environ, PYTHONPATH=str(ROOT), DISCORD_TOKEN="fake-token",
+                   HAUNTKEEPER_DEV_GUILD=str(self.fd.guild_id),  # a start syncs only there
                    HAUNTKEEPER_DB=str(self.workdir / "hauntkeeper.sqlite3"),
                    HAUNTKEEPER_DISCORD_API=self.fd.base_url + "/api/v10",
                    HAUNTKEEPER_DISCORD_GATEWAY=self.fd.ws_url)

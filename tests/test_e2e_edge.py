@@ -131,7 +131,7 @@ async def test_lobby_and_table_refusals_typed_as_commands_are_private(
     channel = fd.add_channel("table")
     host, guest, stranger = fd.add_user("host"), fd.add_user("guest"), fd.add_user("stranger")
     bot = await start_hauntkeeper()
-    await _lobby(fd, host, channel, game="cthulhu", seed=3)
+    lobby = await _lobby(fd, host, channel, game="cthulhu", seed=3)
     in_lobby = [
         (guest, "start", say("errors.host_only", host="host")),
         (host, "join", say("errors.already_seated")),
@@ -158,7 +158,8 @@ async def test_lobby_and_table_refusals_typed_as_commands_are_private(
     public = len(fd.channel_messages(channel))
     joined = await (await fd.slash(guest, channel, "game", "join")).wait()
     assert joined.ephemeral_texts() == [say("lobby.joined", name="guest")]
-    assert guest.mention in fd.channel_messages(channel)[public].text  # the lobby, for all
+    assert guest.mention in fd.message(lobby.id).text  # the lobby, for all, redrawn
+    assert len(fd.channel_messages(channel)) == public  # in place: no second lobby
     await (await fd.slash(host, channel, "game", "start")).wait()
     await all_private(in_play)
 

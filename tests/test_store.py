@@ -302,3 +302,21 @@ async def test_a_database_of_schema_3_gains_played_content(tmp_path: Path) -> No
         assert await s.played(5, "betrayal") == ["its_alive"]
     finally:
         await s.close()
+
+
+async def test_open_games_of_a_user_and_the_lobby_message(tmp_path: Path) -> None:
+    """A DM command finds the games a user is seated in, exactly (user 1 is no prefix
+    match for user 70); the lobby message id is remembered per game."""
+    s = await open_store(tmp_path / "mine.sqlite3")
+    try:
+        first = await s.create(_table(10), [], None, None)
+        await s.create(_table(20), [], None, None)
+        await s.create(_table(30, seats=[Seat("Bo", 70)]), [], None, None)
+        assert {t.channel_id for t in await s.open_games_of(7)} == {10, 20}
+        assert [t.channel_id for t in await s.open_games_of(70)] == [30]
+        assert await s.open_games_of(999_999) == []
+        assert await s.lobby_message(first.id or 0) is None
+        await s.set_lobby_message(first.id or 0, 1234)
+        assert await s.lobby_message(first.id or 0) == 1234
+    finally:
+        await s.close()

@@ -100,3 +100,11 @@ class Store(Protocol):
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         """Replace this server's table settings."""
+    async def open_games_of(self, user_id: int) -> list[Table]:
+        """The unfinished games in which this user holds a seat of their own."""
+
+    async def lobby_message(self, game_id: int) -> int | None:
+        """The message that shows this game's lobby (embed and buttons), if known."""
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember which message shows this game's lobby."""

@@ -87,4 +87,10 @@ MIGRATIONS: list[str] = [
         updated_at     REAL    NOT NULL
     );
     """,
+    # 6: the message holding a
+    # lobby's embed and buttons, so a slash command edits it in place as a click does,
+    # after a restart too.
+    """
+    ALTER TABLE games ADD COLUMN lobby_message_id INTEGER;
+    """,
 ]

@@ -269,6 +269,25 @@ class SqliteStore:
         rows = list(await self._read("SELECT COUNT(*) FROM games"))
         return int(rows[0][0]) if rows else 0
 
+    async def open_games_of(self, user_id: int) -> list[Table]:
+        """The unfinished games where this user holds a seat (a DM command acts on one).
+        The LIKE on the id's digits (a Discord id has 17 or more, so few rows match by
+        chance, however the JSON is spaced) only narrows the rows; the seats decide."""
+        rows = await self._read(
+            f"SELECT {_COLUMNS} FROM games WHERE status != ? AND state_json LIKE ?"
+            " ORDER BY id", (OVER, f"%{int(user_id)}%"))
+        tables = [self._table(r) for r in rows]
+        return [t for t in tables if t.seats_of(user_id)]
+
+    async def lobby_message(self, game_id: int) -> int | None:
+        rows = list(await self._read("SELECT lobby_message_id FROM games WHERE id = ?",
+                                     (game_id,)))
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        await self.execute("UPDATE games SET lobby_message_id = ? WHERE id = ?",
+                           (message_id, game_id))
+
     # -- events and their delivery ---------------------------------------------------------
 
     async def log(self, game_id: int, *, limit: int = 20,

@@ -1,0 +1,65 @@
+"""How fast one user may click the bot's buttons.
+
+discord.py's cooldowns guard commands, not DynamicItem callbacks, so the buttons keep a
+small bucket of their own: per user, in memory (a restart forgets it, which is fine for
+a limit measured in seconds). Only applied clicks fill it, so a user who keeps hammering
+is not locked out for longer than the window; a burst is refused with one line, and the
+clicks after it in the same burst are acknowledged silently.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+CLICKS_PER_WINDOW = (5, 3.0)  # at most 5 applied clicks within 3 seconds, per user
+PRUNE_EVERY = 1000  # checks between sweeps of users gone quiet
+
+
+class Verdict(Enum):
+    GO = "go"  # apply the click
+    REFUSE = "refuse"  # the first click over the limit: say "slow down" once
+    QUIET = "quiet"  # later clicks of the same burst: answer, say nothing
+
+
+@dataclass
+class ClickLimit:
+    clicks: int = CLICKS_PER_WINDOW[0]
+    seconds: float = CLICKS_PER_WINDOW[1]
+    clock: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        self._applied: dict[int, deque[float]] = {}
+        self._told: set[int] = set()
+        self._checks = 0
+
+    def check(self, user_id: int) -> Verdict:
+        """Whether this user's click goes ahead now (and, if so, count it)."""
+        now = self.clock()
+        self._checks += 1
+        if self._checks % PRUNE_EVERY == 0:
+            self._prune(now)
+        recent = self._applied.setdefault(user_id, deque())
+        while recent and now - recent[0] >= self.seconds:
+            recent.popleft()
+        if len(recent) >= self.clicks:
+            if user_id in self._told:
+                return Verdict.QUIET
+            self._told.add(user_id)
+            return Verdict.REFUSE
+        self._told.discard(user_id)
+        recent.append(now)
+        return Verdict.GO
+
+    def _prune(self, now: float) -> None:
+        quiet = [u for u, times in self._applied.items()
+                 if not times or now - times[-1] >= self.seconds]
+        for user_id in quiet:
+            del self._applied[user_id]
+            self._told.discard(user_id)
+
+
+CLICKS = ClickLimit()

@@ -1,0 +1,146 @@
+"""`/help`: every command the caller can use here, as clickable mentions, by game.
+
+A mention (`</game new:ID>`) needs the id Discord gave the command when it was synced,
+so the ids are fetched from Discord the first time they are needed (this server's
+commands, when the dev guild has its own, then the global ones) and kept: a re-sync
+keeps a command's id as long as its name stays. The table's own commands come first,
+then each game's group under the game's title, so adding a game adds its section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import games
+from bot.texts import say
+from cogs.common import handling
+
+FIELD_LIMIT = 1024  # Discord: the characters of an embed field's value
+EMBED_LIMIT = 5500  # of an embed's 6,000 in all, with room for titles
+MAX_EMBEDS = 10  # a message holds 10 embeds
+Leaf = app_commands.Command  # type: ignore[type-arg]
+AnyCommand = app_commands.Command | app_commands.Group  # type: ignore[type-arg]
+
+
+class HelpCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self._ids: dict[int | None, dict[str, int]] = {}  # scope (guild or None) -> ids
+
+    @app_commands.command(name="help", description="Every command, grouped by game")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+    async def show_help(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "help"):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            ids = await self.command_ids(interaction.guild_id)
+            embeds = help_embeds(self.bot.tree, ids, interaction)
+            await interaction.followup.send(embeds=embeds, ephemeral=True)
+
+    async def command_ids(self, guild_id: int | None) -> dict[str, int]:
+        """Top-level command name -> id: the global commands, overlaid by this guild's."""
+        scopes: list[int | None] = [None] if guild_id is None else [None, guild_id]
+        merged: dict[str, int] = {}
+        for scope in scopes:
+            if scope not in self._ids:
+                guild = discord.Object(scope) if scope is not None else None
+                try:
+                    fetched = await self.bot.tree.fetch_commands(guild=guild)
+                except discord.HTTPException:
+                    fetched = []
+                found = {c.name: c.id for c in fetched
+                         if c.type is discord.AppCommandType.chat_input}
+                if not found and scope is None:  # not synced yet: ask again next time
+                    continue
+                self._ids[scope] = found  # a guild without commands of its own: asked once
+            merged.update(self._ids[scope])
+        return merged
+
+
+def _usable(command: AnyCommand, interaction: discord.Interaction) -> bool:
+    """Whether Discord shows the caller this top-level command where they are."""
+    contexts = command.allowed_contexts
+    if interaction.guild_id is None:
+        return contexts is None or bool(contexts.dm_channel)
+    needed = command.default_permissions
+    return needed is None or interaction.permissions >= needed
+
+
+def _leaves(command: AnyCommand) -> Iterator[Leaf]:
+    if isinstance(command, app_commands.Group):
+        for child in command.walk_commands():
+            if isinstance(child, app_commands.Command):
+                yield child
+    else:
+        yield command
+
+
+def _line(command: Leaf, ids: dict[str, int]) -> str:
+    root = command.root_parent.name if command.root_parent else command.name
+    known = ids.get(root)
+    name = command.qualified_name
+    mention = f"</{name}:{known}>" if known else f"`/{name}`"
+    return f"{mention} {command.description}"
+
+
+def sections(tree: app_commands.CommandTree, ids: dict[str, int],
+             interaction: discord.Interaction) -> list[tuple[str, list[str]]]:
+    """(heading, lines): the table's commands, then one section per game."""
+    titles = {key: game.title for key, game in games.all_games().items()}
+    table: list[str] = []
+    by_game: dict[str, list[str]] = {}
+    for command in sorted(tree.get_commands(type=discord.AppCommandType.chat_input),
+                          key=lambda c: c.name):
+        if not isinstance(command, app_commands.Command | app_commands.Group):
+            continue
+        if not _usable(command, interaction):
+            continue
+        lines = [_line(leaf, ids) for leaf in _leaves(command)]
+        if command.name in titles:
+            by_game.setdefault(titles[command.name], []).extend(lines)
+        else:
+            table.extend(lines)
+    found = [(say("help.table"), table)] if table else []
+    return found + sorted(by_game.items())
+
+
+def _fields(heading: str, lines: list[str]) -> Iterator[tuple[str, str]]:
+    """One section as embed fields of at most FIELD_LIMIT characters, split at lines."""
+    part: list[str] = []
+    size = 0
+    first = True
+    for line in lines:
+        line = line[:FIELD_LIMIT]
+        if part and size + len(line) + 1 > FIELD_LIMIT:
+            yield (heading if first else "\u200b", "\n".join(part))
+            first = False
+            part, size = [], 0
+        part.append(line)
+        size += len(line) + 1
+    if part:
+        yield (heading if first else "\u200b", "\n".join(part))
+
+
+def help_embeds(tree: app_commands.CommandTree, ids: dict[str, int],
+                interaction: discord.Interaction) -> list[discord.Embed]:
+    """The sections as fields, in as many embeds as their length needs."""
+    intro = say("help.intro") if ids else say("help.unsynced")
+    embeds = [discord.Embed(title=say("help.title"), description=intro)]
+    size = len(say("help.title")) + len(intro)
+    for heading, lines in sections(tree, ids, interaction):
+        for name, value in _fields(heading, lines):
+            if size + len(name) + len(value) > EMBED_LIMIT or len(embeds[-1].fields) == 25:
+                if len(embeds) == MAX_EMBEDS:
+                    return embeds
+                embeds.append(discord.Embed())
+                size = 0
+            embeds[-1].add_field(name=name, value=value, inline=False)
+            size += len(name) + len(value)
+    return embeds
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(HelpCog(bot))
