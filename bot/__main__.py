@@ -8,6 +8,7 @@ import asyncio
 import logging
 import signal
 import sys
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,7 +47,8 @@ async def _serve(bot: HauntBot, token: str) -> None:
     SIGTERM cancels the task the same way."""
     task = asyncio.current_task()
     assert task is not None
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    with suppress(NotImplementedError):  # Windows' event loops take no signal handlers
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     async with bot:
         await bot.start(token)
 
@@ -60,9 +62,9 @@ def _health() -> int:
     if path is None:
         print("hauntkeeper: no heartbeat file (set HAUNTKEEPER_HEALTH_FILE)", file=sys.stderr)
         return 1
-    seconds = health.age(Path(path))
     if health.healthy(Path(path)):
         return 0
+    seconds = health.age(Path(path))
     said = "no heartbeat" if seconds is None else f"the last heartbeat is {seconds:.0f} s old"
     print(f"hauntkeeper: unhealthy: {said} in {path}", file=sys.stderr)
     return 1
