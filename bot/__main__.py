@@ -1,15 +1,23 @@
 """hauntkeeper's command line: `run` (the default) starts the bot, `sync` registers its
-slash commands with Discord, `demo` plays offline."""
+slash commands with Discord, `demo` plays offline, `health` checks a running bot's
+heartbeat (a container's HEALTHCHECK)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import signal
 import sys
+from contextlib import suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from bot import health
 from bot.config import ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from bot.client import HauntBot
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -32,7 +40,38 @@ def _parser() -> argparse.ArgumentParser:
                       help="an expansion the game offers (see /game new)")
     demo.add_argument("--out", type=Path, default=Path("demo-out"),
                       help="folder for transcript.txt and the board PNGs (default demo-out)")
+    sub.add_parser("health", help="exit 0 if the running bot's heartbeat is fresh, else 1")
     return parser
+
+
+async def _serve(bot: HauntBot, token: str) -> None:
+    """bot.run's body, plus SIGTERM. discord.py stops cleanly on Ctrl-C only (asyncio
+    cancels this task, `async with` closes the bot and its store); `docker stop`,
+    systemd and Kubernetes send SIGTERM, which would end the process on the spot. Here
+    SIGTERM cancels the task the same way."""
+    task = asyncio.current_task()
+    assert task is not None
+    with suppress(NotImplementedError):  # Windows' event loops take no signal handlers
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    async with bot:
+        await bot.start(token)
+
+
+def _health() -> int:
+    try:
+        path = load_settings(need_token=False).health_file
+    except ConfigError as exc:
+        print(f"hauntkeeper: {exc}", file=sys.stderr)
+        return 2
+    if path is None:
+        print("hauntkeeper: no heartbeat file (set HAUNTKEEPER_HEALTH_FILE)", file=sys.stderr)
+        return 1
+    if health.healthy(Path(path)):
+        return 0
+    seconds = health.age(Path(path))
+    said = "no heartbeat" if seconds is None else f"the last heartbeat is {seconds:.0f} s old"
+    print(f"hauntkeeper: unhealthy: {said} in {path}", file=sys.stderr)
+    return 1
 
 
 def _settings() -> Settings | None:
@@ -71,9 +110,12 @@ def _run() -> int:
         return 2
     from bot.client import HauntBot
 
-    bot = HauntBot(db_path=settings.db_path, dev_guild=settings.dev_guild)
+    bot = HauntBot(db_path=settings.db_path, dev_guild=settings.dev_guild,
+                   health_file=settings.health_file)
     try:
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(_serve(bot, settings.token))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        logging.getLogger("bot").info("stopped on a signal; the store is closed")
     except Exception as exc:  # discord.LoginFailure and friends: say it in one line
         print(f"hauntkeeper: could not start: {exc}", file=sys.stderr)
         return 1
@@ -93,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if args.command == "sync":
         return _sync(args.guild)
+    if args.command == "health":
+        return _health()
     return _run()
 
 

@@ -21,6 +21,7 @@ import logging
 import sys
 import time
 from contextlib import suppress
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -30,7 +31,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import games
+from bot import games, health
 from bot.sessions import Sessions
 from bot.store import SqliteStore, open_store
 from bot.texts import say
@@ -66,7 +67,8 @@ def use_endpoints(api: str | None, gateway: str | None) -> None:
 
 class HauntBot(commands.Bot):
     def __init__(self, *, db_path: str, dev_guild: int | None = None,
-                 sync_commands: bool = True, serve: bool = True, **options: Any) -> None:
+                 sync_commands: bool = True, serve: bool = True,
+                 health_file: str | None = None, **options: Any) -> None:
         """`sync_commands`: sync to the dev guild at start (if there is one). `serve`
         False: only the commands are loaded (to sync them), no store, no games."""
         intents = discord.Intents.default()  # no privileged intents: slash commands only
@@ -81,6 +83,8 @@ class HauntBot(commands.Bot):
         self._sessions: Sessions | None = None
         self._outlet: DiscordOutlet | None = None
         self._attending: asyncio.Task[None] | None = None
+        self._heartbeat = health.Heartbeat(Path(health_file), self._connected) \
+            if health_file else None
 
     @property
     def store(self) -> SqliteStore:
@@ -112,6 +116,8 @@ class HauntBot(commands.Bot):
         if self.sync_commands and self.dev_guild:
             await self.sync_tree(self.dev_guild)
         await self.sessions.warm_up()
+        if self._heartbeat is not None:
+            self._heartbeat.start()
         # Rules and renders run in worker threads; the event loop waits for the GIL each
         # time it wakes. A shorter switch interval than the 5 ms default gets it back
         # sooner: the loop's p99 lag with 50 channels acting at once fell from 21-23 ms
@@ -185,7 +191,13 @@ class HauntBot(commands.Bot):
         with suppress(discord.HTTPException):
             await say_ephemeral(interaction, text)
 
+    def _connected(self) -> bool:
+        return self.is_ready() and not self.is_closed() and self.ws is not None \
+            and self.ws.open
+
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            await self._heartbeat.stop()
         if self._attending is not None:
             self._attending.cancel()
             with suppress(asyncio.CancelledError):

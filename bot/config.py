@@ -1,4 +1,10 @@
-"""Settings from the environment, or from a .env file beside where the bot starts.
+"""Settings from the environment, or from .env files.
+
+Two .env files are read, python-dotenv parsing them (comments, quotes, `export`, a
+BOM): the project folder's (the checkout's root when running from one; an installed
+wheel has none) and the working folder's. The working folder's wins over the project's,
+being the more particular choice (a second bot started from its own folder); the
+environment wins over both. Values are taken as written: no ${VAR} expansion.
 
 A configuration mistake is the user's to fix, so it surfaces as ConfigError with one
 line saying what is missing, never as a traceback.
@@ -7,10 +13,17 @@ line saying what is missing, never as a traceback.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from dotenv import dotenv_values
+
+from bot.paths import checkout
+from bot.store.sqlite import MEMORY
+
 DEFAULT_DB = "./hauntkeeper.sqlite3"
+HEARTBEAT_SUFFIX = "-heartbeat"  # beside the database, as SQLite's own -wal and -shm
 
 
 class ConfigError(Exception):
@@ -25,29 +38,45 @@ class Settings:
     log_level: str
     api_base: str | None = None  # a Discord API proxy (or the tests' fake Discord)
     gateway: str | None = None
+    health_file: str | None = None  # the heartbeat `python -m bot health` reads
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """KEY=value lines; blank lines and # comments skipped; quotes around values dropped."""
-    values: dict[str, str] = {}
+    """A .env file's settings ({} when there is none); a bare KEY with no `=` sets
+    nothing. utf-8-sig: a BOM that Windows' Notepad puts first does not hide the first key."""
     if not path.is_file():
-        return values
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        key = key.removeprefix("export ").strip()
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key] = value
-    return values
+        return {}
+    values = dotenv_values(path, encoding="utf-8-sig", interpolate=False)
+    return {key: value for key, value in values.items() if value is not None}
 
 
-def load_settings(env: dict[str, str] | None = None,
-                  dotenv: Path | None = Path(".env"), *, need_token: bool = True) -> Settings:
-    merged = read_dotenv(dotenv) if dotenv else {}
+def dotenv_places(cwd: Path | None = None) -> list[Path]:
+    """The .env files read, weakest first: the project folder's, then the working
+    folder's (once, when the bot starts in the project folder)."""
+    places: list[Path] = []
+    project = checkout()
+    if project is not None:
+        places.append(project / ".env")
+    here = (cwd or Path.cwd()) / ".env"
+    if not places or places[0].resolve() != here.resolve():
+        places.append(here)
+    return places
+
+
+def load_settings(env: Mapping[str, str] | None = None,
+                  dotenv: Path | Sequence[Path] | None = None, *,
+                  need_token: bool = True) -> Settings:
+    """`dotenv`: one file or several (later ones win); None reads dotenv_places(), ()
+    reads none."""
+    if dotenv is None:
+        files = dotenv_places()
+    elif isinstance(dotenv, Path):
+        files = [dotenv]
+    else:
+        files = list(dotenv)
+    merged: dict[str, str] = {}
+    for path in files:
+        merged.update(read_dotenv(path))
     merged.update(os.environ if env is None else env)  # the environment wins over .env
     token = merged.get("DISCORD_TOKEN", "").strip()
     if need_token and not token:
@@ -70,11 +99,15 @@ def load_settings(env: dict[str, str] | None = None,
                                ("HAUNTKEEPER_DISCORD_GATEWAY", gateway, ("ws://", "wss://"))):
         if url and not url.startswith(schemes):
             raise ConfigError(f"{name} must start with {' or '.join(schemes)}, not {url!r}.")
+    db_path = merged.get("HAUNTKEEPER_DB", "").strip() or DEFAULT_DB
+    health_file = merged.get("HAUNTKEEPER_HEALTH_FILE", "").strip() or (
+        None if db_path == MEMORY else db_path + HEARTBEAT_SUFFIX)
     return Settings(
         token=token,
-        db_path=merged.get("HAUNTKEEPER_DB", "").strip() or DEFAULT_DB,
+        db_path=db_path,
         dev_guild=int(guild_raw) if guild_raw else None,
         log_level=level,
         api_base=api_base,
         gateway=gateway,
+        health_file=health_file,
     )

@@ -7,7 +7,7 @@ TextBook per file, loaded once, so every module formats lines the same way.
 from __future__ import annotations
 
 from functools import cached_property
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from bot import yaml_files
@@ -15,7 +15,7 @@ from bot.paths import DATA
 
 
 class TextBook:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Traversable) -> None:
         self.path = path
 
     @cached_property

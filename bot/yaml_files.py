@@ -6,7 +6,7 @@ the pure-Python SafeLoader. Both are safe loaders and build the same plain data
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Any
 
 import yaml
@@ -19,13 +19,13 @@ def parse(text: str, loader: type[yaml.SafeLoader] = LOADER) -> Any:
     return yaml.load(text, Loader=loader)
 
 
-def read(path: Path) -> Any:
+def read(path: Traversable) -> Any:
     """A YAML file as plain data (None for an empty one)."""
     return parse(path.read_text(encoding="utf-8"))
 
 
 @cache
-def mapping(path: Path) -> dict[str, Any]:
+def mapping(path: Traversable) -> dict[str, Any]:
     """A content file that holds a mapping, read once per process (treat it as
     read-only: every caller shares it)."""
     raw = read(path)
@@ -34,6 +34,6 @@ def mapping(path: Path) -> dict[str, Any]:
     return raw
 
 
-def topics(path: Path) -> dict[str, str]:
+def topics(path: Traversable) -> dict[str, str]:
     """A rules file's `/game rules` topics (topic -> text), a new dict each call."""
     return {str(k): str(v).strip() for k, v in mapping(path)["topics"].items()}

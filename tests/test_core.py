@@ -109,4 +109,4 @@ def test_a_missing_token_is_one_readable_line(tmp_path: Path) -> None:
     message = str(err.value)
     assert "DISCORD_TOKEN" in message and "demo" in message and "\n" not in message
     with pytest.raises(ConfigError):
-        load_settings({"DISCORD_TOKEN": "t", "HAUNTKEEPER_DEV_GUILD": "abc"}, None)
+        load_settings({"DISCORD_TOKEN": "t", "HAUNTKEEPER_DEV_GUILD": "abc"}, ())

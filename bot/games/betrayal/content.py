@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from bot import yaml_files
@@ -126,9 +126,9 @@ def _steps(raw: Any) -> tuple[dict[str, Any], ...]:
     return tuple(dict(s) for s in raw or ())
 
 
-def _read(folder: Path, name: str, required: bool = True) -> dict[str, Any]:
+def _read(folder: Traversable, name: str, required: bool = True) -> dict[str, Any]:
     path = folder / f"{name}.yaml"
-    if not path.exists() and not required:
+    if not path.is_file() and not required:
         return {}
     raw = yaml_files.read(path) or {}
     if not isinstance(raw, dict):
@@ -136,7 +136,7 @@ def _read(folder: Path, name: str, required: bool = True) -> dict[str, Any]:
     return raw
 
 
-def load_content(folder: Path, edition: str = "",
+def load_content(folder: Traversable, edition: str = "",
                  decks: dict[str, str] | None = None) -> Content:
     """Read every content file of a folder laid out like data/betrayal/, its records
     tagged with `edition`; `decks` names card files beyond the three decks (deck ->
@@ -176,14 +176,14 @@ class Folder:
     """A folder of content and the edition it belongs to ("" for every edition)."""
 
     edition: str
-    path: Path
+    path: Traversable
     decks: tuple[tuple[str, str], ...] = ()  # extra decks: (deck, card file name)
 
 
 FOLDERS: list[Folder] = [Folder("", DATA / "betrayal")]
 
 
-def add_folder(edition: str, path: Path, decks: dict[str, str] | None = None) -> None:
+def add_folder(edition: str, path: Traversable, decks: dict[str, str] | None = None) -> None:
     """An edition's own content folder joins the content (called as the edition
     registers; registering twice changes nothing)."""
     folder = Folder(edition, path, tuple((decks or {}).items()))

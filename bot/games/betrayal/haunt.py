@@ -64,7 +64,7 @@ def _listed(folders: tuple[content.Folder, ...]) -> dict[str, HauntInfo]:
     found = []
     for folder in folders:
         path = folder.path / "haunts.yaml"
-        raw = (yaml_files.read(path) or {}) if path.exists() else {}
+        raw = (yaml_files.read(path) or {}) if path.is_file() else {}
         found += [HauntInfo(int(h["number"]), h["key"], h["name"], str(h["teaser"]),
                             dict(h.get("traitor") or {}), bool(h.get("designed", False)),
                             folder.edition)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
 
 from bot import yaml_files
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 HAUNT_DIR = DATA / "betrayal" / "haunts"
 
 
-def haunt_file(key: str) -> Path:
+def haunt_file(key: str) -> Traversable:
     """A haunt's data file: in data/betrayal/haunts/, else in the `haunts/` folder of
     the edition folder that holds it (content.FOLDERS). Looked up once per key and set
     of folders, so `/secret` does not touch the disk."""
@@ -56,9 +56,9 @@ def haunt_file(key: str) -> Path:
 
 
 @cache
-def _haunt_file(key: str, first: Path, folders: tuple[content.Folder, ...]) -> Path:
+def _haunt_file(key: str, first: Traversable, folders: tuple[content.Folder, ...]) -> Traversable:
     for folder in (first, *(f.path / "haunts" for f in folders)):
-        if (folder / f"{key}.yaml").exists():
+        if (folder / f"{key}.yaml").is_file():
             return folder / f"{key}.yaml"
     return first / f"{key}.yaml"
 BOOK_PARTS: tuple[str, ...] = ("story", "know", "win", "rules", "ending")
@@ -122,7 +122,7 @@ def load_data(key: str) -> HauntData:
 
 
 def has_data(key: str) -> bool:
-    return haunt_file(key).exists()
+    return haunt_file(key).is_file()
 
 
 class HauntPlugin:
