@@ -245,6 +245,21 @@ class FakeDiscord(
             "GUILD_MEMBER_ADD", {**self._member_json(user, target), "guild_id": str(guild)}
         )
 
+    def add_role(self, name: str, *, guild: int | None = None) -> int:
+        """A new role of a guild with no permissions of its own (a server's "Game Master"
+        role, say); the bot hears of it as Discord tells it (GUILD_ROLE_CREATE)."""
+        target = self.guilds[guild or self.guild_id]
+        rid = self._snowflake()
+        target.extra_roles[rid] = name
+        role = self._role_json(rid, name, 0, 2 + len(target.extra_roles))
+        self._dispatch_soon("GUILD_ROLE_CREATE", {"guild_id": str(target.id), "role": role})
+        return rid
+
+    def give_role(self, user: FakeUser, role_id: int) -> None:
+        """The member gets a role; their next interaction's member carries it."""
+        if role_id not in user.role_ids:
+            user.role_ids.append(role_id)
+
     def add_channel(self, name: str, *, topic: str | None = None, guild: int | None = None) -> int:
         """A new text channel of a guild (the first one unless `guild` is given); its id."""
         cid = self._snowflake()
