@@ -75,8 +75,8 @@ async def table_check(interaction: discord.Interaction) -> bool:
     command = interaction.command
     if interaction.type is not discord.InteractionType.application_command or command is None:
         return True
-    root = command.root_parent.name if isinstance(command, app_commands.Command) \
-        and command.root_parent is not None else command.name
+    parent_group = command.root_parent if isinstance(command, app_commands.Command) else None
+    root = parent_group.name if parent_group is not None else command.name
     channel = interaction.channel
     parent = channel.parent_id if isinstance(channel, discord.Thread) else None
     if root in ANYWHERE or interaction.guild_id is None or settings.game_allowed_in(
