@@ -316,6 +316,10 @@ async def test_game_channels_refuse_game_commands_elsewhere(
     assert rules.ephemeral_texts() == [f"Games are played in <#{games_here}> on this server."]
     opened = await (await fd.slash(player, games_here, "game", "new", game="cthulhu")).wait()
     assert opened.response is not None and not opened.response.ephemeral
+    thread = fd.add_thread(games_here, "side table", owner=player)
+    inside = await (await fd.slash(player, thread, "game", "new", game="cthulhu")).wait()
+    assert inside.response is not None and not inside.response.ephemeral, \
+        inside.ephemeral_texts()
     shown = await (await fd.slash(mod, elsewhere, "gm", "settings")).wait()  # /gm anywhere
     assert "Game channels" in shown.ephemeral_texts()[0]
     removed = await (await fd.slash(mod, elsewhere, "gm", "settings",

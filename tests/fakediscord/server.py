@@ -269,6 +269,16 @@ class FakeDiscord(
         self._dispatch_soon("CHANNEL_CREATE", self._channel_json(channel))
         return cid
 
+    def add_thread(self, parent: int, name: str, *, owner: FakeUser) -> int:
+        """A public thread a member opened under a text channel; the bot hears of it as
+        Discord tells it (THREAD_CREATE); returns its id."""
+        tid = self._snowflake()
+        thread = FakeChannel(id=tid, name=name, type=11, parent_id=parent, owner_id=owner.id,
+                             member_ids={owner.id})
+        self.channels[tid] = thread
+        self._dispatch_soon("THREAD_CREATE", self._channel_json(thread) | {"newly_created": True})
+        return tid
+
     def guild_of(self, channel: FakeChannel) -> FakeGuild:
         """The guild a (non-DM) channel belongs to; a thread's is its parent's."""
         if channel.is_thread and channel.parent_id in self.channels:
