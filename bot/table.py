@@ -389,6 +389,8 @@ def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     if any(team_of.get(s, team_of.get(seat)) != team_of.get(seat) for s in held):
         raise IllegalAction(say("errors.seat_two_teams", name=name))
     before = say("moderation.seat_ai") if old.ai else old.name
+    if held:  # their second seat, named as the lobby names one
+        name = say("lobby.second_name", name=table.seats[held[0]].name)
     table.seats[seat].user_id, table.seats[seat].name, table.seats[seat].ai = user, name, False
     state = game.set_player(state, seat, PlayerInfo(name, False))
     set_state(table, game, state)

@@ -97,8 +97,7 @@ class ModerationCog(commands.GroupCog, group_name="gm",
                                                "name": member.display_name})
             await interaction.response.defer(ephemeral=True, thinking=True)
             outcome = await sessions_of(interaction).act(
-                interaction.channel_id or 0, actor_of(interaction), action,
-                version=table.version)
+                interaction.channel_id or 0, actor_of(interaction), action)
             await _answer(interaction, outcome)
 
     @seat.autocomplete("seat")

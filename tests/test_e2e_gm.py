@@ -208,7 +208,7 @@ async def test_undo_takes_back_a_card_draw(fd: FakeDiscord,
     assert BetrayalState.from_dict(drawn.state).decks["event"][:1] != ["spider"]
 
     too_many = await (await fd.slash(mod, channel, "gm", "undo", steps=3)).wait()
-    assert too_many.ephemeral_texts() == ["Only 1 moves can be undone here."]
+    assert too_many.ephemeral_texts() == ["Moves that can be undone here: 1."]
     undone = await (await fd.slash(mod, channel, "gm", "undo")).wait()
     assert _last_text(undone.ephemeral_texts()).startswith("mod undid 1 move: ")
     after = await bot.store.load(channel)

@@ -134,6 +134,11 @@ def test_a_seat_on_a_team_joins_its_thread_and_never_both_sides() -> None:
                                                              "name": "Cat"}))
         assert [e.audience for e in events][1:] == [to_player(blue), to_team("blue")]
         assert events[2].text == say("moderation.seat_joins_team", new="Cat")
+        other_red = 0  # Hana's, on Ann's (red) side: a second seat for Ann
+        second, _ = T.apply(handed, MOD, Action(T.SEAT, {"seat": other_red, "user": 10,
+                                                         "name": "Ann"}))
+        assert second.seats[other_red].name == say("lobby.second_name", name="Ann")
+        assert second.seats_of(10) == [0, 2] and table.seats_of(10) == [2]
         red = next(i for i in range(len(handed.seats)) if i != blue)
         holder = handed.seats[red]
         refused(handed, MOD, Action(T.SEAT, {"seat": red, "user": cat.user_id, "name": "Cat"}),
