@@ -342,3 +342,26 @@ async def test_settings_options_are_bounded_for_discord(fd: FakeDiscord,
     assert bounds == {"remind_minutes": (0, 7 * 24 * 60), "act_minutes": (0, 7 * 24 * 60)}
     undo = next(o for o in command["options"] if o["name"] == "undo")
     assert [(o["min_value"], o["max_value"]) for o in undo["options"]] == [(1, 20)]
+
+
+async def test_undo_of_several_moves_while_paused(fd: FakeDiscord,
+                                                  start_hauntkeeper: BotFactory) -> None:
+    """Two moves taken back at once, during a pause: the state is the start's again, the
+    pause stays, and the next move (after the resume) is the same player's as then."""
+    channel, host, guest, mod = await _started(fd, start_hauntkeeper)
+    start = await _table(start_hauntkeeper, channel)
+    first = to_move(latest_turn(fd, channel))
+    for _ in range(2):
+        turn = latest_turn(fd, channel)
+        await use_first(fd, host if to_move(turn) == host.id else guest, turn)
+    moved = await _table(start_hauntkeeper, channel)
+    assert moved.state != start.state
+    await (await fd.slash(mod, channel, "gm", "pause")).wait()
+    undone = await (await fd.slash(mod, channel, "gm", "undo", steps=2)).wait()
+    assert _last_text(undone.ephemeral_texts()).startswith("mod undid 2 moves: ")
+    after = await _table(start_hauntkeeper, channel)
+    assert after.state == start.state and after.paused and after.version > moved.version
+    await (await fd.slash(mod, channel, "gm", "resume")).wait()
+    assert to_move(latest_turn(fd, channel)) == first
+    shown = await (await fd.slash(mod, channel, "gm", "log")).wait()
+    assert "mod undid 2 moves" in shown.ephemeral_texts()[0]
