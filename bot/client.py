@@ -38,6 +38,7 @@ from bot.texts import say
 from cogs.common import OOPS, say_ephemeral
 from cogs.components import DYNAMIC_ITEMS
 from cogs.outlet import DiscordOutlet
+from cogs.rights import table_check
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +114,7 @@ class HauntBot(commands.Bot):
         for extension in extensions():
             await self.load_extension(extension)
         self.tree.on_error = self.on_app_command_error
+        self.tree.interaction_check = table_check  # type: ignore[method-assign]
         if self.sync_commands and self.dev_guild:
             await self.sync_tree(self.dev_guild)
         await self.sessions.warm_up()

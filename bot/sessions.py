@@ -52,7 +52,18 @@ from bot.delivery import (
 )
 from bot.delivery import plan as plan_delivery
 from bot.games.base import PLAYED, PlayerInfo
-from bot.store import ACTIVE, LOBBY, OVER, GameExists, StaleVersion, Store, Table
+from bot.settings_cache import SettingsCache
+from bot.store import (
+    ACTIVE,
+    LOBBY,
+    OVER,
+    GameExists,
+    StaleVersion,
+    Store,
+    Table,
+    UndoPoint,
+    UndoWrite,
+)
 from bot.texts import say
 from renderers import render_public
 
@@ -95,6 +106,7 @@ class Sessions:
                  render: bool = True, workers: int = WORKERS) -> None:
         self.store = store
         self.outlet = outlet
+        self.settings = SettingsCache(store)  # each server's /gm settings, read once
         self.ai_chain = ai_chain
         self.render = render
         # Rules, AI and renders run here, off the event loop. Few threads on purpose:
@@ -208,16 +220,61 @@ class Sessions:
             if was_lobby and action.kind == table_rules.START:
                 await self._hand_in_played(table)
             owed_from = table.delivered_seq
-            played = await self._off_loop(self._played, True, table_rules.apply, table, actor,
-                                          action)
+            played, undo = await self._off_loop(self._played_move, table, actor, action)
             new, events = played.table, played.events
             lobby_only = was_lobby and new.status == LOBBY
             new = await self._save(played, table.version, actor.user_id, action,
-                                   delivered=lobby_only)
+                                   delivered=lobby_only, undo=undo)
             if lobby_only:
                 return Outcome(new, events, lobby_only=True)
             return await self._continue(new, owed_from, sequenced(new, events),
                                         played.plan, (played.ai_to_act, played.offer_next))
+
+    def _played_move(self, table: Table, actor: table_rules.Actor,
+                     action: Action) -> tuple[Played, UndoWrite | None]:
+        """A user's action, and (for a player's move in a running game) the undo point
+        its save keeps: the table as it was before, for /gm undo."""
+        played = self._played(True, table_rules.apply, table, actor, action)
+        if (table.status != ACTIVE or actor.user_id is None
+                or action.kind in table_rules.TABLE_KINDS):
+            return played, None
+        said = next((e.text for e in played.events if e.audience.is_public), action.kind)
+        return played, UndoWrite(json.dumps(table.envelope()), said[:200])
+
+    async def undo(self, channel_id: int, actor: table_rules.Actor, steps: int) -> Outcome:
+        """Take back the last `steps` players' moves (and the AI moves after them): the
+        table as it was before the oldest, saved as a new version (so the undone turns'
+        buttons are stale), with one public line saying who undid what. Nothing already
+        sent is recalled: what a DM revealed stays revealed. Only moves of the running
+        game: the lobby and a finished game are out of reach."""
+        async with self._locked(channel_id):
+            table = await self.store.load(channel_id)
+            if table is None:
+                latest = await self.store.load_latest(channel_id)
+                raise IllegalAction(say("errors.game_over" if latest else "errors.no_game"))
+            if not actor.moderator:
+                raise IllegalAction(say("errors.mod_only"))
+            points = await self.store.undo_points(table.id or 0, limit=steps)
+            if not points:
+                raise IllegalAction(say("errors.undo_none"))
+            if len(points) < steps:
+                raise IllegalAction(say("errors.undo_few", count=len(points)))
+            point = points[steps - 1]
+            owed_from = table.delivered_seq
+            played = await self._off_loop(self._played, True, table_rules.restore, table,
+                                          self._past(table, point), actor, steps,
+                                          "; ".join(p.summary for p in reversed(points)))
+            new = await self._save(played, table.version, actor.user_id,
+                                   Action(table_rules.UNDO, {"steps": steps}),
+                                   undo=UndoWrite(drop_from=point.version))
+            return await self._continue(new, owed_from, sequenced(new, played.events),
+                                        played.plan, (played.ai_to_act, played.offer_next))
+
+    @staticmethod
+    def _past(table: Table, point: UndoPoint) -> Table:
+        return Table.from_row(id=table.id or 0, channel_id=table.channel_id,
+                              guild_id=table.guild_id, kind=table.kind, status=ACTIVE,
+                              version=point.version, envelope=point.envelope)
 
     async def _hand_in_played(self, table: Table) -> None:
         """Before a start: the server's played content of this kind joins the table's
@@ -305,14 +362,15 @@ class Sessions:
         return await self._deliver(table, owed_from, batch, plan)
 
     async def _save(self, played: Played, expected: int, actor_id: int | None,
-                    action: Action | None, *, delivered: bool = False) -> Table:
+                    action: Action | None, *, delivered: bool = False,
+                    undo: UndoWrite | None = None) -> Table:
         keys = [str(e.data[PLAYED]) for e in played.events if e.data.get(PLAYED)]
         try:
             return await self.store.save(played.table, played.events,
                                          expected_version=expected, actor_id=actor_id,
                                          action=action.to_dict() if action else None,
                                          delivered=delivered, ai_turn=played.ai_turn,
-                                         envelope=played.envelope, played=keys)
+                                         envelope=played.envelope, played=keys, undo=undo)
         except StaleVersion:
             raise IllegalAction(say("errors.busy")) from None
 

@@ -13,7 +13,7 @@ from typing import Any
 from bot import games
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
-from bot.core.events import PUBLIC, Event
+from bot.core.events import PUBLIC, Event, to_player, to_team
 from bot.core.seats import Seat
 from bot.games.base import Game, PlayerInfo
 from bot.store.records import ACTIVE, LOBBY, OVER, Table
@@ -28,7 +28,15 @@ KICK = "gm.kick"
 SKIP = "gm.skip"
 PICK = "lobby.pick"
 SECOND = "lobby.second"
-TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, START, END, KICK, SKIP, PICK, SECOND})
+PAUSE = "gm.pause"
+RESUME = "gm.resume"
+SEAT = "gm.seat"
+HOST = "gm.host"
+UNDO = "gm.undo"  # the sessions restore an earlier envelope (`restore`); no _HANDLERS entry
+TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, START, END, KICK, SKIP, PICK, SECOND, PAUSE,
+                         RESUME, SEAT, HOST, UNDO})
+# What a paused table still takes: the moderators' own tools that play no move.
+WHILE_PAUSED = frozenset({END, KICK, PAUSE, RESUME, SEAT, HOST, UNDO, LEAVE})
 # A button for one seat's out-of-turn action names that seat in this argument, which the
 # table takes off before the game sees the action (no game's actions use the name).
 FOR_SEAT = "for_seat"
@@ -89,6 +97,8 @@ def to_act_seat(table: Table) -> int | None:
 
 
 def ai_to_act(table: Table) -> bool:
+    if table.paused:  # a paused table holds the AI chain until /gm resume
+        return False
     seat = to_act_seat(table)
     return seat is not None and table.seats[seat].ai
 
@@ -104,6 +114,8 @@ def out_of_turn_seats(table: Table) -> list[int]:
 
 def ai_offer(table: Table) -> tuple[int, Action] | None:
     """The first AI seat, in seat order, with an out-of-turn action to take now."""
+    if table.paused:
+        return None
     seats = [s for s in out_of_turn_seats(table) if table.seats[s].ai]
     if not seats:
         return None
@@ -130,6 +142,8 @@ def ai_work(table: Table) -> tuple[bool, bool]:
 def apply(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
     if table.status == OVER:
         raise IllegalAction(say("errors.game_over"))
+    if table.paused and action.kind not in WHILE_PAUSED:
+        raise IllegalAction(say("errors.paused"))
     table = table.copy()
     handler = _HANDLERS.get(action.kind)
     if handler is not None:
@@ -139,6 +153,8 @@ def apply(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
 
 def ai_step(table: Table) -> tuple[Table, list[Event]]:
     """Let the AI take the decision the game waits for (the seat must be an AI's)."""
+    if table.paused:
+        raise IllegalAction(say("errors.paused"))
     seat = to_act_seat(table)
     if seat is None:
         raise IllegalAction(say("errors.nothing_to_skip"))
@@ -147,6 +163,8 @@ def ai_step(table: Table) -> tuple[Table, list[Event]]:
 
 def ai_offer_step(table: Table) -> tuple[Table, list[Event]]:
     """Let the first AI seat with an out-of-turn offer (`ai_offer`) play it."""
+    if table.paused:
+        raise IllegalAction(say("errors.paused"))
     offer = ai_offer(table) if table.status == ACTIVE else None
     if offer is None:
         raise IllegalAction(say("errors.nothing_to_skip"))
@@ -326,6 +344,105 @@ def _skip(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     return table, [note, *events]
 
 
+def _need_moderator_in_game(table: Table, actor: Actor) -> None:
+    if not actor.moderator:
+        raise IllegalAction(say("errors.mod_only"))
+    if table.status != ACTIVE:
+        raise IllegalAction(say("errors.not_started"))
+
+
+def _pause(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    """Players' moves, AI turns and (bot/timers.py) turn timers wait while paused."""
+    _need_moderator_in_game(table, actor)
+    if table.paused:
+        raise IllegalAction(say("errors.already_paused"))
+    table.paused = True
+    return table, [Event(say("moderation.paused", name=actor.name))]
+
+
+def _resume(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    _need_moderator_in_game(table, actor)
+    if not table.paused:
+        raise IllegalAction(say("errors.not_paused"))
+    table.paused = False
+    return table, [Event(say("moderation.resumed", name=actor.name))]
+
+
+def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    """Hand a seat (the AI's, or an absent player's) to another member. The seat keeps
+    its character and secrets; the new holder reads them at once (a private event to
+    the seat) and joins its team's thread (a team line), both through the delivery."""
+    _need_moderator_in_game(table, actor)
+    seat, user = action.int_arg("seat"), action.int_arg("user")
+    name = str(action.args.get("name", ""))[:80] or f"<@{user}>"
+    if not 0 <= seat < len(table.seats):
+        raise IllegalAction(say("errors.no_such_seat", seat=seat + 1, count=len(table.seats)))
+    old = table.seats[seat]
+    if old.user_id == user and not old.ai:
+        raise IllegalAction(say("errors.seat_theirs", name=name, seat=seat + 1))
+    game, state = game_of(table), game_state(table)
+    held = table.seats_of(user)
+    if len(held) >= game.seats_per_player:
+        raise IllegalAction(say("errors.seats_per_player", game=game.title,
+                                most=game.seats_per_player))
+    team_of = {s: team for team, seats in game.teams(state).items() for s in seats}
+    if any(team_of.get(s, team_of.get(seat)) != team_of.get(seat) for s in held):
+        raise IllegalAction(say("errors.seat_two_teams", name=name))
+    before = say("moderation.seat_ai") if old.ai else old.name
+    if held:  # their second seat, named as the lobby names one
+        name = say("lobby.second_name", name=table.seats[held[0]].name)
+    table.seats[seat].user_id, table.seats[seat].name, table.seats[seat].ai = user, name, False
+    state = game.set_player(state, seat, PlayerInfo(name, False))
+    set_state(table, game, state)
+    events = [Event(say("moderation.seat_handed", seat=seat + 1, old=before, new=name,
+                        name=actor.name)),
+              Event(game.private_view(state, seat), to_player(seat))]
+    if seat in team_of:
+        events.append(Event(say("moderation.seat_joins_team", new=name), to_team(team_of[seat])))
+    return table, events
+
+
+def _host(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    """The host starts the game from the lobby and may end it: a seated human."""
+    if not actor.moderator:
+        raise IllegalAction(say("errors.mod_only"))
+    user = action.int_arg("user")
+    mine = table.seats_of(user)
+    if not mine:
+        raise IllegalAction(say("errors.host_target", name=f"<@{user}>"))
+    if user == table.host_id:
+        raise IllegalAction(say("errors.host_already", name=table.seats[mine[0]].name))
+    table.host_id = user
+    return table, [Event(say("moderation.host", new=table.seats[mine[0]].name,
+                             name=actor.name))]
+
+
+def restore(current: Table, past: Table, actor: Actor, steps: int,
+            summary: str) -> tuple[Table, list[Event]]:
+    """`current` taken back to `past` (the envelope kept before an action): the game,
+    its state and its seeded RNG as they were, so a move played again draws the same
+    card. Who holds each seat, the host and the pause stay as they are now: those are
+    the moderators' choices, not moves. The store gives the result a new version."""
+    if not actor.moderator:
+        raise IllegalAction(say("errors.mod_only"))
+    if current.status != ACTIVE or past.state is None:
+        raise IllegalAction(say("errors.not_started"))
+    table = current.copy()
+    table.state, table.options, table.memo = past.state, dict(past.options), None
+    table.status, table.ended_reason = ACTIVE, past.ended_reason
+    game = game_of(table)
+    if len(past.seats) == len(current.seats):
+        state = game_state(table)
+        for seat, (was, now) in enumerate(zip(past.seats, current.seats, strict=True)):
+            if (was.user_id, was.name, was.ai) != (now.user_id, now.name, now.ai):
+                state = game.set_player(state, seat, PlayerInfo(now.name, now.ai))
+        set_state(table, game, state)
+    text = say("moderation.undone", name=actor.name, count=steps,
+               actions=say("moderation.action_word" if steps == 1 else "moderation.actions_word"),
+               summary=summary)
+    return table, [Event(text[:1900])]
+
+
 def _hand_to_ai(table: Table, seat: int, text: str) -> tuple[Table, list[Event]]:
     """The seat stays (secrets and score stay with it); the AI plays it from now on."""
     table.seats[seat].ai = True
@@ -454,7 +571,8 @@ def _host_name(table: Table) -> str:
 
 
 _HANDLERS = {JOIN: _join, LEAVE: _leave, ADD_AI: _add_ai, START: _start, END: _end,
-             KICK: _kick, SKIP: _skip, PICK: _pick, SECOND: _second}
+             KICK: _kick, SKIP: _skip, PICK: _pick, SECOND: _second, PAUSE: _pause,
+             RESUME: _resume, SEAT: _seat, HOST: _host}
 
 
 def public_events(events: list[Event]) -> list[Event]:

@@ -16,6 +16,7 @@ import discord
 
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
+from bot.guild_settings import GuildSettings
 from bot.table import Actor
 from bot.texts import say
 
@@ -37,13 +38,26 @@ def sessions_of(interaction: discord.Interaction) -> Sessions:
 
 
 def may_moderate(perms: discord.Permissions) -> bool:
-    """Moderator rights: Manage Channels (or Administrator) in the game's channel."""
+    """Discord's own moderator rights: Manage Channels (or Administrator) in the game's
+    channel. Only these may change who else moderates (/gm settings mod_role)."""
     return bool(perms.manage_channels or perms.administrator)
 
 
+def holds_mod_role(member: discord.abc.User, settings: GuildSettings | None) -> bool:
+    """The member holds the server's moderator role (/gm settings mod_role)."""
+    role = settings.mod_role if settings is not None else None
+    return (role is not None and isinstance(member, discord.Member)
+            and member.get_role(role) is not None)
+
+
 def is_moderator(interaction: discord.Interaction) -> bool:
-    """Rights in this channel; checked here because default_permissions is a hint."""
-    return may_moderate(interaction.permissions)
+    """Rights in this channel; checked here because default_permissions is a hint.
+    The server's moderator role counts too: its settings are read before any command
+    runs (bot/client.py's check) and before a click's actor is worked out."""
+    if may_moderate(interaction.permissions):
+        return True
+    settings = sessions_of(interaction).settings.known(interaction.guild_id)
+    return holds_mod_role(interaction.user, settings)
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.core.events import Event
-from bot.store.records import LoggedEvent, Table
+from bot.store.records import LoggedEvent, Table, UndoPoint, UndoWrite
 
 
 class StoreError(Exception):
@@ -45,7 +45,8 @@ class Store(Protocol):
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
                    actor_id: int | None, action: dict[str, Any] | None,
                    delivered: bool = False, ai_turn: bool | None = None,
-                   envelope: str | None = None, played: Sequence[str] = ()) -> Table:
+                   envelope: str | None = None, played: Sequence[str] = (),
+                   undo: UndoWrite | None = None) -> Table:
         """Write the new state and its events in one transaction, or raise StaleVersion.
 
         The events are owed to Discord (the outbox) until `mark_delivered`, unless
@@ -53,7 +54,15 @@ class Store(Protocol):
         seat is to act next, so a restart finds such games without reading states.
         `envelope`: the table's envelope already serialised (json.dumps), if it was.
         `played`: content keys the game's events say came into play (`record_played`),
-        recorded in the same transaction for the table's guild and kind."""
+        recorded in the same transaction for the table's guild and kind.
+        `undo`: keep an undo point (the table before this save) or drop the points an
+        undo took back, in the same transaction."""
+
+    async def undo_points(self, game_id: int, *, limit: int = 20) -> list[UndoPoint]:
+        """The game's undo points, newest first."""
+
+    async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[LoggedEvent]:
+        """What moderators' tools did in this game (one event per save), oldest first."""
 
     async def record_played(self, guild_id: int, kind: str, keys: Sequence[str]) -> None:
         """Remember that this server played these content keys of a game kind (a haunt);

@@ -93,4 +93,19 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN lobby_message_id INTEGER;
     """,
+    # 7: undo points
+    # (/gm undo). Before each player's move, the table's envelope as it was, written in
+    # the move's own save, so a moderator can take moves back by restoring one as a new
+    # version. Keyed by the version the envelope had; a few dozen per game at most.
+    """
+    CREATE TABLE undo_points (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        version     INTEGER NOT NULL,
+        envelope    TEXT    NOT NULL,
+        actor_id    INTEGER,
+        summary     TEXT    NOT NULL,
+        created_at  REAL    NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    """,
 ]

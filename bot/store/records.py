@@ -12,6 +12,7 @@ from bot.core.seats import Seat
 LOBBY = "lobby"
 ACTIVE = "active"
 OVER = "over"
+UNDO_KEPT = 20  # undo points kept per game: how far back /gm undo reaches
 
 
 @dataclass
@@ -118,3 +119,25 @@ class LoggedEvent:
     def event(self) -> Event:
         """The event as the engine said it (what a delivery rebuilds after a crash)."""
         return Event(self.text, Audience.decode(self.audience), self.kind)
+
+
+@dataclass(frozen=True)
+class UndoPoint:
+    """The table's envelope before a player's move (`version` is the table's version
+    then), kept so /gm undo can restore it."""
+
+    version: int
+    envelope: dict[str, Any]
+    actor_id: int | None
+    summary: str  # what the move did, in the words of its first public event
+
+
+@dataclass(frozen=True)
+class UndoWrite:
+    """What a save does to the undo points: keep `envelope` (the table before the save,
+    as JSON) with its `summary`, and/or drop every point from version `drop_from` on
+    (the moves an undo took back)."""
+
+    envelope: str | None = None
+    summary: str = ""
+    drop_from: int | None = None

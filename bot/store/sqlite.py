@@ -30,7 +30,7 @@ import aiosqlite
 from bot.core.events import Event
 from bot.store.base import GameExists, StaleVersion
 from bot.store.migrations import MIGRATIONS
-from bot.store.records import OVER, LoggedEvent, Table
+from bot.store.records import OVER, UNDO_KEPT, LoggedEvent, Table, UndoPoint, UndoWrite
 
 # state_json is read through the "envelope" converter, so the JSON is decoded in the
 # reading connection's own thread, never on the event loop.
@@ -187,7 +187,8 @@ class SqliteStore:
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
                    actor_id: int | None, action: dict[str, Any] | None,
                    delivered: bool = False, ai_turn: bool | None = None,
-                   envelope: str | None = None, played: Sequence[str] = ()) -> Table:
+                   envelope: str | None = None, played: Sequence[str] = (),
+                   undo: UndoWrite | None = None) -> Table:
         """The new state, its events and the outbox cursor in one transaction.
 
         `delivered` says the events need no delivery (a lobby change the interaction
@@ -196,7 +197,8 @@ class SqliteStore:
         the table's envelope as JSON when the caller serialised it already (off the
         event loop). `played`: content keys these events brought into play, recorded
         for the table's guild in the same transaction (a game with no guild records
-        nothing).
+        nothing). `undo`: keep the envelope before this save as an undo point, or drop
+        the points an undo took back (bot/store/records.py, UndoWrite).
         """
         now = time.time()
         state_json = json.dumps(table.envelope()) if envelope is None else envelope
@@ -217,6 +219,8 @@ class SqliteStore:
                     actor_id, action, now)
             if table.guild_id is not None:
                 _record_played(db, table.guild_id, table.kind, played, now)
+            if undo is not None:
+                _write_undo(db, table.id or 0, expected_version, undo, actor_id, now)
             return int(row[0]), int(row[1])
 
         last_seq, delivered_seq = await self._on_writer(self._transaction, update)
@@ -328,6 +332,26 @@ class SqliteStore:
             " ON CONFLICT (game_id, team) DO UPDATE SET thread_id = excluded.thread_id",
             (game_id, team, thread_id))
 
+    # -- undo points and the moderators' log ---------------------------------------------
+
+    async def undo_points(self, game_id: int, *, limit: int = UNDO_KEPT) -> list[UndoPoint]:
+        rows = await self._read(
+            'SELECT version, envelope AS "e [envelope]", actor_id, summary FROM undo_points'
+            " WHERE game_id = ? ORDER BY version DESC LIMIT ?", (game_id, limit))
+        return [UndoPoint(int(r[0]), r[1], r[2], str(r[3])) for r in rows]
+
+    async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[LoggedEvent]:
+        """The first public event of each save made by a moderator's tool (gm.* and
+        table.end actions), oldest first."""
+        rows = await self._read(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE seq IN (SELECT MIN(seq) FROM events"
+            " WHERE game_id = ? AND audience = 'public' AND actor_id IS NOT NULL AND"
+            " (json_extract(action_json, '$.kind') LIKE 'gm.%'"
+            "  OR json_extract(action_json, '$.kind') = 'table.end')"
+            " GROUP BY version) AND game_id = ? ORDER BY seq DESC LIMIT ?",
+            (game_id, game_id, limit))
+        return [LoggedEvent(*r) for r in reversed(list(rows))]
+
     # -- server settings --------------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
@@ -341,6 +365,22 @@ class SqliteStore:
             " ON CONFLICT (guild_id) DO UPDATE SET settings_json = excluded.settings_json,"
             " updated_at = excluded.updated_at",
             (guild_id, json.dumps(settings, sort_keys=True), time.time()))
+
+
+def _write_undo(db: sqlite3.Connection, game_id: int, version: int, undo: UndoWrite,
+                actor_id: int | None, now: float) -> None:
+    """Drop the points an undo took back, or keep one more (and only the newest few)."""
+    if undo.drop_from is not None:
+        db.execute("DELETE FROM undo_points WHERE game_id = ? AND version >= ?",
+                   (game_id, undo.drop_from))
+    if undo.envelope is None:
+        return
+    db.execute("INSERT OR REPLACE INTO undo_points (game_id, version, envelope, actor_id,"
+               " summary, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+               (game_id, version, undo.envelope, actor_id, undo.summary, now))
+    db.execute("DELETE FROM undo_points WHERE game_id = ? AND version <= (SELECT version"
+               " FROM undo_points WHERE game_id = ? ORDER BY version DESC LIMIT 1 OFFSET ?)",
+               (game_id, game_id, UNDO_KEPT))
 
 
 def _flag(value: bool | None) -> int | None:

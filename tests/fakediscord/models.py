@@ -79,10 +79,12 @@ class FakeGuild:
     manager_role_id: int
     bot_role_id: int
     member_ids: set[int] = field(default_factory=set)
+    # Roles a test created (`FakeDiscord.add_role`): id -> name, with no permissions.
+    extra_roles: dict[int, str] = field(default_factory=dict)
 
     @property
     def role_ids(self) -> set[int]:
-        return {self.id, self.manager_role_id, self.bot_role_id}
+        return {self.id, self.manager_role_id, self.bot_role_id, *self.extra_roles}
 
 
 @dataclass(eq=False)

@@ -80,6 +80,8 @@ class PayloadsMixin:
             self._role_json(guild.id, "@everyone", EVERYONE_PERMISSIONS, 0),
             self._role_json(guild.manager_role_id, "Channel Managers", MANAGER_PERMISSIONS, 1),
             self._role_json(guild.bot_role_id, self.bot_user.name, self.bot_permissions, 2),
+            *(self._role_json(rid, name, 0, 3 + n)
+              for n, (rid, name) in enumerate(guild.extra_roles.items())),
         ]
 
     def _channel_json(self, channel: FakeChannel) -> Json:

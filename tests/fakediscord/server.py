@@ -245,6 +245,21 @@ class FakeDiscord(
             "GUILD_MEMBER_ADD", {**self._member_json(user, target), "guild_id": str(guild)}
         )
 
+    def add_role(self, name: str, *, guild: int | None = None) -> int:
+        """A new role of a guild with no permissions of its own (a server's "Game Master"
+        role, say); the bot hears of it as Discord tells it (GUILD_ROLE_CREATE)."""
+        target = self.guilds[guild or self.guild_id]
+        rid = self._snowflake()
+        target.extra_roles[rid] = name
+        role = self._role_json(rid, name, 0, 2 + len(target.extra_roles))
+        self._dispatch_soon("GUILD_ROLE_CREATE", {"guild_id": str(target.id), "role": role})
+        return rid
+
+    def give_role(self, user: FakeUser, role_id: int) -> None:
+        """The member gets a role; their next interaction's member carries it."""
+        if role_id not in user.role_ids:
+            user.role_ids.append(role_id)
+
     def add_channel(self, name: str, *, topic: str | None = None, guild: int | None = None) -> int:
         """A new text channel of a guild (the first one unless `guild` is given); its id."""
         cid = self._snowflake()
@@ -253,6 +268,16 @@ class FakeDiscord(
         self.channels[cid] = channel
         self._dispatch_soon("CHANNEL_CREATE", self._channel_json(channel))
         return cid
+
+    def add_thread(self, parent: int, name: str, *, owner: FakeUser) -> int:
+        """A public thread a member opened under a text channel; the bot hears of it as
+        Discord tells it (THREAD_CREATE); returns its id."""
+        tid = self._snowflake()
+        thread = FakeChannel(id=tid, name=name, type=11, parent_id=parent, owner_id=owner.id,
+                             member_ids={owner.id})
+        self.channels[tid] = thread
+        self._dispatch_soon("THREAD_CREATE", self._channel_json(thread) | {"newly_created": True})
+        return tid
 
     def guild_of(self, channel: FakeChannel) -> FakeGuild:
         """The guild a (non-DM) channel belongs to; a thread's is its parent's."""

@@ -1,0 +1,112 @@
+"""What /gm shows: the server's settings, the seats to choose from, the moderators' log.
+
+Kept apart from the cog, which must hold every /gm subcommand in one class; these are
+plain functions of the stored records, in the words of data/texts.yaml.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import discord
+
+from bot.core.errors import IllegalAction
+from bot.guild_settings import MAX_CHANNELS, GuildSettings
+from bot.store import LoggedEvent, Table
+from bot.texts import say
+
+AUTOCOMPLETE_LIMIT = 25  # Discord: choices an autocomplete may offer
+MESSAGE_LIMIT = 2000
+
+
+def settings_text(settings: GuildSettings) -> str:
+    lines = [say("settings.title")]
+    if settings.mod_role is not None:
+        lines.append(say("settings.mod_role", role=f"<@&{settings.mod_role}>"))
+    else:
+        lines.append(say("settings.mod_role_none"))
+    if settings.remind_minutes is not None:
+        lines.append(say("settings.remind", minutes=settings.remind_minutes))
+    else:
+        lines.append(say("settings.remind_off"))
+    if settings.act_minutes is not None:
+        lines.append(say("settings.act", minutes=settings.act_minutes,
+                         end=say(f"settings.end_{settings.timer_end}")))
+    else:
+        lines.append(say("settings.act_off"))
+    if settings.game_channels:
+        lines.append(say("settings.channels", channels=channel_list(settings)))
+    else:
+        lines.append(say("settings.channels_any"))
+    return "\n".join(lines)
+
+
+def channel_list(settings: GuildSettings) -> str:
+    return ", ".join(f"<#{c}>" for c in settings.game_channels)
+
+
+def changed(current: GuildSettings, *, mod_role: int | None, remind_minutes: int | None,
+            act_minutes: int | None, timer_end: str | None,
+            game_channel: int | None) -> GuildSettings:
+    """The settings after one /gm settings call. A role or channel given again is taken
+    off (a toggle: the one option both sets and clears); 0 minutes turns a timer off."""
+    new = current
+    if mod_role is not None:
+        new = replace(new, mod_role=None if mod_role == current.mod_role else mod_role)
+    if remind_minutes is not None:
+        new = replace(new, remind_minutes=remind_minutes or None)
+    if act_minutes is not None:
+        new = replace(new, act_minutes=act_minutes or None)
+    if timer_end is not None:
+        new = replace(new, timer_end=timer_end)
+    if game_channel is not None:
+        channels = current.game_channels
+        if game_channel in channels:
+            channels = tuple(c for c in channels if c != game_channel)
+        elif len(channels) >= MAX_CHANNELS:
+            raise IllegalAction(say("settings.too_many_channels", most=MAX_CHANNELS))
+        else:
+            channels = (*channels, game_channel)
+        new = replace(new, game_channels=channels)
+    return new
+
+
+def seat_label(table: Table, index: int) -> str:
+    seat = table.seats[index]
+    key = "moderation.seat_choice_ai" if seat.ai else "moderation.seat_choice"
+    return say(key, seat=index + 1, name=seat.name)[:100]
+
+
+def seat_choices(table: Table | None, typed: str) -> list[discord.app_commands.Choice[str]]:
+    if table is None:
+        return []
+    words = typed.strip().lower()
+    labels = [(i, seat_label(table, i)) for i in range(len(table.seats))]
+    return [discord.app_commands.Choice(name=label, value=str(i + 1))
+            for i, label in labels if words in label.lower()][:AUTOCOMPLETE_LIMIT]
+
+
+def seat_index(table: Table, typed: str) -> int:
+    """The seat autocomplete sent (its number), or the one seat whose label holds the
+    typed words; else a refusal naming the seats."""
+    text = typed.strip()
+    if text.isdigit() and 1 <= int(text) <= len(table.seats):
+        return int(text) - 1
+    hits = [i for i in range(len(table.seats)) if text and text.lower()
+            in seat_label(table, i).lower()]
+    if len(hits) == 1:
+        return hits[0]
+    raise IllegalAction(say("errors.no_such_seat", seat=text[:20] or "?",
+                            count=len(table.seats)))
+
+
+def log_text(entries: list[LoggedEvent]) -> str:
+    if not entries:
+        return say("moderation.log_empty")
+    lines = [say("moderation.log_line", ts=int(e.ts), user=e.actor_id, text=e.text[:300])
+             for e in entries]
+    text = "\n".join([say("moderation.log_title"), *lines])
+    while len(text) > MESSAGE_LIMIT and len(lines) > 1:  # the newest matter most
+        lines = lines[1:]
+        text = "\n".join([say("moderation.log_title"), *lines])
+    return text[:MESSAGE_LIMIT]
