@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from bot.games.betrayal.view import FLOORS, MapView
 from renderers.betrayal.explorers import _groups, _large, _ring, _token_slots
+from renderers.betrayal.fonts import FOOTER_FONT, HEADER_FONT, PANEL_TITLE_FONT  # noqa: F401
 from renderers.betrayal.palette import _px
 from renderers.betrayal.tiles import _strip_rows, _tile_parts
 from renderers.common import Box, Point, font, text_width
@@ -28,16 +29,13 @@ BASE_WIDTH = 1200  # the width the frame sizes below are given at
 # tile size instead (see `_tile_parts`).
 MARGIN = 16
 HEADER_H = 52
-HEADER_FONT = 30
-ROSTER_H = 40
+ROSTER_H = 44
 ROSTER_GAP = 8
 PANEL_GAP = 14
 PANEL_TITLE_H = 38
-PANEL_TITLE_FONT = 19
 PANEL_PAD = 10
 PANEL_MIN_W = 190
 FOOTER_ROW_H = 36
-FOOTER_FONT = 17
 TILE_MAX = 180  # tiles never get bigger than this (a 1-tile floor would look silly)
 TILE_MIN = 88  # nor smaller: names stay readable at full size; the image grows taller
 TILE_LEGIBLE = 64  # TILE_MIN never scales below this many pixels (narrow renders)
@@ -89,6 +87,7 @@ class MapGeometry:
     roster_chips: dict[int, Box]  # seat -> its chip in the roster row
     omen_track: tuple[Point, ...]  # centres of the card track's marks in the footer
     footer_text: Box | None  # where view.footer is written
+    progress_text: Box | None = None  # where view.progress is written (the haunt's row)
     track_widest: str = ""  # the widest note of the track: the legend starts after it
     # Monster id -> its token centre and disc radius (alike monsters in a room share one
     # stacked token, so they share a centre).
@@ -150,7 +149,7 @@ class _Frame:
 
 def _frame(view: MapView, width: int) -> _Frame:
     s = width / BASE_WIDTH
-    rows = 2 if view.footer.strip() else 1
+    rows = 1 + bool(view.footer.strip()) + bool(view.progress)
     return _Frame(
         s=s, margin=_px(MARGIN, s), header_h=_px(HEADER_H, s),
         roster_h=_px(ROSTER_H + ROSTER_GAP, s) if view.explorers else 0,
@@ -387,8 +386,12 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
     # At least one point: the track's label and note are placed from it.
     omen_track = tuple((ox + i * step, fy) for i in range(max(1, view.track.marks)))
     footer_text: Box | None = None
+    progress_text: Box | None = None
+    ft_y = footer[1] + _px(6, s) + row_h
+    if view.progress:
+        progress_text = (footer[0], ft_y, footer[2], ft_y + row_h)
+        ft_y += row_h
     if view.footer.strip():
-        ft_y = footer[1] + _px(6, s) + row_h
         footer_text = (footer[0], ft_y, footer[2], ft_y + row_h)
 
     return MapGeometry(
@@ -397,6 +400,7 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
         extents={f: e for f, e in extents.items() if e is not None}, tiles=tiles,
         sides=sides, tokens=tokens, token_radius=radius, ring_radius=ring,
         roster_chips=chips, omen_track=omen_track, footer_text=footer_text,
+        progress_text=progress_text,
         track_widest=view.track.widest or view.track.note,
         monsters=monsters, monster_radius=monster_radius,
     )
