@@ -24,6 +24,8 @@ The data file (schema in data/betrayal/README.md, "Haunts"):
     last_round:          {rounds: a name in values, winner: heroes|traitor, reason,
                          said, warn: keys of texts, designed: bool}: when that round
                          is over and no side has won, `winner` wins (flow.out_of_time)
+    progress:            the map's progress row: public counters as format labels
+                         (`HauntPlugin.counters`)
 """
 
 from __future__ import annotations
