@@ -7,7 +7,6 @@ except the room stack and the decks, which only show how many are left.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import yaml
@@ -218,27 +217,27 @@ def _reserved(state: BetrayalState) -> tuple[str, ...]:
     keys = list(editions.for_state(state).haunts())
     if state.haunt is not None and state.haunt.key:
         keys.append(state.haunt.key)
+    look = _HauntLook()
     for key in dict.fromkeys(keys):
-        letters.update(_haunt_letters(key))
+        letters.update(_haunt_letters(key, look))
     return tuple(sorted(c for c in letters if c.isalpha()))
 
 
-@cache
-def _haunt_letters(key: str) -> frozenset[str]:
+def _haunt_letters(key: str, look: _HauntLook) -> set[str]:
     """The capitals a haunt's monsters and tokens are drawn with (their glyphs and
-    initials: the map falls back to an initial where a font lacks a glyph)."""
-    look = _HauntLook()
+    initials: the map falls back to an initial where a font lacks a glyph). Read from
+    the data each time, as the map's looks are (`load_data` keeps the files)."""
     data = look.data(key)
     if data is None:
-        return frozenset()
-    found = set()
+        return set()
+    found: set[str] = set()
     for kind in data.monsters:
         name, glyph, _ = look.monster(key, kind)
         found |= {glyph.upper(), name[:1].upper()}
     for kind in data.tokens:
         glyph, name = look.token(key, kind)
         found |= {glyph.upper(), name[:1].upper()}
-    return frozenset(found)
+    return found
 
 
 def sheet_view(state: BetrayalState, seat: int) -> SheetView:
