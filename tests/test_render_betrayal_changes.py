@@ -138,10 +138,15 @@ def test_every_haunt_shows_its_name_round_and_counters(key: str) -> None:
     limit = plugin.last_round(state)
     assert lines[1] == f"round {state.haunt.round} of {limit}"
     assert lines[2:] == plugin.counters(state)
-    if not haunts()[key].edition:  # the classic 8 name their counters in their data
-        assert plugin.counters(state)
     view = map_view(state)
     assert view.progress == tuple(lines)
+    if not haunts()[key].edition:  # the classic 8 name their counters in their data
+        assert plugin.counters(state) and view.footer_shown == ""
+    else:  # the scenarios' board notes move from the footer row to the progress row
+        note = plugin.board_note(state)
+        assert lines[2:] == [part for part in note.split(" · ") if part.strip()] != []
+        assert view.footer.startswith(note) and view.footer_shown
+        assert not any(part in view.footer_shown for part in lines[2:])
     geo = map_geometry(view)
     assert geo.progress_text is not None and geo.footer_text is not None
     assert geo.progress_text[3] <= geo.footer_text[1]

@@ -86,7 +86,7 @@ class MapGeometry:
     ring_radius: dict[int, int]  # seat -> radius of the middle of the acting ring
     roster_chips: dict[int, Box]  # seat -> its chip in the roster row
     omen_track: tuple[Point, ...]  # centres of the card track's marks in the footer
-    footer_text: Box | None  # where view.footer is written
+    footer_text: Box | None  # where view.footer (or view.footer_shown) is written
     progress_text: Box | None = None  # where view.progress is written (the haunt's row)
     track_widest: str = ""  # the widest note of the track: the legend starts after it
     # Monster id -> its token centre and disc radius (alike monsters in a room share one

@@ -316,7 +316,8 @@ def _draw_footer(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
         canvas.text((px0, (py0 + py1) // 2), text, f, ACCENT, on=BG, anchor="lm", bold=True)
     if geo.footer_text is not None:
         fx0, fy0, fx1, fy1 = geo.footer_text
-        f, text = fit_text(view.footer.strip(), fx1 - fx0, _px(FOOTER_FONT + 3, s),
+        f, text = fit_text((view.footer_shown or view.footer).strip(), fx1 - fx0,
+                           _px(FOOTER_FONT + 3, s),
                            min_size=_px(SMALLEST_FONT, s), bold=True)
         canvas.text((fx0, (fy0 + fy1) // 2), text, f, GOLD, on=BG, anchor="lm", bold=True)
 

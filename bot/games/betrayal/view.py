@@ -80,6 +80,9 @@ class MapView:
     header: str  # e.g. "Turn 12 · Ox Bellows (Ann) to play"
     track: TrackView  # the footer's card track (the edition's: omens drawn, encounters)
     footer: str = ""  # e.g. "The haunt has begun: The Mummy Walks"
+    # What the map's footer row draws instead of `footer`, when the progress row already
+    # shows the haunt's board note that `footer` begins with ("": `footer` itself).
+    footer_shown: str = ""
     # Special links to mark, as pairs of room keys, in the order they first appeared in
     # the game (the map letters them in this order: see renderers.betrayal.tiles).
     links: tuple[tuple[str, str], ...] = ()

@@ -196,14 +196,21 @@ def map_view(state: BetrayalState) -> MapView:
     turn = state.turn
     walked = tuple(state.tiles[t].room for t in turn.walked if 0 <= t < len(state.tiles))
     placed = state.tiles[turn.placed].room if 0 <= turn.placed < len(state.tiles) else ""
-    progress = base.for_state(state).progress(state) if state.haunt else []
+    plugin = base.for_state(state)
+    progress = plugin.progress(state) if state.haunt else []
+    # The progress row carries the board note (a haunt without progress labels): the
+    # footer row then says only the haunt's own line, not the note twice.
+    note = plugin.board_note(state) if progress else ""
+    parts = [p for p in note.split(" · ") if p.strip()]
+    shown = _haunt_footer(state) if parts and all(p in progress for p in parts) else ""
     return MapView(tiles=tuple(_tile_views(state, look)), explorers=tuple(explorers),
                    header=_header(state), track=_track(state), footer=_footer(state),
                    links=tuple(pairs), link_order=tuple(ordinals),
                    monsters=_monster_views(state, look),
                    walked=walked, placed=placed,
                    mover=turn.seat if walked or placed else None,
-                   progress=tuple(progress), reserved=_reserved(state))
+                   progress=tuple(progress), footer_shown=shown,
+                   reserved=_reserved(state))
 
 
 def _reserved(state: BetrayalState) -> tuple[str, ...]:

@@ -234,9 +234,12 @@ class HauntPlugin:
         only while that note is set; one that cannot be filled in is left out. Only
         what a label names is shown, so secret notes (the ghost's lover) never are. A
         count not kept yet reads 0 (no rite roll made: "rite 0/6"); `m[all]` counts every
-        living monster."""
+        living monster. A haunt with no labels shows its `board_note` (public by its
+        contract), cut at its " · "."""
         if state.haunt is None or not self.data_known():
             return []
+        if not self.data.raw.get("progress"):  # no labels: the board note, part by part
+            return [part for part in self.board_note(state).split(" · ") if part.strip()]
         notes = _Counts({k: len(v) if isinstance(v, list) else v
                          for k, v in state.haunt.progress.items()})
         living = _Counts(dict.fromkeys(self.data.monsters, 0))
