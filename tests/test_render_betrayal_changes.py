@@ -154,6 +154,18 @@ def test_every_haunt_shows_its_name_round_and_counters(key: str) -> None:
     assert bare.size != render_image(view).size  # the row is drawn
 
 
+def test_a_long_progress_takes_a_second_row_and_never_a_third() -> None:
+    view = map_view(started("henry_on_the_hunt")[0])
+    short = replace(view, progress=view.progress[:2])
+    assert map_geometry(short).progress == (" · ".join(view.progress[:2]),)
+    long = replace(view, progress=(*view.progress, *(f"counter {i} " * 4 for i in range(9))))
+    geo = map_geometry(long)
+    assert len(geo.progress) == 2 and geo.progress[0].startswith(view.progress[0])
+    assert " · ".join(geo.progress) == " · ".join(long.progress)  # nothing lost but cut
+    assert geo.height > map_geometry(short).height
+    assert render_image(long).size == (geo.width, geo.height)
+
+
 def test_counters_follow_the_haunt_and_keep_its_secrets() -> None:
     state = GAME.copy_state(started("the_ghost_bride")[0])
     plugin = base.for_state(state)

@@ -310,10 +310,13 @@ def _draw_footer(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     canvas.text((last, cy), view.track.note, font(_px(FOOTER_FONT, s)), MUTED, on=BG,
                 anchor="lm")
     if geo.progress_text is not None:
-        px0, py0, px1, py1 = geo.progress_text
-        f, text = fit_text(" · ".join(view.progress), px1 - px0, _px(PROGRESS_FONT, s),
-                           min_size=_px(SMALLEST_FONT, s), bold=True)
-        canvas.text((px0, (py0 + py1) // 2), text, f, ACCENT, on=BG, anchor="lm", bold=True)
+        px0, py0, px1, _ = geo.progress_text
+        row_h = _px(FOOTER_ROW_H, s)
+        for i, line in enumerate(geo.progress):
+            f, text = fit_text(line, px1 - px0, _px(PROGRESS_FONT, s),
+                               min_size=_px(SMALLEST_FONT, s), bold=True)
+            canvas.text((px0, py0 + i * row_h + row_h // 2), text, f, ACCENT, on=BG,
+                        anchor="lm", bold=True)
     if geo.footer_text is not None:
         fx0, fy0, fx1, fy1 = geo.footer_text
         f, text = fit_text((view.footer_shown or view.footer).strip(), fx1 - fx0,
