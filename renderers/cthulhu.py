@@ -77,6 +77,7 @@ ACCENT: Colour = (126, 214, 160)
 PORTAL_GLOW: Colour = (148, 86, 232)
 PORTAL_VOID: Colour = (30, 12, 50)
 PORTAL_CORE: Colour = (176, 255, 136)  # what sits at a portal marker's geometry point
+TRAIL: Colour = (104, 182, 255)  # the last action: its rooms framed, its character ringed
 
 # Layout at BASE_WIDTH, in pixels; everything is multiplied by width / BASE_WIDTH.
 MARGIN = 22
@@ -100,14 +101,37 @@ CARD_H = 84
 CARD_GAP = 10
 CARD_MAX_W = 300
 
+# Text sizes at BASE_WIDTH. Discord shows a board READ_WIDTH px wide in the channel and
+# text under READ_PX there cannot be read, so no size is below SMALLEST_FONT (READ_PX *
+# BASE_WIDTH / READ_WIDTH): text too long for its place is cut before it shrinks past
+# it. (The seat number inside a seat's shape only repeats the shape; it is no label.)
+READ_WIDTH = 600
+READ_PX = 10
+SMALLEST_FONT = 20
+TITLE_FONT = 32
+HEADER_FONT = 28
+ROOM_FONT = 24
+PORTAL_FONT = 21
+SLOT_NUMBER_FONT = 22
+SLOT_POINTS_FONT = SMALLEST_FONT
+SLOT_NAME_FONT = SMALLEST_FONT
+SECTION_FONT = SMALLEST_FONT
+SCORE_NAME_FONT = 22
+SCORE_FONT = 28
+
 # Token arrangements inside a room, tried in order until all tokens fit:
 # (columns, row pitch, token radius, label font size). One roomy column when few
 # characters share a room, two tighter columns for a crowd of up to 12.
 TOKEN_LAYOUTS: tuple[tuple[int, int, int, int], ...] = (
-    (1, 40, 15, 21),
-    (1, 27, 11, 18),
-    (2, 27, 11, 17),
+    (1, 40, 15, 22),
+    (1, 27, 11, 20),
+    (2, 27, 11, 20),
 )
+# Every text size of the board (the tests check them against READ_PX).
+FONT_SIZES: tuple[int, ...] = (
+    SMALLEST_FONT, TITLE_FONT, HEADER_FONT, ROOM_FONT, PORTAL_FONT, SLOT_NUMBER_FONT,
+    SLOT_POINTS_FONT, SLOT_NAME_FONT, SECTION_FONT, SCORE_NAME_FONT, SCORE_FONT,
+    *(size for _, _, _, size in TOKEN_LAYOUTS))
 
 
 @dataclass(frozen=True)
@@ -381,6 +405,18 @@ def _character(colour: Colour, radius: int, on: Colour) -> Sprite:
     return trimmed(img, on, (pad, pad))
 
 
+@pieces(PIECE_CACHE_SIZE)
+def _ring(radius: int, on: Colour) -> Sprite:
+    """The ring round the token of the character the last action moved (radius: the
+    token's), placed by its centre; it leaves the token's place untouched."""
+    gap, width = max(1, round(radius * 0.18)), max(2, round(radius * 0.28))
+    pad = radius + gap + width + 2
+    img = Image.new("RGB", (2 * pad, 2 * pad), on)
+    disc(img, (pad, pad), radius + gap + width, TRAIL)
+    disc(img, (pad, pad), radius + gap, on)
+    return trimmed(img, on, (pad, pad))
+
+
 @pieces(64)
 def _box(w: int, h: int, radius: int, fill: Colour, edge: Colour, width: int,
          on: Colour) -> Sprite:
@@ -422,23 +458,25 @@ def _slot(w: int, h: int, s: float, number: int, last: bool, points: int,
         polygon(img, star_points((label_cx, cy - round(9 * s)), round(11 * s)), GOLD)
     else:
         centered_text(draw, (label_cx, cy - round(9 * s)), str(number),
-                      font(round(22 * s), bold=True), TEXT if filled else MUTED, bold=True)
+                      font(round(SLOT_NUMBER_FONT * s), bold=True), TEXT if filled else MUTED,
+                      bold=True)
     centered_text(draw, (label_cx, cy + round(14 * s)), f"+{points}",
-                  font(round(17 * s), bold=True), GOLD if points else MUTED, bold=True)
+                  font(round(SLOT_POINTS_FONT * s), bold=True), GOLD if points else MUTED,
+                  bold=True)
     r = radius
     if occupant is not None:
         name, colour = occupant
         _token(img, centre, r, colour)
         lx = centre[0] + r + round(8 * s)
-        f, text = fit_text(name, w - round(8 * s) - lx, round(20 * s), min_size=round(14 * s),
-                           bold=True)
+        f, text = fit_text(name, w - round(8 * s) - lx, round(SLOT_NAME_FONT * s),
+                           min_size=round(SMALLEST_FONT * s), bold=True)
         draw_text(draw, (lx, cy), text, f, TEXT, anchor="lm", bold=True)
     else:
         disc(img, centre, r, PANEL, outline=DIM, width=max(1, round(2 * s)))
         if last:
             lx = centre[0] + r + round(8 * s)
-            f, text = fit_text("survivor", w - round(8 * s) - lx, round(17 * s),
-                               min_size=round(12 * s))
+            f, text = fit_text("survivor", w - round(8 * s) - lx, round(SLOT_NAME_FONT * s),
+                               min_size=round(SMALLEST_FONT * s))
             draw_text(draw, (lx, cy), text, f, MUTED, anchor="lm")
     return Sprite(img)
 
@@ -531,7 +569,7 @@ def _draw_header(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
     x0, y0, x1, y1 = geo.header
     cy = (y0 + y1) // 2
     title = f"Rumble {min(state.rumble, RUMBLES)} of {RUMBLES}"
-    title_font = font(round(32 * s), bold=True)
+    title_font = font(round(TITLE_FONT * s), bold=True)
     canvas.text((x0, cy), title, title_font, TEXT, on=BG, anchor="lm", bold=True)
     used = x0 + text_width(title_font, title) + round(24 * s)
 
@@ -541,14 +579,16 @@ def _draw_header(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
         label = ("Winners: " if len(names) > 1 else "Winner: ") + " & ".join(names)
         if not names:
             label = "Game over"
-        f, text = fit_text(label, x1 - used, round(28 * s), min_size=round(16 * s), bold=True)
+        f, text = fit_text(label, x1 - used, round(HEADER_FONT * s),
+                           min_size=round(SMALLEST_FONT * s), bold=True)
         canvas.text((x1, cy), text, f, GOLD, on=BG, anchor="rm", bold=True)
         tw = text_width(f, text)
         canvas.put((x1 - tw - round(22 * s), cy), _star(canvas.ink, round(16 * s), GOLD, BG))
     elif 0 <= state.turn < len(state.players):
         room = x1 - used - 3 * marker_r
         label = f"{state.players[state.turn]} to play"
-        f, text = fit_text(label, room, round(28 * s), min_size=round(16 * s), bold=True)
+        f, text = fit_text(label, room, round(HEADER_FONT * s),
+                           min_size=round(SMALLEST_FONT * s), bold=True)
         canvas.text((x1, cy), text, f, ACCENT, on=BG, anchor="rm", bold=True)
         tw = text_width(f, text)
         canvas.put((x1 - tw - round(12 * s) - marker_r, cy),
@@ -581,8 +621,8 @@ def _draw_rooms(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None
         name_right = x1 - pad
         if i in geo.portals:
             name_right = geo.portals[i][0] - round(PORTAL_R * s) - round(6 * s)
-        f, text = fit_text(state.rooms[i].name, name_right - x0 - pad, round(24 * s),
-                           min_size=round(17 * s), bold=True)
+        f, text = fit_text(state.rooms[i].name, name_right - x0 - pad, round(ROOM_FONT * s),
+                           min_size=round(SMALLEST_FONT * s), bold=True)
         canvas.text((x0 + pad, y0 + round(NAME_BAND * s) // 2 + round(3 * s)), text, f, TEXT,
                     on=FLOOR, anchor="lm", bold=True)
         if i in geo.portals:
@@ -590,7 +630,8 @@ def _draw_rooms(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None
             canvas.put(centre, _portal(canvas.ink, round(PORTAL_R * s), FLOOR))
             count = len(state.room_portals[i])
             canvas.text((centre[0] + round((PORTAL_R + 4) * s), centre[1]), f"×{count}",
-                        font(round(21 * s), bold=True), PORTAL_CORE, on=FLOOR, anchor="lm",
+                        font(round(PORTAL_FONT * s), bold=True), PORTAL_CORE, on=FLOOR,
+                        anchor="lm",
                         bold=True)
 
         inside = [c for c, where in enumerate(state.location) if where == i]
@@ -606,7 +647,7 @@ def _draw_rooms(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None
             lx = cx + radius + round(6 * s)
             max_w = round(x0 + pad + ((cx - x0 - pad) // col_w + 1) * col_w - lx - 2 * s)
             f, text = fit_text(state.characters[c].name, max_w, size,
-                               min_size=max(6, round(size * 0.8)), bold=True)
+                               min_size=min(size, round(SMALLEST_FONT * s)), bold=True)
             canvas.text((lx, cy), text, f, TEXT, on=FLOOR, anchor="lm", bold=True)
 
 
@@ -630,7 +671,8 @@ def _put_slot(canvas: Canvas, geo: BoardGeometry, k: int,
 def _draw_removal_line(canvas: Canvas, geo: BoardGeometry) -> None:
     """The section title and every slot empty: the same for every state of a house."""
     canvas.text((geo.removed_line[0], _removed_title_y(geo)), "Left the house",
-                font(round(20 * geo.scale), bold=True), MUTED, on=BG, anchor="lm", bold=True)
+                font(round(SECTION_FONT * geo.scale), bold=True), MUTED, on=BG, anchor="lm",
+                bold=True)
     for k in range(len(geo.removed_slots)):
         _put_slot(canvas, geo, k, None)
 
@@ -642,7 +684,7 @@ def _draw_removed(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> No
     reserve = len(state.reserve)
     if reserve:
         label = f"{reserve} portal{'s' if reserve != 1 else ''} beside the house"
-        f = font(round(18 * s))
+        f = font(round(SECTION_FONT * s))
         canvas.text((x1, title_y), label, f, MUTED, on=BG, anchor="rm")
         canvas.put((x1 - text_width(f, label) - round(16 * s), title_y),
                    _portal(canvas.ink, round(10 * s), BG))
@@ -670,11 +712,12 @@ def _draw_scores(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
         canvas.put((mx, my), _marker(canvas.ink, seat, round(15 * s), TEXT, PANEL, fonts))
         score = state.scores[seat] if seat < len(state.scores) else 0
         name_x = mx + round(24 * s)
-        f, text = fit_text(state.players[seat], x1 - round(10 * s) - name_x, round(21 * s),
-                           min_size=round(15 * s), bold=True)
+        f, text = fit_text(state.players[seat], x1 - round(10 * s) - name_x,
+                           round(SCORE_NAME_FONT * s),
+                           min_size=round(SMALLEST_FONT * s), bold=True)
         canvas.text((name_x, my), text, f, TEXT, on=PANEL, anchor="lm", bold=True)
         # Second row: the track (0..30, ticks every 10 points) and the total.
-        score_font = font(round(28 * s), bold=True)
+        score_font = font(round(SCORE_FONT * s), bold=True)
         score_text = str(score)
         sw = max(text_width(score_font, score_text), text_width(score_font, "00"))
         row2 = y1 - round(24 * s)
@@ -697,6 +740,27 @@ def _draw_scores(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
 HouseKey = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], int]
 
 
+def _draw_last(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None:
+    """The last action (`state.last`, public): a frame round the rooms it touched (the
+    room left and the room entered, or where the fight was) in the corridor round the
+    tile, and a ring under the token of the character it moved, if still in the house."""
+    last = state.last
+    k = max(2, round(6 * geo.scale))
+    rooms = [int(last[name]) for name in ("from", "to", "room") if last.get(name) is not None]
+    for i in dict.fromkeys(rooms):
+        box = geo.rooms.get(i)
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        for band in ((x0 - k, y0 - k, x1 + k, y0), (x0 - k, y1, x1 + k, y1 + k),
+                     (x0 - k, y0, x0, y1), (x1, y0, x1 + k, y1)):
+            _rect(canvas, (band[0], band[1], band[2] - 1, band[3] - 1), TRAIL)
+    moved = last.get("character")
+    if moved is not None and int(moved) in geo.tokens:
+        c = int(moved)
+        canvas.put(geo.tokens[c], _ring(canvas.ink, geo.token_radius[c], FLOOR))
+
+
 def _house_key(state: CthulhuState) -> HouseKey:
     """The public facts the house (rooms, passages, the empty removal line) is drawn
     from: what no secret can change."""
@@ -716,6 +780,7 @@ def compose(state: CthulhuState, width: int, ink: Ink | None) -> Canvas:
     _draw_house(canvas, _house_key(state), geo, far)
     _draw_removal_line(canvas, geo)
     _draw_header(canvas, state, geo)
+    _draw_last(canvas, state, geo)
     _draw_rooms(canvas, state, geo)
     _draw_removed(canvas, state, geo)
     _draw_scores(canvas, state, geo)
@@ -729,7 +794,7 @@ def compose(state: CthulhuState, width: int, ink: Ink | None) -> Canvas:
 # game, no state can leak into another's image through it.
 FLAT_COLOURS: tuple[Colour, ...] = (BG, PANEL, PANEL_EDGE, FLOOR, WALL, TEXT, MUTED, DIM,
                                     GOLD, ACCENT, PORTAL_GLOW, PORTAL_VOID, PORTAL_CORE,
-                                    BLACK, WHITE)
+                                    TRAIL, BLACK, WHITE)
 _SAMPLE_ROOMS = ("Attic", "Observatory", "Nursery", "Chapel", "Library", "Great Hall",
                  "Ballroom", "Conservatory", "Cellar", "Kitchen", "Crypt", "Study")
 
@@ -752,6 +817,7 @@ def _sample_states(colours: tuple[Colour, ...]) -> list[CthulhuState]:
         players=players, ai=[False] * 6, layout="", rooms=rooms, passages=passages,
         characters=chars, location=location, room_portals=portals, reserve=["?"] * 3,
         removed=out, scores=[0, 4, 9, 13, 21, 30], rumble=2, turn=1,
+        last={"seat": 0, "kind": "move", "character": 0, "from": 1, "to": 0} if n else {},
     )
     last: list[int | None] = [None] * n
     if n:

@@ -4,6 +4,7 @@ The engine turns its state into plain views (`bot.games.betrayal.view`) and this
 draws them, so the pictures can never show more than the table may see. Everything
 callers use is imported from here (`renderers.betrayal`); the modules split the work:
 
+- `fonts`     the map's text sizes, and the smallest a chat preview can still show
 - `layout`    where things go: panel arrangement, tile size, `MapGeometry`/`map_geometry`
 - `tiles`     one tile (walls, doors, name, symbol, tokens, item pile, link letters) and
               the passages between tiles
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 # The `_name as _name` imports are internals the tests and the bench reach for (cache
 # resets, tile and strip checks); everything else public is listed in __all__.
+from renderers.betrayal.fonts import FRAME_FONTS, READ_PX, READ_WIDTH, SMALLEST_FONT
 from renderers.betrayal.glyphs import glyph
 from renderers.betrayal.layout import (
     ARRANGEMENTS,
@@ -67,6 +69,7 @@ from renderers.betrayal.palette import (
     FLAT_COLOURS,
     FLOOR_FILL,
     FLOOR_TITLES,
+    FRESH,
     GOLD,
     HAUNT_TOKEN,
     ITEM,
@@ -87,6 +90,7 @@ from renderers.betrayal.palette import (
     TOKEN_COLOURS,
     TOKEN_EDGE,
     TOKEN_LABELS,
+    TRAIL,
     TRAITOR,
     WALL,
 )
@@ -105,7 +109,7 @@ from renderers.betrayal.sheet import (
     render_sheet_image,
     sheet_geometry,
 )
-from renderers.betrayal.tiles import SIDES, StripItem, TileLook, TileParts
+from renderers.betrayal.tiles import MAP_LETTERS, SIDES, StripItem, TileLook, TileParts, link_pool
 from renderers.betrayal.tiles import _link_letters as _link_letters
 from renderers.betrayal.tiles import _look as _look
 from renderers.betrayal.tiles import _strip_layout as _strip_layout
@@ -132,6 +136,8 @@ __all__ = [
     "FLOOR_TITLES",
     "FOOTER_FONT",
     "FOOTER_ROW_H",
+    "FRAME_FONTS",
+    "FRESH",
     "GAP_RATIO",
     "GOLD",
     "HAUNT_TOKEN",
@@ -139,6 +145,7 @@ __all__ = [
     "HEADER_H",
     "ITEM",
     "LINK",
+    "MAP_LETTERS",
     "MARGIN",
     "MONSTER",
     "MONSTER_EDGE",
@@ -153,6 +160,8 @@ __all__ = [
     "PANEL_TITLE_H",
     "PILE_BG",
     "PREVIEW_ASPECT",
+    "READ_PX",
+    "READ_WIDTH",
     "RING_GAP",
     "ROSTER_GAP",
     "ROSTER_H",
@@ -160,6 +169,7 @@ __all__ = [
     "SHEET_WIDTH",
     "SIDES",
     "SKULL_CELL",
+    "SMALLEST_FONT",
     "START_FILL",
     "START_LINE",
     "STUNNED",
@@ -171,6 +181,7 @@ __all__ = [
     "TOKEN_COLOURS",
     "TOKEN_EDGE",
     "TOKEN_LABELS",
+    "TRAIL",
     "TRAITOR",
     "TRAITS",
     "WALL",
@@ -183,6 +194,7 @@ __all__ = [
     "encode_map",
     "framed_box",
     "glyph",
+    "link_pool",
     "map_geometry",
     "map_ink",
     "render_board",

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, MonsterView, TileView
+from renderers.betrayal.fonts import ROSTER_DETAIL_FONT, ROSTER_PLAYER_FONT, SMALLEST_FONT
 from renderers.betrayal.palette import (
     BG,
     DEAD,
@@ -38,6 +39,7 @@ from renderers.betrayal.palette import (
     STUNNED,
     TEXT,
     TOKEN_EDGE,
+    TRAIL,
     TRAITOR,
     _mark,
     _px,
@@ -171,18 +173,20 @@ def _draw_roster(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
                                    _px(2 if ex.acting or ex.traitor else 1, s)))
         r = max(3, round(h * 0.22))
         cx, cy = x0 + _px(10, s) + r, (y0 + y1) // 2
-        canvas.put((cx, cy), _token(canvas.ink, ex.colour, ex.alive, ex.traitor, False, r,
+        canvas.put((cx, cy), _token(canvas.ink, ex.colour, ex.alive, ex.traitor, None, r,
                                     PANEL))
         tx = cx + r + _px(8, s)
         room = x1 - _px(8, s) - tx
-        fb, p_text = fit_text(ex.player or "?", room, _px(16, s), min_size=_px(12, s), bold=True)
+        fb, p_text = fit_text(ex.player or "?", room, _px(ROSTER_PLAYER_FONT, s),
+                              min_size=_px(SMALLEST_FONT, s), bold=True)
         canvas.text((tx, cy), p_text, fb, GOLD if ex.acting else TEXT if ex.alive else MUTED,
                     on=PANEL, anchor="lm", bold=True)
         rest = room - text_width(fb, p_text) - _px(8, s)
         marks = [m for m, on in (("traitor", ex.traitor), ("dead", not ex.alive)) if on]
         detail = f"{ex.name} ({', '.join(marks)})" if marks else ex.name
         if rest > _px(24, s):
-            fr, d_text = fit_text(detail, rest, _px(14, s), min_size=_px(11, s))
+            fr, d_text = fit_text(detail, rest, _px(ROSTER_DETAIL_FONT, s),
+                                  min_size=_px(SMALLEST_FONT, s))
             ink = TRAITOR if ex.traitor and ex.alive else MUTED if ex.alive else DIM
             canvas.text((x1 - _px(8, s) - rest, cy), d_text, fr, ink, on=PANEL, anchor="lm")
 
@@ -246,7 +250,8 @@ def _draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
                     size, geo.monster_radius[m.id], on, fonts))
                 continue
             cx, cy = geo.tokens[ex.seat]
-            canvas.put((cx, cy), _token(canvas.ink, ex.colour, ex.alive, ex.traitor, ex.acting,
+            ring = GOLD if ex.acting else TRAIL if ex.seat == view.mover else None
+            canvas.put((cx, cy), _token(canvas.ink, ex.colour, ex.alive, ex.traitor, ring,
                                         r, on))
             label = _label_text(ex, label_w, size)
             if label is not None:
@@ -265,22 +270,25 @@ FIGURE_CACHE_SIZE = 4096  # a figure is 0.5..3 KB: within the pieces' 8 MB
 
 
 @pieces(FIGURE_CACHE_SIZE)
-def _token(colour: str, alive: bool, traitor: bool, acting: bool, r: int,
+def _token(colour: str, alive: bool, traitor: bool, ring: Colour | None, r: int,
            on: Colour) -> Sprite:
-    """An explorer's token on the floor colour `on`, placed by its centre: the pawn and,
-    for the explorer to play, the gold ring."""
+    """An explorer's token on the floor colour `on`, placed by its centre: the pawn and
+    the ring round it, if any: gold for the explorer to play, the trail's colour for
+    the one who just moved while another acts."""
     c = _ring_outer(r) + 2
     img = Image.new("RGB", (2 * c, 2 * c), on)
     _draw_token(img, ExplorerView(seat=0, name="", player="", colour=colour, floor="", x=0,
-                                  y=0, alive=alive, acting=acting, traitor=traitor), c, c, r)
+                                  y=0, alive=alive, traitor=traitor), c, c, r, ring)
     return trimmed(img, on, (c, c))
 
 
-def _draw_token(img: Image.Image, ex: ExplorerView, cx: int, cy: int, r: int) -> None:
-    """The pawn and, for the explorer to play, the gold ring round it."""
-    if ex.acting:
+def _draw_token(img: Image.Image, ex: ExplorerView, cx: int, cy: int, r: int,
+                ring: Colour | None = None) -> None:
+    """The pawn and the ring round it (`ring`, or gold for the explorer to play)."""
+    ring = ring or (GOLD if ex.acting else None)
+    if ring is not None:
         gap_w, ring_w = _ring(r)
-        disc(img, (cx, cy), r + gap_w + ring_w, GOLD)
+        disc(img, (cx, cy), r + gap_w + ring_w, ring)
         disc(img, (cx, cy), r + gap_w, RING_GAP)
     _pawn(img, ex, cx, cy, r)
 

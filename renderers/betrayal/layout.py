@@ -18,9 +18,15 @@ from functools import lru_cache
 
 from bot.games.betrayal.view import FLOORS, MapView
 from renderers.betrayal.explorers import _groups, _large, _ring, _token_slots
+from renderers.betrayal.fonts import (  # noqa: F401
+    FOOTER_FONT,
+    HEADER_FONT,
+    PANEL_TITLE_FONT,
+    PROGRESS_FONT,
+)
 from renderers.betrayal.palette import _px
 from renderers.betrayal.tiles import _strip_rows, _tile_parts
-from renderers.common import Box, Point, font, text_width
+from renderers.common import Box, Point, font, font_signature, text_width
 
 BASE_WIDTH = 1200  # the width the frame sizes below are given at
 
@@ -28,16 +34,13 @@ BASE_WIDTH = 1200  # the width the frame sizes below are given at
 # tile size instead (see `_tile_parts`).
 MARGIN = 16
 HEADER_H = 52
-HEADER_FONT = 30
-ROSTER_H = 40
+ROSTER_H = 44
 ROSTER_GAP = 8
 PANEL_GAP = 14
 PANEL_TITLE_H = 38
-PANEL_TITLE_FONT = 19
 PANEL_PAD = 10
 PANEL_MIN_W = 190
 FOOTER_ROW_H = 36
-FOOTER_FONT = 17
 TILE_MAX = 180  # tiles never get bigger than this (a 1-tile floor would look silly)
 TILE_MIN = 88  # nor smaller: names stay readable at full size; the image grows taller
 TILE_LEGIBLE = 64  # TILE_MIN never scales below this many pixels (narrow renders)
@@ -47,6 +50,7 @@ GAP_RATIO = 0.13  # the space between tiles, where passages are drawn, per tile 
 # every other game (renderers.canvas), where a size fitted to the pixel would give each
 # house its own; a tile is at most one step smaller than the exact fit.
 TILE_STEPS = 12
+PROGRESS_ROWS = 2  # the haunt's progress takes at most this many footer rows
 PREVIEW_ASPECT = 1.25  # height / width beyond which a chat preview shrinks the image
 
 # Panel arrangements, in order of preference on ties. Leaves are floors; ("row", ...)
@@ -88,7 +92,9 @@ class MapGeometry:
     ring_radius: dict[int, int]  # seat -> radius of the middle of the acting ring
     roster_chips: dict[int, Box]  # seat -> its chip in the roster row
     omen_track: tuple[Point, ...]  # centres of the card track's marks in the footer
-    footer_text: Box | None  # where view.footer is written
+    footer_text: Box | None  # where view.footer (or view.footer_shown) is written
+    progress_text: Box | None = None  # where view.progress is written (the haunt's rows)
+    progress: tuple[str, ...] = ()  # its lines, one a row (`progress_lines`)
     track_widest: str = ""  # the widest note of the track: the legend starts after it
     # Monster id -> its token centre and disc radius (alike monsters in a room share one
     # stacked token, so they share a centre).
@@ -150,13 +156,39 @@ class _Frame:
 
 def _frame(view: MapView, width: int) -> _Frame:
     s = width / BASE_WIDTH
-    rows = 2 if view.footer.strip() else 1
+    rows = 1 + bool(view.footer.strip()) + len(progress_lines(view, width))
     return _Frame(
         s=s, margin=_px(MARGIN, s), header_h=_px(HEADER_H, s),
         roster_h=_px(ROSTER_H + ROSTER_GAP, s) if view.explorers else 0,
         footer_h=_px(FOOTER_ROW_H, s) * rows + _px(6, s), panel_gap=_px(PANEL_GAP, s),
         title_h=_px(PANEL_TITLE_H, s), pad=_px(PANEL_PAD, s), min_panel_w=_px(PANEL_MIN_W, s),
     )
+
+
+@lru_cache(maxsize=1024)
+def _progress_lines(parts: tuple[str, ...], room: int, size: int,
+                    fonts: tuple[object, ...]) -> tuple[str, ...]:
+    """`progress_lines` for these parts (`fonts` only keys the cache)."""
+    f = font(size, True)
+    lines: list[str] = []
+    for part in parts:
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and (len(lines) == PROGRESS_ROWS or text_width(f, joined) <= room):
+            lines[-1] = joined  # the last row takes the rest (and is cut when drawn)
+        else:
+            lines.append(part)
+    return tuple(lines)
+
+
+def progress_lines(view: MapView, width: int) -> tuple[str, ...]:
+    """The haunt's progress as the map's rows show it: its parts joined by " · ", a new
+    row begun where the next part would not fit at PROGRESS_FONT, at most PROGRESS_ROWS
+    (the last cut if need be)."""
+    if not view.progress:
+        return ()
+    s = width / BASE_WIDTH
+    return _progress_lines(tuple(view.progress), width - 2 * _px(MARGIN, s),
+                           _px(PROGRESS_FONT, s), font_signature())
 
 
 def _panel_size(cells: tuple[int, int], t: int, fr: _Frame) -> tuple[int, int]:
@@ -387,8 +419,13 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
     # At least one point: the track's label and note are placed from it.
     omen_track = tuple((ox + i * step, fy) for i in range(max(1, view.track.marks)))
     footer_text: Box | None = None
+    progress_text: Box | None = None
+    ft_y = footer[1] + _px(6, s) + row_h
+    lines = progress_lines(view, width)
+    if lines:
+        progress_text = (footer[0], ft_y, footer[2], ft_y + row_h * len(lines))
+        ft_y += row_h * len(lines)
     if view.footer.strip():
-        ft_y = footer[1] + _px(6, s) + row_h
         footer_text = (footer[0], ft_y, footer[2], ft_y + row_h)
 
     return MapGeometry(
@@ -397,6 +434,7 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
         extents={f: e for f, e in extents.items() if e is not None}, tiles=tiles,
         sides=sides, tokens=tokens, token_radius=radius, ring_radius=ring,
         roster_chips=chips, omen_track=omen_track, footer_text=footer_text,
+        progress_text=progress_text, progress=lines,
         track_widest=view.track.widest or view.track.note,
         monsters=monsters, monster_radius=monster_radius,
     )

@@ -28,22 +28,31 @@ from bot.games.betrayal.view import (
 )
 from bot.games.betrayal.views import map_view
 from renderers.betrayal.explorers import _draw_figures, _draw_roster
+from renderers.betrayal.fonts import (
+    FOOTER_FONT,
+    HEADER_FONT,
+    HEADER_MIN_FONT,
+    LEGEND_FONT,
+    PANEL_NOTE_FONT,
+    PANEL_TITLE_FONT,
+    PROGRESS_FONT,
+    SMALLEST_FONT,
+)
 from renderers.betrayal.glyphs import _paste_glyph
 from renderers.betrayal.layout import (
     BASE_WIDTH,
-    FOOTER_FONT,
     FOOTER_ROW_H,
-    HEADER_FONT,
-    PANEL_TITLE_FONT,
     PANEL_TITLE_H,
     MapGeometry,
     map_geometry,
 )
 from renderers.betrayal.palette import (
+    ACCENT,
     BARRIER,
     BG,
     FLAT_COLOURS,
     FLOOR_TITLES,
+    FRESH,
     GOLD,
     MONSTER,
     MONSTER_EDGE,
@@ -52,6 +61,7 @@ from renderers.betrayal.palette import (
     PANEL_EDGE,
     SYMBOL_COLOURS,
     TEXT,
+    TRAIL,
     _mark,
     _px,
 )
@@ -151,7 +161,7 @@ def _draw_house(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
                 f"{n} room" if n == 1 else f"{n} rooms")
         room = x1 - _px(14, s) - (tx + tw + _px(10, s))
         if room > _px(30, s):
-            fc, text = fit_text(note, room, _px(PANEL_TITLE_FONT - 3, s))
+            fc, text = fit_text(note, room, _px(PANEL_NOTE_FONT, s))
             canvas.text((tx + tw + _px(10, s), ty), text, fc, MUTED, on=PANEL, anchor="lm")
     _draw_passages(canvas, tiles, t, g)
     for _, look, box, _, _ in tiles:
@@ -237,7 +247,7 @@ def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, footer: Box, s: fl
     are what a player cannot guess from the board."""
     row_h = _px(FOOTER_ROW_H, s)
     cy = footer[1] + _px(6, s) + row_h // 2
-    f = font(_px(FOOTER_FONT - 2, s))
+    f = font(_px(LEGEND_FONT, s))
     d = _px(20, s)
     gap = _px(6, s)
     space = _px(16, s)
@@ -278,7 +288,7 @@ def _draw_header(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     s = geo.scale
     x0, y0, x1, y1 = geo.header
     f, text = fit_text(view.header, x1 - x0, _px(HEADER_FONT, s),
-                       min_size=_px(HEADER_FONT * 0.7, s), bold=True)
+                       min_size=_px(HEADER_MIN_FONT, s), bold=True)
     canvas.words((x0, (y0 + y1) // 2), text, f, TEXT, on=BG, bold=True)
     canvas.fill((x0, y1 - 1, x1 + 1, y1), PANEL_EDGE)
 
@@ -299,10 +309,19 @@ def _draw_footer(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     last = last_mark + d // 2 + _px(12, s)
     canvas.text((last, cy), view.track.note, font(_px(FOOTER_FONT, s)), MUTED, on=BG,
                 anchor="lm")
+    if geo.progress_text is not None:
+        px0, py0, px1, _ = geo.progress_text
+        row_h = _px(FOOTER_ROW_H, s)
+        for i, line in enumerate(geo.progress):
+            f, text = fit_text(line, px1 - px0, _px(PROGRESS_FONT, s),
+                               min_size=_px(SMALLEST_FONT, s), bold=True)
+            canvas.text((px0, py0 + i * row_h + row_h // 2), text, f, ACCENT, on=BG,
+                        anchor="lm", bold=True)
     if geo.footer_text is not None:
         fx0, fy0, fx1, fy1 = geo.footer_text
-        f, text = fit_text(view.footer.strip(), fx1 - fx0, _px(FOOTER_FONT + 3, s),
-                           min_size=_px(FOOTER_FONT - 2, s), bold=True)
+        f, text = fit_text((view.footer_shown or view.footer).strip(), fx1 - fx0,
+                           _px(FOOTER_FONT + 3, s),
+                           min_size=_px(SMALLEST_FONT, s), bold=True)
         canvas.text((fx0, (fy0 + fy1) // 2), text, f, GOLD, on=BG, anchor="lm", bold=True)
 
 
@@ -315,7 +334,25 @@ def _omen_track(drawn: int, marks: int, step: int, d: int) -> Sprite:
     return Sprite(img)
 
 
+def _draw_changes(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+    """What this turn changed: a frame round each room walked through, and round the
+    room just placed (in its own colour, over the walk's), drawn in the gap round the
+    tile so the tile itself (a shared piece) is untouched."""
+    k = max(2, round(geo.gap * 0.4))
+    for key, colour in [*((w, TRAIL) for w in dict.fromkeys(view.walked)),
+                        *(((view.placed, FRESH),) if view.placed else ())]:
+        box = geo.tiles.get(key)
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        canvas.fill((x0 - k, y0 - k, x1 + k, y0), colour)
+        canvas.fill((x0 - k, y1, x1 + k, y1 + k), colour)
+        canvas.fill((x0 - k, y0, x0, y1), colour)
+        canvas.fill((x1, y0, x1 + k, y1), colour)
+
+
 def _draw_dynamic(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+    _draw_changes(canvas, view, geo)
     _draw_header(canvas, view, geo)
     _draw_roster(canvas, view, geo)
     _draw_figures(canvas, view, geo)
@@ -359,7 +396,8 @@ def _sample_view(colours: tuple[Colour, ...]) -> MapView:
                 for i in range(7)]
     return MapView(tiles=tuple(tiles), explorers=tuple(explorers), header="Turn 12 · Sample",
                    track=omen_track(5), footer="The haunt has begun", links=(("s0", "s5"),),
-                   monsters=tuple(monsters))
+                   monsters=tuple(monsters), walked=("s4", "s5", "s7"), placed="s7", mover=3,
+                   progress=("Sample haunt", "round 2 of 9"))
 
 
 def compose(view: MapView, width: int, ink: Ink | None) -> Canvas:

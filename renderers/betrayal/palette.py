@@ -20,6 +20,10 @@ MUTED: Colour = (156, 150, 140)
 DIM: Colour = (84, 80, 92)
 WALL: Colour = (152, 126, 92)
 GOLD: Colour = (250, 204, 84)  # the acting explorer's ring
+# What this turn changed: the rooms walked are framed in TRAIL (and the explorer who
+# walked them, when another is to act, ringed in it), the room just placed in FRESH.
+TRAIL: Colour = (104, 182, 255)
+FRESH: Colour = (255, 140, 64)
 RING_GAP: Colour = (10, 9, 12)  # the dark gap between an acting token and its ring
 TOKEN_EDGE: Colour = (18, 16, 22)
 DEAD: Colour = (118, 116, 122)
@@ -79,9 +83,9 @@ FLOOR_TITLES: dict[str, str] = {"upper": "Upper floor", "ground": "Ground floor"
 
 # Every flat colour of the map, kept exact when the PNG palette is fitted.
 FLAT_COLOURS: tuple[Colour, ...] = (
-    BG, PANEL, PANEL_EDGE, TEXT, MUTED, DIM, WALL, GOLD, RING_GAP, TOKEN_EDGE, DEAD, OMEN,
-    EVENT, ITEM, BARRIER, LINK, ACCENT, CARD_FACE, PILE_BG, START_LINE, *FLOOR_FILL.values(),
-    MONSTER, STUNNED, HAUNT_TOKEN, TRAITOR,
+    BG, PANEL, PANEL_EDGE, TEXT, MUTED, DIM, WALL, GOLD, TRAIL, FRESH, RING_GAP, TOKEN_EDGE,
+    DEAD, OMEN, EVENT, ITEM, BARRIER, LINK, ACCENT, CARD_FACE, PILE_BG, START_LINE,
+    *FLOOR_FILL.values(), MONSTER, STUNNED, HAUNT_TOKEN, TRAITOR,
     *START_FILL.values(), *TOKEN_COLOURS, *FIXED_TOKEN_COLOURS.values(), BLACK, WHITE,
 )
 

@@ -113,13 +113,46 @@ def _doors(doors: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(d for d in SIDES if d in doors)
 
 
+# Capitals the map draws on its own (the stunned badge's "S"), and look-alikes of the
+# digits a long list of links falls back to: never link letters.
+MAP_LETTERS: frozenset[str] = frozenset("SIO")
+
+
+def link_pool(view: MapView) -> tuple[str, ...]:
+    """The letters links are named with, in order: A to Z without any letter the map
+    may show otherwise. That is the view's `reserved` letters (every initial of the
+    game's players and explorers and every glyph of the haunts it may play: fixed for
+    the game), and, for views made without them, the explorers' initials and the
+    monster and token letters in view, and `MAP_LETTERS`."""
+    taken = set(view.reserved) | MAP_LETTERS
+    for ex in view.explorers:
+        for name in (ex.player, ex.name):
+            taken.add(name.strip()[:1].upper())
+    taken |= {_mark(m.glyph, m.name).upper() for m in view.monsters}
+    for tile in view.tiles:
+        taken |= {_mark(glyph, name).upper() for glyph, name in tile.haunt_tokens}
+    return tuple(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in taken)
+
+
 def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
-    """Room key -> the letters of the special links it is part of (A, B, ...). A pair
-    listed twice (or both ways round) is one link with one letter."""
-    pairs = list(dict.fromkeys(tuple(sorted((a, b))) for a, b in view.links))
+    """Room key -> the letters of the special links it is part of. A pair listed twice
+    (or both ways round) is one link with one letter.
+
+    Why letters stay put: a link's letter comes from its ordinal (`view.link_order`:
+    its place in the order the game's links first appeared, which the engine keeps in
+    the state), picked from `link_pool`, which is fixed for a game. So a link keeps its
+    letter from turn to turn even as others appear or go, and never shows a letter an
+    explorer's initial or a token may show. Past the pool's end links are numbered."""
+    pool = link_pool(view)
     out: dict[str, list[str]] = {}
-    for i, pair in enumerate(pairs):
-        letter = chr(ord("A") + i) if i < 26 else str(i + 1)
+    seen: set[tuple[str, str]] = set()
+    for i, (a, b) in enumerate(view.links):
+        pair = (min(a, b), max(a, b))
+        if pair in seen:
+            continue
+        n = view.link_order[i] if i < len(view.link_order) else len(seen)
+        seen.add(pair)
+        letter = pool[n] if n < len(pool) else str(n - len(pool) + 1)
         for key in dict.fromkeys(pair):
             out.setdefault(key, []).append(letter)
     return {k: tuple(v) for k, v in out.items()}

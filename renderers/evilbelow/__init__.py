@@ -91,9 +91,10 @@ GOLD: Colour = (240, 190, 72)  # Strength, Bravery, rewards
 BIKE: Colour = (120, 200, 220)
 CARD: Colour = (72, 58, 104)  # a card's back
 CARD_EDGE: Colour = (150, 128, 196)
+TRAIL: Colour = (104, 182, 255)  # this turn's moves: locations framed, heroes ringed
 FLAT_COLOURS: tuple[Colour, ...] = (BG, PANEL, EDGE, TEXT, MUTED, HOLE, DOWN_FILL, DOWN_RING,
                                     CHILD_FILL, CHILD_INK, ATTACK, BALLOON, STRING, GOLD, BIKE,
-                                    CARD, CARD_EDGE, BLACK, WHITE)
+                                    CARD, CARD_EDGE, TRAIL, BLACK, WHITE)
 
 # Where the locations sit: a ring around the Drainpipe, in board order (their adjacency
 # ring), clockwise from the top left; the Fight Stack takes the ring's last cell.
@@ -107,6 +108,7 @@ MARGIN, GAP, HEADER = 8, 6, 30
 CELL_H = 92
 CIRCLE_R, CIRCLE_STEP = 11, 27
 PAWN_R, PAWN_STEP = 11, 25
+MOVED_RING = 2.5  # how far out of a pawn the ring of a hero that moved this turn lies
 WEAK_ROW, HERO_ROW = 32, 34
 HAND_CHIPS, CHIP_STEP = 3, 14  # a hand shows up to three cards, 14 units apart
 
@@ -256,8 +258,13 @@ def _hearts(img: Image.Image, xy: tuple[float, float], bravery: int, k: float) -
 
 
 def _pawn(img: Image.Image, centre: tuple[float, float], r: float, k: float, colour: str,
-          character: str, acting: bool) -> None:
+          character: str, acting: bool, moved: bool = False) -> None:
+    """A hero's pawn: its colour and short name, a gold edge for the one to play, and a
+    ring (MOVED_RING units out) for a hero that moved this turn."""
     fill = parse_colour(colour)
+    if moved:
+        disc(img, centre, r + MOVED_RING * k, TRAIL)
+        disc(img, centre, r + (MOVED_RING - 1.5) * k, PANEL)
     disc(img, centre, r, fill, GOLD if acting else TEXT, max(1, round((2 if acting else 1) * k)))
     _text(ImageDraw.Draw(img), centre, SHORT.get(character, character[:1].upper()), 11, k,
           contrast_text(fill), bold=True, anchor="mm")
@@ -422,7 +429,13 @@ def _location(b: _Board, view: BoardView, loc: LocationView, geo: Geometry) -> N
     for j, seat in enumerate(loc.heroes):
         hero = view.heroes[seat]
         b.glyph(_pawn, (x0 + (8 + PAWN_R + j * PAWN_STEP) * k, y0 + 72 * k), PANEL,
-                PAWN_R * k, PAWN_R * k, k, hero.colour, hero.character, hero.acting)
+                (PAWN_R + MOVED_RING) * k, PAWN_R * k, k, hero.colour, hero.character,
+                hero.acting, hero.moved)
+    if loc.index in view.changed:  # left or entered this turn: framed in the gap round it
+        w = max(2, round(2 * k))
+        for band in ((x0 - w, y0 - w, x1 + w, y0), (x0 - w, y1, x1 + w, y1 + w),
+                     (x0 - w, y0, x0, y1), (x1, y0, x1 + w, y1)):
+            b.canvas.fill(band, TRAIL)
 
 
 def _fight_panel(b: _Board, view: BoardView, geo: Geometry) -> None:
@@ -651,7 +664,8 @@ def _sample() -> tuple[BoardView, DiceView]:
     view = replace(view, locations=tuple(locs), pennywise_drainpipe=False, fighting=True,
                    revealed=("Rock (The Barrens)",), footer="The Losers' Club wins.",
                    influence=replace(view.influence, filled=6),
-                   strength=replace(view.strength, filled=3))
+                   strength=replace(view.strength, filled=3), changed=(0, 1),
+                   heroes=tuple(replace(h, moved=h.seat == 1) for h in view.heroes))
     state.dice = ["balloon", "hand", "heart", "hand", "heart", "balloon", "hand"]
     state.dice_used = [True, False, False, True, False, True, False]
     return view, dice_view(state)

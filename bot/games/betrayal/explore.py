@@ -183,6 +183,7 @@ def place_tile(ctx: Ctx, seat: int, room: str, cell: Cell, rotation: int,
     state.tiles.append(Tile(room, floor, x, y, rotation))
     state.quiet_turns = 0
     tile_id = len(state.tiles) - 1
+    state.turn.placed = tile_id
     ctx.say("events.discover", kind="discover", who=ctx.who(seat), room=content.room(room).name,
             floor=content.say(f"floors.{floor}"), text=content.room(room).text,
             data={"tile": tile_id, "room": room, "seat": seat})

@@ -45,6 +45,31 @@ def house_links(state: BetrayalState) -> list[tuple[int, int, str]]:
     return found
 
 
+def remember(state: BetrayalState) -> None:
+    """Note the links that have just appeared in `state.links_seen` (after setup and
+    after every action), so each keeps its place in `ordered_links` for the game."""
+    seen = {tuple(p) for p in state.links_seen}
+    for a, b, _ in house_links(state):
+        pair = (min(a, b), max(a, b))
+        if pair not in seen:
+            seen.add(pair)
+            state.links_seen.append(list(pair))
+
+
+def ordered_links(state: BetrayalState) -> list[tuple[int, int, int]]:
+    """The house's links now, as (tile, tile, ordinal), the lower tile id first, by
+    ordinal: the link's place in the order links first appeared (`remember`). A link
+    not noted yet (a game stored before links were noted) comes after, by when its
+    later room was placed. A link that has gone keeps its ordinal, so no other link's
+    changes."""
+    now = {(min(a, b), max(a, b)) for a, b, _ in house_links(state)}
+    order = {(p[0], p[1]): i for i, p in enumerate(state.links_seen)}
+    known = sorted((order[p], p) for p in now if p in order)
+    new = sorted((p for p in now if p not in order), key=lambda p: (p[1], p[0]))
+    return [(a, b, i) for i, (a, b) in known] + [
+        (a, b, len(order) + k) for k, (a, b) in enumerate(new)]
+
+
 def walkable(state: BetrayalState, tile_id: int) -> list[int]:
     """Placed rooms one can walk to from here, whoever walks: doors, and the house's
     links that can be walked (not the Revolving Wall, crossed only by a roll)."""

@@ -195,6 +195,11 @@ def place_explorer(ctx: Ctx, seat: int, tile_id: int, side: str | None = None,
     state = ctx.state
     state.turn.flags["arrived_by"] = via or ("card" if forced else "door")
     explorer = state.explorers[seat]
+    if seat == state.turn.seat:
+        walked = state.turn.walked
+        if not walked:
+            walked.append(explorer.tile)
+        walked.append(tile_id)
     explorer.tile = tile_id
     explorer.side = arrival_side(state, tile_id, side)
     if forced:

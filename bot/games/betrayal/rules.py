@@ -17,7 +17,7 @@ from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.games.base import Game, PlayerInfo
-from bot.games.betrayal import actions, ai, content, effects, setup, turn, views
+from bot.games.betrayal import actions, ai, content, effects, links, setup, turn, views
 from bot.games.betrayal.cards import load_all
 from bot.games.betrayal.content import say
 from bot.games.betrayal.context import Ctx, explorer_name
@@ -60,6 +60,7 @@ class BetrayalGame(Game[BetrayalState]):
         ctx.say("events.turn", kind="turn", who=explorer_name(state, state.first),
                 player=state.players[state.first], number=1,
                 data={"seat": state.first, "turn": 1})
+        links.remember(state)
         return state, ctx.events
 
     # ------------------------------------------------------------ queries
@@ -99,6 +100,7 @@ class BetrayalGame(Game[BetrayalState]):
             actions.perform(ctx, seat, action)
             effects.run(ctx)
         flow.after_action(ctx)
+        links.remember(new)
         return new, ctx.events
 
     def _check_actor(self, state: BetrayalState, seat: int) -> None:

@@ -65,6 +65,11 @@ class Turn:
     omen_room: str = ""
     elevator: bool = False  # the Mystic Elevator moved this turn
     flags: dict[str, Any] = field(default_factory=dict)
+    # What the turn changed, for the map to show (public, as on the table): the rooms
+    # the explorer to play walked through this turn (where it stood first, then each
+    # room entered), and the tile it placed (-1: none yet). A fresh Turn clears both.
+    walked: list[int] = field(default_factory=list)
+    placed: int = -1
 
 
 @dataclass
@@ -146,6 +151,10 @@ class BetrayalState:
     fresh: bool = True  # seed 003, Selecting the Haunt: swap a played haunt for a new one
     edition: str = "classic"  # the edition played (editions.py): the classic game or an expansion
     notes: dict[str, Any] = field(default_factory=dict)  # the edition's own notes
+    # The house's special links as [tile, tile] pairs (lower id first), in the order they
+    # first appeared (links.remember): the map letters them in this order, so a link
+    # keeps its letter for the whole game.
+    links_seen: list[list[int]] = field(default_factory=list)
     rng: Rng = field(default_factory=lambda: Rng(0))
 
     def at(self, seat: int) -> Tile:

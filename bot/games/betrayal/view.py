@@ -80,8 +80,26 @@ class MapView:
     header: str  # e.g. "Turn 12 · Ox Bellows (Ann) to play"
     track: TrackView  # the footer's card track (the edition's: omens drawn, encounters)
     footer: str = ""  # e.g. "The haunt has begun: The Mummy Walks"
-    links: tuple[tuple[str, str], ...] = ()  # special links to mark, as pairs of room keys
+    # What the map's footer row draws instead of `footer`, when the progress row already
+    # shows the haunt's board note that `footer` begins with ("": `footer` itself).
+    footer_shown: str = ""
+    # Special links to mark, as pairs of room keys, in the order they first appeared in
+    # the game (the map letters them in this order: see renderers.betrayal.tiles).
+    links: tuple[tuple[str, str], ...] = ()
+    # Each link's place in that order, for ever (a link gone keeps its place): its letter
+    # is drawn from it. Empty: the links' own order.
+    link_order: tuple[int, ...] = ()
     monsters: tuple[MonsterView, ...] = ()  # living monsters, by id
+    # What this turn changed: the rooms the explorer to play walked through (in order,
+    # where it stood first), the room it placed ("" none) and its seat (None: no move).
+    walked: tuple[str, ...] = ()
+    placed: str = ""
+    mover: int | None = None
+    # The haunt's progress in short words (its name, the round, its counters), public.
+    progress: tuple[str, ...] = ()
+    # Letters the link letters must never be: every initial an explorer or a token of
+    # this game's haunts may show (fixed for the game, so the link letters are too).
+    reserved: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from bot.games.betrayal.haunt import haunts
 from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.base import HauntData, load_data
 from bot.games.betrayal.house import DIRS, doors
-from bot.games.betrayal.links import house_links
+from bot.games.betrayal.links import ordered_links
 from bot.games.betrayal.state import MONSTERS, TRAITOR, BetrayalState, Monster
 from bot.games.betrayal.view import (
     CardView,
@@ -187,13 +187,64 @@ def map_view(state: BetrayalState) -> MapView:
                                       alive=e.alive, acting=seat == acting,
                                       traitor=seat == traitor))
     pairs: list[tuple[str, str]] = []
-    for a, b, _ in house_links(state):
+    ordinals: list[int] = []
+    for a, b, ordinal in ordered_links(state):
         pair = tuple(sorted((state.tiles[a].room, state.tiles[b].room)))
         if pair not in pairs:
             pairs.append(pair)  # type: ignore[arg-type]
+            ordinals.append(ordinal)
+    turn = state.turn
+    walked = tuple(state.tiles[t].room for t in turn.walked if 0 <= t < len(state.tiles))
+    placed = state.tiles[turn.placed].room if 0 <= turn.placed < len(state.tiles) else ""
+    plugin = base.for_state(state)
+    progress = plugin.progress(state) if state.haunt else []
+    # The progress row carries the board note (a haunt without progress labels): the
+    # footer row then says only the haunt's own line, not the note twice.
+    note = plugin.board_note(state) if progress else ""
+    parts = [p for p in note.split(" · ") if p.strip()]
+    shown = _haunt_footer(state) if parts and all(p in progress for p in parts) else ""
     return MapView(tiles=tuple(_tile_views(state, look)), explorers=tuple(explorers),
                    header=_header(state), track=_track(state), footer=_footer(state),
-                   links=tuple(pairs), monsters=_monster_views(state, look))
+                   links=tuple(pairs), link_order=tuple(ordinals),
+                   monsters=_monster_views(state, look),
+                   walked=walked, placed=placed,
+                   mover=turn.seat if walked or placed else None,
+                   progress=tuple(progress), footer_shown=shown,
+                   reserved=_reserved(state))
+
+
+def _reserved(state: BetrayalState) -> tuple[str, ...]:
+    """Every capital an explorer's label or a haunt's token may show in this game: the
+    players' and explorers' initials and the glyphs of each haunt the edition may
+    begin (and the one running). None of these change during a game."""
+    letters: set[str] = set()
+    for seat, e in enumerate(state.explorers):
+        for name in (state.players[seat], content.explorer(e.key).name):
+            letters.add(name.strip()[:1].upper())
+    keys = list(editions.for_state(state).haunts())
+    if state.haunt is not None and state.haunt.key:
+        keys.append(state.haunt.key)
+    look = _HauntLook()
+    for key in dict.fromkeys(keys):
+        letters.update(_haunt_letters(key, look))
+    return tuple(sorted(c for c in letters if c.isalpha()))
+
+
+def _haunt_letters(key: str, look: _HauntLook) -> set[str]:
+    """The capitals a haunt's monsters and tokens are drawn with (their glyphs and
+    initials: the map falls back to an initial where a font lacks a glyph). Read from
+    the data each time, as the map's looks are (`load_data` keeps the files)."""
+    data = look.data(key)
+    if data is None:
+        return set()
+    found: set[str] = set()
+    for kind in data.monsters:
+        name, glyph, _ = look.monster(key, kind)
+        found |= {glyph.upper(), name[:1].upper()}
+    for kind in data.tokens:
+        glyph, name = look.token(key, kind)
+        found |= {glyph.upper(), name[:1].upper()}
+    return found
 
 
 def sheet_view(state: BetrayalState, seat: int) -> SheetView:

@@ -176,6 +176,7 @@ class CthulhuGame(Game[CthulhuState]):
             state.room_portals[room].append(portals.pop())
         state.reserve = portals
         state.removed = []
+        state.last = {}  # a new rumble: nothing has moved yet
         state.pending = None
         deck = list(range(len(state.characters)))
         rng.shuffle(deck)
@@ -286,6 +287,8 @@ class CthulhuGame(Game[CthulhuState]):
         state.room_portals[target].extend(carried)
         state.room_portals[source] = []
         state.location[c] = target
+        state.last = {"seat": state.turn, "kind": "move", "character": c, "from": source,
+                      "to": target}
         key = {0: "move", 1: "move_one_portal"}.get(len(carried), "move_portals")
         events.append(Event(say(f"events.{key}", player=state.players[state.turn],
                                 count=len(carried), **names),
@@ -302,6 +305,7 @@ class CthulhuGame(Game[CthulhuState]):
         if c not in here:
             raise IllegalAction(say("errors.not_in_room", character=name, room=room_name))
         self._remove(state, c)
+        state.last = {"seat": state.turn, "kind": "fight", "room": room, "removed": c}
         events.append(Event(say("events.fight", player=state.players[state.turn],
                                 room=room_name, character=name),
                             kind="fight", data={"room": room, "removed": c}))
@@ -343,6 +347,7 @@ class CthulhuGame(Game[CthulhuState]):
     def _abyss_take(self, state: CthulhuState, room: int, victim: int, key: str,
                     events: list[Event]) -> None:
         self._remove(state, victim)
+        state.last["removed"] = victim
         events.append(Event(say(key, player=state.players[state.turn],
                                 character=state.characters[victim].name),
                             kind="abyss", data={"room": room, "removed": victim}))
@@ -397,6 +402,7 @@ class CthulhuGame(Game[CthulhuState]):
             c = int(pending.payload["character"])
             target = int(pending.payload["targets"][pick])
             state.location[c] = target
+            state.last.update({"character": c, "from": room, "to": target})
             events.append(Event(say("events.teleport", character=state.characters[c].name,
                                     source=state.rooms[room].name,
                                     target=state.rooms[target].name),

@@ -66,6 +66,11 @@ class CthulhuState:
     results: list[RumbleResult] = field(default_factory=list)
     over: bool = False
     winners: list[int] = field(default_factory=list)
+    # The last action, public as on the table, for the board to show: {"seat", "kind":
+    # "move" | "fight", "character", "from", "to"} for a move (a teleport after a
+    # fight adds its character's "from" and "to" to the fight's {"room", "removed"}).
+    # Each new turn's action replaces it; {} before the first.
+    last: dict[str, Any] = field(default_factory=dict)
     rng: Rng = field(default_factory=lambda: Rng(0))
 
     def neighbours(self, room: int) -> list[int]:

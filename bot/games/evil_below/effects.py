@@ -112,6 +112,7 @@ def move_hero(state: EvilBelowState, seat: int, where: int, events: list[Event],
               why: str = "move") -> None:
     source = state.heroes[seat].location
     state.heroes[seat].location = where
+    state.moved.append([seat, source, where])
     events.append(Event(say(f"events.{why}", character=hero_name(state, seat),
                             source=where_name(source), target=where_name(where)),
                         kind="move", data={"seat": seat, "from": source, "to": where}))

@@ -96,6 +96,9 @@ class EvilBelowState:
     held: HeldAttack | None = None
     richie_used: bool = False
     rode: list[int] = field(default_factory=list)  # seats that rode a Bike this turn
+    # What moved this turn, public, for the board to show: [seat, from, to] per move of
+    # a hero, in order (reset with the turn).
+    moved: list[list[int]] = field(default_factory=list)
     eddie_sharing: bool = False
     eddie_left: int = 0
     fight: Fight | None = None

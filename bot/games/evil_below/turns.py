@@ -1,5 +1,6 @@
 """Turn boundaries: step 5 passes the dice to the left, and what resets with a turn
-(the dice, the locations that acted, Richie's pull, who rode a Bike) resets here."""
+(the dice, the locations that acted, Richie's pull, who rode a Bike, who moved) resets
+here."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ def begin_turn(state: EvilBelowState, events: list[Event]) -> None:
     state.sighted = []
     state.richie_used = False
     state.rode = []
+    state.moved = []
     state.fight = None
     events.append(Event(say("events.turn", player=state.players[state.turn]), kind="turn",
                         data={"seat": state.turn}))

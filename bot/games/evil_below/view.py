@@ -56,6 +56,7 @@ class HeroView:
     bike: bool
     acting: bool
     ai: bool
+    moved: bool = False  # moved this turn
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,8 @@ class BoardView:
     weaknesses_done: int
     fighting: bool  # a fight is on (its revealed cards are face up)
     revealed: tuple[str, ...] = ()
+    # The locations heroes left or entered this turn (the Drainpipe is none).
+    changed: tuple[int, ...] = ()
     footer: str = ""  # the ending, once there is one
 
 
@@ -147,7 +150,8 @@ def board_view(state: EvilBelowState) -> BoardView:
                  bravery=h.bravery, hand=len(h.hand), bike=h.bike,
                  cards=tuple((board.colours[content.card_location(c)],
                               content.totem_marks()[content.card_totem(c)]) for c in h.hand),
-                 acting=s == state.turn and not state.over, ai=state.ai[s])
+                 acting=s == state.turn and not state.over, ai=state.ai[s],
+                 moved=any(m[0] == s for m in state.moved))
         for s, h in enumerate(state.heroes))
     weaknesses = tuple(
         WeaknessView(reward=r + 1,
@@ -173,6 +177,8 @@ def board_view(state: EvilBelowState) -> BoardView:
         fighting=fight is not None,
         revealed=tuple(content.card_name(c) for c in fight.revealed) if fight else (),
         footer=say(f"events.end_{state.result}") if state.over and state.result else "",
+        changed=tuple(dict.fromkeys(i for m in state.moved for i in m[1:]
+                                    if 0 <= i < len(locations))),
     )
 
 

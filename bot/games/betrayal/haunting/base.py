@@ -24,6 +24,8 @@ The data file (schema in data/betrayal/README.md, "Haunts"):
     last_round:          {rounds: a name in values, winner: heroes|traitor, reason,
                          said, warn: keys of texts, designed: bool}: when that round
                          is over and no side has won, `winner` wins (flow.out_of_time)
+    progress:            the map's progress row: public counters as format labels
+                         (`HauntPlugin.counters`)
 """
 
 from __future__ import annotations
@@ -211,6 +213,56 @@ class HauntPlugin:
         (a number track, who Pennywise hunts): never a secret."""
         return ""
 
+    def progress(self, state: BetrayalState) -> list[str]:
+        """The haunt's progress in short public words, for the map's progress row (the
+        status text says the same at length): its name, its round (of the last round,
+        when it has one), then `counters`. Empty before the first round, and for a
+        haunt the chart did not name."""
+        found = state.haunt
+        if found is None or found.round < 1 or not self.data_known():
+            return []
+        limit = self.last_round(state)
+        line = content.say("views.progress_round_of", round=found.round, last=limit) \
+            if limit else content.say("views.progress_round", round=found.round)
+        return [self.data.name, line, *self.counters(state)]
+
+    def counters(self, state: BetrayalState) -> list[str]:
+        """The haunt's public counters ("rite 2/6", "rats left 3"): by default the data
+        file's `progress` labels, each a `str.format` template over `p` (the haunt's
+        progress notes, a list counted by its length), `v` (its values for this many
+        players) and `m` (living monsters by kind). A label with `when: <note>` shows
+        only while that note is set; one that cannot be filled in is left out. Only
+        what a label names is shown, so secret notes (the ghost's lover) never are. A
+        count not kept yet reads 0 (no rite roll made: "rite 0/6"); `m[all]` counts every
+        living monster. A haunt with no labels shows its `board_note` (public by its
+        contract), cut at its " · "."""
+        if state.haunt is None or not self.data_known():
+            return []
+        if not self.data.raw.get("progress"):  # no labels: the board note, part by part
+            return [part for part in self.board_note(state).split(" · ") if part.strip()]
+        notes = _Counts({k: len(v) if isinstance(v, list) else v
+                         for k, v in state.haunt.progress.items()})
+        living = _Counts(dict.fromkeys(self.data.monsters, 0))
+        for m in state.monsters:
+            if m.alive:
+                living[m.kind] += 1
+                living["all"] += 1
+        lines = []
+        for label in self.data.raw.get("progress") or []:
+            text, when = (label, "") if isinstance(label, str) else \
+                (str(label["text"]), str(label.get("when") or ""))
+            if when and not notes.get(when):
+                continue
+            try:
+                lines.append(text.format(p=notes, v=self.numbers(state), m=living))
+            except (KeyError, IndexError, ValueError):
+                continue
+        return lines
+
+    def data_known(self) -> bool:
+        """Whether this haunt has a data file (the neutral haunt has none)."""
+        return bool(self.key) and has_data(self.key)
+
     def private_notes(self, state: BetrayalState, seat: int) -> list[str]:
         """Secrets this explorer holds beyond its book (`/secret` shows them): the
         lover the ghost named to the traitor. Only ever this seat's own secrets."""
@@ -317,6 +369,13 @@ class HauntPlugin:
         """The AI's answer to the pending choice, when it is one of the haunt's own
         (None: the engine's usual answer)."""
         return None
+
+
+class _Counts(dict[str, Any]):
+    """Notes read by the progress labels: a count not kept yet is 0."""
+
+    def __missing__(self, key: str) -> int:
+        return 0
 
 
 PLUGINS: dict[str, HauntPlugin] = {}
