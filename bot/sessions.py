@@ -31,7 +31,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
 
@@ -328,8 +328,8 @@ class Sessions:
 
     async def _deliver(self, table: Table, owed_from: int, batch: Sequenced,
                        plan: Plan | None = None) -> Outcome:
-        """Private lines to their users, team lines to their teams, then one public post;
-        then the store hears it was delivered.
+        """Private lines to their users, team lines to their teams, then one public post,
+        then the private documents it announces; then the store hears it was delivered.
 
         A player's lines go one whisper each, as they come. A team's lines are joined
         into one message per team per delivery (the action and the AI turns it set off),
@@ -357,24 +357,36 @@ class Sessions:
     async def _send(self, table: Table, owed: Sequenced, key: str,
                     plan: Plan | None) -> Post:
         """Private lines one whisper each, as they came; a team's lines as one message
-        per team; then the public post, which names whom a DM did not reach."""
+        per team; then the public post, which names whom a DM did not reach; then the
+        private and team documents (a secret book), which the post announces.
+
+        A document that fails after the post cannot be named in it: the returned post
+        still lists its user, and the outlet tells them privately at their next click."""
         if plan is None:
             plan = await self._off_loop(partial(plan_delivery, render=self.render), table,
                                         owed, key)
         failed: list[int] = []
+        await self._send_private(table, plan.whispers, plan.teams, failed)
+        post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt,
+                    dm_failed=list(failed), documents=plan.documents, key=key,
+                    extras=plan.extras, scene=plan.scene)
+        await self.outlet.publish(table, post)
+        await self._send_private(table, plan.late_whispers, plan.late_teams, failed)
+        return replace(post, dm_failed=failed) if len(failed) > len(post.dm_failed) else post
+
+    async def _send_private(self, table: Table, whispers: list[tuple[int, str, str]],
+                            teams: list[tuple[str, list[int], str, str]],
+                            failed: list[int]) -> None:
+        """Whispers, then team messages; whoever they could not reach joins `failed`."""
 
         def note(user_ids: list[int]) -> None:
             failed.extend(u for u in user_ids if u not in failed)
 
-        for user_id, text, whisper in plan.whispers:
+        for user_id, text, whisper in whispers:
             if not await self.outlet.whisper(table, user_id, text, key=whisper):
                 note([user_id])
-        for team, users, text, team_key in plan.teams:
+        for team, users, text, team_key in teams:
             note(await self.outlet.team(table, team, users, text, key=team_key))
-        post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt, dm_failed=failed,
-                    documents=plan.documents, key=key, extras=plan.extras, scene=plan.scene)
-        await self.outlet.publish(table, post)
-        return post
 
     def prompt(self, table: Table) -> Prompt | None:
         """What the game waits for now (the cogs build buttons and autocomplete from it)."""
