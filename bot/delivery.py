@@ -9,8 +9,8 @@ options are the heavy part). Every delivery and private line has a key, stable a
 crash, that the outlet turns into Discord nonces so a delivery sent again shows once.
 
 A private or team document (a haunt's secret book) waits for the public post: the post
-says what starts it (the haunt, its traitor), so its book must not arrive first. Those
-are the plan's `late_whispers` and `late_teams`, sent after the post.
+says what starts it (the haunt, its traitor), so its book must not arrive first. `plan`
+leaves those out; `late` names them, to be sent after the post.
 """
 
 from __future__ import annotations
@@ -94,39 +94,53 @@ class Plan:
     image: bytes | None
     extras: list[tuple[str, bytes]] = field(default_factory=list)
     scene: str | None = None
-    # Private and team documents (DOCUMENT_KINDS), sent after the public post that
-    # announces them; shaped as `whispers` and `teams`.
-    late_whispers: list[tuple[int, str, str]] = field(default_factory=list)
-    late_teams: list[tuple[str, list[int], str, str]] = field(default_factory=list)
 
 
-def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -> Plan:
-    """Who gets what, the board and the next prompt, for these owed events."""
+Whispers = list[tuple[int, str, str]]  # user, text, key
+TeamMessages = list[tuple[str, list[int], str, str]]  # team, its users, text, key
+
+
+def is_late(event: Event) -> bool:
+    """A private or team document: sent after the public post, which announces it."""
+    return not event.audience.is_public and event.kind in DOCUMENT_KINDS
+
+
+def late(table: Table, sequenced: Sequenced, key: str) -> tuple[Whispers, TeamMessages]:
+    """The whispers and team messages that wait for the public post (`is_late`), with
+    keys of their own: a whisper its event's place in the log, as every whisper; a team
+    message `<key>.b<n>`, beside the earlier ones' `<key>.t<n>`."""
+    return _private(table, [(seq, e) for seq, e in sequenced if is_late(e)], f"{key}.b")
+
+
+def _private(table: Table, sequenced: Sequenced, prefix: str) -> tuple[Whispers, TeamMessages]:
+    """A player's events one whisper each; a team's joined into one message, keyed
+    `prefix` and its place among the teams."""
     whispers: list[tuple[int, str, str]] = []
-    late_whispers: list[tuple[int, str, str]] = []
-    team_lines: dict[tuple[str, bool], list[str]] = {}  # (team, a document?) -> lines
+    team_lines: dict[str, list[str]] = {}
     for seq, event in sequenced:
-        late = event.kind in DOCUMENT_KINDS
         if event.audience.kind == "player":
-            to = late_whispers if late else whispers
             for user_id in player_users(table, int(event.audience.ref)):
-                to.append((user_id, event.text, whisper_key(table.id or 0, seq)))
+                whispers.append((user_id, event.text, whisper_key(table.id or 0, seq)))
         elif event.audience.kind == "team":
-            team_lines.setdefault((event.audience.ref, late), []).append(event.text)
+            team_lines.setdefault(event.audience.ref, []).append(event.text)
     to_teams: list[tuple[str, list[int], str, str]] = []
-    late_teams: list[tuple[str, list[int], str, str]] = []
     teams = _teams(table) if team_lines else {}
-    # Numbered the lines first, then the documents: one key per team message, as before.
-    ordered = sorted(team_lines.items(), key=lambda item: item[0][1])
-    for n, ((team, late), lines) in enumerate(ordered):
+    for n, (team, lines) in enumerate(team_lines.items()):
         if team not in teams:
             log.warning("channel %s: events for unknown team %r were not delivered",
                         table.channel_id, team)
             continue
         users = _team_users(table, teams[team])
         if users:
-            (late_teams if late else to_teams).append(
-                (team, users, "\n".join(lines), f"{key}.t{n}"))
+            to_teams.append((team, users, "\n".join(lines), f"{prefix}{n}"))
+    return whispers, to_teams
+
+
+def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -> Plan:
+    """Who gets what, the board and the next prompt, for these owed events (all but
+    the late ones: see `late`)."""
+    whispers, to_teams = _private(table, [(seq, e) for seq, e in sequenced if not is_late(e)],
+                                  f"{key}.t")
     public = [e for _, e in sequenced if e.audience.is_public]
     image, extras, scene = None, [], None
     if table.state is not None:
@@ -138,8 +152,7 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     return Plan(key, whispers, to_teams,
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
-                prompt_of(table), image, extras, scene,
-                late_whispers=late_whispers, late_teams=late_teams)
+                prompt_of(table), image, extras, scene)
 
 
 def prompt_of(table: Table) -> Prompt | None:

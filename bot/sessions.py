@@ -47,9 +47,11 @@ from bot.delivery import (
     Prompt,
     Sequenced,
     delivery_key,
+    is_late,
     prompt_of,
     sequenced,
 )
+from bot.delivery import late as late_delivery
 from bot.delivery import plan as plan_delivery
 from bot.games.base import PLAYED, PlayerInfo
 from bot.store import ACTIVE, LOBBY, OVER, GameExists, StaleVersion, Store, Table
@@ -358,35 +360,41 @@ class Sessions:
                     plan: Plan | None) -> Post:
         """Private lines one whisper each, as they came; a team's lines as one message
         per team; then the public post, which names whom a DM did not reach; then the
-        private and team documents (a secret book), which the post announces.
-
-        A document that fails after the post cannot be named in it: the returned post
-        still lists its user, and the outlet tells them privately at their next click."""
+        private and team documents (a secret book), which the post announces."""
         if plan is None:
             plan = await self._off_loop(partial(plan_delivery, render=self.render), table,
                                         owed, key)
         failed: list[int] = []
-        await self._send_private(table, plan.whispers, plan.teams, failed)
-        post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt,
-                    dm_failed=list(failed), documents=plan.documents, key=key,
-                    extras=plan.extras, scene=plan.scene)
-        await self.outlet.publish(table, post)
-        await self._send_private(table, plan.late_whispers, plan.late_teams, failed)
-        return replace(post, dm_failed=failed) if len(failed) > len(post.dm_failed) else post
-
-    async def _send_private(self, table: Table, whispers: list[tuple[int, str, str]],
-                            teams: list[tuple[str, list[int], str, str]],
-                            failed: list[int]) -> None:
-        """Whispers, then team messages; whoever they could not reach joins `failed`."""
 
         def note(user_ids: list[int]) -> None:
             failed.extend(u for u in user_ids if u not in failed)
 
-        for user_id, text, whisper in whispers:
+        for user_id, text, whisper in plan.whispers:
             if not await self.outlet.whisper(table, user_id, text, key=whisper):
                 note([user_id])
-        for team, users, text, team_key in teams:
+        for team, users, text, team_key in plan.teams:
             note(await self.outlet.team(table, team, users, text, key=team_key))
+        post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt, dm_failed=failed,
+                    documents=plan.documents, key=key, extras=plan.extras, scene=plan.scene)
+        await self.outlet.publish(table, post)
+        late = await self._send_late(table, owed, key)
+        missed = list(dict.fromkeys(u for u in late if u not in failed))
+        return replace(post, dm_failed=[*failed, *missed]) if missed else post
+
+    async def _send_late(self, table: Table, owed: Sequenced, key: str) -> list[int]:
+        """The documents that wait for the post (delivery.late); the users they could not
+        reach. The post went first, so it cannot name them: the outcome does, and the
+        outlet tells them privately at their next click."""
+        if not any(is_late(event) for _, event in owed):
+            return []
+        whispers, teams = late_delivery(table, owed, key)
+        failed: list[int] = []
+        for user_id, text, whisper in whispers:
+            if not await self.outlet.whisper(table, user_id, text, key=whisper):
+                failed.append(user_id)
+        for team, users, text, team_key in teams:
+            failed += await self.outlet.team(table, team, users, text, key=team_key)
+        return failed
 
     def prompt(self, table: Table) -> Prompt | None:
         """What the game waits for now (the cogs build buttons and autocomplete from it)."""

@@ -111,15 +111,16 @@ async def test_the_post_announcing_the_books_goes_before_them(store: SqliteStore
     assert outlet.index(RED_LINE) < post
     [(_, _, _, red_lines, _)] = [e for e in outlet.log[:post] if e[0] == "team"]
     assert red_lines == RED_LINE
-    # same keys as ever: a whisper its event's place in the log, a team message `.t<n>`
+    # keys as ever: a whisper its event's place in the log, a team message `.t<n>`;
+    # a team's book `.b<n>`, a message of its own
     table = started.table
     seq = table.last_seq - len(started.events) + 1
     seq += [e.text for e in started.events].index(SECRET_BOOK)
     [book] = [e for e in outlet.log if e[0] == "whisper" and e[2] == SECRET_BOOK]
     assert book[1] == BOB.user_id and book[3] == whisper_key(table.id or 0, seq)
-    keys = [e[4] for e in outlet.log if e[0] == "team"]
-    assert len(keys) == len(set(keys)) == 2 and all(k.rsplit(".", 1)[1] in ("t0", "t1")
-                                                    for k in keys)
+    keys = {e[3]: e[4] for e in outlet.log if e[0] == "team"}
+    post_key = outlet.log[post][1].key
+    assert keys == {RED_LINE: f"{post_key}.t0", TEAM_BOOK: f"{post_key}.b0"}
 
 
 async def test_a_book_sent_again_after_a_crash_keeps_its_keys(store: SqliteStore) -> None:
