@@ -71,8 +71,9 @@ class OrderedOutlet:
 
 def _setup_with_books(self: TeamGame, players: list[PlayerInfo], seed: int,
                       options: dict[str, Any]) -> tuple[TeamState, list[Event]]:
-    """The team game's setup, as a haunt would start: the private book and the team's
-    book come before the announcement in the engine's events, as Betrayal's do."""
+    """The team game's setup, as a haunt would start: a book for the blue seat, a line
+    and a book for the red team, the announcement. The books come first among the events
+    on purpose: the delivery, not the events' order, must put the post first."""
     state = TeamState([p.name for p in players], [p.ai for p in players])
     return state, [Event(SECRET_BOOK, to_player(BLUE_SEAT), "book"),
                    Event(RED_LINE, to_team("red")),
