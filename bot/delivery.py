@@ -7,6 +7,10 @@ pure part: from a table and its owed events, who gets which line, the board, and
 options of whoever is to act. It runs in a worker thread (the render and the legal
 options are the heavy part). Every delivery and private line has a key, stable across a
 crash, that the outlet turns into Discord nonces so a delivery sent again shows once.
+
+A private or team document (a haunt's secret book) waits for the public post: the post
+says what starts it (the haunt, its traitor), so its book must not arrive first. `plan`
+leaves those out; `late` names them, to be sent after the post.
 """
 
 from __future__ import annotations
@@ -92,8 +96,25 @@ class Plan:
     scene: str | None = None
 
 
-def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -> Plan:
-    """Who gets what, the board and the next prompt, for these owed events."""
+Whispers = list[tuple[int, str, str]]  # user, text, key
+TeamMessages = list[tuple[str, list[int], str, str]]  # team, its users, text, key
+
+
+def is_late(event: Event) -> bool:
+    """A private or team document: sent after the public post, which announces it."""
+    return not event.audience.is_public and event.kind in DOCUMENT_KINDS
+
+
+def late(table: Table, sequenced: Sequenced, key: str) -> tuple[Whispers, TeamMessages]:
+    """The whispers and team messages that wait for the public post (`is_late`), with
+    keys of their own: a whisper its event's place in the log, as every whisper; a team
+    message `<key>.b<n>`, beside the earlier ones' `<key>.t<n>`."""
+    return _private(table, [(seq, e) for seq, e in sequenced if is_late(e)], f"{key}.b")
+
+
+def _private(table: Table, sequenced: Sequenced, prefix: str) -> tuple[Whispers, TeamMessages]:
+    """A player's events one whisper each; a team's joined into one message, keyed
+    `prefix` and its place among the teams."""
     whispers: list[tuple[int, str, str]] = []
     team_lines: dict[str, list[str]] = {}
     for seq, event in sequenced:
@@ -111,7 +132,15 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
             continue
         users = _team_users(table, teams[team])
         if users:
-            to_teams.append((team, users, "\n".join(lines), f"{key}.t{n}"))
+            to_teams.append((team, users, "\n".join(lines), f"{prefix}{n}"))
+    return whispers, to_teams
+
+
+def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -> Plan:
+    """Who gets what, the board and the next prompt, for these owed events (all but
+    the late ones: see `late`)."""
+    whispers, to_teams = _private(table, [(seq, e) for seq, e in sequenced if not is_late(e)],
+                                  f"{key}.t")
     public = [e for _, e in sequenced if e.audience.is_public]
     image, extras, scene = None, [], None
     if table.state is not None:

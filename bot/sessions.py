@@ -31,7 +31,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
 
@@ -47,9 +47,11 @@ from bot.delivery import (
     Prompt,
     Sequenced,
     delivery_key,
+    is_late,
     prompt_of,
     sequenced,
 )
+from bot.delivery import late as late_delivery
 from bot.delivery import plan as plan_delivery
 from bot.games.base import PLAYED, PlayerInfo
 from bot.settings_cache import SettingsCache
@@ -386,8 +388,8 @@ class Sessions:
 
     async def _deliver(self, table: Table, owed_from: int, batch: Sequenced,
                        plan: Plan | None = None) -> Outcome:
-        """Private lines to their users, team lines to their teams, then one public post;
-        then the store hears it was delivered.
+        """Private lines to their users, team lines to their teams, then one public post,
+        then the private documents it announces; then the store hears it was delivered.
 
         A player's lines go one whisper each, as they come. A team's lines are joined
         into one message per team per delivery (the action and the AI turns it set off),
@@ -415,7 +417,8 @@ class Sessions:
     async def _send(self, table: Table, owed: Sequenced, key: str,
                     plan: Plan | None) -> Post:
         """Private lines one whisper each, as they came; a team's lines as one message
-        per team; then the public post, which names whom a DM did not reach."""
+        per team; then the public post, which names whom a DM did not reach; then the
+        private and team documents (a secret book), which the post announces."""
         if plan is None:
             plan = await self._off_loop(partial(plan_delivery, render=self.render), table,
                                         owed, key)
@@ -432,7 +435,24 @@ class Sessions:
         post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt, dm_failed=failed,
                     documents=plan.documents, key=key, extras=plan.extras, scene=plan.scene)
         await self.outlet.publish(table, post)
-        return post
+        late = await self._send_late(table, owed, key)
+        missed = list(dict.fromkeys(u for u in late if u not in failed))
+        return replace(post, dm_failed=[*failed, *missed]) if missed else post
+
+    async def _send_late(self, table: Table, owed: Sequenced, key: str) -> list[int]:
+        """The documents that wait for the post (delivery.late); the users they could not
+        reach. The post went first, so it cannot name them: the outcome does, and the
+        outlet tells them privately at their next click."""
+        if not any(is_late(event) for _, event in owed):
+            return []
+        whispers, teams = late_delivery(table, owed, key)
+        failed: list[int] = []
+        for user_id, text, whisper in whispers:
+            if not await self.outlet.whisper(table, user_id, text, key=whisper):
+                failed.append(user_id)
+        for team, users, text, team_key in teams:
+            failed += await self.outlet.team(table, team, users, text, key=team_key)
+        return failed
 
     def prompt(self, table: Table) -> Prompt | None:
         """What the game waits for now (the cogs build buttons and autocomplete from it)."""

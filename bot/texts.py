@@ -2,16 +2,48 @@
 
 Every game keeps its own texts.yaml; the table's lines are in data/texts.yaml. One
 TextBook per file, loaded once, so every module formats lines the same way.
+
+A count and its noun agree: a template writes `{n:die|dice}` for "1 die" / "3 dice"
+(the count, then the singular or the plural), since "1 dice" reads wrong and the
+number is only known when the line is said. Code that builds such a line itself
+calls `plural`. `fill` is `str.format` with that one addition, for every template.
 """
 
 from __future__ import annotations
 
+import string
 from functools import cached_property
 from importlib.resources.abc import Traversable
 from typing import Any
 
 from bot import yaml_files
 from bot.paths import DATA
+
+
+def plural(count: object, one: str, many: str) -> str:
+    """The count and its noun: plural(1, "die", "dice") is "1 die", 2 is "2 dice"."""
+    return f"{count} {one if str(count) in ('1', '-1') else many}"
+
+
+class _Counting(string.Formatter):
+    """`str.format`, where a spec holding "|" (`{n:die|dice}`) names the noun the
+    count goes with, singular then plural."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, _, many = format_spec.partition("|")
+            return plural(value, one, many)
+        return str(super().format_field(value, format_spec))
+
+
+_COUNTING = _Counting()
+
+
+def fill(template: str, **kwargs: Any) -> str:
+    """The template filled with `kwargs`, counts agreeing with their nouns."""
+    if "|" not in template:  # most lines: the plain (faster) str.format
+        return template.format(**kwargs)
+    return _COUNTING.format(template, **kwargs)
 
 
 class TextBook:
@@ -37,7 +69,7 @@ class TextBook:
 
     def say(self, key: str, **kwargs: Any) -> str:
         """The template for `key` filled with `kwargs`."""
-        return self.text(key).format(**kwargs)
+        return fill(self.text(key), **kwargs)
 
 
 TABLE = TextBook(DATA / "texts.yaml")

@@ -250,7 +250,7 @@ def test_footsteps_one_die(dice, face: int, trait: str, change: int) -> None:  #
     before = [idx(state, s) for s in (OX, MISSY, PETER)]
     dice.append(face)
     state, events = draw(state, "footsteps")
-    assert not dice and [len(d) for d in rolled(events, "Ox Bellows", "1 dice")] == [1]
+    assert not dice and [len(d) for d in rolled(events, "Ox Bellows", "1 die")] == [1]
     assert idx(state, OX)[trait] == before[0][trait] + change
     assert [idx(state, s) for s in (MISSY, PETER)] == before[1:]
 

@@ -16,6 +16,7 @@ from bot.games.betrayal.cards import HANDLERS
 from bot.games.betrayal.house import Layout, cell_of, tile_at
 from bot.games.betrayal.links import reachable
 from bot.games.betrayal.state import HAUNT, BetrayalState, Haunt
+from bot.texts import plural
 from tests.test_betrayal_engine_helpers import (
     MISSY,
     OX,
@@ -665,7 +666,7 @@ def test_locked_safe_hurts_when_it_stays_shut(dice, faces: list[int],  # type: i
     state, _ = draw(state, "locked_safe")
     dice.extend([*faces, *hurt])  # 2-4: 1 die of physical damage; 0-1: 2 dice
     state, events = apply(state, "act", what="locked_safe-0")
-    assert rolled(events, f"{len(hurt)} dice") == hurt
+    assert rolled(events, plural(len(hurt), "die", "dice")) == hurt
     assert state.pending and state.pending.kind == "damage_split" and state.pending.seat == OX
     assert tokens(state, "entrance_hall") == [{"kind": "safe", "card": "locked_safe"}]
     assert state.explorers[OX].cards == []
@@ -686,7 +687,7 @@ def test_skeletons_hurt_their_finder(dice) -> None:  # type: ignore[no-untyped-d
     dice.extend([2])
     state, events = draw(state, "skeletons")
     assert tokens(state, "entrance_hall") == [{"kind": "skeletons", "card": "skeletons"}]
-    assert rolled(events, "1 dice") == [2]
+    assert rolled(events, "1 die") == [2]
     assert state.pending and state.pending.kind == "damage_split" and state.pending.seat == OX
     assert "2 mental" in state.pending.prompt
 
@@ -709,7 +710,7 @@ def test_skeletons_search_fails_under_five(dice, faces: list[int]) -> None:  # t
     state, _ = draw(state, "skeletons")
     dice[:] = [*faces, 1]
     state, events = apply(state, "act", what="skeletons-0")
-    assert rolled(events, "1 dice") == [1]
+    assert rolled(events, "1 die") == [1]
     assert state.pending and state.pending.kind == "damage_split"
     assert "1 mental" in state.pending.prompt
     assert state.explorers[OX].cards == [] and len(tokens(state, "entrance_hall")) == 1

@@ -82,7 +82,7 @@ def test_damage_is_split_point_by_point() -> None:
     state = new_game()
     state, _ = run_steps(state, [{"damage": {"kind": "physical", "amount": 2}}])
     assert state.pending and state.pending.kind == "damage_split"
-    assert state.pending.labels == ["Might (5 → 5)", "Speed (4 → 3)", "All 2 to Might",
+    assert state.pending.labels == ["Might (stays 5)", "Speed (4 → 3)", "All 2 to Might",
                                     "All 2 to Speed"]
     state, _ = choose(state, 0)
     assert state.explorers[OX].traits["might"] == 1

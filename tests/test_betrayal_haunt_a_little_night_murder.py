@@ -16,6 +16,7 @@ from bot.games.betrayal.haunting.plugins.a_little_night_murder import (
     ALittleNightMurder,
 )
 from bot.games.betrayal.state import BetrayalState
+from bot.texts import fill
 from tests.betrayal_haunt_helpers import begin, house, played, seed_for
 
 KEY = "a_little_night_murder"
@@ -187,8 +188,8 @@ def test_books_go_to_their_side_only_and_the_traitors_stays_secret() -> None:
     evil = next(e for e in books if e.audience.encode() == f"player:{traitor}")
     book = load_data(KEY).books["traitor"]
     values = {n: PLUGIN.value(state, n) for n in load_data(KEY).values}
-    secret = [str(book["win"]).strip().format(**values),
-              *[str(line).format(**values) for line in book["rules"]]]
+    secret = [fill(str(book["win"]).strip(), **values),
+              *[fill(str(line), **values) for line in book["rules"]]]
     assert all(line in evil.text for line in secret)
     end = next(i for i, e in enumerate(events) if e.kind == "game_over")
     before = _public(events[:end])

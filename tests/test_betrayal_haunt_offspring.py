@@ -29,6 +29,7 @@ from bot.games.betrayal.haunting.plugins.offspring import (
 )
 from bot.games.betrayal.house import DIRS, through_door
 from bot.games.betrayal.state import BetrayalState
+from bot.texts import fill
 from tests.betrayal_haunt_helpers import answer_pending, begin, house, played, seed_for
 
 KEY = "offspring"
@@ -317,8 +318,8 @@ def test_books_go_to_their_side_only_and_the_traitors_stays_secret(winner: str) 
     data = load_data(KEY)
     values = {n: PLUGIN.value(state, n) for n in data.values}
     book = data.books["traitor"]
-    secret = [str(book["win"]).strip().format(**values),
-              *[str(line).format(**values) for line in book["rules"]]]
+    secret = [fill(str(book["win"]).strip(), **values),
+              *[fill(str(line), **values) for line in book["rules"]]]
     assert all(line in evil.text for line in secret)
     end = next(i for i, e in enumerate(events) if e.kind == "game_over")
     before = _public(events[:end])

@@ -24,6 +24,7 @@ from bot.games.betrayal.haunting.plugins.the_ghost_bride import (
     walk_step,
 )
 from bot.games.betrayal.state import HEROES, TRAITOR, BetrayalState, Turn
+from bot.texts import fill
 from tests.betrayal_haunt_helpers import (
     answer_pending,
     begin,
@@ -391,7 +392,7 @@ def _traitor_only_lines(state: BetrayalState) -> list[str]:
     values = {n: PLUGIN.value(state, n) for n in load_data(KEY).values}
     heroes = flow.book_text(state, sides.HERO)
     lines = [str(book["win"]).strip(), *(str(r) for r in book["rules"])]
-    return [line.format(**values) for line in lines if line.format(**values) not in heroes]
+    return [fill(line, **values) for line in lines if fill(line, **values) not in heroes]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -18,6 +18,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, flow, sides
 from bot.games.betrayal.haunting.plugins import the_mummy_walks as mw
 from bot.games.betrayal.state import HEROES, BetrayalState, Frame, Monster
+from bot.texts import fill
 from tests.betrayal_haunt_helpers import (
     house,
     played,
@@ -318,8 +319,8 @@ def test_the_books_stay_secret() -> None:
     assert [e.audience.encode() for e in books] == [f"player:{traitor}", "team:heroes"]
     book = PLUGIN.data.books["traitor"]
     values = {n: PLUGIN.value(state, n) for n in PLUGIN.data.values}
-    secret = [str(book["win"]).strip().format(**values),
-              *(str(r).format(**values) for r in book["rules"])]
+    secret = [fill(str(book["win"]).strip(), **values),
+              *(fill(str(r), **values) for r in book["rules"])]
     over = next(i for i, e in enumerate(events) if e.kind == "game_over")
     for e in events[:over]:
         if e.audience.is_public:

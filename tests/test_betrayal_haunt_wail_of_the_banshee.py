@@ -18,6 +18,7 @@ from bot.games.betrayal.haunting import combat, flow, monsters, sides
 from bot.games.betrayal.haunting.base import load_data
 from bot.games.betrayal.haunting.plugins.wail_of_the_banshee import BANSHEE, WailOfTheBanshee
 from bot.games.betrayal.state import HEROES, MONSTERS, BetrayalState, Monster, Turn
+from bot.texts import fill
 from tests.betrayal_haunt_helpers import (
     answer_pending,
     begin,
@@ -303,7 +304,7 @@ def _traitor_lines(state: BetrayalState) -> list[str]:
     values = {n: PLUGIN.value(state, n) for n in load_data(KEY).values}
     lines = [str(book["win"]).strip(), *(str(r) for r in book["rules"])]
     heroes = flow.book_text(state, sides.HERO)
-    found = [line.format(**values) for line in lines]
+    found = [fill(line, **values) for line in lines]
     assert found
     return [line for line in found if line not in heroes]
 

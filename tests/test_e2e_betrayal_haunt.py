@@ -176,3 +176,19 @@ async def test_a_kicked_traitor_is_played_by_the_ai(
     final = await bot.store.load_latest(channel)
     assert final is not None and final.status == "over"
     assert GAME.load(final.state or {}).haunt.winner in ("heroes", "traitor")
+
+
+async def test_the_books_arrive_after_the_post_that_starts_the_haunt(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """The channel names the traitor first; only then does each side get its book (the
+    Tome by DM, the heroes' book in their thread), so no book comes out of the blue."""
+    channel, _, by_seat, state = await _haunt_begins(fd, start_hauntkeeper)
+    traitor = sides.traitor(state)
+    assert traitor is not None
+    [announced] = [m for m in fd.channel_messages(channel) if "is the traitor." in m.content]
+    assert announced.edited_at is None  # a message of its own: its id is when it came
+    [tome] = [m for m in fd.dms(by_seat[traitor])
+              if flow.book_text(state, "traitor")[:60] in m.content]
+    [thread] = fd.threads(channel)
+    [heroes] = [m for m in fd.channel_messages(thread.id) if "Secrets of Survival" in m.content]
+    assert announced.id < tome.id and announced.id < heroes.id

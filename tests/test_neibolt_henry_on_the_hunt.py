@@ -18,6 +18,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, flow, monsters, sides
 from bot.games.betrayal.state import HEROES, BetrayalState, Monster
 from bot.games.neibolt.scenarios import henry_on_the_hunt as hh
+from bot.texts import fill
 from tests.betrayal_haunt_helpers import house, played, seed_for, started
 from tests.test_betrayal_engine_helpers import choose, dice
 
@@ -397,8 +398,8 @@ def test_the_traitors_book_stays_secret(seed: int) -> None:
     assert [e.audience.encode() for e in books] == [f"player:{traitor}", "team:heroes"]
     book = PLUGIN.data.books["traitor"]
     values = PLUGIN.numbers(state)
-    secret = [str(book[p]).strip().format(**values) for p in ("story", "know", "win")]
-    secret += [str(r).format(**values) for r in book["rules"]]
+    secret = [fill(str(book[p]).strip(), **values) for p in ("story", "know", "win")]
+    secret += [fill(str(r), **values) for r in book["rules"]]
     over = next(i for i, e in enumerate(events) if e.kind == "game_over")
     for e in events[:over]:
         if e.audience.is_public:

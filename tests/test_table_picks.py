@@ -119,7 +119,7 @@ def test_a_person_may_hold_two_seats_in_betrayal_but_not_three() -> None:
     with pytest.raises(IllegalAction, match="at most 2 seats"):
         table_rules.apply(table, ANN, Action(table_rules.SECOND))
     cthulhu, _ = table_rules.new_table("cthulhu", 8, 1, ANN, seed=5)
-    with pytest.raises(IllegalAction, match="at most 1 seats"):
+    with pytest.raises(IllegalAction, match="at most 1 seat\\."):
         table_rules.apply(cthulhu, ANN, Action(table_rules.SECOND))
 
 

@@ -117,11 +117,13 @@ def change(ctx: Ctx, seat: int, trait: str, amount: int, cause: Cause) -> None:
     moved = traits.shift(ctx.state, seat, trait, amount)
     after = traits.value(ctx.state, seat, trait)
     key = "gain" if amount > 0 else "lose"
-    if moved == 0:
-        ctx.say(f"events.{key}_none", kind="trait", who=ctx.who(seat), trait=trait.capitalize())
+    if moved == 0:  # at the end of its track: the line says so, not "4 → 4"
+        ctx.say(f"events.{key}_none", kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
+                amount=abs(amount), value=after)
         return
-    ctx.say(f"events.{key}", kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
-            amount=abs(moved), before=before, after=after,
+    line = f"events.{key}" if before != after else f"events.{key}_same"  # a repeated value
+    ctx.say(line, kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
+            amount=abs(moved), before=before, after=after, value=after,
             data={"seat": seat, "trait": trait, "moved": moved})
     trait_moved(ctx, seat, trait, moved, cause)
     if traits.index(ctx.state, seat, trait) < 0:
@@ -137,8 +139,9 @@ def heal(ctx: Ctx, seat: int, trait: str, cause: Cause) -> bool:
     moved = traits.heal(ctx.state, seat, trait)
     if not moved:
         return False
-    ctx.say("events.heal", kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
-            before=before, after=traits.value(ctx.state, seat, trait),
+    after = traits.value(ctx.state, seat, trait)
+    ctx.say("events.heal" if before != after else "events.heal_same", kind="trait",
+            who=ctx.who(seat), trait=trait.capitalize(), before=before, after=after,
             data={"seat": seat, "trait": trait, "moved": moved})
     trait_moved(ctx, seat, trait, moved, cause)
     return True
@@ -150,6 +153,18 @@ def trait_moved(ctx: Ctx, seat: int, trait: str, moved: int, cause: Cause) -> No
         passive.trait_changed(ctx, seat, trait, moved, cause, ref)
 
 
+def change_label(trait: str, before: int, after: int, *, stuck: str = "") -> str:
+    """A choice's label for a trait about to change: "Might (3 → 4)"; a step onto the
+    same value, or none at all at an end of the track (`stuck`: "highest"/"lowest"),
+    is said in words rather than as "4 → 4"."""
+    name = trait.capitalize()
+    if stuck:
+        return content.say(f"labels.trait_{stuck}", trait=name, before=before)
+    if before == after:
+        return content.say("labels.trait_same", trait=name, before=before)
+    return content.say("labels.trait_change", trait=name, before=before, after=after)
+
+
 def _trait_labels(ctx: Ctx, seat: int, names: list[str], amount: int) -> list[str]:
     labels = []
     for t in names:
@@ -157,8 +172,8 @@ def _trait_labels(ctx: Ctx, seat: int, names: list[str], amount: int) -> list[st
         probe = traits.index(ctx.state, seat, t)
         after_i = max(traits.floor_index(ctx.state), min(traits.TOP, probe + amount))
         after = 0 if after_i < 0 else traits.track(ctx.state, seat, t).values[after_i]
-        labels.append(content.say("labels.trait_change", trait=t.capitalize(), before=before,
-                                  after=after))
+        stuck = "" if after_i != probe else "highest" if amount > 0 else "lowest"
+        labels.append(change_label(t, before, after, stuck=stuck))
     return labels
 
 
@@ -253,7 +268,8 @@ def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                     spec["amount"] -= cut
                     ctx.say("events.damage_reduced", who=ctx.who(seat),
                             card=content.card(key).name, amount=cut)
-        ctx.say("events.damage", kind="damage", who=ctx.who(seat), amount=spec["amount"],
+        line = "events.damage" if spec["amount"] > 0 else "events.damage_none"  # not "0"
+        ctx.say(line, kind="damage", who=ctx.who(seat), amount=spec["amount"],
                 damage=spec["kind"], data={"seat": seat, "amount": spec["amount"]})
     split_damage(ctx, frame, spec)
 

@@ -58,19 +58,26 @@ def draw_totem(state: EvilBelowState, seat: int, events: list[Event]) -> int | N
 
 def lose_bravery(state: EvilBelowState, seat: int, amount: int, events: list[Event]) -> None:
     hero = state.heroes[seat]
+    line = "events.bravery_lost" if hero.bravery > 0 else "events.bravery_none"
     hero.bravery = max(0, hero.bravery - amount)
-    events.append(Event(say("events.bravery_lost", character=hero_name(state, seat),
+    events.append(Event(say(line, character=hero_name(state, seat),
                             amount=amount, bravery=hero.bravery), kind="bravery",
                         data={"seat": seat, "bravery": hero.bravery}))
 
 
 def gain_bravery(state: EvilBelowState, seats: list[int], events: list[Event]) -> None:
     """+1 each, never above 5 (seed 001)."""
+    topped: list[int] = []  # already at the top: their Bravery stays, and the line says so
     for seat in seats:
         hero = state.heroes[seat]
+        if hero.bravery >= MAX_BRAVERY:
+            topped.append(seat)
         hero.bravery = min(MAX_BRAVERY, hero.bravery + 1)
     if seats:
-        names = ", ".join(f"{hero_name(state, s)} {state.heroes[s].bravery}" for s in seats)
+        names = ", ".join(
+            say("events.bravery_top", name=hero_name(state, s), bravery=state.heroes[s].bravery)
+            if s in topped else f"{hero_name(state, s)} {state.heroes[s].bravery}"
+            for s in seats)
         events.append(Event(say("events.bravery_gained", names=names), kind="bravery"))
 
 

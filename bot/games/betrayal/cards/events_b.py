@@ -26,7 +26,7 @@ from bot.games.betrayal.cards.haunt_cards import reached
 from bot.games.betrayal.cards.rooms import elevator_spots
 from bot.games.betrayal.content import FLOORS, TRAITS
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import change, pause, step
+from bot.games.betrayal.effects import change, change_label, pause, step
 from bot.games.betrayal.explore import CELL_LIMIT, explore_like, rotation_label
 from bot.games.betrayal.house import (
     DIRS,
@@ -267,14 +267,14 @@ def _possession_drain(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     others = [t for t in TRAITS if traits.index(state, seat, t) > 0]
     if not others:
-        ctx.say("events.lose_none", kind="trait", who=ctx.who(seat), trait=trait.capitalize())
+        ctx.say("events.lowest_all", kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
+                value=traits.value(state, seat, trait))
         return
     if len(others) == 1:
         _to_lowest(ctx, frame, others[0])
         return
-    labels = [content.say("labels.trait_change", trait=t.capitalize(),
-                          before=traits.value(state, seat, t),
-                          after=traits.track(state, seat, t).values[0]) for t in others]
+    labels = [change_label(t, traits.value(state, seat, t), traits.track(state, seat, t).values[0])
+              for t in others]
     pause(ctx, frame, {"_possession_drain": {"traits": others}}, "possession_other",
           content.say("prompts.possession_other", trait=trait.capitalize()), labels)
 

@@ -32,7 +32,7 @@ from bot.games.betrayal.cards import Cause, Passive, handler, passive, resumer
 from bot.games.betrayal.cards.omens import card_name
 from bot.games.betrayal.content import PHYSICAL, TRAITS
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import change, heal, pause, step
+from bot.games.betrayal.effects import change, change_label, heal, pause, step
 from bot.games.betrayal.state import BetrayalState, Frame
 
 # ---------------------------------------------------------------- Armor
@@ -164,9 +164,7 @@ def _medical_kit(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     for t in below:
         probe = traits.index(state, patient, t)
         values = traits.track(state, patient, t).values
-        labels.append(content.say("labels.trait_change", trait=t.capitalize(),
-                                  before=traits.value(state, patient, t),
-                                  after=values[probe + 1]))
+        labels.append(change_label(t, traits.value(state, patient, t), values[probe + 1]))
     pause(ctx, frame, {"_medical_kit": {"patient": patient, "points": points, "given": given,
                                         "traits": below}},
           "medical_kit_point", content.say("prompts.medical_kit", points=points), labels,

@@ -19,7 +19,7 @@ The data file (schema in data/betrayal/README.md, "Haunts"):
     tokens:              kind -> {name, glyph}
     values:              name -> {3: n, 4: n, 5: n, 6: n}  (numbers by player count)
     books:               traitor / heroes -> {story, know, win, rules: [..], ending}
-    texts:               the haunt's own lines, `str.format` templates
+    texts:               the haunt's own lines, `bot.texts.fill` templates
     actions:             offer id -> button label (a template)
     last_round:          {rounds: a name in values, winner: heroes|traitor, reason,
                          said, warn: keys of texts, designed: bool}: when that round
@@ -42,6 +42,7 @@ from bot.games.betrayal import content
 from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.haunting import sides
 from bot.paths import DATA
+from bot.texts import fill
 
 if TYPE_CHECKING:
     from bot.games.betrayal.context import Ctx
@@ -157,7 +158,7 @@ class HauntPlugin:
         return None if limit is None else self.value(state, limit.rounds)
 
     def text(self, key: str, **kw: Any) -> str:
-        return self.data.texts[key].format(**kw)
+        return fill(self.data.texts[key], **kw)
 
     def say(self, ctx: Ctx, key: str, kind: str = "haunt", audience: Audience = PUBLIC,
             data: dict[str, Any] | None = None, **kw: Any) -> None:
@@ -167,7 +168,7 @@ class HauntPlugin:
         """An action button, labelled from `actions` (its id doubles as the label key
         unless `label` is given in kw)."""
         label_key = kw.pop("label", offer_id.split("-")[0])
-        return Offer(offer_id, self.data.actions[label_key].format(**kw), dict(kw))
+        return Offer(offer_id, fill(self.data.actions[label_key], **kw), dict(kw))
 
     # ---- hooks
     def setup(self, ctx: Ctx) -> None:

@@ -20,6 +20,7 @@ from bot.games.betrayal.haunting import base, death, monsters, sides
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import HEROES, MONSTERS, TRAITOR, BetrayalState, Frame, Turn
+from bot.texts import fill
 
 STAIRS = "stairs_from_basement"
 
@@ -40,7 +41,7 @@ def book_text(state: BetrayalState, side: str) -> str:
             continue
         if isinstance(text, list):
             text = "\n".join(f"• {line}" for line in text)
-        text = str(text).strip().format(**{n: plugin.value(state, n) for n in plugin.data.values})
+        text = fill(str(text).strip(), **{n: plugin.value(state, n) for n in plugin.data.values})
         parts.append(f"__{say(f'books.{part}')}__\n{text}")
     return "\n\n".join(parts)
 
