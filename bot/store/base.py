@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.core.events import Event
-from bot.store.records import LoggedEvent, Table
+from bot.store.records import LoggedEvent, Table, TimerArm, TurnTimer
 
 
 class StoreError(Exception):
@@ -45,7 +45,8 @@ class Store(Protocol):
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
                    actor_id: int | None, action: dict[str, Any] | None,
                    delivered: bool = False, ai_turn: bool | None = None,
-                   envelope: str | None = None, played: Sequence[str] = ()) -> Table:
+                   envelope: str | None = None, played: Sequence[str] = (),
+                   timers: Sequence[TimerArm] = ()) -> Table:
         """Write the new state and its events in one transaction, or raise StaleVersion.
 
         The events are owed to Discord (the outbox) until `mark_delivered`, unless
@@ -53,7 +54,19 @@ class Store(Protocol):
         seat is to act next, so a restart finds such games without reading states.
         `envelope`: the table's envelope already serialised (json.dumps), if it was.
         `played`: content keys the game's events say came into play (`record_played`),
-        recorded in the same transaction for the table's guild and kind."""
+        recorded in the same transaction for the table's guild and kind. `timers`: the
+        turn timers armed for the new version; they replace the game's older timers in
+        the same transaction (any save cancels them)."""
+
+    async def timers_due(self, before: float, *, limit: int = 100) -> list[TurnTimer]:
+        """Turn timers due at or before `before`, earliest first."""
+
+    async def timers_of(self, game_id: int) -> list[TurnTimer]:
+        """A game's armed turn timers, earliest first."""
+
+    async def claim_timer(self, timer: TurnTimer) -> TurnTimer | None:
+        """Delete this timer (game, kind, version) and return it; None when another
+        claim or a save took it first: it must not fire."""
 
     async def record_played(self, guild_id: int, kind: str, keys: Sequence[str]) -> None:
         """Remember that this server played these content keys of a game kind (a haunt);
