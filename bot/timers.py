@@ -183,7 +183,9 @@ class TimerDispatcher:
         except Exception:
             log.exception("turn timer %s of game %s in channel %s failed", timer.kind,
                           timer.game_id, timer.channel_id)
-            self._resting[key] = self.clock() + RETRY_AFTER
         finally:
+            # Fired or failed, it rests: a firing claims its row, so only one that failed
+            # before its claim is still stored, and it must not be tried in a tight loop.
+            self._resting[key] = self.clock() + RETRY_AFTER
             self._firing.pop(key, None)
             self._wake.set()
