@@ -74,6 +74,7 @@ async def test_the_player_is_reminded_and_then_the_ai_plays_their_turn(
                                            elapsed=say("timers.minute")))
     assert f"/{channel}/{turn.id}" in reminder.content  # the jump link to the turn's post
     assert not reminder.components  # a line, not a second board
+    assert reminder.pinged == [waiting]  # it notifies the player, and no one else
 
     posts = len(turn_messages(fd, channel))
     await fall_due(bot, END_TIMER)
