@@ -34,7 +34,7 @@ Clock = Callable[[], float]  # epoch seconds (time.time); tests pass a clock the
 MAX_SLEEP = 3600.0  # look at the store at least hourly, whatever the next timer says
 BATCH = 100  # timers read per look
 FIRING_AT_ONCE = 8  # timers fired side by side: one slow channel does not hold the rest
-RETRY_AFTER = 60.0  # a timer whose firing failed before its claim waits this long
+RETRY_AFTER = 60.0  # a timer just fired (or failed) is not tried again before this long
 RAN_OUT = "timer.ran_out"  # the action the log records for a timer's ending
 
 
@@ -120,7 +120,7 @@ class TimerDispatcher:
         self._wake_at: float | None = None  # None while it reads the store: any arm wakes it
         self._task: asyncio.Task[None] | None = None
         self._firing: dict[tuple[int, str, int], asyncio.Task[None]] = {}
-        self._resting: dict[tuple[int, str, int], float] = {}  # failed: not before then
+        self._resting: dict[tuple[int, str, int], float] = {}  # tried: not before then
         self._slots = asyncio.Semaphore(FIRING_AT_ONCE)
 
     def start(self) -> None:

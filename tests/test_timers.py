@@ -198,6 +198,25 @@ async def test_each_save_replaces_the_games_timers_for_its_new_version(
     assert await store.timers_of(table.id or 0) == []
 
 
+async def test_only_the_save_that_hands_the_turn_to_a_human_arms(
+        store: SqliteStore, sessions: Sessions) -> None:
+    """The host plays against two AI seats: their moves are saves of their own, and only
+    the last, back at the host's turn, leaves timers (for that version)."""
+    await set_timers(store)
+    await sessions.open(CHANNEL, GUILD, HOST, KIND, SEED)
+    for _ in range(2):
+        await sessions.act(CHANNEL, HOST, Action(T.ADD_AI))
+    await sessions.act(CHANNEL, HOST, Action(T.START))
+    table = await sessions.store.load(CHANNEL)
+    assert table is not None and to_act_user(table) == HOST.user_id
+    after = await play_first(sessions, table)
+    assert after.version > table.version + 2  # the AI seats moved in between
+    assert to_act_user(after) == HOST.user_id
+    timers_now = await store.timers_of(after.id or 0)
+    assert {(t.kind, t.version, t.user_id) for t in timers_now} == {
+        (REMIND_TIMER, after.version, HOST.user_id), (END_TIMER, after.version, HOST.user_id)}
+
+
 async def test_a_timer_is_claimed_once_even_by_two_connections_at_once(
         tmp_path: Path, store: SqliteStore, sessions: Sessions) -> None:
     await set_timers(store)
