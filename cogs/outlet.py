@@ -387,5 +387,10 @@ class DiscordOutlet:
                     f"{table.channel_id}/{turn_post}")
             text = f"{text}\n{say('timers.jump', link=link)}"
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        await channel.send(text[:LIMIT], allowed_mentions=discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(user_id)]))
+        try:
+            await channel.send(text[:LIMIT], allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(user_id)]))
+        except discord.HTTPException as exc:
+            if not permanent(exc):
+                raise
+            log.warning("channel %s refused a turn reminder: %s", table.channel_id, exc)
