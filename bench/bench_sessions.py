@@ -97,6 +97,9 @@ class CountingOutlet:
                    key: str = "") -> list[int]:
         return []
 
+    async def remind(self, table: Table, user_id: int, text: str) -> None:
+        return None
+
 
 class Floor:
     """The same bytes through the bare minimum: one dumps, one WAL transaction, one PNG

@@ -75,6 +75,9 @@ class NullOutlet:
                    key: str = "") -> list[int]:
         return []
 
+    async def remind(self, table: Table, user_id: int, text: str) -> None:
+        return None
+
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)

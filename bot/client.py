@@ -10,6 +10,8 @@ Once connected it tends to the games that wait for the bot (RoboDanny's way with
 timers: the store says which, the bot acts): deliveries a crash or an outage left owed,
 and AI turns a restart interrupted. It reads ids only, so a start with thousands of
 stored games costs little, and works through them a few at a time beside live clicks.
+The turn timers' dispatcher (bot/timers.py) starts then too, and fires the timers that
+fell due while the bot was down.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from bot import games, health
 from bot.sessions import Sessions
 from bot.store import SqliteStore, open_store
 from bot.texts import say
+from bot.timers import TimerDispatcher
 from cogs.common import OOPS, say_ephemeral
 from cogs.components import DYNAMIC_ITEMS
 from cogs.outlet import DiscordOutlet
@@ -86,6 +89,7 @@ class HauntBot(commands.Bot):
         self._attending: asyncio.Task[None] | None = None
         self._heartbeat = health.Heartbeat(Path(health_file), self._connected) \
             if health_file else None
+        self._timers: TimerDispatcher | None = None
 
     @property
     def store(self) -> SqliteStore:
@@ -96,6 +100,11 @@ class HauntBot(commands.Bot):
     def sessions(self) -> Sessions:
         assert self._sessions is not None, "setup_hook has not run"
         return self._sessions
+
+    @property
+    def timers(self) -> TimerDispatcher:
+        assert self._timers is not None, "setup_hook has not run"
+        return self._timers
 
     @property
     def outlet(self) -> DiscordOutlet:
@@ -110,6 +119,8 @@ class HauntBot(commands.Bot):
         self._store = await open_store(self.db_path)
         self._outlet = DiscordOutlet(self, self._store)
         self._sessions = Sessions(self._store, self._outlet)
+        self._timers = TimerDispatcher(self._store, self._sessions.fire_timer)
+        self._sessions.on_timer_armed = self._timers.armed
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in extensions():
             await self.load_extension(extension)
@@ -147,6 +158,7 @@ class HauntBot(commands.Bot):
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
         if self._attending is None:  # READY comes again after every reconnect
             self._attending = asyncio.create_task(self._attend(), name="hauntkeeper-attend")
+        self.timers.start()  # once: a second start is a no-op
 
     async def _attend(self) -> None:
         """Resume every game that waits for the bot, then keep retrying owed deliveries."""
@@ -204,6 +216,8 @@ class HauntBot(commands.Bot):
             self._attending.cancel()
             with suppress(asyncio.CancelledError):
                 await self._attending
+        if self._timers is not None:
+            await self._timers.stop()
         await super().close()
         if self._store is not None:
             await self._store.close()

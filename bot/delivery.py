@@ -80,6 +80,10 @@ class Outlet(Protocol):
                    key: str = "") -> list[int]:
         """Deliver one message to a team's users only; returns those it could not reach."""
 
+    async def remind(self, table: Table, user_id: int, text: str) -> None:
+        """A turn timer's reminder: a short channel message that pings only this player
+        (with a link to the turn's post when the outlet knows it)."""
+
 
 @dataclass(frozen=True)
 class Plan:

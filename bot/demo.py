@@ -53,6 +53,9 @@ class FileOutlet:
         self.lines.append(f"    (to the {team}: {members}) {text}")
         return []
 
+    async def remind(self, table: Table, user_id: int, text: str) -> None:
+        self.lines.append(text)
+
 
 def _note_private(outlet: FileOutlet, table: Table, outcome: Outcome | None) -> None:
     """AI seats get no DMs; the transcript still shows their secrets, marked private

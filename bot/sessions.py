@@ -16,6 +16,12 @@ comes into play is recorded for the table's server in the save that writes it, a
 game starting in that server gets the list in its setup options, so a game can avoid
 what the server has seen. Sessions name no game: the keys are the game's own.
 
+Turn timers (bot/timers.py): a save that hands the turn to a human arms the server's
+timers in the same transaction, and every save replaces them, so any action cancels
+them. `fire_timer` fires one under the channel lock, only if the table is still at the
+version the timer was armed for. The server's settings come from `settings` (read
+once; /gm settings writes through it).
+
 Several seats may act at once (bot/games/base.py, out_of_turn): after each action, and
 between the AI's moves in the chain, an AI seat with an out-of-turn offer plays it
 before the AI to act moves, seats in order, at most MAX_OFFERS_IN_A_ROW offers between
@@ -27,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +44,7 @@ from typing import Any, TypeVar
 
 from bot import games
 from bot import table as table_rules
+from bot import timers as turn_timers
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
@@ -54,6 +62,7 @@ from bot.delivery import (
 from bot.delivery import late as late_delivery
 from bot.delivery import plan as plan_delivery
 from bot.games.base import PLAYED, PlayerInfo
+from bot.guild_settings import GuildSettings
 from bot.settings_cache import SettingsCache
 from bot.store import (
     ACTIVE,
@@ -63,6 +72,8 @@ from bot.store import (
     StaleVersion,
     Store,
     Table,
+    TimerArm,
+    TurnTimer,
     UndoPoint,
     UndoWrite,
 )
@@ -105,12 +116,16 @@ class Played:
 
 class Sessions:
     def __init__(self, store: Store, outlet: Outlet, *, ai_chain: bool = True,
-                 render: bool = True, workers: int = WORKERS) -> None:
+                 render: bool = True, workers: int = WORKERS,
+                 clock: turn_timers.Clock = time.time) -> None:
         self.store = store
         self.outlet = outlet
         self.settings = SettingsCache(store)  # each server's /gm settings, read once
         self.ai_chain = ai_chain
         self.render = render
+        self.clock = clock  # when turn timers fall due (tests move their own clock)
+        # Told the due time of every timer a save arms (the dispatcher's `armed`).
+        self.on_timer_armed: Callable[[float], None] | None = None
         # Rules, AI and renders run here, off the event loop. Few threads on purpose:
         # they share the GIL with the loop, and each more one makes the loop wait
         # longer for it while many channels act at once (see bench/bench_tables.py).
@@ -367,14 +382,54 @@ class Sessions:
                     action: Action | None, *, delivered: bool = False,
                     undo: UndoWrite | None = None) -> Table:
         keys = [str(e.data[PLAYED]) for e in played.events if e.data.get(PLAYED)]
+        timers = await self._arm(played)
         try:
-            return await self.store.save(played.table, played.events,
-                                         expected_version=expected, actor_id=actor_id,
-                                         action=action.to_dict() if action else None,
-                                         delivered=delivered, ai_turn=played.ai_turn,
-                                         envelope=played.envelope, played=keys, undo=undo)
+            saved = await self.store.save(played.table, played.events,
+                                          expected_version=expected, actor_id=actor_id,
+                                          action=action.to_dict() if action else None,
+                                          delivered=delivered, ai_turn=played.ai_turn,
+                                          envelope=played.envelope, played=keys,
+                                          undo=undo, timers=timers)
         except StaleVersion:
             raise IllegalAction(say("errors.busy")) from None
+        if timers and self.on_timer_armed is not None:
+            self.on_timer_armed(min(t.due_at for t in timers))
+        return saved
+
+    # -- turn timers ----------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int | None) -> GuildSettings:
+        """The server's settings (the defaults outside a server)."""
+        return await self.settings.get(guild_id)
+
+    async def _arm(self, played: Played) -> list[TimerArm]:
+        """The turn timers this save arms (none while an AI is to act: the chain goes on)."""
+        if played.ai_to_act or played.table.status != ACTIVE:
+            return []
+        settings = await self.guild_settings(played.table.guild_id)
+        return turn_timers.arm(played.table, settings, self.clock())
+
+    async def fire_timer(self, timer: TurnTimer) -> Outcome | None:
+        """A turn timer fell due: claim it (once, whoever else tries), then, if the table
+        is still as it was armed, remind the player or end the turn as the server says."""
+        async with self._locked(timer.channel_id):
+            if await self.store.claim_timer(timer) is None:
+                return None  # fired already, or a save replaced it
+            table = await self.store.load(timer.channel_id)
+            settings = await self.guild_settings(table.guild_id if table else None)
+            if table is None or not turn_timers.fires(timer, table, settings):
+                return None
+            if turn_timers.reminds(timer, settings):
+                await self.outlet.remind(table, timer.user_id,
+                                         turn_timers.reminder(timer, self.clock()))
+                return None
+            owed_from = table.delivered_seq
+            played = await self._off_loop(self._played, True, turn_timers.run_out, table,
+                                          settings.timer_end)
+            new = await self._save(played, table.version, None,
+                                   turn_timers.ran_out_action(settings.timer_end))
+            return await self._continue(new, owed_from, sequenced(new, played.events),
+                                        played.plan, (played.ai_to_act, played.offer_next))
 
     async def _owed(self, table: Table, owed_from: int, batch: Sequenced) -> Sequenced:
         """Everything not yet delivered: what an earlier delivery (or a crash) left, then

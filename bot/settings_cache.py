@@ -37,3 +37,8 @@ class SettingsCache:
         await self.store.set_guild_settings(guild_id, settings.to_dict())
         self._known[guild_id] = settings
         return settings
+
+    def forget(self, guild_id: int) -> None:
+        """Read the server's settings from the store when next needed (they were
+        written around this cache)."""
+        self._known.pop(guild_id, None)

@@ -375,3 +375,22 @@ class DiscordOutlet:
                 continue
             self._thread_members.add((thread.id, user_id))
         return missing
+
+    # -- a turn timer's reminder ----------------------------------------------------------
+
+    async def remind(self, table: Table, user_id: int, text: str) -> None:
+        """One short line in the channel that pings the player and no one else, with a
+        jump link to the turn's post when this process sent it (memory only)."""
+        turn_post = self._last_post.get(table.channel_id)
+        if turn_post is not None:
+            link = (f"https://discord.com/channels/{table.guild_id or '@me'}/"
+                    f"{table.channel_id}/{turn_post}")
+            text = f"{text}\n{say('timers.jump', link=link)}"
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            await channel.send(text[:LIMIT], allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(user_id)]))
+        except discord.HTTPException as exc:
+            if not permanent(exc):
+                raise
+            log.warning("channel %s refused a turn reminder: %s", table.channel_id, exc)

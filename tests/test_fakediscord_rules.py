@@ -143,3 +143,22 @@ async def test_several_guilds_each_with_its_channels_members_and_rights(
             assert [m.content for m in forged.followups] == ["private forged", "public forged"]
             assert board.custom_ids() == ["echo:boo"]  # the stored message is unchanged
     assert [r.getMessage() for r in logged] == []
+
+
+async def test_a_new_message_notifies_whom_its_allowed_mentions_let(fd: FakeDiscord) -> None:
+    """Discord's rule for user mentions: all of them without allowed_mentions, none with
+    AllowedMentions.none(), only the listed users with a users list."""
+    channel = fd.add_channel("pings")
+    ann, bo = fd.add_user("ann"), fd.add_user("bo")
+    text = f"<@{ann.id}> and <@!{bo.id}>"
+    with discord_errors() as logged:
+        async with running_bot(discord.Client(intents=discord.Intents.default()), fd) as bot:
+            where = bot.get_partial_messageable(channel)
+            await where.send(text)
+            await where.send(text, allowed_mentions=discord.AllowedMentions.none())
+            await where.send(text, allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(bo.id)]))
+            await where.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+    assert logged == []
+    assert [m.pinged for m in fd.channel_messages(channel)] == [
+        [ann.id, bo.id], [], [bo.id], [ann.id, bo.id]]

@@ -50,6 +50,7 @@ class RecordingOutlet:
         self.whispers: list[tuple[int, str]] = []
         self.failed: list[tuple[int, str]] = []
         self.teams: list[tuple[str, list[int], str]] = []
+        self.reminders: list[tuple[int, int, str]] = []  # channel, user, text
         self.closed_dms = set(closed_dms or ())
         self.unreachable = set(unreachable or ())
 
@@ -68,6 +69,9 @@ class RecordingOutlet:
         self.teams.append((team, list(user_ids), text))
         return [u for u in user_ids if u in self.unreachable]
 
+    async def remind(self, table: Table, user_id: int, text: str) -> None:
+        self.reminders.append((table.channel_id, user_id, text))
+
     @property
     def lines(self) -> list[str]:
         return [line for _, post in self.posts for line in post.lines]
@@ -77,6 +81,7 @@ class RecordingOutlet:
         self.whispers.clear()
         self.failed.clear()
         self.teams.clear()
+        self.reminders.clear()
 
 
 @pytest.fixture

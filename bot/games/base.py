@@ -93,6 +93,12 @@ class Game(ABC, Generic[S]):
         only, and decline sooner or later (the sessions layer bounds a run of offers)."""
         return None
 
+    def pass_turn(self, state: S, seat: int) -> Action | None:
+        """The action that ends this seat's turn with nothing more done, if the game has
+        one open now: a turn timer set to skip plays it. None (no plain end of turn, or
+        not now): the timer lets the AI play the turn instead."""
+        return None
+
     @abstractmethod
     def private_view(self, state: S, seat: int) -> str:
         """This seat's secrets as they stand now (what `/secret` shows)."""

@@ -5,11 +5,24 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.base import GameExists, StaleVersion, Store, StoreError
-from bot.store.records import ACTIVE, LOBBY, OVER, LoggedEvent, Table, UndoPoint, UndoWrite
+from bot.store.records import (
+    ACTIVE,
+    END_TIMER,
+    LOBBY,
+    OVER,
+    REMIND_TIMER,
+    LoggedEvent,
+    Table,
+    TimerArm,
+    TurnTimer,
+    UndoPoint,
+    UndoWrite,
+)
 from bot.store.sqlite import SqliteStore
 
-__all__ = ["ACTIVE", "LOBBY", "OVER", "GameExists", "LoggedEvent", "SqliteStore",
-           "StaleVersion", "Store", "StoreError", "Table", "UndoPoint", "UndoWrite", "open_store"]
+__all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "REMIND_TIMER", "GameExists", "LoggedEvent",
+           "SqliteStore", "StaleVersion", "Store", "StoreError", "Table", "TimerArm",
+           "TurnTimer", "UndoPoint", "UndoWrite", "open_store"]
 
 
 async def open_store(path: str | Path) -> SqliteStore:

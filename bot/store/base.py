@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.core.events import Event
-from bot.store.records import LoggedEvent, Table, UndoPoint, UndoWrite
+from bot.store.records import LoggedEvent, Table, TimerArm, TurnTimer, UndoPoint, UndoWrite
 
 
 class StoreError(Exception):
@@ -46,7 +46,8 @@ class Store(Protocol):
                    actor_id: int | None, action: dict[str, Any] | None,
                    delivered: bool = False, ai_turn: bool | None = None,
                    envelope: str | None = None, played: Sequence[str] = (),
-                   undo: UndoWrite | None = None) -> Table:
+                   undo: UndoWrite | None = None,
+                   timers: Sequence[TimerArm] = ()) -> Table:
         """Write the new state and its events in one transaction, or raise StaleVersion.
 
         The events are owed to Discord (the outbox) until `mark_delivered`, unless
@@ -56,13 +57,25 @@ class Store(Protocol):
         `played`: content keys the game's events say came into play (`record_played`),
         recorded in the same transaction for the table's guild and kind.
         `undo`: keep an undo point (the table before this save) or drop the points an
-        undo took back, in the same transaction."""
+        undo took back, in the same transaction. `timers`: the
+        turn timers armed for the new version; they replace the game's older timers in
+        the same transaction (any save cancels them)."""
 
     async def undo_points(self, game_id: int, *, limit: int = 20) -> list[UndoPoint]:
         """The game's undo points, newest first."""
 
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[LoggedEvent]:
         """What moderators' tools did in this game (one event per save), oldest first."""
+
+    async def timers_due(self, before: float, *, limit: int = 100) -> list[TurnTimer]:
+        """Turn timers due at or before `before`, earliest first."""
+
+    async def timers_of(self, game_id: int) -> list[TurnTimer]:
+        """A game's armed turn timers, earliest first."""
+
+    async def claim_timer(self, timer: TurnTimer) -> TurnTimer | None:
+        """Delete this timer (game, kind, version) and return it; None when another
+        claim or a save took it first: it must not fire."""
 
     async def record_played(self, guild_id: int, kind: str, keys: Sequence[str]) -> None:
         """Remember that this server played these content keys of a game kind (a haunt);

@@ -108,4 +108,22 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, version)
     );
     """,
+    # 8: turn timers (bot/timers.py): one row per game and kind (the reminder, the end of
+    # the turn's time), good only at the table version it was armed for. Each save
+    # replaces its game's rows in the same transaction, so any action cancels them; a
+    # firing claims its row by deleting it, so none fires twice.
+    """
+    CREATE TABLE turn_timers (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        kind        TEXT    NOT NULL,
+        version     INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        seat        INTEGER NOT NULL,
+        user_id     INTEGER NOT NULL,
+        due_at      REAL    NOT NULL,
+        armed_at    REAL    NOT NULL,
+        PRIMARY KEY (game_id, kind)
+    );
+    CREATE INDEX turn_timers_by_due ON turn_timers(due_at);
+    """,
 ]

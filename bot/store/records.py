@@ -141,3 +141,35 @@ class UndoWrite:
     envelope: str | None = None
     summary: str = ""
     drop_from: int | None = None
+
+
+# The two turn timers a human's turn may have (bot/timers.py): the reminder, and the
+# end of the turn's time, when the server's setting (GuildSettings.timer_end) applies.
+REMIND_TIMER = "remind"
+END_TIMER = "end"
+
+
+@dataclass(frozen=True)
+class TimerArm:
+    """A turn timer a save arms: for the seat to act, due at `due_at` (epoch seconds).
+    The save fills in the game, its channel and the version it was armed for."""
+
+    kind: str
+    seat: int
+    user_id: int
+    due_at: float
+    armed_at: float
+
+
+@dataclass(frozen=True)
+class TurnTimer:
+    """A turn timer as stored: one per game and kind, good only at `version`."""
+
+    game_id: int
+    kind: str
+    version: int
+    channel_id: int
+    seat: int
+    user_id: int
+    due_at: float
+    armed_at: float

@@ -30,13 +30,23 @@ import aiosqlite
 from bot.core.events import Event
 from bot.store.base import GameExists, StaleVersion
 from bot.store.migrations import MIGRATIONS
-from bot.store.records import OVER, UNDO_KEPT, LoggedEvent, Table, UndoPoint, UndoWrite
+from bot.store.records import (
+    OVER,
+    UNDO_KEPT,
+    LoggedEvent,
+    Table,
+    TimerArm,
+    TurnTimer,
+    UndoPoint,
+    UndoWrite,
+)
 
 # state_json is read through the "envelope" converter, so the JSON is decoded in the
 # reading connection's own thread, never on the event loop.
 _COLUMNS = ('id, channel_id, guild_id, kind, status, version, state_json AS "e [envelope]",'
             ' last_seq, delivered_seq')
 _EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind"
+_TIMER_COLUMNS = "game_id, kind, version, channel_id, seat, user_id, due_at, armed_at"
 MEMORY = ":memory:"
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
            "PRAGMA busy_timeout=5000")
@@ -188,7 +198,8 @@ class SqliteStore:
                    actor_id: int | None, action: dict[str, Any] | None,
                    delivered: bool = False, ai_turn: bool | None = None,
                    envelope: str | None = None, played: Sequence[str] = (),
-                   undo: UndoWrite | None = None) -> Table:
+                   undo: UndoWrite | None = None,
+                   timers: Sequence[TimerArm] = ()) -> Table:
         """The new state, its events and the outbox cursor in one transaction.
 
         `delivered` says the events need no delivery (a lobby change the interaction
@@ -198,7 +209,9 @@ class SqliteStore:
         event loop). `played`: content keys these events brought into play, recorded
         for the table's guild in the same transaction (a game with no guild records
         nothing). `undo`: keep the envelope before this save as an undo point, or drop
-        the points an undo took back (bot/store/records.py, UndoWrite).
+        the points an undo took back (bot/store/records.py, UndoWrite). `timers`: the turn timers of the
+        new version; the game's older ones go in the same transaction, so any save
+        cancels them.
         """
         now = time.time()
         state_json = json.dumps(table.envelope()) if envelope is None else envelope
@@ -221,12 +234,41 @@ class SqliteStore:
                 _record_played(db, table.guild_id, table.kind, played, now)
             if undo is not None:
                 _write_undo(db, table.id or 0, expected_version, undo, actor_id, now)
+            _replace_timers(db, table, expected_version + 1, timers)
             return int(row[0]), int(row[1])
 
         last_seq, delivered_seq = await self._on_writer(self._transaction, update)
         table.version = expected_version + 1
         table.last_seq, table.delivered_seq = last_seq, delivered_seq
         return table
+
+    # -- turn timers -------------------------------------------------------------------------
+
+    async def timers_due(self, before: float, *, limit: int = 100) -> list[TurnTimer]:
+        """The timers due before `before`, earliest first (what the dispatcher waits for)."""
+        rows = await self._read(
+            f"SELECT {_TIMER_COLUMNS} FROM turn_timers WHERE due_at <= ?"
+            " ORDER BY due_at, game_id, kind LIMIT ?", (before, limit))
+        return [TurnTimer(*row) for row in rows]
+
+    async def timers_of(self, game_id: int) -> list[TurnTimer]:
+        rows = await self._read(
+            f"SELECT {_TIMER_COLUMNS} FROM turn_timers WHERE game_id = ? ORDER BY due_at",
+            (game_id,))
+        return [TurnTimer(*row) for row in rows]
+
+    async def claim_timer(self, timer: TurnTimer) -> TurnTimer | None:
+        """Take this timer out of the store, once: the caller that gets it back fires it;
+        every other (another task, another process) gets None."""
+
+        def claim(db: sqlite3.Connection) -> TurnTimer | None:
+            row = db.execute(
+                f"DELETE FROM turn_timers WHERE game_id = ? AND kind = ? AND version = ?"
+                f" RETURNING {_TIMER_COLUMNS}",
+                (timer.game_id, timer.kind, timer.version)).fetchone()
+            return TurnTimer(*row) if row is not None else None
+
+        return await self._on_writer(self._transaction, claim)
 
     # -- what each server has played -------------------------------------------------------
 
@@ -395,6 +437,17 @@ def _record_played(db: sqlite3.Connection, guild_id: int, kind: str, keys: Seque
             "INSERT INTO played_content (guild_id, kind, content_key, first_played_at)"
             " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [(guild_id, kind, key, now) for key in dict.fromkeys(keys)])
+
+
+def _replace_timers(db: sqlite3.Connection, table: Table, version: int,
+                    timers: Sequence[TimerArm]) -> None:
+    """The game's timers are those of its new version only."""
+    db.execute("DELETE FROM turn_timers WHERE game_id = ?", (table.id,))
+    if timers:
+        db.executemany(
+            f"INSERT INTO turn_timers ({_TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(table.id, t.kind, version, table.channel_id, t.seat, t.user_id, t.due_at,
+              t.armed_at) for t in timers])
 
 
 def _append(db: sqlite3.Connection, game_id: int, events: Sequence[Event], first_seq: int,

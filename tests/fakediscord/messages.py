@@ -9,6 +9,7 @@ may change on edit, loading placeholders) are applied the same way for all of th
 from __future__ import annotations
 
 import copy
+import re
 
 from .common import DM_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Uploads
 from .models import (
@@ -21,6 +22,19 @@ from .models import (
     Json,
     snowflake_iso,
 )
+
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def pinged_users(content: str, allowed: Json | None) -> list[int]:
+    """Whom a new message notifies, Discord's way: without allowed_mentions every user its
+    content mentions; with it, all of them only if "users" is in its parse list, else just
+    the mentioned users it lists (none when it lists none)."""
+    mentioned = list(dict.fromkeys(int(m) for m in USER_MENTION.findall(content)))
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return mentioned
+    listed = {int(u) for u in allowed.get("users") or []}
+    return [u for u in mentioned if u in listed]
 
 
 class MessageStoreMixin:
@@ -69,6 +83,8 @@ class MessageStoreMixin:
             msg.flags &= ~LOADING
         if not editing or "content" in body:
             msg.content = body.get("content") or ""
+        if not editing:
+            msg.pinged = pinged_users(msg.content, body.get("allowed_mentions"))
         if not editing or "embeds" in body:
             msg.embeds = list(body.get("embeds") or [])
         if not editing or "components" in body:

@@ -172,6 +172,9 @@ class FakeMessage:
     edited_at: str | None = None
     history: list[Json] = field(default_factory=list)
     nonce: str | None = None
+    # The users the message notified when it was made: those its content mentions, as far
+    # as its allowed_mentions let (messages.pinged_users). An edit notifies no one.
+    pinged: list[int] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:

@@ -80,6 +80,12 @@ class BetrayalGame(Game[BetrayalState]):
                        group=say(f"groups.{actions.GROUPS[entry.action.kind]}"),
                        style=entry.style) for entry in actions.legal(state, seat)]
 
+    def pass_turn(self, state: BetrayalState, seat: int) -> Action | None:
+        if seat != self.to_act(state) or state.pending is not None:
+            return None  # a choice is pending: only playing it ends the turn
+        return next((entry.action for entry in actions.legal(state, seat)
+                     if entry.action.kind == actions.END_TURN), None)
+
     def ai_action(self, state: BetrayalState, seat: int) -> Action:
         self._check_actor(state, seat)
         return ai.choose_action(state, seat)
