@@ -138,7 +138,7 @@ async def test_seat_hands_a_kicked_seat_to_a_new_member_who_plays_it(
     assert any("Rumble 1 of" in text and "your score" in text for text in secret), secret
     two = await (await fd.slash(mod, channel, "gm", "seat", seat="1", member=newbie)).wait()
     assert two.ephemeral_texts() == ["In Cthulhu in the House one person can hold at most 1 "
-                                     "seats."]
+                                     "seat."]
 
     # newbie now plays the seat: when the turn comes to it, newbie's click moves.
     for _ in range(4):

@@ -209,9 +209,9 @@ class SqliteStore:
         event loop). `played`: content keys these events brought into play, recorded
         for the table's guild in the same transaction (a game with no guild records
         nothing). `undo`: keep the envelope before this save as an undo point, or drop
-        the points an undo took back (bot/store/records.py, UndoWrite). `timers`: the turn timers of the
-        new version; the game's older ones go in the same transaction, so any save
-        cancels them.
+        the points an undo took back (bot/store/records.py, UndoWrite). `timers`: the
+        turn timers of the new version; the game's older ones go in the same
+        transaction, so any save cancels them.
         """
         now = time.time()
         state_json = json.dumps(table.envelope()) if envelope is None else envelope
