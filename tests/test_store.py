@@ -293,7 +293,7 @@ async def test_a_database_of_schema_3_gains_played_content(tmp_path: Path) -> No
     old.close()
     s = await open_store(path)
     try:
-        assert await s.schema_version() == len(MIGRATIONS) == 4
+        assert await s.schema_version() == len(MIGRATIONS) == 5
         table = await s.load(10)
         assert table is not None and table.version == 3
         assert await s.played(5, "betrayal") == []

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.base import GameExists, StaleVersion, Store, StoreError
-from bot.store.records import ACTIVE, LOBBY, OVER, LoggedEvent, Table
+from bot.store.records import ACTIVE, LOBBY, OVER, LiveMessage, LoggedEvent, Table
 from bot.store.sqlite import SqliteStore
 
-__all__ = ["ACTIVE", "LOBBY", "OVER", "GameExists", "LoggedEvent", "SqliteStore",
+__all__ = ["ACTIVE", "LOBBY", "OVER", "GameExists", "LiveMessage", "LoggedEvent", "SqliteStore",
            "StaleVersion", "Store", "StoreError", "Table", "open_store"]
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.core.events import Event
-from bot.store.records import LoggedEvent, Table
+from bot.store.records import LiveMessage, LoggedEvent, Table
 
 
 class StoreError(Exception):
@@ -93,3 +93,9 @@ class Store(Protocol):
 
     async def threads_of(self, game_id: int) -> list[int]:
         """Every team thread this game has opened (to close them when it ends)."""
+
+    async def get_live(self, game_id: int) -> LiveMessage | None:
+        """The game's live message (the one edited in place), if it has one."""
+
+    async def set_live(self, game_id: int, live: LiveMessage) -> None:
+        """Remember (or replace) the game's live message and what it shows."""
