@@ -116,6 +116,7 @@ class Step:
     text: str  # the live message's content
     overflow: list[str]  # plain messages sent before a fresh one: lines that did not fit
     attach: bool  # send the board (and its extras) with it
+    close: str | None  # a new chapter: the old message's last words (None: as it is)
     ping: bool  # the turn passed to another human: ping them, delete the last ping
     live: LiveMessage  # what it shows afterwards (message and ping ids still to fill in)
 
@@ -128,13 +129,27 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     new_lines = post_lines(post)
     redo = live is not None and bool(post.key) and live.delivery == post.key
     base: list[str] = []
-    if live is not None:  # a delivery sent again replaces the lines it added, once
-        base = live.lines[:len(live.lines) - live.added] if redo else live.lines
+    if live is not None and redo:  # a delivery sent again replaces the lines it added
+        base = live.lines[:len(live.lines) - live.added]
+        if not live.added:  # they closed the chapter before (or were none): not again
+            new_lines = []
+    elif live is not None:
+        base = live.lines
     fresh = live is None or gone or table.status == OVER or post.chapter != live.chapter
     same_turn = live is not None and post.chapter == live.chapter \
         and post.turn == live.turn and table.status != OVER
-    lines = [*base, *new_lines] if same_turn else new_lines
     tail = footer(table, post, private_turn=private_turn)
+    close = None
+    if live is not None and fresh and not gone and table.status != OVER:
+        # A new chapter: what led to it ends the old message, read in order above the
+        # new one, which starts with no lines; unless they do not fit there.
+        ending = [*live.lines, *new_lines]
+        if not fit(ending, "")[0]:
+            close, new_lines = text_of(ending, ""), []
+        else:
+            close = text_of(live.lines, "")
+        close = close if ending else None
+    lines = [*base, *new_lines] if same_turn else new_lines
     overflow, shown = fit(lines, tail)
     if overflow and same_turn:  # the turn so far no longer fits: it goes on anew, while
         fresh = True  # the old message keeps what it told
@@ -155,6 +170,7 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
         text=text_of(shown, tail),
         overflow=chunks("\n".join(overflow)) if any(x.strip() for x in overflow) else [],
         attach=attach,
+        close=close,
         ping=ping,
         live=LiveMessage(
             message_id=0 if fresh or live is None else live.message_id,

@@ -228,8 +228,11 @@ class DiscordOutlet:
                                   allowed_mentions=quiet, nonce=nonce(post.key, "p"),
                                   **extra)  # type: ignore[call-overload]
         if live is not None and live.message_id != sent.id:
+            closing: dict[str, object] = {} if decided.close is None \
+                else {"content": decided.close}
             with suppress(discord.HTTPException):
-                await channel.get_partial_message(live.message_id).edit(view=None)
+                await channel.get_partial_message(live.message_id).edit(
+                    view=None, allowed_mentions=quiet, **closing)
         return int(sent.id)
 
     async def _ping(self, table: Table, post: Post, live: LiveMessage,

@@ -50,9 +50,8 @@ def _bot_messages(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
 
 
 def _lives(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
-    """The live messages: those with a board or controls (not the pings, not overflow)."""
-    return [m for m in _bot_messages(fd, channel) if m.attachments or m.components
-            or "it's your move" in m.content]
+    """The live messages, old and new (not the pings, not the lines sent before one)."""
+    return [m for m in _bot_messages(fd, channel) if (m.nonce or "").endswith(".p")]
 
 
 async def test_one_message_is_edited_and_the_board_sent_only_when_it_changed(
@@ -89,8 +88,10 @@ async def test_a_new_chapter_and_the_end_are_new_messages(
     await bot.outlet.publish(table, _post(["Round one."], 1))
     await bot.outlet.publish(table, _post(["Round two begins."], 2, chapter="c2"))
     old, new = _lives(fd, table.channel_id)
-    assert old.components == [] and old.content.startswith("Round one.")  # the record
-    assert new.content.startswith("Round two begins.") and new.components
+    # What led to the new chapter ends the old message, its record; the new one starts
+    # with the board, whose turn it is and the controls.
+    assert old.components == [] and old.content == "Round one.\nRound two begins."
+    assert new.content == "**<@42>**, it's your move." and new.components
     over = Table(**{**table.__dict__, "status": OVER})
     end = Post(lines=["Ann wins."], key="7.3", chapter="c2", turn=None)
     await bot.outlet.publish(over, end)
