@@ -113,6 +113,7 @@ class Step:
     """What one delivery does to the live message."""
 
     fresh: bool  # post a new live message (and take the old one's controls off)
+    why: str  # why fresh: "first", "gone", "end", "chapter", "long" ("" for an edit)
     text: str  # the live message's content
     overflow: list[str]  # plain messages sent before a fresh one: lines that did not fit
     attach: bool  # send the board (and its extras) with it
@@ -155,6 +156,10 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
         fresh = True  # the old message keeps what it told
         overflow, shown = fit(new_lines, tail)
     fresh = fresh or bool(overflow)  # lines sent before it: it must come after them
+    why = next((w for w, c in (("first", live is None), ("gone", gone),
+                               ("end", table.status == OVER),
+                               ("chapter", live is not None and post.chapter != live.chapter),
+                               ("long", fresh)) if c), "")
     digest = board_hash(post.image)
     if fresh or live is None:
         attach = True
@@ -167,6 +172,7 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     ping = ping_user is not None and ping_user != previous_user and table.status != OVER
     return Step(
         fresh=fresh,
+        why=why,
         text=text_of(shown, tail),
         overflow=chunks("\n".join(overflow)) if any(x.strip() for x in overflow) else [],
         attach=attach,
