@@ -75,7 +75,7 @@ class CountingOutlet:
         if decided.fresh:
             self.new_messages += 1
             self.why[decided.why] = self.why.get(decided.why, 0) + 1
-            self.overflow += len(decided.overflow)
+            self.overflow += len(decided.overflow) - decided.reuse  # the old one, reused
             message_id, self.next_id = self.next_id, self.next_id + 1
         else:
             self.edits += 1

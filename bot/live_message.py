@@ -21,6 +21,7 @@ from bot.store import OVER, LiveMessage, Table
 from bot.texts import say
 
 LIMIT = 2000  # Discord's longest message
+ROOMY = LIMIT // 2  # a live message that starts after overflow holds this much at most
 
 
 def footer(table: Table, post: Post, *, private_turn: bool = False) -> str:
@@ -118,6 +119,9 @@ class Step:
     overflow: list[str]  # plain messages sent before a fresh one: lines that did not fit
     attach: bool  # send the board (and its extras) with it
     close: str | None  # a new chapter: the old message's last words (None: as it is)
+    # The turn changed and its lines overflow: the old message, whose lines would be
+    # replaced anyway, becomes the first of `overflow` (its board and controls off).
+    reuse: bool
     ping: bool  # the turn passed to another human: ping them, delete the last ping
     live: LiveMessage  # what it shows afterwards (message and ping ids still to fill in)
 
@@ -153,9 +157,11 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     lines = [*base, *new_lines] if same_turn else new_lines
     overflow, shown = fit(lines, tail)
     if overflow and same_turn:  # the turn so far no longer fits: it goes on anew, while
-        fresh = True  # the old message keeps what it told
-        overflow, shown = fit(new_lines, tail)
-    fresh = fresh or bool(overflow)  # lines sent before it: it must come after them
+        fresh, lines = True, new_lines  # the old message keeps what it told
+        overflow, shown = fit(lines, tail)
+    if overflow:  # lines sent before it, so it must be new, and it keeps room to go on
+        fresh = True  # in place: the turn's next lines fit, the next step is an edit
+        overflow, shown = fit(lines, tail, ROOMY)
     why = next((w for w, c in (("first", live is None), ("gone", gone),
                                ("end", table.status == OVER),
                                ("chapter", live is not None and post.chapter != live.chapter),
@@ -177,6 +183,7 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
         overflow=chunks("\n".join(overflow)) if any(x.strip() for x in overflow) else [],
         attach=attach,
         close=close,
+        reuse=why == "long" and not same_turn and bool(overflow),
         ping=ping,
         live=LiveMessage(
             message_id=0 if fresh or live is None else live.message_id,

@@ -221,13 +221,22 @@ class DiscordOutlet:
         its content as the record of its chapter, without its controls."""
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         quiet = discord.AllowedMentions.none()
-        for n, part in enumerate(decided.overflow):
+        overflow = decided.overflow
+        reused = False
+        if decided.reuse and live is not None and overflow:
+            try:  # the old message's lines give way to the first lines of this turn
+                await channel.get_partial_message(live.message_id).edit(
+                    content=overflow[0], attachments=[], view=None, allowed_mentions=quiet)
+                overflow, reused = overflow[1:], True
+            except discord.NotFound:
+                pass
+        for n, part in enumerate(overflow, start=len(decided.overflow) - len(overflow)):
             await channel.send(part, allowed_mentions=quiet, nonce=nonce(post.key, f"o{n}"))
         extra: dict[str, object] = {"view": view} if view is not None else {}
         sent = await channel.send(content=decided.text, files=self._files(post, decided),
                                   allowed_mentions=quiet, nonce=nonce(post.key, "p"),
                                   **extra)  # type: ignore[call-overload]
-        if live is not None and live.message_id != sent.id:
+        if live is not None and live.message_id != sent.id and not reused:
             closing: dict[str, object] = {} if decided.close is None \
                 else {"content": decided.close}
             with suppress(discord.HTTPException):

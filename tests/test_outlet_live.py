@@ -153,6 +153,20 @@ async def test_long_text_is_split_at_lines_and_nothing_is_lost(
     assert lives[-2].content.startswith("The end.\n" + "x" * 1500)
     assert lives[-2].components == []
     assert lives[-1].content.startswith("z" * 1500)
+    # A new turn too long for one message: the old live message, whose lines would give
+    # way anyway, carries its first lines; the new one keeps room to go on in place.
+    count = len(_bot_messages(fd, table.channel_id))
+    turn = [f"turn two, line {n:02d} " + "w" * 60 for n in range(40)]  # ~3,200 characters
+    await bot.outlet.publish(table, _post(turn, 4, turn="t2", image=tiny_png((1, 2, 3))))
+    old, new = lives[-1], _lives(fd, table.channel_id)[-1]
+    old = fd.message(old.id)
+    assert old.content.startswith("turn two, line 00 ") and old.attachments == []
+    assert old.components == [] and new.id != old.id and new.attachments
+    shown = [m.content for m in _bot_messages(fd, table.channel_id)[count - 2:]
+             if "your turn:" not in m.content]
+    got = [line for text in shown for line in text.split("\n")]
+    assert [line for line in got if line.startswith("turn two")] == turn
+    assert len(new.content) <= LIMIT // 2 + 100
 
 
 async def test_a_ping_when_the_turn_passes_to_another_human(
