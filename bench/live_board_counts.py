@@ -9,9 +9,19 @@ message and, with a board, one upload.
 
     python bench/live_board_counts.py [--game betrayal] [--players 4] [--seed 1]
 
-Recorded (issue 11), Betrayal, 1 human + 3 AI seats, seeds 1..3:
+Recorded (issue 11), Betrayal, 1 human + 3 AI seats, `--games 3` (seeds 1..3):
 
-    (see the report printed by the script; figures in the commit message)
+    seed 1: 42 human actions, 43 deliveries (43 boards, 11 identical to the one before)
+      before: 43 new messages, 43 board uploads
+      live:   9 new live messages (+5 overflow), 34 edits, 33 uploads (10 skipped), 1 ping
+              new ones: first 1, too long 6, chapter (the haunt) 1, end 1
+    seed 2: 27 human actions, 28 deliveries: before 28 messages, 28 uploads;
+      live 6 new (+1 overflow), 22 edits, 25 uploads (3 skipped)
+    seed 3: 32 human actions, 33 deliveries: before 33 messages, 33 uploads;
+      live 10 new (+2 overflow), 23 edits, 22 uploads (11 skipped)
+
+"Too long": the AI seats' turns told in one delivery run past 2,000 characters (three
+Betrayal turns often do): they go before a new live message, never cut.
 """
 
 from __future__ import annotations

@@ -1,6 +1,12 @@
 """Delivers what the sessions layer decided: public posts to the channel, private lines
 by DM, team lines in a private thread per team. It never chooses who sees what; the
-events' audiences (and the game's teams and private turns) already did."""
+events' audiences (and the game's teams and private turns) already did.
+
+In the channel a game keeps one live message, edited in place with each delivery (the
+turn's lines, whose turn it is, the board, the controls); bot/live_message.py decides
+when a new one is posted instead, and the store remembers which message it is, so a
+restarted bot edits the same one. An edit pings nobody: when the turn passes to another
+human, a short ping links to the live message, and the previous ping is deleted."""
 
 from __future__ import annotations
 
