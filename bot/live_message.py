@@ -132,18 +132,18 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     `gone`: it was deleted; `ping_user`: the human this delivery asks to act in the
     channel (None for an AI, nobody, or a turn played from DMs)."""
     new_lines = post_lines(post)
-    redo = live is not None and bool(post.key) and live.delivery == post.key
-    base: list[str] = []
-    if live is not None and redo:  # a delivery sent again replaces the lines it added
-        base = live.lines[:len(live.lines) - live.added]
-        if not live.added:  # they closed the chapter before (or were none): not again
-            new_lines = []
-    elif live is not None:
-        base = live.lines
+    tail = footer(table, post, private_turn=private_turn)
+    if live is not None and post.key and live.delivery == post.key:
+        # This delivery was sent and remembered before a crash: the same edit again,
+        # or, the message deleted since, its lines anew.
+        if not gone:
+            return Step(fresh=False, why="", text=text_of(live.lines, tail), overflow=[],
+                        attach=False, close=None, reuse=False, ping=False, live=live)
+        new_lines = []
+    base = live.lines if live is not None else []
     fresh = live is None or gone or table.status == OVER or post.chapter != live.chapter
     same_turn = live is not None and post.chapter == live.chapter \
         and post.turn == live.turn and table.status != OVER
-    tail = footer(table, post, private_turn=private_turn)
     close = None
     if live is not None and fresh and not gone and table.status != OVER:
         # A new chapter: what led to it ends the old message, read in order above the
@@ -188,7 +188,7 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
         live=LiveMessage(
             message_id=0 if fresh or live is None else live.message_id,
             chapter=post.chapter, turn=post.turn, board_hash=shows_board, lines=shown,
-            delivery=post.key, added=min(len(new_lines), len(shown)),
+            delivery=post.key,
             extras=bool(post.extras) if attach else bool(live and live.extras),
             ping_id=live.ping_id if live is not None else None,
             ping_user=ping_user if table.status != OVER else None),

@@ -129,6 +129,11 @@ async def test_a_delivery_sent_again_shows_once(
     (live,) = _lives(fd, table.channel_id)
     assert live.content.startswith("One.\nTwo.\n") and live.content.count("Two.") == 1
     assert len(_bot_messages(fd, table.channel_id)) == count
+    long = [f"long line {n:02d} " + "v" * 90 for n in range(40)]  # past one message
+    await bot.outlet.publish(table, _post(long, 3, turn="t2"))
+    texts = [m.content for m in _bot_messages(fd, table.channel_id)]
+    await bot.outlet.publish(table, _post(long, 3, turn="t2"))  # sent again
+    assert [m.content for m in _bot_messages(fd, table.channel_id)] == texts
 
 
 async def test_long_text_is_split_at_lines_and_nothing_is_lost(

@@ -117,8 +117,8 @@ async def test_live_messages_round_trip_and_survive_reopening(tmp_path: Path) ->
     other = await s.create(_table(channel=11), [], 7, None)
     assert game.id is not None and other.id is not None
     assert await s.get_live(game.id) is None
-    live = LiveMessage(501, "round.1", "turn.3", "ab12", ["One.", "Two ✓."], "1.4", 1,
-                       True, 601, 42)
+    live = LiveMessage(501, "round.1", "turn.3", "ab12", ["One.", "Two ✓."], "1.4", True,
+                       601, 42)
     await s.set_live(game.id, live)
     await s.set_live(other.id, LiveMessage(502))
     await s.set_live(game.id, LiveMessage(503, None, None, lines=["Three."]))  # a new one

@@ -90,7 +90,6 @@ MIGRATIONS: list[str] = [
         board_hash  TEXT    NOT NULL DEFAULT '',
         lines_json  TEXT    NOT NULL DEFAULT '[]',
         delivery    TEXT    NOT NULL DEFAULT '',
-        added       INTEGER NOT NULL DEFAULT 0,
         extras      INTEGER NOT NULL DEFAULT 0,
         ping_id     INTEGER,
         ping_user   INTEGER

@@ -126,8 +126,7 @@ class LiveMessage:
     turn: str | None = None  # the turn its lines belong to (Game.turn_name)
     board_hash: str = ""  # the board PNG it shows: an unchanged board is not sent again
     lines: list[str] = field(default_factory=list)  # the lines it shows now
-    delivery: str = ""  # the delivery that last set it, and how many lines that one
-    added: int = 0  # added: a delivery sent again after a crash replaces them, not repeats
+    delivery: str = ""  # the delivery that last set it: sent again, it changes nothing
     extras: bool = False  # it shows pictures beside the board (dice) to take off later
     ping_id: int | None = None  # the last "your turn" ping, deleted when the next is sent
     ping_user: int | None = None  # the human whose turn it was at that delivery

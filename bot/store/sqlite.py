@@ -313,26 +313,26 @@ class SqliteStore:
 
     async def get_live(self, game_id: int) -> LiveMessage | None:
         rows = list(await self._read(
-            "SELECT message_id, chapter, turn, board_hash, lines_json, delivery, added,"
-            " extras, ping_id, ping_user FROM live_messages WHERE game_id = ?", (game_id,)))
+            "SELECT message_id, chapter, turn, board_hash, lines_json, delivery, extras,"
+            " ping_id, ping_user FROM live_messages WHERE game_id = ?", (game_id,)))
         if not rows:
             return None
         row = rows[0]
         return LiveMessage(int(row[0]), row[1], row[2], row[3], list(json.loads(row[4])),
-                           row[5], int(row[6]), bool(row[7]), row[8], row[9])
+                           row[5], bool(row[6]), row[7], row[8])
 
     async def set_live(self, game_id: int, live: LiveMessage) -> None:
         await self.execute(
             "INSERT INTO live_messages (game_id, message_id, chapter, turn, board_hash,"
-            " lines_json, delivery, added, extras, ping_id, ping_user)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " lines_json, delivery, extras, ping_id, ping_user)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
             " message_id = excluded.message_id, chapter = excluded.chapter,"
             " turn = excluded.turn, board_hash = excluded.board_hash,"
             " lines_json = excluded.lines_json, delivery = excluded.delivery,"
-            " added = excluded.added, extras = excluded.extras, ping_id = excluded.ping_id,"
+            " extras = excluded.extras, ping_id = excluded.ping_id,"
             " ping_user = excluded.ping_user",
             (game_id, live.message_id, live.chapter, live.turn, live.board_hash,
-             json.dumps(live.lines), live.delivery, live.added, int(live.extras),
+             json.dumps(live.lines), live.delivery, int(live.extras),
              live.ping_id, live.ping_user))
 
 
