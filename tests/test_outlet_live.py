@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 
+import discord
 from PIL import Image
 
 from bot.core.actions import Action, Option
@@ -194,3 +195,27 @@ async def test_a_ping_when_the_turn_passes_to_another_human(
     (second,) = pings()
     assert f"<@{BO}>" in second.content and fd.message(first.id).deleted
     assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
+
+
+async def test_readers_see_the_edited_message_in_its_place(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """The fake Discord keeps an edited message where it was and serves its new content,
+    attachments and components to whoever reads the channel (discord.py's fetch and
+    history), as Discord does."""
+    table, _ = await _table(fd, start_hauntkeeper)
+    bot = await start_hauntkeeper()
+    await bot.outlet.publish(table, _post(["One."], 1, image=tiny_png((1, 1, 1))))
+    (live,) = _lives(fd, table.channel_id)
+    user = fd.add_user("chatty")
+    await fd.post_message(user, table.channel_id, "nice move")  # a player talks after it
+    await bot.outlet.publish(table, _post(["Two."], 2, image=tiny_png((9, 9, 9))))
+    channel = bot.get_channel(table.channel_id) or await bot.fetch_channel(table.channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    fetched = await channel.fetch_message(live.id)
+    assert fetched.content.startswith("One.\nTwo.") and fetched.edited_at is not None
+    assert [a.filename for a in fetched.attachments] == ["board.png"]
+    assert await fetched.attachments[0].read() == tiny_png((9, 9, 9))
+    assert any(":2:reveal" in (c.custom_id or "") for row in fetched.components
+               for c in row.children)  # type: ignore[union-attr]
+    order = [m.id async for m in channel.history(limit=10, oldest_first=True)]
+    assert order.index(live.id) < order.index(fd.channel_messages(table.channel_id)[-1].id)
