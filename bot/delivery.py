@@ -63,9 +63,10 @@ class Post:
     key: str = ""
     # Pictures beside the board, (file name, PNG): the dice just rolled.
     extras: list[tuple[str, bytes]] = field(default_factory=list)
-    # The game's scene after this delivery (Game.scene): posts of one scene are told on
-    # one message, edited in place.
-    scene: str | None = None
+    # The game's chapter and turn after this delivery (Game.chapter, Game.turn_name): the
+    # live message is edited in place within a chapter and gathers one turn's lines.
+    chapter: str | None = None
+    turn: str | None = None
 
 
 class Outlet(Protocol):
@@ -97,7 +98,8 @@ class Plan:
     prompt: Prompt | None
     image: bytes | None
     extras: list[tuple[str, bytes]] = field(default_factory=list)
-    scene: str | None = None
+    chapter: str | None = None
+    turn: str | None = None
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
@@ -146,17 +148,18 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     whispers, to_teams = _private(table, [(seq, e) for seq, e in sequenced if not is_late(e)],
                                   f"{key}.t")
     public = [e for _, e in sequenced if e.audience.is_public]
-    image, extras, scene = None, [], None
+    image, extras, chapter, turn = None, [], None, None
     if table.state is not None:
         state = table_rules.game_state(table)
-        scene = table_rules.game_of(table).scene(state)
+        game = table_rules.game_of(table)
+        chapter, turn = game.chapter(state), game.turn_name(state)
         if render:
             image = render_public(table.kind, state)
             extras = render_extras(table.kind, state, public)
     return Plan(key, whispers, to_teams,
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
-                prompt_of(table), image, extras, scene)
+                prompt_of(table), image, extras, chapter, turn)
 
 
 def prompt_of(table: Table) -> Prompt | None:

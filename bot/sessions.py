@@ -488,7 +488,8 @@ class Sessions:
         for team, users, text, team_key in plan.teams:
             note(await self.outlet.team(table, team, users, text, key=team_key))
         post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt, dm_failed=failed,
-                    documents=plan.documents, key=key, extras=plan.extras, scene=plan.scene)
+                    documents=plan.documents, key=key, extras=plan.extras,
+                    chapter=plan.chapter, turn=plan.turn)
         await self.outlet.publish(table, post)
         late = await self._send_late(table, owed, key)
         missed = list(dict.fromkeys(u for u in late if u not in failed))

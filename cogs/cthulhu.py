@@ -86,7 +86,7 @@ class CthulhuCog(commands.GroupCog, group_name="cthulhu",
             await interaction.response.defer(ephemeral=True, thinking=True)
             outcome = await sessions_of(interaction).act(table.channel_id, actor, action)
             await interaction.followup.send(
-                acknowledgement(outcome, "Done — the board is below."), ephemeral=True)
+                acknowledgement(outcome, "Done — the game's message shows it."), ephemeral=True)
 
     @app_commands.command(name="move", description="Move a character that is alone in its room")
     @app_commands.describe(character="Who moves (only characters alone in a room)",

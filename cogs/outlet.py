@@ -1,6 +1,12 @@
 """Delivers what the sessions layer decided: public posts to the channel, private lines
 by DM, team lines in a private thread per team. It never chooses who sees what; the
-events' audiences (and the game's teams and private turns) already did."""
+events' audiences (and the game's teams and private turns) already did.
+
+In the channel a game keeps one live message, edited in place with each delivery (the
+turn's lines, whose turn it is, the board, the controls); bot/live_message.py decides
+when a new one is posted instead, and the store remembers which message it is, so a
+restarted bot edits the same one. An edit pings nobody: when the turn passes to another
+human, a short ping links to the live message, and the previous ping is deleted."""
 
 from __future__ import annotations
 
@@ -9,18 +15,17 @@ import hashlib
 import io
 import logging
 from contextlib import suppress
-from dataclasses import dataclass
 
 import discord
 
+from bot.live_message import LIMIT, Step, chunks, step
 from bot.sessions import Post, Prompt
-from bot.store import Store, Table
+from bot.store import OVER, LiveMessage, Store, Table
 from bot.texts import say
 from cogs.components import prompt_view
 
 log = logging.getLogger(__name__)
 
-LIMIT = 2000
 BOARD_FILE = "board.png"
 THREAD_ARCHIVE_MINUTES = 10080  # a week, the longest Discord offers: games can be slow
 NONCE_LIMIT = 25  # Discord's longest nonce
@@ -45,66 +50,13 @@ def permanent(exc: discord.HTTPException) -> bool:
     return isinstance(exc, discord.Forbidden | discord.NotFound)
 
 
-def post_text(table: Table, post: Post, *, private_turn: bool = False) -> str:
-    """The public lines, newest kept when too long, then who is to act.
-
-    On a private turn the channel only learns who is playing, never their options.
-    """
-    lines = list(post.lines)
-    for user_id in post.dm_failed:
-        lines.append(say("dm_failed", mention=f"<@{user_id}>"))
-    tail = ""
-    if post.prompt is not None:
-        who = f"<@{post.prompt.user_id}>" if post.prompt.user_id else post.prompt.name
-        tail = (f"\n**{who}** is playing from their DMs." if private_turn
-                else f"\n**{who}**, it's your move.")
-        others = [f"<@{o.user_id}>" for o in post.prompt.others
-                  if o.user_id and o.user_id != post.prompt.user_id]
-        if others and table.status != "over":
-            tail = (f"\n{', '.join(dict.fromkeys(others))} may act now too, with the "
-                    f"buttons under their name.") + tail
-    elif table.status == "over":
-        tail = "\nThe game is over. `/game new` starts another."
-    text = "\n".join(lines)
-    room = LIMIT - len(tail)
-    if len(text) > room:
-        text = "… (earlier lines in /game log)\n" + text[-(room - 40):]
-    return (text + tail).strip() or "…"
-
-
-def chunks(text: str, limit: int = LIMIT) -> list[str]:
-    """Split a long text into messages Discord accepts, at line breaks where possible
-    (a team's secret book can be longer than one message); blank parts are dropped,
-    since Discord refuses an empty message."""
-    out: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        for piece in [line[i:i + limit] for i in range(0, len(line), limit)] or [""]:
-            if current and len(current) + 1 + len(piece) > limit:
-                out.append(current)
-                current = piece
-            else:
-                current = f"{current}\n{piece}" if current else piece
-    out.append(current)
-    return [part for part in out if part.strip()] or ["…"]
-
-
-@dataclass
-class Scene:
-    """A run of posts told on one message: its name, the message and its lines so far."""
-
-    key: str
-    message_id: int
-    lines: list[str]
-
-
 class DiscordOutlet:
     def __init__(self, client: discord.Client, store: Store) -> None:
         self.client = client
         self.store = store  # remembers each team's thread, so a restart reuses it
-        # The last turn post per channel, to clear its buttons once a newer one exists.
-        # Memory only: after a restart old buttons stay, and the stale check guards them.
-        self._last_post: dict[int, int] = {}
+        # The live message of a table the store has no id for (tests): the others are
+        # kept in the store, so a restarted bot goes on editing the same message.
+        self._unsaved_live: dict[int, LiveMessage] = {}
         # The same for a private turn's prompt in a DM: game channel -> (DM channel, message).
         self._last_dm_prompt: dict[int, tuple[int, int]] = {}
         # (channel, user) whose DM failed and who has not been told so privately yet.
@@ -112,9 +64,6 @@ class DiscordOutlet:
         # (thread, user) added to a team thread by this process: one request per member
         # and start, instead of one per message.
         self._thread_members: set[tuple[int, int]] = set()
-        # The scene told on one message per channel (Game.scene): memory only, so after a
-        # restart the scene goes on in a new message (the old one's buttons still work).
-        self._scenes: dict[int, Scene] = {}
         # (game, team) whose thread could not be opened: DMs until the bot restarts, so a
         # missing permission does not cost a refused request on every move.
         self._no_thread: set[tuple[int, str]] = set()
@@ -145,26 +94,14 @@ class DiscordOutlet:
             # told with the rest of the monsters' turn): only the DM prompt changes.
             await self._clear_previous_dm(table, dm_prompt)
             return
-        kwargs: dict[str, object] = {
-            "allowed_mentions": discord.AllowedMentions(users=True, roles=False,
-                                                        everyone=False),
-        }
-        files = [discord.File(io.BytesIO(post.image), filename=BOARD_FILE)] \
-            if post.image is not None else []
-        files += [discord.File(io.BytesIO(data), filename=name) for name, data in post.extras]
-        if table.status != "over" and dm_prompt is None:
-            kwargs["view"] = prompt_view(table.channel_id, post.prompt)
-        elif table.status != "over" and prompt is not None and prompt.others:
+        view: discord.ui.View | None = None
+        if table.status != OVER and dm_prompt is None:
+            view = prompt_view(table.channel_id, post.prompt)
+        elif table.status != OVER and prompt is not None and prompt.others:
             # a private turn: the channel still shows the others' out-of-turn buttons
-            kwargs["view"] = prompt_view(table.channel_id, prompt, main=False)
-        private_turn = dm_prompt is not None
+            view = prompt_view(table.channel_id, prompt, main=False)
         try:
-            sent = await self._scene_edit(table, post, kwargs, files, private_turn)
-            if sent is None:
-                sent = await channel.send(  # type: ignore[call-overload]
-                    content=post_text(table, post, private_turn=private_turn),
-                    files=files, nonce=nonce(post.key, "p"), **kwargs)
-                self._open_scene(table.channel_id, post, sent.id)
+            await self._live_post(table, post, view, private_turn=dm_prompt is not None)
             for n, document in enumerate(post.documents):  # after the post: the books
                 for m, part in enumerate(chunks(document)):
                     await channel.send(part, allowed_mentions=discord.AllowedMentions.none(),
@@ -174,14 +111,8 @@ class DiscordOutlet:
                 raise
             log.warning("channel %s refused the game's post: %s", table.channel_id, exc)
             return
-        previous = self._last_post.pop(table.channel_id, None)
-        if "view" in kwargs:
-            self._last_post[table.channel_id] = sent.id
-        if previous is not None and previous != sent.id:
-            with suppress(discord.HTTPException):
-                await channel.get_partial_message(previous).edit(view=None)
         await self._clear_previous_dm(table, dm_prompt)
-        if table.status == "over":
+        if table.status == OVER:
             await self._close_threads(table)
 
     async def _close_threads(self, table: Table) -> None:
@@ -231,44 +162,116 @@ class DiscordOutlet:
             self._undelivered.add((table.channel_id, prompt.user_id))
             return None
 
-    # -- a scene told on one message ------------------------------------------------------
+    # -- the live message -----------------------------------------------------------------
 
-    async def _scene_edit(self, table: Table, post: Post, kwargs: dict[str, object],
-                          files: list[discord.File],
-                          private_turn: bool) -> discord.Message | None:
-        """Edit the message of the scene this post continues or ends (Game.scene): its
-        lines so far and these, the new board and controls. None when the post starts
-        a message of its own: no scene was open (or it was opened before a restart, which
-        memory does not keep), a new one begins, the lines would not fit, or the message
-        is gone."""
-        scene = self._scenes.get(table.channel_id)
-        if scene is None or private_turn or (post.scene is not None and post.scene != scene.key):
-            self._scenes.pop(table.channel_id, None)
-            return None
-        lines = scene.lines + post.lines
-        if len("\n".join(lines)) > LIMIT - 200:  # too long to keep whole: a new message
-            self._scenes.pop(table.channel_id, None)
-            return None
-        text = post_text(table, dataclasses.replace(post, lines=lines))
-        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        try:
-            edited = await channel.get_partial_message(scene.message_id).edit(
-                content=text, attachments=files, view=kwargs.get("view"),  # type: ignore[arg-type]
-                allowed_mentions=kwargs["allowed_mentions"])  # type: ignore[arg-type]
-        except discord.NotFound:
-            self._scenes.pop(table.channel_id, None)
-            return None
-        if post.scene is None:  # this post ends the scene: its last edit
-            self._scenes.pop(table.channel_id, None)
+    async def _live_post(self, table: Table, post: Post, view: discord.ui.View | None, *,
+                         private_turn: bool) -> None:
+        """Edit the game's live message, or post a new one when the story needs it
+        (bot/live_message.py decides), then ping the player whose turn it became."""
+        live = await self._live(table)
+        ping_user = None
+        if post.prompt is not None and not private_turn:
+            ping_user = post.prompt.user_id
+        decided = step(live, table, post, private_turn=private_turn, ping_user=ping_user)
+        message_id = None
+        if not decided.fresh and live is not None:
+            message_id = await self._edit_live(table, live, post, view, decided)
+            if message_id is None:  # the message was deleted: it starts again, anew
+                decided = step(live, table, post, private_turn=private_turn,
+                               ping_user=ping_user, gone=True)
+        if message_id is None:
+            message_id = await self._send_live(table, live, post, view, decided)
+        shown = dataclasses.replace(decided.live, message_id=message_id)
+        shown.ping_id = await self._ping(table, post, shown, decided)
+        await self._remember(table, shown)
+
+    async def _live(self, table: Table) -> LiveMessage | None:
+        if table.id is None:
+            return self._unsaved_live.get(table.channel_id)
+        return await self.store.get_live(table.id)
+
+    async def _remember(self, table: Table, live: LiveMessage) -> None:
+        if table.id is None:
+            self._unsaved_live[table.channel_id] = live
         else:
-            scene.lines = lines
-        return edited
+            await self.store.set_live(table.id, live)
 
-    def _open_scene(self, channel_id: int, post: Post, message_id: int) -> None:
-        """A post sent anew that names a scene opens it (or carries it on, in this new
-        message); `_scene_edit` already closed whatever scene was open."""
-        if post.scene is not None:
-            self._scenes[channel_id] = Scene(post.scene, message_id, list(post.lines))
+    def _files(self, post: Post, decided: Step) -> list[discord.File]:
+        if not decided.attach:
+            return []
+        files = [discord.File(io.BytesIO(post.image), filename=BOARD_FILE)] \
+            if post.image is not None else []
+        return files + [discord.File(io.BytesIO(data), filename=name)
+                        for name, data in post.extras]
+
+    async def _edit_live(self, table: Table, live: LiveMessage, post: Post,
+                         view: discord.ui.View | None, decided: Step) -> int | None:
+        """The edit, idempotent (the same delivery sent again makes the same message);
+        None when the message is gone. Leaving the attachments out keeps the board it
+        shows; an edit pings nobody."""
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        extra: dict[str, object] = {}
+        if decided.attach:
+            extra["attachments"] = self._files(post, decided)
+        try:
+            await channel.get_partial_message(live.message_id).edit(
+                content=decided.text, view=view,
+                allowed_mentions=discord.AllowedMentions.none(), **extra)
+        except discord.NotFound:
+            return None
+        return live.message_id
+
+    async def _send_live(self, table: Table, live: LiveMessage | None, post: Post,
+                         view: discord.ui.View | None, decided: Step) -> int:
+        """A new live message, after the lines that did not fit on it; the old one keeps
+        its content as the record of its chapter, without its controls."""
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        quiet = discord.AllowedMentions.none()
+        overflow = decided.overflow
+        reused = False
+        if decided.reuse and live is not None and overflow:
+            try:  # the old message's lines give way to the first lines of this turn
+                await channel.get_partial_message(live.message_id).edit(
+                    content=overflow[0], attachments=[], view=None, allowed_mentions=quiet)
+                overflow, reused = overflow[1:], True
+            except discord.NotFound:
+                pass
+        for n, part in enumerate(overflow, start=len(decided.overflow) - len(overflow)):
+            await channel.send(part, allowed_mentions=quiet, nonce=nonce(post.key, f"o{n}"))
+        extra: dict[str, object] = {"view": view} if view is not None else {}
+        sent = await channel.send(content=decided.text, files=self._files(post, decided),
+                                  allowed_mentions=quiet, nonce=nonce(post.key, "p"),
+                                  **extra)  # type: ignore[call-overload]
+        if live is not None and live.message_id != sent.id and not reused:
+            closing: dict[str, object] = {} if decided.close is None \
+                else {"content": decided.close}
+            with suppress(discord.HTTPException):
+                await channel.get_partial_message(live.message_id).edit(
+                    view=None, allowed_mentions=quiet, **closing)
+        return int(sent.id)
+
+    async def _ping(self, table: Table, post: Post, live: LiveMessage,
+                    decided: Step) -> int | None:
+        """The turn passed to another human: a short ping with a link to the live message
+        notifies them (an edit notifies nobody), and the last ping goes, so the channel
+        stays tidy. The game's end takes the last ping away."""
+        if not decided.ping and table.status != OVER:
+            return live.ping_id
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        ping_id = None
+        if decided.ping and post.prompt is not None:
+            link = (f"https://discord.com/channels/{table.guild_id or '@me'}/"
+                    f"{table.channel_id}/{live.message_id}")
+            sent = await channel.send(
+                say("live.your_turn", mention=f"<@{post.prompt.user_id}>", link=link),
+                allowed_mentions=discord.AllowedMentions(users=True, roles=False,
+                                                         everyone=False),
+                nonce=nonce(post.key, "n"))
+            ping_id = int(sent.id)
+        if live.ping_id is not None and live.ping_id != ping_id:
+            with suppress(discord.HTTPException):
+                await channel.get_partial_message(live.ping_id).delete()
+        return ping_id
 
     # -- one person -----------------------------------------------------------------------
 
@@ -380,8 +383,9 @@ class DiscordOutlet:
 
     async def remind(self, table: Table, user_id: int, text: str) -> None:
         """One short line in the channel that pings the player and no one else, with a
-        jump link to the turn's post when this process sent it (memory only)."""
-        turn_post = self._last_post.get(table.channel_id)
+        jump link to the game's live message (the turn's controls are there)."""
+        live = await self._live(table)
+        turn_post = live.message_id if live is not None else None
         if turn_post is not None:
             link = (f"https://discord.com/channels/{table.guild_id or '@me'}/"
                     f"{table.channel_id}/{turn_post}")

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from typing import Any
 
-from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
+from tests.fakediscord import (
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionHandle,
+    flat_components,
+)
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MENTION = re.compile(r"<@(\d+)>")
@@ -26,6 +33,22 @@ def turn_messages(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
     return [m for m in fd.channel_messages(channel)
             if m.author_id == fd.bot_user.id and not m.interaction_id
             and (any(c.startswith(("hk:", "hks:")) for c in m.custom_ids()) or m.attachments)]
+
+
+def turn_posts(fd: FakeDiscord, channel: int) -> int:
+    """How many deliveries the table was shown: each turn message as posted, and each
+    edit of it that showed something new (the live message is edited in place), not
+    the edit that took its controls away (a new chapter's message holds them now)."""
+    count = 0
+    for message in turn_messages(fd, channel):
+        versions = [*message.history, message.snapshot()]
+        count += 1
+        for before, after in itertools.pairwise(versions):
+            now, then = (flat_components(v["components"]) for v in (after, before))
+            if (now and now != then) or (after["content"] != before["content"]
+                                          and (now or not then)):
+                count += 1
+    return count
 
 
 def latest_turn(fd: FakeDiscord, channel: int) -> FakeMessage:
@@ -70,3 +93,11 @@ async def use_first(fd: FakeDiscord, user: FakeUser, message: FakeMessage) -> In
         return await (await fd.click(user, message, comp["custom_id"])).wait()
     value = comp["options"][0]["value"]
     return await (await fd.select(user, message, comp["custom_id"], [value])).wait()
+
+
+async def press_old(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
+                    comp: dict[str, Any]) -> InteractionHandle:
+    """Press a component the message showed earlier (read before the live message was
+    edited): what a client that has not redrawn it yet sends."""
+    values = [comp["options"][0]["value"]] if comp["type"] == 3 else None
+    return await (await fd.forge(user, message, comp["custom_id"], values=values)).wait()

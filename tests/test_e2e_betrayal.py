@@ -16,6 +16,7 @@ from tests.e2e_helpers import (
     open_and_start,
     to_move,
     turn_messages,
+    turn_posts,
 )
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
@@ -108,7 +109,7 @@ async def test_four_explorers_play_turns_by_clicks_and_commands(
     assert no_door.ephemeral_texts()[0].startswith("You can't explore"), no_door.ephemeral_texts()
     sheet = await (await fd.slash(mover, channel, "betrayal", "sheet")).wait()
     assert sheet.messages[-1].attachments[0][1].startswith(PNG_SIGNATURE)
-    assert len(turn_messages(fd, channel)) == 1  # the refusals changed nothing
+    assert turn_posts(fd, channel) == 1  # the refusals changed nothing
 
     rng = random.Random(4)
     kinds: list[str] = []
@@ -118,7 +119,7 @@ async def test_four_explorers_play_turns_by_clicks_and_commands(
         user_id = to_move(message)
         if user_id is None:
             break  # the haunt began
-        posts = len(turn_messages(fd, channel))
+        posts = turn_posts(fd, channel)
         user = by_id[user_id]
         if step % 7 == 3 and any(":end_turn" in c for c in message.custom_ids()):
             await (await fd.slash(user, channel, "betrayal", "end-turn")).wait()
@@ -126,7 +127,7 @@ async def test_four_explorers_play_turns_by_clicks_and_commands(
             kinds.append("end_turn")
         else:
             kinds.append(await _click_turn(fd, user, message, rng))
-        assert len(turn_messages(fd, channel)) == posts + 1, "the action was not posted"
+        assert turn_posts(fd, channel) == posts + 1, "the action was not posted"
         if kinds.count("end_turn") >= 12:
             break
     assert kinds.count("end_turn") >= 8 or to_move(latest_turn(fd, channel)) is None
@@ -169,7 +170,7 @@ async def test_an_event_card_asks_its_explorer_and_the_answer_is_a_click(
     speed = next(c for c in choices if c["label"] == "Speed")
     await (await fd.click(mover, asked, speed["custom_id"])).wait()
     after = latest_turn(fd, channel)
-    assert after.id != asked.id and "Speed" in after.content
+    assert after.id == asked.id and "Speed" in after.content  # edited in place
     saved = await bot.store.load(channel)
     assert saved is not None and saved.state is not None
     assert "spider" in BetrayalState.from_dict(saved.state).discards["event"]

@@ -186,9 +186,11 @@ async def test_the_books_arrive_after_the_post_that_starts_the_haunt(
     traitor = sides.traitor(state)
     assert traitor is not None
     [announced] = [m for m in fd.channel_messages(channel) if "is the traitor." in m.content]
-    assert announced.edited_at is None  # a message of its own: its id is when it came
+    versions = [*(v["content"] for v in announced.history), announced.content]
+    said = next(n for n, text in enumerate(versions) if "is the traitor." in text)
+    when = announced.id if said == 0 else announced.edit_ids[said - 1]  # that version came
     [tome] = [m for m in fd.dms(by_seat[traitor])
               if flow.book_text(state, "traitor")[:60] in m.content]
     [thread] = fd.threads(channel)
     [heroes] = [m for m in fd.channel_messages(thread.id) if "Secrets of Survival" in m.content]
-    assert announced.id < tome.id and announced.id < heroes.id
+    assert when < tome.id and when < heroes.id

@@ -45,10 +45,11 @@ async def test_a_cthulhu_move_from_a_dm_plays_in_the_users_game(
                                   character=character)
     done = await (await fd.slash(mover, dm, "cthulhu", "move", character=character,
                                  room=rooms[0]["value"])).wait()
-    assert done.ephemeral_texts() == ["Done — the board is below."]
+    assert done.ephemeral_texts() == ["Done — the game's message shows it."]
     after = await bot.store.load(channel)
     assert after is not None and after.version > before.version
-    assert latest_turn(fd, channel).id != post.id  # the table's channel got the new turn
+    shown = latest_turn(fd, channel)  # the table's channel shows the new turn
+    assert shown.id == post.id and shown.history and shown.content != post.history[0]["content"]
 
 
 async def test_a_dm_command_without_a_game_or_with_several_is_refused(

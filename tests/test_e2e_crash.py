@@ -20,7 +20,13 @@ import pytest
 
 from bot.texts import say
 from tests.conftest import BotFactory
-from tests.e2e_helpers import game_components, latest_turn, to_move, turn_messages
+from tests.e2e_helpers import (
+    game_components,
+    latest_turn,
+    to_move,
+    turn_messages,
+    turn_posts,
+)
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,7 +95,7 @@ def posts_saying(fd: FakeDiscord, channel: int, text: str) -> list[FakeMessage]:
 
 
 async def wait_for_turn_post(fd: FakeDiscord, channel: int, count: int) -> FakeMessage:
-    await fd.wait_until(lambda: len(turn_messages(fd, channel)) >= count, timeout=20,
+    await fd.wait_until(lambda: turn_posts(fd, channel) >= count, timeout=20,
                         what=f"turn post {count}")
     return latest_turn(fd, channel)
 
@@ -139,27 +145,41 @@ async def test_a_kill_between_save_and_post_delivers_every_post_once(
     assert {u.id: len(fd.dms(u)) for u in (alice, bob, carol)} == dms  # no secret twice
     first = latest_turn(fd, channel)
 
-    # 2. The newest controls work after the restart; this move's post never reaches
-    #    Discord before the crash.
+    # 2. The newest controls work after the restart; this move's edit of the live message
+    #    never reaches Discord before the crash.
     mover = by_id[to_move(first) or 0]
-    hold = fd.hold_next_send(channel)
+    before = first.content
+    hold = fd.hold_next_edit(channel)
     await click_first(fd, mover, first)
     await asyncio.wait_for(hold.reached.wait(), 20)
     await bot.kill()
-    hold.drop()  # the request was cut off: Discord made nothing
+    hold.drop()  # the request was cut off: Discord changed nothing
     await asyncio.sleep(0.2)
-    assert len(turn_messages(fd, channel)) == 1
+    assert turn_posts(fd, channel) == 1 and fd.message(first.id).content == before
     await bot.start()
     second = await wait_for_turn_post(fd, channel, 2)
     await fd.settle(quiet=0.5, timeout=20)
-    assert len(turn_messages(fd, channel)) == 2  # the lost post, once
-    assert second.id != first.id and to_move(second) is not None
+    assert turn_posts(fd, channel) == 2  # the lost edit, once
+    assert second.id == first.id and to_move(second) not in (None, mover.id)
+    assert len(pings(fd, channel)) == 1  # the next player's, the first one deleted
 
-    # 3. ...and its buttons are the live ones.
+    # 3. ...and its buttons are the live ones; an edit Discord made but the bot never
+    #    heard of is made again, the same.
+    hold = fd.hold_next_edit(channel, after=True)
     await click_first(fd, by_id[to_move(second) or 0], second)
-    await wait_for_turn_post(fd, channel, 3)
-    await fd.settle(quiet=0.3, timeout=20)
-    assert len(turn_messages(fd, channel)) == 3
+    await asyncio.wait_for(hold.reached.wait(), 20)
+    made = fd.message(first.id).content
+    await bot.kill()
+    hold.release.set()
+    await bot.start()
+    await fd.settle(quiet=0.5, timeout=20)
+    assert turn_posts(fd, channel) == 3
+    assert fd.message(first.id).content == made and turn_messages(fd, channel) == [second]
+    assert len(pings(fd, channel)) == 1
+
+
+def pings(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
+    return [m for m in fd.channel_messages(channel) if "it's your turn:" in m.content]
 
 
 async def test_a_post_discord_refuses_is_owed_said_and_sent_later(
@@ -180,7 +200,7 @@ async def test_a_post_discord_refuses_is_owed_said_and_sent_later(
     first = latest_turn(fd, channel)
     mover = by_id[to_move(first) or 0]
 
-    fd.hold_next_send(channel).drop()  # the next post is refused
+    fd.hold_next_edit(channel).drop()  # the next edit of the live message is refused
     comp = game_components(first)[0]
     if comp["type"] == 2:
         handle = await (await fd.click(mover, first, comp["custom_id"])).wait()
@@ -188,17 +208,17 @@ async def test_a_post_discord_refuses_is_owed_said_and_sent_later(
         handle = await (await fd.select(mover, first, comp["custom_id"],
                                         [comp["options"][0]["value"]])).wait()
     assert handle.ephemeral_texts() == [say("delivery_owed")]
-    assert turn_messages(fd, channel) == [first]
+    assert turn_posts(fd, channel) == 1
     table = await bot.store.load(channel)
     assert table is not None and table.delivered_seq < table.last_seq
 
     assert await bot.resume_games(ai_turns=False) == 1  # the bot's periodic retry
     await fd.settle()
     posts = turn_messages(fd, channel)
-    assert len(posts) == 2 and to_move(posts[-1]) is not None
+    assert turn_posts(fd, channel) == 2 and to_move(posts[-1]) is not None
     table = await bot.store.load(channel)
     assert table is not None and table.delivered_seq == table.last_seq
     nxt = by_id[to_move(posts[-1]) or 0]
     await click_first(fd, nxt, posts[-1])
     await fd.settle()
-    assert len(turn_messages(fd, channel)) == 3
+    assert turn_posts(fd, channel) == 3

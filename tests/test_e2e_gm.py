@@ -64,7 +64,7 @@ async def test_pause_holds_moves_and_resume_lets_them_go_on(
 
     paused = await (await fd.slash(mod, channel, "gm", "pause")).wait()
     assert "mod paused the game" in _last_text(paused.ephemeral_texts())
-    assert "mod paused the game" in fd.channel_messages(channel)[-1].text
+    assert "mod paused the game" in latest_turn(fd, channel).text  # the live message says so
     table = await _table(start_hauntkeeper, channel)
     assert table.paused
     again = await (await fd.slash(mod, channel, "gm", "pause")).wait()
@@ -219,7 +219,9 @@ async def test_undo_takes_back_a_card_draw(fd: FakeDiscord,
     told = [m.text for m in fd.channel_messages(channel) if "undid 1 move" in m.text
             and not m.ephemeral]
     assert told and "mod undid" in told[-1]
-    assert game_components(fd.message(asked.id)) == []  # the undone turn's controls go
+    # The live message shows the restored turn: controls of the new version, not the undone.
+    restored = {c["custom_id"] for c in game_components(fd.message(asked.id))}
+    assert restored and not restored & {c["custom_id"] for c in choices}
     stale = await (await fd.forge(mover, asked, choices[0]["custom_id"])).wait()
     assert stale.ephemeral_texts() == ["That button is from an earlier turn; use the newest "
                                        "message."]

@@ -15,8 +15,9 @@ from tests.e2e_helpers import (
     PNG_SIGNATURE,
     game_components,
     latest_turn,
+    press_old,
     to_move,
-    turn_messages,
+    turn_posts,
     use_first,
 )
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -110,10 +111,10 @@ async def test_moderators_end_kick_and_skip(fd: FakeDiscord,
     assert sneaky.ephemeral_texts() == ["Only moderators (Manage Channels) can do that."]
     fd.enforce_command_permissions = True
 
-    posts = len(turn_messages(fd, channel))
+    posts = turn_posts(fd, channel)
     skipped = await (await fd.slash(mod, channel, "gm", "skip")).wait()
     assert "skipped" in skipped.ephemeral_texts()[-1]
-    assert len(turn_messages(fd, channel)) == posts + 1
+    assert turn_posts(fd, channel) == posts + 1
 
     kicked = await (await fd.slash(mod, channel, "gm", "kick", player=guest)).wait()
     assert "played by the AI" in kicked.ephemeral_texts()[-1]
@@ -125,6 +126,7 @@ async def test_moderators_end_kick_and_skip(fd: FakeDiscord,
     assert to_move(message) == host.id  # the AI played the guest's turns
     refused = await use_first(fd, guest, message)
     assert refused.ephemeral_texts() == ["You're not playing in this game."]
+    live_control = game_components(message)[0]
 
     ended = await (await fd.slash(mod, channel, "gm", "end")).wait()
     assert "mod ended the game" in ended.ephemeral_texts()[-1]
@@ -133,8 +135,7 @@ async def test_moderators_end_kick_and_skip(fd: FakeDiscord,
                                  room="1")).wait()
     assert late.ephemeral_texts() == ["There's no Cthulhu in the House game running here."]
     assert game_components(fd.message(message.id)) == []  # the end cleared the last buttons
-    first = turn_messages(fd, channel)[0]  # posted before the restart, so it kept its buttons
-    stale = await use_first(fd, host, first)
+    stale = await press_old(fd, host, message, live_control)  # a client not redrawn yet
     assert stale.ephemeral_texts() == ["This game is over."]
 
 

@@ -17,10 +17,11 @@ from bot.guild_settings import AI_PLAYS, GuildSettings
 from bot.store import END_TIMER, REMIND_TIMER
 from bot.texts import say
 from tests.conftest import BotFactory
-from tests.e2e_helpers import latest_turn, to_move, turn_messages
+from tests.e2e_helpers import latest_turn, to_move, turn_posts
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
-REMINDER = say("timers.remind", mention="", elapsed="").split("(")[0].strip(" ,")
+# What only a reminder says (the live message's "your turn" ping says the rest too).
+REMINDER = say("timers.remind", mention="", elapsed="\0").split("\0")[1]
 
 
 async def wait_until(check: Callable[[], bool], seconds: float = 10.0) -> None:
@@ -76,12 +77,12 @@ async def test_the_player_is_reminded_and_then_the_ai_plays_their_turn(
     assert not reminder.components  # a line, not a second board
     assert reminder.pinged == [waiting]  # it notifies the player, and no one else
 
-    posts = len(turn_messages(fd, channel))
+    posts = turn_posts(fd, channel)
     await fall_due(bot, END_TIMER)
     bot.timers.wake()
-    await wait_until(lambda: len(turn_messages(fd, channel)) > posts)
+    await wait_until(lambda: turn_posts(fd, channel) > posts)
     await fd.settle()
-    played = turn_messages(fd, channel)[posts]
+    played = latest_turn(fd, channel)
     table = await bot.store.load(channel)
     assert table is not None
     name = next(s.name for s in table.seats if s.user_id == waiting)

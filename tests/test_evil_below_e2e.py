@@ -153,11 +153,11 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     await _click(fd, bob, post, place)
     assert len((await _saved(fd, bot, channel))[1].fight_stack) == size + 1
 
-    # The fight, on one message edited card by card.
+    # The fight, on the turn's live message edited card by card.
     post = latest_turn(fd, channel)
     await _click(fd, ann, post, _button(post, "Fight Pennywise"))
     fight = latest_turn(fd, channel)
-    assert fight.id != post.id and "Reveal a card" in _labels(fight)
+    assert fight.id == post.id and "Reveal a card" in _labels(fight)
     assert "Stop and collect" not in _labels(fight)  # at least one card first
     board_before = fight.attachments[0][1]
     await _click(fd, ann, fight, _button(fight, "Reveal a card"))
@@ -168,12 +168,13 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     assert [name for name, _ in edited.attachments] == ["board.png"]
     assert edited.attachments[0][1] != board_before  # the board moved on: one card out
 
-    # A restart mid-fight: the old Reveal button still works.
+    # A restart mid-fight: the bot goes on editing the same message.
     bot = await start_hauntkeeper()
     await _click(fd, ann, edited, _button(fd.message(fight.id), "Reveal a card"))
     _, state = await _saved(fd, bot, channel)
     assert state.fight is not None and len(state.fight.revealed) == 2
     post = latest_turn(fd, channel)
+    assert post.id == fight.id and post.content.count("Revealed:") == 2
     await _click(fd, ann, post, _button(post, "Stop and collect"))
     _, state = await _saved(fd, bot, channel)
     assert state.fight is None and state.turn == 1  # a fight ends the turn

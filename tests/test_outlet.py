@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.core.actions import Action, Option
+from bot.live_message import LIMIT, chunks, post_text
 from bot.sessions import Post, Prompt
 from bot.store import ACTIVE, Table
-from cogs.outlet import LIMIT, chunks, post_text
 
 TABLE = Table(channel_id=1, guild_id=2, kind="cthulhu", host_id=3, seed=4, status=ACTIVE)
 

@@ -14,7 +14,17 @@ import pytest
 
 from bot.core.events import PUBLIC, Event, to_player
 from bot.core.seats import Seat
-from bot.store import ACTIVE, LOBBY, OVER, GameExists, SqliteStore, StaleVersion, Table, open_store
+from bot.store import (
+    ACTIVE,
+    LOBBY,
+    OVER,
+    GameExists,
+    LiveMessage,
+    SqliteStore,
+    StaleVersion,
+    Table,
+    open_store,
+)
 from bot.store.migrations import MIGRATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,6 +108,29 @@ async def test_migrations_run_once_and_set_the_schema_version(tmp_path: Path) ->
     assert await again.schema_version() == len(MIGRATIONS)
     assert await again.count_games() == 1
     await again.close()
+
+
+async def test_live_messages_round_trip_and_survive_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    s = await open_store(path)
+    game = await s.create(_table(), [], 7, None)
+    other = await s.create(_table(channel=11), [], 7, None)
+    assert game.id is not None and other.id is not None
+    assert await s.get_live(game.id) is None
+    live = LiveMessage(501, "round.1", "turn.3", "ab12", ["One.", "Two ✓."], "1.4", True,
+                       601, 42)
+    await s.set_live(game.id, live)
+    await s.set_live(other.id, LiveMessage(502))
+    await s.set_live(game.id, LiveMessage(503, None, None, lines=["Three."]))  # a new one
+    await s.close()
+    again = await open_store(path)
+    try:
+        assert await again.get_live(game.id) == LiveMessage(503, None, None, lines=["Three."])
+        assert await again.get_live(other.id) == LiveMessage(502)
+        await again.set_live(other.id, live)
+        assert await again.get_live(other.id) == live
+    finally:
+        await again.close()
 
 
 async def test_team_threads_round_trip_and_survive_reopening(tmp_path: Path) -> None:

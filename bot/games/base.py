@@ -161,12 +161,20 @@ class Game(ABC, Generic[S]):
         the player's DMs and the channel only learns who is playing (a traitor's turn)."""
         return False
 
-    def scene(self, state: S) -> str | None:
-        """A name for a run of steps the table watches unfold on one message (a fight
-        revealed card by card): while consecutive posts name the same scene, the outlet
-        edits that message in place instead of posting anew, and the post that ends the
-        scene is its last edit. None: every post is a message of its own."""
+    def chapter(self, state: S) -> str | None:
+        """The part of the story the table is in (a round, the haunt): the game's live
+        message is edited in place while the chapter stays the same, and a new one is
+        posted when it changes (the old one stays as the record of its chapter). None
+        (the default): the whole game is one chapter."""
         return None
+
+    def turn_name(self, state: S) -> str | None:
+        """Names the turn under way: the live message gathers the lines of one turn
+        (a fight told card by card stays on it) and starts afresh when the name changes.
+        The default, the seat to act, cannot tell two turns of one seat apart (one human
+        among AI seats): games with a turn count name it."""
+        seat = self.to_act(state)
+        return None if seat is None else str(seat)
 
     def rules_topics(self) -> dict[str, str]:
         """Topic -> short rules text, for `/game rules` (loaded from data/)."""

@@ -11,6 +11,7 @@ from bot.store.records import (
     LOBBY,
     OVER,
     REMIND_TIMER,
+    LiveMessage,
     LoggedEvent,
     Table,
     TimerArm,
@@ -20,7 +21,8 @@ from bot.store.records import (
 )
 from bot.store.sqlite import SqliteStore
 
-__all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "REMIND_TIMER", "GameExists", "LoggedEvent",
+__all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "REMIND_TIMER", "GameExists", "LiveMessage",
+           "LoggedEvent",
            "SqliteStore", "StaleVersion", "Store", "StoreError", "Table", "TimerArm",
            "TurnTimer", "UndoPoint", "UndoWrite", "open_store"]
 

@@ -6,7 +6,15 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.core.events import Event
-from bot.store.records import LoggedEvent, Table, TimerArm, TurnTimer, UndoPoint, UndoWrite
+from bot.store.records import (
+    LiveMessage,
+    LoggedEvent,
+    Table,
+    TimerArm,
+    TurnTimer,
+    UndoPoint,
+    UndoWrite,
+)
 
 
 class StoreError(Exception):
@@ -122,6 +130,7 @@ class Store(Protocol):
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         """Replace this server's table settings."""
+
     async def open_games_of(self, user_id: int) -> list[Table]:
         """The unfinished games in which this user holds a seat of their own."""
 
@@ -130,3 +139,9 @@ class Store(Protocol):
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         """Remember which message shows this game's lobby."""
+
+    async def get_live(self, game_id: int) -> LiveMessage | None:
+        """The game's live message (the one edited in place), if it has one."""
+
+    async def set_live(self, game_id: int, live: LiveMessage) -> None:
+        """Remember (or replace) the game's live message and what it shows."""

@@ -126,4 +126,21 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX turn_timers_by_due ON turn_timers(due_at);
     """,
+    # 9: the live message of each game (cogs/outlet.py): the one channel message edited
+    # in place as the game goes on, what it shows (chapter, turn, lines, the board's
+    # hash) and the last "your turn" ping, so a restarted bot keeps editing the same one.
+    """
+    CREATE TABLE live_messages (
+        game_id     INTEGER PRIMARY KEY REFERENCES games(id),
+        message_id  INTEGER NOT NULL,
+        chapter     TEXT,
+        turn        TEXT,
+        board_hash  TEXT    NOT NULL DEFAULT '',
+        lines_json  TEXT    NOT NULL DEFAULT '[]',
+        delivery    TEXT    NOT NULL DEFAULT '',
+        extras      INTEGER NOT NULL DEFAULT 0,
+        ping_id     INTEGER,
+        ping_user   INTEGER
+    );
+    """,
 ]

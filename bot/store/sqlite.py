@@ -33,6 +33,7 @@ from bot.store.migrations import MIGRATIONS
 from bot.store.records import (
     OVER,
     UNDO_KEPT,
+    LiveMessage,
     LoggedEvent,
     Table,
     TimerArm,
@@ -407,6 +408,32 @@ class SqliteStore:
             " ON CONFLICT (guild_id) DO UPDATE SET settings_json = excluded.settings_json,"
             " updated_at = excluded.updated_at",
             (guild_id, json.dumps(settings, sort_keys=True), time.time()))
+
+    # -- live messages ----------------------------------------------------------------------
+
+    async def get_live(self, game_id: int) -> LiveMessage | None:
+        rows = list(await self._read(
+            "SELECT message_id, chapter, turn, board_hash, lines_json, delivery, extras,"
+            " ping_id, ping_user FROM live_messages WHERE game_id = ?", (game_id,)))
+        if not rows:
+            return None
+        row = rows[0]
+        return LiveMessage(int(row[0]), row[1], row[2], row[3], list(json.loads(row[4])),
+                           row[5], bool(row[6]), row[7], row[8])
+
+    async def set_live(self, game_id: int, live: LiveMessage) -> None:
+        await self.execute(
+            "INSERT INTO live_messages (game_id, message_id, chapter, turn, board_hash,"
+            " lines_json, delivery, extras, ping_id, ping_user)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " message_id = excluded.message_id, chapter = excluded.chapter,"
+            " turn = excluded.turn, board_hash = excluded.board_hash,"
+            " lines_json = excluded.lines_json, delivery = excluded.delivery,"
+            " extras = excluded.extras, ping_id = excluded.ping_id,"
+            " ping_user = excluded.ping_user",
+            (game_id, live.message_id, live.chapter, live.turn, live.board_hash,
+             json.dumps(live.lines), live.delivery, int(live.extras),
+             live.ping_id, live.ping_user))
 
 
 def _write_undo(db: sqlite3.Connection, game_id: int, version: int, undo: UndoWrite,

@@ -79,7 +79,8 @@ class MessageStoreMixin:
         """Create or edit a message from a send/edit payload (Discord's PATCH semantics)."""
         if editing:
             msg.history.append(msg.snapshot())
-            msg.edited_at = snowflake_iso(self._snowflake())
+            msg.edit_ids.append(self._snowflake())
+            msg.edited_at = snowflake_iso(msg.edit_ids[-1])
             msg.flags &= ~LOADING
         if not editing or "content" in body:
             msg.content = body.get("content") or ""

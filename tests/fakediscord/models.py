@@ -171,6 +171,9 @@ class FakeMessage:
     deleted: bool = False
     edited_at: str | None = None
     history: list[Json] = field(default_factory=list)
+    # A snowflake per edit, in the order made (history[n] is what edit n replaced): when
+    # each version came, comparable with message ids (tests of delivery order).
+    edit_ids: list[int] = field(default_factory=list)
     nonce: str | None = None
     # The users the message notified when it was made: those its content mentions, as far
     # as its allowed_mentions let (messages.pinged_users). An edit notifies no one.

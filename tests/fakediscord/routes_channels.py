@@ -219,6 +219,12 @@ class ChannelRoutesMixin:
         self._holds[channel_id] = hold
         return hold
 
+    def hold_next_edit(self, channel_id: int, *, after: bool = False) -> Hold:
+        """Hold the next edit the bot makes to a message of this channel (see `Hold`)."""
+        hold = Hold(after=after)
+        self._edit_holds[channel_id] = hold
+        return hold
+
     async def _get_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         msg = self._find_message(int(p["cid"]), p["mid"])
         if msg is None:
@@ -234,7 +240,16 @@ class ChannelRoutesMixin:
                 request, 403, 50005, "Cannot edit a message authored by another user"
             )
         body, files = await self._read_body(request)
+        hold = self._edit_holds.pop(msg.channel_id, None)
+        if hold is not None and not hold.after:
+            hold.reached.set()
+            await hold.release.wait()
+            if hold.dropped:
+                return self._error(request, 503, 0, "upstream connect error")
         self._edit(msg, body, files)
+        if hold is not None and hold.after:
+            hold.reached.set()
+            await hold.release.wait()
         return json_response(self._message_json(msg))
 
     async def _delete_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:

@@ -129,6 +129,7 @@ class FakeDiscord(
         self.nonce_repeats = 0  # sends answered with an earlier message (enforce_nonce)
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._holds: dict[int, Hold] = {}
+        self._edit_holds: dict[int, Hold] = {}
         self.busy_task_prefixes: tuple[str, ...] = BUSY_TASK_PREFIXES
         self._by_token: dict[str, InteractionHandle] = {}
         self._dm_channels: dict[int, int] = {}

@@ -17,7 +17,7 @@ from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.games.base import Game, PlayerInfo
-from bot.games.betrayal import actions, ai, content, effects, links, setup, turn, views
+from bot.games.betrayal import actions, ai, chapters, content, effects, links, setup, turn, views
 from bot.games.betrayal.cards import load_all
 from bot.games.betrayal.content import say
 from bot.games.betrayal.context import Ctx, explorer_name
@@ -67,6 +67,12 @@ class BetrayalGame(Game[BetrayalState]):
 
     def to_act(self, state: BetrayalState) -> int | None:
         return turn.to_act(state)
+
+    def chapter(self, state: BetrayalState) -> str | None:
+        return chapters.chapter(state)
+
+    def turn_name(self, state: BetrayalState) -> str | None:
+        return chapters.turn_name(state)
 
     def is_over(self, state: BetrayalState) -> bool:
         return state.over

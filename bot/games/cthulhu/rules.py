@@ -19,7 +19,7 @@ from bot.core.events import Event, to_player
 from bot.core.rng import Rng
 from bot.core.seats import clockwise_from, next_seat
 from bot.games.base import Game, PlayerInfo
-from bot.games.cthulhu import content, layouts
+from bot.games.cthulhu import chapters, content, layouts
 from bot.games.cthulhu.content import say
 from bot.games.cthulhu.state import (
     ABYSS,
@@ -199,6 +199,12 @@ class CthulhuGame(Game[CthulhuState]):
         if state.over:
             return None
         return state.pending.seat if state.pending else state.turn
+
+    def chapter(self, state: CthulhuState) -> str | None:
+        return chapters.chapter(state)
+
+    def turn_name(self, state: CthulhuState) -> str | None:
+        return chapters.turn_name(state)
 
     def is_over(self, state: CthulhuState) -> bool:
         return state.over

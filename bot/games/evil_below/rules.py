@@ -23,6 +23,7 @@ from bot.games.evil_below import (
     actions,
     ai,
     attacks,
+    chapters,
     content,
     effects,
     setup,
@@ -216,11 +217,11 @@ class EvilBelowGame(Game[EvilBelowState]):
                    info: PlayerInfo) -> EvilBelowState:
         return self.seat_handed(state, seat, info, say("errors.not_playing"))
 
-    def scene(self, state: EvilBelowState) -> str | None:
-        """A fight, from its start to its aftermath, is told on one message edited card
-        by card: the push-your-luck plays out where the table is looking."""
-        return f"fight.{state.turns_played}" if state.fight is not None and not state.over \
-            else None
+    def chapter(self, state: EvilBelowState) -> str | None:
+        return chapters.chapter(state)
+
+    def turn_name(self, state: EvilBelowState) -> str | None:
+        return chapters.turn_name(state)
 
     def rules_topics(self) -> dict[str, str]:
         return content.rules_topics()

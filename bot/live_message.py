@@ -1,0 +1,195 @@
+"""What the game's live message becomes with one more delivery, worked out before any of
+it is sent (cogs/outlet.py sends it, bench/live_board_counts.py counts it).
+
+A game keeps one channel message up to date: the lines of the turn under way, whose
+turn it is, the board and the controls. A delivery edits it in place; a new one is
+posted only when the story needs it: a new chapter (Game.chapter), the end of the game,
+the old one deleted, or lines that no longer fit on it. Text is never cut: lines that
+do not fit one message go before it as plain messages, split at line breaks (a line
+longer than a message at word boundaries). A board the message already shows is not
+uploaded again. Every decision here is a function of the stored live message and the
+post, so a delivery sent again after a crash decides (and sends) the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from bot.delivery import Post
+from bot.store import OVER, LiveMessage, Table
+from bot.texts import say
+
+LIMIT = 2000  # Discord's longest message
+ROOMY = LIMIT // 2  # a live message that starts after overflow holds this much at most
+
+
+def footer(table: Table, post: Post, *, private_turn: bool = False) -> str:
+    """Who is to act, after the lines. On a private turn the channel only learns who is
+    playing, never their options."""
+    if post.prompt is not None:
+        prompt = post.prompt
+        who = f"<@{prompt.user_id}>" if prompt.user_id else prompt.name
+        tail = (f"\n**{who}** is playing from their DMs." if private_turn
+                else f"\n**{who}**, it's your move.")
+        others = [f"<@{o.user_id}>" for o in prompt.others
+                  if o.user_id and o.user_id != prompt.user_id]
+        if others and table.status != OVER:
+            tail = (f"\n{', '.join(dict.fromkeys(others))} may act now too, with the "
+                    f"buttons under their name.") + tail
+        return tail
+    if table.status == OVER:
+        return "\nThe game is over. `/game new` starts another."
+    return ""
+
+
+def post_lines(post: Post) -> list[str]:
+    """The delivery's public lines, then whom a DM did not reach."""
+    return [*post.lines, *(say("dm_failed", mention=f"<@{u}>") for u in post.dm_failed)]
+
+
+def split_line(line: str, limit: int = LIMIT) -> list[str]:
+    """One line as pieces of at most `limit`, broken between words (mid-word only for a
+    word longer than a message)."""
+    pieces: list[str] = []
+    while len(line) > limit:
+        cut = line.rfind(" ", 1, limit + 1)
+        if cut <= 0:
+            pieces.append(line[:limit])
+            line = line[limit:]
+        else:
+            pieces.append(line[:cut])
+            line = line[cut + 1:]
+    pieces.append(line)
+    return pieces
+
+
+def chunks(text: str, limit: int = LIMIT) -> list[str]:
+    """Split a long text into messages Discord accepts, at line breaks where possible
+    (a team's secret book can be longer than one message); blank parts are dropped,
+    since Discord refuses an empty message."""
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        for piece in split_line(line, limit):
+            if current and len(current) + 1 + len(piece) > limit:
+                out.append(current)
+                current = piece
+            else:
+                current = f"{current}\n{piece}" if current else piece
+    out.append(current)
+    return [part for part in out if part.strip()] or ["…"]
+
+
+def fit(lines: list[str], tail: str, limit: int = LIMIT) -> tuple[list[str], list[str]]:
+    """(the lines that do not fit, the newest lines that fit with the tail in one message)."""
+    room = limit - len(tail)
+    shown: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        cost = len(line) + (1 if shown else 0)
+        if used + cost > room:
+            break
+        shown.insert(0, line)
+        used += cost
+    return lines[:len(lines) - len(shown)], shown
+
+
+def text_of(shown: list[str], tail: str) -> str:
+    return ("\n".join(shown) + tail).strip() or "…"
+
+
+def post_text(table: Table, post: Post, *, private_turn: bool = False) -> str:
+    """The message a post alone makes: its lines (those that fit) and who is to act."""
+    tail = footer(table, post, private_turn=private_turn)
+    return text_of(fit(post_lines(post), tail)[1], tail)
+
+
+def board_hash(image: bytes | None) -> str:
+    return hashlib.blake2s(image).hexdigest() if image is not None else ""
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one delivery does to the live message."""
+
+    fresh: bool  # post a new live message (and take the old one's controls off)
+    why: str  # why fresh: "first", "gone", "end", "chapter", "long" ("" for an edit)
+    text: str  # the live message's content
+    overflow: list[str]  # plain messages sent before a fresh one: lines that did not fit
+    attach: bool  # send the board (and its extras) with it
+    close: str | None  # a new chapter: the old message's last words (None: as it is)
+    # The turn changed and its lines overflow: the old message, whose lines would be
+    # replaced anyway, becomes the first of `overflow` (its board and controls off).
+    reuse: bool
+    ping: bool  # the turn passed to another human: ping them, delete the last ping
+    live: LiveMessage  # what it shows afterwards (message and ping ids still to fill in)
+
+
+def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bool = False,
+         ping_user: int | None = None, gone: bool = False) -> Step:
+    """The live message after `post`. `live`: what it shows now (None: no message yet);
+    `gone`: it was deleted; `ping_user`: the human this delivery asks to act in the
+    channel (None for an AI, nobody, or a turn played from DMs)."""
+    new_lines = post_lines(post)
+    tail = footer(table, post, private_turn=private_turn)
+    if live is not None and post.key and live.delivery == post.key:
+        # This delivery was sent and remembered before a crash: the same edit again,
+        # or, the message deleted since, its lines anew.
+        if not gone:
+            return Step(fresh=False, why="", text=text_of(live.lines, tail), overflow=[],
+                        attach=False, close=None, reuse=False, ping=False, live=live)
+        new_lines = []
+    base = live.lines if live is not None else []
+    fresh = live is None or gone or table.status == OVER or post.chapter != live.chapter
+    same_turn = live is not None and post.chapter == live.chapter \
+        and post.turn == live.turn and table.status != OVER
+    close = None
+    if live is not None and fresh and not gone and table.status != OVER:
+        # A new chapter: what led to it ends the old message, read in order above the
+        # new one, which starts with no lines; unless they do not fit there.
+        ending = [*live.lines, *new_lines]
+        if not fit(ending, "")[0]:
+            close, new_lines = text_of(ending, ""), []
+        else:
+            close = text_of(live.lines, "")
+        close = close if ending else None
+    lines = [*base, *new_lines] if same_turn else new_lines
+    overflow, shown = fit(lines, tail)
+    if overflow and same_turn:  # the turn so far no longer fits: it goes on anew, while
+        fresh, lines = True, new_lines  # the old message keeps what it told
+        overflow, shown = fit(lines, tail)
+    if overflow:  # lines sent before it, so it must be new, and it keeps room to go on
+        fresh = True  # in place: the turn's next lines fit, the next step is an edit
+        overflow, shown = fit(lines, tail, ROOMY)
+    why = next((w for w, c in (("first", live is None), ("gone", gone),
+                               ("end", table.status == OVER),
+                               ("chapter", live is not None and post.chapter != live.chapter),
+                               ("long", fresh)) if c), "")
+    digest = board_hash(post.image)
+    if fresh or live is None:
+        attach = True
+    else:
+        attach = bool(post.extras) or (post.image is not None and (
+            digest != live.board_hash or live.extras))
+    shows_board = digest if post.image is not None or live is None or fresh \
+        else live.board_hash
+    previous_user = live.ping_user if live is not None else None
+    ping = ping_user is not None and ping_user != previous_user and table.status != OVER
+    return Step(
+        fresh=fresh,
+        why=why,
+        text=text_of(shown, tail),
+        overflow=chunks("\n".join(overflow)) if any(x.strip() for x in overflow) else [],
+        attach=attach,
+        close=close,
+        reuse=why == "long" and not same_turn and bool(overflow),
+        ping=ping,
+        live=LiveMessage(
+            message_id=0 if fresh or live is None else live.message_id,
+            chapter=post.chapter, turn=post.turn, board_hash=shows_board, lines=shown,
+            delivery=post.key,
+            extras=bool(post.extras) if attach else bool(live and live.extras),
+            ping_id=live.ping_id if live is not None else None,
+            ping_user=ping_user if table.status != OVER else None),
+    )

@@ -1,0 +1,221 @@
+"""The game's live message, through the real outlet and discord.py against the fake
+Discord: one message edited in place (its lines, board and controls), a new one only at a
+new chapter, at the end, or when the old one is gone; a board it shows is not uploaded
+again; long texts split, never cut; a ping when the turn passes to another human; and
+all of it remembered by the store, so a restarted bot edits the same message."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from PIL import Image
+
+from bot.core.actions import Action, Option
+from bot.live_message import LIMIT
+from bot.sessions import Post, Prompt
+from bot.store import ACTIVE, OVER, Table
+from bot.texts import say
+from tests.conftest import BotFactory
+from tests.e2e_helpers import PNG_SIGNATURE
+from tests.fakediscord import FakeDiscord, FakeMessage
+
+ANN, BO = 42, 43
+
+
+def tiny_png(colour: tuple[int, int, int]) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+async def _table(fd: FakeDiscord, start: BotFactory) -> tuple[Table, FakeDiscord]:
+    channel = fd.add_channel("live")
+    bot = await start()
+    table = Table(channel_id=channel, guild_id=fd.guild_id, kind="cthulhu", host_id=1,
+                  seed=1, status=ACTIVE)
+    return await bot.store.create(table, [], None, None), fd
+
+
+def _post(lines: list[str], version: int, *, user: int | None = ANN, turn: str = "t1",
+          chapter: str | None = "c1", image: bytes | None = None,
+          extras: list[tuple[str, bytes]] | None = None) -> Post:
+    prompt = Prompt(0, user, "Ann" if user == ANN else "Bo",
+                    [Option("Reveal", Action("reveal"))], version)
+    return Post(lines=lines, image=image, prompt=prompt, key=f"7.{version}", chapter=chapter,
+                turn=turn, extras=extras or [])
+
+
+def _bot_messages(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
+    return [m for m in fd.channel_messages(channel) if m.author_id == fd.bot_user.id]
+
+
+def _lives(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
+    """The live messages, old and new (not the pings, not the lines sent before one)."""
+    return [m for m in _bot_messages(fd, channel) if (m.nonce or "").endswith(".p")]
+
+
+async def test_one_message_is_edited_and_the_board_sent_only_when_it_changed(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    table, _ = await _table(fd, start_hauntkeeper)
+    bot = await start_hauntkeeper()
+    first, second = tiny_png((10, 20, 30)), tiny_png((200, 10, 10))
+    await bot.outlet.publish(table, _post(["Ann moves."], 1, image=first))
+    (live,) = _lives(fd, table.channel_id)
+    board_ids = list(live.attachment_ids)
+    await bot.outlet.publish(table, _post(["Ann looks around."], 2, image=first))
+    live = fd.message(live.id)
+    assert live.attachment_ids == board_ids  # the same board: not uploaded again
+    assert live.content.startswith("Ann moves.\nAnn looks around.")  # one turn's lines
+    assert ":2:reveal" in " ".join(live.custom_ids())  # the newest controls
+    await bot.outlet.publish(table, _post(["Ann opens a door."], 3, image=second,
+                                          extras=[("dice.png", first)]))
+    live = fd.message(live.id)
+    assert [name for name, _ in live.attachments] == ["board.png", "dice.png"]
+    assert live.attachments[0][1] == second and second.startswith(PNG_SIGNATURE)
+    await bot.outlet.publish(table, _post(["The turn passes."], 4, turn="t2", image=second))
+    live = fd.message(live.id)
+    assert [name for name, _ in live.attachments] == ["board.png"]  # the dice went
+    assert live.content.startswith("The turn passes.\n")  # a new turn's lines only
+    assert "Ann moves." not in live.content
+    assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
+    assert len(live.history) == 3
+
+
+async def test_a_new_chapter_and_the_end_are_new_messages(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    table, _ = await _table(fd, start_hauntkeeper)
+    bot = await start_hauntkeeper()
+    await bot.outlet.publish(table, _post(["Round one."], 1))
+    await bot.outlet.publish(table, _post(["Round two begins."], 2, chapter="c2"))
+    old, new = _lives(fd, table.channel_id)
+    # What led to the new chapter ends the old message, its record; the new one starts
+    # with the board, whose turn it is and the controls.
+    assert old.components == [] and old.content == "Round one.\nRound two begins."
+    assert new.content == "**<@42>**, it's your move." and new.components
+    over = Table(**{**table.__dict__, "status": OVER})
+    end = Post(lines=["Ann wins."], key="7.3", chapter="c2", turn=None)
+    await bot.outlet.publish(over, end)
+    messages = _bot_messages(fd, table.channel_id)
+    assert messages[-1].content.startswith("Ann wins.") and "game is over" in \
+        messages[-1].content
+    assert fd.message(new.id).components == []
+    assert not any("your turn:" in m.content for m in messages)  # the ping went too
+
+
+async def test_a_restart_keeps_editing_and_a_deleted_message_is_posted_anew(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    table, _ = await _table(fd, start_hauntkeeper)
+    bot = await start_hauntkeeper()
+    await bot.outlet.publish(table, _post(["One."], 1))
+    (live,) = _lives(fd, table.channel_id)
+    bot = await start_hauntkeeper()  # a new process: only the store remembers
+    await bot.outlet.publish(table, _post(["Two."], 2))
+    assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
+    assert fd.message(live.id).content.startswith("One.\nTwo.")
+    fd.message(live.id).deleted = True  # someone deleted it
+    await bot.outlet.publish(table, _post(["Three."], 3))
+    (again,) = _lives(fd, table.channel_id)
+    assert again.id != live.id and again.content.startswith("One.\nTwo.\nThree.")
+
+
+async def test_a_delivery_sent_again_shows_once(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    table, _ = await _table(fd, start_hauntkeeper)
+    bot = await start_hauntkeeper()
+    await bot.outlet.publish(table, _post(["One."], 1))
+    await bot.outlet.publish(table, _post(["Two."], 2))
+    count = len(_bot_messages(fd, table.channel_id))
+    await bot.outlet.publish(table, _post(["Two."], 2))  # after a crash, the same key
+    (live,) = _lives(fd, table.channel_id)
+    assert live.content.startswith("One.\nTwo.\n") and live.content.count("Two.") == 1
+    assert len(_bot_messages(fd, table.channel_id)) == count
+    long = [f"long line {n:02d} " + "v" * 90 for n in range(40)]  # past one message
+    await bot.outlet.publish(table, _post(long, 3, turn="t2"))
+    texts = [m.content for m in _bot_messages(fd, table.channel_id)]
+    await bot.outlet.publish(table, _post(long, 3, turn="t2"))  # sent again
+    assert [m.content for m in _bot_messages(fd, table.channel_id)] == texts
+
+
+async def test_long_text_is_split_at_lines_and_nothing_is_lost(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    table, _ = await _table(fd, start_hauntkeeper)
+    bot = await start_hauntkeeper()
+    lines = [f"line {n:03d} " + "y" * 80 for n in range(60)]  # about 5,500 characters
+    giant = " ".join(f"word{n}" for n in range(600))  # one line longer than a message
+    await bot.outlet.publish(table, _post([*lines, giant, "The end."], 1))
+    messages = _bot_messages(fd, table.channel_id)
+    texts = [m.content for m in messages if "your turn:" not in m.content]
+    assert len(texts) >= 4 and all(len(t) <= LIMIT for t in texts)
+    got = [line for text in texts for line in text.split("\n")]
+    assert got[:60] == lines  # whole lines, in order
+    assert " ".join(got[60:-2]).split() == giant.split()  # split between words only
+    assert got[-2:] == ["The end.", "**<@42>**, it's your move."]
+    assert messages[-2].components  # the live message comes last, before the ping
+    # A turn that outgrows its message goes on in a new one; the old keeps its lines.
+    await bot.outlet.publish(table, _post(["x" * 1500], 2))
+    await bot.outlet.publish(table, _post(["z" * 1500], 3))
+    lives = _lives(fd, table.channel_id)
+    assert lives[-2].content.startswith("The end.\n" + "x" * 1500)
+    assert lives[-2].components == []
+    assert lives[-1].content.startswith("z" * 1500)
+    # A new turn too long for one message: the old live message, whose lines would give
+    # way anyway, carries its first lines; the new one keeps room to go on in place.
+    count = len(_bot_messages(fd, table.channel_id))
+    turn = [f"turn two, line {n:02d} " + "w" * 60 for n in range(40)]  # ~3,200 characters
+    await bot.outlet.publish(table, _post(turn, 4, turn="t2", image=tiny_png((1, 2, 3))))
+    old, new = lives[-1], _lives(fd, table.channel_id)[-1]
+    old = fd.message(old.id)
+    assert old.content.startswith("turn two, line 00 ") and old.attachments == []
+    assert old.components == [] and new.id != old.id and new.attachments
+    shown = [m.content for m in _bot_messages(fd, table.channel_id)[count - 2:]
+             if "your turn:" not in m.content]
+    got = [line for text in shown for line in text.split("\n")]
+    assert [line for line in got if line.startswith("turn two")] == turn
+    assert len(new.content) <= LIMIT // 2 + 100
+
+
+async def test_a_ping_when_the_turn_passes_to_another_human(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    table, _ = await _table(fd, start_hauntkeeper)
+    bot = await start_hauntkeeper()
+
+    def pings() -> list[FakeMessage]:
+        return [m for m in _bot_messages(fd, table.channel_id) if "your turn:" in m.content]
+
+    await bot.outlet.publish(table, _post(["Ann starts."], 1))
+    (first,) = pings()
+    (live,) = _lives(fd, table.channel_id)
+    assert first.content == say("live.your_turn", mention=f"<@{ANN}>",
+                                link=f"https://discord.com/channels/{fd.guild_id}/"
+                                     f"{table.channel_id}/{live.id}")
+    await bot.outlet.publish(table, _post(["Ann again."], 2))
+    assert pings() == [first]  # the same player: no new ping
+    await bot.outlet.publish(table, _post(["Bo's turn."], 3, user=BO, turn="t2"))
+    (second,) = pings()
+    assert f"<@{BO}>" in second.content and fd.message(first.id).deleted
+    assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
+
+
+async def test_readers_see_the_edited_message_in_its_place(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """The fake Discord keeps an edited message where it was and serves its new content,
+    attachments and components to whoever reads the channel (discord.py's fetch and
+    history), as Discord does."""
+    table, _ = await _table(fd, start_hauntkeeper)
+    bot = await start_hauntkeeper()
+    await bot.outlet.publish(table, _post(["One."], 1, image=tiny_png((1, 1, 1))))
+    (live,) = _lives(fd, table.channel_id)
+    user = fd.add_user("chatty")
+    await fd.post_message(user, table.channel_id, "nice move")  # a player talks after it
+    await bot.outlet.publish(table, _post(["Two."], 2, image=tiny_png((9, 9, 9))))
+    channel = bot.get_channel(table.channel_id) or await bot.fetch_channel(table.channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    fetched = await channel.fetch_message(live.id)
+    assert fetched.content.startswith("One.\nTwo.") and fetched.edited_at is not None
+    assert [a.filename for a in fetched.attachments] == ["board.png"]
+    assert await fetched.attachments[0].read() == tiny_png((9, 9, 9))
+    assert any(":2:reveal" in (c.custom_id or "") for row in fetched.components
+               for c in row.children)  # type: ignore[union-attr]
+    order = [m.id async for m in channel.history(limit=10, oldest_first=True)]
+    assert order.index(live.id) < order.index(fd.channel_messages(table.channel_id)[-1].id)
