@@ -328,7 +328,7 @@ def test_a_haunt_token_is_a_square_in_the_strip() -> None:
     geo = map_geometry(marked)
     tile = next(t for t in tiles if t.key == "library")
     look = betrayal._look(tile, betrayal._link_letters(marked))
-    placed, _ = betrayal._strip_layout(look, geo.tile)
+    placed, _ = betrayal._strip_layout(look, geo.tile, geo.tile_font)
     kinds = [p[0] for p in placed]
     assert kinds[:2] == ["symbol", "haunt"]  # first after the card symbol
     _, text, x, y, w, _ = placed[1]

@@ -65,19 +65,21 @@ if TYPE_CHECKING:
     from renderers.betrayal.layout import MapGeometry
 
 
-def _token_slots(n: int, t: int, strip_rows: int = 1) -> tuple[tuple[int, int, int, int,
-                                                                     int], ...]:
+def _token_slots(n: int, t: int, strip_rows: int = 1,
+                 tf: int = 0) -> tuple[tuple[int, int, int, int, int], ...]:
     """Where `n` explorers stand in a tile of size `t`: per explorer (cx, cy, r,
     label width, label font size), relative to the tile. One column of discs with names
     when few share a tile, two or three columns for a crowd (up to 6 and beyond). They
-    stand above the `strip_rows` rows the tile's bottom strip uses (0: all the way down)."""
-    return _token_slots_cached(max(1, n), t, strip_rows)
+    stand above the `strip_rows` rows the tile's bottom strip uses (0: all the way down).
+    Labels are never below tf px (`_tile_parts`); a label that does not fit its slot at
+    that size is cut to an initial or left out (`_label_text`)."""
+    return _token_slots_cached(max(1, n), t, strip_rows, tf)
 
 
 @lru_cache(maxsize=256)
-def _token_slots_cached(n: int, t: int, strip_rows: int) -> tuple[tuple[int, int, int, int,
-                                                                        int], ...]:
-    parts = _tile_parts(t)
+def _token_slots_cached(n: int, t: int, strip_rows: int,
+                        tf: int) -> tuple[tuple[int, int, int, int, int], ...]:
+    parts = _tile_parts(t, tf)
     bx0, by0, bx1, by1 = parts.body
     h = parts.strip[3] - parts.strip[1]
     by1 = parts.strip[3] - strip_rows * (h + max(2, h // 5)) - max(1, round(t * 0.01))
@@ -97,18 +99,36 @@ def _token_slots_cached(n: int, t: int, strip_rows: int) -> tuple[tuple[int, int
     rows = math.ceil(n / cols)
     pitch = min(bh / rows, t * 0.3)
     r = max(2, math.floor(r_f))
-    outer = _ring_outer(r)
     col_w = bw / cols
     top = by0 + (bh - pitch * rows) / 2
-    size = max(8, min(round(t * 0.12), round(r * 1.35)))
+
+    def label_room(r: int) -> int:
+        return max(0, math.floor(col_w - 2 * _ring_outer(r) - max(2, r * 0.3)))
+
+    def label_size(r: int) -> int:
+        return max(8, parts.text, min(round(t * 0.12), round(r * 1.35)))
+
+    # A short label ("P2", "×3") at the least legible size beats a slightly bigger disc:
+    # shrink the disc (down to R_MIN tile sides) until one fits beside it.
+    r_min = max(2, round(t * R_MIN))
+    while r > r_min and label_room(r) < LABEL_ROOM * label_size(r):
+        r -= 1
+    size = label_size(r)
+    label_w = label_room(r)
+    if rows > 1 and pitch < size:  # labels would run into the next row's: none
+        label_w = 0
+    outer = _ring_outer(r)
     slots = []
     for i in range(n):
         row, col = divmod(i, cols)
         cx = round(bx0 + col * col_w + outer)
         cy = round(top + (row + 0.5) * pitch)
-        label_w = max(0, math.floor(col_w - 2 * outer - max(2, r * 0.3)))
         slots.append((cx, cy, r, label_w, size))
     return tuple(slots)
+
+
+R_MIN = 0.055  # the smallest disc radius (per tile side) a label may shrink a disc to
+LABEL_ROOM = 1.6  # label room per font size that holds two characters ("P2", "×3")
 
 
 def _ring(r: int) -> tuple[int, int]:
@@ -233,11 +253,12 @@ def _draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     round it."""
     t = geo.tile
     groups = _groups(view)
-    strip_rows = _strip_rows(view, t, groups)
+    tf = geo.tile_font
+    strip_rows = _strip_rows(view, t, groups, tf)
     fonts = font_signature()
     tiles = {(tile.floor, tile.x, tile.y): tile for tile in view.tiles}
     for cell, group in groups.items():
-        slots = _token_slots(len(group), t, strip_rows.get(cell, 0))
+        slots = _token_slots(len(group), t, strip_rows.get(cell, 0), tf)
         tile = tiles.get(cell)
         on = PANEL if tile is None else _tile_fill(tile)
         over = tile is not None and tile.barrier
@@ -307,14 +328,18 @@ def _monster(name: str, glyph: str, stunned: bool, count: int, r: int, label_w: 
 
 
 def _label_text(ex: ExplorerView, label_w: int, size: int) -> tuple[str, Font, Colour] | None:
-    """A figure's name to the right of its slot (cut to its initial if need be): the
-    text, font and colour, or None when the slot leaves no room."""
+    """A figure's name to the right of its slot, at `size` (never smaller: the slot's
+    size is the least a preview can read), else its initial: the text, font and colour,
+    or None when the slot leaves no room even for that."""
     if label_w < 4:
         return None
     name = (ex.player or ex.name or "?").split()[0]
-    f, text = fit_text(name, label_w, size, min_size=max(7, round(size * 0.7)), bold=True)
-    if text.endswith("…") and len(text) <= 2:
+    f = font(size, True)
+    text = name
+    if text_width(f, text) > label_w:
         text = name[:1]
+        if text_width(f, text) > label_w:
+            return None
     fill = GOLD if ex.acting else TRAITOR if ex.traitor and ex.alive else \
         TEXT if ex.alive else MUTED
     return text, f, fill
@@ -338,13 +363,13 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
     fill, edge, ink = (STUNNED, MUTED, TEXT) if m.stunned else (MONSTER, MONSTER_EDGE,
                                                                MONSTER_EDGE)
     disc(img, (cx, cy), radius, fill, outline=edge, width=max(1, round(radius / 7)))
-    centered_text(draw, (cx, cy), _mark(m.glyph, m.name), font(max(7, round(radius * 1.2)), True),
-                  ink, bold=True)
+    letter = font(max(7, round(radius * 1.2), min(size, round(radius * 1.8))), True)
+    centered_text(draw, (cx, cy), _mark(m.glyph, m.name), letter, ink, bold=True)
     x = cx + _ring_outer(r) + max(2, round(r * 0.3))
     right = x + label_w
     if m.stunned:
-        bh = max(8, size)
-        bf = font(max(7, round(bh * 0.8)), True)
+        bh = max(8, round(size * 1.15))
+        bf = font(size, True)
         bw = max(bh, text_width(bf, "S") + 4)
         # Offsets are rounded apart from the centre, so a token drawn once and moved to
         # any cell (a cached piece) is the same pixels.
@@ -367,8 +392,7 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
     for text, may_cut in options:
         if not text or right - x < 4:
             continue
-        f, shown = fit_text(text, right - x, size, min_size=max(7, round(size * 0.7)),
-                            bold=True)
+        f, shown = fit_text(text, right - x, size, min_size=size, bold=True)
         if shown == text or (may_cut and len(shown) >= 4):
             draw_text(draw, (x, cy), shown, f, MUTED if m.stunned else TEXT, anchor="lm",
                       bold=True)
