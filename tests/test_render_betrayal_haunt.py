@@ -442,7 +442,9 @@ def test_twenty_monsters_stay_under_the_size_bound(width: int) -> None:
         cx, cy = geo.monsters[m.id]
         r = geo.monster_radius[m.id]
         assert x0 <= cx - r and cx + r <= x1 and y0 <= cy - r and cy + r <= y1
-        if r >= 6:  # big enough to have plain fill below the letter
+        # Big enough to have plain fill below the letter (drawn at the tile's text size
+        # at least, which fills a smaller disc).
+        if r >= max(6, 0.6 * geo.tile_font):
             assert close(png.getpixel(fill_point(geo, m.id)), STUNNED if m.stunned
                          else MONSTER), m
 

@@ -69,7 +69,7 @@ def _token_slots(n: int, t: int, strip_rows: int = 1,
                  tf: int = 0) -> tuple[tuple[int, int, int, int, int], ...]:
     """Where `n` explorers stand in a tile of size `t`: per explorer (cx, cy, r,
     label width, label font size), relative to the tile. One column of discs with names
-    when few share a tile, two or three columns for a crowd (up to 6 and beyond). They
+    when few share a tile, more columns (up to MAX_COLS) for a crowd. They
     stand above the `strip_rows` rows the tile's bottom strip uses (0: all the way down).
     Labels are never below tf px (`_tile_parts`); a label that does not fit its slot at
     that size is cut to an initial or left out (`_label_text`)."""
@@ -86,47 +86,58 @@ def _token_slots_cached(n: int, t: int, strip_rows: int,
     by1 = max(by1, by0 + round(t * 0.12))
     bw, bh = bx1 - bx0, by1 - by0
     r_max = t * 0.105
-    best: tuple[float, int] | None = None
-    for cols in (1, 2, 3):
-        rows = math.ceil(n / cols)
-        pitch = min(bh / rows, t * 0.3)
-        r = min(r_max, pitch * 0.34, bw / cols * 0.19)
-        # More columns leave less room for names, so they must buy clearly bigger discs.
-        if best is None or r > best[0] * 1.3:
-            best = (r, cols)
-    assert best is not None
-    r_f, cols = best
-    rows = math.ceil(n / cols)
-    pitch = min(bh / rows, t * 0.3)
-    r = max(2, math.floor(r_f))
-    col_w = bw / cols
-    top = by0 + (bh - pitch * rows) / 2
-
-    def label_room(r: int) -> int:
-        return max(0, math.floor(col_w - 2 * _ring_outer(r) - max(2, r * 0.3)))
+    r_min = max(2, round(t * R_MIN))
 
     def label_size(r: int) -> int:
         return max(8, parts.text, min(round(t * 0.12), round(r * 1.35)))
 
-    # A short label ("P2", "×3") at the least legible size beats a slightly bigger disc:
-    # shrink the disc (down to R_MIN tile sides) until one fits beside it.
-    r_min = max(2, round(t * R_MIN))
-    while r > r_min and label_room(r) < LABEL_ROOM * label_size(r):
-        r -= 1
-    size = label_size(r)
-    label_w = label_room(r)
-    if rows > 1 and pitch < size:  # labels would run into the next row's: none
-        label_w = 0
+    def fit(cols: int, labelled: bool) -> tuple[int, int, int]:
+        """(disc radius, label room, label size) in `cols` columns."""
+        rows = math.ceil(n / cols)
+        pitch, col_w = min(bh / rows, t * 0.3), bw / cols
+        r = max(2, math.floor(min(r_max, pitch * 0.34, col_w * (0.19 if labelled else 0.34))))
+        while r > 2 and 2 * _ring_outer(r) > min(pitch, col_w):  # rings never touch
+            r -= 1
+        if not labelled:
+            return r, 0, label_size(r)
+
+        def room(r: int) -> int:
+            return max(0, math.floor(col_w - 2 * _ring_outer(r) - max(2, r * 0.3)))
+
+        # A short label ("P2", "×3") at the least legible size beats a slightly bigger
+        # disc: shrink the disc (down to R_MIN tile sides) until one fits beside it.
+        while r > r_min and room(r) < LABEL_ROOM * label_size(r):
+            r -= 1
+        if rows > 1 and pitch < label_size(r):  # labels would run into the next row's
+            return r, 0, label_size(r)
+        return r, room(r), label_size(r)
+
+    options = range(1, min(n, MAX_COLS) + 1)
+    cols = 1
+    for c in options:
+        # More columns leave less room for names, so they must buy clearly bigger discs.
+        if fit(c, True)[0] > fit(cols, True)[0] * 1.3:
+            cols = c
+    r, label_w, size = fit(cols, True)
+    if label_w < LABEL_ROOM * size:  # a crowd: no room for labels, so the biggest discs
+        crowd = max(options, key=lambda c: (fit(c, False)[0], -c))
+        if fit(crowd, False)[0] > r:
+            cols = crowd
+            r, label_w, size = fit(cols, False)
+    rows = math.ceil(n / cols)
+    pitch, col_w = min(bh / rows, t * 0.3), bw / cols
+    top = by0 + (bh - pitch * rows) / 2
     outer = _ring_outer(r)
     slots = []
     for i in range(n):
         row, col = divmod(i, cols)
-        cx = round(bx0 + col * col_w + outer)
+        cx = round(bx0 + col * col_w + outer) if label_w else round(bx0 + (col + 0.5) * col_w)
         cy = round(top + (row + 0.5) * pitch)
         slots.append((cx, cy, r, label_w, size))
     return tuple(slots)
 
 
+MAX_COLS = 6  # a crowd stands in up to this many columns
 R_MIN = 0.055  # the smallest disc radius (per tile side) a label may shrink a disc to
 LABEL_ROOM = 1.6  # label room per font size that holds two characters ("P2", "×3")
 
@@ -363,7 +374,7 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
     fill, edge, ink = (STUNNED, MUTED, TEXT) if m.stunned else (MONSTER, MONSTER_EDGE,
                                                                MONSTER_EDGE)
     disc(img, (cx, cy), radius, fill, outline=edge, width=max(1, round(radius / 7)))
-    letter = font(max(7, round(radius * 1.2), min(size, round(radius * 1.8))), True)
+    letter = font(_letter_size(radius, size), True)
     centered_text(draw, (cx, cy), _mark(m.glyph, m.name), letter, ink, bold=True)
     x = cx + _ring_outer(r) + max(2, round(r * 0.3))
     right = x + label_w
@@ -381,19 +392,32 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
             x += bw + max(2, round(size * 0.25))
         rounded_box(img, (bx0, by0, bx0 + bw, by0 + bh), max(2, bh // 3), TEXT)
         centered_text(draw, (bx0 + bw / 2, by0 + bh / 2), "S", bf, BG, bold=True)
+    shown = _monster_text(stack, right - x, size)
+    if shown is not None:
+        draw_text(draw, (x, cy), shown, font(size, True), MUTED if m.stunned else TEXT,
+                  anchor="lm", bold=True)
+
+
+def _letter_size(radius: int, size: int) -> int:
+    """The size of a monster's letter on its disc: the slot's label size at least (a
+    small disc's letter fills it, yet reads)."""
+    return max(7, round(radius * 1.2), size)
+
+
+def _monster_text(stack: tuple[MonsterView, ...], room: int, size: int) -> str | None:
+    """What a monster stack's label says in `room` px at `size` (never smaller): a
+    stack's count matters more than its name, "×3 Giant", else "×3"; a lone monster
+    shows its whole name, else the noun, which may be cut while three letters are left
+    ("Zom…"). None: nothing fits."""
     count = f"×{len(stack)}" if len(stack) > 1 else ""
-    words = m.name.split()
+    words = stack[0].name.split()
     name = words[-1] if words else ""  # the noun: "Flesh Giant" -> "Giant"
-    # A stack's count matters more than its name: "×3 Giant", else "×3". A lone monster
-    # shows its whole name, else the noun, which may be cut while three letters are
-    # left ("Zom…").
     options = ([(f"{count} {name}".strip(), False), (count, False)] if count else
                [(" ".join(words), False), (name, True)])
     for text, may_cut in options:
-        if not text or right - x < 4:
+        if not text or room < 4:
             continue
-        f, shown = fit_text(text, right - x, size, min_size=size, bold=True)
+        _, shown = fit_text(text, room, size, min_size=size, bold=True)
         if shown == text or (may_cut and len(shown) >= 4):
-            draw_text(draw, (x, cy), shown, f, MUTED if m.stunned else TEXT, anchor="lm",
-                      bold=True)
-            break
+            return shown
+    return None

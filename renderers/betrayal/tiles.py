@@ -66,6 +66,8 @@ from renderers.common import (
 SIDES: tuple[str, ...] = ("N", "E", "S", "W")
 _DELTA: dict[str, tuple[int, int]] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 _OPPOSITE: dict[str, str] = {"N": "S", "S": "N", "E": "W", "W": "E"}
+BAND_PX = 12  # a ringed disc of the least radius worth drawing (3 px)
+BODY_NAME = 0.18  # the least band (per tile side) a two-line name leaves the figures
 BODY_MIN = 0.16  # the band (per tile side) figures keep when the strip takes two rows
 
 
@@ -83,6 +85,8 @@ class TileParts:
     body: Box  # where explorers stand
     strip: Box  # symbol, tokens, item pile, links (bottom row)
     text: int = 7  # the smallest font any text in the tile is drawn at
+    name_min: int = 7  # a long name shrinks to this before it is cut
+    name_lines: int = 2  # the name wraps onto this many lines at most
 
 
 @lru_cache(maxsize=64)
@@ -94,13 +98,19 @@ def _tile_parts(t: int, tf: int = 0) -> TileParts:
     name_size = max(8, round(t * 0.122), text)
     line_h = round(name_size * 1.17)
     side = wall + max(1, round(t * 0.025))  # names may use nearly the whole width
-    name_box = (side, pad, t - side, pad + 2 * line_h)
     strip_h = max(9, round(t * 0.155), math.ceil(text / PILL_TEXT))
     strip = (side, t - pad - strip_h, t - side, t - pad)  # as wide as the name's band
+    # Two lines for the name, unless that leaves the figures above a strip row less than
+    # BODY_NAME tile sides or BAND_PX (a floor too wide for TILE_MIN has smaller tiles,
+    # the same text).
+    band = strip[1] - max(2, strip_h // 5) - max(1, round(t * 0.01)) - (pad + 2 * line_h)
+    lines = 2 if band >= max(BAND_PX, round(t * BODY_NAME)) else 1
+    name_box = (side, pad, t - side, pad + lines * line_h)
     body = (pad, name_box[3] + max(1, round(t * 0.01)), t - pad, strip[1] - max(1, round(t * 0.01)))
     return TileParts(size=t, wall=wall, radius=max(2, round(t * 0.06)), pad=pad,
                      door=round(t * 0.36), name_box=name_box, name_size=name_size, body=body,
-                     strip=strip, text=text)
+                     strip=strip, text=text,
+                     name_min=max(text, round(name_size * 0.75)), name_lines=lines)
 
 
 def _second_row_fits(parts: TileParts) -> bool:
@@ -237,11 +247,11 @@ def _draw_tile(look: TileLook, t: int, tf: int = 0) -> Image.Image:
 
     # Name: centred, up to two lines, shrunk before it is cut.
     nx0, ny0, nx1, ny1 = parts.name_box
-    f, lines = fit_wrapped(name, nx1 - nx0, 2, parts.name_size,
-                           min_size=max(parts.text, round(parts.name_size * 0.75)),
+    n = parts.name_lines
+    f, lines = fit_wrapped(name, nx1 - nx0, n, parts.name_size, min_size=parts.name_min,
                            bold=True)
-    line_h = (ny1 - ny0) / 2
-    top = ny0 + line_h * (2 - len(lines)) / 2  # one line sits in the middle of the band
+    line_h = (ny1 - ny0) / n
+    top = ny0 + line_h * (n - len(lines)) / 2  # one line sits in the middle of the band
     for i, line in enumerate(lines):
         centered_text(draw, (t // 2, round(top + line_h * (i + 0.5))), line, f, TEXT, bold=True)
 
@@ -269,7 +279,8 @@ def _draw_tile(look: TileLook, t: int, tf: int = 0) -> Image.Image:
     return img
 
 
-# One thing drawn in a tile's bottom strip: (what, text, x, y, width, font size), where
+# One thing drawn in a tile's bottom strip: (what, text, x, y, width, font size; for the
+# symbol 0), where
 # what is "symbol", "pile", "link", "haunt" (a haunt token's letter), "more" (the "+n"
 # mark) or "token:<kind>".
 StripItem = tuple[str, str, int, int, int, int]
@@ -296,7 +307,7 @@ def _strip_layout_cached(look: TileLook, t: int, tf: int,
     right = sx1
     if pile:
         pw = _pile_width(h, pile)
-        placed.append(("pile", str(pile), sx1 - pw, sy0, pw, 0))
+        placed.append(("pile", str(pile), sx1 - pw, sy0, pw, _pile_font(h)))
         right = sx1 - pw - step
     x = sx0
     if symbol in SYMBOL_COLOURS:
@@ -356,16 +367,21 @@ def _haunt_square(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, h
     centered_text(draw, (x + h // 2, y + h // 2), glyph, font(size, True), BG, bold=True)
 
 
+def _pile_font(h: int) -> int:
+    """The size of an item pile's count on a strip h high."""
+    return max(7, round(h * 0.78))
+
+
 def _pile_width(h: int, count: int) -> int:
     cw = max(4, round(h * 0.52))
     return cw + round(h * 0.18) + round(h * 0.12) + text_width(
-        font(max(7, round(h * 0.78)), True), str(count)) + round(h * 0.3)
+        font(_pile_font(h), True), str(count)) + round(h * 0.3)
 
 
 def _pile_badge(img: Image.Image, draw: ImageDraw.ImageDraw, x1: int, y0: int, h: int,
                 count: int) -> int:
     """Two stacked cards and the count, right-aligned at x1; returns its left edge."""
-    f = font(max(7, round(h * 0.78)), True)
+    f = font(_pile_font(h), True)
     label = str(count)
     cw, ch = max(4, round(h * 0.52)), max(6, round(h * 0.78))
     x0 = x1 - _pile_width(h, count)
