@@ -188,6 +188,12 @@ def test_labels_stay_inside_their_tile_and_apart(name: str, width: int) -> None:
                 assert text_width(font(size, True), text) <= box[2] - box[0], (what, text)
         for i, a in enumerate(boxes):
             assert all(_apart(a, b) for b in boxes[i + 1:]), tile.key
+        # Nothing is lost: what is not shown is counted in the "+n".
+        shown = sum(what in ("link", "haunt") or what.startswith("token:")
+                    for what, *_ in placed)
+        more = [int(text[1:]) for what, text, *_ in placed if what == "more"]
+        want = len(tile.tokens) + len(tile.haunt_tokens) + len(links.get(tile.key, ()))
+        assert shown + sum(more) == want, (name, tile.key, placed)
         tops[(tile.floor, tile.x, tile.y)] = min((b[1] for b in boxes), default=t)
     tiles = {(tile.floor, tile.x, tile.y): geo.tiles[tile.key] for tile in view.tiles}
     for cell, figures in _figures(view, geo):

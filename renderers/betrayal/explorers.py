@@ -44,7 +44,7 @@ from renderers.betrayal.palette import (
     _mark,
     _px,
 )
-from renderers.betrayal.tiles import _strip_rows, _tile_parts
+from renderers.betrayal.tiles import _strip_rows, _strip_step, _tile_parts
 from renderers.canvas import Canvas, Sprite, pieces, trimmed
 from renderers.common import (
     Colour,
@@ -82,7 +82,7 @@ def _token_slots_cached(n: int, t: int, strip_rows: int,
     parts = _tile_parts(t, tf)
     bx0, by0, bx1, by1 = parts.body
     h = parts.strip[3] - parts.strip[1]
-    by1 = parts.strip[3] - strip_rows * (h + max(2, h // 5)) - max(1, round(t * 0.01))
+    by1 = parts.strip[3] - strip_rows * (h + _strip_step(h)) - max(1, round(t * 0.01))
     by1 = max(by1, by0 + round(t * 0.12))
     bw, bh = bx1 - bx0, by1 - by0
     r_max = t * 0.105

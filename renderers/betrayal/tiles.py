@@ -66,6 +66,7 @@ from renderers.common import (
 SIDES: tuple[str, ...] = ("N", "E", "S", "W")
 _DELTA: dict[str, tuple[int, int]] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 _OPPOSITE: dict[str, str] = {"N": "S", "S": "N", "E": "W", "W": "E"}
+CODE_PAD = 4  # round a token's code: tight, so a code and a link fit beside a symbol
 BAND_PX = 12  # a ringed disc of the least radius worth drawing (3 px)
 BODY_NAME = 0.18  # the least band (per tile side) a two-line name leaves the figures
 BODY_MIN = 0.16  # the band (per tile side) figures keep when the strip takes two rows
@@ -103,7 +104,7 @@ def _tile_parts(t: int, tf: int = 0) -> TileParts:
     # Two lines for the name, unless that leaves the figures above a strip row less than
     # BODY_NAME tile sides or BAND_PX (a floor too wide for TILE_MIN has smaller tiles,
     # the same text).
-    band = strip[1] - max(2, strip_h // 5) - max(1, round(t * 0.01)) - (pad + 2 * line_h)
+    band = strip[1] - _strip_step(strip_h) - max(1, round(t * 0.01)) - (pad + 2 * line_h)
     lines = 2 if band >= max(BAND_PX, round(t * BODY_NAME)) else 1
     name_box = (side, pad, t - side, pad + lines * line_h)
     body = (pad, name_box[3] + max(1, round(t * 0.01)), t - pad, strip[1] - max(1, round(t * 0.01)))
@@ -113,11 +114,16 @@ def _tile_parts(t: int, tf: int = 0) -> TileParts:
                      name_min=max(text, round(name_size * 0.75)), name_lines=lines)
 
 
+def _strip_step(h: int) -> int:
+    """The space between things in a strip h high, and between its rows."""
+    return max(2, h // 8)
+
+
 def _second_row_fits(parts: TileParts) -> bool:
     """Whether the strip may take a second row: only where the figures keep a band of
     BODY_MIN tile sides above it (a small tile's big text leaves no room for both)."""
     h = parts.strip[3] - parts.strip[1]
-    top = parts.strip[1] - h - max(2, h // 5)
+    top = parts.strip[1] - h - _strip_step(h)
     return top - parts.body[1] >= round(parts.size * BODY_MIN)
 
 
@@ -302,7 +308,7 @@ def _strip_layout_cached(look: TileLook, t: int, tf: int,
     parts = _tile_parts(t, tf)
     sx0, sy0, sx1, _ = parts.strip
     h = parts.strip[3] - sy0
-    step = max(2, h // 5)
+    step = _strip_step(h)
     placed: list[StripItem] = []
     right = sx1
     if pile:
@@ -314,17 +320,18 @@ def _strip_layout_cached(look: TileLook, t: int, tf: int,
         placed.append(("symbol", symbol, x, sy0, h, 0))
         x += h + step
     pill_size = max(parts.text, round(h * PILL_TEXT))
-    padx = max(2, round(h * 0.2))
+    padx = max(2, round(h * 0.2))  # round a whole word
     items = ([("haunt", g) for g in haunted] + [("token:" + k, _token_label(k)) for k in tokens]
              + [("link", c) for c in links])
-    rows = [(sy0, right), (sy0 - h - step, sx1)][:2 if _second_row_fits(parts) else 1]
+    rows = [(sy0, x, right), (sy0 - h - step, sx0, sx1)][:2 if _second_row_fits(parts) else 1]
+    flow: list[tuple[StripItem, int]] = []  # what flows along the rows, with its row
     row = 0
-    used = 1 if placed else 0
-    for i, (what, label) in enumerate(items):
-        while True:
-            last_row = row == len(rows) - 1
-            reserve = h + step if last_row and i < len(items) - 1 else 0  # for a "+n"
-            room = rows[row][1] - x - reserve
+    for what, label in items:
+        while row < len(rows):
+            y, start, end = rows[row]
+            at = flow[-1][0][2] + flow[-1][0][4] + step if flow and flow[-1][1] == row \
+                else start
+            room = end - at
             size, text = pill_size, label
             if what in ("link", "haunt"):
                 width = h
@@ -333,20 +340,32 @@ def _strip_layout_cached(look: TileLook, t: int, tf: int,
                                        max(parts.text, round(h * 0.55)))
                 if text != label:  # no room for the word: its code, which the legend names
                     size, text = pill_size, _token_code(what[6:])
-                width = max(h, text_width(font(size, True), text) + 2 * padx)
-            if width <= room or last_row:
+                pad = padx if text == label else CODE_PAD
+                width = max(h, text_width(font(size, True), text) + 2 * pad)
+            if width <= room:
+                flow.append(((what, text, at, y, width, size), row))
                 break
             row += 1
-            x = sx0
-        if width > room:
-            if x + h <= rows[row][1]:
-                placed.append(("more", f"+{len(items) - i}", x, rows[row][0], h,
-                               max(parts.text, round(h * 0.5))))
-                used = max(used, row + 1)
+        if row == len(rows):
             break
-        placed.append((what, text, x, rows[row][0], width, size))
-        used = max(used, row + 1)
-        x += width + step
+    # What did not fit is counted in a "+n" after the last shown, which gives up its
+    # place (and the one before it...) if that is what a "+n" needs.
+    while len(flow) < len(items):
+        n = len(items) - len(flow)
+        last_row = flow[-1][1] if flow else 0
+        y, start, end = rows[last_row]
+        at = flow[-1][0][2] + flow[-1][0][4] + step if flow else start
+        more = ("more", f"+{n}", at, y, h, max(parts.text, round(h * 0.5)))
+        if at + h <= end and text_width(font(more[5], True), more[1]) <= h:
+            flow.append((more, last_row))
+            break
+        if not flow:
+            if symbol:  # a room's tokens say more than its card symbol: they go first
+                return _strip_layout_cached((*look[:3], "", *look[4:]), t, tf, fonts)
+            break
+        flow.pop()
+    placed += [item for item, _ in flow]
+    used = max([1 if placed else 0, *(r + 1 for _, r in flow)])
     return tuple(placed), used
 
 
@@ -368,8 +387,8 @@ def _haunt_square(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, h
 
 
 def _pile_font(h: int) -> int:
-    """The size of an item pile's count on a strip h high."""
-    return max(7, round(h * 0.78))
+    """The size of an item pile's count on a strip h high (a pill's, see PILL_TEXT)."""
+    return max(7, round(h * PILL_TEXT))
 
 
 def _pile_width(h: int, count: int) -> int:
