@@ -138,7 +138,7 @@ def _token_slots_cached(n: int, t: int, strip_rows: int,
 
 
 MAX_COLS = 6  # a crowd stands in up to this many columns
-R_MIN = 0.055  # the smallest disc radius (per tile side) a label may shrink a disc to
+R_MIN = 0.05  # the smallest disc radius (per tile side) a label may shrink a disc to
 LABEL_ROOM = 1.6  # label room per font size that holds two characters ("P2", "×3")
 
 
