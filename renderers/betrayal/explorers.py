@@ -1,12 +1,15 @@
 """The figures on the map: explorers and monsters in the tiles, and the roster row above.
 
-Explorers stand in their tile as coloured discs with the player's name beside them,
-in one column when few share a tile and two or three for a crowd, above whatever the
-tile's bottom strip holds; the one to play has a gold ring, the traitor a magenta band,
-dead ones are grey and crossed out where they fell. Monsters share those slots after
-the explorers: dark red discs with their letter (a large monster's disc is bigger),
-grey with an "S" while stunned. Alike monsters in one room (same kind, both stunned or
-not) are one disc with a count, so a horde stays legible in a small tile. The roster
+Explorers stand in their tile as coloured discs with the player's name beside them
+(else its initial), in one column when few share a tile and more for a crowd, above
+whatever the tile's bottom strip holds. Labels are never drawn below the map's in-tile
+text size (`MapGeometry.tile_font`): where a crowd leaves no room for them at that
+size, the discs stand without labels, as big as the room allows. The explorer to play
+has a gold ring, the traitor a magenta band, dead ones are grey and crossed out where
+they fell. Monsters share those slots after the explorers: dark red discs with their
+letter (a large monster's disc is bigger), grey with an "S" while stunned. Alike
+monsters in one room (same kind, both stunned or not) are one disc with a count beside
+it, so a horde stays legible in a small tile. The roster
 row names every explorer with the player who plays them. Each token, monster stack
 and roster chip is a piece (`renderers.canvas`) drawn once for every game that shows
 it: tokens and monsters on the floor colour of their tile, chips on the background.

@@ -2,12 +2,14 @@
 
 A tile shows its name, its doors as openings in the walls, its card symbol, a barrier
 line for split rooms, and along its bottom strip the haunt's tokens (green squares with
-their letter, first so they are the last to be cut), the rooms' tokens lying there, a
-count of items and link letters. A tile's static look (`TileLook`) is everything about it that
-changes only when the house does; sprites are cached per look and size and shared by
-every game (a room turned the same way looks the same in any house), so placing a tile
-draws one sprite at most. Between tiles, a passage is drawn across the gap when both
-have facing doors, a short stub when a door leads to unexplored space.
+their letter, first so they are the last to be cut), the rooms' tokens lying there (by
+a two-letter code the legend names where the word does not fit), a count of items and
+link letters; what does not fit at all is counted in a "+n". A tile's static look
+(`TileLook`) is everything about it that changes only when the house does; sprites are
+cached per look and size and shared by every game (a room turned the same way looks the
+same in any house), so placing a tile draws one sprite at most. Between tiles, a passage
+is drawn across the gap when both have facing doors, a short stub when a door leads to
+unexplored space.
 
 Tile internals scale with the tile size (`_tile_parts`), not with the image width, but
 never draw text smaller than the map's in-tile floor (`tf`, renderers.betrayal.fonts
