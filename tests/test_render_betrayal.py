@@ -271,8 +271,9 @@ def test_many_full_houses_fit_and_stay_legible(seed: int) -> None:
     view = full_view(seed)
     geo = map_geometry(view)
     assert geo.width == 1200
+    # 1168 px hold 8 tiles of TILE_MIN and their gaps: a wider floor gets smaller tiles.
     assert geo.tile >= betrayal.TILE_MIN or max(
-        e[2] - e[0] + 1 for e in geo.extents.values()) > 9
+        e[2] - e[0] + 1 for e in geo.extents.values()) > 8
     data = render_map(view)
     assert len(data) < MAX_BYTES
     # Tiles lie inside their floor's panel and never overlap.
@@ -412,14 +413,18 @@ def test_symbols_are_distinct_glyphs() -> None:
     view = small_view()
     img = render_image(view)
     geo = map_geometry(view)
-    parts = betrayal._tile_parts(geo.tile)
+    parts = betrayal._tile_parts(geo.tile, geo.tile_font)
     sx0, sy0, _, sy1 = parts.strip
     h = sy1 - sy0
 
     def symbol_colour(key: str) -> tuple[int, int, int]:
         x0, y0, _, _ = geo.tiles[key]
-        # An event glyph has a white spiral in its middle; sample off centre, in the disc.
-        return img.getpixel((x0 + sx0 + h // 2, y0 + sy0 + round(h * 0.12)))
+        # The glyph's commonest colour but the floor's (an event's white spiral, an
+        # item's light facet cover less of it than its own colour).
+        box = img.crop((x0 + sx0, y0 + sy0, x0 + sx0 + h, y0 + sy1))
+        floors = {*betrayal.FLOOR_FILL.values(), *betrayal.START_FILL.values()}
+        return max((c for c in box.getcolors(h * h) if c[1] not in floors),
+                   key=lambda c: c[0])[1]
 
     assert close(symbol_colour("dining_room"), betrayal.OMEN, 30)
     assert close(symbol_colour("library"), betrayal.EVENT, 30)
@@ -666,9 +671,9 @@ def test_crowded_strip_wraps_then_counts_and_explorers_stay_clear() -> None:
                       for i in range(4))
     view = MapView(tiles=tuple(tiles), explorers=explorers, header="", track=omen_track(0),
                    links=(("crypt", "foyer"),))
-    geo = map_geometry(view, 700)  # small tiles: the strip overflows
+    geo = map_geometry(view)  # big tiles, room for a second row, yet the strip overflows
     look = betrayal._look(tiles[-1], betrayal._link_letters(view))
-    placed, rows = betrayal._strip_layout(look, geo.tile)
+    placed, rows = betrayal._strip_layout(look, geo.tile, geo.tile_font)
     kinds = [p[0] for p in placed]
     assert rows == 2
     assert kinds[:2] == ["pile", "symbol"] and kinds[-1] == "more"

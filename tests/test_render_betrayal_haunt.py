@@ -328,7 +328,7 @@ def test_a_haunt_token_is_a_square_in_the_strip() -> None:
     geo = map_geometry(marked)
     tile = next(t for t in tiles if t.key == "library")
     look = betrayal._look(tile, betrayal._link_letters(marked))
-    placed, _ = betrayal._strip_layout(look, geo.tile)
+    placed, _ = betrayal._strip_layout(look, geo.tile, geo.tile_font)
     kinds = [p[0] for p in placed]
     assert kinds[:2] == ["symbol", "haunt"]  # first after the card symbol
     _, text, x, y, w, _ = placed[1]
@@ -442,7 +442,9 @@ def test_twenty_monsters_stay_under_the_size_bound(width: int) -> None:
         cx, cy = geo.monsters[m.id]
         r = geo.monster_radius[m.id]
         assert x0 <= cx - r and cx + r <= x1 and y0 <= cy - r and cy + r <= y1
-        if r >= 6:  # big enough to have plain fill below the letter
+        # Big enough to have plain fill below the letter (drawn at the tile's text size
+        # at least, which fills a smaller disc).
+        if r >= max(6, 0.6 * geo.tile_font):
             assert close(png.getpixel(fill_point(geo, m.id)), STUNNED if m.stunned
                          else MONSTER), m
 

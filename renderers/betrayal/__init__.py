@@ -22,7 +22,7 @@ from __future__ import annotations
 
 # The `_name as _name` imports are internals the tests and the bench reach for (cache
 # resets, tile and strip checks); everything else public is listed in __all__.
-from renderers.betrayal.fonts import FRAME_FONTS, READ_PX, READ_WIDTH, SMALLEST_FONT
+from renderers.betrayal.fonts import FRAME_FONTS, READ_PX, READ_WIDTH, SMALLEST_FONT, TILE_FONT
 from renderers.betrayal.glyphs import glyph
 from renderers.betrayal.layout import (
     ARRANGEMENTS,
@@ -87,6 +87,7 @@ from renderers.betrayal.palette import (
     STUNNED,
     SYMBOL_COLOURS,
     TEXT,
+    TOKEN_CODES,
     TOKEN_COLOURS,
     TOKEN_EDGE,
     TOKEN_LABELS,
@@ -175,9 +176,11 @@ __all__ = [
     "STUNNED",
     "SYMBOL_COLOURS",
     "TEXT",
+    "TILE_FONT",
     "TILE_LEGIBLE",
     "TILE_MAX",
     "TILE_MIN",
+    "TOKEN_CODES",
     "TOKEN_COLOURS",
     "TOKEN_EDGE",
     "TOKEN_LABELS",

@@ -1,12 +1,15 @@
 """The figures on the map: explorers and monsters in the tiles, and the roster row above.
 
-Explorers stand in their tile as coloured discs with the player's name beside them,
-in one column when few share a tile and two or three for a crowd, above whatever the
-tile's bottom strip holds; the one to play has a gold ring, the traitor a magenta band,
-dead ones are grey and crossed out where they fell. Monsters share those slots after
-the explorers: dark red discs with their letter (a large monster's disc is bigger),
-grey with an "S" while stunned. Alike monsters in one room (same kind, both stunned or
-not) are one disc with a count, so a horde stays legible in a small tile. The roster
+Explorers stand in their tile as coloured discs with the player's name beside them
+(else its initial), in one column when few share a tile and more for a crowd, above
+whatever the tile's bottom strip holds. Labels are never drawn below the map's in-tile
+text size (`MapGeometry.tile_font`): where a crowd leaves no room for them at that
+size, the discs stand without labels, as big as the room allows. The explorer to play
+has a gold ring, the traitor a magenta band, dead ones are grey and crossed out where
+they fell. Monsters share those slots after the explorers: dark red discs with their
+letter (a large monster's disc is bigger), grey with an "S" while stunned. Alike
+monsters in one room (same kind, both stunned or not) are one disc with a count beside
+it, so a horde stays legible in a small tile. The roster
 row names every explorer with the player who plays them. Each token, monster stack
 and roster chip is a piece (`renderers.canvas`) drawn once for every game that shows
 it: tokens and monsters on the floor colour of their tile, chips on the background.
@@ -44,7 +47,7 @@ from renderers.betrayal.palette import (
     _mark,
     _px,
 )
-from renderers.betrayal.tiles import _strip_rows, _tile_parts
+from renderers.betrayal.tiles import _strip_rows, _strip_step, _tile_parts
 from renderers.canvas import Canvas, Sprite, pieces, trimmed
 from renderers.common import (
     Colour,
@@ -65,50 +68,81 @@ if TYPE_CHECKING:
     from renderers.betrayal.layout import MapGeometry
 
 
-def _token_slots(n: int, t: int, strip_rows: int = 1) -> tuple[tuple[int, int, int, int,
-                                                                     int], ...]:
+def _token_slots(n: int, t: int, strip_rows: int = 1,
+                 tf: int = 0) -> tuple[tuple[int, int, int, int, int], ...]:
     """Where `n` explorers stand in a tile of size `t`: per explorer (cx, cy, r,
     label width, label font size), relative to the tile. One column of discs with names
-    when few share a tile, two or three columns for a crowd (up to 6 and beyond). They
-    stand above the `strip_rows` rows the tile's bottom strip uses (0: all the way down)."""
-    return _token_slots_cached(max(1, n), t, strip_rows)
+    when few share a tile, more columns (up to MAX_COLS) for a crowd. They
+    stand above the `strip_rows` rows the tile's bottom strip uses (0: all the way down).
+    Labels are never below tf px (`_tile_parts`); a label that does not fit its slot at
+    that size is cut to an initial or left out (`_label_text`)."""
+    return _token_slots_cached(max(1, n), t, strip_rows, tf)
 
 
 @lru_cache(maxsize=256)
-def _token_slots_cached(n: int, t: int, strip_rows: int) -> tuple[tuple[int, int, int, int,
-                                                                        int], ...]:
-    parts = _tile_parts(t)
+def _token_slots_cached(n: int, t: int, strip_rows: int,
+                        tf: int) -> tuple[tuple[int, int, int, int, int], ...]:
+    parts = _tile_parts(t, tf)
     bx0, by0, bx1, by1 = parts.body
     h = parts.strip[3] - parts.strip[1]
-    by1 = parts.strip[3] - strip_rows * (h + max(2, h // 5)) - max(1, round(t * 0.01))
+    by1 = parts.strip[3] - strip_rows * (h + _strip_step(h)) - max(1, round(t * 0.01))
     by1 = max(by1, by0 + round(t * 0.12))
     bw, bh = bx1 - bx0, by1 - by0
     r_max = t * 0.105
-    best: tuple[float, int] | None = None
-    for cols in (1, 2, 3):
+    r_min = max(2, round(t * R_MIN))
+
+    def label_size(r: int) -> int:
+        return max(8, parts.text, min(round(t * 0.12), round(r * 1.35)))
+
+    def fit(cols: int, labelled: bool) -> tuple[int, int, int]:
+        """(disc radius, label room, label size) in `cols` columns."""
         rows = math.ceil(n / cols)
-        pitch = min(bh / rows, t * 0.3)
-        r = min(r_max, pitch * 0.34, bw / cols * 0.19)
+        pitch, col_w = min(bh / rows, t * 0.3), bw / cols
+        r = max(2, math.floor(min(r_max, pitch * 0.34, col_w * (0.19 if labelled else 0.34))))
+        while r > 2 and 2 * _ring_outer(r) > min(pitch, col_w):  # rings never touch
+            r -= 1
+        if not labelled:
+            return r, 0, label_size(r)
+
+        def room(r: int) -> int:
+            return max(0, math.floor(col_w - 2 * _ring_outer(r) - max(2, r * 0.3)))
+
+        # A short label ("P2", "×3") at the least legible size beats a slightly bigger
+        # disc: shrink the disc (down to R_MIN tile sides) until one fits beside it.
+        while r > r_min and room(r) < LABEL_ROOM * label_size(r):
+            r -= 1
+        if rows > 1 and pitch < label_size(r):  # labels would run into the next row's
+            return r, 0, label_size(r)
+        return r, room(r), label_size(r)
+
+    options = range(1, min(n, MAX_COLS) + 1)
+    cols = 1
+    for c in options:
         # More columns leave less room for names, so they must buy clearly bigger discs.
-        if best is None or r > best[0] * 1.3:
-            best = (r, cols)
-    assert best is not None
-    r_f, cols = best
+        if fit(c, True)[0] > fit(cols, True)[0] * 1.3:
+            cols = c
+    r, label_w, size = fit(cols, True)
+    if label_w < LABEL_ROOM * size:  # a crowd: no room for labels, so the biggest discs
+        crowd = max(options, key=lambda c: (fit(c, False)[0], -c))
+        if fit(crowd, False)[0] > r:
+            cols = crowd
+            r, label_w, size = fit(cols, False)
     rows = math.ceil(n / cols)
-    pitch = min(bh / rows, t * 0.3)
-    r = max(2, math.floor(r_f))
-    outer = _ring_outer(r)
-    col_w = bw / cols
+    pitch, col_w = min(bh / rows, t * 0.3), bw / cols
     top = by0 + (bh - pitch * rows) / 2
-    size = max(8, min(round(t * 0.12), round(r * 1.35)))
+    outer = _ring_outer(r)
     slots = []
     for i in range(n):
         row, col = divmod(i, cols)
-        cx = round(bx0 + col * col_w + outer)
+        cx = round(bx0 + col * col_w + outer) if label_w else round(bx0 + (col + 0.5) * col_w)
         cy = round(top + (row + 0.5) * pitch)
-        label_w = max(0, math.floor(col_w - 2 * outer - max(2, r * 0.3)))
         slots.append((cx, cy, r, label_w, size))
     return tuple(slots)
+
+
+MAX_COLS = 6  # a crowd stands in up to this many columns
+R_MIN = 0.05  # the smallest disc radius (per tile side) a label may shrink a disc to
+LABEL_ROOM = 1.6  # label room per font size that holds two characters ("P2", "×3")
 
 
 def _ring(r: int) -> tuple[int, int]:
@@ -233,11 +267,12 @@ def _draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     round it."""
     t = geo.tile
     groups = _groups(view)
-    strip_rows = _strip_rows(view, t, groups)
+    tf = geo.tile_font
+    strip_rows = _strip_rows(view, t, groups, tf)
     fonts = font_signature()
     tiles = {(tile.floor, tile.x, tile.y): tile for tile in view.tiles}
     for cell, group in groups.items():
-        slots = _token_slots(len(group), t, strip_rows.get(cell, 0))
+        slots = _token_slots(len(group), t, strip_rows.get(cell, 0), tf)
         tile = tiles.get(cell)
         on = PANEL if tile is None else _tile_fill(tile)
         over = tile is not None and tile.barrier
@@ -307,14 +342,18 @@ def _monster(name: str, glyph: str, stunned: bool, count: int, r: int, label_w: 
 
 
 def _label_text(ex: ExplorerView, label_w: int, size: int) -> tuple[str, Font, Colour] | None:
-    """A figure's name to the right of its slot (cut to its initial if need be): the
-    text, font and colour, or None when the slot leaves no room."""
+    """A figure's name to the right of its slot, at `size` (never smaller: the slot's
+    size is the least a preview can read), else its initial: the text, font and colour,
+    or None when the slot leaves no room even for that."""
     if label_w < 4:
         return None
     name = (ex.player or ex.name or "?").split()[0]
-    f, text = fit_text(name, label_w, size, min_size=max(7, round(size * 0.7)), bold=True)
-    if text.endswith("…") and len(text) <= 2:
+    f = font(size, True)
+    text = name
+    if text_width(f, text) > label_w:
         text = name[:1]
+        if text_width(f, text) > label_w:
+            return None
     fill = GOLD if ex.acting else TRAITOR if ex.traitor and ex.alive else \
         TEXT if ex.alive else MUTED
     return text, f, fill
@@ -338,13 +377,13 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
     fill, edge, ink = (STUNNED, MUTED, TEXT) if m.stunned else (MONSTER, MONSTER_EDGE,
                                                                MONSTER_EDGE)
     disc(img, (cx, cy), radius, fill, outline=edge, width=max(1, round(radius / 7)))
-    centered_text(draw, (cx, cy), _mark(m.glyph, m.name), font(max(7, round(radius * 1.2)), True),
-                  ink, bold=True)
+    letter = font(_letter_size(radius, size), True)
+    centered_text(draw, (cx, cy), _mark(m.glyph, m.name), letter, ink, bold=True)
     x = cx + _ring_outer(r) + max(2, round(r * 0.3))
     right = x + label_w
     if m.stunned:
-        bh = max(8, size)
-        bf = font(max(7, round(bh * 0.8)), True)
+        bh = max(8, round(size * 1.15))
+        bf = font(size, True)
         bw = max(bh, text_width(bf, "S") + 4)
         # Offsets are rounded apart from the centre, so a token drawn once and moved to
         # any cell (a cached piece) is the same pixels.
@@ -356,20 +395,32 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
             x += bw + max(2, round(size * 0.25))
         rounded_box(img, (bx0, by0, bx0 + bw, by0 + bh), max(2, bh // 3), TEXT)
         centered_text(draw, (bx0 + bw / 2, by0 + bh / 2), "S", bf, BG, bold=True)
+    shown = _monster_text(stack, right - x, size)
+    if shown is not None:
+        draw_text(draw, (x, cy), shown, font(size, True), MUTED if m.stunned else TEXT,
+                  anchor="lm", bold=True)
+
+
+def _letter_size(radius: int, size: int) -> int:
+    """The size of a monster's letter on its disc: the slot's label size at least (a
+    small disc's letter fills it, yet reads)."""
+    return max(7, round(radius * 1.2), size)
+
+
+def _monster_text(stack: tuple[MonsterView, ...], room: int, size: int) -> str | None:
+    """What a monster stack's label says in `room` px at `size` (never smaller): a
+    stack's count matters more than its name, "×3 Giant", else "×3"; a lone monster
+    shows its whole name, else the noun, which may be cut while three letters are left
+    ("Zom…"). None: nothing fits."""
     count = f"×{len(stack)}" if len(stack) > 1 else ""
-    words = m.name.split()
+    words = stack[0].name.split()
     name = words[-1] if words else ""  # the noun: "Flesh Giant" -> "Giant"
-    # A stack's count matters more than its name: "×3 Giant", else "×3". A lone monster
-    # shows its whole name, else the noun, which may be cut while three letters are
-    # left ("Zom…").
     options = ([(f"{count} {name}".strip(), False), (count, False)] if count else
                [(" ".join(words), False), (name, True)])
     for text, may_cut in options:
-        if not text or right - x < 4:
+        if not text or room < 4:
             continue
-        f, shown = fit_text(text, right - x, size, min_size=max(7, round(size * 0.7)),
-                            bold=True)
+        _, shown = fit_text(text, room, size, min_size=size, bold=True)
         if shown == text or (may_cut and len(shown) >= 4):
-            draw_text(draw, (x, cy), shown, f, MUTED if m.stunned else TEXT, anchor="lm",
-                      bold=True)
-            break
+            return shown
+    return None

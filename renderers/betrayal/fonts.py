@@ -6,6 +6,10 @@ Discord shows a board READ_WIDTH pixels wide in the channel; text smaller than R
 there cannot be read. So every size here must be READ_PX * 1200 / READ_WIDTH (20) or
 more; the smallest is SMALLEST_FONT (the legend, the roster's names and notes, a shrunk
 footer line). `FRAME_FONTS` lists them all for the tests.
+
+Text inside the tiles (room names, explorer and monster labels, the strip's tokens,
+letters and counts) scales with the tile, but never below TILE_FONT (at the base width):
+`MapGeometry.tile_font` is that floor for the image's width.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ PROGRESS_FONT = 22  # the haunt's progress row
 ROSTER_PLAYER_FONT = 22  # the player's name on a roster chip, shrunk to SMALLEST_FONT
 ROSTER_DETAIL_FONT = 20  # the explorer's name (and fate) beside it
 PANEL_NOTE_FONT = SMALLEST_FONT  # "4 rooms" beside a floor's title
+TILE_FONT = SMALLEST_FONT  # the smallest text drawn inside a tile
+PILL_TEXT = 0.66  # a strip pill's text per strip height (the strip grows to hold TILE_FONT)
 HEADER_MIN_FONT = round(HEADER_FONT * 0.7)  # a long header shrinks to this
 FRAME_FONTS: tuple[int, ...] = (HEADER_FONT, HEADER_MIN_FONT, PANEL_TITLE_FONT,
                                 PANEL_NOTE_FONT, FOOTER_FONT, LEGEND_FONT, PROGRESS_FONT,

@@ -23,6 +23,7 @@ from renderers.betrayal.fonts import (  # noqa: F401
     HEADER_FONT,
     PANEL_TITLE_FONT,
     PROGRESS_FONT,
+    TILE_FONT,
 )
 from renderers.betrayal.palette import _px
 from renderers.betrayal.tiles import _strip_rows, _tile_parts
@@ -42,7 +43,7 @@ PANEL_PAD = 10
 PANEL_MIN_W = 190
 FOOTER_ROW_H = 36
 TILE_MAX = 180  # tiles never get bigger than this (a 1-tile floor would look silly)
-TILE_MIN = 88  # nor smaller: names stay readable at full size; the image grows taller
+TILE_MIN = 128  # nor smaller: TILE_FONT text leaves its figures room; the image grows taller
 TILE_LEGIBLE = 64  # TILE_MIN never scales below this many pixels (narrow renders)
 GAP_RATIO = 0.13  # the space between tiles, where passages are drawn, per tile size
 # Tiles come in TILE_STEPS + 1 sizes from TILE_MIN to TILE_MAX (scaled), ~6 % apart:
@@ -100,6 +101,7 @@ class MapGeometry:
     # stacked token, so they share a centre).
     monsters: dict[int, Point] = field(default_factory=dict)
     monster_radius: dict[int, int] = field(default_factory=dict)
+    tile_font: int = 0  # no text inside a tile is drawn smaller (TILE_FONT scaled)
 
 
 def _gap(t: int) -> int:
@@ -366,7 +368,8 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
         y0 = gy0 + (y - oy) * (t + g)
         return (x0, y0, x0 + t, y0 + t)
 
-    parts = _tile_parts(t)
+    tf = tile_font(width)
+    parts = _tile_parts(t, tf)
     w = parts.wall
     tiles: dict[str, Box] = {}
     sides: dict[str, dict[str, Point]] = {}
@@ -386,10 +389,10 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
     monsters: dict[int, Point] = {}
     monster_radius: dict[int, int] = {}
     groups = _groups(view)
-    strip_rows = _strip_rows(view, t, groups)
+    strip_rows = _strip_rows(view, t, groups, tf)
     for cell, group in groups.items():
         x0, y0, _, _ = cell_box(*cell)
-        slots = _token_slots(len(group), t, strip_rows.get(cell, 0))
+        slots = _token_slots(len(group), t, strip_rows.get(cell, 0), tf)
         for figure, (sx, sy, r, _, _) in zip(group, slots, strict=True):
             ex = figure.explorer
             if ex is None:
@@ -436,5 +439,10 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
         roster_chips=chips, omen_track=omen_track, footer_text=footer_text,
         progress_text=progress_text, progress=lines,
         track_widest=view.track.widest or view.track.note,
-        monsters=monsters, monster_radius=monster_radius,
+        monsters=monsters, monster_radius=monster_radius, tile_font=tf,
     )
+
+
+def tile_font(width: int) -> int:
+    """The smallest text inside a tile for an image `width` wide: TILE_FONT scaled."""
+    return _px(TILE_FONT, width / BASE_WIDTH)

@@ -64,6 +64,8 @@ from renderers.betrayal.palette import (
     TRAIL,
     _mark,
     _px,
+    _token_colour,
+    _token_label,
 )
 from renderers.betrayal.tiles import (
     TileLook,
@@ -72,6 +74,7 @@ from renderers.betrayal.tiles import (
     _link_letters,
     _look,
     _pile_badge,
+    _strip_layout,
     _tile_sprite,
 )
 from renderers.canvas import Canvas, Ink, Sprite, pieces, register
@@ -95,22 +98,25 @@ if TYPE_CHECKING:
     from bot.games.betrayal.state import BetrayalState
 
 
-# A legend entry: (kind, letter, label), kind "monster" | "haunt" | a fixed entry.
+# A legend entry: (kind, letter, label), kind "monster" | "haunt" | "token:<kind>" (a
+# room token shown by its code somewhere) | a fixed entry.
 LegendEntry = tuple[str, str, str]
 _FIXED_LEGEND: tuple[LegendEntry, ...] = (("omen", "", "omen"), ("event", "", "event"),
                                           ("item", "", "item"), ("pile", "", "items here"),
                                           ("barrier", "", "barrier"))
 
 
-def _legend(view: MapView) -> tuple[LegendEntry, ...]:
+def _legend(view: MapView, coded: tuple[LegendEntry, ...] = ()) -> tuple[LegendEntry, ...]:
     """The haunt's monster and token kinds in view (by letter and name, in order of
-    appearance), then the fixed entries."""
+    appearance), the room tokens shown by their code (`coded`), then the fixed
+    entries."""
     haunt: dict[LegendEntry, None] = {}
     for m in view.monsters:
         haunt[("monster", _mark(m.glyph, m.name), m.name)] = None
     for tile in view.tiles:
         for glyph, name in tile.haunt_tokens:
             haunt[("haunt", _mark(glyph, name), name)] = None
+    haunt.update(dict.fromkeys(coded))
     return (*haunt, *_FIXED_LEGEND)
 
 
@@ -133,7 +139,11 @@ def _house(view: MapView, geo: MapGeometry) -> tuple[tuple[PlacedTile, ...],
     links = _link_letters(view)
     tiles = tuple((tile.key, _look(tile, links), geo.tiles[tile.key], tile.x, tile.y)
                   for tile in view.tiles if tile.key in geo.tiles)
-    return tiles, _legend(view)
+    coded = tuple((what, text, _token_label(what[6:]))
+                  for _, look, _, _, _ in tiles if look[4]
+                  for what, text, *_ in _strip_layout(look, geo.tile, geo.tile_font)[0]
+                  if what.startswith("token:") and text != _token_label(what[6:]))
+    return tiles, _legend(view, coded)
 
 
 def _draw_house(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
@@ -165,7 +175,7 @@ def _draw_house(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
             canvas.text((tx + tw + _px(10, s), ty), text, fc, MUTED, on=PANEL, anchor="lm")
     _draw_passages(canvas, tiles, t, g)
     for _, look, box, _, _ in tiles:
-        canvas.put(box[:2], _tile_sprite(canvas.ink, look, t, fonts))
+        canvas.put(box[:2], _tile_sprite(canvas.ink, look, t, geo.tile_font, fonts))
     left = _legend_left(geo)
     x0, y0, x1, _ = geo.footer
     canvas.put((left, y0), _legend_strip(canvas.ink, entries, x1 - left, geo.width - x1, s,
@@ -253,16 +263,28 @@ def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, footer: Box, s: fl
     space = _px(16, s)
 
     def width(entry: LegendEntry) -> int:
+        if entry[0].startswith("token:"):
+            return (text_width(font(_px(LEGEND_FONT, s), True), entry[1]) + gap
+                    + text_width(f, entry[2]))
         return d + gap + text_width(f, entry[2]) + (_px(8, s) if entry[0] == "pile" else 0)
 
     shown = list(entries)
     while shown and sum(map(width, shown)) + space * (len(shown) - 1) > footer[2] - left:
-        fixed = [i for i, e in enumerate(shown) if e[0] not in ("monster", "haunt")]
+        fixed = [i for i, e in enumerate(shown)
+                 if e[0] not in ("monster", "haunt") and not e[0].startswith("token:")]
         shown.pop(fixed[-1] if fixed else -1)
     x = footer[2] - sum(map(width, shown)) - space * (len(shown) - 1)
     for entry in shown:
         kind, letter, label = entry
         wd = width(entry)
+        if kind.startswith("token:"):
+            fb = font(_px(LEGEND_FONT, s), True)
+            wd = text_width(fb, letter) + gap + text_width(f, label)
+            draw_text(draw, (x, cy), letter, fb, _token_colour(kind[6:]), anchor="lm",
+                      bold=True)
+            draw_text(draw, (x + wd - text_width(f, label), cy), label, f, MUTED, anchor="lm")
+            x += wd + space
+            continue
         if kind in SYMBOL_COLOURS:
             _paste_glyph(img, kind, (x, cy - d // 2), d)
         elif kind == "pile":

@@ -72,6 +72,24 @@ TOKEN_LABELS: dict[str, str] = {
     "obstacle": "Obstacle",
     "trap": "Trap",
 }
+# A token whose label does not fit its tile's strip shows this code instead, and the
+# legend names it ("Sm Smoke"); codes are two letters so the many S tokens read apart.
+TOKEN_CODES: dict[str, str] = {
+    "secret_passage": "Pa",
+    "secret_stairs": "St",
+    "slide": "Sd",
+    "blessing": "Bl",
+    "vault_empty": "Em",
+    "drip": "Dr",
+    "smoke": "Sm",
+    "slippery": "Sy",
+    "closet": "Cl",
+    "safe": "Sa",
+    "skeletons": "Sk",
+    "wall_switch": "Sw",
+    "obstacle": "Ob",
+    "trap": "Tr",
+}
 TOKEN_COLOURS: tuple[Colour, ...] = ((120, 96, 170), (64, 132, 120), (150, 92, 70),
                                      (96, 110, 150), (140, 120, 60), (120, 70, 110))
 FIXED_TOKEN_COLOURS: dict[str, Colour] = {"secret_passage": (64, 132, 120),
@@ -92,6 +110,12 @@ FLAT_COLOURS: tuple[Colour, ...] = (
 
 def _token_label(kind: str) -> str:
     return TOKEN_LABELS.get(kind) or kind.replace("_", " ").strip().capitalize() or "?"
+
+
+def _token_code(kind: str) -> str:
+    """The short code a token shows where its label does not fit (`TOKEN_CODES`, else
+    the label's first two letters)."""
+    return TOKEN_CODES.get(kind) or _token_label(kind)[:2].strip().capitalize() or "?"
 
 
 def _token_colour(kind: str) -> Colour:

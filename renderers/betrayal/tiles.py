@@ -2,18 +2,25 @@
 
 A tile shows its name, its doors as openings in the walls, its card symbol, a barrier
 line for split rooms, and along its bottom strip the haunt's tokens (green squares with
-their letter, first so they are the last to be cut), the rooms' tokens lying there, a
-count of items and link letters. A tile's static look (`TileLook`) is everything about it that
-changes only when the house does; sprites are cached per look and size and shared by
-every game (a room turned the same way looks the same in any house), so placing a tile
-draws one sprite at most. Between tiles, a passage is drawn across the gap when both
-have facing doors, a short stub when a door leads to unexplored space.
+their letter, first so they are the last to be cut), the rooms' tokens lying there (by
+a two-letter code the legend names where the word does not fit), a count of items and
+link letters; what does not fit at all is counted in a "+n". A tile's static look
+(`TileLook`) is everything about it that changes only when the house does; sprites are
+cached per look and size and shared by every game (a room turned the same way looks the
+same in any house), so placing a tile draws one sprite at most. Between tiles, a passage
+is drawn across the gap when both have facing doors, a short stub when a door leads to
+unexplored space.
 
-Tile internals scale with the tile size (`_tile_parts`), not with the image width.
+Tile internals scale with the tile size (`_tile_parts`), not with the image width, but
+never draw text smaller than the map's in-tile floor (`tf`, renderers.betrayal.fonts
+.TILE_FONT scaled to the width): a tile's text must read once a chat shows the image
+READ_WIDTH wide, so a small tile gives its name and strip the room that text needs and
+its figures less.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +28,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.games.betrayal.view import MapView, TileView
+from renderers.betrayal.fonts import PILL_TEXT
 from renderers.betrayal.glyphs import _paste_glyph
 from renderers.betrayal.palette import (
     BARRIER,
@@ -39,6 +47,7 @@ from renderers.betrayal.palette import (
     TEXT,
     WALL,
     _mark,
+    _token_code,
     _token_colour,
     _token_label,
 )
@@ -59,6 +68,10 @@ from renderers.common import (
 SIDES: tuple[str, ...] = ("N", "E", "S", "W")
 _DELTA: dict[str, tuple[int, int]] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 _OPPOSITE: dict[str, str] = {"N": "S", "S": "N", "E": "W", "W": "E"}
+CODE_PAD = 4  # round a token's code: tight, so a code and a link fit beside a symbol
+BAND_PX = 12  # a ringed disc of the least radius worth drawing (3 px)
+BODY_NAME = 0.18  # the least band (per tile side) a two-line name leaves the figures
+BODY_MIN = 0.16  # the band (per tile side) figures keep when the strip takes two rows
 
 
 @dataclass(frozen=True)
@@ -74,22 +87,46 @@ class TileParts:
     name_size: int
     body: Box  # where explorers stand
     strip: Box  # symbol, tokens, item pile, links (bottom row)
+    text: int = 7  # the smallest font any text in the tile is drawn at
+    name_min: int = 7  # a long name shrinks to this before it is cut
+    name_lines: int = 2  # the name wraps onto this many lines at most
 
 
 @lru_cache(maxsize=64)
-def _tile_parts(t: int) -> TileParts:
+def _tile_parts(t: int, tf: int = 0) -> TileParts:
+    """The parts of a tile of side t whose text is never below tf px."""
+    text = max(7, tf)
     wall = max(2, round(t * 0.035))
     pad = wall + max(2, round(t * 0.045))
-    name_size = max(8, round(t * 0.122))
+    name_size = max(8, round(t * 0.122), text)
     line_h = round(name_size * 1.17)
     side = wall + max(1, round(t * 0.025))  # names may use nearly the whole width
-    name_box = (side, pad, t - side, pad + 2 * line_h)
-    strip_h = max(9, round(t * 0.155))
-    strip = (pad, t - pad - strip_h, t - pad, t - pad)
+    strip_h = max(9, round(t * 0.155), math.ceil(text / PILL_TEXT))
+    strip = (side, t - pad - strip_h, t - side, t - pad)  # as wide as the name's band
+    # Two lines for the name, unless that leaves the figures above a strip row less than
+    # BODY_NAME tile sides or BAND_PX (a floor too wide for TILE_MIN has smaller tiles,
+    # the same text).
+    band = strip[1] - _strip_step(strip_h) - max(1, round(t * 0.01)) - (pad + 2 * line_h)
+    lines = 2 if band >= max(BAND_PX, round(t * BODY_NAME)) else 1
+    name_box = (side, pad, t - side, pad + lines * line_h)
     body = (pad, name_box[3] + max(1, round(t * 0.01)), t - pad, strip[1] - max(1, round(t * 0.01)))
     return TileParts(size=t, wall=wall, radius=max(2, round(t * 0.06)), pad=pad,
                      door=round(t * 0.36), name_box=name_box, name_size=name_size, body=body,
-                     strip=strip)
+                     strip=strip, text=text,
+                     name_min=max(text, round(name_size * 0.75)), name_lines=lines)
+
+
+def _strip_step(h: int) -> int:
+    """The space between things in a strip h high, and between its rows."""
+    return max(2, h // 8)
+
+
+def _second_row_fits(parts: TileParts) -> bool:
+    """Whether the strip may take a second row: only where the figures keep a band of
+    BODY_MIN tile sides above it (a small tile's big text leaves no room for both)."""
+    h = parts.strip[3] - parts.strip[1]
+    top = parts.strip[1] - h - _strip_step(h)
+    return top - parts.body[1] >= round(parts.size * BODY_MIN)
 
 
 # A tile's static look: (name, floor, doors, symbol, tokens, item count, barrier, start,
@@ -166,15 +203,16 @@ TILE_CACHE_BYTES = 48 << 20
 
 
 @pieces(TILE_CACHE_SIZE, TILE_CACHE_BYTES)
-def _tile_sprite(look: TileLook, t: int, fonts: tuple[object, ...]) -> Sprite:
-    """One tile, t x t on the panel colour. `fonts` (font_signature()) is only part of
-    the cache key: a sprite drawn before fonts changed must not be reused."""
-    return Sprite(_draw_tile(look, t))
+def _tile_sprite(look: TileLook, t: int, tf: int, fonts: tuple[object, ...]) -> Sprite:
+    """One tile, t x t on the panel colour, its text tf px or more. `fonts`
+    (font_signature()) is only part of the cache key: a sprite drawn before fonts changed
+    must not be reused."""
+    return Sprite(_draw_tile(look, t, tf))
 
 
-def _draw_tile(look: TileLook, t: int) -> Image.Image:
+def _draw_tile(look: TileLook, t: int, tf: int = 0) -> Image.Image:
     name, floor, doors, symbol, _, pile, barrier, start, _, _ = look
-    parts = _tile_parts(t)
+    parts = _tile_parts(t, tf)
     img = Image.new("RGB", (t, t), PANEL)
     draw = ImageDraw.Draw(img)
     fill = (START_FILL if start else FLOOR_FILL).get(floor, FLOOR_FILL["ground"])
@@ -217,15 +255,16 @@ def _draw_tile(look: TileLook, t: int) -> Image.Image:
 
     # Name: centred, up to two lines, shrunk before it is cut.
     nx0, ny0, nx1, ny1 = parts.name_box
-    f, lines = fit_wrapped(name, nx1 - nx0, 2, parts.name_size,
-                           min_size=max(7, round(parts.name_size * 0.75)), bold=True)
-    line_h = (ny1 - ny0) / 2
-    top = ny0 + line_h * (2 - len(lines)) / 2  # one line sits in the middle of the band
+    n = parts.name_lines
+    f, lines = fit_wrapped(name, nx1 - nx0, n, parts.name_size, min_size=parts.name_min,
+                           bold=True)
+    line_h = (ny1 - ny0) / n
+    top = ny0 + line_h * (n - len(lines)) / 2  # one line sits in the middle of the band
     for i, line in enumerate(lines):
         centered_text(draw, (t // 2, round(top + line_h * (i + 0.5))), line, f, TEXT, bold=True)
 
     # Bottom strip: symbol, tokens and link letters flowing right, item pile at the right.
-    placed, _ = _strip_layout(look, t)
+    placed, _ = _strip_layout(look, t, tf)
     h = parts.strip[3] - parts.strip[1]
     for what, text, x, y, width, size in placed:
         if what == "pile":
@@ -248,80 +287,96 @@ def _draw_tile(look: TileLook, t: int) -> Image.Image:
     return img
 
 
-# One thing drawn in a tile's bottom strip: (what, text, x, y, width, font size), where
+# One thing drawn in a tile's bottom strip: (what, text, x, y, width, font size; for the
+# symbol 0), where
 # what is "symbol", "pile", "link", "haunt" (a haunt token's letter), "more" (the "+n"
 # mark) or "token:<kind>".
 StripItem = tuple[str, str, int, int, int, int]
 
 
-def _strip_layout(look: TileLook, t: int) -> tuple[tuple[StripItem, ...], int]:
+def _strip_layout(look: TileLook, t: int, tf: int = 0) -> tuple[tuple[StripItem, ...], int]:
     """Where the symbol, item pile, tokens and link letters go, and how many rows of the
-    strip they use (0, 1 or 2). Tokens and links flow along the strip, then along a
-    second row just above it; what still does not fit becomes "+n". Explorers stand
-    above the rows used (`_token_slots`)."""
-    return _strip_layout_cached(look, t, font_signature())
+    strip they use (0, 1 or 2), no text below tf px. Tokens and links flow along the
+    strip, then along a second row just above it where the tile has room for one
+    (`_second_row_fits`); what still does not fit becomes "+n". Explorers stand above
+    the rows used (`_token_slots`)."""
+    return _strip_layout_cached(look, t, tf, font_signature())
 
 
 @lru_cache(maxsize=1024)
-def _strip_layout_cached(look: TileLook, t: int,
+def _strip_layout_cached(look: TileLook, t: int, tf: int,
                          fonts: tuple[object, ...]) -> tuple[tuple[StripItem, ...], int]:
     _, _, _, symbol, tokens, pile, _, _, links, haunted = look
-    sx0, sy0, sx1, _ = _tile_parts(t).strip
-    h = _tile_parts(t).strip[3] - sy0
-    step = max(2, h // 5)
+    parts = _tile_parts(t, tf)
+    sx0, sy0, sx1, _ = parts.strip
+    h = parts.strip[3] - sy0
+    step = _strip_step(h)
     placed: list[StripItem] = []
     right = sx1
     if pile:
         pw = _pile_width(h, pile)
-        placed.append(("pile", str(pile), sx1 - pw, sy0, pw, 0))
+        placed.append(("pile", str(pile), sx1 - pw, sy0, pw, _pile_font(h)))
         right = sx1 - pw - step
     x = sx0
     if symbol in SYMBOL_COLOURS:
         placed.append(("symbol", symbol, x, sy0, h, 0))
         x += h + step
-    pill_size = max(7, round(h * 0.66))
-    padx = max(2, round(h * 0.3))
+    pill_size = max(parts.text, round(h * PILL_TEXT))
+    padx = max(2, round(h * 0.2))  # round a whole word
     items = ([("haunt", g) for g in haunted] + [("token:" + k, _token_label(k)) for k in tokens]
              + [("link", c) for c in links])
-    rows = [(sy0, right), (sy0 - h - step, sx1)]
+    rows = [(sy0, x, right), (sy0 - h - step, sx0, sx1)][:2 if _second_row_fits(parts) else 1]
+    flow: list[tuple[StripItem, int]] = []  # what flows along the rows, with its row
     row = 0
-    used = 1 if placed else 0
-    for i, (what, label) in enumerate(items):
-        while True:
-            last_row = row == len(rows) - 1
-            reserve = h + step if last_row and i < len(items) - 1 else 0  # for a "+n"
-            room = rows[row][1] - x - reserve
+    for what, label in items:
+        while row < len(rows):
+            y, start, end = rows[row]
+            at = flow[-1][0][2] + flow[-1][0][4] + step if flow and flow[-1][1] == row \
+                else start
+            room = end - at
             size, text = pill_size, label
             if what in ("link", "haunt"):
                 width = h
             else:
                 size, text = _fit_size(label, max(1, room - 2 * padx), pill_size,
-                                       max(7, round(h * 0.55)))
-                width = max(h, text_width(font(size, True), text) + 2 * padx)
-                if text.endswith("…") and not last_row:
-                    width = room + 1  # rather whole on the next row than cut here
-            if width <= room or last_row:
+                                       max(parts.text, round(h * 0.55)))
+                if text != label:  # no room for the word: its code, which the legend names
+                    size, text = pill_size, _token_code(what[6:])
+                pad = padx if text == label else CODE_PAD
+                width = max(h, text_width(font(size, True), text) + 2 * pad)
+            if width <= room:
+                flow.append(((what, text, at, y, width, size), row))
                 break
             row += 1
-            x = sx0
-        if width > room:
-            if x + h <= rows[row][1]:
-                placed.append(("more", f"+{len(items) - i}", x, rows[row][0], h,
-                               max(6, round(h * 0.5))))
-                used = max(used, row + 1)
+        if row == len(rows):
             break
-        placed.append((what, text, x, rows[row][0], width, size))
-        used = max(used, row + 1)
-        x += width + step
+    # What did not fit is counted in a "+n" after the last shown, which gives up its
+    # place (and the one before it...) if that is what a "+n" needs.
+    while len(flow) < len(items):
+        n = len(items) - len(flow)
+        last_row = flow[-1][1] if flow else 0
+        y, start, end = rows[last_row]
+        at = flow[-1][0][2] + flow[-1][0][4] + step if flow else start
+        more = ("more", f"+{n}", at, y, h, max(parts.text, round(h * 0.5)))
+        if at + h <= end and text_width(font(more[5], True), more[1]) <= h:
+            flow.append((more, last_row))
+            break
+        if not flow:
+            if symbol:  # a room's tokens say more than its card symbol: they go first
+                return _strip_layout_cached((*look[:3], "", *look[4:]), t, tf, fonts)
+            break
+        flow.pop()
+    placed += [item for item, _ in flow]
+    used = max([1 if placed else 0, *(r + 1 for _, r in flow)])
     return tuple(placed), used
 
 
-def _strip_rows(view: MapView, t: int,
-                cells: Collection[tuple[str, int, int]]) -> dict[tuple[str, int, int], int]:
+def _strip_rows(view: MapView, t: int, cells: Collection[tuple[str, int, int]],
+                tf: int = 0) -> dict[tuple[str, int, int], int]:
     """Cell -> how many rows of its tile's bottom strip are drawn on, for the tiles in
     `cells` (those figures stand in: the others' rows do not matter)."""
     links = _link_letters(view) if view.links else {}
-    return {(tile.floor, tile.x, tile.y): _strip_layout(_look(tile, links), t)[1]
+    return {(tile.floor, tile.x, tile.y): _strip_layout(_look(tile, links), t, tf)[1]
             for tile in view.tiles if (tile.floor, tile.x, tile.y) in cells}
 
 
@@ -333,16 +388,21 @@ def _haunt_square(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, h
     centered_text(draw, (x + h // 2, y + h // 2), glyph, font(size, True), BG, bold=True)
 
 
+def _pile_font(h: int) -> int:
+    """The size of an item pile's count on a strip h high (a pill's, see PILL_TEXT)."""
+    return max(7, round(h * PILL_TEXT))
+
+
 def _pile_width(h: int, count: int) -> int:
     cw = max(4, round(h * 0.52))
     return cw + round(h * 0.18) + round(h * 0.12) + text_width(
-        font(max(7, round(h * 0.78)), True), str(count)) + round(h * 0.3)
+        font(_pile_font(h), True), str(count)) + round(h * 0.3)
 
 
 def _pile_badge(img: Image.Image, draw: ImageDraw.ImageDraw, x1: int, y0: int, h: int,
                 count: int) -> int:
     """Two stacked cards and the count, right-aligned at x1; returns its left edge."""
-    f = font(max(7, round(h * 0.78)), True)
+    f = font(_pile_font(h), True)
     label = str(count)
     cw, ch = max(4, round(h * 0.52)), max(6, round(h * 0.78))
     x0 = x1 - _pile_width(h, count)
