@@ -1,5 +1,5 @@
 """How a Betrayal game (any edition) is told on the channel's live message: the
-exploring is one chapter, the haunt (a Neibolt scenario too) the next; a turn per
+exploring is one chapter, the haunt (an expansion's scenario too) the next; a turn per
 explorer's turn, and per stage of a haunt round (the heroes, the traitor, the monsters)."""
 
 from __future__ import annotations
