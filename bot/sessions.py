@@ -256,7 +256,7 @@ class Sessions:
                 or action.kind in table_rules.TABLE_KINDS):
             return played, None
         said = next((e.text for e in played.events if e.audience.is_public), action.kind)
-        return played, UndoWrite(json.dumps(table.envelope()), said[:200])
+        return played, UndoWrite(keep=True, summary=said[:200])
 
     async def undo(self, channel_id: int, actor: table_rules.Actor, steps: int) -> Outcome:
         """Take back the last `steps` players' moves (and the AI moves after them): the

@@ -3,7 +3,6 @@ transaction, the newest few kept, dropped when an undo takes them back."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -30,9 +29,8 @@ async def _game(store: SqliteStore) -> Table:
 
 async def _move(store: SqliteStore, table: Table, n: int, *,
                 undo: UndoWrite | None = None, kind: str = "move") -> Table:
-    before = json.dumps(table.envelope())
     table.state = {"n": n}
-    write = undo if undo is not None else UndoWrite(before, f"move {n}")
+    write = undo if undo is not None else UndoWrite(keep=True, summary=f"move {n}")
     return await store.save(table, [Event(f"move {n}"), Event("secret", to_player(0))],
                             expected_version=table.version, actor_id=7,
                             action={"kind": kind, "args": {}}, undo=write)

@@ -134,11 +134,12 @@ class UndoPoint:
 
 @dataclass(frozen=True)
 class UndoWrite:
-    """What a save does to the undo points: keep `envelope` (the table before the save,
-    as JSON) with its `summary`, and/or drop every point from version `drop_from` on
-    (the moves an undo took back)."""
+    """What a save does to the undo points: `keep` the table as the store holds it before
+    the save (copied row to row inside the transaction, so the state is neither
+    serialised again nor sent twice to the writer) with its `summary`, and/or drop every
+    point from version `drop_from` on (the moves an undo took back)."""
 
-    envelope: str | None = None
+    keep: bool = False
     summary: str = ""
     drop_from: int | None = None
 

@@ -219,6 +219,8 @@ class SqliteStore:
         count = len(events)
 
         def update(db: sqlite3.Connection) -> tuple[int, int]:
+            if undo is not None:  # before the update: the point is the row as it was
+                _write_undo(db, table.id or 0, expected_version, undo, actor_id, now)
             row = db.execute(
                 "UPDATE games SET status = ?, state_json = ?, version = version + 1,"
                 " updated_at = ?, ai_turn = ?, last_seq = last_seq + ?,"
@@ -233,8 +235,6 @@ class SqliteStore:
                     actor_id, action, now)
             if table.guild_id is not None:
                 _record_played(db, table.guild_id, table.kind, played, now)
-            if undo is not None:
-                _write_undo(db, table.id or 0, expected_version, undo, actor_id, now)
             _replace_timers(db, table, expected_version + 1, timers)
             return int(row[0]), int(row[1])
 
@@ -438,15 +438,18 @@ class SqliteStore:
 
 def _write_undo(db: sqlite3.Connection, game_id: int, version: int, undo: UndoWrite,
                 actor_id: int | None, now: float) -> None:
-    """Drop the points an undo took back, or keep one more (and only the newest few)."""
+    """Drop the points an undo took back, or keep one more: the game's row at `version`
+    (a row at another version copies nothing, and the save's version check then fails
+    the whole transaction). Only the newest few are kept."""
     if undo.drop_from is not None:
         db.execute("DELETE FROM undo_points WHERE game_id = ? AND version >= ?",
                    (game_id, undo.drop_from))
-    if undo.envelope is None:
+    if not undo.keep:
         return
     db.execute("INSERT OR REPLACE INTO undo_points (game_id, version, envelope, actor_id,"
-               " summary, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-               (game_id, version, undo.envelope, actor_id, undo.summary, now))
+               " summary, created_at) SELECT id, version, state_json, ?, ?, ? FROM games"
+               " WHERE id = ? AND version = ?",
+               (actor_id, undo.summary, now, game_id, version))
     db.execute("DELETE FROM undo_points WHERE game_id = ? AND version <= (SELECT version"
                " FROM undo_points WHERE game_id = ? ORDER BY version DESC LIMIT 1 OFFSET ?)",
                (game_id, game_id, UNDO_KEPT))
