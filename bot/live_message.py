@@ -43,6 +43,13 @@ def footer(table: Table, post: Post, *, private_turn: bool = False) -> str:
     return ""
 
 
+def jump_link(table: Table, message_id: int) -> str:
+    """A link to one of the game's channel messages: the turn's ping and a turn timer's
+    reminder both point at the live message, where the turn's controls are."""
+    server = table.guild_id or "@me"
+    return f"https://discord.com/channels/{server}/{table.channel_id}/{message_id}"
+
+
 def post_lines(post: Post) -> list[str]:
     """The delivery's public lines, then whom a DM did not reach."""
     return [*post.lines, *(say("dm_failed", mention=f"<@{u}>") for u in post.dm_failed)]

@@ -18,7 +18,7 @@ from contextlib import suppress
 
 import discord
 
-from bot.live_message import LIMIT, Step, chunks, step
+from bot.live_message import LIMIT, Step, chunks, jump_link, step
 from bot.sessions import Post, Prompt
 from bot.store import OVER, LiveMessage, Store, Table
 from bot.texts import say
@@ -260,10 +260,9 @@ class DiscordOutlet:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         ping_id = None
         if decided.ping and post.prompt is not None:
-            link = (f"https://discord.com/channels/{table.guild_id or '@me'}/"
-                    f"{table.channel_id}/{live.message_id}")
             sent = await channel.send(
-                say("live.your_turn", mention=f"<@{post.prompt.user_id}>", link=link),
+                say("live.your_turn", mention=f"<@{post.prompt.user_id}>",
+                    link=jump_link(table, live.message_id)),
                 allowed_mentions=discord.AllowedMentions(users=True, roles=False,
                                                          everyone=False),
                 nonce=nonce(post.key, "n"))
@@ -385,11 +384,8 @@ class DiscordOutlet:
         """One short line in the channel that pings the player and no one else, with a
         jump link to the game's live message (the turn's controls are there)."""
         live = await self._live(table)
-        turn_post = live.message_id if live is not None else None
-        if turn_post is not None:
-            link = (f"https://discord.com/channels/{table.guild_id or '@me'}/"
-                    f"{table.channel_id}/{turn_post}")
-            text = f"{text}\n{say('timers.jump', link=link)}"
+        if live is not None:
+            text = f"{text}\n{say('timers.jump', link=jump_link(table, live.message_id))}"
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             await channel.send(text[:LIMIT], allowed_mentions=discord.AllowedMentions(

@@ -12,6 +12,7 @@ from bot import games
 from bot.games.betrayal import sheet_view
 from bot.texts import say
 from cogs import click_limit
+from cogs.common import DM_REMINDER
 from renderers.betrayal import render_sheet
 from tests.conftest import BotFactory
 from tests.e2e_helpers import PNG_SIGNATURE, latest_turn, to_move, use_first
@@ -50,6 +51,32 @@ async def test_a_cthulhu_move_from_a_dm_plays_in_the_users_game(
     assert after is not None and after.version > before.version
     shown = latest_turn(fd, channel)  # the table's channel shows the new turn
     assert shown.id == post.id and shown.history and shown.content != post.history[0]["content"]
+
+
+async def test_a_dm_command_tells_of_the_games_failed_dms(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """A DM the game could not send is owed to its channel; a command used from the DM
+    with the bot acts on that game, so it is the one that says so, privately, once."""
+    await start_hauntkeeper()
+    host, shy = fd.add_user("host"), fd.add_user("shy", dms_open=False)
+    channel, _ = await _cthulhu(fd, start_hauntkeeper, users=[host, shy])
+    assert [m for m in fd.channel_messages(channel) if f"<@{shy.id}>" in m.text
+            and "couldn't send" in m.text]
+    for _ in range(10):  # the host's turn, by buttons, until it is the shy player's
+        if to_move(latest_turn(fd, channel)) == shy.id:
+            break
+        await use_first(fd, host, latest_turn(fd, channel))
+    assert to_move(latest_turn(fd, channel)) == shy.id
+    dm = fd.open_dm(shy)
+    character = (await fd.autocomplete(shy, dm, "cthulhu", "move",
+                                       focused="character"))[0]["value"]
+    room = (await fd.autocomplete(shy, dm, "cthulhu", "move", focused="room",
+                                  character=character))[0]["value"]
+    done = await (await fd.slash(shy, dm, "cthulhu", "move", character=character,
+                                 room=room)).wait()
+    assert done.ephemeral_texts()[-1] == DM_REMINDER
+    status = await (await fd.slash(shy, channel, "game", "status")).wait()
+    assert DM_REMINDER not in status.ephemeral_texts()  # told once, from wherever
 
 
 async def test_a_dm_command_without_a_game_or_with_several_is_refused(
