@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot import games
 from bot.games.betrayal.state import BetrayalState
 from bot.store import Table
+from bot.texts import say
 from tests.conftest import BotFactory
 from tests.e2e_helpers import game_components, latest_turn, open_and_start, to_move, use_first
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -139,6 +142,17 @@ async def test_seat_hands_a_kicked_seat_to_a_new_member_who_plays_it(
     two = await (await fd.slash(mod, channel, "gm", "seat", seat="1", member=newbie)).wait()
     assert two.ephemeral_texts() == ["In Cthulhu in the House one person can hold at most 1 "
                                      "seat."]
+
+    # A seat that is not one, or a number Python reads but no seat has, is refused.
+    before = await _table(start_hauntkeeper, channel)
+    for typed in ("\u00b2", "0", "3", "9" * 100, "nobody"):
+        bad = await (await fd.slash(mod, channel, "gm", "seat", seat=typed,
+                                    member=newbie)).wait()
+        assert bad.ephemeral_texts() == [say("errors.no_such_seat", seat=typed[:20],
+                                             count=2)]
+    assert (await _table(start_hauntkeeper, channel)).version == before.version
+    with pytest.raises(ValueError):  # Discord's client refuses it: the option's length
+        await fd.slash(mod, channel, "gm", "seat", seat="1" * 101, member=newbie)
 
     # newbie now plays the seat: when the turn comes to it, newbie's click moves.
     for _ in range(4):
