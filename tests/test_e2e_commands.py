@@ -138,6 +138,14 @@ async def test_the_sheet_of_an_ai_explorer(fd: FakeDiscord,
     unknown = await (await fd.slash(ann, channel, "betrayal", "sheet",
                                     explorer="nobody at all")).wait()
     assert "No explorer called 'nobody at all'" in unknown.ephemeral_texts()[0]
+    for typed in ("3", "9" * 40, "-1"):  # no such seat: a name, matching no one
+        beyond = await (await fd.slash(ann, channel, "betrayal", "sheet",
+                                       explorer=typed)).wait()
+        assert beyond.ephemeral_texts()[0].startswith("No explorer called"), typed
+    outsider = await (await fd.slash(fd.add_user("eve"), channel, "betrayal", "sheet")).wait()
+    assert outsider.ephemeral_texts() == [say("commands.name_an_explorer")]
+    with pytest.raises(ValueError):  # Discord's client refuses it: the option's length
+        await fd.slash(ann, channel, "betrayal", "sheet", explorer="x" * 101)
     from_dm = await (await fd.slash(ben, fd.open_dm(ben), "betrayal", "sheet",
                                     explorer="2")).wait()
     assert from_dm.messages[-1].attachments[0][1] == image

@@ -48,7 +48,7 @@ async def started_with_timers(fd: FakeDiscord, start: BotFactory,
     host, guest = fd.add_user("host"), fd.add_user("guest")
     bot = await start()
     await bot.store.set_guild_settings(fd.guild_id, settings.to_dict())
-    bot.sessions.settings.forget(fd.guild_id)  # as /gm settings does
+    bot.sessions.settings.forget(fd.guild_id)  # written around the cache: read it anew
     await (await fd.slash(host, channel, "game", "new", game="cthulhu", seed=21)).wait()
     await (await fd.slash(guest, channel, "game", "join")).wait()
     await (await fd.slash(host, channel, "game", "start")).wait()
