@@ -106,12 +106,6 @@ def text_of(shown: list[str], tail: str) -> str:
     return ("\n".join(shown) + tail).strip() or "…"
 
 
-def post_text(table: Table, post: Post, *, private_turn: bool = False) -> str:
-    """The message a post alone makes: its lines (those that fit) and who is to act."""
-    tail = footer(table, post, private_turn=private_turn)
-    return text_of(fit(post_lines(post), tail)[1], tail)
-
-
 def board_hash(image: bytes | None) -> str:
     return hashlib.blake2s(image).hexdigest() if image is not None else ""
 
