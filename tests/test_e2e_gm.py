@@ -12,6 +12,7 @@ from bot import games
 from bot.games.betrayal.state import BetrayalState
 from bot.store import Table
 from bot.texts import say
+from tests.betrayal_e2e_helpers import explore_into_the_spider, rig_the_spider
 from tests.conftest import BotFactory
 from tests.e2e_helpers import game_components, latest_turn, open_and_start, to_move, use_first
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -197,22 +198,11 @@ async def test_undo_takes_back_a_card_draw(fd: FakeDiscord,
     nothing = await (await fd.slash(mod, channel, "gm", "undo")).wait()
     assert nothing.ephemeral_texts()[-1].startswith("There is nothing to undo")
 
-    table = await bot.store.load(channel)
-    assert table is not None and table.state is not None
-    state = BetrayalState.from_dict(table.state)
-    for pile, card in ((state.stack, "gardens"), (state.decks["event"], "spider")):
-        pile.remove(card)
-        pile.insert(0, card)
-    table.state = state.to_dict()
-    await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
+    state = await rig_the_spider(bot, channel)
     before = await bot.store.load(channel)
     assert before is not None
 
-    mover = next(u for u in users if u.id == to_move(latest_turn(fd, channel)))
-    game = games.get("betrayal")
-    dirs = [o.action.args["dir"] for o in game.options(state, state.turn.seat)
-            if o.action.kind == "explore"]
-    await (await fd.slash(mover, channel, "betrayal", "explore", direction=dirs[0])).wait()
+    mover = await explore_into_the_spider(fd, channel, users, state)
     asked = latest_turn(fd, channel)
     assert "Spider" in asked.content
     choices = [c for c in asked.flat_components() if ":choose~" in c.get("custom_id", "")]
@@ -243,7 +233,7 @@ async def test_undo_takes_back_a_card_draw(fd: FakeDiscord,
     again = await (await fd.slash(mod, channel, "gm", "undo")).wait()
     assert again.ephemeral_texts()[-1].startswith("There is nothing to undo")
     # The seeded draw is in the state: played again, the same card comes up.
-    await (await fd.slash(mover, channel, "betrayal", "explore", direction=dirs[0])).wait()
+    assert await explore_into_the_spider(fd, channel, users, state) == mover
     assert "Spider" in latest_turn(fd, channel).content
 
 
