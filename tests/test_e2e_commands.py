@@ -16,7 +16,7 @@ from cogs.common import DM_REMINDER
 from renderers.betrayal import render_sheet
 from tests.conftest import BotFactory
 from tests.e2e_helpers import PNG_SIGNATURE, latest_turn, to_move, use_first
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
 async def _cthulhu(fd: FakeDiscord, start: BotFactory, name: str = "table",
@@ -28,6 +28,17 @@ async def _cthulhu(fd: FakeDiscord, start: BotFactory, name: str = "table",
         await (await fd.slash(user, channel, "game", "join")).wait()
     await (await fd.slash(players[0], channel, "game", "start")).wait()
     return channel, players
+
+
+async def _lobby(fd: FakeDiscord, start: BotFactory
+                 ) -> tuple[int, FakeMessage, tuple[FakeUser, FakeUser, FakeUser]]:
+    """A Cthulhu lobby the host opened; a guest and a latecomer to join it."""
+    await start()
+    channel = fd.add_channel("lobby")
+    host, guest, late = fd.add_user("host"), fd.add_user("guest"), fd.add_user("late")
+    lobby = (await (await fd.slash(host, channel, "game", "new", game="cthulhu")).wait()).response
+    assert lobby is not None
+    return channel, lobby, (host, guest, late)
 
 
 async def test_a_cthulhu_move_from_a_dm_plays_in_the_users_game(
@@ -153,11 +164,7 @@ async def test_the_sheet_of_an_ai_explorer(fd: FakeDiscord,
 
 async def test_game_join_by_command_redraws_the_lobby_message(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    await start_hauntkeeper()
-    channel = fd.add_channel("lobby")
-    host, guest, late = fd.add_user("host"), fd.add_user("guest"), fd.add_user("late")
-    lobby = (await (await fd.slash(host, channel, "game", "new", game="cthulhu")).wait()).response
-    assert lobby is not None
+    channel, lobby, (host, guest, late) = await _lobby(fd, start_hauntkeeper)
     public = [m.id for m in fd.channel_messages(channel) if not m.ephemeral]
     joined = await (await fd.slash(guest, channel, "game", "join")).wait()
     assert joined.ephemeral_texts()
@@ -221,11 +228,7 @@ async def test_a_burst_of_clicks_is_refused_once_and_the_game_untouched(
 
 async def test_a_deleted_lobby_message_is_posted_again_and_then_redrawn(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    await start_hauntkeeper()
-    channel = fd.add_channel("lobby")
-    host, guest, late = fd.add_user("host"), fd.add_user("guest"), fd.add_user("late")
-    lobby = (await (await fd.slash(host, channel, "game", "new", game="cthulhu")).wait()).response
-    assert lobby is not None
+    channel, lobby, (_host, guest, late) = await _lobby(fd, start_hauntkeeper)
     fd.message(lobby.id).deleted = True  # someone removed the lobby's message
     await (await fd.slash(guest, channel, "game", "join")).wait()
     [again] = [m for m in fd.channel_messages(channel) if m.embeds]
