@@ -83,7 +83,7 @@ class Outlet(Protocol):
 
     async def remind(self, table: Table, user_id: int, text: str) -> None:
         """A turn timer's reminder: a short channel message that pings only this player
-        (with a link to the turn's post when the outlet knows it)."""
+        (with a link to the game's live message, where the turn's controls are)."""
 
 
 @dataclass(frozen=True)
