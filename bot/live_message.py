@@ -43,11 +43,11 @@ def footer(table: Table, post: Post, *, private_turn: bool = False) -> str:
     return ""
 
 
-def jump_link(table: Table, message_id: int) -> str:
-    """A link to one of the game's channel messages: the turn's ping and a turn timer's
-    reminder both point at the live message, where the turn's controls are."""
-    server = table.guild_id or "@me"
-    return f"https://discord.com/channels/{server}/{table.channel_id}/{message_id}"
+def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """A link to a message: the turn's ping and a turn timer's reminder point at where
+    the turn's controls are (the live message; a private turn's DM prompt). A DM is
+    in no server: "@me"."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 def post_lines(post: Post) -> list[str]:
