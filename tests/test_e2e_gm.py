@@ -350,6 +350,18 @@ async def test_settings_options_are_bounded_for_discord(fd: FakeDiscord,
     assert [(o["min_value"], o["max_value"]) for o in undo["options"]] == [(1, 20)]
 
 
+async def test_settings_refuse_everyone_as_the_moderator_role(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """@everyone as the moderator role would make every member a moderator: refused in
+    one line, the settings untouched."""
+    channel, _host, _guest, mod = await _started(fd, start_hauntkeeper)
+    everyone = await (await fd.slash(mod, channel, "gm", "settings",
+                                     mod_role=fd.guild_id)).wait()
+    assert everyone.ephemeral_texts() == [say("errors.bad_option")]
+    shown = await (await fd.slash(mod, channel, "gm", "settings")).wait()
+    assert say("settings.mod_role_none") in shown.ephemeral_texts()[0]
+
+
 async def test_undo_of_several_moves_while_paused(fd: FakeDiscord,
                                                   start_hauntkeeper: BotFactory) -> None:
     """Two moves taken back at once, during a pause: the state is the start's again, the
