@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,6 +31,7 @@ from bot.store import (
     open_store,
 )
 from bot.texts import say
+from tests.conftest import STORE_FILE
 from tests.test_sessions import BOB, CAT, CHANNEL, GUILD, HOST, MOD, SEED, RecordingOutlet
 
 KIND = "cthulhu"
@@ -49,13 +50,6 @@ class Clock:
 
     def advance(self, minutes: float) -> None:
         self.now += minutes * 60
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    s = await open_store(tmp_path / "timers.sqlite3")
-    yield s
-    await s.close()
 
 
 @pytest.fixture
@@ -222,7 +216,7 @@ async def test_a_timer_is_claimed_once_even_by_two_connections_at_once(
     await set_timers(store)
     table = await started(sessions, BOB)
     timer = (await armed(store, table))[REMIND_TIMER]
-    other = await open_store(tmp_path / "timers.sqlite3")  # another process's connection
+    other = await open_store(tmp_path / STORE_FILE)  # another process's connection
     try:
         got = await asyncio.gather(store.claim_timer(timer), other.claim_timer(timer),
                                    store.claim_timer(timer))
