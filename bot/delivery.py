@@ -8,8 +8,8 @@ options of whoever is to act. It runs in a worker thread (the render and the leg
 options are the heavy part). Every delivery and private line has a key, stable across a
 crash, that the outlet turns into Discord nonces so a delivery sent again shows once.
 
-A private or team document (a haunt's secret book) waits for the public post: the post
-says what starts it (the haunt, its traitor), so its book must not arrive first. `plan`
+A private or team document (a side's secret book) waits for the public post: the post
+says what brings it (the sides just formed), so the book must not arrive first. `plan`
 leaves those out; `late` names them, to be sent after the post.
 """
 
@@ -83,7 +83,7 @@ class Outlet(Protocol):
 
     async def remind(self, table: Table, user_id: int, text: str) -> None:
         """A turn timer's reminder: a short channel message that pings only this player
-        (with a link to the turn's post when the outlet knows it)."""
+        (with a link to the game's live message, where the turn's controls are)."""
 
 
 @dataclass(frozen=True)

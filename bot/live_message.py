@@ -43,6 +43,13 @@ def footer(table: Table, post: Post, *, private_turn: bool = False) -> str:
     return ""
 
 
+def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """A link to a message: the turn's ping and a turn timer's reminder point at where
+    the turn's controls are (the live message; a private turn's DM prompt). A DM is
+    in no server: "@me"."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
 def post_lines(post: Post) -> list[str]:
     """The delivery's public lines, then whom a DM did not reach."""
     return [*post.lines, *(say("dm_failed", mention=f"<@{u}>") for u in post.dm_failed)]
@@ -97,12 +104,6 @@ def fit(lines: list[str], tail: str, limit: int = LIMIT) -> tuple[list[str], lis
 
 def text_of(shown: list[str], tail: str) -> str:
     return ("\n".join(shown) + tail).strip() or "…"
-
-
-def post_text(table: Table, post: Post, *, private_turn: bool = False) -> str:
-    """The message a post alone makes: its lines (those that fit) and who is to act."""
-    tail = footer(table, post, private_turn=private_turn)
-    return text_of(fit(post_lines(post), tail)[1], tail)
 
 
 def board_hash(image: bytes | None) -> str:

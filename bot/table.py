@@ -310,6 +310,17 @@ def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
 
 # -- moderation ---------------------------------------------------------------------------
 
+def _need_moderator(actor: Actor) -> None:
+    if not actor.moderator:
+        raise IllegalAction(say("errors.mod_only"))
+
+
+def _need_moderator_in_game(table: Table, actor: Actor) -> None:
+    _need_moderator(actor)
+    if table.status != ACTIVE:
+        raise IllegalAction(say("errors.not_started"))
+
+
 def _end(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
     if actor.user_id != table.host_id and not actor.moderator:
         raise IllegalAction(say("errors.host_or_mod"))
@@ -319,8 +330,7 @@ def _end(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]
 
 
 def _kick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
-    if not actor.moderator:
-        raise IllegalAction(say("errors.mod_only"))
+    _need_moderator(actor)
     target = action.int_arg("user")
     theirs = table.seats_of(target)
     if not theirs:
@@ -332,23 +342,13 @@ def _kick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
 
 
 def _skip(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
-    if not actor.moderator:
-        raise IllegalAction(say("errors.mod_only"))
-    if table.status != ACTIVE:
-        raise IllegalAction(say("errors.not_started"))
+    _need_moderator_in_game(table, actor)
     seat = to_act_seat(table)
     if seat is None:
         raise IllegalAction(say("errors.nothing_to_skip"))
     note = Event(say("moderation.skipped", name=actor.name, target=table.seats[seat].name))
     table, events = _play_seat(table, seat, None)
     return table, [note, *events]
-
-
-def _need_moderator_in_game(table: Table, actor: Actor) -> None:
-    if not actor.moderator:
-        raise IllegalAction(say("errors.mod_only"))
-    if table.status != ACTIVE:
-        raise IllegalAction(say("errors.not_started"))
 
 
 def _pause(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
@@ -404,8 +404,7 @@ def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
 
 def _host(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
     """The host starts the game from the lobby and may end it: a seated human."""
-    if not actor.moderator:
-        raise IllegalAction(say("errors.mod_only"))
+    _need_moderator(actor)
     user = action.int_arg("user")
     mine = table.seats_of(user)
     if not mine:
@@ -423,8 +422,7 @@ def restore(current: Table, past: Table, actor: Actor, steps: int,
     its state and its seeded RNG as they were, so a move played again draws the same
     card. Who holds each seat, the host and the pause stay as they are now: those are
     the moderators' choices, not moves. The store gives the result a new version."""
-    if not actor.moderator:
-        raise IllegalAction(say("errors.mod_only"))
+    _need_moderator(actor)
     if current.status != ACTIVE or past.state is None:
         raise IllegalAction(say("errors.not_started"))
     table = current.copy()

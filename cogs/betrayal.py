@@ -197,7 +197,7 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
     @app_commands.describe(explorer="Whose sheet: any explorer at the table (yours if left "
                                     "out)")
     async def sheet(self, interaction: discord.Interaction,
-                    explorer: str | None = None) -> None:
+                    explorer: app_commands.Range[str, 1, 100] | None = None) -> None:
         async with handling(interaction, "betrayal sheet"):
             table = await _table(interaction)
             state: BetrayalState = games.get(KIND).load(table.state or {})
@@ -318,7 +318,7 @@ def sheet_seat(table: Table, state: BetrayalState, user_id: int, typed: str | No
         if seat is None:
             seats = table.seats_of(user_id)
             if not seats:
-                raise IllegalAction("You're not playing in this game: name an explorer.")
+                raise IllegalAction(say("commands.name_an_explorer"))
             seat = seats[0]
         return seat
     count = len(state.explorers)

@@ -79,7 +79,8 @@ async def handling(interaction: discord.Interaction, command: str, *,
     """Turn IllegalAction into a short ephemeral answer and log the interaction.
 
     `channel_id` names the game's channel when the interaction comes from elsewhere (a
-    button in a DM): failed DMs are remembered per game channel.
+    button in a DM; a DM command names it in the extras, GAME_CHANNEL): failed DMs are
+    remembered per game channel.
     """
     started = time.perf_counter()
     outcome = "ok"
@@ -108,6 +109,10 @@ async def refuse(interaction: discord.Interaction, command: str, text: str) -> N
         raise IllegalAction(text)
 
 
+# The interaction's extras key for the channel of the game a DM command acted on
+# (cogs/rights.command_table), so failed DMs are looked up for that game, not the DM.
+GAME_CHANNEL = "hauntkeeper.game_channel"
+
 DM_REMINDER = ("I couldn't send you a direct message. Use /secret (or the My secrets "
                "button) to see your private information.")
 
@@ -120,7 +125,9 @@ async def remind_undelivered(interaction: discord.Interaction,
     notice naming no secret, so the first interaction of theirs afterwards says it too.
     """
     outlet = bot_of(interaction).outlet
-    game_channel = channel_id if channel_id is not None else interaction.channel_id or 0
+    if channel_id is None:  # a command from a DM names its game's channel in the extras
+        channel_id = interaction.extras.get(GAME_CHANNEL, interaction.channel_id)
+    game_channel = channel_id or 0
     if outlet.take_undelivered(game_channel, interaction.user.id):
         await say_ephemeral(interaction, DM_REMINDER)
 

@@ -113,13 +113,11 @@ async def _redraw_lobby(interaction: discord.Interaction, table: Table, *,
             await channel.get_partial_message(message_id).edit(embed=lobby_embed(table),
                                                                view=view)
             return
-        except discord.HTTPException:
-            if not buttons:
-                return
-    if not buttons:
+        except discord.HTTPException:  # gone (or unreadable): a lobby goes on anew
+            pass
+    if view is None:
         return
-    sent = await interaction.followup.send(embed=lobby_embed(table), view=lobby_view(table),
-                                           wait=True)
+    sent = await interaction.followup.send(embed=lobby_embed(table), view=view, wait=True)
     await store.set_lobby_message(table.id or 0, sent.id)
 
 

@@ -17,6 +17,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.guild_settings import AI_PLAYS, MAX_MINUTES, REMIND, SKIP, GuildSettings
 from bot.sessions import Outcome
+from bot.store.records import UNDO_KEPT
 from bot.texts import say
 from cogs.common import (
     acknowledgement,
@@ -31,7 +32,7 @@ from cogs.common import (
 from cogs.moderation_views import changed, log_text, seat_choices, seat_index, settings_text
 
 Minutes = app_commands.Range[int, 0, MAX_MINUTES]
-UNDO_MOST = 20  # as many as the store keeps undo points (bot/store/records.py)
+SEAT_TEXT_MOST = 100  # a seat's number or a part of its label: no longer than a label
 TIMER_ENDS = [app_commands.Choice(name="remind only", value=REMIND),
               app_commands.Choice(name="the AI plays the turn", value=AI_PLAYS),
               app_commands.Choice(name="skip the turn", value=SKIP)]
@@ -47,6 +48,14 @@ async def _answer(interaction: discord.Interaction, outcome: Outcome) -> None:
     await interaction.followup.send(acknowledgement(outcome, first[:2000]), ephemeral=True)
 
 
+async def _play(interaction: discord.Interaction, action: Action) -> None:
+    """A table action on this channel's game, answered privately with its public line."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    outcome = await sessions_of(interaction).act(
+        interaction.channel_id or 0, actor_of(interaction), action)
+    await _answer(interaction, outcome)
+
+
 @app_commands.default_permissions(manage_channels=True)
 @app_commands.guild_only()
 class ModerationCog(commands.GroupCog, group_name="gm",
@@ -54,10 +63,7 @@ class ModerationCog(commands.GroupCog, group_name="gm",
     async def _run(self, interaction: discord.Interaction, name: str, action: Action) -> None:
         async with handling(interaction, f"gm {name}"):
             _need_moderator(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            outcome = await sessions_of(interaction).act(
-                interaction.channel_id or 0, actor_of(interaction), action)
-            await _answer(interaction, outcome)
+            await _play(interaction, action)
 
     @app_commands.command(name="end", description="End this channel's game")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -83,7 +89,8 @@ class ModerationCog(commands.GroupCog, group_name="gm",
     @app_commands.command(name="seat", description="Hand a seat (the AI's or an absent "
                                                    "player's) to another member")
     @app_commands.describe(seat="The seat to hand over", member="Who plays it from now on")
-    async def seat(self, interaction: discord.Interaction, seat: str,
+    async def seat(self, interaction: discord.Interaction,
+                   seat: app_commands.Range[str, 1, SEAT_TEXT_MOST],
                    member: discord.Member) -> None:
         async with handling(interaction, "gm seat"):
             _need_moderator(interaction)
@@ -92,13 +99,9 @@ class ModerationCog(commands.GroupCog, group_name="gm",
             table = await sessions_of(interaction).table(interaction.channel_id or 0)
             if table is None:
                 raise IllegalAction(say("errors.no_game"))
-            action = Action(table_rules.SEAT, {"seat": seat_index(table, seat),
-                                               "user": member.id,
-                                               "name": member.display_name})
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            outcome = await sessions_of(interaction).act(
-                interaction.channel_id or 0, actor_of(interaction), action)
-            await _answer(interaction, outcome)
+            await _play(interaction, Action(table_rules.SEAT, {
+                "seat": seat_index(table, seat), "user": member.id,
+                "name": member.display_name}))
 
     @seat.autocomplete("seat")
     async def _seats(self, interaction: discord.Interaction,
@@ -115,7 +118,7 @@ class ModerationCog(commands.GroupCog, group_name="gm",
                                                    "after them)")
     @app_commands.describe(steps="How many players' moves to take back (1 unless given)")
     async def undo(self, interaction: discord.Interaction,
-                   steps: app_commands.Range[int, 1, UNDO_MOST] = 1) -> None:
+                   steps: app_commands.Range[int, 1, UNDO_KEPT] = 1) -> None:
         async with handling(interaction, "gm undo"):
             _need_moderator(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)

@@ -89,8 +89,8 @@ def seat_choices(table: Table | None, typed: str) -> list[discord.app_commands.C
 def seat_index(table: Table, typed: str) -> int:
     """The seat autocomplete sent (its number), or the one seat whose label holds the
     typed words; else a refusal naming the seats."""
-    text = typed.strip()
-    if text.isdigit() and 1 <= int(text) <= len(table.seats):
+    text = typed.strip()[:100]
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= len(table.seats):
         return int(text) - 1
     hits = [i for i in range(len(table.seats)) if text and text.lower()
             in seat_label(table, i).lower()]

@@ -18,7 +18,7 @@ from contextlib import suppress
 
 import discord
 
-from bot.live_message import LIMIT, Step, chunks, step
+from bot.live_message import LIMIT, Step, chunks, jump_link, step
 from bot.sessions import Post, Prompt
 from bot.store import OVER, LiveMessage, Store, Table
 from bot.texts import say
@@ -57,8 +57,8 @@ class DiscordOutlet:
         # The live message of a table the store has no id for (tests): the others are
         # kept in the store, so a restarted bot goes on editing the same message.
         self._unsaved_live: dict[int, LiveMessage] = {}
-        # The same for a private turn's prompt in a DM: game channel -> (DM channel, message).
-        self._last_dm_prompt: dict[int, tuple[int, int]] = {}
+        # A private turn's prompt in a DM: game channel -> (DM channel, message, player).
+        self._last_dm_prompt: dict[int, tuple[int, int, int]] = {}
         # (channel, user) whose DM failed and who has not been told so privately yet.
         self._undelivered: set[tuple[int, int]] = set()
         # (thread, user) added to a team thread by this process: one request per member
@@ -92,7 +92,7 @@ class DiscordOutlet:
                 and not post.documents and not (prompt is not None and prompt.others):
             # A step of a private turn the table does not see yet (a monster's move is
             # told with the rest of the monsters' turn): only the DM prompt changes.
-            await self._clear_previous_dm(table, dm_prompt)
+            await self._clear_previous_dm(table, dm_prompt, prompt.user_id)
             return
         view: discord.ui.View | None = None
         if table.status != OVER and dm_prompt is None:
@@ -111,7 +111,8 @@ class DiscordOutlet:
                 raise
             log.warning("channel %s refused the game's post: %s", table.channel_id, exc)
             return
-        await self._clear_previous_dm(table, dm_prompt)
+        await self._clear_previous_dm(table, dm_prompt,
+                                      prompt.user_id if prompt is not None else None)
         if table.status == OVER:
             await self._close_threads(table)
 
@@ -129,11 +130,14 @@ class DiscordOutlet:
             except discord.HTTPException as exc:
                 log.info("could not close thread %s: %s", thread_id, exc)
 
-    async def _clear_previous_dm(self, table: Table, dm_prompt: discord.Message | None) -> None:
-        """Remember the newest DM prompt and take the buttons off the one before."""
+    async def _clear_previous_dm(self, table: Table, dm_prompt: discord.Message | None,
+                                 user_id: int | None) -> None:
+        """Remember the newest DM prompt (`user_id`'s) and take the buttons off the one
+        before."""
         previous_dm = self._last_dm_prompt.pop(table.channel_id, None)
-        if dm_prompt is not None:
-            self._last_dm_prompt[table.channel_id] = (dm_prompt.channel.id, dm_prompt.id)
+        if dm_prompt is not None and user_id is not None:
+            self._last_dm_prompt[table.channel_id] = (dm_prompt.channel.id, dm_prompt.id,
+                                                      user_id)
         if previous_dm is not None:
             dm_channel = self.client.get_partial_messageable(
                 previous_dm[0], type=discord.ChannelType.private)
@@ -260,10 +264,9 @@ class DiscordOutlet:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         ping_id = None
         if decided.ping and post.prompt is not None:
-            link = (f"https://discord.com/channels/{table.guild_id or '@me'}/"
-                    f"{table.channel_id}/{live.message_id}")
             sent = await channel.send(
-                say("live.your_turn", mention=f"<@{post.prompt.user_id}>", link=link),
+                say("live.your_turn", mention=f"<@{post.prompt.user_id}>",
+                    link=jump_link(table.guild_id, table.channel_id, live.message_id)),
                 allowed_mentions=discord.AllowedMentions(users=True, roles=False,
                                                          everyone=False),
                 nonce=nonce(post.key, "n"))
@@ -383,12 +386,16 @@ class DiscordOutlet:
 
     async def remind(self, table: Table, user_id: int, text: str) -> None:
         """One short line in the channel that pings the player and no one else, with a
-        jump link to the game's live message (the turn's controls are there)."""
+        jump link to where the turn's controls are: the game's live message, or the
+        player's DM prompt on a turn played from DMs (while this process knows it)."""
+        dm = self._last_dm_prompt.get(table.channel_id)
         live = await self._live(table)
-        turn_post = live.message_id if live is not None else None
-        if turn_post is not None:
-            link = (f"https://discord.com/channels/{table.guild_id or '@me'}/"
-                    f"{table.channel_id}/{turn_post}")
+        link = None
+        if dm is not None and dm[2] == user_id:
+            link = jump_link(None, dm[0], dm[1])
+        elif live is not None:
+            link = jump_link(table.guild_id, table.channel_id, live.message_id)
+        if link is not None:
             text = f"{text}\n{say('timers.jump', link=link)}"
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:

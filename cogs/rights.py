@@ -23,7 +23,15 @@ from bot.core.errors import IllegalAction
 from bot.store import Table
 from bot.table import Actor
 from bot.texts import say
-from cogs.common import actor_of, bot_of, holds_mod_role, may_moderate, refuse, sessions_of
+from cogs.common import (
+    GAME_CHANNEL,
+    actor_of,
+    bot_of,
+    holds_mod_role,
+    may_moderate,
+    refuse,
+    sessions_of,
+)
 from cogs.moderation_views import channel_list
 
 
@@ -62,6 +70,7 @@ async def command_table(interaction: discord.Interaction, kind: str, missing: st
     table = await sessions.table(mine[0].channel_id)
     if table is None or table.kind != kind or table.state is None:
         raise IllegalAction(say("commands.no_dm_game", game=title))
+    interaction.extras[GAME_CHANNEL] = table.channel_id  # for handling's DM reminder
     return table
 
 

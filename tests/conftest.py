@@ -11,10 +11,20 @@ import discord
 import pytest
 
 from bot.client import HauntBot
+from bot.store import SqliteStore, open_store
 from cogs import click_limit
 from tests.fakediscord import FakeDiscord, discord_errors, start_bot, stop_bot
 
 BotFactory = Callable[[], Awaitable[HauntBot]]
+STORE_FILE = "store.sqlite3"  # the `store` fixture's database, in the test's tmp_path
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    """A fresh SQLite store in the test's own folder (tmp_path / STORE_FILE)."""
+    s = await open_store(tmp_path / STORE_FILE)
+    yield s
+    await s.close()
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import random
 from bot import games
 from bot.core.actions import Action
 from bot.games.betrayal.state import BetrayalState
+from tests.betrayal_e2e_helpers import explore_into_the_spider, rig_the_spider
 from tests.conftest import BotFactory
 from tests.e2e_helpers import (
     PNG_SIGNATURE,
@@ -145,20 +146,9 @@ async def test_an_event_card_asks_its_explorer_and_the_answer_is_a_click(
     bot = await start_hauntkeeper()
     await open_and_start(fd, channel, users, "betrayal", seed=2)
 
-    table = await bot.store.load(channel)
-    assert table is not None and table.state is not None
-    state = BetrayalState.from_dict(table.state)
-    for pile, card in ((state.stack, "gardens"), (state.decks["event"], "spider")):
-        pile.remove(card)
-        pile.insert(0, card)
-    table.state = state.to_dict()
-    await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
+    state = await rig_the_spider(bot, channel)
 
-    mover = next(u for u in users if u.id == to_move(latest_turn(fd, channel)))
-    game = games.get("betrayal")
-    dirs = [o.action.args["dir"] for o in game.options(state, state.turn.seat)
-            if o.action.kind == "explore"]
-    await (await fd.slash(mover, channel, "betrayal", "explore", direction=dirs[0])).wait()
+    mover = await explore_into_the_spider(fd, channel, users, state)
     asked = latest_turn(fd, channel)
     assert "Spider" in asked.content
     choices = [c for c in asked.flat_components() if ":choose~" in c.get("custom_id", "")]

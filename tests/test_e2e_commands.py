@@ -12,10 +12,11 @@ from bot import games
 from bot.games.betrayal import sheet_view
 from bot.texts import say
 from cogs import click_limit
+from cogs.common import DM_REMINDER
 from renderers.betrayal import render_sheet
 from tests.conftest import BotFactory
 from tests.e2e_helpers import PNG_SIGNATURE, latest_turn, to_move, use_first
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
 async def _cthulhu(fd: FakeDiscord, start: BotFactory, name: str = "table",
@@ -27,6 +28,17 @@ async def _cthulhu(fd: FakeDiscord, start: BotFactory, name: str = "table",
         await (await fd.slash(user, channel, "game", "join")).wait()
     await (await fd.slash(players[0], channel, "game", "start")).wait()
     return channel, players
+
+
+async def _lobby(fd: FakeDiscord, start: BotFactory
+                 ) -> tuple[int, FakeMessage, tuple[FakeUser, FakeUser, FakeUser]]:
+    """A Cthulhu lobby the host opened; a guest and a latecomer to join it."""
+    await start()
+    channel = fd.add_channel("lobby")
+    host, guest, late = fd.add_user("host"), fd.add_user("guest"), fd.add_user("late")
+    lobby = (await (await fd.slash(host, channel, "game", "new", game="cthulhu")).wait()).response
+    assert lobby is not None
+    return channel, lobby, (host, guest, late)
 
 
 async def test_a_cthulhu_move_from_a_dm_plays_in_the_users_game(
@@ -50,6 +62,32 @@ async def test_a_cthulhu_move_from_a_dm_plays_in_the_users_game(
     assert after is not None and after.version > before.version
     shown = latest_turn(fd, channel)  # the table's channel shows the new turn
     assert shown.id == post.id and shown.history and shown.content != post.history[0]["content"]
+
+
+async def test_a_dm_command_tells_of_the_games_failed_dms(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """A DM the game could not send is owed to its channel; a command used from the DM
+    with the bot acts on that game, so it is the one that says so, privately, once."""
+    await start_hauntkeeper()
+    host, shy = fd.add_user("host"), fd.add_user("shy", dms_open=False)
+    channel, _ = await _cthulhu(fd, start_hauntkeeper, users=[host, shy])
+    assert [m for m in fd.channel_messages(channel) if f"<@{shy.id}>" in m.text
+            and "couldn't send" in m.text]
+    for _ in range(10):  # the host's turn, by buttons, until it is the shy player's
+        if to_move(latest_turn(fd, channel)) == shy.id:
+            break
+        await use_first(fd, host, latest_turn(fd, channel))
+    assert to_move(latest_turn(fd, channel)) == shy.id
+    dm = fd.open_dm(shy)
+    character = (await fd.autocomplete(shy, dm, "cthulhu", "move",
+                                       focused="character"))[0]["value"]
+    room = (await fd.autocomplete(shy, dm, "cthulhu", "move", focused="room",
+                                  character=character))[0]["value"]
+    done = await (await fd.slash(shy, dm, "cthulhu", "move", character=character,
+                                 room=room)).wait()
+    assert done.ephemeral_texts()[-1] == DM_REMINDER
+    status = await (await fd.slash(shy, channel, "game", "status")).wait()
+    assert DM_REMINDER not in status.ephemeral_texts()  # told once, from wherever
 
 
 async def test_a_dm_command_without_a_game_or_with_several_is_refused(
@@ -111,6 +149,14 @@ async def test_the_sheet_of_an_ai_explorer(fd: FakeDiscord,
     unknown = await (await fd.slash(ann, channel, "betrayal", "sheet",
                                     explorer="nobody at all")).wait()
     assert "No explorer called 'nobody at all'" in unknown.ephemeral_texts()[0]
+    for typed in ("3", "9" * 40, "-1"):  # no such seat: a name, matching no one
+        beyond = await (await fd.slash(ann, channel, "betrayal", "sheet",
+                                       explorer=typed)).wait()
+        assert beyond.ephemeral_texts()[0].startswith("No explorer called"), typed
+    outsider = await (await fd.slash(fd.add_user("eve"), channel, "betrayal", "sheet")).wait()
+    assert outsider.ephemeral_texts() == [say("commands.name_an_explorer")]
+    with pytest.raises(ValueError):  # Discord's client refuses it: the option's length
+        await fd.slash(ann, channel, "betrayal", "sheet", explorer="x" * 101)
     from_dm = await (await fd.slash(ben, fd.open_dm(ben), "betrayal", "sheet",
                                     explorer="2")).wait()
     assert from_dm.messages[-1].attachments[0][1] == image
@@ -118,11 +164,7 @@ async def test_the_sheet_of_an_ai_explorer(fd: FakeDiscord,
 
 async def test_game_join_by_command_redraws_the_lobby_message(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    await start_hauntkeeper()
-    channel = fd.add_channel("lobby")
-    host, guest, late = fd.add_user("host"), fd.add_user("guest"), fd.add_user("late")
-    lobby = (await (await fd.slash(host, channel, "game", "new", game="cthulhu")).wait()).response
-    assert lobby is not None
+    channel, lobby, (host, guest, late) = await _lobby(fd, start_hauntkeeper)
     public = [m.id for m in fd.channel_messages(channel) if not m.ephemeral]
     joined = await (await fd.slash(guest, channel, "game", "join")).wait()
     assert joined.ephemeral_texts()
@@ -186,11 +228,7 @@ async def test_a_burst_of_clicks_is_refused_once_and_the_game_untouched(
 
 async def test_a_deleted_lobby_message_is_posted_again_and_then_redrawn(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    await start_hauntkeeper()
-    channel = fd.add_channel("lobby")
-    host, guest, late = fd.add_user("host"), fd.add_user("guest"), fd.add_user("late")
-    lobby = (await (await fd.slash(host, channel, "game", "new", game="cthulhu")).wait()).response
-    assert lobby is not None
+    channel, lobby, (_host, guest, late) = await _lobby(fd, start_hauntkeeper)
     fd.message(lobby.id).deleted = True  # someone removed the lobby's message
     await (await fd.slash(guest, channel, "game", "join")).wait()
     [again] = [m for m in fd.channel_messages(channel) if m.embeds]

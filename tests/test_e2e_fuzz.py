@@ -208,3 +208,26 @@ async def test_table_commands_with_garbage_are_answered_once_privately(
     assert private_answer(handle)
     assert await snapshot(scene.bot, scene.game) == before
     assert scene.errors == []
+
+
+@E2E
+@given(command=st.sampled_from(["seat", "host", "undo"]), seat=JUNK, steps=st.integers(1, 20))
+async def test_gm_options_with_garbage_are_answered_once_privately(
+        fd: FakeDiscord, scene: Scene, command: str, seat: str, steps: int) -> None:
+    """A moderator's /gm seat naming no seat (digits Python reads but are not ASCII, huge
+    numbers), /gm host of someone not seated, /gm undo with nothing to undo."""
+    mod = scene.users.get("mod")
+    if mod is None:
+        mod = scene.users["mod"] = fd.add_user("mod", manage_channels=True)
+    stranger = scene.users["stranger"]
+    options: dict[str, object] = {
+        "seat": {"seat": seat or "²", "member": stranger},
+        "host": {"member": stranger},
+        "undo": {"steps": steps},
+    }[command]
+    before = await snapshot(scene.bot, scene.game)
+    handle = await (await fd.slash(mod, scene.channels["game"], "gm", command,
+                                   **options)).wait()
+    assert private_answer(handle)
+    assert await snapshot(scene.bot, scene.game) == before
+    assert scene.errors == []

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot import games
 from bot.games.betrayal.state import BetrayalState
 from bot.store import Table
+from bot.texts import say
+from tests.betrayal_e2e_helpers import explore_into_the_spider, rig_the_spider
 from tests.conftest import BotFactory
 from tests.e2e_helpers import game_components, latest_turn, open_and_start, to_move, use_first
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -140,6 +144,17 @@ async def test_seat_hands_a_kicked_seat_to_a_new_member_who_plays_it(
     assert two.ephemeral_texts() == ["In Cthulhu in the House one person can hold at most 1 "
                                      "seat."]
 
+    # A seat that is not one, or a number Python reads but no seat has, is refused.
+    before = await _table(start_hauntkeeper, channel)
+    for typed in ("\u00b2", "0", "3", "9" * 100, "nobody"):
+        bad = await (await fd.slash(mod, channel, "gm", "seat", seat=typed,
+                                    member=newbie)).wait()
+        assert bad.ephemeral_texts() == [say("errors.no_such_seat", seat=typed[:20],
+                                             count=2)]
+    assert (await _table(start_hauntkeeper, channel)).version == before.version
+    with pytest.raises(ValueError):  # Discord's client refuses it: the option's length
+        await fd.slash(mod, channel, "gm", "seat", seat="1" * 101, member=newbie)
+
     # newbie now plays the seat: when the turn comes to it, newbie's click moves.
     for _ in range(4):
         turn = latest_turn(fd, channel)
@@ -183,22 +198,11 @@ async def test_undo_takes_back_a_card_draw(fd: FakeDiscord,
     nothing = await (await fd.slash(mod, channel, "gm", "undo")).wait()
     assert nothing.ephemeral_texts()[-1].startswith("There is nothing to undo")
 
-    table = await bot.store.load(channel)
-    assert table is not None and table.state is not None
-    state = BetrayalState.from_dict(table.state)
-    for pile, card in ((state.stack, "gardens"), (state.decks["event"], "spider")):
-        pile.remove(card)
-        pile.insert(0, card)
-    table.state = state.to_dict()
-    await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
+    state = await rig_the_spider(bot, channel)
     before = await bot.store.load(channel)
     assert before is not None
 
-    mover = next(u for u in users if u.id == to_move(latest_turn(fd, channel)))
-    game = games.get("betrayal")
-    dirs = [o.action.args["dir"] for o in game.options(state, state.turn.seat)
-            if o.action.kind == "explore"]
-    await (await fd.slash(mover, channel, "betrayal", "explore", direction=dirs[0])).wait()
+    mover = await explore_into_the_spider(fd, channel, users, state)
     asked = latest_turn(fd, channel)
     assert "Spider" in asked.content
     choices = [c for c in asked.flat_components() if ":choose~" in c.get("custom_id", "")]
@@ -229,7 +233,7 @@ async def test_undo_takes_back_a_card_draw(fd: FakeDiscord,
     again = await (await fd.slash(mod, channel, "gm", "undo")).wait()
     assert again.ephemeral_texts()[-1].startswith("There is nothing to undo")
     # The seeded draw is in the state: played again, the same card comes up.
-    await (await fd.slash(mover, channel, "betrayal", "explore", direction=dirs[0])).wait()
+    assert await explore_into_the_spider(fd, channel, users, state) == mover
     assert "Spider" in latest_turn(fd, channel).content
 
 
@@ -344,6 +348,18 @@ async def test_settings_options_are_bounded_for_discord(fd: FakeDiscord,
     assert bounds == {"remind_minutes": (0, 7 * 24 * 60), "act_minutes": (0, 7 * 24 * 60)}
     undo = next(o for o in command["options"] if o["name"] == "undo")
     assert [(o["min_value"], o["max_value"]) for o in undo["options"]] == [(1, 20)]
+
+
+async def test_settings_refuse_everyone_as_the_moderator_role(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """@everyone as the moderator role would make every member a moderator: refused in
+    one line, the settings untouched."""
+    channel, _host, _guest, mod = await _started(fd, start_hauntkeeper)
+    everyone = await (await fd.slash(mod, channel, "gm", "settings",
+                                     mod_role=fd.guild_id)).wait()
+    assert everyone.ephemeral_texts() == [say("errors.bad_option")]
+    shown = await (await fd.slash(mod, channel, "gm", "settings")).wait()
+    assert say("settings.mod_role_none") in shown.ephemeral_texts()[0]
 
 
 async def test_undo_of_several_moves_while_paused(fd: FakeDiscord,

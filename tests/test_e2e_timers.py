@@ -48,7 +48,7 @@ async def started_with_timers(fd: FakeDiscord, start: BotFactory,
     host, guest = fd.add_user("host"), fd.add_user("guest")
     bot = await start()
     await bot.store.set_guild_settings(fd.guild_id, settings.to_dict())
-    bot.sessions.settings.forget(fd.guild_id)  # as /gm settings does
+    bot.sessions.settings.forget(fd.guild_id)  # written around the cache: read it anew
     await (await fd.slash(host, channel, "game", "new", game="cthulhu", seed=21)).wait()
     await (await fd.slash(guest, channel, "game", "join")).wait()
     await (await fd.slash(host, channel, "game", "start")).wait()
@@ -73,7 +73,7 @@ async def test_the_player_is_reminded_and_then_the_ai_plays_their_turn(
     # Armed a moment ago, its minute moved into the past: "1 minute so far".
     assert reminder.content.startswith(say("timers.remind", mention=f"<@{waiting}>",
                                            elapsed=say("timers.minute")))
-    assert f"/{channel}/{turn.id}" in reminder.content  # the jump link to the turn's post
+    assert f"/{channel}/{turn.id}" in reminder.content  # the jump link to the live message
     assert not reminder.components  # a line, not a second board
     assert reminder.pinged == [waiting]  # it notifies the player, and no one else
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.core.actions import Action, Option
-from bot.live_message import LIMIT, chunks, post_text
+from bot.live_message import LIMIT, chunks, step
 from bot.sessions import Post, Prompt
 from bot.store import ACTIVE, Table
 
@@ -18,10 +18,10 @@ def test_a_private_turn_names_the_player_and_none_of_the_options() -> None:
     options = [Option("Open the cellar", Action("go", {"to": 1}))]
     post = Post(lines=["Ann made a move."],
                 prompt=Prompt(1, 42, "Bo", options, version=3, private=True))
-    private = post_text(TABLE, post, private_turn=True)
+    private = step(None, TABLE, post, private_turn=True).text  # the first live message
     assert private == "Ann made a move.\n**<@42>** is playing from their DMs."
     assert "cellar" not in private
-    assert post_text(TABLE, post).endswith("**<@42>**, it's your move.")
+    assert step(None, TABLE, post).text.endswith("**<@42>**, it's your move.")
 
 
 @given(st.text(alphabet=st.sampled_from("ab \n"), max_size=7000))

@@ -219,3 +219,31 @@ async def test_readers_see_the_edited_message_in_its_place(
                for c in row.children)  # type: ignore[union-attr]
     order = [m.id async for m in channel.history(limit=10, oldest_first=True)]
     assert order.index(live.id) < order.index(fd.channel_messages(table.channel_id)[-1].id)
+
+
+async def test_a_reminder_links_to_where_the_turns_controls_are(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """The live message holds the turn's buttons, so a timer's reminder links to it; on
+    a turn played from DMs the buttons are in the player's DM prompt, so it links there."""
+    table, _ = await _table(fd, start_hauntkeeper)
+    bot = await start_hauntkeeper()
+    ann = fd.add_user("ann")
+    options = [Option("Reveal", Action("reveal"))]
+    await bot.outlet.publish(table, Post(lines=["Ann's turn."], key="7.1", chapter="c1",
+                                         turn="t1", prompt=Prompt(0, ann.id, "Ann", options, 1)))
+    (live,) = _lives(fd, table.channel_id)
+    await bot.outlet.remind(table, ann.id, "Ann, hurry.")
+    here = _bot_messages(fd, table.channel_id)[-1]
+    assert here.content == "Ann, hurry.\n" + say(
+        "timers.jump", link=f"https://discord.com/channels/{fd.guild_id}/{table.channel_id}/"
+                            f"{live.id}")
+
+    secret = Prompt(0, ann.id, "Ann", options, 2, private=True)
+    await bot.outlet.publish(table, Post(lines=["Ann plays in secret."], key="7.2",
+                                         chapter="c1", turn="t2", prompt=secret))
+    (dm,) = [m for m in fd.dms(ann) if m.components]
+    await bot.outlet.remind(table, ann.id, "Ann, hurry.")
+    there = _bot_messages(fd, table.channel_id)[-1]
+    assert there.content.endswith(f"https://discord.com/channels/@me/{dm.channel_id}/{dm.id}")
+    await bot.outlet.remind(table, BO, "Bo, hurry.")  # not the DM prompt's player
+    assert _bot_messages(fd, table.channel_id)[-1].content.endswith(f"/{live.id}")

@@ -9,8 +9,7 @@ team here.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,7 +20,7 @@ from bot.core.events import Event, to_player, to_team
 from bot.delivery import Post, whisper_key
 from bot.games.base import PlayerInfo
 from bot.sessions import Outcome, Sessions
-from bot.store import SqliteStore, Table, open_store
+from bot.store import SqliteStore, Table
 from tests.helpers import team_game
 from tests.helpers.team_game import BLUE_SEAT, KEY, TeamGame, TeamState
 
@@ -86,13 +85,6 @@ def _registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(TeamGame, "setup", _setup_with_books)
     with team_game.registered():
         yield
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    s = await open_store(tmp_path / "books.sqlite3")
-    yield s
-    await s.close()
 
 
 async def _started(sessions: Sessions) -> Outcome:

@@ -5,9 +5,6 @@ own out-of-turn options. The game is tests/helpers/bell_game.py."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot import games
@@ -17,7 +14,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.sessions import Sessions
-from bot.store import SqliteStore, Table, open_store
+from bot.store import SqliteStore, Table
 from bot.texts import say
 from tests.helpers import bell_game
 from tests.helpers.bell_game import GAME, KEY, RING, STEP, BellGame, BellState, rang_line
@@ -32,13 +29,6 @@ BOB = T.Actor(200, "Bob")
 @pytest.fixture(autouse=True)
 def _bells(monkeypatch: pytest.MonkeyPatch) -> None:
     bell_game.register(monkeypatch)
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    s = await open_store(tmp_path / "bells.sqlite3")
-    yield s
-    await s.close()
 
 
 async def started(sessions: Sessions, *guests: T.Actor, ai: int = 0,

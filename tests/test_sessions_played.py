@@ -4,18 +4,13 @@ its setup options, so seed 003's Selecting the Haunt swaps it for another."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from bot import games
 from bot import table as T
 from bot.core.actions import Action
 from bot.games.base import PLAYED
 from bot.games.betrayal.haunt import chart
 from bot.sessions import Sessions
-from bot.store import SqliteStore, Table, open_store
+from bot.store import SqliteStore, Table
 from tests.test_betrayal_engine_helpers import deck_top, dice, put, stack_top
 from tests.test_sessions import RecordingOutlet
 
@@ -25,13 +20,6 @@ BETRAYAL = games.get("betrayal")
 GUILD, OTHER_GUILD = 9, 10
 HOST = T.Actor(100, "Hana")
 SPEAR_ROOM = "abandoned_room"  # seed 003: the Spear there gives It's Alive!
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    s = await open_store(tmp_path / "played.sqlite3")
-    yield s
-    await s.close()
 
 
 async def _started(sessions: Sessions, channel: int, guild: int) -> Table:

@@ -8,7 +8,7 @@ never from copied strings.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ from bot.core.seats import Seat
 from bot.demo import FileOutlet, _note_private
 from bot.games.base import PlayerInfo
 from bot.sessions import Outcome, Sessions
-from bot.store import SqliteStore, Table, open_store
+from bot.store import SqliteStore, Table
 from tests.helpers import team_game
 from tests.helpers.team_game import BLUE_SEAT, GAME, KEY, SECRET_LABEL, TeamState
 from tests.test_sessions import RecordingOutlet
@@ -36,13 +36,6 @@ CAT = T.Actor(300, "Cat")
 def _registered() -> Iterator[None]:
     with team_game.registered():
         yield
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    s = await open_store(tmp_path / "teams.sqlite3")
-    yield s
-    await s.close()
 
 
 def lines_for(events: list[Event], team: str) -> str:

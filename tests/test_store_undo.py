@@ -3,22 +3,12 @@ transaction, the newest few kept, dropped when an undo takes them back."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.core.events import Event, to_player
 from bot.core.seats import Seat
-from bot.store import SqliteStore, StaleVersion, Table, UndoWrite, open_store
+from bot.store import SqliteStore, StaleVersion, Table, UndoWrite
 from bot.store.records import UNDO_KEPT
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    s = await open_store(tmp_path / "db.sqlite3")
-    yield s
-    await s.close()
 
 
 async def _game(store: SqliteStore) -> Table:

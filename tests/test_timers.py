@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,7 +31,8 @@ from bot.store import (
     open_store,
 )
 from bot.texts import say
-from tests.test_sessions import BOB, CAT, CHANNEL, GUILD, HOST, SEED, RecordingOutlet
+from tests.conftest import STORE_FILE
+from tests.test_sessions import BOB, CAT, CHANNEL, GUILD, HOST, MOD, SEED, RecordingOutlet
 
 KIND = "cthulhu"
 START = 1_700_000_000.0
@@ -49,13 +50,6 @@ class Clock:
 
     def advance(self, minutes: float) -> None:
         self.now += minutes * 60
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    s = await open_store(tmp_path / "timers.sqlite3")
-    yield s
-    await s.close()
 
 
 @pytest.fixture
@@ -222,7 +216,7 @@ async def test_a_timer_is_claimed_once_even_by_two_connections_at_once(
     await set_timers(store)
     table = await started(sessions, BOB)
     timer = (await armed(store, table))[REMIND_TIMER]
-    other = await open_store(tmp_path / "timers.sqlite3")  # another process's connection
+    other = await open_store(tmp_path / STORE_FILE)  # another process's connection
     try:
         got = await asyncio.gather(store.claim_timer(timer), other.claim_timer(timer),
                                    store.claim_timer(timer))
@@ -283,6 +277,46 @@ async def test_any_action_cancels_the_timers_of_the_turn_before(
         assert await sessions.fire_timer(timer) is None
     assert outlet.reminders == []
     assert await store.load(CHANNEL) == after
+
+
+async def test_the_moderators_tools_cancel_and_rearm_the_turns_timers(
+        store: SqliteStore, sessions: Sessions, outlet: RecordingOutlet, clock: Clock) -> None:
+    """/gm pause, resume, seat and undo are saves through Sessions like any move: a pause
+    leaves no timer, a resume arms the turn's anew (counted from then), a seat handed to
+    another member times its new holder, and an undo the turn it brings back."""
+    await set_timers(store)
+    table = await started(sessions, BOB)
+    before = await armed(store, table)
+    await sessions.act(CHANNEL, MOD, Action(T.PAUSE))
+    paused = await store.load(CHANNEL)
+    assert paused is not None and paused.paused
+    assert await store.timers_of(table.id or 0) == []
+    for timer in before.values():  # the turn's timers are gone for good
+        assert await sessions.fire_timer(timer) is None
+    clock.advance(5)
+    await sessions.act(CHANNEL, MOD, Action(T.RESUME))
+    resumed = await store.load(CHANNEL)
+    assert resumed is not None
+    rearmed = await armed(store, resumed)
+    assert {t.version for t in rearmed.values()} == {resumed.version}
+    assert rearmed[REMIND_TIMER].due_at == clock() + 600
+
+    seat = T.to_act_seat(resumed)
+    assert seat is not None
+    await sessions.act(CHANNEL, MOD, Action(T.SEAT, {"seat": seat, "user": 77, "name": "Dee"}))
+    handed = await store.load(CHANNEL)
+    assert handed is not None
+    assert {t.user_id for t in (await armed(store, handed)).values()} == {77}
+
+    moved = await play_first(sessions, handed)
+    assert {t.version for t in (await armed(store, moved)).values()} == {moved.version}
+    await sessions.undo(CHANNEL, MOD, 1)
+    undone = await store.load(CHANNEL)
+    assert undone is not None and undone.version > moved.version
+    assert T.to_act_seat(undone) == seat
+    back = await armed(store, undone)
+    assert {(t.version, t.user_id) for t in back.values()} == {(undone.version, 77)}
+    assert outlet.reminders == []
 
 
 async def test_at_the_end_the_ai_plays_the_turn_and_says_so(

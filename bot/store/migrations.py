@@ -87,16 +87,15 @@ MIGRATIONS: list[str] = [
         updated_at     REAL    NOT NULL
     );
     """,
-    # 6: the message holding a
-    # lobby's embed and buttons, so a slash command edits it in place as a click does,
-    # after a restart too.
+    # 6: the message holding a lobby's embed and buttons, so a slash command edits it in
+    # place as a click does, after a restart too.
     """
     ALTER TABLE games ADD COLUMN lobby_message_id INTEGER;
     """,
-    # 7: undo points
-    # (/gm undo). Before each player's move, the table's envelope as it was, written in
-    # the move's own save, so a moderator can take moves back by restoring one as a new
-    # version. Keyed by the version the envelope had; a few dozen per game at most.
+    # 7: undo points (/gm undo). Before each player's move, the table's envelope as it
+    # was, written in the move's own save, so a moderator can take moves back by
+    # restoring one as a new version. Keyed by the version the envelope had; at most
+    # UNDO_KEPT per game (bot/store/records.py).
     """
     CREATE TABLE undo_points (
         game_id     INTEGER NOT NULL REFERENCES games(id),

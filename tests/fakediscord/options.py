@@ -99,6 +99,7 @@ class CommandOptionsMixin:
             raise ValueError(f"option {name!r}: {value!r} is not one of the choices {choices}")
         if kind == 3:
             value = str(value)
+            self._check_length(name, value, od or {})
         elif kind == 4:
             value = int(value)
             self._check_range(name, value, od or {})
@@ -123,6 +124,14 @@ class CommandOptionsMixin:
         low, high = od.get("min_value", -(2**53)), od.get("max_value", 2**53)
         if not max(low, -(2**53)) <= value <= min(high, 2**53):
             raise ValueError(f"option {name!r}: {value} is outside {low}..{high}")
+
+    @staticmethod
+    def _check_length(name: str, value: str, od: Json) -> None:
+        """Discord's client refuses a string outside an option's min/max length (6000
+        characters at most when the option sets none)."""
+        low, high = od.get("min_length", 0), od.get("max_length", 6000)
+        if not low <= len(value) <= high:
+            raise ValueError(f"option {name!r}: {len(value)} characters, not {low}..{high}")
 
     @staticmethod
     def _infer_type(value: Any) -> int:
