@@ -34,6 +34,8 @@ from cogs.common import (
 )
 from cogs.moderation_views import channel_list
 
+NEW_GAME = "game new"  # the one command refused even where a game already runs
+
 
 async def click_actor(interaction: discord.Interaction, channel_id: int) -> Actor:
     """Who this click plays as in the game of `channel_id`, or a refusal."""
@@ -119,8 +121,9 @@ async def table_check(interaction: discord.Interaction) -> bool:
     """The tree's check before every slash command and autocomplete: it reads the
     server's settings (so the moderator role is known to `is_moderator` without a
     store trip of its own), then refuses game commands outside the server's game
-    channels and their threads, in one ephemeral line naming them. Buttons are not
-    checked here: a game opened before the setting plays on where it is."""
+    channels and their threads, in one ephemeral line naming them. A game opened
+    before the setting plays on where it is: its buttons are not checked here, and in
+    its channel every command but /game new still works."""
     settings = await sessions_of(interaction).settings.get(interaction.guild_id)
     command = interaction.command
     if interaction.type is not discord.InteractionType.application_command or command is None:
@@ -132,6 +135,9 @@ async def table_check(interaction: discord.Interaction) -> bool:
     if root in ANYWHERE or interaction.guild_id is None or settings.game_allowed_in(
             interaction.channel_id, parent):
         return True
+    if command.qualified_name != NEW_GAME and await sessions_of(interaction).table(
+            interaction.channel_id or 0) is not None:
+        return True  # a game that began before the setting
     await refuse(interaction, root, say("errors.game_channels_only",
                                         channels=channel_list(settings)))
     return False

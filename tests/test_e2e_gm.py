@@ -328,6 +328,17 @@ async def test_game_channels_refuse_game_commands_elsewhere(
         inside.ephemeral_texts()
     shown = await (await fd.slash(mod, elsewhere, "gm", "settings")).wait()  # /gm anywhere
     assert "Game channels" in shown.ephemeral_texts()[0]
+    # A game that began elsewhere before the setting plays on: its commands still work
+    # in its channel, but no second game opens there.
+    old_table = fd.add_channel("old table")
+    await (await fd.slash(mod, elsewhere, "gm", "settings", game_channel=games_here)).wait()
+    await (await fd.slash(player, old_table, "game", "new", game="cthulhu")).wait()
+    await (await fd.slash(mod, elsewhere, "gm", "settings", game_channel=games_here)).wait()
+    status = await (await fd.slash(player, old_table, "game", "status")).wait()
+    assert status.ephemeral_texts() and "Games are played in" not in status.ephemeral_texts()[0]
+    await (await fd.slash(player, old_table, "game", "leave")).wait()
+    again = await (await fd.slash(player, old_table, "game", "new", game="cthulhu")).wait()
+    assert again.ephemeral_texts() == [f"Games are played in <#{games_here}> on this server."]
     removed = await (await fd.slash(mod, elsewhere, "gm", "settings",
                                     game_channel=games_here)).wait()
     assert "Game channels: any channel" in removed.ephemeral_texts()[0]
