@@ -387,7 +387,10 @@ class DiscordOutlet:
     async def remind(self, table: Table, user_id: int, text: str) -> None:
         """One short line in the channel that pings the player and no one else, with a
         jump link to where the turn's controls are: the game's live message, or the
-        player's DM prompt on a turn played from DMs (while this process knows it)."""
+        player's DM prompt on a turn played from DMs (while this process knows it).
+
+        It takes the place of the game's last "your turn" ping (deleted), and the next
+        ping or reminder deletes it in turn: the channel keeps one such line at most."""
         dm = self._last_dm_prompt.get(table.channel_id)
         live = await self._live(table)
         link = None
@@ -399,9 +402,17 @@ class DiscordOutlet:
             text = f"{text}\n{say('timers.jump', link=link)}"
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
-            await channel.send(text[:LIMIT], allowed_mentions=discord.AllowedMentions(
+            sent = await channel.send(text[:LIMIT], allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(user_id)]))
         except discord.HTTPException as exc:
             if not permanent(exc):
                 raise
             log.warning("channel %s refused a turn reminder: %s", table.channel_id, exc)
+            return
+        if live is None:
+            return
+        if live.ping_id is not None:
+            with suppress(discord.HTTPException):
+                await channel.get_partial_message(live.ping_id).delete()
+        live.ping_id = int(sent.id)
+        await self._remember(table, live)

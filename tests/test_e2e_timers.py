@@ -35,6 +35,13 @@ def reminders(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
             if m.author_id == fd.bot_user.id and REMINDER in m.content]
 
 
+def pings(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
+    """The live message's "your turn" pings still in the channel."""
+    said = say("live.your_turn", mention="", link="\0").split("\0")[0]
+    return [m for m in fd.channel_messages(channel)
+            if m.author_id == fd.bot_user.id and said in m.content]
+
+
 async def fall_due(bot: HauntBot, kind: str) -> None:
     """The timer's minute is up (its due time moves into the past)."""
     await bot.store.execute("UPDATE turn_timers SET due_at = ? WHERE kind = ?",
@@ -65,6 +72,7 @@ async def test_the_player_is_reminded_and_then_the_ai_plays_their_turn(
     assert waiting in (host.id, guest.id)
     await fd.settle()
     assert reminders(fd, channel) == []  # a minute has not gone by
+    assert [m.pinged for m in pings(fd, channel)] == [[waiting]]  # the turn's own ping
 
     await fall_due(bot, REMIND_TIMER)
     bot.timers.wake()
@@ -76,6 +84,7 @@ async def test_the_player_is_reminded_and_then_the_ai_plays_their_turn(
     assert f"/{channel}/{turn.id}" in reminder.content  # the jump link to the live message
     assert not reminder.components  # a line, not a second board
     assert reminder.pinged == [waiting]  # it notifies the player, and no one else
+    assert pings(fd, channel) == []  # it took the place of the turn's "your turn" ping
 
     posts = turn_posts(fd, channel)
     await fall_due(bot, END_TIMER)
@@ -89,7 +98,8 @@ async def test_the_player_is_reminded_and_then_the_ai_plays_their_turn(
     assert say("timers.ai_plays", name=name) in played.content
     assert to_move(latest_turn(fd, channel)) != waiting  # the turn went on
     assert any(s.user_id == waiting and s.is_human for s in table.seats)  # still theirs
-    assert len(reminders(fd, channel)) == 1
+    # The next human's ping took the reminder's place: one such line in the channel.
+    assert reminders(fd, channel) == [] and len(pings(fd, channel)) == 1
 
 
 async def test_a_timer_due_during_a_restart_fires_once_after_it(
