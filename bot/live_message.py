@@ -30,16 +30,15 @@ def footer(table: Table, post: Post, *, private_turn: bool = False) -> str:
     if post.prompt is not None:
         prompt = post.prompt
         who = f"<@{prompt.user_id}>" if prompt.user_id else prompt.name
-        tail = (f"\n**{who}** is playing from their DMs." if private_turn
-                else f"\n**{who}**, it's your move.")
+        tail = "\n" + say("live.from_dms" if private_turn else "live.your_move", who=who)
         others = [f"<@{o.user_id}>" for o in prompt.others
                   if o.user_id and o.user_id != prompt.user_id]
         if others and table.status != OVER:
-            tail = (f"\n{', '.join(dict.fromkeys(others))} may act now too, with the "
-                    f"buttons under their name.") + tail
+            tail = "\n" + say("live.others_too",
+                               others=", ".join(dict.fromkeys(others))) + tail
         return tail
     if table.status == OVER:
-        return "\nThe game is over. `/game new` starts another."
+        return "\n" + say("live.over")
     return ""
 
 

@@ -245,7 +245,8 @@ def _add_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Eve
     if len(table.seats) >= game.max_players:
         raise IllegalAction(say("errors.table_full", max=game.max_players))
     taken = {s.name for s in table.seats}
-    name = next((n for n in ai_names() if n not in taken), f"AI {len(table.seats) + 1}")
+    name = next((n for n in ai_names() if n not in taken),
+                say("lobby.ai_seat", number=len(table.seats) + 1))
     table.seats.append(Seat(name, None, ai=True))
     return table, [Event(say("lobby.ai_added", name=name))]
 
@@ -482,7 +483,8 @@ def _pinned_seat(table: Table, actor: Actor, action: Action) -> int:
     if not mine:
         raise IllegalAction(say("errors.not_seated"))
     if seat not in mine:
-        name = table.seats[seat].name if 0 <= seat < len(table.seats) else "another player"
+        name = table.seats[seat].name if 0 <= seat < len(table.seats) \
+            else say("errors.another_player")
         raise IllegalAction(say("errors.not_your_button", name=name))
     return seat
 
@@ -565,7 +567,7 @@ def _host_name(table: Table) -> str:
     for seat in table.seats:
         if seat.user_id == table.host_id:
             return seat.name
-    return "the host"
+    return say("table.the_host")
 
 
 _HANDLERS = {JOIN: _join, LEAVE: _leave, ADD_AI: _add_ai, START: _start, END: _end,

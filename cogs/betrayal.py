@@ -20,7 +20,7 @@ from bot import table as table_rules
 from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
-from bot.games.betrayal import sheet_view
+from bot.games.betrayal import content, sheet_view
 from bot.games.betrayal.context import explorer_name
 from bot.games.betrayal.state import BetrayalState
 from bot.store import Table
@@ -40,12 +40,11 @@ ATTACK = {"attack"}
 HAUNT_ACTS = {"act", "mmove", "mattack", "mend"}  # haunt and room actions, the monsters' turn
 TRAITS = [app_commands.Choice(name=t.capitalize(), value=t)
           for t in ("might", "speed", "sanity", "knowledge")]
-DIRECTIONS = [app_commands.Choice(name=n, value=v)
-              for n, v in (("north", "N"), ("east", "E"), ("south", "S"), ("west", "W"))]
+DIRECTIONS = [app_commands.Choice(name=content.say(f"dirs.{v}"), value=v) for v in "NESW"]
 
 
 async def _table(interaction: discord.Interaction) -> Table:
-    return await command_table(interaction, KIND, "There's no Betrayal game running here.")
+    return await command_table(interaction, KIND, content.say("cog.no_game"))
 
 
 async def _options(interaction: discord.Interaction,
@@ -53,18 +52,19 @@ async def _options(interaction: discord.Interaction,
     table = await _table(interaction)
     seat = table_rules.acting_seat(table, interaction.user.id)
     if seat is None:
-        raise IllegalAction("You're not playing in this game.")
+        raise IllegalAction(say("errors.not_seated"))
     game = games.get(KIND)
     state = game.load(table.state or {})
     if game.to_act(state) != seat:
-        raise IllegalAction("It's not your turn.")
+        raise IllegalAction(content.say("cog.not_your_turn"))
     return table, [o for o in game.options(state, seat) if o.action.kind in kinds]
 
 
-def pick(options: list[Option], typed: str, what: str) -> Action:
-    """The option autocomplete sent back, or the one whose label holds the typed words."""
-    return pick_option(options, typed, nothing=f"You can't {what} right now.",
-                       which=lambda listed: f"Say which: {listed}")
+def pick(options: list[Option], typed: str, command: str) -> Action:
+    """The option autocomplete sent back, or the one whose label holds the typed words;
+    none open: the refusal of this `command` (texts.yaml, cog.none_open)."""
+    return pick_option(options, typed, nothing=content.say(f"cog.none_open.{command}"),
+                       which=lambda listed: content.say("cog.say_which", options=listed))
 
 
 async def _choices(interaction: discord.Interaction, kinds: set[str],
@@ -83,7 +83,7 @@ async def _send(interaction: discord.Interaction, table: Table, action: Action) 
     actor = await command_actor(interaction, table)
     await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await sessions_of(interaction).act(table.channel_id, actor, action)
-    await interaction.followup.send(acknowledgement(outcome, "Done — the map is below."),
+    await interaction.followup.send(acknowledgement(outcome, content.say("cog.done")),
                                     ephemeral=True)
 
 
@@ -91,10 +91,10 @@ async def _send(interaction: discord.Interaction, table: Table, action: Action) 
 class BetrayalCog(commands.GroupCog, group_name="betrayal",
                   group_description="Your turn in Betrayal at House on the Hill"):
     async def _play(self, interaction: discord.Interaction, command: str, kinds: set[str],
-                    typed: str, what: str) -> None:
+                    typed: str) -> None:
         async with handling(interaction, f"betrayal {command}"):
             table, options = await _options(interaction, kinds)
-            await _send(interaction, table, pick(options, typed, what))
+            await _send(interaction, table, pick(options, typed, command))
 
     @app_commands.command(name="move", description="Move through a door or a special way")
     @app_commands.describe(direction="Through the door on this side",
@@ -106,7 +106,7 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
         if direction is not None:
             await self._by_direction(interaction, "move", direction.value)
         else:
-            await self._play(interaction, "move", {"move"}, room or "", "move")
+            await self._play(interaction, "move", {"move"}, room or "")
 
     @move.autocomplete("room")
     async def _move_room(self, interaction: discord.Interaction,
@@ -126,42 +126,43 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
             table, options = await _options(interaction, {kind})
             match = [o for o in options if o.action.args.get("dir") == direction]
             if not match:
-                raise IllegalAction(f"You can't {kind} {_WORD[direction]} from here.")
+                raise IllegalAction(content.say(f"cog.no_way.{kind}",
+                                                direction=content.say(f"dirs.{direction}")))
             await _send(interaction, table, match[0].action)
 
     @app_commands.command(name="rotate", description="Choose how the new room is turned")
     @app_commands.describe(rotation="One of the ways the new room fits")
     async def rotate(self, interaction: discord.Interaction, rotation: str) -> None:
-        await self._play(interaction, "rotate", {"choose"}, rotation, "turn a room")
+        await self._play(interaction, "rotate", {"choose"}, rotation)
 
     @app_commands.command(name="choose", description="Answer the choice the game asks of you")
     @app_commands.describe(option="Your answer")
     async def choose(self, interaction: discord.Interaction, option: str) -> None:
-        await self._play(interaction, "choose", {"choose"}, option, "choose anything")
+        await self._play(interaction, "choose", {"choose"}, option)
 
     @app_commands.command(name="use", description="Use an item, an omen or a room's action")
     @app_commands.describe(item="What to use")
     async def use(self, interaction: discord.Interaction, item: str) -> None:
-        await self._play(interaction, "use", {"use", "act"}, item, "use anything")
+        await self._play(interaction, "use", {"use", "act"}, item)
 
     @app_commands.command(name="trade", description="Trade a card with an explorer here")
     @app_commands.describe(offer="Who gets what")
     async def trade(self, interaction: discord.Interaction, offer: str) -> None:
-        await self._play(interaction, "trade", {"trade"}, offer, "trade")
+        await self._play(interaction, "trade", {"trade"}, offer)
 
     @app_commands.command(name="drop", description="Leave a card in this room")
     @app_commands.describe(item="What to drop")
     async def drop(self, interaction: discord.Interaction, item: str) -> None:
-        await self._play(interaction, "drop", {"drop"}, item, "drop anything")
+        await self._play(interaction, "drop", {"drop"}, item)
 
     @app_commands.command(name="pickup", description="Take a card lying in this room")
     @app_commands.describe(item="What to pick up")
     async def pickup(self, interaction: discord.Interaction, item: str) -> None:
-        await self._play(interaction, "pickup", {"pickup"}, item, "pick anything up")
+        await self._play(interaction, "pickup", {"pickup"}, item)
 
     @app_commands.command(name="end-turn", description="End your turn")
     async def end_turn(self, interaction: discord.Interaction) -> None:
-        await self._play(interaction, "end-turn", {"end_turn"}, "end", "end your turn")
+        await self._play(interaction, "end-turn", {"end_turn"}, "end")
 
     @rotate.autocomplete("rotation")
     async def _rotation(self, interaction: discord.Interaction,
@@ -261,7 +262,7 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
     @app_commands.command(name="act", description="A special action of the haunt or the room")
     @app_commands.describe(action="What to do (in the monsters' turn: a monster's move)")
     async def act(self, interaction: discord.Interaction, action: str) -> None:
-        await self._play(interaction, "act", HAUNT_ACTS, action, "do anything special")
+        await self._play(interaction, "act", HAUNT_ACTS, action)
 
     @act.autocomplete("action")
     async def _act(self, interaction: discord.Interaction,
@@ -284,15 +285,14 @@ def pick_attack(options: list[Option], target: str, trait: str | None,
     """The attack option for this target (a ref from autocomplete, or a typed name),
     trait (Might when left out, if that is open) and weapon (none when left out)."""
     if not options:
-        raise IllegalAction("You can't attack right now: only in the haunt, once a turn, "
-                            "at an opponent in your room.")
+        raise IllegalAction(content.say("cog.no_attack"))
     typed = target.strip().lower()
     mine = [o for o in options if str(o.action.args["target"]) == target.strip()]
     if not mine:
         mine = [o for o in options if typed and typed in _target_label(o).lower()]
     if not mine:
         names = sorted({_target_label(o) for o in options})
-        raise IllegalAction("You can't attack that. In reach: " + ", ".join(names))
+        raise IllegalAction(content.say("cog.out_of_reach", targets=", ".join(names)))
     wanted_weapon = (weapon or "").strip().lower().replace(" ", "_")
     fits = [o for o in mine if str(o.action.args.get("weapon", "")) == wanted_weapon]
     if trait:
@@ -300,8 +300,8 @@ def pick_attack(options: list[Option], target: str, trait: str | None,
     elif len({o.action.args["trait"] for o in fits}) > 1:
         fits = [o for o in fits if o.action.args["trait"] == "might"] or fits
     if not fits:
-        raise IllegalAction("That combination isn't open: " +
-                            "; ".join(o.label for o in mine[:8]))
+        raise IllegalAction(content.say("cog.no_combination",
+                                        options="; ".join(o.label for o in mine[:8])))
     return min(fits, key=lambda o: bool(o.action.args.get("ranged"))).action
 
 
@@ -331,9 +331,6 @@ def sheet_seat(table: Table, state: BetrayalState, user_id: int, typed: str | No
         known = ", ".join(_explorer_label(state, i) for i in range(count))
         raise IllegalAction(say("commands.no_explorer", name=typed.strip()[:40], known=known))
     return hits[0]
-
-
-_WORD = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hauntkeeper.interactions")
 
-OOPS = "Something went wrong on our side; the game is unchanged. Please try again."
+OOPS = say("errors.oops")
 
 
 def bot_of(interaction: discord.Interaction) -> HauntBot:
@@ -113,8 +113,7 @@ async def refuse(interaction: discord.Interaction, command: str, text: str) -> N
 # (cogs/rights.command_table), so failed DMs are looked up for that game, not the DM.
 GAME_CHANNEL = "hauntkeeper.game_channel"
 
-DM_REMINDER = ("I couldn't send you a direct message. Use /secret (or the My secrets "
-               "button) to see your private information.")
+DM_REMINDER = say("dm_reminder")
 
 
 async def remind_undelivered(interaction: discord.Interaction,

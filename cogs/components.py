@@ -27,7 +27,7 @@ from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.sessions import Prompt
-from bot.store import LOBBY, Table
+from bot.store import ACTIVE, LOBBY, Table
 from bot.texts import say
 from cogs import click_limit
 from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
@@ -101,10 +101,10 @@ async def _show_private_choices(interaction: discord.Interaction, channel_id: in
         raise IllegalAction(say("errors.stale"))
     prompt = sessions.prompt(table)
     if prompt is None or prompt.user_id != interaction.user.id:
-        raise IllegalAction("This choice isn't yours to make.")
+        raise IllegalAction(say("errors.not_your_choice"))
     private = Prompt(prompt.seat, prompt.user_id, prompt.name,
                      [o for o in prompt.options if o.private], prompt.version)
-    await say_ephemeral(interaction, "Only you can see these choices.",
+    await say_ephemeral(interaction, say("view.private_only"),
                         view=prompt_view(channel_id, private, with_secret=False,
                                          reveal_private=True))
 
@@ -241,7 +241,8 @@ def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = T
         elif row < MAX_ROWS:
             row = _others_select(view, channel_id, extra, row, selects)
     if with_secret and row < MAX_ROWS:
-        view.add_item(ActionButton(channel_id, ANY_VERSION, Action(SECRET), label="My secrets",
+        view.add_item(ActionButton(channel_id, ANY_VERSION, Action(SECRET),
+                                   label=say("view.my_secrets"),
                                    style=discord.ButtonStyle.secondary, row=row))
     return view
 
@@ -252,7 +253,7 @@ def _turn_rows(view: discord.ui.View, channel_id: int, prompt: Prompt, row: int,
     shown = [o for o in prompt.options if reveal_private or not o.private]
     if len(shown) < len(prompt.options) and row < limit:
         view.add_item(ActionButton(channel_id, prompt.version, Action(PRIVATE_CHOICES),
-                                   label="Choose privately",
+                                   label=say("view.choose_privately"),
                                    style=discord.ButtonStyle.primary, row=row))
         row += 1
     for group, options in _group(shown).items():
@@ -342,7 +343,8 @@ def lobby_embed(table: Table) -> discord.Embed:
     if table.status == LOBBY:
         title = say("lobby.title", game=game.title)
     else:
-        title = f"{game.title} — {'in play' if table.status == 'active' else 'ended'}"
+        title = say("lobby.title_active" if table.status == ACTIVE else "lobby.title_ended",
+                    game=game.title)
     lines = []
     picked = game.seat_choices()
     for index, seat in enumerate(table.seats, start=1):
@@ -372,16 +374,16 @@ def lobby_view(table: Table) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     for kind, label, style in (
-        (table_rules.JOIN, "Join", discord.ButtonStyle.success),
-        (table_rules.LEAVE, "Leave", discord.ButtonStyle.secondary),
-        (table_rules.ADD_AI, "Add AI seat", discord.ButtonStyle.secondary),
-        (table_rules.START, "Start", discord.ButtonStyle.primary),
+        (table_rules.JOIN, "lobby.join", discord.ButtonStyle.success),
+        (table_rules.LEAVE, "lobby.leave", discord.ButtonStyle.secondary),
+        (table_rules.ADD_AI, "lobby.add_ai", discord.ButtonStyle.secondary),
+        (table_rules.START, "lobby.start", discord.ButtonStyle.primary),
     ):
-        view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(kind), label=label,
+        view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(kind), label=say(label),
                                    style=style, row=0))
     if games.get(table.kind).seats_per_player > 1:
         view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(table_rules.SECOND),
-                                   label="Play a 2nd explorer", row=0))
+                                   label=say("lobby.second"), row=0))
     choices = games.get(table.kind).seat_choices()
     for n, (name, values) in enumerate(list(choices.items())[:4]):
         view.add_item(ActionSelect(

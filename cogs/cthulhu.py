@@ -18,13 +18,14 @@ from bot import table as table_rules
 from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
+from bot.games.cthulhu import content
 from bot.games.cthulhu.state import CthulhuState
 from bot.store import Table
 from cogs.common import acknowledgement, handling, sessions_of
 from cogs.rights import command_actor, command_table
 
 KIND = "cthulhu"
-NO_GAME = "There's no Cthulhu in the House game running here."
+NO_GAME = content.say("cog.no_game")
 
 
 async def _state_and_options(interaction: discord.Interaction
@@ -50,7 +51,8 @@ def _lookup(value: str, names: list[str], what: str) -> int:
     prefix = [i for i, n in enumerate(names) if n.lower().removeprefix("the ").startswith(wanted)]
     if wanted and len(prefix) == 1:
         return prefix[0]
-    raise IllegalAction(f"I don't know a {what} called {text[:40]!r}.")
+    raise IllegalAction(content.say("cog.unknown", what=content.say(f"cog.what_{what}"),
+                                    text=text[:40]))
 
 
 def _choices(values: list[int], names: list[str], current: str) -> list[app_commands.Choice[str]]:
@@ -86,7 +88,7 @@ class CthulhuCog(commands.GroupCog, group_name="cthulhu",
             await interaction.response.defer(ephemeral=True, thinking=True)
             outcome = await sessions_of(interaction).act(table.channel_id, actor, action)
             await interaction.followup.send(
-                acknowledgement(outcome, "Done — the game's message shows it."), ephemeral=True)
+                acknowledgement(outcome, content.say("cog.done")), ephemeral=True)
 
     @app_commands.command(name="move", description="Move a character that is alone in its room")
     @app_commands.describe(character="Who moves (only characters alone in a room)",

@@ -45,7 +45,7 @@ def _setup_options(kind: str, **given: str | None) -> dict[str, str]:
             continue
         allowed = {v: label for v, label in offered.get(name, [])}
         if not allowed:
-            raise IllegalAction(f"{games.get(kind).title} has no `{name}` option.")
+            raise IllegalAction(say("errors.no_such_option", game=games.get(kind).title, name=name))
         wanted = value.strip().lower()
         match = next((v for v, label in allowed.items()
                       if wanted in (v.lower(), label.lower())), None)
@@ -54,8 +54,8 @@ def _setup_options(kind: str, **given: str | None) -> dict[str, str]:
                        if wanted in v.lower() or wanted in label.lower()]
             match = partial[0] if len(partial) == 1 else None
         if match is None:
-            raise IllegalAction(f"Unknown {name} {value[:40]!r}. Choose one of: "
-                                + ", ".join(allowed.values()) + ".")
+            raise IllegalAction(say("errors.unknown_option", name=name, value=value[:40],
+                                    choices=", ".join(allowed.values())))
         options[name] = match
     return options
 
@@ -83,7 +83,7 @@ def _pick_action(typed: str) -> PickResolver:
         game = games.get(table.kind)
         choices = game.seat_choices()
         if not choices:
-            raise IllegalAction(f"{game.title} has nothing to pick.")
+            raise IllegalAction(say("errors.nothing_to_pick", game=game.title))
         name, values = next(iter(choices.items()))
         wanted = typed.strip().lower()
         value = next((v for v, label in values if wanted in (v, label.lower())), typed)
@@ -146,13 +146,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                     options)
             except GameExists:
                 running = await sessions_of(interaction).table(channel_id)
-                title = games.get(running.kind).title if running else "A game"
-                state = "in the lobby" if running and running.status == LOBBY else "in play"
-                raise IllegalAction(
-                    f"{title} is already {state} in <#{channel_id}>, hosted by "
-                    f"<@{running.host_id if running else 0}>. See /game status, or /game end "
-                    "to stop it."
-                ) from None
+                title = games.get(running.kind).title if running else say("errors.some_game")
+                lobby = running is not None and running.status == LOBBY
+                raise IllegalAction(say(
+                    "errors.game_exists_lobby" if lobby else "errors.game_exists_play",
+                    game=title, channel=f"<#{channel_id}>",
+                    host=f"<@{running.host_id if running else 0}>")) from None
             sent = await interaction.response.send_message(embed=lobby_embed(outcome.table),
                                                            view=lobby_view(outcome.table))
             if sent.message_id is not None:
@@ -171,7 +170,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             await interaction.response.defer(ephemeral=True, thinking=True)
             outcome = await sessions_of(interaction).act(
                 interaction.channel_id or 0, actor_of(interaction), action)
-            first = next((e.text for e in outcome.events if e.audience.is_public), "Done.")
+            first = next((e.text for e in outcome.events if e.audience.is_public), say("done"))
             await interaction.followup.send(acknowledgement(outcome, first[:2000]),
                                             ephemeral=True)
             if outcome.lobby_only:
@@ -225,10 +224,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 # split at line breaks, so nothing is cut off (a table of six explorers).
                 parts = chunks(game.status_text(game.load(table.state)), FIELD_LIMIT)
                 for i, part in enumerate(parts[:MAX_STATUS_FIELDS]):
-                    embed.add_field(name="Now" if i == 0 else "\u200b", value=part,
-                                    inline=False)
+                    embed.add_field(name=say("lobby.status_now") if i == 0 else "\u200b",
+                                    value=part, inline=False)
             if table.ended_reason:
-                embed.add_field(name="Ended", value=table.ended_reason[:1024], inline=False)
+                embed.add_field(name=say("lobby.status_ended"),
+                                value=table.ended_reason[:1024], inline=False)
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="map", description="Show the board as it is now")
@@ -240,7 +240,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             await interaction.response.defer(ephemeral=True, thinking=True)
             image = await sessions_of(interaction).board(table)
             if image is None:
-                raise IllegalAction("There is no board to show.")
+                raise IllegalAction(say("errors.no_board"))
             await interaction.followup.send(
                 file=discord.File(io.BytesIO(image), filename="board.png"), ephemeral=True)
 
@@ -249,7 +249,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
         async with handling(interaction, "game log"):
             table = await _require_table(interaction, latest=True)
             entries = await bot_of(interaction).store.log(table.id or 0, limit=25)
-            text = "\n".join(f"`{e.version:>4}` {e.text}" for e in entries) or "Nothing yet."
+            text = "\n".join(f"`{e.version:>4}` {e.text}" for e in entries) \
+                or say("lobby.log_empty")
             await say_ephemeral(interaction, text[-2000:])
 
     @app_commands.command(name="rules", description="Read a rule")
@@ -260,7 +261,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             key = topic.strip().lower()
             if key not in texts:
                 known = ", ".join(sorted(texts))[:1500]
-                raise IllegalAction(f"No rules topic called {topic[:50]!r}. Topics: {known}")
+                raise IllegalAction(say("errors.no_rules_topic", topic=topic[:50], known=known))
             await say_ephemeral(interaction, f"**{key}**\n{texts[key]}"[:2000])
 
     @rules.autocomplete("topic")

@@ -33,9 +33,8 @@ from cogs.moderation_views import changed, log_text, seat_choices, seat_index, s
 
 Minutes = app_commands.Range[int, 0, MAX_MINUTES]
 SEAT_TEXT_MOST = 100  # a seat's number or a part of its label: no longer than a label
-TIMER_ENDS = [app_commands.Choice(name="remind only", value=REMIND),
-              app_commands.Choice(name="the AI plays the turn", value=AI_PLAYS),
-              app_commands.Choice(name="skip the turn", value=SKIP)]
+TIMER_ENDS = [app_commands.Choice(name=say(f"settings.end_{end}"), value=end)
+              for end in (REMIND, AI_PLAYS, SKIP)]
 
 
 def _need_moderator(interaction: discord.Interaction) -> None:
@@ -44,7 +43,7 @@ def _need_moderator(interaction: discord.Interaction) -> None:
 
 
 async def _answer(interaction: discord.Interaction, outcome: Outcome) -> None:
-    first = next((e.text for e in outcome.events if e.audience.is_public), "Done.")
+    first = next((e.text for e in outcome.events if e.audience.is_public), say("done"))
     await interaction.followup.send(acknowledgement(outcome, first[:2000]), ephemeral=True)
 
 

@@ -155,8 +155,7 @@ class DiscordOutlet:
         try:
             dm = await self.client.create_dm(discord.Object(prompt.user_id))
             return await dm.send(
-                f"**Your move** in the game in <#{table.channel_id}>. "
-                "Only you see these options; the channel only learns what you do.",
+                say("dm.prompt", channel=f"<#{table.channel_id}>"),
                 view=prompt_view(table.channel_id, prompt, reveal_private=True,
                                  others=False),
                 nonce=nonce(key, "m"),
@@ -279,7 +278,7 @@ class DiscordOutlet:
     # -- one person -----------------------------------------------------------------------
 
     async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
-        footer = f"\n-# from the game in <#{table.channel_id}>"
+        footer = "\n" + say("dm.footer", channel=f"<#{table.channel_id}>")
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             for n, part in enumerate(chunks(text + footer)):
@@ -313,8 +312,9 @@ class DiscordOutlet:
                 missing = list(user_ids)
                 break
         unreachable: list[int] = []
+        only = say("dm.team_only", team=team)
         for n, user_id in enumerate(missing):
-            if not await self.whisper(table, user_id, f"*For the {team} only:*\n{text}",
+            if not await self.whisper(table, user_id, f"{only}\n{text}",
                                       key=f"{key}.u{n}" if key else ""):
                 unreachable.append(user_id)
         return unreachable
@@ -347,7 +347,7 @@ class DiscordOutlet:
                 parent = await self.client.fetch_channel(table.channel_id)
             if isinstance(parent, discord.TextChannel):  # not, say, a game inside a thread
                 thread = await parent.create_thread(
-                    name=f"{team} — game {game_id}"[:100],
+                    name=say("dm.thread_name", team=team, game=game_id)[:100],
                     type=discord.ChannelType.private_thread,
                     invitable=False,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
