@@ -85,9 +85,11 @@ UNDO_POINTS = ("SELECT version, {envelope}, actor_id, summary FROM undo_points"
                " WHERE game_id = ? ORDER BY version DESC LIMIT ?")
 DROP_UNDO = "DELETE FROM undo_points WHERE game_id = ? AND version >= ?"
 # The point is the game's row at the save's expected version, copied row to row (a row at
-# another version copies nothing, and the save's version check then fails it all).
+# another version copies nothing, and the save's version check then fails it all). The
+# casts tell PostgreSQL the parameters' types, which a SELECT list does not.
 KEEP_UNDO = ("INSERT INTO undo_points (game_id, version, envelope, actor_id, summary,"
-             " created_at) SELECT id, version, state_json, ?, ?, ? FROM games"
+             " created_at) SELECT id, version, state_json, CAST(? AS BIGINT),"
+             " CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games"
              " WHERE id = ? AND version = ? ON CONFLICT (game_id, version) DO UPDATE SET"
              " envelope = excluded.envelope, actor_id = excluded.actor_id,"
              " summary = excluded.summary, created_at = excluded.created_at")
@@ -125,6 +127,21 @@ def table_of(row: Sequence[Any], envelope: dict[str, Any]) -> Table:
     return Table.from_row(id=row[0], channel_id=row[1], guild_id=row[2], kind=row[3],
                           status=row[4], version=row[5], envelope=envelope,
                           last_seq=row[7], delivered_seq=row[8])
+
+
+def created(table: Table, game_id: int, count: int) -> Table:
+    """The table as a create left it: its new id, version 1, its `count` opening events
+    written and (answered by the opening interaction) delivered."""
+    table.id, table.version = game_id, 1
+    table.last_seq = table.delivered_seq = count
+    return table
+
+
+def saved(table: Table, version: int, last_seq: int, delivered_seq: int) -> Table:
+    """The table as a save left it: its new version and outbox cursor."""
+    table.version = version
+    table.last_seq, table.delivered_seq = last_seq, delivered_seq
+    return table
 
 
 def live_of(row: Sequence[Any]) -> LiveMessage:

@@ -181,10 +181,7 @@ class SqliteStore:
             _append(db, game_id, events, 1, 1, actor_id, action, now)
             return game_id
 
-        table.id = await self._on_writer(self._transaction, insert)
-        table.version = 1
-        table.last_seq = table.delivered_seq = len(events)
-        return table
+        return Q.created(table, await self._on_writer(self._transaction, insert), len(events))
 
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
                    actor_id: int | None, action: dict[str, Any] | None,
@@ -224,10 +221,8 @@ class SqliteStore:
             _replace_timers(db, table, expected_version + 1, timers)
             return int(row[0]), int(row[1])
 
-        last_seq, delivered_seq = await self._on_writer(self._transaction, update)
-        table.version = expected_version + 1
-        table.last_seq, table.delivered_seq = last_seq, delivered_seq
-        return table
+        return Q.saved(table, expected_version + 1,
+                       *await self._on_writer(self._transaction, update))
 
     # -- turn timers -------------------------------------------------------------------------
 
