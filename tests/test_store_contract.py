@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +35,7 @@ from bot.store import (
 )
 from bot.store import migrations as sqlite_migrations
 from bot.store.records import UNDO_KEPT
+from tests import pg_server
 from tests.conftest import Backend
 
 SNOWFLAKE = 1_180_000_000_000_000_000  # Discord ids are this large
@@ -461,3 +463,15 @@ async def test_a_timer_of_an_older_version_is_never_claimed(any_store: Store) ->
     stale = TurnTimer(old.game_id, old.kind, 3, old.channel_id, old.seat, old.user_id,
                       old.due_at, old.armed_at)
     assert await any_store.claim_timer(stale) == stale
+
+
+# ---------------------------------------------------------------- the test server itself
+
+def test_without_postgresql_binaries_the_server_says_why(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """What the pg_server fixture turns into a skip (or, under REQUIRE_PG, a failure)."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(pg_server, "SEARCH", (str(tmp_path / "nowhere"),))
+    assert pg_server.find_bindir() is None
+    with pytest.raises(pg_server.NoServer, match="no PostgreSQL binaries"):
+        pg_server.PgServer.start()

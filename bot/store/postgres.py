@@ -74,6 +74,11 @@ class PostgresStore:
             raise RuntimeError("The store is not open.")
         return self._pool
 
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """One statement written as for SQLite (`?` placeholders), in a transaction of
+        its own: what tools and tests reach past the interface with, on either store."""
+        return [tuple(row) for row in await self._fetch(sql, *params)]
+
     async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         return list(await self.pool.fetch(_pg(sql), *args))
 
