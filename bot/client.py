@@ -35,7 +35,7 @@ from discord.ext import commands
 
 from bot import games, health
 from bot.sessions import Sessions
-from bot.store import SqliteStore, open_store
+from bot.store import Store, open_store
 from bot.texts import say
 from bot.timers import TimerDispatcher
 from cogs.common import OOPS, say_ephemeral
@@ -83,7 +83,7 @@ class HauntBot(commands.Bot):
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
         self.serve = serve
-        self._store: SqliteStore | None = None
+        self._store: Store | None = None
         self._sessions: Sessions | None = None
         self._outlet: DiscordOutlet | None = None
         self._attending: asyncio.Task[None] | None = None
@@ -92,7 +92,7 @@ class HauntBot(commands.Bot):
         self._timers: TimerDispatcher | None = None
 
     @property
-    def store(self) -> SqliteStore:
+    def store(self) -> Store:
         assert self._store is not None, "setup_hook has not run"
         return self._store
 

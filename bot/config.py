@@ -20,10 +20,12 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from bot.paths import checkout
+from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import MEMORY
 
 DEFAULT_DB = "./hauntkeeper.sqlite3"
 HEARTBEAT_SUFFIX = "-heartbeat"  # beside the database, as SQLite's own -wal and -shm
+SERVER_HEARTBEAT = "./hauntkeeper-heartbeat"  # a database on a server has no folder here
 
 
 class ConfigError(Exception):
@@ -100,8 +102,7 @@ def load_settings(env: Mapping[str, str] | None = None,
         if url and not url.startswith(schemes):
             raise ConfigError(f"{name} must start with {' or '.join(schemes)}, not {url!r}.")
     db_path = merged.get("HAUNTKEEPER_DB", "").strip() or DEFAULT_DB
-    health_file = merged.get("HAUNTKEEPER_HEALTH_FILE", "").strip() or (
-        None if db_path == MEMORY else db_path + HEARTBEAT_SUFFIX)
+    health_file = merged.get("HAUNTKEEPER_HEALTH_FILE", "").strip() or _heartbeat(db_path)
     return Settings(
         token=token,
         db_path=db_path,
@@ -111,3 +112,11 @@ def load_settings(env: Mapping[str, str] | None = None,
         gateway=gateway,
         health_file=health_file,
     )
+
+
+def _heartbeat(db_path: str) -> str | None:
+    """The heartbeat's default place: beside a SQLite file; none for a database in
+    memory (nothing outlives the process to read it); the working folder for a server."""
+    if db_path == MEMORY:
+        return None
+    return SERVER_HEARTBEAT if is_postgres_url(db_path) else db_path + HEARTBEAT_SUFFIX

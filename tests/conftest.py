@@ -1,28 +1,80 @@
-"""Shared fixtures: a fake Discord server, and the real bot started against it."""
+"""Shared fixtures: a fake Discord server, the real bot started against it, and the
+stores (SQLite, and PostgreSQL on a server the tests start themselves)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import discord
 import pytest
 
 from bot.client import HauntBot
-from bot.store import SqliteStore, open_store
+from bot.store import SqliteStore, Store, open_store
 from cogs import click_limit
 from tests.fakediscord import FakeDiscord, discord_errors, start_bot, stop_bot
+from tests.pg_server import NoServer, PgServer
 
 BotFactory = Callable[[], Awaitable[HauntBot]]
 STORE_FILE = "store.sqlite3"  # the `store` fixture's database, in the test's tmp_path
+# Set (to 1) where PostgreSQL must be tested (.ci/run): no server is then a failure.
+REQUIRE_PG = "HAUNTKEEPER_REQUIRE_PG"
+BACKENDS = ("sqlite", "postgres")
 
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
     """A fresh SQLite store in the test's own folder (tmp_path / STORE_FILE)."""
     s = await open_store(tmp_path / STORE_FILE)
+    yield s
+    await s.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One PostgreSQL server (and database) for the whole session; tests empty it with
+    `reset`. Without PostgreSQL binaries its tests skip, saying why, unless REQUIRE_PG."""
+    try:
+        server = PgServer.start()
+    except NoServer as exc:
+        if os.environ.get(REQUIRE_PG) == "1":
+            pytest.fail(f"{REQUIRE_PG}=1 but no PostgreSQL server could start: {exc}")
+        pytest.skip(f"PostgreSQL tests skipped: {exc}")
+    yield server
+    server.stop()
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where a contract test's store lives: `open` gives another store on the same data
+    (a reopen after a restart, or a second process's connection)."""
+
+    name: str
+    target: str
+    server: PgServer | None = None
+
+    async def open(self) -> Store:
+        return await open_store(self.target)
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    if request.param == "postgres":
+        server: PgServer = request.getfixturevalue("pg_server")
+        return Backend("postgres", server.url, server)
+    return Backend("sqlite", str(tmp_path / STORE_FILE))
+
+
+@pytest.fixture
+async def any_store(backend: Backend) -> AsyncIterator[Store]:
+    """A fresh, open store of each backend in turn (PostgreSQL's emptied first)."""
+    if backend.server is not None:
+        await backend.server.reset()
+    s = await backend.open()
     yield s
     await s.close()
 

@@ -64,3 +64,10 @@ def test_a_bot_started_elsewhere_reads_the_working_folders_env(
     (tmp_path / ".env").write_text("DISCORD_TOKEN=from-here\nHAUNTKEEPER_DB=:memory:\n")
     settings = load_settings({})
     assert settings.token == "from-here" and settings.health_file is None
+
+
+def test_a_postgresql_database_keeps_its_heartbeat_in_the_working_folder() -> None:
+    settings = load_settings({"DISCORD_TOKEN": "t",
+                              "HAUNTKEEPER_DB": "postgresql://hk@db.example/hauntkeeper"})
+    assert settings.db_path == "postgresql://hk@db.example/hauntkeeper"
+    assert settings.health_file == config.SERVER_HEARTBEAT

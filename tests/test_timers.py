@@ -31,7 +31,6 @@ from bot.store import (
     open_store,
 )
 from bot.texts import say
-from tests.conftest import STORE_FILE
 from tests.test_sessions import BOB, CAT, CHANNEL, GUILD, HOST, MOD, SEED, RecordingOutlet
 
 KIND = "cthulhu"
@@ -211,39 +210,6 @@ async def test_only_the_save_that_hands_the_turn_to_a_human_arms(
         (REMIND_TIMER, after.version, HOST.user_id), (END_TIMER, after.version, HOST.user_id)}
 
 
-async def test_a_timer_is_claimed_once_even_by_two_connections_at_once(
-        tmp_path: Path, store: SqliteStore, sessions: Sessions) -> None:
-    await set_timers(store)
-    table = await started(sessions, BOB)
-    timer = (await armed(store, table))[REMIND_TIMER]
-    other = await open_store(tmp_path / STORE_FILE)  # another process's connection
-    try:
-        got = await asyncio.gather(store.claim_timer(timer), other.claim_timer(timer),
-                                   store.claim_timer(timer))
-    finally:
-        await other.close()
-    assert [g for g in got if g is not None] == [timer]
-    assert await store.claim_timer(timer) is None
-    assert set(await armed(store, table)) == {END_TIMER}
-
-
-async def test_timers_survive_a_reopen_and_come_due_in_order(tmp_path: Path) -> None:
-    path = tmp_path / "reopen.sqlite3"
-    first = await open_store(path)
-    table, events = T.new_table(KIND, CHANNEL, GUILD, HOST, SEED)
-    table = await first.create(table, events, HOST.user_id, None)
-    arms = [TimerArm(END_TIMER, 0, 5, START + 90, START),
-            TimerArm(REMIND_TIMER, 0, 5, START + 30, START)]
-    await first.save(table, [], expected_version=1, actor_id=None, action=None, timers=arms)
-    await first.close()
-    again = await open_store(path)
-    try:
-        assert await again.timers_due(START + 10) == []
-        due = await again.timers_due(START + 100)
-        assert [(t.kind, t.version, t.channel_id, t.due_at) for t in due] == [
-            (REMIND_TIMER, 2, CHANNEL, START + 30), (END_TIMER, 2, CHANNEL, START + 90)]
-    finally:
-        await again.close()
 
 
 # ---------------------------------------------------------------- firing through Sessions

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.base import GameExists, StaleVersion, Store, StoreError
+from bot.store.postgres import PostgresStore, is_postgres_url
 from bot.store.records import (
     ACTIVE,
     END_TIMER,
@@ -22,12 +23,15 @@ from bot.store.records import (
 from bot.store.sqlite import SqliteStore
 
 __all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "REMIND_TIMER", "GameExists", "LiveMessage",
-           "LoggedEvent",
-           "SqliteStore", "StaleVersion", "Store", "StoreError", "Table", "TimerArm",
-           "TurnTimer", "UndoPoint", "UndoWrite", "open_store"]
+           "LoggedEvent", "PostgresStore", "SqliteStore", "StaleVersion", "Store",
+           "StoreError", "Table", "TimerArm", "TurnTimer", "UndoPoint", "UndoWrite",
+           "is_postgres_url", "open_store"]
 
 
-async def open_store(path: str | Path) -> SqliteStore:
-    store = SqliteStore(path)
+async def open_store(path: str | Path) -> Store:
+    """A postgresql:// (or postgres://) URL opens PostgreSQL; anything else is a SQLite
+    file (or ":memory:"), the default that needs no server."""
+    store: Store = (PostgresStore(path) if isinstance(path, str) and is_postgres_url(path)
+                    else SqliteStore(path))
     await store.open()
     return store

@@ -1,4 +1,4 @@
-"""The small interface every storage backend offers (SQLite today, PostgreSQL later)."""
+"""The small interface every storage backend offers (SQLite, PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ class Store(Protocol):
 
     async def close(self) -> None:
         """Release the connection; the store may not be used afterwards."""
+
+    async def schema_version(self) -> int:
+        """How many of the backend's numbered migrations the database has run."""
 
     async def load(self, channel_id: int) -> Table | None:
         """The channel's unfinished game, if any."""

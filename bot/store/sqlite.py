@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.core.events import Event
+from bot.store import rows as Q
 from bot.store.base import GameExists, StaleVersion
 from bot.store.migrations import MIGRATIONS
 from bot.store.records import (
@@ -44,10 +45,9 @@ from bot.store.records import (
 
 # state_json is read through the "envelope" converter, so the JSON is decoded in the
 # reading connection's own thread, never on the event loop.
-_COLUMNS = ('id, channel_id, guild_id, kind, status, version, state_json AS "e [envelope]",'
-            ' last_seq, delivered_seq')
-_EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind"
-_TIMER_COLUMNS = "game_id, kind, version, channel_id, seat, user_id, due_at, armed_at"
+_ENVELOPE = 'state_json AS "e [envelope]"'
+_COLUMNS = Q.GAME_COLUMNS.format(envelope=_ENVELOPE)
+_ACTION_KIND = "json_extract(action_json, '$.kind')"
 MEMORY = ":memory:"
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
            "PRAGMA busy_timeout=5000")
@@ -147,27 +147,21 @@ class SqliteStore:
 
     @staticmethod
     def _table(row: Any) -> Table:
-        return Table.from_row(id=row[0], channel_id=row[1], guild_id=row[2], kind=row[3],
-                              status=row[4], version=row[5], envelope=row[6],
-                              last_seq=row[7], delivered_seq=row[8])
+        return Q.table_of(row, row[6])
 
     async def _one(self, sql: str, params: Sequence[Any]) -> Table | None:
-        rows = list(await self._read(sql, params))
+        rows = list(await self._read(sql.format(columns=_COLUMNS), params))
         return self._table(rows[0]) if rows else None
 
     async def load(self, channel_id: int) -> Table | None:
-        return await self._one(
-            f"SELECT {_COLUMNS} FROM games WHERE channel_id = ? AND status != ?",
-            (channel_id, OVER))
+        return await self._one(Q.LOAD_OPEN, (channel_id, OVER))
 
     async def load_game(self, game_id: int) -> Table | None:
         """One game by its id, finished or not (a crash may owe a finished game's end)."""
-        return await self._one(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return await self._one(Q.LOAD_GAME, (game_id,))
 
     async def load_latest(self, channel_id: int) -> Table | None:
-        return await self._one(
-            f"SELECT {_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-            (channel_id,))
+        return await self._one(Q.LOAD_LATEST, (channel_id,))
 
     async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
                      action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
@@ -178,22 +172,16 @@ class SqliteStore:
 
         def insert(db: sqlite3.Connection) -> int:
             try:
-                cur = db.execute(
-                    "INSERT INTO games (channel_id, guild_id, kind, status, state_json,"
-                    " version, created_at, updated_at, last_seq, delivered_seq, ai_turn)"
-                    " VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
-                    (table.channel_id, table.guild_id, table.kind, table.status, envelope,
-                     now, now, len(events), len(events), _flag(ai_turn)))
+                row = db.execute(Q.INSERT_GAME, (
+                    table.channel_id, table.guild_id, table.kind, table.status, envelope,
+                    now, now, len(events), len(events), ai_turn)).fetchone()
             except sqlite3.IntegrityError as exc:
                 raise GameExists(str(table.channel_id)) from exc
-            game_id = int(cur.lastrowid or 0)
+            game_id = int(row[0])
             _append(db, game_id, events, 1, 1, actor_id, action, now)
             return game_id
 
-        table.id = await self._on_writer(self._transaction, insert)
-        table.version = 1
-        table.last_seq = table.delivered_seq = len(events)
-        return table
+        return Q.created(table, await self._on_writer(self._transaction, insert), len(events))
 
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
                    actor_id: int | None, action: dict[str, Any] | None,
@@ -221,14 +209,9 @@ class SqliteStore:
         def update(db: sqlite3.Connection) -> tuple[int, int]:
             if undo is not None:  # before the update: the point is the row as it was
                 _write_undo(db, table.id or 0, expected_version, undo, actor_id, now)
-            row = db.execute(
-                "UPDATE games SET status = ?, state_json = ?, version = version + 1,"
-                " updated_at = ?, ai_turn = ?, last_seq = last_seq + ?,"
-                " delivered_seq = CASE WHEN ? AND delivered_seq = last_seq"
-                "                 THEN last_seq + ? ELSE delivered_seq END"
-                " WHERE id = ? AND version = ? RETURNING last_seq, delivered_seq",
-                (table.status, state_json, now, _flag(ai_turn), count, int(delivered), count,
-                 table.id, expected_version)).fetchone()
+            row = db.execute(Q.SAVE_GAME, (
+                table.status, state_json, now, ai_turn, count, delivered, count, table.id,
+                expected_version)).fetchone()
             if row is None:
                 raise StaleVersion(f"game {table.id} is past version {expected_version}")
             _append(db, table.id or 0, events, row[0] - count + 1, expected_version + 1,
@@ -238,24 +221,18 @@ class SqliteStore:
             _replace_timers(db, table, expected_version + 1, timers)
             return int(row[0]), int(row[1])
 
-        last_seq, delivered_seq = await self._on_writer(self._transaction, update)
-        table.version = expected_version + 1
-        table.last_seq, table.delivered_seq = last_seq, delivered_seq
-        return table
+        return Q.saved(table, expected_version + 1,
+                       *await self._on_writer(self._transaction, update))
 
     # -- turn timers -------------------------------------------------------------------------
 
     async def timers_due(self, before: float, *, limit: int = 100) -> list[TurnTimer]:
         """The timers due before `before`, earliest first (what the dispatcher waits for)."""
-        rows = await self._read(
-            f"SELECT {_TIMER_COLUMNS} FROM turn_timers WHERE due_at <= ?"
-            " ORDER BY due_at, game_id, kind LIMIT ?", (before, limit))
+        rows = await self._read(Q.TIMERS_DUE, (before, limit))
         return [TurnTimer(*row) for row in rows]
 
     async def timers_of(self, game_id: int) -> list[TurnTimer]:
-        rows = await self._read(
-            f"SELECT {_TIMER_COLUMNS} FROM turn_timers WHERE game_id = ? ORDER BY due_at",
-            (game_id,))
+        rows = await self._read(Q.TIMERS_OF, (game_id,))
         return [TurnTimer(*row) for row in rows]
 
     async def claim_timer(self, timer: TurnTimer) -> TurnTimer | None:
@@ -263,10 +240,8 @@ class SqliteStore:
         every other (another task, another process) gets None."""
 
         def claim(db: sqlite3.Connection) -> TurnTimer | None:
-            row = db.execute(
-                f"DELETE FROM turn_timers WHERE game_id = ? AND kind = ? AND version = ?"
-                f" RETURNING {_TIMER_COLUMNS}",
-                (timer.game_id, timer.kind, timer.version)).fetchone()
+            row = db.execute(Q.CLAIM_TIMER,
+                             (timer.game_id, timer.kind, timer.version)).fetchone()
             return TurnTimer(*row) if row is not None else None
 
         return await self._on_writer(self._transaction, claim)
@@ -279,13 +254,11 @@ class SqliteStore:
                               lambda db: _record_played(db, guild_id, kind, keys, now))
 
     async def played(self, guild_id: int, kind: str) -> list[str]:
-        rows = await self._read(
-            "SELECT content_key FROM played_content WHERE guild_id = ? AND kind = ?"
-            " ORDER BY first_played_at, content_key", (guild_id, kind))
+        rows = await self._read(Q.PLAYED, (guild_id, kind))
         return [str(row[0]) for row in rows]
 
     async def list_open(self) -> list[Table]:
-        rows = await self._read(f"SELECT {_COLUMNS} FROM games WHERE status != ?", (OVER,))
+        rows = await self._read(Q.LIST_OPEN.format(columns=_COLUMNS), (OVER,))
         return [self._table(r) for r in rows]
 
     async def needing_attention(self, *, ai_turns: bool = True) -> list[tuple[int, int]]:
@@ -294,11 +267,7 @@ class SqliteStore:
         and any game, finished ones too, with events not yet delivered. Ids only, so a
         start with thousands of games reads no state. Without `ai_turns`, only the
         deliveries owed (the periodic retry)."""
-        owing = "SELECT id, channel_id FROM games WHERE delivered_seq < last_seq"
-        if ai_turns:
-            owing = ("SELECT id, channel_id FROM games WHERE status != 'over'"
-                     " AND ai_turn IS NOT 0 UNION " + owing)
-        rows = await self._read(owing + " ORDER BY id")
+        rows = await self._read(Q.needing_attention_sql(ai_turns))
         return [(int(r[0]), int(r[1])) for r in rows]
 
     async def settle_ai_turn(self, game_id: int, version: int, ai_turn: bool) -> None:
@@ -307,188 +276,120 @@ class SqliteStore:
         save since knows better."""
 
         def settle(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE games SET ai_turn = ? WHERE id = ? AND version = ?"
-                       " AND ai_turn IS NULL", (int(ai_turn), game_id, version))
+            db.execute(Q.SETTLE_AI_TURN, (ai_turn, game_id, version))
 
         await self._on_writer(self._transaction, settle)
 
     async def count_games(self) -> int:
-        rows = list(await self._read("SELECT COUNT(*) FROM games"))
+        rows = list(await self._read(Q.COUNT_GAMES))
         return int(rows[0][0]) if rows else 0
 
     async def open_games_of(self, user_id: int) -> list[Table]:
-        """The unfinished games where this user holds a seat (a DM command acts on one).
-        The LIKE on the id's digits (a Discord id has 17 or more, so few rows match by
-        chance, however the JSON is spaced) only narrows the rows; the seats decide."""
-        rows = await self._read(
-            f"SELECT {_COLUMNS} FROM games WHERE status != ? AND state_json LIKE ?"
-            " ORDER BY id", (OVER, f"%{int(user_id)}%"))
+        """The unfinished games where this user holds a seat (a DM command acts on one)."""
+        rows = await self._read(Q.OPEN_GAMES_OF.format(columns=_COLUMNS),
+                                (OVER, Q.open_games_pattern(user_id)))
         tables = [self._table(r) for r in rows]
         return [t for t in tables if t.seats_of(user_id)]
 
     async def lobby_message(self, game_id: int) -> int | None:
-        rows = list(await self._read("SELECT lobby_message_id FROM games WHERE id = ?",
-                                     (game_id,)))
+        rows = list(await self._read(Q.LOBBY_MESSAGE, (game_id,)))
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        await self.execute("UPDATE games SET lobby_message_id = ? WHERE id = ?",
-                           (message_id, game_id))
+        await self.execute(Q.SET_LOBBY_MESSAGE, (message_id, game_id))
 
     # -- events and their delivery ---------------------------------------------------------
 
     async def log(self, game_id: int, *, limit: int = 20,
                   public_only: bool = True) -> list[LoggedEvent]:
-        where = "game_id = ?" + (" AND audience = 'public'" if public_only else "")
-        rows = await self._read(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE {where} ORDER BY seq DESC LIMIT ?",
-            (game_id, limit))
-        return [LoggedEvent(*r) for r in reversed(list(rows))]
+        rows = await self._read(Q.log_where(public_only), (game_id, limit))
+        return Q.logged(list(rows), newest_first=True)
 
     async def undelivered(self, game_id: int) -> list[LoggedEvent]:
         """The outbox: events written but not yet marked delivered, oldest first."""
-        rows = await self._read(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq >"
-            " (SELECT delivered_seq FROM games WHERE id = ?) ORDER BY seq", (game_id, game_id))
-        return [LoggedEvent(*r) for r in rows]
+        return Q.logged(list(await self._read(Q.UNDELIVERED, (game_id, game_id))))
 
     async def mark_delivered(self, game_id: int, seq: int) -> None:
         """Everything up to `seq` reached Discord; the cursor never moves back."""
-        await self.execute("UPDATE games SET delivered_seq = ? WHERE id = ? AND delivered_seq < ?",
-                           (seq, game_id, seq))
+        await self.execute(Q.MARK_DELIVERED, (seq, game_id, seq))
 
     # -- team threads -----------------------------------------------------------------------
 
     async def get_thread(self, game_id: int, team: str) -> int | None:
-        rows = list(await self._read(
-            "SELECT thread_id FROM team_threads WHERE game_id = ? AND team = ?", (game_id, team)))
+        rows = list(await self._read(Q.GET_THREAD, (game_id, team)))
         return int(rows[0][0]) if rows else None
 
     async def threads_of(self, game_id: int) -> list[int]:
-        rows = await self._read(
-            "SELECT thread_id FROM team_threads WHERE game_id = ? ORDER BY team", (game_id,))
+        rows = await self._read(Q.THREADS_OF, (game_id,))
         return [int(row[0]) for row in rows]
 
     async def set_thread(self, game_id: int, team: str, thread_id: int) -> None:
-        await self.execute(
-            "INSERT INTO team_threads (game_id, team, thread_id) VALUES (?, ?, ?)"
-            " ON CONFLICT (game_id, team) DO UPDATE SET thread_id = excluded.thread_id",
-            (game_id, team, thread_id))
+        await self.execute(Q.SET_THREAD, (game_id, team, thread_id))
 
     # -- undo points and the moderators' log ---------------------------------------------
 
     async def undo_points(self, game_id: int, *, limit: int = UNDO_KEPT) -> list[UndoPoint]:
-        rows = await self._read(
-            'SELECT version, envelope AS "e [envelope]", actor_id, summary FROM undo_points'
-            " WHERE game_id = ? ORDER BY version DESC LIMIT ?", (game_id, limit))
-        return [UndoPoint(int(r[0]), r[1], r[2], str(r[3])) for r in rows]
+        rows = await self._read(Q.UNDO_POINTS.format(envelope='envelope AS "e [envelope]"'),
+                                (game_id, limit))
+        return [Q.undo_point_of(r, r[1]) for r in rows]
 
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[LoggedEvent]:
         """The first public event of each save made by a moderator's tool (gm.* and
         table.end actions), oldest first."""
-        rows = await self._read(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE seq IN (SELECT MIN(seq) FROM events"
-            " WHERE game_id = ? AND audience = 'public' AND actor_id IS NOT NULL AND"
-            " (json_extract(action_json, '$.kind') LIKE 'gm.%'"
-            "  OR json_extract(action_json, '$.kind') = 'table.end')"
-            " GROUP BY version) AND game_id = ? ORDER BY seq DESC LIMIT ?",
-            (game_id, game_id, limit))
-        return [LoggedEvent(*r) for r in reversed(list(rows))]
+        rows = await self._read(Q.MODERATOR_LOG.format(kind=_ACTION_KIND),
+                                (game_id, game_id, limit))
+        return Q.logged(list(rows), newest_first=True)
 
     # -- server settings --------------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        rows = list(await self._read(
-            "SELECT settings_json FROM guild_settings WHERE guild_id = ?", (guild_id,)))
+        rows = list(await self._read(Q.GUILD_SETTINGS, (guild_id,)))
         return dict(json.loads(rows[0][0])) if rows else {}
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        await self.execute(
-            "INSERT INTO guild_settings (guild_id, settings_json, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (guild_id) DO UPDATE SET settings_json = excluded.settings_json,"
-            " updated_at = excluded.updated_at",
-            (guild_id, json.dumps(settings, sort_keys=True), time.time()))
+        await self.execute(Q.SET_GUILD_SETTINGS,
+                           (guild_id, Q.settings_json(settings), time.time()))
 
     # -- live messages ----------------------------------------------------------------------
 
     async def get_live(self, game_id: int) -> LiveMessage | None:
-        rows = list(await self._read(
-            "SELECT message_id, chapter, turn, board_hash, lines_json, delivery, extras,"
-            " ping_id, ping_user FROM live_messages WHERE game_id = ?", (game_id,)))
-        if not rows:
-            return None
-        row = rows[0]
-        return LiveMessage(int(row[0]), row[1], row[2], row[3], list(json.loads(row[4])),
-                           row[5], bool(row[6]), row[7], row[8])
+        rows = list(await self._read(Q.GET_LIVE, (game_id,)))
+        return Q.live_of(rows[0]) if rows else None
 
     async def set_live(self, game_id: int, live: LiveMessage) -> None:
-        await self.execute(
-            "INSERT INTO live_messages (game_id, message_id, chapter, turn, board_hash,"
-            " lines_json, delivery, extras, ping_id, ping_user)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
-            " message_id = excluded.message_id, chapter = excluded.chapter,"
-            " turn = excluded.turn, board_hash = excluded.board_hash,"
-            " lines_json = excluded.lines_json, delivery = excluded.delivery,"
-            " extras = excluded.extras, ping_id = excluded.ping_id,"
-            " ping_user = excluded.ping_user",
-            (game_id, live.message_id, live.chapter, live.turn, live.board_hash,
-             json.dumps(live.lines), live.delivery, int(live.extras),
-             live.ping_id, live.ping_user))
+        await self.execute(Q.SET_LIVE, Q.live_params(game_id, live))
 
 
 def _write_undo(db: sqlite3.Connection, game_id: int, version: int, undo: UndoWrite,
                 actor_id: int | None, now: float) -> None:
-    """Drop the points an undo took back, or keep one more: the game's row at `version`
-    (a row at another version copies nothing, and the save's version check then fails
-    the whole transaction). Only the newest few are kept."""
+    """Drop the points an undo took back, or keep one more (the game's row at `version`);
+    only the newest few are kept."""
     if undo.drop_from is not None:
-        db.execute("DELETE FROM undo_points WHERE game_id = ? AND version >= ?",
-                   (game_id, undo.drop_from))
+        db.execute(Q.DROP_UNDO, (game_id, undo.drop_from))
     if not undo.keep:
         return
-    db.execute("INSERT OR REPLACE INTO undo_points (game_id, version, envelope, actor_id,"
-               " summary, created_at) SELECT id, version, state_json, ?, ?, ? FROM games"
-               " WHERE id = ? AND version = ?",
-               (actor_id, undo.summary, now, game_id, version))
-    db.execute("DELETE FROM undo_points WHERE game_id = ? AND version <= (SELECT version"
-               " FROM undo_points WHERE game_id = ? ORDER BY version DESC LIMIT 1 OFFSET ?)",
-               (game_id, game_id, UNDO_KEPT))
-
-
-def _flag(value: bool | None) -> int | None:
-    return None if value is None else int(value)
+    db.execute(Q.KEEP_UNDO, (actor_id, undo.summary, now, game_id, version))
+    db.execute(Q.TRIM_UNDO, Q.trim_undo_params(game_id))
 
 
 def _record_played(db: sqlite3.Connection, guild_id: int, kind: str, keys: Sequence[str],
                    now: float) -> None:
     """Insert the keys not yet recorded; one already there keeps its first time."""
     if keys:
-        db.executemany(
-            "INSERT INTO played_content (guild_id, kind, content_key, first_played_at)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            [(guild_id, kind, key, now) for key in dict.fromkeys(keys)])
+        db.executemany(Q.INSERT_PLAYED, Q.played_rows(guild_id, kind, keys, now))
 
 
 def _replace_timers(db: sqlite3.Connection, table: Table, version: int,
                     timers: Sequence[TimerArm]) -> None:
     """The game's timers are those of its new version only."""
-    db.execute("DELETE FROM turn_timers WHERE game_id = ?", (table.id,))
+    db.execute(Q.DROP_TIMERS, (table.id,))
     if timers:
-        db.executemany(
-            f"INSERT INTO turn_timers ({_TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(table.id, t.kind, version, table.channel_id, t.seat, t.user_id, t.due_at,
-              t.armed_at) for t in timers])
+        db.executemany(Q.INSERT_TIMER, Q.timer_rows(table, version, timers))
 
 
 def _append(db: sqlite3.Connection, game_id: int, events: Sequence[Event], first_seq: int,
             version: int, actor_id: int | None, action: dict[str, Any] | None,
             now: float) -> None:
-    if not events:
-        return
-    action_json = json.dumps(action) if action is not None else None
-    db.executemany(
-        "INSERT INTO events (game_id, seq, version, ts, actor_id, action_json,"
-        " audience, text, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(game_id, first_seq + n, version, now, actor_id, action_json,
-          event.audience.encode(), event.text, event.kind)
-         for n, event in enumerate(events)])
+    if events:
+        db.executemany(Q.INSERT_EVENT,
+                       Q.event_rows(game_id, events, first_seq, version, actor_id, action, now))

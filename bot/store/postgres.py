@@ -1,0 +1,296 @@
+"""PostgreSQL storage (asyncpg): the same Store as SQLite, for several bot processes on
+one database.
+
+Every write is one transaction, as in SQLite. A save first locks its game's row
+(SELECT ... FOR UPDATE) and checks the version there, so two processes saving one game
+at once are serialised by the database: the second waits for the first to commit, then
+finds the version moved and raises StaleVersion, having written nothing. The UPDATE
+keeps the version check too. A timer is claimed by deleting its row, which only one
+transaction can do. Serialising a channel's whole action (load, apply, save) across
+processes, an advisory lock per game around it, belongs to the sessions layer (a
+later step); within one process its lock does that today.
+
+The statements are SQLite's (bot/store/rows.py) with numbered placeholders; JSON is
+kept as TEXT and decoded here.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+import asyncpg
+
+from bot.core.events import Event
+from bot.store import records as R
+from bot.store import rows as Q
+from bot.store.base import GameExists, StaleVersion
+from bot.store.pg_migrations import MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION_TABLE
+
+SCHEMES = ("postgresql://", "postgres://")
+_COLUMNS = Q.GAME_COLUMNS.format(envelope="state_json")
+_ACTION_KIND = "(action_json::jsonb ->> 'kind')"
+_ONE_OPEN_PER_CHANNEL = "games_one_open_per_channel"
+_LOCK_GAME = "SELECT version FROM games WHERE id = $1 FOR UPDATE"
+
+
+def is_postgres_url(target: str) -> bool:
+    """Whether HAUNTKEEPER_DB names a PostgreSQL server rather than a SQLite file."""
+    return target.startswith(SCHEMES)
+
+
+@cache
+def _pg(sql: str) -> str:
+    """A shared statement in PostgreSQL's placeholders (numbered once per statement)."""
+    return Q.numbered(sql)
+
+
+def _table(row: Sequence[Any]) -> R.Table:
+    return Q.table_of(row, json.loads(row[6]))
+
+
+class PostgresStore:
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
+        self.url = url
+        self._sizes = (min_size, max_size)
+        self._pool: asyncpg.Pool | None = None
+
+    async def open(self) -> None:
+        self._pool = await asyncpg.create_pool(self.url, min_size=self._sizes[0],
+                                               max_size=self._sizes[1])
+        await self._migrate()
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError("The store is not open.")
+        return self._pool
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """One statement written as for SQLite (`?` placeholders), in a transaction of
+        its own: what tools and tests reach past the interface with, on either store."""
+        return [tuple(row) for row in await self._fetch(sql, *params)]
+
+    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        return list(await self.pool.fetch(_pg(sql), *args))
+
+    async def _execute(self, sql: str, *args: Any) -> None:
+        await self.pool.execute(_pg(sql), *args)
+
+    async def _migrate(self) -> None:
+        """Every step not yet run, in one transaction under the migration lock: a second
+        process starting at once waits, then finds nothing left to do."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute(SCHEMA_VERSION_TABLE)
+            current = int(await conn.fetchval("SELECT version FROM schema_version") or 0)
+            for script in MIGRATIONS[current:]:
+                await conn.execute(script)
+            if current < len(MIGRATIONS):
+                await conn.execute(
+                    "INSERT INTO schema_version (version) VALUES ($1) ON CONFLICT (only_row)"
+                    " DO UPDATE SET version = excluded.version", len(MIGRATIONS))
+
+    async def schema_version(self) -> int:
+        return int(await self.pool.fetchval("SELECT version FROM schema_version") or 0)
+
+    # -- games ------------------------------------------------------------------------------
+
+    async def _one(self, sql: str, *args: Any) -> R.Table | None:
+        rows = await self._fetch(sql.format(columns=_COLUMNS), *args)
+        return _table(rows[0]) if rows else None
+
+    async def load(self, channel_id: int) -> R.Table | None:
+        return await self._one(Q.LOAD_OPEN, channel_id, R.OVER)
+
+    async def load_game(self, game_id: int) -> R.Table | None:
+        return await self._one(Q.LOAD_GAME, game_id)
+
+    async def load_latest(self, channel_id: int) -> R.Table | None:
+        return await self._one(Q.LOAD_LATEST, channel_id)
+
+    async def create(self, table: R.Table, events: Sequence[Event], actor_id: int | None,
+                     action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> R.Table:
+        """As SQLite's: the opening events count as delivered."""
+        now = time.time()
+        envelope = json.dumps(table.envelope())
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                game_id = int(await conn.fetchval(
+                    _pg(Q.INSERT_GAME), table.channel_id, table.guild_id, table.kind,
+                    table.status, envelope, now, now, len(events), len(events), ai_turn))
+                await _append(conn, game_id, events, 1, 1, actor_id, action, now)
+        except asyncpg.UniqueViolationError as exc:
+            if exc.constraint_name != _ONE_OPEN_PER_CHANNEL:
+                raise
+            raise GameExists(str(table.channel_id)) from exc
+        return Q.created(table, game_id, len(events))
+
+    async def save(  # the Store's signature (bot/store/base.py)
+            self, table: R.Table, events: Sequence[Event], *, expected_version: int,
+            actor_id: int | None, action: dict[str, Any] | None, delivered: bool = False,
+            ai_turn: bool | None = None, envelope: str | None = None,
+            played: Sequence[str] = (), undo: R.UndoWrite | None = None,
+            timers: Sequence[R.TimerArm] = ()) -> R.Table:
+        """As SQLite's (bot/store/base.py says what each argument does), the game's row
+        locked first so a racing save in another process waits and then loses."""
+        now = time.time()
+        state_json = json.dumps(table.envelope()) if envelope is None else envelope
+        count = len(events)
+        game_id = table.id or 0
+        async with self.pool.acquire() as conn, conn.transaction():
+            if await conn.fetchval(_LOCK_GAME, game_id) != expected_version:
+                raise StaleVersion(f"game {table.id} is past version {expected_version}")
+            if undo is not None:  # before the update: the point is the row as it was
+                await _write_undo(conn, game_id, expected_version, undo, actor_id, now)
+            row = await conn.fetchrow(
+                _pg(Q.SAVE_GAME), table.status, state_json, now, ai_turn, count, delivered,
+                count, game_id, expected_version)
+            if row is None:
+                raise StaleVersion(f"game {table.id} is past version {expected_version}")
+            await _append(conn, game_id, events, row[0] - count + 1, expected_version + 1,
+                          actor_id, action, now)
+            if table.guild_id is not None:
+                await _record_played(conn, table.guild_id, table.kind, played, now)
+            await conn.execute(_pg(Q.DROP_TIMERS), game_id)
+            if timers:
+                await conn.executemany(_pg(Q.INSERT_TIMER),
+                                       Q.timer_rows(table, expected_version + 1, timers))
+        return Q.saved(table, expected_version + 1, int(row[0]), int(row[1]))
+
+    # -- turn timers -------------------------------------------------------------------------
+
+    async def timers_due(self, before: float, *, limit: int = 100) -> list[R.TurnTimer]:
+        return [R.TurnTimer(*row) for row in await self._fetch(Q.TIMERS_DUE, float(before),
+                                                             limit)]
+
+    async def timers_of(self, game_id: int) -> list[R.TurnTimer]:
+        return [R.TurnTimer(*row) for row in await self._fetch(Q.TIMERS_OF, game_id)]
+
+    async def claim_timer(self, timer: R.TurnTimer) -> R.TurnTimer | None:
+        """One DELETE: of two processes claiming at once, the second finds no row."""
+        row = await self.pool.fetchrow(_pg(Q.CLAIM_TIMER), timer.game_id, timer.kind,
+                                       timer.version)
+        return R.TurnTimer(*row) if row is not None else None
+
+    # -- what each server has played -------------------------------------------------------
+
+    async def record_played(self, guild_id: int, kind: str, keys: Sequence[str]) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await _record_played(conn, guild_id, kind, keys, time.time())
+
+    async def played(self, guild_id: int, kind: str) -> list[str]:
+        return [str(row[0]) for row in await self._fetch(Q.PLAYED, guild_id, kind)]
+
+    async def list_open(self) -> list[R.Table]:
+        return [_table(r) for r in await self._fetch(Q.LIST_OPEN.format(columns=_COLUMNS),
+                                                     R.OVER)]
+
+    async def needing_attention(self, *, ai_turns: bool = True) -> list[tuple[int, int]]:
+        rows = await self._fetch(Q.needing_attention_sql(ai_turns))
+        return [(int(r[0]), int(r[1])) for r in rows]
+
+    async def settle_ai_turn(self, game_id: int, version: int, ai_turn: bool) -> None:
+        await self._execute(Q.SETTLE_AI_TURN, ai_turn, game_id, version)
+
+    async def count_games(self) -> int:
+        return int(await self.pool.fetchval(Q.COUNT_GAMES) or 0)
+
+    async def open_games_of(self, user_id: int) -> list[R.Table]:
+        rows = await self._fetch(Q.OPEN_GAMES_OF.format(columns=_COLUMNS), R.OVER,
+                                 Q.open_games_pattern(user_id))
+        return [t for t in map(_table, rows) if t.seats_of(user_id)]
+
+    async def lobby_message(self, game_id: int) -> int | None:
+        value = await self.pool.fetchval(_pg(Q.LOBBY_MESSAGE), game_id)
+        return int(value) if value is not None else None
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        await self._execute(Q.SET_LOBBY_MESSAGE, message_id, game_id)
+
+    # -- events and their delivery ---------------------------------------------------------
+
+    async def log(self, game_id: int, *, limit: int = 20,
+                  public_only: bool = True) -> list[R.LoggedEvent]:
+        return Q.logged(await self._fetch(Q.log_where(public_only), game_id, limit),
+                        newest_first=True)
+
+    async def undelivered(self, game_id: int) -> list[R.LoggedEvent]:
+        return Q.logged(await self._fetch(Q.UNDELIVERED, game_id, game_id))
+
+    async def mark_delivered(self, game_id: int, seq: int) -> None:
+        await self._execute(Q.MARK_DELIVERED, seq, game_id, seq)
+
+    # -- team threads -----------------------------------------------------------------------
+
+    async def get_thread(self, game_id: int, team: str) -> int | None:
+        value = await self.pool.fetchval(_pg(Q.GET_THREAD), game_id, team)
+        return int(value) if value is not None else None
+
+    async def threads_of(self, game_id: int) -> list[int]:
+        return [int(row[0]) for row in await self._fetch(Q.THREADS_OF, game_id)]
+
+    async def set_thread(self, game_id: int, team: str, thread_id: int) -> None:
+        await self._execute(Q.SET_THREAD, game_id, team, thread_id)
+
+    # -- undo points and the moderators' log ---------------------------------------------
+
+    async def undo_points(self, game_id: int, *, limit: int = R.UNDO_KEPT) -> list[R.UndoPoint]:
+        rows = await self._fetch(Q.UNDO_POINTS.format(envelope="envelope"), game_id, limit)
+        return [Q.undo_point_of(r, json.loads(r[1])) for r in rows]
+
+    async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[R.LoggedEvent]:
+        rows = await self._fetch(Q.MODERATOR_LOG.format(kind=_ACTION_KIND), game_id, game_id,
+                                 limit)
+        return Q.logged(rows, newest_first=True)
+
+    # -- server settings --------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        value = await self.pool.fetchval(_pg(Q.GUILD_SETTINGS), guild_id)
+        return dict(json.loads(value)) if value is not None else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        await self._execute(Q.SET_GUILD_SETTINGS, guild_id, Q.settings_json(settings),
+                            time.time())
+
+    # -- live messages ----------------------------------------------------------------------
+
+    async def get_live(self, game_id: int) -> R.LiveMessage | None:
+        rows = await self._fetch(Q.GET_LIVE, game_id)
+        return Q.live_of(rows[0]) if rows else None
+
+    async def set_live(self, game_id: int, live: R.LiveMessage) -> None:
+        await self._execute(Q.SET_LIVE, *Q.live_params(game_id, live))
+
+
+async def _write_undo(conn: asyncpg.Connection, game_id: int, version: int, undo: R.UndoWrite,
+                      actor_id: int | None, now: float) -> None:
+    """As SQLite's: drop what an undo took back, or keep the row at `version`, trimmed."""
+    if undo.drop_from is not None:
+        await conn.execute(_pg(Q.DROP_UNDO), game_id, undo.drop_from)
+    if undo.keep:
+        await conn.execute(_pg(Q.KEEP_UNDO), actor_id, undo.summary, now, game_id, version)
+        await conn.execute(_pg(Q.TRIM_UNDO), *Q.trim_undo_params(game_id))
+
+
+async def _record_played(conn: asyncpg.Connection, guild_id: int, kind: str,
+                         keys: Sequence[str], now: float) -> None:
+    if keys:
+        await conn.executemany(_pg(Q.INSERT_PLAYED), Q.played_rows(guild_id, kind, keys, now))
+
+
+async def _append(conn: asyncpg.Connection, game_id: int, events: Sequence[Event],
+                  first_seq: int, version: int, actor_id: int | None,
+                  action: dict[str, Any] | None, now: float) -> None:
+    if events:
+        await conn.executemany(_pg(Q.INSERT_EVENT), Q.event_rows(
+            game_id, events, first_seq, version, actor_id, action, now))

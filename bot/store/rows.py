@@ -1,0 +1,208 @@
+"""What the SQLite and PostgreSQL backends share: the SQL both speak, and rows to records.
+
+The statements are written once, with `?` placeholders (SQLite's); the PostgreSQL
+backend numbers them (`numbered`), so a change to a query is made in one place and the
+two backends cannot drift apart. The few places where the dialects differ (the JSON
+in an action, how a game's id is made) are the backends' own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from bot.core.events import Event
+from bot.store.records import UNDO_KEPT, LiveMessage, LoggedEvent, Table, TimerArm, UndoPoint
+
+# A game row's columns, the envelope (state_json) in the middle; {envelope} is how the
+# backend reads it (SQLite decodes it through a converter, PostgreSQL as plain text).
+GAME_COLUMNS = ("id, channel_id, guild_id, kind, status, version, {envelope},"
+                " last_seq, delivered_seq")
+EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind"
+TIMER_COLUMNS = "game_id, kind, version, channel_id, seat, user_id, due_at, armed_at"
+LIVE_COLUMNS = ("message_id, chapter, turn, board_hash, lines_json, delivery, extras,"
+                " ping_id, ping_user")
+
+LOAD_OPEN = "SELECT {columns} FROM games WHERE channel_id = ? AND status != ?"
+LOAD_GAME = "SELECT {columns} FROM games WHERE id = ?"
+LOAD_LATEST = "SELECT {columns} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
+LIST_OPEN = "SELECT {columns} FROM games WHERE status != ?"
+# The LIKE on the id's digits (a Discord id has 17 or more, so few rows match by chance,
+# however the JSON is spaced) only narrows the rows; the seats decide.
+OPEN_GAMES_OF = "SELECT {columns} FROM games WHERE status != ? AND state_json LIKE ? ORDER BY id"
+
+INSERT_GAME = ("INSERT INTO games (channel_id, guild_id, kind, status, state_json,"
+               " version, created_at, updated_at, last_seq, delivered_seq, ai_turn)"
+               " VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING id")
+# The version check is in the UPDATE itself: a save that lost a race changes no row.
+SAVE_GAME = ("UPDATE games SET status = ?, state_json = ?, version = version + 1,"
+             " updated_at = ?, ai_turn = ?, last_seq = last_seq + ?,"
+             " delivered_seq = CASE WHEN ? AND delivered_seq = last_seq"
+             "                 THEN last_seq + ? ELSE delivered_seq END"
+             " WHERE id = ? AND version = ? RETURNING last_seq, delivered_seq")
+INSERT_EVENT = ("INSERT INTO events (game_id, seq, version, ts, actor_id, action_json,"
+                " audience, text, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+SETTLE_AI_TURN = ("UPDATE games SET ai_turn = ? WHERE id = ? AND version = ?"
+                  " AND ai_turn IS NULL")
+COUNT_GAMES = "SELECT COUNT(*) FROM games"
+LOBBY_MESSAGE = "SELECT lobby_message_id FROM games WHERE id = ?"
+SET_LOBBY_MESSAGE = "UPDATE games SET lobby_message_id = ? WHERE id = ?"
+OWING = "SELECT id, channel_id FROM games WHERE delivered_seq < last_seq"
+AI_TURNS = ("SELECT id, channel_id FROM games WHERE status != 'over'"
+            " AND ai_turn IS NOT FALSE UNION ")
+
+LOG = f"SELECT {EVENT_COLUMNS} FROM events WHERE {{where}} ORDER BY seq DESC LIMIT ?"
+UNDELIVERED = (f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq >"
+               " (SELECT delivered_seq FROM games WHERE id = ?) ORDER BY seq")
+MARK_DELIVERED = "UPDATE games SET delivered_seq = ? WHERE id = ? AND delivered_seq < ?"
+# {kind} is the dialect's way to read the action's kind out of its JSON.
+MODERATOR_LOG = (f"SELECT {EVENT_COLUMNS} FROM events WHERE seq IN (SELECT MIN(seq) FROM events"
+                 " WHERE game_id = ? AND audience = 'public' AND actor_id IS NOT NULL AND"
+                 " ({kind} LIKE 'gm.%' OR {kind} = 'table.end')"
+                 " GROUP BY version) AND game_id = ? ORDER BY seq DESC LIMIT ?")
+
+TIMERS_DUE = (f"SELECT {TIMER_COLUMNS} FROM turn_timers WHERE due_at <= ?"
+              " ORDER BY due_at, game_id, kind LIMIT ?")
+TIMERS_OF = f"SELECT {TIMER_COLUMNS} FROM turn_timers WHERE game_id = ? ORDER BY due_at"
+CLAIM_TIMER = ("DELETE FROM turn_timers WHERE game_id = ? AND kind = ? AND version = ?"
+               f" RETURNING {TIMER_COLUMNS}")
+DROP_TIMERS = "DELETE FROM turn_timers WHERE game_id = ?"
+INSERT_TIMER = f"INSERT INTO turn_timers ({TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+
+PLAYED = ("SELECT content_key FROM played_content WHERE guild_id = ? AND kind = ?"
+          " ORDER BY first_played_at, content_key")
+INSERT_PLAYED = ("INSERT INTO played_content (guild_id, kind, content_key, first_played_at)"
+                 " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
+
+GET_THREAD = "SELECT thread_id FROM team_threads WHERE game_id = ? AND team = ?"
+THREADS_OF = "SELECT thread_id FROM team_threads WHERE game_id = ? ORDER BY team"
+SET_THREAD = ("INSERT INTO team_threads (game_id, team, thread_id) VALUES (?, ?, ?)"
+              " ON CONFLICT (game_id, team) DO UPDATE SET thread_id = excluded.thread_id")
+
+UNDO_POINTS = ("SELECT version, {envelope}, actor_id, summary FROM undo_points"
+               " WHERE game_id = ? ORDER BY version DESC LIMIT ?")
+DROP_UNDO = "DELETE FROM undo_points WHERE game_id = ? AND version >= ?"
+# The point is the game's row at the save's expected version, copied row to row (a row at
+# another version copies nothing, and the save's version check then fails it all). The
+# casts tell PostgreSQL the parameters' types, which a SELECT list does not.
+KEEP_UNDO = ("INSERT INTO undo_points (game_id, version, envelope, actor_id, summary,"
+             " created_at) SELECT id, version, state_json, CAST(? AS BIGINT),"
+             " CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games"
+             " WHERE id = ? AND version = ? ON CONFLICT (game_id, version) DO UPDATE SET"
+             " envelope = excluded.envelope, actor_id = excluded.actor_id,"
+             " summary = excluded.summary, created_at = excluded.created_at")
+# Only the newest UNDO_KEPT points stay.
+TRIM_UNDO = ("DELETE FROM undo_points WHERE game_id = ? AND version <= (SELECT version"
+             " FROM undo_points WHERE game_id = ? ORDER BY version DESC LIMIT 1 OFFSET ?)")
+
+GUILD_SETTINGS = "SELECT settings_json FROM guild_settings WHERE guild_id = ?"
+SET_GUILD_SETTINGS = (
+    "INSERT INTO guild_settings (guild_id, settings_json, updated_at) VALUES (?, ?, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET settings_json = excluded.settings_json,"
+    " updated_at = excluded.updated_at")
+
+GET_LIVE = f"SELECT {LIVE_COLUMNS} FROM live_messages WHERE game_id = ?"
+SET_LIVE = (f"INSERT INTO live_messages (game_id, {LIVE_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " message_id = excluded.message_id, chapter = excluded.chapter,"
+            " turn = excluded.turn, board_hash = excluded.board_hash,"
+            " lines_json = excluded.lines_json, delivery = excluded.delivery,"
+            " extras = excluded.extras, ping_id = excluded.ping_id,"
+            " ping_user = excluded.ping_user")
+
+_PLACEHOLDER = re.compile(r"\?")
+
+
+def numbered(sql: str) -> str:
+    """The statement with PostgreSQL's placeholders ($1, $2, ...) for SQLite's `?` (no
+    statement here has a `?` inside a string)."""
+    counter = iter(range(1, 10_000))
+    return _PLACEHOLDER.sub(lambda _: f"${next(counter)}", sql)
+
+
+def table_of(row: Sequence[Any], envelope: dict[str, Any]) -> Table:
+    """A game row (GAME_COLUMNS) and its decoded envelope as a Table."""
+    return Table.from_row(id=row[0], channel_id=row[1], guild_id=row[2], kind=row[3],
+                          status=row[4], version=row[5], envelope=envelope,
+                          last_seq=row[7], delivered_seq=row[8])
+
+
+def created(table: Table, game_id: int, count: int) -> Table:
+    """The table as a create left it: its new id, version 1, its `count` opening events
+    written and (answered by the opening interaction) delivered."""
+    table.id, table.version = game_id, 1
+    table.last_seq = table.delivered_seq = count
+    return table
+
+
+def saved(table: Table, version: int, last_seq: int, delivered_seq: int) -> Table:
+    """The table as a save left it: its new version and outbox cursor."""
+    table.version = version
+    table.last_seq, table.delivered_seq = last_seq, delivered_seq
+    return table
+
+
+def live_of(row: Sequence[Any]) -> LiveMessage:
+    return LiveMessage(int(row[0]), row[1], row[2], row[3], list(json.loads(row[4])),
+                       row[5], bool(row[6]), row[7], row[8])
+
+
+def live_params(game_id: int, live: LiveMessage) -> tuple[Any, ...]:
+    return (game_id, live.message_id, live.chapter, live.turn, live.board_hash,
+            json.dumps(live.lines), live.delivery, bool(live.extras), live.ping_id,
+            live.ping_user)
+
+
+def undo_point_of(row: Sequence[Any], envelope: dict[str, Any]) -> UndoPoint:
+    return UndoPoint(int(row[0]), envelope, row[2], str(row[3]))
+
+
+def logged(rows: Sequence[Sequence[Any]], *, newest_first: bool = False) -> list[LoggedEvent]:
+    """Event rows (EVENT_COLUMNS) as logged events, oldest first."""
+    events = [LoggedEvent(*row) for row in rows]
+    return events[::-1] if newest_first else events
+
+
+def log_where(public_only: bool) -> str:
+    return LOG.format(where="game_id = ?" + (" AND audience = 'public'" if public_only else ""))
+
+
+def open_games_pattern(user_id: int) -> str:
+    return f"%{int(user_id)}%"
+
+
+def needing_attention_sql(ai_turns: bool) -> str:
+    """Every game owing a delivery, and with `ai_turns` every open game whose AI seat is
+    to act or not known (games saved before the store tracked it)."""
+    return (AI_TURNS + OWING if ai_turns else OWING) + " ORDER BY id"
+
+
+def event_rows(game_id: int, events: Sequence[Event], first_seq: int, version: int,
+               actor_id: int | None, action: dict[str, Any] | None,
+               now: float) -> list[tuple[Any, ...]]:
+    action_json = json.dumps(action) if action is not None else None
+    return [(game_id, first_seq + n, version, now, actor_id, action_json,
+             event.audience.encode(), event.text, event.kind)
+            for n, event in enumerate(events)]
+
+
+def timer_rows(table: Table, version: int,
+               timers: Sequence[TimerArm]) -> list[tuple[Any, ...]]:
+    return [(table.id, t.kind, version, table.channel_id, t.seat, t.user_id, t.due_at,
+             t.armed_at) for t in timers]
+
+
+def played_rows(guild_id: int, kind: str, keys: Sequence[str],
+                now: float) -> list[tuple[Any, ...]]:
+    """Each key once (a key already recorded keeps its first time: ON CONFLICT)."""
+    return [(guild_id, kind, key, now) for key in dict.fromkeys(keys)]
+
+
+def trim_undo_params(game_id: int) -> tuple[int, int, int]:
+    return (game_id, game_id, UNDO_KEPT)
+
+
+def settings_json(settings: dict[str, Any]) -> str:
+    return json.dumps(settings, sort_keys=True)
