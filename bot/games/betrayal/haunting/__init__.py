@@ -12,13 +12,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting import base, plugins
 
 
 def load_plugins() -> None:
     """Import every haunt plugin module once (each registers itself)."""
-    from bot.games.betrayal.haunting import plugins
-
     for info in pkgutil.iter_modules(plugins.__path__):
         importlib.import_module(f"{plugins.__name__}.{info.name}")
 
