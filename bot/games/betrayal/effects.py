@@ -27,6 +27,8 @@ from bot.games.betrayal.links import LINK_TOKENS, join_last
 from bot.games.betrayal.state import Frame
 
 STEPS: dict[str, Callable[[Ctx, Frame, Any], None]] = {}
+# The vocabulary of data/betrayal/README.md; `move` and `token` are registered by
+# movement.py, which builds on this module.
 README_STEPS: tuple[str, ...] = ("roll", "gain", "lose", "damage", "heal", "draw", "move",
                                  "attack", "token", "lasting", "custom")
 RUN_LIMIT = 10_000  # no real card chain comes near this; it catches a runaway loop

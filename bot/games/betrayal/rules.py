@@ -46,7 +46,7 @@ from bot.games.betrayal.cards import (  # noqa: F401  (they register their handl
 )
 from bot.games.betrayal.content import say
 from bot.games.betrayal.context import Ctx, explorer_name
-from bot.games.betrayal.haunting import flow, house, load_plugins, sides  # noqa: F401  (house)
+from bot.games.betrayal.haunting import flow, house, load_plugins, sides  # noqa: F401  (house: steps)
 from bot.games.betrayal.state import BetrayalState
 
 load_plugins()  # every haunt's rules, so a game restored mid-haunt keeps them
