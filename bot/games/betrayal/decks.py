@@ -13,6 +13,7 @@ from typing import Any
 from bot.games.betrayal import content, hooks
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
+from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.rolls import forget_rolls
 from bot.games.betrayal.state import Frame
 
@@ -64,11 +65,10 @@ def resolve_card(ctx: Ctx, seat: int, key: str) -> None:
         state.resolving.append(key)
         ctx.push([{"_finish_card": {"card": key}}], seat, key, card.deck)
         steps = list(card.on_draw)
-        if card.deck == "event":
-            from bot.games.betrayal.cards.haunt_cards import traitor_may_ignore
-
-            if traitor_may_ignore(state, seat):  # seed 003: the traitor may ignore it
-                steps.insert(0, {"_traitor_event": {}})
+        if card.deck == "event" and sides.traitor_at_home(state, seat):
+            # seed 003: a traitor who draws an event may choose not to be affected by it
+            # (the `_traitor_event` step of cards/haunt_cards.py asks)
+            steps.insert(0, {"_traitor_event": {}})
         ctx.push(steps, seat, key, card.deck)
 
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.core import dice as core_dice
 from bot.core.choices import PendingChoice
 from bot.games.betrayal import content, hooks, traits
-from bot.games.betrayal.cards import HANDLERS, RESUMERS, Cause, Offer, resumer
+from bot.games.betrayal.cards import HANDLERS, PASSIVES, RESUMERS, Cause, Offer, resumer
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import death
@@ -26,6 +27,8 @@ from bot.games.betrayal.links import LINK_TOKENS, join_last
 from bot.games.betrayal.state import Frame
 
 STEPS: dict[str, Callable[[Ctx, Frame, Any], None]] = {}
+# The vocabulary of data/betrayal/README.md; `move` and `token` are registered by
+# movement.py, which builds on this module.
 README_STEPS: tuple[str, ...] = ("roll", "gain", "lose", "damage", "heal", "draw", "move",
                                  "attack", "token", "lasting", "custom")
 RUN_LIMIT = 10_000  # no real card chain comes near this; it catches a runaway loop
@@ -127,8 +130,6 @@ def change(ctx: Ctx, seat: int, trait: str, amount: int, cause: Cause) -> None:
             data={"seat": seat, "trait": trait, "moved": moved})
     trait_moved(ctx, seat, trait, moved, cause)
     if traits.index(ctx.state, seat, trait) < 0:
-        from bot.games.betrayal.haunting import death
-
         death.die(ctx, seat)
 
 
@@ -308,8 +309,6 @@ def _damage_split(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> Non
 @resumer("damage_offer")
 def _damage_offer(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     """0 takes the damage as it is; otherwise the passive (the Skull) edits the step."""
-    from bot.games.betrayal.cards import PASSIVES
-
     spec = raw["_damage"]
     offers = spec.pop("offers", [])
     if pick > 0:
@@ -323,33 +322,6 @@ def _damage_offer(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> Non
 def _draw(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     ctx.push_child(frame, [{"_draw_card": {"deck": arg["deck"]}}
                            for _ in range(int(arg.get("count", 1)))])
-
-
-@step("move")
-def _move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    from bot.games.betrayal import movement
-
-    to = str(arg.get("to", ""))
-    if to == "choose_placed":
-        movement.ask_tile(ctx, frame, {"_move_to": {}}, content.say("prompts.move_where"))
-        return
-    target = ctx.state.tile_of(to)
-    if target is None:
-        ctx.say("events.not_placed", room=content.room(to).name if to in content.get().rooms
-                else to)
-        return
-    movement.place_explorer(ctx, frame.seat, target, forced=True)
-
-
-@step("token")
-def _token(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    from bot.games.betrayal import movement
-
-    if arg.get("place") == "choose_placed":
-        movement.ask_tile(ctx, frame, {"_token_at": dict(arg)},
-                          content.say("prompts.token_where", token=arg["kind"]))
-        return
-    put_token(ctx, frame, dict(arg), ctx.state.explorers[frame.seat].tile)
 
 
 def put_token(ctx: Ctx, frame: Frame, arg: dict[str, Any], tile_id: int) -> None:
@@ -403,10 +375,8 @@ def _source_name(key: str) -> str:
 def _attack(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     """An unseen thing attacks: its dice (rolled for it) against the explorer's trait.
     The winner's margin is the loser's damage; only the explorer can be hurt."""
-    from bot.core.dice import roll_betrayal
-
     trait = str(arg.get("trait", "might"))
-    dice = roll_betrayal(ctx.state.rng, int(arg.get("dice", 4)))
+    dice = core_dice.roll_betrayal(ctx.state.rng, int(arg.get("dice", 4)))
     ctx.say("events.attack", kind="roll", who=ctx.who(frame.seat), strength=len(dice),
             trait=trait.capitalize(), dice=" ".join(map(str, dice)), total=sum(dice),
             data={"dice": dice, "total": sum(dice)})

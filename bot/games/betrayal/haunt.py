@@ -24,7 +24,6 @@ a game with no one at the table always ends. ai.py keeps that from being needed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -35,6 +34,7 @@ from bot.games.betrayal import content, editions
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.decks import give_card, take_card
 from bot.games.betrayal.effects import run, step
+from bot.games.betrayal.haunt_list import HauntInfo, haunts
 from bot.games.betrayal.haunting import base, flow, has_plugin
 from bot.games.betrayal.links import distances
 from bot.games.betrayal.state import HAUNT, BetrayalState, Frame, Haunt
@@ -42,45 +42,8 @@ from bot.games.betrayal.traitor import choose_traitor
 from bot.paths import DATA
 
 
-@dataclass(frozen=True)
-class HauntInfo:
-    number: int
-    key: str
-    name: str
-    teaser: str
-    traitor: dict[str, Any] = field(default_factory=dict, compare=False)
-    designed: bool = False
-    edition: str = ""  # the edition whose folder lists it ("" = data/betrayal/)
-
-
 def _yaml(name: str) -> dict[str, Any]:
     return yaml_files.read(DATA / "betrayal" / f"{name}.yaml") or {}
-
-
-@cache
-def _listed(folders: tuple[content.Folder, ...]) -> dict[str, HauntInfo]:
-    """Every folder's haunts.yaml, read once per set of folders: the classic 8 first in
-    chart-number order, then each edition's own in its order."""
-    found = []
-    for folder in folders:
-        path = folder.path / "haunts.yaml"
-        raw = (yaml_files.read(path) or {}) if path.is_file() else {}
-        found += [HauntInfo(int(h["number"]), h["key"], h["name"], str(h["teaser"]),
-                            dict(h.get("traitor") or {}), bool(h.get("designed", False)),
-                            folder.edition)
-                  for h in raw.get("haunts") or ()]
-    listed = sorted(found, key=lambda h: (h.edition != "", h.edition, h.number))
-    return {h.key: h for h in listed}
-
-
-def haunts(edition: str | None = None) -> dict[str, HauntInfo]:
-    """The haunts by key, the classic 8 first in chart-number order, then each
-    edition's own in its order; with `edition`, only that edition's own haunts
-    ("" for the classic 8). Read again when an edition's folder joins the content."""
-    found = _listed(tuple(content.FOLDERS))
-    if edition is None:
-        return found
-    return {k: h for k, h in found.items() if h.edition == edition}
 
 
 @cache

@@ -83,7 +83,7 @@ def droppable(state: BetrayalState, seat: int) -> list[str]:
 def pickable(state: BetrayalState, seat: int) -> list[str]:
     """Cards lying here this explorer may take. A companion (Dog, Girl, Madman) left
     by the dead is never picked up: it follows the first explorer to walk in (seed 003,
-    haunting/death.companions_follow)."""
+    haunting/companions.py)."""
     if hooks.blocked(state, seat):
         return []
     return [k for k in state.at(seat).items

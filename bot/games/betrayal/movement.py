@@ -17,8 +17,10 @@ from bot.games.betrayal import content, hooks, traits
 from bot.games.betrayal.cards import PASSIVES, Link, resumer
 from bot.games.betrayal.content import FLOORS
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.effects import pause, put_token, step
 from bot.games.betrayal.haunting import base as haunt_base
+from bot.games.betrayal.haunting import sides as haunt_sides
+from bot.games.betrayal.haunting.companions import companions_follow
 from bot.games.betrayal.house import DIRS, doors, opposite, through_door
 from bot.games.betrayal.links import links_from
 from bot.games.betrayal.state import BetrayalState, Frame
@@ -57,9 +59,7 @@ def can_spend(state: BetrayalState, seat: int, cost: int, slowed: int = 0) -> bo
 
 def slowed(state: BetrayalState, seat: int) -> int:
     """Extra Speed to leave this room: one per opponent in it (the haunt only)."""
-    from bot.games.betrayal.haunting import sides
-
-    return sides.slowing(state, seat)
+    return haunt_sides.slowing(state, seat)
 
 
 def crossing_for(state: BetrayalState, seat: int, side: str | None) -> tuple[str, int] | None:
@@ -206,9 +206,7 @@ def place_explorer(ctx: Ctx, seat: int, tile_id: int, side: str | None = None,
         ctx.say("events.moved_to", kind="move", who=ctx.who(seat), room=ctx.room_name(tile_id),
                 data={"seat": seat, "to": tile_id})
     if state.haunt is not None:
-        from bot.games.betrayal.haunting import death
-
-        death.companions_follow(ctx, seat, tile_id)
+        companions_follow(ctx, seat, tile_id)
     if enter:
         ctx.push([{"_entered": {"tile": tile_id}}], seat, state.tiles[tile_id].room, "room")
 
@@ -277,6 +275,33 @@ def _tile_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     frame.steps.insert(0, {name: {**arg, "tile": spec["tiles"][pick]}})
 
 
+# The `move` and `token` steps of data/betrayal/README.md live here, beside what they
+# call, rather than in effects.py: the step interpreter sits below movement.
+
+
+@step("move")
+def _move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    to = str(arg.get("to", ""))
+    if to == "choose_placed":
+        ask_tile(ctx, frame, {"_move_to": {}}, content.say("prompts.move_where"))
+        return
+    target = ctx.state.tile_of(to)
+    if target is None:
+        ctx.say("events.not_placed", room=content.room(to).name if to in content.get().rooms
+                else to)
+        return
+    place_explorer(ctx, frame.seat, target, forced=True)
+
+
+@step("token")
+def _token(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    if arg.get("place") == "choose_placed":
+        ask_tile(ctx, frame, {"_token_at": dict(arg)},
+                 content.say("prompts.token_where", token=arg["kind"]))
+        return
+    put_token(ctx, frame, dict(arg), ctx.state.explorers[frame.seat].tile)
+
+
 @step("_move_to")
 def _move_to(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     place_explorer(ctx, frame.seat, int(arg["tile"]), forced=True)
@@ -284,8 +309,6 @@ def _move_to(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 @step("_token_at")
 def _token_at(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    from bot.games.betrayal.effects import put_token
-
     spec = dict(arg)
     tile = int(spec.pop("tile"))
     put_token(ctx, frame, spec, tile)

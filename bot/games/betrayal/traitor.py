@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.games.betrayal import traits
 from bot.games.betrayal.content import TRAITS
+from bot.games.betrayal.haunt_list import haunts
 from bot.games.betrayal.state import BetrayalState
 
 SIMPLE_RULES = ("revealer", "left_of_revealer", "none")
@@ -63,8 +64,6 @@ def choose_traitor(state: BetrayalState, haunt_key: str,
     """The traitor's seat for this haunt (haunts.yaml), or None when there is none
     (the rule says so, or the haunt is not one of ours). The revealer defaults to the
     one recorded in `state.haunt`."""
-    from bot.games.betrayal.haunt import haunts  # haunt.py imports this module
-
     haunt = haunts().get(haunt_key)
     if haunt is None:
         return None

@@ -11,6 +11,7 @@ ten rounds begins the haunt at once (the edition's `stalled`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.games.betrayal import content, editions, hooks
@@ -19,6 +20,20 @@ from bot.games.betrayal.effects import step
 from bot.games.betrayal.state import EXPLORE, HAUNT, BetrayalState, Frame, Turn
 
 DAYS_IN_MONTH: tuple[int, ...] = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+NextTurn = Callable[[Ctx, int], None]
+# Who plays after a turn ends, by phase, when not the next seat clockwise. The haunt's
+# turn order (haunting/flow.py) builds on this module, so it registers itself here.
+NEXT_TURN: dict[str, NextTurn] = {}
+
+
+def next_turn_in(phase: str) -> Callable[[NextTurn], NextTurn]:
+    """Register who plays after a turn of this phase: `(ctx, seat) -> None`, `seat` the
+    explorer whose turn ended."""
+    def register(fn: NextTurn) -> NextTurn:
+        NEXT_TURN[phase] = fn
+        return fn
+    return register
 
 
 def day_of_year(mmdd: str) -> int:
@@ -100,9 +115,7 @@ def _next_turn(ctx: Ctx, frame: Frame, arg: Any) -> None:
     state = ctx.state
     state.quiet_turns += 1
     if state.phase == HAUNT and state.haunt is not None and state.haunt.key:
-        from bot.games.betrayal.haunting import flow
-
-        flow.next_turn(ctx, frame.seat)
+        NEXT_TURN[HAUNT](ctx, frame.seat)  # haunting/flow.py's next_turn
         return
     edition = editions.for_state(state)
     if state.phase == EXPLORE and edition.stalled(state):

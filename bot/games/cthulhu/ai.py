@@ -29,7 +29,7 @@ from typing import TypeVar
 from bot.core.actions import Action
 from bot.core.choices import CHOOSE
 from bot.core.rng import Rng
-from bot.games.cthulhu.rules import (
+from bot.games.cthulhu.moves import (
     FIGHT,
     MOVE,
     PICK_ABYSS,

@@ -15,6 +15,10 @@ explorer's `flags` holds its name (a saved roll, say), when a token placed by it
 lies in a room, or when its room is placed. Every hook has a neutral default, so a
 card with no handler yet simply does nothing special.
 
+This package's `__init__` is only the registry, at the bottom of the engine: it imports
+none of the card modules beside it (they import it to register). The engine's top,
+rules.py, imports them all, so every handler is in place before a game is played.
+
 What a handler can use (all plain data, so a paused card survives a save):
 
 - `frame.seat` (the explorer the steps act on: set it to pass a card on), `frame.source`
@@ -245,19 +249,3 @@ def passive(name: str) -> Callable[[type[Passive]], type[Passive]]:
 def handled(name: str) -> bool:
     return name in HANDLERS or name in PASSIVES
 
-
-def load_all() -> None:
-    """Import the modules that register handlers (idempotent)."""
-    from bot.games.betrayal.cards import (  # noqa: F401
-        attacks,
-        basics,
-        events_a,
-        events_b,
-        haunt_cards,
-        items,
-        omens,
-        rolls,
-        rooms,
-        token_events,
-        tokens,
-    )

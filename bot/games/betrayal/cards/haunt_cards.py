@@ -349,11 +349,6 @@ def reached(ctx: Ctx, frame: Frame, seats: list[int]) -> list[int]:
     return touched
 
 
-def traitor_may_ignore(state: BetrayalState, seat: int) -> bool:
-    """Seed 003: a traitor who draws an event may choose not to be affected by it."""
-    return sides.traitor_at_home(state, seat)
-
-
 @step("_traitor_event")
 def _traitor_event(ctx: Ctx, frame: Frame, arg: Any) -> None:
     """Asked first in the event's steps: "Ignore it" clears them (the `decline`

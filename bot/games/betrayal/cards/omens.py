@@ -31,6 +31,7 @@ from typing import Any
 from bot.core.events import to_player
 from bot.games.betrayal import content, decks, hooks, items
 from bot.games.betrayal.cards import Cause, Passive, handler, passive, resumer
+from bot.games.betrayal.cards.haunt_cards import draw_toward
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import change, pause, step
 from bot.games.betrayal.house import door_targets
@@ -246,8 +247,6 @@ def spirit_board(ctx: Ctx, frame: Frame, args: Any) -> None:
     if state.phase != EXPLORE:
         # The haunt half: then the traitor (with no traitor, every monster) moves monsters
         # 1 room towards its user (cards/haunt_cards.py).
-        from bot.games.betrayal.cards.haunt_cards import draw_toward
-
         draw_toward(frame, "monsters", state.explorers[seat].tile)
     if not state.stack:
         ctx.say("events.spirit_board_empty")

@@ -16,7 +16,7 @@ from bot.games.betrayal.cards import Link, Offer, Passive, handler, passive, res
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.explore import CELL_LIMIT, _cell_label, explore_like, rotation_label
-from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.house import (
     ROOTS,
     Layout,
@@ -228,8 +228,6 @@ class MysticElevator(Passive):
         if ctx.state.turn.elevator:
             return
         ctx.state.turn.elevator = True
-        from bot.games.betrayal.haunting import sides
-
         if sides.is_traitor(ctx.state, seat) and not ctx.state.over:
             # seed 003: the traitor chooses the result instead of rolling (haunt_cards.py)
             ctx.push([{"_elevator_choose": {"tile": tile}}], seat, "mystic_elevator", "room")

@@ -21,6 +21,7 @@ from bot.games.betrayal.cards import Link, Offer, Passive, passive
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.links import LINK_TOKENS
+from bot.games.betrayal.movement import can_spend
 from bot.games.betrayal.rolls import is_trait_roll
 from bot.games.betrayal.state import BetrayalState
 
@@ -91,8 +92,6 @@ class TokenUse(Passive):
     keyed = False  # the Skeleton Key opens it without a roll
 
     def actions(self, state: BetrayalState, seat: int, ref: Any) -> list[Offer]:
-        from bot.games.betrayal.movement import can_spend
-
         tile, index = ref
         token = _token(state, ref)
         card = content.card(token["card"])

@@ -2,7 +2,8 @@
 
 Modules: base.py (a haunt's data and plugin hooks), sides.py (who is on which side,
 turn order), flow.py (the split, the rounds, winning), combat.py (attacks), monsters.py
-(the monsters' turn), death.py, actions.py (the actions the haunt adds to a turn),
+(the monsters' turn), death.py, companions.py (the dead's companions follow the
+living), actions.py (the actions the haunt adds to a turn),
 ai.py (AI traitor, monsters and heroes), plugins/ (one module per haunt) and
 words.py (the lines said, from data/betrayal/haunt_texts.yaml).
 """
@@ -12,13 +13,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting import base, plugins
 
 
 def load_plugins() -> None:
     """Import every haunt plugin module once (each registers itself)."""
-    from bot.games.betrayal.haunting import plugins
-
     for info in pkgutil.iter_modules(plugins.__path__):
         importlib.import_module(f"{plugins.__name__}.{info.name}")
 

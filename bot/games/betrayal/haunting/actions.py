@@ -12,6 +12,7 @@ from bot.core.actions import Action
 from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, flow, monsters
+from bot.games.betrayal.haunting.words import say
 from bot.games.betrayal.state import MONSTERS, BetrayalState
 
 ATTACK = "attack"
@@ -51,8 +52,6 @@ def perform_monsters(ctx: Ctx, action: Action) -> None:
 
 def attack_refusal(state: BetrayalState, seat: int) -> str:
     """Why this attack is not allowed, as a player should read it."""
-    from bot.games.betrayal.haunting.words import say
-
     if not flow.is_haunt(state):
         return say("errors.no_attack_yet")
     if state.turn.flags.get(combat.ATTACKED):

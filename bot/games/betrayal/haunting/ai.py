@@ -16,6 +16,7 @@ from bot.games.betrayal import movement, traits
 from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.ai_ways import wall_switch, ways
 from bot.games.betrayal.cards.attacks import attack_dice
+from bot.games.betrayal.cards.haunt_cards import blast_rooms, incorporeal
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
 from bot.games.betrayal.links import distances_to
@@ -63,8 +64,6 @@ DYNAMITE = Action("use", {"card": "dynamite"})
 def _dynamite_target(state: BetrayalState, seat: int) -> int | None:
     """A room through a door holding two or more monsters it can hurt and no hero:
     worth a hero's Dynamite (the traitor keeps its own)."""
-    from bot.games.betrayal.cards.haunt_cards import blast_rooms, incorporeal
-
     if sides.is_traitor(state, seat):
         return None
     for tile in blast_rooms(state, seat):

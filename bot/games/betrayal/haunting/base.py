@@ -308,8 +308,6 @@ class HauntPlugin:
 
     def traitor_plays(self, state: BetrayalState) -> bool:
         """Whether the traitor still takes turns (alive by default)."""
-        from bot.games.betrayal.haunting import sides
-
         seat = sides.traitor(state)
         return seat is not None and state.explorers[seat].alive
 

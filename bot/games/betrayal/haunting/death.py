@@ -1,8 +1,8 @@
 """Death (seed 003): in the haunt, an explorer whose trait reaches the skull dies.
 
 Its cards fall where it died, companions too (Dog, Girl, Madman), as an item pile
-anyone may pick up; a companion follows the first living explorer to walk in. Lasting
-events in front of it are discarded. The dead take no more turns.
+anyone may pick up; a companion follows the first living explorer to walk in
+(companions.py). Lasting events in front of it are discarded. The dead take no more turns.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base
-from bot.games.betrayal.haunting.words import tell
+from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.state import BetrayalState
 
 # Steps that only put a card where it belongs once it has been read: they still run
@@ -51,21 +51,5 @@ def die(ctx: Ctx, seat: int) -> None:
 
 
 def tell_cards(names: str) -> str:
-    from bot.games.betrayal.haunting.words import say
-
     return say("events.death_cards", cards=names) if names else ""
 
-
-def companions_follow(ctx: Ctx, seat: int, tile_id: int) -> None:
-    """A living explorer walks into a room where a dead explorer's companion waits."""
-    state = ctx.state
-    tile = state.tiles[tile_id]
-    if state.haunt is None or not state.explorers[seat].alive:
-        return
-    for key in [k for k in tile.items if content.card(k).companion]:
-        tile.items.remove(key)
-        from bot.games.betrayal import decks
-
-        decks.give_card(ctx, seat, key)
-        tell(ctx, "events.companion_follows", kind="card", card=content.card(key).name,
-             who=ctx.who(seat), data={"seat": seat, "card": key})

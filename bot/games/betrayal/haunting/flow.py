@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.events import Event, to_player, to_team
-from bot.games.betrayal import explore
+from bot.games.betrayal import effects, explore, turn
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, death, monsters, sides
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.links import house_links
-from bot.games.betrayal.state import HEROES, MONSTERS, TRAITOR, BetrayalState, Frame, Turn
+from bot.games.betrayal.state import HAUNT, HEROES, MONSTERS, TRAITOR, BetrayalState, Frame, Turn
 from bot.texts import fill
 
 STAIRS = "stairs_from_basement"
@@ -153,8 +153,6 @@ def _new_round(ctx: Ctx) -> None:
 
 
 def _explorer_turn(ctx: Ctx, seat: int, stage: str) -> None:
-    from bot.games.betrayal import turn
-
     state = ctx.state
     assert state.haunt is not None
     state.haunt.stage = stage
@@ -202,6 +200,7 @@ def _end_round(ctx: Ctx) -> None:
         _new_round(ctx)
 
 
+@turn.next_turn_in(HAUNT)
 def next_turn(ctx: Ctx, seat: int) -> None:
     """An explorer's haunt turn is over: the next hero, else the traitor, else the
     monsters, else a new round."""
@@ -298,8 +297,6 @@ def finish(ctx: Ctx, side: str, reason: str) -> None:
 
 
 def _plain(text: str, kind: str = "haunt") -> object:
-    from bot.core.events import Event
-
     return Event(text, kind=kind)
 
 
@@ -315,8 +312,6 @@ def after_action(ctx: Ctx) -> None:
     if state.haunt is None or not state.haunt.key:
         return
     settle(ctx)
-    from bot.games.betrayal import effects
-
     for _ in range(len(state.players) * 4):
         if state.over or state.pending is not None:
             return
