@@ -1,6 +1,10 @@
 """hauntkeeper's command line: `run` (the default) starts the bot, `sync` registers its
 slash commands with Discord, `demo` plays offline, `health` checks a running bot's
-heartbeat (a container's HEALTHCHECK)."""
+heartbeat (a container's HEALTHCHECK).
+
+The one module that imports inside functions, on purpose: discord.py, the games and the
+renderers load only for the subcommand that needs them, so `--help`, `health` (a
+container's probe every 30 s) and `demo` start without paying for the rest."""
 
 from __future__ import annotations
 
