@@ -37,7 +37,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
@@ -68,6 +68,7 @@ from bot.store import (
     ACTIVE,
     LOBBY,
     OVER,
+    ChannelBusy,
     GameExists,
     StaleVersion,
     Store,
@@ -183,7 +184,11 @@ class Sessions:
         if lock is None:
             lock = asyncio.Lock()
             self._locks[channel_id] = lock
-        async with lock:
+        async with lock, AsyncExitStack() as held:  # then the store's, across processes
+            try:
+                await held.enter_async_context(self.store.channel_lock(channel_id))
+            except ChannelBusy:
+                raise IllegalAction(say("errors.busy")) from None
             yield
 
     # -- reading --------------------------------------------------------------------------
