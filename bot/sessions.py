@@ -3,6 +3,9 @@
 Every change to a game goes through `Sessions`. It holds no game in memory between
 calls (each action loads from the store), so several processes or a restart see the
 same truth, and the version check in the store refuses a write that raced another.
+Its per-channel lock serialises a channel's actions in this process; the store's
+`channel_lock`, taken next, does it across processes (PostgreSQL), answering "busy"
+rather than keeping a click waiting past Discord's patience.
 Delivery goes through an `Outlet`, so the same code serves Discord, the demo and tests.
 
 Nothing is lost between the save and the post: a save writes its events, and the store
