@@ -26,7 +26,7 @@ import hashlib
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from functools import cache
 from typing import Any
 
@@ -123,8 +123,9 @@ class PostgresStore:
                                   ) from None
             try:
                 yield
-            finally:
-                await conn.execute(_UNLOCK, key)
+            finally:  # a lost connection took its lock with it: the action's own error
+                with suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                    await conn.execute(_UNLOCK, key)  # is the one to see
         finally:  # the pool's reset unlocks all too, should the unlock not have run
             await self._lock_pool.release(conn)
 
