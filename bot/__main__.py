@@ -1,6 +1,7 @@
 """hauntkeeper's command line: `run` (the default) starts the bot, `sync` registers its
 slash commands with Discord, `demo` plays offline, `health` checks a running bot's
-heartbeat (a container's HEALTHCHECK).
+heartbeat (a container's HEALTHCHECK), `migrate-store` copies the SQLite file into
+PostgreSQL (docs/operations.md).
 
 The one module that imports inside functions, on purpose: discord.py, the games and the
 renderers load only for the subcommand that needs them, so `--help`, `health` (a
@@ -17,8 +18,12 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import asyncpg
+
 from bot import health
 from bot.config import ConfigError, Settings, load_settings
+from bot.store import StoreError, is_postgres_url
+from bot.store.copy import migrate
 
 if TYPE_CHECKING:
     from bot.client import HauntBot
@@ -45,6 +50,13 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", type=Path, default=Path("demo-out"),
                       help="folder for transcript.txt and the board PNGs (default demo-out)")
     sub.add_parser("health", help="exit 0 if the running bot's heartbeat is fresh, else 1")
+    copy = sub.add_parser("migrate-store",
+                          help="copy the SQLite database into an empty PostgreSQL one "
+                               "(the bot stopped)")
+    copy.add_argument("--to", required=True, metavar="URL",
+                      help="the PostgreSQL database, postgresql://user:pass@host/db")
+    copy.add_argument("--from", dest="source", default=None, metavar="PATH",
+                      help="the SQLite file (default HAUNTKEEPER_DB or ./hauntkeeper.sqlite3)")
     return parser
 
 
@@ -76,6 +88,29 @@ def _health() -> int:
     said = "no heartbeat" if seconds is None else f"the last heartbeat is {seconds:.0f} s old"
     print(f"hauntkeeper: unhealthy: {said} in {path}", file=sys.stderr)
     return 1
+
+
+def _migrate_store(url: str, source: str | None) -> int:
+    if source is None:
+        try:
+            source = load_settings(need_token=False).db_path
+        except ConfigError as exc:
+            print(f"hauntkeeper: {exc}", file=sys.stderr)
+            return 2
+        if is_postgres_url(source):
+            print("hauntkeeper: HAUNTKEEPER_DB already names PostgreSQL; give the SQLite "
+                  "file with --from PATH", file=sys.stderr)
+            return 2
+    try:
+        counts = asyncio.run(migrate(source, url))
+    except (StoreError, OSError, asyncpg.PostgresError) as exc:
+        print(f"hauntkeeper: nothing copied: {exc}", file=sys.stderr)
+        return 1
+    width = max(map(len, counts))
+    for table, count in counts.items():
+        print(f"{table:<{width}}  {count}")
+    print(f"copied {source} into PostgreSQL; set HAUNTKEEPER_DB to the URL and start the bot")
+    return 0
 
 
 def _settings() -> Settings | None:
@@ -141,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         return _sync(args.guild)
     if args.command == "health":
         return _health()
+    if args.command == "migrate-store":
+        return _migrate_store(args.to, args.source)
     return _run()
 
 

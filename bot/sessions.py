@@ -3,6 +3,9 @@
 Every change to a game goes through `Sessions`. It holds no game in memory between
 calls (each action loads from the store), so several processes or a restart see the
 same truth, and the version check in the store refuses a write that raced another.
+Its per-channel lock serialises a channel's actions in this process; the store's
+`channel_lock`, taken next, does it across processes (PostgreSQL), answering "busy"
+rather than keeping a click waiting past Discord's patience.
 Delivery goes through an `Outlet`, so the same code serves Discord, the demo and tests.
 
 Nothing is lost between the save and the post: a save writes its events, and the store
@@ -37,7 +40,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
@@ -68,6 +71,7 @@ from bot.store import (
     ACTIVE,
     LOBBY,
     OVER,
+    ChannelBusy,
     GameExists,
     StaleVersion,
     Store,
@@ -183,7 +187,11 @@ class Sessions:
         if lock is None:
             lock = asyncio.Lock()
             self._locks[channel_id] = lock
-        async with lock:
+        async with lock, AsyncExitStack() as held:  # then the store's, across processes
+            try:
+                await held.enter_async_context(self.store.channel_lock(channel_id))
+            except ChannelBusy:
+                raise IllegalAction(say("errors.busy")) from None
             yield
 
     # -- reading --------------------------------------------------------------------------

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.base import GameExists, StaleVersion, Store, StoreError
+from bot.store.base import (
+    ChannelBusy,
+    Export,
+    GameExists,
+    NotEmpty,
+    StaleVersion,
+    Store,
+    StoreError,
+)
 from bot.store.postgres import PostgresStore, is_postgres_url
 from bot.store.records import (
     ACTIVE,
@@ -22,10 +30,10 @@ from bot.store.records import (
 )
 from bot.store.sqlite import SqliteStore
 
-__all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "REMIND_TIMER", "GameExists", "LiveMessage",
-           "LoggedEvent", "PostgresStore", "SqliteStore", "StaleVersion", "Store",
-           "StoreError", "Table", "TimerArm", "TurnTimer", "UndoPoint", "UndoWrite",
-           "is_postgres_url", "open_store"]
+__all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "REMIND_TIMER", "ChannelBusy", "Export",
+           "GameExists", "LiveMessage", "LoggedEvent", "NotEmpty", "PostgresStore",
+           "SqliteStore", "StaleVersion", "Store", "StoreError", "Table", "TimerArm",
+           "TurnTimer", "UndoPoint", "UndoWrite", "is_postgres_url", "open_store"]
 
 
 async def open_store(path: str | Path) -> Store:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from bot.core.events import Event
@@ -15,6 +16,9 @@ from bot.store.records import (
     UndoPoint,
     UndoWrite,
 )
+
+# Each table's column names and its rows, by table name.
+Export = dict[str, tuple[list[str], list[tuple[Any, ...]]]]
 
 
 class StoreError(Exception):
@@ -29,6 +33,14 @@ class GameExists(StoreError):
     """The channel already has an unfinished game."""
 
 
+class ChannelBusy(StoreError):
+    """Another process held the channel's lock for longer than a click may wait."""
+
+
+class NotEmpty(StoreError):
+    """A copy's target already holds data: a copy never merges into a live database."""
+
+
 class Store(Protocol):
     async def open(self) -> None:
         """Connect and bring the schema up to date."""
@@ -38,6 +50,16 @@ class Store(Protocol):
 
     async def schema_version(self) -> int:
         """How many of the backend's numbered migrations the database has run."""
+
+    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
+        """Held around a channel's whole action (load, apply, save, deliver), so actions
+        on one channel from several processes run one at a time; raises ChannelBusy when
+        another process keeps it too long. Within a process Sessions' own lock comes
+        first, so this is taken by one task per channel at a time."""
+
+    async def export_rows(self) -> Export:
+        """Every row of every table (rows.COPIED_TABLES, in that order) as one snapshot,
+        for `bot.store.copy` (PostgresStore.import_rows writes it)."""
 
     async def load(self, channel_id: int) -> Table | None:
         """The channel's unfinished game, if any."""

@@ -6,9 +6,15 @@ Every write is one transaction, as in SQLite. A save first locks its game's row
 at once are serialised by the database: the second waits for the first to commit, then
 finds the version moved and raises StaleVersion, having written nothing. The UPDATE
 keeps the version check too. A timer is claimed by deleting its row, which only one
-transaction can do. Serialising a channel's whole action (load, apply, save) across
-processes, an advisory lock per game around it, belongs to the sessions layer (a
-later step); within one process its lock does that today.
+transaction can do.
+
+A channel's whole action (load, apply, save, deliver) runs under `channel_lock`: a
+session-level advisory lock on a key made from the channel id, held on a connection of a
+pool of its own (the action's queries use the main pool, so holders can never starve
+themselves of connections). A process that finds the lock taken waits in PostgreSQL's
+queue up to LOCK_WAIT, then gives up with ChannelBusy having done nothing: a click is
+answered within Discord's three seconds, "busy, try again". Should a process die holding
+a lock, PostgreSQL drops it with the session.
 
 The statements are SQLite's (bot/store/rows.py) with numbered placeholders; JSON is
 kept as TEXT and decoded here.
@@ -16,9 +22,11 @@ kept as TEXT and decoded here.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, suppress
 from functools import cache
 from typing import Any
 
@@ -27,7 +35,7 @@ import asyncpg
 from bot.core.events import Event
 from bot.store import records as R
 from bot.store import rows as Q
-from bot.store.base import GameExists, StaleVersion
+from bot.store.base import ChannelBusy, Export, GameExists, NotEmpty, StaleVersion, StoreError
 from bot.store.pg_migrations import MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION_TABLE
 
 SCHEMES = ("postgresql://", "postgres://")
@@ -35,6 +43,15 @@ _COLUMNS = Q.GAME_COLUMNS.format(envelope="state_json")
 _ACTION_KIND = "(action_json::jsonb ->> 'kind')"
 _ONE_OPEN_PER_CHANNEL = "games_one_open_per_channel"
 _LOCK_GAME = "SELECT version FROM games WHERE id = $1 FOR UPDATE"
+# How long an action waits for another process's hold on its channel (Discord wants an
+# answer to a click within 3 s; the rest is the action's own time).
+LOCK_WAIT = 2.0
+_LOCK_KEY_PREFIX = b"hauntkeeper.channel:"  # keeps our keys apart from other users' locks
+_TRY_LOCK = "SELECT set_config('lock_timeout', $1, true), pg_advisory_lock($2)"
+_UNLOCK = "SELECT pg_advisory_unlock($1)"
+_COLUMN_TYPES = ("SELECT column_name, data_type FROM information_schema.columns"
+                 " WHERE table_schema = current_schema() AND table_name = $1")
+_RESTART_GAME_IDS = "SELECT setval(pg_get_serial_sequence('games', 'id'), $1, false)"
 
 
 def is_postgres_url(target: str) -> bool:
@@ -52,21 +69,65 @@ def _table(row: Sequence[Any]) -> R.Table:
     return Q.table_of(row, json.loads(row[6]))
 
 
+def channel_lock_key(channel_id: int) -> int:
+    """The advisory lock's bigint key for a channel: a hash, so the keys are spread over
+    the whole range and do not meet the migration's or another application's small
+    numbers (two channels sharing a key would only wait for each other)."""
+    digest = hashlib.blake2b(_LOCK_KEY_PREFIX + str(channel_id).encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "big", signed=True)
+
+
 class PostgresStore:
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10,
+                 lock_connections: int = 20, lock_wait: float = LOCK_WAIT) -> None:
         self.url = url
         self._sizes = (min_size, max_size)
+        self._lock_connections = lock_connections  # channels acting at once, at most
+        self.lock_wait = lock_wait
         self._pool: asyncpg.Pool | None = None
+        self._lock_pool: asyncpg.Pool | None = None
 
     async def open(self) -> None:
         self._pool = await asyncpg.create_pool(self.url, min_size=self._sizes[0],
                                                max_size=self._sizes[1])
+        self._lock_pool = await asyncpg.create_pool(self.url, min_size=0,
+                                                    max_size=self._lock_connections)
         await self._migrate()
 
     async def close(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await pool.close()
+        pools, self._pool, self._lock_pool = (self._pool, self._lock_pool), None, None
+        for pool in pools:
+            if pool is not None:
+                await pool.close()
+
+    @asynccontextmanager
+    async def channel_lock(self, channel_id: int) -> AsyncIterator[None]:
+        """The channel's advisory lock, held until the block ends (see the module's
+        docstring); ChannelBusy if it is not ours within `lock_wait`, all of it counted,
+        the wait for a free lock connection too."""
+        if self._lock_pool is None:
+            raise RuntimeError("The store is not open.")
+        key = channel_lock_key(channel_id)
+        deadline = time.monotonic() + self.lock_wait
+        try:
+            conn = await self._lock_pool.acquire(timeout=self.lock_wait)
+        except TimeoutError:
+            raise ChannelBusy(f"no lock connection free for channel {channel_id}") from None
+        try:
+            wait_ms = max(1, int((deadline - time.monotonic()) * 1000))
+            try:
+                async with conn.transaction():  # the timeout is the transaction's; the
+                    await conn.execute(_TRY_LOCK, f"{wait_ms}ms", key)  # lock outlives it
+            except asyncpg.LockNotAvailableError:
+                raise ChannelBusy(f"channel {channel_id} is held by another process"
+                                  ) from None
+            try:
+                yield
+            finally:  # a lost connection took its lock with it: the action's own error
+                with suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                    await conn.execute(_UNLOCK, key)  # is the one to see
+        finally:  # the pool's reset unlocks all too, should the unlock not have run
+            await self._lock_pool.release(conn)
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -101,6 +162,53 @@ class PostgresStore:
 
     async def schema_version(self) -> int:
         return int(await self.pool.fetchval("SELECT version FROM schema_version") or 0)
+
+    # -- copying a whole store (bot/store/copy.py) --------------------------------------------
+
+    async def export_rows(self) -> Export:
+        """Every table as of one moment (a repeatable-read, read-only transaction)."""
+        out: Export = {}
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read",
+                                                                 readonly=True):
+            for table in Q.COPIED_TABLES:
+                statement = await conn.prepare(Q.export_sql(table))
+                out[table] = ([a.name for a in statement.get_attributes()],
+                              [tuple(row) for row in await statement.fetch()])
+        return out
+
+    async def import_rows(self, tables: Export) -> dict[str, int]:
+        """An export (SqliteStore.export_rows) written into this empty database in one
+        transaction: the ids as they were, the next game's id after them, and each
+        table's count checked against the rows given before it commits. NotEmpty, and
+        nothing written, if any table holds a row; StoreError if a table or column is
+        missing on either side. SQLite's 0/1 flags become booleans where the column here
+        is one. Returns the rows now in each table."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            # No bot started too early writes in between (a copy is made while stopped).
+            await conn.execute(f"LOCK TABLE {', '.join(Q.COPIED_TABLES)} IN EXCLUSIVE MODE")
+            held = {t: int(await conn.fetchval(Q.count_sql(t))) for t in Q.COPIED_TABLES}
+            if any(held.values()):
+                said = ", ".join(f"{t} {n}" for t, n in held.items() if n)
+                raise NotEmpty(f"the target database is not empty ({said} rows)")
+            for table in Q.COPIED_TABLES:
+                if table not in tables:
+                    raise StoreError(f"the export has no table {table}")
+                columns, rows = tables[table]
+                types = {str(r[0]): str(r[1]) for r in await conn.fetch(_COLUMN_TYPES, table)}
+                missing = [c for c in columns if c not in types]
+                if missing:
+                    raise StoreError(f"{table} has no column {', '.join(missing)} here")
+                flags = [n for n, c in enumerate(columns) if types[c] == "boolean"]
+                if rows:
+                    await conn.copy_records_to_table(
+                        table, columns=columns, records=[_flags_as_booleans(r, flags)
+                                                         for r in rows])
+            await conn.execute(_RESTART_GAME_IDS, int(await conn.fetchval(Q.NEXT_GAME_ID)))
+            counts = {t: int(await conn.fetchval(Q.count_sql(t))) for t in Q.COPIED_TABLES}
+            expected = {t: len(tables[t][1]) for t in Q.COPIED_TABLES}
+            if counts != expected:  # raising rolls the whole copy back
+                raise StoreError(f"rows written {counts} differ from rows read {expected}")
+        return counts
 
     # -- games ------------------------------------------------------------------------------
 
@@ -270,6 +378,16 @@ class PostgresStore:
 
     async def set_live(self, game_id: int, live: R.LiveMessage) -> None:
         await self._execute(Q.SET_LIVE, *Q.live_params(game_id, live))
+
+
+def _flags_as_booleans(row: tuple[Any, ...], flags: Sequence[int]) -> tuple[Any, ...]:
+    if not flags:
+        return row
+    out = list(row)
+    for n in flags:
+        if out[n] is not None:
+            out[n] = bool(out[n])
+    return tuple(out)
 
 
 async def _write_undo(conn: asyncpg.Connection, game_id: int, version: int, undo: R.UndoWrite,

@@ -206,3 +206,34 @@ def trim_undo_params(game_id: int) -> tuple[int, int, int]:
 
 def settings_json(settings: dict[str, Any]) -> str:
     return json.dumps(settings, sort_keys=True)
+
+
+# -- copying a whole store (bot/store/copy.py) -----------------------------------------------
+
+# Every table of data, each keyed by the columns that order its rows: parents before the
+# rows that refer to them, so a copy inserts them in this order. Each backend's own
+# bookkeeping (its schema's version) is not data and is not copied.
+COPIED_TABLES: dict[str, str] = {
+    "games": "id",
+    "events": "game_id, seq",
+    "team_threads": "game_id, team",
+    "played_content": "guild_id, kind, content_key",
+    "guild_settings": "guild_id",
+    "undo_points": "game_id, version",
+    "turn_timers": "game_id, kind",
+    "live_messages": "game_id",
+}
+# Every column, whatever the schema holds now: a column a later migration adds is copied
+# without a change here (and a target without it refuses the copy).
+EXPORT_TABLE = "SELECT * FROM {table} ORDER BY {key}"
+COUNT_ROWS = "SELECT COUNT(*) FROM {table}"
+# The id a new game takes is past every copied one.
+NEXT_GAME_ID = "SELECT COALESCE(MAX(id), 0) + 1 FROM games"
+
+
+def export_sql(table: str) -> str:
+    return EXPORT_TABLE.format(table=table, key=COPIED_TABLES[table])
+
+
+def count_sql(table: str) -> str:
+    return COUNT_ROWS.format(table=table)

@@ -20,8 +20,9 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,7 +30,7 @@ import aiosqlite
 
 from bot.core.events import Event
 from bot.store import rows as Q
-from bot.store.base import GameExists, StaleVersion
+from bot.store.base import Export, GameExists, StaleVersion, StoreError
 from bot.store.migrations import MIGRATIONS
 from bot.store.records import (
     OVER,
@@ -48,6 +49,7 @@ from bot.store.records import (
 _ENVELOPE = 'state_json AS "e [envelope]"'
 _COLUMNS = Q.GAME_COLUMNS.format(envelope=_ENVELOPE)
 _ACTION_KIND = "json_extract(action_json, '$.kind')"
+_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
 MEMORY = ":memory:"
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
            "PRAGMA busy_timeout=5000")
@@ -142,6 +144,30 @@ class SqliteStore:
     async def schema_version(self) -> int:
         rows = list(await self._read("PRAGMA user_version"))
         return int(rows[0][0]) if rows else 0
+
+    @asynccontextmanager
+    async def channel_lock(self, channel_id: int) -> AsyncIterator[None]:
+        """Nothing to take: one process owns a SQLite file (the design; several processes
+        share PostgreSQL instead), and Sessions' in-process lock serialises its channels.
+        Were a second process to open the file anyway, the version check still refuses
+        whichever save loses a race."""
+        yield
+
+    async def export_rows(self) -> Export:
+        """One read transaction on the writer's thread: every table as of one moment."""
+
+        def snapshot(db: sqlite3.Connection) -> Export:
+            unknown = {str(r[0]) for r in db.execute(_TABLES)} - set(Q.COPIED_TABLES)
+            if unknown:  # a table the copy does not know would be left behind silently
+                raise StoreError(f"tables the copy does not know: {', '.join(sorted(unknown))}")
+            out: Export = {}
+            for table in Q.COPIED_TABLES:
+                cursor = db.execute(Q.export_sql(table))
+                out[table] = ([str(d[0]) for d in cursor.description],
+                              [tuple(row) for row in cursor.fetchall()])
+            return out
+
+        return await self._on_writer(self._transaction, snapshot)
 
     # -- games ------------------------------------------------------------------------------
 

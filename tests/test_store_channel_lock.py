@@ -1,0 +1,165 @@
+"""The channel lock across processes (Store.channel_lock, PostgreSQL's advisory lock).
+
+Two PostgresStore objects are two pools, as two bot processes would have, and each has
+its own Sessions, so nothing in-process links them: only the database can serialise
+them. A process is kept inside a channel's action by a store whose `load` waits for the
+test; the other process is seen queued on the lock in pg_locks, not guessed by a sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+from bot import table as T
+from bot.core.actions import Action
+from bot.core.errors import IllegalAction
+from bot.sessions import Sessions
+from bot.store import ChannelBusy, PostgresStore, Table
+from bot.store.postgres import channel_lock_key
+from bot.texts import say
+from tests.pg_server import PgServer
+from tests.test_sessions import GUILD, KIND, RecordingOutlet
+
+CHANNEL = 1_180_000_000_000_000_010
+OTHER_CHANNEL = CHANNEL + 1
+HOST = T.Actor(1_180_000_000_000_000_100, "Hana")
+BOB = T.Actor(1_180_000_000_000_000_200, "Bob")
+CAT = T.Actor(1_180_000_000_000_000_300, "Cat")
+HANG_GUARD = 20.0  # only against a hang: every wait here ends on an event, not a clock
+WAITING = ("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+
+
+class HeldStore(PostgresStore):
+    """A process that, once `hold` is set, stops inside its next action on the channel
+    (after loading it, the lock taken) until the test sets `release`."""
+
+    def __init__(self, url: str, **kw: object) -> None:
+        super().__init__(url, **kw)  # type: ignore[arg-type]
+        self.hold = False
+        self.inside = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def load(self, channel_id: int) -> Table | None:
+        table = await super().load(channel_id)
+        if self.hold:
+            self.hold = False
+            self.inside.set()
+            await self.release.wait()
+        return table
+
+
+@pytest.fixture
+async def stores(pg_server: PgServer) -> AsyncIterator[tuple[HeldStore, HeldStore]]:
+    await pg_server.reset()
+    first, second = HeldStore(pg_server.url), HeldStore(pg_server.url, lock_wait=0.3)
+    await first.open()
+    await second.open()
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def _queued_on_a_lock(url: str) -> None:
+    """Returns once some session waits for an advisory lock."""
+    conn = await asyncpg.connect(url)
+    try:
+        while not await conn.fetchval(WAITING):
+            await asyncio.sleep(0.01)
+    finally:
+        await conn.close()
+
+
+async def _joined(sessions: Sessions, channel: int) -> Table:
+    await sessions.open(channel, GUILD, HOST, KIND, 7)
+    table = await sessions.store.load(channel)
+    assert table is not None and table.version == 1
+    return table
+
+
+def _names(table: Table | None) -> list[str]:
+    assert table is not None
+    return [seat.name for seat in table.seats]
+
+
+async def test_two_processes_acting_on_one_channel_take_turns_and_both_land(
+        stores: tuple[HeldStore, HeldStore], pg_server: PgServer) -> None:
+    first, second = stores
+    a, b = Sessions(first, RecordingOutlet(), render=False), Sessions(
+        second, RecordingOutlet(), render=False)
+    second.lock_wait = HANG_GUARD  # this time the second waits as long as it takes
+    await _joined(a, CHANNEL)
+    first.hold = True
+    bob = asyncio.create_task(a.act(CHANNEL, BOB, Action(T.JOIN)))
+    await asyncio.wait_for(first.inside.wait(), HANG_GUARD)
+    cat = asyncio.create_task(b.act(CHANNEL, CAT, Action(T.JOIN)))
+    await asyncio.wait_for(_queued_on_a_lock(pg_server.url), HANG_GUARD)
+    assert not cat.done()  # it waits in PostgreSQL's queue behind the first process
+    first.release.set()
+    await asyncio.wait_for(asyncio.gather(bob, cat), HANG_GUARD)
+    table = await second.load(CHANNEL)
+    assert table is not None and table.version == 3  # both applied, none refused
+    assert _names(table) == ["Hana", "Bob", "Cat"]  # in the order they took the lock
+
+
+async def test_a_process_kept_waiting_too_long_is_told_busy_and_changes_nothing(
+        stores: tuple[HeldStore, HeldStore]) -> None:
+    first, second = stores
+    a, b = Sessions(first, RecordingOutlet(), render=False), Sessions(
+        second, RecordingOutlet(), render=False)
+    await _joined(a, CHANNEL)
+    first.hold = True
+    bob = asyncio.create_task(a.act(CHANNEL, BOB, Action(T.JOIN)))
+    await asyncio.wait_for(first.inside.wait(), HANG_GUARD)
+    with pytest.raises(IllegalAction) as refused:
+        await asyncio.wait_for(b.act(CHANNEL, CAT, Action(T.JOIN)), HANG_GUARD)
+    assert refused.value.message == say("errors.busy")
+    first.release.set()
+    await asyncio.wait_for(bob, HANG_GUARD)
+    table = await second.load(CHANNEL)
+    assert table is not None and table.version == 2 and _names(table) == ["Hana", "Bob"]
+    # The lock was let go: the second process acts now, at once.
+    await asyncio.wait_for(b.act(CHANNEL, CAT, Action(T.JOIN)), HANG_GUARD)
+    assert _names(await first.load(CHANNEL)) == ["Hana", "Bob", "Cat"]
+
+
+async def test_another_channel_is_not_held_up(stores: tuple[HeldStore, HeldStore]) -> None:
+    first, second = stores
+    a, b = Sessions(first, RecordingOutlet(), render=False), Sessions(
+        second, RecordingOutlet(), render=False)
+    await _joined(a, CHANNEL)
+    await _joined(b, OTHER_CHANNEL)
+    first.hold = True
+    bob = asyncio.create_task(a.act(CHANNEL, BOB, Action(T.JOIN)))
+    await asyncio.wait_for(first.inside.wait(), HANG_GUARD)
+    # The first process holds CHANNEL; the second, with its short wait, acts elsewhere.
+    await asyncio.wait_for(b.act(OTHER_CHANNEL, CAT, Action(T.JOIN)), HANG_GUARD)
+    assert _names(await second.load(OTHER_CHANNEL)) == ["Hana", "Cat"]
+    assert not bob.done()
+    first.release.set()
+    await asyncio.wait_for(bob, HANG_GUARD)
+
+
+async def test_the_lock_is_let_go_when_the_action_fails(
+        stores: tuple[HeldStore, HeldStore]) -> None:
+    first, second = stores
+    with pytest.raises(RuntimeError):
+        async with first.channel_lock(CHANNEL):
+            raise RuntimeError("the action failed")
+    # The other process takes it at once (were it still held, ChannelBusy after 0.3 s),
+    # and now holds it: the first, asking again, is turned away.
+    async with second.channel_lock(CHANNEL):
+        first.lock_wait = 0.05
+        with pytest.raises(ChannelBusy):
+            async with first.channel_lock(CHANNEL):
+                pass
+
+
+def test_each_channel_has_its_own_stable_key() -> None:
+    keys = {channel_lock_key(CHANNEL + n) for n in range(1000)}
+    assert len(keys) == 1000
+    assert channel_lock_key(CHANNEL) == channel_lock_key(CHANNEL)
+    assert all(-(2**63) <= k < 2**63 for k in keys)
