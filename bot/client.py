@@ -40,7 +40,14 @@ from discord.ext import commands
 
 from bot import games, health
 from bot.config import METRICS_ADDR
-from bot.metrics import NO_METRICS, Metrics, MetricsServer, Recorder, keep_open_games
+from bot.metrics import (
+    NO_METRICS,
+    OPEN_GAMES_SECONDS,
+    Metrics,
+    MetricsServer,
+    Recorder,
+    keep_open_games,
+)
 from bot.metrics import serve as serve_metrics
 from bot.sessions import Sessions
 from bot.store import Store, open_store
@@ -78,6 +85,8 @@ def use_endpoints(api: str | None, gateway: str | None) -> None:
 
 
 class HauntBot(commands.Bot):
+    open_games_seconds = OPEN_GAMES_SECONDS  # how often the metrics count the open games
+
     def __init__(self, *, db_path: str, dev_guild: int | None = None,
                  sync_commands: bool = True, serve: bool = True,
                  health_file: str | None = None, metrics_port: int | None = None,
@@ -170,7 +179,8 @@ class HauntBot(commands.Bot):
         recorder = Metrics()
         self.metrics_server = serve_metrics(recorder, self.metrics_port, self.metrics_addr)
         self._metrics = recorder
-        self._counting = asyncio.create_task(keep_open_games(recorder, self.store.count_open),
+        self._counting = asyncio.create_task(keep_open_games(recorder, self.store.count_open,
+                                                             self.open_games_seconds),
                                              name="hauntkeeper-metrics")
         log.info("metrics at http://%s:%d/metrics", self.metrics_addr,
                  self.metrics_server.port)
