@@ -177,7 +177,12 @@ class HauntBot(commands.Bot):
         if self.metrics_port is None:
             return
         recorder = Metrics()
-        self.metrics_server = serve_metrics(recorder, self.metrics_port, self.metrics_addr)
+        try:
+            self.metrics_server = serve_metrics(recorder, self.metrics_port, self.metrics_addr)
+        except OSError as exc:  # the port taken, the address not this machine's: say which
+            raise OSError(exc.errno, f"the metrics endpoint {self.metrics_addr}:"
+                          f"{self.metrics_port} (HAUNTKEEPER_METRICS_PORT/_ADDR): "
+                          f"{exc.strerror}") from exc
         self._metrics = recorder
         self._counting = asyncio.create_task(keep_open_games(recorder, self.store.count_open,
                                                              self.open_games_seconds),

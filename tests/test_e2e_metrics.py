@@ -5,6 +5,7 @@ errors and the open games; without one, no endpoint starts and the bot plays as 
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -132,3 +133,19 @@ async def test_the_endpoint_stops_with_the_bot(fd: FakeDiscord, start: Start) ->
     await bot.close()
     assert bot.metrics_server is None and not server.thread.is_alive()
     assert http_threads() == before
+
+
+async def test_a_port_already_taken_says_which_setting(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        bot = HauntBot(db_path=str(tmp_path / "taken.sqlite3"), metrics_port=port)
+        try:
+            with pytest.raises(OSError) as info:
+                await bot.setup_hook()
+        finally:
+            await bot.close()
+    said = str(info.value)
+    assert f"127.0.0.1:{port}" in said and "HAUNTKEEPER_METRICS_PORT" in said
+    assert bot.metrics_server is None and not bot.metrics.enabled
