@@ -12,6 +12,8 @@ a second bot in one process) counts from zero. `serve` starts prometheus_client'
 server on its own thread; it only reads the registry, never the event loop. The open
 games are counted by the store every OPEN_GAMES_SECONDS (`keep_open_games`): a scrape
 from the HTTP thread cannot await the store, and a count a few seconds old is enough.
+It is the whole store's: bots sharing one PostgreSQL database each report the same
+figure (take the max), while the counters and histograms are each process's own (sum).
 """
 
 from __future__ import annotations
