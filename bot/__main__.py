@@ -150,7 +150,8 @@ def _run() -> int:
     from bot.client import HauntBot
 
     bot = HauntBot(db_path=settings.db_path, dev_guild=settings.dev_guild,
-                   health_file=settings.health_file)
+                   health_file=settings.health_file, metrics_port=settings.metrics_port,
+                   metrics_addr=settings.metrics_addr)
     try:
         asyncio.run(_serve(bot, settings.token))
     except (KeyboardInterrupt, asyncio.CancelledError):

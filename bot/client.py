@@ -12,6 +12,11 @@ and AI turns a restart interrupted. It reads ids only, so a start with thousands
 stored games costs little, and works through them a few at a time beside live clicks.
 The turn timers' dispatcher (bot/timers.py) starts then too, and fires the timers that
 fell due while the bot was down.
+
+Metrics for its operators (bot/metrics.py) are off unless a port is given
+(HAUNTKEEPER_METRICS_PORT): then prometheus_client's HTTP server starts on its own thread
+in setup_hook, the sessions get the recorder, and the open games are counted every few
+seconds; `close` stops the server.
 """
 
 from __future__ import annotations
@@ -34,6 +39,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games, health
+from bot.config import METRICS_ADDR
+from bot.metrics import (
+    NO_METRICS,
+    OPEN_GAMES_SECONDS,
+    Metrics,
+    MetricsServer,
+    Recorder,
+    keep_open_games,
+)
+from bot.metrics import serve as serve_metrics
 from bot.sessions import Sessions
 from bot.store import Store, open_store
 from bot.texts import say
@@ -70,11 +85,16 @@ def use_endpoints(api: str | None, gateway: str | None) -> None:
 
 
 class HauntBot(commands.Bot):
+    open_games_seconds = OPEN_GAMES_SECONDS  # how often the metrics count the open games
+
     def __init__(self, *, db_path: str, dev_guild: int | None = None,
                  sync_commands: bool = True, serve: bool = True,
-                 health_file: str | None = None, **options: Any) -> None:
+                 health_file: str | None = None, metrics_port: int | None = None,
+                 metrics_addr: str = METRICS_ADDR, **options: Any) -> None:
         """`sync_commands`: sync to the dev guild at start (if there is one). `serve`
-        False: only the commands are loaded (to sync them), no store, no games."""
+        False: only the commands are loaded (to sync them), no store, no games.
+        `metrics_port`: serve the Prometheus metrics there (0: any free port); None:
+        no metrics, and recording them costs nothing."""
         intents = discord.Intents.default()  # no privileged intents: slash commands only
         options.setdefault("chunk_guilds_at_startup", False)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -90,6 +110,11 @@ class HauntBot(commands.Bot):
         self._heartbeat = health.Heartbeat(Path(health_file), self._connected) \
             if health_file else None
         self._timers: TimerDispatcher | None = None
+        self.metrics_port = metrics_port
+        self.metrics_addr = metrics_addr
+        self._metrics: Recorder = NO_METRICS
+        self.metrics_server: MetricsServer | None = None
+        self._counting: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -107,6 +132,11 @@ class HauntBot(commands.Bot):
         return self._timers
 
     @property
+    def metrics(self) -> Recorder:
+        """What the operators' metrics are told (a recorder of nothing when off)."""
+        return self._metrics
+
+    @property
     def outlet(self) -> DiscordOutlet:
         assert self._outlet is not None, "setup_hook has not run"
         return self._outlet
@@ -118,7 +148,8 @@ class HauntBot(commands.Bot):
             return
         self._store = await open_store(self.db_path)
         self._outlet = DiscordOutlet(self, self._store)
-        self._sessions = Sessions(self._store, self._outlet)
+        self._start_metrics()
+        self._sessions = Sessions(self._store, self._outlet, metrics=self._metrics)
         self._timers = TimerDispatcher(self._store, self._sessions.fire_timer)
         self._sessions.on_timer_armed = self._timers.armed
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -140,6 +171,24 @@ class HauntBot(commands.Bot):
         # the process: kept out of the collector's sight, its full passes stay short
         # (60-100 ms pauses of the event loop without this, measured in bench_tables).
         gc.freeze()
+
+    def _start_metrics(self) -> None:
+        """The Prometheus endpoint and the open games' count, if a port is set."""
+        if self.metrics_port is None:
+            return
+        recorder = Metrics()
+        try:
+            self.metrics_server = serve_metrics(recorder, self.metrics_port, self.metrics_addr)
+        except OSError as exc:  # the port taken, the address not this machine's: say which
+            raise OSError(exc.errno, f"the metrics endpoint {self.metrics_addr}:"
+                          f"{self.metrics_port} (HAUNTKEEPER_METRICS_PORT/_ADDR): "
+                          f"{exc.strerror}") from exc
+        self._metrics = recorder
+        self._counting = asyncio.create_task(keep_open_games(recorder, self.store.count_open,
+                                                             self.open_games_seconds),
+                                             name="hauntkeeper-metrics")
+        log.info("metrics at http://%s:%d/metrics", self.metrics_addr,
+                 self.metrics_server.port)
 
     async def sync_tree(self, guild_id: int | None = None) -> list[app_commands.AppCommand]:
         """Register the slash commands: globally, or copied to one guild (shown there at
@@ -201,6 +250,7 @@ class HauntBot(commands.Bot):
                        else "errors.bad_option")
         else:
             log.error("slash command failed", exc_info=error)
+            self.metrics.failed()
             text = OOPS
         with suppress(discord.HTTPException):
             await say_ephemeral(interaction, text)
@@ -218,6 +268,13 @@ class HauntBot(commands.Bot):
                 await self._attending
         if self._timers is not None:
             await self._timers.stop()
+        if self._counting is not None:
+            self._counting.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._counting
+        if self.metrics_server is not None:
+            self.metrics_server.close()
+            self.metrics_server = None
         await super().close()
         if self._store is not None:
             await self._store.close()

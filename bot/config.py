@@ -26,6 +26,9 @@ from bot.store.sqlite import MEMORY
 DEFAULT_DB = "./hauntkeeper.sqlite3"
 HEARTBEAT_SUFFIX = "-heartbeat"  # beside the database, as SQLite's own -wal and -shm
 SERVER_HEARTBEAT = "./hauntkeeper-heartbeat"  # a database on a server has no folder here
+# The metrics endpoint answers this machine only, unless the operator opens it wider. Not
+# bot.metrics': prometheus_client takes 0.1 s to import, and `health` reads settings too.
+METRICS_ADDR = "127.0.0.1"
 
 
 class ConfigError(Exception):
@@ -41,6 +44,8 @@ class Settings:
     api_base: str | None = None  # a Discord API proxy (or the tests' fake Discord)
     gateway: str | None = None
     health_file: str | None = None  # the heartbeat `python -m bot health` reads
+    metrics_port: int | None = None  # the Prometheus endpoint's port; None: no metrics
+    metrics_addr: str = METRICS_ADDR
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -103,6 +108,13 @@ def load_settings(env: Mapping[str, str] | None = None,
             raise ConfigError(f"{name} must start with {' or '.join(schemes)}, not {url!r}.")
     db_path = merged.get("HAUNTKEEPER_DB", "").strip() or DEFAULT_DB
     health_file = merged.get("HAUNTKEEPER_HEALTH_FILE", "").strip() or _heartbeat(db_path)
+    port_raw = merged.get("HAUNTKEEPER_METRICS_PORT", "").strip()
+    if port_raw and not (port_raw.isdigit() and 1 <= int(port_raw) <= 65535):
+        raise ConfigError(
+            f"HAUNTKEEPER_METRICS_PORT must be a port number (1-65535), not {port_raw!r}; "
+            "leave it unset for no metrics."
+        )
+    metrics_addr = merged.get("HAUNTKEEPER_METRICS_ADDR", "").strip() or METRICS_ADDR
     return Settings(
         token=token,
         db_path=db_path,
@@ -111,6 +123,8 @@ def load_settings(env: Mapping[str, str] | None = None,
         api_base=api_base,
         gateway=gateway,
         health_file=health_file,
+        metrics_port=int(port_raw) if port_raw else None,
+        metrics_addr=metrics_addr,
     )
 
 

@@ -16,6 +16,7 @@ leaves those out; `late` names them, to be sent after the post.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -100,6 +101,7 @@ class Plan:
     extras: list[tuple[str, bytes]] = field(default_factory=list)
     chapter: str | None = None
     turn: str | None = None
+    render_seconds: float | None = None  # how long the images took (None: none drawn)
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
@@ -148,18 +150,20 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     whispers, to_teams = _private(table, [(seq, e) for seq, e in sequenced if not is_late(e)],
                                   f"{key}.t")
     public = [e for _, e in sequenced if e.audience.is_public]
-    image, extras, chapter, turn = None, [], None, None
+    image, extras, chapter, turn, drawn = None, [], None, None, None
     if table.state is not None:
         state = table_rules.game_state(table)
         game = table_rules.game_of(table)
         chapter, turn = game.chapter(state), game.turn_name(state)
         if render:
+            started = time.perf_counter()
             image = render_public(table.kind, state)
             extras = render_extras(table.kind, state, public)
+            drawn = time.perf_counter() - started
     return Plan(key, whispers, to_teams,
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
-                prompt_of(table), image, extras, chapter, turn)
+                prompt_of(table), image, extras, chapter, turn, drawn)
 
 
 def prompt_of(table: Table) -> Prompt | None:

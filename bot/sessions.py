@@ -29,6 +29,10 @@ Several seats may act at once (bot/games/base.py, out_of_turn): after each actio
 between the AI's moves in the chain, an AI seat with an out-of-turn offer plays it
 before the AI to act moves, seats in order, at most MAX_OFFERS_IN_A_ROW offers between
 two moves of the seat to act (a game whose AI never declines cannot hold the chain).
+
+The operators' metrics (bot/metrics.py) are a `Recorder` given to the constructor, off
+(recording nothing) unless the bot turns them on: users' actions played and refused, by
+the table's kind, and how long actions and renders take.
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ from bot.delivery import late as late_delivery
 from bot.delivery import plan as plan_delivery
 from bot.games.base import PLAYED, PlayerInfo
 from bot.guild_settings import GuildSettings
+from bot.metrics import NO_GAME, NO_METRICS, Recorder
 from bot.settings_cache import SettingsCache
 from bot.store import (
     ACTIVE,
@@ -118,11 +123,23 @@ class Played:
     ai_to_act: bool = False  # the seat to act is an AI's
 
 
+class _Acting:
+    """One user's action as the metrics see it: the game is known once the table is."""
+
+    __slots__ = ("game", "started")
+
+    def __init__(self) -> None:
+        self.game = NO_GAME
+        self.started = time.perf_counter()
+
+
 class Sessions:
     def __init__(self, store: Store, outlet: Outlet, *, ai_chain: bool = True,
                  render: bool = True, workers: int = WORKERS,
-                 clock: turn_timers.Clock = time.time) -> None:
+                 clock: turn_timers.Clock = time.time,
+                 metrics: Recorder = NO_METRICS) -> None:
         self.store = store
+        self.metrics = metrics  # the operators' metrics (bot/metrics.py); off by default
         self.outlet = outlet
         self.settings = SettingsCache(store)  # each server's /gm settings, read once
         self.ai_chain = ai_chain
@@ -172,6 +189,7 @@ class Sessions:
                 plan = plan_delivery(saved, sequenced(saved, events),
                                      delivery_key(saved.id or 0, saved.version),
                                      render=self.render)
+                self._rendered(table.kind, plan)
             except Exception:  # a broken render must not refuse a legal move: the
                 log.exception("planning a delivery failed")  # delivery tries again
                 plan = None
@@ -205,7 +223,19 @@ class Sessions:
         """The public board image, rendered off the event loop."""
         if not self.render or table.state is None:
             return None
-        return await self._off_loop(render_public, table.kind, table_rules.game_state(table))
+        return await self._off_loop(self._drawn, table.kind, table_rules.game_state(table))
+
+    def _drawn(self, kind: str, state: Any) -> bytes:
+        """The public board, its drawing timed for the metrics (in a worker thread)."""
+        started = time.perf_counter()
+        image = render_public(kind, state)
+        self.metrics.rendered(kind, time.perf_counter() - started)
+        return image
+
+    def _rendered(self, kind: str, plan: Plan | None) -> None:
+        """A delivery's images were drawn: how long they took, for the metrics."""
+        if plan is not None and plan.render_seconds is not None:
+            self.metrics.rendered(kind, plan.render_seconds)
 
     async def secret(self, channel_id: int, user_id: int) -> str:
         table = await self.store.load(channel_id) or await self.store.load_latest(channel_id)
@@ -233,12 +263,26 @@ class Sessions:
 
     async def act(self, channel_id: int, actor: table_rules.Actor, action: Action, *,
                   version: int | None = None) -> Outcome:
-        """Apply one action by a user, then let AI seats play until a human is needed."""
+        """Apply one action by a user, then let AI seats play until a human is needed.
+        Counted and timed for the metrics by the table's kind: played or refused (an
+        unexpected exception is the cogs' to count, where it is logged)."""
+        acting = _Acting()
+        try:
+            outcome = await self._act(channel_id, actor, action, version, acting)
+        except IllegalAction:
+            self.metrics.refused(acting.game)
+            raise
+        self.metrics.acted(acting.game, action.kind, time.perf_counter() - acting.started)
+        return outcome
+
+    async def _act(self, channel_id: int, actor: table_rules.Actor, action: Action,
+                   version: int | None, acting: _Acting) -> Outcome:
         async with self._locked(channel_id):
             table = await self.store.load(channel_id)
             if table is None:
                 latest = await self.store.load_latest(channel_id)
                 raise IllegalAction(say("errors.game_over" if latest else "errors.no_game"))
+            acting.game = table.kind
             if version is not None and version != table.version:
                 raise IllegalAction(say("errors.stale"))
             was_lobby = table.status == LOBBY
@@ -485,6 +529,7 @@ class Sessions:
         if plan is None:
             plan = await self._off_loop(partial(plan_delivery, render=self.render), table,
                                         owed, key)
+            self._rendered(table.kind, plan)
         failed: list[int] = []
 
         def note(user_ids: list[int]) -> None:

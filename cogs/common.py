@@ -1,7 +1,8 @@
 """What every cog does the same way: who is acting, refusing politely, logging.
 
 Each interaction logs one line (guild, channel, user, command, outcome, ms) so a
-moderator's "the bot ignored me" can be traced.
+moderator's "the bot ignored me" can be traced; one that fails unexpectedly is counted
+in the operators' metrics too (bot/metrics.py).
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ async def handling(interaction: discord.Interaction, command: str, *,
     except Exception:
         outcome = "error"
         log.exception("interaction failed: %s", command)
+        bot_of(interaction).metrics.failed()
         with suppress(discord.HTTPException):
             await say_ephemeral(interaction, OOPS)
     finally:

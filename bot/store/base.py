@@ -140,6 +140,10 @@ class Store(Protocol):
     async def count_games(self) -> int:
         """How many games the store holds, finished or not."""
 
+    async def count_open(self) -> int:
+        """How many games are unfinished (lobbies and running games): the operators'
+        metrics read it every few seconds, so it counts rows and reads no state."""
+
     async def get_thread(self, game_id: int, team: str) -> int | None:
         """The Discord thread that carries this team's messages in this game, if any."""
 

@@ -312,6 +312,9 @@ class PostgresStore:
     async def count_games(self) -> int:
         return int(await self.pool.fetchval(Q.COUNT_GAMES) or 0)
 
+    async def count_open(self) -> int:
+        return int(await self.pool.fetchval(_pg(Q.COUNT_OPEN), R.OVER) or 0)
+
     async def open_games_of(self, user_id: int) -> list[R.Table]:
         rows = await self._fetch(Q.OPEN_GAMES_OF.format(columns=_COLUMNS), R.OVER,
                                  Q.open_games_pattern(user_id))

@@ -47,6 +47,7 @@ INSERT_EVENT = ("INSERT INTO events (game_id, seq, version, ts, actor_id, action
 SETTLE_AI_TURN = ("UPDATE games SET ai_turn = ? WHERE id = ? AND version = ?"
                   " AND ai_turn IS NULL")
 COUNT_GAMES = "SELECT COUNT(*) FROM games"
+COUNT_OPEN = "SELECT COUNT(*) FROM games WHERE status != ?"  # games_by_status serves it
 LOBBY_MESSAGE = "SELECT lobby_message_id FROM games WHERE id = ?"
 SET_LOBBY_MESSAGE = "UPDATE games SET lobby_message_id = ? WHERE id = ?"
 OWING = "SELECT id, channel_id FROM games WHERE delivered_seq < last_seq"

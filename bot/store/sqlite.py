@@ -310,6 +310,10 @@ class SqliteStore:
         rows = list(await self._read(Q.COUNT_GAMES))
         return int(rows[0][0]) if rows else 0
 
+    async def count_open(self) -> int:
+        rows = list(await self._read(Q.COUNT_OPEN, (OVER,)))
+        return int(rows[0][0]) if rows else 0
+
     async def open_games_of(self, user_id: int) -> list[Table]:
         """The unfinished games where this user holds a seat (a DM command acts on one)."""
         rows = await self._read(Q.OPEN_GAMES_OF.format(columns=_COLUMNS),
