@@ -60,8 +60,11 @@ from tests.pg_server import NoServer, PgServer
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTIONS = ("sustained", "processes", "startup", "growth")
+RENDERS = {"both": (True, False), "yes": (True,), "no": (False,)}
+READY = "ready"
 FLOOR_SAMPLES = 200
 GROWTH_ACTIONS = 200
+WARM_ACTIONS = 10
 PG_FLOOR_TABLE = ("CREATE TABLE IF NOT EXISTS bench_floor (id INTEGER PRIMARY KEY,"
                   " state_json TEXT)")
 PG_FLOOR_ROW = "INSERT INTO bench_floor VALUES (1, '') ON CONFLICT DO NOTHING"
@@ -171,11 +174,12 @@ def floor_measure(store: Store, tmp: Path) -> Callable[[Table, bytes | None],
     return on_sqlite
 
 
-async def sustained(store: Store, channels: list[int], seconds: float, tmp: Path) -> None:
+async def sustained(store: Store, channels: list[int], seconds: float, tmp: Path,
+                    renders: tuple[bool, ...]) -> None:
     measure = floor_measure(store, tmp)
     if hasattr(store, "pool"):
         await PgFloor(store).prepare()
-    for render in (True, False):
+    for render in renders:
         outlet = NullOutlet()
         sessions = Sessions(store, outlet, render=render)
         await sessions.warm_up()
@@ -184,14 +188,15 @@ async def sustained(store: Store, channels: list[int], seconds: float, tmp: Path
         label = "render   " if render else "no render"
         print(f"  {len(channels)} channels, {label}: {run.line()}")
         base = statistics.median(floors)
-        print(f"      floor p50 {base:.2f} ms  p99 {pct(floors, .99):.2f} ms; action p50 /"
-              f" floor p50 {statistics.median(run.took) / base:.1f}x; one thread of floors"
-              f" would do {1000 / base:.0f}/s")
+        each = run.wall * 1000 / len(run.took)  # the loop's time per action, saturated
+        print(f"      floor p50 {base:.2f} ms  p99 {pct(floors, .99):.2f} ms; wall time per"
+              f" action {each:.2f} ms = {each / base:.1f}x the floor (p50 waits for"
+              f" {len(channels) - 1} others)")
 
 
-async def worker(url: str, first: int, count: int, seconds: float, start_at: float,
-                 render: bool) -> None:
-    """One of --processes: its channels, from `start_at` (wall clock) for `seconds`."""
+async def worker(url: str, first: int, count: int, seconds: float, render: bool) -> None:
+    """One of --processes: its channels for `seconds`, from when the parent says go
+    (a line on stdin, once every process said it was ready)."""
     store = await open_store(url)
     outlet = NullOutlet()
     sessions = Sessions(store, outlet, render=render)
@@ -199,7 +204,8 @@ async def worker(url: str, first: int, count: int, seconds: float, start_at: flo
     channels = list(range(first, first + count))
     for channel in channels:  # untimed: the first action's connections and caches, as a
         await click(sessions, outlet, channel, channel)  # running bot has them already
-    await asyncio.sleep(max(0.0, start_at - time.time()))
+    print(READY, flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     run = await drive(sessions, outlet, channels, seconds)
     await store.close()
     print(json.dumps({"took": run.took, "refused": run.refused, "ended": run.ended,
@@ -209,12 +215,19 @@ async def worker(url: str, first: int, count: int, seconds: float, start_at: flo
 async def processes(url: str, channels: list[int], seconds: float, count: int,
                     render: bool) -> None:
     share = len(channels) // count
-    start_at = time.time() + 8.0  # every process warmed up before the clock starts
     procs = [await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--worker", url, str(channels[0] + n * share), str(share),
-        str(seconds), str(start_at), "1" if render else "0", cwd=ROOT,
+        str(seconds), "1" if render else "0", cwd=ROOT, stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)))
         for n in range(count)]
+    for proc in procs:  # every process warmed up before the clock starts
+        assert proc.stdout is not None
+        while (await proc.stdout.readline()).decode().strip() != READY:
+            pass
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write(b"go\n")
+        await proc.stdin.drain()
     runs = []
     for proc in procs:
         out, _ = await proc.communicate()
@@ -269,6 +282,8 @@ async def one_by_one(store: Store, channels: list[int], actions: int,
     sessions = Sessions(store, outlet, render=False)
     took: list[float] = []
     floors: list[float] = []
+    for n in range(WARM_ACTIONS):  # untimed: the first actions' caches and connections
+        await click(sessions, outlet, channels[n % len(channels)], n)
     for n in range(actions):
         channel = channels[(n * 7919) % len(channels)]
         t0 = time.perf_counter()
@@ -333,10 +348,10 @@ async def backend(name: str, args: argparse.Namespace, tmp: Path,
             startup(target)
             store = await open_store(target)
         if "sustained" in wanted:
-            await sustained(store, active, args.seconds, tmp)
+            await sustained(store, active, args.seconds, tmp, RENDERS[args.render])
         await store.close()
         if "processes" in wanted and server is not None:
-            for render in (True, False):
+            for render in RENDERS[args.render]:
                 await processes(server.url, active, args.seconds, args.processes, render)
     if "growth" in wanted:
         await growth(fresh, [int(s) for s in args.growth.split(",")],
@@ -372,15 +387,16 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--growth", default="1000,10000,100000", help="games stored")
     parser.add_argument("--events", default="100,1000,10000,100000", help="a game's log")
     parser.add_argument("--only", default="", help=f"some of {','.join(SECTIONS)}")
+    parser.add_argument("--render", choices=sorted(RENDERS), default="both",
+                        help="sustained and processes: with the board render, without, both")
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args()
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--worker"]:
-        url, first, count, seconds, start_at, render = sys.argv[2:8]
-        asyncio.run(worker(url, int(first), int(count), float(seconds), float(start_at),
-                           render == "1"))
+        url, first, count, seconds, render = sys.argv[2:7]
+        asyncio.run(worker(url, int(first), int(count), float(seconds), render == "1"))
     elif sys.argv[1:2] == ["--startup-probe"]:
         asyncio.run(startup_probe(sys.argv[2]))
     else:
