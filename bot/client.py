@@ -51,7 +51,7 @@ from bot.metrics import (
 from bot.metrics import serve as serve_metrics
 from bot.sessions import Sessions
 from bot.shards import Shards
-from bot.store import Store, open_store
+from bot.store import ChannelBusy, Store, open_store
 from bot.texts import say
 from bot.timers import TimerDispatcher
 from cogs.common import OOPS, say_ephemeral
@@ -231,6 +231,9 @@ class HauntBot(commands.Bot):
                 game_id, channel_id = queue.get_nowait()
                 try:
                     await self.sessions.resume(channel_id, game_id)
+                except ChannelBusy:  # another process is in the channel; it tends to it
+                    log.info("game %s in channel %s is busy elsewhere; later", game_id,
+                             channel_id)
                 except Exception:
                     log.exception("could not resume game %s in channel %s", game_id,
                                   channel_id)
