@@ -24,7 +24,8 @@ class Listener(discord.AutoShardedClient):
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False
                                    ) -> None:
-        """No 5 s between a process's shards: the fake has no IDENTIFY rate limit."""
+        """No 5 s between a process's shards (discord.py's default pacing): start_bot
+        waits 5 s in all, and the fake enforces no IDENTIFY rate limit."""
 
     async def on_message(self, message: discord.Message) -> None:
         shard = message.guild.shard_id if message.guild else None
