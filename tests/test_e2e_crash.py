@@ -37,13 +37,16 @@ class BotProcess:
     """`python -m bot` as an operator runs it, pointed at the fake Discord."""
 
     def __init__(self, fd: FakeDiscord, workdir: Path, *, db: str | None = None,
-                 args: tuple[str, ...] = (), name: str = "bot") -> None:
-        """`db`: HAUNTKEEPER_DB (a file in `workdir` if None); `args`: after `-m bot`."""
+                 args: tuple[str, ...] = (), name: str = "bot",
+                 env: dict[str, str] | None = None) -> None:
+        """`db`: HAUNTKEEPER_DB (a file in `workdir` if None); `args`: after `-m bot`;
+        `env`: more settings."""
         self.fd = fd
         self.workdir = workdir
         self.db = db or str(workdir / "hauntkeeper.sqlite3")
         self.args = args
         self.name = name
+        self.env = env or {}
         self.proc: asyncio.subprocess.Process | None = None
         self.logs: list[Path] = []
 
@@ -55,7 +58,7 @@ class BotProcess:
                    HAUNTKEEPER_DEV_GUILD=str(self.fd.guild_id),  # a start syncs only there
                    HAUNTKEEPER_DB=self.db,
                    HAUNTKEEPER_DISCORD_API=self.fd.base_url + "/api/v10",
-                   HAUNTKEEPER_DISCORD_GATEWAY=self.fd.ws_url)
+                   HAUNTKEEPER_DISCORD_GATEWAY=self.fd.ws_url, **self.env)
         with open(log, "wb") as out:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", *self.args, cwd=self.workdir, env=env,
