@@ -22,6 +22,7 @@ import asyncpg
 
 from bot import health
 from bot.config import ConfigError, Settings, load_settings
+from bot.shards import ShardSpecError, parse_shards
 from bot.store import StoreError, is_postgres_url
 from bot.store.copy import migrate
 
@@ -36,8 +37,10 @@ def _parser() -> argparse.ArgumentParser:
         prog="hauntkeeper",
         description="A Discord game master for haunted-house board games.",
     )
+    _shard_options(parser, None)
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN); the default")
+    run = sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN); the default")
+    _shard_options(run, argparse.SUPPRESS)
     sync = sub.add_parser("sync", help="register the slash commands with Discord, then exit")
     sync.add_argument("--guild", type=int, default=None,
                       help="only this server (shows at once); globally if left out")
@@ -58,6 +61,16 @@ def _parser() -> argparse.ArgumentParser:
     copy.add_argument("--from", dest="source", default=None, metavar="PATH",
                       help="the SQLite file (default HAUNTKEEPER_DB or ./hauntkeeper.sqlite3)")
     return parser
+
+
+def _shard_options(parser: argparse.ArgumentParser, default: object) -> None:
+    """--shards/--shard-count, on the bare command and on `run` alike; `run`'s own
+    default is SUPPRESS so that `--shards 0-1 run` keeps what was given before it."""
+    parser.add_argument("--shards", default=default, metavar="IDS",
+                        help="run only these shards in this process: 0-3 or 0,2,5 "
+                             "(needs --shard-count)")
+    parser.add_argument("--shard-count", type=int, default=default, metavar="N",
+                        help="how many shards all processes run together")
 
 
 async def _serve(bot: HauntBot, token: str) -> None:
@@ -143,15 +156,22 @@ def _sync(guild: int | None) -> int:
     return 0
 
 
-def _run() -> int:
+def _run(spec: str | None, count: int | None) -> int:
+    try:
+        shards = parse_shards(spec, count)
+    except ShardSpecError as exc:
+        print(f"hauntkeeper: {exc}", file=sys.stderr)
+        return 2
     settings = _settings()
     if settings is None:
         return 2
-    from bot.client import HauntBot
+    from bot.client import make_bot
 
-    bot = HauntBot(db_path=settings.db_path, dev_guild=settings.dev_guild,
+    bot = make_bot(shards, db_path=settings.db_path, dev_guild=settings.dev_guild,
                    health_file=settings.health_file, metrics_port=settings.metrics_port,
                    metrics_addr=settings.metrics_addr)
+    if shards is not None:
+        logging.getLogger("bot").info("running %s", shards)
     try:
         asyncio.run(_serve(bot, settings.token))
     except (KeyboardInterrupt, asyncio.CancelledError):
@@ -179,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         return _health()
     if args.command == "migrate-store":
         return _migrate_store(args.to, args.source)
-    return _run()
+    return _run(args.shards, args.shard_count)
 
 
 if __name__ == "__main__":

@@ -50,7 +50,8 @@ from bot.metrics import (
 )
 from bot.metrics import serve as serve_metrics
 from bot.sessions import Sessions
-from bot.store import Store, open_store
+from bot.shards import Shards
+from bot.store import ChannelBusy, Store, open_store
 from bot.texts import say
 from bot.timers import TimerDispatcher
 from cogs.common import OOPS, say_ephemeral
@@ -230,6 +231,9 @@ class HauntBot(commands.Bot):
                 game_id, channel_id = queue.get_nowait()
                 try:
                     await self.sessions.resume(channel_id, game_id)
+                except ChannelBusy:  # another process is in the channel; it tends to it
+                    log.info("game %s in channel %s is busy elsewhere; later", game_id,
+                             channel_id)
                 except Exception:
                     log.exception("could not resume game %s in channel %s", game_id,
                                   channel_id)
@@ -279,6 +283,28 @@ class HauntBot(commands.Bot):
         if self._store is not None:
             await self._store.close()
             self._store = None
+
+
+class ShardedHauntBot(HauntBot, commands.AutoShardedBot):
+    """The same bot over several gateway connections, one per shard this process runs
+    (`--shards`). Nothing here assumes the game is this process's: every click loads
+    its game from the shared store under the channel's lock, and REST (posts, DMs)
+    works from any process, so a DM click on shard 0 for a game whose channel is on
+    another process's shard is played here all the same."""
+
+    def _connected(self) -> bool:
+        shards = self.shards.values()
+        return self.is_ready() and not self.is_closed() and bool(shards) \
+            and not any(shard.is_closed() for shard in shards)
+
+
+def make_bot(shards: Shards | None, **options: Any) -> HauntBot:
+    """A plain bot (one connection; Discord's default of one shard) unless shards are
+    named. Not AutoShardedBot with shard_ids=None for that: it would ask Discord how
+    many shards to run, and a single process would change its behaviour."""
+    if shards is None:
+        return HauntBot(**options)
+    return ShardedHauntBot(shard_ids=list(shards.ids), shard_count=shards.count, **options)
 
 
 async def sync_once(token: str, guild_id: int | None = None) -> int:

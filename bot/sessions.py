@@ -200,7 +200,11 @@ class Sessions:
         return await asyncio.get_running_loop().run_in_executor(self._work, fn, *args)
 
     @asynccontextmanager
-    async def _locked(self, channel_id: int) -> AsyncIterator[None]:
+    async def _locked(self, channel_id: int, *, refuse_busy: bool = True
+                      ) -> AsyncIterator[None]:
+        """The channel's lock, this process's and then the store's (across processes).
+        A user's action held up too long is refused "busy" (`refuse_busy`); the bot's
+        own work sees ChannelBusy: another process holds the channel and tends it."""
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -209,6 +213,8 @@ class Sessions:
             try:
                 await held.enter_async_context(self.store.channel_lock(channel_id))
             except ChannelBusy:
+                if not refuse_busy:
+                    raise
                 raise IllegalAction(say("errors.busy")) from None
             yield
 
@@ -373,8 +379,13 @@ class Sessions:
 
     async def resume(self, channel_id: int, game_id: int | None = None) -> Outcome | None:
         """After a restart (or a failed delivery): deliver what is owed and finish any AI
-        turns a crash interrupted. `game_id` reaches a finished game whose end is owed."""
-        async with self._locked(channel_id):
+        turns a crash interrupted. `game_id` reaches a finished game whose end is owed.
+
+        Several processes may try one game at once: the channel lock takes them in turn,
+        and the later one, loading afresh, finds nothing owed (the delivery marked; the
+        posts' nonces and DM keys cover a crash between send and mark). ChannelBusy:
+        another process holds the channel now, and tends to it."""
+        async with self._locked(channel_id, refuse_busy=False):
             if game_id is None:
                 table = await self.store.load(channel_id)
             else:
@@ -464,7 +475,7 @@ class Sessions:
     async def fire_timer(self, timer: TurnTimer) -> Outcome | None:
         """A turn timer fell due: claim it (once, whoever else tries), then, if the table
         is still as it was armed, remind the player or end the turn as the server says."""
-        async with self._locked(timer.channel_id):
+        async with self._locked(timer.channel_id, refuse_busy=False):
             if await self.store.claim_timer(timer) is None:
                 return None  # fired already, or a save replaced it
             table = await self.store.load(timer.channel_id)

@@ -25,7 +25,16 @@ from bot import table as table_rules
 from bot.core.actions import Action
 from bot.core.events import Event
 from bot.guild_settings import AI_PLAYS, SKIP, GuildSettings
-from bot.store import ACTIVE, END_TIMER, REMIND_TIMER, Store, Table, TimerArm, TurnTimer
+from bot.store import (
+    ACTIVE,
+    END_TIMER,
+    REMIND_TIMER,
+    ChannelBusy,
+    Store,
+    Table,
+    TimerArm,
+    TurnTimer,
+)
 from bot.texts import say
 
 log = logging.getLogger(__name__)
@@ -180,6 +189,9 @@ class TimerDispatcher:
         try:
             async with self._slots:
                 await self.fire(timer)
+        except ChannelBusy:  # another process is in the channel: try again after a rest
+            log.info("turn timer %s of game %s waits: channel %s is busy elsewhere",
+                     timer.kind, timer.game_id, timer.channel_id)
         except Exception:
             log.exception("turn timer %s of game %s in channel %s failed", timer.kind,
                           timer.game_id, timer.channel_id)

@@ -36,24 +36,32 @@ START_TIMEOUT = 30.0  # a cold interpreter imports discord.py, Pillow and the ga
 class BotProcess:
     """`python -m bot` as an operator runs it, pointed at the fake Discord."""
 
-    def __init__(self, fd: FakeDiscord, workdir: Path) -> None:
+    def __init__(self, fd: FakeDiscord, workdir: Path, *, db: str | None = None,
+                 args: tuple[str, ...] = (), name: str = "bot",
+                 env: dict[str, str] | None = None) -> None:
+        """`db`: HAUNTKEEPER_DB (a file in `workdir` if None); `args`: after `-m bot`;
+        `env`: more settings."""
         self.fd = fd
         self.workdir = workdir
+        self.db = db or str(workdir / "hauntkeeper.sqlite3")
+        self.args = args
+        self.name = name
+        self.env = env or {}
         self.proc: asyncio.subprocess.Process | None = None
         self.logs: list[Path] = []
 
     async def start(self) -> None:
         identified = self.fd.identify_count
-        log = self.workdir / f"bot-{len(self.logs)}.log"
+        log = self.workdir / f"{self.name}-{len(self.logs)}.log"
         self.logs.append(log)
         env = dict(os.environ, PYTHONPATH=str(ROOT), DISCORD_TOKEN="fake-token",
                    HAUNTKEEPER_DEV_GUILD=str(self.fd.guild_id),  # a start syncs only there
-                   HAUNTKEEPER_DB=str(self.workdir / "hauntkeeper.sqlite3"),
+                   HAUNTKEEPER_DB=self.db,
                    HAUNTKEEPER_DISCORD_API=self.fd.base_url + "/api/v10",
-                   HAUNTKEEPER_DISCORD_GATEWAY=self.fd.ws_url)
+                   HAUNTKEEPER_DISCORD_GATEWAY=self.fd.ws_url, **self.env)
         with open(log, "wb") as out:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=self.workdir, env=env,
+                sys.executable, "-m", "bot", *self.args, cwd=self.workdir, env=env,
                 stdout=out, stderr=asyncio.subprocess.STDOUT)
         await self.fd.wait_until(lambda: self.fd.identify_count > identified
                                  and self.fd.command("game") is not None

@@ -198,7 +198,7 @@ class DriverMixin:
         )
         self.messages[msg.id] = msg
         data = self._message_json(msg)
-        session = self._live_session()
+        session = self._live_session(None if channel.is_dm else self.guild_of(channel).id)
         intents = session.intents if session else 0
         mentioned = self.bot_user.mention in content or f"<@!{self.bot_user.id}>" in content
         if not channel.is_dm:

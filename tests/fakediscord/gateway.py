@@ -2,6 +2,11 @@
 member chunks,
 and pushing events to the connected bot (`dispatch`, `_dispatch_soon`).
 
+Shards as Discord has them: an IDENTIFY with `shard: [id, count]` gets only the guilds
+with (guild_id >> 22) % count == id, and so only their events; events of no guild (DMs)
+go to shard 0. A session without `shard` is [0, 1]: everything. Of several sessions
+for one shard, the newest connected one gets its events.
+
 Why a module: it is the only code that speaks the websocket protocol; everything else just
 asks for an event to be dispatched and never sees a frame.
 """
@@ -16,7 +21,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import WSMsgType, web
 
-from .models import Json
+from .models import FakeGuild, Json
 
 
 @dataclass(eq=False)
@@ -28,10 +33,23 @@ class Session:
     intents: int = 0
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shard: tuple[int, int] = (0, 1)  # [id, count] from IDENTIFY
 
     @property
     def live(self) -> bool:
         return not self.ws.closed
+
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets that guild's events (None: a DM's)."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % count == shard_id
+
+
+def shard_of(guild_id: int, count: int) -> int:
+    """The shard Discord sends a guild's events to."""
+    return (guild_id >> 22) % count
 
 
 class GatewayMixin:
@@ -55,13 +73,20 @@ class GatewayMixin:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
             elif op == 2:
+                shard = data.get("shard") or [0, 1]
+                shard_id, count = int(shard[0]), int(shard[1])
+                if not 0 <= shard_id < count:  # what Discord does with such a shard
+                    await ws.close(code=4010, message=b"Invalid shard.")
+                    break
                 self.identify_count += 1
                 session = Session(
-                    ws=ws, session_id=secrets.token_hex(16), intents=int(data.get("intents", 0))
+                    ws=ws, session_id=secrets.token_hex(16), intents=int(data.get("intents", 0)),
+                    shard=(shard_id, count),
                 )
+                self.identified_shards.append(session.shard)
                 self._sessions.append(session)
                 await self._send(session, "READY", self._ready_json(session, data))
-                for guild in self.guilds.values():
+                for guild in self._guilds_of(session):
                     await self._send(session, "GUILD_CREATE", self._guild_json(guild))
                 self._touch()
             elif op == 6:
@@ -79,7 +104,7 @@ class GatewayMixin:
         ready: Json = {
             "v": 10,
             "user": self._user_json(self.bot_user) | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self._guilds_of(session)],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.ws_url,
@@ -93,6 +118,9 @@ class GatewayMixin:
             ready["shard"] = identify["shard"]
         return ready
 
+    def _guilds_of(self, session: Session) -> list[FakeGuild]:
+        return [g for g in self.guilds.values() if session.covers(g.id)]
+
     def _resume(self, ws: web.WebSocketResponse, data: Json) -> Session | None:
         for session in self._sessions:
             if session.session_id == data.get("session_id"):
@@ -103,7 +131,7 @@ class GatewayMixin:
     async def _members_chunk(self, ws: web.WebSocketResponse, data: Json) -> None:
         session = next((s for s in self._sessions if s.ws is ws), None)
         guild = self.guilds.get(int(data.get("guild_id") or self.guild_id))
-        if session is None or guild is None:
+        if session is None or guild is None or not session.covers(guild.id):
             return
         chunk = {
             "guild_id": str(guild.id),
@@ -128,24 +156,37 @@ class GatewayMixin:
         with contextlib.suppress(ConnectionError):
             await self._send(session, event, data)
 
-    def _live_session(self) -> Session | None:
-        """The newest connected session: interactions go to the bot that connected last."""
+    def _live_session(self, guild_id: int | None = None) -> Session | None:
+        """The newest connected session of the shard that gets this guild's events (None:
+        a DM's, shard 0): interactions go to the bot that connected last."""
         for session in reversed(self._sessions):
-            if session.live:
+            if session.live and session.covers(guild_id):
                 return session
         return None
 
+    def _event_guild(self, data: Json) -> int | None:
+        """The guild an event is about: its `guild_id`, else its channel's (None: a DM)."""
+        if data.get("guild_id"):
+            return int(data["guild_id"])
+        channel = self.channels.get(int(data.get("channel_id") or 0))
+        if channel is None or channel.is_dm:
+            return None
+        return self.guild_of(channel).id
+
     async def dispatch(self, event: str, data: Json) -> None:
-        """Send a gateway event to the connected bot (raises if no bot is connected)."""
-        session = self._live_session()
+        """Send a gateway event to the connected bot, on the guild's shard (raises if no
+        bot is connected there)."""
+        guild_id = self._event_guild(data)
+        session = self._live_session(guild_id)
         if session is None:
-            raise RuntimeError("no bot is connected to the fake Discord gateway")
+            raise RuntimeError("no bot is connected to the fake Discord gateway"
+                               + (f" for guild {guild_id}" if guild_id else ""))
         self._touch()
         await self._send(session, event, data)
 
     def _dispatch_soon(self, event: str, data: Json) -> None:
         """Tell a connected bot about a model change made by a (synchronous) test helper."""
-        session = self._live_session()
+        session = self._live_session(self._event_guild(data))
         if session is None:
             return
         task = asyncio.get_running_loop().create_task(self._send_quietly(session, event, data))

@@ -169,9 +169,11 @@ class MessageStoreMixin:
 
     def _message_event(self, event: str, msg: FakeMessage) -> None:
         """Echo a bot-made change on the gateway like Discord (if the intents ask for it)."""
-        session = self._live_session()
         channel = self.channels.get(msg.channel_id)
-        if session is None or channel is None or msg.ephemeral:
+        if channel is None or msg.ephemeral:
+            return
+        session = self._live_session(None if channel.is_dm else self.guild_of(channel).id)
+        if session is None:
             return
         if not session.intents & (DM_MESSAGES_INTENT if channel.is_dm else GUILD_MESSAGES_INTENT):
             return

@@ -38,6 +38,15 @@ class SnowflakeFactory:
         self._last = max(self._last + 1, now)
         return self._last
 
+    def on_shard(self, shard_id: int, count: int) -> int:
+        """A new id whose guild Discord would put on that shard ((id >> 22) % count): its
+        timestamp moved on to the next fitting millisecond."""
+        first = self()
+        ms = first >> 22
+        ms += (shard_id - ms) % count
+        self._last = max(first, (ms << 22) | (first & 0x3FFFFF))
+        return self._last
+
 
 def snowflake_iso(snowflake: int) -> str:
     """ISO timestamp of a snowflake, for `timestamp`/`joined_at` fields."""

@@ -42,9 +42,11 @@ class AppRoutesMixin:
         )
 
     async def _get_gateway(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        """Only AutoShardedBot asks: one shard, no session limits to speak of."""
+        """Only AutoShardedBot asks: `shard_count` shards (what Discord recommends), no
+        session limits to speak of."""
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.ws_url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self.ws_url, "shards": self.shard_count,
+                              "session_start_limit": limit})
 
     async def _get_user(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         user = self.users.get(int(p["uid"]))

@@ -95,11 +95,15 @@ class FakeDiscord(
         bot_name: str = "hauntkeeper",
         guild_name: str = "Fake Guild",
         guild_id: int | None = None,
+        guild_shard: tuple[int, int] | None = None,
     ) -> None:
-        """`guild_id` lets a bot whose config names its guild sync commands to this one."""
+        """`guild_id` lets a bot whose config names its guild sync commands to this one;
+        `guild_shard` ([id, count]) picks the first guild's id so its events go to that
+        shard."""
         self._snowflake = SnowflakeFactory()
         self.application_id = self._snowflake()
-        self.guild_id = guild_id or self._snowflake()
+        self.guild_id = guild_id or (self._snowflake.on_shard(*guild_shard) if guild_shard
+                                     else self._snowflake())
         self.guild_name = guild_name
         self.owner_id = self._snowflake()  # an owner outside the member list: nobody is owner
         self.manager_role_id = self._snowflake()
@@ -125,6 +129,8 @@ class FakeDiscord(
         self.requests: list[str] = []
         self.errors: list[tuple[str, int, Json]] = []
         self.identify_count = 0
+        self.identified_shards: list[tuple[int, int]] = []  # [id, count] of each IDENTIFY
+        self.shard_count = 1  # what GET /gateway/bot recommends
         self.resume_count = 0
         self.nonce_repeats = 0  # sends answered with an earlier message (enforce_nonce)
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
@@ -203,10 +209,12 @@ class FakeDiscord(
 
     # ------------------------------------------------------------------ model
 
-    def add_guild(self, name: str) -> int:
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> int:
         """Another server the bot is in (send before the bot starts, or it never hears of
-        it: the fake has no GUILD_CREATE for a join); returns its id."""
-        guild = FakeGuild(self._snowflake(), name, self._snowflake(), self._snowflake(),
+        it: the fake has no GUILD_CREATE for a join); returns its id. `shard`: [id, count]
+        of the shard its events go to."""
+        gid = self._snowflake.on_shard(*shard) if shard else self._snowflake()
+        guild = FakeGuild(gid, name, self._snowflake(), self._snowflake(),
                           self._snowflake(), {self.bot_user.id})
         self.guilds[guild.id] = guild
         self.bot_user.role_ids.append(guild.bot_role_id)
