@@ -17,6 +17,7 @@ from bot.client import HauntBot
 from bot.store import SqliteStore, Store, open_store
 from cogs import click_limit
 from tests.fakediscord import FakeDiscord, discord_errors, start_bot, stop_bot
+from tests.pg_pair import HeldStore
 from tests.pg_server import NoServer, PgServer
 
 BotFactory = Callable[[], Awaitable[HauntBot]]
@@ -146,3 +147,15 @@ class _ErrorCollector(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if not record.name.startswith("discord"):
             self.records.append(record)
+
+
+@pytest.fixture
+async def stores(pg_server: PgServer) -> AsyncIterator[tuple[HeldStore, HeldStore]]:
+    """Two processes' stores on one fresh PostgreSQL database (tests/pg_pair.py)."""
+    await pg_server.reset()
+    first, second = HeldStore(pg_server.url), HeldStore(pg_server.url, lock_wait=0.3)
+    await first.open()
+    await second.open()
+    yield first, second
+    await first.close()
+    await second.close()

@@ -7,7 +7,7 @@ them from doing a thing twice."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from contextlib import suppress
 
 import pytest
@@ -18,24 +18,13 @@ from bot.core.actions import Action
 from bot.guild_settings import GuildSettings
 from bot.sessions import Sessions
 from bot.store import ChannelBusy, PostgresStore
-from tests.pg_server import PgServer
+from tests.pg_pair import HeldStore
 from tests.test_sessions import GUILD, KIND, RecordingOutlet
 from tests.test_sessions_concurrency import FlakyOutlet, open_tables, turn_of
-from tests.test_store_channel_lock import HANG_GUARD, HeldStore
+from tests.test_store_channel_lock import HANG_GUARD
 from tests.test_timers import Clock
 
 CHANNELS = 6
-
-
-@pytest.fixture
-async def stores(pg_server: PgServer) -> AsyncIterator[tuple[HeldStore, HeldStore]]:
-    await pg_server.reset()
-    first, second = HeldStore(pg_server.url), HeldStore(pg_server.url, lock_wait=0.3)
-    await first.open()
-    await second.open()
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 async def until(check: Callable[[], bool]) -> None:

@@ -9,7 +9,6 @@ test; the other process is seen queued on the lock in pg_locks, not guessed by a
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
@@ -18,9 +17,10 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.sessions import Sessions
-from bot.store import ChannelBusy, PostgresStore, Table
+from bot.store import ChannelBusy, Table
 from bot.store.postgres import channel_lock_key
 from bot.texts import say
+from tests.pg_pair import HeldStore
 from tests.pg_server import PgServer
 from tests.test_sessions import GUILD, KIND, RecordingOutlet
 
@@ -31,36 +31,6 @@ BOB = T.Actor(1_180_000_000_000_000_200, "Bob")
 CAT = T.Actor(1_180_000_000_000_000_300, "Cat")
 HANG_GUARD = 20.0  # only against a hang: every wait here ends on an event, not a clock
 WAITING = ("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
-
-
-class HeldStore(PostgresStore):
-    """A process that, once `hold` is set, stops inside its next action on the channel
-    (after loading it, the lock taken) until the test sets `release`."""
-
-    def __init__(self, url: str, **kw: object) -> None:
-        super().__init__(url, **kw)  # type: ignore[arg-type]
-        self.hold = False
-        self.inside = asyncio.Event()
-        self.release = asyncio.Event()
-
-    async def load(self, channel_id: int) -> Table | None:
-        table = await super().load(channel_id)
-        if self.hold:
-            self.hold = False
-            self.inside.set()
-            await self.release.wait()
-        return table
-
-
-@pytest.fixture
-async def stores(pg_server: PgServer) -> AsyncIterator[tuple[HeldStore, HeldStore]]:
-    await pg_server.reset()
-    first, second = HeldStore(pg_server.url), HeldStore(pg_server.url, lock_wait=0.3)
-    await first.open()
-    await second.open()
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 async def _queued_on_a_lock(url: str) -> None:
