@@ -268,8 +268,9 @@ async def processes(url: str, channels: list[int], seconds: float, count: int,
         for n in range(count)]
     for proc in procs:  # every process warmed up before the clock starts
         assert proc.stdout is not None
-        while (await proc.stdout.readline()).decode().strip() != READY:
-            pass
+        while (line := (await proc.stdout.readline()).decode()).strip() != READY:
+            if not line:  # the worker ended before it was ready: say so, do not spin
+                raise RuntimeError(f"a bench worker exited ({await proc.wait()}) before ready")
     for proc in procs:
         assert proc.stdin is not None
         proc.stdin.write(b"go\n")

@@ -69,7 +69,6 @@ from bot.delivery import (
 from bot.delivery import late as late_delivery
 from bot.delivery import plan as plan_delivery
 from bot.games.base import PLAYED, PlayerInfo
-from bot.guild_settings import GuildSettings
 from bot.metrics import NO_GAME, NO_METRICS, Recorder
 from bot.settings_cache import SettingsCache
 from bot.store import (
@@ -461,15 +460,11 @@ class Sessions:
 
     # -- turn timers ----------------------------------------------------------------------
 
-    async def guild_settings(self, guild_id: int | None) -> GuildSettings:
-        """The server's settings (the defaults outside a server)."""
-        return await self.settings.get(guild_id)
-
     async def _arm(self, played: Played) -> list[TimerArm]:
         """The turn timers this save arms (none while an AI is to act: the chain goes on)."""
         if played.ai_to_act or played.table.status != ACTIVE:
             return []
-        settings = await self.guild_settings(played.table.guild_id)
+        settings = await self.settings.get(played.table.guild_id)
         return turn_timers.arm(played.table, settings, self.clock())
 
     async def fire_timer(self, timer: TurnTimer) -> Outcome | None:
@@ -479,7 +474,7 @@ class Sessions:
             if await self.store.claim_timer(timer) is None:
                 return None  # fired already, or a save replaced it
             table = await self.store.load(timer.channel_id)
-            settings = await self.guild_settings(table.guild_id if table else None)
+            settings = await self.settings.get(table.guild_id if table else None)
             if table is None or not turn_timers.fires(timer, table, settings):
                 return None
             if turn_timers.reminds(timer, settings):

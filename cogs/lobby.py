@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import secrets
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from datetime import UTC, datetime
 
 import discord
@@ -109,12 +110,10 @@ async def _redraw_lobby(interaction: discord.Interaction, table: Table, *,
     view = lobby_view(table) if buttons else None
     if message_id is not None:
         channel = interaction.client.get_partial_messageable(table.channel_id)
-        try:
+        with suppress(discord.HTTPException):  # gone (or unreadable): a lobby goes on anew
             await channel.get_partial_message(message_id).edit(embed=lobby_embed(table),
                                                                view=view)
             return
-        except discord.HTTPException:  # gone (or unreadable): a lobby goes on anew
-            pass
     if view is None:
         return
     sent = await interaction.followup.send(embed=lobby_embed(table), view=view, wait=True)

@@ -233,12 +233,10 @@ class DiscordOutlet:
         overflow = decided.overflow
         reused = False
         if decided.reuse and live is not None and overflow:
-            try:  # the old message's lines give way to the first lines of this turn
-                await channel.get_partial_message(live.message_id).edit(
+            with suppress(discord.NotFound):  # the old message's lines give way to the
+                await channel.get_partial_message(live.message_id).edit(  # turn's first
                     content=overflow[0], attachments=[], view=None, allowed_mentions=quiet)
                 overflow, reused = overflow[1:], True
-            except discord.NotFound:
-                pass
         for n, part in enumerate(overflow, start=len(decided.overflow) - len(overflow)):
             await channel.send(part, allowed_mentions=quiet, nonce=nonce(post.key, f"o{n}"))
         extra: dict[str, object] = {"view": view} if view is not None else {}

@@ -1,6 +1,7 @@
 """`pip install .` works without a checkout: a wheel built from the project's own files
-(no ../shared, no tests/) is installed into a bare folder, and the demos run from a
-working folder that is not the checkout, importing `bot` from that folder only.
+(only what the repository ships, no tests/ and nothing from beside the checkout) is
+installed into a bare folder, and the demos run from a working folder that is not the
+checkout, importing `bot` from that folder only.
 
 The wheel is built offline with the venv's setuptools (--no-build-isolation) and
 installed with --target, so the test needs no network; its dependencies come from the

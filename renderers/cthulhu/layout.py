@@ -1,0 +1,253 @@
+"""Where everything on a Cthulhu board goes: the palette, the sizes (written for a
+1200 px board and scaled) and `board_geometry`, which lays a board out from arithmetic
+alone, so tests and the drawing code see the same boxes."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from bot.games.cthulhu.state import (
+    LAST_STANDING_POINTS,
+    CthulhuState,
+)
+from renderers.common import (
+    Box,
+    Colour,
+    Point,
+)
+
+BASE_WIDTH = 1200
+
+# Palette: a dark house lit by candle-coloured text. Flat colours only, so PNGs stay small.
+BG: Colour = (13, 15, 21)
+PANEL: Colour = (24, 27, 36)
+PANEL_EDGE: Colour = (50, 55, 70)
+FLOOR: Colour = (46, 50, 66)
+WALL: Colour = (122, 104, 80)
+TEXT: Colour = (238, 231, 214)
+MUTED: Colour = (150, 147, 138)
+DIM: Colour = (78, 82, 98)
+GOLD: Colour = (236, 192, 92)
+ACCENT: Colour = (126, 214, 160)
+PORTAL_GLOW: Colour = (148, 86, 232)
+PORTAL_VOID: Colour = (30, 12, 50)
+PORTAL_CORE: Colour = (176, 255, 136)  # what sits at a portal marker's geometry point
+TRAIL: Colour = (104, 182, 255)  # the last action: its rooms framed, its character ringed
+
+# Layout at BASE_WIDTH, in pixels; everything is multiplied by width / BASE_WIDTH.
+MARGIN = 22
+HEADER_H = 64
+ROOM_GAP = 32  # the corridor space between tiles, where passages are drawn
+ROOM_H = 216
+ROOM_RADIUS = 12
+WALL_W = 4
+NAME_BAND = 42
+ROOM_PAD = 12
+DOOR_SPAN = 66  # length of a doorway along the wall
+PORTAL_R = 15
+PORTAL_COUNT_W = 34
+SECTION_GAP = 18
+SECTION_TITLE_H = 32
+SLOT_H = 56
+SLOT_GAP = 6
+SLOTS_PER_ROW = 6
+SLOT_LABEL_W = 46
+CARD_H = 84
+CARD_GAP = 10
+CARD_MAX_W = 300
+
+# Text sizes at BASE_WIDTH. Discord shows a board READ_WIDTH px wide in the channel and
+# text under READ_PX there cannot be read, so no size is below SMALLEST_FONT (READ_PX *
+# BASE_WIDTH / READ_WIDTH): text too long for its place is cut before it shrinks past
+# it. (The seat number inside a seat's shape only repeats the shape; it is no label.)
+READ_WIDTH = 600
+READ_PX = 10
+SMALLEST_FONT = 20
+TITLE_FONT = 32
+HEADER_FONT = 28
+ROOM_FONT = 24
+PORTAL_FONT = 21
+SLOT_NUMBER_FONT = 22
+SLOT_POINTS_FONT = SMALLEST_FONT
+SLOT_NAME_FONT = SMALLEST_FONT
+SECTION_FONT = SMALLEST_FONT
+SCORE_NAME_FONT = 22
+SCORE_FONT = 28
+
+# Token arrangements inside a room, tried in order until all tokens fit:
+# (columns, row pitch, token radius, label font size). One roomy column when few
+# characters share a room, two tighter columns for a crowd of up to 12.
+TOKEN_LAYOUTS: tuple[tuple[int, int, int, int], ...] = (
+    (1, 40, 15, 22),
+    (1, 27, 11, 20),
+    (2, 27, 11, 20),
+)
+# Every text size of the board (the tests check them against READ_PX).
+FONT_SIZES: tuple[int, ...] = (
+    SMALLEST_FONT, TITLE_FONT, HEADER_FONT, ROOM_FONT, PORTAL_FONT, SLOT_NUMBER_FONT,
+    SLOT_POINTS_FONT, SLOT_NAME_FONT, SECTION_FONT, SCORE_NAME_FONT, SCORE_FONT,
+    *(size for _, _, _, size in TOKEN_LAYOUTS))
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where everything is drawn, in image pixels. Boxes are (x0, y0, x1, y1)."""
+
+    width: int
+    height: int
+    scale: float
+    header: Box
+    house: Box
+    rooms: dict[int, Box]
+    # Every grid-adjacent room pair (a < b) -> the middle of the gap between the two
+    # tiles: a bridge is drawn there iff the pair is joined by a passage.
+    gaps: dict[tuple[int, int], Point]
+    tokens: dict[int, Point]  # character in the house -> token centre
+    token_radius: dict[int, int]
+    portals: dict[int, Point]  # room with face-down portals -> marker centre
+    removed_line: Box
+    # One slot per removal position, in order; the last is "last standing".
+    removed_slots: list[Box]
+    removed_centres: list[Point]  # token centre in each slot
+    removed_radius: int
+    score_track: Box
+    score_cards: dict[int, Box] = field(default_factory=dict)  # seat -> card
+    score_markers: dict[int, Point] = field(default_factory=dict)  # seat -> marker centre
+
+
+def position_points(position: int, slots: int) -> int:
+    """Points a character earns for leaving at `position` (1-based) of `slots`.
+
+    The last slot is the survivor's. The rulebook: first and second out score 0,
+    third 1, fourth 2, and so on.
+    """
+    if position >= slots:
+        return LAST_STANDING_POINTS
+    return max(0, position - 2)
+
+
+def _grid(state: CthulhuState) -> tuple[int, int]:
+    cols = max((r.col for r in state.rooms), default=0) + 1
+    rows = max((r.row for r in state.rooms), default=0) + 1
+    return max(cols, 1), max(rows, 1)
+
+
+def _token_layout(count: int, area_h: int, s: float) -> tuple[int, int, int, int]:
+    """The first arrangement whose rows fit the room; squeezes pitch beyond that."""
+    for cols, pitch, radius, size in TOKEN_LAYOUTS:
+        if math.ceil(count / cols) * pitch * s <= area_h:
+            return cols, round(pitch * s), max(2, round(radius * s)), max(6, round(size * s))
+    cols, _, radius, size = TOKEN_LAYOUTS[-1]
+    pitch = area_h / max(1, math.ceil(count / cols))
+    radius = min(radius * s, pitch * 0.42)
+    return cols, max(1, math.floor(pitch)), max(2, round(radius)), max(6, round(min(size * s,
+                                                                                     pitch * 0.7)))
+
+
+def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometry:
+    """Lay the board out for `width`; the height follows from the content."""
+    s = width / BASE_WIDTH
+
+    def px(v: float) -> int:
+        return max(1, round(v * s))
+
+    margin = px(MARGIN)
+    inner_w = width - 2 * margin
+    header: Box = (margin, margin // 2, width - margin, margin // 2 + px(HEADER_H))
+
+    # --- house
+    cols, rows = _grid(state)
+    gap = px(ROOM_GAP)
+    room_w = (inner_w - (cols - 1) * gap) / cols
+    room_h = px(ROOM_H)
+    house_y0 = header[3] + px(8)
+    rooms: dict[int, Box] = {}
+    for i, room in enumerate(state.rooms):
+        x0 = margin + round(room.col * (room_w + gap))
+        y0 = house_y0 + room.row * (room_h + gap)
+        rooms[i] = (x0, y0, margin + round(room.col * (room_w + gap) + room_w), y0 + room_h)
+    house: Box = (margin, house_y0, width - margin, house_y0 + rows * room_h + (rows - 1) * gap)
+
+    gaps: dict[tuple[int, int], Point] = {}
+    cell = {(r.col, r.row): i for i, r in enumerate(state.rooms)}
+    for (c, r), a in cell.items():
+        for dc, dr in ((1, 0), (0, 1)):
+            b = cell.get((c + dc, r + dr))
+            if b is None:
+                continue
+            ba, bb = rooms[a], rooms[b]
+            if dc:  # side by side: gap between a's right wall and b's left wall
+                gx, gy = (ba[2] + bb[0]) // 2, (ba[1] + ba[3]) // 2
+            else:
+                gx, gy = (ba[0] + ba[2]) // 2, (ba[3] + bb[1]) // 2
+            gaps[(min(a, b), max(a, b))] = (gx, gy)
+
+    # --- tokens and portals inside rooms
+    tokens: dict[int, Point] = {}
+    token_radius: dict[int, int] = {}
+    portals: dict[int, Point] = {}
+    pad = px(ROOM_PAD)
+    for i, (x0, y0, x1, y1) in rooms.items():
+        inside = [c for c, where in enumerate(state.location) if where == i]
+        area = (x0 + pad, y0 + px(NAME_BAND), x1 - pad, y1 - pad)
+        area_h = area[3] - area[1]
+        tcols, pitch, radius, _ = _token_layout(len(inside), area_h, s)
+        per_col = math.ceil(len(inside) / tcols) if inside else 0
+        col_w = (area[2] - area[0]) / tcols
+        top = area[1] + (area_h - per_col * pitch) // 2
+        for k, c in enumerate(inside):
+            row, col = divmod(k, tcols)
+            tokens[c] = (round(area[0] + col * col_w + radius + px(2)),
+                         round(top + row * pitch + pitch / 2))
+            token_radius[c] = radius
+        if i < len(state.room_portals) and state.room_portals[i]:
+            portals[i] = (x1 - pad - px(PORTAL_COUNT_W) - px(PORTAL_R),
+                          y0 + px(NAME_BAND) // 2 + px(2))
+
+    # --- removal line: rows of up to SLOTS_PER_ROW, read left to right, top to bottom
+    line_y0 = house[3] + px(SECTION_GAP)
+    slots_n = max(2, len(state.characters))
+    per_row = min(slots_n, SLOTS_PER_ROW)
+    slot_gap = px(SLOT_GAP)
+    slot_w = (inner_w - (per_row - 1) * slot_gap) / per_row
+    slot_h = px(SLOT_H)
+    slot_y0 = line_y0 + px(SECTION_TITLE_H)
+    removed_slots: list[Box] = []
+    removed_centres: list[Point] = []
+    removed_radius = px(17)
+    for k in range(slots_n):
+        row, col = divmod(k, per_row)
+        x0 = margin + round(col * (slot_w + slot_gap))
+        x1 = margin + round(col * (slot_w + slot_gap) + slot_w)
+        y0 = slot_y0 + row * (slot_h + slot_gap)
+        removed_slots.append((x0, y0, x1, y0 + slot_h))
+        removed_centres.append((x0 + px(SLOT_LABEL_W) + removed_radius + px(4),
+                                y0 + slot_h // 2))
+    removed_line: Box = (margin, line_y0, width - margin, removed_slots[-1][3])
+
+    # --- scores
+    track_y0 = removed_line[3] + px(SECTION_GAP)
+    seats = max(1, len(state.players))
+    card_gap = px(CARD_GAP)
+    card_w = min(px(CARD_MAX_W), (inner_w - (seats - 1) * card_gap) / seats)
+    row_w = seats * card_w + (seats - 1) * card_gap
+    start = margin + (inner_w - row_w) / 2
+    cards: dict[int, Box] = {}
+    markers: dict[int, Point] = {}
+    for seat in range(len(state.players)):
+        x0 = round(start + seat * (card_w + card_gap))
+        x1 = round(start + seat * (card_w + card_gap) + card_w)
+        cards[seat] = (x0, track_y0, x1, track_y0 + px(CARD_H))
+        markers[seat] = (x0 + px(28), track_y0 + px(27))
+    score_track: Box = (margin, track_y0, width - margin, track_y0 + px(CARD_H))
+
+    height = score_track[3] + margin
+    return BoardGeometry(
+        width=width, height=height, scale=s, header=header, house=house, rooms=rooms,
+        gaps=gaps, tokens=tokens, token_radius=token_radius, portals=portals,
+        removed_line=removed_line, removed_slots=removed_slots,
+        removed_centres=removed_centres, removed_radius=removed_radius,
+        score_track=score_track, score_cards=cards, score_markers=markers,
+    )
+
