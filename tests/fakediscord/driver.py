@@ -288,7 +288,7 @@ class DriverMixin:
             "data": data,
             "channel_id": str(channel_id),
             "channel": self._channel_json(channel),
-            "app_permissions": str(self.bot_permissions),
+            "app_permissions": str(self.permissions_of(self.bot_user, channel_id)),
             "locale": user.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],

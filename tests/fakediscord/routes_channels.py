@@ -15,10 +15,8 @@ from aiohttp import web
 
 from .common import CID, GUILD, MID, Route, json_response, overwrite_json
 from .models import EPHEMERAL, FakeChannel, FakeMessage
+from .permissions import refusal_to_open_thread
 
-CREATE_PUBLIC_THREADS = discord.Permissions(create_public_threads=True).value
-CREATE_PRIVATE_THREADS = discord.Permissions(create_private_threads=True).value
-SEND_MESSAGES = discord.Permissions(send_messages=True).value
 SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
 NONCE_SECONDS = 300.0  # Discord checks a nonce against "the past few minutes"
 NONCE_LIMIT = 25
@@ -162,7 +160,10 @@ class ChannelRoutesMixin:
         channel = self._channel(p)
         if channel is None:
             return self._error(request, 404, 10003, "Unknown Channel")
-        msgs = self.channel_messages(channel.id)
+        refused = self.bot_refusal(channel, edit=True)  # permissions.py: View Channel
+        if refused is not None:
+            return self._error(request, *refused)
+        msgs = self.channel_messages(channel.id) if self.bot_may_read(channel) else []
         q = request.query
         if "before" in q:
             msgs = [m for m in msgs if m.id < int(q["before"])]
@@ -178,13 +179,12 @@ class ChannelRoutesMixin:
             return self._error(request, 404, 10003, "Unknown Channel")
         if channel.is_dm and not self.users[channel.recipient_id or 0].dms_open:
             return self._error(request, 403, 50007, "Cannot send messages to this user")
-        if not self._bot_may(
-            channel, SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
-        ):
-            return self._error(request, 403, 50013, "Missing Permissions")
         if channel.type == 12 and self.bot_user.id not in channel.member_ids:
             return self._error(request, 403, 50001, "Missing Access")
         body, files = await self._read_body(request)
+        refused = self.bot_refusal(channel, files=bool(files), body=body)  # permissions.py
+        if refused is not None:
+            return self._error(request, *refused)
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions whisper
         nonce = body.get("nonce")
         if nonce is not None and len(str(nonce)) > NONCE_LIMIT:
@@ -240,6 +240,10 @@ class ChannelRoutesMixin:
                 request, 403, 50005, "Cannot edit a message authored by another user"
             )
         body, files = await self._read_body(request)
+        refused = self.bot_refusal(self.channels[msg.channel_id], files=bool(files), body=body,
+                                   edit=True)  # permissions.py
+        if refused is not None:
+            return self._error(request, *refused)
         hold = self._edit_holds.pop(msg.channel_id, None)
         if hold is not None and not hold.after:
             hold.reached.set()
@@ -256,6 +260,9 @@ class ChannelRoutesMixin:
         msg = self._find_message(int(p["cid"]), p["mid"])
         if msg is None:
             return self._error(request, 404, 10008, "Unknown Message")
+        refused = self.bot_refusal(self.channels[msg.channel_id], edit=True)  # permissions.py
+        if refused is not None:
+            return self._error(request, *refused)
         self._delete(msg)
         return web.Response(status=204)
 
@@ -272,9 +279,9 @@ class ChannelRoutesMixin:
             if starter.thread_id is not None:
                 return self._error(request, 400, 160004, "A thread has already been created")
         kind = 11 if starter else int(body.get("type", 12))
-        needed = CREATE_PRIVATE_THREADS if kind == 12 else CREATE_PUBLIC_THREADS
-        if not self._bot_may(parent, needed):
-            return self._error(request, 403, 50013, "Missing Permissions")
+        refused = refusal_to_open_thread(self.bot_permissions_in(parent.id), private=kind == 12)
+        if refused is not None:
+            return self._error(request, *refused)
         tid = starter.id if starter else self._snowflake()  # Discord reuses the message id
         thread = FakeChannel(
             id=tid,

@@ -17,6 +17,7 @@ the test helpers that add or look up users, channels and messages. The rest is m
 - messages.py: the message store (create, edit, delete, attachments, gateway echo)
 - options.py: slash-command data built and validated like Discord does
 - driver.py: what tests call as users (`slash`, `click`, ...) and `settle`
+- permissions.py: the bot's permissions per channel, and what Discord refuses without them
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from .models import (
 )
 from .options import CommandOptionsMixin
 from .payloads import PayloadsMixin
+from .permissions import BotPermissionsMixin
 from .rest import RestMixin
 from .routes_app import AppRoutesMixin
 from .routes_channels import ChannelRoutesMixin, Hold
@@ -84,6 +86,7 @@ class FakeDiscord(
     InteractionRoutesMixin,
     CommandOptionsMixin,
     DriverMixin,
+    BotPermissionsMixin,
 ):
     """The fake server: one bot, its guilds (one unless a test adds more), their channels
     and members, DMs and messages. `guild_id` and the role ids here are the first guild's.
@@ -299,7 +302,7 @@ class FakeDiscord(
         overwrites (Discord's order: @everyone, roles, member); a thread uses its parent's.
         """
         if user.bot:
-            return self.bot_permissions
+            return self.bot_permissions_in(channel_id)
         channel = self.channels.get(channel_id or 0)
         if channel is not None and channel.is_thread:
             channel = self.channels.get(channel.parent_id or 0)

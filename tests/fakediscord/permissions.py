@@ -1,0 +1,198 @@
+"""The bot's own permissions in a channel, and what Discord refuses without them.
+
+Why a module: Discord lets an interaction be answered whatever the bot may do in the
+channel, then refuses its channel posts; a fake that lets the bot post anywhere hides
+the bot that says "in play" and shows nothing. The routes ask the few questions here
+(`refusal_to_send`, `refusal_to_edit`, ...) and answer with what these return.
+
+The model, as Discord computes it (developer docs, "Permissions"): the bot's roles
+(in the fake, one bot role holding `FakeDiscord.bot_permissions`) give the base;
+Administrator there means everything; then the channel's overwrites apply, @everyone's,
+the roles', the bot member's. Without View Channel nothing else counts; without Send
+Messages, Attach Files and Embed Links go too (Discord's implicit denials). A thread
+has no overwrites of its own: its parent's permissions rule it, with Send Messages in
+Threads in place of Send Messages.
+
+What is refused (the documented choices):
+- no View Channel: 403 50001 Missing Access on every channel route the bot uses.
+- a new message without Send Messages (in a thread: Send Messages in Threads): 403 50013.
+- files without Attach Files, on a new message or an edit: 403 50013.
+- embeds without Embed Links: Discord does not refuse the message, it drops the rich
+  embeds (a message left with nothing to show is 400 50006, as an empty one is).
+- editing or deleting the bot's own message needs View Channel only: Send Messages
+  restricts new messages, not existing ones (discord-api-docs issue 3096).
+- a private thread without Create Private Threads: 403 50013.
+- history without Read Message History: an empty list, as Discord answers.
+
+Tests set a channel's permissions for the bot with `FakeDiscord.set_bot_permissions`
+(a member overwrite, announced with CHANNEL_UPDATE as Discord does, so the bot's cache
+sees it too) and take them back with `clear_bot_permissions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import discord
+
+from .common import or_bits
+from .models import FakeChannel, Json
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+ALL = discord.Permissions.all().value
+ADMINISTRATOR = discord.Permissions(administrator=True).value
+VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+SEND_MESSAGES = discord.Permissions(send_messages=True).value
+SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
+ATTACH_FILES = discord.Permissions(attach_files=True).value
+EMBED_LINKS = discord.Permissions(embed_links=True).value
+READ_MESSAGE_HISTORY = discord.Permissions(read_message_history=True).value
+CREATE_PRIVATE_THREADS = discord.Permissions(create_private_threads=True).value
+CREATE_PUBLIC_THREADS = discord.Permissions(create_public_threads=True).value
+MEMBER_OVERWRITE = 1  # an overwrite's type: 0 a role, 1 a member
+
+MISSING_ACCESS = (403, 50001, "Missing Access")
+MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
+EMPTY_MESSAGE = (400, 50006, "Cannot send an empty message")
+
+Refusal = tuple[int, int, str]  # status, Discord's code, message
+
+
+def bits(names: Iterable[str]) -> int:
+    """Permission bits from discord.py's names ("send_messages"), checked."""
+    out = discord.Permissions.none()
+    for name in names:
+        if not isinstance(getattr(discord.Permissions, name, None), discord.flags.flag_value):
+            raise ValueError(f"no permission called {name!r}")
+        setattr(out, name, True)
+    return out.value
+
+
+def in_channel(base: int, overwrites: list[Json], *, guild_id: int, role_ids: Iterable[int],
+               member_id: int, thread: bool = False) -> int:
+    """Discord's computation: roles, Administrator, overwrites, then the implicit denials."""
+    if base & ADMINISTRATOR:
+        return ALL
+    perms = base
+    by_id = {int(o["id"]): o for o in overwrites}
+    everyone = by_id.get(guild_id)
+    if everyone is not None:
+        perms = (perms & ~int(everyone["deny"])) | int(everyone["allow"])
+    roles = [by_id[r] for r in role_ids if r in by_id and r != guild_id]
+    perms = (perms & ~or_bits(o["deny"] for o in roles)) | or_bits(o["allow"] for o in roles)
+    mine = by_id.get(member_id)
+    if mine is not None:
+        perms = (perms & ~int(mine["deny"])) | int(mine["allow"])
+    if not perms & VIEW_CHANNEL:
+        return 0
+    if not perms & (SEND_MESSAGES_IN_THREADS if thread else SEND_MESSAGES):
+        perms &= ~(ATTACH_FILES | EMBED_LINKS)
+    return perms
+
+
+def refusal_to_send(perms: int, *, thread: bool, files: bool) -> Refusal | None:
+    """A new message: View, then Send (in Threads), then Attach Files for files."""
+    if not perms & VIEW_CHANNEL:
+        return MISSING_ACCESS
+    if not perms & (SEND_MESSAGES_IN_THREADS if thread else SEND_MESSAGES):
+        return MISSING_PERMISSIONS
+    if files and not perms & ATTACH_FILES:
+        return MISSING_PERMISSIONS
+    return None
+
+
+def refusal_to_edit(perms: int, *, files: bool) -> Refusal | None:
+    """An edit of the bot's own message: View Channel, and Attach Files for new files."""
+    if not perms & VIEW_CHANNEL:
+        return MISSING_ACCESS
+    if files and not perms & ATTACH_FILES:
+        return MISSING_PERMISSIONS
+    return None
+
+
+def refusal_to_open_thread(perms: int, *, private: bool) -> Refusal | None:
+    if not perms & VIEW_CHANNEL:
+        return MISSING_ACCESS
+    if not perms & (CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS):
+        return MISSING_PERMISSIONS
+    return None
+
+
+def without_embeds(perms: int, body: Json, *, files: bool, edit: bool = False) -> Refusal | None:
+    """Drop the rich embeds a bot without Embed Links sent (Discord shows none); a new
+    message then left empty is refused as any empty one is."""
+    if perms & EMBED_LINKS or not body.get("embeds"):
+        return None
+    body["embeds"] = []
+    has_more = body.get("content") or files or body.get("components") or body.get("poll")
+    return None if has_more or edit else EMPTY_MESSAGE
+
+
+class BotPermissionsMixin:
+    """The bot's permissions per channel, and the tests' way to change them.
+
+    A FakeDiscord mixin: `self` is the FakeDiscord, whose state is set up in server.py.
+    """
+
+    def bot_permissions_in(self: FakeDiscord, channel_id: int | None) -> int:
+        """What the bot may do there (the interaction's `app_permissions` too)."""
+        channel = self.channels.get(channel_id or 0)
+        if channel is None or channel.is_dm:
+            return self.bot_permissions
+        thread = channel.is_thread
+        parent = self.channels.get(channel.parent_id or 0) if thread else channel
+        if parent is None:
+            return self.bot_permissions
+        guild = self.guild_of(parent)
+        return in_channel(self.bot_permissions, parent.permission_overwrites,
+                          guild_id=guild.id, role_ids=self.bot_user.role_ids,
+                          member_id=self.bot_user.id, thread=thread)
+
+    def bot_refusal(self: FakeDiscord, channel: FakeChannel, *, files: bool = False,
+                    body: Json | None = None, edit: bool = False) -> Refusal | None:
+        """Why Discord would refuse the bot's post (or edit, or delete) here; None when
+        it may. The body's embeds are dropped when the bot may not embed (see above)."""
+        if channel.is_dm:
+            return None
+        perms = self.bot_permissions_in(channel.id)
+        refused = refusal_to_edit(perms, files=files) if edit \
+            else refusal_to_send(perms, thread=channel.is_thread, files=files)
+        if refused is None and body is not None:
+            refused = without_embeds(perms, body, files=files, edit=edit)
+        return refused
+
+    def bot_may_read(self: FakeDiscord, channel: FakeChannel) -> bool:
+        """Read Message History: without it Discord lists no earlier messages."""
+        return channel.is_dm or bool(self.bot_permissions_in(channel.id) & READ_MESSAGE_HISTORY)
+
+    def set_bot_permissions(self: FakeDiscord, channel_id: int, *, deny: Iterable[str] = (),
+                            allow: Iterable[str] = ()) -> None:
+        """The bot member's overwrite in this channel (a thread's parent rules its
+        threads): e.g. `deny=["send_messages"]`. Administrator of the bot's role would
+        override it, so it is taken off the role, as a server that restricts a bot does."""
+        channel = self.channels[channel_id]
+        if channel.is_dm or channel.is_thread:
+            raise ValueError("overwrites are set on a guild channel (a thread uses its parent's)")
+        self.bot_permissions &= ~ADMINISTRATOR
+        rest = [o for o in channel.permission_overwrites if o["id"] != str(self.bot_user.id)]
+        rest.append({"id": str(self.bot_user.id), "type": MEMBER_OVERWRITE,
+                     "allow": str(bits(allow)), "deny": str(bits(deny))})
+        channel.permission_overwrites = rest
+        self._announce_permissions()
+        self._dispatch_soon("CHANNEL_UPDATE", self._channel_json(channel))
+
+    def clear_bot_permissions(self: FakeDiscord, channel_id: int) -> None:
+        """Take the bot member's overwrite off this channel again."""
+        channel = self.channels[channel_id]
+        channel.permission_overwrites = [o for o in channel.permission_overwrites
+                                         if o["id"] != str(self.bot_user.id)]
+        self._dispatch_soon("CHANNEL_UPDATE", self._channel_json(channel))
+
+    def _announce_permissions(self: FakeDiscord) -> None:
+        """The bot's role changed: every guild hears it (GUILD_ROLE_UPDATE)."""
+        for guild in self.guilds.values():
+            role = self._role_json(guild.bot_role_id, self.bot_user.name, self.bot_permissions, 2)
+            self._dispatch_soon("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role})
