@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot import table as table_rules
 from bot.core.actions import Option
@@ -85,6 +85,28 @@ class Outlet(Protocol):
     async def remind(self, table: Table, user_id: int, text: str) -> None:
         """A turn timer's reminder: a short channel message that pings only this player
         (with a link to the game's live message, where the turn's controls are)."""
+
+
+class PostRefused(Exception):
+    """Discord refused the game's channel post for want of the bot's permissions there
+    (403): not a failure another try at once would mend, and not one to drop either.
+    The delivery stays owed and goes out once the permission is back (the 30 s retry, or
+    the next click); the player who acted is told what is missing (`missing`, Discord's
+    permission names; empty when unknown)."""
+
+    def __init__(self, missing: list[str]) -> None:
+        super().__init__(", ".join(missing) or "permissions")
+        self.missing = missing
+
+
+@runtime_checkable
+class ChannelGate(Protocol):
+    """An outlet that can tell, before anything is sent, that the channel refuses the
+    game's posts now: a delivery retried during an outage then sends nothing (no DM
+    twice, no refused request every 30 s) until the permission is back."""
+
+    async def refusal(self, table: Table) -> PostRefused | None:
+        """The refusal this delivery would meet in the table's channel; None: try."""
 
 
 @dataclass(frozen=True)

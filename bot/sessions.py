@@ -56,9 +56,11 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.delivery import (
+    ChannelGate,
     Outlet,
     Plan,
     Post,
+    PostRefused,
     Prompt,
     Sequenced,
     delivery_key,
@@ -103,6 +105,9 @@ class Outcome:
     post: Post | None = None
     delivered: bool = True  # False: saved, but the post is still owed (retried later)
     lobby_only: bool = False  # a lobby change: the lobby message shows it, no post
+    # Not delivered because the channel refuses the bot's posts: the permissions missing
+    # (Discord's names; empty when unknown), for the line the actor reads.
+    refused: list[str] | None = None
 
     @property
     def dm_failed(self) -> list[int]:
@@ -515,6 +520,10 @@ class Sessions:
             plan = None  # made for another version, or before older debts came to light
         try:
             post = await self._send(table, owed, key, plan)
+        except PostRefused as exc:  # stays owed; the outlet told the moderators once
+            log.info("channel %s refuses the game's posts (%s); they stay owed",
+                     table.channel_id, exc)
+            return Outcome(table, events, None, delivered=False, refused=exc.missing)
         except Exception:
             log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
                         exc_info=True)
@@ -531,7 +540,13 @@ class Sessions:
                     plan: Plan | None) -> Post:
         """Private lines one whisper each, as they came; a team's lines as one message
         per team; then the public post, which names whom a DM did not reach; then the
-        private and team documents (a secret book), which the post announces."""
+        private and team documents (a secret book), which the post announces.
+        Nothing at all while the outlet knows the channel refuses the post: the lines
+        would go out again with the post, once it can be made."""
+        if isinstance(self.outlet, ChannelGate):
+            refused = await self.outlet.refusal(table)
+            if refused is not None:
+                raise refused
         if plan is None:
             plan = await self._off_loop(partial(plan_delivery, render=self.render), table,
                                         owed, key)

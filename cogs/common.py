@@ -20,6 +20,7 @@ from bot.core.errors import IllegalAction
 from bot.guild_settings import GuildSettings
 from bot.table import Actor
 from bot.texts import say
+from cogs.bot_permissions import names_text
 
 if TYPE_CHECKING:
     from bot.client import HauntBot
@@ -152,5 +153,14 @@ def pick_option(options: list[Option], typed: str, *, nothing: str,
 
 def acknowledgement(outcome: Outcome, done: str) -> str:
     """The private line after a played action: `done`, unless the post is still owed
-    (Discord refused it for now): the move stands, and the post follows."""
-    return done if outcome.delivered else say("delivery_owed")
+    (Discord refused it for now): the move stands, and the post follows. A channel that
+    refuses the bot's posts is named, with what the bot lacks there and where it is
+    granted: nobody else can see why the game stands still."""
+    if outcome.delivered:
+        return done
+    if outcome.refused is None:
+        return say("delivery_owed")
+    channel = f"<#{outcome.table.channel_id}>"
+    if not outcome.refused:
+        return say("permissions.refused_unknown", channel=channel)
+    return say("permissions.refused", channel=channel, missing=names_text(outcome.refused))

@@ -29,7 +29,7 @@ from bot.core.errors import IllegalAction
 from bot.sessions import Prompt
 from bot.store import ACTIVE, LOBBY, Table
 from bot.texts import say
-from cogs import click_limit
+from cogs import bot_permissions, click_limit
 from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
 from cogs.rights import click_actor
 
@@ -74,6 +74,9 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
         if action.kind == PRIVATE_CHOICES:
             await _show_private_choices(interaction, channel_id, version)
             return
+        starting = action.kind == table_rules.START and interaction.channel_id == channel_id
+        if starting:  # the lobby's Start: only where the bot can show the game
+            bot_permissions.cannot_play(interaction)
         await interaction.response.defer()
         outcome = await sessions_of(interaction).act(
             channel_id, actor, action,
@@ -81,6 +84,10 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
         )
         if not outcome.delivered:
             await say_ephemeral(interaction, acknowledgement(outcome, ""))
+        warning = bot_permissions.threads_warning(interaction, outcome.table.kind) \
+            if starting else None
+        if warning:
+            await say_ephemeral(interaction, warning)
         if outcome.lobby_only:  # a lobby change: redraw the lobby message in place
             await interaction.edit_original_response(
                 embed=lobby_embed(outcome.table), view=lobby_view(outcome.table)

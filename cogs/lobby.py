@@ -24,6 +24,7 @@ from bot.core.errors import IllegalAction
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
+from cogs import bot_permissions
 from cogs.common import acknowledgement, actor_of, bot_of, handling, say_ephemeral, sessions_of
 from cogs.components import lobby_embed, lobby_view
 from cogs.outlet import chunks
@@ -132,6 +133,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                   **setup: str | None) -> None:
         """The game's own options (`setup`) are every game's setup_choices, as options."""
         async with handling(interaction, "game new"):
+            bot_permissions.cannot_play(interaction)  # before a lobby nobody could play
             channel_id = interaction.channel_id or 0
             if seed is None:
                 seed = secrets.randbits(32)
@@ -163,6 +165,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
         async with handling(interaction, "game " + kind.rsplit(".", 1)[-1]):
             if not isinstance(action, Action):
                 action = await action(interaction)
+            if kind == table_rules.START:
+                bot_permissions.cannot_play(interaction)
             # Deferred privately: the first follow-up takes the defer's place and its
             # visibility, so a refusal reads to the caller alone. What the table should
             # see goes out on its own: the game's post, or the lobby as it is now.
@@ -170,7 +174,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             outcome = await sessions_of(interaction).act(
                 interaction.channel_id or 0, actor_of(interaction), action)
             first = next((e.text for e in outcome.events if e.audience.is_public), say("done"))
-            await interaction.followup.send(acknowledgement(outcome, first[:2000]),
+            answer = acknowledgement(outcome, first[:1700])
+            warning = bot_permissions.threads_warning(interaction, outcome.table.kind) \
+                if kind == table_rules.START else None
+            await interaction.followup.send(f"{answer}\n{warning}" if warning else answer,
                                             ephemeral=True)
             if outcome.lobby_only:
                 await _redraw_lobby(interaction, outcome.table)

@@ -133,8 +133,11 @@ class ModerationCog(commands.GroupCog, group_name="gm",
                                                          latest=True)
             if table is None:
                 raise IllegalAction(say("errors.no_game"))
-            entries = await bot_of(interaction).store.moderator_log(table.id or 0)
-            await say_ephemeral(interaction, log_text(entries))
+            store = bot_of(interaction).store
+            entries = await store.moderator_log(table.id or 0)
+            notices = await store.notices(table.id or 0)
+            bot = interaction.client.user
+            await say_ephemeral(interaction, log_text(entries, notices, bot.id if bot else 0))
 
     @app_commands.command(name="settings", description="This server's table settings "
                                                        "(no options: show them)")

@@ -6,14 +6,16 @@ plain functions of the stored records, in the words of data/texts.yaml.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import discord
 
 from bot.core.errors import IllegalAction
 from bot.guild_settings import MAX_CHANNELS, GuildSettings
-from bot.store import LoggedEvent, Table
+from bot.store import POSTS_REFUSED, LoggedEvent, Notice, Table
 from bot.texts import say
+from cogs.bot_permissions import NAMED, names_text
 
 AUTOCOMPLETE_LIMIT = 25  # Discord: choices an autocomplete may offer
 MESSAGE_LIMIT = 2000
@@ -100,11 +102,24 @@ def seat_index(table: Table, typed: str) -> int:
                             count=len(table.seats)))
 
 
-def log_text(entries: list[LoggedEvent]) -> str:
-    if not entries:
+def notice_text(notice: Notice) -> str:
+    """A notice of the bot's own (its posts refused, then taken again), in our words."""
+    if notice.kind == POSTS_REFUSED:
+        missing = [n for n in notice.detail.split(",") if n in NAMED]
+        return say("permissions.log_refused", missing=names_text(missing))
+    return say("permissions.log_back")
+
+
+def log_text(entries: list[LoggedEvent], notices: Sequence[Notice] = (),
+             bot_id: int = 0) -> str:
+    """The moderators' actions and the bot's own notices, by time: a game that stands
+    still because the bot cannot post shows why here."""
+    said = [(e.ts, e.actor_id, e.text) for e in entries]
+    said += [(n.ts, bot_id, notice_text(n)) for n in notices]
+    if not said:
         return say("moderation.log_empty")
-    lines = [say("moderation.log_line", ts=int(e.ts), user=e.actor_id, text=e.text[:300])
-             for e in entries]
+    lines = [say("moderation.log_line", ts=int(ts), user=user, text=text[:300])
+             for ts, user, text in sorted(said, key=lambda s: s[0])]
     text = "\n".join([say("moderation.log_title"), *lines])
     while len(text) > MESSAGE_LIMIT and len(lines) > 1:  # the newest matter most
         lines = lines[1:]

@@ -6,7 +6,15 @@ In the channel a game keeps one live message, edited in place with each delivery
 turn's lines, whose turn it is, the board, the controls); bot/live_message.py decides
 when a new one is posted instead, and the store remembers which message it is, so a
 restarted bot edits the same one. An edit pings nobody: when the turn passes to another
-human, a short ping links to the live message, and the previous ping is deleted."""
+human, a short ping links to the live message, and the previous ping is deleted.
+
+A channel that refuses the bot's posts (403: a permission taken away) does not lose the
+game: the post raises PostRefused, the delivery stays owed, and the actor is told what
+is missing. The game's moderators get one notice per outage in /gm log (the store's
+bot_notices, so a restart does not tell it again), and one more when posts go through
+again. While discord.py's cache says the permission is still missing, a retry sends
+nothing (`refusal`). A deleted channel (404) is different: nothing can resume there, so
+its post is dropped with a log line, as before."""
 
 from __future__ import annotations
 
@@ -18,10 +26,12 @@ from contextlib import suppress
 
 import discord
 
+from bot.delivery import PostRefused
 from bot.live_message import LIMIT, Step, chunks, jump_link, step
 from bot.sessions import Post, Prompt
-from bot.store import OVER, LiveMessage, Store, Table
+from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
 from bot.texts import say
+from cogs.bot_permissions import missing_in_cache
 from cogs.components import prompt_view
 
 log = logging.getLogger(__name__)
@@ -29,6 +39,7 @@ log = logging.getLogger(__name__)
 BOARD_FILE = "board.png"
 THREAD_ARCHIVE_MINUTES = 10080  # a week, the longest Discord offers: games can be slow
 NONCE_LIMIT = 25  # Discord's longest nonce
+MISSING_ACCESS = 50001  # Discord's code for a channel the bot may not even view
 
 
 def nonce(key: str, part: str) -> str | None:
@@ -45,8 +56,8 @@ def nonce(key: str, part: str) -> str | None:
 
 
 def permanent(exc: discord.HTTPException) -> bool:
-    """Refusals another try would meet again (no access, no channel): the post is
-    dropped with a log line rather than owed forever."""
+    """Refusals another try would meet again (no access, no channel): a turn reminder
+    is dropped with a log line rather than owed forever."""
     return isinstance(exc, discord.Forbidden | discord.NotFound)
 
 
@@ -67,6 +78,9 @@ class DiscordOutlet:
         # (game, team) whose thread could not be opened: DMs until the bot restarts, so a
         # missing permission does not cost a refused request on every move.
         self._no_thread: set[tuple[int, str]] = set()
+        # Game -> whether its channel's outage is open (its last notice says refused), as
+        # far as this process has read or written it; a finished game is forgotten.
+        self._outage: dict[int, bool] = {}
 
     def take_undelivered(self, channel_id: int, user_id: int) -> bool:
         """True once per failed DM: the caller then tells the user ephemerally."""
@@ -106,15 +120,59 @@ class DiscordOutlet:
                 for m, part in enumerate(chunks(document)):
                     await channel.send(part, allowed_mentions=discord.AllowedMentions.none(),
                                        nonce=nonce(post.key, f"d{n}.{m}"))
-        except discord.HTTPException as exc:
-            if not permanent(exc):
-                raise
+        except discord.Forbidden as exc:  # a permission taken away: owed, not lost
+            lacking = missing_in_cache(self.client, table.channel_id) \
+                or (["view_channel"] if exc.code == MISSING_ACCESS else [])
+            await self._outage_began(table, lacking)
+            raise PostRefused(lacking) from exc
+        except discord.NotFound as exc:  # the channel is gone: nothing resumes there
             log.warning("channel %s refused the game's post: %s", table.channel_id, exc)
             return
+        await self._outage_ended(table)
         await self._clear_previous_dm(table, dm_prompt,
                                       prompt.user_id if prompt is not None else None)
         if table.status == OVER:
             await self._close_threads(table)
+
+    # -- a channel that refuses the bot's posts ------------------------------------------
+
+    async def refusal(self, table: Table) -> PostRefused | None:
+        """Before a delivery sends anything: the refusal its post would meet, as far as
+        discord.py's cache of roles and overwrites tells (bot.delivery.ChannelGate)."""
+        lacking = missing_in_cache(self.client, table.channel_id)
+        if not lacking:  # all there, or the cache cannot tell: try
+            return None
+        await self._outage_began(table, lacking)
+        return PostRefused(lacking)
+
+    async def _outage_open(self, game_id: int) -> bool:
+        known = self._outage.get(game_id)
+        if known is None:
+            last = await self.store.notices(game_id, limit=1)
+            known = bool(last) and last[-1].kind == POSTS_REFUSED
+            self._outage[game_id] = known
+        return known
+
+    async def _outage_began(self, table: Table, lacking: list[str]) -> None:
+        """The first refusal of an outage: one notice for the moderators (/gm log)."""
+        if table.id is None or await self._outage_open(table.id):
+            return
+        log.warning("channel %s refuses game %s's posts (missing %s); they stay owed",
+                    table.channel_id, table.id, ", ".join(lacking) or "?")
+        await self.store.add_notice(table.id, POSTS_REFUSED, ",".join(lacking))
+        self._outage[table.id] = True
+
+    async def _outage_ended(self, table: Table) -> None:
+        """A post went through: an open outage closes with a notice saying so."""
+        if table.id is None:
+            return
+        if await self._outage_open(table.id):
+            log.info("channel %s takes game %s's posts again", table.channel_id, table.id)
+            await self.store.add_notice(table.id, POSTS_BACK)
+        if table.status == OVER:
+            self._outage.pop(table.id, None)
+        else:
+            self._outage[table.id] = False
 
     async def _close_threads(self, table: Table) -> None:
         """The game is over: each team thread gets a last line pointing to the result,

@@ -22,6 +22,8 @@ from bot.store import (
     END_TIMER,
     LOBBY,
     OVER,
+    POSTS_BACK,
+    POSTS_REFUSED,
     REMIND_TIMER,
     GameExists,
     LiveMessage,
@@ -297,6 +299,27 @@ async def test_team_threads_round_trip_and_survive_reopening(any_store: Store,
         assert await again.get_thread(other.id, "traitor") is None
         assert await again.threads_of(game.id) == [SNOWFLAKE + 1001, SNOWFLAKE + 1003]
         assert await again.threads_of(other.id) == [SNOWFLAKE + 2001]
+    finally:
+        await again.close()
+
+
+async def test_the_bots_notices_are_kept_per_game_and_survive_reopening(
+        any_store: Store, backend: Backend) -> None:
+    game = await any_store.create(_table(), [], HOST, None)
+    other = await any_store.create(_table(channel=CHANNEL + 1), [], HOST, None)
+    assert game.id is not None and other.id is not None
+    assert await any_store.notices(game.id) == []
+    await any_store.add_notice(game.id, POSTS_REFUSED, "send_messages")
+    await any_store.add_notice(other.id, POSTS_REFUSED, "view_channel")
+    await any_store.add_notice(game.id, POSTS_BACK)
+    again = await _reopened(backend)
+    try:
+        kept = await again.notices(game.id)
+        assert [(n.kind, n.detail) for n in kept] == [(POSTS_REFUSED, "send_messages"),
+                                                      (POSTS_BACK, "")]  # oldest first
+        assert kept[0].ts <= kept[1].ts
+        assert [n.kind for n in await again.notices(game.id, limit=1)] == [POSTS_BACK]
+        assert [n.detail for n in await again.notices(other.id)] == ["view_channel"]
     finally:
         await again.close()
 

@@ -23,6 +23,8 @@ from bot.store import (
     END_TIMER,
     LOBBY,
     OVER,
+    POSTS_BACK,
+    POSTS_REFUSED,
     REMIND_TIMER,
     LiveMessage,
     NotEmpty,
@@ -79,6 +81,8 @@ async def _fill(store: Store) -> list[int]:
     await store.set_live(playing.id or 0, LiveMessage(
         SNOWFLAKE + 400, "haunt", "turn.2", "ab12", ["One.", "Two ✓."], "3.1", extras=True,
         ping_id=SNOWFLAKE + 401, ping_user=HOST))
+    await store.add_notice(playing.id or 0, POSTS_REFUSED, "send_messages,attach_files")
+    await store.add_notice(playing.id or 0, POSTS_BACK)
 
     over = await store.create(_table(HISTORY_CHANNEL), [Event("first game")], HOST, None)
     over.status = OVER
@@ -115,7 +119,8 @@ async def _seen(store: Store, game_ids: list[int]) -> dict[str, Any]:
             await store.undelivered(game), await store.undo_points(game),
             await store.moderator_log(game), await store.timers_of(game),
             await store.threads_of(game), await store.get_thread(game, "heroes"),
-            await store.lobby_message(game), await store.get_live(game))
+            await store.lobby_message(game), await store.get_live(game),
+            await store.notices(game))
     return seen
 
 

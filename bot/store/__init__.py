@@ -19,9 +19,12 @@ from bot.store.records import (
     END_TIMER,
     LOBBY,
     OVER,
+    POSTS_BACK,
+    POSTS_REFUSED,
     REMIND_TIMER,
     LiveMessage,
     LoggedEvent,
+    Notice,
     Table,
     TimerArm,
     TurnTimer,
@@ -30,8 +33,9 @@ from bot.store.records import (
 )
 from bot.store.sqlite import SqliteStore
 
-__all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "REMIND_TIMER", "ChannelBusy", "Export",
-           "GameExists", "LiveMessage", "LoggedEvent", "NotEmpty", "PostgresStore",
+__all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "POSTS_BACK", "POSTS_REFUSED",
+           "REMIND_TIMER", "ChannelBusy", "Export",
+           "GameExists", "LiveMessage", "LoggedEvent", "NotEmpty", "Notice", "PostgresStore",
            "SqliteStore", "StaleVersion", "Store", "StoreError", "Table", "TimerArm",
            "TurnTimer", "UndoPoint", "UndoWrite", "is_postgres_url", "open_store"]
 

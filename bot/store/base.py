@@ -10,6 +10,7 @@ from bot.core.events import Event
 from bot.store.records import (
     LiveMessage,
     LoggedEvent,
+    Notice,
     Table,
     TimerArm,
     TurnTimer,
@@ -171,6 +172,12 @@ class Store(Protocol):
 
     async def get_live(self, game_id: int) -> LiveMessage | None:
         """The game's live message (the one edited in place), if it has one."""
+
+    async def add_notice(self, game_id: int, kind: str, detail: str = "") -> None:
+        """Record a notice of the bot's own for the game's moderators (records.Notice)."""
+
+    async def notices(self, game_id: int, *, limit: int = 25) -> list[Notice]:
+        """The game's newest notices, oldest first."""
 
     async def set_live(self, game_id: int, live: LiveMessage) -> None:
         """Remember (or replace) the game's live message and what it shows."""

@@ -142,4 +142,16 @@ MIGRATIONS: list[str] = [
         ping_user   INTEGER
     );
     """,
+    # 10: the bot's own notices for a game's moderators (/gm log): its channel posts
+    # refused for want of its permissions, and taken again (cogs/outlet.py). No foreign
+    # key: a notice is a log line, and deleting a game need not know of it first.
+    """
+    CREATE TABLE bot_notices (
+        game_id  INTEGER NOT NULL,
+        ts       REAL    NOT NULL,
+        kind     TEXT    NOT NULL,
+        detail   TEXT    NOT NULL DEFAULT ''
+    );
+    CREATE INDEX bot_notices_by_game ON bot_notices(game_id, ts);
+    """,
 ]

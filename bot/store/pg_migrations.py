@@ -107,4 +107,14 @@ MIGRATIONS: list[str] = [
         ping_user   BIGINT
     );
     """,
+    # 2: SQLite's step 10, the bot's notices for a game's moderators (see there).
+    """
+    CREATE TABLE bot_notices (
+        game_id  BIGINT           NOT NULL,
+        ts       DOUBLE PRECISION NOT NULL,
+        kind     TEXT             NOT NULL,
+        detail   TEXT             NOT NULL DEFAULT ''
+    );
+    CREATE INDEX bot_notices_by_game ON bot_notices(game_id, ts);
+    """,
 ]

@@ -382,6 +382,15 @@ class PostgresStore:
     async def set_live(self, game_id: int, live: R.LiveMessage) -> None:
         await self._execute(Q.SET_LIVE, *Q.live_params(game_id, live))
 
+    # -- the bot's notices ------------------------------------------------------------------
+
+    async def add_notice(self, game_id: int, kind: str, detail: str = "") -> None:
+        await self._execute(Q.ADD_NOTICE, game_id, time.time(), kind, detail)
+
+    async def notices(self, game_id: int, *, limit: int = 25) -> list[R.Notice]:
+        rows = await self._fetch(Q.NOTICES, game_id, limit)
+        return [R.Notice(float(r[0]), str(r[1]), str(r[2])) for r in reversed(rows)]
+
 
 def _flags_as_booleans(row: tuple[Any, ...], flags: Sequence[int]) -> tuple[Any, ...]:
     if not flags:

@@ -174,6 +174,22 @@ class TurnTimer:
     user_id: int
     due_at: float
     armed_at: float
+# What a bot's notice says happened (bot_notices): Discord refused the game's channel posts
+# for want of the bot's permissions there, and later took them again.
+POSTS_REFUSED = "posts_refused"
+POSTS_BACK = "posts_back"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the bot itself met in a game that moderators should know (/gm log):
+    no game event (nothing changed in the game), so it has no version or audience."""
+
+    ts: float
+    kind: str
+    detail: str = ""
+
+
 @dataclass
 class LiveMessage:
     """The one channel message a game keeps up to date (cogs/outlet.py), as the store

@@ -105,6 +105,9 @@ SET_GUILD_SETTINGS = (
     " updated_at = excluded.updated_at")
 
 GET_LIVE = f"SELECT {LIVE_COLUMNS} FROM live_messages WHERE game_id = ?"
+ADD_NOTICE = "INSERT INTO bot_notices (game_id, ts, kind, detail) VALUES (?, ?, ?, ?)"
+NOTICES = ("SELECT ts, kind, detail FROM bot_notices WHERE game_id = ?"
+           " ORDER BY ts DESC, kind LIMIT ?")
 SET_LIVE = (f"INSERT INTO live_messages (game_id, {LIVE_COLUMNS})"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
             " message_id = excluded.message_id, chapter = excluded.chapter,"
@@ -223,6 +226,7 @@ COPIED_TABLES: dict[str, str] = {
     "undo_points": "game_id, version",
     "turn_timers": "game_id, kind",
     "live_messages": "game_id",
+    "bot_notices": "game_id, ts, kind",
 }
 # Every column, whatever the schema holds now: a column a later migration adds is copied
 # without a change here (and a target without it refuses the copy).

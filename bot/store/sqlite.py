@@ -37,6 +37,7 @@ from bot.store.records import (
     UNDO_KEPT,
     LiveMessage,
     LoggedEvent,
+    Notice,
     Table,
     TimerArm,
     TurnTimer,
@@ -388,6 +389,15 @@ class SqliteStore:
 
     async def set_live(self, game_id: int, live: LiveMessage) -> None:
         await self.execute(Q.SET_LIVE, Q.live_params(game_id, live))
+
+    # -- the bot's notices ------------------------------------------------------------------
+
+    async def add_notice(self, game_id: int, kind: str, detail: str = "") -> None:
+        await self.execute(Q.ADD_NOTICE, (game_id, time.time(), kind, detail))
+
+    async def notices(self, game_id: int, *, limit: int = 25) -> list[Notice]:
+        rows = await self._read(Q.NOTICES, (game_id, limit))
+        return [Notice(float(r[0]), str(r[1]), str(r[2])) for r in reversed(list(rows))]
 
 
 def _write_undo(db: sqlite3.Connection, game_id: int, version: int, undo: UndoWrite,

@@ -1,0 +1,104 @@
+"""What the bot itself must be allowed in a game's channel, and the line that says so.
+
+An interaction is answered whatever the bot may do in its channel, so `/game new`, Join
+and Start all work in a channel where the bot cannot post; only the board post after
+Start would fail, and the table would wait forever on a game nobody sees. So `/game
+new` and Start read the interaction's `app_permissions` (the bot's resolved rights
+there, sent by Discord with every interaction) and refuse in one line naming what is
+missing and where it is granted. The outlet asks the same question of discord.py's
+cache when Discord refuses a post later (`missing_in_cache`).
+
+Every game needs the channel ones. A game that splits into secret teams also wants the
+private-thread ones; without them its team lines go by DM (cogs/outlet.py), so they are
+named to the host at Start rather than refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import discord
+
+from bot import games
+from bot.core.errors import IllegalAction
+from bot.games.base import Game
+from bot.texts import say
+
+# In the order a moderator meets them in the channel's permission list.
+CHANNEL = ("view_channel", "send_messages", "embed_links", "attach_files",
+           "read_message_history")
+IN_THREAD = ("view_channel", "send_messages_in_threads", "embed_links", "attach_files",
+             "read_message_history")
+TEAM_THREADS = ("create_private_threads", "send_messages_in_threads")
+NAMED = frozenset(CHANNEL + IN_THREAD + TEAM_THREADS)  # those data/texts.yaml names
+
+
+def in_a_thread(channel: object) -> bool:
+    """A game played inside a thread: there, Send Messages in Threads is what posts."""
+    return isinstance(channel, discord.Thread)
+
+
+def needed(*, thread: bool) -> tuple[str, ...]:
+    return IN_THREAD if thread else CHANNEL
+
+
+def has_teams(kind: str) -> bool:
+    """The game may split its table into teams with secret lines (its `teams` is its
+    own, not the base's none)."""
+    try:
+        game = games.get(kind)
+    except KeyError:
+        return False
+    return type(game).teams is not Game.teams
+
+
+def missing(perms: discord.Permissions, names: Iterable[str]) -> list[str]:
+    """The names among `names` the bot lacks (Administrator lacks none)."""
+    if perms.administrator:
+        return []
+    return [name for name in names if not getattr(perms, name)]
+
+
+def names_text(names: list[str]) -> str:
+    """"Send Messages and Attach Files", in Discord's own names for them."""
+    shown = [say(f"permissions.names.{name}") for name in names]
+    if not shown:
+        return say("permissions.some_permission")
+    if len(shown) == 1:
+        return shown[0]
+    return ", ".join(shown[:-1]) + say("permissions.and") + shown[-1]
+
+
+def cannot_play(interaction: discord.Interaction) -> None:
+    """Refuse (IllegalAction) when the bot may not show a game in this channel."""
+    lacking = missing(interaction.app_permissions,
+                      needed(thread=in_a_thread(interaction.channel)))
+    if lacking:
+        bot = interaction.client.user
+        raise IllegalAction(say("permissions.cannot_play", missing=names_text(lacking),
+                                channel=f"<#{interaction.channel_id}>",
+                                bot=bot.mention if bot else ""))
+
+
+def threads_warning(interaction: discord.Interaction, kind: str) -> str | None:
+    """For a team game without the private-thread permissions: the line telling the
+    host that team secrets will go by DM; None otherwise."""
+    if in_a_thread(interaction.channel) or not has_teams(kind):
+        return None
+    lacking = missing(interaction.app_permissions, TEAM_THREADS)
+    if not lacking:
+        return None
+    return say("permissions.threads_missing", missing=names_text(lacking))
+
+
+def missing_in_cache(client: discord.Client, channel_id: int) -> list[str] | None:
+    """What the bot lacks in this channel by discord.py's cache (roles and overwrites,
+    kept up to date by the gateway); None when the cache cannot tell (no such channel,
+    no member of ours), and the outlet then just tries."""
+    channel = client.get_channel(channel_id)
+    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return None
+    me = channel.guild.me
+    if me is None:
+        return None
+    return missing(channel.permissions_for(me), needed(thread=in_a_thread(channel)))
