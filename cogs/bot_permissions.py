@@ -52,11 +52,23 @@ def has_teams(kind: str) -> bool:
     return type(game).teams is not Game.teams
 
 
+# Discord denies these implicitly when the first is missing: naming the first is enough,
+# and the line stays short (View Channel takes everything with it).
+IMPLIED = {"send_messages": ("embed_links", "attach_files"),
+           "send_messages_in_threads": ("embed_links", "attach_files")}
+
+
 def missing(perms: discord.Permissions, names: Iterable[str]) -> list[str]:
-    """The names among `names` the bot lacks (Administrator lacks none)."""
+    """The names among `names` the bot lacks (Administrator lacks none), leaving out
+    those Discord only denies because another one is missing."""
     if perms.administrator:
         return []
-    return [name for name in names if not getattr(perms, name)]
+    wanted = list(names)
+    if "view_channel" in wanted and not perms.view_channel:
+        return ["view_channel"]
+    lacking = [name for name in wanted if not getattr(perms, name)]
+    implied = {i for name in lacking for i in IMPLIED.get(name, ())}
+    return [name for name in lacking if name not in implied]
 
 
 def names_text(names: list[str]) -> str:
