@@ -16,6 +16,7 @@ import random
 
 import pytest
 
+from bot import table as T
 from bot.client import HauntBot
 from bot.store import POSTS_BACK, POSTS_REFUSED, Table
 from bot.texts import say
@@ -23,6 +24,7 @@ from cogs import outlet as outlet_module
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, open_and_start, play_by_click, to_move, turn_posts
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
+from tests.helpers import team_game
 
 
 def _cannot_play(fd: FakeDiscord, channel: int, missing: str) -> str:
@@ -206,3 +208,33 @@ async def test_a_refused_post_the_cache_did_not_foresee_stays_owed_too(
     assert len(_pings(fd, channel)) == pings  # the old ping gave way to the new one, once
     again = await _move(fd, channel, by_id, rng)
     assert again.ephemeral_texts() == []
+
+
+async def test_a_team_game_without_private_threads_starts_and_the_host_reads_why_dms(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """Team lines fall back to DMs without the thread permissions (cogs/outlet.py), so
+    Start is not refused for them: the host is told, in the same private line."""
+    with team_game.registered():
+        channel = fd.add_channel("teams")
+        host, tom, rita = fd.add_user("host"), fd.add_user("tom"), fd.add_user("rita")
+        fd.set_bot_permissions(channel, deny=["create_private_threads"])
+        bot = await start_hauntkeeper()
+        await bot.sessions.open(channel, fd.guild_id, T.Actor(host.id, "host"), team_game.KEY, 1)
+        for user in (tom, rita):
+            await (await fd.slash(user, channel, "game", "join")).wait()
+        started = await (await fd.slash(host, channel, "game", "start")).wait()
+        [line] = started.ephemeral_texts()
+        assert "begins with" in line
+        assert line.endswith(say("permissions.threads_missing",
+                                 missing="Create Private Threads"))
+        assert (await _table(bot, channel)).status == "active" and fd.threads(channel) == []
+        assert fd.dms(tom)  # the team's lines came by DM
+
+        plain = fd.add_channel("plain")  # a game without teams is told nothing of threads
+        fd.set_bot_permissions(plain, deny=["create_private_threads"])
+        await (await fd.slash(host, plain, "game", "new", game="cthulhu", seed=2)).wait()
+        await (await fd.slash(tom, plain, "game", "join")).wait()
+        started = await (await fd.slash(host, plain, "game", "start")).wait()
+        [line] = started.ephemeral_texts()
+        assert (await _table(bot, plain)).status == "active"
+        assert "Create Private Threads" not in line

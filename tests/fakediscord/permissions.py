@@ -9,7 +9,8 @@ The model, as Discord computes it (developer docs, "Permissions"): the bot's rol
 (in the fake, one bot role holding `FakeDiscord.bot_permissions`) give the base;
 Administrator there means everything; then the channel's overwrites apply, @everyone's,
 the roles', the bot member's. Without View Channel nothing else counts; without Send
-Messages, Attach Files and Embed Links go too (Discord's implicit denials). A thread
+Messages, Attach Files, Embed Links, TTS and @everyone go too (Discord's implicit
+denials). A thread
 has no overwrites of its own: its parent's permissions rule it, with Send Messages in
 Threads in place of Send Messages.
 
@@ -50,6 +51,9 @@ SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).va
 ATTACH_FILES = discord.Permissions(attach_files=True).value
 EMBED_LINKS = discord.Permissions(embed_links=True).value
 READ_MESSAGE_HISTORY = discord.Permissions(read_message_history=True).value
+# What Discord takes away with Send Messages (developer docs, "Implicit Permissions").
+WITH_SEND = discord.Permissions(attach_files=True, embed_links=True, mention_everyone=True,
+                                send_tts_messages=True).value
 CREATE_PRIVATE_THREADS = discord.Permissions(create_private_threads=True).value
 CREATE_PUBLIC_THREADS = discord.Permissions(create_public_threads=True).value
 MEMBER_OVERWRITE = 1  # an overwrite's type: 0 a role, 1 a member
@@ -89,7 +93,7 @@ def in_channel(base: int, overwrites: list[Json], *, guild_id: int, role_ids: It
     if not perms & VIEW_CHANNEL:
         return 0
     if not perms & (SEND_MESSAGES_IN_THREADS if thread else SEND_MESSAGES):
-        perms &= ~(ATTACH_FILES | EMBED_LINKS)
+        perms &= ~WITH_SEND
     return perms
 
 
