@@ -151,6 +151,9 @@ async def test_a_permission_taken_mid_game_keeps_the_move_owed_and_it_comes_back
     assert await bot.resume_games(ai_turns=False) == 1
     assert len(fd.errors) == refused_requests
     assert (await _gm_log(fd, mod, channel)).count(told) == 1
+    bot = await start_hauntkeeper()  # a restart in the outage: still the same outage
+    assert await bot.resume_games(ai_turns=False) == 1
+    assert len(fd.errors) == refused_requests
     assert [n.kind for n in await bot.store.notices(table.id or 0)] == [POSTS_REFUSED]
 
     fd.clear_bot_permissions(channel)
