@@ -146,9 +146,15 @@ class DiscordOutlet:
         return PostRefused(lacking)
 
     async def _outage_open(self, game_id: int) -> bool:
+        """Whether the game's last notice says its posts are refused (read once per
+        process; an unreadable store counts as no outage, and is read again next time)."""
         known = self._outage.get(game_id)
         if known is None:
-            last = await self.store.notices(game_id, limit=1)
+            try:
+                last = await self.store.notices(game_id, limit=1)
+            except Exception:
+                log.exception("could not read the notices of game %s", game_id)
+                return False
             known = bool(last) and last[-1].kind == POSTS_REFUSED
             self._outage[game_id] = known
         return known
@@ -159,8 +165,8 @@ class DiscordOutlet:
             return
         log.warning("channel %s refuses game %s's posts (missing %s); they stay owed",
                     table.channel_id, table.id, ", ".join(lacking) or "?")
-        await self.store.add_notice(table.id, POSTS_REFUSED, ",".join(lacking))
-        self._outage[table.id] = True
+        if await self._notice(table.id, POSTS_REFUSED, ",".join(lacking)):
+            self._outage[table.id] = True
 
     async def _outage_ended(self, table: Table) -> None:
         """A post went through: an open outage closes with a notice saying so."""
@@ -168,11 +174,23 @@ class DiscordOutlet:
             return
         if await self._outage_open(table.id):
             log.info("channel %s takes game %s's posts again", table.channel_id, table.id)
-            await self.store.add_notice(table.id, POSTS_BACK)
+            if not await self._notice(table.id, POSTS_BACK):
+                return
         if table.status == OVER:
             self._outage.pop(table.id, None)
         else:
             self._outage[table.id] = False
+
+    async def _notice(self, game_id: int, kind: str, detail: str = "") -> bool:
+        """Write a notice; a store that fails here must not fail the delivery it is
+        about (the post went out, or stays owed, either way): False, tried again next
+        time."""
+        try:
+            await self.store.add_notice(game_id, kind, detail)
+        except Exception:
+            log.exception("could not record a %s notice for game %s", kind, game_id)
+            return False
+        return True
 
     async def _close_threads(self, table: Table) -> None:
         """The game is over: each team thread gets a last line pointing to the result,
