@@ -90,7 +90,7 @@ async def test_start_is_refused_without_attach_files_by_button_and_by_command(
     assert lobby is not None
     await (await fd.click(bob, lobby, _lobby_button(lobby, "lobby.join"))).wait()
     fd.set_bot_permissions(channel, deny=["attach_files", "embed_links"])
-    await fd.settle()
+    await fd.permissions_reached(bot, channel)
     before = await _table(bot, channel)
 
     clicked = await (await fd.click(alice, fd.message(lobby.id),
@@ -103,7 +103,7 @@ async def test_start_is_refused_without_attach_files_by_button_and_by_command(
     assert fd.errors == []  # refused before the bot asked Discord for anything
 
     fd.clear_bot_permissions(channel)
-    await fd.settle()
+    await fd.permissions_reached(bot, channel)
     await (await fd.click(alice, fd.message(lobby.id),
                           _lobby_button(lobby, "lobby.start"))).wait()
     assert (await _table(bot, channel)).status == "active"
@@ -134,7 +134,7 @@ async def test_a_permission_taken_mid_game_keeps_the_move_owed_and_it_comes_back
     live = latest_turn(fd, channel)
     shown_before = fd.message(live.id).snapshot()
     fd.set_bot_permissions(channel, deny=["send_messages"])
-    await fd.settle()
+    await fd.permissions_reached(bot, channel)
 
     clicked = await _move(fd, channel, by_id, rng)
     assert clicked.ephemeral_texts() == [_refused(channel, "Send Messages")]
@@ -157,7 +157,7 @@ async def test_a_permission_taken_mid_game_keeps_the_move_owed_and_it_comes_back
     assert [n.kind for n in await bot.store.notices(table.id or 0)] == [POSTS_REFUSED]
 
     fd.clear_bot_permissions(channel)
-    await fd.settle()
+    await fd.permissions_reached(bot, channel)
     posts, pings = turn_posts(fd, channel), len(_pings(fd, channel))
     assert await bot.resume_games(ai_turns=False) == 1  # the 30 s retry, called at once
     await fd.settle()
@@ -188,7 +188,7 @@ async def test_a_refused_post_the_cache_did_not_foresee_stays_owed_too(
     monkeypatch.setattr(outlet_module, "missing_in_cache", lambda client, channel_id: None)
     rng = random.Random(5)
     fd.set_bot_permissions(channel, deny=["send_messages"])
-    await fd.settle()
+    await fd.permissions_reached(bot, channel)
     pings = len(_pings(fd, channel))
 
     clicked = await _move(fd, channel, by_id, rng)
@@ -203,7 +203,7 @@ async def test_a_refused_post_the_cache_did_not_foresee_stays_owed_too(
         in await _gm_log(fd, mod, channel)
 
     fd.clear_bot_permissions(channel)
-    await fd.settle()
+    await fd.permissions_reached(bot, channel)
     assert await bot.resume_games(ai_turns=False) == 1
     await fd.settle()
     table = await _table(bot, channel)

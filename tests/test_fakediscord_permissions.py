@@ -117,7 +117,7 @@ async def test_the_bot_meets_the_channel_permissions_a_test_sets(fd: FakeDiscord
             assert isinstance(channel, discord.TextChannel)
             board = await channel.send("board")
             fd.set_bot_permissions(room, deny=["send_messages", "embed_links"])
-            await fd.settle()
+            await fd.permissions_reached(bot, room)
             await (await fd.slash(ann, room, "perms")).wait()
             sent = fd.interactions[max(fd.interactions)].payload["app_permissions"]
             assert isinstance(sent, str) and sent.isdigit()  # a decimal string, as Discord
@@ -135,30 +135,30 @@ async def test_the_bot_meets_the_channel_permissions_a_test_sets(fd: FakeDiscord
             assert await _refused(board.edit(attachments=[file])) == (403, 50013)
 
             fd.set_bot_permissions(room, deny=["embed_links"])
-            await fd.settle()
+            await fd.permissions_reached(bot, room)
             shown = await channel.send("text", embed=discord.Embed(title="rich"))
             assert fd.message(shown.id).embeds == [] and fd.message(shown.id).content == "text"
             assert await _refused(channel.send(embed=discord.Embed(title="x"))) == (400, 50006)
 
             fd.set_bot_permissions(room, deny=["create_private_threads",
                                                "send_messages_in_threads"])
-            await fd.settle()
+            await fd.permissions_reached(bot, room)
             assert await _refused(channel.create_thread(
                 name="secret", type=discord.ChannelType.private_thread)) == (403, 50013)
             public = await channel.create_thread(name="open", message=shown)
             assert await _refused(public.send("in thread")) == (403, 50013)
 
             fd.set_bot_permissions(room, deny=["read_message_history"])
-            await fd.settle()
+            await fd.permissions_reached(bot, room)
             assert [m async for m in channel.history(limit=10)] == []
 
             fd.set_bot_permissions(room, deny=["view_channel"])
-            await fd.settle()
+            await fd.permissions_reached(bot, room)
             assert await _refused(channel.send("no")) == (403, 50001)
             assert await _refused(board.edit(content="no")) == (403, 50001)
 
             fd.clear_bot_permissions(room)
-            await fd.settle()
+            await fd.permissions_reached(bot, room)
             assert (await channel.send("back")).content == "back"
             assert channel.permissions_for(channel.guild.me).send_messages
     assert [r.getMessage() for r in logged if "403" not in r.getMessage()

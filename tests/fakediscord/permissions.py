@@ -32,6 +32,7 @@ sees it too) and take them back with `clear_bot_permissions`.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -51,6 +52,13 @@ SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).va
 ATTACH_FILES = discord.Permissions(attach_files=True).value
 EMBED_LINKS = discord.Permissions(embed_links=True).value
 READ_MESSAGE_HISTORY = discord.Permissions(read_message_history=True).value
+# The bits a text channel's permissions are compared on (discord.py's cache also drops
+# the voice ones in a text channel; interactions carry them).
+TEXT_BITS = discord.Permissions(
+    view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
+    attach_files=True, read_message_history=True, create_private_threads=True,
+    create_public_threads=True, mention_everyone=True).value
+POLL_SECONDS = 0.01
 # What Discord takes away with Send Messages (developer docs, "Implicit Permissions").
 WITH_SEND = discord.Permissions(attach_files=True, embed_links=True, mention_everyone=True,
                                 send_tts_messages=True).value
@@ -194,6 +202,26 @@ class BotPermissionsMixin:
         channel.permission_overwrites = [o for o in channel.permission_overwrites
                                          if o["id"] != str(self.bot_user.id)]
         self._dispatch_soon("CHANNEL_UPDATE", self._channel_json(channel))
+
+    async def permissions_reached(self: FakeDiscord, client: discord.Client, channel_id: int,
+                                  timeout: float = 5.0) -> None:
+        """Wait until the bot's cache (discord.py's own sum of roles and overwrites) says
+        what the fake says of this channel: the gateway events a change sent are read.
+        Raises AssertionError, with both sums, when it does not happen in `timeout`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        want = self.bot_permissions_in(channel_id) & TEXT_BITS
+        while True:
+            channel = client.get_channel(channel_id)
+            seen = None
+            if isinstance(channel, discord.abc.GuildChannel) and channel.guild.me is not None:
+                seen = channel.permissions_for(channel.guild.me).value & TEXT_BITS
+            if seen == want:
+                await self.settle()
+                return
+            if loop.time() > deadline:
+                raise AssertionError(f"the bot's cache has {seen} in {channel_id}, not {want}")
+            await asyncio.sleep(POLL_SECONDS)
 
     def _announce_permissions(self: FakeDiscord) -> None:
         """The bot's role changed: every guild hears it (GUILD_ROLE_UPDATE)."""
