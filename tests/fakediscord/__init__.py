@@ -20,6 +20,9 @@ More servers: `fd.add_guild("Other")`, then `add_channel(..., guild=)`, `add_use
 guild=)` and `join_guild(user, guild)`; an interaction carries the guild of its channel
 and the member's permissions there. `fd.forge(user, message, custom_id)` sends a click
 whose component was rewritten, as a modified client can (see test_fakediscord_rules.py).
+`fd.set_bot_permissions(channel, deny=["send_messages"])` takes rights from the bot in one
+channel, refused as Discord refuses them (permissions.py; `clear_bot_permissions` gives
+them back), and `await fd.permissions_reached(bot, channel)` waits until the bot knows.
 """
 
 from .models import FakeChannel, FakeMessage, FakeUser, InteractionHandle, flat_components
