@@ -127,6 +127,15 @@ class Played:
     ai_to_act: bool = False  # the seat to act is an AI's
 
 
+class Behind(IllegalAction):
+    """A stale click on a table whose delivery was behind: tried again, and `outcome`
+    says how that went (still refused: the channel's permissions, for the caller)."""
+
+    def __init__(self, message: str, outcome: Outcome) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
 class _Acting:
     """One user's action as the metrics see it: the game is known once the table is."""
 
@@ -294,7 +303,7 @@ class Sessions:
                 raise IllegalAction(say("errors.game_over" if latest else "errors.no_game"))
             acting.game = table.kind
             if version is not None and version != table.version:
-                raise IllegalAction(say("errors.stale"))
+                raise await self._behind(table)
             was_lobby = table.status == LOBBY
             if was_lobby and action.kind == table_rules.START:
                 await self._hand_in_played(table)
@@ -308,6 +317,15 @@ class Sessions:
                 return Outcome(new, events, lobby_only=True)
             return await self._continue(new, owed_from, sequenced(new, events),
                                         played.plan, (played.ai_to_act, played.offer_next))
+
+    async def _behind(self, table: Table) -> IllegalAction:
+        """A click from a message older than the table is refused as stale. If the table
+        still owes a delivery (its channel refused the post, say), the click is the
+        moment to try it again, so the newest controls show; a refusal then says why
+        (`Behind.outcome`)."""
+        if table.delivered_seq >= table.last_seq:
+            return IllegalAction(say("errors.stale"))
+        return Behind(say("errors.stale"), await self._deliver(table, table.delivered_seq, []))
 
     def _played_move(self, table: Table, actor: table_rules.Actor,
                      action: Action) -> tuple[Played, UndoWrite | None]:
@@ -589,4 +607,4 @@ class Sessions:
         return prompt_of(table)
 
 
-__all__ = ["GameExists", "Outcome", "Outlet", "Post", "Prompt", "Sessions"]
+__all__ = ["Behind", "GameExists", "Outcome", "Outlet", "Post", "Prompt", "Sessions"]

@@ -18,6 +18,7 @@ import discord
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.guild_settings import GuildSettings
+from bot.sessions import Behind
 from bot.table import Actor
 from bot.texts import say
 from cogs.bot_permissions import names_text
@@ -91,7 +92,7 @@ async def handling(interaction: discord.Interaction, command: str, *,
         await remind_undelivered(interaction, channel_id)
     except IllegalAction as exc:
         outcome = f"refused: {exc.message}"
-        await say_ephemeral(interaction, exc.message)
+        await say_ephemeral(interaction, refusal_text(exc))
     except Exception:
         outcome = "error"
         log.exception("interaction failed: %s", command)
@@ -149,6 +150,18 @@ def pick_option(options: list[Option], typed: str, *, nothing: str,
     if not options:
         raise IllegalAction(nothing)
     raise IllegalAction(which("; ".join(o.label for o in options[:10]))[:1900])
+
+
+def refusal_text(exc: IllegalAction) -> str:
+    """What a refused action reads: its message, unless it was a stale click on a game
+    whose channel still refuses the bot's posts (sessions.Behind), which says that."""
+    if not isinstance(exc, Behind) or exc.outcome.refused is None:
+        return exc.message
+    behind = exc.outcome
+    channel = f"<#{behind.table.channel_id}>"
+    if not behind.refused:
+        return say("permissions.behind_unknown", channel=channel)
+    return say("permissions.behind", channel=channel, missing=names_text(behind.refused))
 
 
 def acknowledgement(outcome: Outcome, done: str) -> str:

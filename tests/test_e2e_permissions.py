@@ -241,3 +241,35 @@ async def test_a_team_game_without_private_threads_starts_and_the_host_reads_why
         [line] = started.ephemeral_texts()
         assert (await _table(bot, plain)).status == "active"
         assert "Create Private Threads" not in line
+
+
+async def test_a_click_on_the_message_left_behind_says_why_then_brings_it_up_to_date(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """The live message stays on the turn before the owed move: a click on it is stale.
+    During the outage it says why the message is behind; once the permission is back,
+    that click is what delivers the owed move (no waiting for the 30 s retry)."""
+    bot, channel, by_id, _mod = await _two_playing(fd, start_hauntkeeper, "behind")
+    rng = random.Random(6)
+    live = latest_turn(fd, channel)
+    mover = by_id[to_move(live) or 0]
+    fd.set_bot_permissions(channel, deny=["attach_files"])
+    await fd.permissions_reached(bot, channel)
+    await _move(fd, channel, by_id, rng)  # saved, owed
+    owed = await _table(bot, channel)
+    assert owed.delivered_seq < owed.last_seq
+
+    again = await play_by_click(fd, mover, fd.message(live.id), rng)  # the old buttons
+    assert again.ephemeral_texts() == [say("permissions.behind", channel=f"<#{channel}>",
+                                           missing="Attach Files")]
+    assert await _table(bot, channel) == owed  # the game untouched
+
+    fd.clear_bot_permissions(channel)
+    await fd.permissions_reached(bot, channel)
+    posts = turn_posts(fd, channel)
+    stale = await play_by_click(fd, mover, fd.message(live.id), rng)
+    assert stale.ephemeral_texts() == [say("errors.stale")]  # the click itself did nothing
+    table = await _table(bot, channel)
+    assert table.version == owed.version and table.delivered_seq == table.last_seq
+    assert turn_posts(fd, channel) == posts + 1  # but the owed move is shown now, once
+    assert await bot.resume_games(ai_turns=False) == 0
+    assert (await _move(fd, channel, by_id, rng)).ephemeral_texts() == []  # newest controls
