@@ -156,6 +156,9 @@ async def test_the_bot_meets_the_channel_permissions_a_test_sets(fd: FakeDiscord
             await fd.permissions_reached(bot, room)
             assert await _refused(channel.send("no")) == (403, 50001)
             assert await _refused(board.edit(content="no")) == (403, 50001)
+            assert await _refused(channel.fetch_message(board.id)) == (403, 50001)
+            assert await _refused(bot.fetch_channel(room)) == (403, 50001)
+            assert await _refused(board.delete()) == (403, 50001)
 
             fd.clear_bot_permissions(room)
             await fd.permissions_reached(bot, room)

@@ -89,6 +89,9 @@ class ChannelRoutesMixin:
         channel = self._channel(p)
         if channel is None:
             return self._error(request, 404, 10003, "Unknown Channel")
+        refused = self.bot_refusal(channel, edit=True)  # permissions.py: View Channel
+        if refused is not None:
+            return self._error(request, *refused)
         return json_response(self._channel_json(channel))
 
     async def _create_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
@@ -229,6 +232,9 @@ class ChannelRoutesMixin:
         msg = self._find_message(int(p["cid"]), p["mid"])
         if msg is None:
             return self._error(request, 404, 10008, "Unknown Message")
+        refused = self.bot_refusal(self.channels[msg.channel_id], edit=True)  # permissions.py
+        if refused is not None:
+            return self._error(request, *refused)
         return json_response(self._message_json(msg))
 
     async def _edit_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
