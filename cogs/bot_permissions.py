@@ -33,9 +33,14 @@ TEAM_THREADS = ("create_private_threads", "send_messages_in_threads")
 NAMED = frozenset(CHANNEL + IN_THREAD + TEAM_THREADS)  # those data/texts.yaml names
 
 
+THREAD_TYPES = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                          discord.ChannelType.news_thread})
+
+
 def in_a_thread(channel: object) -> bool:
-    """A game played inside a thread: there, Send Messages in Threads is what posts."""
-    return isinstance(channel, discord.Thread)
+    """A game played inside a thread: there, Send Messages in Threads is what posts
+    (an interaction's channel may be a Thread or only a partial one that knows its type)."""
+    return isinstance(channel, discord.Thread) or getattr(channel, "type", None) in THREAD_TYPES
 
 
 def needed(*, thread: bool) -> tuple[str, ...]:

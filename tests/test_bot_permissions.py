@@ -51,6 +51,16 @@ def test_a_game_in_a_thread_needs_send_messages_in_threads_instead() -> None:
         "send_messages_in_threads"]
 
 
+def test_a_thread_is_known_by_its_type_even_when_only_partly_known() -> None:
+    class Partial:
+        def __init__(self, kind: discord.ChannelType) -> None:
+            self.type = kind
+
+    assert bp.in_a_thread(Partial(discord.ChannelType.private_thread))
+    assert not bp.in_a_thread(Partial(discord.ChannelType.text))
+    assert not bp.in_a_thread(None)
+
+
 def test_only_games_with_teams_want_the_thread_permissions() -> None:
     assert bp.has_teams("betrayal")
     assert not bp.has_teams("cthulhu") and not bp.has_teams("evilbelow")

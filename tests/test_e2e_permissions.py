@@ -273,3 +273,19 @@ async def test_a_click_on_the_message_left_behind_says_why_then_brings_it_up_to_
     assert turn_posts(fd, channel) == posts + 1  # but the owed move is shown now, once
     assert await bot.resume_games(ai_turns=False) == 0
     assert (await _move(fd, channel, by_id, rng)).ephemeral_texts() == []  # newest controls
+
+
+async def test_in_a_thread_send_messages_in_threads_is_what_counts(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    parent = fd.add_channel("hall")
+    alice = fd.add_user("alice")
+    thread = fd.add_thread(parent, "side game", owner=alice)
+    fd.set_bot_permissions(parent, deny=["send_messages"])  # the channel, not its threads
+    bot = await start_hauntkeeper()
+    opened = await (await fd.slash(alice, thread, "game", "new", game="cthulhu")).wait()
+    assert opened.ephemeral_texts() == [] and await bot.store.load(thread) is not None
+
+    fd.set_bot_permissions(parent, deny=["send_messages_in_threads"])
+    other = fd.add_thread(parent, "another", owner=alice)
+    refused = await (await fd.slash(alice, other, "game", "new", game="cthulhu")).wait()
+    assert refused.ephemeral_texts() == [_cannot_play(fd, other, "Send Messages in Threads")]
