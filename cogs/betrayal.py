@@ -40,7 +40,9 @@ ATTACK = {"attack"}
 HAUNT_ACTS = {"act", "mmove", "mattack", "mend"}  # haunt and room actions, the monsters' turn
 TRAITS = [app_commands.Choice(name=t.capitalize(), value=t)
           for t in ("might", "speed", "sanity", "knowledge")]
-DIRECTIONS = [app_commands.Choice(name=content.say(f"dirs.{v}"), value=v) for v in "NESW"]
+DIRECTION_VALUES = ("N", "E", "S", "W")
+DIRECTIONS = [app_commands.Choice(name=content.say(f"dirs.{v}"), value=v)
+              for v in DIRECTION_VALUES]
 
 
 async def _table(interaction: discord.Interaction) -> Table:
@@ -123,6 +125,8 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
     async def _by_direction(self, interaction: discord.Interaction, kind: str,
                             direction: str) -> None:
         async with handling(interaction, f"betrayal {kind}"):
+            if direction not in DIRECTION_VALUES:  # a stale registration's choice
+                raise IllegalAction(say("errors.option_misfit", option="direction"))
             table, options = await _options(interaction, {kind})
             match = [o for o in options if o.action.args.get("dir") == direction]
             if not match:

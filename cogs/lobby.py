@@ -29,6 +29,7 @@ from cogs.components import lobby_embed, lobby_view
 from cogs.outlet import chunks
 from cogs.setup_options import setup_options
 
+MAX_SEED = 2**53 - 1  # the largest integer every Discord client shows exactly
 FIELD_LIMIT = 1024  # Discord: the characters of one embed field's value
 MAX_STATUS_FIELDS = 4  # and an embed holds 6,000 characters in all
 
@@ -128,11 +129,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
     @app_commands.choices(game=GAME_CHOICES)
     @setup_options(games.all_games(), _offered)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                  seed: app_commands.Range[int, 0, 2**53] | None = None,
+                  seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
                   **setup: str | None) -> None:
         """The game's own options (`setup`) are every game's setup_choices, as options."""
         async with handling(interaction, "game new"):
             channel_id = interaction.channel_id or 0
+            if game.value not in games.all_games():  # a game an older bot offered
+                raise IllegalAction(say("errors.option_misfit", option="game"))
             if seed is None:
                 seed = secrets.randbits(32)
             options: dict[str, str] = _setup_options(game.value, **setup)

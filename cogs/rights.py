@@ -33,6 +33,7 @@ from cogs.common import (
     sessions_of,
 )
 from cogs.moderation_views import channel_list
+from cogs.option_check import given, misfit
 
 NEW_GAME = "game new"  # the one command refused even where a game already runs
 
@@ -128,6 +129,11 @@ async def table_check(interaction: discord.Interaction) -> bool:
     command = interaction.command
     if interaction.type is not discord.InteractionType.application_command or command is None:
         return True
+    wrong = misfit(command, given(interaction))
+    if wrong is not None:  # a stale registration's value: refused before any cog runs
+        await refuse(interaction, command.qualified_name,
+                     say("errors.option_misfit", option=wrong[:32]))
+        return False
     parent_group = command.root_parent if isinstance(command, app_commands.Command) else None
     root = parent_group.name if parent_group is not None else command.name
     channel = interaction.channel
