@@ -368,6 +368,31 @@ async def test_undo_points_are_kept_newest_first_and_trimmed(any_store: Store) -
     assert len(await any_store.undo_points(table.id or 0, limit=3)) == 3
 
 
+async def test_the_save_that_ends_a_game_drops_its_undo_points(any_store: Store) -> None:
+    """Issue 19: a finished game is out of undo's reach, so nothing of it stays behind;
+    another game's points are left alone."""
+    other = await _game(any_store)
+    other = await _move(any_store, other, 1)
+    other.status = "over"  # ended with a point kept: the point goes
+    await any_store.save(other, [], expected_version=other.version, actor_id=None,
+                         action=None)
+    table = Table(channel_id=CHANNEL + 1, guild_id=GUILD, kind="cthulhu", host_id=HOST,
+                  seed=1, seats=[Seat("Ann", HOST)], status="active", state={"n": 0})
+    table = await any_store.create(table, [], HOST, None)
+    running = Table(channel_id=CHANNEL + 2, guild_id=GUILD, kind="cthulhu", host_id=HOST,
+                    seed=1, seats=[Seat("Ann", HOST)], status="active", state={"n": 0})
+    running = await any_store.create(running, [], HOST, None)
+    for n in range(1, UNDO_KEPT + 3):
+        table = await _move(any_store, table, n)
+        running = await _move(any_store, running, n)
+    assert len(await any_store.undo_points(table.id or 0, limit=100)) == UNDO_KEPT  # capped
+    assert await any_store.undo_points(other.id or 0) == []
+    table.status = "over"
+    table = await _move(any_store, table, 99)  # even a move that ends it keeps none
+    assert await any_store.undo_points(table.id or 0, limit=100) == []
+    assert len(await any_store.undo_points(running.id or 0, limit=100)) == UNDO_KEPT
+
+
 async def test_a_refused_save_keeps_no_undo_point(any_store: Store) -> None:
     table = await _game(any_store)
     stale = table.copy()

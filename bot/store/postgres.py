@@ -272,6 +272,8 @@ class PostgresStore:
             if timers:
                 await conn.executemany(_pg(Q.INSERT_TIMER),
                                        Q.timer_rows(table, expected_version + 1, timers))
+            if table.status == R.OVER:  # out of undo's reach: its points go with it
+                await conn.execute(_pg(Q.DROP_ALL_UNDO), game_id)
         return Q.saved(table, expected_version + 1, int(row[0]), int(row[1]))
 
     # -- turn timers -------------------------------------------------------------------------

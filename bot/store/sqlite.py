@@ -245,6 +245,8 @@ class SqliteStore:
             if table.guild_id is not None:
                 _record_played(db, table.guild_id, table.kind, played, now)
             _replace_timers(db, table, expected_version + 1, timers)
+            if table.status == OVER:  # out of undo's reach: its points go with it
+                db.execute(Q.DROP_ALL_UNDO, (table.id,))
             return int(row[0]), int(row[1])
 
         return Q.saved(table, expected_version + 1,
