@@ -25,6 +25,7 @@ from bot.games.betrayal.context import explorer_name
 from bot.games.betrayal.state import BetrayalState
 from bot.store import Table
 from bot.texts import say
+from cogs.click_limit import FREE, LIMITS
 from cogs.common import (
     acknowledgement,
     handling,
@@ -90,7 +91,7 @@ async def _send(interaction: discord.Interaction, table: Table, action: Action) 
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-class BetrayalCog(commands.GroupCog, group_name="betrayal",
+class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
                   group_description="Your turn in Betrayal at House on the Hill"):
     async def _play(self, interaction: discord.Interaction, command: str, kinds: set[str],
                     typed: str) -> None:
@@ -198,7 +199,8 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
                       current: str) -> list[app_commands.Choice[str]]:
         return await _choices(interaction, {"pickup"}, current)
 
-    @app_commands.command(name="sheet", description="An explorer's sheet: traits and cards")
+    @app_commands.command(name="sheet", description="An explorer's sheet: traits and cards",
+                          extras=FREE)
     @app_commands.describe(explorer="Whose sheet: any explorer at the table (yours if left "
                                     "out)")
     async def sheet(self, interaction: discord.Interaction,

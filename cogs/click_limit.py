@@ -1,10 +1,13 @@
-"""How fast one user may click the bot's buttons.
+"""How fast one user may change a table: clicks on the bot's buttons and the slash
+commands that play or seat (/game join, leave..., a game's own commands), in one bucket.
 
 discord.py's cooldowns guard commands, not DynamicItem callbacks, so the buttons keep a
 small bucket of their own: per user, in memory (a restart forgets it, which is fine for
 a limit measured in seconds). Only applied clicks fill it, so a user who keeps hammering
 is not locked out for longer than the window; a burst is refused with one line, and the
-clicks after it in the same burst are acknowledged silently.
+clicks after it in the same burst are acknowledged silently. The slash commands count in
+the same bucket (cogs/rights.table_check asks `limited`): a command marks itself, or its
+game's whole group, with LIMITED in its extras; a command only reading stays free.
 """
 
 from __future__ import annotations
@@ -15,8 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from discord import app_commands
+
 CLICKS_PER_WINDOW = (5, 3.0)  # at most 5 applied clicks within 3 seconds, per user
 PRUNE_EVERY = 1000  # checks between sweeps of users gone quiet
+LIMITED = "hauntkeeper.limited"  # a command's (or its group's) extras key: it counts
+LIMITS = {LIMITED: True}  # extras= of a command that counts (or group_extras= of a cog)
+FREE = {LIMITED: False}  # extras= of a read-only command in a group that counts
 
 
 class Verdict(Enum):
@@ -60,6 +68,21 @@ class ClickLimit:
         for user_id in quiet:
             del self._applied[user_id]
             self._told.discard(user_id)
+
+
+def limited(command: object) -> bool:
+    """The slash command changes a table, so it counts in the user's bucket: its own
+    extras say so, else its group's."""
+    if not isinstance(command, app_commands.Command):
+        return False
+    if LIMITED in command.extras:
+        return bool(command.extras[LIMITED])
+    group = command.parent
+    while group is not None:
+        if LIMITED in group.extras:
+            return bool(group.extras[LIMITED])
+        group = group.parent
+    return False
 
 
 CLICKS = ClickLimit()

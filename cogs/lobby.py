@@ -24,6 +24,7 @@ from bot.core.errors import IllegalAction
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
+from cogs.click_limit import LIMITS
 from cogs.common import acknowledgement, actor_of, bot_of, handling, say_ephemeral, sessions_of
 from cogs.components import lobby_embed, lobby_view
 from cogs.outlet import chunks
@@ -123,7 +124,8 @@ async def _redraw_lobby(interaction: discord.Interaction, table: Table, *,
 
 @app_commands.guild_only()
 class GameCog(commands.GroupCog, group_name="game", group_description="Play a game here"):
-    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.command(name="new", description="Open a lobby for a new game in this channel",
+                          extras=LIMITS)
     @app_commands.describe(game="Which game to play",
                            seed="Optional number that fixes the shuffles and dice")
     @app_commands.choices(game=GAME_CHOICES)
@@ -180,7 +182,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             elif kind == table_rules.START:
                 await _redraw_lobby(interaction, outcome.table, buttons=False)
 
-    @app_commands.command(name="join", description="Take a seat in this channel's lobby")
+    @app_commands.command(name="join", description="Take a seat in this channel's lobby",
+                          extras=LIMITS)
     @app_commands.describe(pick="Your explorer or character, in games that ask for one")
     async def join(self, interaction: discord.Interaction, pick: str | None = None) -> None:
         if pick is None:
@@ -203,15 +206,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 for value, label in values if needle in label.lower()][:25]
 
     @app_commands.command(name="leave",
-                          description="Leave the lobby (in a running game, the AI takes over)")
+                          description="Leave the lobby (in a running game, the AI takes over)",
+                          extras=LIMITS)
     async def leave(self, interaction: discord.Interaction) -> None:
         await self._lobby_action(interaction, Action(table_rules.LEAVE))
 
-    @app_commands.command(name="start", description="Start the game (host only)")
+    @app_commands.command(name="start", description="Start the game (host only)",
+                          extras=LIMITS)
     async def start(self, interaction: discord.Interaction) -> None:
         await self._lobby_action(interaction, Action(table_rules.START))
 
-    @app_commands.command(name="end", description="End the game here (host or moderator)")
+    @app_commands.command(name="end", description="End the game here (host or moderator)",
+                          extras=LIMITS)
     async def end(self, interaction: discord.Interaction) -> None:
         await self._lobby_action(interaction, Action(table_rules.END))
 
