@@ -44,6 +44,8 @@ FOR_SEAT = "for_seat"
 # leave, /gm seat, a split team). Its delivery then makes each team thread's members the
 # team's holders again (bot/delivery.py, Plan.members): the one who left is taken out.
 SEATS_MOVED = "seats_moved"
+# A table option: a moderator chose the seed (bot/seeds.py); the lobby says so.
+SEEDED = "seeded"
 
 
 @dataclass(frozen=True)

@@ -364,6 +364,9 @@ def lobby_embed(table: Table) -> discord.Embed:
         if name in offered:
             label = dict(offered[name]).get(str(value), str(value))
             embed.add_field(name=name.capitalize(), value=label)
+    if table.options.get(table_rules.SEEDED):  # said openly: the table knows (bot/seeds.py)
+        embed.add_field(name=say("lobby.seeded_title"), value=say("lobby.seeded"),
+                        inline=False)
     embed.set_footer(text=say("lobby.footer", count=len(table.seats), max=game.max_players,
                               min=game.min_players))
     return embed

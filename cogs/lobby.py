@@ -25,7 +25,15 @@ from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
 from cogs.click_limit import LIMITS
-from cogs.common import acknowledgement, actor_of, bot_of, handling, say_ephemeral, sessions_of
+from cogs.common import (
+    acknowledgement,
+    actor_of,
+    bot_of,
+    handling,
+    is_moderator,
+    say_ephemeral,
+    sessions_of,
+)
 from cogs.components import lobby_embed, lobby_view
 from cogs.outlet import chunks
 from cogs.setup_options import setup_options
@@ -95,6 +103,24 @@ def _pick_action(typed: str) -> PickResolver:
     return resolve
 
 
+def _chosen_seed(interaction: discord.Interaction, chosen: int) -> int:
+    """A chosen `seed:` is for moderators only, and the lobby says the game is seeded.
+
+    Why (issue 19, fair seeds): the seed fixes every shuffle and die, so whoever knows it
+    can read every seat's secrets off the public demo (`demo --seed 7` deals as
+    `/game new seed:7`). Moderators are trusted with those secrets already (/gm seat
+    hands them any seat, and its secrets with it), so a seed in their hands reveals
+    nothing new, and the demo and a bug report still reproduce a seeded game exactly.
+    Mixing a per-server secret into the deal was weighed and left out: it would keep
+    the seed from a moderator who can read the seats anyway, at the price of that
+    reproduction. Everyone else gets a seed no one chose."""
+    if not is_moderator(interaction):
+        raise IllegalAction(say("errors.seed_mods_only"))
+    if not 0 <= chosen <= MAX_SEED:
+        raise IllegalAction(say("errors.option_misfit", option="seed"))
+    return chosen
+
+
 async def _require_table(interaction: discord.Interaction, *, latest: bool = False) -> Table:
     table = await sessions_of(interaction).table(interaction.channel_id or 0, latest=latest)
     if table is None:
@@ -127,7 +153,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel",
                           extras=LIMITS)
     @app_commands.describe(game="Which game to play",
-                           seed="Optional number that fixes the shuffles and dice")
+                           seed="Moderators: a number that fixes the shuffles and dice")
     @app_commands.choices(game=GAME_CHOICES)
     @setup_options(games.all_games(), _offered)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
@@ -138,9 +164,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             channel_id = interaction.channel_id or 0
             if game.value not in games.all_games():  # a game an older bot offered
                 raise IllegalAction(say("errors.option_misfit", option="game"))
+            options: dict[str, str] = _setup_options(game.value, **setup)
             if seed is None:
                 seed = secrets.randbits(32)
-            options: dict[str, str] = _setup_options(game.value, **setup)
+            else:  # chosen: moderators only, and said openly in the lobby
+                seed = _chosen_seed(interaction, seed)
+                options[table_rules.SEEDED] = "yes"
             # Today's date, for games that start with "whose birthday comes next"; kept
             # in the options so a replay of this game stays exact.
             options["today"] = datetime.now(UTC).strftime("%m-%d")
