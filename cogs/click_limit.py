@@ -12,6 +12,7 @@ game's whole group, with LIMITED in its extras; a command only reading stays fre
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -19,6 +20,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 from discord import app_commands
+
+from bot.store import Store
+
+log = logging.getLogger(__name__)
 
 CLICKS_PER_WINDOW = (5, 3.0)  # at most 5 applied clicks within 3 seconds, per user
 PRUNE_EVERY = 1000  # checks between sweeps of users gone quiet
@@ -38,6 +43,7 @@ class ClickLimit:
     clicks: int = CLICKS_PER_WINDOW[0]
     seconds: float = CLICKS_PER_WINDOW[1]
     clock: Callable[[], float] = time.monotonic
+    wall: Callable[[], float] = time.time  # the slots shared across processes
 
     def __post_init__(self) -> None:
         self._applied: dict[int, deque[float]] = {}
@@ -46,6 +52,40 @@ class ClickLimit:
 
     def check(self, user_id: int) -> Verdict:
         """Whether this user's click goes ahead now (and, if so, count it)."""
+        room = self._room(user_id)
+        if room is None:
+            return self._over(user_id)
+        return self._go(user_id, *room)
+
+    async def admit(self, user_id: int, shared: Store | None) -> Verdict:
+        """`check`, then the count every process shares (the store's, on PostgreSQL):
+        with several shard processes a user's DM clicks land on shard 0 and their
+        channel's on another, and a bucket per process alone let twice the clicks by.
+
+        The shared count is per fixed slot of `seconds` (at most `clicks` in each): a
+        user within the limit here (any `seconds` hold at most `clicks`) is never
+        refused by it, and across processes the user's rate is held to the limit, at
+        worst a burst of twice `clicks` around a slot's edge. It costs one upsert per
+        click let by here (a round trip well under a millisecond, beside the lock,
+        load and save that click costs anyway); a click refused here costs none. A
+        store that cannot count now lets the click go: the limit keeps order, it must
+        not stop play."""
+        room = self._room(user_id)
+        if room is None:
+            return self._over(user_id)
+        if shared is not None:
+            slot = int(self.wall() // self.seconds)
+            try:
+                counted = await shared.count_click(user_id, slot, self.clicks)
+            except Exception:
+                log.warning("the shared click count failed; this click goes", exc_info=True)
+                counted = True
+            if not counted:  # other processes let this user's bucket's worth by
+                return self._over(user_id)
+        return self._go(user_id, *room)
+
+    def _room(self, user_id: int) -> tuple[deque[float], float] | None:
+        """The user's recent applied clicks and the time, if one more fits; else None."""
         now = self.clock()
         self._checks += 1
         if self._checks % PRUNE_EVERY == 0:
@@ -53,14 +93,19 @@ class ClickLimit:
         recent = self._applied.setdefault(user_id, deque())
         while recent and now - recent[0] >= self.seconds:
             recent.popleft()
-        if len(recent) >= self.clicks:
-            if user_id in self._told:
-                return Verdict.QUIET
-            self._told.add(user_id)
-            return Verdict.REFUSE
+        return None if len(recent) >= self.clicks else (recent, now)
+
+    def _go(self, user_id: int, recent: deque[float], now: float) -> Verdict:
         self._told.discard(user_id)
         recent.append(now)
         return Verdict.GO
+
+    def _over(self, user_id: int) -> Verdict:
+        """Over the limit: said once per burst, then quiet."""
+        if user_id in self._told:
+            return Verdict.QUIET
+        self._told.add(user_id)
+        return Verdict.REFUSE
 
     def _prune(self, now: float) -> None:
         quiet = [u for u, times in self._applied.items()

@@ -57,7 +57,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
                      version: int | None, label: str) -> None:
     """A click or a choice: defer, play it through the sessions layer, report DM trouble.
     Too many clicks at once are not applied (cogs/click_limit.py)."""
-    verdict = click_limit.CLICKS.check(interaction.user.id)
+    verdict = await click_limit.CLICKS.admit(interaction.user.id, bot_of(interaction).store)
     if verdict is click_limit.Verdict.REFUSE:
         await refuse(interaction, label, say("commands.slow_down"))
         return

@@ -129,7 +129,7 @@ async def _within_limit(interaction: discord.Interaction,
     of the burst get an answer that says nothing (a slash command must be answered)."""
     if not click_limit.limited(command):
         return True
-    verdict = click_limit.CLICKS.check(interaction.user.id)
+    verdict = await click_limit.CLICKS.admit(interaction.user.id, bot_of(interaction).store)
     if verdict is click_limit.Verdict.GO:
         return True
     if verdict is click_limit.Verdict.REFUSE:

@@ -9,7 +9,6 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import discord
 import pytest
@@ -17,14 +16,8 @@ import pytest
 from bot.client import HauntBot
 from bot.store import SqliteStore, Store, open_store
 from cogs import click_limit
-from tests.fakediscord import (
-    FakeDiscord,
-    FakeUser,
-    InteractionHandle,
-    discord_errors,
-    start_bot,
-    stop_bot,
-)
+from tests.e2e_helpers import seeding_as_moderator
+from tests.fakediscord import FakeDiscord, discord_errors, start_bot, stop_bot
 from tests.pg_pair import HeldStore
 from tests.pg_server import NoServer, PgServer
 
@@ -91,7 +84,7 @@ async def any_store(backend: Backend) -> AsyncIterator[Store]:
 @pytest.fixture
 async def fd() -> AsyncIterator[FakeDiscord]:
     server = FakeDiscord()
-    server.slash = _seeding_as_moderator(server)  # type: ignore[method-assign]
+    server.slash = seeding_as_moderator(server)  # type: ignore[method-assign]
     await server.start()
     yield server
     await server.stop()
@@ -144,31 +137,6 @@ async def start_hauntkeeper(fd: FakeDiscord, tmp_path: Path,
     assert failures == [], failures
     assert logged == [], [r.getMessage() for r in logged]
     assert ours.records == [], [r.getMessage() for r in ours.records]
-
-
-def _seeding_as_moderator(fd: FakeDiscord) -> Callable[..., Awaitable[InteractionHandle]]:
-    """Scripted hosts choose seeds for games that play the same every run, and only
-    moderators may choose one (cogs/lobby.py, fair seeds): the host of a seeded
-    `/game new` holds the channel-manager role for that one command. A test of the
-    seed rule itself takes this away (`monkeypatch.delattr(fd, "slash")`)."""
-    plain = fd.slash
-
-    async def slash(user: FakeUser, channel_id: int, command: str, /, *path: str,
-                    **options: Any) -> InteractionHandle:
-        if command != "game" or path[:1] != ("new",) or options.get("seed") is None:
-            return await plain(user, channel_id, command, *path, **options)
-        channel = fd.channels[channel_id]
-        role = fd.guild_of(channel).manager_role_id if not channel.is_dm else None
-        lent = role is not None and role not in user.role_ids
-        if lent:
-            fd.give_role(user, role)  # type: ignore[arg-type]
-        try:  # the interaction carries the member as they are when it is sent
-            return await plain(user, channel_id, command, *path, **options)
-        finally:
-            if lent:
-                user.role_ids.remove(role)
-
-    return slash
 
 
 class _ErrorCollector(logging.Handler):

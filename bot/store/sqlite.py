@@ -384,6 +384,10 @@ class SqliteStore:
 
     # -- live messages ----------------------------------------------------------------------
 
+    async def count_click(self, user_id: int, slot: int, most: int) -> bool:
+        """One process per SQLite file: its in-memory limit is the whole count."""
+        return True
+
     async def get_live(self, game_id: int) -> LiveMessage | None:
         rows = list(await self._read(Q.GET_LIVE, (game_id,)))
         return Q.live_of(rows[0]) if rows else None
