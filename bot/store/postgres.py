@@ -94,6 +94,7 @@ class PostgresStore:
         self._lock_pool = await asyncpg.create_pool(self.url, min_size=0,
                                                     max_size=self._lock_connections)
         await self._migrate()
+        await self.pool.execute(_pg(Q.DROP_FINISHED_UNDO), R.OVER)  # what an older bot left
 
     async def close(self) -> None:
         pools, self._pool, self._lock_pool = (self._pool, self._lock_pool), None, None

@@ -79,6 +79,7 @@ class SqliteStore:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hk-store")
         self._db = await self._on_writer(_connect, self.path)
         await self._on_writer(self._migrate)
+        await self.execute(Q.DROP_FINISHED_UNDO, (OVER,))  # what an older bot left
         if self.path != MEMORY:  # an in-memory database lives in one connection: reads
             self._reader = await aiosqlite.connect(  # go to the writer's thread too
                 self.path, isolation_level=None, detect_types=sqlite3.PARSE_COLNAMES)
