@@ -124,7 +124,7 @@ class MemberKeeper(Protocol):
 def members(table: Table, sequenced: Sequenced) -> dict[str, list[int]] | None:
     """Who each team's thread must hold, when one of these events passed a seat on: the
     humans holding the team's seats now (none moved: None)."""
-    if not any(e.data.get(table_rules.SEATS_MOVED) for _, e in sequenced):
+    if not any(e.kind == table_rules.SEATS_MOVED for _, e in sequenced):
         return None
     return {team: _team_users(table, seats) for team, seats in _teams(table).items()}
 

@@ -40,9 +40,10 @@ WHILE_PAUSED = frozenset({END, KICK, PAUSE, RESUME, SEAT, HOST, UNDO, LEAVE})
 # A button for one seat's out-of-turn action names that seat in this argument, which the
 # table takes off before the game sees the action (no game's actions use the name).
 FOR_SEAT = "for_seat"
-# An event's data flag: a seat of the running game passed to someone else (a kick, a
-# leave, /gm seat, a split team). Its delivery then makes each team thread's members the
-# team's holders again (bot/delivery.py, Plan.members): the one who left is taken out.
+# An event's kind: a seat of the running game passed to someone else (a kick, a leave,
+# /gm seat, a split team). Its delivery then makes each team thread's members the team's
+# holders again (bot/delivery.py, Plan.members): the one who left is taken out. A kind,
+# not data: the store keeps each event's kind, so a delivery redone after a crash sees it.
 SEATS_MOVED = "seats_moved"
 # A table option: a moderator chose the seed (bot/seeds.py); the lobby says so.
 SEEDED = "seeded"
@@ -402,7 +403,7 @@ def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     state = game.set_player(state, seat, PlayerInfo(name, False))
     set_state(table, game, state)
     events = [Event(say("moderation.seat_handed", seat=seat + 1, old=before, new=name,
-                        name=actor.name), data={SEATS_MOVED: True}),
+                        name=actor.name), kind=SEATS_MOVED),
               Event(game.private_view(state, seat), to_player(seat))]
     if seat in team_of:
         events.append(Event(say("moderation.seat_joins_team", new=name), to_team(team_of[seat])))
@@ -460,7 +461,7 @@ def restore(current: Table, past: Table, actor: Actor, steps: int,
 def _hand_to_ai(table: Table, seat: int, text: str) -> tuple[Table, list[Event]]:
     """The seat stays (secrets and score stay with it); the AI plays it from now on."""
     table.seats[seat].ai = True
-    events = [Event(text, data={SEATS_MOVED: True} if table.state is not None else {})]
+    events = [Event(text, kind=SEATS_MOVED if table.state is not None else "info")]
     if not any(s.is_human for s in table.seats):
         table.status = OVER
         table.ended_reason = say("moderation.abandoned")
@@ -570,12 +571,12 @@ def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[E
                 table.seats[seat].user_id, table.seats[seat].name = taker, name
                 table.seats[seat].ai = False
                 events.append(Event(say("table.seat_passed", old=old, seat=seat + 1,
-                                        new=first), data={SEATS_MOVED: True}))
+                                        new=first), kind=SEATS_MOVED))
             else:
                 table.seats[seat].user_id, table.seats[seat].ai = None, True
                 name = table.seats[seat].name
                 events.append(Event(say("table.seat_to_ai", old=old, seat=seat + 1),
-                                    data={SEATS_MOVED: True}))
+                                    kind=SEATS_MOVED))
             state = game.set_player(state, seat, PlayerInfo(name, table.seats[seat].ai))
     return state, events
 
