@@ -124,10 +124,31 @@ class Plan:
     chapter: str | None = None
     turn: str | None = None
     render_seconds: float | None = None  # how long the images took (None: none drawn)
+    # A seat passed on (table_rules.SEATS_MOVED): each team and the users holding its
+    # seats now, whom its thread must hold, and no one else. None: no seat moved.
+    members: dict[str, list[int]] | None = None
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
 TeamMessages = list[tuple[str, list[int], str, str]]  # team, its users, text, key
+
+
+@runtime_checkable
+class MemberKeeper(Protocol):
+    """An outlet with team threads (cogs/outlet.py): it keeps each thread's members to the
+    team's holders. Outlets without threads (the demo's, the tests') need not."""
+
+    async def members(self, table: Table, teams: dict[str, list[int]]) -> None:
+        """Make each team's thread hold exactly these users (and the bot). Raises when
+        worth another try: the delivery then stays owed."""
+
+
+def members(table: Table, sequenced: Sequenced) -> dict[str, list[int]] | None:
+    """Who each team's thread must hold, when one of these events passed a seat on: the
+    humans holding the team's seats now (none moved: None)."""
+    if not any(e.kind == table_rules.SEATS_MOVED for _, e in sequenced):
+        return None
+    return {team: _team_users(table, seats) for team, seats in _teams(table).items()}
 
 
 def is_late(event: Event) -> bool:
@@ -185,7 +206,8 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     return Plan(key, whispers, to_teams,
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
-                prompt_of(table), image, extras, chapter, turn, drawn)
+                prompt_of(table), image, extras, chapter, turn, drawn,
+                members(table, sequenced))
 
 
 def prompt_of(table: Table) -> Prompt | None:

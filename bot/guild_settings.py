@@ -40,6 +40,30 @@ class GuildSettings:
         return channel_id in self.game_channels or (
             parent_id is not None and parent_id in self.game_channels)
 
+    def misfit(self) -> str | None:
+        """The first setting outside what it may hold, by name (None: all fit). Checked
+        before a save: a bad value kept would break every /gm settings of the server
+        until the cache forgot it (the text key is built from `timer_end`)."""
+        for name in ("remind_minutes", "act_minutes"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not 0 < value <= MAX_MINUTES):
+                return name
+        if self.timer_end not in TIMER_ENDS:
+            return "timer_end"
+        role = self.mod_role
+        if role is not None and (isinstance(role, bool) or not isinstance(role, int)):
+            return "mod_role"
+        if len(self.game_channels) > MAX_CHANNELS or not all(
+                isinstance(c, int) and not isinstance(c, bool) for c in self.game_channels):
+            return "game_channel"
+        return None
+
+    @property
+    def end_or_default(self) -> str:
+        """`timer_end`, or the default for a value no bot wrote (never a missing text)."""
+        return self.timer_end if self.timer_end in TIMER_ENDS else REMIND
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["game_channels"] = list(self.game_channels)

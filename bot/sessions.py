@@ -57,6 +57,7 @@ from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.delivery import (
     ChannelGate,
+    MemberKeeper,
     Outlet,
     Plan,
     Post,
@@ -344,6 +345,7 @@ class Sessions:
         buttons are stale), with one public line saying who undid what. Nothing already
         sent is recalled: what a DM revealed stays revealed. Only moves of the running
         game: the lobby and a finished game are out of reach."""
+        steps = table_rules.undo_steps(steps)
         async with self._locked(channel_id):
             table = await self.store.load(channel_id)
             if table is None:
@@ -570,6 +572,9 @@ class Sessions:
                                         owed, key)
             self._rendered(table.kind, plan)
         failed: list[int] = []
+        if plan.members is not None and isinstance(self.outlet, MemberKeeper):
+            # before any team line: who left must not read this delivery's
+            await self.outlet.members(table, plan.members)
 
         def note(user_ids: list[int]) -> None:
             failed.extend(u for u in user_ids if u not in failed)

@@ -14,8 +14,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from bot.core.errors import IllegalAction
 from bot.guild_settings import GuildSettings
 from bot.store import Store
+from bot.texts import say
 
 TTL = 30.0  # seconds a server's settings are trusted before they are read again
 
@@ -47,7 +49,11 @@ class SettingsCache:
         return found[1]
 
     async def put(self, guild_id: int, settings: GuildSettings) -> GuildSettings:
-        """Store the server's new settings and keep them."""
+        """Store the server's new settings and keep them, once checked: a value outside
+        a setting's range is refused here, whoever asks, and nothing is saved."""
+        wrong = settings.misfit()
+        if wrong is not None:
+            raise IllegalAction(say("errors.bad_setting", name=wrong))
         await self.store.set_guild_settings(guild_id, settings.to_dict())
         self._known[guild_id] = (self.clock(), settings)
         return settings

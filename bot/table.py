@@ -16,7 +16,7 @@ from bot.core.errors import IllegalAction
 from bot.core.events import PUBLIC, Event, to_player, to_team
 from bot.core.seats import Seat
 from bot.games.base import Game, PlayerInfo
-from bot.store.records import ACTIVE, LOBBY, OVER, Table
+from bot.store.records import ACTIVE, LOBBY, OVER, UNDO_KEPT, Table
 from bot.texts import ai_names, say
 
 JOIN = "lobby.join"
@@ -40,6 +40,13 @@ WHILE_PAUSED = frozenset({END, KICK, PAUSE, RESUME, SEAT, HOST, UNDO, LEAVE})
 # A button for one seat's out-of-turn action names that seat in this argument, which the
 # table takes off before the game sees the action (no game's actions use the name).
 FOR_SEAT = "for_seat"
+# An event's kind: a seat of the running game passed to someone else (a kick, a leave,
+# /gm seat, a split team). Its delivery then makes each team thread's members the team's
+# holders again (bot/delivery.py, Plan.members): the one who left is taken out. A kind,
+# not data: the store keeps each event's kind, so a delivery redone after a crash sees it.
+SEATS_MOVED = "seats_moved"
+# A table option: a moderator chose the seed (bot/seeds.py); the lobby says so.
+SEEDED = "seeded"
 
 
 @dataclass(frozen=True)
@@ -396,7 +403,7 @@ def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     state = game.set_player(state, seat, PlayerInfo(name, False))
     set_state(table, game, state)
     events = [Event(say("moderation.seat_handed", seat=seat + 1, old=before, new=name,
-                        name=actor.name)),
+                        name=actor.name), kind=SEATS_MOVED),
               Event(game.private_view(state, seat), to_player(seat))]
     if seat in team_of:
         events.append(Event(say("moderation.seat_joins_team", new=name), to_team(team_of[seat])))
@@ -415,6 +422,15 @@ def _host(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     table.host_id = user
     return table, [Event(say("moderation.host", new=table.seats[mine[0]].name,
                              name=actor.name))]
+
+
+def undo_steps(steps: object) -> int:
+    """How many moves an undo takes back: 1 to UNDO_KEPT (the points the store keeps),
+    else a refusal. Checked in the cog and again in the sessions: a stale command
+    registration (or any other caller) may send 0, a negative or a huge number."""
+    if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= UNDO_KEPT:
+        raise IllegalAction(say("errors.undo_steps", most=UNDO_KEPT))
+    return steps
 
 
 def restore(current: Table, past: Table, actor: Actor, steps: int,
@@ -445,7 +461,7 @@ def restore(current: Table, past: Table, actor: Actor, steps: int,
 def _hand_to_ai(table: Table, seat: int, text: str) -> tuple[Table, list[Event]]:
     """The seat stays (secrets and score stay with it); the AI plays it from now on."""
     table.seats[seat].ai = True
-    events = [Event(text)]
+    events = [Event(text, kind=SEATS_MOVED if table.state is not None else "info")]
     if not any(s.is_human for s in table.seats):
         table.status = OVER
         table.ended_reason = say("moderation.abandoned")
@@ -554,11 +570,13 @@ def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[E
                 name = say("lobby.second_name", name=first)
                 table.seats[seat].user_id, table.seats[seat].name = taker, name
                 table.seats[seat].ai = False
-                events.append(Event(say("table.seat_passed", old=old, seat=seat + 1, new=first)))
+                events.append(Event(say("table.seat_passed", old=old, seat=seat + 1,
+                                        new=first), kind=SEATS_MOVED))
             else:
                 table.seats[seat].user_id, table.seats[seat].ai = None, True
                 name = table.seats[seat].name
-                events.append(Event(say("table.seat_to_ai", old=old, seat=seat + 1)))
+                events.append(Event(say("table.seat_to_ai", old=old, seat=seat + 1),
+                                    kind=SEATS_MOVED))
             state = game.set_player(state, seat, PlayerInfo(name, table.seats[seat].ai))
     return state, events
 

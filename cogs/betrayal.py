@@ -25,6 +25,7 @@ from bot.games.betrayal.context import explorer_name
 from bot.games.betrayal.state import BetrayalState
 from bot.store import Table
 from bot.texts import say
+from cogs.click_limit import FREE, LIMITS
 from cogs.common import (
     acknowledgement,
     handling,
@@ -40,7 +41,9 @@ ATTACK = {"attack"}
 HAUNT_ACTS = {"act", "mmove", "mattack", "mend"}  # haunt and room actions, the monsters' turn
 TRAITS = [app_commands.Choice(name=t.capitalize(), value=t)
           for t in ("might", "speed", "sanity", "knowledge")]
-DIRECTIONS = [app_commands.Choice(name=content.say(f"dirs.{v}"), value=v) for v in "NESW"]
+DIRECTION_VALUES = ("N", "E", "S", "W")
+DIRECTIONS = [app_commands.Choice(name=content.say(f"dirs.{v}"), value=v)
+              for v in DIRECTION_VALUES]
 
 
 async def _table(interaction: discord.Interaction) -> Table:
@@ -88,7 +91,7 @@ async def _send(interaction: discord.Interaction, table: Table, action: Action) 
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-class BetrayalCog(commands.GroupCog, group_name="betrayal",
+class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
                   group_description="Your turn in Betrayal at House on the Hill"):
     async def _play(self, interaction: discord.Interaction, command: str, kinds: set[str],
                     typed: str) -> None:
@@ -123,6 +126,8 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
     async def _by_direction(self, interaction: discord.Interaction, kind: str,
                             direction: str) -> None:
         async with handling(interaction, f"betrayal {kind}"):
+            if direction not in DIRECTION_VALUES:  # a stale registration's choice
+                raise IllegalAction(say("errors.option_misfit", option="direction"))
             table, options = await _options(interaction, {kind})
             match = [o for o in options if o.action.args.get("dir") == direction]
             if not match:
@@ -194,7 +199,8 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal",
                       current: str) -> list[app_commands.Choice[str]]:
         return await _choices(interaction, {"pickup"}, current)
 
-    @app_commands.command(name="sheet", description="An explorer's sheet: traits and cards")
+    @app_commands.command(name="sheet", description="An explorer's sheet: traits and cards",
+                          extras=FREE)
     @app_commands.describe(explorer="Whose sheet: any explorer at the table (yours if left "
                                     "out)")
     async def sheet(self, interaction: discord.Interaction,

@@ -57,7 +57,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
                      version: int | None, label: str) -> None:
     """A click or a choice: defer, play it through the sessions layer, report DM trouble.
     Too many clicks at once are not applied (cogs/click_limit.py)."""
-    verdict = click_limit.CLICKS.check(interaction.user.id)
+    verdict = await click_limit.CLICKS.admit(interaction.user.id, bot_of(interaction).store)
     if verdict is click_limit.Verdict.REFUSE:
         await refuse(interaction, label, say("commands.slow_down"))
         return
@@ -371,6 +371,9 @@ def lobby_embed(table: Table) -> discord.Embed:
         if name in offered:
             label = dict(offered[name]).get(str(value), str(value))
             embed.add_field(name=name.capitalize(), value=label)
+    if table.options.get(table_rules.SEEDED):  # said openly: the table knows (bot/seeds.py)
+        embed.add_field(name=say("lobby.seeded_title"), value=say("lobby.seeded"),
+                        inline=False)
     embed.set_footer(text=say("lobby.footer", count=len(table.seats), max=game.max_players,
                               min=game.min_players))
     return embed

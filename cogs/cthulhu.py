@@ -21,6 +21,7 @@ from bot.core.errors import IllegalAction
 from bot.games.cthulhu import content
 from bot.games.cthulhu.state import CthulhuState
 from bot.store import Table
+from cogs.click_limit import LIMITS
 from cogs.common import acknowledgement, handling, sessions_of
 from cogs.rights import command_actor, command_table
 
@@ -77,7 +78,7 @@ def _arg_values(options: list[Option], kind: str, arg: str, **fixed: int) -> lis
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-class CthulhuCog(commands.GroupCog, group_name="cthulhu",
+class CthulhuCog(commands.GroupCog, group_name="cthulhu", group_extras=LIMITS,
                  group_description="Your move in Cthulhu in the House"):
     async def _act(self, interaction: discord.Interaction, command: str,
                    make: Callable[[CthulhuState], Action]) -> None:

@@ -27,6 +27,7 @@ from bot.games.evil_below.actions import spare_die
 from bot.games.evil_below.content import say
 from bot.games.evil_below.state import EvilBelowState
 from bot.store import Table
+from cogs.click_limit import LIMITS
 from cogs.common import acknowledgement, handling, pick_option, sessions_of
 from cogs.rights import command_actor, command_table
 
@@ -199,7 +200,7 @@ def _move_dice(found: Seat, to: object) -> list[tuple[str, str]]:
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-class EvilBelowCog(commands.GroupCog, group_name="evilbelow",
+class EvilBelowCog(commands.GroupCog, group_name="evilbelow", group_extras=LIMITS,
                    group_description="Your move in IT: Evil Below"):
     async def _play(self, interaction: discord.Interaction, command: str,
                     make: Callable[[Seat], Action]) -> None:

@@ -25,11 +25,21 @@ from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
 from cogs import bot_permissions
-from cogs.common import acknowledgement, actor_of, bot_of, handling, say_ephemeral, sessions_of
+from cogs.click_limit import LIMITS
+from cogs.common import (
+    acknowledgement,
+    actor_of,
+    bot_of,
+    handling,
+    is_moderator,
+    say_ephemeral,
+    sessions_of,
+)
 from cogs.components import lobby_embed, lobby_view
 from cogs.outlet import chunks
 from cogs.setup_options import setup_options
 
+MAX_SEED = 2**53 - 1  # the largest integer every Discord client shows exactly
 FIELD_LIMIT = 1024  # Discord: the characters of one embed field's value
 MAX_STATUS_FIELDS = 4  # and an embed holds 6,000 characters in all
 
@@ -94,6 +104,24 @@ def _pick_action(typed: str) -> PickResolver:
     return resolve
 
 
+def _chosen_seed(interaction: discord.Interaction, chosen: int) -> int:
+    """A chosen `seed:` is for moderators only, and the lobby says the game is seeded.
+
+    Why (issue 19, fair seeds): the seed fixes every shuffle and die, so whoever knows it
+    can read every seat's secrets off the public demo (`demo --seed 7` deals as
+    `/game new seed:7`). Moderators are trusted with those secrets already (/gm seat
+    hands them any seat, and its secrets with it), so a seed in their hands reveals
+    nothing new, and the demo and a bug report still reproduce a seeded game exactly.
+    Mixing a per-server secret into the deal was weighed and left out: it would keep
+    the seed from a moderator who can read the seats anyway, at the price of that
+    reproduction. Everyone else gets a seed no one chose."""
+    if not is_moderator(interaction):
+        raise IllegalAction(say("errors.seed_mods_only"))
+    if not 0 <= chosen <= MAX_SEED:
+        raise IllegalAction(say("errors.option_misfit", option="seed"))
+    return chosen
+
+
 async def _require_table(interaction: discord.Interaction, *, latest: bool = False) -> Table:
     table = await sessions_of(interaction).table(interaction.channel_id or 0, latest=latest)
     if table is None:
@@ -123,21 +151,27 @@ async def _redraw_lobby(interaction: discord.Interaction, table: Table, *,
 
 @app_commands.guild_only()
 class GameCog(commands.GroupCog, group_name="game", group_description="Play a game here"):
-    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.command(name="new", description="Open a lobby for a new game in this channel",
+                          extras=LIMITS)
     @app_commands.describe(game="Which game to play",
-                           seed="Optional number that fixes the shuffles and dice")
+                           seed="Moderators: a number that fixes the shuffles and dice")
     @app_commands.choices(game=GAME_CHOICES)
     @setup_options(games.all_games(), _offered)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                  seed: app_commands.Range[int, 0, 2**53] | None = None,
+                  seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
                   **setup: str | None) -> None:
         """The game's own options (`setup`) are every game's setup_choices, as options."""
         async with handling(interaction, "game new"):
             bot_permissions.cannot_play(interaction)  # before a lobby nobody could play
             channel_id = interaction.channel_id or 0
+            if game.value not in games.all_games():  # a game an older bot offered
+                raise IllegalAction(say("errors.option_misfit", option="game"))
+            options: dict[str, str] = _setup_options(game.value, **setup)
             if seed is None:
                 seed = secrets.randbits(32)
-            options: dict[str, str] = _setup_options(game.value, **setup)
+            else:  # chosen: moderators only, and said openly in the lobby
+                seed = _chosen_seed(interaction, seed)
+                options[table_rules.SEEDED] = "yes"
             # Today's date, for games that start with "whose birthday comes next"; kept
             # in the options so a replay of this game stays exact.
             options["today"] = datetime.now(UTC).strftime("%m-%d")
@@ -184,7 +218,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             elif kind == table_rules.START:
                 await _redraw_lobby(interaction, outcome.table, buttons=False)
 
-    @app_commands.command(name="join", description="Take a seat in this channel's lobby")
+    @app_commands.command(name="join", description="Take a seat in this channel's lobby",
+                          extras=LIMITS)
     @app_commands.describe(pick="Your explorer or character, in games that ask for one")
     async def join(self, interaction: discord.Interaction, pick: str | None = None) -> None:
         if pick is None:
@@ -207,15 +242,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 for value, label in values if needle in label.lower()][:25]
 
     @app_commands.command(name="leave",
-                          description="Leave the lobby (in a running game, the AI takes over)")
+                          description="Leave the lobby (in a running game, the AI takes over)",
+                          extras=LIMITS)
     async def leave(self, interaction: discord.Interaction) -> None:
         await self._lobby_action(interaction, Action(table_rules.LEAVE))
 
-    @app_commands.command(name="start", description="Start the game (host only)")
+    @app_commands.command(name="start", description="Start the game (host only)",
+                          extras=LIMITS)
     async def start(self, interaction: discord.Interaction) -> None:
         await self._lobby_action(interaction, Action(table_rules.START))
 
-    @app_commands.command(name="end", description="End the game here (host or moderator)")
+    @app_commands.command(name="end", description="End the game here (host or moderator)",
+                          extras=LIMITS)
     async def end(self, interaction: discord.Interaction) -> None:
         await self._lobby_action(interaction, Action(table_rules.END))
 

@@ -120,6 +120,7 @@ class ModerationCog(commands.GroupCog, group_name="gm",
                    steps: app_commands.Range[int, 1, UNDO_KEPT] = 1) -> None:
         async with handling(interaction, "gm undo"):
             _need_moderator(interaction)
+            steps = table_rules.undo_steps(steps)
             await interaction.response.defer(ephemeral=True, thinking=True)
             outcome = await sessions_of(interaction).undo(
                 interaction.channel_id or 0, actor_of(interaction), steps)

@@ -12,7 +12,7 @@ from dataclasses import replace
 import discord
 
 from bot.core.errors import IllegalAction
-from bot.guild_settings import MAX_CHANNELS, GuildSettings
+from bot.guild_settings import MAX_CHANNELS, MAX_MINUTES, TIMER_ENDS, GuildSettings
 from bot.store import POSTS_REFUSED, LoggedEvent, Notice, Table
 from bot.texts import say
 from cogs.bot_permissions import NAMED, names_text
@@ -33,7 +33,7 @@ def settings_text(settings: GuildSettings) -> str:
         lines.append(say("settings.remind_off"))
     if settings.act_minutes is not None:
         lines.append(say("settings.act", minutes=settings.act_minutes,
-                         end=say(f"settings.end_{settings.timer_end}")))
+                         end=say(f"settings.end_{settings.end_or_default}")))
     else:
         lines.append(say("settings.act_off"))
     if settings.game_channels:
@@ -51,7 +51,14 @@ def changed(current: GuildSettings, *, mod_role: int | None, remind_minutes: int
             act_minutes: int | None, timer_end: str | None,
             game_channel: int | None) -> GuildSettings:
     """The settings after one /gm settings call. A role or channel given again is taken
-    off (a toggle: the one option both sets and clears); 0 minutes turns a timer off."""
+    off (a toggle: the one option both sets and clears); 0 minutes turns a timer off.
+    A value outside its setting (a stale command registration sends any) is refused,
+    before anything is saved."""
+    for name, minutes in (("remind_minutes", remind_minutes), ("act_minutes", act_minutes)):
+        if minutes is not None and not 0 <= minutes <= MAX_MINUTES:
+            raise IllegalAction(say("errors.bad_setting", name=name))
+    if timer_end is not None and timer_end not in TIMER_ENDS:
+        raise IllegalAction(say("errors.bad_setting", name="timer_end"))
     new = current
     if mod_role is not None:
         new = replace(new, mod_role=None if mod_role == current.mod_role else mod_role)

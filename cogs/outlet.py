@@ -456,6 +456,40 @@ class DiscordOutlet:
             self._thread_members.add((thread.id, user_id))
         return missing
 
+    async def members(self, table: Table, teams: dict[str, list[int]]) -> None:
+        """A seat passed on: each team thread keeps exactly the team's holders (and the
+        bot). The list is read from Discord, not from this process's memory, so it is
+        right after a restart and whichever process added whom; the one who left is
+        removed (a private thread's history is then closed to them) and a new holder
+        added. A thread not opened yet needs nothing: it opens with the holders."""
+        me = self.client.user.id if self.client.user is not None else 0
+        for team, user_ids in teams.items():
+            if table.id is None or await self.store.get_thread(table.id, team) is None:
+                continue
+            thread = await self._team_thread(table, team, fresh=False)
+            if thread is None:
+                continue
+            try:
+                await self._keep_members(thread, set(user_ids), me)
+            except discord.HTTPException as exc:
+                if not permanent(exc):
+                    raise  # the delivery stays owed and is tried again
+                log.warning("team thread %s of game %s: members not kept: %s", thread.id,
+                            table.id, exc)
+
+    async def _keep_members(self, thread: discord.Thread, wanted: set[int], me: int) -> None:
+        if thread.archived:  # Discord takes no one out of an archived thread
+            thread = await thread.edit(archived=False)
+        present = {m.id for m in await thread.fetch_members()}
+        for user_id in sorted(present - wanted - {me}):
+            await thread.remove_user(discord.Object(user_id))
+            self._thread_members.discard((thread.id, user_id))
+        for user_id in sorted(wanted - present):
+            await thread.add_user(discord.Object(user_id))
+            self._thread_members.add((thread.id, user_id))
+        for user_id in wanted & present:
+            self._thread_members.add((thread.id, user_id))
+
     # -- a turn timer's reminder ----------------------------------------------------------
 
     async def remind(self, table: Table, user_id: int, text: str) -> None:

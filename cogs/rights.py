@@ -15,6 +15,8 @@ The server's moderator role (/gm settings) counts wherever the member holds it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
@@ -23,6 +25,7 @@ from bot.core.errors import IllegalAction
 from bot.store import Table
 from bot.table import Actor
 from bot.texts import say
+from cogs import click_limit
 from cogs.common import (
     GAME_CHANNEL,
     actor_of,
@@ -33,6 +36,7 @@ from cogs.common import (
     sessions_of,
 )
 from cogs.moderation_views import channel_list
+from cogs.option_check import given, misfit
 
 NEW_GAME = "game new"  # the one command refused even where a game already runs
 
@@ -117,6 +121,25 @@ def _moderates(table: Table, member: discord.Member) -> bool:
 ANYWHERE = frozenset({"gm", "help"})
 
 
+async def _within_limit(interaction: discord.Interaction,
+                        command: app_commands.Command[Any, ..., Any]
+                        | app_commands.ContextMenu) -> bool:
+    """A command that changes a table counts in the user's click bucket
+    (cogs/click_limit.py): over the limit, the first is told to slow down and the rest
+    of the burst get an answer that says nothing (a slash command must be answered)."""
+    if not click_limit.limited(command):
+        return True
+    verdict = await click_limit.CLICKS.admit(interaction.user.id, bot_of(interaction).store)
+    if verdict is click_limit.Verdict.GO:
+        return True
+    if verdict is click_limit.Verdict.REFUSE:
+        await refuse(interaction, command.qualified_name, say("commands.slow_down"))
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.delete_original_response()
+    return False
+
+
 async def table_check(interaction: discord.Interaction) -> bool:
     """The tree's check before every slash command and autocomplete: it reads the
     server's settings (so the moderator role is known to `is_moderator` without a
@@ -128,6 +151,13 @@ async def table_check(interaction: discord.Interaction) -> bool:
     command = interaction.command
     if interaction.type is not discord.InteractionType.application_command or command is None:
         return True
+    wrong = misfit(command, given(interaction))
+    if wrong is not None:  # a stale registration's value: refused before any cog runs
+        await refuse(interaction, command.qualified_name,
+                     say("errors.option_misfit", option=wrong[:32]))
+        return False
+    if not await _within_limit(interaction, command):
+        return False
     parent_group = command.root_parent if isinstance(command, app_commands.Command) else None
     root = parent_group.name if parent_group is not None else command.name
     channel = interaction.channel

@@ -16,6 +16,7 @@ import pytest
 from bot.client import HauntBot
 from bot.store import SqliteStore, Store, open_store
 from cogs import click_limit
+from tests.e2e_helpers import seeding_as_moderator
 from tests.fakediscord import FakeDiscord, discord_errors, start_bot, stop_bot
 from tests.pg_pair import HeldStore
 from tests.pg_server import NoServer, PgServer
@@ -83,6 +84,7 @@ async def any_store(backend: Backend) -> AsyncIterator[Store]:
 @pytest.fixture
 async def fd() -> AsyncIterator[FakeDiscord]:
     server = FakeDiscord()
+    server.slash = seeding_as_moderator(server)  # type: ignore[method-assign]
     await server.start()
     yield server
     await server.stop()

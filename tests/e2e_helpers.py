@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tests.fakediscord import (
@@ -101,3 +102,28 @@ async def press_old(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
     edited): what a client that has not redrawn it yet sends."""
     values = [comp["options"][0]["value"]] if comp["type"] == 3 else None
     return await (await fd.forge(user, message, comp["custom_id"], values=values)).wait()
+
+
+def seeding_as_moderator(fd: FakeDiscord) -> Callable[..., Awaitable[InteractionHandle]]:
+    """Scripted hosts choose seeds for games that play the same every run, and only
+    moderators may choose one (cogs/lobby.py, fair seeds): the host of a seeded
+    `/game new` holds the channel-manager role for that one command. A test of the
+    seed rule itself takes this away (`monkeypatch.delattr(fd, "slash")`)."""
+    plain = fd.slash
+
+    async def slash(user: FakeUser, channel_id: int, command: str, /, *path: str,
+                    **options: Any) -> InteractionHandle:
+        if command != "game" or path[:1] != ("new",) or options.get("seed") is None:
+            return await plain(user, channel_id, command, *path, **options)
+        channel = fd.channels[channel_id]
+        role = fd.guild_of(channel).manager_role_id if not channel.is_dm else None
+        lent = role is not None and role not in user.role_ids
+        if lent:
+            fd.give_role(user, role)  # type: ignore[arg-type]
+        try:  # the interaction carries the member as they are when it is sent
+            return await plain(user, channel_id, command, *path, **options)
+        finally:
+            if lent:
+                user.role_ids.remove(role)
+
+    return slash

@@ -26,6 +26,7 @@ from tests.e2e_helpers import (
     game_components,
     latest_turn,
     open_and_start,
+    seeding_as_moderator,
     to_move,
     turn_messages,
 )
@@ -44,6 +45,7 @@ PACE = (4, 3.2)  # a user's clicks within seconds: under the bot's limit (5 in 3
 @pytest.fixture
 async def fd() -> AsyncIterator[FakeDiscord]:
     server = FakeDiscord(guild_shard=(1, 2))
+    server.slash = seeding_as_moderator(server)  # type: ignore[method-assign]
     await server.start()
     try:
         yield server

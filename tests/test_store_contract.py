@@ -27,6 +27,7 @@ from bot.store import (
     REMIND_TIMER,
     GameExists,
     LiveMessage,
+    SqliteStore,
     StaleVersion,
     Store,
     Table,
@@ -389,6 +390,59 @@ async def test_undo_points_are_kept_newest_first_and_trimmed(any_store: Store) -
     assert points[0].envelope["state"] == {"n": UNDO_KEPT + 4}  # the table before the move
     assert points[0].version == table.version - 1 and points[0].actor_id == HOST
     assert len(await any_store.undo_points(table.id or 0, limit=3)) == 3
+
+
+async def test_the_save_that_ends_a_game_drops_its_undo_points(any_store: Store) -> None:
+    """Issue 19: a finished game is out of undo's reach, so nothing of it stays behind;
+    another game's points are left alone."""
+    other = await _game(any_store)
+    other = await _move(any_store, other, 1)
+    other.status = "over"  # ended with a point kept: the point goes
+    await any_store.save(other, [], expected_version=other.version, actor_id=None,
+                         action=None)
+    table = await _game_in(any_store, CHANNEL + 1)
+    running = await _game_in(any_store, CHANNEL + 2)
+    for n in range(1, UNDO_KEPT + 3):
+        table = await _move(any_store, table, n)
+        running = await _move(any_store, running, n)
+    assert len(await any_store.undo_points(table.id or 0, limit=100)) == UNDO_KEPT  # capped
+    assert await any_store.undo_points(other.id or 0) == []
+    table.status = "over"
+    table = await _move(any_store, table, 99)  # even a move that ends it keeps none
+    assert await any_store.undo_points(table.id or 0, limit=100) == []
+    assert len(await any_store.undo_points(running.id or 0, limit=100)) == UNDO_KEPT
+
+
+async def test_a_start_sweeps_what_an_older_bot_left_of_finished_games(
+        any_store: Store, backend: Backend) -> None:
+    """Games that ended before the save dropped their points lose them at the next start."""
+    ended, running = await _game(any_store), await _game_in(any_store, CHANNEL + 5)
+    for n in (1, 2):
+        ended = await _move(any_store, ended, n)
+        running = await _move(any_store, running, n)
+    await _raw(any_store, "UPDATE games SET status = 'over' WHERE id = " + str(ended.id))
+    assert len(await any_store.undo_points(ended.id or 0)) == 2  # as an older bot left it
+    await any_store.close()
+    again = await _reopened(backend)
+    try:
+        assert await again.undo_points(ended.id or 0) == []
+        assert len(await again.undo_points(running.id or 0)) == 2
+    finally:
+        await again.close()
+
+
+async def _game_in(store: Store, channel: int) -> Table:
+    table = Table(channel_id=channel, guild_id=GUILD, kind="cthulhu", host_id=HOST, seed=1,
+                  seats=[Seat("Ann", HOST)], status="active", state={"n": 0})
+    return await store.create(table, [], HOST, None)
+
+
+async def _raw(store: Store, sql: str) -> None:
+    """A statement past the interface, as a tool (or an older bot) would write."""
+    if isinstance(store, SqliteStore):
+        await store.execute(sql)
+    else:
+        await store.pool.execute(sql)  # type: ignore[attr-defined]
 
 
 async def test_a_refused_save_keeps_no_undo_point(any_store: Store) -> None:

@@ -170,6 +170,12 @@ class Store(Protocol):
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         """Remember which message shows this game's lobby."""
 
+    async def count_click(self, user_id: int, slot: int, most: int) -> bool:
+        """Count one applied click (or table command) of this user in time slot `slot`
+        (fixed slots of the bucket's seconds), unless `most` are counted there already:
+        True when counted. Shared by every process on the store (cogs/click_limit.py); a
+        store only one process uses (SQLite) counts nothing here and answers True."""
+
     async def get_live(self, game_id: int) -> LiveMessage | None:
         """The game's live message (the one edited in place), if it has one."""
 

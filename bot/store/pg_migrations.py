@@ -117,4 +117,15 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX bot_notices_by_game ON bot_notices(game_id, ts);
     """,
+    # 3: clicks per user per time slot, counted across every process on the database
+    # (cogs/click_limit.py). UNLOGGED: no WAL for counts that live seconds (a crash
+    # empties the table, which only forgets the last few seconds' clicks).
+    """
+    CREATE UNLOGGED TABLE click_counts (
+        user_id  BIGINT  NOT NULL,
+        slot     BIGINT  NOT NULL,
+        n        INTEGER NOT NULL,
+        PRIMARY KEY (user_id, slot)
+    );
+    """,
 ]

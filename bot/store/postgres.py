@@ -86,6 +86,7 @@ class PostgresStore:
         self.lock_wait = lock_wait
         self._pool: asyncpg.Pool | None = None
         self._lock_pool: asyncpg.Pool | None = None
+        self._clicks = 0  # count_click calls, for the sweep of old slots
 
     async def open(self) -> None:
         self._pool = await asyncpg.create_pool(self.url, min_size=self._sizes[0],
@@ -93,6 +94,7 @@ class PostgresStore:
         self._lock_pool = await asyncpg.create_pool(self.url, min_size=0,
                                                     max_size=self._lock_connections)
         await self._migrate()
+        await self.pool.execute(_pg(Q.DROP_FINISHED_UNDO), R.OVER)  # what an older bot left
 
     async def close(self) -> None:
         pools, self._pool, self._lock_pool = (self._pool, self._lock_pool), None, None
@@ -272,6 +274,8 @@ class PostgresStore:
             if timers:
                 await conn.executemany(_pg(Q.INSERT_TIMER),
                                        Q.timer_rows(table, expected_version + 1, timers))
+            if table.status == R.OVER:  # out of undo's reach: its points go with it
+                await conn.execute(_pg(Q.DROP_ALL_UNDO), game_id)
         return Q.saved(table, expected_version + 1, int(row[0]), int(row[1]))
 
     # -- turn timers -------------------------------------------------------------------------
@@ -363,6 +367,16 @@ class PostgresStore:
                                  limit)
         return Q.logged(rows, newest_first=True)
 
+    # -- clicks counted across processes (cogs/click_limit.py) ---------------------------
+
+    async def count_click(self, user_id: int, slot: int, most: int) -> bool:
+        """One statement, one round trip (an upsert on an UNLOGGED table). Every
+        PRUNE_CLICKS calls the slots before the last go."""
+        self._clicks += 1
+        if self._clicks % PRUNE_CLICKS == 0:
+            await self.pool.execute(_DROP_OLD_CLICKS, slot - 1)
+        return await self.pool.fetchval(_COUNT_CLICK, user_id, slot, most) is not None
+
     # -- server settings --------------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
@@ -400,6 +414,17 @@ def _flags_as_booleans(row: tuple[Any, ...], flags: Sequence[int]) -> tuple[Any,
         if out[n] is not None:
             out[n] = bool(out[n])
     return tuple(out)
+
+
+PRUNE_CLICKS = 1000  # counted clicks between sweeps of old slots
+# The user's count in this slot: a new row at 1, or one more while under `most` (no row
+# comes back once it is full).
+_COUNT_CLICK = """
+INSERT INTO click_counts AS c (user_id, slot, n) VALUES ($1, $2, 1)
+ON CONFLICT (user_id, slot) DO UPDATE SET n = c.n + 1 WHERE c.n < $3
+RETURNING n
+"""
+_DROP_OLD_CLICKS = "DELETE FROM click_counts WHERE slot < $1"
 
 
 async def _write_undo(conn: asyncpg.Connection, game_id: int, version: int, undo: R.UndoWrite,

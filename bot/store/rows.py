@@ -94,6 +94,13 @@ KEEP_UNDO = ("INSERT INTO undo_points (game_id, version, envelope, actor_id, sum
              " WHERE id = ? AND version = ? ON CONFLICT (game_id, version) DO UPDATE SET"
              " envelope = excluded.envelope, actor_id = excluded.actor_id,"
              " summary = excluded.summary, created_at = excluded.created_at")
+# A finished game is out of undo's reach (only a running game's moves are taken back):
+# the save that ends it drops every point it kept (~94 KB for a Cthulhu game).
+DROP_ALL_UNDO = "DELETE FROM undo_points WHERE game_id = ?"
+# At each start: the points of games that ended before the save dropped them (a bot
+# older than that kept ~94 KB per finished game). Nothing, once swept.
+DROP_FINISHED_UNDO = ("DELETE FROM undo_points WHERE game_id IN"
+                      " (SELECT id FROM games WHERE status = ?)")
 # Only the newest UNDO_KEPT points stay.
 TRIM_UNDO = ("DELETE FROM undo_points WHERE game_id = ? AND version <= (SELECT version"
              " FROM undo_points WHERE game_id = ? ORDER BY version DESC LIMIT 1 OFFSET ?)")

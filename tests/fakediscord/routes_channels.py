@@ -14,7 +14,7 @@ import discord
 from aiohttp import web
 
 from .common import CID, GUILD, MID, Route, json_response, overwrite_json
-from .models import EPHEMERAL, FakeChannel, FakeMessage
+from .models import EPHEMERAL, FakeChannel, FakeMessage, snowflake_iso
 from .permissions import refusal_to_open_thread
 
 SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
@@ -64,6 +64,7 @@ class ChannelRoutesMixin:
             ("POST", f"/channels/{CID}/messages/{MID}/threads", self._create_thread),
             ("PUT", rf"/channels/{CID}/thread-members/(?P<uid>\d+|@me)", self._thread_member),
             ("DELETE", rf"/channels/{CID}/thread-members/(?P<uid>\d+|@me)", self._thread_member),
+            ("GET", f"/channels/{CID}/thread-members", self._thread_members),
         ]
 
     async def _open_dm(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
@@ -319,8 +320,19 @@ class ChannelRoutesMixin:
             and (thread.archived or not self._bot_may(thread, SEND_MESSAGES_IN_THREADS))
         ):
             return self._error(request, 403, 50013, "Missing Permissions")
+        if request.method == "DELETE" and thread.archived:  # Discord: not while archived
+            return self._error(request, 400, 50083, "Thread is archived")
         if request.method == "PUT":
             thread.member_ids.add(uid)
         else:
             thread.member_ids.discard(uid)
         return web.Response(status=204)
+
+    async def _thread_members(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        """The thread's members, as Discord lists them (thread member objects)."""
+        thread = self._channel(p)
+        if thread is None or not thread.is_thread:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        return json_response([{"id": str(thread.id), "user_id": str(uid),
+                               "join_timestamp": snowflake_iso(thread.id), "flags": 0}
+                              for uid in sorted(thread.member_ids)])

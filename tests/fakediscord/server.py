@@ -392,6 +392,17 @@ class FakeDiscord(
                 out.append(msg)
         return out
 
+    def can_read(self, user: FakeUser, channel_id: int) -> bool:
+        """Whether `user` may read the channel's messages, old and new: a private thread
+        only while they are its member (removed, its history is closed to them too), a
+        DM only its recipient; other channels are open to every member here."""
+        channel = self.channels[channel_id]
+        if channel.type == 12:
+            return user.id in channel.member_ids
+        if channel.is_dm:
+            return channel.recipient_id == user.id
+        return True
+
     def threads(self, parent_id: int | None = None) -> list[FakeChannel]:
         """Threads (optionally of one parent channel), oldest first."""
         return [

@@ -1,0 +1,113 @@
+"""Every template key the table and the cogs build from a value (an f-string or a sum
+passed to `say`) exists in data/, for every value it can take (issue 19: a stored
+`timer_end` outside its choices built a key no file had, and each /gm settings of that
+server raised KeyError). The scan finds the built keys; each must have its domain here,
+so a new one fails this test until someone says which values it takes. The engines'
+own keys (bot/games) are built from their states and are checked by their tests."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from pathlib import Path
+
+from bot.games.betrayal import content as betrayal
+from bot.games.cthulhu import content as cthulhu
+from bot.games.evil_below import content as evil_below
+from bot.guild_settings import TIMER_ENDS
+from bot.texts import TABLE, TextBook
+from cogs.betrayal import DIRECTION_VALUES
+
+ROOT = Path(__file__).resolve().parent.parent
+SCANNED = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot").glob("*.py")])
+SAYING = {"say", "text"}
+
+
+def _pattern(node: ast.expr) -> str | None:
+    """The key a call builds, its values as {} ("settings.end_{}"); None if literal."""
+    if isinstance(node, ast.JoinedStr):
+        return "".join(part.value if isinstance(part, ast.Constant) else "{}"
+                       for part in node.values)  # type: ignore[misc]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left = node.left.value if isinstance(node.left, ast.Constant) else "{}"
+        right = node.right.value if isinstance(node.right, ast.Constant) else "{}"
+        return f"{left}{right}"
+    return None
+
+
+def _calls(tree: ast.AST) -> Iterable[ast.Call]:
+    return (n for n in ast.walk(tree) if isinstance(n, ast.Call))
+
+
+def _name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def built_keys() -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for path in SCANNED:
+        for call in _calls(ast.parse(path.read_text(encoding="utf-8"))):
+            if _name(call) in SAYING and call.args:
+                pattern = _pattern(call.args[0])
+                if pattern is not None:
+                    found.add((path.relative_to(ROOT).as_posix(), pattern))
+    return found
+
+
+def literal_args(path: str, function: str, position: int) -> set[str]:
+    """The string literals a module passes to `function` at `position`."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    return {str(call.args[position].value) for call in _calls(tree)
+            if _name(call) == function and len(call.args) > position
+            and isinstance(call.args[position], ast.Constant)}
+
+
+def literal_kwargs(path: str, function: str, name: str) -> set[str]:
+    """The string literals a module passes to `function` as keyword `name`."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    return {str(k.value.value) for call in _calls(tree) if _name(call) == function
+            for k in call.keywords if k.arg == name and isinstance(k.value, ast.Constant)}
+
+
+def _faces() -> set[str]:
+    return {face for die in evil_below.dice_faces() for face in die}
+
+
+# (module, built key) -> the text book it is read from, and every value it can take.
+DOMAINS: dict[tuple[str, str], tuple[TextBook, set[str]]] = {
+    ("cogs/moderation.py", "settings.end_{}"): (TABLE, set(TIMER_ENDS)),
+    ("cogs/moderation_views.py", "settings.end_{}"): (TABLE, set(TIMER_ENDS)),
+    ("cogs/betrayal.py", "dirs.{}"): (betrayal._TEXTS, set(DIRECTION_VALUES)),
+    ("cogs/betrayal.py", "cog.none_open.{}"): (
+        betrayal._TEXTS, literal_args("cogs/betrayal.py", "_play", 1)),
+    ("cogs/betrayal.py", "cog.no_way.{}"): (
+        betrayal._TEXTS, literal_args("cogs/betrayal.py", "_by_direction", 1)),
+    ("cogs/cthulhu.py", "cog.what_{}"): (
+        cthulhu._TEXTS, literal_args("cogs/cthulhu.py", "_lookup", 2)  # and `after`:
+        | literal_kwargs("cogs/cthulhu.py", "_complete", "after")),
+    ("cogs/evilbelow.py", "faces.{}"): (evil_below._TEXTS, _faces()),
+}
+
+
+def test_every_built_key_has_its_values_named_here() -> None:
+    assert built_keys() == set(DOMAINS)
+
+
+def test_every_value_builds_a_key_that_exists() -> None:
+    missing = []
+    for (module, pattern), (book, values) in DOMAINS.items():
+        assert values, (module, pattern)
+        for value in values:
+            key = pattern.replace("{}", value)
+            try:
+                book.text(key)
+            except KeyError:
+                missing.append(f"{module}: {key}")
+    assert missing == []
+
+
+def test_the_scan_sees_a_built_key(tmp_path: Path) -> None:
+    """The scan itself: an f-string and a sum are found, a literal is not."""
+    tree = ast.parse('say(f"a.{x}_b")\nsay("c." + y)\nsay("plain")\n')
+    assert {_pattern(c.args[0]) for c in _calls(tree)} == {"a.{}_b", "c.{}", None}
