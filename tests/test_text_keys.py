@@ -17,6 +17,7 @@ from bot.games.evil_below import content as evil_below
 from bot.guild_settings import TIMER_ENDS
 from bot.texts import TABLE, TextBook
 from cogs.betrayal import DIRECTION_VALUES
+from cogs.bot_permissions import NAMED
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot").glob("*.py")])
@@ -87,6 +88,7 @@ DOMAINS: dict[tuple[str, str], tuple[TextBook, set[str]]] = {
         cthulhu._TEXTS, literal_args("cogs/cthulhu.py", "_lookup", 2)  # and `after`:
         | literal_kwargs("cogs/cthulhu.py", "_complete", "after")),
     ("cogs/evilbelow.py", "faces.{}"): (evil_below._TEXTS, _faces()),
+    ("cogs/bot_permissions.py", "permissions.names.{}"): (TABLE, set(NAMED)),
 }
 
 
