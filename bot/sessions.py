@@ -214,7 +214,7 @@ class Sessions:
             except ChannelBusy:
                 if not refuse_busy:
                     raise
-                raise IllegalAction(say("errors.busy")) from None
+                raise IllegalAction(say("errors.held")) from None
             yield
 
     # -- reading --------------------------------------------------------------------------
@@ -290,6 +290,7 @@ class Sessions:
             acting.game = table.kind
             if version is not None and version != table.version:
                 raise IllegalAction(say("errors.stale"))
+            table = await self._settle(table)
             was_lobby = table.status == LOBBY
             if was_lobby and action.kind == table_rules.START:
                 await self._hand_in_played(table)
@@ -334,6 +335,7 @@ class Sessions:
             if len(points) < steps:
                 raise IllegalAction(say("errors.undo_few", count=len(points)))
             point = points[steps - 1]
+            table = await self._settle(table)
             owed_from = table.delivered_seq
             played = await self._off_loop(self._played, True, table_rules.restore, table,
                                           self._past(table, point), actor, steps,
@@ -369,6 +371,7 @@ class Sessions:
             ai_to_act, offer = await self._off_loop(table_rules.ai_work, table)
             if not (ai_to_act or offer):
                 return None
+            table = await self._settle(table)
             owed_from = table.delivered_seq
             step = table_rules.ai_offer_step if offer else table_rules.ai_step
             played = await self._off_loop(self._played, True, step, table)
@@ -393,13 +396,35 @@ class Sessions:
                     table = None
             if table is None:
                 return None
-            owed = table.delivered_seq < table.last_seq
+            settled: Outcome | None = None
+            if table.delivered_seq < table.last_seq:  # first, under its own key
+                settled = await self._deliver(table, table.delivered_seq, [])
+                if not settled.delivered or settled.table.delivered_seq < table.last_seq:
+                    return settled  # still owed: tried again later, the AI waits
+                table = settled.table
             ai_turn = any(await self._off_loop(table_rules.ai_work, table))
             if table.status != OVER and table.id is not None:
                 await self.store.settle_ai_turn(table.id, table.version, ai_turn)
-            if not owed and not (self.ai_chain and ai_turn):
-                return None
+            if not (self.ai_chain and ai_turn):
+                return settled
             return await self._continue(table, table.delivered_seq, [])
+
+    async def _settle(self, table: Table) -> Table:
+        """Deliver what an earlier delivery left owed (a crash between the post and its
+        mark, a post Discord refused for now) before anything new is saved.
+
+        Owed events go out under the key they were first planned under: the table's
+        version now, since nothing was saved after that delivery began. Were they sent
+        with the next move's post instead, under its newer key, Discord's nonce check
+        could not know a post sent before the crash, and the lines would show twice.
+        When they cannot go out now, the new action is refused and the game is untouched:
+        saving it would move the version on and lose the key."""
+        if table.id is None or table.delivered_seq >= table.last_seq:
+            return table
+        outcome = await self._deliver(table, table.delivered_seq, [])
+        if not outcome.delivered or outcome.table.delivered_seq < table.last_seq:
+            raise IllegalAction(say("errors.still_owed"))
+        return outcome.table
 
     async def _continue(self, table: Table, owed_from: int, batch: Sequenced,
                         plan: Plan | None = None,
@@ -471,9 +496,14 @@ class Sessions:
         """A turn timer fell due: claim it (once, whoever else tries), then, if the table
         is still as it was armed, remind the player or end the turn as the server says."""
         async with self._locked(timer.channel_id, refuse_busy=False):
+            table = await self.store.load(timer.channel_id)
+            if table is not None:
+                try:  # what is owed goes first; unclaimed, the timer is tried again
+                    table = await self._settle(table)
+                except IllegalAction:
+                    return None
             if await self.store.claim_timer(timer) is None:
                 return None  # fired already, or a save replaced it
-            table = await self.store.load(timer.channel_id)
             settings = await self.settings.get(table.guild_id if table else None)
             if table is None or not turn_timers.fires(timer, table, settings):
                 return None

@@ -86,7 +86,7 @@ async def test_a_process_kept_waiting_too_long_is_told_busy_and_changes_nothing(
     await asyncio.wait_for(first.inside.wait(), HANG_GUARD)
     with pytest.raises(IllegalAction) as refused:
         await asyncio.wait_for(b.act(CHANNEL, CAT, Action(T.JOIN)), HANG_GUARD)
-    assert refused.value.message == say("errors.busy")
+    assert refused.value.message == say("errors.held")
     first.release.set()
     await asyncio.wait_for(bob, HANG_GUARD)
     table = await second.load(CHANNEL)
