@@ -44,7 +44,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
@@ -79,12 +79,14 @@ from bot.store import (
     GameExists,
     StaleVersion,
     Store,
+    StoreUnavailable,
     Table,
     TimerArm,
     TurnTimer,
     UndoPoint,
     UndoWrite,
 )
+from bot.store.guard import guarded
 from bot.texts import say
 from renderers import render_public
 
@@ -92,6 +94,7 @@ log = logging.getLogger(__name__)
 
 MAX_AI_STEPS = 500  # a chain of AI decisions longer than this means a bug, not a game
 MAX_OFFERS_IN_A_ROW = 20  # AI out-of-turn actions between two moves of the seat to act
+DRAIN_SECONDS = 5.0  # a stop waits this long at most for the interactions under way
 WORKERS = 2
 T = TypeVar("T")
 
@@ -137,7 +140,7 @@ class Sessions:
                  render: bool = True, workers: int = WORKERS,
                  clock: turn_timers.Clock = time.time,
                  metrics: Recorder = NO_METRICS) -> None:
-        self.store = store
+        self.store = guarded(store)  # an outage is StoreUnavailable, told once
         self.metrics = metrics  # the operators' metrics (bot/metrics.py); off by default
         self.outlet = outlet
         self.settings = SettingsCache(store)  # each server's /gm settings, read once
@@ -153,6 +156,42 @@ class Sessions:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+        self._draining = False  # stopping: new work is refused, in-flight work ends
+        self._serving = 0  # interactions under way (`serving`), each answered before a stop
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def when_store_back(self, listener: Callable[[], None]) -> None:
+        """Call `listener` when a store outage ends (the bot then delivers what is owed
+        at once rather than at its next retry)."""
+        self.store.on_back.append(listener)  # type: ignore[attr-defined]
+
+    # -- a clean stop ---------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def serving(self) -> AsyncIterator[None]:
+        """Around one interaction, from its arrival to its answer (cogs/common.py's
+        `handling`): `drain` waits for it."""
+        self._serving += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._serving -= 1
+            if self._serving == 0:
+                self._idle.set()
+
+    async def drain(self, timeout: float = DRAIN_SECONDS) -> int:
+        """Before a stop: refuse new actions (a calm "try again in a moment"), and wait
+        up to `timeout` for the interactions under way to be played, delivered and
+        answered, so nobody is left without a reply and nothing is cut off mid-way.
+        Returns how many were still under way when the wait ended."""
+        self._draining = True
+        with suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        if self._serving:
+            log.warning("stopping with %d interactions still under way", self._serving)
+        return self._serving
 
     async def warm_up(self) -> None:
         """Draw a new game's board of every kind once, off the loop: the renderers fit
@@ -204,6 +243,10 @@ class Sessions:
         """The channel's lock, this process's and then the store's (across processes).
         A user's action held up too long is refused "busy" (`refuse_busy`); the bot's
         own work sees ChannelBusy: another process holds the channel and tends it."""
+        if self._draining:
+            if refuse_busy:
+                raise IllegalAction(say("errors.stopping"))
+            raise ChannelBusy("this process is stopping")
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -457,6 +500,9 @@ class Sessions:
                 more = played.events
                 table = await self._save(played, table.version, None, None)
                 work = (played.ai_to_act, played.offer_next)
+            except StoreUnavailable:  # the outage is logged once, by the store
+                log.info("an AI step in channel %s waits for the store", table.channel_id)
+                break
             except Exception:
                 log.exception("an AI step in channel %s failed; what was saved is delivered",
                               table.channel_id)
@@ -545,6 +591,9 @@ class Sessions:
             plan = None  # made for another version, or before older debts came to light
         try:
             post = await self._send(table, owed, key, plan)
+        except StoreUnavailable:  # the outage is logged once, by the store
+            log.info("delivery in channel %s waits for the store", table.channel_id)
+            return Outcome(table, events, None, delivered=False)
         except Exception:
             log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
                         exc_info=True)
@@ -553,6 +602,8 @@ class Sessions:
             try:
                 await self.store.mark_delivered(table.id, table.last_seq)
                 table.delivered_seq = table.last_seq
+            except StoreUnavailable:  # sent; sent again under the same keys, shown once
+                log.info("game %s is marked delivered when the store is back", table.id)
             except Exception:  # sent already; at worst sent again under the same keys
                 log.exception("could not mark game %s delivered", table.id)
         return Outcome(table, events, post)

@@ -78,7 +78,7 @@ def channel_lock_key(channel_id: int) -> int:
 
 
 class PostgresStore:
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10,
+    def __init__(self, url: str, *, min_size: int = 0, max_size: int = 10,
                  lock_connections: int = 20, lock_wait: float = LOCK_WAIT) -> None:
         self.url = url
         self._sizes = (min_size, max_size)
@@ -88,6 +88,10 @@ class PostgresStore:
         self._lock_pool: asyncpg.Pool | None = None
 
     async def open(self) -> None:
+        """The pools. No floor of idle connections (min_size 0): after a restart of the
+        server asyncpg would try to restore one in the background, logging a traceback
+        per try; the pool drops connections the server closed and makes new ones as
+        they are needed, which is all a restart needs (bot/store/guard.py)."""
         self._pool = await asyncpg.create_pool(self.url, min_size=self._sizes[0],
                                                max_size=self._sizes[1])
         self._lock_pool = await asyncpg.create_pool(self.url, min_size=0,
