@@ -38,6 +38,7 @@ the table's kind, and how long actions and renders take.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import time
@@ -97,6 +98,8 @@ MAX_OFFERS_IN_A_ROW = 20  # AI out-of-turn actions between two moves of the seat
 DRAIN_SECONDS = 5.0  # a stop waits this long at most for the interactions under way
 WORKERS = 2
 T = TypeVar("T")
+# Set inside an interaction under way (Sessions.serving): a stop lets it finish.
+_SERVING: contextvars.ContextVar[bool] = contextvars.ContextVar("hk_serving", default=False)
 
 
 @dataclass
@@ -174,19 +177,24 @@ class Sessions:
         `handling`): `drain` waits for it."""
         self._serving += 1
         self._idle.clear()
+        token = _SERVING.set(True)
         try:
             yield
         finally:
+            _SERVING.reset(token)
             self._serving -= 1
             if self._serving == 0:
                 self._idle.set()
 
     async def drain(self, timeout: float = DRAIN_SECONDS) -> int:
-        """Before a stop: refuse new actions (a calm "try again in a moment"), and wait
-        up to `timeout` for the interactions under way to be played, delivered and
-        answered, so nobody is left without a reply and nothing is cut off mid-way.
+        """Before a stop: refuse new work (a calm "try again in a moment"; the bot's own,
+        resumes and timers, sees ChannelBusy), and wait up to `timeout` for the
+        interactions under way to be played, delivered and answered, so nobody is left
+        without a reply and nothing is cut off mid-way.
         Returns how many were still under way when the wait ended."""
         self._draining = True
+        if self._serving:
+            log.info("stopping: waiting for %d interaction(s) under way", self._serving)
         with suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), timeout)
         if self._serving:
@@ -243,7 +251,7 @@ class Sessions:
         """The channel's lock, this process's and then the store's (across processes).
         A user's action held up too long is refused "busy" (`refuse_busy`); the bot's
         own work sees ChannelBusy: another process holds the channel and tends it."""
-        if self._draining:
+        if self._draining and not _SERVING.get():  # what was under way goes on
             if refuse_busy:
                 raise IllegalAction(say("errors.stopping"))
             raise ChannelBusy("this process is stopping")
