@@ -70,6 +70,11 @@ class Post:
     turn: str | None = None
 
 
+class DeliveryFailed(Exception):
+    """Discord refused a delivery for now (a 5xx, a rate limit discord.py could not wait
+    out): worth another try, and told in one log line, not a traceback."""
+
+
 class Outlet(Protocol):
     async def publish(self, table: Table, post: Post) -> None:
         """Show a public post in the table's channel. Raises when it could not be

@@ -57,6 +57,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.delivery import (
+    DeliveryFailed,
     Outlet,
     Plan,
     Post,
@@ -601,6 +602,10 @@ class Sessions:
             post = await self._send(table, owed, key, plan)
         except StoreUnavailable:  # the outage is logged once, by the store
             log.info("delivery in channel %s waits for the store", table.channel_id)
+            return Outcome(table, events, None, delivered=False)
+        except DeliveryFailed as exc:  # Discord, for now: one line, no traceback
+            log.warning("delivery in channel %s failed (%s); it stays owed",
+                        table.channel_id, exc)
             return Outcome(table, events, None, delivered=False)
         except Exception:
             log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
