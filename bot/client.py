@@ -250,9 +250,12 @@ class HauntBot(commands.Bot):
         return len(waiting)
 
     def _tend_soon(self) -> None:
-        """The store is back after an outage: deliver what stayed owed now."""
+        """The store is back after an outage: deliver what stayed owed now, and look at
+        the turn timers again."""
         if self.is_closed():
             return
+        if self._timers is not None:
+            self._timers.wake()
         task = asyncio.create_task(self._tend_owed(), name="hauntkeeper-store-back")
         self._tending.add(task)
         task.add_done_callback(self._tending.discard)
