@@ -68,6 +68,9 @@ class Post:
     # live message is edited in place within a chapter and gathers one turn's lines.
     chapter: str | None = None
     turn: str | None = None
+    # The log position (seq) of each of `lines`' events, in order: the live message
+    # remembers the last one it showed (bot/live_message.py). Empty: not known.
+    seqs: list[int] = field(default_factory=list)
 
 
 class DeliveryFailed(Exception):
@@ -107,6 +110,7 @@ class Plan:
     chapter: str | None = None
     turn: str | None = None
     render_seconds: float | None = None  # how long the images took (None: none drawn)
+    seqs: list[int] = field(default_factory=list)  # each of `lines`' events' seq
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
@@ -155,6 +159,8 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     whispers, to_teams = _private(table, [(seq, e) for seq, e in sequenced if not is_late(e)],
                                   f"{key}.t")
     public = [e for _, e in sequenced if e.audience.is_public]
+    line_seqs = [seq for seq, e in sequenced
+                 if e.audience.is_public and e.kind not in DOCUMENT_KINDS]
     image, extras, chapter, turn, drawn = None, [], None, None, None
     if table.state is not None:
         state = table_rules.game_state(table)
@@ -168,7 +174,7 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     return Plan(key, whispers, to_teams,
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
-                prompt_of(table), image, extras, chapter, turn, drawn)
+                prompt_of(table), image, extras, chapter, turn, drawn, line_seqs)
 
 
 def prompt_of(table: Table) -> Prompt | None:
