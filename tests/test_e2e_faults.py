@@ -28,6 +28,8 @@ from tests.e2e_helpers import game_components, latest_turn, to_move, turn_posts
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.faults import A_MESSAGE, MESSAGES, drop_gateway
 
+FILL_MOVES = 300  # bounded: a few moves fill the database's last pages
+
 
 class Game:
     """A running two-player Cthulhu game, through the real bot."""
@@ -183,4 +185,45 @@ async def test_the_gateway_dropping_mid_game_is_resumed(
     await fd.wait_until(lambda: fd.resume_count > resumed, timeout=20,
                         what="discord.py resumed the session")
     assert await game.move() == []
+    await game.ends_well()
+
+
+@pytest.mark.parametrize("fault", ["disk full", "read-only"])
+async def test_the_sqlite_file_full_or_read_only_is_one_calm_line_and_then_plays(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory, fault: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The store away (SQLite's disk full: PRAGMA max_page_count; its file read-only:
+    PRAGMA query_only, since a chmod does not stop root): each click is answered with
+    one calm line and changes nothing, the log says the real cause once; with room again
+    the next click plays, and nothing is owed or shown twice."""
+    game = await started(fd, start_hauntkeeper)
+    store = game.bot.store
+    if fault == "read-only":
+        await store.execute("PRAGMA query_only = ON")
+    else:
+        pages = (await store.execute("PRAGMA page_count"))[0][0]
+        await store.execute(f"PRAGMA max_page_count = {pages}")
+    down = say("errors.store_down")
+    with caplog.at_level(logging.INFO):
+        told = []
+        for _ in range(FILL_MOVES):  # the moves that still fit, then the outage
+            told = await game.move()
+            if told == [down]:
+                break
+        assert told == [down]
+        table = await store.load(game.channel)
+        posts = turn_posts(fd, game.channel)
+        assert await game.move() == [down]  # again: calm, and nothing changes
+        after = await store.load(game.channel)
+        assert after is not None and table is not None and after.version == table.version
+        assert turn_posts(fd, game.channel) == posts
+    cause = "read-only" if fault == "read-only" else "disk is full"
+    said = [r.getMessage() for r in caplog.records
+            if r.levelno >= logging.WARNING and not r.name.startswith("discord")]
+    assert len(said) == 1 and cause in said[0], said
+    assert not any(r.exc_info for r in caplog.records)
+    if fault == "read-only":
+        await store.execute("PRAGMA query_only = OFF")
+    else:
+        await store.execute("PRAGMA max_page_count = 1073741823")
     await game.ends_well()
