@@ -147,7 +147,7 @@ class Sessions:
         self.store = guarded(store)  # an outage is StoreUnavailable, told once
         self.metrics = metrics  # the operators' metrics (bot/metrics.py); off by default
         self.outlet = outlet
-        self.settings = SettingsCache(store)  # each server's /gm settings, read once
+        self.settings = SettingsCache(self.store)  # each server's /gm settings, read once
         self.ai_chain = ai_chain
         self.render = render
         self.clock = clock  # when turn timers fall due (tests move their own clock)
@@ -475,6 +475,9 @@ class Sessions:
             return table
         outcome = await self._deliver(table, table.delivered_seq, [])
         if not outcome.delivered or outcome.table.delivered_seq < table.last_seq:
+            outage = self.store.outage  # type: ignore[attr-defined]
+            if outage is not None:  # the store, not Discord: say so
+                raise StoreUnavailable(outage)
             raise IllegalAction(say("errors.still_owed"))
         return outcome.table
 
