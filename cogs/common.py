@@ -79,7 +79,9 @@ async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: o
 async def handling(interaction: discord.Interaction, command: str, *,
                    channel_id: int | None = None) -> AsyncIterator[None]:
     """Turn IllegalAction into a short ephemeral answer and log the interaction; the
-store away for now (StoreUnavailable) is one calm line too, and no traceback.
+    store away for now (StoreUnavailable) is one calm line too, and no traceback. The
+    whole interaction counts as under way (Sessions.serving), so a stop waits for its
+    answer.
 
     `channel_id` names the game's channel when the interaction comes from elsewhere (a
     button in a DM; a DM command names it in the extras, GAME_CHANNEL): failed DMs are
