@@ -65,7 +65,10 @@ class GuardedStore:
                 self._down(exc.reason)
                 raise
             except Exception as exc:
-                raise self._mapped(exc) from exc
+                mapped = self._mapped(exc)
+                if mapped is exc:  # not an outage: the store's own error, as it was
+                    raise
+                raise mapped from exc
             if self._postgres or name in WRITES:
                 self._up()
             return result
