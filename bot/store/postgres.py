@@ -56,6 +56,9 @@ _TRY_LOCK = "SELECT set_config('lock_timeout', $1, true), pg_advisory_lock($2)"
 _UNLOCK = "SELECT pg_advisory_unlock($1)"
 _TRY_NOW = "SELECT pg_try_advisory_lock($1)"
 SHARED_LOCK_SESSIONS = 2  # connections holding the free locks taken, for all channels
+# A server that does not answer (a host gone, not refusing) is an outage after this
+# long, not a click kept a minute (asyncpg's default).
+CONNECT_SECONDS = 5.0
 _COLUMN_TYPES = ("SELECT column_name, data_type FROM information_schema.columns"
                  " WHERE table_schema = current_schema() AND table_name = $1")
 _RESTART_GAME_IDS = "SELECT setval(pg_get_serial_sequence('games', 'id'), $1, false)"
@@ -103,9 +106,11 @@ class PostgresStore:
         per try; the pool drops connections the server closed and makes new ones as
         they are needed, which is all a restart needs (bot/store/guard.py)."""
         self._pool = await asyncpg.create_pool(self.url, min_size=self._sizes[0],
-                                               max_size=self._sizes[1])
+                                               max_size=self._sizes[1],
+                                               timeout=CONNECT_SECONDS)
         self._lock_pool = await asyncpg.create_pool(self.url, min_size=0,
-                                                    max_size=self._lock_connections)
+                                                    max_size=self._lock_connections,
+                                                    timeout=CONNECT_SECONDS)
         await self._migrate()
 
     async def close(self) -> None:
@@ -439,7 +444,7 @@ class _SharedLocks:
         """The connection now holding `key`'s lock, or None: another process holds it."""
         async with self._gate:
             if self._conn is None or self._conn.is_closed():
-                self._conn = await asyncpg.connect(self.url)
+                self._conn = await asyncpg.connect(self.url, timeout=CONNECT_SECONDS)
             if await self._conn.fetchval(_TRY_NOW, key):
                 return self._conn
             return None
