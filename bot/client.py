@@ -51,7 +51,8 @@ from bot.metrics import (
 from bot.metrics import serve as serve_metrics
 from bot.sessions import Sessions
 from bot.shards import Shards
-from bot.store import ChannelBusy, Store, open_store
+from bot.store import ChannelBusy, Store, StoreUnavailable, open_store
+from bot.store.guard import guarded
 from bot.texts import say
 from bot.timers import TimerDispatcher
 from cogs.common import OOPS, say_ephemeral
@@ -105,6 +106,7 @@ class HauntBot(commands.Bot):
         self.sync_commands = sync_commands
         self.serve = serve
         self._store: Store | None = None
+        self._tending: set[asyncio.Task[None]] = set()  # owed work retried as the store is back
         self._sessions: Sessions | None = None
         self._outlet: DiscordOutlet | None = None
         self._attending: asyncio.Task[None] | None = None
@@ -147,12 +149,13 @@ class HauntBot(commands.Bot):
             for extension in extensions():
                 await self.load_extension(extension)
             return
-        self._store = await open_store(self.db_path)
+        self._store = guarded(await open_store(self.db_path))  # outages told once
         self._outlet = DiscordOutlet(self, self._store)
         self._start_metrics()
         self._sessions = Sessions(self._store, self._outlet, metrics=self._metrics)
         self._timers = TimerDispatcher(self._store, self._sessions.fire_timer)
         self._sessions.on_timer_armed = self._timers.armed
+        self._sessions.when_store_back(self._tend_soon)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in extensions():
             await self.load_extension(extension)
@@ -234,6 +237,8 @@ class HauntBot(commands.Bot):
                 except ChannelBusy:  # another process is in the channel; it tends to it
                     log.info("game %s in channel %s is busy elsewhere; later", game_id,
                              channel_id)
+                except StoreUnavailable:  # told once by the store; tried again when back
+                    log.info("game %s waits for the store", game_id)
                 except Exception:
                     log.exception("could not resume game %s in channel %s", game_id,
                                   channel_id)
@@ -243,6 +248,23 @@ class HauntBot(commands.Bot):
             log.info("tended %d waiting games in %.0f ms", len(waiting),
                      (time.perf_counter() - started) * 1000)
         return len(waiting)
+
+    def _tend_soon(self) -> None:
+        """The store is back after an outage: deliver what stayed owed now, and look at
+        the turn timers again."""
+        if self.is_closed():
+            return
+        if self._timers is not None:
+            self._timers.wake()
+        task = asyncio.create_task(self._tend_owed(), name="hauntkeeper-store-back")
+        self._tending.add(task)
+        task.add_done_callback(self._tending.discard)
+
+    async def _tend_owed(self) -> None:
+        try:
+            await self.resume_games()  # an AI chain cut by the outage goes on too
+        except StoreUnavailable:
+            log.info("the store went away again before the owed posts went out")
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
@@ -264,6 +286,8 @@ class HauntBot(commands.Bot):
             and self.ws.open
 
     async def close(self) -> None:
+        if self._sessions is not None:  # the interactions under way answered first
+            await self._sessions.drain()
         if self._heartbeat is not None:
             await self._heartbeat.stop()
         if self._attending is not None:

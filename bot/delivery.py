@@ -68,6 +68,14 @@ class Post:
     # live message is edited in place within a chapter and gathers one turn's lines.
     chapter: str | None = None
     turn: str | None = None
+    # The log position (seq) of each of `lines`' events, in order: the live message
+    # remembers the last one it showed (bot/live_message.py). Empty: not known.
+    seqs: list[int] = field(default_factory=list)
+
+
+class DeliveryFailed(Exception):
+    """Discord refused a delivery for now (a 5xx, a rate limit discord.py could not wait
+    out): worth another try, and told in one log line, not a traceback."""
 
 
 class Outlet(Protocol):
@@ -127,6 +135,7 @@ class Plan:
     # A seat passed on (table_rules.SEATS_MOVED): each team and the users holding its
     # seats now, whom its thread must hold, and no one else. None: no seat moved.
     members: dict[str, list[int]] | None = None
+    seqs: list[int] = field(default_factory=list)  # each of `lines`' events' seq
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
@@ -193,6 +202,8 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     whispers, to_teams = _private(table, [(seq, e) for seq, e in sequenced if not is_late(e)],
                                   f"{key}.t")
     public = [e for _, e in sequenced if e.audience.is_public]
+    line_seqs = [seq for seq, e in sequenced
+                 if e.audience.is_public and e.kind not in DOCUMENT_KINDS]
     image, extras, chapter, turn, drawn = None, [], None, None, None
     if table.state is not None:
         state = table_rules.game_state(table)
@@ -207,7 +218,7 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
                 prompt_of(table), image, extras, chapter, turn, drawn,
-                members(table, sequenced))
+                members(table, sequenced), line_seqs)
 
 
 def prompt_of(table: Table) -> Prompt | None:

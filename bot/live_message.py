@@ -8,7 +8,9 @@ the old one deleted, or lines that no longer fit on it. Text is never cut: lines
 do not fit one message go before it as plain messages, split at line breaks (a line
 longer than a message at word boundaries). A board the message already shows is not
 uploaded again. Every decision here is a function of the stored live message and the
-post, so a delivery sent again after a crash decides (and sends) the same.
+post, so a delivery sent again after a crash decides (and sends) the same; and the
+stored live message remembers the last event whose line it showed (`through`), so a
+delivery that carries those events again, under another key, does not repeat them.
 """
 
 from __future__ import annotations
@@ -49,9 +51,14 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
-def post_lines(post: Post) -> list[str]:
-    """The delivery's public lines, then whom a DM did not reach."""
-    return [*post.lines, *(say("dm_failed", mention=f"<@{u}>") for u in post.dm_failed)]
+def post_lines(post: Post, through: int = 0) -> list[str]:
+    """The delivery's public lines, but those of events up to `through` (shown
+    already), then whom a DM did not reach."""
+    lines = post.lines
+    if through and len(post.seqs) == len(post.lines):
+        lines = [line for line, seq in zip(post.lines, post.seqs, strict=True)
+                 if seq > through]
+    return [*lines, *(say("dm_failed", mention=f"<@{u}>") for u in post.dm_failed)]
 
 
 def split_line(line: str, limit: int = LIMIT) -> list[str]:
@@ -131,7 +138,7 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     """The live message after `post`. `live`: what it shows now (None: no message yet);
     `gone`: it was deleted; `ping_user`: the human this delivery asks to act in the
     channel (None for an AI, nobody, or a turn played from DMs)."""
-    new_lines = post_lines(post)
+    new_lines = post_lines(post, live.through if live is not None else 0)
     tail = footer(table, post, private_turn=private_turn)
     if live is not None and post.key and live.delivery == post.key:
         # This delivery was sent and remembered before a crash: the same edit again,
@@ -191,5 +198,6 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
             delivery=post.key,
             extras=bool(post.extras) if attach else bool(live and live.extras),
             ping_id=live.ping_id if live is not None else None,
-            ping_user=ping_user if table.status != OVER else None),
+            ping_user=ping_user if table.status != OVER else None,
+            through=max([live.through if live is not None else 0, *post.seqs])),
     )

@@ -38,13 +38,14 @@ the table's kind, and how long actions and renders take.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
@@ -57,6 +58,7 @@ from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.delivery import (
     ChannelGate,
+    DeliveryFailed,
     MemberKeeper,
     Outlet,
     Plan,
@@ -82,12 +84,14 @@ from bot.store import (
     GameExists,
     StaleVersion,
     Store,
+    StoreUnavailable,
     Table,
     TimerArm,
     TurnTimer,
     UndoPoint,
     UndoWrite,
 )
+from bot.store.guard import guarded
 from bot.texts import say
 from renderers import render_public
 
@@ -95,8 +99,11 @@ log = logging.getLogger(__name__)
 
 MAX_AI_STEPS = 500  # a chain of AI decisions longer than this means a bug, not a game
 MAX_OFFERS_IN_A_ROW = 20  # AI out-of-turn actions between two moves of the seat to act
+DRAIN_SECONDS = 5.0  # a stop waits this long at most for the interactions under way
 WORKERS = 2
 T = TypeVar("T")
+# Set inside an interaction under way (Sessions.serving): a stop lets it finish.
+_SERVING: contextvars.ContextVar[bool] = contextvars.ContextVar("hk_serving", default=False)
 
 
 @dataclass
@@ -152,10 +159,10 @@ class Sessions:
                  render: bool = True, workers: int = WORKERS,
                  clock: turn_timers.Clock = time.time,
                  metrics: Recorder = NO_METRICS) -> None:
-        self.store = store
+        self.store = guarded(store)  # an outage is StoreUnavailable, told once
         self.metrics = metrics  # the operators' metrics (bot/metrics.py); off by default
         self.outlet = outlet
-        self.settings = SettingsCache(store)  # each server's /gm settings, read once
+        self.settings = SettingsCache(self.store)  # each server's /gm settings, read once
         self.ai_chain = ai_chain
         self.render = render
         self.clock = clock  # when turn timers fall due (tests move their own clock)
@@ -168,6 +175,47 @@ class Sessions:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+        self._draining = False  # stopping: new work is refused, in-flight work ends
+        self._serving = 0  # interactions under way (`serving`), each answered before a stop
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def when_store_back(self, listener: Callable[[], None]) -> None:
+        """Call `listener` when a store outage ends (the bot then delivers what is owed
+        at once rather than at its next retry)."""
+        self.store.on_back.append(listener)  # type: ignore[attr-defined]
+
+    # -- a clean stop ---------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def serving(self) -> AsyncIterator[None]:
+        """Around one interaction, from its arrival to its answer (cogs/common.py's
+        `handling`): `drain` waits for it."""
+        self._serving += 1
+        self._idle.clear()
+        token = _SERVING.set(True)
+        try:
+            yield
+        finally:
+            _SERVING.reset(token)
+            self._serving -= 1
+            if self._serving == 0:
+                self._idle.set()
+
+    async def drain(self, timeout: float = DRAIN_SECONDS) -> int:
+        """Before a stop: refuse new work (a calm "try again in a moment"; the bot's own,
+        resumes and timers, sees ChannelBusy), and wait up to `timeout` for the
+        interactions under way to be played, delivered and answered, so nobody is left
+        without a reply and nothing is cut off mid-way.
+        Returns how many were still under way when the wait ended."""
+        self._draining = True
+        if self._serving:
+            log.info("stopping: waiting for %d interaction(s) under way", self._serving)
+        with suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        if self._serving:
+            log.warning("stopping with %d interactions still under way", self._serving)
+        return self._serving
 
     async def warm_up(self) -> None:
         """Draw a new game's board of every kind once, off the loop: the renderers fit
@@ -219,6 +267,10 @@ class Sessions:
         """The channel's lock, this process's and then the store's (across processes).
         A user's action held up too long is refused "busy" (`refuse_busy`); the bot's
         own work sees ChannelBusy: another process holds the channel and tends it."""
+        if self._draining and not _SERVING.get():  # what was under way goes on
+            if refuse_busy:
+                raise IllegalAction(say("errors.stopping"))
+            raise ChannelBusy("this process is stopping")
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -229,7 +281,7 @@ class Sessions:
             except ChannelBusy:
                 if not refuse_busy:
                     raise
-                raise IllegalAction(say("errors.busy")) from None
+                raise IllegalAction(say("errors.held")) from None
             yield
 
     # -- reading --------------------------------------------------------------------------
@@ -305,6 +357,7 @@ class Sessions:
             acting.game = table.kind
             if version is not None and version != table.version:
                 raise await self._behind(table)
+            table = await self._settle(table)
             was_lobby = table.status == LOBBY
             if was_lobby and action.kind == table_rules.START:
                 await self._hand_in_played(table)
@@ -359,6 +412,7 @@ class Sessions:
             if len(points) < steps:
                 raise IllegalAction(say("errors.undo_few", count=len(points)))
             point = points[steps - 1]
+            table = await self._settle(table)
             owed_from = table.delivered_seq
             played = await self._off_loop(self._played, True, table_rules.restore, table,
                                           self._past(table, point), actor, steps,
@@ -394,6 +448,7 @@ class Sessions:
             ai_to_act, offer = await self._off_loop(table_rules.ai_work, table)
             if not (ai_to_act or offer):
                 return None
+            table = await self._settle(table)
             owed_from = table.delivered_seq
             step = table_rules.ai_offer_step if offer else table_rules.ai_step
             played = await self._off_loop(self._played, True, step, table)
@@ -418,13 +473,38 @@ class Sessions:
                     table = None
             if table is None:
                 return None
-            owed = table.delivered_seq < table.last_seq
+            settled: Outcome | None = None
+            if table.delivered_seq < table.last_seq:  # first, under its own key
+                settled = await self._deliver(table, table.delivered_seq, [])
+                if not settled.delivered or settled.table.delivered_seq < table.last_seq:
+                    return settled  # still owed: tried again later, the AI waits
+                table = settled.table
             ai_turn = any(await self._off_loop(table_rules.ai_work, table))
             if table.status != OVER and table.id is not None:
                 await self.store.settle_ai_turn(table.id, table.version, ai_turn)
-            if not owed and not (self.ai_chain and ai_turn):
-                return None
+            if not (self.ai_chain and ai_turn):
+                return settled
             return await self._continue(table, table.delivered_seq, [])
+
+    async def _settle(self, table: Table) -> Table:
+        """Deliver what an earlier delivery left owed (a crash between the post and its
+        mark, a post Discord refused for now) before anything new is saved.
+
+        Owed events go out under the key they were first planned under: the table's
+        version now, since nothing was saved after that delivery began. Were they sent
+        with the next move's post instead, under its newer key, Discord's nonce check
+        could not know a post sent before the crash, and the lines would show twice.
+        When they cannot go out now, the new action is refused and the game is untouched:
+        saving it would move the version on and lose the key."""
+        if table.id is None or table.delivered_seq >= table.last_seq:
+            return table
+        outcome = await self._deliver(table, table.delivered_seq, [])
+        if not outcome.delivered or outcome.table.delivered_seq < table.last_seq:
+            outage = self.store.outage  # type: ignore[attr-defined]
+            if outage is not None:  # the store, not Discord: say so
+                raise StoreUnavailable(outage)
+            raise Behind(say("errors.still_owed"), outcome)  # says why, if it knows
+        return outcome.table
 
     async def _continue(self, table: Table, owed_from: int, batch: Sequenced,
                         plan: Plan | None = None,
@@ -457,6 +537,9 @@ class Sessions:
                 more = played.events
                 table = await self._save(played, table.version, None, None)
                 work = (played.ai_to_act, played.offer_next)
+            except StoreUnavailable:  # the outage is logged once, by the store
+                log.info("an AI step in channel %s waits for the store", table.channel_id)
+                break
             except Exception:
                 log.exception("an AI step in channel %s failed; what was saved is delivered",
                               table.channel_id)
@@ -496,9 +579,14 @@ class Sessions:
         """A turn timer fell due: claim it (once, whoever else tries), then, if the table
         is still as it was armed, remind the player or end the turn as the server says."""
         async with self._locked(timer.channel_id, refuse_busy=False):
+            table = await self.store.load(timer.channel_id)
+            if table is not None:
+                try:  # what is owed goes first; unclaimed, the timer is tried again
+                    table = await self._settle(table)
+                except IllegalAction:
+                    return None
             if await self.store.claim_timer(timer) is None:
                 return None  # fired already, or a save replaced it
-            table = await self.store.load(timer.channel_id)
             settings = await self.settings.get(table.guild_id if table else None)
             if table is None or not turn_timers.fires(timer, table, settings):
                 return None
@@ -544,6 +632,13 @@ class Sessions:
             log.info("channel %s refuses the game's posts (%s); they stay owed",
                      table.channel_id, exc)
             return Outcome(table, events, None, delivered=False, refused=exc.missing)
+        except StoreUnavailable:  # the outage is logged once, by the store
+            log.info("delivery in channel %s waits for the store", table.channel_id)
+            return Outcome(table, events, None, delivered=False)
+        except DeliveryFailed as exc:  # Discord, for now: one line, no traceback
+            log.warning("delivery in channel %s failed (%s); it stays owed",
+                        table.channel_id, exc)
+            return Outcome(table, events, None, delivered=False)
         except Exception:
             log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
                         exc_info=True)
@@ -552,6 +647,8 @@ class Sessions:
             try:
                 await self.store.mark_delivered(table.id, table.last_seq)
                 table.delivered_seq = table.last_seq
+            except StoreUnavailable:  # sent; sent again under the same keys, shown once
+                log.info("game %s is marked delivered when the store is back", table.id)
             except Exception:  # sent already; at worst sent again under the same keys
                 log.exception("could not mark game %s delivered", table.id)
         return Outcome(table, events, post)
@@ -586,7 +683,7 @@ class Sessions:
             note(await self.outlet.team(table, team, users, text, key=team_key))
         post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt, dm_failed=failed,
                     documents=plan.documents, key=key, extras=plan.extras,
-                    chapter=plan.chapter, turn=plan.turn)
+                    chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs)
         await self.outlet.publish(table, post)
         late = await self._send_late(table, owed, key)
         missed = list(dict.fromkeys(u for u in late if u not in failed))

@@ -31,6 +31,7 @@ from bot.store import (
     REMIND_TIMER,
     ChannelBusy,
     Store,
+    StoreUnavailable,
     Table,
     TimerArm,
     TurnTimer,
@@ -160,6 +161,9 @@ class TimerDispatcher:
             self._wake_at = None
             try:
                 wait = await self._dispatch()
+            except StoreUnavailable:  # told once by the store; its return wakes this
+                log.info("the turn timers wait for the store")
+                wait = RETRY_AFTER
             except Exception:
                 log.exception("reading the turn timers failed; trying again later")
                 wait = RETRY_AFTER
@@ -192,6 +196,9 @@ class TimerDispatcher:
         except ChannelBusy:  # another process is in the channel: try again after a rest
             log.info("turn timer %s of game %s waits: channel %s is busy elsewhere",
                      timer.kind, timer.game_id, timer.channel_id)
+        except StoreUnavailable:  # told once by the store
+            log.info("turn timer %s of game %s waits for the store", timer.kind,
+                     timer.game_id)
         except Exception:
             log.exception("turn timer %s of game %s in channel %s failed", timer.kind,
                           timer.game_id, timer.channel_id)

@@ -19,6 +19,7 @@ from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.guild_settings import GuildSettings
 from bot.sessions import Behind
+from bot.store import StoreUnavailable
 from bot.table import Actor
 from bot.texts import say
 from cogs.bot_permissions import names_text
@@ -79,7 +80,10 @@ async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: o
 @asynccontextmanager
 async def handling(interaction: discord.Interaction, command: str, *,
                    channel_id: int | None = None) -> AsyncIterator[None]:
-    """Turn IllegalAction into a short ephemeral answer and log the interaction.
+    """Turn IllegalAction into a short ephemeral answer and log the interaction; the
+    store away for now (StoreUnavailable) is one calm line too, and no traceback. The
+    whole interaction counts as under way (Sessions.serving), so a stop waits for its
+    answer.
 
     `channel_id` names the game's channel when the interaction comes from elsewhere (a
     button in a DM; a DM command names it in the extras, GAME_CHANNEL): failed DMs are
@@ -88,11 +92,17 @@ async def handling(interaction: discord.Interaction, command: str, *,
     started = time.perf_counter()
     outcome = "ok"
     try:
-        yield
-        await remind_undelivered(interaction, channel_id)
-    except IllegalAction as exc:
-        outcome = f"refused: {exc.message}"
-        await say_ephemeral(interaction, refusal_text(exc))
+        async with sessions_of(interaction).serving():  # a stop waits for the answer
+            try:
+                yield
+                await remind_undelivered(interaction, channel_id)
+            except IllegalAction as exc:
+                outcome = f"refused: {exc.message}"
+                await say_ephemeral(interaction, refusal_text(exc))
+            except StoreUnavailable as exc:  # told once by the store, not per click
+                outcome = f"store unavailable: {exc.reason}"
+                with suppress(discord.HTTPException):
+                    await say_ephemeral(interaction, say("errors.store_down"))
     except Exception:
         outcome = "error"
         log.exception("interaction failed: %s", command)

@@ -26,7 +26,7 @@ from contextlib import suppress
 
 import discord
 
-from bot.delivery import PostRefused
+from bot.delivery import DeliveryFailed, PostRefused
 from bot.live_message import LIMIT, Step, chunks, jump_link, step
 from bot.sessions import Post, Prompt
 from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
@@ -56,9 +56,17 @@ def nonce(key: str, part: str) -> str | None:
 
 
 def permanent(exc: discord.HTTPException) -> bool:
-    """Refusals another try would meet again (no access, no channel): a turn reminder
-    is dropped with a log line rather than owed forever."""
-    return isinstance(exc, discord.Forbidden | discord.NotFound)
+    """Refusals another try would meet again (no access, no channel, a request Discord
+    finds malformed): a turn reminder is dropped with a log line rather than owed
+    forever. A 429 is not one: discord.py waited and tried again already."""
+    return isinstance(exc, discord.Forbidden | discord.NotFound) or malformed(exc)
+
+
+def malformed(exc: discord.HTTPException) -> bool:
+    """A 4xx other than no access, no such thing or too many requests: Discord says the
+    request itself is wrong, which is our bug. Another try would be refused the same, so
+    the part is dropped, the game goes on, and the log says ERROR once."""
+    return 400 <= exc.status < 500 and exc.status not in (403, 404, 429)
 
 
 class DiscordOutlet:
@@ -127,6 +135,13 @@ class DiscordOutlet:
             raise PostRefused(lacking) from exc
         except discord.NotFound as exc:  # the channel is gone: nothing resumes there
             log.warning("channel %s refused the game's post: %s", table.channel_id, exc)
+            return
+        except discord.HTTPException as exc:
+            if not malformed(exc):  # 5xx, 429s past discord.py's tries: owed, tried again
+                raise DeliveryFailed(f"{exc.status} {exc.text or exc}") from exc
+            log.error("Discord refused the game's post in channel %s as malformed "
+                      "(our bug; the post is dropped, the game goes on): %s",
+                      table.channel_id, exc)
             return
         await self._outage_ended(table)
         await self._clear_previous_dm(table, dm_prompt,
@@ -298,6 +313,12 @@ class DiscordOutlet:
                 allowed_mentions=discord.AllowedMentions.none(), **extra)
         except discord.NotFound:
             return None
+        except discord.HTTPException as exc:
+            if not malformed(exc):
+                raise
+            log.error("Discord refused the live message's edit in channel %s as malformed "
+                      "(our bug; it is posted anew instead): %s", table.channel_id, exc)
+            return None  # a new live message carries the newest controls
         return live.message_id
 
     async def _send_live(self, table: Table, live: LiveMessage | None, post: Post,
@@ -337,13 +358,20 @@ class DiscordOutlet:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         ping_id = None
         if decided.ping and post.prompt is not None:
-            sent = await channel.send(
-                say("live.your_turn", mention=f"<@{post.prompt.user_id}>",
-                    link=jump_link(table.guild_id, table.channel_id, live.message_id)),
-                allowed_mentions=discord.AllowedMentions(users=True, roles=False,
-                                                         everyone=False),
-                nonce=nonce(post.key, "n"))
-            ping_id = int(sent.id)
+            try:
+                sent = await channel.send(
+                    say("live.your_turn", mention=f"<@{post.prompt.user_id}>",
+                        link=jump_link(table.guild_id, table.channel_id, live.message_id)),
+                    allowed_mentions=discord.AllowedMentions(users=True, roles=False,
+                                                             everyone=False),
+                    nonce=nonce(post.key, "n"))
+                ping_id = int(sent.id)
+            except discord.HTTPException as exc:
+                if not malformed(exc):
+                    raise
+                log.error("Discord refused the turn's ping in channel %s as malformed "
+                          "(our bug; the delivery goes on without it): %s",
+                          table.channel_id, exc)
         if live.ping_id is not None and live.ping_id != ping_id:
             with suppress(discord.HTTPException):
                 await channel.get_partial_message(live.ping_id).delete()

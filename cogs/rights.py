@@ -22,7 +22,7 @@ from discord import app_commands
 
 from bot import games
 from bot.core.errors import IllegalAction
-from bot.store import Table
+from bot.store import StoreUnavailable, Table
 from bot.table import Actor
 from bot.texts import say
 from cogs import click_limit
@@ -147,7 +147,12 @@ async def table_check(interaction: discord.Interaction) -> bool:
     channels and their threads, in one ephemeral line naming them. A game opened
     before the setting plays on where it is: its buttons are not checked here, and in
     its channel every command but /game new still works."""
-    settings = await sessions_of(interaction).settings.get(interaction.guild_id)
+    try:
+        settings = await sessions_of(interaction).settings.get(interaction.guild_id)
+    except StoreUnavailable:  # one calm line (an autocomplete has nobody to tell)
+        if interaction.type is discord.InteractionType.application_command:
+            await refuse(interaction, "check", say("errors.store_down"))
+        return False
     command = interaction.command
     if interaction.type is not discord.InteractionType.application_command or command is None:
         return True

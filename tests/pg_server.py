@@ -94,15 +94,25 @@ class PgServer:
         try:
             server._run(str(bindir / "initdb"), "-D", str(root / "data"), "-U", SUPERUSER,
                         "--auth=trust", "--encoding=UTF8", "--no-sync", "--no-instructions")
-            options = " ".join(f"-c {setting}" for setting in SETTINGS)
-            server._run(str(bindir / "pg_ctl"), "-D", str(root / "data"), "-l",
-                        str(root / "server.log"), "-w", "-o",
-                        f"{options} -c unix_socket_directories='{root}'", "start")
+            server.resume()
             server._run(str(bindir / "createdb"), "-h", str(root), "-U", SUPERUSER, DATABASE)
         except BaseException:
             server.stop()
             raise
         return server
+
+    def pause(self) -> None:
+        """Stop the server as an operator's restart does (fast: sessions are cut), its
+        data kept for `resume`."""
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.root / "data"), "-m", "fast",
+                  "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server (again) on its data, waiting until it takes connections."""
+        options = " ".join(f"-c {setting}" for setting in SETTINGS)
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.root / "data"), "-l",
+                  str(self.root / "server.log"), "-w", "-o",
+                  f"{options} -c unix_socket_directories='{self.root}'", "start")
 
     def stop(self) -> None:
         if (self.root / "data" / "postmaster.pid").exists():

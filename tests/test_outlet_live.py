@@ -6,6 +6,7 @@ all of it remembered by the store, so a restarted bot edits the same message."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import discord
@@ -247,3 +248,29 @@ async def test_a_reminder_links_to_where_the_turns_controls_are(
     assert there.content.endswith(f"https://discord.com/channels/@me/{dm.channel_id}/{dm.id}")
     await bot.outlet.remind(table, BO, "Bo, hurry.")  # not the DM prompt's player
     assert _bot_messages(fd, table.channel_id)[-1].content.endswith(f"/{live.id}")
+
+
+async def test_lines_shown_already_are_not_shown_again_under_another_key(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """The live message remembers the last event whose line it showed (`through`), in
+    the store: a later delivery that carries those events again (owed, under a newer
+    key, which Discord's nonce check cannot match) shows only what is new, in place or
+    in a new chapter's message, and after a restart too."""
+    table, _ = await _table(fd, start_hauntkeeper)
+    bot = await start_hauntkeeper()
+    one = dataclasses.replace(_post(["Ann moves.", "Ann rolls a 3."], 1), seqs=[4, 5])
+    await bot.outlet.publish(table, one)
+    bot = await start_hauntkeeper()  # a new process: only the store remembers
+    again = dataclasses.replace(_post(["Ann moves.", "Ann rolls a 3.", "Ann ends."], 2),
+                                seqs=[4, 5, 6])
+    await bot.outlet.publish(table, again)
+    (live,) = _lives(fd, table.channel_id)
+    shown = live.content.splitlines()
+    assert shown[:3] == ["Ann moves.", "Ann rolls a 3.", "Ann ends."]
+    assert all(shown.count(line) == 1 for line in shown)
+    chapter = dataclasses.replace(_post(["Ann ends.", "A new rumble."], 3, chapter="c2"),
+                                  seqs=[6, 7])
+    await bot.outlet.publish(table, chapter)
+    texts = [line for m in _bot_messages(fd, table.channel_id)
+             for line in m.content.splitlines()]
+    assert texts.count("Ann ends.") == 1 and texts.count("A new rumble.") == 1

@@ -17,7 +17,7 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.sessions import Sessions
-from bot.store import ChannelBusy, Table
+from bot.store import ChannelBusy, PostgresStore, Table
 from bot.store.postgres import channel_lock_key
 from bot.texts import say
 from tests.pg_pair import HeldStore
@@ -30,6 +30,7 @@ HOST = T.Actor(1_180_000_000_000_000_100, "Hana")
 BOB = T.Actor(1_180_000_000_000_000_200, "Bob")
 CAT = T.Actor(1_180_000_000_000_000_300, "Cat")
 HANG_GUARD = 20.0  # only against a hang: every wait here ends on an event, not a clock
+MANY = 100  # channels acting at once
 WAITING = ("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
 
 
@@ -86,7 +87,7 @@ async def test_a_process_kept_waiting_too_long_is_told_busy_and_changes_nothing(
     await asyncio.wait_for(first.inside.wait(), HANG_GUARD)
     with pytest.raises(IllegalAction) as refused:
         await asyncio.wait_for(b.act(CHANNEL, CAT, Action(T.JOIN)), HANG_GUARD)
-    assert refused.value.message == say("errors.busy")
+    assert refused.value.message == say("errors.held")
     first.release.set()
     await asyncio.wait_for(bob, HANG_GUARD)
     table = await second.load(CHANNEL)
@@ -133,3 +134,28 @@ def test_each_channel_has_its_own_stable_key() -> None:
     assert len(keys) == 1000
     assert channel_lock_key(CHANNEL) == channel_lock_key(CHANNEL)
     assert all(-(2**63) <= k < 2**63 for k in keys)
+
+
+async def test_many_channels_acting_at_once_hold_no_connection_each(
+        pg_server: PgServer) -> None:
+    """Free locks are taken on shared connections: with one waiting connection and a
+    50 ms wait, a hundred channels acting at once are all played, twice over (a
+    connection held per channel for the whole action refused most of them "busy")."""
+    await pg_server.reset()
+    store = PostgresStore(pg_server.url, lock_connections=1, lock_wait=0.05)
+    await store.open()
+    try:
+        sessions = Sessions(store, RecordingOutlet(), render=False)
+        channels = [CHANNEL + 100 + n for n in range(MANY)]
+        for channel in channels:
+            await sessions.open(channel, GUILD, HOST, KIND, 7)
+        for round_ in range(2):
+            actor = (BOB, CAT)[round_]
+            results = await asyncio.gather(
+                *(sessions.act(channel, actor, Action(T.JOIN)) for channel in channels),
+                return_exceptions=True)
+            assert [r for r in results if isinstance(r, BaseException)] == []
+        for channel in channels:
+            assert _names(await store.load(channel)) == ["Hana", "Bob", "Cat"]
+    finally:
+        await store.close()

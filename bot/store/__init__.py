@@ -12,6 +12,7 @@ from bot.store.base import (
     StaleVersion,
     Store,
     StoreError,
+    StoreUnavailable,
 )
 from bot.store.postgres import PostgresStore, is_postgres_url
 from bot.store.records import (
@@ -36,8 +37,8 @@ from bot.store.sqlite import SqliteStore
 __all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "POSTS_BACK", "POSTS_REFUSED",
            "REMIND_TIMER", "ChannelBusy", "Export",
            "GameExists", "LiveMessage", "LoggedEvent", "NotEmpty", "Notice", "PostgresStore",
-           "SqliteStore", "StaleVersion", "Store", "StoreError", "Table", "TimerArm",
-           "TurnTimer", "UndoPoint", "UndoWrite", "is_postgres_url", "open_store"]
+           "SqliteStore", "StaleVersion", "Store", "StoreError", "StoreUnavailable", "Table",
+           "TimerArm", "TurnTimer", "UndoPoint", "UndoWrite", "is_postgres_url", "open_store"]
 
 
 async def open_store(path: str | Path) -> Store:

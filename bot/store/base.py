@@ -38,6 +38,16 @@ class ChannelBusy(StoreError):
     """Another process held the channel's lock for longer than a click may wait."""
 
 
+class StoreUnavailable(StoreError):
+    """The database is away for now (PostgreSQL restarting, the disk full, the file
+    read-only): nothing was written, and a try in a moment may succeed. `reason` names
+    the real cause (bot/store/outage.py)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 class NotEmpty(StoreError):
     """A copy's target already holds data: a copy never merges into a live database."""
 

@@ -204,5 +204,8 @@ class LiveMessage:
     extras: bool = False  # it shows pictures beside the board (dice) to take off later
     ping_id: int | None = None  # the last "your turn" ping, deleted when the next is sent
     ping_user: int | None = None  # the human whose turn it was at that delivery
+    # The last event (its seq in the game's log) whose line it has shown: a delivery
+    # carrying that event again, under another key, does not show it twice.
+    through: int = 0
 
 

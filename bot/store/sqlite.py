@@ -119,7 +119,8 @@ class SqliteStore:
             result = body(db)
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite rolled back itself on some errors (disk full):
+                db.execute("ROLLBACK")  # a second ROLLBACK would hide the cause
             raise
         return result
 

@@ -38,6 +38,9 @@ class RestMixin:
         self._inflight += 1
         self._touch()
         try:
+            refused = self.faults.take(request.method, path)  # a test's fault (faults.py)
+            if refused is not None:
+                return refused
             for method, pattern, handler in self._routes:
                 match = pattern.match(path)
                 if match and method == request.method:

@@ -42,6 +42,7 @@ from .common import (
     or_bits,
 )
 from .driver import BUSY_TASK_PREFIXES, DriverMixin
+from .faults import Faults
 from .gateway import GatewayMixin, Session
 from .messages import MessageStoreMixin
 from .models import (
@@ -135,6 +136,7 @@ class FakeDiscord(
         self.identified_shards: list[tuple[int, int]] = []  # [id, count] of each IDENTIFY
         self.shard_count = 1  # what GET /gateway/bot recommends
         self.resume_count = 0
+        self.faults = Faults()  # errors a test injects (faults.py)
         self.nonce_repeats = 0  # sends answered with an earlier message (enforce_nonce)
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._holds: dict[int, Hold] = {}

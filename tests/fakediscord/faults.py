@@ -1,0 +1,109 @@
+"""Faults a test injects into the fake Discord: REST errors on chosen routes (a 5xx, a
+400, a storm of 429s with Discord's rate-limit headers, per route or global) and the
+gateway dropping.
+
+A fault answers the next `times` requests matching its method and path, before any
+route handler runs, so the request changes nothing, as when Discord refuses it. A 429
+carries what Discord sends (https://discord.com/developers/docs/topics/rate-limits):
+Retry-After, X-RateLimit-Limit/-Remaining/-Reset/-Reset-After/-Bucket/-Scope, and
+X-RateLimit-Global with `"global": true` in the body for the global limit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+MESSAGES = r"/channels/\d+/messages"  # POST: a new message in a channel
+A_MESSAGE = r"/channels/\d+/messages/\d+"  # PATCH: an edit
+
+
+@dataclass
+class Fault:
+    method: str
+    path: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    times: int
+    retry_after: float = 0.0
+    is_global: bool = False
+    on_hit: Callable[[], None] | None = None  # what else happens then (a deletion)
+    hits: int = 0  # requests it answered
+
+    def response(self) -> web.Response:
+        body: dict[str, object] = {"code": self.code, "message": self.message}
+        # Discord's answers come through its proxy; discord.py takes a 429 without Via
+        # for a Cloudflare ban and does not wait it out.
+        headers = {"Content-Type": "application/json", "Via": "1.1 google"}
+        if self.status == 429:
+            body.update(retry_after=self.retry_after, **{"global": self.is_global})
+            headers.update({
+                "Retry-After": f"{max(1, round(self.retry_after))}",
+                "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset": f"{time.time() + self.retry_after:.3f}",
+                "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
+                "X-RateLimit-Bucket": "fault-bucket",
+                "X-RateLimit-Scope": "global" if self.is_global else "user",
+            })
+            if self.is_global:
+                headers["X-RateLimit-Global"] = "true"
+        return web.Response(body=json.dumps(body).encode(), status=self.status,
+                            headers=headers)
+
+
+class Faults:
+    """The faults armed on one FakeDiscord (its `faults`)."""
+
+    def __init__(self) -> None:
+        self.armed: list[Fault] = []
+
+    def add(self, method: str, path: str, status: int, *, code: int = 0, message: str = "",
+            times: int = 1, retry_after: float = 0.0, is_global: bool = False,
+            on_hit: Callable[[], None] | None = None) -> Fault:
+        """Answer the next `times` `method` requests on paths matching `path` (a regex
+        of the path after /api/v10) with this error; `on_hit` runs as each is answered."""
+        fault = Fault(method, re.compile(path + "$"), status, code,
+                      message or _MESSAGES.get(status, "fault"), times, retry_after,
+                      is_global, on_hit)
+        self.armed.append(fault)
+        return fault
+
+    def rate_limited(self, method: str, path: str, *, times: int, retry_after: float = 0.05,
+                     is_global: bool = False) -> Fault:
+        """A storm of 429s, as Discord answers a bot over its limit."""
+        return self.add(method, path, 429, times=times, retry_after=retry_after,
+                        is_global=is_global, message="You are being rate limited.")
+
+    def take(self, method: str, path: str) -> web.Response | None:
+        """The answer of the first armed fault this request meets (None: no fault)."""
+        for fault in self.armed:
+            if fault.times > 0 and fault.method == method and fault.path.match(path):
+                fault.times -= 1
+                fault.hits += 1
+                if fault.on_hit is not None:
+                    fault.on_hit()
+                return fault.response()
+        return None
+
+
+_MESSAGES = {400: "Invalid Form Body", 404: "Unknown Message", 500: "Internal Server Error",
+             502: "Bad Gateway", 503: "Service Unavailable"}
+
+
+async def drop_gateway(fd: FakeDiscord) -> None:
+    """Cut the bot's gateway connection as a network fault would (close code 4000, which
+    discord.py may resume): it connects again and RESUMEs."""
+    session = fd._live_session()
+    if session is None:
+        raise RuntimeError("no bot is connected")
+    await session.ws.close(code=4000, message=b"fault: connection dropped")
