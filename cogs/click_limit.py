@@ -21,7 +21,7 @@ from enum import Enum
 
 from discord import app_commands
 
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +77,8 @@ class ClickLimit:
             slot = int(self.wall() // self.seconds)
             try:
                 counted = await shared.count_click(user_id, slot, self.clicks)
+            except StoreUnavailable:  # an outage the store tells once: the click goes
+                counted = True
             except Exception:
                 log.warning("the shared click count failed; this click goes", exc_info=True)
                 counted = True
