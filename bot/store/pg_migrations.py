@@ -107,4 +107,11 @@ MIGRATIONS: list[str] = [
         ping_user   BIGINT
     );
     """,
+    # 2: SQLite's step 10, servers the bot has left and when their data is deleted.
+    """
+    CREATE TABLE guild_departures (
+        guild_id   BIGINT           PRIMARY KEY,
+        forget_at  DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
