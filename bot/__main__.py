@@ -52,6 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     sync = sub.add_parser("sync", help="register the slash commands with Discord, then exit")
     sync.add_argument("--guild", type=int, default=None,
                       help="only this server (shows at once); globally if left out")
+    sync.add_argument("--clear", action="store_true",
+                      help="remove the commands instead (of --guild's server, or the "
+                           "global ones)")
     demo = sub.add_parser("demo", help="watch AI players play a whole game, no Discord needed")
     demo.add_argument("--game", choices=sorted(games.all_games()), default="cthulhu")
     demo.add_argument("--players", type=int, default=4, help="how many seats (default 4)")
@@ -211,18 +214,22 @@ def _settings() -> Settings | None:
     return settings
 
 
-def _sync(guild: int | None) -> int:
+def _sync(guild: int | None, clear: bool) -> int:
     settings = _settings()
     if settings is None:
         return 2
     from bot.client import sync_once
 
     try:
-        count = asyncio.run(sync_once(settings.token, guild))
+        count = asyncio.run(sync_once(settings.token, guild, clear=clear))
     except Exception as exc:  # a bad token, Discord unreachable: one line
         print(f"hauntkeeper: could not sync: {exc}", file=sys.stderr)
         return 1
-    print(f"synced {count} commands " + (f"to guild {guild}" if guild else "globally"))
+    where = f"guild {guild}" if guild else "globally"
+    if clear:
+        print("cleared the commands " + (f"of {where}" if guild else "registered globally"))
+    else:
+        print(f"synced {count} commands " + (f"to {where}" if guild else where))
     return 0
 
 
@@ -276,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"hauntkeeper: {exc}", file=sys.stderr)
             return 2
     if args.command == "sync":
-        return _sync(args.guild)
+        return _sync(args.guild, args.clear)
     if args.command == "health":
         return _health(args.shards, args.shard_count)
     if args.command == "backup":

@@ -237,6 +237,18 @@ class HauntBot(commands.Bot):
                  f" to guild {guild_id}" if guild_id else " globally")
         return synced
 
+    async def clear_tree(self, guild_id: int | None = None) -> None:
+        """Remove the registered commands: a guild's copy (left by `sync --guild` or a
+        dev guild, it shows every command twice there beside the global ones), or the
+        global ones."""
+        if guild_id:
+            await self.tree.sync(guild=discord.Object(guild_id))  # it holds none here
+        else:
+            self.tree.clear_commands(guild=None)
+            await self.tree.sync()
+        log.info("cleared the slash commands%s",
+                 f" of guild {guild_id}" if guild_id else " registered globally")
+
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
         if self._attending is None:  # READY comes again after every reconnect
@@ -382,9 +394,13 @@ def make_bot(shards: Shards | None, **options: Any) -> HauntBot:
     return ShardedHauntBot(shard_ids=list(shards.ids), shard_count=shards.count, **options)
 
 
-async def sync_once(token: str, guild_id: int | None = None) -> int:
-    """Log in, register the commands (globally, or to one guild), log out: how many."""
+async def sync_once(token: str, guild_id: int | None = None, *, clear: bool = False) -> int:
+    """Log in, register the commands (globally, or to one guild), log out: how many.
+    `clear`: remove them there instead (0)."""
     bot = HauntBot(db_path=":memory:", serve=False)
     async with bot:
         await bot.login(token)
+        if clear:
+            await bot.clear_tree(guild_id)
+            return 0
         return len(await bot.sync_tree(guild_id))
