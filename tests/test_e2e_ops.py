@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from bot.client import HauntBot
+from bot.client import make_bot as make_hauntbot
+from bot.shards import Shards
 from bot.store import open_store
 from bot.texts import say
 from tests.e2e_helpers import game_components, latest_turn, to_move, turn_posts
@@ -182,3 +184,12 @@ async def test_a_server_found_again_at_a_start_is_kept_though_its_deletion_was_d
 
     await until(kept, "the due deletion cancelled")
     assert await again.store.load(channel) is not None
+
+
+def test_a_shard_process_judges_only_the_servers_of_its_own_shards() -> None:
+    """A server's deletion is decided where its events arrive: another process's
+    server is never forgotten here for want of seeing it."""
+    ours, theirs = (1 << 22) * 3, (1 << 22) * 2  # shard 1 and shard 0 of 2
+    sharded = make_hauntbot(Shards((1,), 2), db_path=":memory:")
+    assert sharded.runs_guild(ours) and not sharded.runs_guild(theirs)
+    assert make_hauntbot(None, db_path=":memory:").runs_guild(theirs)

@@ -11,6 +11,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import tomllib
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import load_settings
 from bot.core.events import Event
 from bot.store import SqliteStore
 from tests.test_e2e_crash import ROOT
@@ -204,3 +206,26 @@ def test_forget_guild_deletes_that_servers_games_now(tmp_path: Path) -> None:
     conn.close()
     bad = _cli("forget-guild", "soon", cwd=tmp_path, HAUNTKEEPER_DB=str(db))
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def _image_env() -> dict[str, str]:
+    """The ENV the Dockerfile sets (KEY=value pairs, continued lines joined)."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8").replace("\\\n", " ")
+    env: dict[str, str] = {}
+    for line in text.splitlines():
+        if line.startswith("ENV "):
+            env.update(pair.split("=", 1) for pair in line[4:].split())
+    return env
+
+
+def test_the_images_heartbeat_lands_where_its_user_may_write_on_either_backend() -> None:
+    """The image's working folder /app is root's, its user is not: the beat must go to
+    the /data volume (SQLite) or the temporary folder (PostgreSQL), never a relative
+    path that the working folder would resolve."""
+    env = dict(_image_env(), DISCORD_TOKEN="t")
+    assert env["HAUNTKEEPER_DB"].startswith("/data/")
+    sqlite_beat = load_settings(env, ()).health_file or ""
+    assert sqlite_beat.startswith("/data/")
+    env["HAUNTKEEPER_DB"] = "postgresql://hk:secret@db/hk"
+    pg_beat = Path(load_settings(env, ()).health_file or "")
+    assert pg_beat.is_absolute() and pg_beat.parent == Path(tempfile.gettempdir())
