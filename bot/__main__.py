@@ -157,6 +157,11 @@ def _forget_guild(guild_id: int) -> int:
         print(f"hauntkeeper: {exc}", file=sys.stderr)
         return 2
 
+    if not is_postgres_url(source) and not Path(source).is_file():
+        print(f"hauntkeeper: there is no SQLite database at {source} (HAUNTKEEPER_DB)",
+              file=sys.stderr)
+        return 1
+
     async def forget() -> int:
         store = await open_store(source)
         try:

@@ -20,6 +20,7 @@ from bot.store.postgres import is_postgres_url
 SETTING = "HAUNTKEEPER_DB"
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 _PORT_MAX = 65535
+_EXAMPLE = "postgresql://user:password@host:5432/dbname"
 
 
 def problem(value: str) -> str | None:
@@ -60,5 +61,3 @@ def _port(host: str) -> str | None:
     _, colon, port = host.rpartition(":")
     return port if colon else None
 
-
-_EXAMPLE = "postgresql://user:password@host:5432/dbname"

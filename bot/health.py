@@ -20,6 +20,7 @@ is fresh (a process killed without a stop leaves a stale beat, and is not health
 from __future__ import annotations
 
 import asyncio
+import glob
 import logging
 import os
 import time
@@ -62,7 +63,7 @@ def beats(path: Path) -> list[Path]:
     """Every beat written under this setting: the plain one and each shard range's."""
     found = [path] if path.is_file() else []
     with suppress(OSError):
-        found += sorted(p for p in path.parent.glob(f"{path.name}{SHARDS_MARK}*")
+        found += sorted(p for p in path.parent.glob(f"{glob.escape(path.name)}{SHARDS_MARK}*")
                         if not p.name.endswith(".tmp"))
     return found
 

@@ -206,6 +206,10 @@ def test_forget_guild_deletes_that_servers_games_now(tmp_path: Path) -> None:
     conn.close()
     bad = _cli("forget-guild", "soon", cwd=tmp_path, HAUNTKEEPER_DB=str(db))
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    typo = tmp_path / "hk.sqlite"
+    line = _one_line(_cli("forget-guild", str(GUILD), cwd=tmp_path,
+                          HAUNTKEEPER_DB=str(typo)), code=1)
+    assert str(typo) in line and not typo.exists()  # no empty database made
 
 
 def _image_env() -> dict[str, str]:
