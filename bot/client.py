@@ -114,7 +114,8 @@ class HauntBot(commands.Bot):
         """`sync_commands`: sync to the dev guild at start (if there is one). `serve`
         False: only the commands are loaded (to sync them), no store, no games.
         `metrics_port`: serve the Prometheus metrics there (0: any free port); None:
-        no metrics, and recording them costs nothing."""
+        no metrics, and recording them costs nothing. `forget_after_days`: how long a
+        server's data outlives the bot's removal from it."""
         # No voice here: discord.py's two warnings about missing voice libraries would
         # only bury a start's real first lines.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -278,6 +279,7 @@ class HauntBot(commands.Bot):
                  "returns", guild.id, self.forget_after / DAY)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Added to a server: if it is one the bot left within the grace, keep its data."""
         if await self.store.cancel_forget(guild.id):
             log.info("back in server %s: its data is kept", guild.id)
 
