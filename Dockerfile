@@ -1,6 +1,9 @@
 # hauntkeeper: a slim image that runs the bot as a non-root user.
 # The SQLite database (and the heartbeat beside it) lives on the /data volume so games
-# survive a new container.
+# survive a new container. On PostgreSQL (HAUNTKEEPER_DB=postgresql://...) the heartbeat
+# goes to the temporary folder, /tmp here: never to /app, which is root's. The bot and
+# its HEALTHCHECK run in one container with one environment, so both find the same file;
+# a `--shards` process writes <file>-shards-<range>, and `health` checks every beat.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -40,7 +43,8 @@ VOLUME ["/data"]
 # and be killed ten seconds later).
 STOPSIGNAL SIGTERM
 
-# Healthy while the connected bot keeps writing its heartbeat (every 30 s).
+# Healthy while the connected bot keeps writing its heartbeat (every 30 s). Nothing
+# here restarts a dead bot: run it with `docker run --restart unless-stopped`.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "bot", "health"]
 

@@ -1,7 +1,12 @@
 """hauntkeeper's command line: `run` (the default) starts the bot, `sync` registers its
 slash commands with Discord, `demo` plays offline, `health` checks a running bot's
 heartbeat (a container's HEALTHCHECK), `migrate-store` copies the SQLite file into
-PostgreSQL (docs/operations.md).
+PostgreSQL, `backup` copies the SQLite file while the bot runs, `forget-guild` deletes a
+server's data (docs/operations.md).
+
+Exit codes: 0 done (or stopped on a signal, after closing), 1 a failure at run time
+(Discord refused the token, a backup failed), 2 a setting or an argument that is wrong
+(HAUNTKEEPER_DB that cannot be opened included: it is found before logging in).
 
 The one module that imports inside functions, on purpose: discord.py, the games and the
 renderers load only for the subcommand that needs them, so `--help`, `health` (a
@@ -22,9 +27,11 @@ import asyncpg
 
 from bot import health
 from bot.config import ConfigError, Settings, load_settings
-from bot.shards import ShardSpecError, parse_shards
-from bot.store import StoreError, is_postgres_url
+from bot.shards import Shards, ShardSpecError, parse_shards
+from bot.store import StoreError, is_postgres_url, open_store
+from bot.store.backup import BackupError, backup
 from bot.store.copy import migrate
+from bot.version import version
 
 if TYPE_CHECKING:
     from bot.client import HauntBot
@@ -37,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="hauntkeeper",
         description="A Discord game master for haunted-house board games.",
     )
+    parser.add_argument("--version", action="version", version=f"hauntkeeper {version()}")
     _shard_options(parser, None)
     sub = parser.add_subparsers(dest="command")
     run = sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN); the default")
@@ -44,6 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     sync = sub.add_parser("sync", help="register the slash commands with Discord, then exit")
     sync.add_argument("--guild", type=int, default=None,
                       help="only this server (shows at once); globally if left out")
+    sync.add_argument("--clear", action="store_true",
+                      help="remove the commands instead (of --guild's server, or the "
+                           "global ones)")
     demo = sub.add_parser("demo", help="watch AI players play a whole game, no Discord needed")
     demo.add_argument("--game", choices=sorted(games.all_games()), default="cthulhu")
     demo.add_argument("--players", type=int, default=4, help="how many seats (default 4)")
@@ -52,7 +63,15 @@ def _parser() -> argparse.ArgumentParser:
                       help="an expansion the game offers (see /game new)")
     demo.add_argument("--out", type=Path, default=Path("demo-out"),
                       help="folder for transcript.txt and the board PNGs (default demo-out)")
-    sub.add_parser("health", help="exit 0 if the running bot's heartbeat is fresh, else 1")
+    check = sub.add_parser("health", help="exit 0 if the running bot's heartbeat is fresh, "
+                                          "else 1 (every process's, or the --shards one's)")
+    _shard_options(check, None)
+    save = sub.add_parser("backup", help="copy the SQLite database to PATH, safe while the "
+                                         "bot runs")
+    save.add_argument("path", type=Path, metavar="PATH", help="the backup file to write")
+    forget = sub.add_parser("forget-guild", help="delete everything kept about one server "
+                                                 "(its games, settings, played content)")
+    forget.add_argument("guild", type=int, metavar="ID", help="the server's id")
     copy = sub.add_parser("migrate-store",
                           help="copy the SQLite database into an empty PostgreSQL one "
                                "(the bot stopped)")
@@ -86,21 +105,80 @@ async def _serve(bot: HauntBot, token: str) -> None:
         await bot.start(token)
 
 
-def _health() -> int:
+def _health(spec: str | None, count: int | None) -> int:
+    """One process's beat (--shards as it runs with), else every beat of the setting:
+    healthy while there is one and none is stale."""
     try:
-        path = load_settings(need_token=False).health_file
-    except ConfigError as exc:
+        shards = parse_shards(spec, count)
+        setting = load_settings(need_token=False).health_file
+    except (ConfigError, ShardSpecError) as exc:
         print(f"hauntkeeper: {exc}", file=sys.stderr)
         return 2
-    if path is None:
+    if setting is None:
         print("hauntkeeper: no heartbeat file (set HAUNTKEEPER_HEALTH_FILE)", file=sys.stderr)
         return 1
-    if health.healthy(Path(path)):
+    if shards is not None:
+        paths = [health.for_shards(Path(setting), shards.ids)]
+    else:
+        paths = health.beats(Path(setting)) or [Path(setting)]
+    unhealthy = [path for path in paths if not health.healthy(path)]
+    if not unhealthy:
         return 0
-    seconds = health.age(Path(path))
+    path = unhealthy[0]
+    seconds = health.age(path)
     said = "no heartbeat" if seconds is None else f"the last heartbeat is {seconds:.0f} s old"
     print(f"hauntkeeper: unhealthy: {said} in {path}", file=sys.stderr)
     return 1
+
+
+def _backup(target: Path) -> int:
+    try:
+        source = load_settings(need_token=False).db_path
+    except ConfigError as exc:
+        print(f"hauntkeeper: {exc}", file=sys.stderr)
+        return 2
+    if is_postgres_url(source):
+        print("hauntkeeper: HAUNTKEEPER_DB is PostgreSQL: back it up with pg_dump "
+              "(docs/operations.md)", file=sys.stderr)
+        return 2
+    try:
+        games = backup(source, target)
+    except BackupError as exc:
+        print(f"hauntkeeper: {exc}", file=sys.stderr)
+        return 1
+    print(f"backed up {source} to {target} ({games} games)")
+    return 0
+
+
+def _forget_guild(guild_id: int) -> int:
+    try:
+        source = load_settings(need_token=False).db_path
+    except ConfigError as exc:
+        print(f"hauntkeeper: {exc}", file=sys.stderr)
+        return 2
+
+    if not is_postgres_url(source) and not Path(source).is_file():
+        print(f"hauntkeeper: there is no SQLite database at {source} (HAUNTKEEPER_DB)",
+              file=sys.stderr)
+        return 1
+
+    async def forget() -> int:
+        store = await open_store(source)
+        try:
+            return await store.forget_guild(guild_id)
+        finally:
+            await store.close()
+
+    try:
+        games = asyncio.run(forget())
+    except StoreError as exc:
+        print(f"hauntkeeper: {exc}", file=sys.stderr)
+        return 2
+    except (OSError, asyncpg.PostgresError) as exc:
+        print(f"hauntkeeper: nothing deleted: {exc}", file=sys.stderr)
+        return 1
+    print(f"deleted server {guild_id}'s data: {games} games, its settings and what it played")
+    return 0
 
 
 def _migrate_store(url: str, source: str | None) -> int:
@@ -141,18 +219,22 @@ def _settings() -> Settings | None:
     return settings
 
 
-def _sync(guild: int | None) -> int:
+def _sync(guild: int | None, clear: bool) -> int:
     settings = _settings()
     if settings is None:
         return 2
     from bot.client import sync_once
 
     try:
-        count = asyncio.run(sync_once(settings.token, guild))
+        count = asyncio.run(sync_once(settings.token, guild, clear=clear))
     except Exception as exc:  # a bad token, Discord unreachable: one line
         print(f"hauntkeeper: could not sync: {exc}", file=sys.stderr)
         return 1
-    print(f"synced {count} commands " + (f"to guild {guild}" if guild else "globally"))
+    where = f"guild {guild}" if guild else "globally"
+    if clear:
+        print("cleared the commands " + (f"of {where}" if guild else "registered globally"))
+    else:
+        print(f"synced {count} commands " + (f"to {where}" if guild else where))
     return 0
 
 
@@ -168,18 +250,30 @@ def _run(spec: str | None, count: int | None) -> int:
     from bot.client import make_bot
 
     bot = make_bot(shards, db_path=settings.db_path, dev_guild=settings.dev_guild,
-                   health_file=settings.health_file, metrics_port=settings.metrics_port,
-                   metrics_addr=settings.metrics_addr)
+                   health_file=_beat_of(settings, shards), metrics_port=settings.metrics_port,
+                   metrics_addr=settings.metrics_addr,
+                   forget_after_days=settings.forget_after_days)
     if shards is not None:
         logging.getLogger("bot").info("running %s", shards)
     try:
         asyncio.run(_serve(bot, settings.token))
     except (KeyboardInterrupt, asyncio.CancelledError):
         logging.getLogger("bot").info("stopped on a signal; the store is closed")
+    except StoreError as exc:  # the database cannot be opened: a setting to fix
+        print(f"hauntkeeper: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:  # discord.LoginFailure and friends: say it in one line
         print(f"hauntkeeper: could not start: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _beat_of(settings: Settings, shards: Shards | None) -> str | None:
+    """This process's own heartbeat: a shard range's is named by the range."""
+    if settings.health_file is None:
+        return None
+    return str(health.for_shards(Path(settings.health_file),
+                                 shards.ids if shards is not None else None))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,9 +288,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"hauntkeeper: {exc}", file=sys.stderr)
             return 2
     if args.command == "sync":
-        return _sync(args.guild)
+        return _sync(args.guild, args.clear)
     if args.command == "health":
-        return _health()
+        return _health(args.shards, args.shard_count)
+    if args.command == "backup":
+        return _backup(args.path)
+    if args.command == "forget-guild":
+        return _forget_guild(args.guild)
     if args.command == "migrate-store":
         return _migrate_store(args.to, args.source)
     return _run(args.shards, args.shard_count)

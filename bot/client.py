@@ -13,6 +13,19 @@ stored games costs little, and works through them a few at a time beside live cl
 The turn timers' dispatcher (bot/timers.py) starts then too, and fires the timers that
 fell due while the bot was down.
 
+Every background task (the attend/retry loop, the heartbeat, the timers' dispatcher, the
+metrics' count, the forgetting of servers the bot left) survives an error in one pass
+(bot/loops.py), and `close` stops each within a bounded time and never raises what one
+died of, so a stop always reaches the Discord connection and the store.
+
+The store is opened in `login`, before Discord is asked anything: a database that
+cannot be opened stops the start with one line, never after a login.
+
+When the bot is removed from a server (`on_guild_remove`) that server's data is
+deleted after a grace period (HAUNTKEEPER_FORGET_AFTER_DAYS), kept as a due time in the
+store so a restart in between changes nothing; coming back within it (`on_guild_join`,
+or finding the server there at a start) keeps everything.
+
 Metrics for its operators (bot/metrics.py) are off unless a port is given
 (HAUNTKEEPER_METRICS_PORT): then prometheus_client's HTTP server starts on its own thread
 in setup_hook, the sessions get the recorder, and the open games are counted every few
@@ -39,7 +52,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games, health
-from bot.config import METRICS_ADDR
+from bot.config import GRACE_DAYS, METRICS_ADDR
+from bot.loops import bounded, keep_running, stop_task
 from bot.metrics import (
     NO_METRICS,
     OPEN_GAMES_SECONDS,
@@ -67,6 +81,8 @@ COGS = "cogs"  # the package holding each game's cog, cogs/<key>.py
 ATTEND_WORKERS = 4  # games resumed side by side after a start
 RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
 SWITCH_SECONDS = 0.001
+FORGET_SECONDS = 3600.0  # how often servers left long enough ago are forgotten
+DAY = 86400.0
 
 
 def extensions() -> list[str]:
@@ -88,15 +104,22 @@ def use_endpoints(api: str | None, gateway: str | None) -> None:
 
 class HauntBot(commands.Bot):
     open_games_seconds = OPEN_GAMES_SECONDS  # how often the metrics count the open games
+    retry_seconds = RETRY_SECONDS  # how often owed deliveries are tried again
+    forget_seconds = FORGET_SECONDS  # how often due deletions of servers' data run
 
     def __init__(self, *, db_path: str, dev_guild: int | None = None,
                  sync_commands: bool = True, serve: bool = True,
                  health_file: str | None = None, metrics_port: int | None = None,
-                 metrics_addr: str = METRICS_ADDR, **options: Any) -> None:
+                 metrics_addr: str = METRICS_ADDR, forget_after_days: float = GRACE_DAYS,
+                 **options: Any) -> None:
         """`sync_commands`: sync to the dev guild at start (if there is one). `serve`
         False: only the commands are loaded (to sync them), no store, no games.
         `metrics_port`: serve the Prometheus metrics there (0: any free port); None:
-        no metrics, and recording them costs nothing."""
+        no metrics, and recording them costs nothing. `forget_after_days`: how long a
+        server's data outlives the bot's removal from it."""
+        # No voice here: discord.py's two warnings about missing voice libraries would
+        # only bury a start's real first lines.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()  # no privileged intents: slash commands only
         options.setdefault("chunk_guilds_at_startup", False)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -118,6 +141,9 @@ class HauntBot(commands.Bot):
         self._metrics: Recorder = NO_METRICS
         self.metrics_server: MetricsServer | None = None
         self._counting: asyncio.Task[None] | None = None
+        self.forget_after = forget_after_days * DAY
+        self._forgetting: asyncio.Task[None] | None = None
+        self._resumed_at_start = False  # the first full pass (AI turns too) has run
 
     @property
     def store(self) -> Store:
@@ -144,12 +170,20 @@ class HauntBot(commands.Bot):
         assert self._outlet is not None, "setup_hook has not run"
         return self._outlet
 
+    async def login(self, token: str) -> None:
+        """The store first: a database that cannot be opened is found before Discord is
+        asked anything (discord.py runs setup_hook only after its login)."""
+        if self.serve and self._store is None:
+            self._store = guarded(await open_store(self.db_path))  # outages told once
+        await super().login(token)
+
     async def setup_hook(self) -> None:
         if not self.serve:
             for extension in extensions():
                 await self.load_extension(extension)
             return
-        self._store = guarded(await open_store(self.db_path))  # outages told once
+        if self._store is None:
+            self._store = guarded(await open_store(self.db_path))  # outages told once
         self._outlet = DiscordOutlet(self, self._store)
         self._start_metrics()
         self._sessions = Sessions(self._store, self._outlet, metrics=self._metrics)
@@ -207,18 +241,70 @@ class HauntBot(commands.Bot):
                  f" to guild {guild_id}" if guild_id else " globally")
         return synced
 
+    async def clear_tree(self, guild_id: int | None = None) -> None:
+        """Remove the registered commands: a guild's copy (left by `sync --guild` or a
+        dev guild, it shows every command twice there beside the global ones), or the
+        global ones."""
+        if guild_id:
+            await self.tree.sync(guild=discord.Object(guild_id))  # it holds none here
+        else:
+            self.tree.clear_commands(guild=None)
+            await self.tree.sync()
+        log.info("cleared the slash commands%s",
+                 f" of guild {guild_id}" if guild_id else " registered globally")
+
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
         if self._attending is None:  # READY comes again after every reconnect
-            self._attending = asyncio.create_task(self._attend(), name="hauntkeeper-attend")
+            self._attending = asyncio.create_task(
+                keep_running("tending the waiting games", self._attend, log,
+                             retry=self.retry_seconds), name="hauntkeeper-attend")
+        if self._forgetting is None:
+            self._forgetting = asyncio.create_task(
+                keep_running("forgetting the servers left", self._forget_due, log,
+                             retry=self.forget_seconds), name="hauntkeeper-forget")
         self.timers.start()  # once: a second start is a no-op
 
-    async def _attend(self) -> None:
-        """Resume every game that waits for the bot, then keep retrying owed deliveries."""
-        await self.resume_games()
-        while not self.is_closed():
-            await asyncio.sleep(RETRY_SECONDS)
-            await self.resume_games(ai_turns=False)
+    async def _attend(self) -> float:
+        """One pass: at the start every game that waits for the bot (AI turns too),
+        until such a pass has worked once; then the owed deliveries."""
+        await self.resume_games(ai_turns=not self._resumed_at_start)
+        self._resumed_at_start = True
+        return self.retry_seconds
+
+    # -- servers the bot leaves ---------------------------------------------------------
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (kicked, banned, the server deleted): its data goes
+        after the grace period, unless the bot is back by then."""
+        await self.store.schedule_forget(guild.id, time.time() + self.forget_after)
+        log.info("left server %s; its data is deleted in %.1f days unless the bot "
+                 "returns", guild.id, self.forget_after / DAY)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Added to a server: if it is one the bot left within the grace, keep its data."""
+        if await self.store.cancel_forget(guild.id):
+            log.info("back in server %s: its data is kept", guild.id)
+
+    def runs_guild(self, guild_id: int) -> bool:
+        """Whether this process receives this server's events (its shard is ours)."""
+        return True
+
+    async def _forget_due(self) -> float:
+        """Delete the data of the servers left a grace period ago. Only a server this
+        process would hear of: one it finds itself in again (a rejoin while the bot was
+        down) is kept instead; another process's shard is that process's to judge."""
+        for guild_id in await self.store.forgets_due(time.time()):
+            if not self.runs_guild(guild_id):
+                continue
+            if self.get_guild(guild_id) is not None:
+                await self.store.cancel_forget(guild_id)
+                log.info("back in server %s: its data is kept", guild_id)
+                continue
+            count = await self.store.forget_guild(guild_id)
+            log.info("forgot server %s: %d games, its settings and what it played",
+                     guild_id, count)
+        return self.forget_seconds
 
     async def resume_games(self, *, ai_turns: bool = True) -> int:
         """Deliver what is owed and (at a start) play the AI turns a restart interrupted,
@@ -286,27 +372,26 @@ class HauntBot(commands.Bot):
             and self.ws.open
 
     async def close(self) -> None:
+        """Every step bounded, none raising: the tasks first (so none writes to a
+        closing store), then Discord, then the store."""
         if self._sessions is not None:  # the interactions under way answered first
             await self._sessions.drain()
         if self._heartbeat is not None:
             await self._heartbeat.stop()
-        if self._attending is not None:
-            self._attending.cancel()
-            with suppress(asyncio.CancelledError):
-                await self._attending
+        attending, forgetting, counting = self._attending, self._forgetting, self._counting
+        await stop_task(attending, "the attend loop", log)
+        await stop_task(forgetting, "the forget loop", log)
         if self._timers is not None:
-            await self._timers.stop()
-        if self._counting is not None:
-            self._counting.cancel()
-            with suppress(asyncio.CancelledError):
-                await self._counting
+            await bounded(self._timers.stop(), "stopping the turn timers", log)
+        await stop_task(counting, "the open games' count", log)
         if self.metrics_server is not None:
-            self.metrics_server.close()
-            self.metrics_server = None
-        await super().close()
+            server, self.metrics_server = self.metrics_server, None
+            await bounded(asyncio.to_thread(server.close), "closing the metrics endpoint",
+                          log)
+        await bounded(super().close(), "closing the Discord connection", log)
         if self._store is not None:
-            await self._store.close()
-            self._store = None
+            store, self._store = self._store, None
+            await bounded(store.close(), "closing the store", log)
 
 
 class ShardedHauntBot(HauntBot, commands.AutoShardedBot):
@@ -315,6 +400,10 @@ class ShardedHauntBot(HauntBot, commands.AutoShardedBot):
     its game from the shared store under the channel's lock, and REST (posts, DMs)
     works from any process, so a DM click on shard 0 for a game whose channel is on
     another process's shard is played here all the same."""
+
+    def runs_guild(self, guild_id: int) -> bool:
+        count = self.shard_count or 1
+        return (guild_id >> 22) % count in (self.shard_ids or range(count))
 
     def _connected(self) -> bool:
         shards = self.shards.values()
@@ -331,9 +420,13 @@ def make_bot(shards: Shards | None, **options: Any) -> HauntBot:
     return ShardedHauntBot(shard_ids=list(shards.ids), shard_count=shards.count, **options)
 
 
-async def sync_once(token: str, guild_id: int | None = None) -> int:
-    """Log in, register the commands (globally, or to one guild), log out: how many."""
+async def sync_once(token: str, guild_id: int | None = None, *, clear: bool = False) -> int:
+    """Log in, register the commands (globally, or to one guild), log out: how many.
+    `clear`: remove them there instead (0)."""
     bot = HauntBot(db_path=":memory:", serve=False)
     async with bot:
         await bot.login(token)
+        if clear:
+            await bot.clear_tree(guild_id)
+            return 0
         return len(await bot.sync_tree(guild_id))

@@ -12,20 +12,31 @@ line saying what is missing, never as a traceback.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shlex
+import shutil
+import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot import db_setting
 from bot.paths import checkout
 from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import MEMORY
 
 DEFAULT_DB = "./hauntkeeper.sqlite3"
 HEARTBEAT_SUFFIX = "-heartbeat"  # beside the database, as SQLite's own -wal and -shm
-SERVER_HEARTBEAT = "./hauntkeeper-heartbeat"  # a database on a server has no folder here
+# A database on a server has no folder of ours: the heartbeat goes to the user's state
+# folder ($XDG_STATE_HOME) or else the temporary folder, both writable where the working
+# folder may not be (the image's /app is root's). Named by the database, so two bots of
+# one user on two databases keep two beats.
+SERVER_HEARTBEAT = "hauntkeeper-{digest}-heartbeat"
+GRACE_DAYS = 7.0  # a server's data is kept this long after the bot left it
 # The metrics endpoint answers this machine only, unless the operator opens it wider. Not
 # bot.metrics': prometheus_client takes 0.1 s to import, and `health` reads settings too.
 METRICS_ADDR = "127.0.0.1"
@@ -46,6 +57,7 @@ class Settings:
     health_file: str | None = None  # the heartbeat `python -m bot health` reads
     metrics_port: int | None = None  # the Prometheus endpoint's port; None: no metrics
     metrics_addr: str = METRICS_ADDR
+    forget_after_days: float = GRACE_DAYS  # a server's data outlives the bot's leaving
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -90,7 +102,7 @@ def load_settings(env: Mapping[str, str] | None = None,
         raise ConfigError(
             "DISCORD_TOKEN is not set: put your bot token in the environment or in a .env "
             "file (see README.md). To try hauntkeeper without Discord, run: "
-            "python -m bot demo --game cthulhu"
+            f"{demo_command()} --game cthulhu"
         )
     guild_raw = merged.get("HAUNTKEEPER_DEV_GUILD", "").strip()
     if guild_raw and not guild_raw.isdigit():
@@ -107,7 +119,11 @@ def load_settings(env: Mapping[str, str] | None = None,
         if url and not url.startswith(schemes):
             raise ConfigError(f"{name} must start with {' or '.join(schemes)}, not {url!r}.")
     db_path = merged.get("HAUNTKEEPER_DB", "").strip() or DEFAULT_DB
-    health_file = merged.get("HAUNTKEEPER_HEALTH_FILE", "").strip() or _heartbeat(db_path)
+    wrong = db_setting.problem(db_path)
+    if wrong is not None:
+        raise ConfigError(wrong)
+    health_file = merged.get("HAUNTKEEPER_HEALTH_FILE", "").strip() or _heartbeat(
+        db_path, merged.get("XDG_STATE_HOME", "").strip())
     port_raw = merged.get("HAUNTKEEPER_METRICS_PORT", "").strip()
     if port_raw and not (port_raw.isdigit() and 1 <= int(port_raw) <= 65535):
         raise ConfigError(
@@ -115,6 +131,16 @@ def load_settings(env: Mapping[str, str] | None = None,
             "leave it unset for no metrics."
         )
     metrics_addr = merged.get("HAUNTKEEPER_METRICS_ADDR", "").strip() or METRICS_ADDR
+    grace_raw = merged.get("HAUNTKEEPER_FORGET_AFTER_DAYS", "").strip()
+    try:
+        grace = float(grace_raw) if grace_raw else GRACE_DAYS
+    except ValueError:
+        grace = -1.0
+    if not 0 <= grace <= 3650:
+        raise ConfigError(
+            f"HAUNTKEEPER_FORGET_AFTER_DAYS must be a number of days from 0 to 3650, not "
+            f"{grace_raw!r}."
+        )
     return Settings(
         token=token,
         db_path=db_path,
@@ -125,12 +151,27 @@ def load_settings(env: Mapping[str, str] | None = None,
         health_file=health_file,
         metrics_port=int(port_raw) if port_raw else None,
         metrics_addr=metrics_addr,
+        forget_after_days=grace,
     )
 
 
-def _heartbeat(db_path: str) -> str | None:
-    """The heartbeat's default place: beside a SQLite file; none for a database in
-    memory (nothing outlives the process to read it); the working folder for a server."""
+def _heartbeat(db_path: str, state_home: str = "") -> str | None:
+    """The heartbeat's default place: beside a SQLite file (its folder is writable, or
+    SQLite could not keep its -wal there); none for a database in memory (nothing
+    outlives the process to read it); the state or temporary folder for a server."""
     if db_path == MEMORY:
         return None
-    return SERVER_HEARTBEAT if is_postgres_url(db_path) else db_path + HEARTBEAT_SUFFIX
+    if not is_postgres_url(db_path):
+        return db_path + HEARTBEAT_SUFFIX
+    digest = hashlib.sha256(db_path.encode()).hexdigest()[:12]
+    folder = state_home or tempfile.gettempdir()
+    return str(Path(folder) / SERVER_HEARTBEAT.format(digest=digest))
+
+
+def demo_command() -> str:
+    """The demo's command as this user can run it: `hauntkeeper demo` when that is on
+    PATH, else this very interpreter (a bare `python` may be another one, outside the
+    virtualenv the bot was installed in)."""
+    if shutil.which("hauntkeeper"):
+        return "hauntkeeper demo"
+    return f"{shlex.quote(sys.executable)} -m bot demo"

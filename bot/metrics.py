@@ -18,7 +18,6 @@ figure (take the max), while the counters and histograms are each process's own 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,6 +27,8 @@ from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 from prometheus_client.metrics import MetricWrapperBase
+
+from bot.loops import keep_running
 
 log = logging.getLogger(__name__)
 
@@ -142,9 +143,8 @@ async def keep_open_games(recorder: Recorder, count: Callable[[], Awaitable[int]
                           every: float = OPEN_GAMES_SECONDS) -> None:
     """Count the open games now, then every `every` seconds, until cancelled. A failed
     count (the database away for a moment) keeps the last figure and tries again."""
-    while True:
-        try:
-            recorder.open_games(await count())
-        except Exception:
-            log.warning("could not count the open games for the metrics", exc_info=True)
-        await asyncio.sleep(every)
+    async def once() -> float:
+        recorder.open_games(await count())
+        return every
+
+    await keep_running("counting the open games for the metrics", once, log, retry=every)

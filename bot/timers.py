@@ -25,6 +25,7 @@ from bot import table as table_rules
 from bot.core.actions import Action
 from bot.core.events import Event
 from bot.guild_settings import AI_PLAYS, SKIP, GuildSettings
+from bot.loops import Failures
 from bot.store import (
     ACTIVE,
     END_TIMER,
@@ -156,17 +157,17 @@ class TimerDispatcher:
         self._wake.set()
 
     async def _run(self) -> None:
+        failures = Failures("reading the turn timers", log)
         while True:
             self._wake.clear()  # before reading: an arm from here on wakes the sleep
             self._wake_at = None
             try:
                 wait = await self._dispatch()
-            except StoreUnavailable:  # told once by the store; its return wakes this
-                log.info("the turn timers wait for the store")
+            except Exception as exc:
+                failures.failed(exc)
                 wait = RETRY_AFTER
-            except Exception:
-                log.exception("reading the turn timers failed; trying again later")
-                wait = RETRY_AFTER
+            else:
+                failures.worked()
             self._wake_at = self.clock() + wait
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)

@@ -4,12 +4,13 @@ winning over both."""
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from bot import config, paths
-from bot.config import dotenv_places, load_settings, read_dotenv
+from bot.config import ConfigError, dotenv_places, load_settings, read_dotenv
 
 
 def test_dotenv_syntax_comments_bom_quotes_and_export(tmp_path: Path) -> None:
@@ -66,8 +67,55 @@ def test_a_bot_started_elsewhere_reads_the_working_folders_env(
     assert settings.token == "from-here" and settings.health_file is None
 
 
-def test_a_postgresql_database_keeps_its_heartbeat_in_the_working_folder() -> None:
-    settings = load_settings({"DISCORD_TOKEN": "t",
-                              "HAUNTKEEPER_DB": "postgresql://hk@db.example/hauntkeeper"})
-    assert settings.db_path == "postgresql://hk@db.example/hauntkeeper"
-    assert settings.health_file == config.SERVER_HEARTBEAT
+def test_a_postgresql_database_keeps_its_heartbeat_in_a_writable_state_folder(
+        tmp_path: Path) -> None:
+    """Not the working folder: the image's /app is root's, and every container would be
+    unhealthy. $XDG_STATE_HOME when set, else the temporary folder; named by the
+    database, so two bots on two databases keep two beats."""
+    url = "postgresql://hk@db.example/hauntkeeper"
+    settings = load_settings({"DISCORD_TOKEN": "t", "HAUNTKEEPER_DB": url}, ())
+    assert settings.db_path == url
+    beat = Path(settings.health_file or "")
+    assert beat.parent == Path(tempfile.gettempdir()) and beat.name.endswith("-heartbeat")
+    state = load_settings({"DISCORD_TOKEN": "t", "HAUNTKEEPER_DB": url,
+                           "XDG_STATE_HOME": str(tmp_path)}, ())
+    assert Path(state.health_file or "").parent == tmp_path
+    other = load_settings({"DISCORD_TOKEN": "t", "HAUNTKEEPER_DB": url + "2"}, ())
+    assert other.health_file != settings.health_file
+
+
+@pytest.mark.parametrize("value, says", [
+    ("sqlite:///hk.db", "not a sqlite:// URL"),
+    ("mysql://u:hunter2@host/db", "not a mysql:// URL"),
+    ("postgresql://u:hunter2@host:54x2/db", "port must be a number"),
+    ("postgres://u:hunter2@host:99999/db", "port must be a number"),
+    ("postgresql://u:hunter2@[::1/db", "malformed"),
+])
+def test_a_database_setting_of_another_kind_is_refused_without_its_password(
+        value: str, says: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        load_settings({"DISCORD_TOKEN": "t", "HAUNTKEEPER_DB": value}, ())
+    line = str(refused.value)
+    assert says in line and "HAUNTKEEPER_DB" in line and "\n" not in line
+    assert "hunter2" not in line and "hk.db" not in line
+
+
+@pytest.mark.parametrize("value", [
+    "hk.sqlite3", "/data/hauntkeeper.sqlite3", ":memory:", "C:\\games\\hk.sqlite3",
+    "postgresql://u:p@host:5432/db", "postgres://u@h1:5432,h2:5433/db",
+    "postgresql://u@/db?host=/run/postgresql", "postgresql://u:p@[::1]:5432/db",
+])
+def test_paths_and_postgresql_urls_are_taken(value: str) -> None:
+    assert load_settings({"DISCORD_TOKEN": "t", "HAUNTKEEPER_DB": value}, ()).db_path == value
+
+
+@pytest.mark.parametrize("days, ok", [("", True), ("0", True), ("2.5", True),
+                                      ("-1", False), ("soon", False), ("1e9", False)])
+def test_the_grace_before_a_left_server_is_forgotten(days: str, ok: bool) -> None:
+    env = {"DISCORD_TOKEN": "t", "HAUNTKEEPER_FORGET_AFTER_DAYS": days}
+    if ok:
+        expected = float(days) if days else config.GRACE_DAYS
+        assert load_settings(env, ()).forget_after_days == expected
+    else:
+        with pytest.raises(ConfigError, match="HAUNTKEEPER_FORGET_AFTER_DAYS"):
+            load_settings(env, ())

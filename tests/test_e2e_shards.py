@@ -68,7 +68,7 @@ async def processes(fd: FakeDiscord, pg_server: PgServer, store: PostgresStore,
                     tmp_path: Path) -> AsyncIterator[tuple[BotProcess, BotProcess]]:
     a, b = (BotProcess(fd, tmp_path, db=pg_server.url, name=name,
                        args=("run", "--shards", shard, "--shard-count", "2"),
-                       env={"HAUNTKEEPER_HEALTH_FILE": str(tmp_path / f"{name}-heartbeat")})
+                       env={"HAUNTKEEPER_HEALTH_FILE": str(tmp_path / "heartbeat")})
             for name, shard in (("a", "0"), ("b", "1")))
     try:
         yield a, b
@@ -92,8 +92,8 @@ async def test_two_shard_processes_play_one_game_through_a_crash_once_each(
     users = [fd.add_user(n) for n in ("ann", "ben", "cat", "dan")]
     await asyncio.gather(a.start(), b.start())
     assert sorted(fd.identified_shards) == [(0, 2), (1, 2)]
-    for process in (a, b):  # each beats once all of its shards are connected
-        beat = process.workdir / f"{process.name}-heartbeat"
+    for process, shard in ((a, 0), (b, 1)):  # each beats once its shards are connected
+        beat = process.workdir / f"heartbeat-shards-{shard}"  # each its own beat
         await fd.wait_until(beat.exists, timeout=10, what=f"{process.name}'s heartbeat")
     await open_and_start(fd, channel, users, "betrayal", seed=5)
     await landed(fd, store, channel, 0, started=True)

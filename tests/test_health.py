@@ -1,7 +1,8 @@
 """The heartbeat and `python -m bot health` (the container's HEALTHCHECK), and a clean
 stop on SIGTERM (`docker stop`): the real bot in its own process against the fake
 Discord beats while connected, and on SIGTERM closes its store, removes its heartbeat
-and exits 0."""
+and exits 0; also when its heartbeat cannot be written (logged once, the bot serving
+on), and each shard process keeps a beat of its own."""
 
 from __future__ import annotations
 
@@ -103,3 +104,97 @@ async def test_sigterm_stops_the_real_bot_cleanly(fd: FakeDiscord, tmp_path: Pat
     assert "stopped on a signal" in log and bot.errors() == []
     assert not beat.exists() and await _health_exit(env, tmp_path) == 1
     assert db.exists() and not Path(f"{db}-wal").exists()  # every connection closed
+
+
+def test_each_shard_range_has_its_own_beat_and_health_checks_every_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = tmp_path / "beat"
+    assert health.for_shards(base, None) == base
+    assert health.for_shards(base, (0, 1, 2, 3, 6)).name == "beat-shards-0-3,6"
+    assert health.for_shards(base, (5,)).name == "beat-shards-5"
+    monkeypatch.setenv("HAUNTKEEPER_HEALTH_FILE", str(base))
+    a, b = health.for_shards(base, (0, 1)), health.for_shards(base, (2, 3))
+    health.beat(a)
+    health.beat(b)
+    assert health.beats(base) == [a, b]
+    assert main(["health"]) == 0
+    assert main(["health", "--shards", "2-3", "--shard-count", "4"]) == 0
+    health.beat(b, now=time.time() - health.FRESH - 60)  # B stuck, or killed with -9
+    assert main(["health"]) == 1
+    assert main(["health", "--shards", "0-1", "--shard-count", "4"]) == 0
+    b.unlink()  # B stopped cleanly: A alone is the whole truth
+    assert main(["health"]) == 0
+    assert main(["health", "--shards", "2-3", "--shard-count", "4"]) == 1
+    assert main(["health", "--shards", "9", "--shard-count", "4"]) == 2
+
+
+async def test_a_heartbeat_that_cannot_be_written_is_logged_and_never_blocks_the_stop(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    path = tmp_path / "a-file" / "beat"
+    heart = health.Heartbeat(path, lambda: True, interval=0.01)
+    heart.start()
+    for _ in range(500):
+        if len([r for r in caplog.records if "heartbeat" in r.getMessage()]) >= 3:
+            break
+        await asyncio.sleep(0.01)
+    said = [r for r in caplog.records if "heartbeat" in r.getMessage()]
+    assert [r.levelname for r in said[:3]] == ["ERROR", "WARNING", "WARNING"]
+    await asyncio.wait_for(heart.stop(), 5)  # before the fix: re-raised the task's error
+
+
+async def test_sigterm_stops_cleanly_though_the_heartbeat_cannot_be_written(
+        fd: FakeDiscord, tmp_path: Path) -> None:
+    """As in the image on PostgreSQL before the fix: the heartbeat's folder is not
+    writable. The bot says so once, goes on serving, and on SIGTERM closes and exits 0
+    (it used to print "could not start" and hang until SIGKILL)."""
+    (tmp_path / "a-file").write_text("not a folder")
+    bot = BotProcess(fd, tmp_path,
+                     env={"HAUNTKEEPER_HEALTH_FILE": str(tmp_path / "a-file" / "beat")})
+    await bot.start()
+    assert bot.proc is not None
+    log = bot.logs[-1]
+    try:
+        await fd.wait_until(lambda: "the heartbeat" in log.read_text(), timeout=20,
+                            what="the heartbeat's failure logged")
+        channel = fd.add_channel("haunted")
+        alice = fd.add_user("alice")
+        lobby = (await (await fd.slash(alice, channel, "game", "new", game="cthulhu")
+                        ).wait(15)).response
+        assert lobby is not None  # it serves on
+        bot.proc.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(bot.proc.wait(), 20)
+    finally:
+        if bot.proc.returncode is None:
+            await bot.stop()
+    text = log.read_text()
+    assert code == 0, text
+    assert "stopped on a signal" in text and "could not start" not in text
+    assert text.count("Traceback") == 1 and text.count(" ERROR ") == 1  # said once
+
+
+async def test_two_shard_processes_in_one_folder_keep_a_beat_each(
+        fd: FakeDiscord, tmp_path: Path) -> None:
+    """Stopping one leaves the other healthy (they used to share one file, which the
+    first stop removed)."""
+    beat = tmp_path / "heartbeat"
+    a, b = (BotProcess(fd, tmp_path, db=str(tmp_path / f"{name}.sqlite3"), name=name,
+                       args=("run", "--shards", shard, "--shard-count", "2"),
+                       env={"HAUNTKEEPER_HEALTH_FILE": str(beat)})
+            for name, shard in (("a", "0"), ("b", "1")))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HAUNTKEEPER_HEALTH_FILE=str(beat))
+    try:
+        await a.start()
+        await b.start()
+        beats = [health.for_shards(beat, (0,)), health.for_shards(beat, (1,))]
+        await fd.wait_until(lambda: all(p.exists() for p in beats), timeout=20,
+                            what="both beats")
+        assert not beat.exists() and await _health_exit(env, tmp_path) == 0
+        await a.stop()
+        assert not beats[0].exists() and beats[1].exists()
+        assert await _health_exit(env, tmp_path) == 0  # B is still healthy
+        await b.stop()
+        assert await _health_exit(env, tmp_path) == 1
+    finally:
+        await asyncio.gather(a.stop(), b.stop())
+    assert a.errors() == [] and b.errors() == []

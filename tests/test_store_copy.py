@@ -94,6 +94,7 @@ async def _fill(store: Store) -> list[int]:
     await store.set_guild_settings(GUILD, {"timer_minutes": 5, "mod_role": SNOWFLAKE + 7})
     await store.set_guild_settings(OTHER_GUILD, {"ai_plays": True})
     await store.record_played(OTHER_GUILD, "betrayal", ["haunt_1", "haunt_2"])
+    await store.schedule_forget(OTHER_GUILD + 1, 1_800_000_000.0)  # a server the bot left
     return [t.id or 0 for t in (lobby, playing, over, again)]
 
 
@@ -102,6 +103,7 @@ async def _seen(store: Store, game_ids: list[int]) -> dict[str, Any]:
     seen: dict[str, Any] = {"count": await store.count_games(),
                             "open": sorted((t.id or 0, t) for t in await store.list_open()),
                             "attention": sorted(await store.needing_attention()),
+                            "departures": await store.forgets_due(2_000_000_000.0),
                             "owed": sorted(await store.needing_attention(ai_turns=False)),
                             "due": await store.timers_due(START + EVERYTHING, limit=100),
                             "of_host": [t.id for t in await store.open_games_of(HOST)],

@@ -46,6 +46,23 @@ async def test_sync_registers_the_commands_globally_or_in_one_guild(
     assert out.strip() == f"synced {len(names)} commands to guild {fd.guild_id}"
 
 
+async def test_sync_clear_removes_a_guilds_copy_or_the_global_commands(
+        fd: FakeDiscord, tmp_path: Path) -> None:
+    """A guild sync beside the global one shows every command twice there; --clear
+    takes the guild's copy away and leaves the global ones."""
+    for args in ((), ("--guild", str(fd.guild_id))):
+        assert (await _sync_cli(fd, tmp_path, *args))[0] == 0
+    names = _names(fd, None)
+    assert _names(fd, fd.guild_id) == names
+    code, out, err = await _sync_cli(fd, tmp_path, "--clear", "--guild", str(fd.guild_id))
+    assert code == 0, err
+    assert _names(fd, fd.guild_id) == set() and _names(fd, None) == names
+    assert out.strip() == f"cleared the commands of guild {fd.guild_id}"
+    code, out, err = await _sync_cli(fd, tmp_path, "--clear")
+    assert code == 0, err
+    assert _names(fd, None) == set()
+
+
 async def test_a_start_syncs_only_to_the_dev_guild(fd: FakeDiscord, tmp_path: Path) -> None:
     plain = HauntBot(db_path=str(tmp_path / "a.sqlite3"))  # sync_commands left at its default
     async with running_bot(plain, fd, sync=False):

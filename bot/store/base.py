@@ -171,6 +171,21 @@ class Store(Protocol):
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         """Replace this server's table settings."""
 
+    async def schedule_forget(self, guild_id: int, at: float) -> None:
+        """The bot left this server: delete its data at `at` (epoch seconds) unless
+        `cancel_forget` comes first. A second leave moves the time."""
+
+    async def cancel_forget(self, guild_id: int) -> bool:
+        """The bot is back in this server: keep its data. Whether a deletion was due."""
+
+    async def forgets_due(self, now: float) -> list[int]:
+        """The servers whose data is due for deletion at `now`, earliest first."""
+
+    async def forget_guild(self, guild_id: int) -> int:
+        """Delete everything kept about this server in one transaction: its games (with
+        their events, undo points, timers, live messages and team threads), its
+        settings and what it has played, and its pending deletion. How many games."""
+
     async def open_games_of(self, user_id: int) -> list[Table]:
         """The unfinished games in which this user holds a seat of their own."""
 

@@ -154,4 +154,13 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX bot_notices_by_game ON bot_notices(game_id, ts);
     """,
+    # 11: servers the bot has left, and when their data is to be deleted (a grace
+    # period after the leave, so a kick by mistake and a rejoin lose nothing). Kept in
+    # the store so a restart in between still deletes it on time.
+    """
+    CREATE TABLE guild_departures (
+        guild_id   INTEGER PRIMARY KEY,
+        forget_at  REAL    NOT NULL
+    );
+    """,
 ]

@@ -128,4 +128,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, slot)
     );
     """,
+    # 4: SQLite's step 11, servers the bot has left and when their data is deleted.
+    """
+    CREATE TABLE guild_departures (
+        guild_id   BIGINT           PRIMARY KEY,
+        forget_at  DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]

@@ -431,6 +431,25 @@ class PostgresStore:
         await self._execute(Q.SET_GUILD_SETTINGS, guild_id, Q.settings_json(settings),
                             time.time())
 
+    # -- servers the bot left ---------------------------------------------------------------
+
+    async def schedule_forget(self, guild_id: int, at: float) -> None:
+        await self._execute(Q.SET_DEPARTURE, guild_id, at)
+
+    async def cancel_forget(self, guild_id: int) -> bool:
+        status = await self.pool.execute(_pg(Q.CANCEL_DEPARTURE), guild_id)
+        return not status.endswith(" 0")
+
+    async def forgets_due(self, now: float) -> list[int]:
+        return [int(row[0]) for row in await self._fetch(Q.DEPARTURES_DUE, now)]
+
+    async def forget_guild(self, guild_id: int) -> int:
+        async with self.pool.acquire() as conn, conn.transaction():
+            games = int(await conn.fetchval(_pg(Q.COUNT_GUILD_GAMES), guild_id))
+            for statement in Q.FORGET_GUILD:
+                await conn.execute(_pg(statement), guild_id)
+        return games
+
     # -- live messages ----------------------------------------------------------------------
 
     async def get_live(self, game_id: int) -> R.LiveMessage | None:

@@ -238,7 +238,30 @@ COPIED_TABLES: dict[str, str] = {
     "turn_timers": "game_id, kind",
     "live_messages": "game_id",
     "bot_notices": "game_id, ts, kind",
+    "guild_departures": "guild_id",
 }
+# A server the bot left: its data is deleted at forget_at, unless the bot comes back.
+SET_DEPARTURE = ("INSERT INTO guild_departures (guild_id, forget_at) VALUES (?, ?)"
+                 " ON CONFLICT (guild_id) DO UPDATE SET forget_at = excluded.forget_at")
+CANCEL_DEPARTURE = "DELETE FROM guild_departures WHERE guild_id = ?"
+DEPARTURES_DUE = ("SELECT guild_id FROM guild_departures WHERE forget_at <= ?"
+                  " ORDER BY forget_at")
+# Forgetting a server: what hangs off its games first (their foreign keys), then the
+# games, then what is kept by server. Each statement takes the guild id once.
+_OF_GUILD = "game_id IN (SELECT id FROM games WHERE guild_id = ?)"
+FORGET_GUILD = (
+    f"DELETE FROM events WHERE {_OF_GUILD}",
+    f"DELETE FROM team_threads WHERE {_OF_GUILD}",
+    f"DELETE FROM undo_points WHERE {_OF_GUILD}",
+    f"DELETE FROM turn_timers WHERE {_OF_GUILD}",
+    f"DELETE FROM live_messages WHERE {_OF_GUILD}",
+    f"DELETE FROM bot_notices WHERE {_OF_GUILD}",
+    "DELETE FROM games WHERE guild_id = ?",
+    "DELETE FROM played_content WHERE guild_id = ?",
+    "DELETE FROM guild_settings WHERE guild_id = ?",
+    "DELETE FROM guild_departures WHERE guild_id = ?",
+)
+COUNT_GUILD_GAMES = "SELECT COUNT(*) FROM games WHERE guild_id = ?"
 # Every column, whatever the schema holds now: a column a later migration adds is copied
 # without a change here (and a target without it refuses the copy).
 EXPORT_TABLE = "SELECT * FROM {table} ORDER BY {key}"

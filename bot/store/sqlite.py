@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -67,6 +68,21 @@ def _connect(path: str) -> sqlite3.Connection:
     return db
 
 
+def unopenable(path: Path, exc: BaseException) -> str:
+    """Why a SQLite file could not be opened, in words an operator can act on: SQLite's
+    own "unable to open database file" names neither the file nor the reason."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    folder = path.parent
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is read-only"
+    if path.is_dir():
+        return "it is a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"its folder {folder} is not writable (SQLite keeps its -wal file there)"
+    return str(exc)
+
+
 class SqliteStore:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -75,6 +91,16 @@ class SqliteStore:
         self._reader: aiosqlite.Connection | None = None
 
     async def open(self) -> None:
+        """Raises StoreError naming the file, the setting and the reason when the file
+        cannot be opened for writing: found at the start, before Discord is involved."""
+        try:
+            await self._open()
+        except (OSError, sqlite3.Error) as exc:
+            await self.close()
+            raise StoreError(f"HAUNTKEEPER_DB {self.path}: cannot open the SQLite file: "
+                             f"{unopenable(Path(self.path), exc)}") from exc
+
+    async def _open(self) -> None:
         if self.path != MEMORY:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hk-store")
@@ -384,6 +410,29 @@ class SqliteStore:
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         await self.execute(Q.SET_GUILD_SETTINGS,
                            (guild_id, Q.settings_json(settings), time.time()))
+
+    # -- servers the bot left ---------------------------------------------------------------
+
+    async def schedule_forget(self, guild_id: int, at: float) -> None:
+        await self.execute(Q.SET_DEPARTURE, (guild_id, at))
+
+    async def cancel_forget(self, guild_id: int) -> bool:
+        def cancel(db: sqlite3.Connection) -> bool:
+            return db.execute(Q.CANCEL_DEPARTURE, (guild_id,)).rowcount > 0
+
+        return await self._on_writer(self._transaction, cancel)
+
+    async def forgets_due(self, now: float) -> list[int]:
+        return [int(row[0]) for row in await self._read(Q.DEPARTURES_DUE, (now,))]
+
+    async def forget_guild(self, guild_id: int) -> int:
+        def forget(db: sqlite3.Connection) -> int:
+            games = int(db.execute(Q.COUNT_GUILD_GAMES, (guild_id,)).fetchone()[0])
+            for statement in Q.FORGET_GUILD:
+                db.execute(statement, (guild_id,))
+            return games
+
+        return await self._on_writer(self._transaction, forget)
 
     # -- live messages ----------------------------------------------------------------------
 

@@ -1,0 +1,88 @@
+"""Forgetting a server the bot left, on both backends: a departure stored with its due
+time (so a restart in between changes nothing), cancelled by a return, and a deletion
+that takes every row of that server's games and what it kept by server, and nothing of
+another server's."""
+
+from __future__ import annotations
+
+from bot.core.events import PUBLIC, Event
+from bot.store import REMIND_TIMER, LiveMessage, Store, TimerArm, UndoWrite
+from tests.conftest import Backend
+from tests.test_store_contract import CHANNEL, GUILD, HOST, OTHER, START, _table
+
+OTHER_GUILD = GUILD + 1
+# Every table that keeps something of a server, and how its rows of GUILD are found.
+_OF_GAMES = "game_id IN (SELECT id FROM games WHERE guild_id = {g})"
+KEPT = {
+    "games": "guild_id = {g}",
+    "events": _OF_GAMES,
+    "team_threads": _OF_GAMES,
+    "undo_points": _OF_GAMES,
+    "turn_timers": _OF_GAMES,
+    "live_messages": _OF_GAMES,
+    "played_content": "guild_id = {g}",
+    "guild_settings": "guild_id = {g}",
+    "guild_departures": "guild_id = {g}",
+}
+
+
+async def _count(backend: Backend, store: Store, table: str, guild: int) -> int:
+    sql = f"SELECT COUNT(*) FROM {table} WHERE {KEPT[table].format(g=guild)}"
+    if backend.name == "postgres":
+        return int(await store.pool.fetchval(sql))  # type: ignore[attr-defined]
+    return int((await store.execute(sql))[0][0])  # type: ignore[attr-defined]
+
+
+async def _a_server_with_everything(store: Store, guild: int, channel: int) -> None:
+    """Two games (one over, one running) with events, an undo point, a timer, a live
+    message and a team thread; settings, played content and a pending departure."""
+    over = await store.create(_table(channel, guild_id=guild), [Event("hi")], HOST, None)
+    over.status = "over"
+    await store.save(over, [Event("bye")], expected_version=1, actor_id=HOST, action=None)
+    game = await store.create(_table(channel, guild_id=guild), [Event("hi")], HOST, None)
+    assert game.id is not None
+    game.status = "active"
+    await store.save(game, [Event("moved", audience=PUBLIC)], expected_version=1,
+                     actor_id=HOST, action={"kind": "move"}, undo=UndoWrite(keep=True,
+                                                                          summary="m"),
+                     timers=[TimerArm(REMIND_TIMER, 0, HOST, START + 60, START)],
+                     played=["h1"])
+    await store.set_live(game.id, LiveMessage(message_id=OTHER))
+    await store.set_thread(game.id, "heroes", OTHER + 1)
+    await store.set_guild_settings(guild, {"remind_minutes": 5})
+    await store.record_played(guild, "betrayal", ["h2"])
+    await store.schedule_forget(guild, START + 100)
+
+
+async def test_forgetting_a_server_deletes_all_of_it_and_nothing_else(
+        any_store: Store, backend: Backend) -> None:
+    await _a_server_with_everything(any_store, GUILD, CHANNEL)
+    await _a_server_with_everything(any_store, OTHER_GUILD, CHANNEL + 1)
+    before = {t: await _count(backend, any_store, t, GUILD) for t in KEPT}
+    assert all(before.values()), before  # the fixture fills every table
+    kept = {t: await _count(backend, any_store, t, OTHER_GUILD) for t in KEPT}
+
+    assert await any_store.forget_guild(GUILD) == 2
+    assert {t: await _count(backend, any_store, t, GUILD) for t in KEPT} \
+        == dict.fromkeys(KEPT, 0)
+    assert {t: await _count(backend, any_store, t, OTHER_GUILD) for t in KEPT} == kept
+    assert await any_store.load(CHANNEL) is None and await any_store.load(CHANNEL + 1)
+    assert await any_store.guild_settings(GUILD) == {}
+    assert await any_store.forget_guild(GUILD) == 0  # twice is harmless
+
+
+async def test_a_departure_is_due_at_its_time_survives_a_reopen_and_a_return_cancels_it(
+        any_store: Store, backend: Backend) -> None:
+    await any_store.schedule_forget(GUILD, START + 100)
+    await any_store.schedule_forget(OTHER_GUILD, START + 50)
+    assert await any_store.forgets_due(START + 99) == [OTHER_GUILD]
+    await any_store.schedule_forget(OTHER_GUILD, START + 500)  # left again: a new time
+    assert await any_store.forgets_due(START + 100) == [GUILD]
+    reopened = await backend.open()
+    try:
+        assert await reopened.forgets_due(START + 1000) == [GUILD, OTHER_GUILD]
+        assert await reopened.cancel_forget(GUILD) is True
+        assert await reopened.cancel_forget(GUILD) is False  # nothing was due any more
+    finally:
+        await reopened.close()
+    assert await any_store.forgets_due(START + 1000) == [OTHER_GUILD]
