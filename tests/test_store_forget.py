@@ -6,7 +6,7 @@ another server's."""
 from __future__ import annotations
 
 from bot.core.events import PUBLIC, Event
-from bot.store import REMIND_TIMER, LiveMessage, Store, TimerArm, UndoWrite
+from bot.store import POSTS_REFUSED, REMIND_TIMER, LiveMessage, Store, TimerArm, UndoWrite
 from tests.conftest import Backend
 from tests.test_store_contract import CHANNEL, GUILD, HOST, OTHER, START, _table
 
@@ -20,6 +20,7 @@ KEPT = {
     "undo_points": _OF_GAMES,
     "turn_timers": _OF_GAMES,
     "live_messages": _OF_GAMES,
+    "bot_notices": _OF_GAMES,
     "played_content": "guild_id = {g}",
     "guild_settings": "guild_id = {g}",
     "guild_departures": "guild_id = {g}",
@@ -48,6 +49,7 @@ async def _a_server_with_everything(store: Store, guild: int, channel: int) -> N
                      timers=[TimerArm(REMIND_TIMER, 0, HOST, START + 60, START)],
                      played=["h1"])
     await store.set_live(game.id, LiveMessage(message_id=OTHER))
+    await store.add_notice(game.id, POSTS_REFUSED, "send_messages")
     await store.set_thread(game.id, "heroes", OTHER + 1)
     await store.set_guild_settings(guild, {"remind_minutes": 5})
     await store.record_played(guild, "betrayal", ["h2"])
