@@ -27,11 +27,26 @@ KEPT = {
 }
 
 
-async def _count(backend: Backend, store: Store, table: str, guild: int) -> int:
-    sql = f"SELECT COUNT(*) FROM {table} WHERE {KEPT[table].format(g=guild)}"
+async def _sql(backend: Backend, store: Store, sql: str) -> list[tuple[int, ...]]:
     if backend.name == "postgres":
-        return int(await store.pool.fetchval(sql))  # type: ignore[attr-defined]
-    return int((await store.execute(sql))[0][0])  # type: ignore[attr-defined]
+        return [tuple(r) for r in await store.pool.fetch(sql)]  # type: ignore[attr-defined]
+    return [tuple(r) for r in await store.execute(sql)]  # type: ignore[attr-defined]
+
+
+async def _count(backend: Backend, store: Store, table: str, guild: int) -> int:
+    """Rows of `guild`'s games found by the games' ids, fetched once: after the games
+    are gone a subquery on them finds nothing, and would hide rows left behind."""
+    where = KEPT[table].format(g=guild)
+    if where == _OF_GAMES.format(g=guild):
+        if guild not in _GAME_IDS:
+            rows = await _sql(backend, store, f"SELECT id FROM games WHERE guild_id = {guild}")
+            _GAME_IDS[guild] = [r[0] for r in rows]
+        where = f"game_id IN ({', '.join(map(str, _GAME_IDS[guild])) or 'NULL'})"
+    return int((await _sql(backend, store, f"SELECT COUNT(*) FROM {table} WHERE {where}"))
+               [0][0])
+
+
+_GAME_IDS: dict[int, list[int]] = {}  # each server's game ids, as the fixture made them
 
 
 async def _a_server_with_everything(store: Store, guild: int, channel: int) -> None:
@@ -60,6 +75,7 @@ async def test_forgetting_a_server_deletes_all_of_it_and_nothing_else(
         any_store: Store, backend: Backend) -> None:
     await _a_server_with_everything(any_store, GUILD, CHANNEL)
     await _a_server_with_everything(any_store, OTHER_GUILD, CHANNEL + 1)
+    _GAME_IDS.clear()  # this store's games (a test per backend)
     before = {t: await _count(backend, any_store, t, GUILD) for t in KEPT}
     assert all(before.values()), before  # the fixture fills every table
     kept = {t: await _count(backend, any_store, t, OTHER_GUILD) for t in KEPT}
