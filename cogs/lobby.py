@@ -128,7 +128,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
     @app_commands.choices(game=GAME_CHOICES)
     @setup_options(games.all_games(), _offered)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                  seed: app_commands.Range[int, 0, 2**53] | None = None,
+                  seed: app_commands.Range[int, 0, 2**53 - 1] | None = None,
                   **setup: str | None) -> None:
         """The game's own options (`setup`) are every game's setup_choices, as options."""
         async with handling(interaction, "game new"):

@@ -126,6 +126,9 @@ class FakeDiscord(
         self.commands: dict[int | None, list[Json]] = {}
         self.interactions: dict[int, InteractionHandle] = {}
         self.unhandled: list[str] = []
+        # Bodies Discord would refuse (spec_check.py): `stop` fails the test on any left;
+        # a test that sends bad bodies on purpose empties it once it has looked.
+        self.violations: list[str] = []
         self.requests: list[str] = []
         self.errors: list[tuple[str, int, Json]] = []
         self.identify_count = 0
@@ -168,7 +171,9 @@ class FakeDiscord(
         self._touch()
 
     async def stop(self) -> None:
-        """Close sockets and the server, and undo `patch_discord`. Stop the bot first."""
+        """Close sockets and the server, and undo `patch_discord`. Stop the bot first.
+        Fails (AssertionError) if a request broke Discord's spec or limits: the bot may
+        have swallowed the 400, but real Discord would have refused it too."""
         for session in self._sessions:
             if session.live:
                 await session.ws.close()
@@ -178,6 +183,10 @@ class FakeDiscord(
             await self._runner.cleanup()
             self._runner = None
         self.unpatch_discord()
+        if self.violations:
+            raise AssertionError(
+                "the bot sent what Discord would refuse:\n" + "\n".join(self.violations)
+            )
 
     @property
     def ws_url(self) -> str:
