@@ -11,12 +11,13 @@ from dataclasses import replace
 import discord
 
 from bot.core.errors import IllegalAction
+from bot.discord_limits import CONTENT_MAX
 from bot.guild_settings import MAX_CHANNELS, GuildSettings
 from bot.store import LoggedEvent, Table
 from bot.texts import say
 
 AUTOCOMPLETE_LIMIT = 25  # Discord: choices an autocomplete may offer
-MESSAGE_LIMIT = 2000
+MESSAGE_LIMIT = CONTENT_MAX
 
 
 def settings_text(settings: GuildSettings) -> str:
