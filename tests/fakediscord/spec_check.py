@@ -10,7 +10,6 @@ validators are compiled once per process and reused by every FakeDiscord.
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import re
@@ -25,21 +24,13 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from .limits import Violation, documented_limits
+from .spec_prepare import prepared
 
 SPEC_FILE = Path(__file__).resolve().parent / "spec" / "openapi.json"
 SPEC_URI = "urn:discord-api-spec"
 INVALID_FORM_BODY = 50035
 HTTP_METHODS = ("get", "put", "post", "patch", "delete")
-
-# Where Discord's server takes more than its published schema says, and discord.py relies
-# on it; each is applied to the in-memory copy only (the file stays as published).
-# - A snowflake as a JSON integer (discord.py sends `recipient_id`, attachment ids and
-#   allowed user ids as ints); Discord parses either.
-# - A permission bit set as a decimal string (Discord's own docs: "serialized as strings").
-LENIENT_SCHEMAS: dict[str, Any] = {
-    "SnowflakeType": {"anyOf": [{"type": "integer", "minimum": 0}]},
-}
-PERMISSIONS_AS_STRING = {"type": "string", "pattern": "^[0-9]{1,20}$"}
+SEEN_MAX = 256  # bodies whose answer is kept (the oldest goes first)
 
 # jsonschema's keyword -> the error code Discord's 50035 answer carries.
 DISCORD_CODES = {
@@ -54,29 +45,6 @@ DISCORD_CODES = {
     "pattern": "STRING_TYPE_REGEX",
     "type": "BASE_TYPE_INVALID",
 }
-
-
-def _lenient(spec: dict[str, Any]) -> dict[str, Any]:
-    """A copy of the spec with LENIENT_SCHEMAS folded in (see there for why)."""
-    spec = copy.deepcopy(spec)
-    schemas = spec["components"]["schemas"]
-    for name, extra in LENIENT_SCHEMAS.items():
-        schemas[name] = {"anyOf": [schemas[name], *extra["anyOf"]]}
-
-    def widen(node: Any) -> None:
-        if isinstance(node, dict):
-            perms = node.get("properties", {}).get("default_member_permissions")
-            if isinstance(perms, dict) and "integer" in perms.get("type", []):
-                node["properties"]["default_member_permissions"] = {
-                    "anyOf": [perms, PERMISSIONS_AS_STRING]}
-            for value in node.values():
-                widen(value)
-        elif isinstance(node, list):
-            for value in node:
-                widen(value)
-
-    widen(spec)
-    return spec
 
 
 def _template_regex(template: str) -> re.Pattern[str]:
@@ -99,11 +67,12 @@ class SpecCheck:
     """The compiled request validators of the trimmed spec, by method and path."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
-        spec = _lenient(spec)
+        spec = prepared(spec)
         registry: Registry = Registry().with_resource(
             SPEC_URI, Resource.from_contents(spec, default_specification=DRAFT202012)
         )
         self.operations: dict[str, list[Operation]] = {}
+        self._seen: dict[tuple[str, str, str], tuple[Violation, ...]] = {}
         for template, item in spec["paths"].items():
             for method, op in item.items():
                 if method not in HTTP_METHODS:
@@ -133,13 +102,24 @@ class SpecCheck:
         return None
 
     def check(self, method: str, path: str, body: Any) -> list[Violation]:
-        """What Discord would refuse in this body (empty: it would take it)."""
+        """What Discord would refuse in this body (empty: it would take it). A body seen
+        before is answered from memory: every test's bot syncs the same command tree."""
         op = self.operation(method, path)
         if op is None:
             return []
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+        found = self._seen.get((method, op.template, text))
+        if found is None:
+            found = self._check(op, method, body)
+            if len(self._seen) >= SEEN_MAX:
+                self._seen.pop(next(iter(self._seen)))
+            self._seen[(method, op.template, text)] = found
+        return list(found)
+
+    def _check(self, op: Operation, method: str, body: Any) -> tuple[Violation, ...]:
         found = [v for e in op.validator.iter_errors(body) for v in _leaves(e)]
         found += documented_limits(op.template, method, body)
-        return list(dict.fromkeys(found))
+        return tuple(dict.fromkeys(found))
 
 
 def _escape(template: str) -> str:
