@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator as SchemaValidator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from .limits import Violation, documented_limits
-from .spec_prepare import prepared
+from .spec_prepare import BY_TYPE, prepared
 
 SPEC_FILE = Path(__file__).resolve().parent / "spec" / "openapi.json"
 SPEC_URI = "urn:discord-api-spec"
@@ -47,6 +48,18 @@ DISCORD_CODES = {
 }
 
 
+def _by_type(validator: SchemaValidator, kinds: dict[str, Any], instance: Any,
+             schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """The BY_TYPE keyword (spec_prepare.py): check an object against its kind only."""
+    if validator.is_type(instance, "object"):
+        kind = kinds.get(json.dumps(instance.get("type")))
+        if kind is not None:
+            yield from validator.descend(instance, kind)
+
+
+Validator = validators.extend(Draft202012Validator, {BY_TYPE: _by_type})
+
+
 def _template_regex(template: str) -> re.Pattern[str]:
     """`/channels/{channel_id}/messages` -> a pattern for concrete paths."""
     parts = re.split(r"(\{[^}]+\})", template)
@@ -60,14 +73,14 @@ class Operation:
 
     template: str
     pattern: re.Pattern[str]
-    validator: Draft202012Validator
+    validator: SchemaValidator
 
 
 class SpecCheck:
     """The compiled request validators of the trimmed spec, by method and path."""
 
-    def __init__(self, spec: dict[str, Any]) -> None:
-        spec = prepared(spec)
+    def __init__(self, spec: dict[str, Any], *, fast: bool = True) -> None:
+        spec = prepared(spec, fast=fast)
         registry: Registry = Registry().with_resource(
             SPEC_URI, Resource.from_contents(spec, default_specification=DRAFT202012)
         )
@@ -84,9 +97,7 @@ class SpecCheck:
                     ["#", "paths", _escape(template), method, "requestBody", "content",
                      "application~1json", "schema"]
                 )
-                validator = Draft202012Validator(
-                    {"$ref": SPEC_URI + pointer}, registry=registry
-                )
+                validator = Validator({"$ref": SPEC_URI + pointer}, registry=registry)
                 self.operations.setdefault(method.upper(), []).append(
                     Operation(template, _template_regex(template), validator)
                 )
