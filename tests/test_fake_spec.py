@@ -283,3 +283,27 @@ def test_the_fast_validators_judge_as_the_spec_as_published() -> None:
         verdicts.append(bool(fast))
     assert verdicts == [False, True, True, True, True, True, False, True, False, False, True,
                         True]
+
+
+async def test_the_rules_beside_the_schema_are_enforced_too(fd: FakeDiscord) -> None:
+    """Discord's documented rules the schema cannot state: button fields by style,
+    Components v2 counts, a command's 8,000 characters, 100 chat-input commands."""
+    general = fd.add_channel("general")
+    path = f"/channels/{general}/messages"
+    await refused(fd, "POST", path, {"components": [row({"type": 2, "style": 5, "label": "L"})]},
+                  "components", "0", "components", "0")
+    await refused(fd, "POST", path, {"components": [row({"type": 2, "style": 1, "label": "L"})]},
+                  "components", "0", "components", "0", "custom_id")
+    await refused(fd, "POST", path, {"components": [row({"type": 2, "style": 1,
+                                                         "custom_id": "a"})]},
+                  "components", "0", "components", "0")
+    texts = [{"type": 10, "content": f"line {n}"} for n in range(41)]
+    await refused(fd, "POST", path, {"flags": 1 << 15, "components": texts}, "components")
+    await accepted(fd, "POST", path, {"flags": 1 << 15, "components": texts[:40]})
+    commands = f"/applications/{fd.application_id}/commands"
+    choices = [{"name": f"{n:02d}" + "n" * 98, "value": f"{n:02d}" + "v" * 98} for n in range(25)]
+    big = [{"type": 3, "name": f"o{n}", "description": "O.", "choices": choices}
+           for n in range(2)]  # 10,000 characters of choices
+    await refused(fd, "PUT", commands, [{**command(), "options": big}], "0")
+    await accepted(fd, "PUT", commands, [{**command(), "options": big[:1]}])
+    await refused(fd, "PUT", commands, [command(f"c{n}") for n in range(101)])

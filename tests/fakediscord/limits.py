@@ -17,7 +17,7 @@ from typing import Any
 
 Path = tuple[str | int, ...]
 
-# Message resource: "content: up to 2000 characters" (the schema says 4000: Nitro users').
+# Message resource: "content: up to 2000 characters" (the schema says 4000).
 CONTENT_MAX = 2000
 # Embed limits: "the combined sum of characters in all title, description, field.name,
 # field.value, footer.text, and author.name fields across all embeds ... 6000".
@@ -76,10 +76,12 @@ class Violation:
 
 
 def too_long(path: Path, limit: int) -> Violation:
+    """Discord's own code and words for a value past its length."""
     return Violation(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
 
 
 def invalid(path: Path, message: str) -> Violation:
+    """Discord's catch-all code, for the rules that have no code of their own."""
     return Violation(path, "BASE_TYPE_INVALID", message)
 
 
@@ -105,6 +107,8 @@ def documented_limits(template: str, method: str, body: Any) -> list[Violation]:
 
 
 def message_limits(body: dict[str, Any], at: Path) -> Iterator[Violation]:
+    """A message body, wherever it travels (a send, an edit, a webhook, a callback's
+    data): the same rules apply to all of them."""
     content = body.get("content")
     if isinstance(content, str) and len(content) > CONTENT_MAX:
         yield too_long((*at, "content"), CONTENT_MAX)
@@ -119,6 +123,7 @@ def message_limits(body: dict[str, Any], at: Path) -> Iterator[Violation]:
 
 
 def embed_chars(embeds: list[Any]) -> int:
+    """The characters Discord counts toward the 6,000 of a message's embeds."""
     total = 0
     for embed in embeds:
         if not isinstance(embed, dict):
@@ -146,6 +151,8 @@ def walk_components(components: list[Any], at: Path) -> Iterator[tuple[Path, dic
 
 
 def component_limits(components: list[Any], at: Path, *, v2: bool) -> Iterator[Violation]:
+    """The layout rules the schema cannot state: counts across rows, unique ids, a
+    select alone, a select asking for more picks than it offers."""
     every = list(walk_components(components, at))
     if not v2 and len(components) > ROWS_MAX:
         yield too_long(at, ROWS_MAX)
@@ -182,6 +189,7 @@ def component_limits(components: list[Any], at: Path, *, v2: bool) -> Iterator[V
 
 
 def button_limits(comp: dict[str, Any], path: Path) -> Iterator[Violation]:
+    """A button's fields depend on its style (the schema makes them all optional)."""
     style = comp.get("style")
     if style == LINK:
         if not comp.get("url") or comp.get("custom_id"):
@@ -210,6 +218,7 @@ def valid_name(name: str) -> bool:
 
 
 def command_list_limits(commands: list[Any]) -> Iterator[Violation]:
+    """A bulk sync is refused whole on one bad command, so each is checked."""
     seen: set[tuple[str, int]] = set()
     chat_input = 0
     for n, cmd in enumerate(commands):
@@ -282,6 +291,7 @@ def chat_input_limits(item: dict[str, Any], at: Path) -> Iterator[Violation]:
 
 
 def choice_values(choices: Any, at: Path, *, strings: bool) -> Iterator[Violation]:
+    """A string choice's value: 100 characters in Discord's docs, 6000 in its schema."""
     if not isinstance(choices, list):
         return
     for n, choice in enumerate(choices):
