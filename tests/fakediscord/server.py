@@ -17,6 +17,9 @@ the test helpers that add or look up users, channels and messages. The rest is m
 - messages.py: the message store (create, edit, delete, attachments, gateway echo)
 - options.py: slash-command data built and validated like Discord does
 - driver.py: what tests call as users (`slash`, `click`, ...) and `settle`
+- spec_check.py (with spec_prepare.py, limits.py and spec/): every request body checked
+  against Discord's OpenAPI spec and documented limits; what Discord would refuse gets
+  its 400 and lands in `violations`, which fail the test at `stop`
 """
 
 from __future__ import annotations
