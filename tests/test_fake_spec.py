@@ -307,3 +307,17 @@ async def test_the_rules_beside_the_schema_are_enforced_too(fd: FakeDiscord) -> 
     await refused(fd, "PUT", commands, [{**command(), "options": big}], "0")
     await accepted(fd, "PUT", commands, [{**command(), "options": big[:1]}])
     await refused(fd, "PUT", commands, [command(f"c{n}") for n in range(101)])
+
+
+async def test_what_discord_takes_beyond_its_schema_is_taken(fd: FakeDiscord) -> None:
+    """Discord parses a snowflake sent as a number and permission bits sent as a decimal
+    string (discord.py sends both); anything else of the wrong type is still refused."""
+    general = fd.add_channel("general")
+    user = fd.add_user("ann")
+    path = f"/channels/{general}/permissions/{user.id}"
+    status, _ = await call(fd, "PUT", path, {"id": str(user.id), "type": 1, "allow": "1024",
+                                            "deny": 0})
+    assert status == 204 and fd.violations == []
+    await refused(fd, "PUT", path, {"id": str(user.id), "type": 1, "allow": "view"}, "allow")
+    await accepted(fd, "POST", "/users/@me/channels", {"recipient_id": user.id})
+    await refused(fd, "POST", "/users/@me/channels", {"recipient_id": -5}, "recipient_id")

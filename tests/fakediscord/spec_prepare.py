@@ -1,6 +1,6 @@
 """What is done to Discord's spec in memory before its validators are compiled (the file
-in spec/ stays as published): one leniency that Discord's server has, and rewrites that
-mean the same but validate in a fraction of the time.
+in spec/ stays as published): two leniencies that Discord's server has and discord.py
+relies on, and rewrites that mean the same but validate in a fraction of the time.
 
 Why: jsonschema evaluates every branch of a `oneOf`; Discord's spec states each enum as a
 `oneOf` of `const`s and each component or callback as a `oneOf` of a dozen object kinds,
@@ -25,6 +25,10 @@ BY_TYPE = "x-fake-by-type"
 # Discord takes a snowflake as a JSON integer as well as a string; discord.py sends
 # `recipient_id`, attachment ids and allowed user ids as integers.
 SNOWFLAKE_AS_INTEGER = {"type": "integer", "minimum": 0}
+# Discord's docs: permissions are "serialized into a string"; discord.py sends an
+# overwrite's allow/deny that way (set_permissions), the schema says integer.
+PERMISSION_FIELDS = ("allow", "deny", "default_member_permissions")
+PERMISSIONS_AS_STRING = {"type": "string", "pattern": "^[0-9]{1,20}$"}
 
 
 def prepared(spec: dict[str, Any], *, fast: bool = True) -> dict[str, Any]:
@@ -33,6 +37,8 @@ def prepared(spec: dict[str, Any], *, fast: bool = True) -> dict[str, Any]:
     spec = copy.deepcopy(spec)
     schemas: dict[str, Any] = spec["components"]["schemas"]
     schemas["SnowflakeType"] = {"anyOf": [schemas["SnowflakeType"], SNOWFLAKE_AS_INTEGER]}
+    for node in list(_nodes(spec)):
+        _permissions_as_strings(node)
     if not fast:
         return spec
     for node in list(_nodes(spec)):
@@ -50,6 +56,17 @@ def _nodes(node: Any) -> Any:
     elif isinstance(node, list):
         for value in node:
             yield from _nodes(value)
+
+
+def _permissions_as_strings(node: dict[str, Any]) -> None:
+    """A permission field takes its bits as an integer or as a decimal string."""
+    props = node.get("properties")
+    if not isinstance(props, dict):
+        return
+    for name in PERMISSION_FIELDS:
+        field = props.get(name)
+        if isinstance(field, dict) and "integer" in field.get("type", ()):
+            props[name] = {"anyOf": [field, PERMISSIONS_AS_STRING]}
 
 
 def _consts_as_enum(node: dict[str, Any]) -> None:
