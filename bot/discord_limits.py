@@ -2,8 +2,8 @@
 
 Why: Discord refuses a message over 2,000 characters, and the bot fills messages close
 to the brim (a turn's lines, the log, a secret book). Our own texts stop 100 characters
-short, so a name a player chose, an emoji Discord counts differently or a line added
-later cannot tip a message over and have Discord refuse the whole post.
+short, so a long name a player chose or a line added later cannot tip a message over
+and have Discord refuse the whole post.
 """
 
 from __future__ import annotations
