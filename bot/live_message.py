@@ -19,10 +19,11 @@ import hashlib
 from dataclasses import dataclass
 
 from bot.delivery import Post
+from bot.discord_limits import CONTENT_MAX
 from bot.store import OVER, LiveMessage, Table
 from bot.texts import say
 
-LIMIT = 2000  # Discord's longest message
+LIMIT = CONTENT_MAX  # our longest message, a margin under Discord's 2,000
 ROOMY = LIMIT // 2  # a live message that starts after overflow holds this much at most
 
 

@@ -12,13 +12,14 @@ from dataclasses import replace
 import discord
 
 from bot.core.errors import IllegalAction
+from bot.discord_limits import CONTENT_MAX
 from bot.guild_settings import MAX_CHANNELS, MAX_MINUTES, TIMER_ENDS, GuildSettings
 from bot.store import POSTS_REFUSED, LoggedEvent, Notice, Table
 from bot.texts import say
 from cogs.bot_permissions import NAMED, names_text
 
 AUTOCOMPLETE_LIMIT = 25  # Discord: choices an autocomplete may offer
-MESSAGE_LIMIT = 2000
+MESSAGE_LIMIT = CONTENT_MAX
 
 
 def settings_text(settings: GuildSettings) -> str:

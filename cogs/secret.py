@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_limits import CONTENT_MAX
 from cogs.common import bot_of, handling, say_ephemeral, sessions_of
 
 
@@ -20,7 +21,7 @@ class SecretCog(commands.Cog):
                                                         interaction.user.id)
             text = await sessions_of(interaction).secret(interaction.channel_id or 0,
                                                          interaction.user.id)
-            await say_ephemeral(interaction, text[:2000])
+            await say_ephemeral(interaction, text[:CONTENT_MAX])
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -13,6 +13,8 @@ from typing import Any
 from .common import EVERYONE_PERMISSIONS
 from .models import FakeChannel, FakeUser, Json
 
+INT53 = 2**53 - 1  # Discord's largest integer option value (Int53Type in its API spec)
+
 
 class CommandOptionsMixin:
     """Builds and validates application command data.
@@ -120,9 +122,10 @@ class CommandOptionsMixin:
 
     @staticmethod
     def _check_range(name: str, value: int, od: Json) -> None:
-        """Discord refuses integers beyond ±2**53 and outside an option's min/max."""
-        low, high = od.get("min_value", -(2**53)), od.get("max_value", 2**53)
-        if not max(low, -(2**53)) <= value <= min(high, 2**53):
+        """Discord refuses integers beyond ±(2**53 - 1) (its Int53Type) and outside an
+        option's min/max."""
+        low, high = od.get("min_value", -INT53), od.get("max_value", INT53)
+        if not max(low, -INT53) <= value <= min(high, INT53):
             raise ValueError(f"option {name!r}: {value} is outside {low}..{high}")
 
     @staticmethod

@@ -15,6 +15,11 @@ from aiohttp import BodyPartReader, web
 
 from .common import Route, Uploads, json_response
 from .models import Json
+from .spec_check import error_body, spec_check
+
+BODY_METHODS = ("POST", "PUT", "PATCH")
+# A request's body, read once (a multipart stream cannot be read twice).
+BODY_KEY = web.RequestKey("fakediscord.body", tuple)
 
 
 class RestMixin:
@@ -45,6 +50,9 @@ class RestMixin:
                 match = pattern.match(path)
                 if match and method == request.method:
                     try:
+                        refused = await self._refused_by_spec(request, path)
+                        if refused is not None:
+                            return refused
                         return await handler(request, match.groupdict())
                     except Exception as exc:  # a 500 would make discord.py retry for seconds
                         self.unhandled.append(f"{request.method} {path} crashed: {exc!r}")
@@ -55,6 +63,23 @@ class RestMixin:
         finally:
             self._inflight -= 1
             self._touch()
+
+    async def _refused_by_spec(self, request: web.Request, path: str) -> web.Response | None:
+        """Discord's 400 for a body its API specification or documented limits refuse
+        (spec_check.py), recorded in `violations` so the test fails even if the bot
+        swallows the answer; None when the body is fine."""
+        if request.method not in BODY_METHODS or not spec_check().operation(request.method,
+                                                                            path):
+            return None
+        body, _ = await self._read_body(request)
+        found = spec_check().check(request.method, path, body)
+        if not found:
+            return None
+        for violation in found:
+            self.violations.append(f"{request.method} {path}: {violation}")
+        answer = error_body(found)
+        self.errors.append((f"{request.method} {request.path}", 400, answer))
+        return json_response(answer, 400)
 
     async def _unknown(self, request: web.Request) -> web.StreamResponse:
         return self._unhandled(request, request.path)
@@ -77,10 +102,14 @@ class RestMixin:
         return web.Response(body=blob[1], headers={"Content-Type": blob[2]})
 
     async def _read_body(self, request: web.Request) -> tuple[Json, Uploads]:
-        """JSON body, or multipart `payload_json` + `files[n]` as discord.py sends them."""
+        """JSON body, or multipart `payload_json` + `files[n]` as discord.py sends them;
+        read once per request (the spec check reads it before the handler)."""
+        if BODY_KEY in request:
+            return request[BODY_KEY]
         if not request.content_type.startswith("multipart/"):
             raw = await request.read()
-            return (json.loads(raw) if raw else {}), {}
+            request[BODY_KEY] = ((json.loads(raw) if raw else {}), {})
+            return request[BODY_KEY]
         payload: Json = {}
         files: Uploads = {}
         reader = await request.multipart()
@@ -93,4 +122,5 @@ class RestMixin:
             elif name.startswith("files[") and name.endswith("]"):
                 ctype = part.headers.get("Content-Type", "application/octet-stream")
                 files[int(name[6:-1])] = (part.filename or "file", bytes(await part.read()), ctype)
+        request[BODY_KEY] = (payload, files)
         return payload, files

@@ -18,6 +18,9 @@ the test helpers that add or look up users, channels and messages. The rest is m
 - options.py: slash-command data built and validated like Discord does
 - driver.py: what tests call as users (`slash`, `click`, ...) and `settle`
 - permissions.py: the bot's permissions per channel, and what Discord refuses without them
+- spec_check.py (with spec_prepare.py, limits.py and spec/): every request body checked
+  against Discord's OpenAPI spec and documented limits; what Discord would refuse gets
+  its 400 and lands in `violations`, which fail the test at `stop`
 """
 
 from __future__ import annotations
@@ -130,6 +133,9 @@ class FakeDiscord(
         self.commands: dict[int | None, list[Json]] = {}
         self.interactions: dict[int, InteractionHandle] = {}
         self.unhandled: list[str] = []
+        # Bodies Discord would refuse (spec_check.py): `stop` fails the test on any left;
+        # a test that sends bad bodies on purpose empties it once it has looked.
+        self.violations: list[str] = []
         self.requests: list[str] = []
         self.errors: list[tuple[str, int, Json]] = []
         self.identify_count = 0
@@ -173,7 +179,9 @@ class FakeDiscord(
         self._touch()
 
     async def stop(self) -> None:
-        """Close sockets and the server, and undo `patch_discord`. Stop the bot first."""
+        """Close sockets and the server, and undo `patch_discord`. Stop the bot first.
+        Fails (AssertionError) if a request broke Discord's spec or limits: the bot may
+        have swallowed the 400, but real Discord would have refused it too."""
         for session in self._sessions:
             if session.live:
                 await session.ws.close()
@@ -183,6 +191,10 @@ class FakeDiscord(
             await self._runner.cleanup()
             self._runner = None
         self.unpatch_discord()
+        if self.violations:
+            raise AssertionError(
+                "the bot sent what Discord would refuse:\n" + "\n".join(self.violations)
+            )
 
     @property
     def ws_url(self) -> str:
