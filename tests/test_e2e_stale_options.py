@@ -38,6 +38,9 @@ def _declares(param: app_commands.Parameter) -> bool:
         or param.max_value is not None
 
 
+INT53 = 2**53 - 1  # the largest integer Discord's API carries
+
+
 def _misfits(param: app_commands.Parameter) -> Iterator[Any]:
     """Values outside the option's declaration: out of its choices, past each end of its
     range (for a string, its length), and a number too big for any store."""
@@ -47,12 +50,14 @@ def _misfits(param: app_commands.Parameter) -> Iterator[Any]:
         if param.max_value is not None:
             yield "é" * (int(param.max_value) + 1)
         return
-    if param.min_value is not None:
+    # Discord sends no integer past +-(2^53 - 1), whatever was registered: the misfits
+    # stay inside that, as a stale registration's values would.
+    if param.min_value is not None and int(param.min_value) > -INT53:
         yield int(param.min_value) - 1
-        yield -(2**53)
-    if param.max_value is not None:
+        yield -INT53
+    if param.max_value is not None and int(param.max_value) < INT53:
         yield int(param.max_value) + 1
-        yield 2**53
+        yield INT53
 
 
 def _fitting(param: app_commands.Parameter, fd: FakeDiscord, channel: int,
