@@ -131,11 +131,19 @@ def _health(spec: str | None, count: int | None) -> int:
     return 1
 
 
-def _backup(target: Path) -> int:
+def _database() -> str | None:
+    """The store HAUNTKEEPER_DB names, or None after saying in one line why it is not
+    usable (the operator commands' shared first step)."""
     try:
-        source = load_settings(need_token=False).db_path
+        return load_settings(need_token=False).db_path
     except ConfigError as exc:
         print(f"hauntkeeper: {exc}", file=sys.stderr)
+        return None
+
+
+def _backup(target: Path) -> int:
+    source = _database()
+    if source is None:
         return 2
     if is_postgres_url(source):
         print("hauntkeeper: HAUNTKEEPER_DB is PostgreSQL: back it up with pg_dump "
@@ -151,12 +159,9 @@ def _backup(target: Path) -> int:
 
 
 def _forget_guild(guild_id: int) -> int:
-    try:
-        source = load_settings(need_token=False).db_path
-    except ConfigError as exc:
-        print(f"hauntkeeper: {exc}", file=sys.stderr)
+    source = _database()
+    if source is None:
         return 2
-
     if not is_postgres_url(source) and not Path(source).is_file():
         print(f"hauntkeeper: there is no SQLite database at {source} (HAUNTKEEPER_DB)",
               file=sys.stderr)
@@ -183,10 +188,8 @@ def _forget_guild(guild_id: int) -> int:
 
 def _migrate_store(url: str, source: str | None) -> int:
     if source is None:
-        try:
-            source = load_settings(need_token=False).db_path
-        except ConfigError as exc:
-            print(f"hauntkeeper: {exc}", file=sys.stderr)
+        source = _database()
+        if source is None:
             return 2
         if is_postgres_url(source):
             print("hauntkeeper: HAUNTKEEPER_DB already names PostgreSQL; give the SQLite "

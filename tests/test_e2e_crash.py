@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,35 @@ async def click_first(fd: FakeDiscord, user: FakeUser, message: FakeMessage) -> 
         handle = await fd.select(user, message, comp["custom_id"],
                                  [comp["options"][0]["value"]])
     await handle.wait(15, settle=False)
+
+
+@dataclass
+class Lobby:
+    """A Cthulhu lobby alice opened and bob joined, in a new channel: ready to start."""
+
+    channel: int
+    alice: FakeUser
+    by_id: dict[int, FakeUser]
+    message: FakeMessage
+    start_id: str
+
+
+async def two_seat_lobby(fd: FakeDiscord, bot: BotProcess, seed: int) -> Lobby:
+    """Start the bot process, open a lobby and seat two: the e2e fault tests' first
+    steps, written once."""
+    channel = fd.add_channel("haunted")
+    alice, bob = fd.add_user("alice"), fd.add_user("bob")
+    await bot.start()
+    lobby = (await (await fd.slash(alice, channel, "game", "new", game="cthulhu",
+                                   seed=seed)).wait(20, settle=False)).response
+    assert lobby is not None
+    join_id = next(c for c in lobby.custom_ids() if c.endswith(":lobby.join"))
+    await (await fd.click(bob, lobby, join_id)).wait(20, settle=False)
+    await fd.wait_until(lambda: "2/" in (fd.message(lobby.id).embeds or [{}])[0]
+                        .get("footer", {}).get("text", ""), timeout=10, what="two seated")
+    start_id = next(c for c in fd.message(lobby.id).custom_ids()
+                    if c.endswith(":lobby.start"))
+    return Lobby(channel, alice, {u.id: u for u in (alice, bob)}, lobby, start_id)
 
 
 async def test_a_kill_between_save_and_post_delivers_every_post_once(

@@ -15,28 +15,18 @@ import asyncio
 
 from tests.e2e_helpers import game_components, latest_turn, to_move, turn_messages, turn_posts
 from tests.fakediscord import FakeDiscord
-from tests.test_e2e_crash import BotProcess, click_first
+from tests.test_e2e_crash import BotProcess, click_first, two_seat_lobby
 from tests.test_e2e_crash import bot as bot  # the fixture
 
 
 async def test_a_click_before_the_catch_up_pass_shows_every_line_once(
         fd: FakeDiscord, bot: BotProcess) -> None:
-    channel = fd.add_channel("haunted")
-    alice, bob = fd.add_user("alice"), fd.add_user("bob")
-    by_id = {u.id: u for u in (alice, bob)}
-    await bot.start()
-    lobby = (await (await fd.slash(alice, channel, "game", "new", game="cthulhu",
-                                   seed=21)).wait(15, settle=False)).response
-    assert lobby is not None
-    join_id = next(c for c in lobby.custom_ids() if c.endswith(":lobby.join"))
-    await (await fd.click(bob, lobby, join_id)).wait(15, settle=False)
-    await fd.wait_until(lambda: "2/" in (fd.message(lobby.id).embeds or [{}])[0]
-                        .get("footer", {}).get("text", ""), timeout=10, what="two seated")
+    seated = await two_seat_lobby(fd, bot, seed=21)
+    channel, alice, by_id, lobby, start_id = (seated.channel, seated.alice, seated.by_id,
+                                              seated.message, seated.start_id)
 
     # The start's post reaches Discord; the bot dies before it hears back.
     hold = fd.hold_next_send(channel, after=True)
-    start_id = next(c for c in fd.message(lobby.id).custom_ids()
-                    if c.endswith(":lobby.start"))
     await fd.click(alice, lobby, start_id)
     await asyncio.wait_for(hold.reached.wait(), 20)
     await bot.kill()

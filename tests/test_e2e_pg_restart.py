@@ -22,7 +22,7 @@ from bot.texts import say
 from tests.e2e_helpers import game_components, latest_turn, to_move, turn_posts
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.pg_server import PgServer
-from tests.test_e2e_crash import BotProcess, click_first, wait_for_turn_post
+from tests.test_e2e_crash import BotProcess, click_first, two_seat_lobby, wait_for_turn_post
 from tests.test_store_outage import own_pg as own_pg  # the fixture
 
 BACK_WITHIN = RETRY_SECONDS / 2  # the owed post follows the store's return well before
@@ -60,19 +60,9 @@ def _warnings(bot: BotProcess) -> list[str]:
 async def test_postgres_restarted_mid_game_owes_nothing_once_back(
         fd: FakeDiscord, pg_bot: BotProcess, own_pg: PgServer) -> None:
     bot = pg_bot
-    channel = fd.add_channel("haunted")
-    alice, bob = fd.add_user("alice"), fd.add_user("bob")
-    by_id = {u.id: u for u in (alice, bob)}
-    await bot.start()
-    lobby = (await (await fd.slash(alice, channel, "game", "new", game="cthulhu",
-                                   seed=4)).wait(20, settle=False)).response
-    assert lobby is not None
-    join_id = next(c for c in lobby.custom_ids() if c.endswith(":lobby.join"))
-    await (await fd.click(bob, lobby, join_id)).wait(20, settle=False)
-    await fd.wait_until(lambda: "2/" in (fd.message(lobby.id).embeds or [{}])[0]
-                        .get("footer", {}).get("text", ""), timeout=10, what="two seated")
-    start_id = next(c for c in fd.message(lobby.id).custom_ids()
-                    if c.endswith(":lobby.start"))
+    seated = await two_seat_lobby(fd, bot, seed=4)
+    channel, alice, by_id, lobby, start_id = (seated.channel, seated.alice, seated.by_id,
+                                              seated.message, seated.start_id)
     await (await fd.click(alice, lobby, start_id)).wait(20, settle=False)
     first = await wait_for_turn_post(fd, channel, 1)
     posts = turn_posts(fd, channel)

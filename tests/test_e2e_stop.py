@@ -16,25 +16,15 @@ import signal
 
 from tests.e2e_helpers import game_components, latest_turn, to_move, turn_posts
 from tests.fakediscord import FakeDiscord
-from tests.test_e2e_crash import BotProcess, click_first, wait_for_turn_post
+from tests.test_e2e_crash import BotProcess, click_first, two_seat_lobby, wait_for_turn_post
 from tests.test_e2e_crash import bot as bot  # the fixture
 
 
 async def test_sigterm_during_a_click_answers_it_then_stops_cleanly(
         fd: FakeDiscord, bot: BotProcess) -> None:
-    channel = fd.add_channel("haunted")
-    alice, bob = fd.add_user("alice"), fd.add_user("bob")
-    by_id = {u.id: u for u in (alice, bob)}
-    await bot.start()
-    lobby = (await (await fd.slash(alice, channel, "game", "new", game="cthulhu",
-                                   seed=8)).wait(15, settle=False)).response
-    assert lobby is not None
-    join_id = next(c for c in lobby.custom_ids() if c.endswith(":lobby.join"))
-    await (await fd.click(bob, lobby, join_id)).wait(15, settle=False)
-    await fd.wait_until(lambda: "2/" in (fd.message(lobby.id).embeds or [{}])[0]
-                        .get("footer", {}).get("text", ""), timeout=10, what="two seated")
-    start_id = next(c for c in fd.message(lobby.id).custom_ids()
-                    if c.endswith(":lobby.start"))
+    seated = await two_seat_lobby(fd, bot, seed=8)
+    channel, alice, by_id, lobby, start_id = (seated.channel, seated.alice, seated.by_id,
+                                              seated.message, seated.start_id)
     await (await fd.click(alice, lobby, start_id)).wait(15, settle=False)
     first = await wait_for_turn_post(fd, channel, 1)
     posts = turn_posts(fd, channel)
