@@ -22,6 +22,7 @@ from bot.sessions import Behind
 from bot.store import StoreUnavailable
 from bot.table import Actor
 from bot.texts import say
+from cogs import mentions
 from cogs.bot_permissions import names_text
 
 if TYPE_CHECKING:
@@ -70,7 +71,9 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 
 async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: object) -> None:
-    """Answer only the caller, whether or not the interaction was answered already."""
+    """Answer only the caller, whether or not the interaction was answered already; the
+    commands the answer names are clickable (cogs/mentions.py)."""
+    text = await mentions.linked(bot_of(interaction).tree, interaction.guild_id, text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, **kwargs)  # type: ignore[arg-type]
     else:

@@ -12,7 +12,6 @@ import secrets
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from datetime import UTC, datetime
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -39,6 +38,7 @@ from cogs.common import (
 from cogs.components import lobby_embed, lobby_view
 from cogs.outlet import chunks
 from cogs.setup_options import setup_options
+from cogs.topics import rules_topics
 
 MAX_SEED = 2**53 - 1  # the largest integer every Discord client shows exactly
 FIELD_LIMIT = 1024  # Discord: the characters of one embed field's value
@@ -332,15 +332,6 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             for topic, (title, text) in rules_topics(key, None).items():
                 merged[f"{key}: {topic}"] = (f"{game.title}: {title}", text)
         return merged
-
-
-def rules_topics(kind: str, options: dict[str, Any] | None) -> dict[str, tuple[str, str]]:
-    """Key -> (title, text) of one game's topics; a topic without a title reads as its key
-    with spaces (data/*/rules.yaml gives every one a title: tests/test_lobby_rules.py)."""
-    game = games.get(kind)
-    titles = game.rules_titles(options)
-    return {key: (titles.get(key) or key.replace("_", " ").replace("-", " "), text)
-            for key, text in game.rules_topics(options).items()}
 
 
 def _topic_key(topics: dict[str, tuple[str, str]], typed: str) -> str | None:
