@@ -45,6 +45,9 @@ class HelpCog(commands.Cog):
                                  here=here.kind if here is not None else None)
             await interaction.followup.send(embeds=embeds, ephemeral=True)
 
+    async def cog_unload(self) -> None:
+        mentions.forget()
+
     async def command_ids(self, guild_id: int | None) -> dict[str, int]:
         """Top-level command name -> id: the global commands, overlaid by this guild's."""
         return await mentions.learn(self.bot.tree, guild_id)

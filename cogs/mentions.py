@@ -44,6 +44,14 @@ def _ensure(tree: app_commands.CommandTree) -> None:
     _tree[:] = [tree]
 
 
+def forget() -> None:
+    """The bot stops: no line links to its commands any more (a process may start
+    another bot, with other ids: a test's next one)."""
+    BOOK.reset([])
+    _asked.clear()
+    _tree.clear()
+
+
 async def learn(tree: app_commands.CommandTree, guild_id: int | None) -> dict[str, int]:
     """Top-level command name -> id for a line sent in `guild_id` (None: a DM)."""
     _ensure(tree)
