@@ -60,7 +60,8 @@ def post_lines(post: Post, through: int = 0) -> list[str]:
     if through and len(post.seqs) == len(post.lines):
         lines = [line for line, seq in zip(post.lines, post.seqs, strict=True)
                  if seq > through]
-    return [*lines, *(say("dm_failed", mention=f"<@{u}>") for u in post.dm_failed)]
+    return [*lines, *(mentions.BOOK.link(say("dm_failed", mention=f"<@{u}>"))
+                      for u in post.dm_failed)]
 
 
 def split_line(line: str, limit: int = LIMIT) -> list[str]:

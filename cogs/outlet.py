@@ -124,11 +124,12 @@ class DiscordOutlet:
         elif table.status != OVER and prompt is not None and prompt.others:
             # a private turn: the channel still shows the others' out-of-turn buttons
             view = prompt_view(table.channel_id, prompt, main=False)
-        elif table.status == OVER:  # the end: Play again, and the end line's mention
+        elif table.status == OVER:  # the end: Play again
             view = play_again_view(table)
-            tree = getattr(self.client, "tree", None)
-            if isinstance(tree, app_commands.CommandTree):
-                await mentions.learn(tree, table.guild_id)
+        tree = getattr(self.client, "tree", None)
+        if (table.status == OVER or post.dm_failed) and \
+                isinstance(tree, app_commands.CommandTree):  # lines naming a command
+            await mentions.learn(tree, table.guild_id)
         try:
             await self._live_post(table, post, view, private_turn=dm_prompt is not None)
             for n, document in enumerate(post.documents):  # after the post: the books

@@ -71,8 +71,10 @@ async def test_a_dm_command_tells_of_the_games_failed_dms(
     await start_hauntkeeper()
     host, shy = fd.add_user("host"), fd.add_user("shy", dms_open=False)
     channel, _ = await _cthulhu(fd, start_hauntkeeper, users=[host, shy])
-    assert [m for m in fd.channel_messages(channel) if f"<@{shy.id}>" in m.text
-            and "couldn't send" in m.text]
+    notices = [m for m in fd.channel_messages(channel) if f"<@{shy.id}>" in m.text
+               and "couldn't send" in m.text]
+    secret = f"</secret:{fd.command('secret')['id']}>"  # type: ignore[index]
+    assert notices and all(secret in m.text for m in notices)  # the way out, clickable
     for _ in range(10):  # the host's turn, by buttons, until it is the shy player's
         if to_move(latest_turn(fd, channel)) == shy.id:
             break
