@@ -3,7 +3,8 @@
 Every component is a DynamicItem whose custom_id carries the channel, the table version
 it was posted at and the action, so it works after a restart (nothing in memory) and
 a click on an old turn's message is refused as stale instead of acting twice.
-Lobby buttons carry version 0: joining must work whatever happened since. The lobby
+Lobby buttons carry version 0: joining must work whatever happened since; so does the
+end's Play again, which names the game that ended instead. The lobby
 message (its embed and buttons) is built here too, since a click redraws it.
 
 The templates match every custom_id a client could send (bot/core/wire.py reads them
@@ -33,6 +34,7 @@ from bot.store import ACTIVE, LOBBY, OVER, Table
 from bot.texts import TABLE, say
 from cogs import bot_permissions, click_limit
 from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
+from cogs.moderation_views import channel_list
 from cogs.rights import click_actor
 from cogs.topics import how_to_play
 
@@ -479,11 +481,17 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
                       host: table_rules.Actor) -> None:
     """A new lobby of the same game and setup (a fresh seed, no chosen one), hosted by
     whoever clicked, in a new message that pings the others: each joins with one click.
-    Refused when another game has opened here since (someone clicked first)."""
+    Refused when another game has opened here since (someone clicked first), and, as
+    /game new is, outside the server's game channels."""
     sessions = sessions_of(interaction)
     ended = await sessions.table(channel_id, latest=True)
     if ended is None or ended.id != action.args.get("game") or ended.status != OVER:
         raise IllegalAction(say("errors.again_taken"))
+    settings = await sessions.settings.get(interaction.guild_id)
+    channel = interaction.channel
+    parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+    if not settings.game_allowed_in(channel_id, parent):
+        raise IllegalAction(say("errors.game_channels_only", channels=channel_list(settings)))
     bot_permissions.cannot_play(interaction)
     offered = games.get(ended.kind).setup_choices()
     options: dict[str, Any] = {k: v for k, v in ended.options.items() if k in offered}

@@ -227,3 +227,24 @@ async def test_help_opens_with_getting_started_and_this_channels_game(
     order = headings(elsewhere)
     assert order[:2] == [say("help.getting_started"), say("help.table")]
     assert order[2:] == sorted(order[2:]) and "IT: Evil Below" in order
+
+
+async def test_play_again_is_refused_where_games_are_no_longer_played(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """A server that moved its games elsewhere: a game that ended here keeps its result,
+    but its Play again opens nothing here, as /game new would not."""
+    bot = await start_hauntkeeper()
+    old, games_here = fd.add_channel("old"), fd.add_channel("games")
+    host, guest = fd.add_user("host"), fd.add_user("guest")
+    mod = fd.add_user("mod", manage_channels=True)
+    await _lobby(fd, old, host, "cthulhu")
+    await (await fd.slash(guest, old, "game", "join")).wait()
+    await (await fd.slash(host, old, "game", "start")).wait()
+    moved = await (await fd.slash(mod, old, "gm", "settings", game_channel=games_here)).wait()
+    assert "Game channels" in moved.ephemeral_texts()[0]
+    await (await fd.slash(host, old, "game", "end")).wait()
+    end = latest_turn(fd, old)
+    refused = await (await fd.click(guest, end, _id(end, AGAIN))).wait()
+    assert refused.ephemeral_texts() == [f"Games are played in <#{games_here}> on this server."]
+    latest = await bot.store.load_latest(old)
+    assert latest is not None and latest.status == OVER and await bot.store.load(old) is None
