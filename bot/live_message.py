@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from bot import mentions
 from bot.delivery import Post
 from bot.discord_limits import CONTENT_MAX
 from bot.store import OVER, LiveMessage, Table
@@ -41,7 +42,7 @@ def footer(table: Table, post: Post, *, private_turn: bool = False) -> str:
                                others=", ".join(dict.fromkeys(others))) + tail
         return tail
     if table.status == OVER:
-        return "\n" + say("live.over")
+        return "\n" + mentions.BOOK.link(say("live.over"), table.guild_id)
     return ""
 
 
@@ -59,7 +60,8 @@ def post_lines(post: Post, through: int = 0) -> list[str]:
     if through and len(post.seqs) == len(post.lines):
         lines = [line for line, seq in zip(post.lines, post.seqs, strict=True)
                  if seq > through]
-    return [*lines, *(say("dm_failed", mention=f"<@{u}>") for u in post.dm_failed)]
+    return [*lines, *(mentions.BOOK.link(say("dm_failed", mention=f"<@{u}>"))
+                      for u in post.dm_failed)]
 
 
 def split_line(line: str, limit: int = LIMIT) -> list[str]:

@@ -37,3 +37,8 @@ def mapping(path: Traversable) -> dict[str, Any]:
 def topics(path: Traversable) -> dict[str, str]:
     """A rules file's `/game rules` topics (topic -> text), a new dict each call."""
     return {str(k): str(v).strip() for k, v in mapping(path)["topics"].items()}
+
+
+def titles(path: Traversable) -> dict[str, str]:
+    """A rules file's topic titles (topic -> title): players read titles, never keys."""
+    return {str(k): str(v).strip() for k, v in mapping(path).get("titles", {}).items()}

@@ -17,11 +17,13 @@ import discord
 
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
+from bot.discord_limits import DISCORD_CONTENT_MAX
 from bot.guild_settings import GuildSettings
 from bot.sessions import Behind
 from bot.store import StoreUnavailable
 from bot.table import Actor
 from bot.texts import say
+from cogs import mentions
 from cogs.bot_permissions import names_text
 
 if TYPE_CHECKING:
@@ -70,7 +72,11 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 
 async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: object) -> None:
-    """Answer only the caller, whether or not the interaction was answered already."""
+    """Answer only the caller, whether or not the interaction was answered already; the
+    commands the answer names are clickable (cogs/mentions.py), unless the longer
+    mentions would push it past what Discord takes."""
+    linked = await mentions.linked(bot_of(interaction).tree, interaction.guild_id, text)
+    text = linked if len(linked) <= DISCORD_CONTENT_MAX else text
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, **kwargs)  # type: ignore[arg-type]
     else:

@@ -3,7 +3,8 @@
 Every component is a DynamicItem whose custom_id carries the channel, the table version
 it was posted at and the action, so it works after a restart (nothing in memory) and
 a click on an old turn's message is refused as stale instead of acting twice.
-Lobby buttons carry version 0: joining must work whatever happened since. The lobby
+Lobby buttons carry version 0: joining must work whatever happened since; so does the
+end's Play again, which names the game that ended instead. The lobby
 message (its embed and buttons) is built here too, since a click redraws it.
 
 The templates match every custom_id a client could send (bot/core/wire.py reads them
@@ -15,8 +16,10 @@ does not read becomes an Unreadable item that says so, privately.
 from __future__ import annotations
 
 import re
+import secrets
 from collections import OrderedDict
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -26,16 +29,20 @@ from bot import table as table_rules
 from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
-from bot.sessions import Prompt
-from bot.store import ACTIVE, LOBBY, Table
-from bot.texts import say
+from bot.sessions import GameExists, Prompt
+from bot.store import ACTIVE, LOBBY, OVER, Table
+from bot.texts import TABLE, say
 from cogs import bot_permissions, click_limit
 from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
+from cogs.moderation_views import channel_list
 from cogs.rights import click_actor
+from cogs.topics import how_to_play
 
 ANY_VERSION = 0
 SECRET = "view.secret"
 PRIVATE_CHOICES = "view.choices"
+HOW_TO_PLAY = "view.how_to_play"  # the lobby's: the rules' overview, privately
+PLAY_AGAIN = "table.again"  # the end's: a new lobby, the same seats invited
 MAX_ROWS = 5
 PER_ROW = 5
 PER_SELECT = 25
@@ -73,6 +80,12 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             return
         if action.kind == PRIVATE_CHOICES:
             await _show_private_choices(interaction, channel_id, version)
+            return
+        if action.kind == HOW_TO_PLAY:
+            await _how_to_play(interaction, channel_id)
+            return
+        if action.kind == PLAY_AGAIN:
+            await _play_again(interaction, channel_id, action, actor)
             return
         starting = action.kind == table_rules.START and interaction.channel_id == channel_id
         if starting:  # the lobby's Start: only where the bot can show the game
@@ -364,7 +377,9 @@ def lobby_embed(table: Table) -> discord.Embed:
         for pick, value in seat.picks.items():
             tags += f" · {dict(picked.get(pick, [])).get(value, value)}"
         lines.append(say("lobby.roster_line", index=index, name=name, tags=tags))
-    embed = discord.Embed(title=title, description="\n".join(lines) or say("lobby.empty_seat"),
+    roster = "\n".join(lines) or say("lobby.empty_seat")
+    description = "\n\n".join(part for part in (about(table), roster) if part)
+    embed = discord.Embed(title=title, description=description,
                           colour=discord.Colour.dark_purple())
     offered = game.setup_choices()
     for name, value in table.options.items():
@@ -374,9 +389,36 @@ def lobby_embed(table: Table) -> discord.Embed:
     if table.options.get(table_rules.SEEDED):  # said openly: the table knows (bot/seeds.py)
         embed.add_field(name=say("lobby.seeded_title"), value=say("lobby.seeded"),
                         inline=False)
-    embed.set_footer(text=say("lobby.footer", count=len(table.seats), max=game.max_players,
-                              min=game.min_players))
+    embed.set_footer(text=_footer(table))
     return embed
+
+
+def about(table: Table) -> str:
+    """What the game is, for whoever meets the lobby: its few words (data/texts.yaml's
+    `about`, the variant's where a setup option picks one), players and length; nothing
+    for a game without them (every game of ours has them: tests/test_e2e_lobby.py)."""
+    game = games.get(table.kind)
+    try:
+        words = TABLE.node(f"about.{table.kind}")
+    except KeyError:
+        return ""
+    variant = next((str(v) for v in table.options.values() if str(v) in words), "default")
+    entry = words[variant]
+    line = say("lobby.about_line", min=game.min_players, max=game.max_players,
+               length=entry["length"])
+    return f"{str(entry['text']).strip()}\n*{line}*"
+
+
+def _footer(table: Table) -> str:
+    """The lobby's footer as the table is now: what it needs before Start, and after
+    it no longer "needs 2 to start"."""
+    game = games.get(table.kind)
+    if table.status == ACTIVE:
+        return say("lobby.footer_active", count=len(table.seats))
+    if table.status != LOBBY:
+        return say("lobby.footer_ended")
+    return say("lobby.footer", count=len(table.seats), max=game.max_players,
+               min=game.min_players)
 
 
 def lobby_view(table: Table) -> discord.ui.View | None:
@@ -395,7 +437,8 @@ def lobby_view(table: Table) -> discord.ui.View | None:
         view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(table_rules.SECOND),
                                    label=say("lobby.second"), row=0))
     choices = games.get(table.kind).seat_choices()
-    for n, (name, values) in enumerate(list(choices.items())[:4]):
+    picks = list(choices.items())[:MAX_ROWS - 2]  # a row for the buttons, one for How to play
+    for n, (name, values) in enumerate(picks):
         view.add_item(ActionSelect(
             table.channel_id, ANY_VERSION, n, placeholder=say("lobby.pick_placeholder", name=name),
             options=[discord.SelectOption(label=label[:100], value=Action(
@@ -403,7 +446,72 @@ def lobby_view(table: Table) -> discord.ui.View | None:
                 for value, label in values[:25]],
             row=n + 1,
         ))
+    view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(HOW_TO_PLAY),
+                               label=say("lobby.how_to_play"), row=len(picks) + 1))
     return view
+
+
+def play_again_view(table: Table) -> discord.ui.View | None:
+    """The end's one button. It names the game that ended (its id), not a version: the
+    table's version means nothing once the game is over, and a click after another game
+    has begun here is refused by that id."""
+    if table.status != OVER or table.id is None or table.state is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(ActionButton(table.channel_id, ANY_VERSION,
+                               Action(PLAY_AGAIN, {"game": table.id}),
+                               label=say("lobby.play_again"), style=discord.ButtonStyle.success))
+    return view
+
+
+async def _how_to_play(interaction: discord.Interaction, channel_id: int) -> None:
+    table = await sessions_of(interaction).table(channel_id, latest=True)
+    if table is None:
+        raise IllegalAction(say("errors.no_game"))
+    await say_ephemeral(interaction, _clip(how_to_play(table.kind, table.options), 1900))
+
+
+def invited(ended: Table, host_id: int) -> list[int]:
+    """The people who played the game that ended, but the new lobby's host."""
+    return [u for u in dict.fromkeys(s.user_id for s in ended.seats if s.user_id and not s.ai)
+            if u != host_id]
+
+
+async def _play_again(interaction: discord.Interaction, channel_id: int, action: Action,
+                      host: table_rules.Actor) -> None:
+    """A new lobby of the same game and setup (a fresh seed, no chosen one), hosted by
+    whoever clicked, in a new message that pings the others: each joins with one click.
+    Refused when another game has opened here since (someone clicked first), and, as
+    /game new is, outside the server's game channels."""
+    sessions = sessions_of(interaction)
+    ended = await sessions.table(channel_id, latest=True)
+    if ended is None or ended.id != action.args.get("game") or ended.status != OVER:
+        raise IllegalAction(say("errors.again_taken"))
+    settings = await sessions.settings.get(interaction.guild_id)
+    channel = interaction.channel
+    parent = channel.parent_id if isinstance(channel, discord.Thread) else None
+    if not settings.game_allowed_in(channel_id, parent):
+        raise IllegalAction(say("errors.game_channels_only", channels=channel_list(settings)))
+    bot_permissions.cannot_play(interaction)
+    offered = games.get(ended.kind).setup_choices()
+    options: dict[str, Any] = {k: v for k, v in ended.options.items() if k in offered}
+    options["today"] = datetime.now(UTC).strftime("%m-%d")
+    try:
+        outcome = await sessions.open(channel_id, interaction.guild_id, host, ended.kind,
+                                      secrets.randbits(32), options)
+    except GameExists:
+        raise IllegalAction(say("errors.again_taken")) from None
+    table = outcome.table
+    others = invited(ended, interaction.user.id)
+    words = {"host": f"<@{interaction.user.id}>", "game": games.get(table.kind).title}
+    text = say("lobby.again_invite", players=", ".join(f"<@{u}>" for u in others), **words) \
+        if others else say("lobby.again_alone", **words)
+    sent = await interaction.response.send_message(
+        text, embed=lobby_embed(table), view=lobby_view(table),
+        allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in others]))
+    if sent.message_id is not None:
+        await bot_of(interaction).store.set_lobby_message(table.id or 0, sent.message_id)
 
 
 DYNAMIC_ITEMS = (ActionButton, ActionSelect, Stray)

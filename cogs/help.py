@@ -16,8 +16,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
+from bot.mentions import BOOK
 from bot.texts import say
-from cogs.common import handling
+from cogs import mentions
+from cogs.common import handling, sessions_of
 
 FIELD_LIMIT = 1024  # Discord: the characters of an embed field's value
 EMBED_LIMIT = 5500  # of an embed's 6,000 in all, with room for titles
@@ -29,7 +31,6 @@ AnyCommand = app_commands.Command | app_commands.Group  # type: ignore[type-arg]
 class HelpCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self._ids: dict[int | None, dict[str, int]] = {}  # scope (guild or None) -> ids
 
     @app_commands.command(name="help", description="Every command, grouped by game")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -37,27 +38,19 @@ class HelpCog(commands.Cog):
         async with handling(interaction, "help"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             ids = await self.command_ids(interaction.guild_id)
-            embeds = help_embeds(self.bot.tree, ids, interaction)
+            here = await sessions_of(interaction).table(interaction.channel_id or 0,
+                                                        latest=True) \
+                if interaction.guild_id is not None else None
+            embeds = help_embeds(self.bot.tree, ids, interaction,
+                                 here=here.kind if here is not None else None)
             await interaction.followup.send(embeds=embeds, ephemeral=True)
+
+    async def cog_unload(self) -> None:
+        mentions.forget()
 
     async def command_ids(self, guild_id: int | None) -> dict[str, int]:
         """Top-level command name -> id: the global commands, overlaid by this guild's."""
-        scopes: list[int | None] = [None] if guild_id is None else [None, guild_id]
-        merged: dict[str, int] = {}
-        for scope in scopes:
-            if scope not in self._ids:
-                guild = discord.Object(scope) if scope is not None else None
-                try:
-                    fetched = await self.bot.tree.fetch_commands(guild=guild)
-                except discord.HTTPException:
-                    fetched = []
-                found = {c.name: c.id for c in fetched
-                         if c.type is discord.AppCommandType.chat_input}
-                if not found and scope is None:  # not synced yet: ask again next time
-                    continue
-                self._ids[scope] = found  # a guild without commands of its own: asked once
-            merged.update(self._ids[scope])
-        return merged
+        return await mentions.learn(self.bot.tree, guild_id)
 
 
 def _usable(command: AnyCommand, interaction: discord.Interaction) -> bool:
@@ -87,8 +80,10 @@ def _line(command: Leaf, ids: dict[str, int]) -> str:
 
 
 def sections(tree: app_commands.CommandTree, ids: dict[str, int],
-             interaction: discord.Interaction) -> list[tuple[str, list[str]]]:
-    """(heading, lines): the table's commands, then one section per game."""
+             interaction: discord.Interaction,
+             here: str | None = None) -> list[tuple[str, list[str]]]:
+    """(heading, lines): the game of this channel (`here`, a game's key) first, then the
+    table's commands, then one section per game."""
     titles = {key: game.title for key, game in games.all_games().items()}
     table: list[str] = []
     by_game: dict[str, list[str]] = {}
@@ -104,7 +99,10 @@ def sections(tree: app_commands.CommandTree, ids: dict[str, int],
         else:
             table.extend(lines)
     found = [(say("help.table"), table)] if table else []
-    return found + sorted(by_game.items())
+    ours = games.all_games()[here].title if here in games.all_games() else None
+    first = [(say("help.this_game", game=ours), by_game.pop(ours))] \
+        if ours in by_game else []
+    return first + found + sorted(by_game.items())
 
 
 def _fields(heading: str, lines: list[str]) -> Iterator[tuple[str, str]]:
@@ -125,12 +123,17 @@ def _fields(heading: str, lines: list[str]) -> Iterator[tuple[str, str]]:
 
 
 def help_embeds(tree: app_commands.CommandTree, ids: dict[str, int],
-                interaction: discord.Interaction) -> list[discord.Embed]:
-    """The sections as fields, in as many embeds as their length needs."""
+                interaction: discord.Interaction,
+                here: str | None = None) -> list[discord.Embed]:
+    """Getting started, then the sections as fields, in as many embeds as their length
+    needs."""
     intro = say("help.intro") if ids else say("help.unsynced")
     embeds = [discord.Embed(title=say("help.title"), description=intro)]
     size = len(say("help.title")) + len(intro)
-    for heading, lines in sections(tree, ids, interaction):
+    steps = say("help.start_steps")  # in a DM the table's commands are hidden: not linked
+    steps = BOOK.link(steps, interaction.guild_id) if interaction.guild_id else steps
+    start = [(say("help.getting_started"), [steps])]
+    for heading, lines in start + sections(tree, ids, interaction, here):
         for name, value in _fields(heading, lines):
             if size + len(name) + len(value) > EMBED_LIMIT or len(embeds[-1].fields) == 25:
                 if len(embeds) == MAX_EMBEDS:

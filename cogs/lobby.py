@@ -38,6 +38,7 @@ from cogs.common import (
 from cogs.components import lobby_embed, lobby_view
 from cogs.outlet import chunks
 from cogs.setup_options import setup_options
+from cogs.topics import rules_topics
 
 MAX_SEED = 2**53 - 1  # the largest integer every Discord client shows exactly
 FIELD_LIMIT = 1024  # Discord: the characters of one embed field's value
@@ -301,31 +302,44 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
     @app_commands.describe(topic="What to read about")
     async def rules(self, interaction: discord.Interaction, topic: str) -> None:
         async with handling(interaction, "game rules"):
-            texts = await self._topics(interaction)
-            key = topic.strip().lower()
-            if key not in texts:
-                known = ", ".join(sorted(texts))[:1500]
+            topics = await self._topics(interaction)
+            key = _topic_key(topics, topic)
+            if key is None:
+                known = ", ".join(title for title, _ in topics.values())[:1500]
                 raise IllegalAction(say("errors.no_rules_topic", topic=topic[:50], known=known))
-            await say_ephemeral(interaction, f"**{key}**\n{texts[key]}"[:2000])
+            title, text = topics[key]
+            await say_ephemeral(interaction, f"**{title}**\n{text}"[:2000])
 
     @rules.autocomplete("topic")
     async def _rules_topic(self, interaction: discord.Interaction,
                            current: str) -> list[app_commands.Choice[str]]:
-        texts = await self._topics(interaction)
-        needle = current.lower()
-        hits = [k for k in texts if needle in k]
-        return [app_commands.Choice(name=k[:100], value=k[:100]) for k in hits[:25]]
+        topics = await self._topics(interaction)
+        needle = current.strip().lower()
+        hits = [(key, title) for key, (title, _) in topics.items()
+                if needle in title.lower() or needle in key]
+        return [app_commands.Choice(name=title[:100], value=key[:100])
+                for key, title in hits[:25]]
 
-    async def _topics(self, interaction: discord.Interaction) -> dict[str, str]:
-        """Topics of this channel's game, or of every game ("<game key>: <topic>")."""
+    async def _topics(self, interaction: discord.Interaction) -> dict[str, tuple[str, str]]:
+        """Key -> (title, text): the topics of this channel's game as its table plays it
+        (its edition's, not every edition's), or of every game, each title led by its
+        game's."""
         table = await sessions_of(interaction).table(interaction.channel_id or 0, latest=True)
         if table is not None:
-            return games.get(table.kind).rules_topics()
-        merged: dict[str, str] = {}
+            return rules_topics(table.kind, table.options)
+        merged: dict[str, tuple[str, str]] = {}
         for key, game in games.all_games().items():
-            for topic, text in game.rules_topics().items():
-                merged[f"{key}: {topic}"] = text
+            for topic, (title, text) in rules_topics(key, None).items():
+                merged[f"{key}: {topic}"] = (f"{game.title}: {title}", text)
         return merged
+
+
+def _topic_key(topics: dict[str, tuple[str, str]], typed: str) -> str | None:
+    """The topic a pick sent (its key) or whose title was typed in full."""
+    wanted = typed.strip().lower()
+    if wanted in topics:
+        return wanted
+    return next((key for key, (title, _) in topics.items() if title.lower() == wanted), None)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -25,14 +25,16 @@ import logging
 from contextlib import suppress
 
 import discord
+from discord import app_commands
 
 from bot.delivery import DeliveryFailed, PostRefused
 from bot.live_message import LIMIT, Step, chunks, jump_link, step
 from bot.sessions import Post, Prompt
 from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
 from bot.texts import say
+from cogs import mentions
 from cogs.bot_permissions import missing_in_cache
-from cogs.components import prompt_view
+from cogs.components import play_again_view, prompt_view
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +124,12 @@ class DiscordOutlet:
         elif table.status != OVER and prompt is not None and prompt.others:
             # a private turn: the channel still shows the others' out-of-turn buttons
             view = prompt_view(table.channel_id, prompt, main=False)
+        elif table.status == OVER:  # the end: Play again
+            view = play_again_view(table)
+        tree = getattr(self.client, "tree", None)
+        if (table.status == OVER or post.dm_failed) and \
+                isinstance(tree, app_commands.CommandTree):  # lines naming a command
+            await mentions.learn(tree, table.guild_id)
         try:
             await self._live_post(table, post, view, private_turn=dm_prompt is not None)
             for n, document in enumerate(post.documents):  # after the post: the books

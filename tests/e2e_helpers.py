@@ -18,6 +18,12 @@ from tests.fakediscord import (
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MENTION = re.compile(r"<@(\d+)>")
+COMMAND_MENTION = re.compile(r"</([\w -]+):(\d+)>")
+
+
+def unlinked(text: str) -> str:
+    """A line as data/ writes it: each clickable command mention back to `/name`."""
+    return COMMAND_MENTION.sub(lambda m: "/" + m.group(1), text)
 
 
 async def open_and_start(fd: FakeDiscord, channel: int, users: list[FakeUser], game: str,

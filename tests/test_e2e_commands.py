@@ -15,7 +15,7 @@ from cogs import click_limit
 from cogs.common import DM_REMINDER
 from renderers.betrayal import render_sheet
 from tests.conftest import BotFactory
-from tests.e2e_helpers import PNG_SIGNATURE, latest_turn, to_move, use_first
+from tests.e2e_helpers import PNG_SIGNATURE, latest_turn, to_move, unlinked, use_first
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
@@ -71,8 +71,10 @@ async def test_a_dm_command_tells_of_the_games_failed_dms(
     await start_hauntkeeper()
     host, shy = fd.add_user("host"), fd.add_user("shy", dms_open=False)
     channel, _ = await _cthulhu(fd, start_hauntkeeper, users=[host, shy])
-    assert [m for m in fd.channel_messages(channel) if f"<@{shy.id}>" in m.text
-            and "couldn't send" in m.text]
+    notices = [m for m in fd.channel_messages(channel) if f"<@{shy.id}>" in m.text
+               and "couldn't send" in m.text]
+    secret = f"</secret:{fd.command('secret')['id']}>"  # type: ignore[index]
+    assert notices and all(secret in m.text for m in notices)  # the way out, clickable
     for _ in range(10):  # the host's turn, by buttons, until it is the shy player's
         if to_move(latest_turn(fd, channel)) == shy.id:
             break
@@ -85,9 +87,9 @@ async def test_a_dm_command_tells_of_the_games_failed_dms(
                                   character=character))[0]["value"]
     done = await (await fd.slash(shy, dm, "cthulhu", "move", character=character,
                                  room=room)).wait()
-    assert done.ephemeral_texts()[-1] == DM_REMINDER
+    assert unlinked(done.ephemeral_texts()[-1]) == DM_REMINDER
     status = await (await fd.slash(shy, channel, "game", "status")).wait()
-    assert DM_REMINDER not in status.ephemeral_texts()  # told once, from wherever
+    assert DM_REMINDER not in map(unlinked, status.ephemeral_texts())  # told once, from wherever
 
 
 async def test_a_dm_command_without_a_game_or_with_several_is_refused(
@@ -96,7 +98,8 @@ async def test_a_dm_command_without_a_game_or_with_several_is_refused(
     loner = fd.add_user("loner")
     refused = await (await fd.slash(loner, fd.open_dm(loner), "cthulhu", "move",
                                     character="Cthulhu", room="Hall")).wait()
-    assert refused.ephemeral_texts() == [say("commands.no_dm_game", game="Cthulhu in the House")]
+    assert [*map(unlinked, refused.ephemeral_texts())] == [
+        say("commands.no_dm_game", game="Cthulhu in the House")]
 
     host, guest = fd.add_user("host"), fd.add_user("guest")
     first, _ = await _cthulhu(fd, start_hauntkeeper, "one", [host, guest])

@@ -87,7 +87,7 @@ async def test_a_character_topic_is_read_ephemerally_with_or_without_a_game(
     read = await (await fd.slash(guest, table, "game", "rules", topic="Bill ")).wait()
     assert read.response is not None and read.response.ephemeral
     [text] = read.ephemeral_texts()
-    assert text.startswith("**bill**") and "Bill Denbrough" in text
+    assert text.startswith("**Bill**\n") and "Bill Denbrough" in text  # its title, not its key
 
 
 async def test_autocomplete_finds_every_topic_by_its_name(

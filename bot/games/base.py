@@ -176,8 +176,14 @@ class Game(ABC, Generic[S]):
         seat = self.to_act(state)
         return None if seat is None else str(seat)
 
-    def rules_topics(self) -> dict[str, str]:
-        """Topic -> short rules text, for `/game rules` (loaded from data/)."""
+    def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
+        """Topic -> short rules text, for `/game rules` (loaded from data/). `options`
+        are a table's setup options: a game whose variants add rules (an edition) shows
+        a table only the topics it plays; None: every topic."""
+        return {}
+
+    def rules_titles(self, options: dict[str, Any] | None = None) -> dict[str, str]:
+        """Topic -> its title as players read it (the key is only the value a pick sends)."""
         return {}
 
     def copy_state(self, state: S) -> S:

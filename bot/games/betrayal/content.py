@@ -262,3 +262,7 @@ def say(key: str, **kw: Any) -> str:
 
 def rules_topics() -> dict[str, str]:
     return yaml_files.topics(DATA / "betrayal" / "rules.yaml")
+
+
+def rules_titles() -> dict[str, str]:
+    return yaml_files.titles(DATA / "betrayal" / "rules.yaml")

@@ -86,6 +86,10 @@ class Edition:
         """`/game rules` topics this edition adds (topic -> text)."""
         return {}
 
+    def titles(self) -> dict[str, str]:
+        """The titles of the topics this edition adds (topic -> title)."""
+        return {}
+
     # ---- the map
     def track(self, state: BetrayalState) -> TrackView:
         """The footer's card track, as the map draws it."""

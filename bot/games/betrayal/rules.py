@@ -170,12 +170,25 @@ class BetrayalGame(Game[BetrayalState]):
     def set_player(self, state: BetrayalState, seat: int, info: PlayerInfo) -> BetrayalState:
         return self.seat_handed(state, seat, info, say("errors.not_playing"))
 
-    def rules_topics(self) -> dict[str, str]:
-        """The classic rules, then each edition's own topics."""
+    def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
+        """The classic rules, then the edition's own topics: the table's edition (a
+        classic game never lists the Neibolt House's), every edition's without options."""
         topics = content.rules_topics()
-        for key, _ in editions.offered():
-            topics.update(editions.get(key).topics())
+        for edition in self._editions_of(options):
+            topics.update(edition.topics())
         return topics
+
+    def rules_titles(self, options: dict[str, Any] | None = None) -> dict[str, str]:
+        titles = content.rules_titles()
+        for edition in self._editions_of(options):
+            titles.update(edition.titles())
+        return titles
+
+    @staticmethod
+    def _editions_of(options: dict[str, Any] | None) -> list[editions.Edition]:
+        if options is None:
+            return [editions.get(key) for key, _ in editions.offered()]
+        return [setup.edition_option(options.get(setup.EXPANSION))]
 
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
         """The edition played (the classic game or an expansion); seed 003, Selecting

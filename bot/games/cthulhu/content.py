@@ -46,6 +46,10 @@ def rules_topics() -> dict[str, str]:
     return yaml_files.topics(DATA / "cthulhu" / "rules.yaml")
 
 
+def rules_titles() -> dict[str, str]:
+    return yaml_files.titles(DATA / "cthulhu" / "rules.yaml")
+
+
 _TEXTS = TextBook(DATA / "cthulhu" / "texts.yaml")
 
 

@@ -487,8 +487,11 @@ class CthulhuGame(Game[CthulhuState]):
     def set_player(self, state: CthulhuState, seat: int, info: PlayerInfo) -> CthulhuState:
         return self.seat_handed(state, seat, info, say("errors.not_playing"))
 
-    def rules_topics(self) -> dict[str, str]:
+    def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         return content.rules_topics()
+
+    def rules_titles(self, options: dict[str, Any] | None = None) -> dict[str, str]:
+        return content.rules_titles()
 
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
         return {"layout": [(key, layouts.layout_title(key)) for key in layouts.layout_keys()]}

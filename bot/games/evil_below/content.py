@@ -211,6 +211,10 @@ def rules_topics() -> dict[str, str]:
     return yaml_files.topics(DATA / "evil_below" / "rules.yaml")
 
 
+def rules_titles() -> dict[str, str]:
+    return yaml_files.titles(DATA / "evil_below" / "rules.yaml")
+
+
 _TEXTS = TextBook(DATA / "evil_below" / "texts.yaml")
 
 

@@ -223,8 +223,11 @@ class EvilBelowGame(Game[EvilBelowState]):
     def turn_name(self, state: EvilBelowState) -> str | None:
         return chapters.turn_name(state)
 
-    def rules_topics(self) -> dict[str, str]:
+    def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         return content.rules_topics()
+
+    def rules_titles(self, options: dict[str, Any] | None = None) -> dict[str, str]:
+        return content.rules_titles()
 
     def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
         return {"character": [(c.key, c.name) for c in content.characters()]}

@@ -24,7 +24,7 @@ from bot.games.neibolt import (
     rooms,  # noqa: F401  (its passives register as it loads)
     scenarios,
 )
-from bot.games.neibolt.words import FOLDER, rules_topics, say
+from bot.games.neibolt.words import FOLDER, rules_titles, rules_topics, say
 
 KEY = "neibolt"
 
@@ -75,6 +75,9 @@ class Neibolt(Edition):
 
     def topics(self) -> dict[str, str]:
         return rules_topics()
+
+    def titles(self) -> dict[str, str]:
+        return rules_titles()
 
     def status(self, state: BetrayalState) -> list[str]:
         up = encounters.face_up(state)

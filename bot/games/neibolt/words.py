@@ -23,6 +23,11 @@ def rules_topics() -> dict[str, str]:
     return yaml_files.topics(FOLDER / "rules.yaml")
 
 
+def rules_titles() -> dict[str, str]:
+    """The titles of the expansion's topics."""
+    return yaml_files.titles(FOLDER / "rules.yaml")
+
+
 def tell(ctx: Ctx, key: str, kind: str = "info", audience: Audience = PUBLIC,
          data: dict[str, Any] | None = None, **kw: Any) -> None:
     ctx.events.append(Event(say(key, **kw), audience, kind, data or {}))
