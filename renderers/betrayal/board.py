@@ -116,6 +116,7 @@ SIDE_W = 330  # the overview column, at BOARD_W
 FOOTER_ROWS = 3  # the track row and up to two rows of the haunt's progress or note
 LEGEND_ROW_H = 30  # at the base width, like the frame sizes
 OVERVIEW_TITLE_H = 26
+LEGEND_ROWS = 5  # two entries a row
 
 # The legend's words for the markers beside the haunt's own (which name themselves).
 LEGEND_WORDS: dict[str, str] = {
@@ -368,7 +369,9 @@ def board_geometry(view: MapView) -> BoardGeometry:
     entries = _legend_entries(view, shown, t, tf)
     size = _px(SMALLEST_FONT, s)
     lrow = _px(LEGEND_ROW_H, s)
-    n_rows = (len(entries) + 1) // 2
+    # A fixed height, so the slots above never move; a legend longer than that (never
+    # seen in play: see the tests) grows upwards over the basement's slot.
+    n_rows = max(LEGEND_ROWS, (len(entries) + 1) // 2)
     legend_top = side[3] - n_rows * lrow
     col_w = (side[2] - side[0]) // 2
     legend = tuple((e, (side[0] + (i % 2) * col_w, legend_top + (i // 2) * lrow,
@@ -376,7 +379,7 @@ def board_geometry(view: MapView) -> BoardGeometry:
                    for i, e in enumerate(entries))
 
     # One slot per floor, in FLOORS order, over the legend; explored floors only drawn.
-    room = legend_top - _px(6, s) - side[1]
+    room = side[3] - LEGEND_ROWS * lrow - _px(6, s) - side[1]
     slot_h = (room - 2 * _px(6, s)) // len(FLOORS)
     slots = {f: (side[0], side[1] + i * (slot_h + _px(6, s)), side[2],
                  side[1] + i * (slot_h + _px(6, s)) + slot_h) for i, f in enumerate(FLOORS)}
