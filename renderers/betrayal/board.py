@@ -117,6 +117,7 @@ FOOTER_ROWS = 3  # the track row and up to two rows of the haunt's progress or n
 LEGEND_ROW_H = 30  # at the base width, like the frame sizes
 OVERVIEW_TITLE_H = 26
 LEGEND_ROWS = 5  # two entries a row
+OVERVIEW_CELL_MAX = 34  # a room in an overview is never bigger (a floor of one room)
 
 # The legend's words for the markers beside the haunt's own (which name themselves).
 LEGEND_WORDS: dict[str, str] = {
@@ -179,9 +180,14 @@ def _floor_cells(view: MapView, floor: str) -> list[tuple[int, int]]:
     return cells
 
 
-def _extent(cells: list[tuple[int, int]]) -> tuple[int, int, int, int]:
-    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
-    return min(xs), min(ys), max(xs), max(ys)
+def _compact(cells: list[tuple[int, int]]) -> tuple[dict[int, int], dict[int, int]]:
+    """Each occupied column and row's place once the empty ones between are left out:
+    a house torn apart (Separate Nightmares) draws its rooms side by side instead of
+    scattered over an empty panel. A connected floor has no empty column or row
+    between its rooms, so it is drawn as it lies."""
+    xs = sorted({c[0] for c in cells})
+    ys = sorted({c[1] for c in cells})
+    return {x: i for i, x in enumerate(xs)}, {y: i for i, y in enumerate(ys)}
 
 
 def _span(lo: int, hi: int, at: int, n: int) -> tuple[int, int]:
@@ -281,13 +287,16 @@ def board_geometry(view: MapView) -> BoardGeometry:
     # The large panel: a window round the place in play, as big as fits.
     floor, (fx, fy) = focus_floor(view)
     cells = _floor_cells(view, floor) or [(fx, fy)]
-    ex0, ey0, ex1, ey1 = _extent(cells)
+    xi, yi = _compact(cells)
+    xs, ys = sorted(xi), sorted(yi)
     title_h, pad = _px(PANEL_TITLE_H, s), _px(PANEL_PAD, s)
     t_min, t_max = _px(TILE_MIN, s), _px(TILE_MAX, s)
-    t, cols, rows = _fit(ex1 - ex0 + 1, ey1 - ey0 + 1, main[2] - main[0], main[3] - main[1],
+    t, cols, rows = _fit(len(xs), len(ys), main[2] - main[0], main[3] - main[1],
                          t_min, t_max, title_h, pad, s)
-    wx0, wx1 = _span(ex0, ex1, fx, cols)
-    wy0, wy1 = _span(ey0, ey1, fy, rows)
+    cx0, cx1 = _span(0, len(xs) - 1, xi[fx], cols)
+    cy0, cy1 = _span(0, len(ys) - 1, yi[fy], rows)
+    cols, rows = cx1 - cx0 + 1, cy1 - cy0 + 1
+    wx0, wx1, wy0, wy1 = xs[cx0], xs[cx1], ys[cy0], ys[cy1]
     window = (wx0, wy0, wx1, wy1)
     shown = _window_view(view, floor, window)
     g = max(4, round(t * 0.13))
@@ -298,7 +307,7 @@ def board_geometry(view: MapView) -> BoardGeometry:
     grid: Box = (gx0, gy0, gx0 + gw, gy0 + gh)
 
     def cell_box(x: int, y: int) -> Box:
-        x0, y0 = gx0 + (x - wx0) * (t + g), gy0 + (y - wy0) * (t + g)
+        x0, y0 = gx0 + (xi[x] - cx0) * (t + g), gy0 + (yi[y] - cy0) * (t + g)
         return (x0, y0, x0 + t, y0 + t)
 
     parts = _tile_parts(t, tf)
@@ -393,18 +402,19 @@ def board_geometry(view: MapView) -> BoardGeometry:
             continue
         overviews[f] = slots[f]
         x0, y0, x1, y1 = slots[f]
-        ox0, oy0, ox1, oy1 = _extent(on)
+        oxi, oyi = _compact(on)
         inner = (x0 + _px(8, s), y0 + _px(OVERVIEW_TITLE_H, s), x1 - _px(8, s),
                  y1 - _px(6, s))
-        ncols, nrows = ox1 - ox0 + 1, oy1 - oy0 + 1
-        c = max(4, min((inner[2] - inner[0]) // ncols, (inner[3] - inner[1]) // nrows))
+        ncols, nrows = len(oxi), len(oyi)
+        c = max(4, min((inner[2] - inner[0]) // ncols, (inner[3] - inner[1]) // nrows,
+                       _px(OVERVIEW_CELL_MAX, s)))
         bx = inner[0] + (inner[2] - inner[0] - c * ncols) // 2
         by = inner[1] + (inner[3] - inner[1] - c * nrows) // 2
 
         def obox(x: int, y: int, bx: int = bx, by: int = by, c: int = c,
-                 ox0: int = ox0, oy0: int = oy0) -> Box:
-            return (bx + (x - ox0) * c, by + (y - oy0) * c,
-                    bx + (x - ox0 + 1) * c, by + (y - oy0 + 1) * c)
+                 oxi: dict[int, int] = oxi, oyi: dict[int, int] = oyi) -> Box:
+            return (bx + oxi[x] * c, by + oyi[y] * c, bx + (oxi[x] + 1) * c,
+                    by + (oyi[y] + 1) * c)
 
         for tile in view.tiles:
             if tile.floor == f:
