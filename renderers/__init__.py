@@ -43,6 +43,12 @@ def render_public(kind: str, state: Any) -> bytes:
     return renderer_of(kind).render_board(state)  # type: ignore[no-any-return]
 
 
+def shows_part(kind: str) -> bool:
+    """Whether the chat board of `kind` shows part of the whole (`render_whole` then
+    draws all of it): the live message offers a "Whole house" button."""
+    return callable(getattr(renderer_of(kind), "render_house", None))
+
+
 def render_whole(kind: str, state: Any) -> bytes:
     """The whole board at full size (`/game map`, "Whole house"): a renderer whose chat
     board shows only part of it offers `render_house(state)`; the others' board is
