@@ -34,6 +34,7 @@ from renderers.betrayal import (
     render_chat,
 )
 from renderers.betrayal.board import focus_floor
+from renderers.betrayal.explorers import _ring_outer
 from renderers.betrayal.tiles import _link_letters, _look, _strip_layout, _tile_parts
 from renderers.common import Box
 from tests.betrayal_haunt_helpers import explored, house, started
@@ -43,7 +44,7 @@ from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged hau
     spawn,
 )
 from tests.test_render_betrayal import full_view
-from tests.test_render_betrayal_legibility import _crowd, _figures
+from tests.test_render_betrayal_legibility import _crowd, _figures, _late_game
 
 SHOWN_BOX = (550, 350)
 
@@ -61,6 +62,7 @@ def _states() -> dict[str, object]:
         out[f"haunt {key}"] = lambda k=key: _started_view(k, 4)
     out["haunt separate_nightmares, 6 players"] = lambda: _started_view(
         "separate_nightmares", 6)
+    out["haunt pay_the_piper played out"] = lambda: map_view(_late_game())
     out["crowd in a room"] = lambda: map_view(_crowd())
     out["big house"] = lambda: map_view(explored(seed=2, tiles=40))
     out["47 rooms, seed 0"] = lambda: full_view(0)
@@ -152,7 +154,10 @@ def test_nothing_covers_a_token(name: str) -> None:
     label, every marker of the tiles, the legend and the overviews; every explorer on
     the large window has a token; every overview dot is apart and in its panel."""
     view = _view(name)
-    bg = board_geometry(view)
+    _check_tokens(name, view, board_geometry(view))
+
+
+def _check_tokens(name: str, view: MapView, bg: BoardGeometry) -> None:
     geo = bg.map
     others: list[tuple[str, Box]] = list(_marker_boxes(view, bg))
     tokens: list[tuple[int, Box]] = []
@@ -162,7 +167,7 @@ def test_nothing_covers_a_token(name: str) -> None:
             if ink is not None:
                 others.append(("label", ink))
     for seat, (cx, cy) in geo.tokens.items():
-        r = geo.ring_radius[seat] + geo.ring_radius[seat] - geo.token_radius[seat]
+        r = _ring_outer(geo.token_radius[seat])
         tokens.append((seat, (cx - r, cy - r, cx + r, cy + r)))
     others += [("legend", box) for _, box in bg.legend]
     others += [(f"overview {f}", box) for f, box in bg.overviews.items()]
@@ -189,7 +194,10 @@ def test_every_marker_is_in_the_legend(name: str) -> None:
     orange outlines) has its legend entry, and every entry is written in full, apart,
     under the overviews."""
     view = _view(name)
-    bg = board_geometry(view)
+    _check_legend(name, view, board_geometry(view))
+
+
+def _check_legend(name: str, view: MapView, bg: BoardGeometry) -> None:
     kinds = {entry[0] for entry, _ in bg.legend}
     letters = {(entry[0], entry[1]) for entry, _ in bg.legend}
     links = _link_letters(view)
@@ -272,7 +280,8 @@ def _ai_game(players: int, seed: int, actions: int) -> Iterator[BetrayalState]:
 
 def test_size_and_checks_hold_over_an_ai_game() -> None:
     """Every state of an AI game, exploring into its haunt: the canvas never changes
-    size, text reads as displayed and tokens stay clear (every 8th state rendered)."""
+    size, text reads as displayed, tokens stay clear and every marker is in the legend
+    (every 8th state rendered)."""
     seen_haunt = False
     for i, state in enumerate(_ai_game(5, 3, 400)):
         view = map_view(state)
@@ -280,7 +289,8 @@ def test_size_and_checks_hold_over_an_ai_game() -> None:
         assert (bg.width, bg.height) == (BOARD_W, BOARD_H)
         small = [s for s in _text_sizes(view, bg) if _shown(s[1]) < READ_SHOWN_PX]
         assert not small, (i, small)
-        assert {ex.seat for ex in bg.main_view.explorers} == set(bg.map.tokens)
+        _check_tokens(f"state {i}", view, bg)
+        _check_legend(f"state {i}", view, bg)
         seen_haunt = seen_haunt or state.haunt is not None
         if i % 8 == 0:
             assert Image.open(io.BytesIO(render_chat(view))).size == (BOARD_W, BOARD_H)

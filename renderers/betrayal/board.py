@@ -95,6 +95,7 @@ from renderers.betrayal.tiles import (
 from renderers.canvas import Canvas, Sprite, pieces
 from renderers.common import (
     Box,
+    Font,
     Point,
     centered_text,
     disc,
@@ -114,9 +115,9 @@ SHOWN_SCALE = min(SHOWN_W / BOARD_W, SHOWN_H / BOARD_H)
 READ_SHOWN_PX = 9  # no text a player needs is smaller than this as displayed
 SIDE_W = 330  # the overview column, at BOARD_W
 FOOTER_ROWS = 3  # the track row and up to two rows of the haunt's progress or note
-LEGEND_ROW_H = 30  # at the base width, like the frame sizes
+LEGEND_ROW_H = 28  # at the base width, like the frame sizes
 OVERVIEW_TITLE_H = 26
-LEGEND_ROWS = 5  # two entries a row
+LEGEND_ROWS = 6  # the legend's fixed height, in rows
 OVERVIEW_CELL_MAX = 34  # a room in an overview is never bigger (a floor of one room)
 
 # The legend's words for the markers beside the haunt's own (which name themselves).
@@ -374,17 +375,19 @@ def board_geometry(view: MapView) -> BoardGeometry:
         monster_radius=monster_radius, tile_font=tf,
     )
 
-    # The legend, under the overviews, in two columns from the bottom up.
+    # The legend, under the overviews: a fixed height, so the slots above never move,
+    # two entries a row, three (their words shortened if need be) past 2 * LEGEND_ROWS;
+    # past 3 * LEGEND_ROWS (never seen in play) it grows over the basement's slot.
     entries = _legend_entries(view, shown, t, tf)
     size = _px(SMALLEST_FONT, s)
     lrow = _px(LEGEND_ROW_H, s)
-    # A fixed height, so the slots above never move; a legend longer than that (never
-    # seen in play: see the tests) grows upwards over the basement's slot.
-    n_rows = max(LEGEND_ROWS, (len(entries) + 1) // 2)
+    per_row = 2 if len(entries) <= 2 * LEGEND_ROWS else 3
+    n_rows = max(LEGEND_ROWS, -(-len(entries) // per_row))
     legend_top = side[3] - n_rows * lrow
-    col_w = (side[2] - side[0]) // 2
-    legend = tuple((e, (side[0] + (i % 2) * col_w, legend_top + (i // 2) * lrow,
-                        side[0] + (i % 2 + 1) * col_w, legend_top + (i // 2 + 1) * lrow))
+    col_w = (side[2] - side[0]) // per_row
+    legend = tuple((e, (side[0] + (i % per_row) * col_w, legend_top + (i // per_row) * lrow,
+                        side[0] + (i % per_row + 1) * col_w,
+                        legend_top + (i // per_row + 1) * lrow))
                    for i, e in enumerate(entries))
 
     # One slot per floor, in FLOORS order, over the legend; explored floors only drawn.
@@ -439,8 +442,11 @@ def board_geometry(view: MapView) -> BoardGeometry:
             frame = (a[0], a[1], b[2], b[3])
 
     title = _px(PANEL_TITLE_FONT, s)
-    texts = [("legend", size), ("overview title", size), ("panel title", title),
-             ("tile", tf)]
+    texts = [("overview title", size), ("panel title", title), ("tile", tf)]
+    for entry, (lx0, _, lx1, _) in legend:
+        texts.append((f"legend {entry[2]}", _legend_words(entry, lx1 - lx0 - _px(6, s), s)[1].size))
+        if entry[1]:
+            texts.append((f"legend mark {entry[1]}", size))
     return BoardGeometry(map=geo, focus=floor, window=window, main=main, slots=slots,
                          overviews=overviews, rooms=rooms, dots=dots, frame=frame,
                          legend=legend, texts=tuple(texts), main_view=shown)
@@ -464,7 +470,7 @@ def _draw_main(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
     if shown < n:
         note += f", {shown} shown"
     fc, text = fit_text(note, x1 - tx - text_width(title_f, title) - _px(24, s),
-                        _px(SMALLEST_FONT, s))
+                        _px(SMALLEST_FONT, s), min_size=_px(SMALLEST_FONT, s))
     canvas.text((tx + text_width(title_f, title) + _px(10, s), ty), text, fc, MUTED, on=PANEL,
                 anchor="lm")
     tiles = tuple((t.key, _look(t, links), geo.tiles[t.key], t.x, t.y)
@@ -485,7 +491,7 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
         n = sum(1 for t in view.tiles if t.floor == floor)
         title = FLOOR_TITLES.get(floor, floor.title())
         fc, text = fit_text(f"{title} · {n}", box[2] - box[0] - _px(16, s), f.size,
-                            bold=True)
+                            min_size=f.size, bold=True)
         canvas.text((box[0] + _px(10, s), box[1] + _px(OVERVIEW_TITLE_H, s) // 2 + 2), text,
                     fc, TEXT if floor == bg.focus else MUTED, on=PANEL, anchor="lm",
                     bold=True)
@@ -513,51 +519,64 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
                    _token(canvas.ink, ex.colour, ex.alive, ex.traitor, None, r, on))
 
 
+def _legend_words(entry: LegendEntry, w: int, s: float) -> tuple[int, Font, str]:
+    """Where an entry's words start after its mark, in which font and cut to what (never
+    smaller than SMALLEST_FONT: an ellipsis rather)."""
+    kind, letter, _ = entry
+    size = _px(SMALLEST_FONT, s)
+    fb = font(size, True)
+    gap = _px(6, s)
+    if kind.startswith("token:"):
+        x = text_width(fb, letter) + gap
+    elif kind == "more":
+        x = text_width(fb, "+2") + gap
+    else:
+        x = _legend_mark(s) + gap
+    f, text = fit_text(entry[2], w - x, size, min_size=size)
+    return x, f, text
+
+
+def _legend_mark(s: float) -> int:
+    """The side of a legend entry's mark: room for a SMALLEST_FONT letter inside."""
+    return _px(26, s)
+
+
 @pieces(256)
 def _legend_piece(entry: LegendEntry, w: int, h: int, s: float,
                   fonts: tuple[object, ...]) -> Sprite:
     """One legend entry, its mark then its words, on the background (`fonts` only keys
-    the cache)."""
+    the cache). Letters in marks are SMALLEST_FONT, as legible as the words."""
     img = Image.new("RGB", (w, h), BG)
     draw = ImageDraw.Draw(img)
-    kind, letter, label = entry
+    kind, letter, _ = entry
     size = _px(SMALLEST_FONT, s)
     fb = font(size, True)
-    d = _px(20, s)
-    gap = _px(6, s)
+    d = _legend_mark(s)
     cy = h // 2
-    x = 0
     if kind.startswith("token:"):
-        draw_text(draw, (x, cy), letter, fb, _token_colour(kind[6:]), anchor="lm", bold=True)
-        x += text_width(fb, letter) + gap
-    else:
-        if kind in SYMBOL_COLOURS:
-            _paste_glyph(img, kind, (x, cy - d // 2), d)
-        elif kind == "pile":
-            _pile_badge(img, draw, x + d, cy - d // 2, d, 2)
-        elif kind == "monster":
-            r = d // 2
-            disc(img, (x + r, cy), r, MONSTER, outline=MONSTER_EDGE, width=max(1, round(r / 7)))
-            centered_text(draw, (x + r, cy), letter, font(max(7, round(r * 1.2)), True),
-                          MONSTER_EDGE, bold=True)
-        elif kind == "haunt":
-            sq = max(8, round(d * 0.8))
-            _haunt_square(img, draw, x + (d - sq) // 2, cy - sq // 2, sq, letter,
-                          max(7, round(sq * 0.7)))
-        elif kind == "barrier":
-            img.paste(BARRIER, (x, cy - max(1, _px(2, s)), x + d, cy + max(1, _px(2, s))))
-        elif kind in ("walked", "placed"):
-            colour = TRAIL if kind == "walked" else FRESH
-            k = max(2, _px(3, s))
-            draw.rectangle((x, cy - d // 2, x + d - 1, cy + d // 2 - 1), outline=colour, width=k)
-        elif kind == "link":
-            draw_text(draw, (x + d // 2, cy), "A", fb, LINK, anchor="mm", bold=True)
-        elif kind == "more":
-            draw_text(draw, (x, cy), "+2", fb, TEXT, anchor="lm", bold=True)
-            x += text_width(fb, "+2") - d
-        x += d + gap
-    room = w - x
-    fl, text = fit_text(label, room, size)
+        draw_text(draw, (0, cy), letter, fb, _token_colour(kind[6:]), anchor="lm", bold=True)
+    elif kind in SYMBOL_COLOURS:
+        g = _px(20, s)
+        _paste_glyph(img, kind, ((d - g) // 2, cy - g // 2), g)
+    elif kind == "pile":
+        _pile_badge(img, draw, d, cy - _px(10, s), _px(20, s), 2)
+    elif kind == "monster":
+        r = d // 2
+        disc(img, (r, cy), r, MONSTER, outline=MONSTER_EDGE, width=max(1, round(r / 7)))
+        centered_text(draw, (r, cy), letter, fb, MONSTER_EDGE, bold=True)
+    elif kind == "haunt":
+        _haunt_square(img, draw, 0, cy - d // 2, d, letter, size)
+    elif kind == "barrier":
+        img.paste(BARRIER, (0, cy - max(1, _px(2, s)), d, cy + max(1, _px(2, s))))
+    elif kind in ("walked", "placed"):
+        colour = TRAIL if kind == "walked" else FRESH
+        k = max(2, _px(3, s))
+        draw.rectangle((0, cy - d // 2, d - 1, cy + d // 2 - 1), outline=colour, width=k)
+    elif kind == "link":
+        draw_text(draw, (d // 2, cy), "A", fb, LINK, anchor="mm", bold=True)
+    elif kind == "more":
+        draw_text(draw, (0, cy), "+2", fb, TEXT, anchor="lm", bold=True)
+    x, fl, text = _legend_words(entry, w, s)
     draw_text(draw, (x, cy), text, fl, MUTED, anchor="lm")
     return Sprite(img)
 
