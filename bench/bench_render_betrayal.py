@@ -209,7 +209,8 @@ def main() -> None:
     for _ in range(max(3, args.repeat // 10)):
         canvas.clear_caches()
         t0 = time.perf_counter()
-        data = betrayal.render_map(full, width=args.width)
+        data = betrayal.render_chat(full) if args.board else \
+            betrayal.render_map(full, width=args.width)
         cold.append((time.perf_counter() - t0) * 1000)
     print("full house, every piece and band redrawn (caches cleared), ms:")
     print(summary("total", cold))
