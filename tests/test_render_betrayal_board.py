@@ -31,6 +31,7 @@ from renderers.betrayal import (
     SHOWN_SCALE,
     BoardGeometry,
     board_geometry,
+    map_geometry,
     render_chat,
 )
 from renderers.betrayal.board import focus_floor
@@ -296,3 +297,24 @@ def test_size_and_checks_hold_over_an_ai_game() -> None:
             assert Image.open(io.BytesIO(render_chat(view))).size == (BOARD_W, BOARD_H)
     assert seen_haunt and i > 100  # the game got into its haunt
 
+
+
+@pytest.mark.parametrize("name", list(STATES))
+def test_the_whole_house_covers_no_token_either(name: str) -> None:
+    """At full size (`/game map`, "Whole house") too, no tile's marker (card symbol,
+    pile, tokens, links, "+n") lies over an explorer's token or its ring."""
+    view = _view(name)
+    geo = map_geometry(view)
+    links = _link_letters(view)
+    strip = _tile_parts(geo.tile, geo.tile_font).strip
+    marks = []
+    for tile in view.tiles:
+        x0, y0, _, _ = geo.tiles[tile.key]
+        for what, _, x, y, w, _ in _strip_layout(_look(tile, links), geo.tile,
+                                                 geo.tile_font)[0]:
+            marks.append((what, (x0 + x, y0 + y, x0 + x + w, y0 + y + strip[3] - strip[1])))
+    assert geo.tokens
+    for seat, (cx, cy) in geo.tokens.items():
+        r = _ring_outer(geo.token_radius[seat])
+        box = (cx - r, cy - r, cx + r, cy + r)
+        assert not [what for what, mark in marks if _overlap(box, mark)], (name, seat)
