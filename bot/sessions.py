@@ -227,6 +227,7 @@ class Sessions:
             players = [PlayerInfo(f"P{n}") for n in range(game.min_players)]
             state, _ = await self._off_loop(game.setup, players, 0, {})
             await self._off_loop(render_public, key, state)
+            await self._off_loop(render_whole, key, state)  # /game map's own palette
 
     def _played(self, ahead: bool, step: Callable[..., tuple[Table, list[Event]]],
                 table: Table, *args: Any) -> Played:
