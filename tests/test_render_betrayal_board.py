@@ -61,8 +61,9 @@ def _states() -> dict[str, object]:
         out[f"exploring, {players} players"] = lambda p=players: map_view(house(players=p))
     for key in sorted(haunt.haunts()):
         out[f"haunt {key}"] = lambda k=key: _started_view(k, 4)
-    out["haunt separate_nightmares, 6 players"] = lambda: _started_view(
-        "separate_nightmares", 6)
+        for players in (3, 6):
+            out[f"haunt {key}, {players} players"] = lambda k=key, p=players: _started_view(
+                k, p)
     out["haunt pay_the_piper played out"] = lambda: map_view(_late_game())
     out["crowd in a room"] = lambda: map_view(_crowd())
     out["big house"] = lambda: map_view(explored(seed=2, tiles=40))
