@@ -180,11 +180,16 @@ def _check_tokens(name: str, view: MapView, bg: BoardGeometry) -> None:
         # Its own disc is in `others` once: that one is the token itself.
         assert hits.count("figure") <= 1 and len(hits) == hits.count("figure"), (name, seat,
                                                                                   hits)
-    dots = list(bg.dots.items())
+    dots = [*bg.dots.items(), *((-1, box) for box in bg.monster_marks)]
     by_seat = {ex.seat: ex for ex in view.explorers}
     assert set(bg.dots) == {ex.seat for ex in view.explorers if ex.floor in FLOORS}
+    kinds = {(m.floor, m.x, m.y, m.name) for m in view.monsters if m.floor in FLOORS}
+    assert len(bg.monster_marks) == len(kinds), name
     for i, (seat, box) in enumerate(dots):
-        assert _inside(box, bg.overviews[by_seat[seat].floor]), (name, seat)
+        if seat >= 0:
+            assert _inside(box, bg.overviews[by_seat[seat].floor]), (name, seat)
+        else:
+            assert any(_inside(box, o) for o in bg.overviews.values()), name
         assert box[2] - box[0] >= 2
         assert not any(_overlap(box, b) for _, b in dots[i + 1:]), (name, seat)
 
@@ -221,6 +226,7 @@ def _check_legend(name: str, view: MapView, bg: BoardGeometry) -> None:
     assert ("placed" in kinds) == (view.placed in keys), name
     if bg.main_view.monsters:
         assert "monster" in kinds
+    assert ("monster_mark" in kinds) == bool(bg.monster_marks), name
     side = (bg.main[2], bg.main[1], BOARD_W, bg.main[3])
     boxes = [box for _, box in bg.legend]
     for i, box in enumerate(boxes):

@@ -124,7 +124,7 @@ OVERVIEW_CELL_MAX = 34  # a room in an overview is never bigger (a floor of one 
 LEGEND_WORDS: dict[str, str] = {
     "omen": "omen", "event": "event", "item": "item", "pile": "items here",
     "barrier": "barrier", "walked": "walked", "placed": "new room",
-    "link": "linked rooms", "more": "more here",
+    "link": "linked rooms", "more": "more here", "monster_mark": "monsters",
 }
 
 
@@ -140,6 +140,7 @@ class BoardGeometry:
     overviews: dict[str, Box]  # floor -> its overview panel (explored floors only)
     rooms: dict[str, Box]  # tile key -> its outline in an overview
     dots: dict[int, Box]  # seat -> its dot's box in an overview
+    monster_marks: tuple[Box, ...]  # a square per kind of monster per room, in overviews
     frame: Box | None  # the large panel's window, outlined on its floor's overview
     legend: tuple[tuple[LegendEntry, Box], ...]  # each entry and where it is written
     texts: tuple[tuple[str, int], ...]  # (what, px) of every text drawn, for the tests
@@ -260,8 +261,10 @@ def _legend_entries(view: MapView, shown: MapView, t: int, tf: int
         flags.add("walked")
     if view.placed in keys:
         flags.add("placed")
+    if any(m.floor in FLOORS for m in view.monsters):
+        flags.add("monster_mark")
     for kind in ("omen", "event", "item", "pile", "link", "more", "barrier", "walked",
-                 "placed"):
+                 "placed", "monster_mark"):
         if kind in flags:
             out[(kind, "", LEGEND_WORDS[kind])] = None
     return tuple(out)
@@ -398,6 +401,7 @@ def board_geometry(view: MapView) -> BoardGeometry:
     overviews: dict[str, Box] = {}
     rooms: dict[str, Box] = {}
     dots: dict[int, Box] = {}
+    marks: list[Box] = []
     frame: Box | None = None
     for f in FLOORS:
         on = _floor_cells(view, f)
@@ -422,21 +426,29 @@ def board_geometry(view: MapView) -> BoardGeometry:
         for tile in view.tiles:
             if tile.floor == f:
                 rooms[tile.key] = obox(tile.x, tile.y)
-        here: dict[tuple[int, int], list[int]] = {}
+        # Per cell, its explorers' dots then a mark per kind of monster there, on a
+        # k x k grid inside the room's outline.
+        here: dict[tuple[int, int], list[int | str]] = {}
         for ex in sorted(view.explorers, key=lambda e: e.seat):
             if ex.floor == f:
                 here.setdefault((ex.x, ex.y), []).append(ex.seat)
-        for (x, y), seats in here.items():
+        for m in sorted(view.monsters, key=lambda m: m.id):
+            if m.floor == f and m.name not in here.setdefault((m.x, m.y), []):
+                here[(m.x, m.y)].append(m.name)
+        for (x, y), items in here.items():
             cx0, cy0, _, _ = obox(x, y)
             k = 1
-            while k * k < len(seats):
+            while k * k < len(items):
                 k += 1
             cell = (c - 2) / k
             d = max(2, int(cell * 0.85))
-            for i, seat in enumerate(seats):
+            for i, item in enumerate(items):
                 dx = cx0 + 1 + int((i % k) * cell + (cell - d) / 2)
                 dy = cy0 + 1 + int((i // k) * cell + (cell - d) / 2)
-                dots[seat] = (dx, dy, dx + d, dy + d)
+                if isinstance(item, int):
+                    dots[item] = (dx, dy, dx + d, dy + d)
+                else:
+                    marks.append((dx, dy, dx + d, dy + d))
         if f == floor:
             a, b = obox(wx0, wy0), obox(wx1, wy1)
             frame = (a[0], a[1], b[2], b[3])
@@ -448,7 +460,8 @@ def board_geometry(view: MapView) -> BoardGeometry:
         if entry[1]:
             texts.append((f"legend mark {entry[1]}", size))
     return BoardGeometry(map=geo, focus=floor, window=window, main=main, slots=slots,
-                         overviews=overviews, rooms=rooms, dots=dots, frame=frame,
+                         overviews=overviews, rooms=rooms, dots=dots,
+                         monster_marks=tuple(marks), frame=frame,
                          legend=legend, texts=tuple(texts), main_view=shown)
 
 
@@ -507,6 +520,9 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
             for side in ((x0, y0, x1, y0 + k), (x0, y1 - k, x1, y1), (x0, y0, x0 + k, y1),
                          (x1 - k, y0, x1, y1)):
                 canvas.fill(side, GOLD)
+    for x0, y0, x1, y1 in bg.monster_marks:
+        canvas.fill((x0, y0, x1, y1), MONSTER_EDGE)
+        canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), MONSTER)
     by_seat = {ex.seat: ex for ex in view.explorers}
     for seat, (x0, y0, x1, y1) in bg.dots.items():
         ex = by_seat[seat]
@@ -574,6 +590,11 @@ def _legend_piece(entry: LegendEntry, w: int, h: int, s: float,
         draw.rectangle((0, cy - d // 2, d - 1, cy + d // 2 - 1), outline=colour, width=k)
     elif kind == "link":
         draw_text(draw, (d // 2, cy), "A", fb, LINK, anchor="mm", bold=True)
+    elif kind == "monster_mark":
+        q = d // 2
+        img.paste(MONSTER_EDGE, ((d - q) // 2, cy - q // 2, (d + q) // 2, cy + q // 2))
+        img.paste(MONSTER, ((d - q) // 2 + 1, cy - q // 2 + 1, (d + q) // 2 - 1,
+                            cy + q // 2 - 1))
     elif kind == "more":
         draw_text(draw, (0, cy), "+2", fb, TEXT, anchor="lm", bold=True)
     x, fl, text = _legend_words(entry, w, s)
