@@ -25,6 +25,7 @@ passes on, with a new haunt token every 10th turn (that tile's sprite is redrawn
 
     .venv/bin/python bench/bench_render_betrayal.py              # 1200 px
     .venv/bin/python bench/bench_render_betrayal.py --width 600 --per-tile 2
+    .venv/bin/python bench/bench_render_betrayal.py --board     # the chat board
 
 Target: < 20 ms a render at 1200 px. Recorded on the 2-core box, defaults (seed 0,
 6 explorers, a room every 3 turns, 129 turns), ms:
@@ -39,6 +40,11 @@ Target: < 20 ms a render at 1200 px. Recorded on the 2-core box, defaults (seed 
     haunt, 20 monsters     moving median 7.3 (draw 1.9, encode 5.5); a haunt token placed
                            median 9.0; PNG median 70 KB, max 71 KB; at 600 px moving 4.0,
                            token 5.4, 36 KB
+
+Issue 20, the chat board (--board, 1100 x 700 whatever the house), against the whole
+house at 1200 px measured in the same run (the box shared with other work: noisy), ms
+median: moving only 10.0 (whole house 12.2), placing a room 14.7 (22.6), haunt moving
+9.1 (8.7); PNG median 29 KB, max 33 KB (70 / 109); haunt PNG 38 / 41 KB (117 / 119).
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 
 from bot.games.betrayal.view import ExplorerView, MapView, omen_track
 from renderers import betrayal, canvas
+from renderers.betrayal.board import compose_board
 from renderers.betrayal.map import compose
 from tests.test_render_betrayal import COLOURS, EXPLORERS, PLAYERS, full_view, grow_house
 from tests.test_render_betrayal_haunt import haunt_view
@@ -129,11 +136,16 @@ def summary(name: str, values: list[float]) -> str:
             f"{max(values):6.2f}  (n={len(values)})")
 
 
+BOARD = [False]  # --board: time the chat board (renderers.betrayal.board) instead
+
+
 def time_render(view: MapView, width: int) -> tuple[float, float, int]:
     """(draw ms, encode ms, PNG bytes): composing the map in its palette, then writing
-    the PNG (band by band, unchanged bands reused), as render_map does."""
+    the PNG (band by band, unchanged bands reused), as render_map does; with --board
+    the chat board, as the live message shows it (`width` is then BOARD_W)."""
     t0 = time.perf_counter()
-    board = compose(view, width, betrayal.map_ink(width))
+    board = compose_board(view, betrayal.map_ink(betrayal.BOARD_W)) if BOARD[0] else \
+        compose(view, width, betrayal.map_ink(width))
     t1 = time.perf_counter()
     data = board.png()
     t2 = time.perf_counter()
@@ -148,7 +160,12 @@ def main() -> None:
     parser.add_argument("--per-tile", type=int, default=3, help="turns per room placed")
     parser.add_argument("--repeat", type=int, default=50, help="full-house renders")
     parser.add_argument("--haunt-turns", type=int, default=100, help="turns of the haunt")
+    parser.add_argument("--board", action="store_true",
+                        help="the chat board (1100 x 700) instead of the whole house")
     args = parser.parse_args()
+    BOARD[0] = args.board
+    if args.board:
+        args.width = betrayal.BOARD_W
 
     views = game_views(args.seed, args.players, args.per_tile)
     gc.collect()
@@ -180,14 +197,20 @@ def main() -> None:
     for _ in range(args.repeat):
         d, e, n = time_render(full, args.width)
         totals.append(d + e)
-    print(f"full house ({len(full.tiles)} tiles, {geo.width}x{geo.height}, tile {geo.tile}px, "
-          f"{geo.arrangement}), warm, ms:")
+    if args.board:
+        bg = betrayal.board_geometry(full)
+        print(f"full house ({len(full.tiles)} tiles) on the chat board, {bg.width}x{bg.height}, "
+              f"tile {bg.map.tile}px, warm, ms:")
+    else:
+        print(f"full house ({len(full.tiles)} tiles, {geo.width}x{geo.height}, "
+              f"tile {geo.tile}px, {geo.arrangement}), warm, ms:")
     print(summary("total", totals))
     cold = []
     for _ in range(max(3, args.repeat // 10)):
         canvas.clear_caches()
         t0 = time.perf_counter()
-        data = betrayal.render_map(full, width=args.width)
+        data = betrayal.render_chat(full) if args.board else \
+            betrayal.render_map(full, width=args.width)
         cold.append((time.perf_counter() - t0) * 1000)
     print("full house, every piece and band redrawn (caches cleared), ms:")
     print(summary("total", cold))

@@ -93,7 +93,7 @@ from bot.store import (
 )
 from bot.store.guard import guarded
 from bot.texts import say
-from renderers import render_public
+from renderers import render_public, render_whole
 
 log = logging.getLogger(__name__)
 
@@ -227,6 +227,7 @@ class Sessions:
             players = [PlayerInfo(f"P{n}") for n in range(game.min_players)]
             state, _ = await self._off_loop(game.setup, players, 0, {})
             await self._off_loop(render_public, key, state)
+            await self._off_loop(render_whole, key, state)  # /game map's own palette
 
     def _played(self, ahead: bool, step: Callable[..., tuple[Table, list[Event]]],
                 table: Table, *args: Any) -> Played:
@@ -291,16 +292,18 @@ class Sessions:
             return await self.store.load_latest(channel_id)
         return await self.store.load(channel_id)
 
-    async def board(self, table: Table) -> bytes | None:
-        """The public board image, rendered off the event loop."""
+    async def board(self, table: Table, *, whole: bool = False) -> bytes | None:
+        """The public board image, rendered off the event loop; `whole`: the whole
+        board at full size, where the chat board shows part of it (`render_whole`)."""
         if not self.render or table.state is None:
             return None
-        return await self._off_loop(self._drawn, table.kind, table_rules.game_state(table))
+        return await self._off_loop(self._drawn, table.kind, table_rules.game_state(table),
+                                    whole)
 
-    def _drawn(self, kind: str, state: Any) -> bytes:
+    def _drawn(self, kind: str, state: Any, whole: bool = False) -> bytes:
         """The public board, its drawing timed for the metrics (in a worker thread)."""
         started = time.perf_counter()
-        image = render_public(kind, state)
+        image = (render_whole if whole else render_public)(kind, state)
         self.metrics.rendered(kind, time.perf_counter() - started)
         return image
 

@@ -15,6 +15,7 @@ does not read becomes an Unreadable item that says so, privately.
 
 from __future__ import annotations
 
+import io
 import re
 import secrets
 from collections import OrderedDict
@@ -37,6 +38,7 @@ from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral
 from cogs.moderation_views import channel_list
 from cogs.rights import click_actor
 from cogs.topics import how_to_play
+from renderers import shows_part
 
 ANY_VERSION = 0
 SECRET = "view.secret"
@@ -140,7 +142,7 @@ class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*
         await refuse(interaction, "unreadable component", self.reason)
 
 
-class Stray(Unreadable, template=r"(?s)(?!hks?:).*"):
+class Stray(Unreadable, template=r"(?s)(?!hk[sh]?:).*"):
     """Any custom_id that is neither a button's nor a select's of ours."""
 
     @classmethod
@@ -221,6 +223,46 @@ class ActionSelect(
                          f"select {action.kind}")
 
 
+WHOLE_HOUSE = re.compile(r"hkh:1:([0-9]{1,20})")  # format 1: the channel's id
+
+
+class WholeHouse(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"(?s)hkh:.*",
+):
+    """The live message's "Whole house": the whole board at full size, privately, for a
+    game whose chat board shows only the floor in play large. It reads the table as it
+    is now, so it carries no table version; its id has a format version (hkh:1:)."""
+
+    def __init__(self, channel_id: int, *, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=say("view.whole_house"), style=discord.ButtonStyle.secondary, row=row,
+            custom_id=f"hkh:1:{channel_id}",
+        ))
+        self.channel_id = channel_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> WholeHouse | Unreadable:
+        read = WHOLE_HOUSE.fullmatch(match.group(0))
+        if read is None or not isinstance(item, discord.ui.Button):
+            return Unreadable(item, say("errors.unreadable"))
+        return cls(int(read.group(1)), row=item.row)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "whole house", channel_id=self.channel_id):
+            sessions = sessions_of(interaction)
+            table = await sessions.table(self.channel_id, latest=True)
+            if table is None or table.state is None:
+                raise IllegalAction(say("errors.no_board"))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            image = await sessions.board(table, whole=True)
+            if image is None:
+                raise IllegalAction(say("errors.no_board"))
+            await interaction.followup.send(
+                file=discord.File(io.BytesIO(image), filename="house.png"), ephemeral=True)
+
+
 def _group(options: list[Option]) -> OrderedDict[str, list[Option]]:
     groups: OrderedDict[str, list[Option]] = OrderedDict()
     for option in options:
@@ -230,7 +272,7 @@ def _group(options: list[Option]) -> OrderedDict[str, list[Option]]:
 
 def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True,
                 reveal_private: bool = False, main: bool = True,
-                others: bool = True) -> discord.ui.View:
+                others: bool = True, kind: str = "") -> discord.ui.View:
     """Buttons for small groups of options, selects for large ones, within 5 rows.
 
     Private options (their labels show hidden cards) never go on a public message: it
@@ -238,6 +280,8 @@ def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = T
     (`main`), each other seat that may act now (`prompt.others`, if `others`) gets a
     row of its own, labelled with its player's name: its buttons name its seat, so the
     table refuses them to anyone else. A row is kept for each such seat.
+    A game of `kind` whose board shows part of the house gets "Whole house" beside
+    "My secrets".
     """
     view = discord.ui.View(timeout=None)
     row = 0
@@ -264,6 +308,8 @@ def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = T
         view.add_item(ActionButton(channel_id, ANY_VERSION, Action(SECRET),
                                    label=say("view.my_secrets"),
                                    style=discord.ButtonStyle.secondary, row=row))
+        if kind and shows_part(kind):
+            view.add_item(WholeHouse(channel_id, row=row))
     return view
 
 
@@ -514,4 +560,4 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
         await bot_of(interaction).store.set_lobby_message(table.id or 0, sent.message_id)
 
 
-DYNAMIC_ITEMS = (ActionButton, ActionSelect, Stray)
+DYNAMIC_ITEMS = (ActionButton, ActionSelect, WholeHouse, Stray)

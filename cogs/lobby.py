@@ -283,7 +283,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             if table.state is None:
                 raise IllegalAction(say("errors.not_started"))
             await interaction.response.defer(ephemeral=True, thinking=True)
-            image = await sessions_of(interaction).board(table)
+            image = await sessions_of(interaction).board(table, whole=True)
             if image is None:
                 raise IllegalAction(say("errors.no_board"))
             await interaction.followup.send(

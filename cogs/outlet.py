@@ -120,7 +120,7 @@ class DiscordOutlet:
             return
         view: discord.ui.View | None = None
         if table.status != OVER and dm_prompt is None:
-            view = prompt_view(table.channel_id, post.prompt)
+            view = prompt_view(table.channel_id, post.prompt, kind=table.kind)
         elif table.status != OVER and prompt is not None and prompt.others:
             # a private turn: the channel still shows the others' out-of-turn buttons
             view = prompt_view(table.channel_id, prompt, main=False)

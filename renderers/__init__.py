@@ -43,6 +43,20 @@ def render_public(kind: str, state: Any) -> bytes:
     return renderer_of(kind).render_board(state)  # type: ignore[no-any-return]
 
 
+def shows_part(kind: str) -> bool:
+    """Whether the chat board of `kind` shows part of the whole (`render_whole` then
+    draws all of it): the live message offers a "Whole house" button."""
+    return callable(getattr(renderer_of(kind), "render_house", None))
+
+
+def render_whole(kind: str, state: Any) -> bytes:
+    """The whole board at full size (`/game map`, "Whole house"): a renderer whose chat
+    board shows only part of it offers `render_house(state)`; the others' board is
+    already whole."""
+    whole = getattr(renderer_of(kind), "render_house", None)
+    return whole(state) if callable(whole) else render_public(kind, state)  # type: ignore[no-any-return]
+
+
 def render_extras(kind: str, state: Any, events: list[Event]) -> list[tuple[str, bytes]]:
     """Pictures shown beside the board for these public events, as (file name, PNG):
     the dice just rolled, say. A renderer offers them with an optional

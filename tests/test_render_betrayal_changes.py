@@ -23,10 +23,12 @@ from bot.games.betrayal.views import map_view
 from renderers import betrayal
 from renderers.betrayal import (
     BASE_WIDTH,
+    BOARD_H,
+    BOARD_W,
     FRAME_FONTS,
     FRESH,
-    READ_PX,
-    READ_WIDTH,
+    READ_SHOWN_PX,
+    SHOWN_SCALE,
     SMALLEST_FONT,
     TRAIL,
     link_pool,
@@ -265,12 +267,13 @@ def test_links_first_seen_come_first_whatever_their_rooms() -> None:
 
 # ---------------------------------------------------------------- legibility
 
-def test_the_frame_text_reads_at_600_px() -> None:
-    """Every frame text size, drawn at the board's width and shown READ_WIDTH wide, is
-    READ_PX or more (the sizes are the renderer's own constants)."""
+def test_the_frame_text_reads_as_displayed() -> None:
+    """Every frame text size, drawn on the chat board and shown inside Discord's 550 x
+    350 box, is READ_SHOWN_PX or more (the sizes are the renderer's own constants)."""
     assert min(FRAME_FONTS) == SMALLEST_FONT
     png = render_board(started("the_ghost_bride")[0])
-    width = Image.open(io.BytesIO(png)).width
-    s = width / BASE_WIDTH
+    img = Image.open(io.BytesIO(png))
+    assert img.size == (BOARD_W, BOARD_H)
+    s = img.width / BASE_WIDTH
     for size in FRAME_FONTS:
-        assert _px(size, s) * READ_WIDTH / width >= READ_PX, size
+        assert _px(size, s) * SHOWN_SCALE >= READ_SHOWN_PX, size

@@ -12,13 +12,28 @@ callers use is imported from here (`renderers.betrayal`); the modules split the 
               traitor's band, the dead's cross, the roster row
 - `map`       the whole map composed from shared pieces in its fixed palette, header
               and footer: `render_map`, `render_indexed`, `render_image`, `encode_map`,
-              `render_board`
+              `render_house` (the whole house at full size)
+- `board`     the chat board: one fixed 1100 x 700 canvas, the floor in play large, the
+              others as overviews in fixed slots, a legend of every marker shown:
+              `render_board` (the live message), `board_geometry`
 - `sheet`     an explorer's sheet: `render_sheet`, `render_sheet_image`, `sheet_geometry`
 - `glyphs`    the omen, event, item and skull sprites
 - `palette`   colours, token labels and the scaling rule shared by all of the above
 """
 
 from __future__ import annotations
+
+from renderers.betrayal.board import (
+    BOARD_H,
+    BOARD_W,
+    READ_SHOWN_PX,
+    SHOWN_SCALE,
+    BoardGeometry,
+    board_geometry,
+    render_board,
+    render_chat,
+    render_chat_image,
+)
 
 # The `_name as _name` imports are internals the tests and the bench reach for (cache
 # resets, tile and strip checks); everything else public is listed in __all__.
@@ -52,7 +67,7 @@ from renderers.betrayal.map import (
     encode_map,
     framed_box,
     map_ink,
-    render_board,
+    render_house,
     render_image,
     render_indexed,
     render_map,
@@ -124,6 +139,8 @@ __all__ = [
     "BARRIER",
     "BASE_WIDTH",
     "BG",
+    "BOARD_H",
+    "BOARD_W",
     "CARD_BG",
     "CARD_FACE",
     "CELL",
@@ -162,12 +179,14 @@ __all__ = [
     "PILE_BG",
     "PREVIEW_ASPECT",
     "READ_PX",
+    "READ_SHOWN_PX",
     "READ_WIDTH",
     "RING_GAP",
     "ROSTER_GAP",
     "ROSTER_H",
     "SHEET_FLAT",
     "SHEET_WIDTH",
+    "SHOWN_SCALE",
     "SIDES",
     "SKULL_CELL",
     "SMALLEST_FONT",
@@ -188,12 +207,14 @@ __all__ = [
     "TRAITOR",
     "TRAITS",
     "WALL",
+    "BoardGeometry",
     "MapGeometry",
     "Node",
     "SheetGeometry",
     "StripItem",
     "TileLook",
     "TileParts",
+    "board_geometry",
     "encode_map",
     "framed_box",
     "glyph",
@@ -201,6 +222,9 @@ __all__ = [
     "map_geometry",
     "map_ink",
     "render_board",
+    "render_chat",
+    "render_chat_image",
+    "render_house",
     "render_image",
     "render_indexed",
     "render_map",

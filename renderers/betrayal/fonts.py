@@ -2,10 +2,13 @@
 px): the frame's text scales with the image, so these decide whether it can be read
 once a chat shows the image smaller.
 
-Discord shows a board READ_WIDTH pixels wide in the channel; text smaller than READ_PX
-there cannot be read. So every size here must be READ_PX * 1200 / READ_WIDTH (20) or
-more; the smallest is SMALLEST_FONT (the legend, the roster's names and notes, a shrunk
-footer line). `FRAME_FONTS` lists them all for the tests.
+The live message shows the chat board (`renderers.betrayal.board`, 1100 x 700) inside
+Discord's 550 x 350 box, at half size: text under 9 px there cannot be read, so nothing
+on it is drawn under 18 px, which is these sizes scaled to its width (20 -> 18). The
+whole house (`/game map`) is 1200 wide and must still read at READ_WIDTH (READ_PX): every
+size here is READ_PX * 1200 / READ_WIDTH (20) or more; the smallest is SMALLEST_FONT
+(the legend, the roster's names and notes, a shrunk footer line). `FRAME_FONTS` lists
+them all for the tests.
 
 Text inside the tiles (room names, explorer and monster labels, the strip's tokens,
 letters and counts) scales with the tile, but never below TILE_FONT (at the base width):

@@ -485,6 +485,7 @@ def render_map(view: MapView, *, width: int = BASE_WIDTH) -> bytes:
     return compose(view, width, map_ink(width)).png()
 
 
-def render_board(state: BetrayalState, *, width: int = 1200) -> bytes:
-    """The house map of a game in progress (what `renderers.render_public` calls)."""
+def render_house(state: BetrayalState, *, width: int = BASE_WIDTH) -> bytes:
+    """The whole house of a game in progress at full size (`/game map`, "Whole house");
+    the live message shows `renderers.betrayal.board.render_board` instead."""
     return render_map(map_view(state), width=width)

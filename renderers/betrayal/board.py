@@ -1,0 +1,641 @@
+"""The house as the chat shows it: one fixed landscape canvas for the whole game.
+
+Discord shows an image inline inside about 550 x 350 px, so the board is BOARD_W x
+BOARD_H (the same ratio, twice the size) on every edit and the live message never
+jumps. The floor in play (the mover's, else where the last action happened) is drawn
+large on the left, a window of at most the cells that fit at the smallest legible tile
+round the place in play; the right column holds one small overview per floor, always in
+the same slot, schematic (room outlines, explorer dots in their colours, the roster
+names them), with the large panel's window framed; a floor nothing was explored on
+draws no overview. Under the overviews the legend names every marker the large panel
+shows. The whole house at full size stays `render_map` (`/game map`, "Whole house").
+
+Everything is placed once, in `board_geometry`, from arithmetic alone, so the tests
+read exactly what was drawn where (legibility as displayed, tokens uncovered).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from PIL import Image, ImageDraw
+
+from bot.games.betrayal.view import FLOORS, MapView
+from bot.games.betrayal.views import map_view
+from renderers.betrayal.explorers import (
+    _draw_figures,
+    _draw_roster,
+    _groups,
+    _large,
+    _ring,
+    _token,
+    _token_slots,
+)
+from renderers.betrayal.fonts import FOOTER_FONT, PANEL_TITLE_FONT, SMALLEST_FONT
+from renderers.betrayal.glyphs import _paste_glyph
+from renderers.betrayal.layout import (
+    FOOTER_ROW_H,
+    HEADER_H,
+    MARGIN,
+    PANEL_GAP,
+    PANEL_PAD,
+    PANEL_TITLE_H,
+    ROSTER_GAP,
+    ROSTER_H,
+    TILE_MAX,
+    TILE_MIN,
+    MapGeometry,
+    progress_lines,
+    tile_font,
+    tile_sizes,
+)
+from renderers.betrayal.map import (
+    LegendEntry,
+    _draw_changes,
+    _draw_footer,
+    _draw_header,
+    framed,
+    map_ink,
+)
+from renderers.betrayal.palette import (
+    BARRIER,
+    BG,
+    FLOOR_FILL,
+    FLOOR_TITLES,
+    FRESH,
+    GOLD,
+    LINK,
+    MONSTER,
+    MONSTER_EDGE,
+    MUTED,
+    PANEL,
+    PANEL_EDGE,
+    START_FILL,
+    SYMBOL_COLOURS,
+    TEXT,
+    TRAIL,
+    _mark,
+    _px,
+    _token_colour,
+    _token_label,
+)
+from renderers.betrayal.tiles import (
+    _draw_passages,
+    _haunt_square,
+    _link_letters,
+    _look,
+    _pile_badge,
+    _strip_layout,
+    _strip_rows,
+    _tile_parts,
+    _tile_sprite,
+)
+from renderers.canvas import Canvas, Sprite, pieces
+from renderers.common import (
+    Box,
+    Font,
+    Point,
+    centered_text,
+    disc,
+    draw_text,
+    fit_text,
+    font,
+    font_signature,
+    text_width,
+)
+
+if TYPE_CHECKING:
+    from bot.games.betrayal.state import BetrayalState
+
+BOARD_W, BOARD_H = 1100, 700  # 550:350, Discord's inline box, at twice its size
+SHOWN_W, SHOWN_H = 550, 350  # what the chat shows it at
+SHOWN_SCALE = min(SHOWN_W / BOARD_W, SHOWN_H / BOARD_H)
+READ_SHOWN_PX = 9  # no text a player needs is smaller than this as displayed
+SIDE_W = 330  # the overview column, at BOARD_W
+FOOTER_ROWS = 3  # the track row and up to two rows of the haunt's progress or note
+LEGEND_ROW_H = 28  # at the base width, like the frame sizes
+OVERVIEW_TITLE_H = 26
+LEGEND_ROWS = 6  # the legend's fixed height, in rows
+OVERVIEW_CELL_MAX = 34  # a room in an overview is never bigger (a floor of one room)
+
+# The legend's words for the markers beside the haunt's own (which name themselves).
+LEGEND_WORDS: dict[str, str] = {
+    "omen": "omen", "event": "event", "item": "item", "pile": "items here",
+    "barrier": "barrier", "walked": "walked", "placed": "new room",
+    "link": "linked rooms", "more": "more here", "monster_mark": "monsters",
+}
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where everything on the chat board is drawn, in image pixels."""
+
+    map: MapGeometry  # the large panel's tiles, tokens and the frame, as the map draws them
+    focus: str  # the floor drawn large
+    window: tuple[int, int, int, int]  # its grid cells shown: x0, y0, x1, y1 (incl.)
+    main: Box  # the large panel
+    slots: dict[str, Box]  # floor -> its overview's fixed slot
+    overviews: dict[str, Box]  # floor -> its overview panel (explored floors only)
+    rooms: dict[str, Box]  # tile key -> its outline in an overview
+    dots: dict[int, Box]  # seat -> its dot's box in an overview
+    monster_marks: tuple[Box, ...]  # a square per kind of monster per room, in overviews
+    frame: Box | None  # the large panel's window, outlined on its floor's overview
+    legend: tuple[tuple[LegendEntry, Box], ...]  # each entry and where it is written
+    texts: tuple[tuple[str, int], ...]  # (what, px) of every text drawn, for the tests
+    main_view: MapView  # the view the large panel's figures are drawn from
+
+    @property
+    def width(self) -> int:
+        return self.map.width
+
+    @property
+    def height(self) -> int:
+        return self.map.height
+
+
+def focus_floor(view: MapView) -> tuple[str, tuple[int, int]]:
+    """The floor and cell in play: the mover's, else the room just placed, else the
+    last room walked, else the explorer to act, else the ground floor's first room."""
+    by_seat = {ex.seat: ex for ex in view.explorers}
+    tiles = {t.key: t for t in view.tiles}
+    mover = by_seat.get(view.mover) if view.mover is not None else None
+    if mover is not None and mover.floor in FLOORS:
+        return mover.floor, (mover.x, mover.y)
+    for key in (view.placed, *reversed(view.walked)):
+        if key in tiles:
+            return tiles[key].floor, (tiles[key].x, tiles[key].y)
+    for ex in view.explorers:
+        if ex.acting and ex.floor in FLOORS:
+            return ex.floor, (ex.x, ex.y)
+    for floor in ("ground", *FLOORS):
+        on = [t for t in view.tiles if t.floor == floor]
+        if on:
+            return floor, (on[0].x, on[0].y)
+    return "ground", (0, 0)
+
+
+def _floor_cells(view: MapView, floor: str) -> list[tuple[int, int]]:
+    cells = [(t.x, t.y) for t in view.tiles if t.floor == floor]
+    cells += [(f.x, f.y) for f in (*view.explorers, *view.monsters) if f.floor == floor]
+    return cells
+
+
+def _compact(cells: list[tuple[int, int]]) -> tuple[dict[int, int], dict[int, int]]:
+    """Each occupied column and row's place once the empty ones between are left out:
+    a house torn apart (Separate Nightmares) draws its rooms side by side instead of
+    scattered over an empty panel. A connected floor has no empty column or row
+    between its rooms, so it is drawn as it lies."""
+    xs = sorted({c[0] for c in cells})
+    ys = sorted({c[1] for c in cells})
+    return {x: i for i, x in enumerate(xs)}, {y: i for i, y in enumerate(ys)}
+
+
+def _span(lo: int, hi: int, at: int, n: int) -> tuple[int, int]:
+    """n consecutive cells of lo..hi round `at` (all of them if there are no more)."""
+    if hi - lo + 1 <= n:
+        return lo, hi
+    start = min(max(lo, at - (n - 1) // 2), hi - n + 1)
+    return start, start + n - 1
+
+
+@lru_cache(maxsize=64)
+def _fit(cols: int, rows: int, w: int, h: int, t_min: int, t_max: int,
+         title: int, pad: int, s: float) -> tuple[int, int, int]:
+    """The biggest tile size for a cols x rows grid in a w x h panel (TILE_MIN at
+    least: the window shrinks instead), and how many cells fit at it each way."""
+    def need(t: int, c: int, r: int) -> tuple[int, int]:
+        g = max(4, round(t * 0.13))
+        p = max(pad, round(g * 0.8))
+        top = round(g * 0.5) + _px(8, s)
+        return c * t + (c - 1) * g + 2 * p, title + top + r * t + (r - 1) * g + p
+
+    best = t_min
+    for t in tile_sizes(t_min, t_max):
+        nw, nh = need(t, cols, rows)
+        if nw <= w and nh <= h:
+            best = t
+    c_fit = max(c for c in range(1, 40) if c == 1 or need(best, c, 1)[0] <= w)
+    r_fit = max(r for r in range(1, 40) if r == 1 or need(best, 1, r)[1] <= h)
+    return best, min(cols, c_fit), min(rows, r_fit)
+
+
+def _window_view(view: MapView, floor: str, window: tuple[int, int, int, int]) -> MapView:
+    """The view cut to the large panel's window: its tiles and the figures in it."""
+    x0, y0, x1, y1 = window
+
+    def inside(f: str, x: int, y: int) -> bool:
+        return f == floor and x0 <= x <= x1 and y0 <= y <= y1
+
+    return replace(view, tiles=tuple(t for t in view.tiles if inside(t.floor, t.x, t.y)),
+                   explorers=tuple(e for e in view.explorers if inside(e.floor, e.x, e.y)),
+                   monsters=tuple(m for m in view.monsters if inside(m.floor, m.x, m.y)))
+
+
+def _legend_entries(view: MapView, shown: MapView, t: int, tf: int
+                    ) -> tuple[LegendEntry, ...]:
+    """Every marker the large panel draws, each once: the haunt's monsters and tokens,
+    the room tokens shown by their code, the link letters, "+n", the card symbols, the
+    item pile, the barrier, and this turn's outlines."""
+    links = _link_letters(view)
+    out: dict[LegendEntry, None] = {}
+    for m in shown.monsters:
+        out[("monster", _mark(m.glyph, m.name), m.name)] = None
+    flags: set[str] = set()
+    for tile in shown.tiles:
+        for glyph, name in tile.haunt_tokens:
+            out[("haunt", _mark(glyph, name), name)] = None
+        placed, _ = _strip_layout(_look(tile, links), t, tf)
+        for what, text, *_ in placed:
+            if what.startswith("token:") and text != _token_label(what[6:]):
+                out[(what, text, _token_label(what[6:]))] = None
+            elif what in ("link", "more", "pile"):
+                flags.add(what)
+            elif what == "symbol":
+                flags.add(text)
+        if tile.barrier:
+            flags.add("barrier")
+    keys = {t.key for t in shown.tiles}
+    if any(k in keys for k in view.walked):
+        flags.add("walked")
+    if view.placed in keys:
+        flags.add("placed")
+    if any(m.floor in FLOORS for m in view.monsters):
+        flags.add("monster_mark")
+    for kind in ("omen", "event", "item", "pile", "link", "more", "barrier", "walked",
+                 "placed", "monster_mark"):
+        if kind in flags:
+            out[(kind, "", LEGEND_WORDS[kind])] = None
+    return tuple(out)
+
+
+def board_geometry(view: MapView) -> BoardGeometry:
+    """Lay the chat board out: the frame at BOARD_W's scale, the large panel's window
+    round the place in play, the overview slots, the legend."""
+    w, h = BOARD_W, BOARD_H
+    s = w / 1200
+    margin, gap = _px(MARGIN, s), _px(PANEL_GAP, s)
+    tf = tile_font(w)
+    header: Box = (margin, margin // 2, w - margin, margin // 2 + _px(HEADER_H, s))
+    roster_h = _px(ROSTER_H, s)
+    roster: Box = (margin, header[3] + _px(4, s), w - margin, header[3] + _px(4, s) + roster_h)
+    row_h = _px(FOOTER_ROW_H, s)
+    footer_h = row_h * FOOTER_ROWS + _px(6, s)
+    footer: Box = (margin, h - margin // 2 - footer_h, w - margin, h - margin // 2)
+    body: Box = (margin, roster[3] + _px(ROSTER_GAP, s), w - margin, footer[1] - gap // 2)
+    side_w = SIDE_W
+    main: Box = (body[0], body[1], body[2] - side_w - gap, body[3])
+    side: Box = (main[2] + gap, body[1], body[2], body[3])
+
+    # The large panel: a window round the place in play, as big as fits.
+    floor, (fx, fy) = focus_floor(view)
+    cells = _floor_cells(view, floor) or [(fx, fy)]
+    xi, yi = _compact(cells)
+    xs, ys = sorted(xi), sorted(yi)
+    title_h, pad = _px(PANEL_TITLE_H, s), _px(PANEL_PAD, s)
+    t_min, t_max = _px(TILE_MIN, s), _px(TILE_MAX, s)
+    t, cols, rows = _fit(len(xs), len(ys), main[2] - main[0], main[3] - main[1],
+                         t_min, t_max, title_h, pad, s)
+    cx0, cx1 = _span(0, len(xs) - 1, xi[fx], cols)
+    cy0, cy1 = _span(0, len(ys) - 1, yi[fy], rows)
+    cols, rows = cx1 - cx0 + 1, cy1 - cy0 + 1
+    wx0, wx1, wy0, wy1 = xs[cx0], xs[cx1], ys[cy0], ys[cy1]
+    window = (wx0, wy0, wx1, wy1)
+    shown = _window_view(view, floor, window)
+    g = max(4, round(t * 0.13))
+    gw, gh = cols * t + (cols - 1) * g, rows * t + (rows - 1) * g
+    top = main[1] + title_h + round(g * 0.5) + _px(8, s)
+    gx0 = main[0] + (main[2] - main[0] - gw) // 2
+    gy0 = top + max(0, (main[3] - max(pad, round(g * 0.8)) - top - gh) // 2)
+    grid: Box = (gx0, gy0, gx0 + gw, gy0 + gh)
+
+    def cell_box(x: int, y: int) -> Box:
+        x0, y0 = gx0 + (xi[x] - cx0) * (t + g), gy0 + (yi[y] - cy0) * (t + g)
+        return (x0, y0, x0 + t, y0 + t)
+
+    parts = _tile_parts(t, tf)
+    wall = parts.wall
+    tiles: dict[str, Box] = {}
+    sides: dict[str, dict[str, Point]] = {}
+    for tile in shown.tiles:
+        box = cell_box(tile.x, tile.y)
+        tiles[tile.key] = box
+        x0, y0, x1, y1 = box
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        sides[tile.key] = {"N": (cx, y0 + wall // 2), "S": (cx, y1 - 1 - wall // 2),
+                           "W": (x0 + wall // 2, cy), "E": (x1 - 1 - wall // 2, cy)}
+    tokens: dict[int, Point] = {}
+    radius: dict[int, int] = {}
+    ring: dict[int, int] = {}
+    monsters: dict[int, Point] = {}
+    monster_radius: dict[int, int] = {}
+    groups = _groups(shown)
+    strip_rows = _strip_rows(shown, t, groups, tf)
+    for (_, x, y), group in groups.items():
+        x0, y0, _, _ = cell_box(x, y)
+        slots = _token_slots(len(group), t, strip_rows.get((floor, x, y), 0), tf)
+        for figure, (sx, sy, r, _, _) in zip(group, slots, strict=True):
+            ex = figure.explorer
+            if ex is None:
+                for m in figure.monsters:
+                    monsters[m.id] = (x0 + sx, y0 + sy)
+                    monster_radius[m.id] = _large(r) if figure.large else r
+                continue
+            tokens[ex.seat] = (x0 + sx, y0 + sy)
+            radius[ex.seat] = r
+            gap_w, ring_w = _ring(r)
+            ring[ex.seat] = r + gap_w + ring_w // 2
+
+    chips: dict[int, Box] = {}
+    if view.explorers:
+        n = len(view.explorers)
+        cg = _px(8, s)
+        cw = min(_px(300, s), (roster[2] - roster[0] - (n - 1) * cg) // n)
+        for i, ex in enumerate(sorted(view.explorers, key=lambda e: e.seat)):
+            x0 = roster[0] + i * (cw + cg)
+            chips[ex.seat] = (x0, roster[1], x0 + cw, roster[3])
+
+    fy = footer[1] + _px(6, s) + row_h // 2
+    label_w = text_width(font(_px(FOOTER_FONT, s), True), view.track.label)
+    step = _px(24, s)
+    ox = footer[0] + label_w + _px(12, s) + step // 2
+    omen_track = tuple((ox + i * step, fy) for i in range(max(1, view.track.marks)))
+    lines = progress_lines(view, w)[:FOOTER_ROWS - 1]
+    ft_y = footer[1] + _px(6, s) + row_h
+    progress_text = (footer[0], ft_y, footer[2], ft_y + row_h * len(lines)) if lines else None
+    ft_y += row_h * len(lines)
+    footer_text = (footer[0], ft_y, footer[2], ft_y + row_h) \
+        if view.footer.strip() and len(lines) < FOOTER_ROWS - 1 else None
+
+    geo = MapGeometry(
+        width=w, height=h, scale=s, tile=t, gap=g, arrangement="board", header=header,
+        roster=roster, footer=footer, panels={floor: main}, grids={floor: grid},
+        extents={floor: window}, tiles=tiles, sides=sides, tokens=tokens,
+        token_radius=radius, ring_radius=ring, roster_chips=chips, omen_track=omen_track,
+        footer_text=footer_text, progress_text=progress_text, progress=lines,
+        track_widest=view.track.widest or view.track.note, monsters=monsters,
+        monster_radius=monster_radius, tile_font=tf,
+    )
+
+    # The legend, under the overviews: a fixed height, so the slots above never move,
+    # two entries a row, three (their words shortened if need be) past 2 * LEGEND_ROWS;
+    # past 3 * LEGEND_ROWS (never seen in play) it grows over the basement's slot.
+    entries = _legend_entries(view, shown, t, tf)
+    size = _px(SMALLEST_FONT, s)
+    lrow = _px(LEGEND_ROW_H, s)
+    per_row = 2 if len(entries) <= 2 * LEGEND_ROWS else 3
+    n_rows = max(LEGEND_ROWS, -(-len(entries) // per_row))
+    legend_top = side[3] - n_rows * lrow
+    col_w = (side[2] - side[0]) // per_row
+    legend = tuple((e, (side[0] + (i % per_row) * col_w, legend_top + (i // per_row) * lrow,
+                        side[0] + (i % per_row + 1) * col_w,
+                        legend_top + (i // per_row + 1) * lrow))
+                   for i, e in enumerate(entries))
+
+    # One slot per floor, in FLOORS order, over the legend; explored floors only drawn.
+    room = side[3] - LEGEND_ROWS * lrow - _px(6, s) - side[1]
+    slot_h = (room - 2 * _px(6, s)) // len(FLOORS)
+    slots = {f: (side[0], side[1] + i * (slot_h + _px(6, s)), side[2],
+                 side[1] + i * (slot_h + _px(6, s)) + slot_h) for i, f in enumerate(FLOORS)}
+    overviews: dict[str, Box] = {}
+    rooms: dict[str, Box] = {}
+    dots: dict[int, Box] = {}
+    marks: list[Box] = []
+    frame: Box | None = None
+    for f in FLOORS:
+        on = _floor_cells(view, f)
+        if not on:
+            continue
+        overviews[f] = slots[f]
+        x0, y0, x1, y1 = slots[f]
+        oxi, oyi = _compact(on)
+        inner = (x0 + _px(8, s), y0 + _px(OVERVIEW_TITLE_H, s), x1 - _px(8, s),
+                 y1 - _px(6, s))
+        ncols, nrows = len(oxi), len(oyi)
+        c = max(4, min((inner[2] - inner[0]) // ncols, (inner[3] - inner[1]) // nrows,
+                       _px(OVERVIEW_CELL_MAX, s)))
+        bx = inner[0] + (inner[2] - inner[0] - c * ncols) // 2
+        by = inner[1] + (inner[3] - inner[1] - c * nrows) // 2
+
+        def obox(x: int, y: int, bx: int = bx, by: int = by, c: int = c,
+                 oxi: dict[int, int] = oxi, oyi: dict[int, int] = oyi) -> Box:
+            return (bx + oxi[x] * c, by + oyi[y] * c, bx + (oxi[x] + 1) * c,
+                    by + (oyi[y] + 1) * c)
+
+        for tile in view.tiles:
+            if tile.floor == f:
+                rooms[tile.key] = obox(tile.x, tile.y)
+        # Per cell, its explorers' dots then a mark per kind of monster there, on a
+        # k x k grid inside the room's outline.
+        here: dict[tuple[int, int], list[int | str]] = {}
+        for ex in sorted(view.explorers, key=lambda e: e.seat):
+            if ex.floor == f:
+                here.setdefault((ex.x, ex.y), []).append(ex.seat)
+        for m in sorted(view.monsters, key=lambda m: m.id):
+            if m.floor == f and m.name not in here.setdefault((m.x, m.y), []):
+                here[(m.x, m.y)].append(m.name)
+        for (x, y), items in here.items():
+            cx0, cy0, _, _ = obox(x, y)
+            k = 1
+            while k * k < len(items):
+                k += 1
+            cell = (c - 2) / k
+            d = max(2, int(cell * 0.85))
+            for i, item in enumerate(items):
+                dx = cx0 + 1 + int((i % k) * cell + (cell - d) / 2)
+                dy = cy0 + 1 + int((i // k) * cell + (cell - d) / 2)
+                if isinstance(item, int):
+                    dots[item] = (dx, dy, dx + d, dy + d)
+                else:
+                    marks.append((dx, dy, dx + d, dy + d))
+        if f == floor:
+            a, b = obox(wx0, wy0), obox(wx1, wy1)
+            frame = (a[0], a[1], b[2], b[3])
+
+    title = _px(PANEL_TITLE_FONT, s)
+    texts = [("overview title", size), ("panel title", title), ("tile", tf)]
+    for entry, (lx0, _, lx1, _) in legend:
+        texts.append((f"legend {entry[2]}", _legend_words(entry, lx1 - lx0 - _px(6, s), s)[1].size))
+        if entry[1]:
+            texts.append((f"legend mark {entry[1]}", size))
+    return BoardGeometry(map=geo, focus=floor, window=window, main=main, slots=slots,
+                         overviews=overviews, rooms=rooms, dots=dots,
+                         monster_marks=tuple(marks), frame=frame,
+                         legend=legend, texts=tuple(texts), main_view=shown)
+
+
+def _draw_main(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
+    """The large panel: its frame and title, the window's passages and tiles."""
+    geo, s = bg.map, bg.map.scale
+    links = _link_letters(view)
+    fonts = font_signature()
+    x0, y0, x1, _ = bg.main
+    framed(canvas, bg.main, _px(10, s), PANEL, PANEL_EDGE, max(1, _px(2, s)), BG)
+    title_f = font(_px(PANEL_TITLE_FONT, s), True)
+    ty = y0 + _px(PANEL_TITLE_H, s) // 2 + _px(2, s)
+    tx = x0 + _px(14, s)
+    title = FLOOR_TITLES.get(bg.focus, bg.focus.title())
+    canvas.text((tx, ty), title, title_f, TEXT, on=PANEL, anchor="lm", bold=True)
+    n = sum(1 for t in view.tiles if t.floor == bg.focus)
+    shown = len(bg.main_view.tiles)
+    note = f"{n} room" if n == 1 else f"{n} rooms"
+    if shown < n:
+        note += f", {shown} shown"
+    fc, text = fit_text(note, x1 - tx - text_width(title_f, title) - _px(24, s),
+                        _px(SMALLEST_FONT, s), min_size=_px(SMALLEST_FONT, s))
+    canvas.text((tx + text_width(title_f, title) + _px(10, s), ty), text, fc, MUTED, on=PANEL,
+                anchor="lm")
+    tiles = tuple((t.key, _look(t, links), geo.tiles[t.key], t.x, t.y)
+                  for t in bg.main_view.tiles)
+    _draw_passages(canvas, tiles, geo.tile, geo.gap)
+    for _, look, box, _, _ in tiles:
+        canvas.put(box[:2], _tile_sprite(canvas.ink, look, geo.tile, geo.tile_font, fonts))
+
+
+def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
+    """Each explored floor's overview: outlines of its rooms, its explorers' dots."""
+    s = bg.map.scale
+    f = font(_px(SMALLEST_FONT, s), True)
+    tiles = {t.key: t for t in view.tiles}
+    for floor, box in bg.overviews.items():
+        edge = GOLD if floor == bg.focus else PANEL_EDGE
+        framed(canvas, box, _px(8, s), PANEL, edge, max(1, _px(2, s)), BG)
+        n = sum(1 for t in view.tiles if t.floor == floor)
+        title = FLOOR_TITLES.get(floor, floor.title())
+        fc, text = fit_text(f"{title} · {n}", box[2] - box[0] - _px(16, s), f.size,
+                            min_size=f.size, bold=True)
+        canvas.text((box[0] + _px(10, s), box[1] + _px(OVERVIEW_TITLE_H, s) // 2 + 2), text,
+                    fc, TEXT if floor == bg.focus else MUTED, on=PANEL, anchor="lm",
+                    bold=True)
+        for key, (x0, y0, x1, y1) in bg.rooms.items():
+            tile = tiles[key]
+            if tile.floor != floor:
+                continue
+            fill = (START_FILL if tile.start else FLOOR_FILL).get(floor, FLOOR_FILL["ground"])
+            canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), fill)
+        if floor == bg.focus and bg.frame is not None:
+            x0, y0, x1, y1 = bg.frame
+            k = max(1, _px(2, s))
+            for side in ((x0, y0, x1, y0 + k), (x0, y1 - k, x1, y1), (x0, y0, x0 + k, y1),
+                         (x1 - k, y0, x1, y1)):
+                canvas.fill(side, GOLD)
+    for x0, y0, x1, y1 in bg.monster_marks:
+        canvas.fill((x0, y0, x1, y1), MONSTER_EDGE)
+        canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), MONSTER)
+    by_seat = {ex.seat: ex for ex in view.explorers}
+    for seat, (x0, y0, x1, y1) in bg.dots.items():
+        ex = by_seat[seat]
+        tile = next((t for t in view.tiles if t.floor == ex.floor and (t.x, t.y) == (ex.x, ex.y)),
+                    None)
+        on = PANEL if tile is None else (START_FILL if tile.start else FLOOR_FILL).get(
+            tile.floor, FLOOR_FILL["ground"])
+        r = max(1, (x1 - x0) // 2)
+        canvas.put(((x0 + x1) // 2, (y0 + y1) // 2),
+                   _token(canvas.ink, ex.colour, ex.alive, ex.traitor, None, r, on))
+
+
+def _legend_words(entry: LegendEntry, w: int, s: float) -> tuple[int, Font, str]:
+    """Where an entry's words start after its mark, in which font and cut to what (never
+    smaller than SMALLEST_FONT: an ellipsis rather)."""
+    kind, letter, _ = entry
+    size = _px(SMALLEST_FONT, s)
+    fb = font(size, True)
+    gap = _px(6, s)
+    if kind.startswith("token:"):
+        x = text_width(fb, letter) + gap
+    elif kind == "more":
+        x = text_width(fb, "+2") + gap
+    else:
+        x = _legend_mark(s) + gap
+    f, text = fit_text(entry[2], w - x, size, min_size=size)
+    return x, f, text
+
+
+def _legend_mark(s: float) -> int:
+    """The side of a legend entry's mark: room for a SMALLEST_FONT letter inside."""
+    return _px(26, s)
+
+
+@pieces(256)
+def _legend_piece(entry: LegendEntry, w: int, h: int, s: float,
+                  fonts: tuple[object, ...]) -> Sprite:
+    """One legend entry, its mark then its words, on the background (`fonts` only keys
+    the cache). Letters in marks are SMALLEST_FONT, as legible as the words."""
+    img = Image.new("RGB", (w, h), BG)
+    draw = ImageDraw.Draw(img)
+    kind, letter, _ = entry
+    size = _px(SMALLEST_FONT, s)
+    fb = font(size, True)
+    d = _legend_mark(s)
+    cy = h // 2
+    if kind.startswith("token:"):
+        draw_text(draw, (0, cy), letter, fb, _token_colour(kind[6:]), anchor="lm", bold=True)
+    elif kind in SYMBOL_COLOURS:
+        g = _px(20, s)
+        _paste_glyph(img, kind, ((d - g) // 2, cy - g // 2), g)
+    elif kind == "pile":
+        _pile_badge(img, draw, d, cy - _px(10, s), _px(20, s), 2)
+    elif kind == "monster":
+        r = d // 2
+        disc(img, (r, cy), r, MONSTER, outline=MONSTER_EDGE, width=max(1, round(r / 7)))
+        centered_text(draw, (r, cy), letter, fb, MONSTER_EDGE, bold=True)
+    elif kind == "haunt":
+        _haunt_square(img, draw, 0, cy - d // 2, d, letter, size)
+    elif kind == "barrier":
+        img.paste(BARRIER, (0, cy - max(1, _px(2, s)), d, cy + max(1, _px(2, s))))
+    elif kind in ("walked", "placed"):
+        colour = TRAIL if kind == "walked" else FRESH
+        k = max(2, _px(3, s))
+        draw.rectangle((0, cy - d // 2, d - 1, cy + d // 2 - 1), outline=colour, width=k)
+    elif kind == "link":
+        draw_text(draw, (d // 2, cy), "A", fb, LINK, anchor="mm", bold=True)
+    elif kind == "monster_mark":
+        q = d // 2
+        img.paste(MONSTER_EDGE, ((d - q) // 2, cy - q // 2, (d + q) // 2, cy + q // 2))
+        img.paste(MONSTER, ((d - q) // 2 + 1, cy - q // 2 + 1, (d + q) // 2 - 1,
+                            cy + q // 2 - 1))
+    elif kind == "more":
+        draw_text(draw, (0, cy), "+2", fb, TEXT, anchor="lm", bold=True)
+    x, fl, text = _legend_words(entry, w, s)
+    draw_text(draw, (x, cy), text, fl, MUTED, anchor="lm")
+    return Sprite(img)
+
+
+def _draw_legend(canvas: Canvas, bg: BoardGeometry) -> None:
+    s = bg.map.scale
+    fonts = font_signature()
+    for entry, (x0, y0, x1, y1) in bg.legend:
+        canvas.put((x0, y0), _legend_piece(canvas.ink, entry, x1 - x0 - _px(6, s), y1 - y0,
+                                           s, fonts))
+
+
+def compose_board(view: MapView, ink: object | None) -> Canvas:
+    """The chat board drawn for `view` (in the map's palette for this width)."""
+    bg = board_geometry(view)
+    canvas = Canvas((bg.width, bg.height), BG, ink)  # type: ignore[arg-type]
+    _draw_main(canvas, view, bg)
+    _draw_overviews(canvas, view, bg)
+    _draw_legend(canvas, bg)
+    _draw_changes(canvas, bg.main_view, bg.map)
+    _draw_header(canvas, view, bg.map)
+    _draw_roster(canvas, view, bg.map)
+    _draw_figures(canvas, bg.main_view, bg.map)
+    _draw_footer(canvas, view, bg.map)
+    return canvas
+
+
+def render_chat(view: MapView) -> bytes:
+    """The chat board as PNG bytes: BOARD_W x BOARD_H, whatever the house."""
+    return compose_board(view, map_ink(BOARD_W)).png()
+
+
+def render_chat_image(view: MapView) -> Image.Image:
+    """The chat board as an RGB image, for the tests and the bench to look at."""
+    return compose_board(view, None).finish()
+
+
+def render_board(state: BetrayalState) -> bytes:
+    """The chat board of a game in progress (what `renderers.render_public` calls, for
+    the live message); `render_house` draws the whole house at full size."""
+    return render_chat(map_view(state))
