@@ -111,11 +111,12 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     early = await (await fd.slash(bob, channel, "evilbelow", "roll")).wait()
     assert early.ephemeral_texts() == [content.say("errors.not_your_turn", player="ann")]
 
-    # Ann rolls by command: the dice strip comes beside the board.
+    # Ann rolls by command: the dice are drawn on the board, one image per post (a
+    # second one Discord would lay beside it, cropped).
     rolled = await (await fd.slash(ann, channel, "evilbelow", "roll")).wait()
     assert rolled.ephemeral_texts() == [content.say("cog.done")]
     post = latest_turn(fd, channel)
-    assert [name for name, _ in post.attachments] == ["board.png", "dice.png"]
+    assert [name for name, _ in post.attachments] == ["board.png"]
     assert all(data.startswith(PNG_SIGNATURE) for _, data in post.attachments)
     table, state = await _saved(fd, bot, channel)
     while state.pending is not None:  # a tie for Pennywise, or damage to place
