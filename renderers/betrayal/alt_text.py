@@ -10,6 +10,7 @@ from bot.games.betrayal.view import MapView, TileView
 from bot.games.betrayal.views import map_view
 from bot.paths import DATA
 from bot.texts import TextBook
+from renderers.common import sentence
 
 WORDS = TextBook(DATA / "betrayal" / "alt_text.yaml")
 
@@ -32,7 +33,7 @@ def _floor(floor: str) -> str:
 def describe_view(view: MapView) -> str:
     """The map view in words."""
     join = WORDS.text("alt.joiner")
-    parts = [view.header.rstrip(".") + ".", _say("title", n=len(view.tiles))]
+    parts = [sentence(view.header), _say("title", n=len(view.tiles))]
     people = []
     for e in view.explorers:
         tile = _room(view, e.floor, e.x, e.y)
@@ -55,7 +56,7 @@ def describe_view(view: MapView) -> str:
         parts.append(_say("monsters", list=join.join(monsters)))
     parts.append(_say("track", label=view.track.label, note=view.track.note))
     if view.footer:
-        parts.append(view.footer.rstrip(".") + ".")
+        parts.append(sentence(view.footer))
     return " ".join(parts)
 
 

@@ -9,6 +9,7 @@ from bot.games.evil_below.state import EvilBelowState
 from bot.games.evil_below.view import DOWN, BoardView, board_view
 from bot.paths import DATA
 from bot.texts import TextBook
+from renderers.common import sentence
 
 WORDS = TextBook(DATA / "evil_below" / "alt_text.yaml")
 
@@ -27,7 +28,17 @@ def _face(face: str) -> str:
 def describe_view(view: BoardView) -> str:
     """The board view in words."""
     join = WORDS.text("alt.joiner")
-    parts = [_say("title"), (view.footer or view.header).rstrip(".") + "."]
+    parts = [_say("title"), sentence(view.footer or view.header)]
+    # The headline facts first (a long text is cut at its end): the tracks, the fight,
+    # the roll; then the town, place by place.
+    for track in (view.influence, view.strength):
+        parts.append(_say("track", label=track.label, filled=track.filled,
+                          length=track.length))
+    if view.cards:
+        parts.append(_say("fight", cards=join.join(c.name for c in view.cards)))
+    if view.dice:
+        parts.append(_say("dice", player=view.roller, faces=join.join(
+            _say("die", place=d.name, face=_face(d.face)) for d in view.dice)))
     where = next((loc.name for loc in view.locations if loc.pennywise), view.drainpipe)
     parts.append(_say("pennywise", place=where))
     for loc in view.locations:
@@ -38,14 +49,6 @@ def describe_view(view: BoardView) -> str:
         who = _say("who", names=join.join(heroes)) if heroes else ""
         victims = sum(1 for c in loc.circles if c.token == DOWN)
         parts.append(_say("location", place=loc.name, victims=victims, who=who))
-    for track in (view.influence, view.strength):
-        parts.append(_say("track", label=track.label, filled=track.filled,
-                          length=track.length))
-    if view.dice:
-        parts.append(_say("dice", player=view.roller, faces=join.join(
-            _say("die", place=d.name, face=_face(d.face)) for d in view.dice)))
-    if view.cards:
-        parts.append(_say("fight", cards=join.join(c.name for c in view.cards)))
     parts.append(_say("stack", size=view.fight_stack, attacks=view.fight_attacks))
     parts += [_say("weakness", reward=w.reward, name=w.name) for w in view.weaknesses
               if w.name]
