@@ -1,7 +1,7 @@
 """A game of IT: Evil Below through the real discord.py and the fake Discord.
 
 Four people open a lobby by `/game new game:evilbelow`, join and start. The first rolls
-by command (the dice strip arrives beside the board); one friend rides a Bike on
+by command (the dice are drawn on the board); one friend rides a Bike on
 another's turn and places a totem with the button under his name; the fight is
 revealed card by card on one message that is edited in place; the bot restarts
 mid-fight and the old Reveal button still works; a moderator hands a seat to the AI;
