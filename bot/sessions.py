@@ -93,7 +93,7 @@ from bot.store import (
 )
 from bot.store.guard import guarded
 from bot.texts import say
-from renderers import render_public
+from renderers import describe_public, render_public
 
 log = logging.getLogger(__name__)
 
@@ -296,6 +296,13 @@ class Sessions:
         if not self.render or table.state is None:
             return None
         return await self._off_loop(self._drawn, table.kind, table_rules.game_state(table))
+
+    async def board_alt(self, table: Table) -> str:
+        """The public board's alt text (what it shows, in words), made off the event
+        loop like the board."""
+        if table.state is None:
+            return ""
+        return await self._off_loop(describe_public, table.kind, table_rules.game_state(table))
 
     def _drawn(self, kind: str, state: Any) -> bytes:
         """The public board, its drawing timed for the metrics (in a worker thread)."""

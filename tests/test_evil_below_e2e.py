@@ -132,6 +132,7 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     assert "Fight Stack 7 (attack cards: 1)" in status.response.text
     shown = (await (await fd.slash(cat, channel, "game", "map")).wait()).messages[-1]
     assert shown.ephemeral and shown.attachments[0][1].startswith(PNG_SIGNATURE)
+    assert shown.descriptions[0] and "ann" in shown.descriptions[0]  # its alt text
     log = await (await fd.slash(cat, channel, "game", "log")).wait()
     assert "rolls:" in log.ephemeral_texts()[0]
     state = await _arrange(bot, channel, state, table)
