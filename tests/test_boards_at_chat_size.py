@@ -17,6 +17,7 @@ from PIL import Image
 
 from bot import games
 from bot.games.base import PlayerInfo
+from bot.games.betrayal.views import map_view
 from bot.games.cthulhu.state import CthulhuState
 from bot.games.evil_below import EvilBelowGame
 from bot.games.evil_below.state import WIN
@@ -214,3 +215,23 @@ async def test_the_board_attachment_carries_its_alt_text(fd: FakeDiscord,
         await use_first(fd, by_id[mover], post)
     raw = json.dumps(post.snapshot()["descriptions"])
     assert "IT: Evil Below" in raw
+
+
+def test_neibolt_alt_text_names_the_player_to_move() -> None:
+    """Neibolt is Betrayal's expansion: its board is described by the same words."""
+    game = games.all_games()["betrayal"]
+    state, _ = game.setup([PlayerInfo(f"AI{i}", ai=True) for i in range(3)], 5,
+                          {"expansion": "neibolt"})
+    assert state.edition == "neibolt"
+    for _ in range(60):
+        seat = game.to_act(state)
+        if seat is None:
+            break
+        text = describe_public("betrayal", state)
+        assert state.players[seat] in text and len(text) <= ALT_TEXT_MAX
+        view = map_view(state)
+        for e in view.explorers:  # every explorer is said, with the room it stands in
+            tile = next(t for t in view.tiles if (t.floor, t.x, t.y) == (e.floor, e.x, e.y))
+            assert f"{e.name} ({e.player}) " in text and tile.name in text
+        state, _ = game.apply(state, seat, game.ai_action(state, seat))
+    assert len(state.tiles) > 5  # the house grew while it was described
