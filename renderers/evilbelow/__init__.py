@@ -333,8 +333,8 @@ def _die(img: Image.Image, xy: tuple[float, float], colour: Colour, face: str, u
     cx, cy = x + DIE / 2 * k, y + DIE / 2 * k
     ink = contrast_text(face_fill)
     u = DIE / 76 * k  # the faces are written for a 76-unit die
-    if face == "balloon":
-        _balloon(img, (cx, cy - 8 * u), 16 * u, BALLOON if not used else ink)
+    if face == "balloon":  # in the face's ink like the others: pink on red would not show
+        _balloon(img, (cx, cy - 8 * u), 16 * u, ink)
     elif face == "heart":
         _heart(img, (cx, cy + 2 * u), 22 * u, ink)
     else:  # a hand: palm and fingers
