@@ -1,9 +1,9 @@
 """How long the IT: Evil Below board takes: a benchmark script, not a test.
 
 Plays AI games (2-7 seats, the engine alone) and renders the board (its dice and fight
-cards drawn on it) after every step, timing each render against a bare encode of the same image in the
-same run (the finished palette image saved as PNG with the boards' options, nothing
-drawn), so the figures say how much drawing adds to what writing the file costs on
+cards drawn on it) after every step, timing each render against a bare encode of the
+same image in the same run (the finished palette image saved as PNG with the boards'
+options, nothing drawn), so the figures say how much drawing adds to what writing the file costs on
 whatever machine runs it:
 
     render   renderers.evilbelow.render_board (view, draw, palette, PNG)
