@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import json
+import sys
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -24,13 +26,16 @@ from bot.games.evil_below.state import WIN
 from bot.games.evil_below.view import board_view
 from renderers import (
     ALT_TEXT_MAX,
+    canvas,
     clip_alt,
+    common,
     cthulhu,
     describe_public,
     evilbelow,
     render_extras,
     render_public,
 )
+from renderers.cthulhu import draw as cthulhu_draw
 from renderers.cthulhu import layout as cthulhu_layout
 from renderers.evilbelow import layout as evil_layout
 from tests.e2e_helpers import latest_turn, open_and_start, to_move, use_first
@@ -235,3 +240,52 @@ def test_neibolt_alt_text_names_the_player_to_move() -> None:
             assert f"{e.name} ({e.player}) " in text and tile.name in text
         state, _ = game.apply(state, seat, game.ai_action(state, seat))
     assert len(state.tiles) > 5  # the house grew while it was described
+
+
+def _sizes_asked(monkeypatch: pytest.MonkeyPatch, modules: list[object],
+                 render: Callable[[], bytes]) -> list[int]:
+    """Every font size the drawing code asked for while rendering, caches emptied first:
+    not only the sizes the layout names, the sizes actually drawn (a fit that shrinks a
+    long name counts at the size it tried last)."""
+    asked: list[int] = []
+    original = common.font
+    # Which fonts are in use is asked with a 16 px probe (common.font_signature): that
+    # is no text on the board, so it is answered before the spy goes in.
+    probe = common.font_signature
+    signature = probe()
+    for name, module in list(sys.modules.items()):
+        if name.startswith("renderers") and getattr(module, "font_signature", None) is probe:
+            monkeypatch.setattr(module, "font_signature", lambda: signature)
+
+    def spy(size: int, bold: bool = False) -> common.Font:
+        asked.append(int(size))
+        return original(size, bold)
+
+    for module in modules:
+        monkeypatch.setattr(module, "font", spy)
+    common._fit_text.cache_clear()
+    common._fit_wrapped.cache_clear()
+    canvas.clear_caches()
+    render()
+    assert asked, "no text was drawn"
+    return asked
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_cthulhu_text_drawn_reads_at_chat_size(monkeypatch: pytest.MonkeyPatch,
+                                                players: int) -> None:
+    states = _ai_game("cthulhu", players, seed=7)
+    for state in (states[0], states[len(states) // 2], states[-1]):
+        asked = _sizes_asked(monkeypatch, [common, cthulhu_draw],
+                             lambda s=state: cthulhu.render_board(s))
+        assert min(asked) * _shown_scale((1100, 700)) >= READ_PX
+
+
+@pytest.mark.parametrize("players", [2, 7])
+def test_evil_below_text_drawn_reads_at_chat_size(monkeypatch: pytest.MonkeyPatch,
+                                                   players: int) -> None:
+    fights = _fights(players, 3) or ai_states(players, 3)
+    for state in (ai_states(players, 3)[0], fights[0], ai_states(players, 3)[-1]):
+        asked = _sizes_asked(monkeypatch, [common, evilbelow],
+                             lambda s=state: evilbelow.render_board(s))
+        assert min(asked) * _shown_scale((1100, 700)) >= READ_PX
