@@ -289,3 +289,20 @@ def test_evil_below_text_drawn_reads_at_chat_size(monkeypatch: pytest.MonkeyPatc
         asked = _sizes_asked(monkeypatch, [common, evilbelow],
                              lambda s=state: evilbelow.render_board(s))
         assert min(asked) * _shown_scale((1100, 700)) >= READ_PX
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_cthulhu_portals_cover_no_token(players: int) -> None:
+    """A room's portal marker sits under its name or beside it, never on a token."""
+    seen = 0
+    for state in _ai_game("cthulhu", players, seed=players + 20):
+        assert isinstance(state, CthulhuState)
+        geo = cthulhu.board_geometry(state)
+        portal_r = cthulhu_layout.PORTAL_R * geo.scale
+        for room, (px, py) in geo.portals.items():
+            for c, (tx, ty) in geo.tokens.items():
+                if state.location[c] == room:
+                    seen += 1
+                    gap = ((px - tx) ** 2 + (py - ty) ** 2) ** 0.5
+                    assert gap > portal_r + geo.token_radius[c], (room, c)
+    assert seen  # portals and tokens did share rooms

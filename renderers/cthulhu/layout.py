@@ -51,7 +51,7 @@ COLUMN_GAP = 18
 ROOM_RADIUS = 12
 WALL_W = 4
 NAME_BAND = 42
-ROOM_PAD = 12
+ROOM_PAD = 8
 NAME_PAD = 8  # a room name's inset from the walls: "Conservatory" fits a 4-column house
 DOOR_SPAN = 66  # length of a doorway along the wall
 PORTAL_R = 15
@@ -220,14 +220,22 @@ def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometr
                 gx, gy = (ba[0] + ba[2]) // 2, (ba[3] + bb[1]) // 2
             gaps[(min(a, b), max(a, b))] = (gx, gy)
 
-    # --- tokens and portals inside rooms: portals at the top right, under the name
+    # --- tokens and portals inside rooms. Portals sit under the name, at the right, and
+    # the tokens below them, where one roomy column of tokens still fits there; else
+    # beside the name (the name is cut shorter, never a token or its name covered).
     tokens: dict[int, Point] = {}
     token_radius: dict[int, int] = {}
     portals: dict[int, Point] = {}
     pad = px(ROOM_PAD)
     for i, (x0, y0, x1, y1) in rooms.items():
         inside = [c for c, where in enumerate(state.location) if where == i]
+        portal_here = i < len(state.room_portals) and bool(state.room_portals[i])
         area = (x0 + pad, y0 + px(NAME_BAND), x1 - pad, y1 - pad)
+        under = y0 + px(NAME_BAND) + px(2 * PORTAL_R + 6)
+        portal_under = portal_here and _token_layout(len(inside), y1 - pad - under, s)[0] == 1 \
+            and len(inside) * px(TOKEN_LAYOUTS[1][1]) <= y1 - pad - under
+        if portal_under:
+            area = (area[0], under, area[2], area[3])
         area_h = area[3] - area[1]
         tcols, pitch, radius, _ = _token_layout(len(inside), area_h, s)
         per_col = math.ceil(len(inside) / tcols) if inside else 0
@@ -238,12 +246,10 @@ def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometr
             tokens[c] = (round(area[0] + col * col_w + radius + px(2)),
                          round(top + row * pitch + pitch / 2))
             token_radius[c] = radius
-        if i < len(state.room_portals) and state.room_portals[i]:
-            # Under the name, where one column of tokens leaves room; beside the name in
-            # a crowded room (the name is cut shorter there, never a token covered).
+        if portal_here:
             below = y0 + px(NAME_BAND) + px(PORTAL_R) + px(2)
             portals[i] = (x1 - pad - px(PORTAL_COUNT_W) - px(PORTAL_R),
-                          below if tcols == 1 else y0 + px(NAME_BAND) // 2 + px(2))
+                          below if portal_under else y0 + px(NAME_BAND) // 2 + px(2))
 
     # --- removal line: the right column, a row per slot, read top to bottom
     line_y0 = house_y0
