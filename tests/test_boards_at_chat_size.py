@@ -188,6 +188,13 @@ def test_alt_text_names_the_player_to_move_and_fits_discord(key: str) -> None:
     assert names[seat] in describe_public(key, first)
 
 
+def test_cthulhu_alt_text_names_the_winner() -> None:
+    last = _ai_game("cthulhu", 3, seed=5)[-1]
+    assert isinstance(last, CthulhuState) and last.over and last.winners
+    names = " & ".join(last.players[w] for w in last.winners)
+    assert f"Game over. {names} win" in describe_public("cthulhu", last)
+
+
 def test_alt_text_says_nothing_secret() -> None:
     """Who owns which character (Cthulhu) never reaches the words."""
     state = _ai_game("cthulhu", 4, seed=3, cap=5)[-1]

@@ -39,8 +39,8 @@ def describe(state: CthulhuState) -> str:
     parts = [_say("title", rumble=min(state.rumble, RUMBLES), rumbles=RUMBLES)]
     if state.over:
         names = [state.players[w] for w in state.winners if 0 <= w < len(state.players)]
-        parts.append(_say("winners", names=" & ".join(names), n=len(names)) if names
-                     else _say("over"))
+        parts.append(_say("winner" if len(names) == 1 else "winners", names=" & ".join(names))
+                     if names else _say("over"))
     elif 0 <= state.turn < len(state.players):
         parts.append(_say("turn", player=state.players[state.turn]))
     parts.append(_last(state))
