@@ -16,7 +16,7 @@ time) and of render_board in a second pass, plus the PNG sizes. The first board 
 game pays for drawing its house, as in the bot; the very first render of the process
 also fits the PNG palette and loads fonts (reported on its own, and included).
 
-    .venv/bin/python bench/bench_render.py                 # 200 renders at 1200 px
+    .venv/bin/python bench/bench_render.py                 # 200 renders at 1100 px
     .venv/bin/python bench/bench_render.py --renders 400 --width 600
 
 Budget (issue 2): one action including the render <= 10 ms median and <= 40 ms p99 on
@@ -33,6 +33,10 @@ Recorded on that box (quiet), defaults (200 renders at 1200 px, 7 games, seed 0)
       encode  median  3.9  p90  3.9  p99  4.1   (~1.3 mapping + ~2.5 zlib)
       total   median  5.1  p90  5.3  p99  8.0   first render 52   PNG median 42 KB, max 45
       render_board, second pass: median 5.0, p99 5.5
+    issue 20: the chat-shaped board (1100 x 700 for the whole game, was 1200 x 1087), on
+    the box busy with five other engineers' tests, the two run one after the other:
+      thread CPU of draw + encode median 2.98 ms (was 4.51), p99 5.89 (was 10.03);
+      PNG median 41.3 KB (was 44.6), max 44.7 (was 48.4)
 """
 
 from __future__ import annotations

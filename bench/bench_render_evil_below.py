@@ -1,31 +1,28 @@
-"""How long the IT: Evil Below pictures take: a benchmark script, not a test.
+"""How long the IT: Evil Below board takes: a benchmark script, not a test.
 
-Plays AI games (2-7 seats, the engine alone) and renders the board and the dice strip
-after every step, timing each render against a bare encode of the same image in the
-same run (the finished palette image saved as PNG with the boards' options, nothing
-drawn), so the figures say how much drawing adds to what writing the file costs on
+Plays AI games (2-7 seats, the engine alone) and renders the board (its dice and fight
+cards drawn on it) after every step, timing each render against a bare encode of the
+same image in the same run (the finished palette image saved as PNG with the boards'
+options, nothing drawn), so the figures say how much drawing adds to what writing the file costs on
 whatever machine runs it:
 
-    render   renderers.evilbelow.render_board / render_dice (view, draw, palette, PNG)
+    render   renderers.evilbelow.render_board (view, draw, palette, PNG)
     encode   that picture, already in its palette, saved as PNG (PNG_OPTIONS)
 
     .venv/bin/python bench/bench_render_evil_below.py
     .venv/bin/python bench/bench_render_evil_below.py --games 2 --width 600
 
-Recorded on the shared 2-core box, defaults (900 px, seeds 0-2 at 2-7 seats, 2,554
-states), ms, two runs (the board composed from cached pieces in its palette and written
-band by band, renderers.canvas):
+Recorded on the shared 2-core box, defaults (1100 x 700 px, the chat-shaped board with
+the dice and the fight's cards on it; seeds 0 at 2-7 seats, 718 states), ms, while five
+other engineers' tests ran on the same two cores (ratios are what to compare):
 
-    first render of the process (palette fit, fonts): 99 / 124
-    board  render median 1.90 / 2.48  p90 3.46 / 4.16  p99 5.51 / 6.64;  bare encode
-           median 3.47 / 3.95;  ratio render/encode median 0.52 / 0.59  p99 1.38 / 1.49;
-           PNG median 47 KB, max 57 KB
-    dice   render median 0.52  p90 1.58  p99 2.94;  bare encode median 1.09
-           ratio median 0.52;  PNG median 11 KB, max 12 KB
+    first render of the process (palette fit, fonts): 215
+    board  render median 5.94  p90 14.11  p99 45.91;  bare encode median 7.16;
+           ratio render/encode median 0.86  p90 2.19;  PNG median 56 KB, max 64 KB
 
-Below 1: most bands of a board are reused from an earlier render, neither drawn nor
-compressed. Drawn whole in RGB, quantized and encoded (before), the same run gave board
-median 12.04  p99 21.06 (ratio 3.36), PNG median 45 KB; dice median 2.60 (ratio 3.31).
+Before (900 px wide, as tall as its content, and a dice strip posted beside it): board
+ratio median 0.52 / 0.59, PNG median 47 KB, plus the strip's 11 KB after every roll.
+The one picture now costs about what the two did, drawn a third larger.
 """
 
 from __future__ import annotations
@@ -68,7 +65,7 @@ def main() -> None:
     evilbelow.render_board(states[0], width=args.width)
     print(f"width {args.width}px, {len(states)} states; first render (palette fit, fonts) "
           f"{(time.perf_counter() - t0) * 1000:.0f} ms")
-    for label, render in (("board", evilbelow.render_board), ("dice", evilbelow.render_dice)):
+    for label, render in (("board", evilbelow.render_board),):
         took, bare, sizes, ratios = [], [], [], []
         for state in states:
             t0 = time.perf_counter()

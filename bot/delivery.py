@@ -24,7 +24,7 @@ from bot import table as table_rules
 from bot.core.actions import Option
 from bot.core.events import Event
 from bot.store import Table
-from renderers import render_extras, render_public
+from renderers import describe_public, render_extras, render_public
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,8 @@ class Post:
     # The log position (seq) of each of `lines`' events, in order: the live message
     # remembers the last one it showed (bot/live_message.py). Empty: not known.
     seqs: list[int] = field(default_factory=list)
+    # The board's alt text: what it shows, in words, for players using a screen reader.
+    alt: str = ""
 
 
 class DeliveryFailed(Exception):
@@ -136,6 +138,7 @@ class Plan:
     # seats now, whom its thread must hold, and no one else. None: no seat moved.
     members: dict[str, list[int]] | None = None
     seqs: list[int] = field(default_factory=list)  # each of `lines`' events' seq
+    alt: str = ""  # the board's alt text
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
@@ -204,7 +207,7 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     public = [e for _, e in sequenced if e.audience.is_public]
     line_seqs = [seq for seq, e in sequenced
                  if e.audience.is_public and e.kind not in DOCUMENT_KINDS]
-    image, extras, chapter, turn, drawn = None, [], None, None, None
+    image, extras, chapter, turn, drawn, alt = None, [], None, None, None, ""
     if table.state is not None:
         state = table_rules.game_state(table)
         game = table_rules.game_of(table)
@@ -213,12 +216,13 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
             started = time.perf_counter()
             image = render_public(table.kind, state)
             extras = render_extras(table.kind, state, public)
+            alt = describe_public(table.kind, state)
             drawn = time.perf_counter() - started
     return Plan(key, whispers, to_teams,
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
                 prompt_of(table), image, extras, chapter, turn, drawn,
-                members(table, sequenced), line_seqs)
+                members(table, sequenced), line_seqs, alt)
 
 
 def prompt_of(table: Table) -> Prompt | None:

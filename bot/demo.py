@@ -38,7 +38,7 @@ class FileOutlet:
             name = f"turn_{self.images:04d}.png"
             (self.out / name).write_bytes(post.image)
             self.lines.append(f"    [board: {name}]")
-        for extra, data in post.extras:  # the dice strip beside the board
+        for extra, data in post.extras:  # a picture beside the board (a game that has one)
             name = f"turn_{self.images:04d}_{extra}"
             (self.out / name).write_bytes(data)
             self.lines.append(f"    [{extra.removesuffix('.png')}: {name}]")

@@ -93,7 +93,7 @@ from bot.store import (
 )
 from bot.store.guard import guarded
 from bot.texts import say
-from renderers import render_public, render_whole
+from renderers import describe_public, render_public, render_whole
 
 log = logging.getLogger(__name__)
 
@@ -299,6 +299,13 @@ class Sessions:
             return None
         return await self._off_loop(self._drawn, table.kind, table_rules.game_state(table),
                                     whole)
+
+    async def board_alt(self, table: Table) -> str:
+        """The public board's alt text (what it shows, in words), made off the event
+        loop like the board."""
+        if table.state is None:
+            return ""
+        return await self._off_loop(describe_public, table.kind, table_rules.game_state(table))
 
     def _drawn(self, kind: str, state: Any, whole: bool = False) -> bytes:
         """The public board, its drawing timed for the metrics (in a worker thread)."""
@@ -686,7 +693,7 @@ class Sessions:
             note(await self.outlet.team(table, team, users, text, key=team_key))
         post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt, dm_failed=failed,
                     documents=plan.documents, key=key, extras=plan.extras,
-                    chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs)
+                    chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs, alt=plan.alt)
         await self.outlet.publish(table, post)
         late = await self._send_late(table, owed, key)
         missed = list(dict.fromkeys(u for u in late if u not in failed))

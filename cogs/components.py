@@ -259,8 +259,10 @@ class WholeHouse(
             image = await sessions.board(table, whole=True)
             if image is None:
                 raise IllegalAction(say("errors.no_board"))
+            alt = await sessions.board_alt(table)
             await interaction.followup.send(
-                file=discord.File(io.BytesIO(image), filename="house.png"), ephemeral=True)
+                file=discord.File(io.BytesIO(image), filename="house.png",
+                                  description=alt or None), ephemeral=True)
 
 
 def _group(options: list[Option]) -> OrderedDict[str, list[Option]]:

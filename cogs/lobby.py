@@ -286,8 +286,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             image = await sessions_of(interaction).board(table, whole=True)
             if image is None:
                 raise IllegalAction(say("errors.no_board"))
+            alt = await sessions_of(interaction).board_alt(table)
             await interaction.followup.send(
-                file=discord.File(io.BytesIO(image), filename="board.png"), ephemeral=True)
+                file=discord.File(io.BytesIO(image), filename="board.png",
+                                  description=alt or None), ephemeral=True)
 
     @app_commands.command(name="log", description="The last things that happened")
     async def log(self, interaction: discord.Interaction) -> None:

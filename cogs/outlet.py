@@ -301,7 +301,8 @@ class DiscordOutlet:
     def _files(self, post: Post, decided: Step) -> list[discord.File]:
         if not decided.attach:
             return []
-        files = [discord.File(io.BytesIO(post.image), filename=BOARD_FILE)] \
+        files = [discord.File(io.BytesIO(post.image), filename=BOARD_FILE,
+                              description=post.alt or None)] \
             if post.image is not None else []
         return files + [discord.File(io.BytesIO(data), filename=name)
                         for name, data in post.extras]

@@ -3,7 +3,9 @@ information.
 
 A game's renderer is `renderers/<key>.py` or the package `renderers/<key>/`, exposing
 `render_board(state, *, width=...) -> bytes` (and, if it likes, `render_extras`: see
-below); no list of games is kept here. RENDERERS
+below), and says in words what the board shows with `describe(state) -> str` (the
+package's `alt_text` module, or the module itself): the image's alt text, for players
+who use a screen reader. No list of games is kept here. RENDERERS
 names a renderer that lives elsewhere (a test's own game).
 
 Modules are imported lazily so the bot (and tests of other games) do not pay for a
@@ -55,6 +57,35 @@ def render_whole(kind: str, state: Any) -> bytes:
     already whole."""
     whole = getattr(renderer_of(kind), "render_house", None)
     return whole(state) if callable(whole) else render_public(kind, state)  # type: ignore[no-any-return]
+
+
+# Discord's longest attachment description (the alt text a screen reader reads out).
+ALT_TEXT_MAX = 1024
+
+
+def describe_public(kind: str, state: Any) -> str:
+    """The board's alt text, in words: whose turn it is, where everyone is, the score.
+    Empty when the game's renderer says nothing; cut to Discord's limit (a game with long
+    names must not get its board refused)."""
+    module = renderer_of(kind)
+    describe = getattr(module, "describe", None)
+    if not callable(describe) and hasattr(module, "__path__"):
+        try:
+            describe = getattr(import_module(f"{module.__name__}.alt_text"), "describe", None)
+        except ModuleNotFoundError as error:
+            if error.name != f"{module.__name__}.alt_text":
+                raise
+    if not callable(describe):
+        return ""
+    return clip_alt(str(describe(state)))
+
+
+def clip_alt(text: str) -> str:
+    """`text` within Discord's limit for a file's description, cut at a word."""
+    text = " ".join(text.split())
+    if len(text) <= ALT_TEXT_MAX:
+        return text
+    return text[:ALT_TEXT_MAX - 1].rsplit(" ", 1)[0] + "…"
 
 
 def render_extras(kind: str, state: Any, events: list[Event]) -> list[tuple[str, bytes]]:

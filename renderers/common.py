@@ -539,3 +539,10 @@ def to_png(img: Image.Image, *, colours: int | None = 256, palette: Palette | No
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=compress_level, optimize=optimize)
     return buf.getvalue()
+
+
+def sentence(text: str) -> str:
+    """`text` ended as a sentence, once ("You win!" stays as it is): alt texts join a
+    game's headline lines into sentences."""
+    text = text.strip()
+    return text if not text or text.endswith((".", "!", "?", "…")) else f"{text}."

@@ -40,8 +40,8 @@ def test_the_demo_ends_in_the_win_or_one_of_the_four_losses(
 
 
 def test_one_valid_png_per_published_post(runs: tuple[DemoRun, DemoRun]) -> None:
-    """Each post's board is written as turn_NNNN.png; a post after a roll also has its
-    dice strip beside it, turn_NNNN_dice.png."""
+    """Each post's board is written as turn_NNNN.png, the dice drawn on it: no second
+    picture beside it."""
     run = runs[0]
     boards = sorted(p.name for p in run.out.glob("turn_????.png"))
     assert boards == [f"turn_{i:04d}.png" for i in range(1, len(run.posts) + 1)]
@@ -56,8 +56,7 @@ def test_one_valid_png_per_published_post(runs: tuple[DemoRun, DemoRun]) -> None
             assert data.startswith(PNG_MAGIC)
             with Image.open(io.BytesIO(data)) as image:
                 image.verify()
-    assert strips and len(list(run.out.glob("turn_*_dice.png"))) == strips
-    assert all([name for name, _ in post.extras] in ([], ["dice.png"]) for post in run.posts)
+    assert strips == 0 and not list(run.out.glob("turn_*_dice.png"))
 
 
 def test_the_same_seed_plays_the_same_game(runs: tuple[DemoRun, DemoRun]) -> None:

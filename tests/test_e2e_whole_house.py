@@ -38,6 +38,7 @@ async def test_whole_house_answers_privately_at_full_size(
     assert private.ephemeral and private.attachments
     width, height = _size(private.attachments[0][1])
     assert width == 1200 and (width, height) != (BOARD_W, BOARD_H)
+    assert private.descriptions[0], "the whole house carries alt text too"
 
     mapped = await (await fd.slash(users[1], channel, "game", "map")).wait()
     shown = mapped.messages[-1]

@@ -1,7 +1,7 @@
 """A game of IT: Evil Below through the real discord.py and the fake Discord.
 
 Four people open a lobby by `/game new game:evilbelow`, join and start. The first rolls
-by command (the dice strip arrives beside the board); one friend rides a Bike on
+by command (the dice are drawn on the board); one friend rides a Bike on
 another's turn and places a totem with the button under his name; the fight is
 revealed card by card on one message that is edited in place; the bot restarts
 mid-fight and the old Reveal button still works; a moderator hands a seat to the AI;
@@ -111,11 +111,12 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     early = await (await fd.slash(bob, channel, "evilbelow", "roll")).wait()
     assert early.ephemeral_texts() == [content.say("errors.not_your_turn", player="ann")]
 
-    # Ann rolls by command: the dice strip comes beside the board.
+    # Ann rolls by command: the dice are drawn on the board, one image per post (a
+    # second one Discord would lay beside it, cropped).
     rolled = await (await fd.slash(ann, channel, "evilbelow", "roll")).wait()
     assert rolled.ephemeral_texts() == [content.say("cog.done")]
     post = latest_turn(fd, channel)
-    assert [name for name, _ in post.attachments] == ["board.png", "dice.png"]
+    assert [name for name, _ in post.attachments] == ["board.png"]
     assert all(data.startswith(PNG_SIGNATURE) for _, data in post.attachments)
     table, state = await _saved(fd, bot, channel)
     while state.pending is not None:  # a tie for Pennywise, or damage to place
@@ -131,6 +132,7 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     assert "Fight Stack 7 (attack cards: 1)" in status.response.text
     shown = (await (await fd.slash(cat, channel, "game", "map")).wait()).messages[-1]
     assert shown.ephemeral and shown.attachments[0][1].startswith(PNG_SIGNATURE)
+    assert shown.descriptions[0] and "ann" in shown.descriptions[0]  # its alt text
     log = await (await fd.slash(cat, channel, "game", "log")).wait()
     assert "rolls:" in log.ephemeral_texts()[0]
     state = await _arrange(bot, channel, state, table)

@@ -250,7 +250,10 @@ def test_score_cards_one_per_seat() -> None:
         assert tx0 <= x0 < x1 <= tx1 and ty0 <= y0 < y1 <= ty1
         mx, my = geo.score_markers[seat]
         assert x0 < mx < x1 and y0 < my < y1
-    assert geo.removed_line[3] <= ty0 and geo.house[3] <= geo.removed_line[1]
+    # The house on the left, the removal line in a column on its right, the scores under
+    # both.
+    assert geo.removed_line[3] <= ty0 and geo.house[3] <= ty0
+    assert geo.house[2] <= geo.removed_line[0]
 
 
 # ------------------------------------------------------------------- no leaks

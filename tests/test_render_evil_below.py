@@ -1,5 +1,6 @@
-"""The IT: Evil Below pictures: the board and the dice strip (renderers/evilbelow/),
-drawn from the views (bot/games/evil_below/view.py) and never from anything face down."""
+"""The IT: Evil Below picture: the board with the last roll's dice and the fight's cards
+on it (renderers/evilbelow/), drawn from the view (bot/games/evil_below/view.py) and
+never from anything face down, on one canvas of the chat's shape for the whole game."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from PIL import Image
 from bot.games.evil_below import EvilBelowGame, content
 from bot.games.evil_below.content import BALLOON, HAND, HEART
 from bot.games.evil_below.state import DRAINPIPE, EvilBelowState
-from bot.games.evil_below.view import CHILD, DOWN, OPEN, board_view, dice_view
+from bot.games.evil_below.view import CHILD, DOWN, OPEN, board_view
 from renderers import canvas, evilbelow, render_public, renderer_of
 from renderers.evilbelow import (
     BALLOON as BALLOON_INK,
@@ -25,8 +26,8 @@ from renderers.evilbelow import (
     U,
     geometry,
     render_board,
-    render_dice,
 )
+from renderers.evilbelow.layout import READ_PX, TEXT_SIZES, displayed_px
 from tests.evil_below_helpers import (
     BARRENS,
     NEIBOLT,
@@ -57,11 +58,8 @@ def test_ai_game_boards_are_small_pngs_of_the_width(players: int) -> None:
         data = render_board(state)
         assert data.startswith(SIGNATURE)
         img = Image.open(io.BytesIO(data))
-        assert img.width == evilbelow.BASE_WIDTH
-        assert len(data) < 200_000
-        dice = render_dice(state)
-        assert dice.startswith(SIGNATURE)
-        assert Image.open(io.BytesIO(dice)).width == evilbelow.BASE_WIDTH
+        assert img.size == (1100, 700)  # the same canvas all game long: the chat's shape
+        assert len(data) < 120_000
 
 
 def test_found_by_the_game_key() -> None:
@@ -76,13 +74,16 @@ def test_renders_are_deterministic_and_cache_free() -> None:
     assert render_board(GAME.copy_state(state)) == first
     canvas.clear_caches()
     assert render_board(state) == first
-    assert render_dice(state) == render_dice(GAME.copy_state(state))
 
 
-def test_smallest_text_is_legible_at_discord_width() -> None:
-    # Text is sized in units of a 600 px wide image and never drawn under MIN_TEXT.
-    assert MIN_TEXT * 600 / U >= 11
-    assert render_board.__kwdefaults__["width"] >= U
+def test_smallest_text_is_legible_at_chat_size() -> None:
+    # Discord shows the board inside 550 x 350: every text size the layout draws is
+    # still READ_PX there, and no size is drawn under MIN_TEXT.
+    width = render_board.__kwdefaults__["width"]
+    assert min(TEXT_SIZES) == MIN_TEXT
+    assert all(displayed_px(size, width) >= READ_PX for size in TEXT_SIZES)
+    assert displayed_px(MIN_TEXT, width) == round(MIN_TEXT * width / U) * 550 / width
+    assert evilbelow.layout.height_of(width) * 550 == 350 * width
 
 
 def pennywise_pixels(state: EvilBelowState) -> list[int]:
@@ -109,7 +110,7 @@ def circle_colour(state: EvilBelowState, where: int, circle: int) -> tuple[int, 
     img = decode(render_board(state))
     geo = geometry(board_view(state))
     cx, cy = geo.circles[where][circle]
-    return img.getpixel((cx - round(8 * geo.scale), cy))  # inside the ring, off the glyph
+    return img.getpixel((cx - round(6 * geo.scale), cy))  # inside the ring, off the glyph
 
 
 def test_circles_show_face_down_child_and_open_apart() -> None:
@@ -174,7 +175,6 @@ def test_nothing_face_down_is_drawn() -> None:
         assert other.circles != state.circles or other.fight_stack != state.fight_stack
         assert board_view(other) == board_view(state)
         assert render_board(other) == render_board(state)
-        assert render_dice(other) == render_dice(state)
 
 
 def test_the_hands_are_drawn_face_up() -> None:
@@ -202,28 +202,39 @@ def test_the_fight_stack_shows_its_size_and_attacks() -> None:
     assert render_board(state) != render_board(arrange(["bill", "bev"]))
 
 
-def test_the_dice_strip_shows_what_was_rolled() -> None:
+def test_the_dice_of_the_last_roll_are_on_the_board() -> None:
     state = arrange(["bill", "bev"])
-    assert dice_view(state).dice == ()
-    empty = render_dice(state)
+    assert board_view(state).dice == ()
+    empty = decode(render_board(state))
     rolled = actions_phase(state, {0: BALLOON, 1: HEART})
-    faces = [d.face for d in dice_view(rolled).dice]
-    assert faces == [BALLOON, HEART] + [HAND] * 5
-    strip = render_dice(rolled)
-    assert strip != empty
-    assert decode(strip).height > decode(empty).height
-    assert len(strip) < 100_000
+    view = board_view(rolled)
+    assert [d.face for d in view.dice] == [BALLOON, HEART] + [HAND] * 5
+    assert view.roller == rolled.players[0]
+    img = decode(render_board(rolled))
+    geo = geometry(view)
+    for box in geo.dice:  # each location's die is drawn in its place, nowhere else
+        assert img.crop(box).tobytes() != empty.crop(box).tobytes()
+    assert img.size == empty.size
+
+    # A real roll is remembered past its turn: the board told after an AI's whole turn
+    # still shows the dice it rolled, none used, and who rolled them.
+    state = arrange(["bill", "bev"])
+    state, _ = GAME.apply(state, 0, next(o.action for o in GAME.options(state, 0)
+                                         if o.action.kind == "roll"))
+    faces = list(state.dice)
+    ended = GAME.copy_state(state)
+    ended.dice, ended.dice_used, ended.turn = [""] * 7, [False] * 7, 1
+    after = board_view(ended)
+    assert [d.face for d in after.dice] == faces and after.roller == state.players[0]
+    assert not any(d.used for d in after.dice)
 
 
 def test_composed_in_the_palette_as_the_rgb_board_quantized() -> None:
     # Pieces pasted in the palette give the picture drawing the board whole in RGB and
-    # quantizing it gives, pixel for pixel (board and dice strip).
+    # quantizing it gives, pixel for pixel.
     from renderers.common import to_png
 
     for state in ai_states(7, seed=5, every=60):
         rgb = evilbelow.render_image(state)
         plain = to_png(rgb, palette=evilbelow.palette(rgb.width))
         assert decode(render_board(state)).tobytes() == decode(plain).tobytes()
-        dice = evilbelow.compose_dice(dice_view(state))
-        plain = to_png(dice, palette=evilbelow.palette(dice.width))
-        assert decode(render_dice(state)).tobytes() == decode(plain).tobytes()

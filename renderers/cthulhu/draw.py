@@ -30,6 +30,7 @@ from renderers.cthulhu.layout import (
     HEADER_FONT,
     MUTED,
     NAME_BAND,
+    NAME_PAD,
     PANEL,
     PANEL_EDGE,
     PORTAL_CORE,
@@ -187,16 +188,18 @@ def _draw_house(canvas: Canvas, house: HouseKey, geo: BoardGeometry,
 
 
 def _draw_rooms(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None:
-    """What changes inside the rooms: names (narrower beside portals), portals, tokens."""
+    """What changes inside the rooms: names, portals (under the name, at the right) and
+    tokens (a token's name stops short of the portals beside it)."""
     s = geo.scale
     pad = max(1, round(ROOM_PAD * s))
     for i, (x0, y0, x1, y1) in geo.rooms.items():
-        name_right = x1 - pad
-        if i in geo.portals:
+        npad = max(1, round(NAME_PAD * s))
+        name_right = x1 - npad
+        if i in geo.portals and geo.portals[i][1] < y0 + round(NAME_BAND * s):  # beside it
             name_right = geo.portals[i][0] - round(PORTAL_R * s) - round(6 * s)
-        f, text = fit_text(state.rooms[i].name, name_right - x0 - pad, round(ROOM_FONT * s),
+        f, text = fit_text(state.rooms[i].name, name_right - x0 - npad, round(ROOM_FONT * s),
                            min_size=round(SMALLEST_FONT * s), bold=True)
-        canvas.text((x0 + pad, y0 + round(NAME_BAND * s) // 2 + round(3 * s)), text, f, TEXT,
+        canvas.text((x0 + npad, y0 + round(NAME_BAND * s) // 2 + round(3 * s)), text, f, TEXT,
                     on=FLOOR, anchor="lm", bold=True)
         if i in geo.portals:
             centre = geo.portals[i]
@@ -219,6 +222,8 @@ def _draw_rooms(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None
             canvas.put((cx, cy), _character(canvas.ink, colour, radius, FLOOR))
             lx = cx + radius + round(6 * s)
             max_w = round(x0 + pad + ((cx - x0 - pad) // col_w + 1) * col_w - lx - 2 * s)
+            if i in geo.portals and abs(cy - geo.portals[i][1]) < radius + PORTAL_R * s:
+                max_w = min(max_w, geo.portals[i][0] - round((PORTAL_R + 6) * s) - lx)
             f, text = fit_text(state.characters[c].name, max_w, size,
                                min_size=min(size, round(SMALLEST_FONT * s)), bold=True)
             canvas.text((lx, cy), text, f, TEXT, on=FLOOR, anchor="lm", bold=True)
@@ -255,12 +260,12 @@ def _draw_removed(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> No
     s = geo.scale
     x1, title_y = geo.removed_line[2], _removed_title_y(geo)
     reserve = len(state.reserve)
-    if reserve:
-        label = f"{reserve} portal{'s' if reserve != 1 else ''} beside the house"
-        f = font(round(SECTION_FONT * s))
-        canvas.text((x1, title_y), label, f, MUTED, on=BG, anchor="rm")
+    if reserve:  # the portals beside the house, as a room's are counted: a marker, "×n"
+        label = f"×{reserve}"
+        f = font(round(SECTION_FONT * s), bold=True)
+        canvas.text((x1, title_y), label, f, PORTAL_CORE, on=BG, anchor="rm", bold=True)
         canvas.put((x1 - text_width(f, label) - round(16 * s), title_y),
-                   _portal(canvas.ink, round(10 * s), BG))
+                   _portal(canvas.ink, round(11 * s), BG))
 
     remaining = [c for c, where in enumerate(state.location) if where is not None]
     slots = len(geo.removed_slots)

@@ -1,6 +1,12 @@
-"""Where everything on a Cthulhu board goes: the palette, the sizes (written for a
-1200 px board and scaled) and `board_geometry`, which lays a board out from arithmetic
-alone, so tests and the drawing code see the same boxes."""
+"""Where everything on a Cthulhu board goes: the palette, the sizes (written for an
+1100 px board and scaled) and `board_geometry`, which lays a board out from arithmetic
+alone, so tests and the drawing code see the same boxes.
+
+Discord shows an image inline inside about 550 x 350 px, so the board is one fixed
+landscape canvas of that shape for the whole game (1100 x 700): the same size on every
+edit, so the live message never jumps, and every text at least READ_PX px there. The
+house takes the left, the removal line a column on the right (a row per slot), the
+scores a strip along the bottom."""
 
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ from renderers.common import (
     Point,
 )
 
-BASE_WIDTH = 1200
+BASE_WIDTH = 1100
+SHOWN_WIDTH, SHOWN_HEIGHT = 550, 350  # the box Discord shows an image in, inline
 
 # Palette: a dark house lit by candle-coloured text. Flat colours only, so PNGs stay small.
 BG: Colour = (13, 15, 21)
@@ -36,33 +43,35 @@ PORTAL_CORE: Colour = (176, 255, 136)  # what sits at a portal marker's geometry
 TRAIL: Colour = (104, 182, 255)  # the last action: its rooms framed, its character ringed
 
 # Layout at BASE_WIDTH, in pixels; everything is multiplied by width / BASE_WIDTH.
-MARGIN = 22
-HEADER_H = 64
-ROOM_GAP = 32  # the corridor space between tiles, where passages are drawn
-ROOM_H = 216
+MARGIN = 16
+HEADER_H = 48
+ROOM_GAP = 26  # the corridor space between tiles, where passages are drawn
+COLUMN_W = 290  # the removal line's column, right of the house
+COLUMN_GAP = 18
 ROOM_RADIUS = 12
 WALL_W = 4
 NAME_BAND = 42
-ROOM_PAD = 12
+ROOM_PAD = 8
+NAME_PAD = 8  # a room name's inset from the walls: "Conservatory" fits a 4-column house
 DOOR_SPAN = 66  # length of a doorway along the wall
 PORTAL_R = 15
 PORTAL_COUNT_W = 34
 SECTION_GAP = 18
 SECTION_TITLE_H = 32
-SLOT_H = 56
-SLOT_GAP = 6
-SLOTS_PER_ROW = 6
-SLOT_LABEL_W = 46
-CARD_H = 84
+SLOT_H = 38
+SLOT_GAP = 4
+SLOT_LABEL_W = 76  # a slot's number and its points, side by side
+CARD_H = 70
 CARD_GAP = 10
 CARD_MAX_W = 300
 
 # Text sizes at BASE_WIDTH. Discord shows a board READ_WIDTH px wide in the channel and
 # text under READ_PX there cannot be read, so no size is below SMALLEST_FONT (READ_PX *
-# BASE_WIDTH / READ_WIDTH): text too long for its place is cut before it shrinks past
-# it. (The seat number inside a seat's shape only repeats the shape; it is no label.)
-READ_WIDTH = 600
-READ_PX = 10
+# BASE_WIDTH / READ_WIDTH, and a pixel to spare): text too long for its place is cut
+# before it shrinks past it. (The seat number inside a seat's shape only repeats the
+# shape; it is no label.)
+READ_WIDTH = SHOWN_WIDTH
+READ_PX = 9
 SMALLEST_FONT = 20
 TITLE_FONT = 32
 HEADER_FONT = 28
@@ -77,11 +86,12 @@ SCORE_FONT = 28
 
 # Token arrangements inside a room, tried in order until all tokens fit:
 # (columns, row pitch, token radius, label font size). One roomy column when few
-# characters share a room, two tighter columns for a crowd of up to 12.
+# characters share a room, two or three tighter columns for a crowd of up to 12.
 TOKEN_LAYOUTS: tuple[tuple[int, int, int, int], ...] = (
-    (1, 40, 15, 22),
-    (1, 27, 11, 20),
-    (2, 27, 11, 20),
+    (1, 36, 14, 22),
+    (1, 26, 11, 20),
+    (2, 26, 11, 20),
+    (3, 26, 11, 20),  # a crowd of 9-12: short names are cut, the tokens stay whole
 )
 # Every text size of the board (the tests check them against READ_PX).
 FONT_SIZES: tuple[int, ...] = (
@@ -138,6 +148,7 @@ def _token_layout(count: int, area_h: int, s: float) -> tuple[int, int, int, int
     for cols, pitch, radius, size in TOKEN_LAYOUTS:
         if math.ceil(count / cols) * pitch * s <= area_h:
             return cols, round(pitch * s), max(2, round(radius * s)), max(6, round(size * s))
+    # Past the last arrangement (a board drawn far under its size): rows squeezed.
     cols, _, radius, size = TOKEN_LAYOUTS[-1]
     pitch = area_h / max(1, math.ceil(count / cols))
     radius = min(radius * s, pitch * 0.42)
@@ -145,29 +156,55 @@ def _token_layout(count: int, area_h: int, s: float) -> tuple[int, int, int, int
                                                                                      pitch * 0.7)))
 
 
+def height_of(width: int) -> int:
+    """The canvas' height for this width: always the chat's shape."""
+    return round(width * SHOWN_HEIGHT / SHOWN_WIDTH)
+
+
 def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometry:
-    """Lay the board out for `width`; the height follows from the content."""
+    """Lay the board out for `width`, on the chat-shaped canvas (`height_of`)."""
     s = width / BASE_WIDTH
 
     def px(v: float) -> int:
         return max(1, round(v * s))
 
+    height = height_of(width)
     margin = px(MARGIN)
     inner_w = width - 2 * margin
-    header: Box = (margin, margin // 2, width - margin, margin // 2 + px(HEADER_H))
+    header: Box = (margin, px(8), width - margin, px(8) + px(HEADER_H))
 
-    # --- house
+    # --- scores: a strip along the bottom
+    track_y0 = height - margin - px(CARD_H)
+    seats = max(1, len(state.players))
+    card_gap = px(CARD_GAP)
+    card_w = min(px(CARD_MAX_W), (inner_w - (seats - 1) * card_gap) / seats)
+    row_w = seats * card_w + (seats - 1) * card_gap
+    start = margin + (inner_w - row_w) / 2
+    cards: dict[int, Box] = {}
+    markers: dict[int, Point] = {}
+    for seat in range(len(state.players)):
+        x0 = round(start + seat * (card_w + card_gap))
+        x1 = round(start + seat * (card_w + card_gap) + card_w)
+        cards[seat] = (x0, track_y0, x1, track_y0 + px(CARD_H))
+        markers[seat] = (x0 + px(26), track_y0 + px(24))
+    score_track: Box = (margin, track_y0, width - margin, track_y0 + px(CARD_H))
+
+    # --- house: the left, from under the header to over the scores
     cols, rows = _grid(state)
     gap = px(ROOM_GAP)
-    room_w = (inner_w - (cols - 1) * gap) / cols
-    room_h = px(ROOM_H)
+    column_x0 = width - margin - px(COLUMN_W)
+    house_x1 = column_x0 - px(COLUMN_GAP)
     house_y0 = header[3] + px(8)
+    house_y1 = track_y0 - px(SECTION_GAP)
+    room_w = (house_x1 - margin - (cols - 1) * gap) / cols
+    room_h = (house_y1 - house_y0 - (rows - 1) * gap) / rows
     rooms: dict[int, Box] = {}
     for i, room in enumerate(state.rooms):
         x0 = margin + round(room.col * (room_w + gap))
-        y0 = house_y0 + room.row * (room_h + gap)
-        rooms[i] = (x0, y0, margin + round(room.col * (room_w + gap) + room_w), y0 + room_h)
-    house: Box = (margin, house_y0, width - margin, house_y0 + rows * room_h + (rows - 1) * gap)
+        y0 = house_y0 + round(room.row * (room_h + gap))
+        rooms[i] = (x0, y0, margin + round(room.col * (room_w + gap) + room_w),
+                    house_y0 + round(room.row * (room_h + gap) + room_h))
+    house: Box = (margin, house_y0, house_x1, house_y1)
 
     gaps: dict[tuple[int, int], Point] = {}
     cell = {(r.col, r.row): i for i, r in enumerate(state.rooms)}
@@ -183,14 +220,22 @@ def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometr
                 gx, gy = (ba[0] + ba[2]) // 2, (ba[3] + bb[1]) // 2
             gaps[(min(a, b), max(a, b))] = (gx, gy)
 
-    # --- tokens and portals inside rooms
+    # --- tokens and portals inside rooms. Portals sit under the name, at the right, and
+    # the tokens below them, where one roomy column of tokens still fits there; else
+    # beside the name (the name is cut shorter, never a token or its name covered).
     tokens: dict[int, Point] = {}
     token_radius: dict[int, int] = {}
     portals: dict[int, Point] = {}
     pad = px(ROOM_PAD)
     for i, (x0, y0, x1, y1) in rooms.items():
         inside = [c for c, where in enumerate(state.location) if where == i]
+        portal_here = i < len(state.room_portals) and bool(state.room_portals[i])
         area = (x0 + pad, y0 + px(NAME_BAND), x1 - pad, y1 - pad)
+        under = y0 + px(NAME_BAND) + px(2 * PORTAL_R + 6)
+        portal_under = portal_here and _token_layout(len(inside), y1 - pad - under, s)[0] == 1 \
+            and len(inside) * px(TOKEN_LAYOUTS[1][1]) <= y1 - pad - under
+        if portal_under:
+            area = (area[0], under, area[2], area[3])
         area_h = area[3] - area[1]
         tcols, pitch, radius, _ = _token_layout(len(inside), area_h, s)
         per_col = math.ceil(len(inside) / tcols) if inside else 0
@@ -201,48 +246,27 @@ def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometr
             tokens[c] = (round(area[0] + col * col_w + radius + px(2)),
                          round(top + row * pitch + pitch / 2))
             token_radius[c] = radius
-        if i < len(state.room_portals) and state.room_portals[i]:
+        if portal_here:
+            below = y0 + px(NAME_BAND) + px(PORTAL_R) + px(2)
             portals[i] = (x1 - pad - px(PORTAL_COUNT_W) - px(PORTAL_R),
-                          y0 + px(NAME_BAND) // 2 + px(2))
+                          below if portal_under else y0 + px(NAME_BAND) // 2 + px(2))
 
-    # --- removal line: rows of up to SLOTS_PER_ROW, read left to right, top to bottom
-    line_y0 = house[3] + px(SECTION_GAP)
+    # --- removal line: the right column, a row per slot, read top to bottom
+    line_y0 = house_y0
     slots_n = max(2, len(state.characters))
-    per_row = min(slots_n, SLOTS_PER_ROW)
-    slot_gap = px(SLOT_GAP)
-    slot_w = (inner_w - (per_row - 1) * slot_gap) / per_row
-    slot_h = px(SLOT_H)
     slot_y0 = line_y0 + px(SECTION_TITLE_H)
+    slot_h = min(px(SLOT_H), (house_y1 - slot_y0 - (slots_n - 1) * px(SLOT_GAP)) / slots_n)
     removed_slots: list[Box] = []
     removed_centres: list[Point] = []
-    removed_radius = px(17)
+    removed_radius = min(px(14), round(slot_h * 0.38))
     for k in range(slots_n):
-        row, col = divmod(k, per_row)
-        x0 = margin + round(col * (slot_w + slot_gap))
-        x1 = margin + round(col * (slot_w + slot_gap) + slot_w)
-        y0 = slot_y0 + row * (slot_h + slot_gap)
-        removed_slots.append((x0, y0, x1, y0 + slot_h))
-        removed_centres.append((x0 + px(SLOT_LABEL_W) + removed_radius + px(4),
-                                y0 + slot_h // 2))
-    removed_line: Box = (margin, line_y0, width - margin, removed_slots[-1][3])
+        y0 = round(slot_y0 + k * (slot_h + px(SLOT_GAP)))
+        removed_slots.append((column_x0, y0, width - margin,
+                              round(slot_y0 + k * (slot_h + px(SLOT_GAP)) + slot_h)))
+        removed_centres.append((column_x0 + px(SLOT_LABEL_W) + removed_radius + px(4),
+                                (y0 + removed_slots[-1][3]) // 2))
+    removed_line: Box = (column_x0, line_y0, width - margin, removed_slots[-1][3])
 
-    # --- scores
-    track_y0 = removed_line[3] + px(SECTION_GAP)
-    seats = max(1, len(state.players))
-    card_gap = px(CARD_GAP)
-    card_w = min(px(CARD_MAX_W), (inner_w - (seats - 1) * card_gap) / seats)
-    row_w = seats * card_w + (seats - 1) * card_gap
-    start = margin + (inner_w - row_w) / 2
-    cards: dict[int, Box] = {}
-    markers: dict[int, Point] = {}
-    for seat in range(len(state.players)):
-        x0 = round(start + seat * (card_w + card_gap))
-        x1 = round(start + seat * (card_w + card_gap) + card_w)
-        cards[seat] = (x0, track_y0, x1, track_y0 + px(CARD_H))
-        markers[seat] = (x0 + px(28), track_y0 + px(27))
-    score_track: Box = (margin, track_y0, width - margin, track_y0 + px(CARD_H))
-
-    height = score_track[3] + margin
     return BoardGeometry(
         width=width, height=height, scale=s, header=header, house=house, rooms=rooms,
         gaps=gaps, tokens=tokens, token_radius=token_radius, portals=portals,
@@ -250,4 +274,3 @@ def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometr
         removed_centres=removed_centres, removed_radius=removed_radius,
         score_track=score_track, score_cards=cards, score_markers=markers,
     )
-

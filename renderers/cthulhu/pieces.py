@@ -203,15 +203,17 @@ def _slot(w: int, h: int, s: float, number: int, last: bool, points: int,
     filled = occupant is not None
     edge = GOLD if last else (PANEL_EDGE if filled else DIM)
     rounded_box(img, (0, 0, w, h), round(8 * s), PANEL, outline=edge, width=max(1, round(2 * s)))
-    label_cx = round(SLOT_LABEL_W * s / 2) + round(2 * s)
+    # The number, then the points it earns, side by side (a row per slot).
+    label_cx = round(SLOT_LABEL_W * s * 0.27)
+    points_cx = round(SLOT_LABEL_W * s * 0.72)
     cy = h // 2
     if last:  # the survivor's slot: a star rather than a number
-        polygon(img, star_points((label_cx, cy - round(9 * s)), round(11 * s)), GOLD)
+        polygon(img, star_points((label_cx, cy), round(11 * s)), GOLD)
     else:
-        centered_text(draw, (label_cx, cy - round(9 * s)), str(number),
+        centered_text(draw, (label_cx, cy), str(number),
                       font(round(SLOT_NUMBER_FONT * s), bold=True), TEXT if filled else MUTED,
                       bold=True)
-    centered_text(draw, (label_cx, cy + round(14 * s)), f"+{points}",
+    centered_text(draw, (points_cx, cy), f"+{points}",
                   font(round(SLOT_POINTS_FONT * s), bold=True), GOLD if points else MUTED,
                   bold=True)
     r = radius

@@ -1,13 +1,14 @@
-"""The public pictures of an IT: Evil Below game: the board after every step that
-changes it, and the dice rolled as a strip.
+"""The public picture of an IT: Evil Below game: the board after every step that
+changes it, the dice of the last roll and the fight's turned cards on it (one image per
+post: Discord lays a second one beside the first, cropped).
 
-Both are drawn from the engine's views (bot/games/evil_below/view.py), never from the
-state itself, so nothing face down can reach a picture: victims still in their circles
-are drawn face down alike, the Fight Stack, decks and attack pile only as counts.
+It is drawn from the engine's view (bot/games/evil_below/view.py), never from the state
+itself, so nothing face down can reach it: victims still in their circles are drawn
+face down alike, the Fight Stack, decks and attack pile only as counts.
 
-Sizes are written for a 600 px wide image (`U` units) and scaled to the width asked
-for; the board is drawn 900 px wide so that its smallest text (11 units, 16 px) is
-still ~11 px where Discord shows it in a chat, about 600 px wide.
+One fixed landscape canvas for the whole game, shaped as Discord shows images inline
+(renderers/evilbelow/layout.py: where everything goes, and why the smallest text reads
+at chat size).
 
 A board is posted after every action, and drawing it whole in RGB, then quantizing and
 encoding it, cost more than the rest of the action several times over. So it is
@@ -27,25 +28,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.core.events import Event
 from bot.games.base import PlayerInfo
 from bot.games.evil_below import GAME, content
+from bot.games.evil_below.content import say
 from bot.games.evil_below.view import (
     ATTACK_MARK,
     CHILD,
     DOWN,
     BoardView,
-    DiceView,
+    CardView,
+    DieView,
     HeroView,
     LocationView,
     board_view,
-    dice_view,
 )
 from renderers.canvas import Canvas, Ink, Sprite, pieces, register, trimmed
 from renderers.common import (
@@ -58,6 +59,7 @@ from renderers.common import (
     disc,
     draw_text,
     fit_text,
+    fit_wrapped,
     font,
     font_signature,
     make_palette,
@@ -67,12 +69,38 @@ from renderers.common import (
     rounded_box,
     wrap_text,
 )
+from renderers.evilbelow.layout import (
+    BASE_WIDTH,
+    BIKE_Y,
+    CARD_H,
+    CARD_STEP,
+    CARD_W,
+    CHIP_STEP,
+    CIRCLE_R,
+    COLUMN_W,
+    COLUMN_X,
+    DICE_Y,
+    DIE,
+    FIGHT_Y,
+    HAND_CHIPS,
+    HEADER,
+    MARGIN,
+    MIN_TEXT,
+    MOVED_RING,
+    NAME_BAND,
+    PAWN_R,
+    SPACE,
+    SPACE_STEP,
+    TRACK_LABEL_H,
+    TRACK_Y,
+    WEAK_ROW,
+    Geometry,
+    U,
+    pawn_offset,
+)
+from renderers.evilbelow.layout import geometry as _layout
 
-BASE_WIDTH = 900
-ROLL_EVENT = "roll"  # the engine's event kind for a roll; its data holds the faces
-DICE_FILE = "dice.png"
-U = 600  # the width sizes are written for
-MIN_TEXT = 11  # the smallest text, in units
+__all__ = ["BASE_WIDTH", "MIN_TEXT", "Geometry", "U", "geometry"]
 
 BG: Colour = (18, 17, 23)
 PANEL: Colour = (33, 31, 40)
@@ -96,74 +124,16 @@ FLAT_COLOURS: tuple[Colour, ...] = (BG, PANEL, EDGE, TEXT, MUTED, HOLE, DOWN_FIL
                                     CHILD_FILL, CHILD_INK, ATTACK, BALLOON, STRING, GOLD, BIKE,
                                     CARD, CARD_EDGE, TRAIL, BLACK, WHITE)
 
-# Where the locations sit: a ring around the Drainpipe, in board order (their adjacency
-# ring), clockwise from the top left; the Fight Stack takes the ring's last cell.
-CELLS: tuple[tuple[int, int], ...] = ((0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2))
-FIGHT_CELL = (0, 1)
-DRAIN_CELL = (1, 1)
 SHORT: dict[str, str] = {"bill": "Bi", "bev": "Bv", "ben": "Bn", "mike": "M", "richie": "R",
                          "eddie": "E", "stan": "S"}
 
-MARGIN, GAP, HEADER = 8, 6, 30
-CELL_H = 92
-CIRCLE_R, CIRCLE_STEP = 11, 27
-PAWN_R, PAWN_STEP = 11, 25
-MOVED_RING = 2.5  # how far out of a pawn the ring of a hero that moved this turn lies
-WEAK_ROW, HERO_ROW = 32, 34
-HAND_CHIPS, CHIP_STEP = 3, 14  # a hand shows up to three cards, 14 units apart
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """Where things are drawn, in pixels, for tests and the drawing code alike."""
-
-    width: int
-    height: int
-    scale: float
-    locations: tuple[Box, ...]  # location -> its box
-    fight: Box
-    drainpipe: Box
-    circles: tuple[tuple[tuple[int, int], ...], ...]  # location -> circle centres
-    pennywise: tuple[int, int]  # the marker's centre
-    tracks_y: int
-    weaknesses_y: int
-    heroes_y: int
-
-
-def _cell_box(col: int, row: int, k: float) -> Box:
-    cw = (U - 2 * MARGIN - 2 * GAP) / 3
-    x0 = MARGIN + col * (cw + GAP)
-    y0 = HEADER + 6 + row * (CELL_H + GAP)
-    return (round(x0 * k), round(y0 * k), round((x0 + cw) * k), round((y0 + CELL_H) * k))
-
 
 def geometry(view: BoardView, width: int = BASE_WIDTH) -> Geometry:
-    k = width / U
-    boxes = tuple(_cell_box(*CELLS[i], k) for i in range(len(view.locations)))
-    circles = tuple(
-        tuple((round(b[0] + (8 + CIRCLE_R + j * CIRCLE_STEP) * k), round(b[1] + 37 * k))
-              for j in range(len(loc.circles)))
-        for b, loc in zip(boxes, view.locations, strict=True))
-    drain = _cell_box(*DRAIN_CELL, k)
+    """Where this board's things are drawn (the canvas is the same for every board)."""
     where = next((i for i, loc in enumerate(view.locations) if loc.pennywise), None)
-    if where is None:
-        penny = ((drain[0] + drain[2]) // 2, round(drain[1] + 52 * k))
-    else:
-        b = boxes[where]
-        penny = (round(b[2] - 20 * k), round(b[1] + 37 * k))
-    grid_end = HEADER + 6 + 3 * CELL_H + 2 * GAP
-    tracks = grid_end + 8
-    weak = tracks + 2 * 32 + 6
-    extra = 0
-    if view.fighting:
-        extra = 36
-    heroes = weak + 18 + len(view.weaknesses) * WEAK_ROW + 4 + extra
-    rows = (len(view.heroes) + 1) // 2
-    height = heroes + 18 + rows * HERO_ROW + 4
-    if view.footer:
-        height += 36
-    return Geometry(width, round((height + MARGIN) * k), k, boxes, _cell_box(*FIGHT_CELL, k),
-                    drain, circles, penny, round(tracks * k), round(weak * k), round(heroes * k))
+    return _layout(tuple(len(loc.circles) for loc in view.locations),
+                   tuple(loc.heroes for loc in view.locations), where, len(view.heroes),
+                   width)
 
 
 # ---------------------------------------------------------------- glyphs
@@ -322,24 +292,74 @@ def _grate(img: Image.Image, centre: tuple[float, float], k: float) -> None:
 
 
 def _location_panel(img: Image.Image, colour: Colour, name: str, band: int, k: float) -> None:
-    """A location's panel, its name on a band `band` px high in its colour."""
+    """A location's panel, its name (on two lines if it must) on a band `band` px high
+    in its colour."""
     w, h = img.size
     rounded_box(img, (0, 0, w, h), round(6 * k), PANEL, colour, max(1, round(2 * k)))
     rounded_box(img, (0, 0, w, band), round(6 * k), colour)
-    _text(ImageDraw.Draw(img), (7 * k, 11 * k), name, 12, k, contrast_text(colour), bold=True,
-          width=w / k - 14)
+    f, lines = fit_wrapped(name, round(w - 12 * k), 2, round(12 * k),
+                           min_size=round(MIN_TEXT * k), bold=True)
+    pitch = band / (len(lines) + 0.35)
+    top = (band - pitch * len(lines)) / 2 + pitch / 2
+    for i, line in enumerate(lines):
+        draw_text(ImageDraw.Draw(img), (6 * k, top + i * pitch), line, f,
+                  contrast_text(colour), anchor="lm", bold=True)
 
 
 def _fight_frame(img: Image.Image, k: float) -> None:
     w, h = img.size
     rounded_box(img, (0, 0, w, h), round(6 * k), PANEL, CARD_EDGE, max(1, round(2 * k)))
-    _text(ImageDraw.Draw(img), (8 * k, 11 * k), "Fight Stack", 12, k, TEXT, bold=True)
+    _text(ImageDraw.Draw(img), (7 * k, 12 * k), say("views.fight_stack"), 12, k, TEXT,
+          bold=True, width=w / k - 14)
 
 
 def _drain_frame(img: Image.Image, label: str, k: float) -> None:
     w, h = img.size
     rounded_box(img, (0, 0, w, h), round(6 * k), HOLE, EDGE, max(1, round(1 * k)))
-    _text(ImageDraw.Draw(img), (w / 2, 13 * k), label, 12, k, MUTED, bold=True, anchor="mm")
+    _text(ImageDraw.Draw(img), (w / 2, 12 * k), label, 12, k, MUTED, bold=True, anchor="mm",
+          width=w / k - 12)
+
+
+def _die(img: Image.Image, xy: tuple[float, float], colour: Colour, face: str, used: bool,
+         k: float) -> None:
+    """One die of the last roll, its top-left corner at xy, DIE units wide: its face on
+    its location's colour (faded once used)."""
+    x, y = xy
+    face_fill = mix(colour, BG, 0.6) if used else colour
+    rounded_box(img, (round(x), round(y), round(x + DIE * k), round(y + DIE * k)),
+                max(1, round(4 * k)), TEXT if not used else EDGE)
+    rounded_box(img, (round(x + 1.5 * k), round(y + 1.5 * k), round(x + (DIE - 1.5) * k),
+                      round(y + (DIE - 1.5) * k)), max(1, round(3 * k)), face_fill)
+    cx, cy = x + DIE / 2 * k, y + DIE / 2 * k
+    ink = contrast_text(face_fill)
+    u = DIE / 76 * k  # the faces are written for a 76-unit die
+    if face == "balloon":  # in the face's ink like the others: pink on red would not show
+        _balloon(img, (cx, cy - 8 * u), 16 * u, ink)
+    elif face == "heart":
+        _heart(img, (cx, cy + 2 * u), 22 * u, ink)
+    else:  # a hand: palm and fingers
+        rounded_box(img, (round(cx - 13 * u), round(cy - 2 * u), round(cx + 11 * u),
+                          round(cy + 20 * u)), max(1, round(6 * u)), ink)
+        for dx, tip in ((-10, -16), (-3, -21), (4, -21), (10, -16)):
+            rounded_box(img, (round(cx + (dx - 3) * u), round(cy + tip * u),
+                              round(cx + (dx + 3) * u), round(cy + 4 * u)),
+                        max(1, round(3 * u)), ink)
+
+
+def _turned(img: Image.Image, xy: tuple[float, float], k: float, colour: str, mark: str,
+            attack: bool) -> None:
+    """A card turned in the fight: a totem in its location's colour with its letter, or
+    an attack card (its balloon on red)."""
+    x, y = xy
+    box = (round(x), round(y), round(x + CARD_W * k), round(y + CARD_H * k))
+    if attack:
+        rounded_box(img, box, max(1, round(2 * k)), HOLE, ATTACK, max(1, round(1.5 * k)))
+        _balloon(img, (x + CARD_W / 2 * k, y + 5.5 * k), 3.6 * k, ATTACK)
+        return
+    fill = parse_colour(colour)
+    rounded_box(img, box, max(1, round(2 * k)), fill, CARD_EDGE, max(1, round(k)))
+    _text(ImageDraw.Draw(img), (x + CARD_W / 2 * k, y + CARD_H / 2 * k), mark, 11, k,
+          contrast_text(fill), bold=True, anchor="mm")
 
 
 def _row(img: Image.Image, radius: int, fill: Colour, edge: Colour | None, width: int) -> None:
@@ -416,21 +436,27 @@ def _location(b: _Board, view: BoardView, loc: LocationView, geo: Geometry) -> N
     k = geo.scale
     x0, y0, x1, y1 = geo.locations[loc.index]
     b.plate(_location_panel, (x0, y0, x1, y1), BG, parse_colour(loc.colour), loc.name,
-            round(y0 + 21 * k) - y0, k)
+            round(y0 + NAME_BAND * k) - y0, k)
     for centre, circle in zip(geo.circles[loc.index], loc.circles, strict=True):
         b.glyph(_circle, centre, PANEL, CIRCLE_R * k, circle.token, circle.mark, k)
+    die = next((d for d in view.dice if d.location == loc.index), None)
+    if die is not None:
+        dx0, dy0, _, _ = geo.dice[loc.index]
+        b.glyph(_die, (dx0, dy0), PANEL, (DIE + 2) * k, parse_colour(die.colour), die.face,
+                die.used, k)
     if loc.bikes:
-        bx = x0 + (8 + 4 * CIRCLE_STEP) * k
-        b.glyph(_bike, (bx, y0 + 40 * k), PANEL, 22 * k, k, BIKE, PANEL)
+        bx = x0 + 6 * k
+        b.glyph(_bike, (bx, y0 + BIKE_Y * k), PANEL, 22 * k, k, BIKE, PANEL)
         if loc.bikes > 1:
-            b.text((bx + 22 * k, y0 + 37 * k), f"×{loc.bikes}", 11, BIKE, PANEL, bold=True)
+            b.text((bx + 22 * k, y0 + (BIKE_Y - 3) * k), f"×{loc.bikes}", 11, BIKE, PANEL,
+                   bold=True)
     if loc.pennywise:
         b.glyph(_pennywise, geo.pennywise, PANEL, 26 * k, k)
     for j, seat in enumerate(loc.heroes):
         hero = view.heroes[seat]
-        b.glyph(_pawn, (x0 + (8 + PAWN_R + j * PAWN_STEP) * k, y0 + 72 * k), PANEL,
-                (PAWN_R + MOVED_RING) * k, PAWN_R * k, k, hero.colour, hero.character,
-                hero.acting, hero.moved)
+        dx, dy = pawn_offset(j)
+        b.glyph(_pawn, (x0 + dx * k, y0 + dy * k), PANEL, (PAWN_R + MOVED_RING) * k,
+                PAWN_R * k, k, hero.colour, hero.character, hero.acting, hero.moved)
     if loc.index in view.changed:  # left or entered this turn: framed in the gap round it
         w = max(2, round(2 * k))
         for band in ((x0 - w, y0 - w, x1 + w, y0), (x0 - w, y1, x1 + w, y1 + w),
@@ -441,16 +467,19 @@ def _location(b: _Board, view: BoardView, loc: LocationView, geo: Geometry) -> N
 def _fight_panel(b: _Board, view: BoardView, geo: Geometry) -> None:
     k = geo.scale
     x0, y0, x1, _ = geo.fight
+    width = (x1 - x0) / k - 12
     b.plate(_fight_frame, geo.fight, BG, k)
     cards = min(4, max(1, view.fight_stack // 3))
-    b.glyph(_pile, (x0 + 10 * k, y0 + 28 * k), PANEL, 24 * k, cards, k)
-    b.text((x0 + 30 * k, y0 + 31 * k), f"{view.fight_stack} cards", 15, TEXT, PANEL, bold=True)
-    b.glyph(_balloon, (x0 + 15 * k, y0 + 48 * k), PANEL, 12 * k, 5 * k, ATTACK)
-    b.text((x0 + 30 * k, y0 + 50 * k), f"{view.fight_attacks} attack", 13, ATTACK, PANEL,
-           bold=True)
-    b.text((x0 + 8 * k, y0 + 69 * k), f"Attack pile {view.attack_pile}", 11, MUTED, PANEL)
-    b.text((x0 + 8 * k, y0 + 82 * k), f"Totems {view.totem_deck} · discard {view.totem_discard}",
-           11, MUTED, PANEL, width=(x1 - x0) / k - 14)
+    b.glyph(_pile, (x0 + 8 * k, y0 + 30 * k), PANEL, 24 * k, cards, k)
+    b.text((x0 + 28 * k, y0 + 33 * k), say("views.stack_cards", size=view.fight_stack), 13,
+           TEXT, PANEL, bold=True, width=width - 22)
+    b.glyph(_balloon, (x0 + 14 * k, y0 + 50 * k), PANEL, 12 * k, 5 * k, ATTACK)
+    b.text((x0 + 28 * k, y0 + 53 * k), say("views.stack_attacks", attacks=view.fight_attacks),
+           12, ATTACK, PANEL, bold=True, width=width - 22)
+    for n, line in enumerate((say("views.attack_pile", count=view.attack_pile),
+                              say("views.totems", deck=view.totem_deck),
+                              say("views.discard", discard=view.totem_discard))):
+        b.text((x0 + 6 * k, y0 + (70 + n * 14) * k), line, 11, MUTED, PANEL, width=width)
 
 
 def _drainpipe(b: _Board, view: BoardView, geo: Geometry) -> None:
@@ -465,21 +494,25 @@ def _drainpipe(b: _Board, view: BoardView, geo: Geometry) -> None:
 
 def _tracks(b: _Board, view: BoardView, geo: Geometry) -> None:
     k = geo.scale
-    y = geo.tracks_y / k
-    step, size = 28, 24
+    x = COLUMN_X
     for row, track in enumerate((view.influence, view.strength)):
-        ty = y + row * 32
-        b.text((MARGIN * k, (ty + size / 2) * k), track.label, 12, TEXT, BG, bold=True)
-        start = 112
+        ty = TRACK_Y[row]
+        note = f"{track.filled}/{track.length}"
+        b.text((x * k, (ty + TRACK_LABEL_H / 2) * k), f"{track.label} {note}", 12,
+               GOLD if row else (ATTACK if track.filled else TEXT), BG, bold=True,
+               width=COLUMN_W)
+        sy = ty + TRACK_LABEL_H + 1
         spaces = track.length if row == 0 else track.length + 1  # Strength has Start
+        step = min(SPACE_STEP, (COLUMN_W - SPACE) / max(1, spaces - 1))
         for i in range(spaces):
-            sx = start + i * step
-            box = (round(sx * k), round(ty * k), round((sx + size) * k), round((ty + size) * k))
+            sx = x + i * step
+            box = (round(sx * k), round(sy * k), round((sx + SPACE) * k),
+                   round((sy + SPACE) * k))
             number = i + 1 if row == 0 else i
             attack = row == 0 and number in track.attack_spaces
-            b.plate(_row, box, BG, round(4 * k), HOLE, ATTACK if attack else EDGE,
+            b.plate(_row, box, BG, round(3 * k), HOLE, ATTACK if attack else EDGE,
                     max(1, round((2 if attack else 1) * k)))
-            centre = ((sx + size / 2) * k, (ty + size / 2) * k)
+            centre = ((sx + SPACE / 2) * k, (sy + SPACE / 2) * k)
             if row == 0 and i < track.filled:
                 what = "child"
             elif row == 1 and i == track.filled:
@@ -490,61 +523,77 @@ def _tracks(b: _Board, view: BoardView, geo: Geometry) -> None:
                 what = "S" if i == 0 else str(i)
             else:
                 continue
-            b.glyph(_space, centre, HOLE, 11 * k, what, k)
-        note = f"{track.filled}/{track.length}"
-        b.text(((start + spaces * step + 4) * k, (ty + size / 2) * k), note, 12,
-               GOLD if row else (ATTACK if track.filled else MUTED), BG, bold=True)
+            b.glyph(_space, centre, HOLE, 10 * k, what, k)
+
+
+def _fight_cards(b: _Board, view: BoardView, geo: Geometry) -> None:
+    """Whose roll the town's dice are, then the cards turned in this fight: a card each
+    (its colour and letter), then their names."""
+    k = geo.scale
+    x = COLUMN_X
+    if view.roller:
+        b.text((x * k, (DICE_Y + 6) * k), say("views.dice_of", player=view.roller), 11, MUTED,
+               BG, width=COLUMN_W)
+    if not view.fighting:
+        b.text((x * k, (FIGHT_Y + CARD_H / 2) * k), say("views.no_fight"), 11, MUTED, BG,
+               width=COLUMN_W)
+        return
+    label = say("views.fight_cards")
+    f = _f(12, k, True)
+    b.text((x * k, (FIGHT_Y + CARD_H / 2) * k), label, 12, GOLD, BG, bold=True)
+    cx = x + math.ceil(f.getlength(label) / k) + 5
+    room = max(0, int((x + COLUMN_W - cx - CARD_W) // CARD_STEP) + 1)
+    for n, card in enumerate(view.cards[-room:] if room else ()):
+        b.glyph(_turned, ((cx + n * CARD_STEP) * k, FIGHT_Y * k), BG, (CARD_H + 2) * k, k,
+                card.colour, card.mark, card.attack)
+    names = ", ".join(card.name for card in view.cards) or say("views.revealed_none")
+    f = _f(11, k)
+    for i, line in enumerate(wrap_text(names, f, round(COLUMN_W * k), 3)):
+        b.canvas.text((x * k, (FIGHT_Y + CARD_H + 8 + i * 12) * k), line, f,
+                      TEXT if view.cards else MUTED, on=BG, anchor="lm")
 
 
 def _weaknesses(b: _Board, view: BoardView, geo: Geometry) -> None:
     k = geo.scale
-    y = geo.weaknesses_y / k
+    x, y = COLUMN_X, geo.weaknesses_y / k
     f = _f(11, k)
-    if view.fighting:
-        cards = ", ".join(view.revealed) if view.revealed else "nothing yet"
-        lines = wrap_text(f"Revealed: {cards}", f, round((U - 2 * MARGIN) * k), 2)
-        for i, line in enumerate(lines):
-            b.canvas.text((MARGIN * k, (y + 8 + i * 15) * k), line, f, GOLD, on=BG, anchor="lm")
-        y += 36
-    b.text((MARGIN * k, (y + 8) * k),
-           f"Pennywise's weaknesses (face up) · {view.weaknesses_done} found", 12, TEXT, BG,
-           bold=True)
+    found = say("views.weakness_done", count=view.weaknesses_done)
+    b.text(((x + COLUMN_W) * k, (y + 6) * k), found, 11, GOLD, BG, anchor="rm")
+    room = COLUMN_W - math.ceil(_f(11, k).getlength(found) / k) - 6
+    b.text((x * k, (y + 6) * k), say("views.weaknesses_short"), 12, TEXT, BG, bold=True,
+           width=room)
     for i, w in enumerate(view.weaknesses):
-        ry = y + 18 + i * WEAK_ROW
-        b.plate(_row, (round(MARGIN * k), round(ry * k), round((U - MARGIN) * k),
-                       round((ry + WEAK_ROW - 3) * k)), BG, round(4 * k), PANEL, None, 0)
-        b.glyph(_reward, ((MARGIN + 14) * k, (ry + 14) * k), PANEL, 10 * k, w.reward, k)
-        text = w.name or "No weakness left in this stack"
-        lines = wrap_text(text, f, round((U - 2 * MARGIN - 100) * k), 2)
-        top = ry + 14 - (len(lines) - 1) * 6.5
+        ry = y + 14 + i * WEAK_ROW
+        b.plate(_row, (round(x * k), round(ry * k), round((x + COLUMN_W) * k),
+                       round((ry + WEAK_ROW - 2) * k)), BG, round(4 * k), PANEL, None, 0)
+        mid = ry + (WEAK_ROW - 2) / 2
+        b.glyph(_reward, ((x + 11) * k, mid * k), PANEL, 10 * k, w.reward, k)
+        text = w.name or say("views.weakness_none")
+        lines = wrap_text(text, f, round((COLUMN_W - 64) * k), 2)
+        top = mid - (len(lines) - 1) * 5.75
         for j, line in enumerate(lines):
-            b.canvas.text(((MARGIN + 30) * k, (top + j * 13) * k), line, f,
+            b.canvas.text(((x + 24) * k, (top + j * 11.5) * k), line, f,
                           TEXT if w.name else MUTED, on=PANEL, anchor="lm")
-        b.text(((U - MARGIN - 8) * k, (ry + 14) * k), f"{w.left} left", 11, MUTED, PANEL,
-               anchor="rm")
+        b.text(((x + COLUMN_W - 4) * k, mid * k), say("views.weakness_left", left=w.left), 11,
+               MUTED, PANEL, anchor="rm")
 
 
 def _heroes(b: _Board, view: BoardView, geo: Geometry) -> None:
+    """A row per Loser: the pawn, the player, Bravery, the hand and a Bike."""
     k = geo.scale
-    y = geo.heroes_y / k
-    b.text((MARGIN * k, (y + 8) * k), "The Losers' Club", 12, TEXT, BG, bold=True)
-    col_w = (U - 2 * MARGIN - GAP) / 2
-    for n, hero in enumerate(view.heroes):
-        x = MARGIN + (n % 2) * (col_w + GAP)
-        ry = y + 18 + (n // 2) * HERO_ROW
-        b.plate(_row, (round(x * k), round(ry * k), round((x + col_w) * k),
-                       round((ry + HERO_ROW - 3) * k)), BG, round(4 * k), PANEL,
+    for hero, (rx0, ry0, rx1, ry1) in zip(view.heroes, geo.hero_rows, strict=False):
+        b.plate(_row, (rx0, ry0, rx1, ry1), BG, round(4 * k), PANEL,
                 GOLD if hero.acting else PANEL, max(1, round(k)))
-        cy = ry + (HERO_ROW - 3) / 2
-        b.glyph(_pawn, ((x + 15) * k, cy * k), PANEL, 10 * k, 10 * k, k, hero.colour,
+        x, cy = rx0 / k, (ry0 + ry1) / 2 / k
+        r = min(8.0, (ry1 - ry0) / k / 2 - 0.5)
+        b.glyph(_pawn, ((x + 10) * k, cy * k), PANEL, (r + 1) * k, r * k, k, hero.colour,
                 hero.character, hero.acting)
-        b.text(((x + 30) * k, (cy - 7) * k), hero.name, 12, TEXT, PANEL, bold=True, width=120)
         who = hero.player + (" (AI)" if hero.ai else "")
-        b.text(((x + 30) * k, (cy + 8) * k), who, 11, MUTED, PANEL, width=120)
-        b.glyph(_hearts, ((x + 160) * k, cy * k), PANEL, 60 * k, hero.bravery, k)
-        _hand(b, hero, x + 217, cy, k)
+        b.text(((x + 21) * k, cy * k), who, 11, TEXT, PANEL, bold=hero.acting, width=82)
+        b.glyph(_hearts, ((x + 108) * k, cy * k), PANEL, 50 * k, hero.bravery, k)
+        _hand(b, hero, x + 160, cy, k)
         if hero.bike:
-            b.glyph(_bike, ((x + 264) * k, (cy + 3) * k), PANEL, 22 * k, k, BIKE, PANEL)
+            b.glyph(_bike, ((x + 197) * k, (cy + 3) * k), PANEL, 22 * k, k, BIKE, PANEL)
 
 
 def _hand(b: _Board, hero: HeroView, x: float, cy: float, k: float) -> None:
@@ -552,10 +601,11 @@ def _hand(b: _Board, hero: HeroView, x: float, cy: float, k: float) -> None:
     its location's colour with its totem's letter; past three, two chips and "+n"."""
     shown = hero.cards if len(hero.cards) <= HAND_CHIPS else hero.cards[:HAND_CHIPS - 1]
     for n, (colour, mark) in enumerate(shown):
-        b.glyph(_chip, ((x + n * CHIP_STEP) * k, (cy - 8) * k), PANEL, 18 * k, k, colour, mark)
+        b.glyph(_chip, ((x + n * (CHIP_STEP - 1)) * k, (cy - 8) * k), PANEL, 18 * k, k, colour,
+                mark)
     if len(shown) < len(hero.cards):
-        b.text(((x + len(shown) * CHIP_STEP) * k, cy * k), f"+{len(hero.cards) - len(shown)}",
-               11, TEXT, PANEL, bold=True)
+        b.text(((x + len(shown) * (CHIP_STEP - 1)) * k, cy * k),
+               f"+{len(hero.cards) - len(shown)}", 11, TEXT, PANEL, bold=True)
     if not hero.cards:
         b.text((x * k, cy * k), "–", 12, MUTED, PANEL)
 
@@ -566,20 +616,17 @@ def _compose(view: BoardView, width: int, ink: Ink | None) -> Canvas:
     k = geo.scale
     canvas = Canvas((geo.width, geo.height), BG, ink)
     b = _Board(canvas, k)
-    b.text((MARGIN * k, (HEADER / 2 + 2) * k), view.header, 15, TEXT, BG, bold=True,
-           width=U - 2 * MARGIN)
+    # The ending, once there is one, is the headline: it says who won and how.
+    b.text((MARGIN * k, (HEADER / 2) * k), view.footer or view.header, 14,
+           GOLD if view.footer else TEXT, BG, bold=True, width=U - 2 * MARGIN)
     for loc in view.locations:
         _location(b, view, loc, geo)
     _fight_panel(b, view, geo)
     _drainpipe(b, view, geo)
     _tracks(b, view, geo)
+    _fight_cards(b, view, geo)
     _weaknesses(b, view, geo)
     _heroes(b, view, geo)
-    if view.footer:
-        f = _f(12, k, True)
-        for i, line in enumerate(wrap_text(view.footer, f, round((U - 2 * MARGIN) * k), 2)):
-            canvas.text((MARGIN * k, geo.height - (MARGIN + 32 - i * 16) * k), line, f, GOLD,
-                        on=BG, anchor="lm", bold=True)
     return canvas
 
 
@@ -588,70 +635,10 @@ def compose(view: BoardView, width: int = BASE_WIDTH) -> Image.Image:
     return _compose(view, width, None).finish()
 
 
-# ---------------------------------------------------------------- the dice
-
-DIE, DIE_GAP = 76, 6
-
-
-def dice_height(view: DiceView) -> int:
-    return HEADER + DIE + 24 + MARGIN if view.dice else HEADER + 24
-
-
-def _die(img: Image.Image, xy: tuple[float, float], colour: Colour, face: str, used: bool,
-         name: str, k: float) -> None:
-    """One die rolled, its top-left corner at xy: its face on its location's colour
-    (faded once used), the location's name under it."""
-    x, y = xy
-    face_fill = mix(colour, BG, 0.6) if used else colour
-    rounded_box(img, (round(x), round(y), round(x + DIE * k), round(y + DIE * k)),
-                round(10 * k), TEXT if not used else EDGE)
-    rounded_box(img, (round(x + 4 * k), round(y + 4 * k), round(x + (DIE - 4) * k),
-                      round(y + (DIE - 4) * k)), round(8 * k), face_fill)
-    cx, cy = x + DIE / 2 * k, y + (DIE / 2 - 3) * k
-    ink = contrast_text(face_fill)
-    if face == "balloon":
-        _balloon(img, (cx, cy - 6 * k), 14 * k, BALLOON)
-    elif face == "heart":
-        _heart(img, (cx, cy), 18 * k, ink)
-    else:  # a hand: palm and fingers
-        rounded_box(img, (round(cx - 11 * k), round(cy - 2 * k), round(cx + 11 * k),
-                          round(cy + 18 * k)), round(6 * k), ink)
-        for dx, tip in ((-9, -14), (-3, -18), (3, -18), (9, -14)):
-            rounded_box(img, (round(cx + (dx - 2.5) * k), round(cy + tip * k),
-                              round(cx + (dx + 2.5) * k), round(cy + 4 * k)),
-                        round(2.5 * k), ink)
-        rounded_box(img, (round(cx + 9 * k), round(cy + 2 * k), round(cx + 19 * k),
-                          round(cy + 8 * k)), round(3 * k), ink)
-    _text(ImageDraw.Draw(img), (cx, y + (DIE + 12) * k), name, 11, k,
-          MUTED if used else TEXT, anchor="mm", width=DIE)
-
-
-def _compose_dice(view: DiceView, width: int, ink: Ink | None) -> Canvas:
-    """The dice strip on a canvas: RGB without an ink, else in that ink's indices."""
-    k = width / U
-    canvas = Canvas((width, round(dice_height(view) * k)), BG, ink)
-    b = _Board(canvas, k)
-    b.text((MARGIN * k, (HEADER / 2 + 2) * k), view.header, 13, TEXT, BG, bold=True,
-           width=U - 2 * MARGIN)
-    if not view.dice:
-        b.text((MARGIN * k, (HEADER + 10) * k), "No dice rolled yet this turn", 12, MUTED, BG)
-        return canvas
-    for i, die in enumerate(view.dice):
-        x = MARGIN + i * (DIE + DIE_GAP)
-        b.glyph(_die, (x * k, (HEADER + 4) * k), BG, (DIE + 24) * k, parse_colour(die.colour),
-                die.face, die.used, die.name, k)
-    return canvas
-
-
-def compose_dice(view: DiceView, width: int = BASE_WIDTH) -> Image.Image:
-    """The dice strip as an RGB image."""
-    return _compose_dice(view, width, None).finish()
-
-
 # ---------------------------------------------------------------- palette and output
 
 
-def _sample() -> tuple[BoardView, DiceView]:
+def _sample() -> BoardView:
     """A made-up game (fixed seed, seven seats) with every kind of thing on show, to fit
     the palette to: no real game's state is in it."""
     state, _ = GAME.setup([PlayerInfo(f"Player {i + 1}") for i in range(7)], 1, {})
@@ -661,24 +648,26 @@ def _sample() -> tuple[BoardView, DiceView]:
         replace(c, token="") for c in locs[0].circles))
     locs[1] = replace(locs[1], circles=(replace(locs[1].circles[0], token=CHILD),
                                         *locs[1].circles[1:]))
-    view = replace(view, locations=tuple(locs), pennywise_drainpipe=False, fighting=True,
+    board = content.board()
+    faces = ["balloon", "hand", "heart", "hand", "heart", "balloon", "hand"]
+    dice = tuple(DieView(d, board.names[d], board.colours[d], face, d % 2 == 0)
+                 for d, face in enumerate(faces))
+    cards = (CardView("Rock (The Barrens)", board.colours[1], "R", False),
+             CardView("Pennywise Attack", "", "", True))
+    return replace(view, locations=tuple(locs), pennywise_drainpipe=False, fighting=True,
                    revealed=("Rock (The Barrens)",), footer="The Losers' Club wins.",
                    influence=replace(view.influence, filled=6),
                    strength=replace(view.strength, filled=3), changed=(0, 1),
-                   heroes=tuple(replace(h, moved=h.seat == 1) for h in view.heroes))
-    state.dice = ["balloon", "hand", "heart", "hand", "heart", "balloon", "hand"]
-    state.dice_used = [True, False, False, True, False, True, False]
-    return view, dice_view(state)
+                   heroes=tuple(replace(h, moved=h.seat == 1) for h in view.heroes),
+                   dice=dice, roller="Player 1", cards=cards)
 
 
 @lru_cache(maxsize=8)
 def _palette(width: int, fonts: tuple[object, ...]) -> Any:
     del fonts  # part of the key only: new fonts draw new edges
-    board, dice = _sample()
     colours = tuple(parse_colour(c) for c in content.board().colours)
     faded = tuple(mix(c, BG, 0.6) for c in colours)
-    return make_palette([compose(board, width), compose_dice(dice, width)],
-                        exact=FLAT_COLOURS + colours + faded)
+    return make_palette([compose(_sample(), width)], exact=FLAT_COLOURS + colours + faded)
 
 
 register(_palette)
@@ -710,18 +699,3 @@ def render_board(state: Any, *, width: int = BASE_WIDTH) -> bytes:
     """The public board as PNG bytes: composed in the palette from cached pieces and
     written band by band, the bands drawn as before (by any game) reused."""
     return _compose(board_view(state), width, board_ink(width)).png()
-
-
-def render_dice(state: Any, *, width: int = BASE_WIDTH,
-                rolled: list[str] | None = None) -> bytes:
-    """The dice rolled this turn (or the faces `rolled`) as a strip, PNG bytes."""
-    return _compose_dice(dice_view(state, rolled), width, board_ink(width)).png()
-
-
-def render_extras(state: Any, events: list[Event]) -> list[tuple[str, bytes]]:
-    """The dice strip of the last roll among these public events, beside the board."""
-    rolls = [e for e in events if e.kind == ROLL_EVENT and e.data.get("dice")]
-    if not rolls:
-        return []
-    faces = [str(face) for face in rolls[-1].data["dice"]]
-    return [(DICE_FILE, render_dice(state, rolled=faces))]

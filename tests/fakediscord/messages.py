@@ -116,6 +116,7 @@ class MessageStoreMixin:
                 elif aid in files:
                     name, data, ctype = files[aid]
                     ids.append(self._store_blob(entry.get("filename") or name, data, ctype))
+                    self._descriptions[ids[-1]] = entry.get("description")
                     used.add(aid)
             new = [files[i] for i in sorted(files) if i not in used]
         else:
@@ -124,6 +125,7 @@ class MessageStoreMixin:
         ids += [self._store_blob(*f) for f in new]
         msg.attachment_ids = ids
         msg.attachments = [self._blobs[i][:2] for i in ids]
+        msg.descriptions = [self._descriptions.get(i) for i in ids]
 
     def _new_message(
         self,

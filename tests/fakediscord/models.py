@@ -171,6 +171,9 @@ class FakeMessage:
     components: list[Json] = field(default_factory=list)
     attachments: list[tuple[str, bytes]] = field(default_factory=list)
     attachment_ids: list[int] = field(default_factory=list)
+    # Each attachment's description (its alt text, read out by screen readers), in the
+    # order of `attachments`; None where the sender gave none.
+    descriptions: list[str | None] = field(default_factory=list)
     flags: int = 0
     interaction_id: int | None = None
     type: int = 0
@@ -234,6 +237,7 @@ class FakeMessage:
             "embeds": list(self.embeds),
             "components": list(self.components),
             "attachments": list(self.attachments),
+            "descriptions": list(self.descriptions),
             "flags": self.flags,
         }
 

@@ -151,6 +151,8 @@ class FakeDiscord(
         self._by_token: dict[str, InteractionHandle] = {}
         self._dm_channels: dict[int, int] = {}
         self._blobs: dict[int, tuple[str, bytes, str]] = {}
+        # attachment id -> the description (alt text) it was sent with, if any
+        self._descriptions: dict[int, str | None] = {}
         self._sessions: list[Session] = []
         self._background: set[asyncio.Task[None]] = set()
         self._inflight = 0

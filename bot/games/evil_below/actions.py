@@ -80,6 +80,7 @@ def _roll(state: EvilBelowState, seat: int, action: Action, events: list[Event])
     """Seed 001: all seven dice, once, no rerolls."""
     state.dice = [state.rng.choice(faces) for faces in content.dice_faces()]
     state.dice_used = [False] * len(state.dice)
+    state.last_roll, state.last_roller = list(state.dice), seat
     shown = ", ".join(f"{_names()[d]} {say('faces.' + f)}" for d, f in enumerate(state.dice))
     events.append(Event(say("events.roll", character=effects.hero_name(state, seat),
                             dice=shown), kind="roll", data={"dice": list(state.dice)}))

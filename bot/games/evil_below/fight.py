@@ -60,6 +60,7 @@ def reveal(state: EvilBelowState, events: list[Event]) -> None:
     assert fight is not None
     _shuffle(state, events)
     card = state.fight_stack.pop()
+    fight.shown.append(card)
     if content.is_attack(card):
         events.append(Event(say("events.reveal_attack"), kind="reveal",
                             data={"card": card, "attack": True}))
@@ -85,6 +86,8 @@ def add_mikes_card(state: EvilBelowState, events: list[Event]) -> None:
 def _show(state: EvilBelowState, card: int, key: str, events: list[Event]) -> None:
     assert state.fight is not None
     state.fight.revealed.append(card)
+    if card not in state.fight.shown:  # Mike's card (a revealed one is there already)
+        state.fight.shown.append(card)
     met = [content.weakness(k).reward for k in face_up(state)
            if weaknesses.met(k, state.fight.revealed)]
     events.append(Event(say(key, card=content.card_name(card), count=len(state.fight.revealed),

@@ -50,6 +50,10 @@ class Fight:
     peeked: bool = False  # Stan's look this fight
     peek_at: int = -1  # how many cards were revealed when Stan looked
     mike_used: bool = False
+    # Every card turned face up in this fight, in order, the attack card that ended it
+    # too: the revealed totems are discarded when the fight stops, but the board still
+    # shows what was turned (the winning fight's cards on the end board).
+    shown: list[int] = field(default_factory=list)
 
     def from_stack(self) -> int:
         """Cards revealed from the Fight Stack so far (Mike's came from his hand)."""
@@ -88,6 +92,10 @@ class EvilBelowState:
     phase: str = ROLL
     dice: list[str] = field(default_factory=list)  # die -> face rolled ("" before)
     dice_used: list[bool] = field(default_factory=list)
+    # The faces of the last roll and who rolled it, kept past the end of that turn: the
+    # board shows them when the post tells a whole turn (an AI's) after it ended.
+    last_roll: list[str] = field(default_factory=list)
+    last_roller: int = -1
     acted: list[int] = field(default_factory=list)  # locations that resolved an action
     sightings: list[int] = field(default_factory=list)  # dice still to resolve
     sighted: list[int] = field(default_factory=list)  # locations sighted this roll

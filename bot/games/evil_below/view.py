@@ -75,6 +75,26 @@ class WeaknessView:
 
 
 @dataclass(frozen=True)
+class CardView:
+    """A card turned face up in the fight: a totem (its location's colour and letter)
+    or an attack card."""
+
+    name: str
+    colour: str  # "#rrggbb"
+    mark: str  # the totem's letter; "" for an attack card
+    attack: bool
+
+
+@dataclass(frozen=True)
+class DieView:
+    location: int
+    name: str  # the location's name
+    colour: str
+    face: str  # "balloon" | "hand" | "heart"
+    used: bool  # set aside (a balloon) or spent
+
+
+@dataclass(frozen=True)
 class BoardView:
     header: str
     locations: tuple[LocationView, ...]
@@ -95,15 +115,13 @@ class BoardView:
     # The locations heroes left or entered this turn (the Drainpipe is none).
     changed: tuple[int, ...] = ()
     footer: str = ""  # the ending, once there is one
-
-
-@dataclass(frozen=True)
-class DieView:
-    location: int
-    name: str  # the location's name
-    colour: str
-    face: str  # "balloon" | "hand" | "heart"
-    used: bool  # set aside (a balloon) or spent
+    # Every card turned in this fight (the attack that ended it too), kept to the end
+    # of the fight: the end board shows the winning fight's cards.
+    cards: tuple[CardView, ...] = ()
+    # The dice of the last roll (this turn's, or the last turn's once it ended) and who
+    # rolled them; none before the first roll.
+    dice: tuple[DieView, ...] = ()
+    roller: str = ""
 
 
 @dataclass(frozen=True)
@@ -137,6 +155,24 @@ def header(state: EvilBelowState) -> str:
                player=state.players[seat], doing=say(f"views.doing_{state.phase}"))
 
 
+def _card_view(card: int) -> CardView:
+    board = content.board()
+    if content.is_attack(card):
+        return CardView(say("views.attack_card"), "", "", True)
+    return CardView(content.card_name(card), board.colours[content.card_location(card)],
+                    content.totem_marks()[content.card_totem(card)], False)
+
+
+def _last_dice(state: EvilBelowState) -> tuple[tuple[DieView, ...], str]:
+    """This turn's dice as they stand, or the last roll's faces (none used) once its
+    turn ended; who rolled them."""
+    if any(state.dice):
+        return dice_view(state).dice, state.players[state.turn]
+    if state.last_roll and 0 <= state.last_roller < len(state.players):
+        return dice_view(state, state.last_roll).dice, state.players[state.last_roller]
+    return (), ""
+
+
 def board_view(state: EvilBelowState) -> BoardView:
     board = content.board()
     locations = tuple(
@@ -158,6 +194,7 @@ def board_view(state: EvilBelowState) -> BoardView:
                      name=say(f"weaknesses.{stack[-1]}") if stack else "", left=len(stack))
         for r, stack in enumerate(state.weakness_stacks))
     fight = state.fight
+    dice, roller = _last_dice(state)
     return BoardView(
         header=header(state),
         locations=locations,
@@ -177,6 +214,8 @@ def board_view(state: EvilBelowState) -> BoardView:
         fighting=fight is not None,
         revealed=tuple(content.card_name(c) for c in fight.revealed) if fight else (),
         footer=say(f"events.end_{state.result}") if state.over and state.result else "",
+        cards=tuple(_card_view(c) for c in fight.shown) if fight else (),
+        dice=dice, roller=roller,
         changed=tuple(dict.fromkeys(i for m in state.moved for i in m[1:]
                                     if 0 <= i < len(locations))),
     )
