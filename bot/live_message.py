@@ -148,11 +148,14 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
             return Step(fresh=False, why="", text=text_of(live.lines, tail), overflow=[],
                         attach=False, close=None, reuse=False, ping=False, live=live)
         new_lines = []
-    base = live.lines if live is not None else []
+    trimmed = say("live.trimmed")
+    base = [line for line in live.lines if line != trimmed] if live is not None else []
     fresh = live is None or gone or table.status == OVER or post.chapter != live.chapter
     same_turn = live is not None and post.chapter == live.chapter \
         and post.turn == live.turn and table.status != OVER
     close = None
+    if live is not None and fresh and not gone and table.status == OVER:
+        close = text_of(live.lines, "")  # its controls go, and so does its "your move"
     if live is not None and fresh and not gone and table.status != OVER:
         # A new chapter: what led to it ends the old message, read in order above the
         # new one, which starts with no lines; unless they do not fit there.
@@ -164,9 +167,17 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
         close = close if ending else None
     lines = [*base, *new_lines] if same_turn else new_lines
     overflow, shown = fit(lines, tail)
-    if overflow and same_turn:  # the turn so far no longer fits: it goes on anew, while
-        fresh, lines = True, new_lines  # the old message keeps what it told
-        overflow, shown = fit(lines, tail)
+    if overflow and same_turn:  # the turn so far no longer fits: it stays on its message
+        # (a fight told card by card), whose oldest lines, shown already, give way to a
+        # line saying so (/game log keeps them all); unless this delivery's own lines
+        # do not fit, which go on anew, nothing cut, while the old message keeps its own
+        _, kept = fit(lines, f"\n{trimmed}{tail}")
+        if len(kept) >= len(new_lines):
+            overflow, shown = [], [trimmed, *kept]
+        else:
+            fresh, lines = True, new_lines
+            overflow, shown = fit(lines, tail)
+            close = text_of(live.lines if live is not None else [], "")
     if overflow:  # lines sent before it, so it must be new, and it keeps room to go on
         fresh = True  # in place: the turn's next lines fit, the next step is an edit
         overflow, shown = fit(lines, tail, ROOMY)

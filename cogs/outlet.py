@@ -22,7 +22,9 @@ import dataclasses
 import hashlib
 import io
 import logging
+from collections.abc import Callable
 from contextlib import suppress
+from typing import Any
 
 import discord
 
@@ -33,6 +35,7 @@ from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
 from bot.texts import say
 from cogs.bot_permissions import missing_in_cache
 from cogs.components import prompt_view
+from cogs.reply import edit_by_reply
 
 log = logging.getLogger(__name__)
 
@@ -303,14 +306,16 @@ class DiscordOutlet:
         """The edit, idempotent (the same delivery sent again makes the same message);
         None when the message is gone. Leaving the attachments out keeps the board it
         shows; an edit pings nobody."""
-        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        extra: dict[str, object] = {}
-        if decided.attach:
-            extra["attachments"] = self._files(post, decided)
+        def fields() -> dict[str, Any]:  # anew for a PATCH after a failed answer: its
+            made: dict[str, Any] = {  # files were read and closed by then
+                "content": decided.text, "view": view,
+                "allowed_mentions": discord.AllowedMentions.none()}
+            if decided.attach:
+                made["attachments"] = self._files(post, decided)
+            return made
+
         try:
-            await channel.get_partial_message(live.message_id).edit(
-                content=decided.text, view=view,
-                allowed_mentions=discord.AllowedMentions.none(), **extra)
+            await self._edit(table, live.message_id, fields)
         except discord.NotFound:
             return None
         except discord.HTTPException as exc:
@@ -330,9 +335,11 @@ class DiscordOutlet:
         overflow = decided.overflow
         reused = False
         if decided.reuse and live is not None and overflow:
+            first = overflow[0]
             with suppress(discord.NotFound):  # the old message's lines give way to the
-                await channel.get_partial_message(live.message_id).edit(  # turn's first
-                    content=overflow[0], attachments=[], view=None, allowed_mentions=quiet)
+                await self._edit(table, live.message_id, lambda: {  # turn's first
+                    "content": first, "attachments": [], "view": None,
+                    "allowed_mentions": quiet})
                 overflow, reused = overflow[1:], True
         for n, part in enumerate(overflow, start=len(decided.overflow) - len(overflow)):
             await channel.send(part, allowed_mentions=quiet, nonce=nonce(post.key, f"o{n}"))
@@ -341,12 +348,21 @@ class DiscordOutlet:
                                   allowed_mentions=quiet, nonce=nonce(post.key, "p"),
                                   **extra)  # type: ignore[call-overload]
         if live is not None and live.message_id != sent.id and not reused:
-            closing: dict[str, object] = {} if decided.close is None \
-                else {"content": decided.close}
+            closing: dict[str, Any] = {"view": None, "allowed_mentions": quiet}
+            if decided.close is not None:  # its lines without its "your move": the
+                closing["content"] = decided.close  # controls are on the new one
             with suppress(discord.HTTPException):
-                await channel.get_partial_message(live.message_id).edit(
-                    view=None, allowed_mentions=quiet, **closing)
+                await self._edit(table, live.message_id, lambda: dict(closing))
         return int(sent.id)
+
+    async def _edit(self, table: Table, message_id: int,
+                    fields: Callable[[], dict[str, Any]]) -> None:
+        """Edit a channel message: as the answer to the click made on it when that click
+        is still open (cogs/reply.py, one round trip less), else by a PATCH."""
+        if await edit_by_reply(message_id, fields()):
+            return
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        await channel.get_partial_message(message_id).edit(**fields())
 
     async def _ping(self, table: Table, post: Post, live: LiveMessage,
                     decided: Step) -> int | None:
