@@ -4,13 +4,17 @@ it is sent (cogs/outlet.py sends it, bench/live_board_counts.py counts it).
 A game keeps one channel message up to date: the lines of the turn under way, whose
 turn it is, the board and the controls. A delivery edits it in place; a new one is
 posted only when the story needs it: a new chapter (Game.chapter), the end of the game,
-the old one deleted, or lines that no longer fit on it. Text is never cut: lines that
-do not fit one message go before it as plain messages, split at line breaks (a line
-longer than a message at word boundaries). A board the message already shows is not
-uploaded again. Every decision here is a function of the stored live message and the
-post, so a delivery sent again after a crash decides (and sends) the same; and the
-stored live message remembers the last event whose line it showed (`through`), so a
-delivery that carries those events again, under another key, does not repeat them.
+the old one deleted, or a new turn's lines that do not fit on it. A turn stays on its
+message (a fight revealed card by card): when its lines outgrow it, the oldest, shown
+already, give way to one line pointing to `/game log`. No line is cut before it was
+shown: a new turn's lines that do not fit one message go before it as plain messages,
+split at line breaks (a line longer than a message at word boundaries). A message that
+gives its controls to a new one loses its "your move" line too. A board the message
+already shows is not uploaded again. Every decision here is a function of the stored
+live message and the post, so a delivery sent again after a crash decides (and sends)
+the same; and the stored live message remembers the last event whose line it showed
+(`through`), so a delivery that carries those events again, under another key, does not
+repeat them.
 """
 
 from __future__ import annotations
@@ -126,7 +130,7 @@ class Step:
     text: str  # the live message's content
     overflow: list[str]  # plain messages sent before a fresh one: lines that did not fit
     attach: bool  # send the board (and its extras) with it
-    close: str | None  # a new chapter: the old message's last words (None: as it is)
+    close: str | None  # the old message's last words, no "your move" (None: as it is)
     # The turn changed and its lines overflow: the old message, whose lines would be
     # replaced anyway, becomes the first of `overflow` (its board and controls off).
     reuse: bool

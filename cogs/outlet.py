@@ -6,7 +6,9 @@ In the channel a game keeps one live message, edited in place with each delivery
 turn's lines, whose turn it is, the board, the controls); bot/live_message.py decides
 when a new one is posted instead, and the store remembers which message it is, so a
 restarted bot edits the same one. An edit pings nobody: when the turn passes to another
-human, a short ping links to the live message, and the previous ping is deleted.
+human, a short ping links to the live message, and the previous ping is deleted. The
+edit of the message a click was made on is that click's answer while it is open
+(UPDATE_MESSAGE, cogs/reply.py): one request instead of a defer and a PATCH.
 
 A channel that refuses the bot's posts (403: a permission taken away) does not lose the
 game: the post raises PostRefused, the delivery stays owed, and the actor is told what
@@ -233,6 +235,8 @@ class DiscordOutlet:
             self._last_dm_prompt[table.channel_id] = (dm_prompt.channel.id, dm_prompt.id,
                                                       user_id)
         if previous_dm is not None:
+            if await edit_by_reply(previous_dm[1], {"view": None}):  # the DM clicked
+                return
             dm_channel = self.client.get_partial_messageable(
                 previous_dm[0], type=discord.ChannelType.private)
             with suppress(discord.HTTPException):
