@@ -31,7 +31,7 @@ from bot.store import ACTIVE, LOBBY, Table
 from bot.texts import say
 from cogs import bot_permissions, click_limit
 from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
-from cogs.reply import answering
+from cogs.reply import answered, answering
 from cogs.rights import click_actor
 
 ANY_VERSION = 0
@@ -96,8 +96,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             if starting else None
         if warning:
             await say_ephemeral(interaction, warning)
-        if not interaction.response.is_done():  # the result was posted elsewhere
-            await interaction.response.defer()
+        await answered(interaction)  # the result was posted elsewhere
 
 
 async def _redraw(interaction: discord.Interaction, **fields: Any) -> None:

@@ -66,8 +66,12 @@ class Reply:
     async def defer(self) -> None:
         """Answer the click without an edit, unless something answered it already."""
         async with self.lock:
-            if self.open():
+            if not self.open():
+                return
+            try:
                 await self.interaction.response.defer()
+            except discord.NotFound:  # expired: the action goes on, shown in the channel
+                log.info("a click expired before its answer (%s)", self.interaction.id)
 
 
 _CURRENT: contextvars.ContextVar[Reply | None] = contextvars.ContextVar(
@@ -91,6 +95,12 @@ async def answering(interaction: discord.Interaction, work: Coroutine[Any, Any, 
     if not done:
         await reply.defer()
     return await task
+
+
+async def answered(interaction: discord.Interaction) -> None:
+    """After the action: a click nothing answered yet (its result went to a new message,
+    or to nobody) is deferred now."""
+    await Reply(interaction).defer()
 
 
 async def edit_by_reply(message_id: int, fields: dict[str, Any]) -> bool:
