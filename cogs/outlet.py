@@ -229,18 +229,20 @@ class DiscordOutlet:
     async def _clear_previous_dm(self, table: Table, dm_prompt: discord.Message | None,
                                  user_id: int | None) -> None:
         """Remember the newest DM prompt (`user_id`'s) and take the buttons off the one
-        before."""
+        before, and its "your move" with them."""
         previous_dm = self._last_dm_prompt.pop(table.channel_id, None)
         if dm_prompt is not None and user_id is not None:
             self._last_dm_prompt[table.channel_id] = (dm_prompt.channel.id, dm_prompt.id,
                                                       user_id)
-        if previous_dm is not None:
-            if await edit_by_reply(previous_dm[1], {"view": None}):  # the DM clicked
+        if previous_dm is not None:  # its "your move" goes with its buttons
+            used = {"content": say("dm.prompt_used", channel=f"<#{table.channel_id}>"),
+                    "view": None}
+            if await edit_by_reply(previous_dm[1], dict(used)):  # the DM prompt clicked
                 return
             dm_channel = self.client.get_partial_messageable(
                 previous_dm[0], type=discord.ChannelType.private)
             with suppress(discord.HTTPException):
-                await dm_channel.get_partial_message(previous_dm[1]).edit(view=None)
+                await dm_channel.get_partial_message(previous_dm[1]).edit(**used)
 
     async def _prompt_by_dm(self, table: Table, prompt: Prompt,
                             key: str) -> discord.Message | None:
