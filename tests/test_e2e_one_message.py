@@ -12,6 +12,7 @@ flight: tests/test_e2e_crash.py, steps 2 and 3.)
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
@@ -21,6 +22,8 @@ from bot.client import HauntBot
 from bot.games.evil_below import GAME, content
 from bot.games.evil_below.state import EvilBelowState
 from bot.live_message import LIMIT
+from bot.sessions import Post
+from bot.store import Table
 from bot.texts import say
 from cogs import reply
 from tests.conftest import BotFactory
@@ -74,6 +77,32 @@ async def test_a_click_on_the_live_message_is_answered_with_its_edit(
     assert [r for r in slow if r == "PATCH /channels/N/messages/N"] == \
         ["PATCH /channels/N/messages/N"]
     assert len(slow) == len(asked) + 1  # one round trip more per click
+    await game.ends_well()
+
+
+async def test_a_slow_action_is_deferred_while_it_runs_and_then_patched(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = await started(fd, start_hauntkeeper)
+    monkeypatch.setattr(reply, "PATIENCE", 0.05)
+    publish = game.bot.outlet.publish
+    deferred_first: list[bool] = []
+
+    async def slow(table: Table, post: Post) -> None:  # a heavy render, a slow store
+        await asyncio.sleep(0.3)
+        deferred_first.append(any(h.callback_type == DEFERRED_UPDATE
+                                  for h in fd.interactions.values()))
+        await publish(table, post)
+
+    monkeypatch.setattr(game.bot.outlet, "publish", slow)
+    live = game.live
+    before = live.content
+    handle, asked = await _move(game)
+    assert deferred_first == [True]  # answered in time, while the action still ran
+    assert handle.callback_type == DEFERRED_UPDATE
+    assert asked.count("PATCH /channels/N/messages/N") == 1
+    assert game.live.id == live.id and fd.message(live.id).content != before
+    monkeypatch.setattr(game.bot.outlet, "publish", publish)
     await game.ends_well()
 
 
