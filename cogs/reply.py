@@ -37,7 +37,6 @@ class Reply:
 
     interaction: discord.Interaction
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    updates: int = 0  # edits that answered the click (0 or 1)
 
     @property
     def message_id(self) -> int | None:
@@ -60,7 +59,6 @@ class Reply:
             except discord.HTTPException as exc:  # an expired click, say: PATCH instead
                 log.info("a click's answer as an edit failed, patched instead: %s", exc)
                 return False
-            self.updates += 1
             return True
 
     async def defer(self) -> None:
@@ -78,12 +76,11 @@ _CURRENT: contextvars.ContextVar[Reply | None] = contextvars.ContextVar(
     "hk_reply", default=None)
 
 
-async def answering(interaction: discord.Interaction, work: Coroutine[Any, Any, T], *,
-                    patience: float | None = None) -> T:
+async def answering(interaction: discord.Interaction, work: Coroutine[Any, Any, T]) -> T:
     """Run `work` (an action and its delivery) with the click's answer open to the
-    outlet's edit; defer the click if `work` is still running after `patience`."""
+    outlet's edit; defer the click if `work` is still running after PATIENCE."""
     reply = Reply(interaction)
-    wait = PATIENCE if patience is None else patience
+    wait = PATIENCE
     if wait <= 0:  # no patience at all: today's path, deferred before any work
         await reply.defer()
     token = _CURRENT.set(reply)
