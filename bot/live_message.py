@@ -4,13 +4,17 @@ it is sent (cogs/outlet.py sends it, bench/live_board_counts.py counts it).
 A game keeps one channel message up to date: the lines of the turn under way, whose
 turn it is, the board and the controls. A delivery edits it in place; a new one is
 posted only when the story needs it: a new chapter (Game.chapter), the end of the game,
-the old one deleted, or lines that no longer fit on it. Text is never cut: lines that
-do not fit one message go before it as plain messages, split at line breaks (a line
-longer than a message at word boundaries). A board the message already shows is not
-uploaded again. Every decision here is a function of the stored live message and the
-post, so a delivery sent again after a crash decides (and sends) the same; and the
-stored live message remembers the last event whose line it showed (`through`), so a
-delivery that carries those events again, under another key, does not repeat them.
+the old one deleted, or a new turn's lines that do not fit on it. A turn stays on its
+message (a fight revealed card by card): when its lines outgrow it, the oldest, shown
+already, give way to one line pointing to `/game log`. No line is cut before it was
+shown: a new turn's lines that do not fit one message go before it as plain messages,
+split at line breaks (a line longer than a message at word boundaries). A message that
+gives its controls to a new one loses its "your move" line too. A board the message
+already shows is not uploaded again. Every decision here is a function of the stored
+live message and the post, so a delivery sent again after a crash decides (and sends)
+the same; and the stored live message remembers the last event whose line it showed
+(`through`), so a delivery that carries those events again, under another key, does not
+repeat them.
 """
 
 from __future__ import annotations
@@ -128,7 +132,7 @@ class Step:
     text: str  # the live message's content
     overflow: list[str]  # plain messages sent before a fresh one: lines that did not fit
     attach: bool  # send the board (and its extras) with it
-    close: str | None  # a new chapter: the old message's last words (None: as it is)
+    close: str | None  # the old message's last words, no "your move" (None: as it is)
     # The turn changed and its lines overflow: the old message, whose lines would be
     # replaced anyway, becomes the first of `overflow` (its board and controls off).
     reuse: bool
@@ -150,11 +154,14 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
             return Step(fresh=False, why="", text=text_of(live.lines, tail), overflow=[],
                         attach=False, close=None, reuse=False, ping=False, live=live)
         new_lines = []
-    base = live.lines if live is not None else []
+    trimmed = say("live.trimmed")
+    base = [line for line in live.lines if line != trimmed] if live is not None else []
     fresh = live is None or gone or table.status == OVER or post.chapter != live.chapter
     same_turn = live is not None and post.chapter == live.chapter \
         and post.turn == live.turn and table.status != OVER
     close = None
+    if live is not None and fresh and not gone and table.status == OVER:
+        close = text_of(live.lines, "")  # its controls go, and so does its "your move"
     if live is not None and fresh and not gone and table.status != OVER:
         # A new chapter: what led to it ends the old message, read in order above the
         # new one, which starts with no lines; unless they do not fit there.
@@ -166,9 +173,17 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
         close = close if ending else None
     lines = [*base, *new_lines] if same_turn else new_lines
     overflow, shown = fit(lines, tail)
-    if overflow and same_turn:  # the turn so far no longer fits: it goes on anew, while
-        fresh, lines = True, new_lines  # the old message keeps what it told
-        overflow, shown = fit(lines, tail)
+    if overflow and same_turn:  # the turn so far no longer fits: it stays on its message
+        # (a fight told card by card), whose oldest lines, shown already, give way to a
+        # line saying so (/game log keeps them all); unless this delivery's own lines
+        # do not fit, which go on anew, nothing cut, while the old message keeps its own
+        _, kept = fit(lines, f"\n{trimmed}{tail}")
+        if len(kept) >= len(new_lines):
+            overflow, shown = [], [trimmed, *kept]
+        else:
+            fresh, lines = True, new_lines
+            overflow, shown = fit(lines, tail)
+            close = text_of(live.lines if live is not None else [], "")
     if overflow:  # lines sent before it, so it must be new, and it keeps room to go on
         fresh = True  # in place: the turn's next lines fit, the next step is an edit
         overflow, shown = fit(lines, tail, ROOMY)

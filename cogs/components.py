@@ -36,6 +36,7 @@ from bot.texts import TABLE, say
 from cogs import bot_permissions, click_limit
 from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
 from cogs.moderation_views import channel_list
+from cogs.reply import answered, answering
 from cogs.rights import click_actor
 from cogs.topics import how_to_play
 from renderers import shows_part
@@ -92,24 +93,34 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
         starting = action.kind == table_rules.START and interaction.channel_id == channel_id
         if starting:  # the lobby's Start: only where the bot can show the game
             bot_permissions.cannot_play(interaction)
-        await interaction.response.defer()
-        outcome = await sessions_of(interaction).act(
+        # Not deferred first: a refusal is the click's own ephemeral answer, and an edit
+        # of the clicked message answers it as UPDATE_MESSAGE (cogs/reply.py); a slow
+        # action is deferred after reply.PATIENCE.
+        outcome = await answering(interaction, sessions_of(interaction).act(
             channel_id, actor, action,
             version=None if version == ANY_VERSION else version,
-        )
+        ))
+        if outcome.lobby_only:  # a lobby change: redraw the lobby message in place
+            await _redraw(interaction, embed=lobby_embed(outcome.table),
+                          view=lobby_view(outcome.table))
+        elif action.kind == table_rules.START:
+            await _redraw(interaction, embed=lobby_embed(outcome.table), view=None)
         if not outcome.delivered:
             await say_ephemeral(interaction, acknowledgement(outcome, ""))
         warning = bot_permissions.threads_warning(interaction, outcome.table.kind) \
             if starting else None
         if warning:
             await say_ephemeral(interaction, warning)
-        if outcome.lobby_only:  # a lobby change: redraw the lobby message in place
-            await interaction.edit_original_response(
-                embed=lobby_embed(outcome.table), view=lobby_view(outcome.table)
-            )
-        elif action.kind == table_rules.START:
-            await interaction.edit_original_response(embed=lobby_embed(outcome.table),
-                                                     view=None)
+        await answered(interaction)  # the result was posted elsewhere
+
+
+async def _redraw(interaction: discord.Interaction, **fields: Any) -> None:
+    """Edit the clicked message: as the click's answer while it is open, else through
+    the interaction's webhook (the click was deferred)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
 
 
 async def _show_private_choices(interaction: discord.Interaction, channel_id: int,

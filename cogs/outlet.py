@@ -6,7 +6,9 @@ In the channel a game keeps one live message, edited in place with each delivery
 turn's lines, whose turn it is, the board, the controls); bot/live_message.py decides
 when a new one is posted instead, and the store remembers which message it is, so a
 restarted bot edits the same one. An edit pings nobody: when the turn passes to another
-human, a short ping links to the live message, and the previous ping is deleted.
+human, a short ping links to the live message, and the previous ping is deleted. The
+edit of the message a click was made on is that click's answer while it is open
+(UPDATE_MESSAGE, cogs/reply.py): one request instead of a defer and a PATCH.
 
 A channel that refuses the bot's posts (403: a permission taken away) does not lose the
 game: the post raises PostRefused, the delivery stays owed, and the actor is told what
@@ -22,7 +24,9 @@ import dataclasses
 import hashlib
 import io
 import logging
+from collections.abc import Callable
 from contextlib import suppress
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -35,6 +39,7 @@ from bot.texts import say
 from cogs import mentions
 from cogs.bot_permissions import missing_in_cache
 from cogs.components import play_again_view, prompt_view
+from cogs.reply import edit_by_reply
 
 log = logging.getLogger(__name__)
 
@@ -232,16 +237,20 @@ class DiscordOutlet:
     async def _clear_previous_dm(self, table: Table, dm_prompt: discord.Message | None,
                                  user_id: int | None) -> None:
         """Remember the newest DM prompt (`user_id`'s) and take the buttons off the one
-        before."""
+        before, and its "your move" with them."""
         previous_dm = self._last_dm_prompt.pop(table.channel_id, None)
         if dm_prompt is not None and user_id is not None:
             self._last_dm_prompt[table.channel_id] = (dm_prompt.channel.id, dm_prompt.id,
                                                       user_id)
-        if previous_dm is not None:
+        if previous_dm is not None:  # its "your move" goes with its buttons
+            used = {"content": say("dm.prompt_used", channel=f"<#{table.channel_id}>"),
+                    "view": None}
+            if await edit_by_reply(previous_dm[1], dict(used)):  # the DM prompt clicked
+                return
             dm_channel = self.client.get_partial_messageable(
                 previous_dm[0], type=discord.ChannelType.private)
             with suppress(discord.HTTPException):
-                await dm_channel.get_partial_message(previous_dm[1]).edit(view=None)
+                await dm_channel.get_partial_message(previous_dm[1]).edit(**used)
 
     async def _prompt_by_dm(self, table: Table, prompt: Prompt,
                             key: str) -> discord.Message | None:
@@ -312,14 +321,16 @@ class DiscordOutlet:
         """The edit, idempotent (the same delivery sent again makes the same message);
         None when the message is gone. Leaving the attachments out keeps the board it
         shows; an edit pings nobody."""
-        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        extra: dict[str, object] = {}
-        if decided.attach:
-            extra["attachments"] = self._files(post, decided)
+        def fields() -> dict[str, Any]:  # anew for a PATCH after a failed answer: its
+            made: dict[str, Any] = {  # files were read and closed by then
+                "content": decided.text, "view": view,
+                "allowed_mentions": discord.AllowedMentions.none()}
+            if decided.attach:
+                made["attachments"] = self._files(post, decided)
+            return made
+
         try:
-            await channel.get_partial_message(live.message_id).edit(
-                content=decided.text, view=view,
-                allowed_mentions=discord.AllowedMentions.none(), **extra)
+            await self._edit(table, live.message_id, fields)
         except discord.NotFound:
             return None
         except discord.HTTPException as exc:
@@ -339,9 +350,11 @@ class DiscordOutlet:
         overflow = decided.overflow
         reused = False
         if decided.reuse and live is not None and overflow:
+            first = overflow[0]
             with suppress(discord.NotFound):  # the old message's lines give way to the
-                await channel.get_partial_message(live.message_id).edit(  # turn's first
-                    content=overflow[0], attachments=[], view=None, allowed_mentions=quiet)
+                await self._edit(table, live.message_id, lambda: {  # turn's first
+                    "content": first, "attachments": [], "view": None,
+                    "allowed_mentions": quiet})
                 overflow, reused = overflow[1:], True
         for n, part in enumerate(overflow, start=len(decided.overflow) - len(overflow)):
             await channel.send(part, allowed_mentions=quiet, nonce=nonce(post.key, f"o{n}"))
@@ -350,12 +363,21 @@ class DiscordOutlet:
                                   allowed_mentions=quiet, nonce=nonce(post.key, "p"),
                                   **extra)  # type: ignore[call-overload]
         if live is not None and live.message_id != sent.id and not reused:
-            closing: dict[str, object] = {} if decided.close is None \
-                else {"content": decided.close}
+            closing: dict[str, Any] = {"view": None, "allowed_mentions": quiet}
+            if decided.close is not None:  # its lines without its "your move": the
+                closing["content"] = decided.close  # controls are on the new one
             with suppress(discord.HTTPException):
-                await channel.get_partial_message(live.message_id).edit(
-                    view=None, allowed_mentions=quiet, **closing)
+                await self._edit(table, live.message_id, lambda: dict(closing))
         return int(sent.id)
+
+    async def _edit(self, table: Table, message_id: int,
+                    fields: Callable[[], dict[str, Any]]) -> None:
+        """Edit a channel message: as the answer to the click made on it when that click
+        is still open (cogs/reply.py, one round trip less), else by a PATCH."""
+        if await edit_by_reply(message_id, fields()):
+            return
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        await channel.get_partial_message(message_id).edit(**fields())
 
     async def _ping(self, table: Table, post: Post, live: LiveMessage,
                     decided: Step) -> int | None:

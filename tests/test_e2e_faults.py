@@ -23,12 +23,21 @@ import pytest
 
 from bot.client import HauntBot
 from bot.texts import say
+from cogs import reply
 from tests.conftest import BotFactory, _ErrorCollector
 from tests.e2e_helpers import game_components, latest_turn, to_move, turn_posts
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.faults import A_MESSAGE, MESSAGES, drop_gateway
 
 FILL_MOVES = 300  # bounded: a few moves fill the database's last pages
+
+
+@pytest.fixture(autouse=True)
+def deferred_clicks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The faults here hit the PATCH of the live message: clicks take the path of a slow
+    action, deferred first and then edited (a click answered by its edit, and a fault
+    on that answer, are tests/test_e2e_one_message.py's)."""
+    monkeypatch.setattr(reply, "PATIENCE", 0.0)
 
 
 class Game:

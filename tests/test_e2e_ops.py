@@ -20,6 +20,7 @@ from bot.client import make_bot as make_hauntbot
 from bot.shards import Shards
 from bot.store import open_store
 from bot.texts import say
+from cogs import reply
 from tests.e2e_helpers import game_components, latest_turn, to_move, turn_posts
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.runner import start_bot, stop_bot
@@ -57,7 +58,9 @@ async def until(check: Callable[[], Awaitable[bool]], what: str, timeout: float 
 
 async def test_the_retry_loop_outlives_store_errors_and_delivers_the_owed_post(
         fd: FakeDiscord, make_bot: Callable[..., Awaitable[HauntBot]],
-        caplog: pytest.LogCaptureFixture) -> None:
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Clicks deferred first (a slow action's path), so the refused edit is the PATCH.
+    monkeypatch.setattr(reply, "PATIENCE", 0.0)
     channel = fd.add_channel("haunted")
     alice, bob = fd.add_user("alice"), fd.add_user("bob")
     by_id = {u.id: u for u in (alice, bob)}

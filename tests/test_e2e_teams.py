@@ -134,7 +134,10 @@ async def test_team_lines_go_to_private_threads_and_the_blue_seat_plays_from_dms
     assert clicked.ephemeral_texts() == []
     after, state = await _state(t)
     assert after == version + 1 and state.signals == [1, 3]  # the game advanced
-    assert fd.message(prompt.id).components == []  # the used prompt lost its buttons
+    assert fd.message(prompt.id).components == []  # the used prompt lost its buttons,
+    assert fd.message(prompt.id).content == say("dm.prompt_used",  # and its "your move"
+                                                channel=f"<#{t.channel}>")
+    assert clicked.callback_type == 7  # the click's answer was that very edit
     assert _texts(fd, blue.id)[1:] == ["\n".join(team_lines("tom", "blue", 3, 1))]
     assert len(_texts(fd, red.id)) == 2
     everything_public = "\n".join(_texts(fd, t.channel) + _texts(fd, red.id))

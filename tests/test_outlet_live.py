@@ -153,18 +153,29 @@ async def test_long_text_is_split_at_lines_and_nothing_is_lost(
     assert " ".join(got[60:-2]).split() == giant.split()  # split between words only
     assert got[-2:] == ["The end.", "**<@42>**, it's your move."]
     assert messages[-2].components  # the live message comes last, before the ping
-    # A turn that outgrows its message goes on in a new one; the old keeps its lines.
+    # A turn that outgrows its message stays on it (a fight told card by card): the
+    # oldest lines, shown already, give way to one line saying where they are.
+    (live,) = _lives(fd, table.channel_id)
     await bot.outlet.publish(table, _post(["x" * 1500], 2))
     await bot.outlet.publish(table, _post(["z" * 1500], 3))
+    assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
+    trimmed = say("live.trimmed")
+    assert fd.message(live.id).content == \
+        f"{trimmed}\n{'z' * 1500}\n**<@42>**, it's your move."
+    assert fd.message(live.id).components
+    # Lines of one delivery that cannot fit even alone go on anew, nothing cut; the
+    # old message keeps its lines but not its "your move", since its controls went.
+    await bot.outlet.publish(table, _post(["q" * 1200, "r" * 1200], 4))
     lives = _lives(fd, table.channel_id)
-    assert lives[-2].content.startswith("The end.\n" + "x" * 1500)
-    assert lives[-2].components == []
-    assert lives[-1].content.startswith("z" * 1500)
+    assert len(lives) == 2 and lives[0].components == []
+    assert lives[0].content == f"{trimmed}\n{'z' * 1500}"
+    told = [m.content for m in _bot_messages(fd, table.channel_id)]
+    assert "q" * 1200 in told and "r" * 1200 in told and lives[-1].components
     # A new turn too long for one message: the old live message, whose lines would give
     # way anyway, carries its first lines; the new one keeps room to go on in place.
     count = len(_bot_messages(fd, table.channel_id))
     turn = [f"turn two, line {n:02d} " + "w" * 60 for n in range(40)]  # ~3,200 characters
-    await bot.outlet.publish(table, _post(turn, 4, turn="t2", image=tiny_png((1, 2, 3))))
+    await bot.outlet.publish(table, _post(turn, 5, turn="t2", image=tiny_png((1, 2, 3))))
     old, new = lives[-1], _lives(fd, table.channel_id)[-1]
     old = fd.message(old.id)
     assert old.content.startswith("turn two, line 00 ") and old.attachments == []

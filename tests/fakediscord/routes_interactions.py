@@ -57,8 +57,18 @@ class InteractionRoutesMixin:
             )
         elif ctype in (6, 7):
             msg = self.messages[handle.message_id or 0]
-            if ctype == 7:
+            if ctype == 7:  # UPDATE_MESSAGE is an edit of the message: a held edit holds it
+                hold = self._edit_holds.pop(msg.channel_id, None)
+                if hold is not None and not hold.after:
+                    hold.reached.set()
+                    await hold.release.wait()
+                    if hold.dropped:
+                        return self._error(request, 503, 0, "upstream connect error")
                 self._edit(msg, data, files, handle)
+                if hold is not None and hold.after:
+                    handle.callback_type = ctype  # made: a second answer is refused
+                    hold.reached.set()
+                    await hold.release.wait()
         elif ctype == 8:
             handle.choices = list(data.get("choices") or [])
         elif ctype == 9:
