@@ -60,3 +60,7 @@ class Option:
     description: str = ""
     emoji: str = ""
     private: bool = False  # its label reveals hidden cards: only the chooser may see it
+    # A two-step choice (where, then which die): the options of a group that share a
+    # `first` are offered once under it; picking it offers them by their short `then`.
+    first: str = ""
+    then: str = ""
