@@ -45,6 +45,9 @@ class Action:
         return cls(raw["kind"], dict(raw.get("args", {})))
 
 
+MENU_LIMIT = 25  # the most one menu lists: a longer list is better asked in two steps
+
+
 @dataclass(frozen=True)
 class Option:
     """One legal action as the adapters show it: a button or one entry of a select.

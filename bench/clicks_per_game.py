@@ -1,0 +1,142 @@
+"""How many clicks a whole game asks of its players: a benchmark script, not a test.
+
+Every seat is a player (no AI seat), and a fixed scripted policy plays them all: the
+game's own AI decides each move, straight through the pure engine (setup / options /
+apply, no Discord). Each move is then counted as the clicks the menus need to reach it:
+one for a button or a menu entry; two for a two-step choice (where, then which die)
+whose first step leads to more than one option; one for a move no menu lists (a typed
+command). Out-of-turn moves the AI offers count too. The same seeds give the same
+games, so runs compare before and after a change (the script reads the options it
+finds; at a commit without two-step choices every move counts one).
+
+    python bench/clicks_per_game.py [--games 10] [--players 4] [--seed 0]
+
+Recorded with the defaults (10 games per game, seeds 0..9, 4 players); clicks per game
+as mean / median / max, and the moves (decisions) behind them. Before: the base of
+issue 20; after: its branch i20-clicks.
+
+    game          before clicks         after clicks          moves before / after
+    (see the report of issue 20 for the figures, filled in from a run)
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the project importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot import games
+from bot.core.actions import Action, Option
+from bot.games.base import Game, PlayerInfo
+
+DEFAULT_CAP = 20000
+PER_ROW = 5  # cogs/components.py: buttons up to five a group, a menu past that
+KEYS = ("cthulhu", "betrayal", "neibolt", "evilbelow")
+
+
+@dataclass
+class Tally:
+    clicks: list[int] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)
+    capped: int = 0
+
+
+def _entries(options: list[Option], group: str) -> list[tuple[str, list[Option]]]:
+    """A group's entries as the menus show them (cogs/components.py first_steps): a
+    two-step group shows each `first` once; each entry with the options behind it."""
+    entries: dict[str, list[Option]] = {}
+    for o in options:
+        if o.group == group:
+            first = getattr(o, "first", "")
+            entries.setdefault(f"first:{first}" if first else f"option:{id(o)}", []).append(o)
+    return list(entries.items())
+
+
+def _pick_cost(count: int) -> int:
+    """A button is one click; past a row of five the entries are a menu: open, pick."""
+    return 1 if count <= PER_ROW else 2
+
+
+def clicks_for(options: list[Option], action: Action) -> tuple[int, int]:
+    """(clicks, decisions) the menus need for this move among these options."""
+    found = next((o for o in options if o.action == action), None)
+    if found is None:
+        return 1, 1  # a typed command
+    entries = _entries(options, found.group)
+    under = next(opts for _, opts in entries if found in opts)
+    clicks = _pick_cost(len(entries)) + int(found.private)  # "Choose privately" first
+    if len(under) > 1:
+        return clicks + _pick_cost(len(under)), 2
+    return clicks, 1
+
+
+def _setup_options(key: str) -> tuple[str, dict[str, Any]]:
+    """The registered game and its setup options: Neibolt is Betrayal's edition."""
+    if key == "neibolt":
+        return "betrayal", {"expansion": "neibolt"}
+    return key, {}
+
+
+def play(game: Game[Any], options: dict[str, Any], players: int, seed: int,
+         cap: int) -> tuple[int, int, int, bool]:
+    """One game: clicks, decisions (picks), moves, and whether the cap stopped it."""
+    state, _ = game.setup([PlayerInfo(f"P{i}") for i in range(players)], seed, options)
+    clicks = decisions = moves = 0
+    while not game.is_over(state) and moves < cap:
+        seat, action = _next_move(game, state)
+        if action is None:
+            break
+        cost, picks = clicks_for(game.options(state, seat), action)
+        clicks, decisions, moves = clicks + cost, decisions + picks, moves + 1
+        state, _ = game.apply(state, seat, action)
+    return clicks, decisions, moves, not game.is_over(state)
+
+
+def _next_move(game: Game[Any], state: Any) -> tuple[int, Action | None]:
+    """An out-of-turn move the AI would make, else the seat to act's move."""
+    for seat in game.out_of_turn(state):
+        offer = game.ai_offer(state, seat)
+        if offer is not None:
+            return seat, offer
+    seat = game.to_act(state)
+    return (-1, None) if seat is None else (seat, game.ai_action(state, seat))
+
+
+def summary(values: list[int]) -> str:
+    return f"{statistics.fmean(values):.1f} / {statistics.median(values):g} / {max(values)}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="games per game kind")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--cap", type=int, default=DEFAULT_CAP)
+    parser.add_argument("--only", nargs="*", default=list(KEYS), choices=KEYS)
+    args = parser.parse_args(argv)
+    print(f"{args.games} games each, seeds {args.seed}..{args.seed + args.games - 1}, "
+          f"{args.players} players; clicks and moves per game, mean / median / max")
+    for key in args.only:
+        name, options = _setup_options(key)
+        game = games.get(name)
+        tally = Tally()
+        for seed in range(args.seed, args.seed + args.games):
+            clicks, decisions, moves, capped = play(game, options, args.players, seed, args.cap)
+            tally.clicks.append(clicks)
+            tally.decisions.append(decisions)
+            tally.moves.append(moves)
+            tally.capped += capped
+        print(f"{key:<10} clicks {summary(tally.clicks):<20} picks {summary(tally.decisions):<20}"
+              f" moves {summary(tally.moves):<20} capped {tally.capped}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
