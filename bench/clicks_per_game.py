@@ -3,9 +3,9 @@
 Every seat is a player (no AI seat), and a fixed scripted policy plays them all: the
 game's own AI decides each move, straight through the pure engine (setup / options /
 apply, no Discord). Each move is then counted as the clicks the menus need to reach it:
-one for a button or a menu entry; two for a two-step choice (where, then which die)
-whose first step leads to more than one option; one for a move no menu lists (a typed
-command). Out-of-turn moves the AI offers count too. The same seeds give the same
+one for a button; two for a menu entry (open it, pick); a two-step choice (where, then
+which die) adds one for its second step (buttons only) when the first leads to more
+than one option; one for a move no menu lists (a typed command). Out-of-turn moves the AI offers count too. The same seeds give the same
 games, so runs compare before and after a change (the script reads the options it
 finds; at a commit without two-step choices every move counts one).
 
@@ -72,8 +72,8 @@ def clicks_for(options: list[Option], action: Action) -> tuple[int, int]:
     entries = _entries(options, found.group)
     under = next(opts for _, opts in entries if found in opts)
     clicks = _pick_cost(len(entries)) + int(found.private)  # "Choose privately" first
-    if len(under) > 1:
-        return clicks + _pick_cost(len(under)), 2
+    if len(under) > 1:  # the second step: buttons in rows of five, one click
+        return clicks + 1, 2
     return clicks, 1
 
 

@@ -122,10 +122,24 @@ async def _show_second_step(interaction: discord.Interaction, channel_id: int,
     picked = prompt.options[n]
     under = [replace(o, label=o.then or o.label, first="", then="")
              for o in prompt.options if o.group == picked.group and o.first == picked.first]
-    step = Prompt(prompt.seat, prompt.user_id, prompt.name, under, prompt.version)
     await say_ephemeral(interaction, say("view.second_step", first=picked.first),
-                        view=prompt_view(channel_id, step, with_secret=False,
-                                         reveal_private=True))
+                        view=_buttons_view(channel_id, prompt.version, under))
+
+
+def _buttons_view(channel_id: int, version: int, options: list[Option]) -> discord.ui.View:
+    """A second step's options as buttons, five a row: the message holds nothing else,
+    so up to 25 fit and each is one click (a menu would take two: open, pick)."""
+    view = discord.ui.View(timeout=None)
+    if len(options) > PER_ROW * MAX_ROWS:
+        view.add_item(_select(channel_id, version, [0], options[0].group, options[:PER_SELECT],
+                              0))
+        return view
+    for n, option in enumerate(options):
+        view.add_item(ActionButton(
+            channel_id, version, option.action, label=option.label,
+            style=_STYLES.get(option.style, discord.ButtonStyle.secondary), row=n // PER_ROW,
+        ))
+    return view
 
 
 async def _own_prompt(interaction: discord.Interaction, channel_id: int,

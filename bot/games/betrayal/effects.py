@@ -178,10 +178,23 @@ def _trait_labels(ctx: Ctx, seat: int, names: list[str], amount: int) -> list[st
     return labels
 
 
+def _movable(names: list[str], ctx: Ctx, seat: int, sign: int) -> list[str]:
+    """The traits a gain (sign > 0) or loss would move: one at the end of its track
+    changes nothing, so it is offered only when every one is (the first stands in)."""
+    index = {t: traits.index(ctx.state, seat, t) for t in names}
+    moving = [t for t in names if (index[t] < traits.TOP if sign > 0
+                                   else traits.can_lower(ctx.state, seat, t))]
+    return moving or names[:1]
+
+
 def _gain_or_lose(ctx: Ctx, frame: Frame, arg: dict[str, Any], sign: int) -> None:
     amount = int(arg.get("amount", 1)) * sign
     if "choose" in arg:
-        names = [t for t in arg["choose"] if t in TRAITS]
+        names = _movable([t for t in arg["choose"] if t in TRAITS], ctx, frame.seat, sign)
+        if len(names) == 1:  # no choice left: a trait stuck at its end is not offered
+            frame.vars["chosen"] = names[0]
+            change(ctx, frame.seat, names[0], amount, Cause.of(frame))
+            return
         pause(ctx, frame, {"_trait_pick": {"traits": names, "amount": amount}},
               "trait_pick",
               content.say("prompts.gain" if sign > 0 else "prompts.lose", amount=abs(amount)),
