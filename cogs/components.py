@@ -105,8 +105,10 @@ async def _show_private_choices(interaction: discord.Interaction, channel_id: in
                                 version: int | None) -> None:
     """The options only the chooser may see, as an ephemeral message of buttons."""
     prompt = await _own_prompt(interaction, channel_id, version)
+    # Flat here: a first step names an option by its place in the whole prompt.
     private = Prompt(prompt.seat, prompt.user_id, prompt.name,
-                     [o for o in prompt.options if o.private], prompt.version)
+                     [replace(o, first="", then="") for o in prompt.options if o.private],
+                     prompt.version)
     await say_ephemeral(interaction, say("view.private_only"),
                         view=prompt_view(channel_id, private, with_secret=False,
                                          reveal_private=True))
@@ -149,8 +151,10 @@ async def _own_prompt(interaction: discord.Interaction, channel_id: int,
     table = await sessions.table(channel_id)
     if table is None:
         raise IllegalAction(say("errors.game_over"))
+    if not table.seats_of(interaction.user.id):
+        raise IllegalAction(say("errors.not_seated"))
     if version not in (None, ANY_VERSION) and version != table.version:
-        raise IllegalAction(say("errors.stale"))
+        raise await sessions.refuse_stale(table)
     prompt = sessions.prompt(table)
     if prompt is None or prompt.user_id != interaction.user.id:
         raise IllegalAction(say("errors.not_your_choice"))
