@@ -2,21 +2,30 @@
 
 Every seat is a player (no AI seat), and a fixed scripted policy plays them all: the
 game's own AI decides each move, straight through the pure engine (setup / options /
-apply, no Discord). Each move is then counted as the clicks the menus need to reach it:
-one for a button; two for a menu entry (open it, pick); a two-step choice (where, then
-which die) adds one for its second step (buttons only) when the first leads to more
-than one option; one for a move no menu lists (a typed command). Out-of-turn moves the AI offers count too. The same seeds give the same
-games, so runs compare before and after a change (the script reads the options it
-finds; at a commit without two-step choices every move counts one).
+apply, no Discord). Each move costs the clicks the menus need to reach it: one for a
+button (up to five a group); two for a menu entry (open it, pick); a two-step choice
+(where, then which die) adds one for its second step (buttons) when the first leads
+to more than one option; one for a move no menu lists. Out-of-turn moves count too.
+The same seeds give the same games, so runs compare commits (at one without two-step
+choices, nothing is two-step); a changed choice can change the game after it.
 
     python bench/clicks_per_game.py [--games 10] [--players 4] [--seed 0]
 
-Recorded with the defaults (10 games per game, seeds 0..9, 4 players); clicks per game
-as mean / median / max, and the moves (decisions) behind them. Before: the base of
-issue 20; after: its branch i20-clicks.
+Recorded with the defaults (seeds 0..9, 4 players), clicks per game (mean / median /
+max) and the clicks of the moves issue 20 changed, per game; before = the base of
+issue 20 (0573747), after = branch i20-clicks:
 
-    game          before clicks         after clicks          moves before / after
-    (see the report of issue 20 for the figures, filled in from a run)
+    game       clicks before        clicks after         changed moves, before -> after
+    cthulhu    132.4 / 131.5 / 143  136.2 / 135.5 / 146  move 76.1 -> 79.9
+    betrayal   160.3 / 156 / 215    152.0 / 145 / 207    damage_split 18.8 -> 10.5
+    neibolt    217.5 / 225 / 349    207.8 / 215.5 / 341  damage_split 21.3 -> 11.6
+    evilbelow  189.6 / 171.5 / 310  192.0 / 173.5 / 317  move 82.0 -> 84.4
+
+Damage now takes one pick instead of one per point (-44 % of its clicks). A move in
+Evil Below is a place button then a die button (2 clicks, 1 when one die goes there)
+where it was an entry in a menu of 21 (open, pick: 2); in Cthulhu a turn with more than
+25 moves asks who (a menu) then where (a button): one click more on those few turns,
+where the 25 + 1 menus asked two. Moves (decisions) are unchanged in those two games.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +48,7 @@ from bot.games.base import Game, PlayerInfo
 DEFAULT_CAP = 20000
 PER_ROW = 5  # cogs/components.py: buttons up to five a group, a menu past that
 KEYS = ("cthulhu", "betrayal", "neibolt", "evilbelow")
+WATCHED = ("damage_split", "trait_pick", "move")  # the moves issue 20 changed
 
 
 @dataclass
@@ -46,6 +57,7 @@ class Tally:
     decisions: list[int] = field(default_factory=list)
     moves: list[int] = field(default_factory=list)
     capped: int = 0
+    by_kind: Counter[str] = field(default_factory=Counter)  # clicks per kind of move
 
 
 def _entries(options: list[Option], group: str) -> list[tuple[str, list[Option]]]:
@@ -84,9 +96,10 @@ def _setup_options(key: str) -> tuple[str, dict[str, Any]]:
     return key, {}
 
 
-def play(game: Game[Any], options: dict[str, Any], players: int, seed: int,
-         cap: int) -> tuple[int, int, int, bool]:
-    """One game: clicks, decisions (picks), moves, and whether the cap stopped it."""
+def play(game: Game[Any], options: dict[str, Any], players: int, seed: int, cap: int,
+         by_kind: Counter[str]) -> tuple[int, int, int, bool]:
+    """One game: clicks, decisions (picks), moves, and whether the cap stopped it; the
+    clicks are added to `by_kind` by the move's kind (a choice by what it answers)."""
     state, _ = game.setup([PlayerInfo(f"P{i}") for i in range(players)], seed, options)
     clicks = decisions = moves = 0
     while not game.is_over(state) and moves < cap:
@@ -94,6 +107,9 @@ def play(game: Game[Any], options: dict[str, Any], players: int, seed: int,
         if action is None:
             break
         cost, picks = clicks_for(game.options(state, seat), action)
+        pending = getattr(state, "pending", None)
+        by_kind[getattr(pending, "kind", "choose") if action.kind == "choose"
+                else action.kind] += cost
         clicks, decisions, moves = clicks + cost, decisions + picks, moves + 1
         state, _ = game.apply(state, seat, action)
     return clicks, decisions, moves, not game.is_over(state)
@@ -128,13 +144,16 @@ def main(argv: list[str] | None = None) -> int:
         game = games.get(name)
         tally = Tally()
         for seed in range(args.seed, args.seed + args.games):
-            clicks, decisions, moves, capped = play(game, options, args.players, seed, args.cap)
+            clicks, decisions, moves, capped = play(game, options, args.players, seed, args.cap,
+                                                    tally.by_kind)
             tally.clicks.append(clicks)
             tally.decisions.append(decisions)
             tally.moves.append(moves)
             tally.capped += capped
         print(f"{key:<10} clicks {summary(tally.clicks):<20} picks {summary(tally.decisions):<20}"
               f" moves {summary(tally.moves):<20} capped {tally.capped}")
+        shown = {k: round(n / args.games, 1) for k, n in tally.by_kind.items() if k in WATCHED}
+        print(f"{'':<10} clicks a game on {shown}")
     return 0
 
 
