@@ -19,13 +19,15 @@ issue 20 (0573747), after = branch i20-clicks:
     cthulhu    132.4 / 131.5 / 143  136.2 / 135.5 / 146  move 76.1 -> 79.9
     betrayal   160.3 / 156 / 215    152.0 / 145 / 207    damage_split 18.8 -> 10.5
     neibolt    217.5 / 225 / 349    207.8 / 215.5 / 341  damage_split 21.3 -> 11.6
-    evilbelow  189.6 / 171.5 / 310  192.0 / 173.5 / 317  move 82.0 -> 84.4
+    evilbelow  189.6 / 171.5 / 310  189.6 / 171.5 / 310  move 82.0 -> 82.0
 
 Damage now takes one pick instead of one per point (-44 % of its clicks). A move in
-Evil Below is a place button then a die button (2 clicks, 1 when one die goes there)
-where it was an entry in a menu of 21 (open, pick: 2); in Cthulhu a turn with more than
-25 moves asks who (a menu) then where (a button): one click more on those few turns,
-where the 25 + 1 menus asked two. Moves (decisions) are unchanged in those two games.
+Evil Below is a place button then a die button (2 clicks, 1 when one die goes there, 1
+when all its moves fit in a row of buttons) where it was an entry in a menu of up to
+21 (open, pick: 2): the same clicks, short labels. In Cthulhu a turn with more than 25
+moves asks who (a menu) then where (a button): one click more on those few turns,
+where the 25 + 1 menus asked two. Moves are unchanged in those two games. (An earlier
+run, two-step even for five moves or fewer, cost Evil Below 84.4 move clicks a game.)
 """
 
 from __future__ import annotations
@@ -64,9 +66,10 @@ def _entries(options: list[Option], group: str) -> list[tuple[str, list[Option]]
     """A group's entries as the menus show them (cogs/components.py first_steps): a
     two-step group shows each `first` once; each entry with the options behind it."""
     entries: dict[str, list[Option]] = {}
+    flat = sum(1 for o in options if o.group == group) <= PER_ROW  # a row of buttons
     for o in options:
         if o.group == group:
-            first = getattr(o, "first", "")
+            first = "" if flat else getattr(o, "first", "")
             entries.setdefault(f"first:{first}" if first else f"option:{id(o)}", []).append(o)
     return list(entries.items())
 

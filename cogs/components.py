@@ -263,7 +263,10 @@ def _group(options: list[Option]) -> OrderedDict[str, list[Option]]:
 def first_steps(prompt: Prompt, options: list[Option]) -> list[Option]:
     """A group's options as the table first sees them: a two-step group (options with a
     `first`) shows each `first` once, and one that leads to a single option is that
-    option itself (one click, not two); the others stay as they are."""
+    option itself (one click, not two); the others stay as they are. A group that fits
+    in one row of buttons stays flat: one click each already."""
+    if len(options) <= PER_ROW:
+        return options
     under: OrderedDict[str, list[int]] = OrderedDict()
     shown: list[Option | str] = []
     for option in options:
