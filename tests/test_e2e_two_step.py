@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.actions import Action
 from bot.games import betrayal, cthulhu, evil_below
 from bot.games.betrayal import effects
 from bot.games.betrayal.context import Ctx
@@ -129,19 +130,18 @@ async def test_cthulhu_moves_who_then_where_when_one_menu_is_not_enough(
     selects = [c for c in game_components(post) if c["type"] == 3]
     assert len(moves) > 25  # the first turn of this seed: more than one menu holds
     assert not any("(1/" in str(c.get("placeholder")) for c in selects)  # no split menu
-    entries = _steps(post) or []
-    first = entries[0]["custom_id"] if entries else None
-    if first is not None:
-        shown = await (await fd.click(mover, post, first)).wait()
-    else:
-        value, select = _step_entries(post)[0]
-        shown = await (await fd.select(mover, post, select["custom_id"], [value])).wait()
+    [(value, select)] = _step_entries(post)[:1]  # the first character, in the who menu
+    who = options[Action.decode(value).int_arg("n")]
+    shown = await (await fd.select(mover, post, select["custom_id"], [value])).wait()
     [rooms] = [m for m in shown.messages if m.ephemeral]
+    assert rooms.content == say("view.second_step", first=who.first)
     picks = _picks(rooms)
-    assert 1 < len(picks) <= 25
-    await _pick(fd, mover, rooms, picks[0][1])
+    assert [label for label, _ in picks] == [o.then for o in moves if o.first == who.first]
+    await _pick(fd, mover, rooms, picks[-1][1])
     _, after = await _saved(bot, channel, cthulhu.GAME)
-    assert after.location != state.location  # one character moved, in two picks
+    moved = [o for o in moves if o.first == who.first][-1].action.args
+    assert after.location[int(moved["character"])] == moved["room"]  # two picks, one move
+    assert cthulhu.GAME.to_act(after) != seat or after.pending is not None
 
 
 async def test_betrayal_damage_is_one_pick(fd: FakeDiscord,
