@@ -382,6 +382,11 @@ class Sessions:
             return await self._continue(new, owed_from, sequenced(new, events),
                                         played.plan, (played.ai_to_act, played.offer_next))
 
+    async def refuse_stale(self, table: Table) -> IllegalAction:
+        """What a click from an older message gets (for a cog's own step that plays
+        nothing, such as the first half of a two-step choice): as a move's click would."""
+        return await self._behind(table)
+
     async def _behind(self, table: Table) -> IllegalAction:
         """A click from a message older than the table is refused as stale. If the table
         still owes a delivery (its channel refused the post, say), the click is the

@@ -46,6 +46,7 @@ SECRET = "view.secret"
 PRIVATE_CHOICES = "view.choices"
 HOW_TO_PLAY = "view.how_to_play"  # the lobby's: the rules' overview, privately
 PLAY_AGAIN = "table.again"  # the end's: a new lobby, the same seats invited
+STEP = "view.step"  # the first half of a two-step choice: n is an option's index
 MAX_ROWS = 5
 PER_ROW = 5
 PER_SELECT = 25
@@ -90,6 +91,9 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
         if action.kind == PLAY_AGAIN:
             await _play_again(interaction, channel_id, action, actor)
             return
+        if action.kind == STEP:
+            await _show_second_step(interaction, channel_id, version, action.int_arg("n"))
+            return
         starting = action.kind == table_rules.START and interaction.channel_id == channel_id
         if starting:  # the lobby's Start: only where the bot can show the game
             bot_permissions.cannot_play(interaction)
@@ -126,20 +130,61 @@ async def _redraw(interaction: discord.Interaction, **fields: Any) -> None:
 async def _show_private_choices(interaction: discord.Interaction, channel_id: int,
                                 version: int | None) -> None:
     """The options only the chooser may see, as an ephemeral message of buttons."""
+    prompt = await _own_prompt(interaction, channel_id, version)
+    # Flat here: a first step names an option by its place in the whole prompt.
+    private = Prompt(prompt.seat, prompt.user_id, prompt.name,
+                     [replace(o, first="", then="") for o in prompt.options if o.private],
+                     prompt.version)
+    await say_ephemeral(interaction, say("view.private_only"),
+                        view=prompt_view(channel_id, private, with_secret=False,
+                                         reveal_private=True))
+
+
+async def _show_second_step(interaction: discord.Interaction, channel_id: int,
+                            version: int | None, n: int) -> None:
+    """The second half of a two-step choice (which die, once the player said where), to
+    the chooser alone: nothing is played until they pick one."""
+    prompt = await _own_prompt(interaction, channel_id, version)
+    if not 0 <= n < len(prompt.options) or not prompt.options[n].first:
+        raise IllegalAction(say("errors.stale"))
+    picked = prompt.options[n]
+    under = [replace(o, label=o.then or o.label, first="", then="")
+             for o in prompt.options if o.group == picked.group and o.first == picked.first]
+    await say_ephemeral(interaction, say("view.second_step", first=picked.first),
+                        view=_buttons_view(channel_id, prompt.version, under))
+
+
+def _buttons_view(channel_id: int, version: int, options: list[Option]) -> discord.ui.View:
+    """A second step's options as buttons, five a row: the message holds nothing else,
+    so up to 25 fit and each is one click (a menu would take two: open, pick)."""
+    view = discord.ui.View(timeout=None)
+    if len(options) > PER_ROW * MAX_ROWS:
+        view.add_item(_select(channel_id, version, [0], options[0].group, options[:PER_SELECT],
+                              0))
+        return view
+    for n, option in enumerate(options):
+        view.add_item(ActionButton(
+            channel_id, version, option.action, label=option.label,
+            style=_STYLES.get(option.style, discord.ButtonStyle.secondary), row=n // PER_ROW,
+        ))
+    return view
+
+
+async def _own_prompt(interaction: discord.Interaction, channel_id: int,
+                      version: int | None) -> Prompt:
+    """The prompt of the game in this channel, if it is this user's and still current."""
     sessions = sessions_of(interaction)
     table = await sessions.table(channel_id)
     if table is None:
         raise IllegalAction(say("errors.game_over"))
+    if not table.seats_of(interaction.user.id):
+        raise IllegalAction(say("errors.not_seated"))
     if version not in (None, ANY_VERSION) and version != table.version:
-        raise IllegalAction(say("errors.stale"))
+        raise await sessions.refuse_stale(table)
     prompt = sessions.prompt(table)
     if prompt is None or prompt.user_id != interaction.user.id:
         raise IllegalAction(say("errors.not_your_choice"))
-    private = Prompt(prompt.seat, prompt.user_id, prompt.name,
-                     [o for o in prompt.options if o.private], prompt.version)
-    await say_ephemeral(interaction, say("view.private_only"),
-                        view=prompt_view(channel_id, private, with_secret=False,
-                                         reveal_private=True))
+    return prompt
 
 
 class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*"):
@@ -283,6 +328,39 @@ def _group(options: list[Option]) -> OrderedDict[str, list[Option]]:
     return groups
 
 
+def first_steps(prompt: Prompt, options: list[Option]) -> list[Option]:
+    """A group's options as the table first sees them: a two-step group (options with a
+    `first`) shows each `first` once, and one that leads to a single option is that
+    option itself (one click, not two); the others stay as they are. A group that fits
+    in one row of buttons stays flat: one click each already."""
+    if len(options) <= PER_ROW:
+        return options
+    under: OrderedDict[str, list[int]] = OrderedDict()
+    shown: list[Option | str] = []
+    for option in options:
+        if not option.first:
+            shown.append(option)
+            continue
+        if option.first not in under:
+            shown.append(option.first)
+        under.setdefault(option.first, []).append(_index(prompt, option))
+    steps: list[Option] = []
+    for item in shown:
+        if isinstance(item, Option):
+            steps.append(item)
+            continue
+        picks = under[item]
+        head = prompt.options[picks[0]]
+        steps.append(head if len(picks) == 1 else
+                     Option(item, Action(STEP, {"n": picks[0]}), group=head.group,
+                            style=head.style))
+    return steps
+
+
+def _index(prompt: Prompt, option: Option) -> int:
+    return next(i for i, o in enumerate(prompt.options) if o is option)
+
+
 def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True,
                 reveal_private: bool = False, main: bool = True,
                 others: bool = True, kind: str = "") -> discord.ui.View:
@@ -335,9 +413,10 @@ def _turn_rows(view: discord.ui.View, channel_id: int, prompt: Prompt, row: int,
                                    label=say("view.choose_privately"),
                                    style=discord.ButtonStyle.primary, row=row))
         row += 1
-    for group, options in _group(shown).items():
+    for group, grouped in _group(shown).items():
         if row >= limit:
             break
+        options = first_steps(prompt, grouped)
         if len(options) <= PER_ROW:
             for option in options:
                 view.add_item(ActionButton(
@@ -365,7 +444,8 @@ def _rows_needed(prompt: Prompt, reveal_private: bool) -> int:
     """The rows the turn's own controls take when nothing else competes for them."""
     shown = [o for o in prompt.options if reveal_private or not o.private]
     rows = int(len(shown) < len(prompt.options))
-    for options in _group(shown).values():
+    for grouped in _group(shown).values():
+        options = first_steps(prompt, grouped)
         rows += 1 if len(options) <= PER_ROW else -(-len(options) // PER_SELECT)
     return rows
 

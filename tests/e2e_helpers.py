@@ -89,17 +89,30 @@ async def play_by_click(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
     if pool and (fights or not buttons or rng.random() < 0.5):
         select = rng.choice(pool)
         value = rng.choice(select["options"])["value"]
-        return await (await fd.select(user, message, select["custom_id"], [value])).wait()
-    return await (await fd.click(user, message, rng.choice(buttons)["custom_id"])).wait()
+        handle = await (await fd.select(user, message, select["custom_id"], [value])).wait()
+    else:
+        handle = await (await fd.click(user, message, rng.choice(buttons)["custom_id"])).wait()
+    return await second_step(fd, user, handle)
+
+
+async def second_step(fd: FakeDiscord, user: FakeUser,
+                      handle: InteractionHandle) -> InteractionHandle:
+    """The first half of a two-step choice answers privately with the second (which die,
+    where to): pick its first option, so the move is made."""
+    steps = [m for m in handle.messages if m.ephemeral and game_components(m)]
+    return await use_first(fd, user, steps[-1]) if steps else handle
 
 
 async def use_first(fd: FakeDiscord, user: FakeUser, message: FakeMessage) -> InteractionHandle:
-    """Press the first game component of a message (a button, or a select's first entry)."""
+    """Press the first game component of a message (a button, or a select's first entry),
+    and a two-step choice's first second step."""
     comp = game_components(message)[0]
     if comp["type"] == 2:
-        return await (await fd.click(user, message, comp["custom_id"])).wait()
-    value = comp["options"][0]["value"]
-    return await (await fd.select(user, message, comp["custom_id"], [value])).wait()
+        handle = await (await fd.click(user, message, comp["custom_id"])).wait()
+    else:
+        value = comp["options"][0]["value"]
+        handle = await (await fd.select(user, message, comp["custom_id"], [value])).wait()
+    return await second_step(fd, user, handle)
 
 
 async def press_old(fd: FakeDiscord, user: FakeUser, message: FakeMessage,

@@ -99,7 +99,7 @@ def test_the_beckoning_finds_the_patio(dice, pile: str) -> None:  # type: ignore
     assert "whoops" in after.discards["event"]  # found: its card symbol is drawn
     asked: list[int] = []
     after = settle(after, asked)
-    assert asked == [PETER, PETER]
+    assert asked == [PETER]  # 2 damage, one split
     assert after.explorers[PETER].tile == patio  # the second jumper lands there too
     assert points(after, PETER, "physical") == points(state, PETER, "physical") - 2
     assert dice == []

@@ -19,7 +19,7 @@ import yaml
 from bot.core.actions import Action
 from bot.core.events import Event
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, content
+from bot.games.betrayal import GAME, content, damage_split
 from bot.games.betrayal.cards import HANDLERS, PASSIVES, handled
 from bot.games.betrayal.state import BetrayalState, Tile
 
@@ -102,6 +102,17 @@ def choose(state: BetrayalState, pick: int | str) -> tuple[BetrayalState, list[s
     if isinstance(pick, str):
         pick = next(i for i, label in enumerate(state.pending.labels) if pick in label)
     return apply(state, "choose", pick=pick)
+
+
+def landing_split(state: BetrayalState) -> int:
+    """The pending damage split's first option that loses no point (each trait takes at
+    most what it can lose): the first trait filled first, then the next."""
+    assert state.pending is not None and state.pending.kind == "damage_split"
+    spec = state.script[-1].steps[0]["_damage"]
+    seat = state.pending.seat
+    return next(i for i, raw in enumerate(spec["choices"])
+                if all(int(p) <= damage_split.room(state, seat, str(t))
+                       for t, p in raw["parts"]))
 
 
 def labels(state: BetrayalState, seat: int | None = None) -> list[str]:

@@ -78,17 +78,19 @@ def test_heal_back_to_start() -> None:
 
 # ---------------------------------------------------------------- damage
 
-def test_damage_is_split_point_by_point() -> None:
-    state = new_game()
+def test_damage_is_split_in_one_choice() -> None:
+    state = new_game()  # Ox: Might 5 5 at the top of its track, Speed 4 then 3 below
     state, _ = run_steps(state, [{"damage": {"kind": "physical", "amount": 2}}])
     assert state.pending and state.pending.kind == "damage_split"
-    assert state.pending.labels == ["Might (stays 5)", "Speed (4 → 3)", "All 2 to Might",
-                                    "All 2 to Speed"]
-    state, _ = choose(state, 0)
-    assert state.explorers[OX].traits["might"] == 1
-    assert state.pending and "1 physical damage left" in state.pending.prompt
-    state, _ = choose(state, "Speed")
-    assert state.explorers[OX].traits["speed"] == 3 and state.pending is None
+    assert "2 physical damage" in state.pending.prompt
+    assert state.pending.labels == ["All 2 to Might (5 → 4)",
+                                    "1 to Might (stays 5), 1 to Speed (4 → 3)",
+                                    "All 2 to Speed (4 → 2)"]
+    before = dict(state.explorers[OX].traits)
+    state, _ = choose(state, 1)
+    after = state.explorers[OX].traits
+    assert after["might"] == before["might"] - 1 and after["speed"] == before["speed"] - 1
+    assert state.pending is None  # one pick took both points
 
 
 def test_mental_and_general_damage_reach_their_traits() -> None:
@@ -98,6 +100,11 @@ def test_mental_and_general_damage_reach_their_traits() -> None:
     state = new_game()
     state, _ = run_steps(state, [{"damage": {"kind": "general", "amount": 1}}])
     assert len(state.pending.labels) == 4
+    state = new_game()  # 7 general damage: 120 splits, so the first trait's share first
+    state, _ = run_steps(state, [{"damage": {"kind": "general", "amount": 7}}])
+    assert state.pending.labels[0].startswith("7 to Speed") and "then the rest" in \
+        state.pending.labels[0] and state.pending.labels[-1] == "None to Speed, then the rest"
+    assert len(state.pending.labels) == 8
 
 
 def test_damage_goes_where_it_can() -> None:

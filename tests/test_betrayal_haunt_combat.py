@@ -64,8 +64,8 @@ def test_might_against_might_the_higher_total_hits_by_the_difference(fixed) -> N
     assert any("beats Jenny LeClerc by 3" in e for e in events)
     pending = state.pending
     assert pending is not None and pending.seat == JENNY and pending.kind == "damage_split"
-    assert [label.split(" ")[0] for label in pending.labels] == ["Might", "Speed", "All",
-                                                                 "All"]
+    assert [label.split(" (")[0] for label in pending.labels] == [
+        "All 3 to Might", "2 to Might", "1 to Might", "All 3 to Speed"]  # one pick, any split
     state, _ = choose(state, "All 3 to Speed")  # the loser splits its damage as it likes
     after = _index(state, JENNY)
     assert after["speed"] == before["speed"] - 3 and after["might"] == before["might"]
@@ -173,7 +173,8 @@ def test_the_ring_attacks_with_sanity_and_deals_mental_damage(fixed) -> None:  #
     assert any("Jenny LeClerc rolls Sanity" in e for e in events)
     pending = state.pending
     assert pending is not None and pending.seat == JENNY
-    assert pending.labels[0].startswith("Sanity") and pending.labels[1].startswith("Knowledge")
+    assert pending.labels[0].startswith("All 5 to Sanity")
+    assert pending.labels[-1].startswith("All 5 to Knowledge")
     assert "mental" in pending.prompt
 
 

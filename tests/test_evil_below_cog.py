@@ -113,6 +113,12 @@ async def test_the_dice_actions_and_an_old_button_are_refused_in_the_engines_wor
     refused = await (await fd.click(ann, old, roll)).wait()
     assert refused.ephemeral_texts() == [say_table("errors.stale")]
     assert (await _state(bot, channel))[1] == state
+    # Everyone at the top: a Bravery +1 would change nothing, so it is not a move.
+    assert await _says(fd, ann, channel, "courage", what="bravery") == [
+        content.say("errors.illegal_courage")]
+    table, state = await _state(bot, channel)
+    state.heroes[0].bravery = 4
+    await _set(bot, table, state)
     assert await _says(fd, ann, channel, "courage", what="bravery") == [
         content.say("cog.done")]
     assert await _says(fd, ann, channel, "end-turn") == [content.say("cog.done")]

@@ -114,11 +114,15 @@ def test_a_step_onto_the_same_value_says_the_value_stays() -> None:
     assert events == ["Ox Bellows gains 1 Speed (2 → 3)."]  # a real change keeps its arrow
 
 
-def test_a_choice_of_traits_names_one_at_its_top_in_words() -> None:
-    state = _at(new_game(), "might", traits.TOP)
-    asked, _ = run_steps(state, [{"gain": {"choose": ["might", "sanity"], "amount": 1}}])
-    assert asked.pending is not None
-    assert asked.pending.labels == ["Might (already at its highest, 8)", "Sanity (3 → 4)"]
+def test_a_choice_of_traits_offers_none_at_its_top() -> None:
+    state = _at(new_game(), "might", traits.TOP)  # a gain there would change nothing
+    after, events = run_steps(state, [{"gain": {"choose": ["might", "sanity"], "amount": 1}}])
+    assert after.pending is None and events == ["Ox Bellows gains 1 Sanity (3 → 4)."]
+    state = _at(state, "speed", traits.TOP - 1)
+    asked, _ = run_steps(state, [{"gain": {"choose": ["might", "speed", "sanity"],
+                                           "amount": 1}}])
+    assert asked.pending is not None and [label.split(" (")[0] for label in
+                                          asked.pending.labels] == ["Speed", "Sanity"]
 
 
 # ---------------------------------------------------------------- no "0 damage"

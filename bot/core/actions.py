@@ -45,6 +45,9 @@ class Action:
         return cls(raw["kind"], dict(raw.get("args", {})))
 
 
+MENU_LIMIT = 25  # the most one menu lists: a longer list is better asked in two steps
+
+
 @dataclass(frozen=True)
 class Option:
     """One legal action as the adapters show it: a button or one entry of a select.
@@ -60,3 +63,7 @@ class Option:
     description: str = ""
     emoji: str = ""
     private: bool = False  # its label reveals hidden cards: only the chooser may see it
+    # A two-step choice (where, then which die): the options of a group that share a
+    # `first` are offered once under it; picking it offers them by their short `then`.
+    first: str = ""
+    then: str = ""

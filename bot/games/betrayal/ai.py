@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.actions import Action
-from bot.games.betrayal import ai_ways, content, explore, movement, rolls, traits
+from bot.games.betrayal import ai_ways, content, damage_split, explore, movement, rolls, traits
 from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.cards.rolls import PICKED
 from bot.games.betrayal.haunting import ai as haunt_ai
@@ -76,10 +76,7 @@ def _pick(state: BetrayalState, seat: int) -> int:
     assert pending is not None
     step = state.script[-1].steps[0] if state.script and state.script[-1].steps else {}
     if pending.kind == "damage_split":
-        choices = step["_damage"]["choices"]
-        ranked = [(traits.index(state, pending.seat, t), -n, i)
-                  for i, (t, n) in enumerate(choices) if n == 1]
-        return max(ranked)[2]
+        return _split_pick(state, pending.seat, step["_damage"])
     if pending.kind == "trait_pick":
         spec = step["_trait_pick"]
         values = [traits.index(state, pending.seat, t) for t in spec["traits"]]
@@ -94,6 +91,31 @@ def _pick(state: BetrayalState, seat: int) -> int:
         tile = haunt_ai.pick_tile(state)
         if tile is not None:
             return tile
+    return 0
+
+
+def _split_pick(state: BetrayalState, seat: int, spec: dict[str, Any]) -> int:
+    """Point by point onto the trait highest up its track (a tie: the later one), as one
+    split; a first share takes what that spread gives the first trait."""
+    names = list(spec["traits"])
+    left = {t: traits.index(state, seat, t) for t in names}
+    floor = traits.floor_index(state)
+    given = dict.fromkeys(names, 0)
+    for _ in range(int(spec["amount"])):
+        open_ = [t for t in names if left[t] > floor]
+        if not open_:
+            break
+        top = max(open_, key=lambda t: (left[t], names.index(t)))
+        left[top] -= 1
+        given[top] += 1
+    for i, raw in enumerate(spec["choices"]):
+        parts = {str(t): int(p) for t, p in raw["parts"]}
+        if raw.get("partial"):
+            if parts.get(names[0], 0) == given[names[0]]:
+                return i
+        elif all(min(parts.get(t, 0), damage_split.room(state, seat, t)) == given[t]
+                 for t in names):
+            return i
     return 0
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.core import dice as core_dice
 from bot.core.choices import PendingChoice
-from bot.games.betrayal import content, hooks, traits
+from bot.games.betrayal import content, damage_split, hooks, traits
 from bot.games.betrayal.cards import HANDLERS, PASSIVES, RESUMERS, Cause, Offer, resumer
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx
@@ -178,10 +178,23 @@ def _trait_labels(ctx: Ctx, seat: int, names: list[str], amount: int) -> list[st
     return labels
 
 
+def _movable(names: list[str], ctx: Ctx, seat: int, sign: int) -> list[str]:
+    """The traits a gain (sign > 0) or loss would move: one at the end of its track
+    changes nothing, so it is offered only when every one is (the first stands in)."""
+    index = {t: traits.index(ctx.state, seat, t) for t in names}
+    moving = [t for t in names if (index[t] < traits.TOP if sign > 0
+                                   else traits.can_lower(ctx.state, seat, t))]
+    return moving or names[:1]
+
+
 def _gain_or_lose(ctx: Ctx, frame: Frame, arg: dict[str, Any], sign: int) -> None:
     amount = int(arg.get("amount", 1)) * sign
     if "choose" in arg:
-        names = [t for t in arg["choose"] if t in TRAITS]
+        names = _movable([t for t in arg["choose"] if t in TRAITS], ctx, frame.seat, sign)
+        if len(names) == 1:  # no choice left: a trait stuck at its end is not offered
+            frame.vars["chosen"] = names[0]
+            change(ctx, frame.seat, names[0], amount, Cause.of(frame))
+            return
         pause(ctx, frame, {"_trait_pick": {"traits": names, "amount": amount}},
               "trait_pick",
               content.say("prompts.gain" if sign > 0 else "prompts.lose", amount=abs(amount)),
@@ -276,32 +289,43 @@ def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 
 def split_damage(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
-    """Point by point, the damaged explorer picks the trait (seed 003: the loser splits)."""
+    """The damaged explorer splits the damage among the traits in one pick (seed 003: the
+    loser splits); see damage_split.py for how a long list is asked in two steps."""
     seat, amount = frame.seat, int(spec["amount"])
-    allowed = list(traits.DAMAGE_TRAITS[spec["kind"]])
+    allowed = list(spec.get("traits", traits.DAMAGE_TRAITS[spec["kind"]]))
     lowerable = [t for t in allowed if traits.can_lower(ctx.state, seat, t)]
     if amount <= 0 or not lowerable or not ctx.state.explorers[seat].alive:
         return  # the dead (seed 003, the haunt) take no more of it
-    if len(lowerable) == 1:
-        change(ctx, seat, lowerable[0], -amount, Cause.of(frame))
+    options = damage_split.choices(ctx.state, seat, lowerable, amount)
+    if len(options) == 1:  # one way only (one trait left, or every trait takes its all)
+        _take_split(ctx, frame, options[0])
         return
-    labels = _trait_labels(ctx, seat, allowed, -1)
-    choices = [[t, 1] for t in allowed]
-    if amount > 1:
-        labels += [content.say("labels.damage_all", amount=amount, trait=t.capitalize())
-                   for t in allowed]
-        choices += [[t, amount] for t in allowed]
-    spec = {**spec, "choices": choices}
+    labels = [damage_split.label(ctx.state, seat, c, amount, lowerable[0]) for c in options]
+    spec = {**spec, "traits": lowerable, "choices": [damage_split.to_data(c) for c in options]}
     pause(ctx, frame, {"_damage": spec}, "damage_split",
           content.say("prompts.damage_split", amount=amount, kind=spec["kind"]), labels)
 
 
+def _take_split(ctx: Ctx, frame: Frame, choice: damage_split.Choice) -> None:
+    """Lower each trait by its share, in order; one that kills stops the rest."""
+    for trait, points in choice.parts:
+        if not ctx.state.explorers[frame.seat].alive:
+            return
+        change(ctx, frame.seat, trait, -points, Cause.of(frame))
+
+
 @resumer("damage_split")
 def _damage_split(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    """A whole split ends the step; a first share lowers that trait and leaves the rest
+    of the damage, on the other traits, to be split next."""
     spec = raw["_damage"]
-    trait, points = spec["choices"][pick]
-    change(ctx, frame.seat, trait, -int(points), Cause.of(frame))
-    spec["amount"] = int(spec["amount"]) - int(points)
+    choice = damage_split.from_data(spec["choices"][pick])
+    _take_split(ctx, frame, choice)
+    if not choice.partial:
+        frame.steps.pop(0)
+        return
+    spec["amount"] = int(spec["amount"]) - sum(p for _, p in choice.parts)
+    spec["traits"] = list(spec["traits"])[1:]
     if spec["amount"] <= 0:
         frame.steps.pop(0)
 

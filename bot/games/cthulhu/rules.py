@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from bot.core.actions import Action, Option
+from bot.core.actions import MENU_LIMIT, Action, Option
 from bot.core.choices import CHOOSE, PendingChoice
 from bot.core.errors import IllegalAction
 from bot.core.events import Event, to_player
@@ -165,9 +165,14 @@ class CthulhuGame(Game[CthulhuState]):
         if state.pending:
             return state.pending.options()
         chars, rooms = state.characters, state.rooms
+        legal = legal_moves(state)
+        two_step = len(legal) > MENU_LIMIT  # who, then where, rather than a split menu
         moves = [Option(say("labels.move", character=chars[c].name, room=rooms[r].name),
-                        Action(MOVE, {"character": c, "room": r}), group="Move")
-                 for c, r in legal_moves(state)]
+                        Action(MOVE, {"character": c, "room": r}), group="Move",
+                        first=say("labels.move_who", character=chars[c].name)
+                        if two_step else "",
+                        then=say("labels.move_where", room=rooms[r].name))
+                 for c, r in legal]
         fights = [Option(say("labels.fight", room=rooms[r].name, character=chars[c].name),
                          Action(FIGHT, {"room": r, "remove": c}), group="Fight",
                          style="danger")

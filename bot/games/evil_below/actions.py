@@ -32,6 +32,8 @@ class Legal:
     label: str
     group: str
     style: str = "secondary"
+    first: str = ""  # a two-step choice: where (first), then which die (then)
+    then: str = ""
 
 
 Lister = Callable[[EvilBelowState, int], list[Legal]]
@@ -62,8 +64,13 @@ def _free_dice(state: EvilBelowState) -> list[int]:
 def spare_die(state: EvilBelowState, dice: list[int]) -> int:
     """The die a move spends when the player names none (a typed command): one no Loser
     could use where it belongs (nobody stands there), else the first."""
+    return spare_order(state, dice)[0]
+
+
+def spare_order(state: EvilBelowState, dice: list[int]) -> list[int]:
+    """Dice by how little a move costs with them: first those no Loser stands at."""
     standing = {hero.location for hero in state.heroes}
-    return min(dice, key=lambda d: (d in standing, d))
+    return sorted(dice, key=lambda d: (d in standing, d))
 
 
 def _die(d: int, face: str) -> str:
@@ -91,10 +98,15 @@ def _roll(state: EvilBelowState, seat: int, action: Action, events: list[Event])
 # ---------------------------------------------------------------- dice actions
 
 def _move_legal(state: EvilBelowState, seat: int) -> list[Legal]:
+    """Where first, then which die: any free die moves, so under each place the die no
+    Loser could use where it belongs comes first (the one a typed move spends)."""
     here = _here(state, seat)
+    dice = spare_order(state, _free_dice(state))
     return [Legal(Action(MOVE, {"die": d, "to": to}),
-                  say("labels.move", target=_names()[to], die=_die(d, state.dice[d])), "move")
-            for d in _free_dice(state) for to in content.board().neighbours(here)]
+                  say("labels.move", target=_names()[to], die=_die(d, state.dice[d])), "move",
+                  first=say("labels.move_where", target=_names()[to]),
+                  then=_die(d, state.dice[d]))
+            for to in content.board().neighbours(here) for d in dice]
 
 
 def _move(state: EvilBelowState, seat: int, action: Action, events: list[Event]) -> None:
@@ -141,9 +153,12 @@ def _pickup(state: EvilBelowState, seat: int, action: Action, events: list[Event
 def _courage_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     found = []
     here = _here(state, seat)
+    # Bravery only where it raises someone: a +1 for Losers all at the top changes nothing.
+    raises = any(state.heroes[s].bravery < effects.MAX_BRAVERY for s in state.at(here))
     for d in _local_dice(state, seat, HEART):
-        found.append(Legal(Action(COURAGE, {"die": d, "what": BRAVERY}),
-                           say("labels.bravery", die=_die(d, HEART)), "courage"))
+        if raises:
+            found.append(Legal(Action(COURAGE, {"die": d, "what": BRAVERY}),
+                               say("labels.bravery", die=_die(d, HEART)), "courage"))
         # Seed 001: no rescue once the location's Pennywise symbol shows (it is empty).
         if state.track and 0 < state.remaining(here) < len(state.circles[here]):
             found.append(Legal(Action(COURAGE, {"die": d, "what": RESCUE}),

@@ -107,7 +107,8 @@ class EvilBelowGame(Game[EvilBelowState]):
         if state.pending is not None:
             return state.pending.options() if seat == state.pending.seat else []
         return [Option(found.label, found.action, group=say(f"groups.{found.group}"),
-                       style=found.style) for found in actions.legal(state, seat)]
+                       style=found.style, first=found.first, then=found.then)
+                for found in actions.legal(state, seat)]
 
     def out_of_turn(self, state: EvilBelowState) -> list[int]:
         """Seats other than `to_act` that may act now."""
