@@ -8,6 +8,8 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.core.actions import Action
+from cogs.components import STEP
 from tests.fakediscord import (
     FakeDiscord,
     FakeMessage,
@@ -113,6 +115,29 @@ async def use_first(fd: FakeDiscord, user: FakeUser, message: FakeMessage) -> In
         value = comp["options"][0]["value"]
         handle = await (await fd.select(user, message, comp["custom_id"], [value])).wait()
     return await second_step(fd, user, handle)
+
+
+def direct_control(message: FakeMessage) -> tuple[dict[str, Any], str | None]:
+    """The message's first game control that plays a move at once: a button, or a
+    select and its first entry, passing over the first halves of two-step choices (they
+    answer privately with the second). The select's value, or None for a button."""
+    for comp in game_components(message):
+        if comp["type"] == 2 and STEP not in comp["custom_id"]:
+            return comp, None
+        if comp["type"] == 3:
+            for option in comp["options"]:
+                if Action.decode(option["value"]).kind != STEP:
+                    return comp, option["value"]
+    raise AssertionError("no control plays a move at once")
+
+
+async def press_direct(fd: FakeDiscord, user: FakeUser,
+                       message: FakeMessage) -> InteractionHandle:
+    """Press `direct_control(message)`: one click, one move (not yet waited for)."""
+    comp, value = direct_control(message)
+    if value is None:
+        return await fd.click(user, message, comp["custom_id"])
+    return await fd.select(user, message, comp["custom_id"], [value])
 
 
 async def press_old(fd: FakeDiscord, user: FakeUser, message: FakeMessage,

@@ -25,7 +25,7 @@ from bot.client import HauntBot
 from bot.texts import say
 from cogs import reply
 from tests.conftest import BotFactory, _ErrorCollector
-from tests.e2e_helpers import game_components, latest_turn, to_move, turn_posts
+from tests.e2e_helpers import latest_turn, to_move, turn_posts, use_first
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.faults import A_MESSAGE, MESSAGES, drop_gateway
 
@@ -52,16 +52,11 @@ class Game:
         return latest_turn(self.fd, self.channel)
 
     async def move(self) -> list[str]:
-        """The player to move clicks their first control; what they were told."""
+        """The player to move plays their first control (both halves of a two-step
+        choice); what they were told by the click that played it."""
         live = self.live
         user = self.users[to_move(live) or 0]
-        comp = game_components(live)[0]
-        if comp["type"] == 2:
-            handle = await self.fd.click(user, live, comp["custom_id"])
-        else:
-            handle = await self.fd.select(user, live, comp["custom_id"],
-                                          [comp["options"][0]["value"]])
-        await handle.wait()
+        handle = await use_first(self.fd, user, live)  # and a two-step's second half
         return handle.ephemeral_texts()
 
     async def owed(self) -> bool:
@@ -101,11 +96,12 @@ class Game:
         await self.assert_shown_once()
 
 
-async def started(fd: FakeDiscord, start_hauntkeeper: BotFactory) -> Game:
+async def started(fd: FakeDiscord, start_hauntkeeper: BotFactory,
+                  game: str = "cthulhu") -> Game:
     channel = fd.add_channel("haunted")
     alice, bob = fd.add_user("alice"), fd.add_user("bob")
     bot = await start_hauntkeeper()
-    lobby = (await (await fd.slash(alice, channel, "game", "new", game="cthulhu",
+    lobby = (await (await fd.slash(alice, channel, "game", "new", game=game,
                                    seed=11)).wait()).response
     assert lobby is not None
     ids = lobby.custom_ids()

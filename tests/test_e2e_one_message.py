@@ -27,12 +27,22 @@ from bot.store import Table
 from bot.texts import say
 from cogs import reply
 from tests.conftest import BotFactory
-from tests.e2e_helpers import game_components, latest_turn, play_by_click, to_move, turn_messages
+from tests.e2e_helpers import (
+    game_components,
+    latest_turn,
+    play_by_click,
+    press_direct,
+    to_move,
+    turn_messages,
+)
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 from tests.test_e2e_faults import Game, started
 
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
 UPDATE_MESSAGE, DEFERRED_UPDATE, CHANNEL_MESSAGE = 7, 6, 4
+# A game whose first control plays at once (Cthulhu's first moves are two-step
+# choices, answered privately by their second half: no live message edit to answer with).
+ONE_CLICK = "evilbelow"
 EXTRA_TOTEMS = 10  # the fight's cards past one message's worth of lines
 
 
@@ -41,17 +51,12 @@ def _requests(fd: FakeDiscord, since: int) -> list[str]:
 
 
 async def _move(game: Game) -> tuple[InteractionHandle, list[str]]:
-    """The player to move plays their first control: the click and what the bot asked
+    """The player to move plays their first direct control: the click and what the bot asked
     of Discord for it (after it settled)."""
     live = game.live
     since = len(game.fd.requests)
-    comp = game_components(live)[0]
     user = game.users[to_move(live) or 0]
-    if comp["type"] == 2:
-        handle = await game.fd.click(user, live, comp["custom_id"])
-    else:
-        handle = await game.fd.select(user, live, comp["custom_id"],
-                                      [comp["options"][0]["value"]])
+    handle = await press_direct(game.fd, user, live)
     await handle.wait()
     return handle, _requests(game.fd, since)
 
@@ -59,7 +64,7 @@ async def _move(game: Game) -> tuple[InteractionHandle, list[str]]:
 async def test_a_click_on_the_live_message_is_answered_with_its_edit(
         fd: FakeDiscord, start_hauntkeeper: BotFactory,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    game = await started(fd, start_hauntkeeper)
+    game = await started(fd, start_hauntkeeper, ONE_CLICK)
     live = game.live
     before = live.content
     handle, asked = await _move(game)
@@ -83,7 +88,7 @@ async def test_a_click_on_the_live_message_is_answered_with_its_edit(
 async def test_a_slow_action_is_deferred_while_it_runs_and_then_patched(
         fd: FakeDiscord, start_hauntkeeper: BotFactory,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    game = await started(fd, start_hauntkeeper)
+    game = await started(fd, start_hauntkeeper, ONE_CLICK)
     monkeypatch.setattr(reply, "PATIENCE", 0.05)
     publish = game.bot.outlet.publish
     deferred_first: list[bool] = []
@@ -108,7 +113,7 @@ async def test_a_slow_action_is_deferred_while_it_runs_and_then_patched(
 
 async def test_a_refused_click_is_private_and_changes_nothing(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    game = await started(fd, start_hauntkeeper)
+    game = await started(fd, start_hauntkeeper, ONE_CLICK)
     live = game.live
     seen = (live.content, len(live.history))
     stranger = fd.add_user("eve")
@@ -127,7 +132,7 @@ async def test_a_refused_click_is_private_and_changes_nothing(
 
 async def test_an_answer_discord_refuses_falls_back_to_the_patch_once(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    game = await started(fd, start_hauntkeeper)
+    game = await started(fd, start_hauntkeeper, ONE_CLICK)
     live = game.live
     before = live.content
     fault = fd.faults.add("POST", CALLBACK, 404, code=10062, message="Unknown interaction")
