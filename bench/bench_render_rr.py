@@ -286,14 +286,20 @@ def main(argv: list[str] | None = None) -> int:
               f"{percentile(t.floor, 99):6.2f}  {statistics.median(t.ratio):5.2f}x "
               f"{percentile(t.ratio, 99):5.2f}x  {statistics.median(t.size) / 1000:6.0f}")
     shown = [kind for kind, t in tallies.items() if t.render]
-    print("cache hit rates in the timed rounds, hits / lookups (lookups per render):")
-    print(f"  {'cache':<44}" + "".join(f"{kind:>18}" for kind in shown))
+    print("cache hit rates in the timed rounds, hits / lookups (lookups per render), and "
+          "what each holds at the end (KB, of its budget):")
+    print(f"  {'cache':<44}" + "".join(f"{kind:>18}" for kind in shown) + "     held KB / budget")
     for name in sorted({n for kind in shown for n in tallies[kind].hits}):
         cells = []
         for kind in shown:
             h, m = tallies[kind].hits.get(name, (0, 0))
             per = (h + m) / len(tallies[kind].render)
             cells.append(f"{h / (h + m):>8.0%} ({per:>6.1f})" if h + m else f"{'-':>18}")
+        info = infos[name]()
+        held = getattr(info, "currbytes", None)
+        budget = getattr(info, "maxbytes", None)
+        cells.append(f"  {held / 1024:10.0f} / {budget / 1024:.0f}" if held is not None
+                     and budget else "")
         print(f"  {name:<44}" + "".join(cells))
     print(f"RSS {now:.0f} MB now, {peak:.0f} MB peak; {setup_rss:.0f} MB before the first "
           f"render (the channels' games and views)")
