@@ -25,12 +25,14 @@ MB = 1 << 20
 # Compressed PNG bands (renderers.png): a board is 30..120 bands of 0.2..3 KB, 45..120 KB
 # in all. A channel's next board reuses most of its last one's bands, and all the other
 # channels' boards come in between, so the cache must hold the last board of every
-# channel taking turns: 200 channels of mixed games ~25 MB (measured: bench_render_rr).
-BANDS = 48 * MB
+# channel taking turns: 200 channels of mixed games hit as often with 32 MB as with 48
+# (bench_render_rr, 8 rounds: 79 / 75 / 90 % for Cthulhu / exploring / haunt).
+BANDS = 32 * MB
 # Betrayal's tiles, shared by every house (45 rooms, 13 sizes, a few looks each): 8..32
-# KB as indices; 200 channels mid-game ask for ~30 MB of them, and 24 MB keeps the hit
-# rate at ~97 % (the sizes a house uses now are hit, rarely the ones it used before).
-TILES = 32 * MB
+# KB as indices; 200 channels mid-game use ~32 MB of them. Too few cost twice: a tile
+# drawn again is a new piece, so every band it lies in is new too (with 24 MB, tiles hit
+# 83 % instead of 98 % and bands 57 % instead of 75 %). 40 MB leaves room.
+TILES = 40 * MB
 # Words and lines of text, shared by every board (a channel's names, its header words):
 # 0.5..3 KB each; 200 channels use ~2.5 MB.
 TEXTS = 8 * MB
@@ -44,14 +46,14 @@ WIDE_PIECES = 4 * MB
 SMALL_PIECES = 1 * MB
 # Text masks (common.text_mask: the RGB path, sheets, palette fits; the indexed words
 # are TEXTS) and anti-aliased shape masks (rounded boxes, discs, polygons).
-TEXT_MASKS = 4 * MB
-SHAPE_MASKS = 2 * MB
+TEXT_MASKS = 2 * MB
+SHAPE_MASKS = 1 * MB
 
 # The most the byte-budgeted caches may hold in all, whatever the games do (the tests
 # check the registered caches' budgets add up to no more). Beside them are small caches
 # bounded by count whose entries are a few hundred bytes (fonts, layouts, measures,
 # fitted palettes: one per board width): a few MB at most.
-TOTAL = 144 * MB
+TOTAL = 128 * MB
 
 # Measured (a fresh process, 20,000 images each): an image object costs ~560 bytes, its
 # rows a pointer each, a "P" image ~1.3 KB of palette more, up to ~8 KB once Pillow's

@@ -153,7 +153,7 @@ class Pieces(Generic[P]):
 
     def __init__(self, draw: Callable[P, Sprite], maxsize: int, maxbytes: int) -> None:
         self.draw = draw
-        self._cache: Lru[Hashable, Sprite] = Lru(maxsize, maxbytes, draw.__qualname__)
+        self.kept: Lru[Hashable, Sprite] = Lru(maxsize, maxbytes, draw.__qualname__)
         update_wrapper(self, draw)
         register(self)
 
@@ -161,18 +161,18 @@ class Pieces(Generic[P]):
         if ink is None:
             return self.draw(*args)  # type: ignore[call-arg]
         key = (ink, args)
-        sprite = self._cache.get(key)
+        sprite = self.kept.get(key)
         if sprite is None:
             drawn = self.draw(*args)  # type: ignore[call-arg]
             sprite = Sprite(indices(ink.quantize(drawn.image)), drawn.mask, drawn.offset)
-            self._cache.put(key, sprite, sprite_bytes(sprite))
+            self.kept.put(key, sprite, sprite_bytes(sprite))
         return sprite
 
     def cache_info(self) -> CacheInfo:
-        return self._cache.cache_info()
+        return self.kept.cache_info()
 
     def cache_clear(self) -> None:
-        self._cache.cache_clear()
+        self.kept.cache_clear()
 
 
 # What a cached sprite costs beyond its images (the Sprite, its key and the entry).

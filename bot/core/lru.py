@@ -7,12 +7,14 @@ reuse, whose sizes differ a hundredfold (a word, a 180 px tile), so those also c
 bytes. `functools.lru_cache` would do when the key is the whole argument; this one lets
 the caller check a hit against something the key cannot hold (the content object a
 result was derived from). Locked: games are played and boards drawn in worker threads.
+`lru_by_bytes` is `functools.lru_cache` bounded by bytes; `RecentDict` and `RecentSet`
+are the event loop's per-channel memories, bounded by count.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator, MutableMapping, MutableSet
 from functools import update_wrapper
 from threading import Lock
 from typing import Generic, NamedTuple, ParamSpec, TypeVar
@@ -110,23 +112,23 @@ class BytesCached(Generic[P, R]):
                  size: int) -> None:
         self.fn = fn
         self.weigh = weigh
-        self._kept: Lru[Hashable, tuple[R]] = Lru(size, max_bytes, fn.__qualname__)
+        self.kept: Lru[Hashable, tuple[R]] = Lru(size, max_bytes, fn.__qualname__)
         update_wrapper(self, fn)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-        found = self._kept.get(key)
+        found = self.kept.get(key)
         if found is not None:
             return found[0]
         value = self.fn(*args, **kwargs)
-        self._kept.put(key, (value,), self.weigh(value))
+        self.kept.put(key, (value,), self.weigh(value))
         return value
 
     def cache_info(self) -> CacheInfo:
-        return self._kept.cache_info()
+        return self.kept.cache_info()
 
     def cache_clear(self) -> None:
-        self._kept.cache_clear()
+        self.kept.cache_clear()
 
 
 def lru_by_bytes(max_bytes: int, weigh: Callable[[R], int], size: int = 1 << 20
@@ -134,3 +136,55 @@ def lru_by_bytes(max_bytes: int, weigh: Callable[[R], int], size: int = 1 << 20
     """Decorator form of `BytesCached`: at most `max_bytes` as `weigh` counts them (and
     `size` entries, by default a count no byte budget here would reach)."""
     return lambda fn: BytesCached(fn, max_bytes, weigh, size)
+
+
+class RecentDict(MutableMapping[K, V]):
+    """A dict that keeps its `size` most recently written keys, for what a process
+    remembers per channel or per member (the loop's own: not locked). Forgetting the
+    oldest must be harmless: one more request, one message fewer, never a wrong one."""
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError("a RecentDict keeps at least one key")
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def __getitem__(self, key: K) -> V:
+        return self._items[key]
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def __delitem__(self, key: K) -> None:
+        del self._items[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class RecentSet(MutableSet[K]):
+    """A set that keeps its `size` most recently added members (see `RecentDict`)."""
+
+    def __init__(self, size: int) -> None:
+        self._members: RecentDict[K, None] = RecentDict(size)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._members
+
+    def add(self, key: K) -> None:
+        self._members[key] = None
+
+    def discard(self, key: K) -> None:
+        self._members.pop(key, None)
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._members)
+
+    def __len__(self) -> int:
+        return len(self._members)
