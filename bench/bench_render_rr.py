@@ -84,7 +84,6 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import ModuleType
 
 if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -97,7 +96,7 @@ from bot.games.base import PlayerInfo
 from bot.games.betrayal.view import MapView
 from bot.games.cthulhu import GAME as CTHULHU
 from bot.games.cthulhu.state import CthulhuState
-from renderers import betrayal, canvas, common
+from renderers import betrayal, budgets, canvas, common
 from tests.test_render_betrayal import COLOURS, EXPLORERS, PLAYERS
 
 KINDS = ("cthulhu", "exploring", "haunt")
@@ -183,20 +182,7 @@ def png_options() -> dict[str, object]:
 
 def caches() -> dict[str, Callable[[], object]]:
     """name -> cache_info of every cache the loaded renderer modules hold."""
-    out: dict[str, Callable[[], object]] = {}
-    seen: set[int] = set()
-    for name, module in sorted(sys.modules.items()):
-        if not name.startswith("renderers") or not isinstance(module, ModuleType):
-            continue
-        for attr, value in sorted(vars(module).items()):
-            info = getattr(value, "cache_info", None)
-            if callable(info) and not isinstance(value, type) and id(value) not in seen:
-                seen.add(id(value))
-                named = hasattr(value, "__qualname__")  # a function; else an instance
-                where = getattr(value, "__module__", name) if named else name
-                what = value.__qualname__ if named else attr
-                out[f"{where.removeprefix('renderers.')}.{what}"] = info
-    return out
+    return {name: cache.cache_info for name, cache in budgets.caches().items()}
 
 
 def counts(infos: dict[str, Callable[[], object]]) -> dict[str, tuple[int, int]]:
