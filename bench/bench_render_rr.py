@@ -67,6 +67,15 @@ are mixed (a third of each kind) unless --kind; ms, median / p99:
       --no-band-reuse (pieces shared, every band drawn and compressed): 50 ch 1.33x,
       1.69x, 1.58x; 200 ch 1.34x, 1.49x, 1.61x (median; cthulhu, exploring, haunt)
 
+Issue 19 (every cache bounded by bytes weighed at their real cost, renderers/budgets.py;
+indexed pieces kept without a palette), 8 rounds, before and after run back to back, median
+ms cthulhu / exploring / haunt, hit rates unchanged to the per cent:
+      50 ch     before 2.84 / 4.20 / 4.97   RSS 109 MB    after 2.86 / 3.79 / 4.67   RSS 99 MB
+      200 ch    before 3.21 / 5.12 / 6.38   RSS 185 MB    after 2.70 / 3.89 / 5.04   RSS 166 MB
+      hits (200 ch): bands 79 / 75 / 90 %, tiles 98 / 100 %, words 100 / 99 / 100 %
+      tiles at 24 MB instead of 40: tiles 83 / 84 %, and bands 57 / 61 % (a tile drawn again
+      is a new piece, so its bands are new too)
+
 The p99s are the renders that reuse few bands: a new game, or a house whose layout
 changed (a fifth of exploring turns re-lay the panels), now and then with tile sizes
 not yet drawn. The floor is Pillow encoding the whole image in one stream; a render

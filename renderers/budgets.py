@@ -2,8 +2,9 @@
 
 A bot process draws the boards of every channel it serves, and its caches are what lets
 a render reuse the last one's work; left to grow they were most of the process's memory
-(issue 19: 4 busy channels took RSS from 92 to 190 MB, the caches allowed 232 MB and
-counted their images at a third of what they cost). So each cache gets a budget of
+(issue 19: 4 busy channels took RSS from 92 to 190 MB; the caches allowed 232 MB, and
+counted a piece at a fraction of its cost: a quantized 40 x 12 word as 0.9 KB, where it
+holds 8.5 KB). So each cache gets a budget of
 bytes here, sized for 200 busy channels taking turns (bench/bench_render_rr.py reads
 the hit rates, bench/bench_memory.py the curve), and every entry is weighed once, when
 it is made, at what it costs in memory: Pillow keeps 1, L and P pixels in a byte each,
