@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
+import ctypes.util
 import gc
 import subprocess
 import sys
@@ -51,6 +53,7 @@ KINDS: tuple[tuple[str, dict[str, str]], ...] = (
 PLAYERS = 4
 FIRST_CHANNEL = 10_000
 TOP = 12  # growers listed at the end
+LIBC = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
 
 
 @dataclass
@@ -159,6 +162,8 @@ async def run(args: argparse.Namespace) -> None:
         def sample() -> None:
             nonlocal first
             minutes = (time.monotonic() - started) / 60
+            if args.trim:
+                LIBC.malloc_trim(0)
             rss = rss_mb()
             traced = tracemalloc.get_traced_memory()[0] / 2**20 if args.trace else 0.0
             held, allowed = cache_bytes()
@@ -221,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="actions after which a game is ended and the next one opened")
     parser.add_argument("--no-trace", dest="trace", action="store_false",
                         help="leave tracemalloc off (RSS only, full speed)")
+    parser.add_argument("--trim", action="store_true",
+                        help="hand freed heap back to the OS (glibc malloc_trim) before each "
+                             "sample: how much of the RSS is memory freed but kept")
     parser.add_argument("--sweep", type=str, default="",
                         help="channel counts, comma separated: one fresh process each")
     args = parser.parse_args(argv)
@@ -228,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         for count in [int(c) for c in args.sweep.split(",") if c.strip()]:
             cmd = [sys.executable, __file__, "--channels", str(count), "--minutes",
                    str(args.minutes), "--every", str(args.every), "--seed", str(args.seed),
-                   "--cap", str(args.cap)] + ([] if args.trace else ["--no-trace"])
+                   "--cap", str(args.cap)] + ([] if args.trace else ["--no-trace"]) + (
+                       ["--trim"] if args.trim else [])
             done = subprocess.run(cmd, check=False)
             if done.returncode:
                 return done.returncode
