@@ -40,7 +40,7 @@ from typing import Any, Generic, ParamSpec
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.core.lru import CacheInfo, Lru
-from renderers import budgets, png
+from renderers import budgets, heap, png
 from renderers.common import (
     PNG_COMPRESS_LEVEL,
     Box,
@@ -420,6 +420,7 @@ class Canvas:
             found = png.band(data, PNG_COMPRESS_LEVEL)
             BANDS.put(band_keys[b], found, band_bytes(band_keys[b], found))
             bands[b] = found
+        heap.board_drawn()
         return png.write(w, h, self.ink.palette.colours, bands)  # type: ignore[arg-type]
 
     def _raster(self, size: tuple[int, int], dx: int, dy: int, ops: list[Op]) -> Image.Image:

@@ -20,7 +20,7 @@ import renderers
 from bot import games
 from bot.core.lru import Lru
 from bot.games.base import PlayerInfo
-from renderers import budgets, canvas
+from renderers import budgets, canvas, heap
 
 ROOT = Path(__file__).resolve().parent.parent
 # Count-bounded caches whose entries are small (a font, a measure, a layout, a fitted
@@ -160,3 +160,18 @@ def test_an_image_weighs_its_rows_and_mode() -> None:
     small = budgets.image_bytes(Image.new("L", (10, 10)))
     assert budgets.image_bytes(Image.new("RGB", (10, 10))) == small + 300
     assert budgets.image_bytes(Image.new("L", (20, 10))) == small + 100
+
+
+def test_freed_memory_is_handed_back_every_so_many_boards(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    trims: list[int] = []
+    monkeypatch.setattr(heap, "_TRIM", lambda pad: trims.append(pad) or 1)
+    while not heap.board_drawn():  # line the count up with a trim
+        pass
+    trims.clear()
+    canvas.clear_caches()
+    for _ in range(heap.TRIM_EVERY):
+        renderers.render_public("cthulhu", next(boards(1))[1])
+    assert trims == [0]  # one trim for TRIM_EVERY boards drawn
+    monkeypatch.setattr(heap, "_TRIM", None)  # a C library without malloc_trim
+    assert not any(heap.board_drawn() for _ in range(2 * heap.TRIM_EVERY))
