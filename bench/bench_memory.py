@@ -29,6 +29,9 @@ defaults (tracemalloc on: it costs ~30 MB of RSS itself), minute: RSS MB:
       (99.7 MB) from minute 17 on
     the same without tracemalloc, 5 min (~5,000 actions a minute): 72, 169, 191, 211, 225,
       228; with --trim: 70, 161, 180, 190, 186, 187 (hence renderers/heap.py)
+    byte budgets and the heap trimmed every 200 boards, 33,276 actions (a busier box):
+      0: 82, 5: 190, 10: 217, 15: 236, 16: 241, 18: 243, 20: 246, 22: 248, 24: 247, 26: 255,
+      28: 255, 30: 251; flat within 241..256 from minute 16 on, the caches 95..99 MB
 """
 
 from __future__ import annotations
