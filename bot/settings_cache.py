@@ -20,6 +20,9 @@ from bot.store import Store
 from bot.texts import say
 
 TTL = 30.0  # seconds a server's settings are trusted before they are read again
+# Past this many servers kept, copies past their time are dropped (they would be read
+# again anyway): the cache holds the servers active within TTL, not every one ever seen.
+KEPT_GUILDS = 2048
 
 
 class SettingsCache:
@@ -45,6 +48,8 @@ class SettingsCache:
         if found is None or now - found[0] >= self.ttl:
             settings = GuildSettings.from_dict(await self.store.guild_settings(guild_id))
             self._known[guild_id] = (now, settings)
+            if len(self._known) > KEPT_GUILDS:
+                self._drop_expired(now)
             return settings
         return found[1]
 
@@ -62,3 +67,7 @@ class SettingsCache:
         """Read the server's settings from the store when next needed (they were
         written around this cache)."""
         self._known.pop(guild_id, None)
+
+    def _drop_expired(self, now: float) -> None:
+        for guild_id in [g for g, (read, _) in self._known.items() if now - read >= self.ttl]:
+            del self._known[guild_id]

@@ -31,6 +31,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.lru import RecentDict, RecentSet
 from bot.delivery import DeliveryFailed, PostRefused
 from bot.live_message import LIMIT, Step, chunks, jump_link, step
 from bot.sessions import Post, Prompt
@@ -47,6 +48,10 @@ BOARD_FILE = "board.png"
 THREAD_ARCHIVE_MINUTES = 10080  # a week, the longest Discord offers: games can be slow
 NONCE_LIMIT = 25  # Discord's longest nonce
 MISSING_ACCESS = 50001  # Discord's code for a channel the bot may not even view
+# What the outlet remembers per channel, member or thread, most recent kept: a process
+# serving many channels must not grow with every channel it ever served, and forgetting
+# the oldest costs one more request or one notice fewer (issue 19). ~200 bytes an entry.
+KEPT = 10_000
 
 
 def nonce(key: str, part: str) -> str | None:
@@ -82,20 +87,20 @@ class DiscordOutlet:
         self.store = store  # remembers each team's thread, so a restart reuses it
         # The live message of a table the store has no id for (tests): the others are
         # kept in the store, so a restarted bot goes on editing the same message.
-        self._unsaved_live: dict[int, LiveMessage] = {}
+        self._unsaved_live: RecentDict[int, LiveMessage] = RecentDict(KEPT)
         # A private turn's prompt in a DM: game channel -> (DM channel, message, player).
-        self._last_dm_prompt: dict[int, tuple[int, int, int]] = {}
+        self._last_dm_prompt: RecentDict[int, tuple[int, int, int]] = RecentDict(KEPT)
         # (channel, user) whose DM failed and who has not been told so privately yet.
-        self._undelivered: set[tuple[int, int]] = set()
+        self._undelivered: RecentSet[tuple[int, int]] = RecentSet(KEPT)
         # (thread, user) added to a team thread by this process: one request per member
         # and start, instead of one per message.
-        self._thread_members: set[tuple[int, int]] = set()
+        self._thread_members: RecentSet[tuple[int, int]] = RecentSet(KEPT)
         # (game, team) whose thread could not be opened: DMs until the bot restarts, so a
         # missing permission does not cost a refused request on every move.
-        self._no_thread: set[tuple[int, str]] = set()
+        self._no_thread: RecentSet[tuple[int, str]] = RecentSet(KEPT)
         # Game -> whether its channel's outage is open (its last notice says refused), as
         # far as this process has read or written it; a finished game is forgotten.
-        self._outage: dict[int, bool] = {}
+        self._outage: RecentDict[int, bool] = RecentDict(KEPT)
 
     def take_undelivered(self, channel_id: int, user_id: int) -> bool:
         """True once per failed DM: the caller then tells the user ephemerally."""

@@ -20,8 +20,11 @@ have blended. The same composition run without an ink gives the RGB image, and
 quantizing that gives the indexed one pixel for pixel (the renderers' tests hold them
 to it). Text stays anti-aliased and flat fills stay exact, as before.
 
-Every cache is bounded by entries and by bytes (`renderers.lru`); the biggest pieces
-(tiles) are a few tens of KB as indices.
+Every cache is bounded by entries and by bytes (`bot.core.lru`), each entry weighed at
+what it costs in memory and each cache's budget set in `renderers.budgets`. Indexed
+pieces are kept as "L" images of palette indices: a quantized "P" image carries a
+palette object of its own (~8 KB, more than most pieces' pixels), and pasting indices
+needs none.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import Any, Generic, ParamSpec
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.core.lru import CacheInfo, Lru
-from renderers import png
+from renderers import budgets, heap, png
 from renderers.common import (
     PNG_COMPRESS_LEVEL,
     Box,
@@ -131,6 +134,11 @@ def register(cache: Any) -> Any:
     return cache
 
 
+def registered() -> tuple[Any, ...]:
+    """Every cache noted so far (the memory bench and tests read their sizes)."""
+    return tuple(_CACHES)
+
+
 def clear_caches() -> None:
     """Forget every cached piece, ink and layer of every renderer."""
     for cache in _CACHES:
@@ -145,7 +153,7 @@ class Pieces(Generic[P]):
 
     def __init__(self, draw: Callable[P, Sprite], maxsize: int, maxbytes: int) -> None:
         self.draw = draw
-        self._cache: Lru[Hashable, Sprite] = Lru(maxsize, maxbytes)
+        self.kept: Lru[Hashable, Sprite] = Lru(maxsize, maxbytes, draw.__qualname__)
         update_wrapper(self, draw)
         register(self)
 
@@ -153,28 +161,39 @@ class Pieces(Generic[P]):
         if ink is None:
             return self.draw(*args)  # type: ignore[call-arg]
         key = (ink, args)
-        sprite = self._cache.get(key)
+        sprite = self.kept.get(key)
         if sprite is None:
             drawn = self.draw(*args)  # type: ignore[call-arg]
-            sprite = Sprite(ink.quantize(drawn.image), drawn.mask, drawn.offset)
-            w, h = sprite.image.size
-            self._cache.put(key, sprite, _SPRITE_OVERHEAD + w * h + (
-                0 if sprite.mask is None else (w + 7) // 8 * h))
+            sprite = Sprite(indices(ink.quantize(drawn.image)), drawn.mask, drawn.offset)
+            self.kept.put(key, sprite, sprite_bytes(sprite))
         return sprite
 
     def cache_info(self) -> CacheInfo:
-        return self._cache.cache_info()
+        return self.kept.cache_info()
 
     def cache_clear(self) -> None:
-        self._cache.cache_clear()
+        self.kept.cache_clear()
 
 
-# What a cached sprite costs beyond its pixels (the Image objects and the entry).
-_SPRITE_OVERHEAD = 400
+# What a cached sprite costs beyond its images (the Sprite, its key and the entry).
+_SPRITE_OVERHEAD = 300
 
 
-def pieces(maxsize: int, maxbytes: int = 8 << 20) -> Callable[[Callable[P, Sprite]], Pieces[P]]:
-    """Decorator form of `Pieces` (8 MB unless told)."""
+def sprite_bytes(sprite: Sprite) -> int:
+    """What a cached sprite costs in memory: its image, its mask and itself."""
+    return _SPRITE_OVERHEAD + budgets.image_bytes(sprite.image) + budgets.image_bytes(
+        sprite.mask)
+
+
+def indices(img: Image.Image) -> Image.Image:
+    """A quantized "P" image as an "L" image of the same indices, without the palette
+    (the canvas pastes indices into its own "P" image, which has the palette)."""
+    return Image.frombytes("L", img.size, img.tobytes())
+
+
+def pieces(maxsize: int, maxbytes: int = budgets.SMALL_PIECES
+           ) -> Callable[[Callable[P, Sprite]], Pieces[P]]:
+    """Decorator form of `Pieces` (`budgets.SMALL_PIECES` unless told)."""
     return lambda draw: Pieces(draw, maxsize, maxbytes)
 
 
@@ -196,7 +215,7 @@ def trimmed(img: Image.Image, on: Colour, origin: Point) -> Sprite:
 
 
 # Words are small (a few hundred bytes to ~2 KB); a channel asks for its own every turn.
-TEXTS: Lru[Hashable, Sprite] = register(Lru(16384, 16 << 20))
+TEXTS: Lru[Hashable, Sprite] = register(Lru(1 << 20, budgets.TEXTS, "TEXTS"))
 
 
 def _text_piece(ink: Ink | None, f: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int,
@@ -216,10 +235,9 @@ def _text_piece(ink: Ink | None, f: ImageFont.FreeTypeFont, text: str, anchor: s
         image = Image.new("RGB", mask.size, on)
         image.paste(fill, (0, 0, *mask.size), mask)
     else:
-        image = mask.point(ink.ramp(fill, on)).convert("P")
+        image = mask.point(ink.ramp(fill, on))  # the indices, as `indices` keeps them
     sprite = Sprite(image, mask.point(COVERED, "1"), offset)
-    w, h = image.size
-    TEXTS.put(key, sprite, _SPRITE_OVERHEAD + w * h * len(image.getbands()) + (w + 7) // 8 * h)
+    TEXTS.put(key, sprite, sprite_bytes(sprite))
     return sprite
 
 
@@ -236,14 +254,21 @@ register(_advance)
 # rather than band by band (each band pastes the ops that reach into it).
 WHOLE_SHARE = 1 / 3
 
-# What a cached band costs beyond its key and chunk (the objects and the entry).
-_BAND_OVERHEAD = 200
+# What a cached band costs beyond its key and chunk: two bytes objects (33 bytes each
+# beside their contents), the Band (slots, 56), the entry's tuple and its OrderedDict
+# link (~150).
+_BAND_OVERHEAD = 280
+
+
+def band_bytes(key: bytes, band: png.Band) -> int:
+    """What a cached band costs in memory."""
+    return len(key) + len(band.chunk) + _BAND_OVERHEAD
 
 # One fill or piece of an indexed canvas: its box (x0, y0, x1, y1), then a palette index
 # (a fill) or a sprite and whether it goes through its mask.
 Op = tuple[int, int, int, int, int | Sprite, bool]
 
-BANDS: Lru[Hashable, png.Band] = register(Lru(png.BAND_CACHE_SIZE, png.BAND_CACHE_BYTES))
+BANDS: Lru[Hashable, png.Band] = register(Lru(1 << 20, budgets.BANDS, "BANDS"))
 
 
 class Canvas:
@@ -393,8 +418,9 @@ class Canvas:
                 img.im.paste(0, (0, 0, 1, height))
                 data = img.tobytes()
             found = png.band(data, PNG_COMPRESS_LEVEL)
-            BANDS.put(band_keys[b], found, len(band_keys[b]) + len(found.chunk) + _BAND_OVERHEAD)
+            BANDS.put(band_keys[b], found, band_bytes(band_keys[b], found))
             bands[b] = found
+        heap.board_drawn()
         return png.write(w, h, self.ink.palette.colours, bands)  # type: ignore[arg-type]
 
     def _raster(self, size: tuple[int, int], dx: int, dy: int, ops: list[Op]) -> Image.Image:

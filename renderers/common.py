@@ -17,6 +17,9 @@ from types import MappingProxyType
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.core.lru import lru_by_bytes
+from renderers import budgets
+
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive)
 Point = tuple[int, int]
@@ -243,7 +246,19 @@ def text_stroke(f: Font, bold: bool) -> int:
     return 0
 
 
-@lru_cache(maxsize=4096)
+def _mask_bytes(found: tuple[Image.Image | None, tuple[int, int]]) -> int:
+    return budgets.image_bytes(found[0]) + _ENTRY_BYTES
+
+
+def _parts_bytes(parts: tuple[tuple[Box, Image.Image | None], ...]) -> int:
+    return sum(budgets.image_bytes(mask) + _ENTRY_BYTES for _, mask in parts)
+
+
+# A cached result's tuple, key and entry, beside its images.
+_ENTRY_BYTES = 200
+
+
+@lru_by_bytes(budgets.TEXT_MASKS, _mask_bytes)
 def text_mask(f: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int, mode: str,
                fx: float, fy: float) -> tuple[Image.Image | None, tuple[int, int]]:
     """The coverage mask and offset ImageDraw.text would draw for one line of text
@@ -316,7 +331,7 @@ def mix(a: Colour, b: Colour, t: float) -> Colour:
 # which keeps the PNG small and lets tests sample colours.
 
 
-@lru_cache(maxsize=512)
+@lru_by_bytes(budgets.SHAPE_MASKS, budgets.image_bytes)
 def _rounded_mask(w: int, h: int, radius: int) -> Image.Image:
     k = _SUPERSAMPLE
     big = Image.new("L", (w * k, h * k), 0)
@@ -325,7 +340,7 @@ def _rounded_mask(w: int, h: int, radius: int) -> Image.Image:
     return big.resize((w, h), Image.Resampling.BOX)
 
 
-@lru_cache(maxsize=512)
+@lru_by_bytes(budgets.SHAPE_MASKS, budgets.image_bytes)
 def _ellipse_mask(w: int, h: int) -> Image.Image:
     k = _SUPERSAMPLE
     big = Image.new("L", (w * k, h * k), 0)
@@ -333,7 +348,7 @@ def _ellipse_mask(w: int, h: int) -> Image.Image:
     return big.resize((w, h), Image.Resampling.BOX)
 
 
-@lru_cache(maxsize=512)
+@lru_by_bytes(budgets.SHAPE_MASKS, budgets.image_bytes)
 def _polygon_mask(w: int, h: int, points: tuple[tuple[float, float], ...]) -> Image.Image:
     k = _SUPERSAMPLE
     big = Image.new("L", (w * k, h * k), 0)
@@ -345,7 +360,7 @@ def _paste(img: Image.Image, x: int, y: int, mask: Image.Image, fill: Colour) ->
     img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
 
 
-@lru_cache(maxsize=512)
+@lru_by_bytes(budgets.SHAPE_MASKS, _parts_bytes)
 def _rounded_parts(w: int, h: int, radius: int) -> tuple[tuple[Box, Image.Image | None], ...]:
     """The rounded mask cut into solid bands and four corner patches, so a big box costs
     three plain fills and four small masked pastes instead of one large masked paste.

@@ -13,8 +13,8 @@ kept with it and the stream's is combined from the bands' (`adler32_combine`).
 The file is an ordinary PNG (any decoder reads split IDATs), a few per cent bigger
 than one stream (each band starts without a dictionary): ~64 KB where Pillow writes
 ~62 KB for a full house. The cache (`renderers.canvas.BANDS`) holds compressed bands
-and their descriptions, ~2 KB a band: 16384 of them (32 MB at most) cover the boards
-of ~300 channels.
+and their descriptions, bounded by bytes (`renderers.budgets.BANDS`): boards now have
+60..120 bands, so a count sized for the 25..47 of old thrashed with 200 channels.
 """
 
 from __future__ import annotations
@@ -26,9 +26,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 BAND_ROWS = 32  # 16 rows: +10 % bytes; 64: fewer bands reused when a token moves
-# A board is 25..47 bands: these hold the last boards of ~300 channels.
-BAND_CACHE_SIZE = 16384
-BAND_CACHE_BYTES = 32 << 20
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ADLER_BASE = 65521
 

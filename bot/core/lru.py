@@ -7,17 +7,22 @@ reuse, whose sizes differ a hundredfold (a word, a 180 px tile), so those also c
 bytes. `functools.lru_cache` would do when the key is the whole argument; this one lets
 the caller check a hit against something the key cannot hold (the content object a
 result was derived from). Locked: games are played and boards drawn in worker threads.
+`lru_by_bytes` is `functools.lru_cache` bounded by bytes; `RecentDict` and `RecentSet`
+are the event loop's per-channel memories, bounded by count.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterator, MutableMapping, MutableSet
+from functools import update_wrapper
 from threading import Lock
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, NamedTuple, ParamSpec, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class CacheInfo(NamedTuple):
@@ -35,11 +40,14 @@ class Lru(Generic[K, V]):
     """At most `size` entries (and `max_bytes` bytes, as `put` counts them); the one
     used longest ago goes first."""
 
-    def __init__(self, size: int, max_bytes: int | None = None) -> None:
+    def __init__(self, size: int, max_bytes: int | None = None, name: str = "") -> None:
         if size < 1:
             raise ValueError("an Lru keeps at least one entry")
+        if max_bytes is not None and max_bytes < 1:
+            raise ValueError("an Lru with a byte budget needs at least one byte")
         self.size = size
         self.max_bytes = max_bytes
+        self.__qualname__ = name or "Lru"  # how the benches and tests name it
         self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._bytes = 0
         self.hits = self.misses = 0
@@ -58,16 +66,27 @@ class Lru(Generic[K, V]):
             return found[0]
 
     def put(self, key: K, value: V, nbytes: int = 0) -> None:
+        """Keep `value`, weighing `nbytes` (measured once, by the caller, when it is
+        made). Older entries go until both limits hold; an entry heavier than the whole
+        budget is not kept at all (it would only push everything else out)."""
+        if nbytes < 0:
+            raise ValueError("an entry weighs at least nothing")
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
                 self._bytes -= old[1]
+            if self.max_bytes is not None and nbytes > self.max_bytes:
+                return
             self._entries[key] = (value, nbytes)
             self._bytes += nbytes
             while self._entries and (len(self._entries) > self.size or (
                     self.max_bytes is not None and self._bytes > self.max_bytes)):
                 _, (_, dropped) = self._entries.popitem(last=False)
                 self._bytes -= dropped
+
+    def __contains__(self, key: object) -> bool:
+        """Whether `key` is kept (not counted as a use, a hit or a miss)."""
+        return key in self._entries
 
     def cache_clear(self) -> None:
         with self._lock:
@@ -82,3 +101,90 @@ class Lru(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+class BytesCached(Generic[P, R]):
+    """A function's results kept in an `Lru` by bytes, each weighed once by `weigh`
+    when it is computed: what `functools.lru_cache` does, for results whose sizes
+    differ too much (a mask of a word, of a whole panel) for a count to bound them."""
+
+    def __init__(self, fn: Callable[P, R], max_bytes: int, weigh: Callable[[R], int],
+                 size: int) -> None:
+        self.fn = fn
+        self.weigh = weigh
+        self.kept: Lru[Hashable, tuple[R]] = Lru(size, max_bytes, fn.__qualname__)
+        update_wrapper(self, fn)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+        found = self.kept.get(key)
+        if found is not None:
+            return found[0]
+        value = self.fn(*args, **kwargs)
+        self.kept.put(key, (value,), self.weigh(value))
+        return value
+
+    def cache_info(self) -> CacheInfo:
+        return self.kept.cache_info()
+
+    def cache_clear(self) -> None:
+        self.kept.cache_clear()
+
+
+def lru_by_bytes(max_bytes: int, weigh: Callable[[R], int], size: int = 1 << 20
+                 ) -> Callable[[Callable[P, R]], BytesCached[P, R]]:
+    """Decorator form of `BytesCached`: at most `max_bytes` as `weigh` counts them (and
+    `size` entries, by default a count no byte budget here would reach)."""
+    return lambda fn: BytesCached(fn, max_bytes, weigh, size)
+
+
+class RecentDict(MutableMapping[K, V]):
+    """A dict that keeps its `size` most recently written keys, for what a process
+    remembers per channel or per member (the loop's own: not locked). Forgetting the
+    oldest must be harmless: one more request, one message fewer, never a wrong one."""
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError("a RecentDict keeps at least one key")
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def __getitem__(self, key: K) -> V:
+        return self._items[key]
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def __delitem__(self, key: K) -> None:
+        del self._items[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class RecentSet(MutableSet[K]):
+    """A set that keeps its `size` most recently added members (see `RecentDict`)."""
+
+    def __init__(self, size: int) -> None:
+        self._members: RecentDict[K, None] = RecentDict(size)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._members
+
+    def add(self, key: K) -> None:
+        self._members[key] = None
+
+    def discard(self, key: K) -> None:
+        self._members.pop(key, None)
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._members)
+
+    def __len__(self) -> int:
+        return len(self._members)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, MonsterView, TileView
+from renderers import budgets
 from renderers.betrayal.fonts import ROSTER_DETAIL_FONT, ROSTER_PLAYER_FONT, SMALLEST_FONT
 from renderers.betrayal.palette import (
     BG,
@@ -304,7 +305,7 @@ def _tile_fill(tile: TileView) -> Colour:
 FIGURE_CACHE_SIZE = 4096  # a figure is 0.5..3 KB: within the pieces' 8 MB
 
 
-@pieces(FIGURE_CACHE_SIZE)
+@pieces(FIGURE_CACHE_SIZE, budgets.FIGURES)
 def _token(colour: str, alive: bool, traitor: bool, ring: Colour | None, r: int,
            on: Colour) -> Sprite:
     """An explorer's token on the floor colour `on`, placed by its centre: the pawn and
@@ -328,7 +329,7 @@ def _draw_token(img: Image.Image, ex: ExplorerView, cx: int, cy: int, r: int,
     _pawn(img, ex, cx, cy, r)
 
 
-@pieces(FIGURE_CACHE_SIZE)
+@pieces(FIGURE_CACHE_SIZE, budgets.FIGURES)
 def _monster(name: str, glyph: str, stunned: bool, count: int, r: int, label_w: int,
              size: int, radius: int, on: Colour, fonts: tuple[object, ...]) -> Sprite:
     """A monster stack's token and label on the floor colour `on`, placed by the disc's

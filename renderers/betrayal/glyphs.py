@@ -7,10 +7,11 @@ so they live apart from all three; each size is drawn once and cached.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.core.lru import lru_by_bytes
+from renderers import budgets
 from renderers.betrayal.palette import DIM, EVENT, ITEM, OMEN, PANEL, TEXT
 from renderers.common import WHITE, mix
 
@@ -21,7 +22,7 @@ def _finish(big: Image.Image, d: int) -> Image.Image:
     return big.resize((d, d), Image.Resampling.BOX)
 
 
-@lru_cache(maxsize=128)
+@lru_by_bytes(budgets.SMALL_PIECES, budgets.image_bytes)
 def glyph(kind: str, d: int) -> Image.Image:
     """A d x d RGBA sprite: "omen" (crescent on a rose disc), "event" (spiral on a blue
     disc), "item" (amber diamond), "omen_off" (an omen not yet drawn), "skull"."""

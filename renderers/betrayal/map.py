@@ -27,6 +27,7 @@ from bot.games.betrayal.view import (
     omen_track,
 )
 from bot.games.betrayal.views import map_view
+from renderers import budgets
 from renderers.betrayal.explorers import _draw_figures, _draw_roster
 from renderers.betrayal.fonts import (
     FOOTER_FONT,
@@ -186,7 +187,7 @@ def _draw_house(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
 LEGEND_CACHE_SIZE = 256
 
 
-@pieces(LEGEND_CACHE_SIZE)
+@pieces(LEGEND_CACHE_SIZE, budgets.WIDE_PIECES)
 def _legend_strip(entries: tuple[LegendEntry, ...], w: int, margin: int, s: float,
                   fonts: tuple[object, ...]) -> Sprite:
     """The legend row, `w` wide from where it may start to the footer's right edge (and

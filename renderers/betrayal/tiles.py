@@ -28,6 +28,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.games.betrayal.view import MapView, TileView
+from renderers import budgets
 from renderers.betrayal.fonts import PILL_TEXT
 from renderers.betrayal.glyphs import _paste_glyph
 from renderers.betrayal.palette import (
@@ -197,12 +198,11 @@ def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
 
 # Every game shares these (a room, its rotation, tokens and size look the same in any
 # house): the 45 rooms in 13 sizes and a few looks each. At 1200 px a tile is 88..180 px
-# square, 8..32 KB as indices; 48 MB holds ~3000 of the common sizes.
+# square, 8..32 KB as indices (the budget's reason: renderers.budgets.TILES).
 TILE_CACHE_SIZE = 4096
-TILE_CACHE_BYTES = 48 << 20
 
 
-@pieces(TILE_CACHE_SIZE, TILE_CACHE_BYTES)
+@pieces(TILE_CACHE_SIZE, budgets.TILES)
 def _tile_sprite(look: TileLook, t: int, tf: int, fonts: tuple[object, ...]) -> Sprite:
     """One tile, t x t on the panel colour, its text tf px or more. `fonts`
     (font_signature()) is only part of the cache key: a sprite drawn before fonts changed

@@ -6,10 +6,11 @@ another."""
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.core.lru import lru_by_bytes
+from renderers import budgets
 from renderers.canvas import COVERED, Canvas, Sprite, pieces, trimmed
 from renderers.common import (
     BLACK,
@@ -87,7 +88,11 @@ def _portal_marker(img: Image.Image, centre: Point, radius: int, bg: Colour) -> 
     img.paste(sprite, (centre[0] - r, centre[1] - r), footprint)
 
 
-@lru_cache(maxsize=32)
+def _sprite_pair_bytes(pair: tuple[Image.Image, Image.Image]) -> int:
+    return budgets.image_bytes(pair[0]) + budgets.image_bytes(pair[1])
+
+
+@lru_by_bytes(budgets.SMALL_PIECES, _sprite_pair_bytes)
 def _portal_sprite(radius: int, bg: Colour) -> tuple[Image.Image, Image.Image]:
     r = max(1, radius)
     sprite = Image.new("RGB", (2 * r, 2 * r), bg)

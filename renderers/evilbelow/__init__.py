@@ -48,6 +48,7 @@ from bot.games.evil_below.view import (
     LocationView,
     board_view,
 )
+from renderers import budgets
 from renderers.canvas import Canvas, Ink, Sprite, pieces, register, trimmed
 from renderers.common import (
     BLACK,
@@ -377,7 +378,7 @@ PIECE_CACHE_SIZE = 2048
 Drawer = Callable[..., None]
 
 
-@pieces(PIECE_CACHE_SIZE)
+@pieces(PIECE_CACHE_SIZE, budgets.WIDE_PIECES)
 def _glyph(draw: Drawer, on: Colour, fx: float, fy: float, pad: int,
            args: tuple[Hashable, ...], fonts: tuple[object, ...]) -> Sprite:
     """`draw(img, point, *args)` on a patch of `on`, the point (fx, fy) past an even
@@ -390,7 +391,7 @@ def _glyph(draw: Drawer, on: Colour, fx: float, fy: float, pad: int,
     return trimmed(img, on, (pad, pad))
 
 
-@pieces(256)
+@pieces(256, budgets.WIDE_PIECES)
 def _plate(draw: Drawer, w: int, h: int, on: Colour, args: tuple[Hashable, ...],
            fonts: tuple[object, ...]) -> Sprite:
     """`draw(img, *args)` filling a w x h patch of `on` (a panel, a row), put whole."""
