@@ -32,7 +32,8 @@ SMALL = {
     "betrayal.tiles._tile_parts": 64, "betrayal.tiles._doors": 256,
     "betrayal.tiles._strip_layout_cached": 1024, "betrayal.explorers._token_slots_cached": 256,
     "betrayal.layout._choose_layout_cached": 4096, "betrayal.layout._progress_lines": 1024,
-    "betrayal.layout.tile_sizes": 16, "betrayal.map._ink": 4, "cthulhu._ink": 8,
+    "betrayal.layout.tile_sizes": 16, "betrayal.map._ink": 4, "betrayal.board._fit": 64,
+    "cthulhu._ink": 8,
     "evilbelow._ink": 8, "evilbelow._palette": 8,
 }
 KINDS = ("cthulhu", "betrayal", "evilbelow")
