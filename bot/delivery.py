@@ -23,6 +23,7 @@ from typing import Protocol, runtime_checkable
 from bot import table as table_rules
 from bot.core.actions import Option
 from bot.core.events import Event
+from bot.headlines import is_headline
 from bot.store import Table
 from renderers import render_extras, render_public
 
@@ -71,6 +72,9 @@ class Post:
     # The log position (seq) of each of `lines`' events, in order: the live message
     # remembers the last one it showed (bot/live_message.py). Empty: not known.
     seqs: list[int] = field(default_factory=list)
+    # For each of `lines`, whether the live message shows it (bot/headlines.py); the
+    # others are detail, kept for `/game log`. Empty: every line is a headline.
+    headlines: list[bool] = field(default_factory=list)
 
 
 class DeliveryFailed(Exception):
@@ -136,6 +140,7 @@ class Plan:
     # seats now, whom its thread must hold, and no one else. None: no seat moved.
     members: dict[str, list[int]] | None = None
     seqs: list[int] = field(default_factory=list)  # each of `lines`' events' seq
+    headlines: list[bool] = field(default_factory=list)  # each of `lines`: shown live
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
@@ -205,6 +210,8 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     line_seqs = [seq for seq, e in sequenced
                  if e.audience.is_public and e.kind not in DOCUMENT_KINDS]
     image, extras, chapter, turn, drawn = None, [], None, None, None
+    detail = table_rules.game_of(table).detail_kinds()
+    headlines = [is_headline(e, detail) for e in public if e.kind not in DOCUMENT_KINDS]
     if table.state is not None:
         state = table_rules.game_state(table)
         game = table_rules.game_of(table)
@@ -218,7 +225,7 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
                 prompt_of(table), image, extras, chapter, turn, drawn,
-                members(table, sequenced), line_seqs)
+                members(table, sequenced), line_seqs, headlines)
 
 
 def prompt_of(table: Table) -> Prompt | None:

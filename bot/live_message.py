@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from bot import headlines
 from bot.delivery import Post
 from bot.discord_limits import CONTENT_MAX
 from bot.store import OVER, LiveMessage, Table
@@ -52,14 +53,35 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
-def post_lines(post: Post, through: int = 0) -> list[str]:
-    """The delivery's public lines, but those of events up to `through` (shown
-    already), then whom a DM did not reach."""
+def post_lines(post: Post, through: int = 0, *, headlines: bool = False) -> list[str]:
+    """The delivery's public lines (with `headlines`, those the live message shows:
+    bot/headlines.py), but those of events up to `through` (shown already), then whom a
+    DM did not reach."""
     lines = post.lines
-    if through and len(post.seqs) == len(post.lines):
-        lines = [line for line, seq in zip(post.lines, post.seqs, strict=True)
-                 if seq > through]
-    return [*lines, *(say("dm_failed", mention=f"<@{u}>") for u in post.dm_failed)]
+    if headlines and len(post.headlines) == len(post.lines):
+        keep = post.headlines
+    else:
+        keep = [True] * len(lines)
+    seqs = post.seqs if len(post.seqs) == len(post.lines) else [through + 1] * len(lines)
+    lines = [line for line, seq, shown in zip(lines, seqs, keep, strict=True)
+             if shown and (not through or seq > through)]
+    return [*lines, *failed_lines(post)]
+
+
+def failed_lines(post: Post) -> list[str]:
+    return [say("dm_failed", mention=f"<@{u}>") for u in post.dm_failed]
+
+
+def glance(lines: list[str], failed: list[str], tail: str, *, told: bool = True) -> list[str]:
+    """The turn's headlines the live message keeps with this footer: at most
+    headlines.LINES lines in all, whom a DM missed always among them. A post whose
+    lines were not sorted into headlines and detail (`told` False: not made by
+    delivery.plan) keeps them all."""
+    if not told:
+        return lines
+    said = [line for line in lines if line not in failed]
+    room = max(1, headlines.LINES - tail.count("\n")) - len(failed)
+    return [*headlines.pick(said, room), *failed]
 
 
 def split_line(line: str, limit: int = LIMIT) -> list[str]:
@@ -139,7 +161,9 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     """The live message after `post`. `live`: what it shows now (None: no message yet);
     `gone`: it was deleted; `ping_user`: the human this delivery asks to act in the
     channel (None for an AI, nobody, or a turn played from DMs)."""
-    new_lines = post_lines(post, live.through if live is not None else 0)
+    new_lines = post_lines(post, live.through if live is not None else 0, headlines=True)
+    failed = failed_lines(post)
+    told = bool(post.headlines) and len(post.headlines) == len(post.lines)
     tail = footer(table, post, private_turn=private_turn)
     if live is not None and post.key and live.delivery == post.key:
         # This delivery was sent and remembered before a crash: the same edit again,
@@ -156,13 +180,15 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     if live is not None and fresh and not gone and table.status != OVER:
         # A new chapter: what led to it ends the old message, read in order above the
         # new one, which starts with no lines; unless they do not fit there.
-        ending = [*live.lines, *new_lines]
+        ending = glance([*live.lines, *new_lines], failed, "", told=told)
         if not fit(ending, "")[0]:
             close, new_lines = text_of(ending, ""), []
         else:
             close = text_of(live.lines, "")
         close = close if ending else None
-    lines = [*base, *new_lines] if same_turn else new_lines
+    if table.status != OVER:  # the end is told whole: who won, and why
+        new_lines = glance(new_lines, failed, tail, told=told)
+    lines = glance([*base, *new_lines], failed, tail, told=told) if same_turn else new_lines
     overflow, shown = fit(lines, tail)
     if overflow and same_turn:  # the turn so far no longer fits: it goes on anew, while
         fresh, lines = True, new_lines  # the old message keeps what it told
