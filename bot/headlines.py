@@ -35,11 +35,8 @@ def short(line: str) -> str:
 
 
 def pick(lines: list[str], room: int) -> list[str]:
-    """At most `room` of a turn's headlines: all when they fit, else the first (what the
-    turn began with) and the newest."""
-    lines = [short(line) for line in lines]
+    """At most `room` of a turn's headlines, the newest: what just happened, and what
+    it changed (the log keeps the older ones)."""
     if room <= 0:
         return []
-    if len(lines) <= room:
-        return lines
-    return [lines[0], *lines[len(lines) - room + 1:]] if room > 1 else lines[-1:]
+    return [short(line) for line in lines[-room:]]

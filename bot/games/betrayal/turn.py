@@ -76,7 +76,7 @@ def _start_hooks(ctx: Ctx, frame: Frame, arg: Any) -> None:
 
 def end_turn(ctx: Ctx) -> None:
     seat = ctx.state.turn.seat
-    ctx.say("events.end_turn", kind="turn", who=ctx.who(seat))
+    ctx.say("events.end_turn", kind=DETAIL, who=ctx.who(seat))
     ctx.push([{"_room_end": {}}, {"_end_hooks": {}}, {"_turn_over": {}}, {"_next_turn": {}}],
              seat)
 
