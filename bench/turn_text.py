@@ -59,6 +59,7 @@ class TextOutlet:
     live_lines: list[int] = field(default_factory=list)
     overflow: int = 0
     texts: list[str] = field(default_factory=list)  # the live texts, for the tests
+    public: list[str] = field(default_factory=list)  # every public line (the log's)
     next_id: int = 1
 
     async def publish(self, table: Table, post: Post) -> None:
@@ -67,6 +68,7 @@ class TextOutlet:
                    and prompt.user_id is not None)
         ping_user = prompt.user_id if prompt is not None and not private else None
         public = post_lines(post)
+        self.public.extend(post.lines)
         decided = step(self.live, table, post, private_turn=private, ping_user=ping_user)
         if table.status != OVER and public:  # the end's summary is a document, not a turn
             self.all_chars.append(len("\n".join(public)))

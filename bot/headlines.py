@@ -36,7 +36,11 @@ def short(line: str) -> str:
 
 def pick(lines: list[str], room: int) -> list[str]:
     """At most `room` of a turn's headlines, the newest: what just happened, and what
-    it changed (the log keeps the older ones)."""
+    it changed (the log keeps the older ones, and each repeat)."""
     if room <= 0:
         return []
-    return [short(line) for line in lines[-room:]]
+    kept: list[str] = []  # a line said again at once (two cards, one effect) shows once
+    for line in (short(line) for line in lines):
+        if not kept or kept[-1] != line:
+            kept.append(line)
+    return kept[-room:]
