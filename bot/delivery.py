@@ -207,11 +207,12 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     whispers, to_teams = _private(table, [(seq, e) for seq, e in sequenced if not is_late(e)],
                                   f"{key}.t")
     public = [e for _, e in sequenced if e.audience.is_public]
+    whole = DOCUMENT_KINDS | table_rules.game_of(table).whole_kinds()
     line_seqs = [seq for seq, e in sequenced
-                 if e.audience.is_public and e.kind not in DOCUMENT_KINDS]
+                 if e.audience.is_public and e.kind not in whole]
     image, extras, chapter, turn, drawn = None, [], None, None, None
     detail = table_rules.game_of(table).detail_kinds()
-    headlines = [is_headline(e, detail) for e in public if e.kind not in DOCUMENT_KINDS]
+    headlines = [is_headline(e, detail) for e in public if e.kind not in whole]
     if table.state is not None:
         state = table_rules.game_state(table)
         game = table_rules.game_of(table)
@@ -222,8 +223,8 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
             extras = render_extras(table.kind, state, public)
             drawn = time.perf_counter() - started
     return Plan(key, whispers, to_teams,
-                [e.text for e in public if e.kind not in DOCUMENT_KINDS],
-                [e.text for e in public if e.kind in DOCUMENT_KINDS],
+                [e.text for e in public if e.kind not in whole],
+                [e.text for e in public if e.kind in whole],
                 prompt_of(table), image, extras, chapter, turn, drawn,
                 members(table, sequenced), line_seqs, headlines)
 

@@ -44,3 +44,12 @@ def pick(lines: list[str], room: int) -> list[str]:
         if not kept or kept[-1] != line:
             kept.append(line)
     return kept[-room:]
+
+
+def told(lines: list[str], room: int) -> list[str]:
+    """At most `room` of one delivery's headlines: its first (what was done: a move, a
+    card revealed) and its newest (what that changed)."""
+    kept = pick(lines, len(lines))
+    if len(kept) <= room or room <= 1:
+        return kept[-room:] if room > 0 else []
+    return [kept[0], *kept[len(kept) - room + 1:]]

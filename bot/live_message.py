@@ -72,16 +72,18 @@ def failed_lines(post: Post) -> list[str]:
     return [say("dm_failed", mention=f"<@{u}>") for u in post.dm_failed]
 
 
-def glance(lines: list[str], failed: list[str], tail: str, *, told: bool = True) -> list[str]:
-    """The turn's headlines the live message keeps with this footer: at most
-    headlines.LINES lines in all, whom a DM missed always among them. A post whose
-    lines were not sorted into headlines and detail (`told` False: not made by
-    delivery.plan) keeps them all."""
+def glance(lines: list[str], failed: list[str], tail: str, *, told: bool = True,
+           newest: bool = True) -> list[str]:
+    """The headlines the live message keeps with this footer: at most headlines.LINES
+    lines in all, whom a DM missed always among them; the turn's newest (`newest`), or
+    the first and newest of one delivery. A post whose lines were not sorted into
+    headlines and detail (`told` False: not made by delivery.plan) keeps them all."""
     if not told:
         return lines
     said = [line for line in lines if line not in failed]
     room = max(1, headlines.LINES - tail.count("\n")) - len(failed)
-    return [*headlines.pick(said, room), *failed]
+    chosen = headlines.pick(said, room) if newest else headlines.told(said, room)
+    return [*chosen, *failed]
 
 
 def split_line(line: str, limit: int = LIMIT) -> list[str]:
@@ -187,7 +189,7 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
             close = text_of(live.lines, "")
         close = close if ending else None
     if table.status != OVER:  # the end is told whole: who won, and why
-        new_lines = glance(new_lines, failed, tail, told=told)
+        new_lines = glance(new_lines, failed, tail, told=told, newest=False)
     lines = glance([*base, *new_lines], failed, tail, told=told) if same_turn else new_lines
     overflow, shown = fit(lines, tail)
     if overflow and same_turn:  # the turn so far no longer fits: it goes on anew, while

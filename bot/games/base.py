@@ -183,6 +183,12 @@ class Game(ABC, Generic[S]):
         chooses the same."""
         return frozenset({DETAIL, "turn", "choice"})
 
+    def whole_kinds(self) -> frozenset[str]:
+        """The kinds of public event told whole, each as its own message after the live
+        message (a round's score): too important for the log alone, too long for the
+        live message's few lines. A side's book always is (bot/delivery.py)."""
+        return frozenset()
+
     def rules_topics(self) -> dict[str, str]:
         """Topic -> short rules text, for `/game rules` (loaded from data/)."""
         return {}
