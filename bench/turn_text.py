@@ -9,17 +9,24 @@ overflow messages a delivery sent before a new live message.
 
     python bench/turn_text.py [--games 3] [--players 4]
 
-Recorded (issue 20), seeds 1..3, 4 players (Evil Below 4), median / longest characters,
-median / most lines per delivery:
+Recorded (issue 20), `--games 2` (seeds 1 and 2), 1 human + 3 AI seats: characters
+per delivery median / longest, lines median / most. "all": every public line a delivery
+carried (what `/game log` now holds); "live": the live message's text.
 
-    before (every public line in the live message):
-      cthulhu        all  103 /  821, lines 2 / 13   live  170 /  868, lines 3 / 14
-      betrayal       all  562 / 4137, lines 6 / 40   live  606 / 1898, lines 7 / 19
-      neibolt        all  598 / 3934, lines 6 / 38   live  657 / 1884, lines 7 / 20
-      evilbelow      all  853 / 2367, lines 9 / 23   live  884 / 1894, lines 10 / 20
-      overflow messages: betrayal 31, neibolt 33, evilbelow 12
-    after (headlines only, the detail in /game log): see the figures printed by this
-      script and the issue note; the live text keeps to 3 lines and no overflow.
+    before (every line in the live message, overflow messages before it):
+      cthulhu    all  586 / 1828, lines 12 / 28   live  631 / 1854, lines 13 / 34   overflow 0
+      betrayal   all  209 / 4362, lines  3 / 56   live 1209 / 1886, lines 18 / 38   overflow 7
+      neibolt    all  342 / 6038, lines  4 / 82   live 1123 / 1861, lines 17 / 31   overflow 12
+      evilbelow  all   76 / 3872, lines  1 / 54   live 1424 / 1893, lines 21 / 31   overflow 22
+    after (headlines only: bot/headlines.py):
+      cthulhu    all  580 / 1471, lines 12 / 27   live  162 /  202, lines 3 / 3   overflow 0
+      betrayal   all  195 / 4064, lines  3 / 56   live  143 /  232, lines 3 / 3   overflow 0
+      neibolt    all  310 / 5661, lines  4 / 82   live  154 /  252, lines 3 / 3   overflow 0
+      evilbelow  all   76 / 3872, lines  1 / 54   live  152 /  218, lines 3 / 3   overflow 0
+
+The live text of a turn already under way keeps gathering its lines, so "before" is
+longer than one delivery's lines; the live figures count the footer ("**@bob**, it's
+your move.") too.
 """
 
 from __future__ import annotations
