@@ -66,6 +66,9 @@ class TextOutlet:
     live_lines: list[int] = field(default_factory=list)
     overflow: int = 0
     texts: list[str] = field(default_factory=list)  # the live texts, for the tests
+    # Deliveries whose live text holds a line told whole (a rumble's score), by index of
+    # `texts`: not a turn, and not held to a turn's few lines.
+    wholes: list[int] = field(default_factory=list)
     public: list[str] = field(default_factory=list)  # every public line (the log's)
     next_id: int = 1
 
@@ -82,6 +85,8 @@ class TextOutlet:
             self.all_lines.append(len(public))
             self.live_chars.append(len(decided.text))
             self.live_lines.append(decided.text.count("\n") + 1)
+            if any(post.whole):
+                self.wholes.append(len(self.texts))
             self.texts.append(decided.text)
             self.overflow += len(decided.overflow) - decided.reuse
         message_id = self.live.message_id if self.live is not None else 0

@@ -75,6 +75,9 @@ class Post:
     # For each of `lines`, whether the live message shows it (bot/headlines.py); the
     # others are detail, kept for `/game log`. Empty: every line is a headline.
     headlines: list[bool] = field(default_factory=list)
+    # For each of `lines`, whether the live message shows it whole and always (a
+    # rumble's score: Game.whole_kinds), whatever room its few lines leave.
+    whole: list[bool] = field(default_factory=list)
 
 
 class DeliveryFailed(Exception):
@@ -141,6 +144,7 @@ class Plan:
     members: dict[str, list[int]] | None = None
     seqs: list[int] = field(default_factory=list)  # each of `lines`' events' seq
     headlines: list[bool] = field(default_factory=list)  # each of `lines`: shown live
+    whole: list[bool] = field(default_factory=list)  # each of `lines`: shown live, whole
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
@@ -207,12 +211,14 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     whispers, to_teams = _private(table, [(seq, e) for seq, e in sequenced if not is_late(e)],
                                   f"{key}.t")
     public = [e for _, e in sequenced if e.audience.is_public]
-    whole = DOCUMENT_KINDS | table_rules.game_of(table).whole_kinds()
     line_seqs = [seq for seq, e in sequenced
-                 if e.audience.is_public and e.kind not in whole]
+                 if e.audience.is_public and e.kind not in DOCUMENT_KINDS]
     image, extras, chapter, turn, drawn = None, [], None, None, None
-    detail = table_rules.game_of(table).detail_kinds()
-    headlines = [is_headline(e, detail) for e in public if e.kind not in whole]
+    rules = table_rules.game_of(table)
+    detail, whole = rules.detail_kinds(), rules.whole_kinds()
+    told = [e for e in public if e.kind not in DOCUMENT_KINDS]
+    headlines = [is_headline(e, detail) for e in told]
+    kept_whole = [e.kind in whole for e in told]
     if table.state is not None:
         state = table_rules.game_state(table)
         game = table_rules.game_of(table)
@@ -223,10 +229,10 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
             extras = render_extras(table.kind, state, public)
             drawn = time.perf_counter() - started
     return Plan(key, whispers, to_teams,
-                [e.text for e in public if e.kind not in whole],
-                [e.text for e in public if e.kind in whole],
+                [e.text for e in public if e.kind not in DOCUMENT_KINDS],
+                [e.text for e in public if e.kind in DOCUMENT_KINDS],
                 prompt_of(table), image, extras, chapter, turn, drawn,
-                members(table, sequenced), line_seqs, headlines)
+                members(table, sequenced), line_seqs, headlines, kept_whole)
 
 
 def prompt_of(table: Table) -> Prompt | None:

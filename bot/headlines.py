@@ -34,22 +34,21 @@ def short(line: str) -> str:
     return line[:end.end()] if end is not None else line
 
 
-def pick(lines: list[str], room: int) -> list[str]:
-    """At most `room` of a turn's headlines, the newest: what just happened, and what
-    it changed (the log keeps the older ones, and each repeat)."""
+def choose(lines: list[str], room: int, *, newest: bool = True) -> list[int]:
+    """The positions of at most `room` headlines, in order: the newest (what just
+    happened, and what it changed), or with `newest` False one delivery's first (what
+    was done: a move, a card revealed) and its newest. A line said again at once (two
+    cards, one effect) counts once; the log keeps every one."""
     if room <= 0:
         return []
-    kept: list[str] = []  # a line said again at once (two cards, one effect) shows once
-    for line in (short(line) for line in lines):
-        if not kept or kept[-1] != line:
-            kept.append(line)
-    return kept[-room:]
-
-
-def told(lines: list[str], room: int) -> list[str]:
-    """At most `room` of one delivery's headlines: its first (what was done: a move, a
-    card revealed) and its newest (what that changed)."""
-    kept = pick(lines, len(lines))
-    if len(kept) <= room or room <= 1:
-        return kept[-room:] if room > 0 else []
+    kept = [n for n, line in enumerate(lines) if n == 0 or lines[n - 1] != line]
+    if len(kept) <= room:
+        return kept
+    if newest or room == 1:
+        return kept[-room:]
     return [kept[0], *kept[len(kept) - room + 1:]]
+
+
+def pick(lines: list[str], room: int) -> list[str]:
+    """The newest `room` headlines, as the live message shows them."""
+    return [short(lines[n]) for n in choose(lines, room)]

@@ -73,17 +73,22 @@ def failed_lines(post: Post) -> list[str]:
 
 
 def glance(lines: list[str], failed: list[str], tail: str, *, told: bool = True,
-           newest: bool = True) -> list[str]:
+           newest: bool = True, whole: frozenset[str] = frozenset()) -> list[str]:
     """The headlines the live message keeps with this footer: at most headlines.LINES
-    lines in all, whom a DM missed always among them; the turn's newest (`newest`), or
-    the first and newest of one delivery. A post whose lines were not sorted into
-    headlines and detail (`told` False: not made by delivery.plan) keeps them all."""
+    lines in all, but whom a DM missed and the lines told whole (`whole`: a rumble's
+    score) always among them; of the rest the turn's newest (`newest`), or the first
+    and newest of one delivery. A post whose lines were not sorted into headlines and
+    detail (`told` False: not made by delivery.plan) keeps them all."""
     if not told:
         return lines
     said = [line for line in lines if line not in failed]
-    room = max(1, headlines.LINES - tail.count("\n")) - len(failed)
-    chosen = headlines.pick(said, room) if newest else headlines.told(said, room)
-    return [*chosen, *failed]
+    pinned = [n for n, line in enumerate(said) if line in whole]
+    rest = [n for n in range(len(said)) if n not in pinned]
+    room = max(1, headlines.LINES - tail.count("\n")) - len(failed) - len(pinned)
+    chosen = [rest[n] for n in headlines.choose([said[n] for n in rest], room,
+                                                newest=newest)]
+    return [said[n] if n in pinned else headlines.short(said[n])
+            for n in sorted([*pinned, *chosen])] + failed
 
 
 def split_line(line: str, limit: int = LIMIT) -> list[str]:
@@ -166,6 +171,7 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     new_lines = post_lines(post, live.through if live is not None else 0, headlines=True)
     failed = failed_lines(post)
     told = bool(post.headlines) and len(post.headlines) == len(post.lines)
+    whole = frozenset(line for line, w in zip(post.lines, post.whole, strict=False) if w)
     tail = footer(table, post, private_turn=private_turn)
     if live is not None and post.key and live.delivery == post.key:
         # This delivery was sent and remembered before a crash: the same edit again,
@@ -182,15 +188,17 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     if live is not None and fresh and not gone and table.status != OVER:
         # A new chapter: what led to it ends the old message, read in order above the
         # new one, which starts with no lines; unless they do not fit there.
-        ending = glance([*live.lines, *new_lines], failed, "", told=told)
+        ending = glance([*live.lines, *new_lines], failed, "", told=told, whole=whole)
         if not fit(ending, "")[0]:
             close, new_lines = text_of(ending, ""), []
         else:
             close = text_of(live.lines, "")
         close = close if ending else None
     if table.status != OVER:  # the end is told whole: who won, and why
-        new_lines = glance(new_lines, failed, tail, told=told, newest=False)
-    lines = glance([*base, *new_lines], failed, tail, told=told) if same_turn else new_lines
+        new_lines = glance(new_lines, failed, tail, told=told, newest=False, whole=whole)
+    lines = new_lines
+    if same_turn:
+        lines = glance([*base, *new_lines], failed, tail, told=told, whole=whole)
     overflow, shown = fit(lines, tail)
     if overflow and same_turn:  # the turn so far no longer fits: it goes on anew, while
         fresh, lines = True, new_lines  # the old message keeps what it told

@@ -184,9 +184,9 @@ class Game(ABC, Generic[S]):
         return frozenset({DETAIL, "turn", "choice"})
 
     def whole_kinds(self) -> frozenset[str]:
-        """The kinds of public event told whole, each as its own message after the live
-        message (a round's score): too important for the log alone, too long for the
-        live message's few lines. A side's book always is (bot/delivery.py)."""
+        """The kinds of public event the live message always shows, whole, beside its
+        few headlines (a round's score, which ends the round's message): too important
+        for the log alone."""
         return frozenset()
 
     def rules_topics(self) -> dict[str, str]:

@@ -489,7 +489,7 @@ class CthulhuGame(Game[CthulhuState]):
 
     def whole_kinds(self) -> frozenset[str]:
         """A rumble's score names every seat's secrets and points: the table reads it
-        whole, as its own message."""
+        whole, at the end of the rumble's message."""
         return frozenset({"score"})
 
     def rules_topics(self) -> dict[str, str]:
