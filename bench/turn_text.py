@@ -19,14 +19,15 @@ carried (what `/game log` now holds); "live": the live message's text.
       neibolt    all  342 / 6038, lines  4 / 82   live 1123 / 1861, lines 17 / 31   overflow 12
       evilbelow  all   76 / 3872, lines  1 / 54   live 1424 / 1893, lines 21 / 31   overflow 22
     after (headlines only: bot/headlines.py):
-      cthulhu    all  580 / 1471, lines 12 / 27   live  162 /  202, lines 3 / 3   overflow 0
+      cthulhu    all  586 / 1828, lines 12 / 28   live  162 /  202, lines 3 / 3   overflow 0
       betrayal   all  195 / 4064, lines  3 / 56   live  143 /  232, lines 3 / 3   overflow 0
       neibolt    all  310 / 5661, lines  4 / 82   live  154 /  252, lines 3 / 3   overflow 0
       evilbelow  all   76 / 3872, lines  1 / 54   live  152 /  218, lines 3 / 3   overflow 0
 
 The live text of a turn already under way keeps gathering its lines, so "before" is
 longer than one delivery's lines; the live figures count the footer ("**@bob**, it's
-your move.") too.
+your move.") too. A rumble's score (Cthulhu) closes the rumble's message whole; that
+closing edit is not a turn and is not counted here.
 """
 
 from __future__ import annotations
