@@ -188,7 +188,9 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     if live is not None and fresh and not gone and table.status != OVER:
         # A new chapter: what led to it ends the old message, read in order above the
         # new one, which starts with no lines; unless they do not fit there.
-        ending = glance([*live.lines, *new_lines], failed, "", told=told, whole=whole)
+        # Every headline: a chapter's end (the haunt revealed, a rumble scored) is told
+        # whole, once a chapter.
+        ending = [*live.lines, *new_lines]
         if not fit(ending, "")[0]:
             close, new_lines = text_of(ending, ""), []
         else:
