@@ -37,11 +37,11 @@ def short(line: str) -> str:
 def choose(lines: list[str], room: int, *, newest: bool = True) -> list[int]:
     """The positions of at most `room` headlines, in order: the newest (what just
     happened, and what it changed), or with `newest` False one delivery's first (what
-    was done: a move, a card revealed) and its newest. A line said again at once (two
-    cards, one effect) counts once; the log keeps every one."""
+    was done: a move, a card revealed) and its newest. A line said again (two cards,
+    one effect) shows once, where it was said last; the log keeps every one."""
     if room <= 0:
         return []
-    kept = [n for n, line in enumerate(lines) if n == 0 or lines[n - 1] != line]
+    kept = [n for n, line in enumerate(lines) if line not in lines[n + 1:]]
     if len(kept) <= room:
         return kept
     if newest or room == 1:

@@ -92,5 +92,5 @@ def test_a_long_headline_shows_its_first_sentence_and_a_short_one_whole() -> Non
     assert short(card) == "Zoe draws an event: Image in the Mirror."
     assert short("Mr. Keene says hi. Then more.") == "Mr. Keene says hi. Then more."
     assert pick(["a", "b", "c", "d"], 2) == ["c", "d"] and pick(["a"], 0) == []
-    assert pick(["a", "b", "b"], 2) == ["a", "b"]
+    assert pick(["a", "b", "b"], 2) == ["a", "b"] and pick(["b", "a", "b"], 3) == ["a", "b"]
     assert Event("x", kind="detail").kind in turn_text.games.get("betrayal").detail_kinds()
