@@ -20,9 +20,9 @@ carried (what `/game log` now holds); "live": the live message's text.
       evilbelow  all   76 / 3872, lines  1 / 54   live 1424 / 1893, lines 21 / 31   overflow 22
     after (headlines only: bot/headlines.py):
       cthulhu    all  586 / 1828, lines 12 / 28   live  162 /  202, lines 3 / 3   overflow 0
-      betrayal   all  195 / 4064, lines  3 / 56   live  143 /  232, lines 3 / 3   overflow 0
-      neibolt    all  310 / 5661, lines  4 / 82   live  154 /  252, lines 3 / 3   overflow 0
-      evilbelow  all   76 / 3872, lines  1 / 54   live  152 /  218, lines 3 / 3   overflow 0
+      betrayal   all  195 / 4064, lines  3 / 56   live  146 /  232, lines 3 / 3   overflow 0
+      neibolt    all  310 / 5661, lines  4 / 82   live  155 /  252, lines 3 / 3   overflow 0
+      evilbelow  all   76 / 3872, lines  1 / 54   live  155 /  218, lines 3 / 3   overflow 0
 
 The live text of a turn already under way keeps gathering its lines, so "before" is
 longer than one delivery's lines; the live figures count the footer ("**@bob**, it's
