@@ -71,6 +71,7 @@ from bot.texts import say
 from bot.timers import TimerDispatcher
 from cogs.common import OOPS, say_ephemeral
 from cogs.components import DYNAMIC_ITEMS
+from cogs.game_log import LogPage
 from cogs.outlet import DiscordOutlet
 from cogs.rights import table_check
 
@@ -190,7 +191,7 @@ class HauntBot(commands.Bot):
         self._timers = TimerDispatcher(self._store, self._sessions.fire_timer)
         self._sessions.on_timer_armed = self._timers.armed
         self._sessions.when_store_back(self._tend_soon)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(LogPage, *DYNAMIC_ITEMS)
         for extension in extensions():
             await self.load_extension(extension)
         self.tree.on_error = self.on_app_command_error

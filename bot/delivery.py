@@ -23,6 +23,7 @@ from typing import Protocol, runtime_checkable
 from bot import table as table_rules
 from bot.core.actions import Option
 from bot.core.events import Event
+from bot.headlines import is_headline
 from bot.store import Table
 from renderers import describe_public, render_extras, render_public
 
@@ -73,6 +74,12 @@ class Post:
     seqs: list[int] = field(default_factory=list)
     # The board's alt text: what it shows, in words, for players using a screen reader.
     alt: str = ""
+    # For each of `lines`, whether the live message shows it (bot/headlines.py); the
+    # others are detail, kept for `/game log`. Empty: every line is a headline.
+    headlines: list[bool] = field(default_factory=list)
+    # For each of `lines`, whether the live message shows it whole and always (a
+    # rumble's score: Game.whole_kinds), whatever room its few lines leave.
+    whole: list[bool] = field(default_factory=list)
 
 
 class DeliveryFailed(Exception):
@@ -139,6 +146,8 @@ class Plan:
     members: dict[str, list[int]] | None = None
     seqs: list[int] = field(default_factory=list)  # each of `lines`' events' seq
     alt: str = ""  # the board's alt text
+    headlines: list[bool] = field(default_factory=list)  # each of `lines`: shown live
+    whole: list[bool] = field(default_factory=list)  # each of `lines`: shown live, whole
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
@@ -208,6 +217,11 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     line_seqs = [seq for seq, e in sequenced
                  if e.audience.is_public and e.kind not in DOCUMENT_KINDS]
     image, extras, chapter, turn, drawn, alt = None, [], None, None, None, ""
+    rules = table_rules.game_of(table)
+    detail, whole = rules.detail_kinds(), rules.whole_kinds()
+    told = [e for e in public if e.kind not in DOCUMENT_KINDS]
+    headlines = [is_headline(e, detail) for e in told]
+    kept_whole = [e.kind in whole for e in told]
     if table.state is not None:
         state = table_rules.game_state(table)
         game = table_rules.game_of(table)
@@ -222,7 +236,7 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
                 prompt_of(table), image, extras, chapter, turn, drawn,
-                members(table, sequenced), line_seqs, alt)
+                members(table, sequenced), line_seqs, alt, headlines, kept_whole)
 
 
 def prompt_of(table: Table) -> Prompt | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from bot import mentions
+from bot import headlines, mentions
 from bot.delivery import Post
 from bot.discord_limits import CONTENT_MAX
 from bot.store import OVER, LiveMessage, Table
@@ -57,15 +57,42 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
-def post_lines(post: Post, through: int = 0) -> list[str]:
-    """The delivery's public lines, but those of events up to `through` (shown
-    already), then whom a DM did not reach."""
+def post_lines(post: Post, through: int = 0, *, headlines: bool = False) -> list[str]:
+    """The delivery's public lines (with `headlines`, those the live message shows:
+    bot/headlines.py), but those of events up to `through` (shown already), then whom a
+    DM did not reach."""
     lines = post.lines
-    if through and len(post.seqs) == len(post.lines):
-        lines = [line for line, seq in zip(post.lines, post.seqs, strict=True)
-                 if seq > through]
-    return [*lines, *(mentions.BOOK.link(say("dm_failed", mention=f"<@{u}>"))
-                      for u in post.dm_failed)]
+    if headlines and len(post.headlines) == len(post.lines):
+        keep = post.headlines
+    else:
+        keep = [True] * len(lines)
+    seqs = post.seqs if len(post.seqs) == len(post.lines) else [through + 1] * len(lines)
+    lines = [line for line, seq, shown in zip(lines, seqs, keep, strict=True)
+             if shown and (not through or seq > through)]
+    return [*lines, *failed_lines(post)]
+
+
+def failed_lines(post: Post) -> list[str]:
+    return [mentions.BOOK.link(say("dm_failed", mention=f"<@{u}>")) for u in post.dm_failed]
+
+
+def glance(lines: list[str], failed: list[str], tail: str, *, told: bool = True,
+           newest: bool = True, whole: frozenset[str] = frozenset()) -> list[str]:
+    """The headlines the live message keeps with this footer: at most headlines.LINES
+    lines in all, but whom a DM missed and the lines told whole (`whole`: a rumble's
+    score) always among them; of the rest the turn's newest (`newest`), or the first
+    and newest of one delivery. A post whose lines were not sorted into headlines and
+    detail (`told` False: not made by delivery.plan) keeps them all."""
+    if not told:
+        return lines
+    said = [line for line in lines if line not in failed]
+    pinned = [n for n, line in enumerate(said) if line in whole]
+    rest = [n for n in range(len(said)) if n not in pinned]
+    room = max(1, headlines.LINES - tail.count("\n")) - len(failed) - len(pinned)
+    chosen = [rest[n] for n in headlines.choose([said[n] for n in rest], room,
+                                                newest=newest)]
+    return [said[n] if n in pinned else headlines.short(said[n])
+            for n in sorted([*pinned, *chosen])] + failed
 
 
 def split_line(line: str, limit: int = LIMIT) -> list[str]:
@@ -145,7 +172,10 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     """The live message after `post`. `live`: what it shows now (None: no message yet);
     `gone`: it was deleted; `ping_user`: the human this delivery asks to act in the
     channel (None for an AI, nobody, or a turn played from DMs)."""
-    new_lines = post_lines(post, live.through if live is not None else 0)
+    new_lines = post_lines(post, live.through if live is not None else 0, headlines=True)
+    failed = failed_lines(post)
+    told = bool(post.headlines) and len(post.headlines) == len(post.lines)
+    whole = frozenset(line for line, w in zip(post.lines, post.whole, strict=False) if w)
     tail = footer(table, post, private_turn=private_turn)
     if live is not None and post.key and live.delivery == post.key:
         # This delivery was sent and remembered before a crash: the same edit again,
@@ -165,13 +195,19 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     if live is not None and fresh and not gone and table.status != OVER:
         # A new chapter: what led to it ends the old message, read in order above the
         # new one, which starts with no lines; unless they do not fit there.
+        # Every headline: a chapter's end (the haunt revealed, a rumble scored) is told
+        # whole, once a chapter.
         ending = [*live.lines, *new_lines]
         if not fit(ending, "")[0]:
             close, new_lines = text_of(ending, ""), []
         else:
             close = text_of(live.lines, "")
         close = close if ending else None
-    lines = [*base, *new_lines] if same_turn else new_lines
+    if table.status != OVER:  # the end is told whole: who won, and why
+        new_lines = glance(new_lines, failed, tail, told=told, newest=False, whole=whole)
+    lines = new_lines
+    if same_turn:
+        lines = glance([*base, *new_lines], failed, tail, told=told, whole=whole)
     overflow, shown = fit(lines, tail)
     if overflow and same_turn:  # the turn so far no longer fits: it stays on its message
         # (a fight told card by card), whose oldest lines, shown already, give way to a

@@ -698,7 +698,8 @@ class Sessions:
             note(await self.outlet.team(table, team, users, text, key=team_key))
         post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt, dm_failed=failed,
                     documents=plan.documents, key=key, extras=plan.extras,
-                    chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs, alt=plan.alt)
+                    chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs, alt=plan.alt,
+                    headlines=plan.headlines, whole=plan.whole)
         await self.outlet.publish(table, post)
         late = await self._send_late(table, owed, key)
         missed = list(dict.fromkeys(u for u in late if u not in failed))

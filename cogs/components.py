@@ -198,8 +198,9 @@ class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*
         await refuse(interaction, "unreadable component", self.reason)
 
 
-class Stray(Unreadable, template=r"(?s)(?!hk[sh]?:).*"):
-    """Any custom_id that is neither a button's nor a select's of ours."""
+class Stray(Unreadable, template=r"(?s)(?!hk[sh]?:|hklog:).*"):
+    """Any custom_id that is neither a button's nor a select's of ours, nor a `/game log`
+    page's (cogs/game_log.py)."""
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],

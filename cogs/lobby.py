@@ -24,7 +24,7 @@ from bot.core.errors import IllegalAction
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
-from cogs import bot_permissions
+from cogs import bot_permissions, game_log
 from cogs.click_limit import LIMITS
 from cogs.common import (
     acknowledgement,
@@ -291,14 +291,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 file=discord.File(io.BytesIO(image), filename="board.png",
                                   description=alt or None), ephemeral=True)
 
-    @app_commands.command(name="log", description="The last things that happened")
-    async def log(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="log", description="Everything that happened, turn by turn")
+    @app_commands.describe(page="Which page (the newest if left out)")
+    async def log(self, interaction: discord.Interaction,
+                  page: app_commands.Range[int, 1, 100_000] | None = None) -> None:
         async with handling(interaction, "game log"):
-            table = await _require_table(interaction, latest=True)
-            entries = await bot_of(interaction).store.log(table.id or 0, limit=25)
-            text = "\n".join(f"`{e.version:>4}` {e.text}" for e in entries) \
-                or say("lobby.log_empty")
-            await say_ephemeral(interaction, text[-2000:])
+            await game_log.show(interaction, page)
 
     @app_commands.command(name="rules", description="Read a rule")
     @app_commands.describe(topic="What to read about")

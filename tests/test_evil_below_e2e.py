@@ -176,7 +176,9 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     _, state = await _saved(fd, bot, channel)
     assert state.fight is not None and len(state.fight.revealed) == 2
     post = latest_turn(fd, channel)
-    assert post.id == fight.id and post.content.count("Revealed:") == 2
+    # the message tells the newest card (the count says two are out; the log has both)
+    assert post.id == fight.id and post.content.count("Revealed:") == 1
+    assert "Totems out: 2" in post.content
     await _click(fd, ann, post, _button(post, "Stop and collect"))
     _, state = await _saved(fd, bot, channel)
     assert state.fight is None and state.turn == 1  # a fight ends the turn

@@ -107,7 +107,7 @@ def test_a_loss_at_the_lowest_says_it_is_already_at_its_lowest() -> None:
 def test_a_step_onto_the_same_value_says_the_value_stays() -> None:
     state = _at(new_game(), "speed", 2)  # Ox's Speed: 2 2 [2] 3 ...: one down is still 2
     after, events = run_steps(state, [{"lose": {"trait": "speed", "amount": 1}}])
-    assert events == ["Ox Bellows loses 1 Speed, a step down its track: it stays 2."]
+    assert events == ["Ox Bellows's Speed moves 1 step down its track (still 2)."]
     assert after.explorers[OX].traits["speed"] == 1
     assert not any("→" in e for e in events)
     _, events = run_steps(state, [{"gain": {"trait": "speed", "amount": 1}}])

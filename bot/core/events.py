@@ -30,6 +30,11 @@ class Audience:
 
 PUBLIC = Audience("public")
 
+# An event's kind for a public line that belongs in the game's log only: the live message
+# tells the turn in a few headlines and leaves such lines (a roll's dice, a rule that did
+# nothing) to `/game log`. Each game names its other detail kinds (Game.detail_kinds).
+DETAIL = "detail"
+
 
 def to_player(seat: int) -> Audience:
     """Private to one seat; sessions map seats to Discord users."""

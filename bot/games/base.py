@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
-from bot.core.events import Event
+from bot.core.events import DETAIL, Event
 from bot.core.plain import copy_plain
 
 S = TypeVar("S")
@@ -175,6 +175,19 @@ class Game(ABC, Generic[S]):
         among AI seats): games with a turn count name it."""
         seat = self.to_act(state)
         return None if seat is None else str(seat)
+
+    def detail_kinds(self) -> frozenset[str]:
+        """The kinds of public event the live message leaves to `/game log` (bot/headlines
+        .py): the table reads the turn in a few headlines, the log keeps every line. Kinds,
+        not texts, decide it, so a delivery rebuilt from the stored events after a crash
+        chooses the same."""
+        return frozenset({DETAIL, "turn", "choice"})
+
+    def whole_kinds(self) -> frozenset[str]:
+        """The kinds of public event the live message always shows, whole, beside its
+        few headlines (a round's score, which ends the round's message): too important
+        for the log alone."""
+        return frozenset()
 
     def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         """Topic -> short rules text, for `/game rules` (loaded from data/). `options`

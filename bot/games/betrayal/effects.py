@@ -125,6 +125,8 @@ def change(ctx: Ctx, seat: int, trait: str, amount: int, cause: Cause) -> None:
                 amount=abs(amount), value=after)
         return
     line = f"events.{key}" if before != after else f"events.{key}_same"  # a repeated value
+    if traits.index(ctx.state, seat, trait) < 0:
+        line = "events.lose_skull"  # 0 there is death: the line says where it fell
     ctx.say(line, kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
             amount=abs(moved), before=before, after=after, value=after,
             data={"seat": seat, "trait": trait, "moved": moved})

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.core.events import DETAIL
 from bot.games.betrayal import content, editions, hooks, house
 from bot.games.betrayal.cards import PASSIVES, resumer
 from bot.games.betrayal.context import Ctx
@@ -116,7 +117,7 @@ def draw_room(ctx: Ctx, good: Callable[[str], bool]) -> str | None:
         key = state.stack[0]
         if good(key):
             if discarded:
-                ctx.say("events.tiles_discarded", rooms=", ".join(
+                ctx.say("events.tiles_discarded", kind=DETAIL, rooms=", ".join(
                     content.room(r).name for r in discarded), count=len(discarded))
             return key
         state.room_discard.append(state.stack.pop(0))
@@ -184,8 +185,10 @@ def place_tile(ctx: Ctx, seat: int, room: str, cell: Cell, rotation: int,
     state.quiet_turns = 0
     tile_id = len(state.tiles) - 1
     state.turn.placed = tile_id
-    ctx.say("events.discover", kind="discover", who=ctx.who(seat), room=content.room(room).name,
-            floor=content.say(f"floors.{floor}"), text=content.room(room).text,
+    text = content.room(room).text
+    ctx.say("events.discover" if text != content.say("events.no_rule") else
+            "events.discover_plain", kind="discover", who=ctx.who(seat),
+            room=content.room(room).name, floor=content.say(f"floors.{floor}"), text=text,
             data={"tile": tile_id, "room": room, "seat": seat})
     if last_resort:
         rearrange(ctx, floor, tile_id)

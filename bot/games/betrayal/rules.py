@@ -170,6 +170,11 @@ class BetrayalGame(Game[BetrayalState]):
     def set_player(self, state: BetrayalState, seat: int, info: PlayerInfo) -> BetrayalState:
         return self.seat_handed(state, seat, info, say("errors.not_playing"))
 
+    def detail_kinds(self) -> frozenset[str]:
+        """The dice of each roll are told in the log; the live message says what they
+        did."""
+        return super().detail_kinds() | {"roll", "damage"}
+
     def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         """The classic rules, then the edition's own topics: the table's edition (a
         classic game never lists the Neibolt House's), every edition's without options."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.core.events import DETAIL
 from bot.games.betrayal import content, editions, hooks
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
@@ -75,7 +76,7 @@ def _start_hooks(ctx: Ctx, frame: Frame, arg: Any) -> None:
 
 def end_turn(ctx: Ctx) -> None:
     seat = ctx.state.turn.seat
-    ctx.say("events.end_turn", who=ctx.who(seat))
+    ctx.say("events.end_turn", kind=DETAIL, who=ctx.who(seat))
     ctx.push([{"_room_end": {}}, {"_end_hooks": {}}, {"_turn_over": {}}, {"_next_turn": {}}],
              seat)
 
@@ -89,7 +90,7 @@ def _room_end(ctx: Ctx, frame: Frame, arg: Any) -> None:
         return
     if room.once_per_explorer:
         if room.key in explorer.benefits:
-            ctx.say("events.benefit_used", who=ctx.who(seat), room=room.name)
+            ctx.say("events.benefit_used", kind=DETAIL, who=ctx.who(seat), room=room.name)
             return
         explorer.benefits.append(room.key)
     ctx.push(list(room.on_end_turn), seat, room.key, "room")

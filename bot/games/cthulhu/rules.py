@@ -492,6 +492,11 @@ class CthulhuGame(Game[CthulhuState]):
     def set_player(self, state: CthulhuState, seat: int, info: PlayerInfo) -> CthulhuState:
         return self.seat_handed(state, seat, info, say("errors.not_playing"))
 
+    def whole_kinds(self) -> frozenset[str]:
+        """A rumble's score names every seat's secrets and points: the table reads it
+        whole, at the end of the rumble's message."""
+        return frozenset({"score"})
+
     def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         return content.rules_topics()
 

@@ -7,7 +7,7 @@ Special totems pay out the moment they show, whatever comes after (seed 001).
 
 from __future__ import annotations
 
-from bot.core.events import Event
+from bot.core.events import DETAIL, Event
 from bot.games.evil_below import abilities, attacks, content, effects, weaknesses
 from bot.games.evil_below.content import say
 from bot.games.evil_below.state import ACTIONS, AFTERMATH, FIGHT, EvilBelowState, Fight
@@ -41,7 +41,7 @@ def _shuffle(state: EvilBelowState, events: list[Event]) -> None:
         state.rng.shuffle(state.fight_stack)
         state.fight.shuffled = True
         events.append(Event(say("events.shuffle", size=len(state.fight_stack)),
-                            kind="fight"))
+                            kind=DETAIL))  # the log's: the card revealed is the news
 
 
 def peek(state: EvilBelowState, events: list[Event]) -> None:

@@ -224,6 +224,11 @@ class EvilBelowGame(Game[EvilBelowState]):
     def turn_name(self, state: EvilBelowState) -> str | None:
         return chapters.turn_name(state)
 
+    def detail_kinds(self) -> frozenset[str]:
+        """The dice of each roll are told in the log; the live message says what they
+        did."""
+        return super().detail_kinds() | {"roll"}
+
     def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         return content.rules_topics()
 

@@ -537,8 +537,7 @@ def _end_turn(ctx: Ctx, frame: Frame, arg: Any) -> None:
 @step("_sn_out_roll")
 def _out_roll(ctx: Ctx, frame: Frame, arg: Any) -> None:
     total = int(frame.vars.get("roll", 0))
-    progress(ctx.state).setdefault("out", []).append(total)
-    plugin().say(ctx, "out_roll", who=ctx.who(frame.seat), total=total)
+    progress(ctx.state).setdefault("out", []).append(total)  # the roll's own line told it
 
 
 @step("_sn_out_total")
