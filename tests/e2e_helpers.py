@@ -140,6 +140,28 @@ async def press_direct(fd: FakeDiscord, user: FakeUser,
     return await fd.select(user, message, comp["custom_id"], [value])
 
 
+async def press_move(fd: FakeDiscord, user: FakeUser, message: FakeMessage) -> InteractionHandle:
+    """Press the message's first control and, when that is the first half of a two-step
+    choice (answered privately with the second), the second half's first: the handle of
+    the press that plays the move, not yet waited for (a test may hold its edit)."""
+    comp = game_components(message)[0]
+    if comp["type"] == 2:
+        handle = await fd.click(user, message, comp["custom_id"])
+        half = STEP in comp["custom_id"]
+    else:
+        value = comp["options"][0]["value"]
+        handle = await fd.select(user, message, comp["custom_id"], [value])
+        half = Action.decode(value).kind == STEP
+    if not half:
+        return handle
+    await handle.wait(15, settle=False)
+    private = [m for m in handle.messages if m.ephemeral and game_components(m)][-1]
+    second = game_components(private)[0]
+    if second["type"] == 2:
+        return await fd.click(user, private, second["custom_id"])
+    return await fd.select(user, private, second["custom_id"], [second["options"][0]["value"]])
+
+
 async def press_old(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
                     comp: dict[str, Any]) -> InteractionHandle:
     """Press a component the message showed earlier (read before the live message was

@@ -23,8 +23,8 @@ from bot.texts import say
 from cogs import reply
 from tests.conftest import BotFactory
 from tests.e2e_helpers import (
-    game_components,
     latest_turn,
+    press_move,
     to_move,
     turn_messages,
     turn_posts,
@@ -118,12 +118,7 @@ async def click_first(fd: FakeDiscord, user: FakeUser, message: FakeMessage, *,
     """Play the message's first control; `answered`: wait for the click's answer (not
     when the test holds the edit: the click on the live message is answered by that
     edit, cogs/reply.py)."""
-    comp = game_components(message)[0]
-    if comp["type"] == 2:
-        handle = await fd.click(user, message, comp["custom_id"])
-    else:
-        handle = await fd.select(user, message, comp["custom_id"],
-                                 [comp["options"][0]["value"]])
+    handle = await press_move(fd, user, message)
     if answered:
         await handle.wait(15, settle=False)
 
@@ -251,12 +246,7 @@ async def test_a_post_discord_refuses_is_owed_said_and_sent_later(
     mover = by_id[to_move(first) or 0]
 
     fd.hold_next_edit(channel).drop()  # the next edit of the live message is refused
-    comp = game_components(first)[0]
-    if comp["type"] == 2:
-        handle = await (await fd.click(mover, first, comp["custom_id"])).wait()
-    else:
-        handle = await (await fd.select(mover, first, comp["custom_id"],
-                                        [comp["options"][0]["value"]])).wait()
+    handle = await (await press_move(fd, mover, first)).wait()
     assert handle.ephemeral_texts() == [say("delivery_owed")]
     assert turn_posts(fd, channel) == 1
     table = await bot.store.load(channel)

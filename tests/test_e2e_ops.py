@@ -21,7 +21,7 @@ from bot.shards import Shards
 from bot.store import open_store
 from bot.texts import say
 from cogs import reply
-from tests.e2e_helpers import game_components, latest_turn, to_move, turn_posts
+from tests.e2e_helpers import latest_turn, press_move, to_move, turn_posts
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.runner import start_bot, stop_bot
 
@@ -89,13 +89,8 @@ async def test_the_retry_loop_outlives_store_errors_and_delivers_the_owed_post(
     caplog.set_level(logging.INFO, logger="bot.loops")
     caplog.set_level(logging.INFO, logger="bot.client")
     fd.hold_next_edit(channel).drop()  # the move's post is refused: owed
-    comp = game_components(first)[0]
     mover = by_id[to_move(first) or 0]
-    if comp["type"] == 2:
-        handle = await (await fd.click(mover, first, comp["custom_id"])).wait()
-    else:
-        handle = await (await fd.select(mover, first, comp["custom_id"],
-                                        [comp["options"][0]["value"]])).wait()
+    handle = await (await press_move(fd, mover, first)).wait()
     assert handle.ephemeral_texts() == [say("delivery_owed")]
 
     async def failed_thrice() -> bool:

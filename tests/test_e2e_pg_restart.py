@@ -19,7 +19,7 @@ import pytest
 
 from bot.client import RETRY_SECONDS
 from bot.texts import say
-from tests.e2e_helpers import game_components, latest_turn, to_move, turn_posts
+from tests.e2e_helpers import latest_turn, press_move, to_move, turn_posts
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.pg_server import PgServer
 from tests.test_e2e_crash import BotProcess, click_first, two_seat_lobby, wait_for_turn_post
@@ -37,12 +37,7 @@ def pg_bot(fd: FakeDiscord, tmp_path: Path, own_pg: PgServer) -> Iterator[BotPro
 
 
 async def _click(fd: FakeDiscord, user: FakeUser, message: FakeMessage) -> list[str]:
-    comp = game_components(message)[0]
-    if comp["type"] == 2:
-        handle = await fd.click(user, message, comp["custom_id"])
-    else:
-        handle = await fd.select(user, message, comp["custom_id"],
-                                 [comp["options"][0]["value"]])
+    handle = await press_move(fd, user, message)
     await handle.wait(20, settle=False)
     await fd.settle(quiet=0.3, timeout=20)
     return handle.ephemeral_texts()
@@ -70,10 +65,7 @@ async def test_postgres_restarted_mid_game_owes_nothing_once_back(
     # The move's edit waits at Discord while PostgreSQL stops; then Discord makes it.
     hold = fd.hold_next_edit(channel, after=True)
     mover = by_id[to_move(first) or 0]
-    comp = game_components(first)[0]
-    moving = fd.click(mover, first, comp["custom_id"]) if comp["type"] == 2 else \
-        fd.select(mover, first, comp["custom_id"], [comp["options"][0]["value"]])
-    moved = await moving
+    moved = await press_move(fd, mover, first)
     await asyncio.wait_for(hold.reached.wait(), 20)
     await asyncio.to_thread(own_pg.pause)
     hold.release.set()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import signal
 
-from tests.e2e_helpers import game_components, latest_turn, to_move, turn_posts
+from tests.e2e_helpers import latest_turn, press_move, to_move, turn_posts
 from tests.fakediscord import FakeDiscord
 from tests.test_e2e_crash import BotProcess, click_first, two_seat_lobby, wait_for_turn_post
 from tests.test_e2e_crash import bot as bot  # the fixture
@@ -31,12 +31,7 @@ async def test_sigterm_during_a_click_answers_it_then_stops_cleanly(
     mover = by_id[to_move(first) or 0]
 
     hold = fd.hold_next_edit(channel)  # the move's edit waits at Discord
-    comp = game_components(first)[0]
-    if comp["type"] == 2:
-        clicked = await fd.click(mover, first, comp["custom_id"])
-    else:
-        clicked = await fd.select(mover, first, comp["custom_id"],
-                                  [comp["options"][0]["value"]])
+    clicked = await press_move(fd, mover, first)
     await asyncio.wait_for(hold.reached.wait(), 20)
     assert bot.proc is not None
     bot.proc.send_signal(signal.SIGTERM)

@@ -1,4 +1,4 @@
-"""The Betrayal (and Neibolt) map in words, the image's alt text: whose turn, where each
+"""The Betrayal map (every edition's) in words, the image's alt text: whose turn, where each
 explorer stands, the monsters, the card track and the haunt's line. Drawn from the same
 public view as the map (bot/games/betrayal/views.map_view), so it says nothing the
 picture hides."""

@@ -177,7 +177,7 @@ class BetrayalGame(Game[BetrayalState]):
 
     def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         """The classic rules, then the edition's own topics: the table's edition (a
-        classic game never lists the Neibolt House's), every edition's without options."""
+        classic game never lists an expansion's), every edition's without options."""
         topics = content.rules_topics()
         for edition in self._editions_of(options):
             topics.update(edition.topics())
