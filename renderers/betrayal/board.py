@@ -28,10 +28,9 @@ from renderers.betrayal.explorers import (
     _draw_figures,
     _draw_roster,
     _groups,
-    _large,
-    _ring,
     _token,
-    _token_slots,
+    place_figures,
+    roster_chips,
 )
 from renderers.betrayal.fonts import FOOTER_FONT, PANEL_TITLE_FONT, SMALLEST_FONT
 from renderers.betrayal.glyphs import _paste_glyph
@@ -325,36 +324,12 @@ def board_geometry(view: MapView) -> BoardGeometry:
         cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
         sides[tile.key] = {"N": (cx, y0 + wall // 2), "S": (cx, y1 - 1 - wall // 2),
                            "W": (x0 + wall // 2, cy), "E": (x1 - 1 - wall // 2, cy)}
-    tokens: dict[int, Point] = {}
-    radius: dict[int, int] = {}
-    ring: dict[int, int] = {}
-    monsters: dict[int, Point] = {}
-    monster_radius: dict[int, int] = {}
     groups = _groups(shown)
     strip_rows = _strip_rows(shown, t, groups, tf)
-    for (_, x, y), group in groups.items():
-        x0, y0, _, _ = cell_box(x, y)
-        slots = _token_slots(len(group), t, strip_rows.get((floor, x, y), 0), tf)
-        for figure, (sx, sy, r, _, _) in zip(group, slots, strict=True):
-            ex = figure.explorer
-            if ex is None:
-                for m in figure.monsters:
-                    monsters[m.id] = (x0 + sx, y0 + sy)
-                    monster_radius[m.id] = _large(r) if figure.large else r
-                continue
-            tokens[ex.seat] = (x0 + sx, y0 + sy)
-            radius[ex.seat] = r
-            gap_w, ring_w = _ring(r)
-            ring[ex.seat] = r + gap_w + ring_w // 2
-
-    chips: dict[int, Box] = {}
-    if view.explorers:
-        n = len(view.explorers)
-        cg = _px(8, s)
-        cw = min(_px(300, s), (roster[2] - roster[0] - (n - 1) * cg) // n)
-        for i, ex in enumerate(sorted(view.explorers, key=lambda e: e.seat)):
-            x0 = roster[0] + i * (cw + cg)
-            chips[ex.seat] = (x0, roster[1], x0 + cw, roster[3])
+    placed = place_figures(groups, lambda cell: cell_box(cell[1], cell[2])[:2], strip_rows, t, tf)
+    tokens, radius, ring = placed.tokens, placed.radius, placed.ring
+    monsters, monster_radius = placed.monsters, placed.monster_radius
+    chips = roster_chips(view.explorers, roster, _px(8, s), _px(300, s))
 
     fy = footer[1] + _px(6, s) + row_h // 2
     label_w = text_width(font(_px(FOOTER_FONT, s), True), view.track.label)

@@ -18,7 +18,8 @@ it: tokens and monsters on the floor colour of their tile, chips on the backgrou
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -191,6 +192,56 @@ def _large(r: int) -> int:
     """The radius of a large monster's disc in a slot made for radius r: bigger, yet
     clear of its neighbours' rings (slots are at least 2.9 r apart)."""
     return max(r + 1, round(r * 1.35))
+
+
+Cell = tuple[str, int, int]  # floor, x, y
+
+
+@dataclass
+class Placed:
+    """Where each figure of a drawn floor stands: the explorers' token centres, radii and
+    ring reach by seat, the monsters' centres and radii by id. The full map and the chat
+    board place them alike, so a token sits the same in both."""
+
+    tokens: dict[int, tuple[int, int]] = field(default_factory=dict)
+    radius: dict[int, int] = field(default_factory=dict)
+    ring: dict[int, int] = field(default_factory=dict)
+    monsters: dict[int, tuple[int, int]] = field(default_factory=dict)
+    monster_radius: dict[int, int] = field(default_factory=dict)
+
+
+def place_figures(groups: dict[Cell, list[Figure]], origin: Callable[[Cell], tuple[int, int]],
+                  strip_rows: dict[Cell, int], t: int, tf: int) -> Placed:
+    """Each group's figures in its cell's token slots (`origin`: the cell's top left)."""
+    placed = Placed()
+    for cell, group in groups.items():
+        x0, y0 = origin(cell)
+        slots = _token_slots(len(group), t, strip_rows.get(cell, 0), tf)
+        for figure, (sx, sy, r, _, _) in zip(group, slots, strict=True):
+            ex = figure.explorer
+            if ex is None:
+                for m in figure.monsters:
+                    placed.monsters[m.id] = (x0 + sx, y0 + sy)
+                    placed.monster_radius[m.id] = _large(r) if figure.large else r
+                continue
+            placed.tokens[ex.seat] = (x0 + sx, y0 + sy)
+            placed.radius[ex.seat] = r
+            gap_w, ring_w = _ring(r)
+            placed.ring[ex.seat] = r + gap_w + ring_w // 2
+    return placed
+
+
+def roster_chips(explorers: list[ExplorerView], roster: tuple[int, int, int, int],
+                 gap: int, widest: int) -> dict[int, tuple[int, int, int, int]]:
+    """A chip's box per seat, side by side along the roster strip, at most `widest`."""
+    chips: dict[int, tuple[int, int, int, int]] = {}
+    if explorers:
+        n = len(explorers)
+        cw = min(widest, (roster[2] - roster[0] - (n - 1) * gap) // n)
+        for i, ex in enumerate(sorted(explorers, key=lambda e: e.seat)):
+            x0 = roster[0] + i * (cw + gap)
+            chips[ex.seat] = (x0, roster[1], x0 + cw, roster[3])
+    return chips
 
 
 def _draw_roster(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:

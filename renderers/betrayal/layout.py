@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from bot.games.betrayal.view import FLOORS, MapView
-from renderers.betrayal.explorers import _groups, _large, _ring, _token_slots
+from renderers.betrayal.explorers import _groups, place_figures, roster_chips
 from renderers.betrayal.fonts import (  # noqa: F401
     FOOTER_FONT,
     HEADER_FONT,
@@ -383,36 +383,12 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
         sides[tile.key] = {"N": (cx, y0 + w // 2), "S": (cx, y1 - 1 - w // 2),
                            "W": (x0 + w // 2, cy), "E": (x1 - 1 - w // 2, cy)}
 
-    tokens: dict[int, Point] = {}
-    radius: dict[int, int] = {}
-    ring: dict[int, int] = {}
-    monsters: dict[int, Point] = {}
-    monster_radius: dict[int, int] = {}
     groups = _groups(view)
     strip_rows = _strip_rows(view, t, groups, tf)
-    for cell, group in groups.items():
-        x0, y0, _, _ = cell_box(*cell)
-        slots = _token_slots(len(group), t, strip_rows.get(cell, 0), tf)
-        for figure, (sx, sy, r, _, _) in zip(group, slots, strict=True):
-            ex = figure.explorer
-            if ex is None:
-                for m in figure.monsters:
-                    monsters[m.id] = (x0 + sx, y0 + sy)
-                    monster_radius[m.id] = _large(r) if figure.large else r
-                continue
-            tokens[ex.seat] = (x0 + sx, y0 + sy)
-            radius[ex.seat] = r
-            gap_w, ring_w = _ring(r)
-            ring[ex.seat] = r + gap_w + ring_w // 2
-
-    chips: dict[int, Box] = {}
-    if view.explorers:
-        n = len(view.explorers)
-        cg = _px(8, s)
-        cw = min(_px(300, s), (roster[2] - roster[0] - (n - 1) * cg) // n)
-        for i, ex in enumerate(sorted(view.explorers, key=lambda e: e.seat)):
-            x0 = roster[0] + i * (cw + cg)
-            chips[ex.seat] = (x0, roster[1], x0 + cw, roster[3])
+    placed = place_figures(groups, lambda cell: cell_box(*cell)[:2], strip_rows, t, tf)
+    tokens, radius, ring = placed.tokens, placed.radius, placed.ring
+    monsters, monster_radius = placed.monsters, placed.monster_radius
+    chips = roster_chips(view.explorers, roster, _px(8, s), _px(300, s))
 
     row_h = _px(FOOTER_ROW_H, s)
     fy = footer[1] + _px(6, s) + row_h // 2
