@@ -7,6 +7,7 @@ package's metadata (the wheel carries no pyproject.toml)."""
 from __future__ import annotations
 
 import tomllib
+from contextlib import suppress
 from importlib import metadata
 
 from bot.paths import checkout
@@ -18,11 +19,9 @@ UNKNOWN = "unknown"
 def version() -> str:
     project = checkout()
     if project is not None:
-        try:
-            with open(project / "pyproject.toml", "rb") as file:
-                return str(tomllib.load(file)["project"]["version"])
-        except (OSError, KeyError, tomllib.TOMLDecodeError):
-            pass
+        with suppress(OSError, KeyError, tomllib.TOMLDecodeError), \
+                open(project / "pyproject.toml", "rb") as file:  # else the metadata's
+            return str(tomllib.load(file)["project"]["version"])
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:

@@ -94,11 +94,11 @@ class KillPoints:
 
 
 class KillableSqlite(KillPoints, SqliteStore):
-    pass
+    """SQLite, killable at each point."""
 
 
 class KillablePostgres(KillPoints, PostgresStore):
-    pass
+    """PostgreSQL, killable at each point."""
 
 
 async def _start(target: str, discord: DiscordModel, fuse: Fuse) -> tuple[Store, Sessions]:

@@ -77,7 +77,7 @@ class Flaky:
         return 1
 
     async def close(self) -> None:
-        pass
+        """Nothing to close."""
 
 
 async def test_one_warning_per_outage_its_end_told_and_bugs_untouched(
