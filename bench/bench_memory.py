@@ -51,6 +51,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.quiet import QuietOutlet
 from bot import games
 from bot import table as table_rules
 from bot.core.actions import Action
@@ -69,7 +70,7 @@ LIBC = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
 
 
 @dataclass
-class SizeOutlet:
+class SizeOutlet(QuietOutlet):
     """Keeps what a post's images weighed, nothing else (a bench must not grow)."""
 
     images: int = 0
@@ -79,16 +80,6 @@ class SizeOutlet:
         if post.image is not None:
             self.images += 1
             self.image_bytes += len(post.image)
-
-    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
-        return True
-
-    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
-                   key: str = "") -> list[int]:
-        return []
-
-    async def remind(self, table: Table, user_id: int, text: str) -> None:
-        return None
 
 
 @dataclass

@@ -69,6 +69,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 from bench.floors import encode_ms
+from bench.quiet import QuietOutlet
 from bot import table as table_rules
 from bot.core.actions import Action, Option
 from bot.core.seats import Seat
@@ -78,7 +79,7 @@ from bot.store import Table, open_store
 PLAYERS = 4
 
 
-class CountingOutlet:
+class CountingOutlet(QuietOutlet):
     """Discards what Discord would get, keeping the image sizes."""
 
     def __init__(self) -> None:
@@ -89,16 +90,6 @@ class CountingOutlet:
         self.last_image = post.image
         if post.image is not None:
             self.png_sizes.append(len(post.image))
-
-    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
-        return True
-
-    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
-                   key: str = "") -> list[int]:
-        return []
-
-    async def remind(self, table: Table, user_id: int, text: str) -> None:
-        return None
 
 
 class Floor:

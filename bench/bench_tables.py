@@ -50,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_sessions import Floor, seed_games
 
+from bench.quiet import QuietOutlet
 from bot import table as table_rules
 from bot.client import SWITCH_SECONDS
 from bot.sessions import WORKERS, Post, Prompt, Sessions
@@ -60,23 +61,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass
-class NullOutlet:
+class NullOutlet(QuietOutlet):
     """Keeps the newest post per channel (its prompt is what the next click uses)."""
 
     last: dict[int, Post] = field(default_factory=dict)
 
     async def publish(self, table: Table, post: Post) -> None:
         self.last[table.channel_id] = post
-
-    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
-        return True
-
-    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
-                   key: str = "") -> list[int]:
-        return []
-
-    async def remind(self, table: Table, user_id: int, text: str) -> None:
-        return None
 
 
 def pct(values: list[float], q: float) -> float:

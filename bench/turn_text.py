@@ -43,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.quiet import QuietOutlet
 from bot import games
 from bot import table as table_rules
 from bot.core.actions import Action
@@ -57,7 +58,7 @@ GAMES = {"cthulhu": ("cthulhu", {}), "betrayal": ("betrayal", {}),
 
 
 @dataclass
-class TextOutlet:
+class TextOutlet(QuietOutlet):
     """Measures what each delivery puts before the channel, sending nothing."""
 
     live: LiveMessage | None = None
@@ -94,16 +95,6 @@ class TextOutlet:
         if decided.fresh:
             message_id, self.next_id = self.next_id, self.next_id + 1
         self.live = dataclasses.replace(decided.live, message_id=message_id)
-
-    async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
-        return True
-
-    async def team(self, table: Table, team: str, user_ids: list[int], text: str, *,
-                   key: str = "") -> list[int]:
-        return []
-
-    async def remind(self, table: Table, user_id: int, text: str) -> None:
-        return None
 
 
 async def play(name: str, players: int, seed: int,

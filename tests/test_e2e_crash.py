@@ -24,6 +24,7 @@ from cogs import reply
 from tests.conftest import BotFactory
 from tests.e2e_helpers import (
     latest_turn,
+    open_and_start,
     press_move,
     to_move,
     turn_messages,
@@ -235,13 +236,7 @@ async def test_a_post_discord_refuses_is_owed_said_and_sent_later(
     alice, bob = fd.add_user("alice"), fd.add_user("bob")
     by_id = {u.id: u for u in (alice, bob)}
     bot = await start_hauntkeeper()
-    lobby = (await (await fd.slash(alice, channel, "game", "new", game="cthulhu",
-                                   seed=3)).wait()).response
-    assert lobby is not None
-    ids = lobby.custom_ids()
-    await (await fd.click(bob, lobby, next(c for c in ids if c.endswith(":lobby.join")))).wait()
-    await (await fd.click(alice, lobby, next(c for c in ids if c.endswith(":lobby.start")))
-           ).wait()
+    await open_and_start(fd, channel, [alice, bob], "cthulhu", 3)
     first = latest_turn(fd, channel)
     mover = by_id[to_move(first) or 0]
 

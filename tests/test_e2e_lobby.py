@@ -125,7 +125,7 @@ async def test_play_again_opens_a_lobby_with_the_same_seats_invited(
     table = await bot.store.load(channel)
     assert table is not None and table.status == LOBBY and table.host_id == guest.id
     assert table.id != ended.id and table.kind == "cthulhu"
-    assert table.options.get("layout") == "crooked"  # the same setup...
+    assert table.options.get("layout") == "crooked"  # the same setup, a new deal
     assert "seeded" not in table.options and table.seed != ended.seed  # ...a fresh deal
     assert await bot.store.lobby_message(table.id or 0) == lobby.id
 

@@ -21,7 +21,7 @@ from bot.shards import Shards
 from bot.store import open_store
 from bot.texts import say
 from cogs import reply
-from tests.e2e_helpers import latest_turn, press_move, to_move, turn_posts
+from tests.e2e_helpers import latest_turn, open_and_start, press_move, to_move, turn_posts
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.runner import start_bot, stop_bot
 
@@ -65,13 +65,7 @@ async def test_the_retry_loop_outlives_store_errors_and_delivers_the_owed_post(
     alice, bob = fd.add_user("alice"), fd.add_user("bob")
     by_id = {u.id: u for u in (alice, bob)}
     bot = await make_bot()
-    lobby = (await (await fd.slash(alice, channel, "game", "new", game="cthulhu",
-                                   seed=3)).wait()).response
-    assert lobby is not None
-    ids = lobby.custom_ids()
-    await (await fd.click(bob, lobby, next(c for c in ids if c.endswith(":lobby.join")))).wait()
-    await (await fd.click(alice, lobby, next(c for c in ids if c.endswith(":lobby.start")))
-           ).wait()
+    await open_and_start(fd, channel, [alice, bob], "cthulhu", 3)
     first = latest_turn(fd, channel)
 
     # The store fails the retry tick's read for a while, as a locked or lost database

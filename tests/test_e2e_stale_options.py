@@ -105,7 +105,7 @@ async def test_every_declared_option_is_checked_as_if_discord_did_not(
                 assert said == [say("errors.option_misfit", option=param.display_name)], (
                     command.qualified_name, param.name, bad, said)
                 tried.append(f"{command.qualified_name} {param.name}")
-    assert len(set(tried)) >= 10, tried  # /gm undo, /gm settings, /game new, /betrayal...
+    assert len(set(tried)) >= 10, tried  # /gm undo, /gm settings, /game new, /betrayal and more
     for needed in ("gm undo steps", "gm settings timer_end", "game new game",
                    "game new seed", "betrayal explore direction", "gm seat seat"):
         assert needed in tried, (needed, sorted(set(tried)))
