@@ -25,7 +25,7 @@ from bot.core.actions import Option
 from bot.core.events import Event
 from bot.headlines import is_headline
 from bot.store import Table
-from renderers import describe_public, render_extras, render_public
+from renderers import describe_public, render_public
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +63,6 @@ class Post:
     # Names this delivery (game and last event): sent again after a crash, the same
     # key lets the outlet send the same message ids (nonces) so nothing shows twice.
     key: str = ""
-    # Pictures beside the board, (file name, PNG): the dice just rolled.
-    extras: list[tuple[str, bytes]] = field(default_factory=list)
     # The game's chapter and turn after this delivery (Game.chapter, Game.turn_name): the
     # live message is edited in place within a chapter and gathers one turn's lines.
     chapter: str | None = None
@@ -137,7 +135,6 @@ class Plan:
     documents: list[str]
     prompt: Prompt | None
     image: bytes | None
-    extras: list[tuple[str, bytes]] = field(default_factory=list)
     chapter: str | None = None
     turn: str | None = None
     render_seconds: float | None = None  # how long the images took (None: none drawn)
@@ -216,7 +213,7 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     public = [e for _, e in sequenced if e.audience.is_public]
     line_seqs = [seq for seq, e in sequenced
                  if e.audience.is_public and e.kind not in DOCUMENT_KINDS]
-    image, extras, chapter, turn, drawn, alt = None, [], None, None, None, ""
+    image, chapter, turn, drawn, alt = None, None, None, None, ""
     rules = table_rules.game_of(table)
     detail, whole = rules.detail_kinds(), rules.whole_kinds()
     told = [e for e in public if e.kind not in DOCUMENT_KINDS]
@@ -229,13 +226,12 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
         if render:
             started = time.perf_counter()
             image = render_public(table.kind, state)
-            extras = render_extras(table.kind, state, public)
             alt = describe_public(table.kind, state)
             drawn = time.perf_counter() - started
     return Plan(key, whispers, to_teams,
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
-                prompt_of(table), image, extras, chapter, turn, drawn,
+                prompt_of(table), image, chapter, turn, drawn,
                 members(table, sequenced), line_seqs, alt, headlines, kept_whole)
 
 

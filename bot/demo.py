@@ -38,10 +38,6 @@ class FileOutlet:
             name = f"turn_{self.images:04d}.png"
             (self.out / name).write_bytes(post.image)
             self.lines.append(f"    [board: {name}]")
-        for extra, data in post.extras:  # a picture beside the board (a game that has one)
-            name = f"turn_{self.images:04d}_{extra}"
-            (self.out / name).write_bytes(data)
-            self.lines.append(f"    [{extra.removesuffix('.png')}: {name}]")
 
     async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
         self.lines.append(f"    (DM to <@{user_id}>) {text}")

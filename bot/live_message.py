@@ -158,7 +158,7 @@ class Step:
     why: str  # why fresh: "first", "gone", "end", "chapter", "long" ("" for an edit)
     text: str  # the live message's content
     overflow: list[str]  # plain messages sent before a fresh one: lines that did not fit
-    attach: bool  # send the board (and its extras) with it
+    attach: bool  # send the board with it
     close: str | None  # the old message's last words, no "your move" (None: as it is)
     # The turn changed and its lines overflow: the old message, whose lines would be
     # replaced anyway, becomes the first of `overflow` (its board and controls off).
@@ -231,8 +231,9 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     if fresh or live is None:
         attach = True
     else:
-        attach = bool(post.extras) or (post.image is not None and (
-            digest != live.board_hash or live.extras))
+        # (a message that showed a picture beside its board, as the bot once made them,
+        # gets its board anew, which takes the other off)
+        attach = post.image is not None and (digest != live.board_hash or live.extras)
     shows_board = digest if post.image is not None or live is None or fresh \
         else live.board_hash
     previous_user = live.ping_user if live is not None else None
@@ -250,7 +251,8 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
             message_id=0 if fresh or live is None else live.message_id,
             chapter=post.chapter, turn=post.turn, board_hash=shows_board, lines=shown,
             delivery=post.key,
-            extras=bool(post.extras) if attach else bool(live and live.extras),
+            extras=False if attach else bool(live and live.extras),
+            alt=post.alt if post.image is not None or live is None else live.alt,
             ping_id=live.ping_id if live is not None else None,
             ping_user=ping_user if table.status != OVER else None,
             through=max([live.through if live is not None else 0, *post.seqs])),

@@ -697,7 +697,7 @@ class Sessions:
         for team, users, text, team_key in plan.teams:
             note(await self.outlet.team(table, team, users, text, key=team_key))
         post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt, dm_failed=failed,
-                    documents=plan.documents, key=key, extras=plan.extras,
+                    documents=plan.documents, key=key,
                     chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs, alt=plan.alt,
                     headlines=plan.headlines, whole=plan.whole)
         await self.outlet.publish(table, post)

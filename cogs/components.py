@@ -19,7 +19,7 @@ import io
 import re
 import secrets
 from collections import OrderedDict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -51,6 +51,7 @@ MAX_ROWS = 5
 PER_ROW = 5
 PER_SELECT = 25
 OWN_ROWS = 2  # other seats that always get a row each (the turn keeps at least three)
+LIVE_ROWS = 8  # the live message's rows at most, within Components v2's 40 components
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -115,7 +116,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             if starting else None
         if warning:
             await say_ephemeral(interaction, warning)
-        await answered(interaction)  # the result was posted elsewhere
+        await answered(interaction, say("view.step_done"))  # the result was posted elsewhere
 
 
 async def _redraw(interaction: discord.Interaction, **fields: Any) -> None:
@@ -308,6 +309,7 @@ class WholeHouse(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "whole house", channel_id=self.channel_id):
+            await click_actor(interaction, self.channel_id)  # in a DM: a seat's holder only
             sessions = sessions_of(interaction)
             table = await sessions.table(self.channel_id, latest=True)
             if table is None or table.state is None:
@@ -362,79 +364,127 @@ def _index(prompt: Prompt, option: Option) -> int:
     return next(i for i, o in enumerate(prompt.options) if o is option)
 
 
-def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True,
-                reveal_private: bool = False, main: bool = True,
-                others: bool = True, kind: str = "") -> discord.ui.View:
-    """Buttons for small groups of options, selects for large ones, within 5 rows.
+@dataclass
+class ControlRow:
+    """One row of a prompt's controls, and the words above it where the layout has room
+    for them (the live message names the other seat whose row it is)."""
+
+    items: list[discord.ui.Item[Any]]
+    heading: str = ""
+
+    @property
+    def components(self) -> int:
+        """What it costs of a Components v2 message's 40: the row, its items, its name."""
+        return 1 + len(self.items) + bool(self.heading)
+
+
+def prompt_rows(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True,
+                reveal_private: bool = False, main: bool = True, others: bool = True,
+                kind: str = "", max_rows: int = MAX_ROWS, headings: bool = False,
+                keep_mine: bool = False) -> list[ControlRow]:
+    """Buttons for small groups of options, selects for large ones, within `max_rows`.
 
     Private options (their labels show hidden cards) never go on a public message: it
     gets one button that shows them to the chooser alone. After the turn's controls
     (`main`), each other seat that may act now (`prompt.others`, if `others`) gets a
-    row of its own, labelled with its player's name: its buttons name its seat, so the
-    table refuses them to anyone else. A row is kept for each such seat.
-    A game of `kind` whose board shows part of the house gets "Whole house" beside
-    "My secrets".
+    row of its own: its buttons name its seat, so the table refuses them to anyone else.
+    With `headings` its player's name stands above the row; else each label starts
+    with it. A game of `kind` whose board shows part of the house gets "Whole house"
+    beside "My secrets", in a last row that the others leave free with `keep_mine`
+    (else it comes only where a row is left).
     """
-    view = discord.ui.View(timeout=None)
-    row = 0
+    rows: list[ControlRow] = []
     selects = [0]
+    if with_secret and keep_mine:
+        max_rows -= 1
     if prompt is not None:
         extra = [o for o in (prompt.others if others else ()) if _public(o.options)]
         # Each other seat gets a row of its own while that leaves the turn's own
         # controls the rows they need (or at least three); past that, all the other
         # seats share one select, so the player whose turn it is never loses a control.
         split = len(extra) <= OWN_ROWS or \
-            len(extra) <= MAX_ROWS - _rows_needed(prompt, reveal_private)
+            len(extra) <= max_rows - _rows_needed(prompt, reveal_private)
         taken = (len(extra) if split else 1) if extra else 0
-        limit = MAX_ROWS - min(taken, MAX_ROWS - 1) if main else 0
+        limit = max_rows - min(taken, max_rows - 1) if main else 0
         if main:
-            row = _turn_rows(view, channel_id, prompt, row, limit, selects, reveal_private)
+            _turn_rows(rows, channel_id, prompt, limit, selects, reveal_private)
         if split:
             for other in extra:
-                if row >= MAX_ROWS:
+                if len(rows) >= max_rows:
                     break
-                row = _other_row(view, channel_id, other, row, selects)
-        elif row < MAX_ROWS:
-            row = _others_select(view, channel_id, extra, row, selects)
-    if with_secret and row < MAX_ROWS:
-        view.add_item(ActionButton(channel_id, ANY_VERSION, Action(SECRET),
-                                   label=say("view.my_secrets"),
-                                   style=discord.ButtonStyle.secondary, row=row))
+                _other_row(rows, channel_id, other, selects, headings)
+        elif len(rows) < max_rows:
+            _others_select(rows, channel_id, extra, selects)
+    if with_secret and (keep_mine or len(rows) < max_rows):
+        mine: list[discord.ui.Item[Any]] = [ActionButton(
+            channel_id, ANY_VERSION, Action(SECRET), label=say("view.my_secrets"),
+            style=discord.ButtonStyle.secondary)]
         if kind and shows_part(kind):
-            view.add_item(WholeHouse(channel_id, row=row))
+            mine.append(WholeHouse(channel_id))
+        rows.append(ControlRow(mine))
+    return rows
+
+
+def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True,
+                reveal_private: bool = False, main: bool = True,
+                others: bool = True, kind: str = "") -> discord.ui.View:
+    """`prompt_rows` as a classic message's view (a DM's, an ephemeral's): five rows at
+    most, each other seat's labels starting with its player's name."""
+    return rows_view(prompt_rows(channel_id, prompt, with_secret=with_secret,
+                                 reveal_private=reveal_private, main=main, others=others,
+                                 kind=kind))
+
+
+def rows_view(rows: list[ControlRow]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for n, row in enumerate(rows):
+        for item in row.items:
+            item.row = n
+            view.add_item(item)
     return view
 
 
-def _turn_rows(view: discord.ui.View, channel_id: int, prompt: Prompt, row: int, limit: int,
-               selects: list[int], reveal_private: bool) -> int:
-    """The turn's own controls in rows `row` to `limit - 1`; returns the next free row."""
+def live_rows(channel_id: int, prompt: Prompt | None, *, budget: int, main: bool = True,
+              kind: str = "", reveal_private: bool = False,
+              others: bool = True) -> list[ControlRow]:
+    """The controls of a Components v2 layout (the live message, a DM prompt): past the
+    classic five rows while they fit in `budget` components, each other seat's row under
+    its player's name, "My secrets" and "Whole house" always among them."""
+    rows: list[ControlRow] = []
+    for max_rows in range(LIVE_ROWS, MAX_ROWS - 1, -1):
+        rows = prompt_rows(channel_id, prompt, main=main, kind=kind, max_rows=max_rows,
+                           headings=True, reveal_private=reveal_private, others=others,
+                           keep_mine=True)
+        if sum(row.components for row in rows) <= budget:
+            break
+    return rows
+
+
+def _turn_rows(rows: list[ControlRow], channel_id: int, prompt: Prompt, limit: int,
+               selects: list[int], reveal_private: bool) -> None:
+    """The turn's own controls, while there are fewer than `limit` rows."""
     shown = [o for o in prompt.options if reveal_private or not o.private]
-    if len(shown) < len(prompt.options) and row < limit:
-        view.add_item(ActionButton(channel_id, prompt.version, Action(PRIVATE_CHOICES),
-                                   label=say("view.choose_privately"),
-                                   style=discord.ButtonStyle.primary, row=row))
-        row += 1
+    if len(shown) < len(prompt.options) and len(rows) < limit:
+        rows.append(ControlRow([ActionButton(
+            channel_id, prompt.version, Action(PRIVATE_CHOICES),
+            label=say("view.choose_privately"), style=discord.ButtonStyle.primary)]))
     for group, grouped in _group(shown).items():
-        if row >= limit:
+        if len(rows) >= limit:
             break
         options = first_steps(prompt, grouped)
         if len(options) <= PER_ROW:
-            for option in options:
-                view.add_item(ActionButton(
-                    channel_id, prompt.version, option.action, label=option.label,
-                    style=_STYLES.get(option.style, discord.ButtonStyle.secondary), row=row,
-                ))
-            row += 1
+            rows.append(ControlRow([ActionButton(
+                channel_id, prompt.version, option.action, label=option.label,
+                style=_STYLES.get(option.style, discord.ButtonStyle.secondary),
+            ) for option in options]))
             continue
         chunks = [options[i:i + PER_SELECT] for i in range(0, len(options), PER_SELECT)]
         for part, chunk in enumerate(chunks, start=1):
-            if row >= limit:
+            if len(rows) >= limit:
                 break
             suffix = f" ({part}/{len(chunks)})" if len(chunks) > 1 else ""
-            view.add_item(_select(channel_id, prompt.version, selects, f"{group}…{suffix}",
-                                  chunk, row))
-            row += 1
-    return row
+            rows.append(ControlRow([_select(channel_id, prompt.version, selects,
+                                            f"{group}…{suffix}", chunk)]))
 
 
 def _public(options: list[Option]) -> list[Option]:
@@ -451,39 +501,41 @@ def _rows_needed(prompt: Prompt, reveal_private: bool) -> int:
     return rows
 
 
-def _others_select(view: discord.ui.View, channel_id: int, extra: list[Prompt], row: int,
-                   selects: list[int]) -> int:
+def _others_select(rows: list[ControlRow], channel_id: int, extra: list[Prompt],
+                   selects: list[int]) -> None:
     """Every other seat's out-of-turn options in one select, each labelled with whose it
     is (and pinned to that seat, so only its holder may pick it)."""
     labelled = [replace(o, label=f"{other.name}: {o.label}")
                 for other in extra for o in _public(other.options)][:PER_SELECT]
     names = ", ".join(other.name for other in extra)
-    view.add_item(_select(channel_id, extra[0].version, selects,
-                          say("view.others_act", names=names), labelled, row))
-    return row + 1
+    rows.append(ControlRow([_select(channel_id, extra[0].version, selects,
+                                    say("view.others_act", names=names), labelled)]))
 
 
-def _other_row(view: discord.ui.View, channel_id: int, other: Prompt, row: int,
-               selects: list[int]) -> int:
+def _other_row(rows: list[ControlRow], channel_id: int, other: Prompt, selects: list[int],
+               heading: bool) -> None:
     """One row for another seat's out-of-turn options (never its private ones): buttons
-    when they fit, else one select; every label says whose they are."""
+    when they fit, else one select; whose they are is said above the row (`heading`) or
+    at the start of every label."""
     shown = [o for o in other.options if not o.private][:PER_SELECT]
     if not shown:
-        return row
+        return
+    prefix = "" if heading else f"{other.name}: "
+    items: list[discord.ui.Item[Any]]
     if len(shown) <= PER_ROW:
-        for option in shown:
-            view.add_item(ActionButton(
-                channel_id, other.version, option.action, label=f"{other.name}: {option.label}",
-                style=_STYLES.get(option.style, discord.ButtonStyle.secondary), row=row,
-            ))
+        items = [ActionButton(
+            channel_id, other.version, option.action, label=f"{prefix}{option.label}",
+            style=_STYLES.get(option.style, discord.ButtonStyle.secondary),
+        ) for option in shown]
     else:
-        view.add_item(_select(channel_id, other.version, selects,
-                              f"{other.name}: {shown[0].group}…", shown, row))
-    return row + 1
+        items = [_select(channel_id, other.version, selects,
+                         f"{prefix}{shown[0].group}…", shown)]
+    rows.append(ControlRow(items, say("view.other_heading", name=other.name)
+                           if heading else ""))
 
 
 def _select(channel_id: int, version: int, selects: list[int], placeholder: str,
-            options: list[Option], row: int) -> ActionSelect:
+            options: list[Option], row: int | None = None) -> ActionSelect:
     select = ActionSelect(
         channel_id, version, selects[0], placeholder=placeholder,
         options=[discord.SelectOption(
@@ -591,17 +643,16 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     return view
 
 
-def play_again_view(table: Table) -> discord.ui.View | None:
+def play_again_rows(table: Table) -> list[ControlRow]:
     """The end's one button. It names the game that ended (its id), not a version: the
     table's version means nothing once the game is over, and a click after another game
     has begun here is refused by that id."""
     if table.status != OVER or table.id is None or table.state is None:
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(ActionButton(table.channel_id, ANY_VERSION,
-                               Action(PLAY_AGAIN, {"game": table.id}),
-                               label=say("lobby.play_again"), style=discord.ButtonStyle.success))
-    return view
+        return []
+    return [ControlRow([ActionButton(table.channel_id, ANY_VERSION,
+                                     Action(PLAY_AGAIN, {"game": table.id}),
+                                     label=say("lobby.play_again"),
+                                     style=discord.ButtonStyle.success)])]
 
 
 async def _how_to_play(interaction: discord.Interaction, channel_id: int) -> None:

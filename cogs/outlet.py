@@ -31,20 +31,21 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import games
 from bot.core.lru import RecentDict, RecentSet
 from bot.delivery import DeliveryFailed, PostRefused
-from bot.live_message import LIMIT, Step, chunks, jump_link, step
+from bot.live_message import LIMIT, Step, chunks, jump_link, step, text_of
 from bot.sessions import Post, Prompt
 from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
 from bot.texts import say
 from cogs import mentions
 from cogs.bot_permissions import missing_in_cache
-from cogs.components import play_again_view, prompt_view
+from cogs.components import ControlRow, live_rows, play_again_rows
+from cogs.live_layout import BOARD_FILE, CONTROLS_BUDGET, Board, live_layout
 from cogs.reply import edit_by_reply
 
 log = logging.getLogger(__name__)
 
-BOARD_FILE = "board.png"
 THREAD_ARCHIVE_MINUTES = 10080  # a week, the longest Discord offers: games can be slow
 NONCE_LIMIT = 25  # Discord's longest nonce
 MISSING_ACCESS = 50001  # Discord's code for a channel the bot may not even view
@@ -128,20 +129,17 @@ class DiscordOutlet:
             # told with the rest of the monsters' turn): only the DM prompt changes.
             await self._clear_previous_dm(table, dm_prompt, prompt.user_id)
             return
-        view: discord.ui.View | None = None
-        if table.status != OVER and dm_prompt is None:
-            view = prompt_view(table.channel_id, post.prompt, kind=table.kind)
-        elif table.status != OVER and prompt is not None and prompt.others:
-            # a private turn: the channel still shows the others' out-of-turn buttons
-            view = prompt_view(table.channel_id, prompt, main=False)
-        elif table.status == OVER:  # the end: Play again
-            view = play_again_view(table)
+        if table.status == OVER:  # the end: Play again
+            rows = play_again_rows(table)
+        else:  # a private turn: the channel still shows the others' out-of-turn buttons
+            rows = live_rows(table.channel_id, post.prompt, budget=CONTROLS_BUDGET,
+                             main=dm_prompt is None, kind=table.kind)
         tree = getattr(self.client, "tree", None)
         if (table.status == OVER or post.dm_failed) and \
                 isinstance(tree, app_commands.CommandTree):  # lines naming a command
             await mentions.learn(tree, table.guild_id)
         try:
-            await self._live_post(table, post, view, private_turn=dm_prompt is not None)
+            await self._live_post(table, post, rows, private_turn=dm_prompt is not None)
             for n, document in enumerate(post.documents):  # after the post: the books
                 for m, part in enumerate(chunks(document)):
                     await channel.send(part, allowed_mentions=discord.AllowedMentions.none(),
@@ -248,8 +246,9 @@ class DiscordOutlet:
             self._last_dm_prompt[table.channel_id] = (dm_prompt.channel.id, dm_prompt.id,
                                                       user_id)
         if previous_dm is not None:  # its "your move" goes with its buttons
-            used = {"content": say("dm.prompt_used", channel=f"<#{table.channel_id}>"),
-                    "view": None}
+            used = {"content": None, "view": live_layout(
+                say("dm.prompt_used", channel=f"<#{table.channel_id}>"),
+                colour=games.get(table.kind).colour, board=None)}
             if await edit_by_reply(previous_dm[1], dict(used)):  # the DM prompt clicked
                 return
             dm_channel = self.client.get_partial_messageable(
@@ -267,12 +266,12 @@ class DiscordOutlet:
         assert prompt.user_id is not None
         try:
             dm = await self.client.create_dm(discord.Object(prompt.user_id))
-            return await dm.send(
+            rows = live_rows(table.channel_id, prompt, budget=CONTROLS_BUDGET,
+                             reveal_private=True, others=False, kind=table.kind)
+            return await dm.send(view=live_layout(
                 say("dm.prompt", channel=f"<#{table.channel_id}>"),
-                view=prompt_view(table.channel_id, prompt, reveal_private=True,
-                                 others=False),
-                nonce=nonce(key, "m"),
-            )
+                colour=games.get(table.kind).colour, board=None, rows=rows),
+                nonce=nonce(key, "m"))
         except discord.HTTPException as exc:
             log.info("DM prompt to %s failed: %s", prompt.user_id, exc)
             self._undelivered.add((table.channel_id, prompt.user_id))
@@ -280,7 +279,7 @@ class DiscordOutlet:
 
     # -- the live message -----------------------------------------------------------------
 
-    async def _live_post(self, table: Table, post: Post, view: discord.ui.View | None, *,
+    async def _live_post(self, table: Table, post: Post, rows: list[ControlRow], *,
                          private_turn: bool) -> None:
         """Edit the game's live message, or post a new one when the story needs it
         (bot/live_message.py decides), then ping the player whose turn it became."""
@@ -291,12 +290,12 @@ class DiscordOutlet:
         decided = step(live, table, post, private_turn=private_turn, ping_user=ping_user)
         message_id = None
         if not decided.fresh and live is not None:
-            message_id = await self._edit_live(table, live, post, view, decided)
+            message_id = await self._edit_live(table, live, post, rows, decided)
             if message_id is None:  # the message was deleted: it starts again, anew
                 decided = step(live, table, post, private_turn=private_turn,
                                ping_user=ping_user, gone=True)
         if message_id is None:
-            message_id = await self._send_live(table, live, post, view, decided)
+            message_id = await self._send_live(table, live, post, rows, decided)
         shown = dataclasses.replace(decided.live, message_id=message_id)
         shown.ping_id = await self._ping(table, post, shown, decided)
         await self._remember(table, shown)
@@ -313,22 +312,28 @@ class DiscordOutlet:
             await self.store.set_live(table.id, live)
 
     def _files(self, post: Post, decided: Step) -> list[discord.File]:
-        if not decided.attach:
+        if not decided.attach or post.image is None:
             return []
-        files = [discord.File(io.BytesIO(post.image), filename=BOARD_FILE,
-                              description=post.alt or None)] \
-            if post.image is not None else []
-        return files + [discord.File(io.BytesIO(data), filename=name)
-                        for name, data in post.extras]
+        return [discord.File(io.BytesIO(post.image), filename=BOARD_FILE,
+                             description=post.alt or None)]
+
+    @staticmethod
+    def _layout(table: Table, text: str, live: LiveMessage | None,
+                rows: list[ControlRow] | None = None) -> discord.ui.LayoutView:
+        """The live message's layout (cogs/live_layout.py) with `text`, the board `live`
+        shows (if any) and these controls (none: a closed message)."""
+        board = Board(BOARD_FILE, live.alt) if live is not None and live.board_hash else None
+        return live_layout(text, colour=games.get(table.kind).colour, board=board, rows=rows)
 
     async def _edit_live(self, table: Table, live: LiveMessage, post: Post,
-                         view: discord.ui.View | None, decided: Step) -> int | None:
+                         rows: list[ControlRow], decided: Step) -> int | None:
         """The edit, idempotent (the same delivery sent again makes the same message);
         None when the message is gone. Leaving the attachments out keeps the board it
-        shows; an edit pings nobody."""
+        shows (its gallery names the kept upload again); an edit pings nobody. Content
+        is cleared: a message the bot made before its layout was v2 becomes one."""
         def fields() -> dict[str, Any]:  # anew for a PATCH after a failed answer: its
             made: dict[str, Any] = {  # files were read and closed by then
-                "content": decided.text, "view": view,
+                "content": None, "view": self._layout(table, decided.text, decided.live, rows),
                 "allowed_mentions": discord.AllowedMentions.none()}
             if decided.attach:
                 made["attachments"] = self._files(post, decided)
@@ -347,32 +352,32 @@ class DiscordOutlet:
         return live.message_id
 
     async def _send_live(self, table: Table, live: LiveMessage | None, post: Post,
-                         view: discord.ui.View | None, decided: Step) -> int:
+                         rows: list[ControlRow], decided: Step) -> int:
         """A new live message, after the lines that did not fit on it; the old one keeps
-        its content as the record of its chapter, without its controls."""
+        its lines and its board as the record of its chapter, without its controls and
+        without its "your move"."""
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         quiet = discord.AllowedMentions.none()
         overflow = decided.overflow
         reused = False
         if decided.reuse and live is not None and overflow:
-            first = overflow[0]
+            first = self._layout(table, overflow[0], None)  # no board, no controls
             with suppress(discord.NotFound):  # the old message's lines give way to the
                 await self._edit(table, live.message_id, lambda: {  # turn's first
-                    "content": first, "attachments": [], "view": None,
+                    "content": None, "attachments": [], "view": first,
                     "allowed_mentions": quiet})
                 overflow, reused = overflow[1:], True
         for n, part in enumerate(overflow, start=len(decided.overflow) - len(overflow)):
             await channel.send(part, allowed_mentions=quiet, nonce=nonce(post.key, f"o{n}"))
-        extra: dict[str, object] = {"view": view} if view is not None else {}
-        sent = await channel.send(content=decided.text, files=self._files(post, decided),
-                                  allowed_mentions=quiet, nonce=nonce(post.key, "p"),
-                                  **extra)  # type: ignore[call-overload]
+        sent = await channel.send(view=self._layout(table, decided.text, decided.live, rows),
+                                  files=self._files(post, decided), allowed_mentions=quiet,
+                                  nonce=nonce(post.key, "p"))
         if live is not None and live.message_id != sent.id and not reused:
-            closing: dict[str, Any] = {"view": None, "allowed_mentions": quiet}
-            if decided.close is not None:  # its lines without its "your move": the
-                closing["content"] = decided.close  # controls are on the new one
+            words = decided.close if decided.close is not None else text_of(live.lines, "")
+            closed = self._layout(table, words, live)
             with suppress(discord.HTTPException):
-                await self._edit(table, live.message_id, lambda: dict(closing))
+                await self._edit(table, live.message_id, lambda: {
+                    "content": None, "view": closed, "allowed_mentions": quiet})
         return int(sent.id)
 
     async def _edit(self, table: Table, message_id: int,

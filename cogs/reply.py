@@ -94,10 +94,18 @@ async def answering(interaction: discord.Interaction, work: Coroutine[Any, Any, 
     return await task
 
 
-async def answered(interaction: discord.Interaction) -> None:
+async def answered(interaction: discord.Interaction, done: str = "") -> None:
     """After the action: a click nothing answered yet (its result went to a new message,
-    or to nobody) is deferred now."""
-    await Reply(interaction).defer()
+    or to nobody) is deferred now. A click made on a private message (a two-step
+    choice's second half, which only its chooser sees) is answered by that message's
+    edit instead: `done` in place of its buttons, which have served (one request, as
+    the defer would be, and no stale buttons left behind)."""
+    reply = Reply(interaction)
+    message = interaction.message
+    if done and message is not None and message.flags.ephemeral \
+            and await reply.edit(message.id, {"content": done, "view": None}):
+        return
+    await reply.defer()
 
 
 async def edit_by_reply(message_id: int, fields: dict[str, Any]) -> bool:

@@ -2,8 +2,9 @@
 information.
 
 A game's renderer is `renderers/<key>.py` or the package `renderers/<key>/`, exposing
-`render_board(state, *, width=...) -> bytes` (and, if it likes, `render_extras`: see
-below), and says in words what the board shows with `describe(state) -> str` (the
+`render_board(state, *, width=...) -> bytes` (one picture per post: what a turn rolled
+is drawn on the board), and says in words what the board shows with
+`describe(state) -> str` (the
 package's `alt_text` module, or the module itself): the image's alt text, for players
 who use a screen reader. No list of games is kept here. RENDERERS
 names a renderer that lives elsewhere (a test's own game).
@@ -17,8 +18,6 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 from typing import Any
-
-from bot.core.events import Event
 
 # Game key -> module exposing `render_board`, for renderers outside this package.
 RENDERERS: dict[str, str] = {}
@@ -86,11 +85,3 @@ def clip_alt(text: str) -> str:
     if len(text) <= ALT_TEXT_MAX:
         return text
     return text[:ALT_TEXT_MAX - 1].rsplit(" ", 1)[0] + "…"
-
-
-def render_extras(kind: str, state: Any, events: list[Event]) -> list[tuple[str, bytes]]:
-    """Pictures shown beside the board for these public events, as (file name, PNG):
-    the dice just rolled, say. A renderer offers them with an optional
-    `render_extras(state, events)`; most have none."""
-    extras = getattr(renderer_of(kind), "render_extras", None)
-    return list(extras(state, events)) if callable(extras) else []

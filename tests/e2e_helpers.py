@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.core.actions import Action
+from bot.texts import say
 from cogs.components import STEP
 from tests.fakediscord import (
     FakeDiscord,
@@ -21,6 +22,7 @@ from tests.fakediscord import (
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MENTION = re.compile(r"<@(\d+)>")
 COMMAND_MENTION = re.compile(r"</([\w -]+):(\d+)>")
+ACTION_ROW, SECTION, TEXT_DISPLAY, CONTAINER = 1, 9, 10, 17
 
 
 def unlinked(text: str) -> str:
@@ -53,11 +55,19 @@ def turn_posts(fd: FakeDiscord, channel: int) -> int:
         versions = [*message.history, message.snapshot()]
         count += 1
         for before, after in itertools.pairwise(versions):
-            now, then = (flat_components(v["components"]) for v in (after, before))
-            if (now and now != then) or (after["content"] != before["content"]
+            now, then = ([c for c in flat_components(v["components"]) if c["custom_id"]]
+                         for v in (after, before))  # its controls (a v2 frame stays)
+            if (now and now != then) or (said(after) != said(before)
                                           and (now or not then)):
                 count += 1
     return count
+
+
+def said(version: dict[str, Any]) -> str:
+    """A message version's words: its content, or a v2 layout's text displays."""
+    return str(version["content"] or "") or "\n".join(
+        str(c.get("content") or "") for c in flat_components(version["components"])
+        if c["type"] == TEXT_DISPLAY)
 
 
 def latest_turn(fd: FakeDiscord, channel: int) -> FakeMessage:
@@ -65,16 +75,59 @@ def latest_turn(fd: FakeDiscord, channel: int) -> FakeMessage:
 
 
 def to_move(message: FakeMessage) -> int | None:
-    """The user the post asks to move (its last line mentions them)."""
-    last = message.content.strip().splitlines()[-1] if message.content.strip() else ""
-    found = MENTION.findall(last)
-    return int(found[0]) if found and "your move" in last else None
+    """The user the post asks to move (its turn text's last line mentions them)."""
+    lines = [line for line in message.text.splitlines() if "your move" in line]
+    found = MENTION.findall(lines[-1]) if lines else []
+    return int(found[0]) if found else None
+
+
+def _heading() -> re.Pattern[str]:
+    """The words above another seat's row on the live message, any name in them."""
+    before, after = say("view.other_heading", name="\x00").split("\x00")
+    return re.compile(re.escape(before) + "(.+?)" + re.escape(after))
+
+
+OTHER_HEADING = _heading()
+
+
+def flat_controls(message: FakeMessage) -> list[dict[str, Any]]:
+    """The message's leaf components as a player reads them: on the live message (a
+    Components v2 layout), each control of a row under another seat's name is labelled
+    with that name ("bob: Ring the bell"), as a classic message labels it itself."""
+    out: list[dict[str, Any]] = []
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        name = ""
+        for comp in components:
+            found = OTHER_HEADING.fullmatch(str(comp.get("content") or "")) \
+                if comp.get("type") == TEXT_DISPLAY else None
+            if found:
+                name = found.group(1)
+                continue
+            if comp.get("type") == ACTION_ROW and name:
+                for leaf in flat_components([comp]):
+                    for key in ("label", "placeholder"):
+                        if leaf.get(key):
+                            leaf[key] = f"{name}: {leaf[key]}"
+                    out.append(leaf)
+                name = ""
+                continue
+            if comp.get("type") in (ACTION_ROW, CONTAINER, SECTION):
+                if comp.get("type") == SECTION:
+                    out.extend(flat_components([comp]))
+                else:
+                    walk(list(comp.get("components") or []))
+                continue
+            out.extend(flat_components([comp]))
+
+    walk(message.components)
+    return out
 
 
 def game_components(message: FakeMessage) -> list[dict[str, Any]]:
-    return [c for c in message.flat_components()
-            if c.get("custom_id", "").startswith(("hk:", "hks:"))
-            and "view.secret" not in c.get("custom_id", "")]
+    return [c for c in flat_controls(message)
+            if (c.get("custom_id") or "").startswith(("hk:", "hks:"))
+            and "view.secret" not in (c.get("custom_id") or "")]
 
 
 async def play_by_click(fd: FakeDiscord, user: FakeUser, message: FakeMessage,

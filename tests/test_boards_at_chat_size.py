@@ -32,7 +32,6 @@ from renderers import (
     cthulhu,
     describe_public,
     evilbelow,
-    render_extras,
     render_public,
 )
 from renderers.cthulhu import draw as cthulhu_draw
@@ -164,7 +163,6 @@ def test_a_roll_is_drawn_on_the_board_not_beside_it() -> None:
     states = ai_states(3, seed=4, every=1)
     rolled = next(s for s in states if any(s.dice))
     assert evilbelow.__dict__.get("render_extras") is None
-    assert render_extras("evilbelow", rolled, []) == []
     assert len(board_view(rolled).dice) == 7
 
 

@@ -150,8 +150,8 @@ async def test_an_event_card_asks_its_explorer_and_the_answer_is_a_click(
 
     mover = await explore_into_the_spider(fd, channel, users, state)
     asked = latest_turn(fd, channel)
-    assert "Spider" in asked.content
-    choices = [c for c in asked.flat_components() if ":choose~" in c.get("custom_id", "")]
+    assert "Spider" in asked.text
+    choices = [c for c in asked.flat_components() if ":choose~" in (c.get("custom_id") or "")]
     assert {c["label"] for c in choices} >= {"Speed", "Sanity"}, choices
     other = next(u for u in users if u is not mover)
     refused = await (await fd.click(other, asked, choices[0]["custom_id"])).wait()
@@ -160,7 +160,7 @@ async def test_an_event_card_asks_its_explorer_and_the_answer_is_a_click(
     speed = next(c for c in choices if c["label"] == "Speed")
     await (await fd.click(mover, asked, speed["custom_id"])).wait()
     after = latest_turn(fd, channel)
-    assert after.id == asked.id and "Speed" in after.content  # edited in place
+    assert after.id == asked.id and "Speed" in after.text  # edited in place
     saved = await bot.store.load(channel)
     assert saved is not None and saved.state is not None
     assert "spider" in BetrayalState.from_dict(saved.state).discards["event"]

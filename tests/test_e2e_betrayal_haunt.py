@@ -12,9 +12,10 @@ from bot.core.actions import Action
 from bot.games.betrayal import GAME
 from bot.games.betrayal.haunting import flow, sides
 from bot.games.betrayal.state import BetrayalState
+from bot.texts import say
 from tests.betrayal_haunt_helpers import grow
 from tests.conftest import BotFactory
-from tests.e2e_helpers import latest_turn, open_and_start, to_move
+from tests.e2e_helpers import latest_turn, open_and_start, said, to_move
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 TILES = 16
@@ -33,7 +34,7 @@ def _house(state: BetrayalState) -> BetrayalState:
 def _component_for(message: FakeMessage, action: Action) -> dict[str, Any] | None:
     wanted = action.encode()
     for comp in message.flat_components():
-        if comp["type"] == 2 and str(comp.get("custom_id", "")).endswith(":" + wanted):
+        if comp["type"] == 2 and str(comp.get("custom_id") or "").endswith(":" + wanted):
             return comp
         if comp["type"] == 3 and any(o["value"] == wanted for o in comp["options"]):
             return {**comp, "value": wanted}
@@ -54,7 +55,8 @@ async def _play(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
     else:
         handle = await (await fd.select(user, message, str(comp["custom_id"]),
                                         [str(comp["value"])])).wait()
-    assert not handle.ephemeral_texts(), handle.ephemeral_texts()
+    # nothing refused: a click on the private choices only has them say it was played
+    assert handle.ephemeral_texts() in ([], [say("view.step_done")]), handle.ephemeral_texts()
 
 
 def _dm_prompt(fd: FakeDiscord, user: FakeUser) -> FakeMessage:
@@ -97,11 +99,11 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
     heroes = {by_seat[s].id for s in sides.heroes(state)}
 
     tome = flow.book_text(state, "traitor")
-    assert any(tome in m.content for m in fd.dms(villain))  # the book, by DM
+    assert any(tome in m.text for m in fd.dms(villain))  # the book, by DM
     [thread] = fd.threads(channel)
     assert thread.member_ids - {fd.bot_user.id} == heroes  # not the traitor
-    assert any("Secrets of Survival" in m.content for m in fd.channel_messages(thread.id))
-    assert not any("Traitor's Tome" in m.content for m in fd.channel_messages(thread.id))
+    assert any("Secrets of Survival" in m.text for m in fd.channel_messages(thread.id))
+    assert not any("Traitor's Tome" in m.text for m in fd.channel_messages(thread.id))
 
     dm_clicks, typed, moves = 0, [], 0
     for _ in range(600):
@@ -144,14 +146,14 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
     assert dm_clicks > 0 and "attack" in typed and moves > 0
     logged = await bot.store.log(final.id or 0, limit=100_000)
     assert any(e.text.startswith("🐾") for e in logged)  # the monsters' moves, in one line
-    public = [m.content for m in fd.channel_messages(channel)]
+    public = [m.text for m in fd.channel_messages(channel)]
     end = next(i for i, text in enumerate(public) if "🏆" in text)
     assert not any("Traitor's Tome" in text for text in public[:end])
     assert any("Traitor's Tome" in text for text in public[end:])  # now public
     assert any("Secrets of Survival" in text for text in public[end:])
     closed = fd.channels[thread.id]
     assert closed.archived and closed.locked  # the heroes' thread is closed, still readable
-    assert "The game is over" in fd.channel_messages(thread.id)[-1].content
+    assert "The game is over" in fd.channel_messages(thread.id)[-1].text
 
 
 async def test_a_kicked_traitor_is_played_by_the_ai(
@@ -185,12 +187,39 @@ async def test_the_books_arrive_after_the_post_that_starts_the_haunt(
     channel, _, by_seat, state = await _haunt_begins(fd, start_hauntkeeper)
     traitor = sides.traitor(state)
     assert traitor is not None
-    [announced] = [m for m in fd.channel_messages(channel) if "is the traitor." in m.content]
-    versions = [*(v["content"] for v in announced.history), announced.content]
-    said = next(n for n, text in enumerate(versions) if "is the traitor." in text)
-    when = announced.id if said == 0 else announced.edit_ids[said - 1]  # that version came
+    [announced] = [m for m in fd.channel_messages(channel) if "is the traitor." in m.text]
+    versions = [*(said(v) for v in announced.history), announced.text]
+    told = next(n for n, text in enumerate(versions) if "is the traitor." in text)
+    when = announced.id if told == 0 else announced.edit_ids[told - 1]  # that version came
     [tome] = [m for m in fd.dms(by_seat[traitor])
-              if flow.book_text(state, "traitor")[:60] in m.content]
+              if flow.book_text(state, "traitor")[:60] in m.text]
     [thread] = fd.threads(channel)
-    [heroes] = [m for m in fd.channel_messages(thread.id) if "Secrets of Survival" in m.content]
+    [heroes] = [m for m in fd.channel_messages(thread.id) if "Secrets of Survival" in m.text]
     assert when < tome.id and when < heroes.id
+
+
+async def test_the_traitors_dm_prompt_offers_the_whole_house(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """A turn played from DMs has the channel's "Whole house" too (the live message's
+    board shows only the floor in play): its holder clicks it in the DM and sees the
+    whole house, privately; the game is untouched."""
+    channel, bot, by_seat, state = await _haunt_begins(fd, start_hauntkeeper)
+    traitor = sides.traitor(state)
+    assert traitor is not None
+    villain = by_seat[traitor]
+    for _ in range(200):
+        saved = await bot.store.load(channel)
+        assert saved is not None
+        state = GAME.load(saved.state or {})
+        seat = GAME.to_act(state)
+        assert seat is not None
+        if GAME.prompt_private(state, seat):
+            break
+        await _play(fd, by_seat[seat], latest_turn(fd, channel), GAME.ai_action(state, seat))
+    prompt = _dm_prompt(fd, villain)
+    assert prompt.v2 and f"hkh:1:{channel}" in prompt.custom_ids()
+    before = await bot.store.load(channel)
+    shown = (await (await fd.click(villain, prompt, f"hkh:1:{channel}")).wait()).messages[-1]
+    assert shown.ephemeral and shown.attachments and shown.descriptions[0]
+    after = await bot.store.load(channel)
+    assert before is not None and after is not None and after.version == before.version

@@ -15,7 +15,7 @@ from cogs import click_limit
 from cogs.common import DM_REMINDER
 from renderers.betrayal import render_sheet
 from tests.conftest import BotFactory
-from tests.e2e_helpers import PNG_SIGNATURE, latest_turn, to_move, unlinked, use_first
+from tests.e2e_helpers import PNG_SIGNATURE, latest_turn, said, to_move, unlinked, use_first
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
@@ -61,7 +61,7 @@ async def test_a_cthulhu_move_from_a_dm_plays_in_the_users_game(
     after = await bot.store.load(channel)
     assert after is not None and after.version > before.version
     shown = latest_turn(fd, channel)  # the table's channel shows the new turn
-    assert shown.id == post.id and shown.history and shown.content != post.history[0]["content"]
+    assert shown.id == post.id and shown.history and shown.text != said(post.history[0])
 
 
 async def test_a_dm_command_tells_of_the_games_failed_dms(

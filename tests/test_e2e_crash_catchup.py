@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.e2e_helpers import game_components, latest_turn, to_move, turn_messages, turn_posts
+from tests.e2e_helpers import (
+    game_components,
+    latest_turn,
+    said,
+    to_move,
+    turn_messages,
+    turn_posts,
+)
 from tests.fakediscord import FakeDiscord
 from tests.test_e2e_crash import BotProcess, click_first, two_seat_lobby
 from tests.test_e2e_crash import bot as bot  # the fixture
@@ -32,7 +39,7 @@ async def test_a_click_before_the_catch_up_pass_shows_every_line_once(
     await bot.kill()
     hold.release.set()
     first = latest_turn(fd, channel)
-    start_lines = [line for line in first.content.splitlines() if line.strip()]
+    start_lines = [line for line in first.text.splitlines() if line.strip()]
     assert game_components(first) and len(start_lines) >= 2
 
     # The player to move clicks the moment the restarted bot is on the gateway.
@@ -51,7 +58,7 @@ async def test_a_click_before_the_catch_up_pass_shows_every_line_once(
         if message.author_id != fd.bot_user.id or message.interaction_id:
             continue
         for version in [*message.history, message.snapshot()]:
-            lines = [x for x in str(version.get("content") or "").splitlines() if x.strip()]
+            lines = [x for x in said(version).splitlines() if x.strip()]
             assert len(lines) == len(set(lines)), lines
             for line in lines:
                 where.setdefault(line, set()).add(message.id)

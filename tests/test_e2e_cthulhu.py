@@ -108,7 +108,7 @@ async def test_a_whole_game_by_clicks_and_commands(fd: FakeDiscord,
     assert restarted and stale_checked and slash_moves >= 3
     posts = turn_messages(fd, channel)
     final = posts[-1]
-    assert "wins" in final.content or "win" in final.content
+    assert "wins" in final.text or "win" in final.text
     for post in posts:  # every turn's message carries the board
         assert post.attachments and post.attachments[0][1].startswith(PNG_SIGNATURE)
     _check_secrets(fd, channel, players)
@@ -144,7 +144,7 @@ def _check_secrets(fd: FakeDiscord, channel: int, players: list[FakeUser]) -> No
     scored_at = [i for i, t in enumerate(channel_texts) if "Secrets revealed" in t]
     assert len(scored_at) == 3
     for user in players:
-        deals = [SECRET_LINE.search(m.content) for m in fd.dms(user)]
+        deals = [SECRET_LINE.search(m.text) for m in fd.dms(user)]
         deals = [d for d in deals if d]
         assert len(deals) == 3, f"{user.name} should get one deal per rumble"
         for rumble, deal in enumerate(deals):

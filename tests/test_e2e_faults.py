@@ -25,7 +25,7 @@ from bot.client import HauntBot
 from bot.texts import say
 from cogs import reply
 from tests.conftest import BotFactory, _ErrorCollector
-from tests.e2e_helpers import latest_turn, to_move, turn_posts, use_first
+from tests.e2e_helpers import latest_turn, said, to_move, turn_posts, use_first
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.faults import A_MESSAGE, MESSAGES, drop_gateway
 
@@ -75,7 +75,7 @@ class Game:
             if message.author_id != self.fd.bot_user.id or message.interaction_id:
                 continue
             for version in [*message.history, message.snapshot()]:
-                lines = [x for x in str(version.get("content") or "").splitlines()
+                lines = [x for x in said(version).splitlines()
                          if x.strip()]
                 assert len(lines) == len(set(lines)), lines
                 for line in lines:

@@ -204,8 +204,8 @@ async def test_undo_takes_back_a_card_draw(fd: FakeDiscord,
 
     mover = await explore_into_the_spider(fd, channel, users, state)
     asked = latest_turn(fd, channel)
-    assert "Spider" in asked.content
-    choices = [c for c in asked.flat_components() if ":choose~" in c.get("custom_id", "")]
+    assert "Spider" in asked.text
+    choices = [c for c in asked.flat_components() if ":choose~" in (c.get("custom_id") or "")]
     assert choices
     drawn = await bot.store.load(channel)
     assert drawn is not None and drawn.state is not None
@@ -234,7 +234,7 @@ async def test_undo_takes_back_a_card_draw(fd: FakeDiscord,
     assert again.ephemeral_texts()[-1].startswith("There is nothing to undo")
     # The seeded draw is in the state: played again, the same card comes up.
     assert await explore_into_the_spider(fd, channel, users, state) == mover
-    assert "Spider" in latest_turn(fd, channel).content
+    assert "Spider" in latest_turn(fd, channel).text
 
 
 async def test_the_log_lists_what_moderators_did(fd: FakeDiscord,

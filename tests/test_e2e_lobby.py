@@ -114,13 +114,13 @@ async def test_play_again_opens_a_lobby_with_the_same_seats_invited(
     ended = await bot.store.load_latest(channel)
     assert ended is not None and ended.status == OVER
     end = latest_turn(fd, channel)
-    assert _mention(fd, "game new") in end.content  # the end line's command, clickable
-    assert say("live.over") == unlinked(end.content.rsplit("\n", 1)[-1])
+    assert _mention(fd, "game new") in end.text  # the end line's command, clickable
+    assert say("live.over") == unlinked(end.text.rsplit("\n", 1)[-1])
 
     clicked = await (await fd.click(guest, end, _id(end, AGAIN))).wait()
     lobby = clicked.response
     assert lobby is not None and not lobby.ephemeral and lobby.embeds
-    assert f"<@{host.id}>" in lobby.content and f"<@{third.id}>" in lobby.content
+    assert f"<@{host.id}>" in lobby.text and f"<@{third.id}>" in lobby.text
     assert sorted(lobby.pinged) == sorted([host.id, third.id])  # the clicker is the host
     table = await bot.store.load(channel)
     assert table is not None and table.status == LOBBY and table.host_id == guest.id

@@ -33,6 +33,7 @@ from tests.e2e_helpers import (
     latest_turn,
     play_by_click,
     press_direct,
+    said,
     to_move,
     turn_messages,
 )
@@ -67,19 +68,19 @@ async def test_a_click_on_the_live_message_is_answered_with_its_edit(
         monkeypatch: pytest.MonkeyPatch) -> None:
     game = await started(fd, start_hauntkeeper, ONE_CLICK)
     live = game.live
-    before = live.content
+    before = live.text
     handle, asked = await _move(game)
     assert handle.callback_type == UPDATE_MESSAGE and handle.ephemeral_texts() == []
-    assert game.live.id == live.id and fd.message(live.id).content != before
+    assert game.live.id == live.id and fd.message(live.id).text != before
     edits = [r for r in asked if r == "PATCH /channels/N/messages/N"]
     assert edits == [] and sum("/callback" in r for r in asked) == 1
     assert not await game.owed()
     # The same move, slower than Discord waits: deferred, then patched, as before.
     monkeypatch.setattr(reply, "PATIENCE", 0.0)
-    before = fd.message(live.id).content
+    before = fd.message(live.id).text
     handle, slow = await _move(game)
     assert handle.callback_type == DEFERRED_UPDATE and game.live.id == live.id
-    assert fd.message(live.id).content != before
+    assert fd.message(live.id).text != before
     assert [r for r in slow if r == "PATCH /channels/N/messages/N"] == \
         ["PATCH /channels/N/messages/N"]
     assert len(slow) == len(asked) + 1  # one round trip more per click
@@ -102,12 +103,12 @@ async def test_a_slow_action_is_deferred_while_it_runs_and_then_patched(
 
     monkeypatch.setattr(game.bot.outlet, "publish", slow)
     live = game.live
-    before = live.content
+    before = live.text
     handle, asked = await _move(game)
     assert deferred_first == [True]  # answered in time, while the action still ran
     assert handle.callback_type == DEFERRED_UPDATE
     assert asked.count("PATCH /channels/N/messages/N") == 1
-    assert game.live.id == live.id and fd.message(live.id).content != before
+    assert game.live.id == live.id and fd.message(live.id).text != before
     monkeypatch.setattr(game.bot.outlet, "publish", publish)
     await game.ends_well()
 
@@ -116,7 +117,7 @@ async def test_a_refused_click_is_private_and_changes_nothing(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     game = await started(fd, start_hauntkeeper, ONE_CLICK)
     live = game.live
-    seen = (live.content, len(live.history))
+    seen = (live.text, len(live.history))
     stranger = fd.add_user("eve")
     comp = game_components(live)[0]
     if comp["type"] == 2:
@@ -127,7 +128,7 @@ async def test_a_refused_click_is_private_and_changes_nothing(
     await handle.wait()
     assert handle.callback_type == CHANNEL_MESSAGE
     assert handle.ephemeral_texts() == [say("errors.not_seated")]
-    assert (fd.message(live.id).content, len(fd.message(live.id).history)) == seen
+    assert (fd.message(live.id).text, len(fd.message(live.id).history)) == seen
     await game.ends_well()
 
 
@@ -135,12 +136,12 @@ async def test_an_answer_discord_refuses_falls_back_to_the_patch_once(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     game = await started(fd, start_hauntkeeper, ONE_CLICK)
     live = game.live
-    before = live.content
+    before = live.text
     fault = fd.faults.add("POST", CALLBACK, 404, code=10062, message="Unknown interaction")
     handle, asked = await _move(game)
     assert fault.hits == 1 and handle.callback_type == DEFERRED_UPDATE
     assert "PATCH /channels/N/messages/N" in asked
-    assert game.live.id == live.id and fd.message(live.id).content != before
+    assert game.live.id == live.id and fd.message(live.id).text != before
     await game.ends_well()
 
 
@@ -158,7 +159,7 @@ def _no_stale_your_move(fd: FakeDiscord, channel: int) -> None:
     """A message that lost its controls lost its "your move" line too."""
     for message in turn_messages(fd, channel):
         if not game_components(message):
-            assert to_move(message) is None, message.content[-200:]
+            assert to_move(message) is None, message.text[-200:]
 
 
 async def _state(bot: HauntBot, channel: int) -> EvilBelowState:
@@ -220,9 +221,9 @@ async def test_a_fight_stays_on_one_message(fd: FakeDiscord,
             break  # the fight is over, and with it the turn (or the game)
         assert latest_turn(fd, channel).id == fight.id, reveals  # on the same message
         reveals += 1
-    assert reveals >= 3 and len(fd.message(fight.id).content) <= LIMIT
+    assert reveals >= 3 and len(fd.message(fight.id).text) <= LIMIT
     # Told at a glance (bot/headlines.py), the fight never outgrows its message; the
     # trimming of a turn that would is the outlet's (tests/test_outlet_live.py).
     shown = fd.message(fight.id)
-    assert all(len(str(v["content"]).splitlines()) <= headlines.LINES
+    assert all(len(said(v).splitlines()) <= headlines.LINES
                for v in [*shown.history, shown.snapshot()])

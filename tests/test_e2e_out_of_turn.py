@@ -15,7 +15,7 @@ from bot.core import wire
 from bot.core.actions import Action
 from bot.texts import say
 from tests.conftest import BotFactory
-from tests.e2e_helpers import latest_turn, to_move
+from tests.e2e_helpers import flat_controls, latest_turn, to_move
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 from tests.helpers import bell_game
 from tests.helpers.bell_game import GAME, KEY, RING_LABEL, STEP_LABEL, BellState
@@ -27,8 +27,8 @@ def _bells(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _buttons(message: FakeMessage) -> dict[str, str]:
-    return {str(c["label"]): str(c["custom_id"]) for c in message.flat_components()
-            if c["type"] == 2 and str(c.get("custom_id", "")).startswith("hk:")}
+    return {str(c["label"]): str(c["custom_id"]) for c in flat_controls(message)
+            if c["type"] == 2 and str(c.get("custom_id") or "").startswith("hk:")}
 
 
 async def _click(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
@@ -56,7 +56,7 @@ async def test_out_of_turn_buttons_are_for_their_seat_at_their_version(
     first = latest_turn(fd, channel)
     version, state = await saved()
     assert to_move(first) == ann.id
-    assert f"<@{bob.id}> may act now too" in first.content
+    assert f"<@{bob.id}> may act now too" in first.text
     buttons = _buttons(first)
     bob_ring = f"bob: {RING_LABEL}"
     assert set(buttons) - {"My secrets"} == {STEP_LABEL, bob_ring}
@@ -77,7 +77,7 @@ async def test_out_of_turn_buttons_are_for_their_seat_at_their_version(
     second = latest_turn(fd, channel)
     version2, state = await saved()
     assert state.moves == 1 and state.rings == [2]
-    assert bell_game.rang_line(state.names[2]) in second.content
+    assert bell_game.rang_line(state.names[2]) in second.text
     assert to_move(second) == bob.id
     assert set(_buttons(second)) - {"My secrets"} == {STEP_LABEL, f"ann: {RING_LABEL}"}
 
@@ -91,6 +91,6 @@ async def test_out_of_turn_buttons_are_for_their_seat_at_their_version(
     third = latest_turn(fd, channel)
     version3, state = await saved()
     assert version3 == version2 + 1 and state.rings == [2, 0] and state.moves == 1
-    assert bell_game.rang_line("ann") in third.content
+    assert bell_game.rang_line("ann") in third.text
     assert to_move(third) == bob.id
     assert set(_buttons(third)) - {"My secrets"} == {STEP_LABEL}

@@ -82,7 +82,7 @@ def _team_threads(fd: FakeDiscord, channel: int) -> dict[str, FakeChannel]:
 
 
 def _texts(fd: FakeDiscord, channel: int) -> list[str]:
-    return [m.content for m in fd.channel_messages(channel)]
+    return [m.text for m in fd.channel_messages(channel)]
 
 
 def _thread_posts(fd: FakeDiscord) -> int:
@@ -114,18 +114,18 @@ async def test_team_lines_go_to_private_threads_and_the_blue_seat_plays_from_dms
     await _click(fd, t.host, turn, "Signal 1")
     assert _texts(fd, red.id)[1:] == ["\n".join(team_lines("host", "red", 1, 1))]
     assert len(_texts(fd, blue.id)) == 1
-    assert [m.content.split("\n")[0] for m in fd.dms(t.host)] == ["You gave signal 1."]
+    assert [m.text.split("\n")[0] for m in fd.dms(t.host)] == ["You gave signal 1."]
 
     # (c) blue's turn: the options go to tom's DMs; the channel shows none of them
     post = latest_turn(fd, t.channel)
     assert post.attachments and post.attachments[0][1].startswith(PNG_SIGNATURE)
-    assert post.components == [] and game_components(post) == []
-    assert f"**<@{t.tom.id}>** is playing from their DMs." in post.content
-    assert "your move" not in post.content
+    assert game_components(post) == []  # not even another seat's: only "My secrets"
+    assert f"**<@{t.tom.id}>** is playing from their DMs." in post.text
+    assert "your move" not in post.text
     for hidden in ("Signal", SECRET_LABEL):
         assert hidden not in post.text
     [prompt] = fd.dms(t.tom)
-    assert f"<#{t.channel}>" in prompt.content
+    assert f"<#{t.channel}>" in prompt.text
     labels = [c["label"] for c in game_components(prompt)]
     assert labels == ["Signal 1", "Signal 2", SECRET_LABEL]  # shown directly: a DM is private
     version, _ = await _state(t)
@@ -134,8 +134,8 @@ async def test_team_lines_go_to_private_threads_and_the_blue_seat_plays_from_dms
     assert clicked.ephemeral_texts() == []
     after, state = await _state(t)
     assert after == version + 1 and state.signals == [1, 3]  # the game advanced
-    assert fd.message(prompt.id).components == []  # the used prompt lost its buttons,
-    assert fd.message(prompt.id).content == say("dm.prompt_used",  # and its "your move"
+    assert fd.message(prompt.id).custom_ids() == []  # the used prompt lost its buttons,
+    assert fd.message(prompt.id).text == say("dm.prompt_used",  # and its "your move"
                                                 channel=f"<#{t.channel}>")
     assert clicked.callback_type == 7  # the click's answer was that very edit
     assert _texts(fd, blue.id)[1:] == ["\n".join(team_lines("tom", "blue", 3, 1))]
@@ -189,17 +189,17 @@ async def test_without_private_threads_team_lines_arrive_by_dm(
     refused = [e for e in fd.errors if e[0].endswith("/threads")]
     assert [e[1] for e in refused] == [403, 403]  # one try per team, then no more
     [host_dm] = fd.dms(t.host)
-    assert host_dm.content.startswith("*For the red only:*\nYou are the red team.")
+    assert host_dm.text.startswith("*For the red only:*\nYou are the red team.")
     [tom_dm] = fd.dms(t.tom)
-    assert tom_dm.content.startswith("*For the blue only:*\nYou are the blue team, alone.")
+    assert tom_dm.text.startswith("*For the blue only:*\nYou are the blue team, alone.")
     assert fd.dms(t.rita) == []  # closed DMs: the channel says so, naming no secret
     start_post = latest_turn(fd, t.channel)
-    assert say("dm_failed", mention=f"<@{t.rita.id}>") in unlinked(start_post.content)
-    assert "red team" not in start_post.content
+    assert say("dm_failed", mention=f"<@{t.rita.id}>") in unlinked(start_post.text)
+    assert "red team" not in start_post.text
 
     await _click(fd, t.host, start_post, "Signal 2")
     lines = "\n".join(team_lines("host", "red", 2, 1))
-    assert [m.content.split("\n-#")[0] for m in fd.dms(t.host)[1:]] == [
+    assert [m.text.split("\n-#")[0] for m in fd.dms(t.host)[1:]] == [
         "You gave signal 2.", f"*For the red only:*\n{lines}"]
     assert _thread_posts(fd) == 2  # not retried on every move
     # blue's turn still goes to tom's DMs (DMs are not threads)
@@ -212,7 +212,7 @@ async def test_a_private_turn_falls_back_to_the_channel_when_dms_are_closed(
     await _click(fd, t.host, latest_turn(fd, t.channel), "Signal 1")
     post = latest_turn(fd, t.channel)
     assert to_move(post) == t.tom.id
-    assert say("dm_failed", mention=f"<@{t.tom.id}>") in unlinked(post.content)
+    assert say("dm_failed", mention=f"<@{t.tom.id}>") in unlinked(post.text)
     labels = [c["label"] for c in game_components(post)]
     assert labels == ["Choose privately", "Signal 1", "Signal 2"]  # the secret stays hidden
     assert SECRET_LABEL not in post.text and fd.dms(t.tom) == []
@@ -222,7 +222,7 @@ async def test_a_private_turn_falls_back_to_the_channel_when_dms_are_closed(
     shown = await _click(fd, t.tom, post, "Choose privately")
     private, reminder = shown.messages
     assert private.ephemeral and SECRET_LABEL in [c["label"] for c in game_components(private)]
-    assert reminder.ephemeral and unlinked(reminder.content) == DM_REMINDER  # told once, privately
+    assert reminder.ephemeral and unlinked(reminder.text) == DM_REMINDER  # told once, privately
     await _click(fd, t.tom, private, SECRET_LABEL)
     _, state = await _state(t)
     assert state.signals == [1, 3]

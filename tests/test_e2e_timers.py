@@ -32,14 +32,14 @@ async def wait_until(check: Callable[[], bool], seconds: float = 10.0) -> None:
 
 def reminders(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
     return [m for m in fd.channel_messages(channel)
-            if m.author_id == fd.bot_user.id and REMINDER in m.content]
+            if m.author_id == fd.bot_user.id and REMINDER in m.text]
 
 
 def pings(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
     """The live message's "your turn" pings still in the channel."""
     said = say("live.your_turn", mention="", link="\0").split("\0")[0]
     return [m for m in fd.channel_messages(channel)
-            if m.author_id == fd.bot_user.id and said in m.content]
+            if m.author_id == fd.bot_user.id and said in m.text]
 
 
 async def fall_due(bot: HauntBot, kind: str) -> None:
@@ -79,9 +79,9 @@ async def test_the_player_is_reminded_and_then_the_ai_plays_their_turn(
     await wait_until(lambda: len(reminders(fd, channel)) == 1)
     [reminder] = reminders(fd, channel)
     # Armed a moment ago, its minute moved into the past: "1 minute so far".
-    assert reminder.content.startswith(say("timers.remind", mention=f"<@{waiting}>",
+    assert reminder.text.startswith(say("timers.remind", mention=f"<@{waiting}>",
                                            elapsed=say("timers.minute")))
-    assert f"/{channel}/{turn.id}" in reminder.content  # the jump link to the live message
+    assert f"/{channel}/{turn.id}" in reminder.text  # the jump link to the live message
     assert not reminder.components  # a line, not a second board
     assert reminder.pinged == [waiting]  # it notifies the player, and no one else
     assert pings(fd, channel) == []  # it took the place of the turn's "your turn" ping
@@ -95,7 +95,7 @@ async def test_the_player_is_reminded_and_then_the_ai_plays_their_turn(
     table = await bot.store.load(channel)
     assert table is not None
     name = next(s.name for s in table.seats if s.user_id == waiting)
-    assert say("timers.ai_plays", name=name) in played.content
+    assert say("timers.ai_plays", name=name) in played.text
     assert to_move(latest_turn(fd, channel)) != waiting  # the turn went on
     assert any(s.user_id == waiting and s.is_human for s in table.seats)  # still theirs
     # The next human's ping took the reminder's place: one such line in the channel.
@@ -118,7 +118,7 @@ async def test_a_timer_due_during_a_restart_fires_once_after_it(
     await wait_until(lambda: len(reminders(fd, channel)) == 1)
     bot.timers.wake()  # and looking again does not send it twice
     await fd.settle()
-    assert [m.content.split(",")[0] for m in reminders(fd, channel)] == [f"<@{waiting}>"]
+    assert [m.text.split(",")[0] for m in reminders(fd, channel)] == [f"<@{waiting}>"]
     assert await bot.store.timers_of(table.id or 0) == []
     bot = await start_hauntkeeper()  # nor does another restart
     await fd.settle()

@@ -108,7 +108,14 @@ async def test_evil_below_moves_where_then_which_die(fd: FakeDiscord,
     assert [label for label, _ in picks] == [o.then for o in under]  # every die, spare first
     assert (await _saved(bot, channel, evil_below.GAME))[1] == state  # nothing played yet
 
-    await _pick(fd, ann, dice_message, picks[-1][1])
+    custom_id, _ = picks[-1][1]
+    picked = await (await fd.click(ann, dice_message, custom_id)).wait()
+    # The private second step is answered by its own edit: its buttons served, it says
+    # where the move is shown (the live message is patched: a click answers only the
+    # message it was made on).
+    assert picked.callback_type == 7
+    done = fd.message(dice_message.id)
+    assert done.text == say("view.step_done") and done.custom_ids() == []
     _, after = await _saved(bot, channel, evil_below.GAME)
     chosen = under[-1].action
     assert after.heroes[0].location == chosen.args["to"] != here

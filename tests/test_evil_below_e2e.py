@@ -146,8 +146,8 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     ride = await (await fd.slash(bob, channel, "evilbelow", "ride", to=str(here))).wait()
     assert ride.ephemeral_texts() == [content.say("cog.done")]
     post = latest_turn(fd, channel)
-    assert f"to {where}" in post.content and to_move(post) == ann.id
-    assert f"<@{bob.id}> may act now too" in post.content
+    assert f"to {where}" in post.text and to_move(post) == ann.id
+    assert f"<@{bob.id}> may act now too" in post.text
     place = _button(post, "bob: Place")
     wrong = await _click(fd, ann, post, place)  # Bob's button is Bob's alone
     assert wrong.ephemeral_texts() == [say_table("errors.not_your_button", name="bob")]
@@ -165,7 +165,7 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     await _click(fd, ann, fight, _button(fight, "Reveal a card"))
     edited = latest_turn(fd, channel)
     assert edited.id == fight.id  # no new message: the same one, edited
-    assert edited.content.count("Revealed:") == 1
+    assert edited.text.count("Revealed:") == 1
     assert {"Reveal a card", "Stop and collect"} <= _labels(edited)
     assert [name for name, _ in edited.attachments] == ["board.png"]
     assert edited.attachments[0][1] != board_before  # the board moved on: one card out
@@ -177,8 +177,8 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     assert state.fight is not None and len(state.fight.revealed) == 2
     post = latest_turn(fd, channel)
     # the message tells the newest card (the count says two are out; the log has both)
-    assert post.id == fight.id and post.content.count("Revealed:") == 1
-    assert "Totems out: 2" in post.content
+    assert post.id == fight.id and post.text.count("Revealed:") == 1
+    assert "Totems out: 2" in post.text
     await _click(fd, ann, post, _button(post, "Stop and collect"))
     _, state = await _saved(fd, bot, channel)
     assert state.fight is None and state.turn == 1  # a fight ends the turn

@@ -50,8 +50,8 @@ async def test_every_message_a_long_turn_sends_keeps_the_margin(
     lines = [f"line {n:03d} " + "y" * 90 for n in range(70)]
     prompt = Prompt(0, 42, "Ann", [Option("Reveal", Action("reveal"))], 1)
     await bot.outlet.publish(table, Post(lines=lines, image=None, prompt=prompt, key="7.1",
-                                         chapter="c1", turn="t1", extras=[]))
-    sent = [m.content for m in fd.channel_messages(channel) if m.author_id == fd.bot_user.id]
+                                         chapter="c1", turn="t1"))
+    sent = [m.text for m in fd.channel_messages(channel) if m.author_id == fd.bot_user.id]
     assert len(sent) >= 4 and all(len(c) <= OURS for c in sent)
     assert max(len(c) for c in sent) > OURS - 120
     got = [line for content in sent for line in content.split("\n")]

@@ -75,7 +75,7 @@ async def test_a_neibolt_game_is_played_into_scenario_five_and_to_its_end(
     state = GAME.load(saved.state)
     assert state.haunt is not None and state.haunt.key == "lets_kill_this_clown"
     assert state.haunt.traitor is None
-    public = [m.content for m in fd.channel_messages(channel)]
+    public = [m.text for m in fd.channel_messages(channel)]
     assert any("**THE EATER OF WORLDS** begins scenario 5" in t for t in public)
 
     clicks = 0
@@ -95,6 +95,6 @@ async def test_a_neibolt_game_is_played_into_scenario_five_and_to_its_end(
     state = GAME.load(final.state or {})
     assert state.haunt is not None and state.haunt.winner in ("heroes", "traitor")
     assert clicks > 10
-    public = [m.content for m in fd.channel_messages(channel)]
+    public = [m.text for m in fd.channel_messages(channel)]
     assert any("Pennywise" in t for t in public[-40:])
     assert not any("traitor" in t.lower() for t in public if "🏆" in t)

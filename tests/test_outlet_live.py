@@ -39,12 +39,11 @@ async def _table(fd: FakeDiscord, start: BotFactory) -> tuple[Table, FakeDiscord
 
 
 def _post(lines: list[str], version: int, *, user: int | None = ANN, turn: str = "t1",
-          chapter: str | None = "c1", image: bytes | None = None,
-          extras: list[tuple[str, bytes]] | None = None) -> Post:
+          chapter: str | None = "c1", image: bytes | None = None) -> Post:
     prompt = Prompt(0, user, "Ann" if user == ANN else "Bo",
                     [Option("Reveal", Action("reveal"))], version)
     return Post(lines=lines, image=image, prompt=prompt, key=f"7.{version}", chapter=chapter,
-                turn=turn, extras=extras or [])
+                turn=turn, alt=f"board {version}" if image is not None else "")
 
 
 def _bot_messages(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
@@ -67,18 +66,21 @@ async def test_one_message_is_edited_and_the_board_sent_only_when_it_changed(
     await bot.outlet.publish(table, _post(["Ann looks around."], 2, image=first))
     live = fd.message(live.id)
     assert live.attachment_ids == board_ids  # the same board: not uploaded again
-    assert live.content.startswith("Ann moves.\nAnn looks around.")  # one turn's lines
+    assert live.text.startswith("Ann moves.\nAnn looks around.")  # one turn's lines
     assert ":2:reveal" in " ".join(live.custom_ids())  # the newest controls
-    await bot.outlet.publish(table, _post(["Ann opens a door."], 3, image=second,
-                                          extras=[("dice.png", first)]))
+    assert live.gallery() == [(first, "board 2")]  # the kept upload, its words anew
+    await bot.outlet.publish(table, _post(["Ann opens a door."], 3, image=second))
     live = fd.message(live.id)
-    assert [name for name, _ in live.attachments] == ["board.png", "dice.png"]
+    assert [name for name, _ in live.attachments] == ["board.png"]
     assert live.attachments[0][1] == second and second.startswith(PNG_SIGNATURE)
+    assert live.gallery() == [(second, "board 3")]
+    board_ids = list(live.attachment_ids)
     await bot.outlet.publish(table, _post(["The turn passes."], 4, turn="t2", image=second))
     live = fd.message(live.id)
-    assert [name for name, _ in live.attachments] == ["board.png"]  # the dice went
-    assert live.content.startswith("The turn passes.\n")  # a new turn's lines only
-    assert "Ann moves." not in live.content
+    assert live.attachment_ids == board_ids
+    assert live.gallery() == [(second, "board 4")]  # the same board: not sent, still shown
+    assert live.text.startswith("The turn passes.\n")  # a new turn's lines only
+    assert "Ann moves." not in live.text
     assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
     assert len(live.history) == 3
 
@@ -92,16 +94,16 @@ async def test_a_new_chapter_and_the_end_are_new_messages(
     old, new = _lives(fd, table.channel_id)
     # What led to the new chapter ends the old message, its record; the new one starts
     # with the board, whose turn it is and the controls.
-    assert old.components == [] and old.content == "Round one.\nRound two begins."
-    assert new.content == "**<@42>**, it's your move." and new.components
+    assert old.custom_ids() == [] and old.text == "Round one.\nRound two begins."
+    assert new.text == "**<@42>**, it's your move." and new.custom_ids()
     over = Table(**{**table.__dict__, "status": OVER})
     end = Post(lines=["Ann wins."], key="7.3", chapter="c2", turn=None)
     await bot.outlet.publish(over, end)
     messages = _bot_messages(fd, table.channel_id)
-    assert messages[-1].content.startswith("Ann wins.") and "game is over" in \
-        messages[-1].content
-    assert fd.message(new.id).components == []
-    assert not any("your turn:" in m.content for m in messages)  # the ping went too
+    assert messages[-1].text.startswith("Ann wins.") and "game is over" in \
+        messages[-1].text
+    assert fd.message(new.id).custom_ids() == []
+    assert not any("your turn:" in m.text for m in messages)  # the ping went too
 
 
 async def test_a_restart_keeps_editing_and_a_deleted_message_is_posted_anew(
@@ -113,11 +115,11 @@ async def test_a_restart_keeps_editing_and_a_deleted_message_is_posted_anew(
     bot = await start_hauntkeeper()  # a new process: only the store remembers
     await bot.outlet.publish(table, _post(["Two."], 2))
     assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
-    assert fd.message(live.id).content.startswith("One.\nTwo.")
+    assert fd.message(live.id).text.startswith("One.\nTwo.")
     fd.message(live.id).deleted = True  # someone deleted it
     await bot.outlet.publish(table, _post(["Three."], 3))
     (again,) = _lives(fd, table.channel_id)
-    assert again.id != live.id and again.content.startswith("One.\nTwo.\nThree.")
+    assert again.id != live.id and again.text.startswith("One.\nTwo.\nThree.")
 
 
 async def test_a_delivery_sent_again_shows_once(
@@ -129,13 +131,13 @@ async def test_a_delivery_sent_again_shows_once(
     count = len(_bot_messages(fd, table.channel_id))
     await bot.outlet.publish(table, _post(["Two."], 2))  # after a crash, the same key
     (live,) = _lives(fd, table.channel_id)
-    assert live.content.startswith("One.\nTwo.\n") and live.content.count("Two.") == 1
+    assert live.text.startswith("One.\nTwo.\n") and live.text.count("Two.") == 1
     assert len(_bot_messages(fd, table.channel_id)) == count
     long = [f"long line {n:02d} " + "v" * 90 for n in range(40)]  # past one message
     await bot.outlet.publish(table, _post(long, 3, turn="t2"))
-    texts = [m.content for m in _bot_messages(fd, table.channel_id)]
+    texts = [m.text for m in _bot_messages(fd, table.channel_id)]
     await bot.outlet.publish(table, _post(long, 3, turn="t2"))  # sent again
-    assert [m.content for m in _bot_messages(fd, table.channel_id)] == texts
+    assert [m.text for m in _bot_messages(fd, table.channel_id)] == texts
 
 
 async def test_long_text_is_split_at_lines_and_nothing_is_lost(
@@ -146,13 +148,13 @@ async def test_long_text_is_split_at_lines_and_nothing_is_lost(
     giant = " ".join(f"word{n}" for n in range(600))  # one line longer than a message
     await bot.outlet.publish(table, _post([*lines, giant, "The end."], 1))
     messages = _bot_messages(fd, table.channel_id)
-    texts = [m.content for m in messages if "your turn:" not in m.content]
+    texts = [m.text for m in messages if "your turn:" not in m.text]
     assert len(texts) >= 4 and all(len(t) <= LIMIT for t in texts)
     got = [line for text in texts for line in text.split("\n")]
     assert got[:60] == lines  # whole lines, in order
     assert " ".join(got[60:-2]).split() == giant.split()  # split between words only
     assert got[-2:] == ["The end.", "**<@42>**, it's your move."]
-    assert messages[-2].components  # the live message comes last, before the ping
+    assert messages[-2].custom_ids()  # the live message comes last, before the ping
     # A turn that outgrows its message stays on it (a fight told card by card): the
     # oldest lines, shown already, give way to one line saying where they are.
     (live,) = _lives(fd, table.channel_id)
@@ -160,17 +162,17 @@ async def test_long_text_is_split_at_lines_and_nothing_is_lost(
     await bot.outlet.publish(table, _post(["z" * 1500], 3))
     assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
     trimmed = say("live.trimmed")
-    assert fd.message(live.id).content == \
+    assert fd.message(live.id).text == \
         f"{trimmed}\n{'z' * 1500}\n**<@42>**, it's your move."
-    assert fd.message(live.id).components
+    assert fd.message(live.id).custom_ids()
     # Lines of one delivery that cannot fit even alone go on anew, nothing cut; the
     # old message keeps its lines but not its "your move", since its controls went.
     await bot.outlet.publish(table, _post(["q" * 1200, "r" * 1200], 4))
     lives = _lives(fd, table.channel_id)
-    assert len(lives) == 2 and lives[0].components == []
-    assert lives[0].content == f"{trimmed}\n{'z' * 1500}"
-    told = [m.content for m in _bot_messages(fd, table.channel_id)]
-    assert "q" * 1200 in told and "r" * 1200 in told and lives[-1].components
+    assert len(lives) == 2 and lives[0].custom_ids() == []
+    assert lives[0].text == f"{trimmed}\n{'z' * 1500}"
+    told = [m.text for m in _bot_messages(fd, table.channel_id)]
+    assert "q" * 1200 in told and "r" * 1200 in told and lives[-1].custom_ids()
     # A new turn too long for one message: the old live message, whose lines would give
     # way anyway, carries its first lines; the new one keeps room to go on in place.
     count = len(_bot_messages(fd, table.channel_id))
@@ -178,13 +180,13 @@ async def test_long_text_is_split_at_lines_and_nothing_is_lost(
     await bot.outlet.publish(table, _post(turn, 5, turn="t2", image=tiny_png((1, 2, 3))))
     old, new = lives[-1], _lives(fd, table.channel_id)[-1]
     old = fd.message(old.id)
-    assert old.content.startswith("turn two, line 00 ") and old.attachments == []
-    assert old.components == [] and new.id != old.id and new.attachments
-    shown = [m.content for m in _bot_messages(fd, table.channel_id)[count - 2:]
-             if "your turn:" not in m.content]
+    assert old.text.startswith("turn two, line 00 ") and old.attachments == []
+    assert old.custom_ids() == [] and new.id != old.id and new.gallery()
+    shown = [m.text for m in _bot_messages(fd, table.channel_id)[count - 2:]
+             if "your turn:" not in m.text]
     got = [line for text in shown for line in text.split("\n")]
     assert [line for line in got if line.startswith("turn two")] == turn
-    assert len(new.content) <= LIMIT // 2 + 100
+    assert len(new.text) <= LIMIT // 2 + 100
 
 
 async def test_a_ping_when_the_turn_passes_to_another_human(
@@ -193,19 +195,19 @@ async def test_a_ping_when_the_turn_passes_to_another_human(
     bot = await start_hauntkeeper()
 
     def pings() -> list[FakeMessage]:
-        return [m for m in _bot_messages(fd, table.channel_id) if "your turn:" in m.content]
+        return [m for m in _bot_messages(fd, table.channel_id) if "your turn:" in m.text]
 
     await bot.outlet.publish(table, _post(["Ann starts."], 1))
     (first,) = pings()
     (live,) = _lives(fd, table.channel_id)
-    assert first.content == say("live.your_turn", mention=f"<@{ANN}>",
+    assert first.text == say("live.your_turn", mention=f"<@{ANN}>",
                                 link=f"https://discord.com/channels/{fd.guild_id}/"
                                      f"{table.channel_id}/{live.id}")
     await bot.outlet.publish(table, _post(["Ann again."], 2))
     assert pings() == [first]  # the same player: no new ping
     await bot.outlet.publish(table, _post(["Bo's turn."], 3, user=BO, turn="t2"))
     (second,) = pings()
-    assert f"<@{BO}>" in second.content and fd.message(first.id).deleted
+    assert f"<@{BO}>" in second.text and fd.message(first.id).deleted
     assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
 
 
@@ -224,11 +226,17 @@ async def test_readers_see_the_edited_message_in_its_place(
     channel = bot.get_channel(table.channel_id) or await bot.fetch_channel(table.channel_id)
     assert isinstance(channel, discord.TextChannel)
     fetched = await channel.fetch_message(live.id)
-    assert fetched.content.startswith("One.\nTwo.") and fetched.edited_at is not None
+    assert fetched.flags.components_v2 and fetched.content == ""
+    (frame,) = fetched.components
+    assert isinstance(frame, discord.Container)
+    texts = [c for c in frame.children if isinstance(c, discord.TextDisplay)]
+    assert texts[0].content.startswith("One.\nTwo.") and fetched.edited_at is not None
     assert [a.filename for a in fetched.attachments] == ["board.png"]
     assert await fetched.attachments[0].read() == tiny_png((9, 9, 9))
-    assert any(":2:reveal" in (c.custom_id or "") for row in fetched.components
-               for c in row.children)  # type: ignore[union-attr]
+    (gallery,) = [c for c in frame.children if isinstance(c, discord.MediaGalleryComponent)]
+    assert gallery.items[0].media.attachment_id == fetched.attachments[0].id
+    assert any(":2:reveal" in (c.custom_id or "") for row in frame.children
+               if isinstance(row, discord.ActionRow) for c in row.children)
     order = [m.id async for m in channel.history(limit=10, oldest_first=True)]
     assert order.index(live.id) < order.index(fd.channel_messages(table.channel_id)[-1].id)
 
@@ -246,19 +254,19 @@ async def test_a_reminder_links_to_where_the_turns_controls_are(
     (live,) = _lives(fd, table.channel_id)
     await bot.outlet.remind(table, ann.id, "Ann, hurry.")
     here = _bot_messages(fd, table.channel_id)[-1]
-    assert here.content == "Ann, hurry.\n" + say(
+    assert here.text == "Ann, hurry.\n" + say(
         "timers.jump", link=f"https://discord.com/channels/{fd.guild_id}/{table.channel_id}/"
                             f"{live.id}")
 
     secret = Prompt(0, ann.id, "Ann", options, 2, private=True)
     await bot.outlet.publish(table, Post(lines=["Ann plays in secret."], key="7.2",
                                          chapter="c1", turn="t2", prompt=secret))
-    (dm,) = [m for m in fd.dms(ann) if m.components]
+    (dm,) = [m for m in fd.dms(ann) if m.custom_ids()]
     await bot.outlet.remind(table, ann.id, "Ann, hurry.")
     there = _bot_messages(fd, table.channel_id)[-1]
-    assert there.content.endswith(f"https://discord.com/channels/@me/{dm.channel_id}/{dm.id}")
+    assert there.text.endswith(f"https://discord.com/channels/@me/{dm.channel_id}/{dm.id}")
     await bot.outlet.remind(table, BO, "Bo, hurry.")  # not the DM prompt's player
-    assert _bot_messages(fd, table.channel_id)[-1].content.endswith(f"/{live.id}")
+    assert _bot_messages(fd, table.channel_id)[-1].text.endswith(f"/{live.id}")
 
 
 async def test_lines_shown_already_are_not_shown_again_under_another_key(
@@ -276,12 +284,12 @@ async def test_lines_shown_already_are_not_shown_again_under_another_key(
                                 seqs=[4, 5, 6])
     await bot.outlet.publish(table, again)
     (live,) = _lives(fd, table.channel_id)
-    shown = live.content.splitlines()
+    shown = live.text.splitlines()
     assert shown[:3] == ["Ann moves.", "Ann rolls a 3.", "Ann ends."]
     assert all(shown.count(line) == 1 for line in shown)
     chapter = dataclasses.replace(_post(["Ann ends.", "A new rumble."], 3, chapter="c2"),
                                   seqs=[6, 7])
     await bot.outlet.publish(table, chapter)
     texts = [line for m in _bot_messages(fd, table.channel_id)
-             for line in m.content.splitlines()]
+             for line in m.text.splitlines()]
     assert texts.count("Ann ends.") == 1 and texts.count("A new rumble.") == 1

@@ -45,6 +45,8 @@ class PlayerInfo:
 class Game(ABC, Generic[S]):
     key: str
     title: str
+    # The game's colour in Discord (the live message's frame): a look, not a rule.
+    colour: int | None = None
     state_type: type[S]  # a dataclass with to_dict() and from_dict(raw)
     min_players: int
     max_players: int

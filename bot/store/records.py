@@ -207,5 +207,6 @@ class LiveMessage:
     # The last event (its seq in the game's log) whose line it has shown: a delivery
     # carrying that event again, under another key, does not show it twice.
     through: int = 0
+    alt: str = ""  # the alt text of the board it shows (said again with every edit)
 
 

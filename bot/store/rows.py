@@ -156,18 +156,21 @@ def saved(table: Table, version: int, last_seq: int, delivered_seq: int) -> Tabl
 
 
 def live_of(row: Sequence[Any]) -> LiveMessage:
-    """lines_json holds {"lines": [...], "through": seq}, or, as written before the
-    seq was kept, the list of lines alone (through 0: nothing is held back)."""
+    """lines_json holds {"lines": [...], "through": seq, "alt": text}, or, as written
+    before the seq was kept, the list of lines alone (through 0: nothing is held back);
+    "alt" came later still (none: the board's next edit says it again)."""
     kept = json.loads(row[4])
-    lines, through = (kept, 0) if isinstance(kept, list) else (kept["lines"], kept["through"])
-    return LiveMessage(int(row[0]), row[1], row[2], row[3], list(lines), row[5],
-                       bool(row[6]), row[7], row[8], int(through))
+    if isinstance(kept, list):
+        kept = {"lines": kept, "through": 0}
+    return LiveMessage(int(row[0]), row[1], row[2], row[3], list(kept["lines"]), row[5],
+                       bool(row[6]), row[7], row[8], int(kept["through"]),
+                       str(kept.get("alt", "")))
 
 
 def live_params(game_id: int, live: LiveMessage) -> tuple[Any, ...]:
     return (game_id, live.message_id, live.chapter, live.turn, live.board_hash,
-            json.dumps({"lines": live.lines, "through": live.through}), live.delivery,
-            bool(live.extras), live.ping_id, live.ping_user)
+            json.dumps({"lines": live.lines, "through": live.through, "alt": live.alt}),
+            live.delivery, bool(live.extras), live.ping_id, live.ping_user)
 
 
 def undo_point_of(row: Sequence[Any], envelope: dict[str, Any]) -> UndoPoint:

@@ -11,7 +11,10 @@ from __future__ import annotations
 import copy
 import re
 
-from .common import DM_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Uploads
+from aiohttp import web
+
+from . import layout
+from .common import DM_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Uploads, json_response
 from .models import (
     COMPONENTS_V2,
     LOADING,
@@ -22,6 +25,7 @@ from .models import (
     Json,
     snowflake_iso,
 )
+from .spec_check import error_body
 
 USER_MENTION = re.compile(r"<@!?(\d+)>")
 
@@ -84,8 +88,6 @@ class MessageStoreMixin:
             msg.flags &= ~LOADING
         if not editing or "content" in body:
             msg.content = body.get("content") or ""
-        if not editing:
-            msg.pinged = pinged_users(msg.content, body.get("allowed_mentions"))
         if not editing or "embeds" in body:
             msg.embeds = list(body.get("embeds") or [])
         if not editing or "components" in body:
@@ -95,12 +97,50 @@ class MessageStoreMixin:
         elif "flags" in body:
             new = int(body.get("flags") or 0)
             msg.flags = (msg.flags & ~SUPPRESS_EMBEDS) | (new & (SUPPRESS_EMBEDS | COMPONENTS_V2))
+        if not editing:  # a v2 message mentions from its text displays
+            said = layout.text_of(msg.components) if layout.is_v2(msg.flags) else msg.content
+            msg.pinged = pinged_users(said, body.get("allowed_mentions"))
         if body.get("poll"):
             msg.poll = body["poll"]
         ref = body.get("message_reference")
         if not editing and ref and ref.get("message_id"):
             msg.reference_id = int(ref["message_id"])
         self._apply_attachments(msg, body, files, editing=editing)
+        layout.resolve(msg.components,
+                       [(i, self._blobs[i][0], self._blobs[i][2]) for i in msg.attachment_ids],
+                       lambda i: self._attachment_json(i, msg.channel_id, False)["url"])
+
+    def _names_after(self, msg: FakeMessage | None, body: Json, files: Uploads) -> list[str]:
+        """The file names the message holds once this request is applied (as
+        `_apply_attachments` will leave them), which `attachment://` may name."""
+        old = dict(zip(msg.attachment_ids, (a[0] for a in msg.attachments), strict=True)) \
+            if msg is not None else {}
+        if "attachments" not in body:
+            return [*old.values(), *(files[i][0] for i in sorted(files))]
+        names: list[str] = []
+        used: set[int] = set()
+        for entry in body.get("attachments") or []:
+            aid = int(entry["id"])
+            if aid in old:
+                names.append(old[aid])
+            elif aid in files:
+                names.append(entry.get("filename") or files[aid][0])
+                used.add(aid)
+        return names + [files[i][0] for i in sorted(files) if i not in used]
+
+    def _layout_refusal(self, request: web.Request, msg: FakeMessage | None, body: Json,
+                        files: Uploads) -> web.Response | None:
+        """Discord's 400 for a Components v2 rule this create (`msg` None) or edit breaks
+        (layout.py), recorded in `violations` like a spec refusal; None when fine."""
+        found = layout.violations(msg, body, self._names_after(msg, body, files))
+        if not found:
+            return None
+        path = "/" + request.match_info["tail"]  # as the spec check names it (rest.py)
+        for violation in found:
+            self.violations.append(f"{request.method} {path}: {violation}")
+        answer = error_body(found)
+        self.errors.append((f"{request.method} {request.path}", 400, answer))
+        return json_response(answer, 400)
 
     def _apply_attachments(
         self, msg: FakeMessage, body: Json, files: Uploads, *, editing: bool

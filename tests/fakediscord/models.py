@@ -215,6 +215,26 @@ class FakeMessage:
                 parts.append(comp.get("content", ""))
         return "\n".join(p for p in parts if p)
 
+    @property
+    def v2(self) -> bool:
+        """Sent as a Components v2 layout (no content; text in text displays)."""
+        return bool(self.flags & COMPONENTS_V2)
+
+    def gallery(self) -> list[tuple[bytes, str | None]]:
+        """What the media galleries of a v2 message show, in order: each item's upload
+        (its bytes) and its description (alt text). An upload no gallery names is not
+        shown in a v2 message, as in Discord."""
+        by_id = dict(zip(self.attachment_ids, self.attachments, strict=True))
+        shown: list[tuple[bytes, str | None]] = []
+        for comp in self.flat_components():
+            if comp.get("type") != 12:
+                continue
+            for item in comp.get("items") or []:
+                att = (item.get("media") or {}).get("attachment_id")
+                if att is not None and int(att) in by_id:
+                    shown.append((by_id[int(att)][1], item.get("description")))
+        return shown
+
     def flat_components(self) -> list[Json]:
         """See `flat_components`: leaf components of this message."""
         return flat_components(self.components)

@@ -190,6 +190,9 @@ class ChannelRoutesMixin:
         if refused is not None:
             return self._error(request, *refused)
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions whisper
+        refused = self._layout_refusal(request, None, body, files)  # layout.py: v2 rules
+        if refused is not None:
+            return refused
         nonce = body.get("nonce")
         if nonce is not None and len(str(nonce)) > NONCE_LIMIT:
             return self._error(request, 400, 50035, "Invalid Form Body (nonce)")
@@ -251,6 +254,9 @@ class ChannelRoutesMixin:
                                    edit=True)  # permissions.py
         if refused is not None:
             return self._error(request, *refused)
+        refused = self._layout_refusal(request, msg, body, files)  # layout.py: v2 rules
+        if refused is not None:
+            return refused
         hold = self._edit_holds.pop(msg.channel_id, None)
         if hold is not None and not hold.after:
             hold.reached.set()

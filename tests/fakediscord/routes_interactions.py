@@ -47,6 +47,11 @@ class InteractionRoutesMixin:
         }[handle.type]
         if ctype not in allowed:
             return self._error(request, 400, 40000, f"callback type {ctype} invalid here")
+        if ctype in (4, 7):  # a message made or edited by the answer: layout.py's rules
+            edited = self.messages[handle.message_id or 0] if ctype == 7 else None
+            refused = self._layout_refusal(request, edited, data, files)
+            if refused is not None:
+                return refused
         msg: FakeMessage | None = None
         if ctype == 4:
             msg = self._new_message(handle.channel_id, self.bot_user, data, files, handle=handle)
@@ -104,12 +109,16 @@ class InteractionRoutesMixin:
             return self._error(request, 404, 10015, "Unknown Webhook")
         body, files = await self._read_body(request)
         original = handle.response
-        if (
+        fills = (
             handle.callback_type == 5
             and original is not None
             and original.loading
             and not original.deleted
-        ):
+        )
+        refused = self._layout_refusal(request, original if fills else None, body, files)
+        if refused is not None:
+            return refused
+        if fills and original is not None:
             # The first follow-up after a "thinking" defer fills in the placeholder and
             # keeps the defer's ephemerality.
             self._edit(original, body, files, handle)
@@ -137,5 +146,8 @@ class InteractionRoutesMixin:
             return web.Response(status=204)
         if request.method == "PATCH":
             body, files = await self._read_body(request)
+            refused = self._layout_refusal(request, msg, body, files)  # layout.py
+            if refused is not None:
+                return refused
             self._edit(msg, body, files, handle)
         return json_response(self._message_json(msg))

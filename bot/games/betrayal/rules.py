@@ -58,6 +58,7 @@ class BetrayalGame(Game[BetrayalState]):
     state_type = BetrayalState
     seats_per_player = 2  # RULES.md: seed 003 plays two explorers per person when few play
     title = "Betrayal at House on the Hill"
+    colour = 0x6B3FA0  # the box's dusk purple
     min_players = 3
     max_players = 6
 

@@ -78,6 +78,7 @@ class CthulhuGame(Game[CthulhuState]):
     key = "cthulhu"
     state_type = CthulhuState
     title = "Cthulhu in the House"
+    colour = 0x2E7D5B  # eldritch green
     min_players = 2
     max_players = 6
 

@@ -74,6 +74,7 @@ class EvilBelowGame(Game[EvilBelowState]):
     key = "evilbelow"
     state_type = EvilBelowState
     title = "IT: Evil Below"
+    colour = 0xC0392B  # the red balloon
     min_players = 2
     max_players = 7
 
