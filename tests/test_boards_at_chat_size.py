@@ -34,8 +34,8 @@ from renderers import (
     evilbelow,
     render_public,
 )
-from renderers.cthulhu import draw as cthulhu_draw
 from renderers.cthulhu import layout as cthulhu_layout
+from renderers.cthulhu import pieces as cthulhu_pieces
 from renderers.evilbelow import layout as evil_layout
 from tests.e2e_helpers import latest_turn, open_and_start, to_move, use_first
 from tests.evil_below_helpers import ai_states
@@ -247,27 +247,37 @@ def test_neibolt_alt_text_names_the_player_to_move() -> None:
     assert len(state.tiles) > 5  # the house grew while it was described
 
 
-def _sizes_asked(monkeypatch: pytest.MonkeyPatch, modules: list[object],
-                 render: Callable[[], bytes]) -> list[int]:
+def _sizes_asked(monkeypatch: pytest.MonkeyPatch, render: Callable[[], bytes],
+                 asked: list[int] | None = None) -> list[int]:
     """Every font size the drawing code asked for while rendering, caches emptied first:
     not only the sizes the layout names, the sizes actually drawn (a fit that shrinks a
-    long name counts at the size it tried last)."""
-    asked: list[int] = []
+    long name counts at the size it tried last).
+
+    The spy goes into every renderers module that holds `common.font`, not a list kept by
+    hand: such a list once left out renderers.cthulhu.pieces, so the seat numbers drawn
+    in the seat shapes there were never measured (they were 6-8 px as displayed).
+    `asked` (if given) is filled as the render goes."""
+    asked = [] if asked is None else asked
     original = common.font
     # Which fonts are in use is asked with a 16 px probe (common.font_signature): that
     # is no text on the board, so it is answered before the spy goes in.
     probe = common.font_signature
     signature = probe()
+    spied = []
     for name, module in list(sys.modules.items()):
-        if name.startswith("renderers") and getattr(module, "font_signature", None) is probe:
+        if not name.startswith("renderers"):
+            continue
+        if getattr(module, "font_signature", None) is probe:
             monkeypatch.setattr(module, "font_signature", lambda: signature)
+        if getattr(module, "font", None) is original:
+            spied.append(name)
 
     def spy(size: int, bold: bool = False) -> common.Font:
         asked.append(int(size))
         return original(size, bold)
 
-    for module in modules:
-        monkeypatch.setattr(module, "font", spy)
+    for name in spied:
+        monkeypatch.setattr(sys.modules[name], "font", spy)
     common._fit_text.cache_clear()
     common._fit_wrapped.cache_clear()
     canvas.clear_caches()
@@ -276,14 +286,32 @@ def _sizes_asked(monkeypatch: pytest.MonkeyPatch, modules: list[object],
     return asked
 
 
-@pytest.mark.parametrize("players", [3, 6])
+def test_the_size_spy_reaches_every_module_that_draws_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pieces modules draw text too (Cthulhu's seat numbers, for one): the
+    spy must see what they ask for, or a small size there passes unseen."""
+    state = _ai_game("cthulhu", 3, seed=7, cap=3)[-1]
+    asked: list[int] = []
+    seen: list[int] = []
+    original = cthulhu_pieces.seat_marker
+
+    def marker(*args: object, **kwargs: object) -> None:
+        before = len(asked)
+        original(*args, **kwargs)  # type: ignore[arg-type]
+        seen.extend(asked[before:])
+
+    monkeypatch.setattr(cthulhu_pieces, "seat_marker", marker)
+    _sizes_asked(monkeypatch, lambda: cthulhu.render_board(state), asked)
+    assert seen  # the seat numbers' sizes were asked through the spy
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
 def test_cthulhu_text_drawn_reads_at_chat_size(monkeypatch: pytest.MonkeyPatch,
                                                 players: int) -> None:
     states = _ai_game("cthulhu", players, seed=7)
     for state in (states[0], states[len(states) // 2], states[-1]):
-        asked = _sizes_asked(monkeypatch, [common, cthulhu_draw],
-                             lambda s=state: cthulhu.render_board(s))
-        assert min(asked) * _shown_scale((1100, 700)) >= READ_PX
+        asked = _sizes_asked(monkeypatch, lambda s=state: cthulhu.render_board(s))
+        assert min(asked) * _shown_scale((1100, 700)) >= READ_PX, sorted(set(asked))[:3]
 
 
 @pytest.mark.parametrize("players", [2, 7])
@@ -291,9 +319,8 @@ def test_evil_below_text_drawn_reads_at_chat_size(monkeypatch: pytest.MonkeyPatc
                                                    players: int) -> None:
     fights = _fights(players, 3) or ai_states(players, 3)
     for state in (ai_states(players, 3)[0], fights[0], ai_states(players, 3)[-1]):
-        asked = _sizes_asked(monkeypatch, [common, evilbelow],
-                             lambda s=state: evilbelow.render_board(s))
-        assert min(asked) * _shown_scale((1100, 700)) >= READ_PX
+        asked = _sizes_asked(monkeypatch, lambda s=state: evilbelow.render_board(s))
+        assert min(asked) * _shown_scale((1100, 700)) >= READ_PX, sorted(set(asked))[:3]
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])

@@ -16,6 +16,8 @@ callers use is imported from here (`renderers.betrayal`); the modules split the 
 - `board`     the chat board: one fixed 1100 x 700 canvas, the floor in play large, the
               others as overviews in fixed slots, a legend of every marker shown:
               `render_board` (the live message), `board_geometry`
+- `overview`  where an overview's explorer and monster marks go: in their room, or on a
+              chip beside a room too small for them to read at chat size
 - `sheet`     an explorer's sheet: `render_sheet`, `render_sheet_image`, `sheet_geometry`
 - `glyphs`    the omen, event, item and skull sprites
 - `palette`   colours, token labels and the scaling rule shared by all of the above

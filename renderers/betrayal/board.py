@@ -6,9 +6,11 @@ jumps. The floor in play (the mover's, else where the last action happened) is d
 large on the left, a window of at most the cells that fit at the smallest legible tile
 round the place in play; the right column holds one small overview per floor, always in
 the same slot, schematic (room outlines, explorer dots in their colours, the roster
-names them), with the large panel's window framed; a floor nothing was explored on
-draws no overview. Under the overviews the legend names every marker the large panel
-shows. The whole house at full size stays `render_map` (`/game map`, "Whole house").
+names them; a room too small for its dots to read has them on a chip beside it, see
+`renderers.betrayal.overview`), with the large panel's window framed; a floor nothing
+was explored on draws no overview. Under the overviews the legend names every marker
+the large panel shows. The whole house at full size stays `render_map` (`/game map`,
+"Whole house").
 
 Everything is placed once, in `board_geometry`, from arithmetic alone, so the tests
 read exactly what was drawn where (legibility as displayed, tokens uncovered).
@@ -58,6 +60,7 @@ from renderers.betrayal.map import (
     framed,
     map_ink,
 )
+from renderers.betrayal.overview import CHIP, Pin, draw_chip, light_room, place_marks
 from renderers.betrayal.palette import (
     BARRIER,
     BG,
@@ -140,6 +143,7 @@ class BoardGeometry:
     rooms: dict[str, Box]  # tile key -> its outline in an overview
     dots: dict[int, Box]  # seat -> its dot's box in an overview
     monster_marks: tuple[Box, ...]  # a square per kind of monster per room, in overviews
+    pins: tuple[Pin, ...]  # rooms too small for their marks: the chips beside them
     frame: Box | None  # the large panel's window, outlined on its floor's overview
     legend: tuple[tuple[LegendEntry, Box], ...]  # each entry and where it is written
     texts: tuple[tuple[str, int], ...]  # (what, px) of every text drawn, for the tests
@@ -377,6 +381,7 @@ def board_geometry(view: MapView) -> BoardGeometry:
     rooms: dict[str, Box] = {}
     dots: dict[int, Box] = {}
     marks: list[Box] = []
+    pins: list[Pin] = []
     frame: Box | None = None
     for f in FLOORS:
         on = _floor_cells(view, f)
@@ -401,8 +406,8 @@ def board_geometry(view: MapView) -> BoardGeometry:
         for tile in view.tiles:
             if tile.floor == f:
                 rooms[tile.key] = obox(tile.x, tile.y)
-        # Per cell, its explorers' dots then a mark per kind of monster there, on a
-        # k x k grid inside the room's outline.
+        # Per cell, its explorers then each kind of monster there: marked inside the
+        # room, or on a chip beside it (renderers.betrayal.overview).
         here: dict[tuple[int, int], list[int | str]] = {}
         for ex in sorted(view.explorers, key=lambda e: e.seat):
             if ex.floor == f:
@@ -410,20 +415,15 @@ def board_geometry(view: MapView) -> BoardGeometry:
         for m in sorted(view.monsters, key=lambda m: m.id):
             if m.floor == f and m.name not in here.setdefault((m.x, m.y), []):
                 here[(m.x, m.y)].append(m.name)
-        for (x, y), items in here.items():
-            cx0, cy0, _, _ = obox(x, y)
-            k = 1
-            while k * k < len(items):
-                k += 1
-            cell = (c - 2) / k
-            d = max(2, int(cell * 0.85))
-            for i, item in enumerate(items):
-                dx = cx0 + 1 + int((i % k) * cell + (cell - d) / 2)
-                dy = cy0 + 1 + int((i // k) * cell + (cell - d) / 2)
-                if isinstance(item, int):
-                    dots[item] = (dx, dy, dx + d, dy + d)
-                else:
-                    marks.append((dx, dy, dx + d, dy + d))
+        edge = _px(4, s)
+        area = (x0 + edge, y0 + edge, x1 - edge, y1 - edge)  # inside the panel's border
+        title_box = _overview_title(view, f, slots[f], s)[3]
+        floor_rooms = [obox(t.x, t.y) for t in view.tiles if t.floor == f]
+        placed_marks = place_marks(here, lambda cell, obox=obox: obox(*cell), c, area,
+                                   [title_box], floor_rooms, s)
+        dots.update(placed_marks.dots)
+        marks.extend(placed_marks.monsters)
+        pins.extend(placed_marks.pins)
         if f == floor:
             a, b = obox(wx0, wy0), obox(wx1, wy1)
             frame = (a[0], a[1], b[2], b[3])
@@ -436,7 +436,7 @@ def board_geometry(view: MapView) -> BoardGeometry:
             texts.append((f"legend mark {entry[1]}", size))
     return BoardGeometry(map=geo, focus=floor, window=window, main=main, slots=slots,
                          overviews=overviews, rooms=rooms, dots=dots,
-                         monster_marks=tuple(marks), frame=frame,
+                         monster_marks=tuple(marks), pins=tuple(pins), frame=frame,
                          legend=legend, texts=tuple(texts), main_view=shown)
 
 
@@ -468,20 +468,31 @@ def _draw_main(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
         canvas.put(box[:2], _tile_sprite(canvas.ink, look, geo.tile, geo.tile_font, fonts))
 
 
+def _overview_title(view: MapView, floor: str, box: Box, s: float
+                    ) -> tuple[Font, str, Point, Box]:
+    """An overview's title ("Basement · 6"): its font, words, left-middle point and
+    ink box (which the chips beside the rooms keep clear of)."""
+    size = _px(SMALLEST_FONT, s)
+    n = sum(1 for t in view.tiles if t.floor == floor)
+    title = FLOOR_TITLES.get(floor, floor.title())
+    f, text = fit_text(f"{title} · {n}", box[2] - box[0] - _px(16, s), size, min_size=size,
+                       bold=True)
+    at = (box[0] + _px(10, s), box[1] + _px(OVERVIEW_TITLE_H, s) // 2 + 2)
+    # Its box: the line's advance, a font size high (enough for ascenders and commas).
+    return f, text, at, (at[0], at[1] - size // 2 - 2, at[0] + text_width(f, text),
+                         at[1] + size // 2 + 2)
+
+
 def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
-    """Each explored floor's overview: outlines of its rooms, its explorers' dots."""
+    """Each explored floor's overview: outlines of its rooms, its explorers' dots (on
+    chips beside the rooms too small to hold them, see renderers.betrayal.overview)."""
     s = bg.map.scale
-    f = font(_px(SMALLEST_FONT, s), True)
     tiles = {t.key: t for t in view.tiles}
     for floor, box in bg.overviews.items():
         edge = GOLD if floor == bg.focus else PANEL_EDGE
         framed(canvas, box, _px(8, s), PANEL, edge, max(1, _px(2, s)), BG)
-        n = sum(1 for t in view.tiles if t.floor == floor)
-        title = FLOOR_TITLES.get(floor, floor.title())
-        fc, text = fit_text(f"{title} · {n}", box[2] - box[0] - _px(16, s), f.size,
-                            min_size=f.size, bold=True)
-        canvas.text((box[0] + _px(10, s), box[1] + _px(OVERVIEW_TITLE_H, s) // 2 + 2), text,
-                    fc, TEXT if floor == bg.focus else MUTED, on=PANEL, anchor="lm",
+        fc, text, at, _ = _overview_title(view, floor, box, s)
+        canvas.text(at, text, fc, TEXT if floor == bg.focus else MUTED, on=PANEL, anchor="lm",
                     bold=True)
         for key, (x0, y0, x1, y1) in bg.rooms.items():
             tile = tiles[key]
@@ -489,12 +500,18 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
                 continue
             fill = (START_FILL if tile.start else FLOOR_FILL).get(floor, FLOOR_FILL["ground"])
             canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), fill)
-        if floor == bg.focus and bg.frame is not None:
-            x0, y0, x1, y1 = bg.frame
-            k = max(1, _px(2, s))
-            for side in ((x0, y0, x1, y0 + k), (x0, y1 - k, x1, y1), (x0, y0, x0 + k, y1),
-                         (x1 - k, y0, x1, y1)):
-                canvas.fill(side, GOLD)
+    for pin in bg.pins:  # under the frame, which stays whole round the window
+        light_room(canvas, pin)
+    if bg.frame is not None and bg.focus in bg.overviews:
+        x0, y0, x1, y1 = bg.frame
+        k = max(1, _px(2, s))
+        for side in ((x0, y0, x1, y0 + k), (x0, y1 - k, x1, y1), (x0, y0, x0 + k, y1),
+                     (x1 - k, y0, x1, y1)):
+            canvas.fill(side, GOLD)
+    on_chip: set[int] = set()
+    for pin in bg.pins:  # over the frame, which must not cross a chip
+        draw_chip(canvas, pin)
+        on_chip.update(item for item in pin.items if isinstance(item, int))
     for x0, y0, x1, y1 in bg.monster_marks:
         canvas.fill((x0, y0, x1, y1), MONSTER_EDGE)
         canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), MONSTER)
@@ -505,6 +522,8 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
                     None)
         on = PANEL if tile is None else (START_FILL if tile.start else FLOOR_FILL).get(
             tile.floor, FLOOR_FILL["ground"])
+        if seat in on_chip:
+            on = CHIP
         r = max(1, (x1 - x0) // 2)
         canvas.put(((x0 + x1) // 2, (y0 + y1) // 2),
                    _token(canvas.ink, ex.colour, ex.alive, ex.traitor, None, r, on))

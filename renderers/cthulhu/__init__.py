@@ -64,7 +64,7 @@ from renderers.cthulhu.layout import (
     board_geometry,
     position_points,
 )
-from renderers.cthulhu.pieces import seat_marker
+from renderers.cthulhu.seats import seat_marker
 
 # The PNG palette is fitted once per look (width, character colours, fonts) to two
 # sample boards drawn from made-up states, then reused for every board of that look

@@ -13,6 +13,7 @@ from bot.games.cthulhu.state import (
 )
 from renderers.canvas import Canvas, Ink
 from renderers.common import (
+    Font,
     Point,
     fit_text,
     font,
@@ -145,10 +146,8 @@ def _draw_header(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
     title = f"Rumble {min(state.rumble, RUMBLES)} of {RUMBLES}"
     title_font = font(round(TITLE_FONT * s), bold=True)
     canvas.text((x0, cy), title, title_font, TEXT, on=BG, anchor="lm", bold=True)
-    used = x0 + text_width(title_font, title) + round(24 * s)
-
-    marker_r = round(14 * s)
     if state.over:
+        used = _title_end(state, geo)
         names = [state.players[w] for w in state.winners if 0 <= w < len(state.players)]
         label = ("Winners: " if len(names) > 1 else "Winner: ") + " & ".join(names)
         if not names:
@@ -158,16 +157,37 @@ def _draw_header(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
         canvas.text((x1, cy), text, f, GOLD, on=BG, anchor="rm", bold=True)
         tw = text_width(f, text)
         canvas.put((x1 - tw - round(22 * s), cy), _star(canvas.ink, round(16 * s), GOLD, BG))
-    elif 0 <= state.turn < len(state.players):
-        room = x1 - used - 3 * marker_r
-        label = f"{state.players[state.turn]} to play"
-        f, text = fit_text(label, room, round(HEADER_FONT * s),
-                           min_size=round(SMALLEST_FONT * s), bold=True)
-        canvas.text((x1, cy), text, f, ACCENT, on=BG, anchor="rm", bold=True)
-        tw = text_width(f, text)
-        canvas.put((x1 - tw - round(12 * s) - marker_r, cy),
-                   _marker(canvas.ink, state.turn, marker_r, ACCENT, BG, fonts))
+    else:
+        turn = turn_line(state, geo)
+        if turn is not None:
+            f, text, centre = turn
+            canvas.text((x1, cy), text, f, ACCENT, on=BG, anchor="rm", bold=True)
+            canvas.put(centre, _marker(canvas.ink, state.turn, geo.marker_radius, ACCENT, BG,
+                                       fonts))
     _hline(canvas, x0, x1, y1 - 1, max(1, round(2 * s)), PANEL_EDGE)
+
+
+def _title_end(state: CthulhuState, geo: BoardGeometry) -> int:
+    """Where the header's right-hand words may begin: past the title and a gap."""
+    title = f"Rumble {min(state.rumble, RUMBLES)} of {RUMBLES}"
+    title_font = font(round(TITLE_FONT * geo.scale), bold=True)
+    return geo.header[0] + text_width(title_font, title) + round(24 * geo.scale)
+
+
+def turn_line(state: CthulhuState, geo: BoardGeometry) -> tuple[Font, str, Point] | None:
+    """The header's "... to play", right-aligned, in the font it fits, and the centre of
+    the mover's seat marker before it (None: nobody to play). Kept apart from the
+    drawing so the tests can check the marker stays clear of the words."""
+    if state.over or not 0 <= state.turn < len(state.players):
+        return None
+    s = geo.scale
+    x1 = geo.header[2]
+    cy = (geo.header[1] + geo.header[3]) // 2
+    marker_r = geo.marker_radius
+    room = x1 - _title_end(state, geo) - 3 * marker_r
+    f, text = fit_text(f"{state.players[state.turn]} to play", room, round(HEADER_FONT * s),
+                       min_size=round(SMALLEST_FONT * s), bold=True)
+    return f, text, (x1 - text_width(f, text) - round(12 * s) - marker_r, cy)
 
 
 def _draw_house(canvas: Canvas, house: HouseKey, geo: BoardGeometry,
@@ -286,24 +306,26 @@ def _draw_scores(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
         edge = GOLD if winner else ACCENT if to_play else PANEL_EDGE
         canvas.put((x0, y0), _box(canvas.ink, x1 - x0, y1 - y0, round(10 * s), PANEL, edge,
                                   max(1, round((3 if winner or to_play else 2) * s)), BG))
-        mx, my = geo.score_markers[seat]
-        canvas.put((mx, my), _marker(canvas.ink, seat, round(15 * s), TEXT, PANEL, fonts))
+        canvas.put(geo.score_markers[seat], _marker(canvas.ink, seat, geo.marker_radius, TEXT,
+                                                    PANEL, fonts))
         score = state.scores[seat] if seat < len(state.scores) else 0
-        name_x = mx + round(24 * s)
+        name_x, name_y = geo.score_names[seat]
         f, text = fit_text(state.players[seat], x1 - round(10 * s) - name_x,
                            round(SCORE_NAME_FONT * s),
                            min_size=round(SMALLEST_FONT * s), bold=True)
-        canvas.text((name_x, my), text, f, TEXT, on=PANEL, anchor="lm", bold=True)
+        canvas.text((name_x, name_y), text, f, TEXT, on=PANEL, anchor="lm", bold=True)
         # Second row: the track (0..30, ticks every 10 points) and the total.
         score_font = font(round(SCORE_FONT * s), bold=True)
         score_text = str(score)
         sw = max(text_width(score_font, score_text), text_width(score_font, "00"))
-        row2 = y1 - round(24 * s)
+        # The bar within the box the geometry leaves it (its ticks reach its edges).
+        bx0, by0, bx1, _ = geo.score_bars[seat]
+        tx0, tx1 = bx0, bx1 - sw
+        th = max(2, round(8 * s))
+        ty = by0 + max(1, round(4 * s))
+        row2 = ty + th // 2
         canvas.text((x1 - round(12 * s), row2), score_text, score_font,
                     GOLD if winner else TEXT, on=PANEL, anchor="rm", bold=True)
-        tx0, tx1 = x0 + round(14 * s), x1 - round(22 * s) - sw
-        th = max(2, round(8 * s))
-        ty = row2 - th // 2
         _rect(canvas, (tx0, ty, tx1, ty + th - 1), DIM)
         fill_x = tx0 + round((tx1 - tx0) * min(score, top_score) / top_score)
         if fill_x > tx0:

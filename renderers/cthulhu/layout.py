@@ -68,8 +68,8 @@ CARD_MAX_W = 300
 # Text sizes at BASE_WIDTH. Discord shows a board READ_WIDTH px wide in the channel and
 # text under READ_PX there cannot be read, so no size is below SMALLEST_FONT (READ_PX *
 # BASE_WIDTH / READ_WIDTH, and a pixel to spare): text too long for its place is cut
-# before it shrinks past it. (The seat number inside a seat's shape only repeats the
-# shape; it is no label.)
+# before it shrinks past it. The seat number inside a seat's shape is text a player
+# reads too (it tells the seats apart for anyone who cannot tell the shapes apart).
 READ_WIDTH = SHOWN_WIDTH
 READ_PX = 9
 SMALLEST_FONT = 20
@@ -83,6 +83,10 @@ SLOT_NAME_FONT = SMALLEST_FONT
 SECTION_FONT = SMALLEST_FONT
 SCORE_NAME_FONT = 22
 SCORE_FONT = 28
+SEAT_NUMBER_FONT = SMALLEST_FONT  # at SEAT_MARKER_R: the marker is sized to hold it
+SEAT_MARKER_R = 16  # a seat's shape (renderers.cthulhu.seats), in the header and cards
+SCORE_NAME_DX = 24  # a score card's name starts this far right of its seat marker
+SCORE_ROW_DY = 20  # a score card's second row (bar and score): this far over its bottom
 
 # Token arrangements inside a room, tried in order until all tokens fit:
 # (columns, row pitch, token radius, label font size). One roomy column when few
@@ -97,7 +101,7 @@ TOKEN_LAYOUTS: tuple[tuple[int, int, int, int], ...] = (
 FONT_SIZES: tuple[int, ...] = (
     SMALLEST_FONT, TITLE_FONT, HEADER_FONT, ROOM_FONT, PORTAL_FONT, SLOT_NUMBER_FONT,
     SLOT_POINTS_FONT, SLOT_NAME_FONT, SECTION_FONT, SCORE_NAME_FONT, SCORE_FONT,
-    *(size for _, _, _, size in TOKEN_LAYOUTS))
+    SEAT_NUMBER_FONT, *(size for _, _, _, size in TOKEN_LAYOUTS))
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,10 @@ class BoardGeometry:
     score_track: Box
     score_cards: dict[int, Box] = field(default_factory=dict)  # seat -> card
     score_markers: dict[int, Point] = field(default_factory=dict)  # seat -> marker centre
+    score_names: dict[int, Point] = field(default_factory=dict)  # seat -> name's left middle
+    # seat -> the box its score bar and ticks may reach (the bar stops short of the score)
+    score_bars: dict[int, Box] = field(default_factory=dict)
+    marker_radius: int = SEAT_MARKER_R  # a seat marker's, in the header and the cards
 
 
 def position_points(position: int, slots: int) -> int:
@@ -182,11 +190,19 @@ def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometr
     start = margin + (inner_w - row_w) / 2
     cards: dict[int, Box] = {}
     markers: dict[int, Point] = {}
+    names: dict[int, Point] = {}
+    bars: dict[int, Box] = {}
     for seat in range(len(state.players)):
         x0 = round(start + seat * (card_w + card_gap))
         x1 = round(start + seat * (card_w + card_gap) + card_w)
         cards[seat] = (x0, track_y0, x1, track_y0 + px(CARD_H))
         markers[seat] = (x0 + px(26), track_y0 + px(24))
+        names[seat] = (markers[seat][0] + px(SCORE_NAME_DX), markers[seat][1])
+        # Second row: the bar, its ticks reaching px(4) above and below it, under the
+        # marker (which reaches SEAT_MARKER_R and a little more below its centre).
+        bar_y = track_y0 + px(CARD_H) - px(SCORE_ROW_DY) - max(2, px(8)) // 2
+        bars[seat] = (x0 + px(14), bar_y - px(4), x1 - px(22),
+                      bar_y + max(2, px(8)) + px(4))
     score_track: Box = (margin, track_y0, width - margin, track_y0 + px(CARD_H))
 
     # --- house: the left, from under the header to over the scores
@@ -273,4 +289,5 @@ def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometr
         removed_line=removed_line, removed_slots=removed_slots,
         removed_centres=removed_centres, removed_radius=removed_radius,
         score_track=score_track, score_cards=cards, score_markers=markers,
+        score_names=names, score_bars=bars, marker_radius=px(SEAT_MARKER_R),
     )

@@ -1,7 +1,7 @@
-"""The pieces a Cthulhu board is composed of (renderers.canvas): seat markers,
-portals, tokens, rooms and slots, each drawn once on the flat colour it lies on and
-cached by public facts only, so no piece can carry a secret from one board to
-another."""
+"""The pieces a Cthulhu board is composed of (renderers.canvas): seat markers (drawn
+by renderers.cthulhu.seats), portals, tokens, rooms and slots, each drawn once on the
+flat colour it lies on and cached by public facts only, so no piece can carry a secret
+from one board to another."""
 
 from __future__ import annotations
 
@@ -18,14 +18,12 @@ from renderers.common import (
     Colour,
     Point,
     centered_text,
-    contrast_text,
     disc,
     disc_footprint,
     draw_text,
     fit_text,
     font,
     polygon,
-    regular_polygon_points,
     rounded_box,
     star_points,
 )
@@ -47,35 +45,9 @@ from renderers.cthulhu.layout import (
     TEXT,
     TRAIL,
 )
+from renderers.cthulhu.seats import seat_marker
 
 # ----------------------------------------------------------------------- drawing
-
-
-def seat_marker(img: Image.Image, seat: int, centre: Point, radius: int,
-                fill: Colour = TEXT) -> None:
-    """A shape per seat, so players are told apart without relying on colour."""
-    shape = seat % 6
-    r = radius
-    if shape == 0:
-        disc(img, centre, r, fill)
-    elif shape == 1:
-        side = r * 0.86
-        polygon(img, [(centre[0] - side, centre[1] - side), (centre[0] + side, centre[1] - side),
-                      (centre[0] + side, centre[1] + side), (centre[0] - side, centre[1] + side)],
-                fill)
-    elif shape == 2:
-        polygon(img, regular_polygon_points((centre[0], centre[1] + r * 0.18), r * 1.15, 3), fill)
-    elif shape == 3:
-        polygon(img, regular_polygon_points(centre, r * 1.1, 4), fill)
-    elif shape == 4:
-        polygon(img, regular_polygon_points(centre, r * 1.02, 6, rotation=0), fill)
-    else:
-        polygon(img, star_points(centre, r * 1.2), fill)
-    # The seat number inside repeats the identity for anyone who cannot tell shapes.
-    size = max(6, round(r * (0.85 if shape in (2, 5) else 1.05)))
-    dy = r * 0.22 if shape == 2 else 0
-    centered_text(ImageDraw.Draw(img), (centre[0], centre[1] + dy), str(seat + 1),
-                  font(size, bold=True), contrast_text(fill), bold=True)
 
 
 def _portal_marker(img: Image.Image, centre: Point, radius: int, bg: Colour) -> None:

@@ -1,0 +1,219 @@
+"""The chat board's floor overviews (renderers.betrayal.board, .overview) as a player
+sees them inline at 550 x 350: every explorer's mark is MARK_SHOWN_PX across or more
+and apart from every other mark, even with four to six explorers (or three and the
+haunt's monsters) in one room of a floor not in play; a room too small for its marks
+has them on a chip beside it, joined to it by a leader, the chip over nothing that
+matters (no other chip, leader, occupied room, mark or the overview's title).
+
+Every check reads the layout the board is drawn from (`board_geometry`), for crowded
+rooms at 3, 4 and 6 players, for every state of the board tests and for every state of
+an AI game; the drawn image is checked to hold each explorer's colour where its mark
+is said to be."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+from itertools import pairwise
+
+import pytest
+
+from bot.games.betrayal.view import FLOORS, MapView, MonsterView
+from bot.games.betrayal.views import map_view
+from renderers.betrayal import SHOWN_SCALE, BoardGeometry, board_geometry, render_chat_image
+from renderers.betrayal.board import _overview_title
+from renderers.common import Box, parse_colour
+from tests.betrayal_haunt_helpers import house
+from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
+    rig_plugin,
+)
+from tests.test_render_betrayal import full_view
+from tests.test_render_betrayal_board import (
+    STATES,
+    _ai_game,
+    _check_legend,
+    _check_tokens,
+    _view,
+)
+
+MARK_SHOWN_PX = 8  # an explorer's mark, across, as displayed
+APART = 2  # px at full size (1 px as displayed) between two marks
+
+
+def _crowd(view: MapView, floor: str, seats: list[int], kinds: int = 0) -> MapView:
+    """`view` with these explorers (and `kinds` kinds of monster) in one room of
+    `floor`, the floor in play made another (a room placed there this turn; the
+    explorers left out stay where they are, the first of them to move)."""
+    room = next(t for t in view.tiles if t.floor == floor and not t.start)
+    elsewhere = next(t for t in view.tiles if t.floor != floor)
+    explorers = tuple(replace(e, floor=floor, x=room.x, y=room.y, acting=False)
+                      if e.seat in seats else e for e in view.explorers)
+    left = [e for e in explorers if e.seat not in seats and e.floor != floor]
+    monsters = tuple(MonsterView(id=i, name=name, glyph=name[0], floor=floor, x=room.x,
+                                 y=room.y) for i, name in enumerate(("Rat", "Brute",
+                                                                     "Ghost")[:kinds]))
+    return replace(view, explorers=explorers, monsters=monsters,
+                   mover=left[0].seat if left else None, placed=elsewhere.key, walked=())
+
+
+CROWDS = {
+    "3 players: all 3 and 3 monster kinds": lambda: _crowd(
+        map_view(house(players=3)), "basement", [0, 1, 2], kinds=3),
+    "4 players: all 4": lambda: _crowd(map_view(house(players=4)), "upper", [0, 1, 2, 3]),
+    "6 players: 5, the mover elsewhere": lambda: _crowd(
+        map_view(house(players=6)), "basement", [0, 1, 2, 3, 4]),
+    "6 players: all 6 in a 47-room house": lambda: _crowd(
+        full_view(0, players=6), "ground", list(range(6))),
+}
+
+
+@cache
+def _crowd_view(name: str) -> MapView:
+    return CROWDS[name]()  # type: ignore[no-any-return]
+
+
+def _crowded_cell(view: MapView) -> tuple[str, int, int]:
+    cells: dict[tuple[str, int, int], int] = {}
+    for ex in view.explorers:
+        cells[(ex.floor, ex.x, ex.y)] = cells.get((ex.floor, ex.x, ex.y), 0) + 1
+    return max(cells, key=lambda c: cells[c])
+
+
+def _overlap(a: Box, b: Box, gap: int = 0) -> bool:
+    return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
+
+
+def _inside(box: Box, outer: Box) -> bool:
+    return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] \
+        and box[3] <= outer[3]
+
+
+def _touch(a: Box, b: Box) -> bool:
+    """Whether two boxes meet (share an edge or overlap)."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _check_marks_read(name: str, view: MapView, bg: BoardGeometry) -> None:
+    """Every explorer on a floor has its mark in that floor's overview, each explorer's
+    mark MARK_SHOWN_PX across or more as displayed and APART from every other mark."""
+    by_seat = {ex.seat: ex for ex in view.explorers}
+    assert set(bg.dots) == {ex.seat for ex in view.explorers if ex.floor in FLOORS}, name
+    marks = [(f"seat {seat}", box) for seat, box in bg.dots.items()]
+    marks += [("monster", box) for box in bg.monster_marks]
+    for seat, box in bg.dots.items():
+        assert _inside(box, bg.overviews[by_seat[seat].floor]), (name, seat)
+    for what, (x0, y0, x1, y1) in marks:
+        if what != "monster":
+            assert min(x1 - x0, y1 - y0) * SHOWN_SCALE >= MARK_SHOWN_PX, (name, what, x1 - x0)
+    for i, (what, box) in enumerate(marks):
+        for other, b in marks[i + 1:]:
+            # Monster marks left in their room (no explorer there) are only kept apart.
+            apart = 0 if what == other == "monster" else APART
+            assert not _overlap(box, b, apart), (name, what, other)
+
+
+def _check_chips(name: str, view: MapView, bg: BoardGeometry) -> None:
+    """Each chip lies in its floor's overview, clear of the title, of every other chip
+    and leader, of every room something stands in and of every mark not on it; its
+    leader runs from its room to it; its marks are on it."""
+    tiles = {(t.floor, t.x, t.y): t.key for t in view.tiles}
+    occupied = {tiles[(f.floor, f.x, f.y)] for f in (*view.explorers, *view.monsters)
+                if (f.floor, f.x, f.y) in tiles}
+    occupied_boxes = [bg.rooms[key] for key in occupied]
+    marks = [*bg.dots.values(), *bg.monster_marks]
+    titles = [_overview_title(view, floor, box, bg.map.scale)[3]
+              for floor, box in bg.overviews.items()]
+    for i, pin in enumerate(bg.pins):
+        assert any(_inside(pin.chip, box) for box in bg.overviews.values()), (name, pin)
+        assert pin.room in occupied_boxes, (name, pin)
+        assert not any(_overlap(pin.chip, t) for t in titles), (name, pin)
+        for box in occupied_boxes:
+            assert not _overlap(pin.chip, box), (name, pin, box)
+            if box != pin.room:
+                assert not any(_overlap(s, box) for s in pin.leader), (name, pin, box)
+        for other in bg.pins[i + 1:]:
+            for a in (pin.chip, *pin.leader):
+                for b in (other.chip, *other.leader):
+                    assert not _overlap(a, b), (name, pin, other)
+        on_chip = [box for box in marks if _inside(box, pin.chip)]
+        assert len(on_chip) == len(pin.items), (name, pin)
+        assert all(_inside(bg.dots[i], pin.chip) for i in pin.items if isinstance(i, int))
+        assert not any(_overlap(box, pin.chip) for box in marks if box not in on_chip)
+        # The leader: from the room's edge, stroke to stroke, to the chip's edge.
+        strokes = pin.leader
+        assert strokes and _touch(strokes[0], pin.room) and _touch(strokes[-1], pin.chip)
+        assert all(_touch(a, b) for a, b in pairwise(strokes)), pin
+        assert all(not _overlap(s, pin.chip) and not _overlap(s, pin.room) for s in strokes)
+
+
+@pytest.mark.parametrize("name", list(CROWDS))
+def test_crowded_overview_marks_read_at_chat_size(name: str) -> None:
+    """Four to six explorers (at 3 players: all three and three kinds of monster) in
+    one room of a floor not in play: every mark is MARK_SHOWN_PX across or more as
+    displayed, and apart from the others."""
+    view = _crowd_view(name)
+    bg = board_geometry(view)
+    floor, _, _ = _crowded_cell(view)
+    assert floor != bg.focus and floor in bg.overviews, name  # the crowd is overviewed
+    crowd = sum(1 for ex in view.explorers if (ex.floor, ex.x, ex.y) == _crowded_cell(view))
+    assert crowd + len(view.monsters) >= 4
+    _check_marks_read(name, view, bg)
+
+
+@pytest.mark.parametrize("name", list(CROWDS))
+def test_a_crowd_goes_on_a_chip_beside_its_room(name: str) -> None:
+    """The crowded room's marks are on one chip, every chip placed clear of the rest of
+    the overview, and the board's other checks (no token covered, every marker in the
+    legend) still hold."""
+    view = _crowd_view(name)
+    bg = board_geometry(view)
+    crowd = {ex.seat for ex in view.explorers if (ex.floor, ex.x, ex.y) == _crowded_cell(view)}
+    chips = [pin for pin in bg.pins if crowd & set(pin.items)]
+    assert len(chips) == 1 and crowd <= set(chips[0].items), name
+    assert len(chips[0].items) == len(crowd) + len(view.monsters)
+    _check_chips(name, view, bg)
+    _check_tokens(name, view, bg)
+    _check_legend(name, view, bg)
+
+
+@pytest.mark.parametrize("name", list(CROWDS))
+def test_the_marks_are_drawn_where_the_layout_says(name: str) -> None:
+    """In the drawn board, the middle of each living explorer's mark has its colour
+    (the traitor's too: its band is round the middle) and each chip's corner has the
+    leader's colour: the image is the layout."""
+    view = _crowd_view(name)
+    bg = board_geometry(view)
+    img = render_chat_image(view)
+    for ex in view.explorers:
+        if not ex.alive or ex.seat not in bg.dots:
+            continue
+        x0, y0, x1, y1 = bg.dots[ex.seat]
+        assert img.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) == parse_colour(ex.colour), \
+            (name, ex.seat)
+    lit = {img.getpixel((pin.chip[0], pin.chip[1])) for pin in bg.pins}
+    assert len(lit) == 1, lit  # every chip's edge in the one colour of its leader
+    for pin in bg.pins:
+        x0, y0, x1, y1 = pin.leader[0]
+        assert img.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) in lit
+
+
+@pytest.mark.parametrize("name", list(STATES))
+def test_every_board_state_marks_read(name: str) -> None:
+    """The board tests' states (houses at 3, 4 and 6 players, every haunt begun, a
+    crowd, 47-room houses): the overviews' marks read and the chips keep clear."""
+    view = _view(name)
+    bg = board_geometry(view)
+    _check_marks_read(name, view, bg)
+    _check_chips(name, view, bg)
+
+
+def test_marks_read_over_an_ai_game() -> None:
+    """Every state of an AI game of 6, exploring into its haunt."""
+    chips = 0
+    for i, state in enumerate(_ai_game(6, 3, 400)):
+        view = map_view(state)
+        bg = board_geometry(view)
+        _check_marks_read(f"state {i}", view, bg)
+        _check_chips(f"state {i}", view, bg)
+        chips += len(bg.pins)
+    assert chips  # the game's rooms were too small for their marks at times
