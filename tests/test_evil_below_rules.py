@@ -19,6 +19,7 @@ from bot.games.evil_below.state import (
     LOSS_INFLUENCE,
     ROLL,
     WIN,
+    EvilBelowState,
 )
 from tests.evil_below_helpers import (
     APARTMENT,
@@ -570,6 +571,60 @@ def test_three_empty_locations_lose() -> None:
     state.circles[STANDPIPE] = [None, None, None, state.circles[STANDPIPE][3]]
     state, _ = rolled(state, {STANDPIPE: BALLOON})
     assert state.over and state.result == LOSS_EMPTY
+
+
+def _two_empty_and_one_left_in_the_standpipe(state: EvilBelowState,
+                                             track: int = 0) -> None:
+    """The Neibolt house and the Barrens emptied, one victim left in the Standpipe, and
+    `track` children on the Evil Influence track (from the Butcher Shop too)."""
+    for loc in (NEIBOLT, BARRENS):
+        state.box += [t for t in state.circles[loc] if t is not None]
+        state.circles[loc] = [None] * 4
+    moved = [t for t in state.box if t >= content.board().attack_tokens][:track]
+    state.track += moved
+    state.box = [t for t in state.box if t not in moved]
+    _take(state, track - len(state.track), (BUTCHER,))
+    state.circles[STANDPIPE] = [None, None, None, state.circles[STANDPIPE][3]]
+
+
+def test_three_empty_locations_lose_only_after_every_sighting_of_the_roll() -> None:
+    """'If three (or more) Locations have no Victim tokens remaining after Resolving
+    Sightings, Pennywise wins immediately.' The Standpipe's die empties the third
+    location; the Apartment's die, later in the dice' order, still takes its victim
+    (and its Bravery) before Pennywise wins."""
+    state = arrange(["bev", "ben"], {1: APARTMENT})
+    _two_empty_and_one_left_in_the_standpipe(state)
+    before = state.remaining(APARTMENT)
+    state, events = rolled(state, {STANDPIPE: BALLOON, APARTMENT: BALLOON})
+    assert [e.data["location"] for e in events if e.kind == "sighting"] == [STANDPIPE,
+                                                                            APARTMENT]
+    assert state.remaining(APARTMENT) == before - 1
+    assert state.heroes[1].bravery == 4
+    assert state.over and state.result == LOSS_EMPTY
+    assert [e.kind for e in events].index("game_over") > max(
+        i for i, e in enumerate(events) if e.kind == "sighting")
+
+
+def test_other_losses_keep_their_moment_within_the_roll() -> None:
+    """'Any player's Bravery falls to 0.' and 'All of the spaces in the Evil Influence
+    track are filled with Victim tokens.' end the game when they happen, even in a roll
+    that has already emptied a third location (which loses only 'after Resolving
+    Sightings')."""
+    state = arrange(["bev", "ben"], {1: APARTMENT})
+    _two_empty_and_one_left_in_the_standpipe(state)
+    state.heroes[1].bravery = 1
+    state, events = rolled(state, {STANDPIPE: BALLOON, APARTMENT: BALLOON,
+                                   SQUARE: BALLOON})
+    assert state.over and state.result == LOSS_BRAVERY
+    assert [e.data["location"] for e in events if e.kind == "sighting"] == [STANDPIPE,
+                                                                            APARTMENT]
+    state = arrange(["bev", "ben"])
+    _two_empty_and_one_left_in_the_standpipe(state, content.board().influence_length - 2)
+    state, events = rolled(state, {STANDPIPE: BALLOON, APARTMENT: BALLOON,
+                                   SQUARE: BALLOON})
+    assert state.over and state.result == LOSS_INFLUENCE
+    assert [e.data["location"] for e in events if e.kind == "sighting"] == [STANDPIPE,
+                                                                            APARTMENT]
 
 
 def test_all_thirteen_attacks_in_the_fight_stack_lose() -> None:

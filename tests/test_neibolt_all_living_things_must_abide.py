@@ -234,6 +234,32 @@ def test_a_failed_search_still_leaves_a_token(fixed: list[int]) -> None:
     assert al.has_token(state, state.explorers[seat].tile) and state.pending is None
 
 
+def test_the_search_is_offered_on_a_searched_room_too(fixed: list[int]) -> None:
+    """Seed 000: "While on the triple room tile, make a Knowledge or Sanity roll." Unlike
+    the scenario's other two actions, the search sets no condition on Searched tokens:
+    with all three rooms of the triple room tile searched, it is still offered (once a
+    turn), and another token goes in the room."""
+    state = start()
+    seat = _at_the_start(state)
+    assert state.haunt is not None
+    triple = sorted(al.search_tiles(state))
+    assert {state.tiles[i].room for i in triple} == {"entrance_hall", "foyer",
+                                                      "grand_staircase"}
+    for tile in triple:
+        al._add_token(state, tile)
+    state.haunt.progress["supply"] = 2
+    here = state.explorers[seat].tile
+    assert "search" in offer_ids(state, seat)
+    best = max(("knowledge", "sanity"), key=lambda t: traits.value(state, seat, t))
+    fixed += [0] * trait_dice(state, seat, best)
+    state, _ = act(state, seat, "search")
+    state, said = pick(state, 0)
+    assert "Nothing here. Keep looking!" in said
+    assert state.haunt is not None and state.haunt.progress["supply"] == 1
+    assert sum(t.get("kind") == al.SEARCHED for t in state.tiles[here].tokens) == 2
+    assert "search" not in offer_ids(state, seat)  # once during your turn
+
+
 def test_with_no_token_left_the_traitor_moves_one(fixed: list[int]) -> None:
     """Seed 000: "If there are no more Searched tokens, the traitor takes one from the
     board and puts it on your tile." """
@@ -429,9 +455,30 @@ def test_ai_goals() -> None:
     state.haunt.progress["revealed"].append(form.kind)
     assert PLUGIN.goals(state, seat) == {form.tile}
     form.alive = False
-    assert PLUGIN.goals(state, seat) == al.search_tiles(state)
+    hopeful = al.could_find(state, seat, PLUGIN.value(state, "search"))
+    assert PLUGIN.goals(state, seat) == (al.search_tiles(state) if hopeful else set())
     traitor = sides.traitor(state)
     assert traitor is not None and PLUGIN.goals(state, traitor) == set()
+
+
+def test_ai_searches_the_triple_room_tile_while_it_could_find_something() -> None:
+    """The search may now be made every turn on the triple room tile, searched or not:
+    the AI makes it (and goes there with no form on the board) only while its dice,
+    every one showing 2, could still beat 4 after the number track is subtracted."""
+    state = start()
+    seat = _at_the_start(state)
+    assert state.haunt is not None
+    for tile in al.search_tiles(state):
+        al._add_token(state, tile)
+    the_form(state).alive = False
+    best = max(trait_dice(state, seat, t) for t in ("knowledge", "sanity"))
+    state.haunt.progress["left"] = 2 * best - PLUGIN.value(state, "search")
+    assert GAME.ai_action(state, seat) == Action("act", {"what": "search"})
+    assert PLUGIN.goals(state, seat) == al.search_tiles(state)
+    state.haunt.progress["left"] += 1  # now out of reach
+    assert "search" in offer_ids(state, seat)
+    assert GAME.ai_action(state, seat) != Action("act", {"what": "search"})
+    assert PLUGIN.goals(state, seat) == set()
 
 
 @pytest.mark.parametrize("side", ["heroes", "traitor"])

@@ -18,6 +18,7 @@ from bot.games.betrayal.effects import run
 from bot.games.betrayal.haunt import STALL_ROUNDS
 from bot.games.betrayal.state import HAUNT, BetrayalState
 from bot.games.neibolt import encounters
+from bot.games.neibolt.words import say
 from bot.paths import ROOT
 from cogs.lobby import _setup_options
 from renderers.betrayal import map_geometry, render_image
@@ -106,6 +107,23 @@ def test_the_expansion_adds_its_deck_and_four_rooms() -> None:
     assert set(state.stack) >= NEW_ROOMS
     assert [len(state.decks[d]) for d in ("omen", "item", "event")] == [13, 22, 45]
     assert all(content.card(k).designed for k in state.decks[encounters.DECK])
+
+
+def _opening_story(options: dict[str, Any]) -> str:
+    _, events = GAME.setup([PlayerInfo(f"P{i}") for i in range(3)], 5, options)
+    first = events[0]
+    assert first.kind == "setup" and first.audience.is_public
+    return first.text
+
+
+def test_a_neibolt_game_opens_with_the_come_home_to_evil_story() -> None:
+    """Seed 000: "Read out the story on the COME HOME TO EVIL scenario card." The
+    expansion's own story (ours: data/neibolt/texts.yaml), not the classic game's."""
+    classic = _opening_story({})
+    told = _opening_story({"expansion": NEIBOLT})
+    assert told == say("story.come_home_to_evil") and told != classic
+    assert classic == content.say("events.intro")
+    assert "Derry" in told and "Neibolt" in told
 
 
 def test_the_classic_game_has_neither_the_deck_nor_the_rooms() -> None:

@@ -2,11 +2,12 @@
 
 The Betrayal core plays whatever edition the state names (`state.edition`). An edition
 owns what differs between the boxes: its content folders (content.add_folder), the
-decks in play and which deck a room's symbol draws, the haunt trigger at the end of a
-turn, the haunt choice once it is triggered, and what the map's footer shows. The
-classic game (edition.py beside this module) is the default; an expansion is a package
-of its own under bot/games/ with an `edition` module that registers itself here, found
-by `load_all` walking the games' packages, so no list names it.
+story told as the game opens, the decks in play and which deck a room's symbol draws,
+the haunt trigger at the end of a turn, the haunt choice once it is triggered, and
+what the map's footer shows. The classic game (edition.py beside this module) is the
+default; an expansion is a package of its own under bot/games/ with an `edition`
+module that registers itself here, found by `load_all` walking the games' packages,
+so no list names it.
 
 This module sits at the bottom: it imports only the state and the content, and the
 engine calls into whichever edition is registered. Every hook has the classic game's
@@ -39,6 +40,11 @@ class Edition:
     order = 0  # where the lobby lists it (the classic game first)
 
     # ---- setup
+    def story(self) -> str:
+        """The story read out as the game opens: the box's own (an expansion sets its
+        own stage, seed 000's COME HOME TO EVIL card); by default the classic game's."""
+        return content.say("events.intro")
+
     def rooms(self, c: content.Content) -> list[str]:
         """The room tiles of the stack (before the shuffle)."""
         return c.discoverable(self.key)

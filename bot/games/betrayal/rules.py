@@ -70,7 +70,7 @@ class BetrayalGame(Game[BetrayalState]):
         state = setup.new_state([p.name for p in players], [p.ai for p in players], seed,
                                 options)
         ctx = Ctx(state)
-        ctx.say("events.intro", kind="setup")
+        ctx.events.append(Event(editions.for_state(state).story(), kind="setup"))
         for seat in range(len(players)):
             info = content.explorer(state.explorers[seat].key)
             ctx.say("events.explorer", kind="setup", player=state.players[seat],

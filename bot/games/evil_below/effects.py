@@ -15,6 +15,7 @@ from bot.games.evil_below.state import (
     LOSS_BRAVERY,
     LOSS_EMPTY,
     OVER,
+    SIGHTINGS,
     WIN,
     EvilBelowState,
 )
@@ -137,13 +138,17 @@ def finish(state: EvilBelowState, result: str, events: list[Event]) -> None:
 
 
 def check_losses(state: EvilBelowState, events: list[Event]) -> bool:
-    """Seed 001's losses that can be checked at rest (the full Evil Influence track
-    ends the game where the child lands, sightings.py). True once the game is over."""
+    """Seed 001's losses that can be checked at rest, each at its own moment: a
+    Bravery at 0 and every attack card in the Fight Stack lose as soon as they happen
+    (between two dice too), but three empty locations lose only "after Resolving
+    Sightings", so not while the roll still has balloons to resolve (sightings.py checks
+    once the last one is done). The full Evil Influence track ends the game where the
+    child lands (sightings.py). True once the game is over."""
     if state.over:
         return True
     if any(h.bravery <= 0 for h in state.heroes):
         finish(state, LOSS_BRAVERY, events)
-    elif len(state.empty()) >= EMPTY_LOSS:
+    elif state.phase != SIGHTINGS and len(state.empty()) >= EMPTY_LOSS:
         finish(state, LOSS_EMPTY, events)
     elif not state.attack_pile and state.held is None:
         finish(state, LOSS_ATTACKS, events)

@@ -33,7 +33,7 @@ def step(state: EvilBelowState, events: list[Event]) -> None:
     if not state.sighted:
         events.append(Event(say("events.no_balloons"), kind="pennywise"))
         return
-    if effects.check_losses(state, events):
+    if effects.check_losses(state, events):  # seed 001: "after Resolving Sightings"
         return
     best = max(state.missing(w) for w in state.sighted)
     strongest = sorted({w for w in state.sighted if state.missing(w) == best})

@@ -1,6 +1,7 @@
 """The Neibolt House edition (seed 000), registered with the Betrayal core.
 
-What it changes (seed 000, "How to Play"): the four rooms join the stack, the
+What it changes (seed 000, "How to Play"): the game opens with the COME HOME TO EVIL
+card's story (ours, data/neibolt/texts.yaml), the four rooms join the stack, the
 Pennywise Encounter deck is dealt beside the three decks, before the haunt an omen
 room draws an encounter instead of an omen, the haunt roll counts face-up encounters
 and starts at 5+, and the encounter that starts it picks the scenario (COME HOME TO
@@ -37,6 +38,11 @@ class Neibolt(Edition):
     key = KEY
     name = say("labels.edition")
     order = 1
+
+    def story(self) -> str:
+        """Seed 000 has the COME HOME TO EVIL card's story read out instead of the
+        classic game's; the card's words are not ours to print, so this is our telling."""
+        return say("story.come_home_to_evil")
 
     def decks(self, c: content.Content) -> dict[str, list[str]]:
         decks = super().decks(c)

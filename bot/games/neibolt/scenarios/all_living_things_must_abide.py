@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.core import dice as core_dice
 from bot.core.events import to_player
-from bot.games.betrayal import content, decks, traits, turn
+from bot.games.betrayal import content, decks, rolls, traits, turn
 from bot.games.betrayal.cards import Offer, resumer
 from bot.games.betrayal.cards.attacks import attack_dice, weapon_dice
 from bot.games.betrayal.context import Ctx
@@ -88,8 +88,17 @@ def clue_tiles(state: BetrayalState) -> set[int]:
 
 
 def search_tiles(state: BetrayalState) -> set[int]:
-    """The rooms of the triple room tile not searched yet."""
-    return {i for i, t in enumerate(state.tiles) if t.room in TRIPLE and not has_token(state, i)}
+    """The rooms of the triple room tile, searched or not: seed 000's search ("While on
+    the triple room tile, make a Knowledge or Sanity roll") sets no condition on
+    Searched tokens, where the scenario's other actions do."""
+    return {i for i, t in enumerate(state.tiles) if t.room in TRIPLE}
+
+
+def could_find(state: BetrayalState, seat: int, target: int) -> bool:
+    """Whether this hero's search could reach `target` after the number track is
+    subtracted, with the better of its Knowledge and Sanity dice all showing 2."""
+    need = target + int(progress(state).get("left", 0))
+    return any(rolls.could_pass(state, seat, (trait, need)) for trait in ("knowledge", "sanity"))
 
 
 def weakness_met(state: BetrayalState, monster: Monster, seat: int, weapon: str) -> bool:
@@ -166,7 +175,7 @@ class AllLivingThingsMustAbide(HauntPlugin):
                                      strength=combat.monster_trait(state, found, "sanity")))
         if found is not None and room in CLUE_ROOMS and not has_token(state, here):
             offers.append(self.offer(state, "discover", target=self.value(state, "discover")))
-        if room in TRIPLE and not has_token(state, here):
+        if here in search_tiles(state):
             offers.append(self.offer(state, "search", track=progress(state)["left"],
                                      target=self.value(state, "search")))
         return offers
@@ -256,12 +265,14 @@ class AllLivingThingsMustAbide(HauntPlugin):
     def goals(self, state: BetrayalState, seat: int) -> set[int]:
         """Heroes: a stunned form first (to banish it); while its weakness is unknown,
         those who know more than they hit go to a clue room; else to the form. With no
-        form on the board, search the triple room tile. The traitor hunts heroes."""
+        form on the board, those whose search could find something go to the triple room
+        tile (the others explore). The traitor hunts heroes."""
         if sides.is_traitor(state, seat):
             return set()
         found = form(state)
         if found is None:
-            return search_tiles(state)
+            return search_tiles(state) if could_find(state, seat, self.value(
+                state, "search")) else set()
         if found.stunned:
             return {found.tile}
         clues = clue_tiles(state)
@@ -272,11 +283,15 @@ class AllLivingThingsMustAbide(HauntPlugin):
 
     def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
         """Banish whenever possible, then learn the weakness (not one already known),
-        then search."""
+        then search, unless even every die showing 2 would fall short once the number
+        track is subtracted: the search may be made every turn on the triple room tile,
+        and one that cannot find anything only moves Searched tokens around."""
         found = form(state)
         known = found is not None and found.kind in progress(state)["revealed"]
         for wanted in ("banish", "discover", "search"):
             if wanted == "discover" and known:
+                continue
+            if wanted == "search" and not could_find(state, seat, self.value(state, "search")):
                 continue
             pick = next((o for o in offers if o.id == wanted), None)
             if pick is not None:
