@@ -16,6 +16,9 @@ from bot.core.events import Event
 
 LINES = 3  # the live text's lines at most, the footer's included
 SHORT = 120  # a headline longer than this shows its first sentence only
+# A first sentence longer than this (a line with no sentence end) is cut at a word: three
+# headlines then always fit one live message, and a normal turn never overflows it.
+LONGEST = 400
 # A sentence ends at . ! or ? before a capital, but not after a title ("Mr. Keene").
 _SENTENCE_END = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)[.!?](?=\s+[A-Z\"“(])")
 
@@ -27,11 +30,16 @@ def is_headline(event: Event, detail_kinds: Iterable[str]) -> bool:
 
 def short(line: str) -> str:
     """The line as the live message shows it: a long one (a card's whole text) cut after
-    its first sentence, which names what happened; the log keeps the rest."""
+    its first sentence, which names what happened, and never past LONGEST; the log
+    keeps the rest."""
     if len(line) <= SHORT:
         return line
     end = _SENTENCE_END.search(line, 10)
-    return line[:end.end()] if end is not None else line
+    first = line[:end.end()] if end is not None else line
+    if len(first) <= LONGEST:
+        return first
+    cut = first[:LONGEST - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[LONGEST // 2:] else cut) + "…"
 
 
 def choose(lines: list[str], room: int, *, newest: bool = True) -> list[int]:
