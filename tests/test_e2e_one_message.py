@@ -6,9 +6,9 @@ itself (UPDATE_MESSAGE): one request to Discord instead of a defer and a PATCH; 
 action is deferred and patched as before; a refusal stays private; a failed answer falls
 back to the PATCH, shown once. In IT: Evil Below (seed 7, the youngest in seat 4, four
 people and three AI seats) a fight revealed card by card stays on its message, and no
-message without controls still says whose move it is: an arranged fight, long enough to
-outgrow a message, and the game's own first fight, played as people would. (A crash
-while the answer is in flight: tests/test_e2e_crash.py, steps 2 and 3.)
+message without controls still says whose move it is: a fight arranged with a long Fight
+Stack, and the game's own first fight, played as people would. (A crash while the answer
+is in flight: tests/test_e2e_crash.py, steps 2 and 3.)
 """
 
 from __future__ import annotations
