@@ -21,7 +21,6 @@ its post is dropped with a log line, as before."""
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import io
 import logging
 from collections.abc import Callable
@@ -43,43 +42,15 @@ from cogs.bot_permissions import missing_in_cache
 from cogs.components import ControlRow, live_rows, play_again_rows
 from cogs.live_layout import BOARD_FILE, CONTROLS_BUDGET, Board, live_layout
 from cogs.reply import edit_by_reply
+from cogs.sending import THREAD_ARCHIVE_MINUTES, malformed, nonce, permanent
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week, the longest Discord offers: games can be slow
-NONCE_LIMIT = 25  # Discord's longest nonce
 MISSING_ACCESS = 50001  # Discord's code for a channel the bot may not even view
 # What the outlet remembers per channel, member or thread, most recent kept: a process
 # serving many channels must not grow with every channel it ever served, and forgetting
 # the oldest costs one more request or one notice fewer (issue 19). ~200 bytes an entry.
 KEPT = 10_000
-
-
-def nonce(key: str, part: str) -> str | None:
-    """The message's nonce: the delivery's key and the message's place in it. Sent
-    with enforce_nonce (discord.py does so whenever a nonce is given), Discord answers a
-    repeat within minutes with the message already made, so a delivery redone after a
-    crash shows once. No key, no nonce."""
-    if not key:
-        return None
-    text = f"{key}.{part}"
-    if len(text) <= NONCE_LIMIT:
-        return text
-    return hashlib.blake2s(text.encode(), digest_size=12).hexdigest()[:NONCE_LIMIT]
-
-
-def permanent(exc: discord.HTTPException) -> bool:
-    """Refusals another try would meet again (no access, no channel, a request Discord
-    finds malformed): a turn reminder is dropped with a log line rather than owed
-    forever. A 429 is not one: discord.py waited and tried again already."""
-    return isinstance(exc, discord.Forbidden | discord.NotFound) or malformed(exc)
-
-
-def malformed(exc: discord.HTTPException) -> bool:
-    """A 4xx other than no access, no such thing or too many requests: Discord says the
-    request itself is wrong, which is our bug. Another try would be refused the same, so
-    the part is dropped, the game goes on, and the log says ERROR once."""
-    return 400 <= exc.status < 500 and exc.status not in (403, 404, 429)
 
 
 class DiscordOutlet:
