@@ -32,7 +32,7 @@ from discord import app_commands
 
 from bot import games
 from bot.core.lru import RecentDict, RecentSet
-from bot.delivery import DeliveryFailed, PostRefused
+from bot.delivery import PLAY_BY_PLAY, DeliveryFailed, PostRefused
 from bot.live_message import LIMIT, Step, chunks, jump_link, step, text_of
 from bot.sessions import Post, Prompt
 from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
@@ -41,6 +41,7 @@ from cogs import mentions
 from cogs.bot_permissions import missing_in_cache
 from cogs.components import ControlRow, live_rows, play_again_rows
 from cogs.live_layout import BOARD_FILE, CONTROLS_BUDGET, Board, live_layout
+from cogs.play_by_play import PlayByPlay
 from cogs.reply import edit_by_reply
 from cogs.sending import THREAD_ARCHIVE_MINUTES, malformed, nonce, permanent
 
@@ -73,6 +74,8 @@ class DiscordOutlet:
         # Game -> whether its channel's outage is open (its last notice says refused), as
         # far as this process has read or written it; a finished game is forgotten.
         self._outage: RecentDict[int, bool] = RecentDict(KEPT)
+        # Each game's play-by-play thread, for servers that want every line in one.
+        self.play_by_play = PlayByPlay(client, store, kept=KEPT)
 
     def take_undelivered(self, channel_id: int, user_id: int) -> bool:
         """True once per failed DM: the caller then tells the user ephemerally."""
@@ -131,6 +134,10 @@ class DiscordOutlet:
                       table.channel_id, exc)
             return
         await self._outage_ended(table)
+        # After the live message, which players read first; before the DM prompt's
+        # bookkeeping, which a delivery the thread leaves owed must find as it was.
+        result = await self._result_link(table) if table.status == OVER else ""
+        await self.play_by_play.tell(table, post, result=result)
         await self._clear_previous_dm(table, dm_prompt,
                                       prompt.user_id if prompt is not None else None)
         if table.status == OVER:
@@ -194,10 +201,21 @@ class DiscordOutlet:
             return False
         return True
 
+    async def _result_link(self, table: Table) -> str:
+        """Where the game's newest post is: at the end, its result."""
+        live = await self._live(table)
+        if live is None or not live.message_id:
+            return f"<#{table.channel_id}>"
+        return jump_link(table.guild_id, table.channel_id, live.message_id)
+
     async def _close_threads(self, table: Table) -> None:
         """The game is over: each team thread gets a last line pointing to the result,
-        then is archived and locked (its history stays readable)."""
+        then is archived and locked (its history stays readable). The play-by-play
+        thread closes in its own words (cogs/play_by_play.py)."""
+        public = await self.store.get_thread(table.id or 0, PLAY_BY_PLAY)
         for thread_id in await self.store.threads_of(table.id or 0):
+            if thread_id == public:
+                continue
             try:
                 thread = self.client.get_channel(thread_id) \
                     or await self.client.fetch_channel(thread_id)
