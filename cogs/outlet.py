@@ -16,7 +16,10 @@ is missing. The game's moderators get one notice per outage in /gm log (the stor
 bot_notices, so a restart does not tell it again), and one more when posts go through
 again. While discord.py's cache says the permission is still missing, a retry sends
 nothing (`refusal`). A deleted channel (404) is different: nothing can resume there, so
-its post is dropped with a log line, as before."""
+its post is dropped with a log line, as before.
+
+A server may want every public line in a public thread of the game as well: after the
+live message, cogs/play_by_play.py posts them there (the post says whether)."""
 
 from __future__ import annotations
 
