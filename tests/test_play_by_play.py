@@ -16,8 +16,9 @@ from bot.core.actions import Action
 from bot.delivery import PLAY_BY_PLAY, TURN_KIND, Post, delivery_key, plan
 from bot.guild_settings import GuildSettings
 from bot.sessions import Sessions
-from bot.store import ACTIVE, SqliteStore, Table
-from cogs.play_by_play import NAME_MOST, bold, story, thread_name
+from bot.store import ACTIVE, OVER, SqliteStore, Table
+from bot.texts import say
+from cogs.play_by_play import NAME_MOST, PlayByPlay, bold, story, thread_name
 from tests.helpers import team_game
 from tests.test_sessions import (
     BOB,
@@ -112,3 +113,41 @@ async def test_no_game_team_takes_the_play_by_play_threads_key(
             await sessions.act(CHANNEL, HOST, Action(T.START))
         assert {team for team, _, _ in outlet.teams} == {"red", "blue"}
         assert any(PLAY_BY_PLAY in r.getMessage() for r in caplog.records)
+
+
+class StubThread:
+    """What the thread is asked: its messages (and their nonces), and its edits."""
+
+    def __init__(self) -> None:
+        self.id = 4242
+        self.sent: list[tuple[str, str | None]] = []
+        self.edits: list[dict[str, object]] = []
+
+    async def send(self, text: str, *, nonce: str | None = None, **_: object) -> None:
+        self.sent.append((text, nonce))
+
+    async def edit(self, **fields: object) -> None:
+        self.edits.append(fields)
+
+
+@pytest.mark.parametrize(("documents", "words"), [([], "play_by_play.closed"),
+                                                   (["The heroes' book..."],
+                                                    "play_by_play.closed_books")])
+async def test_the_end_closes_the_thread_in_its_own_words(
+        monkeypatch: pytest.MonkeyPatch, documents: list[str], words: str) -> None:
+    """The end's lines, then the last line (the books read out at the end stay in the
+    channel, beside the result it links to), then archived: never locked."""
+    thread = StubThread()
+    threads = PlayByPlay(None, None, kept=10)  # type: ignore[arg-type]
+
+    async def known(table: Table, *, fresh: bool, open_new: bool) -> StubThread:
+        return thread
+
+    monkeypatch.setattr(threads, "_thread", known)
+    table = Table(channel_id=1, guild_id=2, kind=KIND, host_id=3, seed=1, status=OVER, id=7)
+    post = Post(lines=["Ann wins."], documents=documents, key="7.z", play_by_play=True)
+    await threads.tell(table, post, result="https://discord.com/channels/2/1/99")
+    assert [text for text, _ in thread.sent] == [
+        "Ann wins.", say(words, result="https://discord.com/channels/2/1/99")]
+    assert len({nonce for _, nonce in thread.sent}) == 2 and all(n for _, n in thread.sent)
+    assert thread.edits == [{"archived": True}]
