@@ -11,6 +11,10 @@ crash, that the outlet turns into Discord nonces so a delivery sent again shows 
 A private or team document (a side's secret book) waits for the public post: the post
 says what brings it (the sides just formed), so the book must not arrive first. `plan`
 leaves those out; `late` names them, to be sent after the post.
+
+A server may want every public line in the game's play-by-play thread too (its setting,
+which the sessions layer reads): the post says so (`Post.play_by_play`), and the outlet
+keeps that thread beside the teams' ones, under a key no team can have (`PLAY_BY_PLAY`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ from renderers import describe_public, render_public
 log = logging.getLogger(__name__)
 
 DOCUMENT_KINDS = frozenset({"book"})  # public events too long and too whole to shorten
+TURN_KIND = "turn"  # the event that opens a turn, in every game (its line names the turn)
+# The store keeps each team's thread by the team's name, and the game's play-by-play
+# thread by this: a game team of this name would share it, so `_teams` drops one.
+PLAY_BY_PLAY = "#play-by-play"
 
 Sequenced = list[tuple[int, Event]]  # events with their place in the game's log
 
@@ -78,6 +86,12 @@ class Post:
     # For each of `lines`, whether the live message shows it whole and always (a
     # rumble's score: Game.whole_kinds), whatever room its few lines leave.
     whole: list[bool] = field(default_factory=list)
+    # For each of `lines`, whether its event opens a turn (TURN_KIND): where a reader of
+    # every line sees the turn change.
+    turns: list[bool] = field(default_factory=list)
+    # The server wants every one of `lines` in the game's play-by-play thread as well
+    # (GuildSettings.play_by_play, read by the sessions layer for this delivery).
+    play_by_play: bool = False
 
 
 class DeliveryFailed(Exception):
@@ -145,6 +159,7 @@ class Plan:
     alt: str = ""  # the board's alt text
     headlines: list[bool] = field(default_factory=list)  # each of `lines`: shown live
     whole: list[bool] = field(default_factory=list)  # each of `lines`: shown live, whole
+    turns: list[bool] = field(default_factory=list)  # each of `lines`: opens a turn
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
@@ -219,6 +234,7 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
     told = [e for e in public if e.kind not in DOCUMENT_KINDS]
     headlines = [is_headline(e, detail) for e in told]
     kept_whole = [e.kind in whole for e in told]
+    turns = [e.kind == TURN_KIND for e in told]
     if table.state is not None:
         state = table_rules.game_state(table)
         game = table_rules.game_of(table)
@@ -232,7 +248,7 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text for e in public if e.kind in DOCUMENT_KINDS],
                 prompt_of(table), image, chapter, turn, drawn,
-                members(table, sequenced), line_seqs, alt, headlines, kept_whole)
+                members(table, sequenced), line_seqs, alt, headlines, kept_whole, turns)
 
 
 def prompt_of(table: Table) -> Prompt | None:
@@ -279,7 +295,12 @@ def player_users(table: Table, seat: int) -> list[int]:
 def _teams(table: Table) -> dict[str, list[int]]:
     if table.state is None:
         return {}
-    return table_rules.game_of(table).teams(table_rules.game_state(table))
+    teams = table_rules.game_of(table).teams(table_rules.game_state(table))
+    if PLAY_BY_PLAY in teams:  # its lines would go to the public thread: never
+        log.error("game %s names a team %r, the play-by-play thread's key; its lines "
+                  "are not delivered", table.kind, PLAY_BY_PLAY)
+        teams = {team: seats for team, seats in teams.items() if team != PLAY_BY_PLAY}
+    return teams
 
 
 def _team_users(table: Table, seats: list[int]) -> list[int]:

@@ -4,7 +4,8 @@ The stored form is a plain JSON object, read through `GuildSettings.from_dict`, 
 drops what it does not know and clamps what is out of range: a setting written by an
 older or newer bot never stops a server's games. Every field has the default a server
 gets before anyone touched a setting: no moderator role beyond Manage Channels, no turn
-timer, game commands anywhere.
+timer, game commands anywhere, no play-by-play thread (a thread the bot opens in every
+game's channel is a server's choice to make, not a surprise).
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ class GuildSettings:
     act_minutes: int | None = None  # then, after this long, `timer_end` applies
     timer_end: str = REMIND
     game_channels: tuple[int, ...] = field(default=())  # empty: game commands anywhere
+    # Every public line of each game also goes to a public thread of its channel
+    # (cogs/play_by_play.py), where the live message tells a turn in three lines.
+    play_by_play: bool = False
 
     @property
     def timer_on(self) -> bool:
@@ -57,6 +61,8 @@ class GuildSettings:
         if len(self.game_channels) > MAX_CHANNELS or not all(
                 isinstance(c, int) and not isinstance(c, bool) for c in self.game_channels):
             return "game_channel"
+        if not isinstance(self.play_by_play, bool):
+            return "play_by_play"
         return None
 
     @property
@@ -86,4 +92,5 @@ class GuildSettings:
             act_minutes=minutes("act_minutes"),
             timer_end=end if end in TIMER_ENDS else REMIND,
             game_channels=tuple(c for c in channels if isinstance(c, int))[:MAX_CHANNELS],
+            play_by_play=data.get("play_by_play") is True,  # only a true a bot wrote
         )

@@ -699,11 +699,20 @@ class Sessions:
         post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt, dm_failed=failed,
                     documents=plan.documents, key=key,
                     chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs, alt=plan.alt,
-                    headlines=plan.headlines, whole=plan.whole)
+                    headlines=plan.headlines, whole=plan.whole, turns=plan.turns,
+                    play_by_play=await self._play_by_play(table))
         await self.outlet.publish(table, post)
         late = await self._send_late(table, owed, key)
         missed = list(dict.fromkeys(u for u in late if u not in failed))
         return replace(post, dm_failed=[*failed, *missed]) if missed else post
+
+    async def _play_by_play(self, table: Table) -> bool:
+        """Whether this delivery's lines go to the game's play-by-play thread too: the
+        server turned it on (read per delivery, so a change reaches a running game at
+        its next move), and the game has begun (a lobby's end opens no thread)."""
+        if table.state is None or table.guild_id is None:
+            return False
+        return (await self.settings.get(table.guild_id)).play_by_play is True
 
     async def _send_late(self, table: Table, owed: Sequenced, key: str) -> list[int]:
         """The documents that wait for the post (delivery.late); the users they could not

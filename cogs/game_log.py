@@ -15,13 +15,13 @@ from typing import Any
 import discord
 
 from bot.core.errors import IllegalAction
+from bot.delivery import TURN_KIND
 from bot.discord_limits import CONTENT_MAX
 from bot.live_message import split_line
 from bot.store import LoggedEvent
 from bot.texts import say
 from cogs.common import bot_of, handling, sessions_of
 
-TURN_KIND = "turn"  # the event that opens a turn, in every game
 LOG_EVENTS = 20_000  # more public lines than the longest game says
 PAGE = CONTENT_MAX - 60  # a page's lines, leaving room for its heading
 

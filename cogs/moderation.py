@@ -29,12 +29,21 @@ from cogs.common import (
     say_ephemeral,
     sessions_of,
 )
-from cogs.moderation_views import changed, log_text, seat_choices, seat_index, settings_text
+from cogs.moderation_views import (
+    SWITCH,
+    changed,
+    log_text,
+    seat_choices,
+    seat_index,
+    settings_text,
+)
 
 Minutes = app_commands.Range[int, 0, MAX_MINUTES]
 SEAT_TEXT_MOST = 100  # a seat's number or a part of its label: no longer than a label
 TIMER_ENDS = [app_commands.Choice(name=say(f"settings.end_{end}"), value=end)
               for end in (REMIND, AI_PLAYS, SKIP)]
+ON_OFF = [app_commands.Choice(name=say(f"settings.switch_{value}"), value=value)
+          for value in SWITCH]
 
 
 def _need_moderator(interaction: discord.Interaction) -> None:
@@ -148,14 +157,16 @@ class ModerationCog(commands.GroupCog, group_name="gm",
         act_minutes="After this many minutes the turn timer ends (0: off)",
         timer_end="What happens when the turn timer ends",
         game_channel="Allow games in this channel (give it again to take it off the list)",
+        play_by_play="Every line of each game also in a public thread of its channel",
         reset="Back to the defaults")
-    @app_commands.choices(timer_end=TIMER_ENDS)
+    @app_commands.choices(timer_end=TIMER_ENDS, play_by_play=ON_OFF)
     async def settings(self, interaction: discord.Interaction,
                        mod_role: discord.Role | None = None,
                        remind_minutes: Minutes | None = None,
                        act_minutes: Minutes | None = None,
                        timer_end: app_commands.Choice[str] | None = None,
                        game_channel: discord.TextChannel | None = None,
+                       play_by_play: app_commands.Choice[str] | None = None,
                        reset: bool = False) -> None:
         async with handling(interaction, "gm settings"):
             _need_moderator(interaction)
@@ -166,7 +177,8 @@ class ModerationCog(commands.GroupCog, group_name="gm",
                 raise IllegalAction(say("errors.settings_admin_only"))
             if mod_role is not None and mod_role.is_default():
                 raise IllegalAction(say("errors.bad_option"))
-            given = (mod_role, remind_minutes, act_minutes, timer_end, game_channel)
+            given = (mod_role, remind_minutes, act_minutes, timer_end, game_channel,
+                     play_by_play)
             if reset:
                 new = await cache.put(guild_id, GuildSettings())
                 head = say("settings.reset")
@@ -175,7 +187,8 @@ class ModerationCog(commands.GroupCog, group_name="gm",
                     current, mod_role=mod_role.id if mod_role else None,
                     remind_minutes=remind_minutes, act_minutes=act_minutes,
                     timer_end=timer_end.value if timer_end else None,
-                    game_channel=game_channel.id if game_channel else None))
+                    game_channel=game_channel.id if game_channel else None,
+                    play_by_play=play_by_play.value if play_by_play else None))
                 head = say("settings.saved")
             else:
                 new, head = current, ""

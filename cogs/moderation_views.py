@@ -20,6 +20,7 @@ from cogs.bot_permissions import NAMED, names_text
 
 AUTOCOMPLETE_LIMIT = 25  # Discord: choices an autocomplete may offer
 MESSAGE_LIMIT = CONTENT_MAX
+SWITCH = {"on": True, "off": False}  # an on/off setting's choices (their words: settings.switch_*)
 
 
 def settings_text(settings: GuildSettings) -> str:
@@ -41,6 +42,8 @@ def settings_text(settings: GuildSettings) -> str:
         lines.append(say("settings.channels", channels=channel_list(settings)))
     else:
         lines.append(say("settings.channels_any"))
+    lines.append(say("settings.play_by_play_on" if settings.play_by_play is True
+                     else "settings.play_by_play_off"))
     return "\n".join(lines)
 
 
@@ -50,7 +53,7 @@ def channel_list(settings: GuildSettings) -> str:
 
 def changed(current: GuildSettings, *, mod_role: int | None, remind_minutes: int | None,
             act_minutes: int | None, timer_end: str | None,
-            game_channel: int | None) -> GuildSettings:
+            game_channel: int | None, play_by_play: str | None = None) -> GuildSettings:
     """The settings after one /gm settings call. A role or channel given again is taken
     off (a toggle: the one option both sets and clears); 0 minutes turns a timer off.
     A value outside its setting (a stale command registration sends any) is refused,
@@ -60,6 +63,8 @@ def changed(current: GuildSettings, *, mod_role: int | None, remind_minutes: int
             raise IllegalAction(say("errors.bad_setting", name=name))
     if timer_end is not None and timer_end not in TIMER_ENDS:
         raise IllegalAction(say("errors.bad_setting", name="timer_end"))
+    if play_by_play is not None and play_by_play not in SWITCH:
+        raise IllegalAction(say("errors.bad_setting", name="play_by_play"))
     new = current
     if mod_role is not None:
         new = replace(new, mod_role=None if mod_role == current.mod_role else mod_role)
@@ -78,6 +83,8 @@ def changed(current: GuildSettings, *, mod_role: int | None, remind_minutes: int
         else:
             channels = (*channels, game_channel)
         new = replace(new, game_channels=channels)
+    if play_by_play is not None:
+        new = replace(new, play_by_play=SWITCH[play_by_play])
     return new
 
 

@@ -16,12 +16,14 @@ is missing. The game's moderators get one notice per outage in /gm log (the stor
 bot_notices, so a restart does not tell it again), and one more when posts go through
 again. While discord.py's cache says the permission is still missing, a retry sends
 nothing (`refusal`). A deleted channel (404) is different: nothing can resume there, so
-its post is dropped with a log line, as before."""
+its post is dropped with a log line, as before.
+
+A server may want every public line in a public thread of the game as well: after the
+live message, cogs/play_by_play.py posts them there (the post says whether)."""
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import io
 import logging
 from collections.abc import Callable
@@ -33,7 +35,7 @@ from discord import app_commands
 
 from bot import games
 from bot.core.lru import RecentDict, RecentSet
-from bot.delivery import DeliveryFailed, PostRefused
+from bot.delivery import PLAY_BY_PLAY, DeliveryFailed, PostRefused
 from bot.live_message import LIMIT, Step, chunks, jump_link, step, text_of
 from bot.sessions import Post, Prompt
 from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
@@ -42,44 +44,17 @@ from cogs import mentions
 from cogs.bot_permissions import missing_in_cache
 from cogs.components import ControlRow, live_rows, play_again_rows
 from cogs.live_layout import BOARD_FILE, CONTROLS_BUDGET, Board, live_layout
+from cogs.play_by_play import PlayByPlay
 from cogs.reply import edit_by_reply
+from cogs.sending import THREAD_ARCHIVE_MINUTES, malformed, nonce, permanent
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week, the longest Discord offers: games can be slow
-NONCE_LIMIT = 25  # Discord's longest nonce
 MISSING_ACCESS = 50001  # Discord's code for a channel the bot may not even view
 # What the outlet remembers per channel, member or thread, most recent kept: a process
 # serving many channels must not grow with every channel it ever served, and forgetting
 # the oldest costs one more request or one notice fewer (issue 19). ~200 bytes an entry.
 KEPT = 10_000
-
-
-def nonce(key: str, part: str) -> str | None:
-    """The message's nonce: the delivery's key and the message's place in it. Sent
-    with enforce_nonce (discord.py does so whenever a nonce is given), Discord answers a
-    repeat within minutes with the message already made, so a delivery redone after a
-    crash shows once. No key, no nonce."""
-    if not key:
-        return None
-    text = f"{key}.{part}"
-    if len(text) <= NONCE_LIMIT:
-        return text
-    return hashlib.blake2s(text.encode(), digest_size=12).hexdigest()[:NONCE_LIMIT]
-
-
-def permanent(exc: discord.HTTPException) -> bool:
-    """Refusals another try would meet again (no access, no channel, a request Discord
-    finds malformed): a turn reminder is dropped with a log line rather than owed
-    forever. A 429 is not one: discord.py waited and tried again already."""
-    return isinstance(exc, discord.Forbidden | discord.NotFound) or malformed(exc)
-
-
-def malformed(exc: discord.HTTPException) -> bool:
-    """A 4xx other than no access, no such thing or too many requests: Discord says the
-    request itself is wrong, which is our bug. Another try would be refused the same, so
-    the part is dropped, the game goes on, and the log says ERROR once."""
-    return 400 <= exc.status < 500 and exc.status not in (403, 404, 429)
 
 
 class DiscordOutlet:
@@ -102,6 +77,8 @@ class DiscordOutlet:
         # Game -> whether its channel's outage is open (its last notice says refused), as
         # far as this process has read or written it; a finished game is forgotten.
         self._outage: RecentDict[int, bool] = RecentDict(KEPT)
+        # Each game's play-by-play thread, for servers that want every line in one.
+        self.play_by_play = PlayByPlay(client, store, kept=KEPT)
 
     def take_undelivered(self, channel_id: int, user_id: int) -> bool:
         """True once per failed DM: the caller then tells the user ephemerally."""
@@ -160,6 +137,10 @@ class DiscordOutlet:
                       table.channel_id, exc)
             return
         await self._outage_ended(table)
+        # After the live message, which players read first; before the DM prompt's
+        # bookkeeping, which a delivery the thread leaves owed must find as it was.
+        result = await self._result_link(table) if table.status == OVER else ""
+        await self.play_by_play.tell(table, post, result=result)
         await self._clear_previous_dm(table, dm_prompt,
                                       prompt.user_id if prompt is not None else None)
         if table.status == OVER:
@@ -223,10 +204,21 @@ class DiscordOutlet:
             return False
         return True
 
+    async def _result_link(self, table: Table) -> str:
+        """Where the game's newest post is: at the end, its result."""
+        live = await self._live(table)
+        if live is None or not live.message_id:
+            return f"<#{table.channel_id}>"
+        return jump_link(table.guild_id, table.channel_id, live.message_id)
+
     async def _close_threads(self, table: Table) -> None:
         """The game is over: each team thread gets a last line pointing to the result,
-        then is archived and locked (its history stays readable)."""
+        then is archived and locked (its history stays readable). The play-by-play
+        thread closes in its own words (cogs/play_by_play.py)."""
+        public = await self.store.get_thread(table.id or 0, PLAY_BY_PLAY)
         for thread_id in await self.store.threads_of(table.id or 0):
+            if thread_id == public:
+                continue
             try:
                 thread = self.client.get_channel(thread_id) \
                     or await self.client.fetch_channel(thread_id)

@@ -11,7 +11,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from tests.fakediscord import FakeDiscord, discord_errors, running_bot
+from tests.fakediscord import FakeChannel, FakeDiscord, discord_errors, running_bot
 from tests.fakediscord import permissions as P
 
 GUILD, ROLE, BOT = 1, 2, 3
@@ -78,6 +78,42 @@ def test_embeds_without_embed_links_are_dropped_and_an_empty_message_refused() -
     assert P.without_embeds(EVERY, kept, files=False) is None and kept["embeds"]
     empty = {"content": "", "embeds": [{"title": "t"}]}
     assert P.without_embeds(EVERY & ~P.EMBED_LINKS, empty, files=False) == P.EMPTY_MESSAGE
+
+
+def _thread(*, archived: bool = False, locked: bool = False) -> FakeChannel:
+    return FakeChannel(id=9, name="t", type=11, parent_id=8, owner_id=BOT, archived=archived,
+                       locked=locked)
+
+
+@pytest.mark.parametrize(("perms", "creator", "thread", "body", "refused"), [
+    (EVERY & ~P.MANAGE_THREADS, True, _thread(), {"archived": True}, None),
+    (EVERY & ~P.MANAGE_THREADS, False, _thread(), {"archived": True}, P.MISSING_PERMISSIONS),
+    (EVERY, False, _thread(), {"name": "n"}, None),
+    (EVERY & ~P.MANAGE_THREADS, True, _thread(), {"archived": True, "locked": True},
+     P.MISSING_PERMISSIONS),
+    (EVERY, True, _thread(), {"archived": True, "locked": True}, None),
+    (EVERY, True, _thread(archived=True), {"archived": True}, P.THREAD_ARCHIVED),
+    (EVERY, True, _thread(archived=True), {"name": "n"}, P.THREAD_ARCHIVED),
+    (EVERY & ~P.MANAGE_THREADS, False, _thread(archived=True), {"archived": False}, None),
+    (EVERY & ~P.MANAGE_THREADS, False, _thread(archived=True, locked=True),
+     {"archived": False}, P.MISSING_PERMISSIONS),
+    (EVERY & ~P.MANAGE_THREADS, True, _thread(archived=True, locked=True),
+     {"archived": False}, None),
+])
+def test_what_editing_a_thread_needs(perms: int, creator: bool, thread: FakeChannel,
+                                     body: dict[str, object],
+                                     refused: P.Refusal | None) -> None:
+    """Archive and rename: its creator or Manage Threads; lock: Manage Threads; an
+    archived thread: nothing but unarchiving (a locked one: its creator or Manage
+    Threads)."""
+    assert P.refusal_to_edit_thread(perms, thread, body, creator=creator) == refused
+
+
+def test_a_public_thread_needs_create_public_threads() -> None:
+    assert P.refusal_to_open_thread(EVERY & ~P.CREATE_PUBLIC_THREADS, private=False) \
+        == P.MISSING_PERMISSIONS
+    assert P.refusal_to_open_thread(EVERY & ~P.CREATE_PUBLIC_THREADS, private=True) is None
+    assert P.refusal_to_open_thread(EVERY & ~P.CREATE_PRIVATE_THREADS, private=False) is None
 
 
 def test_a_permission_name_is_checked() -> None:

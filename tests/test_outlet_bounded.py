@@ -95,3 +95,12 @@ async def test_thread_members_and_dm_prompts_of_many_channels_stay_bounded(
     await outlet._post_in_thread(newest, [CHANNELS * 10 + 1, CHANNELS * 10 + 2], "again", "")
     assert newest.added == []  # still known: no request to add them again
     assert outlet._last_dm_prompt[CHANNELS] == (CHANNELS * 5, CHANNELS * 7, CHANNELS * 10 + 1)
+
+
+async def test_games_whose_play_by_play_thread_was_refused_stay_bounded(
+        outlet: DiscordOutlet) -> None:
+    threads = outlet.play_by_play
+    for channel in range(1, CHANNELS + 1):
+        threads._refused(table(channel), discord.Forbidden(Refused(), "Missing Permissions"))
+    assert len(threads.skipped) == KEPT
+    assert CHANNELS in threads.skipped and 1 not in threads.skipped  # the oldest let go

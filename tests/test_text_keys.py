@@ -18,6 +18,7 @@ from bot.guild_settings import TIMER_ENDS
 from bot.texts import TABLE, TextBook
 from cogs.betrayal import DIRECTION_VALUES
 from cogs.bot_permissions import NAMED
+from cogs.moderation_views import SWITCH
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot").glob("*.py")])
@@ -79,6 +80,7 @@ def _faces() -> set[str]:
 DOMAINS: dict[tuple[str, str], tuple[TextBook, set[str]]] = {
     ("cogs/moderation.py", "settings.end_{}"): (TABLE, set(TIMER_ENDS)),
     ("cogs/moderation_views.py", "settings.end_{}"): (TABLE, set(TIMER_ENDS)),
+    ("cogs/moderation.py", "settings.switch_{}"): (TABLE, set(SWITCH)),
     ("cogs/betrayal.py", "dirs.{}"): (betrayal._TEXTS, set(DIRECTION_VALUES)),
     ("cogs/betrayal.py", "cog.none_open.{}"): (
         betrayal._TEXTS, literal_args("cogs/betrayal.py", "_play", 1)),

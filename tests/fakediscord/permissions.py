@@ -22,7 +22,13 @@ What is refused (the documented choices):
   embeds (a message left with nothing to show is 400 50006, as an empty one is).
 - editing or deleting the bot's own message needs View Channel only: Send Messages
   restricts new messages, not existing ones (discord-api-docs issue 3096).
-- a private thread without Create Private Threads: 403 50013.
+- a private thread without Create Private Threads, a public one (type 11, with or
+  without a starter message) without Create Public Threads: 403 50013.
+- editing a thread (developer docs, "Modify Channel" for threads and "Threads" >
+  Permissions): an archived thread takes no change but being unarchived (400 50083);
+  its name, archiving and auto-archive time are its creator's or a Manage Threads
+  holder's to change (unarchiving is any member's, but once it is locked its creator's
+  or Manage Threads'); locking or unlocking it is Manage Threads' only (403 50013).
 - history without Read Message History: an empty list, as Discord answers.
 
 Tests set a channel's permissions for the bot with `FakeDiscord.set_bot_permissions`
@@ -64,6 +70,7 @@ WITH_SEND = discord.Permissions(attach_files=True, embed_links=True, mention_eve
                                 send_tts_messages=True).value
 CREATE_PRIVATE_THREADS = discord.Permissions(create_private_threads=True).value
 CREATE_PUBLIC_THREADS = discord.Permissions(create_public_threads=True).value
+MANAGE_THREADS = discord.Permissions(manage_threads=True).value
 MEMBER_OVERWRITE = 1  # an overwrite's type: 0 a role, 1 a member
 
 MISSING_ACCESS = (403, 50001, "Missing Access")
@@ -129,6 +136,25 @@ def refusal_to_open_thread(perms: int, *, private: bool) -> Refusal | None:
     if not perms & VIEW_CHANNEL:
         return MISSING_ACCESS
     if not perms & (CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS):
+        return MISSING_PERMISSIONS
+    return None
+
+
+THREAD_ARCHIVED = (400, 50083, "Thread is archived")
+CREATOR_FIELDS = ("name", "archived", "auto_archive_duration")
+
+
+def refusal_to_edit_thread(perms: int, thread: FakeChannel, body: Json, *,
+                           creator: bool) -> Refusal | None:
+    """A PATCH of a thread by the bot (`creator`: it opened the thread)."""
+    manages = bool(perms & (MANAGE_THREADS | ADMINISTRATOR))
+    if thread.archived and body.get("archived") is not False:
+        return THREAD_ARCHIVED
+    if "locked" in body and bool(body["locked"]) != thread.locked and not manages:
+        return MISSING_PERMISSIONS
+    unarchiving = body.get("archived") is False  # a member may, unless it is locked
+    creators = [k for k in CREATOR_FIELDS if k in body and not (k == "archived" and unarchiving)]
+    if (creators or (unarchiving and thread.locked)) and not (creator or manages):
         return MISSING_PERMISSIONS
     return None
 

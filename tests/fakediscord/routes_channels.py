@@ -15,7 +15,7 @@ from aiohttp import web
 
 from .common import CID, GUILD, MID, Route, json_response, overwrite_json
 from .models import EPHEMERAL, FakeChannel, FakeMessage, snowflake_iso
-from .permissions import refusal_to_open_thread
+from .permissions import refusal_to_edit_thread, refusal_to_open_thread
 
 SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
 NONCE_SECONDS = 300.0  # Discord checks a nonce against "the past few minutes"
@@ -34,7 +34,9 @@ class Hold:
     dropped: bool = False
 
     def drop(self) -> None:
-        """The request never got through: answer with an error, make nothing."""
+        """The request never got through: answer with an error, make nothing. Held
+        `after`: the message is made (or edited), and its answer lost on the way back (a
+        503 from Discord's proxy), so the bot cannot know it was."""
         self.dropped = True
         self.release.set()
 
@@ -123,6 +125,12 @@ class ChannelRoutesMixin:
         if channel is None or channel.is_dm:
             return self._error(request, 404, 10003, "Unknown Channel")
         body = await request.json()
+        if channel.is_thread:  # permissions.py: archived, creator, Manage Threads
+            refused = refusal_to_edit_thread(
+                self.bot_permissions_in(channel.id), channel, body,
+                creator=channel.owner_id == self.bot_user.id)
+            if refused is not None:
+                return self._error(request, *refused)
         channel.name = body.get("name", channel.name)
         channel.topic = body.get("topic", channel.topic)
         channel.archived = body.get("archived", channel.archived)
@@ -218,6 +226,8 @@ class ChannelRoutesMixin:
         if hold is not None and hold.after:
             hold.reached.set()
             await hold.release.wait()
+            if hold.dropped:
+                return self._error(request, 503, 0, "upstream connect error")
         return json_response(self._message_json(msg))
 
     def hold_next_send(self, channel_id: int, *, after: bool = False) -> Hold:
@@ -267,6 +277,8 @@ class ChannelRoutesMixin:
         if hold is not None and hold.after:
             hold.reached.set()
             await hold.release.wait()
+            if hold.dropped:
+                return self._error(request, 503, 0, "upstream connect error")
         return json_response(self._message_json(msg))
 
     async def _delete_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:

@@ -1,0 +1,40 @@
+"""What every message the outlet sends shares, whichever part of it sends it (the live
+message, DMs, team threads, the play-by-play thread): nonces that make a delivery sent
+again show once, and how Discord's refusals are read. Its own module so that the
+outlet's parts can share it without importing the outlet."""
+
+from __future__ import annotations
+
+import hashlib
+
+import discord
+
+THREAD_ARCHIVE_MINUTES = 10080  # a week, the longest Discord offers: games can be slow
+NONCE_LIMIT = 25  # Discord's longest nonce
+
+
+def nonce(key: str, part: str) -> str | None:
+    """The message's nonce: the delivery's key and the message's place in it. Sent
+    with enforce_nonce (discord.py does so whenever a nonce is given), Discord answers a
+    repeat within minutes with the message already made, so a delivery redone after a
+    crash shows once. No key, no nonce."""
+    if not key:
+        return None
+    text = f"{key}.{part}"
+    if len(text) <= NONCE_LIMIT:
+        return text
+    return hashlib.blake2s(text.encode(), digest_size=12).hexdigest()[:NONCE_LIMIT]
+
+
+def permanent(exc: discord.HTTPException) -> bool:
+    """Refusals another try would meet again (no access, no channel, a request Discord
+    finds malformed): a turn reminder is dropped with a log line rather than owed
+    forever. A 429 is not one: discord.py waited and tried again already."""
+    return isinstance(exc, discord.Forbidden | discord.NotFound) or malformed(exc)
+
+
+def malformed(exc: discord.HTTPException) -> bool:
+    """A 4xx other than no access, no such thing or too many requests: Discord says the
+    request itself is wrong, which is our bug. Another try would be refused the same, so
+    the part is dropped, the game goes on, and the log says ERROR once."""
+    return 400 <= exc.status < 500 and exc.status not in (403, 404, 429)
