@@ -213,8 +213,10 @@ class DiscordOutlet:
 
     async def _close_threads(self, table: Table) -> None:
         """The game is over: each team thread gets a last line pointing to the result,
-        then is archived and locked (its history stays readable). The play-by-play
-        thread closes in its own words (cogs/play_by_play.py)."""
+        then is archived (its history stays readable), and locked too where the bot may
+        manage threads (Discord refuses a lock without it, and the invite does not ask
+        for it: the thread the bot opened it may archive). The play-by-play thread closes
+        in its own words (cogs/play_by_play.py)."""
         public = await self.store.get_thread(table.id or 0, PLAY_BY_PLAY)
         for thread_id in await self.store.threads_of(table.id or 0):
             if thread_id == public:
@@ -225,7 +227,9 @@ class DiscordOutlet:
                 if not isinstance(thread, discord.Thread):
                     continue
                 await thread.send(say("thread_closed", channel=f"<#{table.channel_id}>"))
-                await thread.edit(archived=True, locked=True)
+                me = thread.guild.me
+                may_lock = me is not None and thread.permissions_for(me).manage_threads
+                await thread.edit(archived=True, locked=may_lock)
             except discord.HTTPException as exc:
                 log.info("could not close thread %s: %s", thread_id, exc)
 
