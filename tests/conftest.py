@@ -1,13 +1,16 @@
 """Shared fixtures: a fake Discord server, the real bot started against it, and the
-stores (SQLite, and PostgreSQL on a server the tests start themselves)."""
+stores (SQLite, and PostgreSQL on a server the tests start themselves). And the `slow`
+marker: which tests the fast subset (`python -m pytest -m "not slow"`) leaves to CI."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 
 import discord
@@ -26,6 +29,53 @@ STORE_FILE = "store.sqlite3"  # the `store` fixture's database, in the test's tm
 # Set (to 1) where PostgreSQL must be tested (.ci/run): no server is then a failure.
 REQUIRE_PG = "HAUNTKEEPER_REQUIRE_PG"
 BACKENDS = ("sqlite", "postgres")
+
+# -- the fast part and the rest ------------------------------------------------------------
+# `python -m pytest -m "not slow"` runs the fast part (under a minute); plain
+# `python -m pytest` (CI, .ci/run) runs everything. A test is slow when it runs the real
+# bot against the fake Discord (an e2e file, or the `fd` fixture), starts a process or a
+# PostgreSQL server, draws boards, or plays many cases or whole games (a Hypothesis
+# property, a name saying it plays AI games, a file of them). Decided here by file,
+# fixture and name, so a new test in a slow file, or one using those fixtures, is slow
+# without a mark of its own (tests/README.md says which is which).
+SLOW_FILES = (
+    "test_e2e_*.py", "*_e2e.py",  # the real bot through the fake Discord
+    "test_fake_spec.py", "test_fakediscord_*.py", "test_evil_below_cog.py",
+    "test_game_log.py", "test_outlet_live.py",
+    "test_bench_*.py", "test_demo_*.py", "test_health.py", "test_install.py",  # processes
+    "test_ops_cli.py", "test_sync_cli.py", "test_sessions_exactly_once.py",
+    "test_store_outage.py",  # a database stopped and started again
+    "test_render_*.py", "test_boards_at_chat_size.py",  # boards drawn and measured
+    "*_property.py", "test_live_message_fit.py", "test_wire.py",  # many random cases
+    "test_plain_copy.py", "test_sessions_concurrency.py",
+    "test_betrayal_engine_ai.py", "test_betrayal_haunt_ai_games.py",  # whole AI games
+    "test_betrayal_haunt_endings.py", "test_betrayal_haunt_secrets.py",
+    "test_neibolt_rooms.py", "test_neibolt_scenarios.py", "test_turn_text.py",
+    "test_cthulhu_ai.py", "test_evil_below_ai.py", "test_betrayal_house_plan.py",
+    "test_code_quality.py",  # ruff, and each module imported in a subprocess
+)
+SLOW_FIXTURES = frozenset({"fd", "start_hauntkeeper", "pg_server", "stores"})
+AI_GAMES = re.compile(r"ai_games?|ai_plays")  # a test named for the AI games it plays
+
+
+def is_slow(item: pytest.Item) -> bool:
+    if any(fnmatch(item.path.name, pattern) for pattern in SLOW_FILES):
+        return True
+    if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        return True  # a property test: a hundred examples or more
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("backend") == "postgres":
+        return True
+    return bool(AI_GAMES.search(getattr(item, "originalname", item.name)))
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if is_slow(item):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture
