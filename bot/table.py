@@ -45,7 +45,7 @@ FOR_SEAT = "for_seat"
 # holders again (bot/delivery.py, Plan.members): the one who left is taken out. A kind,
 # not data: the store keeps each event's kind, so a delivery redone after a crash sees it.
 SEATS_MOVED = "seats_moved"
-# A table option: a moderator chose the seed (bot/seeds.py); the lobby says so.
+# A table option: a moderator chose the seed (cogs/lobby.py); the lobby says so.
 SEEDED = "seeded"
 
 

@@ -67,8 +67,10 @@ def _clip(text: str, limit: int) -> str:
 
 async def run_action(interaction: discord.Interaction, channel_id: int, action: Action,
                      version: int | None, label: str) -> None:
-    """A click or a choice: defer, play it through the sessions layer, report DM trouble.
-    Too many clicks at once are not applied (cogs/click_limit.py)."""
+    """A click or a choice: play it through the sessions layer, its answer the edit of
+    the clicked message when that is what it changes (cogs/reply.py; deferred only when
+    it runs long), and report DM trouble. Too many clicks at once are not applied
+    (cogs/click_limit.py)."""
     verdict = await click_limit.CLICKS.admit(interaction.user.id, bot_of(interaction).store)
     if verdict is click_limit.Verdict.REFUSE:
         await refuse(interaction, label, say("commands.slow_down"))
@@ -578,7 +580,7 @@ def lobby_embed(table: Table) -> discord.Embed:
         if name in offered:
             label = dict(offered[name]).get(str(value), str(value))
             embed.add_field(name=name.capitalize(), value=label)
-    if table.options.get(table_rules.SEEDED):  # said openly: the table knows (bot/seeds.py)
+    if table.options.get(table_rules.SEEDED):  # said openly: the table knows (cogs/lobby.py)
         embed.add_field(name=say("lobby.seeded_title"), value=say("lobby.seeded"),
                         inline=False)
     embed.set_footer(text=_footer(table))

@@ -444,7 +444,7 @@ def test_find_a_way_out_needs_every_hero_in_the_entrance_hall() -> None:
 # ---------------------------------------------------------------- AI games
 
 def test_each_side_wins_ai_games() -> None:
-    """Both sides can win (bench/neibolt_balance.py measures how often)."""
+    """Both sides can win (bench/haunt_endings.py measures how often)."""
     heroes = outcome(KEY, seed_for(KEY, "heroes"))
     traitor = outcome(KEY, seed_for(KEY, "traitor"))
     assert heroes.haunt is not None and heroes.haunt.reason == PLUGIN.text("reason_out")
