@@ -107,9 +107,9 @@ def _check_monsters(name: str, view: MapView, bg: BoardGeometry) -> int:
             assert letters.setdefault(m.kind.letter, m.kind.name) == m.kind.name, \
                 (name, "two kinds share a letter", m.kind)
     if bg.monster_marks:
-        assert sizes["overview monster letter"] * SHOWN_SCALE >= READ_SHOWN_PX, name
+        assert sizes["overview_monster_letter"] * SHOWN_SCALE >= READ_SHOWN_PX, name
     if any(m.count_box for m in bg.monster_marks):
-        assert sizes["overview monster count"] * SHOWN_SCALE >= READ_SHOWN_PX, name
+        assert sizes["overview_monster_count"] * SHOWN_SCALE >= READ_SHOWN_PX, name
     return len(bg.monster_marks)
 
 

@@ -77,7 +77,6 @@ from renderers.betrayal.palette import (
     BARRIER,
     BG,
     FLOOR_FILL,
-    FLOOR_TITLES,
     FRESH,
     GOLD,
     LINK,
@@ -106,6 +105,7 @@ from renderers.betrayal.tiles import (
     _tile_parts,
     _tile_sprite,
 )
+from renderers.betrayal.words import floor_title, word
 from renderers.canvas import Canvas, Sprite, pieces
 from renderers.common import (
     Box,
@@ -134,12 +134,6 @@ OVERVIEW_TITLE_H = 26
 LEGEND_ROWS = 6  # the legend's fixed height, in rows
 OVERVIEW_CELL_MAX = 34  # a room in an overview is never bigger (a floor of one room)
 
-# The legend's words for the markers beside the haunt's own (which name themselves).
-LEGEND_WORDS: dict[str, str] = {
-    "omen": "omen", "event": "event", "item": "item", "pile": "items here",
-    "barrier": "barrier", "walked": "walked", "placed": "new room",
-    "link": "linked rooms", "more": "more here", "monster_mark": "monsters",
-}
 
 
 @dataclass(frozen=True)
@@ -285,7 +279,7 @@ def _legend_entries(view: MapView, shown: MapView, t: int, tf: int,
     for kind in ("omen", "event", "item", "pile", "link", "more", "barrier", "walked",
                  "placed", "monster_mark"):
         if kind in flags:
-            out[(kind, "", LEGEND_WORDS[kind])] = None
+            out[(kind, "", word(f"legend.{kind}"))] = None
     return tuple(out)
 
 
@@ -455,15 +449,15 @@ def board_geometry(view: MapView) -> BoardGeometry:
                    for i, e in enumerate(entries))
 
     title = _px(PANEL_TITLE_FONT, s)
-    texts = [("overview title", size), ("panel title", title), ("tile", tf)]
+    texts = [("overview_title", size), ("panel_title", title), ("tile", tf)]
     if marks:  # an overview's monster letter, and its count (SMALLEST_FONT, as drawn)
-        texts.append(("overview monster letter", _overview_letter(s)))
+        texts.append(("overview_monster_letter", _overview_letter(s)))
     if any(mark.count_box for mark in marks):
-        texts.append(("overview monster count", size))
+        texts.append(("overview_monster_count", size))
     for entry, (lx0, _, lx1, _) in legend:
         texts.append((f"legend {entry[2]}", _legend_words(entry, lx1 - lx0 - _px(6, s), s)[1].size))
         if entry[1]:
-            texts.append((f"legend mark {entry[1]}", size))
+            texts.append((f"legend_mark {entry[1]}", size))
     return BoardGeometry(map=geo, focus=floor, window=window, main=main, slots=slots,
                          overviews=overviews, rooms=rooms, dots=dots,
                          monster_marks=tuple(marks), pins=tuple(pins),
@@ -481,13 +475,11 @@ def _draw_main(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
     title_f = font(_px(PANEL_TITLE_FONT, s), True)
     ty = y0 + _px(PANEL_TITLE_H, s) // 2 + _px(2, s)
     tx = x0 + _px(14, s)
-    title = FLOOR_TITLES.get(bg.focus, bg.focus.title())
+    title = floor_title(bg.focus)
     canvas.text((tx, ty), title, title_f, TEXT, on=PANEL, anchor="lm", bold=True)
     n = sum(1 for t in view.tiles if t.floor == bg.focus)
     shown = len(bg.main_view.tiles)
-    note = f"{n} room" if n == 1 else f"{n} rooms"
-    if shown < n:
-        note += f", {shown} shown"
+    note = word("rooms_shown", n=n, shown=shown) if shown < n else word("rooms", n=n)
     fc, text = fit_text(note, x1 - tx - text_width(title_f, title) - _px(24, s),
                         _px(SMALLEST_FONT, s), min_size=_px(SMALLEST_FONT, s))
     canvas.text((tx + text_width(title_f, title) + _px(10, s), ty), text, fc, MUTED, on=PANEL,
@@ -505,7 +497,7 @@ def _overview_title(view: MapView, floor: str, box: Box, s: float
     ink box (which the chips beside the rooms keep clear of)."""
     size = _px(SMALLEST_FONT, s)
     n = sum(1 for t in view.tiles if t.floor == floor)
-    title = FLOOR_TITLES.get(floor, floor.title())
+    title = floor_title(floor)
     f, text = fit_text(f"{title} · {n}", box[2] - box[0] - _px(16, s), size, min_size=size,
                        bold=True)
     at = (box[0] + _px(10, s), box[1] + _px(OVERVIEW_TITLE_H, s) // 2 + 2)
