@@ -17,7 +17,11 @@ in are filled in the monsters' colour, so the overview never turns into a web of
 
 Chips are placed one by one, explorers' first, then the fullest first, at the free place
 nearest their room: never over another chip, leader, occupied room or mark, nor over
-the overview's title, so no explorer's mark is ever covered."""
+the overview's title, so no explorer's mark is ever covered. A chip hemmed in by its
+neighbours' goes over the middle of its own room instead (no leader needed: it stands
+where they are); an explorers' chip that still finds no place is laid out first next
+time (RETRIES), and at worst stands over the edges of the occupied rooms round its own,
+never over a mark, chip or leader."""
 
 from __future__ import annotations
 

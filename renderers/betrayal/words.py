@@ -1,5 +1,5 @@
 """The words the Betrayal pictures draw (the chat board, the whole house, an explorer's
-sheet; Neibolt's too), from the `board` section of data/betrayal/texts.yaml, read as
+sheet; every edition's), from the `board` section of data/betrayal/texts.yaml, read as
 every other line of the game is (`bot.games.betrayal.content.say`): every word a player
 reads lives in data/, where it is kept short and clear with the game's other texts."""
 
