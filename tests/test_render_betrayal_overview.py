@@ -99,17 +99,17 @@ def _check_marks_read(name: str, view: MapView, bg: BoardGeometry) -> None:
     by_seat = {ex.seat: ex for ex in view.explorers}
     assert set(bg.dots) == {ex.seat for ex in view.explorers if ex.floor in FLOORS}, name
     marks = [(f"seat {seat}", box) for seat, box in bg.dots.items()]
-    marks += [("monster", box) for box in bg.monster_marks]
+    marks += [(f"monster {m.kind.name}", m.box) for m in bg.monster_marks]
     for seat, box in bg.dots.items():
         assert _inside(box, bg.overviews[by_seat[seat].floor]), (name, seat)
     for what, (x0, y0, x1, y1) in marks:
-        if what != "monster":
-            assert min(x1 - x0, y1 - y0) * SHOWN_SCALE >= MARK_SHOWN_PX, (name, what, x1 - x0)
+        assert min(x1 - x0, y1 - y0) * SHOWN_SCALE >= MARK_SHOWN_PX, (name, what, x1 - x0)
+    marks += [(f"count {m.kind.name}", m.count_box) for m in bg.monster_marks if m.count_box]
+    for what, box in marks:
+        assert any(_inside(box, o) for o in bg.overviews.values()), (name, what)
     for i, (what, box) in enumerate(marks):
         for other, b in marks[i + 1:]:
-            # Monster marks left in their room (no explorer there) are only kept apart.
-            apart = 0 if what == other == "monster" else APART
-            assert not _overlap(box, b, apart), (name, what, other)
+            assert not _overlap(box, b, APART), (name, what, other)
 
 
 def _check_chips(name: str, view: MapView, bg: BoardGeometry) -> None:
@@ -120,7 +120,8 @@ def _check_chips(name: str, view: MapView, bg: BoardGeometry) -> None:
     occupied = {tiles[(f.floor, f.x, f.y)] for f in (*view.explorers, *view.monsters)
                 if (f.floor, f.x, f.y) in tiles}
     occupied_boxes = [bg.rooms[key] for key in occupied]
-    marks = [*bg.dots.values(), *bg.monster_marks]
+    marks = [*bg.dots.values(), *(m.box for m in bg.monster_marks)]
+    counts = [m.count_box for m in bg.monster_marks if m.count_box]
     titles = [_overview_title(view, floor, box, bg.map.scale)[3]
               for floor, box in bg.overviews.items()]
     for i, pin in enumerate(bg.pins):
@@ -128,6 +129,10 @@ def _check_chips(name: str, view: MapView, bg: BoardGeometry) -> None:
         assert pin.room in occupied_boxes, (name, pin)
         assert not any(_overlap(pin.chip, t) for t in titles), (name, pin)
         for box in occupied_boxes:
+            if not pin.leader and (box == pin.room or pin.items[0] in bg.dots):
+                # Hemmed in: over its own room (see below), explorers over the edges of
+                # the rooms round it too (their marks are kept clear, as every mark is).
+                continue
             assert not _overlap(pin.chip, box), (name, pin, box)
             if box != pin.room:
                 assert not any(_overlap(s, box) for s in pin.leader), (name, pin, box)
@@ -139,9 +144,27 @@ def _check_chips(name: str, view: MapView, bg: BoardGeometry) -> None:
         assert len(on_chip) == len(pin.items), (name, pin)
         assert all(_inside(bg.dots[i], pin.chip) for i in pin.items if isinstance(i, int))
         assert not any(_overlap(box, pin.chip) for box in marks if box not in on_chip)
-        # The leader: from the room's edge, stroke to stroke, to the chip's edge.
+        assert not any(_overlap(box, pin.chip) for box in counts if not _inside(box, pin.chip))
+        for summary in bg.summaries:
+            for a in (pin.chip, *pin.leader):
+                assert not _overlap(a, summary.chip), (name, pin, summary)
+    for summary in bg.summaries:  # a floor's monsters summed up: a chip clear of the rest
+        assert any(_inside(summary.chip, box) for box in bg.overviews.values()), name
+        assert not any(_overlap(summary.chip, t) for t in titles), name
+        assert not any(_overlap(summary.chip, box) for box in occupied_boxes), name
+        on_chip = [box for box in marks if _inside(box, summary.chip)]
+        assert len(on_chip) == len(summary.kinds), name
+        assert not any(_overlap(box, summary.chip) for box in [*marks, *counts]
+                       if not _inside(box, summary.chip)), name
+        assert set(summary.rooms) <= set(occupied_boxes), name
+        # The leader: from the room's edge, stroke to stroke, to the chip's edge; or no
+        # leader, the chip over the middle of its room.
         strokes = pin.leader
-        assert strokes and _touch(strokes[0], pin.room) and _touch(strokes[-1], pin.chip)
+        if not strokes:
+            middle = ((pin.room[0] + pin.room[2]) // 2, (pin.room[1] + pin.room[3]) // 2)
+            assert _inside((*middle, middle[0] + 1, middle[1] + 1), pin.chip), (name, pin)
+            continue
+        assert _touch(strokes[0], pin.room) and _touch(strokes[-1], pin.chip)
         assert all(_touch(a, b) for a, b in pairwise(strokes)), pin
         assert all(not _overlap(s, pin.chip) and not _overlap(s, pin.room) for s in strokes)
 

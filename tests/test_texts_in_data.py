@@ -1,4 +1,5 @@
-"""The words players read live in data/, not in the cogs or the shared layers.
+"""The words players read live in data/, not in the cogs, the shared layers or the
+renderers.
 
 House rule: player-facing lines are ours, kept short and clear in data/texts.yaml (or a
 game's own data/<game>/texts.yaml) and read with `say`. So a sentence written into the
@@ -10,6 +11,14 @@ given as a button or select label, a placeholder or an embed field's name.
 Not player lines in this sense, so not looked at: docstrings, log calls, exceptions meant
 for developers (anything raised but IllegalAction), asserts, and decorators and class
 keywords (discord.py reads slash-command and option descriptions at import time).
+
+The renderers draw words rather than send them, often a word or two ("survivor", "Left
+the house", a legend's "items here"), so in renderers/ the scan also names every literal
+handed to a call that draws or fits text (a word of two letters or more: a mark such as
+"S" or "+2" is not a word), and every literal of words: two words or more, or one
+capitalised word of three letters or more. Not words in this sense: the made-up states
+that fit a palette (`_sample...` functions, `_SAMPLE...` tables: never shown), `__all__`,
+paths and file names, and CamelCase names.
 """
 
 from __future__ import annotations
@@ -23,11 +32,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ["sessions.py", "table.py", "delivery.py", "live_message.py", "timers.py", "client.py"]
-FILES = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot" / n for n in SHARED)])
+RENDERERS = sorted((ROOT / "renderers").rglob("*.py"))
+FILES = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot" / n for n in SHARED),
+                *RENDERERS])
 
 LOG_METHODS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
 LABEL_KEYWORDS = {"label", "placeholder"}
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+# Calls that draw, fit or measure text, and where their text goes (0: the first).
+TEXT_CALLS = {"text": 1, "draw_text": 2, "centered_text": 2, "fit_text": 0, "fit_wrapped": 0,
+              "wrap_text": 0, "text_width": 1, "_text": 2, "_fitted": 0}
+WORDS = re.compile(r"[A-Za-z]{2,}[.,:;!?]?\s+[A-Za-z(]{2,}|^[A-Z][a-z]{2,}\b")
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Words that are ours to keep in code: none yet. An entry is (file name, the text).
 ALLOWED: set[tuple[str, str]] = set()
 
@@ -106,7 +122,7 @@ def _literals(node: ast.AST) -> Iterator[int]:
 def player_lines(source: str) -> Iterator[tuple[int, str]]:
     """(line, text) of every literal in `source` that players would read."""
     tree = ast.parse(source)
-    skipped = _skipped(tree)
+    skipped = _skipped(tree) | _not_drawn(tree)
     labels: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
@@ -136,6 +152,99 @@ def test_no_player_line_is_written_in_code(path: Path) -> None:
              if (path.name, text) not in ALLOWED]
     assert not found, "player-facing words belong in data/*.yaml (read with say):\n" + \
         "\n".join(found)
+
+
+def _is_sample(name: str) -> bool:
+    return name.lstrip("_").lower().startswith("sample")
+
+
+def _not_drawn(tree: ast.Module) -> set[int]:
+    """The roots of what a renderer never shows: made-up sample states and `__all__`."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and _is_sample(node.name):
+            found.add(id(node))
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if any(_is_sample(n) or n == "__all__" for n in names):
+                found.add(id(node))
+    return found
+
+
+def reads_like_words(text: str) -> bool:
+    """Two words or more, or one capitalised word of three letters or more; not a path,
+    file name or CamelCase name."""
+    body = text.strip()
+    if not WORDS.search(body):
+        return False
+    if " " not in body and ("/" in body or "." in body):
+        return False  # a path or a file name
+    return not (NAME.match(body) and any(c.isupper() for c in body[1:]))  # CamelCase
+
+
+def drawn_words(source: str) -> Iterator[tuple[int, str]]:
+    """(line, text) of every literal in a renderer's `source` that draws words: handed
+    to a call that draws or fits text, or reading like words anywhere."""
+    tree = ast.parse(source)
+    skipped = _skipped(tree) | _not_drawn(tree)
+    drawn: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else \
+                func.id if isinstance(func, ast.Name) else None
+            at = TEXT_CALLS.get(name or "")
+            if at is not None and len(node.args) > at:
+                drawn.update(_literals(node.args[at]))
+
+    def visit(node: ast.AST) -> Iterator[tuple[int, str]]:
+        if id(node) in skipped:
+            return
+        text = text_of(node) if isinstance(node, ast.expr) else None
+        if text is not None:
+            if reads_like_words(text) or (id(node) in drawn and re.search(r"[A-Za-z]{2}", text)):
+                yield node.lineno, text
+            return
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child)
+
+    yield from visit(tree)
+
+
+@pytest.mark.parametrize("path", RENDERERS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_word_is_drawn_from_code(path: Path) -> None:
+    found = [f"{path.relative_to(ROOT)}:{line}: {text!r}"
+             for line, text in drawn_words(path.read_text(encoding="utf-8"))]
+    assert not found, "words drawn on a board belong in data/*.yaml (the game's texts):\n" \
+        + "\n".join(found)
+
+
+def test_the_scan_sees_what_the_renderers_drew() -> None:
+    """Words as the renderers wrote them before they moved to data/ are found; marks,
+    anchors, keys, paths, names and sample states are not."""
+    old = '''
+__all__ = ["BoardGeometry", "render"]
+FONT = "/usr/share/fonts/DejaVuSans-Bold.ttf"
+LEGEND_WORDS = {"omen": "omen", "pile": "items here", "link": "linked rooms"}
+BADGES = {"traitor": ("Traitor", RED, WHITE)}
+_SAMPLE_ROOMS = ("Upper Landing", "Tower")
+
+def _sample_view():
+    return View(header="Turn 12 · Sample", names=("Explorer 1",))
+
+def draw(canvas, draw, state, n):
+    canvas.text((0, 0), "Left the house", f, MUTED, on=BG, anchor="lm")
+    f, text = fit_text("survivor", 80, 18)
+    label = ("Winners: " if n > 1 else "Winner: ") + names
+    draw_text(draw, (0, 0), f"{n} held" if n else "none held", f, MUTED, anchor="lm")
+    centered_text(draw, (0, 0), "S", f, BG, bold=True)
+    draw_text(draw, (0, 0), "+2", f, TEXT, anchor="lm")
+    return f"Rumble {n} of 3", "upper+ground / basement", "lm", "Bi"
+'''
+    assert [text for _, text in drawn_words(old)] == [
+        "items here", "linked rooms", "Traitor", "Left the house", "survivor", "Winners: ",
+        "Winner: ", "{} held", "none held", "Rumble {} of 3"]
 
 
 def test_every_allowed_line_is_still_written() -> None:

@@ -30,6 +30,7 @@ from renderers.betrayal.explorers import (
     _draw_figures,
     _draw_roster,
     _groups,
+    _monster,
     _token,
     place_figures,
     roster_chips,
@@ -60,12 +61,22 @@ from renderers.betrayal.map import (
     framed,
     map_ink,
 )
-from renderers.betrayal.overview import CHIP, Pin, draw_chip, light_room, place_marks
+from renderers.betrayal.overview import (
+    CHIP,
+    Item,
+    Kind,
+    MonsterMark,
+    Pin,
+    Summary,
+    count_text,
+    draw_chip,
+    light_room,
+    place_marks,
+)
 from renderers.betrayal.palette import (
     BARRIER,
     BG,
     FLOOR_FILL,
-    FLOOR_TITLES,
     FRESH,
     GOLD,
     LINK,
@@ -94,6 +105,7 @@ from renderers.betrayal.tiles import (
     _tile_parts,
     _tile_sprite,
 )
+from renderers.betrayal.words import floor_title, word
 from renderers.canvas import Canvas, Sprite, pieces
 from renderers.common import (
     Box,
@@ -122,12 +134,6 @@ OVERVIEW_TITLE_H = 26
 LEGEND_ROWS = 6  # the legend's fixed height, in rows
 OVERVIEW_CELL_MAX = 34  # a room in an overview is never bigger (a floor of one room)
 
-# The legend's words for the markers beside the haunt's own (which name themselves).
-LEGEND_WORDS: dict[str, str] = {
-    "omen": "omen", "event": "event", "item": "item", "pile": "items here",
-    "barrier": "barrier", "walked": "walked", "placed": "new room",
-    "link": "linked rooms", "more": "more here", "monster_mark": "monsters",
-}
 
 
 @dataclass(frozen=True)
@@ -142,8 +148,9 @@ class BoardGeometry:
     overviews: dict[str, Box]  # floor -> its overview panel (explored floors only)
     rooms: dict[str, Box]  # tile key -> its outline in an overview
     dots: dict[int, Box]  # seat -> its dot's box in an overview
-    monster_marks: tuple[Box, ...]  # a square per kind of monster per room, in overviews
+    monster_marks: tuple[MonsterMark, ...]  # a disc per kind per room (or floor), in overviews
     pins: tuple[Pin, ...]  # rooms too small for their marks: the chips beside them
+    summaries: tuple[Summary, ...]  # floors whose monsters are summed up by kind
     frame: Box | None  # the large panel's window, outlined on its floor's overview
     legend: tuple[tuple[LegendEntry, Box], ...]  # each entry and where it is written
     texts: tuple[tuple[str, int], ...]  # (what, px) of every text drawn, for the tests
@@ -236,15 +243,18 @@ def _window_view(view: MapView, floor: str, window: tuple[int, int, int, int]) -
                    monsters=tuple(m for m in view.monsters if inside(m.floor, m.x, m.y)))
 
 
-def _legend_entries(view: MapView, shown: MapView, t: int, tf: int
-                    ) -> tuple[LegendEntry, ...]:
-    """Every marker the large panel draws, each once: the haunt's monsters and tokens,
-    the room tokens shown by their code, the link letters, "+n", the card symbols, the
-    item pile, the barrier, and this turn's outlines."""
+def _legend_entries(view: MapView, shown: MapView, t: int, tf: int,
+                    marked: tuple[MonsterMark, ...], summed: bool) -> tuple[LegendEntry, ...]:
+    """Every marker the board draws, each once: the haunt's monsters (in the large panel
+    and the overviews' `marked` kinds) and tokens, the room tokens shown by their code,
+    the link letters, "+n", the card symbols, the item pile, the barrier, this turn's
+    outlines, and the overviews' rooms filled for a floor's monsters `summed` up."""
     links = _link_letters(view)
     out: dict[LegendEntry, None] = {}
     for m in shown.monsters:
         out[("monster", _mark(m.glyph, m.name), m.name)] = None
+    for mark in marked:
+        out[("monster", mark.kind.letter, mark.kind.name)] = None
     flags: set[str] = set()
     for tile in shown.tiles:
         for glyph, name in tile.haunt_tokens:
@@ -264,12 +274,12 @@ def _legend_entries(view: MapView, shown: MapView, t: int, tf: int
         flags.add("walked")
     if view.placed in keys:
         flags.add("placed")
-    if any(m.floor in FLOORS for m in view.monsters):
+    if summed:
         flags.add("monster_mark")
     for kind in ("omen", "event", "item", "pile", "link", "more", "barrier", "walked",
                  "placed", "monster_mark"):
         if kind in flags:
-            out[(kind, "", LEGEND_WORDS[kind])] = None
+            out[(kind, "", word(f"legend.{kind}"))] = None
     return tuple(out)
 
 
@@ -357,20 +367,8 @@ def board_geometry(view: MapView) -> BoardGeometry:
         monster_radius=monster_radius, tile_font=tf,
     )
 
-    # The legend, under the overviews: a fixed height, so the slots above never move,
-    # two entries a row, three (their words shortened if need be) past 2 * LEGEND_ROWS;
-    # past 3 * LEGEND_ROWS (never seen in play) it grows over the basement's slot.
-    entries = _legend_entries(view, shown, t, tf)
     size = _px(SMALLEST_FONT, s)
     lrow = _px(LEGEND_ROW_H, s)
-    per_row = 2 if len(entries) <= 2 * LEGEND_ROWS else 3
-    n_rows = max(LEGEND_ROWS, -(-len(entries) // per_row))
-    legend_top = side[3] - n_rows * lrow
-    col_w = (side[2] - side[0]) // per_row
-    legend = tuple((e, (side[0] + (i % per_row) * col_w, legend_top + (i // per_row) * lrow,
-                        side[0] + (i % per_row + 1) * col_w,
-                        legend_top + (i // per_row + 1) * lrow))
-                   for i, e in enumerate(entries))
 
     # One slot per floor, in FLOORS order, over the legend; explored floors only drawn.
     room = side[3] - LEGEND_ROWS * lrow - _px(6, s) - side[1]
@@ -380,8 +378,9 @@ def board_geometry(view: MapView) -> BoardGeometry:
     overviews: dict[str, Box] = {}
     rooms: dict[str, Box] = {}
     dots: dict[int, Box] = {}
-    marks: list[Box] = []
+    marks: list[MonsterMark] = []
     pins: list[Pin] = []
+    summaries: list[Summary] = []
     frame: Box | None = None
     for f in FLOORS:
         on = _floor_cells(view, f)
@@ -408,13 +407,19 @@ def board_geometry(view: MapView) -> BoardGeometry:
                 rooms[tile.key] = obox(tile.x, tile.y)
         # Per cell, its explorers then each kind of monster there: marked inside the
         # room, or on a chip beside it (renderers.betrayal.overview).
-        here: dict[tuple[int, int], list[int | str]] = {}
+        here: dict[tuple[int, int], list[Item]] = {}
         for ex in sorted(view.explorers, key=lambda e: e.seat):
             if ex.floor == f:
                 here.setdefault((ex.x, ex.y), []).append(ex.seat)
+        counts: dict[tuple[int, int], dict[tuple[str, str], int]] = {}
         for m in sorted(view.monsters, key=lambda m: m.id):
-            if m.floor == f and m.name not in here.setdefault((m.x, m.y), []):
-                here[(m.x, m.y)].append(m.name)
+            if m.floor == f:
+                kinds = counts.setdefault((m.x, m.y), {})
+                key = (m.name, _mark(m.glyph, m.name))
+                kinds[key] = kinds.get(key, 0) + 1
+        for cell, kinds in counts.items():
+            here.setdefault(cell, []).extend(Kind(name, letter, n)
+                                             for (name, letter), n in kinds.items())
         edge = _px(4, s)
         area = (x0 + edge, y0 + edge, x1 - edge, y1 - edge)  # inside the panel's border
         title_box = _overview_title(view, f, slots[f], s)[3]
@@ -424,19 +429,39 @@ def board_geometry(view: MapView) -> BoardGeometry:
         dots.update(placed_marks.dots)
         marks.extend(placed_marks.monsters)
         pins.extend(placed_marks.pins)
+        if placed_marks.summary is not None:
+            summaries.append(placed_marks.summary)
         if f == floor:
             a, b = obox(wx0, wy0), obox(wx1, wy1)
             frame = (a[0], a[1], b[2], b[3])
 
+    # The legend, under the overviews: a fixed height, so the slots above never move,
+    # two entries a row, three (their words shortened if need be) past 2 * LEGEND_ROWS;
+    # past 3 * LEGEND_ROWS (never seen in play) it grows over the basement's slot.
+    entries = _legend_entries(view, shown, t, tf, tuple(marks), bool(summaries))
+    per_row = 2 if len(entries) <= 2 * LEGEND_ROWS else 3
+    n_rows = max(LEGEND_ROWS, -(-len(entries) // per_row))
+    legend_top = side[3] - n_rows * lrow
+    col_w = (side[2] - side[0]) // per_row
+    legend = tuple((e, (side[0] + (i % per_row) * col_w, legend_top + (i // per_row) * lrow,
+                        side[0] + (i % per_row + 1) * col_w,
+                        legend_top + (i // per_row + 1) * lrow))
+                   for i, e in enumerate(entries))
+
     title = _px(PANEL_TITLE_FONT, s)
-    texts = [("overview title", size), ("panel title", title), ("tile", tf)]
+    texts = [("overview_title", size), ("panel_title", title), ("tile", tf)]
+    if marks:  # an overview's monster letter, and its count (SMALLEST_FONT, as drawn)
+        texts.append(("overview_monster_letter", _overview_letter(s)))
+    if any(mark.count_box for mark in marks):
+        texts.append(("overview_monster_count", size))
     for entry, (lx0, _, lx1, _) in legend:
         texts.append((f"legend {entry[2]}", _legend_words(entry, lx1 - lx0 - _px(6, s), s)[1].size))
         if entry[1]:
-            texts.append((f"legend mark {entry[1]}", size))
+            texts.append((f"legend_mark {entry[1]}", size))
     return BoardGeometry(map=geo, focus=floor, window=window, main=main, slots=slots,
                          overviews=overviews, rooms=rooms, dots=dots,
-                         monster_marks=tuple(marks), pins=tuple(pins), frame=frame,
+                         monster_marks=tuple(marks), pins=tuple(pins),
+                         summaries=tuple(summaries), frame=frame,
                          legend=legend, texts=tuple(texts), main_view=shown)
 
 
@@ -450,13 +475,11 @@ def _draw_main(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
     title_f = font(_px(PANEL_TITLE_FONT, s), True)
     ty = y0 + _px(PANEL_TITLE_H, s) // 2 + _px(2, s)
     tx = x0 + _px(14, s)
-    title = FLOOR_TITLES.get(bg.focus, bg.focus.title())
+    title = floor_title(bg.focus)
     canvas.text((tx, ty), title, title_f, TEXT, on=PANEL, anchor="lm", bold=True)
     n = sum(1 for t in view.tiles if t.floor == bg.focus)
     shown = len(bg.main_view.tiles)
-    note = f"{n} room" if n == 1 else f"{n} rooms"
-    if shown < n:
-        note += f", {shown} shown"
+    note = word("rooms_shown", n=n, shown=shown) if shown < n else word("rooms", n=n)
     fc, text = fit_text(note, x1 - tx - text_width(title_f, title) - _px(24, s),
                         _px(SMALLEST_FONT, s), min_size=_px(SMALLEST_FONT, s))
     canvas.text((tx + text_width(title_f, title) + _px(10, s), ty), text, fc, MUTED, on=PANEL,
@@ -474,7 +497,7 @@ def _overview_title(view: MapView, floor: str, box: Box, s: float
     ink box (which the chips beside the rooms keep clear of)."""
     size = _px(SMALLEST_FONT, s)
     n = sum(1 for t in view.tiles if t.floor == floor)
-    title = FLOOR_TITLES.get(floor, floor.title())
+    title = floor_title(floor)
     f, text = fit_text(f"{title} · {n}", box[2] - box[0] - _px(16, s), size, min_size=size,
                        bold=True)
     at = (box[0] + _px(10, s), box[1] + _px(OVERVIEW_TITLE_H, s) // 2 + 2)
@@ -500,6 +523,10 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
                 continue
             fill = (START_FILL if tile.start else FLOOR_FILL).get(floor, FLOOR_FILL["ground"])
             canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), fill)
+    for summary in bg.summaries:  # the rooms of a floor's monsters, as the legend shows
+        for x0, y0, x1, y1 in summary.rooms:  # the whole cell: a room may be 3 px shown
+            canvas.fill((x0, y0, x1, y1), MONSTER_EDGE)
+            canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), MONSTER)
     for pin in bg.pins:  # under the frame, which stays whole round the window
         light_room(canvas, pin)
     if bg.frame is not None and bg.focus in bg.overviews:
@@ -510,11 +537,27 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
             canvas.fill(side, GOLD)
     on_chip: set[int] = set()
     for pin in bg.pins:  # over the frame, which must not cross a chip
-        draw_chip(canvas, pin)
+        draw_chip(canvas, pin.chip, pin.leader)
         on_chip.update(item for item in pin.items if isinstance(item, int))
-    for x0, y0, x1, y1 in bg.monster_marks:
-        canvas.fill((x0, y0, x1, y1), MONSTER_EDGE)
-        canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), MONSTER)
+    for summary in bg.summaries:
+        draw_chip(canvas, summary.chip)
+    fills = {box: (START_FILL if tiles[key].start else FLOOR_FILL).get(
+        tiles[key].floor, FLOOR_FILL["ground"]) for key, box in bg.rooms.items()}
+    fonts = font_signature()
+    size = _px(SMALLEST_FONT, s)
+    count_font = font(size, True)
+    for mark in bg.monster_marks:
+        x0, y0, x1, y1 = mark.box
+        inside = mark.room is not None and _inside(mark.box, mark.room)
+        on = fills[mark.room] if inside and mark.room is not None else CHIP
+        r = (x1 - x0) // 2
+        canvas.put((x0 + r, y0 + r), _monster(canvas.ink, mark.kind.name, mark.kind.letter,
+                                              False, 1, r, 0, _overview_letter(s), r, on,
+                                              fonts))
+        if mark.count_box is not None:
+            cx0, cy0, _, cy1 = mark.count_box
+            canvas.text((cx0, (cy0 + cy1) // 2), count_text(mark.kind.count), count_font,
+                        TEXT, on=CHIP, anchor="lm", bold=True)
     by_seat = {ex.seat: ex for ex in view.explorers}
     for seat, (x0, y0, x1, y1) in bg.dots.items():
         ex = by_seat[seat]
@@ -527,6 +570,17 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
         r = max(1, (x1 - x0) // 2)
         canvas.put(((x0 + x1) // 2, (y0 + y1) // 2),
                    _token(canvas.ink, ex.colour, ex.alive, ex.traitor, None, r, on))
+
+
+def _inside(box: Box, outer: Box) -> bool:
+    return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] \
+        and box[3] <= outer[3]
+
+
+def _overview_letter(s: float) -> int:
+    """The size of a monster's letter in an overview: the legend's (SMALLEST_FONT), so
+    the mark and its legend entry read alike."""
+    return _px(SMALLEST_FONT, s)
 
 
 def _legend_words(entry: LegendEntry, w: int, s: float) -> tuple[int, Font, str]:

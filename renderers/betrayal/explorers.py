@@ -50,6 +50,7 @@ from renderers.betrayal.palette import (
     _px,
 )
 from renderers.betrayal.tiles import _strip_rows, _strip_step, _tile_parts
+from renderers.betrayal.words import word
 from renderers.canvas import Canvas, Sprite, pieces, trimmed
 from renderers.common import (
     Colour,
@@ -268,8 +269,10 @@ def _draw_roster(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
         canvas.text((tx, cy), p_text, fb, GOLD if ex.acting else TEXT if ex.alive else MUTED,
                     on=PANEL, anchor="lm", bold=True)
         rest = room - text_width(fb, p_text) - _px(8, s)
-        marks = [m for m, on in (("traitor", ex.traitor), ("dead", not ex.alive)) if on]
-        detail = f"{ex.name} ({', '.join(marks)})" if marks else ex.name
+        marks = [word(f"roster.{m}") for m, on in (("traitor", ex.traitor),
+                                                    ("dead", not ex.alive)) if on]
+        detail = word("roster.marked", name=ex.name, marks=word("roster.joiner").join(marks)) \
+            if marks else ex.name
         if rest > _px(24, s):
             fr, d_text = fit_text(detail, rest, _px(ROSTER_DETAIL_FONT, s),
                                   min_size=_px(SMALLEST_FONT, s))

@@ -52,7 +52,6 @@ from renderers.betrayal.palette import (
     BARRIER,
     BG,
     FLAT_COLOURS,
-    FLOOR_TITLES,
     FRESH,
     GOLD,
     MONSTER,
@@ -78,6 +77,7 @@ from renderers.betrayal.tiles import (
     _strip_layout,
     _tile_sprite,
 )
+from renderers.betrayal.words import floor_title, word
 from renderers.canvas import Canvas, Ink, Sprite, pieces, register
 from renderers.common import (
     Box,
@@ -102,9 +102,12 @@ if TYPE_CHECKING:
 # A legend entry: (kind, letter, label), kind "monster" | "haunt" | "token:<kind>" (a
 # room token shown by its code somewhere) | a fixed entry.
 LegendEntry = tuple[str, str, str]
-_FIXED_LEGEND: tuple[LegendEntry, ...] = (("omen", "", "omen"), ("event", "", "event"),
-                                          ("item", "", "item"), ("pile", "", "items here"),
-                                          ("barrier", "", "barrier"))
+FIXED_LEGEND: tuple[str, ...] = ("omen", "event", "item", "pile", "barrier")
+
+
+def _fixed_legend() -> tuple[LegendEntry, ...]:
+    """The entries every whole-house legend ends with, in the board's words."""
+    return tuple((kind, "", word(f"legend.{kind}")) for kind in FIXED_LEGEND)
 
 
 def _legend(view: MapView, coded: tuple[LegendEntry, ...] = ()) -> tuple[LegendEntry, ...]:
@@ -118,7 +121,7 @@ def _legend(view: MapView, coded: tuple[LegendEntry, ...] = ()) -> tuple[LegendE
         for glyph, name in tile.haunt_tokens:
             haunt[("haunt", _mark(glyph, name), name)] = None
     haunt.update(dict.fromkeys(coded))
-    return (*haunt, *_FIXED_LEGEND)
+    return (*haunt, *_fixed_legend())
 
 
 def _legend_left(geo: MapGeometry) -> int:
@@ -164,12 +167,11 @@ def _draw_house(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
         x0, y0, x1, _ = box
         ty = y0 + _px(PANEL_TITLE_H, s) // 2 + _px(2, s)
         tx = x0 + _px(14, s)
-        title = FLOOR_TITLES.get(floor, floor.title())
+        title = floor_title(floor)
         canvas.text((tx, ty), title, title_f, TEXT, on=PANEL, anchor="lm", bold=True)
         tw = text_width(title_f, title)
         n = counts.get(floor, 0)
-        note = ("nothing explored" if extent is None else
-                f"{n} room" if n == 1 else f"{n} rooms")
+        note = word("nothing_explored") if extent is None else word("rooms", n=n)
         room = x1 - _px(14, s) - (tx + tw + _px(10, s))
         if room > _px(30, s):
             fc, text = fit_text(note, room, _px(PANEL_NOTE_FONT, s))
@@ -252,7 +254,7 @@ def framed(canvas: Canvas, box: Box, radius: int, fill: Colour, edge: Colour, wi
 
 
 def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, footer: Box, s: float,
-                 entries: tuple[LegendEntry, ...] = _FIXED_LEGEND, left: int = 0) -> None:
+                 entries: tuple[LegendEntry, ...], left: int = 0) -> None:
     """The legend, right-aligned on the omen row. When it does not fit beside the omen
     track, fixed entries go first (from the end), then the haunt's; the haunt's names
     are what a player cannot guess from the board."""

@@ -3,38 +3,74 @@
 An overview's rooms are small (a floor of ten rows gets rooms a few pixels high), and a
 mark shrunk to fit a room shared by four to six explorers is a speck once Discord shows
 the board at half size. So a room's marks stay inside it only when it holds one and the
-room is big enough for it at MARK_MIN (what reads at the displayed size) or more; else,
-when explorers stand there, every mark of the room goes on a chip beside it, at MARK
-each, joined to the room by a leader, the room lit so the leader's end is seen. Rooms
-holding only monsters keep their marks inside: a haunt may spread monsters over many
-rooms, and a chip for each would crowd the overview.
+room is big enough for it at MARK_MIN (what reads at the displayed size) or more; else
+every mark of the room goes on a chip beside it, at MARK each, joined to the room by a
+leader, the room lit so the leader's end is seen.
 
-Chips are placed one by one, the fullest first, at the free place nearest their room:
-never over another chip, leader, occupied room or mark, nor over the overview's title,
-so no explorer's mark is ever covered."""
+Monsters are marked as the large panel and the legend draw them (their letter on a dark
+red disc), one mark per kind per room with "×n" beside it for several, so a horde costs
+one mark, not one per monster. A haunt may spread monsters over many rooms of a floor
+not in play: up to MONSTER_CHIPS rooms holding only monsters get a chip each while every
+chip finds a free place; past that, the floor's monsters are summed up by kind on one
+chip in the overview's free corner (near the title's row end) and the rooms they stand
+in are filled in the monsters' colour, so the overview never turns into a web of leaders.
+
+Chips are placed one by one, explorers' first, then the fullest first, at the free place
+nearest their room: never over another chip, leader, occupied room or mark, nor over
+the overview's title, so no explorer's mark is ever covered. A chip hemmed in by its
+neighbours' goes over the middle of its own room instead (no leader needed: it stands
+where they are); an explorers' chip that still finds no place is laid out first next
+time (RETRIES), and at worst stands over the edges of the occupied rooms round its own,
+never over a mark, chip or leader."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from renderers.betrayal.palette import BG, TEXT
+from renderers.betrayal.fonts import SMALLEST_FONT
+from renderers.betrayal.palette import BG, TEXT, _px
 from renderers.canvas import Canvas
-from renderers.common import Box, Colour
+from renderers.common import Box, Colour, font, text_width
 
 Cell = tuple[int, int]
-Item = int | str  # an explorer's seat, or a monster kind's name
 
 MARK_MIN = 16  # px at BOARD_W: 8 px as displayed, the least a mark may be
 MARK = 20  # a mark on a chip, at the base width (18 px at BOARD_W, 9 as displayed)
 CHIP_PAD = 2  # round a chip's marks, at the base width
 MARK_GAP = 2  # between two marks on a chip
+COUNT_GAP = 3  # between a monster's disc and its "×n"
+ITEM_GAP = 6  # after a monster's "×n", before the next mark
 LEADER = 2  # a leader's width
 ROOM_GAP = 3  # the least room left between a chip and its room (the leader's length)
-STEP = 6  # the grid free places are looked for on (and flush with the room)
+STEP = 6  # the grid free places are looked for on (and flush with the room's sides)
+MONSTER_CHIPS = 4  # rooms holding only monsters that get a chip each, per floor
+RETRIES = 4  # layouts tried, each placing first an explorers' chip that found no place
 CHIP: Colour = BG  # a chip's face: the marks on it read as on the board's darkest
 LIT: Colour = TEXT  # a pinned room, its leader and its chip's edge
+
+
+@dataclass(frozen=True)
+class Kind:
+    """Monsters of one kind in one room (or, summed up, on one floor)."""
+
+    name: str
+    letter: str  # what its disc shows, as in the large panel and the legend
+    count: int
+
+
+Item = int | Kind  # an explorer's seat, or a kind of monster and how many
+
+
+@dataclass(frozen=True)
+class MonsterMark:
+    """One kind's mark: its disc's box and, for more than one, where "×n" is written."""
+
+    kind: Kind
+    box: Box
+    count_box: Box | None
+    room: Box | None  # the room it marks (None: on a floor's summary)
 
 
 @dataclass(frozen=True)
@@ -48,12 +84,28 @@ class Pin:
 
 
 @dataclass(frozen=True)
+class Summary:
+    """A floor's monsters by kind on one chip (no leader), and the rooms they are in."""
+
+    chip: Box
+    rooms: tuple[Box, ...]  # filled in the monsters' colour
+    kinds: tuple[Kind, ...]
+
+
+@dataclass(frozen=True)
 class Marks:
-    """An overview's marks: each explorer's and each monster kind's box, and the pins."""
+    """An overview's marks: each explorer's box, each monster kind's, the pins and the
+    floor's monster summary (if its monsters are summed up)."""
 
     dots: dict[int, Box]
-    monsters: tuple[Box, ...]
+    monsters: tuple[MonsterMark, ...]
     pins: tuple[Pin, ...]
+    summary: Summary | None = None
+
+
+def count_text(n: int) -> str:
+    """What is written beside a kind's disc for n of them (nothing for one)."""
+    return f"×{n}" if n > 1 else ""
 
 
 def _overlap(a: Box, b: Box, gap: int = 0) -> bool:
@@ -65,20 +117,12 @@ def _inside(box: Box, outer: Box) -> bool:
         and box[3] <= outer[3]
 
 
-def _in_room(items: list[Item], room: Box, c: int) -> list[Box]:
-    """The marks laid out inside their room, k x k, as the overviews always drew them."""
-    cx0, cy0 = room[0], room[1]
-    k = 1
-    while k * k < len(items):
-        k += 1
-    cell = (c - 2) / k
-    d = max(2, int(cell * 0.85))
-    out = []
-    for i in range(len(items)):
-        dx = cx0 + 1 + int((i % k) * cell + (cell - d) / 2)
-        dy = cy0 + 1 + int((i // k) * cell + (cell - d) / 2)
-        out.append((dx, dy, dx + d, dy + d))
-    return out
+def _in_room(room: Box, c: int) -> Box:
+    """A room's one mark laid out inside it, as the overviews always drew it."""
+    d = max(2, int((c - 2) * 0.85))
+    dx = room[0] + 1 + int((c - 2 - d) / 2)
+    dy = room[1] + 1 + int((c - 2 - d) / 2)
+    return (dx, dy, dx + d, dy + d)
 
 
 def _leader(room: Box, chip: Box, width: int) -> tuple[Box, ...]:
@@ -109,21 +153,41 @@ def _gap(a: Box, b: Box) -> float:
     return math.hypot(dx, dy)
 
 
-def _chip_size(n: int, mark: int, pad: int, gap: int, widest: int) -> tuple[int, int, int]:
-    """A chip's width and height for n marks, and how many marks a row holds."""
-    per_row = max(1, min(n, (widest - 2 * pad + gap) // (mark + gap)))
-    rows = -(-n // per_row)
-    return (2 * pad + per_row * mark + (per_row - 1) * gap,
-            2 * pad + rows * mark + (rows - 1) * gap, per_row)
+def _item_width(item: Item, mark: int, count_gap: int, size: int) -> int:
+    """An item's width on a chip: a mark, and a kind's "×n" after it."""
+    if isinstance(item, Kind) and item.count > 1:
+        return mark + count_gap + text_width(font(size, True), count_text(item.count))
+    return mark
+
+
+def _chip_layout(items: Sequence[Item], mark: int, pad: int, gap: int, widest: int,
+                 s: float) -> tuple[int, int, list[tuple[int, int]]]:
+    """A chip's width and height for these items, row after row as they fit in
+    `widest`, and each item's place on it."""
+    count_gap, item_gap = _px(COUNT_GAP, s), _px(ITEM_GAP, s)
+    size = _px(SMALLEST_FONT, s)
+    room = widest - 2 * pad
+    at: list[tuple[int, int]] = []
+    x = y = right = 0
+    for i, item in enumerate(items):
+        w = _item_width(item, mark, count_gap, size)
+        if x and x + w > room:
+            x, y = 0, y + mark + gap
+        at.append((x, y))
+        right = max(right, x + w)
+        after = isinstance(item, Kind) and item.count > 1
+        x += w + (item_gap if after and i + 1 < len(items) else gap)
+    return 2 * pad + right, 2 * pad + y + mark, at
 
 
 def _place_chip(room: Box, w: int, h: int, area: Box, blocked: list[Box],
-                rooms: list[Box], s: float) -> Box:
+                rooms: list[Box], s: float, far: bool = True) -> Box | None:
     """The free place for a w x h chip nearest `room`: inside `area`, clear of what is
     `blocked` and of its own room by the leader's length, its leader clear of it too;
     of places as near, the one most squarely beside the room and covering the least of
-    the floor's other rooms. Places are tried nearest first (a board is laid out on
-    every action), on a coarse grid and at every place flush with the room's sides."""
+    the floor's other rooms (None: nowhere free, close by unless `far`). Places are
+    tried nearest first (a board is laid out on every action), on a coarse grid and at
+    every place flush with the room's sides."""
     gap = max(1, round(ROOM_GAP * s))
     width = max(1, round(LEADER * s))
     step = max(1, round(STEP * s))
@@ -142,13 +206,72 @@ def _place_chip(room: Box, w: int, h: int, area: Box, blocked: list[Box],
     near_by = 2 * h + gap
     best = _best_place(room, w, h, [c for c in cols if c[1] < near_by],
                        [r for r in rows if r[1] < near_by], gap, width, blocked, rooms)
-    if best is None:
+    if best is None and far:
         best = _best_place(room, w, h, cols, rows, gap, width, blocked, rooms)
-    if best is None:  # nowhere free (never seen in play): over its room, marks apart
-        x = min(max(round(rcx - w / 2), area[0]), area[2] - w)
-        y = min(max(round(rcy - h / 2), area[1]), area[3] - h)
-        return (x, y, x + w, y + h)
     return best
+
+
+def _over_room(room: Box, w: int, h: int, area: Box) -> Box:
+    """A chip over its own room: for monsters hemmed in by their neighbours' chips,
+    where their room is (needing no leader); for an explorer's chip that found nowhere
+    free (never seen in play), its marks still apart and whole."""
+    rcx, rcy = (room[0] + room[2]) / 2, (room[1] + room[3]) / 2
+    x = min(max(round(rcx - w / 2), area[0]), area[2] - w)
+    y = min(max(round(rcy - h / 2), area[1]), area[3] - h)
+    return (x, y, x + w, y + h)
+
+
+def _on_room(room: Box, w: int, h: int, area: Box, blocked: list[Box]) -> Box | None:
+    """The free place for a w x h chip over the middle of its room, as near centred on
+    it as what is `blocked` allows (None: none)."""
+    rcx, rcy = (room[0] + room[2]) // 2, (room[1] + room[3]) // 2
+    places = [(x, y) for x in range(max(area[0], rcx - w + 1), min(area[2] - w, rcx) + 1)
+              for y in range(max(area[1], rcy - h + 1), min(area[3] - h, rcy) + 1)]
+    places.sort(key=lambda p: (abs(p[0] + w / 2 - rcx) + abs(p[1] + h / 2 - rcy), p))
+    for x, y in places:
+        chip = (x, y, x + w, y + h)
+        if not any(_overlap(chip, b, 1) for b in blocked):
+            return chip
+    return None
+
+
+def _place_summary(w: int, h: int, area: Box, blocked: list[Box], rooms: list[Box],
+                   s: float) -> Box | None:
+    """The free place for a floor's summary chip nearest the overview's top right
+    corner (the title's row, which no room takes), covering the least of the floor's
+    rooms (None: nowhere free)."""
+    step = max(1, round(STEP * s))
+    xs = {*range(area[0], area[2] - w + 1, step), area[2] - w}
+    ys = {*range(area[1], area[3] - h + 1, step), area[3] - h}
+    best: tuple[float, Box] | None = None
+    for x in xs:
+        for y in ys:
+            chip = (x, y, x + w, y + h)
+            if any(_overlap(chip, b, 1) for b in blocked):
+                continue
+            covered = sum(max(0, min(chip[2], r[2]) - max(chip[0], r[0]))
+                          * max(0, min(chip[3], r[3]) - max(chip[1], r[1])) for r in rooms)
+            cost = math.hypot(area[2] - chip[2], chip[1] - area[1]) + covered
+            if best is None or cost < best[0]:
+                best = (cost, chip)
+    return None if best is None else best[1]
+
+
+def _summary_chip(kinds: tuple[Kind, ...], mark: int, pad: int, gap: int, area: Box,
+                  blocked: list[Box], rooms: list[Box], s: float
+                  ) -> tuple[Box, list[tuple[int, int]]]:
+    """Where a floor's summary goes and its marks' places on it: in one row if a place
+    holds it, else in more, narrower rows (a floor of many rows leaves only its sides
+    free); over the title row's end if nowhere is free (never seen)."""
+    widths = [_chip_layout(kinds[:n], mark, pad, gap, area[2] - area[0], s)[0]
+              for n in range(len(kinds), 0, -1)]
+    for widest in widths:
+        w, h, at = _chip_layout(kinds, mark, pad, gap, widest, s)
+        chip = _place_summary(w, h, area, blocked, rooms, s)
+        if chip is not None:
+            return chip, at
+    w, h, at = _chip_layout(kinds, mark, pad, gap, area[2] - area[0], s)
+    return (area[2] - w, area[1], area[2], area[1] + h), at
 
 
 def _best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
@@ -178,48 +301,157 @@ def _best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
     return None if best is None else best[1]
 
 
+def _fits_inside(items: list[Item], inside: Box, mark: int) -> bool:
+    """Whether a room's one mark reads inside it: an explorer at MARK_MIN or more, a
+    lone monster at a chip's mark size or more (its letter is as big as the legend's)."""
+    if len(items) != 1:
+        return False
+    side = inside[2] - inside[0]
+    item = items[0]
+    if isinstance(item, Kind):
+        return item.count == 1 and side >= mark
+    return side >= MARK_MIN
+
+
+def _summed(here: dict[Cell, list[Item]]) -> tuple[Kind, ...]:
+    """A floor's monsters by kind, in the order they first appear."""
+    totals: dict[tuple[str, str], int] = {}
+    for items in here.values():
+        for item in items:
+            if isinstance(item, Kind):
+                key = (item.name, item.letter)
+                totals[key] = totals.get(key, 0) + item.count
+    return tuple(Kind(name, letter, n) for (name, letter), n in totals.items())
+
+
+def _set_items(items: Sequence[Item], at: list[tuple[int, int]], x0: int, y0: int,
+               mark: int, room: Box | None, s: float, dots: dict[int, Box],
+               monsters: list[MonsterMark]) -> None:
+    """Each item's mark on a chip whose marks start at (x0, y0)."""
+    count_gap, size = _px(COUNT_GAP, s), _px(SMALLEST_FONT, s)
+    for item, (dx, dy) in zip(items, at, strict=True):
+        box = (x0 + dx, y0 + dy, x0 + dx + mark, y0 + dy + mark)
+        if isinstance(item, int):
+            dots[item] = box
+            continue
+        count_box = None
+        if item.count > 1:
+            tx = box[2] + count_gap
+            count_box = (tx, box[1], tx + text_width(font(size, True),
+                                                     count_text(item.count)), box[3])
+        monsters.append(MonsterMark(item, box, count_box, room))
+
+
 def place_marks(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: int,
                 area: Box, blocked: list[Box], rooms: list[Box], s: float) -> Marks:
     """Every mark of one overview: `here` is what stands in each cell (explorers by
-    seat first, then monster kinds), `room_of` a cell's outline, `c` a room's side,
-    `area` where chips may go, `blocked` what they must leave clear (the title),
-    `rooms` every room's outline."""
+    seat first, then each kind of monster and how many), `room_of` a cell's outline,
+    `c` a room's side, `area` where chips may go, `blocked` what they must leave clear
+    (the title), `rooms` every room's outline. A chip each for the rooms holding only
+    monsters while they are few and all find a place; else the floor's summary."""
+    mark = max(1, round(MARK * s))
+    alone = [cell for cell, items in here.items()
+             if not any(isinstance(i, int) for i in items)
+             and not _fits_inside(items, _in_room(room_of(cell), c), mark)]
+    last = Marks({}, (), ())
+    modes = (True,) if len(alone) > MONSTER_CHIPS else (False, True) if alone else (False,)
+    for summed in modes:
+        first: list[Cell] = []
+        for _ in range(RETRIES):
+            marks, stuck = _lay_out(here, room_of, c, area, blocked, rooms, s, summed,
+                                    first)
+            if marks is None:
+                break  # a monsters' chip found no place: sum the floor's monsters up
+            last = marks
+            if stuck is None:
+                return marks
+            # An explorers' chip found no place: placed first, it may (the chips placed
+            # before it took the places it could have had).
+            if stuck in first:
+                break
+            first.insert(0, stuck)
+    return last  # an explorers' chip over its room and the edges of those round it
+
+
+def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: int,
+             area: Box, blocked: list[Box], rooms: list[Box], s: float, summed: bool,
+             first: list[Cell]) -> tuple[Marks | None, Cell | None]:
+    """`place_marks` with a chip per room holding only monsters (no marks: one of them
+    found no free place), or with the floor's monsters `summed` up on one chip; the
+    rooms `first` get their chips first. With the marks, the room whose explorers' chip
+    found no free place (None: none)."""
     dots: dict[int, Box] = {}
-    monsters: list[Box] = []
+    monsters: list[MonsterMark] = []
     pins: list[Pin] = []
-    pinned = []
+    pinned: list[tuple[Cell, list[Item]]] = []
+    filled: list[Box] = []
     taken = list(blocked)
+    occupied: list[Box] = []
+    mark = max(1, round(MARK * s))
     for cell, items in here.items():
         room = room_of(cell)
-        inside = _in_room(items, room, c)
-        fits = len(items) == 1 and inside[0][2] - inside[0][0] >= MARK_MIN
-        if fits or not any(isinstance(item, int) for item in items):
-            for item, box in zip(items, inside, strict=True):
-                if isinstance(item, int):
-                    dots[item] = box
-                else:
-                    monsters.append(box)
+        taken.append(room)  # an occupied room stays in sight
+        occupied.append(room)
+        with_explorers = any(isinstance(item, int) for item in items)
+        if summed and not with_explorers:
+            filled.append(room)
+            continue
+        inside = _in_room(room, c)
+        if _fits_inside(items, inside, mark):
+            item = items[0]
+            if isinstance(item, int):
+                dots[item] = inside
+            else:
+                monsters.append(MonsterMark(item, inside, None, room))
+            taken.append(inside)  # (its room's box covers it; kept when a room is not)
         else:
             pinned.append((cell, items))
-        taken.append(room)  # an occupied room stays in sight
-    mark = max(1, round(MARK * s))
     pad, gap = max(1, round(CHIP_PAD * s)), max(1, round(MARK_GAP * s))
+    widest = area[2] - area[0]
     free = [r for r in rooms if r not in taken]
-    for cell, items in sorted(pinned, key=lambda p: (-len(p[1]), p[0][1], p[0][0])):
+    summary = None
+    if summed:
+        kinds = _summed(here)
+        chip, at = _summary_chip(kinds, mark, pad, gap, area, taken, free, s)
+        _set_items(kinds, at, chip[0] + pad, chip[1] + pad, mark, None, s, dots, monsters)
+        summary = Summary(chip, tuple(filled), kinds)
+        taken.append(chip)
+
+    def order(p: tuple[Cell, list[Item]]) -> tuple[int, bool, int, int, int]:
+        cell, items = p
+        rank = first.index(cell) if cell in first else len(first)
+        return (rank, not any(isinstance(i, int) for i in items), -len(items), cell[1],
+                cell[0])
+
+    stuck = None
+
+    for cell, items in sorted(pinned, key=order):
         room = room_of(cell)
-        w, h, per_row = _chip_size(len(items), mark, pad, gap, area[2] - area[0])
-        chip = _place_chip(room, w, h, area, [b for b in taken if b != room], free, s)
-        strokes = _leader(room, chip, max(1, round(LEADER * s)))
-        for i, item in enumerate(items):
-            x = chip[0] + pad + (i % per_row) * (mark + gap)
-            y = chip[1] + pad + (i // per_row) * (mark + gap)
-            if isinstance(item, int):
-                dots[item] = (x, y, x + mark, y + mark)
-            else:
-                monsters.append((x, y, x + mark, y + mark))
+        w, h, at = _chip_layout(items, mark, pad, gap, widest, s)
+        others = [b for b in taken if b != room]
+        monsters_only = not any(isinstance(item, int) for item in items)
+        chip = _place_chip(room, w, h, area, others, free, s, far=not monsters_only)
+        if chip is None and monsters_only:
+            # Hemmed in close by: over its own room if that is clear (where they are,
+            # with no leader), else anywhere with a leader, else sum the floor up.
+            chip = _on_room(room, w, h, area, others) or _place_chip(room, w, h, area,
+                                                                    others, free, s)
+            if chip is None:
+                return None, None
+        if chip is None:  # explorers hemmed in: over their room, clear of the rest if it can
+            chip = _on_room(room, w, h, area, others)
+            if chip is None:
+                # Else over the edges of the occupied rooms round it (never their marks,
+                # chips or leaders): their marks are on chips, or inside and kept clear.
+                stuck = stuck or cell
+                chip = _on_room(room, w, h, area, [b for b in others if b not in occupied]) \
+                    or _over_room(room, w, h, area)
+        strokes = () if _overlap(chip, room) else _leader(room, chip,
+                                                          max(1, round(LEADER * s)))
+        _set_items(items, at, chip[0] + pad, chip[1] + pad, mark, room, s, dots, monsters)
         pins.append(Pin(room, chip, strokes, tuple(items)))
         taken += [chip, *strokes]
-    return Marks(dots, tuple(monsters), tuple(pins))
+    return Marks(dots, tuple(monsters), tuple(pins), summary), stuck
 
 
 def light_room(canvas: Canvas, pin: Pin) -> None:
@@ -229,11 +461,11 @@ def light_room(canvas: Canvas, pin: Pin) -> None:
     canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), LIT)
 
 
-def draw_chip(canvas: Canvas, pin: Pin) -> None:
+def draw_chip(canvas: Canvas, chip: Box, leader: tuple[Box, ...] = ()) -> None:
     """The leader and the chip, edged in the leader's colour so the two read as one
     (the marks are drawn on it by the board)."""
-    for stroke in pin.leader:
+    for stroke in leader:
         canvas.fill(stroke, LIT)
-    x0, y0, x1, y1 = pin.chip
-    canvas.fill(pin.chip, LIT)
+    x0, y0, x1, y1 = chip
+    canvas.fill(chip, LIT)
     canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), CHIP)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import zlib
 
+from renderers.betrayal.words import word_or
 from renderers.common import BLACK, WHITE, Colour, font, has_glyph, mix
 
 # A dark house; each floor's tiles are tinted so the panels read apart at a glance.
@@ -55,49 +56,13 @@ STUNNED: Colour = (104, 94, 98)
 HAUNT_TOKEN: Colour = (128, 184, 64)
 TRAITOR: Colour = (236, 64, 172)
 
-# Tokens a room can hold: a short label and a colour; others get a label from the key.
-TOKEN_LABELS: dict[str, str] = {
-    "secret_passage": "Passage",
-    "secret_stairs": "Stairs",
-    "slide": "Slide",
-    "blessing": "Blessing",
-    "vault_empty": "Empty",
-    "drip": "Drip",
-    "smoke": "Smoke",
-    "slippery": "Slippery",
-    "closet": "Closet",
-    "safe": "Safe",
-    "skeletons": "Skeletons",
-    "wall_switch": "Switch",
-    "obstacle": "Obstacle",
-    "trap": "Trap",
-}
-# A token whose label does not fit its tile's strip shows this code instead, and the
-# legend names it ("Sm Smoke"); codes are two letters so the many S tokens read apart.
-TOKEN_CODES: dict[str, str] = {
-    "secret_passage": "Pa",
-    "secret_stairs": "St",
-    "slide": "Sd",
-    "blessing": "Bl",
-    "vault_empty": "Em",
-    "drip": "Dr",
-    "smoke": "Sm",
-    "slippery": "Sy",
-    "closet": "Cl",
-    "safe": "Sa",
-    "skeletons": "Sk",
-    "wall_switch": "Sw",
-    "obstacle": "Ob",
-    "trap": "Tr",
-}
+# Tokens a room can hold: a label and a colour (the labels and their two-letter codes
+# are the board's words, in data/betrayal/texts.yaml).
 TOKEN_COLOURS: tuple[Colour, ...] = ((120, 96, 170), (64, 132, 120), (150, 92, 70),
                                      (96, 110, 150), (140, 120, 60), (120, 70, 110))
 FIXED_TOKEN_COLOURS: dict[str, Colour] = {"secret_passage": (64, 132, 120),
                                           "secret_stairs": (64, 132, 120),
                                           "blessing": (150, 122, 52), "vault_empty": (96, 92, 104)}
-
-FLOOR_TITLES: dict[str, str] = {"upper": "Upper floor", "ground": "Ground floor",
-                                "basement": "Basement"}
 
 # Every flat colour of the map, kept exact when the PNG palette is fitted.
 FLAT_COLOURS: tuple[Colour, ...] = (
@@ -109,13 +74,13 @@ FLAT_COLOURS: tuple[Colour, ...] = (
 
 
 def _token_label(kind: str) -> str:
-    return TOKEN_LABELS.get(kind) or kind.replace("_", " ").strip().capitalize() or "?"
+    return word_or(f"tokens.{kind}", kind.replace("_", " ").strip().capitalize()) or "?"
 
 
 def _token_code(kind: str) -> str:
-    """The short code a token shows where its label does not fit (`TOKEN_CODES`, else
-    the label's first two letters)."""
-    return TOKEN_CODES.get(kind) or _token_label(kind)[:2].strip().capitalize() or "?"
+    """The short code a token shows where its label does not fit (the board's words
+    name it, else the label's first two letters)."""
+    return word_or(f"codes.{kind}", _token_label(kind)[:2].strip().capitalize()) or "?"
 
 
 def _token_colour(kind: str) -> Colour:

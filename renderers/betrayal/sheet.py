@@ -34,6 +34,7 @@ from renderers.betrayal.palette import (
     TRAITOR,
     _px,
 )
+from renderers.betrayal.words import word, word_or
 from renderers.common import (
     BLACK,
     WHITE,
@@ -66,9 +67,8 @@ CARD_BG: Colour = (33, 31, 41)
 SHEET_FLAT: tuple[Colour, ...] = (BG, PANEL, PANEL_EDGE, TEXT, MUTED, DIM, CELL, CELL_EDGE,
                                   SKULL_CELL, CARD_BG, ACCENT, BARRIER, OMEN, EVENT, ITEM,
                                   GOLD, TRAITOR, DEAD, TOKEN_EDGE, BLACK, WHITE)
-# The title's badges: label, fill and text colour, in the order they are drawn.
-BADGES: dict[str, tuple[str, Colour, Colour]] = {"traitor": ("Traitor", TRAITOR, WHITE),
-                                                 "dead": ("Dead", DEAD, BG)}
+# The title's badges (their words: the board's sheet.badges): fill and text colour.
+BADGES: dict[str, tuple[Colour, Colour]] = {"traitor": (TRAITOR, WHITE), "dead": (DEAD, BG)}
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def sheet_geometry(view: SheetView, width: int = SHEET_WIDTH) -> SheetGeometry:
     bf = font(px(15), True)
     for key, on in (("dead", not view.alive), ("traitor", view.traitor)):
         if on:  # right-aligned on the "played by" row, the last drawn rightmost
-            w = text_width(bf, BADGES[key][0]) + 2 * px(10)
+            w = text_width(bf, word(f"sheet.badges.{key}")) + 2 * px(10)
             badges[key] = (bx - w, title[1] + px(46), bx, title[1] + px(70))
             bx -= w + px(8)
     y = title[3] + px(14)
@@ -174,9 +174,10 @@ def _draw_trait(img: Image.Image, draw: ImageDraw.ImageDraw, name: str, trait: T
     lx0, ly0, _, ly1 = label
     cy = (ly0 + ly1) // 2
     f = font(_px(21, s), True)
-    draw_text(draw, (lx0, cy - _px(8, s)), name.capitalize(), f, TEXT, anchor="lm", bold=True)
+    draw_text(draw, (lx0, cy - _px(8, s)), word_or(f"sheet.traits.{name}", name.capitalize()),
+              f, TEXT, anchor="lm", bold=True)
     value = trait.track[trait.index] if 0 <= trait.index < len(trait.track) else None
-    sub = f"now {value}" if value is not None else "dead"
+    sub = word("sheet.now", value=value) if value is not None else word("sheet.dead")
     draw_text(draw, (lx0, cy + _px(13, s)), sub, font(_px(15, s)),
               MUTED if value is not None else BARRIER, anchor="lm")
     radius = _px(8, s)
@@ -223,7 +224,7 @@ def _draw_card(img: Image.Image, draw: ImageDraw.ImageDraw, card: CardView, box:
         _paste_glyph(img, card.kind, (x, top + (_px(28, s) - d) // 2), d)
         x += d + _px(8, s)
     kf = font(_px(13, s), True)
-    kind = card.kind.upper()
+    kind = word_or(f"sheet.kinds.{card.kind}", card.kind.upper())
     kw = text_width(kf, kind)
     draw_text(draw, (x1 - pad, top + _px(14, s)), kind, kf, kc, anchor="rm", bold=True)
     nf, name = fit_text(card.name, x1 - pad - kw - _px(10, s) - x, _px(19, s),
@@ -244,7 +245,7 @@ def render_sheet_image(view: SheetView, *, width: int = SHEET_WIDTH) -> Image.Im
     draw = ImageDraw.Draw(img)
     img.paste(colour, geo.band)
     tx0, ty0, tx1, _ = geo.title
-    room_text = f"In the {view.room}" if view.room else ""
+    room_text = word("sheet.room", room=view.room) if view.room else ""
     rf = font(_px(17, s))
     room_w = min(text_width(rf, room_text), (tx1 - tx0) // 3) if room_text else 0
     if view.alive and not view.traitor:
@@ -259,12 +260,12 @@ def render_sheet_image(view: SheetView, *, width: int = SHEET_WIDTH) -> Image.Im
                         min_size=_px(22, s), bold=True)
     draw_text(draw, (nx, ty0 + _px(24, s)), name, nf, TEXT, anchor="lm", bold=True)
     badge_x = min((b[0] for b in geo.badges.values()), default=tx1 + _px(12, s))
-    pf, player = fit_text(f"played by {view.player}", badge_x - _px(12, s) - nx, _px(18, s),
-                          min_size=_px(13, s))
+    pf, player = fit_text(word("sheet.played_by", player=view.player),
+                          badge_x - _px(12, s) - nx, _px(18, s), min_size=_px(13, s))
     draw_text(draw, (nx, ty0 + _px(58, s)), player, pf, MUTED, anchor="lm")
     bf = font(_px(15, s), True)
     for key, box in geo.badges.items():
-        label, fill, ink = BADGES[key]
+        label, (fill, ink) = word(f"sheet.badges.{key}"), BADGES[key]
         rounded_box(img, box, (box[3] - box[1]) // 2, fill)
         centered_text(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), label, bf, ink,
                       bold=True)
@@ -283,14 +284,15 @@ def render_sheet_image(view: SheetView, *, width: int = SHEET_WIDTH) -> Image.Im
             y += _px(24, s)
     cx0, cy0, cx1, cy1 = geo.cards_title
     tf = font(_px(21, s), True)
-    draw_text(draw, (cx0, (cy0 + cy1) // 2), "Cards", tf, TEXT, anchor="lm", bold=True)
-    draw_text(draw, (cx0 + text_width(tf, "Cards") + _px(10, s), (cy0 + cy1) // 2),
-              f"{len(view.cards)} held" if view.cards else "none held", font(_px(16, s)), MUTED,
-              anchor="lm")
+    cards = word("sheet.cards")
+    draw_text(draw, (cx0, (cy0 + cy1) // 2), cards, tf, TEXT, anchor="lm", bold=True)
+    draw_text(draw, (cx0 + text_width(tf, cards) + _px(10, s), (cy0 + cy1) // 2),
+              word("sheet.held", n=len(view.cards)) if view.cards else word("sheet.none_held"),
+              font(_px(16, s)), MUTED, anchor="lm")
     # Legend for the tracks, right-aligned on the cards title row.
     lf = font(_px(14, s))
     lx = cx1
-    for text, swatch in (("start", "start"), ("now", "now")):
+    for text, swatch in ((word("sheet.key_start"), "start"), (word("sheet.key_now"), "now")):
         lx -= text_width(lf, text)
         draw_text(draw, (lx, (cy0 + cy1) // 2), text, lf, MUTED, anchor="lm")
         lx -= _px(22, s)
@@ -306,8 +308,8 @@ def render_sheet_image(view: SheetView, *, width: int = SHEET_WIDTH) -> Image.Im
     for card, box, lines in zip(view.cards, geo.cards, geo.card_lines, strict=True):
         _draw_card(img, draw, card, box, lines, s)
     if not view.cards:
-        draw_text(draw, (cx0, cy1 + _px(14, s)), "Nothing in hand yet.", font(_px(16, s)), DIM,
-                  anchor="lm")
+        draw_text(draw, (cx0, cy1 + _px(14, s)), word("sheet.empty_hand"), font(_px(16, s)),
+                  DIM, anchor="lm")
     return img
 
 

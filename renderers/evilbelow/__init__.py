@@ -171,7 +171,8 @@ def _balloon(img: Image.Image, centre: tuple[float, float], r: float, fill: Colo
 
 def _pennywise(img: Image.Image, centre: tuple[float, float], k: float) -> None:
     _balloon(img, centre, 12 * k, BALLOON)
-    _text(ImageDraw.Draw(img), centre, "IT", 11, k, WHITE, bold=True, anchor="mm")
+    _text(ImageDraw.Draw(img), centre, say("views.pennywise_mark"), 11, k, WHITE, bold=True,
+          anchor="mm")
 
 
 def _bike(img: Image.Image, xy: tuple[float, float], k: float, colour: Colour,
@@ -589,7 +590,7 @@ def _heroes(b: _Board, view: BoardView, geo: Geometry) -> None:
         r = min(8.0, (ry1 - ry0) / k / 2 - 0.5)
         b.glyph(_pawn, ((x + 10) * k, cy * k), PANEL, (r + 1) * k, r * k, k, hero.colour,
                 hero.character, hero.acting)
-        who = hero.player + (" (AI)" if hero.ai else "")
+        who = say("views.ai_player", player=hero.player) if hero.ai else hero.player
         b.text(((x + 21) * k, cy * k), who, 11, TEXT, PANEL, bold=hero.acting, width=82)
         b.glyph(_hearts, ((x + 108) * k, cy * k), PANEL, 50 * k, hero.bravery, k)
         _hand(b, hero, x + 160, cy, k)
