@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.core.events import DETAIL, Event
+from bot.core.formats import Formats
 from bot.core.plain import copy_plain
 
 S = TypeVar("S")
@@ -51,6 +52,10 @@ class Game(ABC, Generic[S]):
     min_players: int
     max_players: int
     seats_per_player: int = 1  # Betrayal lets one person play two explorers when few play
+    # The stored state's formats (bot/core/formats.py): a game whose state changed shape
+    # since its first release lists the steps that bring an older stored state up to
+    # date (CONTRIBUTING.md, "Change a stored state"). None yet: format 0.
+    state_formats: Formats = Formats()
 
     def check_player_count(self, count: int, refusal: Callable[..., str]) -> None:
         """Refuse a table of the wrong size before anything is dealt; `refusal` is the
@@ -126,12 +131,17 @@ class Game(ABC, Generic[S]):
         return new
 
     def dump(self, state: S) -> dict[str, Any]:
-        """The state as plain JSON data for the store."""
-        return state.to_dict()  # type: ignore[attr-defined, no-any-return]
+        """The state as plain JSON data for the store, its format written in (from
+        format 1 on), so a later release knows which upgrade steps it still needs."""
+        raw: dict[str, Any] = state.to_dict()  # type: ignore[attr-defined]
+        return self.state_formats.stamped(raw, f"the {self.key} state")
 
     def load(self, raw: dict[str, Any]) -> S:
-        """The inverse of dump."""
-        return self.state_type.from_dict(raw)  # type: ignore[attr-defined, no-any-return]
+        """The inverse of dump, for a state of any format this game has had: an older
+        one is upgraded first (a table saved before the bot was upgraded, or its undo
+        points); a newer one is refused (UnknownFormat), never guessed at."""
+        data = self.state_formats.upgraded(raw, f"the {self.key} state")
+        return self.state_type.from_dict(data)  # type: ignore[attr-defined, no-any-return]
 
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
         """Setup options a lobby may set: option -> [(value, label)] (e.g. the house)."""

@@ -7,12 +7,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.events import Audience, Event
+from bot.core.formats import Formats
 from bot.core.seats import Seat
 
 LOBBY = "lobby"
 ACTIVE = "active"
 OVER = "over"
 UNDO_KEPT = 20  # undo points kept per game: how far back /gm undo reaches
+# The envelope's stored formats (bot/core/formats.py), apart from the game state's own:
+# the envelope is the same for every game and changes with the table rules. No step
+# yet: what it gained so far (`paused`) is left out when unset and read with a default.
+# A renamed or reshaped field appends a step here (CONTRIBUTING.md, "Change a stored
+# state").
+ENVELOPE_FORMATS = Formats()
 
 
 @dataclass
@@ -72,8 +79,10 @@ class Table:
         return any(seat.user_id == user_id for seat in self.seats)
 
     def envelope(self) -> dict[str, Any]:
-        """What goes into the state_json column: the table minus its row keys."""
-        return {
+        """What goes into the state_json column: the table minus its row keys, in the
+        envelope's current format. The game's state inside keeps its own format (the
+        game's `dump` wrote it)."""
+        return ENVELOPE_FORMATS.stamped({
             "host_id": self.host_id,
             "seed": self.seed,
             "options": self.options,
@@ -81,12 +90,17 @@ class Table:
             "state": self.state,
             "ended_reason": self.ended_reason,
             **({"paused": True} if self.paused else {}),
-        }
+        }, "a table's envelope")
 
     @classmethod
     def from_row(cls, *, id: int, channel_id: int, guild_id: int | None, kind: str,
                  status: str, version: int, envelope: dict[str, Any], last_seq: int = 0,
                  delivered_seq: int = 0) -> Table:
+        """A table as stored: every load and every undo point comes through here, so an
+        envelope of an older format is upgraded first and a newer one refused
+        (UnknownFormat) before anything reads it."""
+        envelope = ENVELOPE_FORMATS.upgraded(
+            envelope, f"the envelope of game {id} (channel {channel_id})")
         return cls(
             id=id,
             channel_id=channel_id,
