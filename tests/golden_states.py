@@ -13,7 +13,8 @@ Run `python -m tests.golden_states` once per release (the package version in
 pyproject.toml names the folder): it plays seeded games through the real sessions layer
 and a real SQLite store, with two humans and an AI at each table, and writes each
 situation's row the first time a seed reaches it (with a human to act, so a test can
-also make a move and undo it). A release's folder is never rewritten once released.
+also make a move and undo it). It only adds the files a folder lacks: a released
+folder is never rewritten (`--replace` rewrites it, only before the release ships).
 `--shapes` records each state's shape for its current format in tests/golden/shapes.json
 (what `test_a_changed_state_shape_comes_with_a_new_format` compares).
 """
@@ -257,15 +258,18 @@ async def _play_seed(variant: Variant, seed: int, wanted: set[str],
 
 
 async def make_release(release: str, *, replace: bool = False) -> list[Path]:
+    """Write the release's missing golden tables (a new game's, a new situation's); the
+    ones it has already are kept as they are, unless `replace` (only before the release
+    ships: once released, they are what its players' tables look like)."""
     folder = GOLDEN / release
-    if folder.exists() and not replace:
-        raise SystemExit(f"{folder} exists: a release's golden states are never rewritten "
-                         "(--replace, only before the release ships)")
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     with tempfile.TemporaryDirectory() as work:
         for variant in VARIANTS:
-            wanted = set(situations(variant))
+            wanted = {s for s in situations(variant)
+                      if replace or not (folder / f"{variant.name}-{s}.json").exists()}
+            if not wanted:
+                continue
             for seed in variant.seeds:
                 found = await _play_seed(variant, seed, wanted, Path(work))
                 for situation, row in found.items():
