@@ -91,8 +91,8 @@ def _betrayal_midgame(s: BetrayalState) -> bool:
 
 
 def _betrayal_haunt(s: BetrayalState) -> bool:
-    """A haunt a few rounds in, with a traitor and monsters when the haunt has them: the
-    most the state holds at once."""
+    """A haunt two rounds in, with a traitor and monsters on the board: the most the
+    state holds at once."""
     haunt = s.haunt
     return (s.phase == HAUNT and haunt is not None and haunt.round >= 2 and not s.over
             and s.pending is None and haunt.traitor is not None
@@ -297,6 +297,12 @@ def _dataclasses_in(hint: Any) -> list[type]:
     return [found for arg in typing.get_args(hint) for found in _dataclasses_in(arg)]
 
 
+def typing_name(hint: Any) -> str:
+    """A type as its source spells it (a module without postponed annotations gives
+    types, not strings): `int`, `list[Explorer]`."""
+    return hint.__name__ if isinstance(hint, type) else repr(hint).replace("typing.", "")
+
+
 def shape(root: type) -> list[str]:
     """Every field of a stored dataclass and of the dataclasses it holds, with its
     declared type: `Class.field: type`. A field added, renamed, removed or retyped
@@ -309,7 +315,8 @@ def shape(root: type) -> list[str]:
         seen.add(cls)
         hints = typing.get_type_hints(cls)
         for f in dataclasses.fields(cls):
-            lines.append(f"{cls.__name__}.{f.name}: {f.type}")
+            declared = f.type if isinstance(f.type, str) else typing_name(f.type)
+            lines.append(f"{cls.__name__}.{f.name}: {declared}")
             todo.extend(_dataclasses_in(hints[f.name]))
     return sorted(lines)
 

@@ -11,8 +11,6 @@ undo point. tests/test_golden_states.py proves every release's real saved tables
 from __future__ import annotations
 
 import copy
-import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +20,9 @@ from bot import games
 from bot import table as T
 from bot.core.formats import FORMAT_KEY, Formats, UnknownFormat
 from bot.sessions import Sessions
-from bot.store import ACTIVE, OVER, SqliteStore, Table, open_store, records
+from bot.store import ACTIVE, OVER, SqliteStore, Table, records
 from bot.store.records import ENVELOPE_FORMATS
+from tests.golden_states import CHANNEL, restarted_with
 from tests.helpers import format_game
 from tests.helpers.format_game import (
     GAME,
@@ -35,7 +34,6 @@ from tests.helpers.format_game import (
 )
 from tests.test_sessions import RecordingOutlet
 
-CHANNEL, GUILD = 700, 7
 ANN, BOB = T.Actor(1, "ann"), T.Actor(2, "bob")
 MOD = T.Actor(42, "Mod", moderator=True)
 
@@ -161,17 +159,6 @@ def test_a_step_that_returns_no_dict_fails_loudly() -> None:
 
 # ---------------------------------------------------------------- through the store
 
-def _row(path: Path, kind: str, status: str, envelope: dict[str, Any]) -> None:
-    """A game row written as an earlier release's store wrote it: the envelope's JSON as
-    it was, not as this release would write it."""
-    with sqlite3.connect(path) as db:
-        db.execute("INSERT INTO games (channel_id, guild_id, kind, status, state_json,"
-                   " version, created_at, updated_at, last_seq, delivered_seq, ai_turn)"
-                   " VALUES (?, ?, ?, ?, ?, 1, 0, 0, 0, 0, 0)",
-                   (CHANNEL, GUILD, kind, status, json.dumps(envelope)))
-    db.close()
-
-
 def _envelope(state: dict[str, Any], **more: Any) -> dict[str, Any]:
     return {"host_id": ANN.user_id, "seed": 1, "options": {},
             "seats": [{"name": "ann", "user_id": 1, "ai": False},
@@ -180,12 +167,10 @@ def _envelope(state: dict[str, Any], **more: Any) -> dict[str, Any]:
 
 
 async def _restarted(tmp_path: Path, envelope: dict[str, Any], kind: str = KEY) -> SqliteStore:
-    """A store holding one table stored by an earlier release, opened as a restarted
-    bot opens it."""
-    path = tmp_path / "old.sqlite3"
-    await (await open_store(path)).close()
-    _row(path, kind, ACTIVE, envelope)
-    return await open_store(path)
+    """A store holding one table stored by an earlier release (its envelope's JSON as it
+    was), opened as a restarted bot opens it."""
+    return await restarted_with(tmp_path / "old.sqlite3",
+                                {"kind": kind, "status": ACTIVE, "envelope": envelope})
 
 
 @pytest.mark.parametrize("stored", sorted(STORED))
