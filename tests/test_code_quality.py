@@ -160,6 +160,25 @@ def test_the_cycle_finder_finds_a_long_way_round() -> None:
     assert _cycles(graph) == [["a", "b", "c"]]
 
 
+# Pure layers: the table rules and what a delivery sends. Loading them must not load a
+# database driver or discord (the store and the cogs depend on them, not the reverse).
+PURE = ("bot.table_record", "bot.table", "bot.delivery")
+DRIVERS = ("asyncpg", "aiosqlite", "discord")
+LOADED = "import importlib, sys\nfor name in sys.argv[2:]: importlib.import_module(name)\n" \
+         "print(sorted(d for d in sys.argv[1].split(',') if d in sys.modules))"
+
+
+def test_the_table_rules_load_no_database_driver() -> None:
+    """bot/table.py once took its Table from the store's records, and importing those
+    runs bot/store/__init__.py: the table's pure rules loaded asyncpg and aiosqlite.
+    The record lives beside the rules now (bot/table_record.py); the store maps it."""
+    result = subprocess.run([sys.executable, "-c", LOADED, ",".join(DRIVERS), *PURE],
+                            cwd=ROOT, capture_output=True, text=True, check=False,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
 # Each module is imported first, in a process that has imported only what lies outside
 # the game, so that the module's own imports (and theirs) run in its order. The Betrayal
 # package's `__init__` imports the whole game (its GAME), which would otherwise always

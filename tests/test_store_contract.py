@@ -37,7 +37,7 @@ from bot.store import (
     pg_migrations,
 )
 from bot.store import migrations as sqlite_migrations
-from bot.store.records import UNDO_KEPT
+from bot.table_record import UNDO_KEPT
 from tests import pg_server
 from tests.conftest import Backend
 

@@ -11,12 +11,12 @@ from bot.store.records import (
     LiveMessage,
     LoggedEvent,
     Notice,
-    Table,
     TimerArm,
     TurnTimer,
     UndoPoint,
     UndoWrite,
 )
+from bot.table_record import Table
 
 # Each table's column names and its rows, by table name.
 Export = dict[str, tuple[list[str], list[tuple[Any, ...]]]]

@@ -42,6 +42,7 @@ from bot.store import records as R
 from bot.store import rows as Q
 from bot.store.base import ChannelBusy, Export, GameExists, NotEmpty, StaleVersion, StoreError
 from bot.store.pg_migrations import MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION_TABLE
+from bot.table_record import OVER, UNDO_KEPT, Table
 
 SCHEMES = ("postgresql://", "postgres://")
 _COLUMNS = Q.GAME_COLUMNS.format(envelope="state_json")
@@ -75,7 +76,7 @@ def _pg(sql: str) -> str:
     return Q.numbered(sql)
 
 
-def _table(row: Sequence[Any]) -> R.Table:
+def _table(row: Sequence[Any]) -> Table:
     return Q.table_of(row, json.loads(row[6]))
 
 
@@ -113,7 +114,7 @@ class PostgresStore:
                                                     max_size=self._lock_connections,
                                                     timeout=CONNECT_SECONDS)
         await self._migrate()
-        await self.pool.execute(_pg(Q.DROP_FINISHED_UNDO), R.OVER)  # what an older bot left
+        await self.pool.execute(_pg(Q.DROP_FINISHED_UNDO), OVER)  # what an older bot left
 
     async def close(self) -> None:
         pools, self._pool, self._lock_pool = (self._pool, self._lock_pool), None, None
@@ -258,21 +259,21 @@ class PostgresStore:
 
     # -- games ------------------------------------------------------------------------------
 
-    async def _one(self, sql: str, *args: Any) -> R.Table | None:
+    async def _one(self, sql: str, *args: Any) -> Table | None:
         rows = await self._fetch(sql.format(columns=_COLUMNS), *args)
         return _table(rows[0]) if rows else None
 
-    async def load(self, channel_id: int) -> R.Table | None:
-        return await self._one(Q.LOAD_OPEN, channel_id, R.OVER)
+    async def load(self, channel_id: int) -> Table | None:
+        return await self._one(Q.LOAD_OPEN, channel_id, OVER)
 
-    async def load_game(self, game_id: int) -> R.Table | None:
+    async def load_game(self, game_id: int) -> Table | None:
         return await self._one(Q.LOAD_GAME, game_id)
 
-    async def load_latest(self, channel_id: int) -> R.Table | None:
+    async def load_latest(self, channel_id: int) -> Table | None:
         return await self._one(Q.LOAD_LATEST, channel_id)
 
-    async def create(self, table: R.Table, events: Sequence[Event], actor_id: int | None,
-                     action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> R.Table:
+    async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
+                     action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
         """As SQLite's: the opening events count as delivered."""
         now = time.time()
         envelope = json.dumps(table.envelope())
@@ -289,11 +290,11 @@ class PostgresStore:
         return Q.created(table, game_id, len(events))
 
     async def save(  # the Store's signature (bot/store/base.py)
-            self, table: R.Table, events: Sequence[Event], *, expected_version: int,
+            self, table: Table, events: Sequence[Event], *, expected_version: int,
             actor_id: int | None, action: dict[str, Any] | None, delivered: bool = False,
             ai_turn: bool | None = None, envelope: str | None = None,
             played: Sequence[str] = (), undo: R.UndoWrite | None = None,
-            timers: Sequence[R.TimerArm] = ()) -> R.Table:
+            timers: Sequence[R.TimerArm] = ()) -> Table:
         """As SQLite's (bot/store/base.py says what each argument does), the game's row
         locked first so a racing save in another process waits and then loses."""
         now = time.time()
@@ -318,7 +319,7 @@ class PostgresStore:
             if timers:
                 await conn.executemany(_pg(Q.INSERT_TIMER),
                                        Q.timer_rows(table, expected_version + 1, timers))
-            if table.status == R.OVER:  # out of undo's reach: its points go with it
+            if table.status == OVER:  # out of undo's reach: its points go with it
                 await conn.execute(_pg(Q.DROP_ALL_UNDO), game_id)
         return Q.saved(table, expected_version + 1, int(row[0]), int(row[1]))
 
@@ -346,9 +347,9 @@ class PostgresStore:
     async def played(self, guild_id: int, kind: str) -> list[str]:
         return [str(row[0]) for row in await self._fetch(Q.PLAYED, guild_id, kind)]
 
-    async def list_open(self) -> list[R.Table]:
+    async def list_open(self) -> list[Table]:
         return [_table(r) for r in await self._fetch(Q.LIST_OPEN.format(columns=_COLUMNS),
-                                                     R.OVER)]
+                                                     OVER)]
 
     async def needing_attention(self, *, ai_turns: bool = True) -> list[tuple[int, int]]:
         rows = await self._fetch(Q.needing_attention_sql(ai_turns))
@@ -361,10 +362,10 @@ class PostgresStore:
         return int(await self.pool.fetchval(Q.COUNT_GAMES) or 0)
 
     async def count_open(self) -> int:
-        return int(await self.pool.fetchval(_pg(Q.COUNT_OPEN), R.OVER) or 0)
+        return int(await self.pool.fetchval(_pg(Q.COUNT_OPEN), OVER) or 0)
 
-    async def open_games_of(self, user_id: int) -> list[R.Table]:
-        rows = await self._fetch(Q.OPEN_GAMES_OF.format(columns=_COLUMNS), R.OVER,
+    async def open_games_of(self, user_id: int) -> list[Table]:
+        rows = await self._fetch(Q.OPEN_GAMES_OF.format(columns=_COLUMNS), OVER,
                                  Q.open_games_pattern(user_id))
         return [t for t in map(_table, rows) if t.seats_of(user_id)]
 
@@ -402,7 +403,7 @@ class PostgresStore:
 
     # -- undo points and the moderators' log ---------------------------------------------
 
-    async def undo_points(self, game_id: int, *, limit: int = R.UNDO_KEPT) -> list[R.UndoPoint]:
+    async def undo_points(self, game_id: int, *, limit: int = UNDO_KEPT) -> list[R.UndoPoint]:
         rows = await self._fetch(Q.UNDO_POINTS.format(envelope="envelope"), game_id, limit)
         return [Q.undo_point_of(r, json.loads(r[1])) for r in rows]
 

@@ -34,17 +34,15 @@ from bot.store import rows as Q
 from bot.store.base import Export, GameExists, StaleVersion, StoreError
 from bot.store.migrations import MIGRATIONS
 from bot.store.records import (
-    OVER,
-    UNDO_KEPT,
     LiveMessage,
     LoggedEvent,
     Notice,
-    Table,
     TimerArm,
     TurnTimer,
     UndoPoint,
     UndoWrite,
 )
+from bot.table_record import OVER, UNDO_KEPT, Table
 
 # state_json is read through the "envelope" converter, so the JSON is decoded in the
 # reading connection's own thread, never on the event loop.
