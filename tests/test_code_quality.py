@@ -81,18 +81,19 @@ def test_the_checker_sees_an_import_in_a_method() -> None:
     assert [n.lineno for n in _imports_in_functions(tree)] == [5]
 
 
-def _module_imports(name: str, path: Path, known: Mapping[str, Path]) -> set[str]:
+def _module_imports(name: str, path: Path, known: Mapping[str, Path], *,
+                    types: bool = False) -> set[str]:
     """The project modules `name` imports when it is executed: its module-level imports
-    (in if/try blocks too, not under TYPE_CHECKING, not inside functions or classes'
-    methods). `from package import x` counts as importing the submodule x if there is
-    one, else the package (whose `__init__` must then have run)."""
+    (in if/try blocks too, not under TYPE_CHECKING unless `types`, not inside functions
+    or classes' methods). `from package import x` counts as importing the submodule x if
+    there is one, else the package (whose `__init__` must then have run)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
 
     def visit(body: list[ast.stmt]) -> None:
         for node in body:
             if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                visit(node.orelse)
+                visit([*node.body, *node.orelse] if types else node.orelse)
             elif isinstance(node, ast.Import):
                 found.update(a.name for a in node.names if a.name in known)
             elif isinstance(node, ast.ImportFrom):
@@ -153,6 +154,23 @@ def test_no_import_cycle() -> None:
     assert len(graph) > 150
     assert "bot.games.betrayal.effects" in graph["bot.games.betrayal.movement"]
     assert _cycles(graph) == []
+
+
+# Type-only circles left to the Betrayal renderers' own refactor (each names the other's
+# classes in annotations only); none may join them.
+KNOWN_TYPE_CYCLES = [["renderers.betrayal.explorers", "renderers.betrayal.layout"]]
+
+
+def test_no_import_cycle_even_for_types() -> None:
+    """A circle through TYPE_CHECKING imports runs, but it says two modules need each
+    other: bot/client.py loaded the cogs, and cogs/common.py named bot/client.py's
+    HauntBot for its annotations. The cogs name what they use of the bot instead
+    (cogs/common.py's GameBot)."""
+    known = _sources()
+    graph = {name: _module_imports(name, path, known, types=True)
+             for name, path in known.items()}
+    assert "bot.client" in graph["bot.__main__"]  # its TYPE_CHECKING import is seen
+    assert _cycles(graph) == KNOWN_TYPE_CYCLES
 
 
 def test_the_cycle_finder_finds_a_long_way_round() -> None:
