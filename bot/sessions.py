@@ -144,7 +144,7 @@ class Behind(IllegalAction):
         self.outcome = outcome
 
 
-class _Acting:
+class Acting:
     """One user's action as the metrics see it: the game is known once the table is."""
 
     __slots__ = ("game", "started")
@@ -348,7 +348,7 @@ class Sessions:
         """Apply one action by a user, then let AI seats play until a human is needed.
         Counted and timed for the metrics by the table's kind: played or refused (an
         unexpected exception is the cogs' to count, where it is logged)."""
-        acting = _Acting()
+        acting = Acting()
         try:
             outcome = await self._act(channel_id, actor, action, version, acting)
         except IllegalAction:
@@ -358,7 +358,7 @@ class Sessions:
         return outcome
 
     async def _act(self, channel_id: int, actor: table_rules.Actor, action: Action,
-                   version: int | None, acting: _Acting) -> Outcome:
+                   version: int | None, acting: Acting) -> Outcome:
         async with self._locked(channel_id):
             table = await self.store.load(channel_id)
             if table is None:

@@ -178,6 +178,57 @@ def test_the_cycle_finder_finds_a_long_way_round() -> None:
     assert _cycles(graph) == [["a", "b", "c"]]
 
 
+# Private names another module may still import, left to the Betrayal refactor: from its
+# engine (and the other engines, bot/games/**) and its renderers, and inside them.
+PRIVATE_LEFT_TO_BETRAYAL = ("bot.games.", "renderers.betrayal.")
+CHECKED_TREES = (*SOURCE_TREES, "tests", "bench")
+
+
+def _private_imports(tree: ast.Module, where: str, name: str, package: str) -> list[str]:
+    """`from module import _name` statements of module `name` (in `package`; the file
+    `where`) that reach into another of our modules."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        base = node.module or ""
+        if node.level:
+            up = package.split(".")[: len(package.split(".")) - node.level + 1]
+            base = ".".join([*up, base] if base else up)
+        if base.split(".")[0] not in CHECKED_TREES or base == name \
+                or (base + ".").startswith(PRIVATE_LEFT_TO_BETRAYAL):
+            continue
+        found += [f"{where}:{node.lineno}: from {base} import {a.name}"
+                  for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+    return found
+
+
+def test_no_private_name_is_imported_from_another_module() -> None:
+    """A leading underscore says "only this module uses it": a name another module needs
+    is public (renamed, or given a public way in), so reading a module tells what others
+    may rely on. Tests and benchmarks too."""
+    found = []
+    for tree in CHECKED_TREES:
+        for path in sorted((ROOT / tree).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            if (name + ".").startswith(PRIVATE_LEFT_TO_BETRAYAL):
+                continue
+            package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+            found += _private_imports(_tree(path), path.relative_to(ROOT).as_posix(), name,
+                                      package)
+    assert found == []
+
+
+def test_the_private_import_checker_sees_one() -> None:
+    tree = ast.parse("from bot.sessions import _Hidden, Shown\nfrom bot.games.x import _y\n"
+                     "from . import _mine\nfrom .sibling import _theirs\n")
+    found = _private_imports(tree, "cogs/x.py", "cogs.x", "cogs")
+    assert found == ["cogs/x.py:1: from bot.sessions import _Hidden",
+                     "cogs/x.py:3: from cogs import _mine",
+                     "cogs/x.py:4: from cogs.sibling import _theirs"]
+
+
 # Pure layers: the table rules and what a delivery sends. Loading them must not load a
 # database driver or discord (the store and the cogs depend on them, not the reverse).
 PURE = ("bot.table_record", "bot.table", "bot.delivery")
