@@ -1,4 +1,5 @@
-"""The channel lock across processes (Store.channel_lock, PostgreSQL's advisory lock).
+"""The channel lock across processes (Store.channel_lock, PostgreSQL's advisory lock), and
+the channel's delivery lock beside it (Store.delivery_lock).
 
 Two PostgresStore objects are two pools, as two bot processes would have, and each has
 its own Sessions, so nothing in-process links them: only the database can serialise
@@ -18,7 +19,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.sessions import Sessions
 from bot.store import ChannelBusy, PostgresStore, Table
-from bot.store.postgres import channel_lock_key
+from bot.store.postgres import channel_lock_key, delivery_lock_key
 from bot.texts import say
 from tests.pg_pair import HeldStore
 from tests.pg_server import PgServer
@@ -129,9 +130,29 @@ async def test_the_lock_is_let_go_when_the_action_fails(
                 pass
 
 
+async def test_a_delivery_held_elsewhere_keeps_its_channel_free(
+        stores: tuple[HeldStore, HeldStore]) -> None:
+    """One process delivering a channel (Discord may be slow) keeps another from
+    delivering it too, but not from changing the game: the locks are two."""
+    first, second = stores
+    async with first.delivery_lock(CHANNEL):
+        async with second.channel_lock(CHANNEL):  # at once: a change is not a delivery
+            pass
+        with pytest.raises(ChannelBusy):  # not waiting: told at once
+            async with second.delivery_lock(CHANNEL, wait=False):
+                pass
+        second.lock_wait = 0.05
+        with pytest.raises(ChannelBusy):  # waiting: told after its wait
+            async with second.delivery_lock(CHANNEL):
+                pass
+    async with second.delivery_lock(CHANNEL, wait=False):  # let go: taken at once
+        pass
+
+
 def test_each_channel_has_its_own_stable_key() -> None:
     keys = {channel_lock_key(CHANNEL + n) for n in range(1000)}
-    assert len(keys) == 1000
+    keys |= {delivery_lock_key(CHANNEL + n) for n in range(1000)}
+    assert len(keys) == 2000
     assert channel_lock_key(CHANNEL) == channel_lock_key(CHANNEL)
     assert all(-(2**63) <= k < 2**63 for k in keys)
 

@@ -8,17 +8,19 @@ finds the version moved and raises StaleVersion, having written nothing. The UPD
 keeps the version check too. A timer is claimed by deleting its row, which only one
 transaction can do.
 
-A channel's whole action (load, apply, save, deliver) runs under `channel_lock`: a
-session-level advisory lock on a key made from the channel id. A free lock is taken on
-one of a few connections shared by every channel (a session holds any number of
-locks), so no connection is held per channel for the whole action: with a pool of 20
-lock connections held that way, 200 channels acting at once had 15% of their actions
-refused "busy" while nobody else was in those channels. Only a lock another process
-holds is waited for, in PostgreSQL's queue, on a connection of a waiting pool of its own
-(the action's queries use the main pool, so holders can never starve themselves of
-connections), up to LOCK_WAIT; then ChannelBusy, having done nothing: a click is
-answered within Discord's three seconds, "busy, try again". Should a process die holding
-a lock, PostgreSQL drops it with the session.
+A change to a channel's game (load, apply, save) runs under `channel_lock`, and its
+delivery (the posts, then the mark) under `delivery_lock`, so a slow Discord keeps no
+other process from the game: each is a session-level advisory lock on a key made from
+the channel id, the two kept apart by the key's prefix. A free lock is taken on one of a
+few connections shared by every channel (a session holds any number of locks), so no
+connection is held per channel for the whole action: with a pool of 20 lock connections
+held that way, 200 channels acting at once had 15% of their actions refused "busy" while
+nobody else was in those channels. Only a lock another process holds is waited for, in
+PostgreSQL's queue, on a connection of a waiting pool of its own (the action's queries
+use the main pool, so holders can never starve themselves of connections), up to
+LOCK_WAIT; then ChannelBusy, having done nothing: a click is answered within Discord's
+three seconds, "busy, try again". Should a process die holding a lock, PostgreSQL drops
+it with the session.
 
 The statements are SQLite's (bot/store/rows.py) with numbered placeholders; JSON is
 kept as TEXT and decoded here.
@@ -31,7 +33,7 @@ import hashlib
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from functools import cache
 from typing import Any
 
@@ -53,6 +55,7 @@ _LOCK_GAME = "SELECT version FROM games WHERE id = $1 FOR UPDATE"
 # answer to a click within 3 s; the rest is the action's own time).
 LOCK_WAIT = 2.0
 _LOCK_KEY_PREFIX = b"hauntkeeper.channel:"  # keeps our keys apart from other users' locks
+_DELIVERY_KEY_PREFIX = b"hauntkeeper.delivery:"  # and a channel's delivery from its changes
 _TRY_LOCK = "SELECT set_config('lock_timeout', $1, true), pg_advisory_lock($2)"
 _UNLOCK = "SELECT pg_advisory_unlock($1)"
 _TRY_NOW = "SELECT pg_try_advisory_lock($1)"
@@ -84,7 +87,17 @@ def channel_lock_key(channel_id: int) -> int:
     """The advisory lock's bigint key for a channel: a hash, so the keys are spread over
     the whole range and do not meet the migration's or another application's small
     numbers (two channels sharing a key would only wait for each other)."""
-    digest = hashlib.blake2b(_LOCK_KEY_PREFIX + str(channel_id).encode(), digest_size=8)
+    return _key(_LOCK_KEY_PREFIX, channel_id)
+
+
+def delivery_lock_key(channel_id: int) -> int:
+    """The advisory lock's key for a channel's deliveries: another hash, so a delivery
+    never waits for a change to the game, nor the reverse."""
+    return _key(_DELIVERY_KEY_PREFIX, channel_id)
+
+
+def _key(prefix: bytes, channel_id: int) -> int:
+    digest = hashlib.blake2b(prefix + str(channel_id).encode(), digest_size=8)
     return int.from_bytes(digest.digest(), "big", signed=True)
 
 
@@ -124,10 +137,20 @@ class PostgresStore:
             if pool is not None:
                 await pool.close()
 
-    @asynccontextmanager
-    async def channel_lock(self, channel_id: int) -> AsyncIterator[None]:
+    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
         """The channel's advisory lock, held until the block ends (see the module's
-        docstring); ChannelBusy if it is not ours within `lock_wait`, naming why.
+        docstring); ChannelBusy if it is not ours within `lock_wait`, naming why."""
+        return self._advisory(channel_id, channel_lock_key(channel_id), wait=True)
+
+    def delivery_lock(self, channel_id: int, *,
+                      wait: bool = True) -> AbstractAsyncContextManager[None]:
+        """The channel's delivery lock, as `channel_lock` on a key of its own; not
+        `wait`: ChannelBusy at once when another process holds it."""
+        return self._advisory(channel_id, delivery_lock_key(channel_id), wait=wait)
+
+    @asynccontextmanager
+    async def _advisory(self, channel_id: int, key: int, *, wait: bool) -> AsyncIterator[None]:
+        """An advisory lock on `key`, held until the block ends.
 
         A free lock is taken on a connection shared by many channels (`_SharedLocks`):
         no connection is held per channel for the whole action, so any number of
@@ -135,7 +158,6 @@ class PostgresStore:
         PostgreSQL's queue, on a connection of the waiting pool."""
         if self._lock_pool is None:
             raise RuntimeError("The store is not open.")
-        key = channel_lock_key(channel_id)
         deadline = time.monotonic() + self.lock_wait
         shared = self._shared[key % len(self._shared)]
         conn = await shared.try_lock(key)
@@ -145,6 +167,8 @@ class PostgresStore:
             finally:
                 await shared.unlock(conn, key)
             return
+        if not wait:
+            raise ChannelBusy(f"channel {channel_id} is held by another process")
         async with self._waited_lock(channel_id, key, deadline):
             yield
 

@@ -180,6 +180,12 @@ class SqliteStore:
         whichever save loses a race."""
         yield
 
+    @asynccontextmanager
+    async def delivery_lock(self, channel_id: int, *, wait: bool = True) -> AsyncIterator[None]:
+        """Nothing to take either: the sessions' own delivery lock serialises a
+        channel's deliveries in the one process."""
+        yield
+
     async def export_rows(self) -> Export:
         """One read transaction on the writer's thread: every table as of one moment."""
 
