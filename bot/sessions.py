@@ -1,18 +1,31 @@
-"""The only door to a game: per-channel lock, load, apply, save, then delivery.
+"""The only door to a game. One click, top to bottom (`act`, then `_act`):
 
-Every change to a game goes through `Sessions`. It holds no game in memory between
-calls (each action loads from the store), so several processes or a restart see the
-same truth, and the version check in the store refuses a write that raced another.
-Its per-channel lock serialises a channel's actions in this process; the store's
-`channel_lock`, taken next, does it across processes (PostgreSQL), answering "busy"
-rather than keeping a click waiting past Discord's patience.
-Delivery goes through an `Outlet`, so the same code serves Discord, the demo and tests.
+1. A delivery turn for the channel is opened (`self.locks.turn`, bot/channel_locks.py);
+   nothing is held yet.
+2. The channel's lock, with the game loaded (`_ready`): this process's lock, then the
+   store's (PostgreSQL's advisory lock, across processes: "busy" rather than a click
+   kept past Discord's patience). Nothing is kept in memory between actions, so every
+   process and a restarted bot see the same truth. A click drawn at another version is
+   refused as stale. What an earlier delivery left owed goes out first, under its own
+   key, with the lock let go (`_catch_up`), and the game is loaded again.
+3. The rules, in a worker thread (`self.worker.move`, bot/worker.py).
+4. One transaction (`_save`): the new table, checked against the version loaded (a save
+   that lost a race is refused "busy"), and its events (the outbox: owed until
+   delivered), the undo point and the turn timers of the new version.
+5. The AI seats play until a human is needed (`_ai_plays`), each step saved on its own.
+6. The delivery lock is taken (`turn.take`) before the channel's lock is let go, so the
+   channel's deliveries keep the order of their saves, one at a time.
+7. The channel's lock is let go. The delivery (`_deliver`, bot/courier.py) plans what
+   the saves owe from the table as saved, sends it through the `Outlet` (Discord, the
+   demo or the tests), then marks it delivered. A slow Discord keeps no other click of
+   the channel waiting; the delivery still runs in the click's own task, so the outlet's
+   edit of the clicked message is the click's answer (cogs/reply.py).
 
-Nothing is lost between the save and the post: a save writes its events, and the store
-remembers which of them were delivered (the outbox). A delivery (bot/delivery.py plans
-it) sends every event owed and then marks them delivered; one cut short by a crash is
-sent again at the next start, under the same keys, so Discord (which drops a message
-whose nonce it has just seen) shows it once.
+Nothing is lost between the save and the post, and nothing shows twice: the store
+remembers which events were delivered, a delivery is named by the game's version and
+sent again under the same keys when cut short (Discord drops a message whose nonce it
+has just seen), and nothing is saved while a delivery is owed (step 2), so the key of
+what is owed is always the version now.
 
 What a server has played (bot/games/base.py, PLAYED): an event naming content as it
 comes into play is recorded for the table's server in the save that writes it, and a
@@ -21,7 +34,7 @@ what the server has seen. Sessions name no game: the keys are the game's own.
 
 Turn timers (bot/timers.py): a save that hands the turn to a human arms the server's
 timers in the same transaction, and every save replaces them, so any action cancels
-them. `fire_timer` fires one under the channel lock, only if the table is still at the
+them. `fire_timer` fires one as a click would play, only if the table is still at the
 version the timer was armed for. The server's settings come from `settings` (read
 once; /gm settings writes through it).
 
@@ -41,13 +54,13 @@ import asyncio
 import contextvars
 import logging
 import time
-import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 
 from bot import games
 from bot import table as table_rules
 from bot import timers as turn_timers
+from bot.channel_locks import ChannelLocks, DeliveryTurn
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.courier import Courier, Outcome, owes
@@ -76,6 +89,9 @@ log = logging.getLogger(__name__)
 MAX_AI_STEPS = 500  # a chain of AI decisions longer than this means a bug, not a game
 MAX_OFFERS_IN_A_ROW = 20  # AI out-of-turn actions between two moves of the seat to act
 DRAIN_SECONDS = 5.0  # a stop waits this long at most for the interactions under way
+# Times a click finds its game owing a delivery and has it sent before it plays: more
+# than once only when another move was saved in between; past this, "busy".
+CATCH_UPS = 3
 # Set inside an interaction under way (Sessions.serving): a stop lets it finish.
 _SERVING: contextvars.ContextVar[bool] = contextvars.ContextVar("hk_serving", default=False)
 
@@ -116,9 +132,7 @@ class Sessions:
         self.on_timer_armed: Callable[[float], None] | None = None
         self.worker = Worker(metrics, workers)  # rules, AI and renders, off the loop
         self.courier = Courier(self.store, outlet, self.worker, self.settings, render=render)
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
+        self.locks = ChannelLocks(self.store)  # each channel's, to change and to deliver
         self._draining = False  # stopping: new work is refused, in-flight work ends
         self._serving = 0  # interactions under way (`serving`), each answered before a stop
         self._idle = asyncio.Event()
@@ -149,19 +163,22 @@ class Sessions:
     async def _act(self, channel_id: int, actor: table_rules.Actor, action: Action,
                    version: int | None, acting: Acting) -> Outcome:
         """One click, in the order it happens (the module's docstring names each step)."""
-        async with self._ready(channel_id, version=version, acting=acting) as table:
-            if table is None:
-                raise await self._no_game(channel_id)
-            if table.status == LOBBY and action.kind == table_rules.START:
-                await self._hand_in_played(table)
-            played = await self.worker.move(table, actor, action)
-            lobby_only = table.status == LOBBY and played.table.status == LOBBY
-            saved = await self._save(played, table, actor.user_id, action,
-                                     delivered=lobby_only, undo=played.undo)
-            if lobby_only:  # the lobby message shows it (cogs/lobby.py): nothing is owed
-                return Outcome(saved, played.events, lobby_only=True)
-            saved, owed = await self._ai_plays(saved, played.ai, sequenced(saved, played.events))
-            return await self.courier.deliver(saved, owed)
+        async with self.locks.turn(channel_id) as turn:
+            async with self._ready(channel_id, version=version, acting=acting) as table:
+                if table is None:
+                    raise await self._no_game(channel_id)
+                if table.status == LOBBY and action.kind == table_rules.START:
+                    await self._hand_in_played(table)
+                played = await self.worker.move(table, actor, action)
+                lobby_only = table.status == LOBBY and played.table.status == LOBBY
+                saved = await self._save(played, table, actor.user_id, action,
+                                         delivered=lobby_only, undo=played.undo)
+                if lobby_only:  # the lobby message shows it (cogs/lobby.py): nothing owed
+                    return Outcome(saved, played.events, lobby_only=True)
+                saved, owed = await self._ai_plays(saved, played.ai,
+                                                   sequenced(saved, played.events))
+                await turn.take()  # before the channel's lock goes: deliveries keep order
+            return await self._deliver(turn, saved, owed)
 
     @asynccontextmanager
     async def _ready(self, channel_id: int, *, version: int | None = None,
@@ -171,27 +188,55 @@ class Sessions:
         open there; with `game_id`, that game, finished or not).
 
         A click drawn at another `version` is refused as stale. What an earlier delivery
-        left owed (a crash between the post and its mark, a post Discord refused for
-        now) goes out first, under its own key; when it cannot, the action is refused
-        (Behind, or StoreUnavailable) and the game is untouched. `acting` hears the
-        game's kind once it is loaded (the metrics count a refusal by it)."""
-        async with self._locked(channel_id, refuse_busy=refuse_busy):
-            table = await self._load(channel_id, game_id)
-            if table is not None and acting is not None:
-                acting.game = table.kind
-            if table is not None and version is not None and version != table.version:
-                raise self._stale(await self._catch_up(table) if owes(table) else None)
-            if table is not None and owes(table):
-                self._caught_up(await self._catch_up(table))
+        left owed (one still under way, a crash between the post and its mark, a post
+        Discord refused for now) goes out first, under its own key and with the lock let
+        go (`_catch_up`); then the game is loaded again. When it cannot go out, the
+        action is refused (Behind, or StoreUnavailable) and the game is untouched.
+        `acting` hears the game's kind once it is loaded (the metrics count a refusal
+        by it)."""
+        for _ in range(CATCH_UPS):
+            async with self._locked(channel_id, refuse_busy=refuse_busy):
                 table = await self._load(channel_id, game_id)
-            yield table
+                if table is not None and acting is not None:
+                    acting.game = table.kind
+                stale = table is not None and version is not None and version != table.version
+                if table is None or not (stale or owes(table)):
+                    yield table
+                    return
+            # A stale click does not wait for a delivery under way: it plays nothing.
+            caught_up = await self._catch_up(table, wait=not stale, refuse_busy=refuse_busy)
+            if stale:
+                raise self._stale(caught_up)
+            self._caught_up(caught_up)
+        if refuse_busy:
+            raise IllegalAction(say("errors.held"))
+        raise ChannelBusy(f"channel {channel_id} kept owing deliveries")
 
-    async def _catch_up(self, seen: Table) -> Outcome | None:
+    async def _catch_up(self, seen: Table, *, wait: bool = True,
+                        refuse_busy: bool = True) -> Outcome | None:
         """Deliver what `seen` owed, under its own key: the version's, since nothing is
-        saved while a delivery is owed. Were the owed lines sent with the next move's
+        saved while a delivery is owed. (Were the owed lines sent with the next move's
         post instead, under its newer key, Discord's nonce check could not know a post
-        sent before a crash, and they would show twice."""
-        return await self.courier.deliver(seen)
+        sent before a crash, and they would show twice.) Done under the channel's
+        delivery lock, its lock let go, as any delivery.
+
+        None: nothing was left to do. Nothing was owed; or the game moved on meanwhile
+        (a save after `seen` means what it owed went out first); or, not `wait`, another
+        delivery of the channel is under way (it sends what is owed)."""
+        if not owes(seen):
+            return None
+        try:
+            async with self.locks.delivering(seen.channel_id, wait=wait):
+                table = await self._load(seen.channel_id, seen.id)  # by id: an end owed too
+                if table is None or table.version != seen.version or not owes(table):
+                    return None
+                return await self.courier.deliver(table)
+        except ChannelBusy:
+            if not wait:
+                return None
+            if refuse_busy:
+                raise IllegalAction(say("errors.held")) from None
+            raise
 
     def _caught_up(self, caught_up: Outcome | None) -> None:
         """Refuse the action whose game still owes a delivery: saving now would move the
@@ -289,6 +334,14 @@ class Sessions:
             work = played.ai
         return table, owed
 
+    async def _deliver(self, turn: DeliveryTurn, saved: Table, owed: Sequenced) -> Outcome:
+        """What the saves owe, sent in the channel's delivery turn, the channel's lock let
+        go. No turn (another process kept the delivery lock past the store's wait, or the
+        store is away): it stays owed, and the retry or the next click sends it."""
+        if not turn.held:
+            return Outcome(saved, [event for _, event in owed], delivered=False)
+        return await self.courier.deliver(saved, owed)
+
     @asynccontextmanager
     async def _locked(self, channel_id: int, *, refuse_busy: bool = True
                       ) -> AsyncIterator[None]:
@@ -299,13 +352,9 @@ class Sessions:
             if refuse_busy:
                 raise IllegalAction(say("errors.stopping"))
             raise ChannelBusy("this process is stopping")
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[channel_id] = lock
-        async with lock, AsyncExitStack() as held:  # then the store's, across processes
+        async with AsyncExitStack() as held:
             try:
-                await held.enter_async_context(self.store.channel_lock(channel_id))
+                await held.enter_async_context(self.locks.acting(channel_id))
             except ChannelBusy:
                 if not refuse_busy:
                     raise
@@ -329,9 +378,15 @@ class Sessions:
         nothing, such as the first half of a two-step choice): as a move's click would."""
         if not owes(table):
             return self._stale(None)
-        async with self._locked(table.channel_id):
-            seen = await self._load(table.channel_id)
-            return self._stale(await self._catch_up(seen) if seen and owes(seen) else None)
+        seen = await self._look(table.channel_id)
+        return self._stale(await self._catch_up(seen, wait=False) if seen else None)
+
+    async def _look(self, channel_id: int, game_id: int | None = None, *,
+                    refuse_busy: bool = True) -> Table | None:
+        """The game as it stands between two changes: loaded under the channel's lock,
+        so no AI chain is half way (what it owes is whole, ready for `_catch_up`)."""
+        async with self._locked(channel_id, refuse_busy=refuse_busy):
+            return await self._load(channel_id, game_id)
 
     async def undo(self, channel_id: int, actor: table_rules.Actor, steps: int) -> Outcome:
         """Take back the last `steps` players' moves (and the AI moves after them): the
@@ -340,24 +395,27 @@ class Sessions:
         sent is recalled: what a DM revealed stays revealed. Only moves of the running
         game: the lobby and a finished game are out of reach."""
         steps = table_rules.undo_steps(steps)
-        async with self._ready(channel_id) as table:
-            if table is None:
-                raise await self._no_game(channel_id)
-            if not actor.moderator:
-                raise IllegalAction(say("errors.mod_only"))
-            points = await self.store.undo_points(table.id or 0, limit=steps)
-            if not points:
-                raise IllegalAction(say("errors.undo_none"))
-            if len(points) < steps:
-                raise IllegalAction(say("errors.undo_few", count=len(points)))
-            point = points[steps - 1]
-            played = await self.worker.undo(table, self._past(table, point), actor, steps,
-                                            "; ".join(p.summary for p in reversed(points)))
-            saved = await self._save(played, table, actor.user_id,
-                                     Action(table_rules.UNDO, {"steps": steps}),
-                                     undo=UndoWrite(drop_from=point.version))
-            saved, owed = await self._ai_plays(saved, played.ai, sequenced(saved, played.events))
-            return await self.courier.deliver(saved, owed)
+        async with self.locks.turn(channel_id) as turn:
+            async with self._ready(channel_id) as table:
+                if table is None:
+                    raise await self._no_game(channel_id)
+                if not actor.moderator:
+                    raise IllegalAction(say("errors.mod_only"))
+                points = await self.store.undo_points(table.id or 0, limit=steps)
+                if not points:
+                    raise IllegalAction(say("errors.undo_none"))
+                if len(points) < steps:
+                    raise IllegalAction(say("errors.undo_few", count=len(points)))
+                point = points[steps - 1]
+                played = await self.worker.undo(table, self._past(table, point), actor, steps,
+                                                "; ".join(p.summary for p in reversed(points)))
+                saved = await self._save(played, table, actor.user_id,
+                                         Action(table_rules.UNDO, {"steps": steps}),
+                                         undo=UndoWrite(drop_from=point.version))
+                saved, owed = await self._ai_plays(saved, played.ai,
+                                                   sequenced(saved, played.events))
+                await turn.take()
+            return await self._deliver(turn, saved, owed)
 
     @staticmethod
     def _past(table: Table, point: UndoPoint) -> Table:
@@ -367,41 +425,48 @@ class Sessions:
 
     async def ai_step(self, channel_id: int) -> Outcome | None:
         """One AI decision, if an AI seat is to act (the demo drives games this way)."""
-        async with self._ready(channel_id) as table:
-            if table is None or table.status != ACTIVE:
-                return None
-            work = await self.worker.ai_work(table)
-            if not work.any:
-                return None
-            played = await self.worker.ai_move(table, offer=work.offer)
-            saved = await self._save(played, table, None, None)
-            return await self.courier.deliver(saved, sequenced(saved, played.events))
+        async with self.locks.turn(channel_id) as turn:
+            async with self._ready(channel_id) as table:
+                if table is None or table.status != ACTIVE:
+                    return None
+                work = await self.worker.ai_work(table)
+                if not work.any:
+                    return None
+                played = await self.worker.ai_move(table, offer=work.offer)
+                saved = await self._save(played, table, None, None)
+                await turn.take()
+            return await self._deliver(turn, saved, sequenced(saved, played.events))
 
     async def resume(self, channel_id: int, game_id: int | None = None) -> Outcome | None:
         """After a restart (or a failed delivery): deliver what is owed and finish any AI
         turns a crash interrupted. `game_id` reaches a finished game whose end is owed.
 
-        Several processes may try one game at once: the channel lock takes them in turn,
-        and the later one, loading afresh, finds nothing owed (the delivery marked; the
-        posts' nonces and DM keys cover a crash between send and mark). ChannelBusy:
+        Several processes may try one game at once: the delivery lock takes them in
+        turn, and the later one, loading afresh, finds nothing owed (the delivery marked;
+        the posts' nonces and DM keys cover a crash between send and mark). ChannelBusy:
         another process holds the channel now, and tends to it."""
-        async with self._locked(channel_id, refuse_busy=False):
-            seen = await self._load(channel_id, game_id)
-            caught_up = await self._catch_up(seen) if seen is not None and owes(seen) else None
+        seen = await self._look(channel_id, game_id, refuse_busy=False)
+        caught_up = await self._catch_up(seen, refuse_busy=False) if seen else None
         if caught_up is not None and (not caught_up.delivered or owes(caught_up.table)):
             return caught_up  # still owed: tried again later, the AI waits
-        async with self._ready(channel_id, game_id=game_id, refuse_busy=False) as table:
-            if table is None:
-                return caught_up
-            work = await self.worker.ai_work(table)
-            if table.status != OVER and table.id is not None:
-                await self.store.settle_ai_turn(table.id, table.version, work.any)
-            if not (self.ai_chain and work.any):
-                return caught_up
-            saved, owed = await self._ai_plays(table, work, [])
-            if saved.version == table.version:  # the chain saved nothing: nothing to show
-                return caught_up
-            return await self.courier.deliver(saved, owed)
+        try:
+            async with self.locks.turn(channel_id) as turn:
+                async with self._ready(channel_id, game_id=game_id,
+                                       refuse_busy=False) as table:
+                    if table is None:
+                        return caught_up
+                    work = await self.worker.ai_work(table)
+                    if table.status != OVER and table.id is not None:
+                        await self.store.settle_ai_turn(table.id, table.version, work.any)
+                    if not (self.ai_chain and work.any):
+                        return caught_up
+                    saved, owed = await self._ai_plays(table, work, [])
+                    if saved.version == table.version:  # the chain saved nothing
+                        return caught_up
+                    await turn.take()
+                return await self._deliver(turn, saved, owed)
+        except Behind as behind:  # owed again meanwhile, and not sent: tried again later
+            return behind.outcome
 
     # -- turn timers ----------------------------------------------------------------------
 
@@ -418,25 +483,39 @@ class Sessions:
         What is owed goes first; when it cannot, the timer is left unclaimed and tried
         again."""
         try:
-            async with self._ready(timer.channel_id, refuse_busy=False) as table:
-                if await self.store.claim_timer(timer) is None:
-                    return None  # fired already, or a save replaced it
-                settings = await self.settings.get(table.guild_id if table else None)
-                if table is None or not turn_timers.fires(timer, table, settings):
+            async with self.locks.turn(timer.channel_id) as turn:
+                async with self._ready(timer.channel_id, refuse_busy=False) as table:
+                    if await self.store.claim_timer(timer) is None:
+                        return None  # fired already, or a save replaced it
+                    settings = await self.settings.get(table.guild_id if table else None)
+                    if table is None or not turn_timers.fires(timer, table, settings):
+                        return None
+                    reminding = turn_timers.reminds(timer, settings)
+                    saved, owed = table, []
+                    if not reminding:  # the turn ends as the server says
+                        ending = settings.timer_end
+                        played = await self.worker.run_out(table, ending)
+                        saved = await self._save(played, table, None,
+                                                 turn_timers.ran_out_action(ending))
+                        saved, owed = await self._ai_plays(saved, played.ai,
+                                                           sequenced(saved, played.events))
+                    # A reminder too: it takes the place of the live message's last ping.
+                    await turn.take()
+                if reminding:
+                    await self._remind(turn, table, timer)
                     return None
-                if turn_timers.reminds(timer, settings):
-                    await self.outlet.remind(table, timer.user_id,
-                                             turn_timers.reminder(timer, self.clock()))
-                    return None
-                ending = settings.timer_end
-                played = await self.worker.run_out(table, ending)
-                saved = await self._save(played, table, None,
-                                         turn_timers.ran_out_action(ending))
-                saved, owed = await self._ai_plays(saved, played.ai,
-                                                   sequenced(saved, played.events))
-                return await self.courier.deliver(saved, owed)
+                return await self._deliver(turn, saved, owed)
         except Behind:
             return None
+
+    async def _remind(self, turn: DeliveryTurn, table: Table, timer: TurnTimer) -> None:
+        """The player's reminder, in the channel's delivery turn (the outlet keeps the live
+        message's last ping, which a delivery changes too)."""
+        if not turn.held:
+            log.info("a turn reminder in channel %s is dropped: no turn to send it",
+                     table.channel_id)
+            return
+        await self.outlet.remind(table, timer.user_id, turn_timers.reminder(timer, self.clock()))
 
     # -- reading --------------------------------------------------------------------------
 

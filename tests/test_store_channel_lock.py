@@ -24,6 +24,8 @@ from bot.texts import say
 from tests.pg_pair import HeldStore
 from tests.pg_server import PgServer
 from tests.test_sessions import GUILD, KIND, RecordingOutlet
+from tests.test_sessions_concurrency import open_tables, turn_of
+from tests.test_sessions_delivery_lock import SlowDiscord
 
 CHANNEL = 1_180_000_000_000_000_010
 OTHER_CHANNEL = CHANNEL + 1
@@ -147,6 +149,52 @@ async def test_a_delivery_held_elsewhere_keeps_its_channel_free(
                 pass
     async with second.delivery_lock(CHANNEL, wait=False):  # let go: taken at once
         pass
+
+
+async def test_a_raced_click_in_another_process_hears_stale_while_the_post_is_on_its_way(
+        stores: tuple[HeldStore, HeldStore]) -> None:
+    """Two processes, one button pressed in each. The first plays and its post takes
+    its time in Discord; the second, waiting at most 0.3 s for the channel, is told the
+    button is stale, not that the game is busy: the first let go of the channel once
+    its move was saved (it delivers under the delivery lock)."""
+    first, second = stores
+    discord = SlowDiscord()
+    a = Sessions(first, discord, render=False)
+    b = Sessions(second, RecordingOutlet(), render=False)
+    [channel] = await open_tables(a, 1, base=3_000)
+    table, prompt, actor = await turn_of(a, channel)
+    action = prompt.options[0].action
+    discord.hold = True
+    move = asyncio.create_task(a.act(channel, actor, action, version=table.version))
+    await asyncio.wait_for(discord.inside.wait(), HANG_GUARD)
+    with pytest.raises(IllegalAction) as refused:
+        await asyncio.wait_for(b.act(channel, actor, action, version=table.version),
+                               HANG_GUARD)
+    assert refused.value.message == say("errors.stale")
+    assert not move.done()  # the first's post is still in Discord
+    discord.go.set()
+    assert (await asyncio.wait_for(move, HANG_GUARD)).delivered
+
+
+async def test_a_move_whose_delivery_another_process_holds_stays_owed_and_goes_out_once(
+        stores: tuple[HeldStore, HeldStore]) -> None:
+    """The channel's delivery lock kept by another process past the wait: the move is
+    saved and said to be owed (not refused: it was played), and the retry delivers it
+    once."""
+    first, second = stores
+    first.lock_wait = 0.05
+    outlet = RecordingOutlet()
+    a = Sessions(first, outlet, render=False)
+    [channel] = await open_tables(a, 1, base=3_100)
+    table, prompt, actor = await turn_of(a, channel)
+    posts = len(outlet.posts)
+    async with second.delivery_lock(channel):
+        outcome = await a.act(channel, actor, prompt.options[0].action, version=table.version)
+    assert not outcome.delivered and outcome.table.version == table.version + 1
+    assert len(outlet.posts) == posts
+    again = await a.resume(channel)
+    assert again is not None and again.delivered and len(outlet.posts) == posts + 1
+    assert await a.resume(channel) is None
 
 
 def test_each_channel_has_its_own_stable_key() -> None:
