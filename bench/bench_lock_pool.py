@@ -1,13 +1,35 @@
 """Channels acting at once on PostgreSQL: how many actions the channel lock refuses, and
-with which line (issue 19). On demand, never a test (tests/test_store_channel_lock.py
-has a small bounded case).
+with which line (issue 19), and how long each action holds its channel's lock (issue
+22). On demand, never a test (tests/test_store_channel_lock.py has small bounded cases).
 
     PYTHONPATH=. python bench/bench_lock_pool.py --channels 200 --rounds 20 [--render]
+        [--discord-ms 250] [--rival]
 
 Every channel holds a running Cthulhu game; in each round every channel's player to act
 clicks at the same moment, through Sessions, on tests/pg_server.py's throwaway server;
-each post takes --discord-ms, as Discord's answer does, while the channel is locked.
-Prints the actions tried, played and refused, by the line the player was told.
+each post takes --discord-ms, as Discord's answer does. With --rival a second process
+(its own store and Sessions on the same database) presses the same button at the same
+moment. Prints the actions tried, played and refused, by the line the player was told
+and how long its answer took, and how long the store's channel lock was held by an
+action that saved a move and by one that did not (a stale click).
+
+Recorded on the shared 2-core box (load 1.4-3), no render, the channel lock held ms
+(median / p90 / max) and the answers, before (the delivery under the channel's lock)
+and after (the delivery after it, under the channel's delivery lock: bot/channel_locks.py):
+  200 channels x 10 rounds, 250 ms a post:
+      before  held by a move 926 / 1276 / 1772; 2,000 played, answered in 1101 (median)
+      after   held by a move 339 / 639 / 996;   2,000 played, answered in 795
+  50 channels x 10 rounds, 250 ms a post, --rival:
+      before  held by a move 342 / 428 / 649; 500 played, 500 stale, stale answered in
+              ~420 (median: it waited for the other's post)
+      after   held by a move 101 / 166 / 272; 500 played, 500 stale, stale answered in
+              ~200
+  50 channels x 10 rounds, 2,500 ms a post (a slow Discord), --rival:
+      before  held by a move 2582 / 2651 / 2726; 500 played, 500 refused "This game is
+              busy" after the 2 s wait (2002 median), none told stale
+      after   held by a move 162 / 238 / 362; 500 played, 0 refused busy: the 500 raced
+              clicks told stale in ~315; the moves answered in ~2790 (2650 before:
+              two locks, and the plan made after the save)
 
 Recorded on the shared 2-core box, 200 channels x 20 rounds, no render, 250 ms a post:
   a connection of a 20-connection pool held per channel for the whole action (before):
