@@ -85,9 +85,10 @@ class DeliveryTurn:
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        traceback: TracebackType | None) -> bool:
+                        traceback: TracebackType | None) -> None:
+        """Let the delivery lock go; what the block raised goes on (never swallowed)."""
         self.held = False
-        return await self._stack.__aexit__(kind, exc, traceback)
+        await self._stack.__aexit__(kind, exc, traceback)
 
     async def take(self) -> None:
         """Take the channel's delivery lock now. Another process keeping it past the

@@ -56,6 +56,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
+from typing import Any
 
 from bot import games
 from bot import table as table_rules
@@ -364,7 +365,7 @@ class Sessions:
     # -- the other ways in ----------------------------------------------------------------
 
     async def open(self, channel_id: int, guild_id: int | None, host: table_rules.Actor,
-                   kind: str, seed: int, options: dict[str, object] | None = None) -> Outcome:
+                   kind: str, seed: int, options: dict[str, Any] | None = None) -> Outcome:
         """Open a lobby; raises GameExists when the channel already has an open game."""
         async with self._locked(channel_id):
             table, events = table_rules.new_table(kind, channel_id, guild_id, host, seed,
@@ -491,7 +492,8 @@ class Sessions:
                     if table is None or not turn_timers.fires(timer, table, settings):
                         return None
                     reminding = turn_timers.reminds(timer, settings)
-                    saved, owed = table, []
+                    saved: Table = table
+                    owed: Sequenced = []  # a reminder owes nothing
                     if not reminding:  # the turn ends as the server says
                         ending = settings.timer_end
                         played = await self.worker.run_out(table, ending)
