@@ -57,7 +57,7 @@ from bot import table as table_rules
 from bot.core.actions import Action
 from bot.sessions import Post, Sessions
 from bot.store import Table, open_store
-from bot.store.records import ACTIVE
+from bot.table_record import ACTIVE
 from renderers import budgets
 
 KINDS: tuple[tuple[str, dict[str, str]], ...] = (

@@ -1,6 +1,6 @@
 """What the operators' metrics add to one action, in µs: off (the default) and on.
 
-Per action the sessions layer makes an `_Acting` (the clock read at the start), reads
+Per action the sessions layer makes an `Acting` (the clock read at the start), reads
 the clock again at the end and tells the recorder the action played and its delivery's
 render (bot/sessions.py, `act` and `_rendered`). This times exactly those calls, many
 times over, with the no-op recorder (metrics off) and with prometheus_client's metrics
@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.metrics import NO_METRICS, Metrics, Recorder
-from bot.sessions import _Acting
+from bot.sessions import Acting
 
 GAME, KIND = "cthulhu", "move"
 
@@ -45,7 +45,7 @@ def per_action_us(recorder: Recorder | None, actions: int) -> float:
             pass
     else:
         for _ in range(actions):
-            acting = _Acting()
+            acting = Acting()
             acting.game = GAME
             recorder.rendered(acting.game, 0.002)
             recorder.acted(acting.game, KIND, time.perf_counter() - acting.started)

@@ -28,7 +28,7 @@ from bot import table as table_rules
 from bot.core.actions import Option
 from bot.core.events import Event
 from bot.headlines import is_headline
-from bot.store import Table
+from bot.table_record import Table
 from renderers import describe_public, render_public
 
 log = logging.getLogger(__name__)

@@ -53,7 +53,7 @@ class FileOutlet:
         self.lines.append(text)
 
 
-def _note_private(outlet: FileOutlet, table: Table, outcome: Outcome | None) -> None:
+def note_private(outlet: FileOutlet, table: Table, outcome: Outcome | None) -> None:
     """AI seats get no DMs; the transcript still shows their secrets, marked private
     (a team's lines too, when no human of the team got them)."""
     if outcome is None:
@@ -109,7 +109,7 @@ async def run_demo(kind: str, players: int, seed: int, out: Path,
         outcome: Outcome | None = await sessions.act(DEMO_CHANNEL, host,
                                                      Action(table_rules.START))
         while outcome is not None and outcome.table.status != OVER:
-            _note_private(outlet, outcome.table, outcome)
+            note_private(outlet, outcome.table, outcome)
             table = outcome.table
             if table_rules.ai_due(table):
                 outcome = await sessions.ai_step(DEMO_CHANNEL)
@@ -119,7 +119,7 @@ async def run_demo(kind: str, players: int, seed: int, out: Path,
                 action = game.ai_action(game.load(table.state), seat)
                 outcome = await sessions.act(DEMO_CHANNEL, host, action,
                                              version=table.version)
-        _note_private(outlet, outcome.table if outcome else table, outcome)
+        note_private(outlet, outcome.table if outcome else table, outcome)
         final = await store.load_latest(DEMO_CHANNEL)
         assert final is not None
         (out / "transcript.txt").write_text("\n".join(outlet.lines) + "\n", encoding="utf-8")

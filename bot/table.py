@@ -16,7 +16,7 @@ from bot.core.errors import IllegalAction
 from bot.core.events import PUBLIC, Event, to_player, to_team
 from bot.core.seats import Seat
 from bot.games.base import Game, PlayerInfo
-from bot.store.records import ACTIVE, LOBBY, OVER, UNDO_KEPT, Table
+from bot.table_record import ACTIVE, LOBBY, OVER, UNDO_KEPT, Table
 from bot.texts import ai_names, say
 
 JOIN = "lobby.join"

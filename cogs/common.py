@@ -11,31 +11,58 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
+from discord import app_commands
 
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.discord_limits import DISCORD_CONTENT_MAX
 from bot.guild_settings import GuildSettings
-from bot.sessions import Behind
-from bot.store import StoreUnavailable
+from bot.metrics import Recorder
+from bot.sessions import Behind, Outcome, Sessions
+from bot.store import Store, StoreUnavailable
 from bot.table import Actor
 from bot.texts import say
 from cogs import mentions
 from cogs.bot_permissions import names_text
-
-if TYPE_CHECKING:
-    from bot.client import HauntBot
-    from bot.sessions import Outcome, Sessions
 
 log = logging.getLogger("hauntkeeper.interactions")
 
 OOPS = say("errors.oops")
 
 
-def bot_of(interaction: discord.Interaction) -> HauntBot:
+class DmNotes(Protocol):
+    """The outlet's memory of DMs that did not arrive (cogs/outlet.py's DiscordOutlet)."""
+
+    def take_undelivered(self, channel_id: int, user_id: int) -> bool:
+        """True once per failed DM: the caller then tells the user privately."""
+
+
+class GameBot(Protocol):
+    """What the cogs use of the bot (bot/client.py's HauntBot has it all). The cogs name
+    this rather than HauntBot, since bot/client.py loads the cogs: a cog importing it,
+    even for annotations only, would close a circle."""
+
+    @property
+    def sessions(self) -> Sessions: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def outlet(self) -> DmNotes: ...
+
+    @property
+    def metrics(self) -> Recorder: ...
+
+    @property
+    def tree(self) -> app_commands.CommandTree[discord.Client]: ...
+
+
+def bot_of(interaction: discord.Interaction) -> GameBot:
+    """The bot serving this interaction (always a HauntBot: see GameBot)."""
     return interaction.client  # type: ignore[return-value]
 
 

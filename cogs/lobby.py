@@ -49,7 +49,7 @@ GAME_CHOICES = [
 ]
 
 
-def _setup_options(kind: str, **given: str | None) -> dict[str, str]:
+def chosen_options(kind: str, **given: str | None) -> dict[str, str]:
     """Check setup options against what the game offers, before anything is stored."""
     offered = games.get(kind).setup_choices()
     options: dict[str, str] = {}
@@ -167,7 +167,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             channel_id = interaction.channel_id or 0
             if game.value not in games.all_games():  # a game an older bot offered
                 raise IllegalAction(say("errors.option_misfit", option="game"))
-            options: dict[str, str] = _setup_options(game.value, **setup)
+            options: dict[str, str] = chosen_options(game.value, **setup)
             if seed is None:
                 seed = secrets.randbits(32)
             else:  # chosen: moderators only, and said openly in the lobby

@@ -17,7 +17,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.guild_settings import AI_PLAYS, MAX_MINUTES, REMIND, SKIP, GuildSettings
 from bot.sessions import Outcome
-from bot.store.records import UNDO_KEPT
+from bot.table_record import UNDO_KEPT
 from bot.texts import say
 from cogs.common import (
     acknowledgement,

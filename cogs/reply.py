@@ -7,7 +7,9 @@ edits a message, asks `edit_by_reply` first, which takes the interaction's answe
 is still open and the message is the one clicked. Discord wants an answer within 3 s: if
 the action is not done after PATIENCE, the click is deferred as before and the edit goes
 out as a PATCH. The lock makes the defer and the edit exclusive, so exactly one of them
-answers.
+answers. The open answer is found through the task's context: the sessions layer
+delivers in the click's own task (after the channel's lock is let go, under its
+delivery lock: bot/channel_locks.py), never in another task, or the edit would PATCH.
 
 Nothing changes for the outbox: the edit carries the same content a PATCH would, the
 store remembers the live message after it either way, and a delivery sent again after a

@@ -174,7 +174,7 @@ async def start_hauntkeeper(fd: FakeDiscord, tmp_path: Path,
         running.append((bot, task))
         return bot
 
-    ours = _ErrorCollector()
+    ours = ErrorCollector()
     logging.getLogger().addHandler(ours)
     try:
         with discord_errors() as logged:
@@ -189,7 +189,7 @@ async def start_hauntkeeper(fd: FakeDiscord, tmp_path: Path,
     assert ours.records == [], [r.getMessage() for r in ours.records]
 
 
-class _ErrorCollector(logging.Handler):
+class ErrorCollector(logging.Handler):
     """Our own handlers log unexpected exceptions instead of raising: collect them."""
 
     def __init__(self) -> None:

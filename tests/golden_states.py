@@ -44,7 +44,7 @@ from bot.games.evil_below.state import ACTIONS, FIGHT, EvilBelowState
 from bot.sessions import Outcome, Sessions
 from bot.store import ACTIVE, OVER, SqliteStore, Table, open_store
 from bot.store import rows as Q
-from bot.store.records import ENVELOPE_FORMATS
+from bot.table_record import ENVELOPE_FORMATS
 from bot.version import version
 from tests.test_sessions import RecordingOutlet
 

@@ -9,7 +9,7 @@ from bot import table as T
 from bot.core.actions import Action, Option
 from bot.sessions import Prompt
 from cogs.components import MAX_ROWS, prompt_view
-from tests.test_components import _custom_ids, _labels
+from tests.test_components import custom_ids_of, labels_of
 
 
 def _rows(view: object) -> list[int]:
@@ -30,7 +30,7 @@ def test_each_other_seat_gets_its_own_labelled_row_at_the_current_version() -> N
                             for i in range(7)])
     prompt = Prompt(0, 100, "Ann", moves, version=4, others=(bob, cat))
     view = prompt_view(9, prompt)
-    labels, ids = _labels(view), _custom_ids(view)
+    labels, ids = labels_of(view), custom_ids_of(view)
     assert "Bob: Ride" in labels and not any("Peek" in label for label in labels)
     assert "hk:9:4:ride~for_seat=1~to=3" in ids
     assert "Cat: Cards…" in labels and "hks:9:4:0" in ids  # seven options: a select
@@ -39,10 +39,10 @@ def test_each_other_seat_gets_its_own_labelled_row_at_the_current_version() -> N
     assert sum(label.startswith("Move") for label in labels) == MAX_ROWS - 2
 
     dm = prompt_view(9, prompt, reveal_private=True, others=False)
-    assert not any(label.startswith(("Bob", "Cat")) for label in _labels(dm))
+    assert not any(label.startswith(("Bob", "Cat")) for label in labels_of(dm))
     channel_only = prompt_view(9, prompt, main=False)
-    assert not any(label.startswith("Move") for label in _labels(channel_only))
-    assert "Bob: Ride" in _labels(channel_only)
+    assert not any(label.startswith("Move") for label in labels_of(channel_only))
+    assert "Bob: Ride" in labels_of(channel_only)
 
 
 def test_many_other_seats_share_one_select_and_the_turn_keeps_its_controls() -> None:
@@ -55,7 +55,7 @@ def test_many_other_seats_share_one_select_and_the_turn_keeps_its_controls() -> 
                                               group="Bike") for t in range(3)])
                    for s in range(1, 6))
     view = prompt_view(9, Prompt(0, 100, "Ann", turn, version=4, others=others))
-    labels = _labels(view)
+    labels = labels_of(view)
     assert all(f"{g} {i}" in labels for g in groups for i in range(2))
     [shared] = [i.item for i in view.children if getattr(i, "item", None) is not None
                 and isinstance(i.item, discord.ui.Select)]

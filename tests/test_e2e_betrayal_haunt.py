@@ -21,7 +21,7 @@ from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 TILES = 16
 
 
-def _house(state: BetrayalState) -> BetrayalState:
+def grown_house(state: BetrayalState) -> BetrayalState:
     """AI play (no haunt yet) until the house has TILES rooms, at a quiet moment."""
     state = grow(state, TILES, 3000, turn_start=False)
     # This turn found an omen (a Bite in the Pentagram Chamber: Pay the Piper on our
@@ -41,7 +41,7 @@ def _component_for(message: FakeMessage, action: Action) -> dict[str, Any] | Non
     return None
 
 
-async def _play(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
+async def play_action(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
                 action: Action) -> None:
     comp = _component_for(message, action)
     if comp is None:  # a choice only its chooser may see: reveal it first
@@ -59,14 +59,14 @@ async def _play(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
     assert handle.ephemeral_texts() in ([], [say("view.step_done")]), handle.ephemeral_texts()
 
 
-def _dm_prompt(fd: FakeDiscord, user: FakeUser) -> FakeMessage:
+def dm_prompt(fd: FakeDiscord, user: FakeUser) -> FakeMessage:
     prompts = [m for m in fd.dms(user) if any(c.startswith(("hk:", "hks:"))
                                                for c in m.custom_ids())]
     assert prompts, "the traitor has no buttons in their DMs"
     return prompts[-1]
 
 
-async def _haunt_begins(fd: FakeDiscord, start_hauntkeeper: BotFactory,
+async def haunt_begins(fd: FakeDiscord, start_hauntkeeper: BotFactory,
                         ) -> tuple[int, Any, dict[int, FakeUser], BetrayalState]:
     """Four users start a game; the house is built by AI play; the next End turn (typed
     by whoever is to move) sets off the haunt roll, and Pay the Piper begins."""
@@ -76,7 +76,7 @@ async def _haunt_begins(fd: FakeDiscord, start_hauntkeeper: BotFactory,
     await open_and_start(fd, channel, users, "betrayal", seed=5)
     table = await bot.store.load(channel)
     assert table is not None and table.state is not None
-    table.state = _house(BetrayalState.from_dict(table.state)).to_dict()
+    table.state = grown_house(BetrayalState.from_dict(table.state)).to_dict()
     await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
     by_seat = {i: next(u for u in users if u.id == s.user_id) for i, s in enumerate(table.seats)}
     mover = by_seat[GAME.load(table.state).turn.seat]
@@ -92,7 +92,7 @@ async def _haunt_begins(fd: FakeDiscord, start_hauntkeeper: BotFactory,
 
 async def test_the_traitor_plays_from_the_dm_to_a_winner(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    channel, bot, by_seat, state = await _haunt_begins(fd, start_hauntkeeper)
+    channel, bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
     traitor = sides.traitor(state)
     assert traitor is not None
     villain = by_seat[traitor]
@@ -130,7 +130,7 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
                 dm_clicks += 1
         elif GAME.prompt_private(state, seat):
             posted = len(fd.channel_messages(channel))
-            await _play(fd, villain, _dm_prompt(fd, villain), action)
+            await play_action(fd, villain, dm_prompt(fd, villain), action)
             dm_clicks += 1
             if action.kind == "mmove":  # told with the rest of the monsters' turn
                 assert len(fd.channel_messages(channel)) == posted
@@ -138,7 +138,7 @@ async def test_the_traitor_plays_from_the_dm_to_a_winner(
         else:
             post = latest_turn(fd, channel)
             assert to_move(post) == by_seat[seat].id
-            await _play(fd, by_seat[seat], post, action)
+            await play_action(fd, by_seat[seat], post, action)
     final = await bot.store.load_latest(channel)
     assert final is not None and final.status == "over"
     state = GAME.load(final.state or {})
@@ -160,7 +160,7 @@ async def test_a_kicked_traitor_is_played_by_the_ai(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     """A moderator hands the traitor's seat to the AI: it plays the traitor's turns and
     the monsters' from then on, and the heroes play on by clicks to a winner."""
-    channel, bot, by_seat, state = await _haunt_begins(fd, start_hauntkeeper)
+    channel, bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
     traitor = sides.traitor(state)
     assert traitor is not None
     mod = fd.add_user("mod", manage_channels=True)
@@ -174,7 +174,7 @@ async def test_a_kicked_traitor_is_played_by_the_ai(
         seat = GAME.to_act(state)
         assert seat is not None and seat != traitor  # the AI plays the traitor at once
         post = latest_turn(fd, channel)
-        await _play(fd, by_seat[seat], post, GAME.ai_action(state, seat))
+        await play_action(fd, by_seat[seat], post, GAME.ai_action(state, seat))
     final = await bot.store.load_latest(channel)
     assert final is not None and final.status == "over"
     assert GAME.load(final.state or {}).haunt.winner in ("heroes", "traitor")
@@ -184,7 +184,7 @@ async def test_the_books_arrive_after_the_post_that_starts_the_haunt(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     """The channel names the traitor first; only then does each side get its book (the
     Tome by DM, the heroes' book in their thread), so no book comes out of the blue."""
-    channel, _, by_seat, state = await _haunt_begins(fd, start_hauntkeeper)
+    channel, _, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
     traitor = sides.traitor(state)
     assert traitor is not None
     [announced] = [m for m in fd.channel_messages(channel) if "is the traitor." in m.text]
@@ -203,7 +203,7 @@ async def test_the_traitors_dm_prompt_offers_the_whole_house(
     """A turn played from DMs has the channel's "Whole house" too (the live message's
     board shows only the floor in play): its holder clicks it in the DM and sees the
     whole house, privately; the game is untouched."""
-    channel, bot, by_seat, state = await _haunt_begins(fd, start_hauntkeeper)
+    channel, bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
     traitor = sides.traitor(state)
     assert traitor is not None
     villain = by_seat[traitor]
@@ -215,8 +215,8 @@ async def test_the_traitors_dm_prompt_offers_the_whole_house(
         assert seat is not None
         if GAME.prompt_private(state, seat):
             break
-        await _play(fd, by_seat[seat], latest_turn(fd, channel), GAME.ai_action(state, seat))
-    prompt = _dm_prompt(fd, villain)
+        await play_action(fd, by_seat[seat], latest_turn(fd, channel), GAME.ai_action(state, seat))
+    prompt = dm_prompt(fd, villain)
     assert prompt.v2 and f"hkh:1:{channel}" in prompt.custom_ids()
     before = await bot.store.load(channel)
     shown = (await (await fd.click(villain, prompt, f"hkh:1:{channel}")).wait()).messages[-1]

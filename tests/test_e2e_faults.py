@@ -24,7 +24,7 @@ import pytest
 from bot.client import HauntBot
 from bot.texts import say
 from cogs import reply
-from tests.conftest import BotFactory, _ErrorCollector
+from tests.conftest import BotFactory, ErrorCollector
 from tests.e2e_helpers import latest_turn, said, to_move, turn_posts, use_first
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.faults import A_MESSAGE, MESSAGES, drop_gateway
@@ -139,7 +139,7 @@ async def test_a_400_is_dropped_with_one_error_and_never_owed(
     game = await started(fd, start_hauntkeeper)
     fault = fd.faults.add(method, path, 400, code=50035, times=1)  # POST: the ping
     collector = next(h for h in logging.getLogger().handlers
-                     if isinstance(h, _ErrorCollector))
+                     if isinstance(h, ErrorCollector))
     assert await game.move() == []
     assert fault.hits == 1 and not await game.owed()  # not owed forever
     errors = [r for r in collector.records if "malformed" in r.getMessage()]

@@ -33,7 +33,7 @@ from tests.e2e_helpers import (
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.gateway import shard_of
 from tests.pg_server import PgServer
-from tests.test_e2e_betrayal_haunt import _dm_prompt, _house, _play
+from tests.test_e2e_betrayal_haunt import dm_prompt, grown_house, play_action
 from tests.test_e2e_crash import BotProcess, pings
 
 DM_CLICKS_BEFORE = 2  # the traitor's DM clicks (process A) before the crash
@@ -100,7 +100,7 @@ async def test_two_shard_processes_play_one_game_through_a_crash_once_each(
 
     # The house built by AI play, rigged so the next End turn starts the haunt.
     table = await loaded(store, channel)
-    table.state = _house(BetrayalState.from_dict(table.state or {})).to_dict()
+    table.state = grown_house(BetrayalState.from_dict(table.state or {})).to_dict()
     await store.save(table, [], expected_version=table.version, actor_id=None, action=None)
     by_seat = {i: next(u for u in users if u.id == s.user_id) for i, s in enumerate(table.seats)}
     mover = by_seat[GAME.load(table.state).turn.seat]
@@ -122,7 +122,7 @@ async def test_two_shard_processes_play_one_game_through_a_crash_once_each(
         assert seat is not None and table.status != "over"
         action = GAME.ai_action(state, seat)
         if GAME.prompt_private(state, seat):
-            await pacer.play(fd, villain, _dm_prompt(fd, villain), action)  # A's, shard 0
+            await pacer.play(fd, villain, dm_prompt(fd, villain), action)  # A's, shard 0
             dm_clicks += 1
         elif dm_clicks >= DM_CLICKS_BEFORE and not crashed:
             await asyncio.sleep(PACE[1])  # this click must not be refused
@@ -174,7 +174,7 @@ class Pacer:
         if len(recent) >= count:
             await asyncio.sleep(recent[0] + seconds - now)
         recent.append(time.monotonic())
-        await _play(fd, user, message, action)
+        await play_action(fd, user, message, action)
 
 
 async def landed(fd: FakeDiscord, store: PostgresStore, channel: int, version: int, *,
@@ -202,7 +202,7 @@ async def crash_b_during(fd: FakeDiscord, store: PostgresStore, b: BotProcess,
     never comes back: B is killed, started again, and delivers it again, the same."""
     hold = fd.hold_next_edit(channel, after=True)
     post = latest_turn(fd, channel)
-    task = asyncio.create_task(_play(fd, user, post, action))
+    task = asyncio.create_task(play_action(fd, user, post, action))
     await asyncio.wait_for(hold.reached.wait(), 20)
     made = fd.message(post.id).content
     await b.kill()

@@ -9,12 +9,12 @@ from __future__ import annotations
 from bot.games.betrayal.haunting import sides
 from tests.conftest import BotFactory
 from tests.fakediscord import FakeDiscord
-from tests.test_e2e_betrayal_haunt import _haunt_begins
+from tests.test_e2e_betrayal_haunt import haunt_begins
 
 
 async def test_a_kicked_hero_leaves_the_thread_and_the_new_holder_joins(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    channel, _bot, by_seat, state = await _haunt_begins(fd, start_hauntkeeper)
+    channel, _bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
     [thread] = fd.threads(channel)
     heroes = sides.heroes(state)
     kicked_seat, leaver_seat = heroes[0], heroes[1]

@@ -13,7 +13,7 @@ from bot.guild_settings import REMIND, TIMER_ENDS, GuildSettings
 from bot.sessions import Sessions
 from bot.settings_cache import SettingsCache
 from bot.store import SqliteStore
-from bot.store.records import UNDO_KEPT
+from bot.table_record import UNDO_KEPT
 from bot.texts import say
 from cogs.moderation_views import changed, settings_text
 from tests.test_sessions import BOB, CHANNEL, GAME, MOD, RecordingOutlet, human_actor, open_game

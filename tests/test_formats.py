@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from bot import games
+from bot import games, table_record
 from bot import table as T
 from bot.core.formats import FORMAT_KEY, Formats, UnknownFormat
 from bot.sessions import Sessions
-from bot.store import ACTIVE, OVER, SqliteStore, Table, records
-from bot.store.records import ENVELOPE_FORMATS
+from bot.store import ACTIVE, OVER, SqliteStore, Table
+from bot.table_record import ENVELOPE_FORMATS
 from tests.golden_states import CHANNEL, restarted_with
 from tests.helpers import format_game
 from tests.helpers.format_game import (
@@ -246,7 +246,7 @@ async def test_an_envelope_step_runs_on_every_load_and_undo_point(
         raw["host_id"] = raw.pop("host")
         return raw
 
-    monkeypatch.setattr(records, "ENVELOPE_FORMATS", Formats((host_renamed,)))
+    monkeypatch.setattr(table_record, "ENVELOPE_FORMATS", Formats((host_renamed,)))
     format_game.register(monkeypatch)
     old = _envelope(STORED[0])
     old["host"] = old.pop("host_id")

@@ -23,7 +23,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.sessions import Sessions
 from bot.store import ACTIVE, LOBBY, OVER, SqliteStore, Table
-from bot.store.records import ENVELOPE_FORMATS
+from bot.table_record import ENVELOPE_FORMATS
 from bot.version import version
 from tests.golden_states import (
     CHANNEL,

@@ -15,7 +15,7 @@ from tests.betrayal_haunt_helpers import grow
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, to_move
 from tests.fakediscord import FakeDiscord
-from tests.test_e2e_betrayal_haunt import _play
+from tests.test_e2e_betrayal_haunt import play_action
 
 TILES = 14
 TRIGGER = "the_eater_of_worlds"  # seed 000: starts Scenario 5, Let's Kill This Clown
@@ -88,7 +88,7 @@ async def test_a_neibolt_game_is_played_into_scenario_five_and_to_its_end(
         assert seat is not None
         post = latest_turn(fd, channel)
         assert to_move(post) == by_seat[seat].id  # always a hero: the house plays itself
-        await _play(fd, by_seat[seat], post, GAME.ai_action(state, seat))
+        await play_action(fd, by_seat[seat], post, GAME.ai_action(state, seat))
         clicks += 1
     final = await bot.store.load_latest(channel)
     assert final is not None and final.status == "over"

@@ -20,7 +20,7 @@ from bot.games.betrayal.state import HAUNT, BetrayalState
 from bot.games.neibolt import encounters
 from bot.games.neibolt.words import say
 from bot.paths import ROOT
-from cogs.lobby import _setup_options
+from cogs.lobby import chosen_options
 from renderers.betrayal import map_geometry, render_image
 from tests.test_betrayal_engine_helpers import (
     OX,
@@ -341,10 +341,10 @@ def test_the_map_draws_one_mark_per_encounter_and_lights_the_face_up_ones() -> N
 
 
 def test_the_lobby_option_takes_the_key_the_name_or_a_part_only_one_has() -> None:
-    assert _setup_options("betrayal", expansion="neibolt") == {"expansion": "neibolt"}
-    assert _setup_options("betrayal", expansion="Neibolt House") == {"expansion": "neibolt"}
-    assert _setup_options("betrayal", expansion="classic") == {"expansion": "classic"}
+    assert chosen_options("betrayal", expansion="neibolt") == {"expansion": "neibolt"}
+    assert chosen_options("betrayal", expansion="Neibolt House") == {"expansion": "neibolt"}
+    assert chosen_options("betrayal", expansion="classic") == {"expansion": "classic"}
     with pytest.raises(IllegalAction, match="Unknown expansion 'the'"):
-        _setup_options("betrayal", expansion="the")  # both names have it
+        chosen_options("betrayal", expansion="the")  # both names have it
     with pytest.raises(IllegalAction, match="has no `expansion` option"):
-        _setup_options("cthulhu", expansion="neibolt")
+        chosen_options("cthulhu", expansion="neibolt")

@@ -23,7 +23,7 @@ from bot.config import load_settings
 from bot.core.events import Event
 from bot.store import SqliteStore
 from tests.test_e2e_crash import ROOT
-from tests.test_store_contract import GUILD, HOST, _table
+from tests.test_store_contract import GUILD, HOST, new_table
 
 # Discord at an address where nothing listens: a bot that logged in before opening its
 # store would fail there ("could not start", exit 1) instead of naming the database.
@@ -136,7 +136,7 @@ async def _games(path: Path, count: int, channel: int = 1) -> None:
     await store.open()
     try:
         for n in range(count):
-            await store.create(_table(channel + n), [Event("hello")], HOST, None)
+            await store.create(new_table(channel + n), [Event("hello")], HOST, None)
     finally:
         await store.close()
 

@@ -45,7 +45,7 @@ from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged hau
     spawn,
 )
 from tests.test_render_betrayal import full_view
-from tests.test_render_betrayal_legibility import _crowd, _figures, _late_game
+from tests.test_render_betrayal_legibility import crowded_room, figures_of, late_game
 
 SHOWN_BOX = (550, 350)
 
@@ -64,8 +64,8 @@ def _states() -> dict[str, object]:
         for players in (3, 6):
             out[f"haunt {key}, {players} players"] = lambda k=key, p=players: _started_view(
                 k, p)
-    out["haunt pay_the_piper played out"] = lambda: map_view(_late_game())
-    out["crowd in a room"] = lambda: map_view(_crowd())
+    out["haunt pay_the_piper played out"] = lambda: map_view(late_game())
+    out["crowd in a room"] = lambda: map_view(crowded_room())
     out["big house"] = lambda: map_view(explored(seed=2, tiles=40))
     out["47 rooms, seed 0"] = lambda: full_view(0)
     out["47 rooms, seed 2"] = lambda: full_view(2)
@@ -76,7 +76,7 @@ STATES = _states()
 
 
 @cache
-def _view(name: str) -> MapView:
+def view_of(name: str) -> MapView:
     return STATES[name]()  # type: ignore[operator, no-any-return]
 
 
@@ -103,7 +103,7 @@ def _text_sizes(view: MapView, bg: BoardGeometry) -> list[tuple[str, int]]:
     for tile in bg.main_view.tiles:
         placed, _ = _strip_layout(_look(tile, links), geo.tile, geo.tile_font)
         sizes += [(f"strip {what}", size) for what, *_, size in placed if what != "symbol"]
-    for _, figures in _figures(bg.main_view, geo):
+    for _, figures in figures_of(bg.main_view, geo):
         for _, ink, size, letter in figures:
             if ink is not None:
                 sizes.append(("figure label", size))
@@ -131,7 +131,7 @@ def _marker_boxes(view: MapView, bg: BoardGeometry) -> list[tuple[str, Box]]:
 def test_one_canvas_that_fits_the_chat_box(name: str) -> None:
     """The PNG is BOARD_W x BOARD_H whatever the house, the 550:350 ratio, so inline it
     shows at the whole box."""
-    img = Image.open(io.BytesIO(render_chat(_view(name))))
+    img = Image.open(io.BytesIO(render_chat(view_of(name))))
     assert img.size == (BOARD_W, BOARD_H)
     shown = img.copy()
     shown.thumbnail(SHOWN_BOX)
@@ -142,7 +142,7 @@ def test_one_canvas_that_fits_the_chat_box(name: str) -> None:
 def test_every_text_reads_as_displayed(name: str) -> None:
     """Room names, strip labels and codes, figure labels and letters, the legend, the
     panel and overview titles: READ_SHOWN_PX or more as shown inside 550 x 350."""
-    view = _view(name)
+    view = view_of(name)
     bg = board_geometry(view)
     sizes = _text_sizes(view, bg)
     assert any(what == "figure label" for what, _ in sizes), name  # explorers are shown
@@ -155,15 +155,15 @@ def test_nothing_covers_a_token(name: str) -> None:
     """Every explorer's token (its ring included) is clear of every other figure and
     label, every marker of the tiles, the legend and the overviews; every explorer on
     the large window has a token; every overview dot is apart and in its panel."""
-    view = _view(name)
-    _check_tokens(name, view, board_geometry(view))
+    view = view_of(name)
+    check_tokens(name, view, board_geometry(view))
 
 
-def _check_tokens(name: str, view: MapView, bg: BoardGeometry) -> None:
+def check_tokens(name: str, view: MapView, bg: BoardGeometry) -> None:
     geo = bg.map
     others: list[tuple[str, Box]] = list(_marker_boxes(view, bg))
     tokens: list[tuple[int, Box]] = []
-    for _, figures in _figures(bg.main_view, geo):
+    for _, figures in figures_of(bg.main_view, geo):
         for disc, ink, _, _ in figures:
             others.append(("figure", disc))
             if ink is not None:
@@ -201,11 +201,11 @@ def test_every_marker_is_in_the_legend(name: str) -> None:
     codes, link letters, "+n", haunt tokens, monsters, the barrier, this turn's blue and
     orange outlines) has its legend entry, and every entry is written in full, apart,
     under the overviews."""
-    view = _view(name)
-    _check_legend(name, view, board_geometry(view))
+    view = view_of(name)
+    check_legend(name, view, board_geometry(view))
 
 
-def _check_legend(name: str, view: MapView, bg: BoardGeometry) -> None:
+def check_legend(name: str, view: MapView, bg: BoardGeometry) -> None:
     kinds = {entry[0] for entry, _ in bg.legend}
     letters = {(entry[0], entry[1]) for entry, _ in bg.legend}
     links = _link_letters(view)
@@ -242,9 +242,9 @@ def _check_legend(name: str, view: MapView, bg: BoardGeometry) -> None:
 def test_floors_keep_their_slots_and_empty_floors_draw_nothing(name: str) -> None:
     """The slots are the same for every house; a floor draws its overview in its own
     slot exactly when something is on it; the large panel is the floor in play."""
-    view = _view(name)
+    view = view_of(name)
     bg = board_geometry(view)
-    assert bg.slots == board_geometry(_view("exploring, 4 players")).slots
+    assert bg.slots == board_geometry(view_of("exploring, 4 players")).slots
     occupied = {t.floor for t in view.tiles} | {e.floor for e in view.explorers}
     assert set(bg.overviews) == occupied & set(FLOORS), name
     for floor, box in bg.overviews.items():
@@ -255,7 +255,7 @@ def test_floors_keep_their_slots_and_empty_floors_draw_nothing(name: str) -> Non
 
 def test_separate_nightmares_shows_one_floor() -> None:
     """The house torn onto the ground floor: one overview, no empty floor panels."""
-    bg = board_geometry(_view("haunt separate_nightmares"))
+    bg = board_geometry(view_of("haunt separate_nightmares"))
     assert set(bg.overviews) == {"ground"}
 
 
@@ -276,7 +276,7 @@ def test_the_large_floor_follows_the_mover() -> None:
     assert Image.open(io.BytesIO(render_public("betrayal", state))).size == (BOARD_W, BOARD_H)
 
 
-def _ai_game(players: int, seed: int, actions: int) -> Iterator[BetrayalState]:
+def ai_played_states(players: int, seed: int, actions: int) -> Iterator[BetrayalState]:
     state, _ = GAME.setup([PlayerInfo(f"P{i}") for i in range(players)], seed,
                           {"today": "06-01"})
     for _ in range(actions):
@@ -294,14 +294,14 @@ def test_size_and_checks_hold_over_an_ai_game() -> None:
     size, text reads as displayed, tokens stay clear and every marker is in the legend
     (every 8th state rendered)."""
     seen_haunt = False
-    for i, state in enumerate(_ai_game(5, 3, 400)):
+    for i, state in enumerate(ai_played_states(5, 3, 400)):
         view = map_view(state)
         bg = board_geometry(view)
         assert (bg.width, bg.height) == (BOARD_W, BOARD_H)
         small = [s for s in _text_sizes(view, bg) if _shown(s[1]) < READ_SHOWN_PX]
         assert not small, (i, small)
-        _check_tokens(f"state {i}", view, bg)
-        _check_legend(f"state {i}", view, bg)
+        check_tokens(f"state {i}", view, bg)
+        check_legend(f"state {i}", view, bg)
         seen_haunt = seen_haunt or state.haunt is not None
         if i % 8 == 0:
             assert Image.open(io.BytesIO(render_chat(view))).size == (BOARD_W, BOARD_H)
@@ -313,7 +313,7 @@ def test_size_and_checks_hold_over_an_ai_game() -> None:
 def test_the_whole_house_covers_no_token_either(name: str) -> None:
     """At full size (`/game map`, "Whole house") too, no tile's marker (card symbol,
     pile, tokens, links, "+n") lies over an explorer's token or its ring."""
-    view = _view(name)
+    view = view_of(name)
     geo = map_geometry(view)
     links = _link_letters(view)
     strip = _tile_parts(geo.tile, geo.tile_font).strip

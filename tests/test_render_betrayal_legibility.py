@@ -41,7 +41,7 @@ from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged hau
 from tests.test_render_betrayal import MAX_BYTES, full_view
 
 
-def _crowd() -> BetrayalState:
+def crowded_room() -> BetrayalState:
     """The rigged haunt with every explorer and three kinds of monster (stacks, a lone
     one, a stunned one) in one room, and more rats next door."""
     state = rigged()
@@ -56,7 +56,7 @@ def _crowd() -> BetrayalState:
 
 
 @cache
-def _late_game() -> BetrayalState:
+def late_game() -> BetrayalState:
     """A haunt AI-played to its end (monsters about, explorers dead where they fell)."""
     return played("pay_the_piper", 1)[0]
 
@@ -65,8 +65,8 @@ STATES = {
     "small house": lambda: house(tiles=8),
     "grown house": lambda: house(),
     "big house": lambda: explored(seed=2, tiles=40),
-    "haunt played out": _late_game,
-    "crowd in a room": _crowd,
+    "haunt played out": late_game,
+    "crowd in a room": crowded_room,
 }
 
 
@@ -100,7 +100,7 @@ def _text_box(x: int, cy: int, text: str, size: int) -> Box:
     return (x + int(bx0), cy + int(by0), x + int(bx1), cy + int(by1))
 
 
-def _figures(view: MapView, geo: MapGeometry) -> Iterator[tuple[tuple[str, int, int],
+def figures_of(view: MapView, geo: MapGeometry) -> Iterator[tuple[tuple[str, int, int],
                                                                  list[tuple[Box, Box | None,
                                                                             int, int]]]]:
     """Per cell with figures: per figure, its disc box (ring included), its label's ink
@@ -155,7 +155,7 @@ def test_text_in_the_tiles_reads_at_600_px(name: str, width: int) -> None:
         placed, _ = _strip_layout(_look(tile, links), geo.tile, tf)
         sizes += [size for what, *_, size in placed if what != "symbol"]
     labelled = 0
-    for _, figures in _figures(view, geo):
+    for _, figures in figures_of(view, geo):
         for _, ink, size, letter in figures:
             if ink is not None:
                 labelled += 1
@@ -196,7 +196,7 @@ def test_labels_stay_inside_their_tile_and_apart(name: str, width: int) -> None:
         assert shown + sum(more) == want, (name, tile.key, placed)
         tops[(tile.floor, tile.x, tile.y)] = min((b[1] for b in boxes), default=t)
     tiles = {(tile.floor, tile.x, tile.y): geo.tiles[tile.key] for tile in view.tiles}
-    for cell, figures in _figures(view, geo):
+    for cell, figures in figures_of(view, geo):
         if cell not in tiles:
             continue  # standing off a tile: nothing to stay inside
         x0, y0, x1, _ = tiles[cell]
@@ -223,5 +223,5 @@ def test_the_crowd_is_a_real_state() -> None:
     groups = _groups(view)
     assert max(len(g) for g in groups.values()) >= len(view.explorers) + 3
     assert any(len(f.monsters) >= 3 for g in groups.values() for f in g)
-    assert GAME.to_act(_crowd()) is not None
+    assert GAME.to_act(crowded_room()) is not None
     assert geo.monsters

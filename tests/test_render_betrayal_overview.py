@@ -30,10 +30,10 @@ from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged hau
 from tests.test_render_betrayal import full_view
 from tests.test_render_betrayal_board import (
     STATES,
-    _ai_game,
-    _check_legend,
-    _check_tokens,
-    _view,
+    ai_played_states,
+    check_legend,
+    check_tokens,
+    view_of,
 )
 
 MARK_SHOWN_PX = 8  # an explorer's mark, across, as displayed
@@ -83,7 +83,7 @@ def _overlap(a: Box, b: Box, gap: int = 0) -> bool:
     return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
 
 
-def _inside(box: Box, outer: Box) -> bool:
+def inside_of(box: Box, outer: Box) -> bool:
     return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] \
         and box[3] <= outer[3]
 
@@ -93,7 +93,7 @@ def _touch(a: Box, b: Box) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
-def _check_marks_read(name: str, view: MapView, bg: BoardGeometry) -> None:
+def check_marks_read(name: str, view: MapView, bg: BoardGeometry) -> None:
     """Every explorer on a floor has its mark in that floor's overview, each explorer's
     mark MARK_SHOWN_PX across or more as displayed and APART from every other mark."""
     by_seat = {ex.seat: ex for ex in view.explorers}
@@ -101,18 +101,18 @@ def _check_marks_read(name: str, view: MapView, bg: BoardGeometry) -> None:
     marks = [(f"seat {seat}", box) for seat, box in bg.dots.items()]
     marks += [(f"monster {m.kind.name}", m.box) for m in bg.monster_marks]
     for seat, box in bg.dots.items():
-        assert _inside(box, bg.overviews[by_seat[seat].floor]), (name, seat)
+        assert inside_of(box, bg.overviews[by_seat[seat].floor]), (name, seat)
     for what, (x0, y0, x1, y1) in marks:
         assert min(x1 - x0, y1 - y0) * SHOWN_SCALE >= MARK_SHOWN_PX, (name, what, x1 - x0)
     marks += [(f"count {m.kind.name}", m.count_box) for m in bg.monster_marks if m.count_box]
     for what, box in marks:
-        assert any(_inside(box, o) for o in bg.overviews.values()), (name, what)
+        assert any(inside_of(box, o) for o in bg.overviews.values()), (name, what)
     for i, (what, box) in enumerate(marks):
         for other, b in marks[i + 1:]:
             assert not _overlap(box, b, APART), (name, what, other)
 
 
-def _check_chips(name: str, view: MapView, bg: BoardGeometry) -> None:
+def check_chips(name: str, view: MapView, bg: BoardGeometry) -> None:
     """Each chip lies in its floor's overview, clear of the title, of every other chip
     and leader, of every room something stands in and of every mark not on it; its
     leader runs from its room to it; its marks are on it."""
@@ -125,7 +125,7 @@ def _check_chips(name: str, view: MapView, bg: BoardGeometry) -> None:
     titles = [_overview_title(view, floor, box, bg.map.scale)[3]
               for floor, box in bg.overviews.items()]
     for i, pin in enumerate(bg.pins):
-        assert any(_inside(pin.chip, box) for box in bg.overviews.values()), (name, pin)
+        assert any(inside_of(pin.chip, box) for box in bg.overviews.values()), (name, pin)
         assert pin.room in occupied_boxes, (name, pin)
         assert not any(_overlap(pin.chip, t) for t in titles), (name, pin)
         for box in occupied_boxes:
@@ -140,29 +140,29 @@ def _check_chips(name: str, view: MapView, bg: BoardGeometry) -> None:
             for a in (pin.chip, *pin.leader):
                 for b in (other.chip, *other.leader):
                     assert not _overlap(a, b), (name, pin, other)
-        on_chip = [box for box in marks if _inside(box, pin.chip)]
+        on_chip = [box for box in marks if inside_of(box, pin.chip)]
         assert len(on_chip) == len(pin.items), (name, pin)
-        assert all(_inside(bg.dots[i], pin.chip) for i in pin.items if isinstance(i, int))
+        assert all(inside_of(bg.dots[i], pin.chip) for i in pin.items if isinstance(i, int))
         assert not any(_overlap(box, pin.chip) for box in marks if box not in on_chip)
-        assert not any(_overlap(box, pin.chip) for box in counts if not _inside(box, pin.chip))
+        assert not any(_overlap(box, pin.chip) for box in counts if not inside_of(box, pin.chip))
         for summary in bg.summaries:
             for a in (pin.chip, *pin.leader):
                 assert not _overlap(a, summary.chip), (name, pin, summary)
     for summary in bg.summaries:  # a floor's monsters summed up: a chip clear of the rest
-        assert any(_inside(summary.chip, box) for box in bg.overviews.values()), name
+        assert any(inside_of(summary.chip, box) for box in bg.overviews.values()), name
         assert not any(_overlap(summary.chip, t) for t in titles), name
         assert not any(_overlap(summary.chip, box) for box in occupied_boxes), name
-        on_chip = [box for box in marks if _inside(box, summary.chip)]
+        on_chip = [box for box in marks if inside_of(box, summary.chip)]
         assert len(on_chip) == len(summary.kinds), name
         assert not any(_overlap(box, summary.chip) for box in [*marks, *counts]
-                       if not _inside(box, summary.chip)), name
+                       if not inside_of(box, summary.chip)), name
         assert set(summary.rooms) <= set(occupied_boxes), name
         # The leader: from the room's edge, stroke to stroke, to the chip's edge; or no
         # leader, the chip over the middle of its room.
         strokes = pin.leader
         if not strokes:
             middle = ((pin.room[0] + pin.room[2]) // 2, (pin.room[1] + pin.room[3]) // 2)
-            assert _inside((*middle, middle[0] + 1, middle[1] + 1), pin.chip), (name, pin)
+            assert inside_of((*middle, middle[0] + 1, middle[1] + 1), pin.chip), (name, pin)
             continue
         assert _touch(strokes[0], pin.room) and _touch(strokes[-1], pin.chip)
         assert all(_touch(a, b) for a, b in pairwise(strokes)), pin
@@ -180,7 +180,7 @@ def test_crowded_overview_marks_read_at_chat_size(name: str) -> None:
     assert floor != bg.focus and floor in bg.overviews, name  # the crowd is overviewed
     crowd = sum(1 for ex in view.explorers if (ex.floor, ex.x, ex.y) == _crowded_cell(view))
     assert crowd + len(view.monsters) >= 4
-    _check_marks_read(name, view, bg)
+    check_marks_read(name, view, bg)
 
 
 @pytest.mark.parametrize("name", list(CROWDS))
@@ -194,9 +194,9 @@ def test_a_crowd_goes_on_a_chip_beside_its_room(name: str) -> None:
     chips = [pin for pin in bg.pins if crowd & set(pin.items)]
     assert len(chips) == 1 and crowd <= set(chips[0].items), name
     assert len(chips[0].items) == len(crowd) + len(view.monsters)
-    _check_chips(name, view, bg)
-    _check_tokens(name, view, bg)
-    _check_legend(name, view, bg)
+    check_chips(name, view, bg)
+    check_tokens(name, view, bg)
+    check_legend(name, view, bg)
 
 
 @pytest.mark.parametrize("name", list(CROWDS))
@@ -224,19 +224,19 @@ def test_the_marks_are_drawn_where_the_layout_says(name: str) -> None:
 def test_every_board_state_marks_read(name: str) -> None:
     """The board tests' states (houses at 3, 4 and 6 players, every haunt begun, a
     crowd, 47-room houses): the overviews' marks read and the chips keep clear."""
-    view = _view(name)
+    view = view_of(name)
     bg = board_geometry(view)
-    _check_marks_read(name, view, bg)
-    _check_chips(name, view, bg)
+    check_marks_read(name, view, bg)
+    check_chips(name, view, bg)
 
 
 def test_marks_read_over_an_ai_game() -> None:
     """Every state of an AI game of 6, exploring into its haunt."""
     chips = 0
-    for i, state in enumerate(_ai_game(6, 3, 400)):
+    for i, state in enumerate(ai_played_states(6, 3, 400)):
         view = map_view(state)
         bg = board_geometry(view)
-        _check_marks_read(f"state {i}", view, bg)
-        _check_chips(f"state {i}", view, bg)
+        check_marks_read(f"state {i}", view, bg)
+        check_chips(f"state {i}", view, bg)
         chips += len(bg.pins)
     assert chips  # the game's rooms were too small for their marks at times

@@ -40,12 +40,12 @@ from tests.betrayal_haunt_helpers import house, started
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
     rig_plugin,
 )
-from tests.test_render_betrayal_board import _check_legend, _check_tokens
+from tests.test_render_betrayal_board import check_legend, check_tokens
 from tests.test_render_betrayal_overview import (
     MARK_SHOWN_PX,
-    _check_chips,
-    _check_marks_read,
-    _inside,
+    check_chips,
+    check_marks_read,
+    inside_of,
 )
 
 WITH_MONSTERS = [key for key in sorted(haunt.haunts()) if load_data(key).monsters]
@@ -77,8 +77,8 @@ def _check_monsters(name: str, view: MapView, bg: BoardGeometry) -> int:
         cells = _cells(view, floor)
         assert all((floor, *cell) in tiles for cell in cells), name  # on a room each
         room = {cell: bg.rooms[tiles[(floor, *cell)]] for cell in cells}
-        marks = [m for m in bg.monster_marks if _inside(m.box, panel)]
-        summary = [s for s in bg.summaries if _inside(s.chip, panel)]
+        marks = [m for m in bg.monster_marks if inside_of(m.box, panel)]
+        summary = [s for s in bg.summaries if inside_of(s.chip, panel)]
         assert len(summary) <= 1, name
         with_explorers = {room[(e.x, e.y)] for e in view.explorers
                           if e.floor == floor and (e.x, e.y) in room}
@@ -116,10 +116,10 @@ def _check_monsters(name: str, view: MapView, bg: BoardGeometry) -> int:
 def _check_all(name: str, view: MapView) -> BoardGeometry:
     bg = board_geometry(view)
     _check_monsters(name, view, bg)
-    _check_marks_read(name, view, bg)
-    _check_chips(name, view, bg)
-    _check_tokens(name, view, bg)
-    _check_legend(name, view, bg)
+    check_marks_read(name, view, bg)
+    check_chips(name, view, bg)
+    check_tokens(name, view, bg)
+    check_legend(name, view, bg)
     return bg
 
 
@@ -189,7 +189,7 @@ def test_a_crowded_floor_sums_its_monsters_up(players: int) -> None:
     floor = view.monsters[0].floor
     assert floor != bg.focus
     (summary,) = bg.summaries
-    assert _inside(summary.chip, bg.overviews[floor])
+    assert inside_of(summary.chip, bg.overviews[floor])
     assert {k.letter for k in summary.kinds} == {"R", "B", "G"}
     assert sum(k.count for k in summary.kinds) == len(view.monsters)
     alone = {(m.x, m.y) for m in view.monsters} - {(e.x, e.y) for e in view.explorers

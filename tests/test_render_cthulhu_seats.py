@@ -76,7 +76,7 @@ def _markers_drawn(monkeypatch: pytest.MonkeyPatch, state: CthulhuState) -> list
 
     canvas.clear_caches()
     cthulhu.board_ink(state, WIDTH)  # the palette, fitted to sample boards, not spied on
-    cthulhu_pieces._marker.cache_clear()
+    cthulhu_pieces.marker_piece.cache_clear()
     monkeypatch.setattr(home, "font", spy_font)
     monkeypatch.setattr(cthulhu_pieces, "seat_marker", spy_marker)
     cthulhu.render_board(state, width=WIDTH)

@@ -23,7 +23,8 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event, to_player
-from bot.sessions import Post, Prompt, Sessions, delivery_key
+from bot.delivery import delivery_key
+from bot.sessions import Post, Prompt, Sessions
 from bot.store import ACTIVE, OVER, Table, open_store
 from bot.texts import say
 from tests.test_sessions import GUILD, KIND, RecordingOutlet

@@ -17,7 +17,7 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.events import Event, to_team
 from bot.core.seats import Seat
-from bot.demo import FileOutlet, _note_private
+from bot.demo import FileOutlet, note_private
 from bot.games.base import PlayerInfo
 from bot.sessions import Outcome, Sessions
 from bot.store import SqliteStore, Table
@@ -179,7 +179,7 @@ async def test_the_demo_transcript_keeps_team_lines(tmp_path: Path) -> None:
     table.seats = [Seat("Ann", 1), Seat("Bo", None, ai=True), Seat("Cy", None, ai=True)]
     table.state = GAME.dump(state)
     assert await outlet.team(table, "red", [1], "hello red") == []
-    _note_private(outlet, table, Outcome(table, events))
+    note_private(outlet, table, Outcome(table, events))
     # red has a human (who got the message above); blue is AI only, so it is noted
     assert outlet.lines == ["    (to the red: <@1>) hello red",
                             f"    (private to the blue) {lines_for(events, 'blue')}"]

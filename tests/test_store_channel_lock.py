@@ -1,4 +1,5 @@
-"""The channel lock across processes (Store.channel_lock, PostgreSQL's advisory lock).
+"""The channel lock across processes (Store.channel_lock, PostgreSQL's advisory lock), and
+the channel's delivery lock beside it (Store.delivery_lock).
 
 Two PostgresStore objects are two pools, as two bot processes would have, and each has
 its own Sessions, so nothing in-process links them: only the database can serialise
@@ -18,11 +19,13 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.sessions import Sessions
 from bot.store import ChannelBusy, PostgresStore, Table
-from bot.store.postgres import channel_lock_key
+from bot.store.postgres import channel_lock_key, delivery_lock_key
 from bot.texts import say
 from tests.pg_pair import HeldStore
 from tests.pg_server import PgServer
 from tests.test_sessions import GUILD, KIND, RecordingOutlet
+from tests.test_sessions_concurrency import open_tables, turn_of
+from tests.test_sessions_delivery_lock import SlowDiscord
 
 CHANNEL = 1_180_000_000_000_000_010
 OTHER_CHANNEL = CHANNEL + 1
@@ -129,9 +132,75 @@ async def test_the_lock_is_let_go_when_the_action_fails(
                 pass
 
 
+async def test_a_delivery_held_elsewhere_keeps_its_channel_free(
+        stores: tuple[HeldStore, HeldStore]) -> None:
+    """One process delivering a channel (Discord may be slow) keeps another from
+    delivering it too, but not from changing the game: the locks are two."""
+    first, second = stores
+    async with first.delivery_lock(CHANNEL):
+        async with second.channel_lock(CHANNEL):  # at once: a change is not a delivery
+            pass
+        with pytest.raises(ChannelBusy):  # not waiting: told at once
+            async with second.delivery_lock(CHANNEL, wait=False):
+                pass
+        second.lock_wait = 0.05
+        with pytest.raises(ChannelBusy):  # waiting: told after its wait
+            async with second.delivery_lock(CHANNEL):
+                pass
+    async with second.delivery_lock(CHANNEL, wait=False):  # let go: taken at once
+        pass
+
+
+async def test_a_raced_click_in_another_process_hears_stale_while_the_post_is_on_its_way(
+        stores: tuple[HeldStore, HeldStore]) -> None:
+    """Two processes, one button pressed in each. The first plays and its post takes
+    its time in Discord; the second, waiting at most 0.3 s for the channel, is told the
+    button is stale, not that the game is busy: the first let go of the channel once
+    its move was saved (it delivers under the delivery lock)."""
+    first, second = stores
+    discord = SlowDiscord()
+    a = Sessions(first, discord, render=False)
+    b = Sessions(second, RecordingOutlet(), render=False)
+    [channel] = await open_tables(a, 1, base=3_000)
+    table, prompt, actor = await turn_of(a, channel)
+    action = prompt.options[0].action
+    discord.hold = True
+    move = asyncio.create_task(a.act(channel, actor, action, version=table.version))
+    await asyncio.wait_for(discord.inside.wait(), HANG_GUARD)
+    with pytest.raises(IllegalAction) as refused:
+        await asyncio.wait_for(b.act(channel, actor, action, version=table.version),
+                               HANG_GUARD)
+    assert refused.value.message == say("errors.stale")
+    assert not move.done()  # the first's post is still in Discord
+    discord.go.set()
+    assert (await asyncio.wait_for(move, HANG_GUARD)).delivered
+
+
+async def test_a_move_whose_delivery_another_process_holds_stays_owed_and_goes_out_once(
+        stores: tuple[HeldStore, HeldStore]) -> None:
+    """The channel's delivery lock kept by another process past the wait: the move is
+    saved and said to be owed (not refused: it was played), and the retry delivers it
+    once."""
+    first, second = stores
+    first.lock_wait = 0.05
+    outlet = RecordingOutlet()
+    a = Sessions(first, outlet, render=False)
+    [channel] = await open_tables(a, 1, base=3_100)
+    table, prompt, actor = await turn_of(a, channel)
+    posts = len(outlet.posts)
+    async with second.delivery_lock(channel):
+        outcome = await a.act(channel, actor, prompt.options[0].action, version=table.version)
+    assert not outcome.delivered and outcome.table.version == table.version + 1
+    assert len(outlet.posts) == posts
+    again = await a.resume(channel)
+    assert again is not None and again.delivered and len(outlet.posts) == posts + 1
+    assert await a.resume(channel) is None
+
+
 def test_each_channel_has_its_own_stable_key() -> None:
     keys = {channel_lock_key(CHANNEL + n) for n in range(1000)}
-    assert len(keys) == 1000
+    keys |= {delivery_lock_key(CHANNEL + n) for n in range(1000)}
+    assert len(keys) == 2000
     assert channel_lock_key(CHANNEL) == channel_lock_key(CHANNEL)
     assert all(-(2**63) <= k < 2**63 for k in keys)
 

@@ -37,7 +37,7 @@ from bot.store import (
     pg_migrations,
 )
 from bot.store import migrations as sqlite_migrations
-from bot.store.records import UNDO_KEPT
+from bot.table_record import UNDO_KEPT
 from tests import pg_server
 from tests.conftest import Backend
 
@@ -50,7 +50,7 @@ START = 1_700_000_000.0
 STEPS = {"sqlite": len(sqlite_migrations.MIGRATIONS), "postgres": len(pg_migrations.MIGRATIONS)}
 
 
-def _table(channel: int = CHANNEL, **kw: object) -> Table:
+def new_table(channel: int = CHANNEL, **kw: object) -> Table:
     base: dict[str, object] = dict(channel_id=channel, guild_id=GUILD, kind="cthulhu",
                                    host_id=HOST, seed=42,
                                    seats=[Seat("Ann", HOST), Seat("Ada", None, ai=True)])
@@ -70,7 +70,7 @@ async def _reopened(backend: Backend) -> Store:
 # ---------------------------------------------------------------- games and versions
 
 async def test_round_trip_keeps_every_field(any_store: Store) -> None:
-    table = _table(options={"layout": "manor"},
+    table = new_table(options={"layout": "manor"},
                    state={"rng": 12, "nested": {"a": [1, 2]}, "name": "Ælfrida ✓"})
     created = await any_store.create(table, [Event("hello")], HOST, {"kind": "lobby.open"})
     assert created.id is not None and created.version == 1
@@ -82,7 +82,7 @@ async def test_round_trip_keeps_every_field(any_store: Store) -> None:
 
 
 async def test_a_stale_version_is_refused_and_nothing_is_written(any_store: Store) -> None:
-    table = await any_store.create(_table(), [], HOST, None)
+    table = await any_store.create(new_table(), [], HOST, None)
     first = await any_store.load(CHANNEL)
     second = await any_store.load(CHANNEL)
     assert first and second
@@ -106,7 +106,7 @@ async def test_racing_saves_from_two_connections_one_wins_and_the_rest_write_not
     StaleVersion and leave no trace."""
     other = await backend.open()
     try:
-        table = await any_store.create(_table(kind="betrayal"), [], HOST, None)
+        table = await any_store.create(new_table(kind="betrayal"), [], HOST, None)
         saves = []
         for n in range(6):
             copy = table.copy()
@@ -138,14 +138,14 @@ async def test_racing_saves_from_two_connections_one_wins_and_the_rest_write_not
 
 
 async def test_one_open_game_per_channel_but_history_stays(any_store: Store) -> None:
-    first = await any_store.create(_table(), [], HOST, None)
+    first = await any_store.create(new_table(), [], HOST, None)
     with pytest.raises(GameExists):
-        await any_store.create(_table(), [], HOST, None)
+        await any_store.create(new_table(), [], HOST, None)
     assert await any_store.count_games() == 1
     first.status = OVER
     await any_store.save(first, [], expected_version=1, actor_id=HOST, action=None)
     assert await any_store.load(CHANNEL) is None
-    second = await any_store.create(_table(status=LOBBY), [], HOST, None)
+    second = await any_store.create(new_table(status=LOBBY), [], HOST, None)
     assert second.id != first.id
     latest = await any_store.load_latest(CHANNEL)
     assert latest is not None and latest.id == second.id
@@ -158,7 +158,7 @@ async def test_racing_creates_in_one_channel_open_one_game(any_store: Store,
                                                            backend: Backend) -> None:
     other = await backend.open()
     try:
-        results = await _race(*(store.create(_table(), [Event("opened")], HOST, None)
+        results = await _race(*(store.create(new_table(), [Event("opened")], HOST, None)
                                 for store in (any_store, other, any_store, other)))
     finally:
         await other.close()
@@ -171,7 +171,7 @@ async def test_racing_creates_in_one_channel_open_one_game(any_store: Store,
 
 
 async def test_log_is_append_only_and_filters_private_lines(any_store: Store) -> None:
-    table = await any_store.create(_table(), [Event("one")], HOST, None)
+    table = await any_store.create(new_table(), [Event("one")], HOST, None)
     await any_store.save(table, [Event("two"), Event("secret", to_player(0)),
                                  Event("three", PUBLIC)],
                          expected_version=1, actor_id=HOST, action={"kind": "x"})
@@ -187,7 +187,7 @@ async def test_log_is_append_only_and_filters_private_lines(any_store: Store) ->
 async def test_migrations_run_once_and_a_reopen_keeps_everything(
         any_store: Store, backend: Backend) -> None:
     assert await any_store.schema_version() == STEPS[backend.name]
-    await any_store.create(_table(), [], HOST, None)
+    await any_store.create(new_table(), [], HOST, None)
     await any_store.close()
     again = await _reopened(backend)  # a second start must not re-run or lose anything
     try:
@@ -202,11 +202,11 @@ async def test_open_games_of_a_user_and_the_lobby_message(any_store: Store) -> N
     """A DM command finds the games a user is seated in, exactly (a user whose id is a
     prefix of another's matches only their own); the lobby message id is per game."""
     prefix = SNOWFLAKE // 10
-    first = await any_store.create(_table(CHANNEL), [], None, None)
-    await any_store.create(_table(CHANNEL + 1), [], None, None)
-    await any_store.create(_table(CHANNEL + 2, seats=[Seat("Bo", prefix * 10 + 3)]), [],
+    first = await any_store.create(new_table(CHANNEL), [], None, None)
+    await any_store.create(new_table(CHANNEL + 1), [], None, None)
+    await any_store.create(new_table(CHANNEL + 2, seats=[Seat("Bo", prefix * 10 + 3)]), [],
                            None, None)
-    await any_store.create(_table(CHANNEL + 3, seats=[Seat("Cy", prefix)]), [], None, None)
+    await any_store.create(new_table(CHANNEL + 3, seats=[Seat("Cy", prefix)]), [], None, None)
     assert {t.channel_id for t in await any_store.open_games_of(HOST)} == {CHANNEL,
                                                                           CHANNEL + 1}
     assert [t.channel_id for t in await any_store.open_games_of(prefix)] == [CHANNEL + 3]
@@ -219,7 +219,7 @@ async def test_open_games_of_a_user_and_the_lobby_message(any_store: Store) -> N
 # ---------------------------------------------------------------- the outbox
 
 async def test_the_outbox_cursor_moves_with_the_save_and_never_back(any_store: Store) -> None:
-    table = await any_store.create(_table(), [Event("opened")], HOST, None)
+    table = await any_store.create(new_table(), [Event("opened")], HOST, None)
     assert (table.last_seq, table.delivered_seq) == (1, 1)  # the opening answers itself
     table = await any_store.save(table, [Event("a"), Event("b", to_player(1))],
                                  expected_version=1, actor_id=HOST, action=None)
@@ -241,10 +241,10 @@ async def test_the_outbox_cursor_moves_with_the_save_and_never_back(any_store: S
 
 
 async def test_needing_attention_finds_ai_turns_and_owed_deliveries(any_store: Store) -> None:
-    quiet = await any_store.create(_table(CHANNEL), [], HOST, None, ai_turn=False)
-    ai = await any_store.create(_table(CHANNEL + 1), [], HOST, None, ai_turn=True)
-    unknown = await any_store.create(_table(CHANNEL + 2), [], HOST, None, ai_turn=None)
-    ended = await any_store.create(_table(CHANNEL + 3), [], HOST, None)
+    quiet = await any_store.create(new_table(CHANNEL), [], HOST, None, ai_turn=False)
+    ai = await any_store.create(new_table(CHANNEL + 1), [], HOST, None, ai_turn=True)
+    unknown = await any_store.create(new_table(CHANNEL + 2), [], HOST, None, ai_turn=None)
+    ended = await any_store.create(new_table(CHANNEL + 3), [], HOST, None)
     ended.status = OVER
     await any_store.save(ended, [Event("the end")], expected_version=1, actor_id=None,
                          action=None, ai_turn=False)  # owed, though finished
@@ -262,8 +262,8 @@ async def test_needing_attention_finds_ai_turns_and_owed_deliveries(any_store: S
 
 async def test_live_messages_round_trip_and_survive_reopening(any_store: Store,
                                                               backend: Backend) -> None:
-    game = await any_store.create(_table(), [], HOST, None)
-    other = await any_store.create(_table(channel=CHANNEL + 1), [], HOST, None)
+    game = await any_store.create(new_table(), [], HOST, None)
+    other = await any_store.create(new_table(channel=CHANNEL + 1), [], HOST, None)
     assert game.id is not None and other.id is not None
     assert await any_store.get_live(game.id) is None
     live = LiveMessage(SNOWFLAKE + 501, "round.1", "turn.3", "ab12", ["One.", "Two ✓."], "1.4",
@@ -285,8 +285,8 @@ async def test_live_messages_round_trip_and_survive_reopening(any_store: Store,
 
 async def test_team_threads_round_trip_and_survive_reopening(any_store: Store,
                                                              backend: Backend) -> None:
-    game = await any_store.create(_table(), [], HOST, None)
-    other = await any_store.create(_table(channel=CHANNEL + 1), [], HOST, None)
+    game = await any_store.create(new_table(), [], HOST, None)
+    other = await any_store.create(new_table(channel=CHANNEL + 1), [], HOST, None)
     assert game.id is not None and other.id is not None
     assert await any_store.get_thread(game.id, "heroes") is None
     await any_store.set_thread(game.id, "heroes", SNOWFLAKE + 1001)
@@ -306,8 +306,8 @@ async def test_team_threads_round_trip_and_survive_reopening(any_store: Store,
 
 async def test_the_bots_notices_are_kept_per_game_and_survive_reopening(
         any_store: Store, backend: Backend) -> None:
-    game = await any_store.create(_table(), [], HOST, None)
-    other = await any_store.create(_table(channel=CHANNEL + 1), [], HOST, None)
+    game = await any_store.create(new_table(), [], HOST, None)
+    other = await any_store.create(new_table(channel=CHANNEL + 1), [], HOST, None)
     assert game.id is not None and other.id is not None
     assert await any_store.notices(game.id) == []
     await any_store.add_notice(game.id, POSTS_REFUSED, "send_messages")
@@ -337,7 +337,7 @@ async def test_played_content_is_kept_per_server_and_kind(any_store: Store) -> N
     assert await s.played(GUILD, "betrayal") == ["zeta", "offspring"]
     assert await s.played(GUILD + 1, "betrayal") == ["the_mummy_walks"]
     assert await s.played(GUILD, "cthulhu") == ["zeta"]
-    table = await s.create(_table(kind="betrayal"), [], HOST, None)
+    table = await s.create(new_table(kind="betrayal"), [], HOST, None)
     await s.save(table, [Event("begins")], expected_version=1, actor_id=HOST, action=None,
                  played=["pay_the_piper", "zeta", "pay_the_piper"])
     assert await s.played(GUILD, "betrayal") == ["zeta", "offspring", "pay_the_piper"]
@@ -483,7 +483,7 @@ def _arms(*due: float, user: int = HOST) -> list[TimerArm]:
 
 
 async def _timed(store: Store, due: Sequence[float] = (START + 30, START + 90)) -> Table:
-    table = await store.create(_table(), [], HOST, None)
+    table = await store.create(new_table(), [], HOST, None)
     return await store.save(table, [], expected_version=1, actor_id=None, action=None,
                             timers=_arms(*due))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.core.events import PUBLIC, Event
 from bot.store import POSTS_REFUSED, REMIND_TIMER, LiveMessage, Store, TimerArm, UndoWrite
 from tests.conftest import Backend
-from tests.test_store_contract import CHANNEL, GUILD, HOST, OTHER, START, _table
+from tests.test_store_contract import CHANNEL, GUILD, HOST, OTHER, START, new_table
 
 OTHER_GUILD = GUILD + 1
 # Every table that keeps something of a server, and how its rows of GUILD are found.
@@ -52,10 +52,10 @@ _GAME_IDS: dict[int, list[int]] = {}  # each server's game ids, as the fixture m
 async def _a_server_with_everything(store: Store, guild: int, channel: int) -> None:
     """Two games (one over, one running) with events, an undo point, a timer, a live
     message and a team thread; settings, played content and a pending departure."""
-    over = await store.create(_table(channel, guild_id=guild), [Event("hi")], HOST, None)
+    over = await store.create(new_table(channel, guild_id=guild), [Event("hi")], HOST, None)
     over.status = "over"
     await store.save(over, [Event("bye")], expected_version=1, actor_id=HOST, action=None)
-    game = await store.create(_table(channel, guild_id=guild), [Event("hi")], HOST, None)
+    game = await store.create(new_table(channel, guild_id=guild), [Event("hi")], HOST, None)
     assert game.id is not None
     game.status = "active"
     await store.save(game, [Event("moved", audience=PUBLIC)], expected_version=1,

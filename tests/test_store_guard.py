@@ -12,7 +12,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.store import StaleVersion, StoreUnavailable
+from bot.store import ChannelBusy, StaleVersion, StoreUnavailable
 from bot.store.guard import GuardedStore, guarded
 from bot.store.outage import outage_reason
 
@@ -57,6 +57,15 @@ def test_the_real_cause_comes_first_through_the_chain() -> None:
     hidden = _chained(sqlite3.OperationalError("cannot rollback - no transaction is active"),
                       sqlite3.OperationalError("database or disk is full"))
     assert outage_reason(hidden, postgres=False) == "disk is full"
+
+
+def test_a_channel_held_elsewhere_is_no_outage_whatever_it_was_raised_from() -> None:
+    """The PostgreSQL store's wait for a waiting connection ends in a TimeoutError (an
+    OSError, as the network's are): the ChannelBusy it becomes was once read as the
+    server unreachable, so a busy channel told every click the store was down."""
+    waited = _chained(ChannelBusy("every waiting connection is taken"), TimeoutError())
+    assert outage_reason(waited, postgres=True) is None
+    assert outage_reason(TimeoutError(), postgres=True) is not None  # alone, it is one
 
 
 class Flaky:

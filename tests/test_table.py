@@ -20,7 +20,7 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
-from bot.store.records import ACTIVE, LOBBY, OVER, Table
+from bot.table_record import ACTIVE, LOBBY, OVER, Table
 from bot.texts import ai_names, say
 
 KIND = "cthulhu"

@@ -14,7 +14,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import to_player, to_team
 from bot.games.base import PlayerInfo
-from bot.store.records import ACTIVE, Table
+from bot.table_record import ACTIVE, Table
 from bot.texts import say
 from tests.helpers import team_game
 

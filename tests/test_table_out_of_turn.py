@@ -11,7 +11,7 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.delivery import prompt_of
-from bot.store.records import Table
+from bot.table_record import Table
 from bot.texts import say
 from tests.helpers import bell_game
 from tests.helpers.bell_game import GAME, KEY, RING, RING_LABEL, STEP, BellState

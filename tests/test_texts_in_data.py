@@ -31,7 +31,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ["sessions.py", "table.py", "delivery.py", "live_message.py", "timers.py", "client.py"]
+SHARED = ["sessions.py", "courier.py", "worker.py", "channel_locks.py", "table.py",
+          "table_record.py", "delivery.py", "live_message.py", "timers.py", "client.py"]
 RENDERERS = sorted((ROOT / "renderers").rglob("*.py"))
 FILES = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot" / n for n in SHARED),
                 *RENDERERS])

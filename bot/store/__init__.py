@@ -1,4 +1,7 @@
-"""Persistence behind one small interface; `open_store` picks the backend from a URL/path."""
+"""Persistence behind one small interface; `open_store` picks the backend from a URL/path.
+
+The table's record and its statuses (bot/table_record.py) are named here too, since the
+store is where most callers meet them."""
 
 from __future__ import annotations
 
@@ -16,23 +19,20 @@ from bot.store.base import (
 )
 from bot.store.postgres import PostgresStore, is_postgres_url
 from bot.store.records import (
-    ACTIVE,
     END_TIMER,
-    LOBBY,
-    OVER,
     POSTS_BACK,
     POSTS_REFUSED,
     REMIND_TIMER,
     LiveMessage,
     LoggedEvent,
     Notice,
-    Table,
     TimerArm,
     TurnTimer,
     UndoPoint,
     UndoWrite,
 )
 from bot.store.sqlite import SqliteStore
+from bot.table_record import ACTIVE, LOBBY, OVER, Table  # the table's record, mapped here
 
 __all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "POSTS_BACK", "POSTS_REFUSED",
            "REMIND_TIMER", "ChannelBusy", "Export",

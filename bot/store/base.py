@@ -11,12 +11,12 @@ from bot.store.records import (
     LiveMessage,
     LoggedEvent,
     Notice,
-    Table,
     TimerArm,
     TurnTimer,
     UndoPoint,
     UndoWrite,
 )
+from bot.table_record import Table
 
 # Each table's column names and its rows, by table name.
 Export = dict[str, tuple[list[str], list[tuple[Any, ...]]]]
@@ -35,7 +35,8 @@ class GameExists(StoreError):
 
 
 class ChannelBusy(StoreError):
-    """Another process held the channel's lock for longer than a click may wait."""
+    """Another process held the channel's lock (or its delivery lock) for longer than a
+    click may wait."""
 
 
 class StoreUnavailable(StoreError):
@@ -63,10 +64,19 @@ class Store(Protocol):
         """How many of the backend's numbered migrations the database has run."""
 
     def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
-        """Held around a channel's whole action (load, apply, save, deliver), so actions
-        on one channel from several processes run one at a time; raises ChannelBusy when
-        another process keeps it too long. Within a process Sessions' own lock comes
-        first, so this is taken by one task per channel at a time."""
+        """Held around a change to a channel's game (load, apply, save; never Discord),
+        so changes to one channel from several processes run one at a time; raises
+        ChannelBusy when another process keeps it too long. Within a process the
+        sessions' own lock comes first (bot/channel_locks.py), so this is taken by one
+        task per channel at a time."""
+
+    def delivery_lock(self, channel_id: int, *,
+                      wait: bool = True) -> AbstractAsyncContextManager[None]:
+        """Held around a delivery of a channel's game (sending what a save owes, then
+        marking it delivered), so two processes never deliver one channel at once; apart
+        from `channel_lock`, which a slow Discord must not hold. ChannelBusy when another
+        process keeps it too long, or at once when it holds it and not `wait`. Within a
+        process the sessions' own delivery lock comes first."""
 
     async def export_rows(self) -> Export:
         """Every row of every table (rows.COPIED_TABLES, in that order) as one snapshot,

@@ -21,7 +21,7 @@ import inspect
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from typing import Any, TypeVar, cast
 
 from bot.store.base import StoreUnavailable
@@ -83,11 +83,18 @@ class GuardedStore:
         self._down(reason)
         return StoreUnavailable(reason)
 
-    @asynccontextmanager
-    async def channel_lock(self, channel_id: int) -> AsyncIterator[None]:
+    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
         """The real store's lock; an outage while taking it is StoreUnavailable (what
         the held block raises is its own)."""
-        held = self.inner.channel_lock(channel_id)
+        return self._held(self.inner.channel_lock(channel_id))
+
+    def delivery_lock(self, channel_id: int, *,
+                      wait: bool = True) -> AbstractAsyncContextManager[None]:
+        """The real store's delivery lock, as `channel_lock`."""
+        return self._held(self.inner.delivery_lock(channel_id, wait=wait))
+
+    @asynccontextmanager
+    async def _held(self, held: AbstractAsyncContextManager[None]) -> AsyncIterator[None]:
         try:
             await held.__aenter__()
         except Exception as exc:

@@ -95,7 +95,7 @@ MIGRATIONS: list[str] = [
     # 7: undo points (/gm undo). Before each player's move, the table's envelope as it
     # was, written in the move's own save, so a moderator can take moves back by
     # restoring one as a new version. Keyed by the version the envelope had; at most
-    # UNDO_KEPT per game (bot/store/records.py).
+    # UNDO_KEPT per game (bot/table_record.py).
     """
     CREATE TABLE undo_points (
         game_id     INTEGER NOT NULL REFERENCES games(id),

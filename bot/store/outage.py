@@ -5,7 +5,9 @@ read-only or locked by another program: another try later succeeds and nothing i
 wrong with the game. `outage_reason` names such an error's real cause in a few words
 (the first thing the log says), looking through the chain too: a failed statement can
 surface as a later one's error ("cannot rollback - no transaction is active" hid
-"database or disk is full"). Anything else is not an outage and stays the error it is.
+"database or disk is full"). Anything else is not an outage and stays the error it is;
+so is ChannelBusy, whatever it was raised from (a wait for the waiting pool's connection
+ends in a TimeoutError, an OSError, which is no network gone).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sqlite3
 
 import asyncpg
 
-from bot.store.base import StoreUnavailable
+from bot.store.base import ChannelBusy, StoreUnavailable
 
 # SQLite's messages for an outage, and how the log names each.
 _SQLITE = (("disk is full", "disk is full"),
@@ -51,6 +53,8 @@ def outage_reason(exc: BaseException, *, postgres: bool) -> str | None:
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
+        if isinstance(current, ChannelBusy):  # another process holds it: not an outage
+            return None
         seen.add(id(current))
         if postgres or not isinstance(current, OSError):
             reason = _one_reason(current)

@@ -8,17 +8,19 @@ finds the version moved and raises StaleVersion, having written nothing. The UPD
 keeps the version check too. A timer is claimed by deleting its row, which only one
 transaction can do.
 
-A channel's whole action (load, apply, save, deliver) runs under `channel_lock`: a
-session-level advisory lock on a key made from the channel id. A free lock is taken on
-one of a few connections shared by every channel (a session holds any number of
-locks), so no connection is held per channel for the whole action: with a pool of 20
-lock connections held that way, 200 channels acting at once had 15% of their actions
-refused "busy" while nobody else was in those channels. Only a lock another process
-holds is waited for, in PostgreSQL's queue, on a connection of a waiting pool of its own
-(the action's queries use the main pool, so holders can never starve themselves of
-connections), up to LOCK_WAIT; then ChannelBusy, having done nothing: a click is
-answered within Discord's three seconds, "busy, try again". Should a process die holding
-a lock, PostgreSQL drops it with the session.
+A change to a channel's game (load, apply, save) runs under `channel_lock`, and its
+delivery (the posts, then the mark) under `delivery_lock`, so a slow Discord keeps no
+other process from the game: each is a session-level advisory lock on a key made from
+the channel id, the two kept apart by the key's prefix. A free lock is taken on one of a
+few connections shared by every channel (a session holds any number of locks), so no
+connection is held per channel for the whole action: with a pool of 20 lock connections
+held that way, 200 channels acting at once had 15% of their actions refused "busy" while
+nobody else was in those channels. Only a lock another process holds is waited for, in
+PostgreSQL's queue, on a connection of a waiting pool of its own (the action's queries
+use the main pool, so holders can never starve themselves of connections), up to
+LOCK_WAIT; then ChannelBusy, having done nothing: a click is answered within Discord's
+three seconds, "busy, try again". Should a process die holding a lock, PostgreSQL drops
+it with the session.
 
 The statements are SQLite's (bot/store/rows.py) with numbered placeholders; JSON is
 kept as TEXT and decoded here.
@@ -31,7 +33,7 @@ import hashlib
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from functools import cache
 from typing import Any
 
@@ -42,6 +44,7 @@ from bot.store import records as R
 from bot.store import rows as Q
 from bot.store.base import ChannelBusy, Export, GameExists, NotEmpty, StaleVersion, StoreError
 from bot.store.pg_migrations import MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION_TABLE
+from bot.table_record import OVER, UNDO_KEPT, Table
 
 SCHEMES = ("postgresql://", "postgres://")
 _COLUMNS = Q.GAME_COLUMNS.format(envelope="state_json")
@@ -52,6 +55,7 @@ _LOCK_GAME = "SELECT version FROM games WHERE id = $1 FOR UPDATE"
 # answer to a click within 3 s; the rest is the action's own time).
 LOCK_WAIT = 2.0
 _LOCK_KEY_PREFIX = b"hauntkeeper.channel:"  # keeps our keys apart from other users' locks
+_DELIVERY_KEY_PREFIX = b"hauntkeeper.delivery:"  # and a channel's delivery from its changes
 _TRY_LOCK = "SELECT set_config('lock_timeout', $1, true), pg_advisory_lock($2)"
 _UNLOCK = "SELECT pg_advisory_unlock($1)"
 _TRY_NOW = "SELECT pg_try_advisory_lock($1)"
@@ -75,7 +79,7 @@ def _pg(sql: str) -> str:
     return Q.numbered(sql)
 
 
-def _table(row: Sequence[Any]) -> R.Table:
+def _table(row: Sequence[Any]) -> Table:
     return Q.table_of(row, json.loads(row[6]))
 
 
@@ -83,7 +87,17 @@ def channel_lock_key(channel_id: int) -> int:
     """The advisory lock's bigint key for a channel: a hash, so the keys are spread over
     the whole range and do not meet the migration's or another application's small
     numbers (two channels sharing a key would only wait for each other)."""
-    digest = hashlib.blake2b(_LOCK_KEY_PREFIX + str(channel_id).encode(), digest_size=8)
+    return _key(_LOCK_KEY_PREFIX, channel_id)
+
+
+def delivery_lock_key(channel_id: int) -> int:
+    """The advisory lock's key for a channel's deliveries: another hash, so a delivery
+    never waits for a change to the game, nor the reverse."""
+    return _key(_DELIVERY_KEY_PREFIX, channel_id)
+
+
+def _key(prefix: bytes, channel_id: int) -> int:
+    digest = hashlib.blake2b(prefix + str(channel_id).encode(), digest_size=8)
     return int.from_bytes(digest.digest(), "big", signed=True)
 
 
@@ -113,7 +127,7 @@ class PostgresStore:
                                                     max_size=self._lock_connections,
                                                     timeout=CONNECT_SECONDS)
         await self._migrate()
-        await self.pool.execute(_pg(Q.DROP_FINISHED_UNDO), R.OVER)  # what an older bot left
+        await self.pool.execute(_pg(Q.DROP_FINISHED_UNDO), OVER)  # what an older bot left
 
     async def close(self) -> None:
         pools, self._pool, self._lock_pool = (self._pool, self._lock_pool), None, None
@@ -123,10 +137,20 @@ class PostgresStore:
             if pool is not None:
                 await pool.close()
 
-    @asynccontextmanager
-    async def channel_lock(self, channel_id: int) -> AsyncIterator[None]:
+    def channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
         """The channel's advisory lock, held until the block ends (see the module's
-        docstring); ChannelBusy if it is not ours within `lock_wait`, naming why.
+        docstring); ChannelBusy if it is not ours within `lock_wait`, naming why."""
+        return self._advisory(channel_id, channel_lock_key(channel_id), wait=True)
+
+    def delivery_lock(self, channel_id: int, *,
+                      wait: bool = True) -> AbstractAsyncContextManager[None]:
+        """The channel's delivery lock, as `channel_lock` on a key of its own; not
+        `wait`: ChannelBusy at once when another process holds it."""
+        return self._advisory(channel_id, delivery_lock_key(channel_id), wait=wait)
+
+    @asynccontextmanager
+    async def _advisory(self, channel_id: int, key: int, *, wait: bool) -> AsyncIterator[None]:
+        """An advisory lock on `key`, held until the block ends.
 
         A free lock is taken on a connection shared by many channels (`_SharedLocks`):
         no connection is held per channel for the whole action, so any number of
@@ -134,7 +158,6 @@ class PostgresStore:
         PostgreSQL's queue, on a connection of the waiting pool."""
         if self._lock_pool is None:
             raise RuntimeError("The store is not open.")
-        key = channel_lock_key(channel_id)
         deadline = time.monotonic() + self.lock_wait
         shared = self._shared[key % len(self._shared)]
         conn = await shared.try_lock(key)
@@ -144,6 +167,8 @@ class PostgresStore:
             finally:
                 await shared.unlock(conn, key)
             return
+        if not wait:
+            raise ChannelBusy(f"channel {channel_id} is held by another process")
         async with self._waited_lock(channel_id, key, deadline):
             yield
 
@@ -258,21 +283,21 @@ class PostgresStore:
 
     # -- games ------------------------------------------------------------------------------
 
-    async def _one(self, sql: str, *args: Any) -> R.Table | None:
+    async def _one(self, sql: str, *args: Any) -> Table | None:
         rows = await self._fetch(sql.format(columns=_COLUMNS), *args)
         return _table(rows[0]) if rows else None
 
-    async def load(self, channel_id: int) -> R.Table | None:
-        return await self._one(Q.LOAD_OPEN, channel_id, R.OVER)
+    async def load(self, channel_id: int) -> Table | None:
+        return await self._one(Q.LOAD_OPEN, channel_id, OVER)
 
-    async def load_game(self, game_id: int) -> R.Table | None:
+    async def load_game(self, game_id: int) -> Table | None:
         return await self._one(Q.LOAD_GAME, game_id)
 
-    async def load_latest(self, channel_id: int) -> R.Table | None:
+    async def load_latest(self, channel_id: int) -> Table | None:
         return await self._one(Q.LOAD_LATEST, channel_id)
 
-    async def create(self, table: R.Table, events: Sequence[Event], actor_id: int | None,
-                     action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> R.Table:
+    async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
+                     action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
         """As SQLite's: the opening events count as delivered."""
         now = time.time()
         envelope = json.dumps(table.envelope())
@@ -289,11 +314,11 @@ class PostgresStore:
         return Q.created(table, game_id, len(events))
 
     async def save(  # the Store's signature (bot/store/base.py)
-            self, table: R.Table, events: Sequence[Event], *, expected_version: int,
+            self, table: Table, events: Sequence[Event], *, expected_version: int,
             actor_id: int | None, action: dict[str, Any] | None, delivered: bool = False,
             ai_turn: bool | None = None, envelope: str | None = None,
             played: Sequence[str] = (), undo: R.UndoWrite | None = None,
-            timers: Sequence[R.TimerArm] = ()) -> R.Table:
+            timers: Sequence[R.TimerArm] = ()) -> Table:
         """As SQLite's (bot/store/base.py says what each argument does), the game's row
         locked first so a racing save in another process waits and then loses."""
         now = time.time()
@@ -318,7 +343,7 @@ class PostgresStore:
             if timers:
                 await conn.executemany(_pg(Q.INSERT_TIMER),
                                        Q.timer_rows(table, expected_version + 1, timers))
-            if table.status == R.OVER:  # out of undo's reach: its points go with it
+            if table.status == OVER:  # out of undo's reach: its points go with it
                 await conn.execute(_pg(Q.DROP_ALL_UNDO), game_id)
         return Q.saved(table, expected_version + 1, int(row[0]), int(row[1]))
 
@@ -346,9 +371,9 @@ class PostgresStore:
     async def played(self, guild_id: int, kind: str) -> list[str]:
         return [str(row[0]) for row in await self._fetch(Q.PLAYED, guild_id, kind)]
 
-    async def list_open(self) -> list[R.Table]:
+    async def list_open(self) -> list[Table]:
         return [_table(r) for r in await self._fetch(Q.LIST_OPEN.format(columns=_COLUMNS),
-                                                     R.OVER)]
+                                                     OVER)]
 
     async def needing_attention(self, *, ai_turns: bool = True) -> list[tuple[int, int]]:
         rows = await self._fetch(Q.needing_attention_sql(ai_turns))
@@ -361,10 +386,10 @@ class PostgresStore:
         return int(await self.pool.fetchval(Q.COUNT_GAMES) or 0)
 
     async def count_open(self) -> int:
-        return int(await self.pool.fetchval(_pg(Q.COUNT_OPEN), R.OVER) or 0)
+        return int(await self.pool.fetchval(_pg(Q.COUNT_OPEN), OVER) or 0)
 
-    async def open_games_of(self, user_id: int) -> list[R.Table]:
-        rows = await self._fetch(Q.OPEN_GAMES_OF.format(columns=_COLUMNS), R.OVER,
+    async def open_games_of(self, user_id: int) -> list[Table]:
+        rows = await self._fetch(Q.OPEN_GAMES_OF.format(columns=_COLUMNS), OVER,
                                  Q.open_games_pattern(user_id))
         return [t for t in map(_table, rows) if t.seats_of(user_id)]
 
@@ -402,7 +427,7 @@ class PostgresStore:
 
     # -- undo points and the moderators' log ---------------------------------------------
 
-    async def undo_points(self, game_id: int, *, limit: int = R.UNDO_KEPT) -> list[R.UndoPoint]:
+    async def undo_points(self, game_id: int, *, limit: int = UNDO_KEPT) -> list[R.UndoPoint]:
         rows = await self._fetch(Q.UNDO_POINTS.format(envelope="envelope"), game_id, limit)
         return [Q.undo_point_of(r, json.loads(r[1])) for r in rows]
 

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.events import Event
-from bot.store.records import UNDO_KEPT, LiveMessage, LoggedEvent, Table, TimerArm, UndoPoint
+from bot.store.records import LiveMessage, LoggedEvent, TimerArm, UndoPoint
+from bot.table_record import UNDO_KEPT, Table
 
 # A game row's columns, the envelope (state_json) in the middle; {envelope} is how the
 # backend reads it (SQLite decodes it through a converter, PostgreSQL as plain text).

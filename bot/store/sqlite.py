@@ -34,17 +34,15 @@ from bot.store import rows as Q
 from bot.store.base import Export, GameExists, StaleVersion, StoreError
 from bot.store.migrations import MIGRATIONS
 from bot.store.records import (
-    OVER,
-    UNDO_KEPT,
     LiveMessage,
     LoggedEvent,
     Notice,
-    Table,
     TimerArm,
     TurnTimer,
     UndoPoint,
     UndoWrite,
 )
+from bot.table_record import OVER, UNDO_KEPT, Table
 
 # state_json is read through the "envelope" converter, so the JSON is decoded in the
 # reading connection's own thread, never on the event loop.
@@ -180,6 +178,12 @@ class SqliteStore:
         share PostgreSQL instead), and Sessions' in-process lock serialises its channels.
         Were a second process to open the file anyway, the version check still refuses
         whichever save loses a race."""
+        yield
+
+    @asynccontextmanager
+    async def delivery_lock(self, channel_id: int, *, wait: bool = True) -> AsyncIterator[None]:
+        """Nothing to take either: the sessions' own delivery lock serialises a
+        channel's deliveries in the one process."""
         yield
 
     async def export_rows(self) -> Export:

@@ -52,21 +52,21 @@ from renderers.cthulhu.layout import (
     WALL,
     WALL_W,
     BoardGeometry,
-    _token_layout,
     board_geometry,
     position_points,
+    token_layout,
 )
 from renderers.cthulhu.pieces import (
-    _box,
-    _character,
-    _hline,
-    _line,
-    _marker,
-    _portal,
-    _rect,
-    _ring,
-    _slot,
-    _star,
+    box_piece,
+    character_piece,
+    draw_hline,
+    fill_rect,
+    line_piece,
+    marker_piece,
+    portal_piece,
+    ring_piece,
+    slot_piece,
+    star_piece,
 )
 
 # ----------------------------------------------------------------------- drawing
@@ -87,14 +87,14 @@ def _draw_passages(canvas: Canvas, passages: tuple[tuple[int, int], ...],
             gx, gy = geo.gaps[(a, b)]
             if ra[3] <= rb[1] or rb[3] <= ra[1]:  # stacked: vertical corridor
                 top, bottom = min(ra[3], rb[3]) - wall - 1, max(ra[1], rb[1]) + wall
-                _rect(canvas, (gx - half, top, gx + half - 1, bottom), FLOOR)
+                fill_rect(canvas, (gx - half, top, gx + half - 1, bottom), FLOOR)
                 for x in (gx - half - wall, gx + half):
-                    _rect(canvas, (x, top + wall + 1, x + wall - 1, bottom - wall), WALL)
+                    fill_rect(canvas, (x, top + wall + 1, x + wall - 1, bottom - wall), WALL)
             else:  # side by side: horizontal corridor
                 left, right = min(ra[2], rb[2]) - wall - 1, max(ra[0], rb[0]) + wall
-                _rect(canvas, (left, gy - half, right, gy + half - 1), FLOOR)
+                fill_rect(canvas, (left, gy - half, right, gy + half - 1), FLOOR)
                 for y in (gy - half - wall, gy + half):
-                    _rect(canvas, (left + wall + 1, y, right - wall, y + wall - 1), WALL)
+                    fill_rect(canvas, (left + wall + 1, y, right - wall, y + wall - 1), WALL)
 
 
 def _far_passages(state: CthulhuState, geo: BoardGeometry) -> list[tuple[Point, Point, bool]]:
@@ -127,8 +127,8 @@ def _draw_far_passages(canvas: Canvas, far: list[tuple[Point, Point, bool]],
         if crosses != over_tiles:
             continue
         if not crosses:
-            canvas.put((0, 0), _line(canvas.ink, ca, cb, WALL, w + 2 * wall))
-            canvas.put((0, 0), _line(canvas.ink, ca, cb, FLOOR, w))
+            canvas.put((0, 0), line_piece(canvas.ink, ca, cb, WALL, w + 2 * wall))
+            canvas.put((0, 0), line_piece(canvas.ink, ca, cb, FLOOR, w))
             continue
         length = math.dist(ca, cb)
         dash = max(4, round(14 * geo.scale))
@@ -136,7 +136,7 @@ def _draw_far_passages(canvas: Canvas, far: list[tuple[Point, Point, bool]],
             t0, t1 = k / length, min(1.0, (k + dash) / length)
             p0 = (ca[0] + (cb[0] - ca[0]) * t0, ca[1] + (cb[1] - ca[1]) * t0)
             p1 = (ca[0] + (cb[0] - ca[0]) * t1, ca[1] + (cb[1] - ca[1]) * t1)
-            canvas.put((0, 0), _line(canvas.ink, p0, p1, WALL, max(2, wall)))
+            canvas.put((0, 0), line_piece(canvas.ink, p0, p1, WALL, max(2, wall)))
 
 
 def _draw_header(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None:
@@ -157,15 +157,15 @@ def _draw_header(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
                            min_size=round(SMALLEST_FONT * s), bold=True)
         canvas.text((x1, cy), text, f, GOLD, on=BG, anchor="rm", bold=True)
         tw = text_width(f, text)
-        canvas.put((x1 - tw - round(22 * s), cy), _star(canvas.ink, round(16 * s), GOLD, BG))
+        canvas.put((x1 - tw - round(22 * s), cy), star_piece(canvas.ink, round(16 * s), GOLD, BG))
     else:
         turn = turn_line(state, geo)
         if turn is not None:
             f, text, centre = turn
             canvas.text((x1, cy), text, f, ACCENT, on=BG, anchor="rm", bold=True)
-            canvas.put(centre, _marker(canvas.ink, state.turn, geo.marker_radius, ACCENT, BG,
+            canvas.put(centre, marker_piece(canvas.ink, state.turn, geo.marker_radius, ACCENT, BG,
                                        fonts))
-    _hline(canvas, x0, x1, y1 - 1, max(1, round(2 * s)), PANEL_EDGE)
+    draw_hline(canvas, x0, x1, y1 - 1, max(1, round(2 * s)), PANEL_EDGE)
 
 
 def _title_end(state: CthulhuState, geo: BoardGeometry) -> int:
@@ -200,11 +200,11 @@ def _draw_house(canvas: Canvas, house: HouseKey, geo: BoardGeometry,
     pad = max(1, round(ROOM_PAD * s))
     radius = round(ROOM_RADIUS * s)
     for x0, y0, x1, y1 in geo.rooms.values():
-        canvas.put((x0, y0), _box(canvas.ink, x1 - x0, y1 - y0, radius, FLOOR, WALL, wall, BG))
+        canvas.put((x0, y0), box_piece(canvas.ink, x1 - x0, y1 - y0, radius, FLOOR, WALL, wall, BG))
     _draw_passages(canvas, house[1], geo)
     _draw_far_passages(canvas, far, geo, over_tiles=True)
     for x0, y0, x1, _ in geo.rooms.values():
-        _hline(canvas, x0 + pad, x1 - pad, y0 + round((NAME_BAND - 2) * s), max(1, round(s)),
+        draw_hline(canvas, x0 + pad, x1 - pad, y0 + round((NAME_BAND - 2) * s), max(1, round(s)),
                DIM)
 
 
@@ -224,7 +224,7 @@ def _draw_rooms(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None
                     on=FLOOR, anchor="lm", bold=True)
         if i in geo.portals:
             centre = geo.portals[i]
-            canvas.put(centre, _portal(canvas.ink, round(PORTAL_R * s), FLOOR))
+            canvas.put(centre, portal_piece(canvas.ink, round(PORTAL_R * s), FLOOR))
             count = len(state.room_portals[i])
             canvas.text((centre[0] + round((PORTAL_R + 4) * s), centre[1]), f"×{count}",
                         font(round(PORTAL_FONT * s), bold=True), PORTAL_CORE, on=FLOOR,
@@ -235,12 +235,12 @@ def _draw_rooms(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None
         if not inside:
             continue
         area_h = (y1 - pad) - (y0 + round(NAME_BAND * s))
-        tcols, _, radius, size = _token_layout(len(inside), area_h, s)
+        tcols, _, radius, size = token_layout(len(inside), area_h, s)
         col_w = (x1 - x0 - 2 * pad) / tcols
         for c in inside:
             cx, cy = geo.tokens[c]
             colour = parse_colour(state.characters[c].colour)
-            canvas.put((cx, cy), _character(canvas.ink, colour, radius, FLOOR))
+            canvas.put((cx, cy), character_piece(canvas.ink, colour, radius, FLOOR))
             lx = cx + radius + round(6 * s)
             max_w = round(x0 + pad + ((cx - x0 - pad) // col_w + 1) * col_w - lx - 2 * s)
             if i in geo.portals and abs(cy - geo.portals[i][1]) < radius + PORTAL_R * s:
@@ -261,7 +261,7 @@ def _put_slot(canvas: Canvas, geo: BoardGeometry, k: int,
     slots = len(geo.removed_slots)
     cx, cy = geo.removed_centres[k]
     who = None if occupant is None else (occupant.name, parse_colour(occupant.colour))
-    canvas.put((sx0, sy0), _slot(canvas.ink, sx1 - sx0, sy1 - sy0, geo.scale, k + 1,
+    canvas.put((sx0, sy0), slot_piece(canvas.ink, sx1 - sx0, sy1 - sy0, geo.scale, k + 1,
                                  k == slots - 1, position_points(k + 1, slots),
                                  (cx - sx0, cy - sy0), geo.removed_radius, who,
                                  font_signature()))
@@ -286,7 +286,7 @@ def _draw_removed(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> No
         f = font(round(SECTION_FONT * s), bold=True)
         canvas.text((x1, title_y), label, f, PORTAL_CORE, on=BG, anchor="rm", bold=True)
         canvas.put((x1 - text_width(f, label) - round(16 * s), title_y),
-                   _portal(canvas.ink, round(11 * s), BG))
+                   portal_piece(canvas.ink, round(11 * s), BG))
 
     remaining = [c for c, where in enumerate(state.location) if where is not None]
     slots = len(geo.removed_slots)
@@ -305,9 +305,9 @@ def _draw_scores(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
         winner = state.over and seat in state.winners
         to_play = not state.over and seat == state.turn
         edge = GOLD if winner else ACCENT if to_play else PANEL_EDGE
-        canvas.put((x0, y0), _box(canvas.ink, x1 - x0, y1 - y0, round(10 * s), PANEL, edge,
+        canvas.put((x0, y0), box_piece(canvas.ink, x1 - x0, y1 - y0, round(10 * s), PANEL, edge,
                                   max(1, round((3 if winner or to_play else 2) * s)), BG))
-        canvas.put(geo.score_markers[seat], _marker(canvas.ink, seat, geo.marker_radius, TEXT,
+        canvas.put(geo.score_markers[seat], marker_piece(canvas.ink, seat, geo.marker_radius, TEXT,
                                                     PANEL, fonts))
         score = state.scores[seat] if seat < len(state.scores) else 0
         name_x, name_y = geo.score_names[seat]
@@ -327,13 +327,13 @@ def _draw_scores(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
         row2 = ty + th // 2
         canvas.text((x1 - round(12 * s), row2), score_text, score_font,
                     GOLD if winner else TEXT, on=PANEL, anchor="rm", bold=True)
-        _rect(canvas, (tx0, ty, tx1, ty + th - 1), DIM)
+        fill_rect(canvas, (tx0, ty, tx1, ty + th - 1), DIM)
         fill_x = tx0 + round((tx1 - tx0) * min(score, top_score) / top_score)
         if fill_x > tx0:
-            _rect(canvas, (tx0, ty, fill_x, ty + th - 1), GOLD if winner else ACCENT)
+            fill_rect(canvas, (tx0, ty, fill_x, ty + th - 1), GOLD if winner else ACCENT)
         for tick in range(10, top_score, 10):
             tx = tx0 + round((tx1 - tx0) * tick / top_score)
-            _rect(canvas, (tx, ty - round(4 * s), tx + max(0, round(s) - 1),
+            fill_rect(canvas, (tx, ty - round(4 * s), tx + max(0, round(s) - 1),
                            ty + th - 1 + round(4 * s)), MUTED)
 
 
@@ -355,11 +355,11 @@ def _draw_last(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None:
         x0, y0, x1, y1 = box
         for band in ((x0 - k, y0 - k, x1 + k, y0), (x0 - k, y1, x1 + k, y1 + k),
                      (x0 - k, y0, x0, y1), (x1, y0, x1 + k, y1)):
-            _rect(canvas, (band[0], band[1], band[2] - 1, band[3] - 1), TRAIL)
+            fill_rect(canvas, (band[0], band[1], band[2] - 1, band[3] - 1), TRAIL)
     moved = last.get("character")
     if moved is not None and int(moved) in geo.tokens:
         c = int(moved)
-        canvas.put(geo.tokens[c], _ring(canvas.ink, geo.token_radius[c], FLOOR))
+        canvas.put(geo.tokens[c], ring_piece(canvas.ink, geo.token_radius[c], FLOOR))
 
 
 def house_key(state: CthulhuState) -> HouseKey:

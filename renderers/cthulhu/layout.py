@@ -151,7 +151,7 @@ def _grid(state: CthulhuState) -> tuple[int, int]:
     return max(cols, 1), max(rows, 1)
 
 
-def _token_layout(count: int, area_h: int, s: float) -> tuple[int, int, int, int]:
+def token_layout(count: int, area_h: int, s: float) -> tuple[int, int, int, int]:
     """The first arrangement whose rows fit the room; squeezes pitch beyond that."""
     for cols, pitch, radius, size in TOKEN_LAYOUTS:
         if math.ceil(count / cols) * pitch * s <= area_h:
@@ -248,12 +248,12 @@ def board_geometry(state: CthulhuState, width: int = BASE_WIDTH) -> BoardGeometr
         portal_here = i < len(state.room_portals) and bool(state.room_portals[i])
         area = (x0 + pad, y0 + px(NAME_BAND), x1 - pad, y1 - pad)
         under = y0 + px(NAME_BAND) + px(2 * PORTAL_R + 6)
-        portal_under = portal_here and _token_layout(len(inside), y1 - pad - under, s)[0] == 1 \
+        portal_under = portal_here and token_layout(len(inside), y1 - pad - under, s)[0] == 1 \
             and len(inside) * px(TOKEN_LAYOUTS[1][1]) <= y1 - pad - under
         if portal_under:
             area = (area[0], under, area[2], area[3])
         area_h = area[3] - area[1]
-        tcols, pitch, radius, _ = _token_layout(len(inside), area_h, s)
+        tcols, pitch, radius, _ = token_layout(len(inside), area_h, s)
         per_col = math.ceil(len(inside) / tcols) if inside else 0
         col_w = (area[2] - area[0]) / tcols
         top = area[1] + (area_h - per_col * pitch) // 2

@@ -99,7 +99,7 @@ PIECE_CACHE_SIZE = 1024
 
 
 @pieces(PIECE_CACHE_SIZE)
-def _portal(radius: int, on: Colour) -> Sprite:
+def portal_piece(radius: int, on: Colour) -> Sprite:
     """A face-down portal on `on`, placed by its centre, through its disc's footprint."""
     sprite, footprint = _portal_sprite(radius, on)
     r = max(1, radius)
@@ -107,7 +107,7 @@ def _portal(radius: int, on: Colour) -> Sprite:
 
 
 @pieces(PIECE_CACHE_SIZE)
-def _marker(seat: int, radius: int, fill: Colour, on: Colour,
+def marker_piece(seat: int, radius: int, fill: Colour, on: Colour,
             fonts: tuple[object, ...]) -> Sprite:
     """`seat_marker` on `on`, placed by its centre. `fonts` only keys the cache."""
     pad = 2 * radius + 4
@@ -117,7 +117,7 @@ def _marker(seat: int, radius: int, fill: Colour, on: Colour,
 
 
 @pieces(PIECE_CACHE_SIZE)
-def _star(radius: int, fill: Colour, on: Colour) -> Sprite:
+def star_piece(radius: int, fill: Colour, on: Colour) -> Sprite:
     """A five-pointed star on `on`, placed by its centre."""
     pad = 2 * radius + 4
     img = Image.new("RGB", (2 * pad, 2 * pad), on)
@@ -126,7 +126,7 @@ def _star(radius: int, fill: Colour, on: Colour) -> Sprite:
 
 
 @pieces(PIECE_CACHE_SIZE)
-def _character(colour: Colour, radius: int, on: Colour) -> Sprite:
+def character_piece(colour: Colour, radius: int, on: Colour) -> Sprite:
     """A character's token on `on`, placed by its centre."""
     pad = radius + 2
     img = Image.new("RGB", (2 * pad, 2 * pad), on)
@@ -135,7 +135,7 @@ def _character(colour: Colour, radius: int, on: Colour) -> Sprite:
 
 
 @pieces(PIECE_CACHE_SIZE)
-def _ring(radius: int, on: Colour) -> Sprite:
+def ring_piece(radius: int, on: Colour) -> Sprite:
     """The ring round the token of the character the last action moved (radius: the
     token's), placed by its centre; it leaves the token's place untouched."""
     gap, width = max(1, round(radius * 0.18)), max(2, round(radius * 0.28))
@@ -147,7 +147,7 @@ def _ring(radius: int, on: Colour) -> Sprite:
 
 
 @pieces(64)
-def _box(w: int, h: int, radius: int, fill: Colour, edge: Colour, width: int,
+def box_piece(w: int, h: int, radius: int, fill: Colour, edge: Colour, width: int,
          on: Colour) -> Sprite:
     """A rounded box (a room, a slot, a score card) on `on`, w x h."""
     img = Image.new("RGB", (w, h), on)
@@ -156,7 +156,7 @@ def _box(w: int, h: int, radius: int, fill: Colour, edge: Colour, width: int,
 
 
 @pieces(PIECE_CACHE_SIZE)
-def _line(p0: tuple[float, float], p1: tuple[float, float], colour: Colour,
+def line_piece(p0: tuple[float, float], p1: tuple[float, float], colour: Colour,
           width: int) -> Sprite:
     """A hard-edged line (a free-form passage), through its own pixels, placed at 0, 0."""
     x0, y0 = math.floor(min(p0[0], p1[0])) - width, math.floor(min(p0[1], p1[1])) - width
@@ -170,7 +170,7 @@ def _line(p0: tuple[float, float], p1: tuple[float, float], colour: Colour,
 
 
 @pieces(PIECE_CACHE_SIZE)
-def _slot(w: int, h: int, s: float, number: int, last: bool, points: int,
+def slot_piece(w: int, h: int, s: float, number: int, last: bool, points: int,
           centre: Point, radius: int, occupant: tuple[str, Colour] | None,
           fonts: tuple[object, ...]) -> Sprite:
     """Removal slot `number` (1-based; `last`: the survivor's), w x h on the background,
@@ -212,13 +212,13 @@ def _slot(w: int, h: int, s: float, number: int, last: bool, points: int,
     return Sprite(img)
 
 
-def _hline(canvas: Canvas, x0: int, x1: int, y: int, width: int, colour: Colour) -> None:
+def draw_hline(canvas: Canvas, x0: int, x1: int, y: int, width: int, colour: Colour) -> None:
     """What ImageDraw.line draws from (x0, y) to (x1, y) at this width: a rectangle."""
     top = y - (width - 1) // 2
     canvas.fill((x0, top, x1 + 1, top + width), colour)
 
 
-def _rect(canvas: Canvas, box: Box, colour: Colour) -> None:
+def fill_rect(canvas: Canvas, box: Box, colour: Colour) -> None:
     """What ImageDraw.rectangle draws for this box (x1, y1 inclusive)."""
     x0, y0, x1, y1 = box
     canvas.fill((x0, y0, x1 + 1, y1 + 1), colour)

@@ -1,0 +1,195 @@
+"""Takes what a save owes to the outlet, then tells the store it was delivered.
+
+A save writes its events to the game's log (the outbox: `last_seq` moves, `delivered_seq`
+does not). A delivery sends every event owed, in one go: its plan is made from the table
+as the store saved it (bot/delivery.py's `plan`, in a worker thread: the board is drawn
+there), then the outlet sends it, in this order: the team threads' members when a seat
+changed hands, each player's lines one whisper each, each team's lines as one message,
+the public post (which names whom a DM did not reach), then the documents that wait for
+the post (a side's secret book, which the post announces). Once all that is done,
+`mark_delivered` moves `delivered_seq`.
+
+A delivery is named by its key (`delivery_key`: the game at its version) and each
+whisper by its event's place in the log, and the outlet turns them into Discord nonces:
+a delivery cut short (a crash, Discord failing) is sent again under the same keys, so
+what got through shows once. The key is the version's, so nothing may be saved while a
+delivery is owed: the sessions layer delivers what is owed before it saves anything
+new (bot/sessions.py's `_ready`).
+
+The sessions layer calls `deliver` with the channel's delivery lock held and its
+channel lock let go (bot/channel_locks.py): a slow Discord holds up no other action of
+the channel. What can go wrong is told in the `Outcome`, never raised: the move was
+saved either way, and what stayed owed is sent again later (the next click, the 30 s
+retry, the store coming back).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+
+from bot.core.events import Event
+from bot.delivery import (
+    ChannelGate,
+    DeliveryFailed,
+    MemberKeeper,
+    Outlet,
+    Post,
+    PostRefused,
+    Sequenced,
+    delivery_key,
+    is_late,
+    late,
+)
+from bot.settings_cache import SettingsCache
+from bot.store import Store, StoreUnavailable
+from bot.table_record import Table
+from bot.worker import Worker
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Outcome:
+    """What an action came to: the table as saved, the events delivered (or owed), the
+    post made."""
+
+    table: Table
+    events: list[Event]
+    post: Post | None = None
+    delivered: bool = True  # False: saved, but the post is still owed (retried later)
+    lobby_only: bool = False  # a lobby change: the lobby message shows it, no post
+    # Not delivered because the channel refuses the bot's posts: the permissions missing
+    # (Discord's names; empty when unknown), for the line the actor reads.
+    refused: list[str] | None = None
+
+    @property
+    def dm_failed(self) -> list[int]:
+        return self.post.dm_failed if self.post else []
+
+
+def owes(table: Table) -> bool:
+    """Whether the table has events not delivered yet (the outbox is not empty)."""
+    return table.delivered_seq < table.last_seq
+
+
+class Courier:
+    """Delivers a table's owed events through the outlet (see the module's docstring)."""
+
+    def __init__(self, store: Store, outlet: Outlet, worker: Worker, settings: SettingsCache,
+                 *, render: bool = True) -> None:
+        self.store = store
+        self.outlet = outlet
+        self.worker = worker
+        self.settings = settings  # the server's play_by_play, read per delivery
+        self.render = render
+
+    async def deliver(self, table: Table, owed: Sequenced | None = None) -> Outcome:
+        """Everything `table` owes, under the key of its version, then marked delivered.
+        `owed`: the events of the saves just made, when the caller has them; they are
+        all that is owed when nothing was owed before those saves, else (and when not
+        given) the owed events are read from the store."""
+        if owed is None or not _all_owed(table, owed):
+            owed = await self._owed(table)
+        events = [event for _, event in owed]
+        key = delivery_key(table.id or 0, table.version)
+        try:
+            post = await self._send(table, owed, key)
+        except PostRefused as exc:  # stays owed; the outlet told the moderators once
+            log.info("channel %s refuses the game's posts (%s); they stay owed",
+                     table.channel_id, exc)
+            return Outcome(table, events, None, delivered=False, refused=exc.missing)
+        except StoreUnavailable:  # the outage is logged once, by the store
+            log.info("delivery in channel %s waits for the store", table.channel_id)
+            return Outcome(table, events, None, delivered=False)
+        except DeliveryFailed as exc:  # Discord, for now: one line, no traceback
+            log.warning("delivery in channel %s failed (%s); it stays owed",
+                        table.channel_id, exc)
+            return Outcome(table, events, None, delivered=False)
+        except Exception:
+            log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
+                        exc_info=True)
+            return Outcome(table, events, None, delivered=False)
+        await self._mark_delivered(table)
+        return Outcome(table, events, post)
+
+    async def _owed(self, table: Table) -> Sequenced:
+        """The events the store has not seen delivered, with their places in the log."""
+        if table.id is None or not owes(table):
+            return []
+        return [(e.seq, e.event()) for e in await self.store.undelivered(table.id)]
+
+    async def _mark_delivered(self, table: Table) -> None:
+        """The store hears the delivery is done. Should that fail, the delivery is sent
+        again later under the same keys, and shows once."""
+        if table.id is None or not owes(table):
+            return
+        try:
+            await self.store.mark_delivered(table.id, table.last_seq)
+            table.delivered_seq = table.last_seq
+        except StoreUnavailable:  # sent; sent again under the same keys, shown once
+            log.info("game %s is marked delivered when the store is back", table.id)
+        except Exception:  # sent already; at worst sent again under the same keys
+            log.exception("could not mark game %s delivered", table.id)
+
+    async def _send(self, table: Table, owed: Sequenced, key: str) -> Post:
+        """Private lines one whisper each, as they came; a team's lines as one message
+        per team (a team's thread reads like the channel: one post per move, not a line
+        each); then the public post, which names whom a DM did not reach; then the
+        private and team documents (a secret book), which the post announces.
+        Nothing at all while the outlet knows the channel refuses the post: the lines
+        would go out again with the post, once it can be made."""
+        if isinstance(self.outlet, ChannelGate):
+            refused = await self.outlet.refusal(table)
+            if refused is not None:
+                raise refused
+        plan = await self.worker.plan(table, owed, key, render=self.render)
+        if plan.members is not None and isinstance(self.outlet, MemberKeeper):
+            # before any team line: who left must not read this delivery's
+            await self.outlet.members(table, plan.members)
+        failed: list[int] = []
+        for user_id, text, whisper in plan.whispers:
+            if not await self.outlet.whisper(table, user_id, text, key=whisper):
+                failed.append(user_id)
+        for team, users, text, team_key in plan.teams:
+            failed += await self.outlet.team(table, team, users, text, key=team_key)
+        post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt,
+                    dm_failed=list(dict.fromkeys(failed)), documents=plan.documents, key=key,
+                    chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs, alt=plan.alt,
+                    headlines=plan.headlines, whole=plan.whole, turns=plan.turns,
+                    play_by_play=await self._play_by_play(table))
+        await self.outlet.publish(table, post)
+        missed = [u for u in await self._send_late(table, owed, key) if u not in post.dm_failed]
+        return replace(post, dm_failed=[*post.dm_failed, *dict.fromkeys(missed)]) \
+            if missed else post
+
+    async def _play_by_play(self, table: Table) -> bool:
+        """Whether this delivery's lines go to the game's play-by-play thread too: the
+        server turned it on (read per delivery, so a change reaches a running game at
+        its next move), and the game has begun (a lobby's end opens no thread)."""
+        if table.state is None or table.guild_id is None:
+            return False
+        return (await self.settings.get(table.guild_id)).play_by_play is True
+
+    async def _send_late(self, table: Table, owed: Sequenced, key: str) -> list[int]:
+        """The documents that wait for the post (delivery.late); the users they could not
+        reach. The post went first, so it cannot name them: the outcome does, and the
+        outlet tells them privately at their next click."""
+        if not any(is_late(event) for _, event in owed):
+            return []
+        whispers, teams = late(table, owed, key)
+        failed: list[int] = []
+        for user_id, text, whisper in whispers:
+            if not await self.outlet.whisper(table, user_id, text, key=whisper):
+                failed.append(user_id)
+        for team, users, text, team_key in teams:
+            failed += await self.outlet.team(table, team, users, text, key=team_key)
+        return failed
+
+
+def _all_owed(table: Table, owed: Sequenced) -> bool:
+    """Whether these events are exactly what the table owes: from the first after the
+    last delivered to the last written."""
+    if not owed:
+        return not owes(table)
+    return owed[0][0] == table.delivered_seq + 1 and owed[-1][0] == table.last_seq

@@ -1,0 +1,185 @@
+"""The heavy, pure work of an action, done in worker threads: the rules, the AI's
+decisions, a delivery's plan and the boards.
+
+The event loop serves every channel at once; a rules step or a board takes milliseconds
+of CPU, so it runs here and the loop stays free (tests/test_sessions_concurrency.py
+proves a long AI chain in one channel holds up no other). Each method is one trip to a
+worker thread, named for what it does, so the sessions layer reads as the steps of a
+click (`played = await worker.move(...)`) rather than as functions handed around.
+
+A step of the rules comes back as `Played`: the new table and its events, and what its
+save needs, worked out in the same trip (the table as JSON, whether an AI goes next,
+the undo point). A delivery's plan is made from the table as the store saved it, after
+the save: its version and log positions are the store's, never foreseen.
+
+Few threads on purpose: they share the GIL with the loop, and each more one makes the
+loop wait longer for it while many channels act at once (see bench/bench_tables.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from bot import table as table_rules
+from bot import timers as turn_timers
+from bot.core.actions import Action
+from bot.core.events import Event
+from bot.delivery import Plan, Sequenced
+from bot.delivery import plan as plan_delivery
+from bot.games.base import Game, PlayerInfo
+from bot.metrics import Recorder
+from bot.store import UndoWrite
+from bot.table_record import ACTIVE, Table
+from renderers import describe_public, render_public, render_whole
+
+WORKERS = 2
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class AiWork:
+    """What the AI seats may do on a table (bot/table.py's `ai_work`)."""
+
+    to_act: bool  # the seat to act is an AI's
+    offer: bool  # an AI seat has an out-of-turn offer now (bot/games/base.py, ai_offer)
+
+    @property
+    def any(self) -> bool:
+        return self.to_act or self.offer
+
+
+@dataclass(frozen=True)
+class Played:
+    """A step of the rules and what its save needs, all worked out off the event loop."""
+
+    table: Table
+    events: list[Event]
+    envelope: str  # the new table as the store keeps it (JSON)
+    ai: AiWork  # what the AI may do next: the save records it, the chain follows it
+    # For a player's move in a running game, the undo point its save keeps: the table as
+    # it was before (/gm undo).
+    undo: UndoWrite | None = None
+
+
+class Worker:
+    """A few threads for the rules, the AI and the renders (see the module's docstring).
+    Renders are timed for the operators' metrics."""
+
+    def __init__(self, metrics: Recorder, workers: int = WORKERS) -> None:
+        self.metrics = metrics
+        self._threads = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="hk-work")
+
+    # -- the rules ------------------------------------------------------------------------
+
+    async def move(self, table: Table, actor: table_rules.Actor, action: Action) -> Played:
+        """A user's action by the table rules (which pass a game's move to the game)."""
+        return await self._in_thread(_move, table, actor, action)
+
+    async def ai_move(self, table: Table, *, offer: bool) -> Played:
+        """One AI decision: an AI seat's out-of-turn offer, or the move of the AI to act."""
+        return await self._in_thread(_ai_move, table, offer)
+
+    async def undo(self, table: Table, past: Table, actor: table_rules.Actor, steps: int,
+                   summary: str) -> Played:
+        """The table taken back to `past` (/gm undo), saying who undid what."""
+        return await self._in_thread(_undo, table, past, actor, steps, summary)
+
+    async def run_out(self, table: Table, ending: str) -> Played:
+        """A turn timer ran out: the turn ends as the server says (bot/timers.py)."""
+        return await self._in_thread(_run_out, table, ending)
+
+    async def ai_work(self, table: Table) -> AiWork:
+        """What the AI seats may do on this table now (a resumed game's chain)."""
+        return await self._in_thread(_ai_work, table)
+
+    # -- what is shown --------------------------------------------------------------------
+
+    async def plan(self, table: Table, owed: Sequenced, key: str, *, render: bool) -> Plan:
+        """Who gets what of a delivery, with the board drawn (bot/delivery.py's `plan`)."""
+        planned = await self._in_thread(_plan, table, owed, key, render)
+        if planned.render_seconds is not None:
+            self.metrics.rendered(table.kind, planned.render_seconds)
+        return planned
+
+    async def board(self, kind: str, state: Any, *, whole: bool = False) -> bytes:
+        """The public board; `whole`: the whole board where the chat board shows part."""
+        image, seconds = await self._in_thread(_board, kind, state, whole)
+        self.metrics.rendered(kind, seconds)
+        return image
+
+    async def board_alt(self, kind: str, state: Any) -> str:
+        """The public board's alt text (what it shows, in words)."""
+        return await self._in_thread(describe_public, kind, state)
+
+    async def warm_up(self, kind: str, game: Game[Any]) -> None:
+        """A new game's boards drawn once: the renderers fit their palettes and fill
+        their caches now, not in the first player's click."""
+        await self._in_thread(_warm_up, kind, game)
+
+    async def _in_thread(self, work: Callable[..., T], *args: Any) -> T:
+        """The one place work is handed to a thread (what an executor takes)."""
+        return await asyncio.get_running_loop().run_in_executor(self._threads, work, *args)
+
+
+# -- in a worker thread ---------------------------------------------------------------------
+
+def _played(new: Table, events: list[Event], undo: UndoWrite | None = None) -> Played:
+    ai_to_act, offer = table_rules.ai_work(new)
+    return Played(new, events, json.dumps(new.envelope()), AiWork(ai_to_act, offer), undo)
+
+
+def _move(table: Table, actor: table_rules.Actor, action: Action) -> Played:
+    """A user's action, and (for a player's move in a running game) the undo point its
+    save keeps, summed up by its first public line."""
+    new, events = table_rules.apply(table, actor, action)
+    if (table.status != ACTIVE or actor.user_id is None
+            or action.kind in table_rules.TABLE_KINDS):
+        return _played(new, events)
+    said = next((e.text for e in events if e.audience.is_public), action.kind)
+    return _played(new, events, UndoWrite(keep=True, summary=said[:200]))
+
+
+def _ai_move(table: Table, offer: bool) -> Played:
+    if offer:
+        new, events = table_rules.ai_offer_step(table)
+    else:
+        new, events = table_rules.ai_step(table)
+    return _played(new, events)
+
+
+def _undo(table: Table, past: Table, actor: table_rules.Actor, steps: int,
+          summary: str) -> Played:
+    new, events = table_rules.restore(table, past, actor, steps, summary)
+    return _played(new, events)
+
+
+def _run_out(table: Table, ending: str) -> Played:
+    new, events = turn_timers.run_out(table, ending)
+    return _played(new, events)
+
+
+def _ai_work(table: Table) -> AiWork:
+    ai_to_act, offer = table_rules.ai_work(table)
+    return AiWork(ai_to_act, offer)
+
+
+def _plan(table: Table, owed: Sequenced, key: str, render: bool) -> Plan:
+    return plan_delivery(table, owed, key, render=render)
+
+
+def _board(kind: str, state: Any, whole: bool) -> tuple[bytes, float]:
+    started = time.perf_counter()
+    image = (render_whole if whole else render_public)(kind, state)
+    return image, time.perf_counter() - started
+
+
+def _warm_up(kind: str, game: Game[Any]) -> None:
+    state, _ = game.setup([PlayerInfo(f"P{n}") for n in range(game.min_players)], 0, {})
+    render_public(kind, state)
+    render_whole(kind, state)  # /game map's own palette
