@@ -29,7 +29,7 @@ from bot.core.actions import Option
 from bot.core.events import Event
 from bot.headlines import is_headline
 from bot.table_record import Table
-from renderers import describe_public, render_public
+from renderers import board
 
 log = logging.getLogger(__name__)
 
@@ -241,8 +241,8 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
         chapter, turn = game.chapter(state), game.turn_name(state)
         if render:
             started = time.perf_counter()
-            image = render_public(table.kind, state)
-            alt = describe_public(table.kind, state)
+            drawn_board = board(table.kind, state)  # drawn only if its view changed
+            image, alt = drawn_board.image, drawn_board.alt
             drawn = time.perf_counter() - started
     return Plan(key, whispers, to_teams,
                 [e.text for e in public if e.kind not in DOCUMENT_KINDS],

@@ -28,12 +28,16 @@ MB = 1 << 20
 # channels' boards come in between, so the cache must hold the last board of every
 # channel taking turns: 200 channels of mixed games hit as often with 32 MB as with 48
 # (bench_render_rr, 8 rounds: 79 / 75 / 90 % for Cthulhu / exploring / haunt).
-BANDS = 32 * MB
+BANDS = 24 * MB
+# Whole boards (renderers.BOARDS) by their view's fingerprint: a board is 25..50 KB of
+# PNG, and a channel's next action finds its newest board unchanged a fifth of the time
+# in Betrayal, so it must outlast a round of every other channel: 200 channels' newest.
+BOARDS = 10 * MB
 # Betrayal's tiles, shared by every house (45 rooms, 13 sizes, a few looks each): 8..32
 # KB as indices; 200 channels mid-game use ~32 MB of them. Too few cost twice: a tile
 # drawn again is a new piece, so every band it lies in is new too (with 24 MB, tiles hit
 # 83 % instead of 98 % and bands 57 % instead of 75 %). 40 MB leaves room.
-TILES = 40 * MB
+TILES = 32 * MB
 # Words and lines of text, shared by every board (a channel's names, its header words):
 # 0.5..3 KB each; 200 channels use ~2.5 MB.
 TEXTS = 8 * MB

@@ -40,7 +40,7 @@ from typing import Any, Generic, ParamSpec
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.core.lru import CacheInfo, Lru
-from renderers import budgets, heap, png
+from renderers import BOARDS, budgets, heap, png
 from renderers.common import (
     PNG_COMPRESS_LEVEL,
     Box,
@@ -132,6 +132,9 @@ def register(cache: Any) -> Any:
     """Note a cache (anything with cache_clear) for `clear_caches`; returns it."""
     _CACHES.append(cache)
     return cache
+
+
+register(BOARDS)  # whole boards by their view (renderers.board)
 
 
 def registered() -> tuple[Any, ...]:
@@ -255,14 +258,14 @@ register(_advance)
 WHOLE_SHARE = 1 / 3
 
 # What a cached band costs beyond its key and chunk: two bytes objects (33 bytes each
-# beside their contents), the Band (slots, 56), the entry's tuple and its OrderedDict
-# link (~150).
-_BAND_OVERHEAD = 280
+# beside their contents), the band's tuple (64) and two ints, the entry's tuple and its
+# OrderedDict link (~150).
+_BAND_OVERHEAD = 310
 
 
 def band_bytes(key: bytes, band: png.Band) -> int:
     """What a cached band costs in memory."""
-    return len(key) + len(band.chunk) + _BAND_OVERHEAD
+    return len(key) + len(band[0]) + _BAND_OVERHEAD
 
 # One fill or piece of an indexed canvas: its box (x0, y0, x1, y1), then a palette index
 # (a fill) or a sprite and whether it goes through its mask.

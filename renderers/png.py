@@ -22,7 +22,6 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 BAND_ROWS = 32  # 16 rows: +10 % bytes; 64: fewer bands reused when a token moves
@@ -30,13 +29,11 @@ _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ADLER_BASE = 65521
 
 
-@dataclass(frozen=True, slots=True)
-class Band:
-    """A band's IDAT chunk and the adler32 and length of the scanlines it holds."""
-
-    chunk: bytes
-    adler: int
-    size: int
+# A band: its IDAT chunk, and the adler32 and length of the scanlines it holds. A plain
+# tuple of bytes and ints on purpose: the cyclic collector stops tracking such a tuple,
+# and the cache holds tens of thousands of bands, which every full collection (a pause
+# of every thread, the event loop's too) would otherwise walk (issue 23).
+Band = tuple[bytes, int, int]
 
 
 def band(scanlines: bytes, level: int) -> Band:
@@ -44,7 +41,7 @@ def band(scanlines: bytes, level: int) -> Band:
     continues any stream: its own deflate blocks, none final, ending byte-aligned."""
     deflate = zlib.compressobj(level, zlib.DEFLATED, -15)
     data = deflate.compress(scanlines) + deflate.flush(zlib.Z_SYNC_FLUSH)
-    return Band(chunk(b"IDAT", data), zlib.adler32(scanlines), len(scanlines))
+    return (chunk(b"IDAT", data), zlib.adler32(scanlines), len(scanlines))
 
 
 def chunk(kind: bytes, data: bytes) -> bytes:
@@ -79,9 +76,9 @@ def write(width: int, height: int, colours: tuple[int, ...], bands: Sequence[Ban
     """A palette PNG (8 bits an index, no filters, as Pillow writes "P" images) from
     the bands of its scanlines, top to bottom."""
     adler = 1
-    for b in bands:
-        adler = adler32_combine(adler, b.adler, b.size)
+    for _, band_adler, size in bands:
+        adler = adler32_combine(adler, band_adler, size)
     header = chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
     tail = chunk(b"IDAT", _FINAL_BLOCK + struct.pack(">I", adler))
     return b"".join((_SIGNATURE, header, palette_chunk(colours), _ZLIB_HEADER,
-                     *(b.chunk for b in bands), tail, _IEND))
+                     *(b[0] for b in bands), tail, _IEND))

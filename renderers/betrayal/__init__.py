@@ -32,9 +32,11 @@ from renderers.betrayal.board import (
     SHOWN_SCALE,
     BoardGeometry,
     board_geometry,
+    board_view,
     render_board,
     render_chat,
     render_chat_image,
+    render_view,
 )
 
 # The `_name as _name` imports are internals the tests and the bench reach for (cache
@@ -209,6 +211,7 @@ __all__ = [
     "TileLook",
     "TileParts",
     "board_geometry",
+    "board_view",
     "encode_map",
     "framed_box",
     "glyph",
@@ -224,5 +227,6 @@ __all__ = [
     "render_map",
     "render_sheet",
     "render_sheet_image",
+    "render_view",
     "sheet_geometry",
 ]

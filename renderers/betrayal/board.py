@@ -683,7 +683,18 @@ def render_chat_image(view: MapView) -> Image.Image:
     return compose_board(view, None).finish()
 
 
+def board_view(state: BetrayalState) -> MapView:
+    """What the chat board shows of a game, as plain data: the board is drawn from this
+    alone (`renderers.board` skips drawing a view drawn before)."""
+    return map_view(state)
+
+
+def render_view(view: MapView) -> bytes:
+    """The chat board of this view (`renderers.board`)."""
+    return render_chat(view)
+
+
 def render_board(state: BetrayalState) -> bytes:
-    """The chat board of a game in progress (what `renderers.render_public` calls, for
-    the live message); `render_house` draws the whole house at full size."""
+    """The chat board of a game in progress (the live message's); `render_house` draws
+    the whole house at full size."""
     return render_chat(map_view(state))

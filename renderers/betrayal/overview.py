@@ -26,12 +26,14 @@ never over a mark, chip or leader."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
+from bot.core.lru import Lru
+from renderers import budgets
 from renderers.betrayal.fonts import SMALLEST_FONT
 from renderers.betrayal.palette import BG, TEXT, _px
-from renderers.canvas import Canvas
+from renderers.canvas import Canvas, register
 from renderers.common import Box, Colour, font, text_width
 
 Cell = tuple[int, int]
@@ -342,13 +344,34 @@ def _set_items(items: Sequence[Item], at: list[tuple[int, int]], x0: int, y0: in
         monsters.append(MonsterMark(item, box, count_box, room))
 
 
+# Laid-out overviews by everything their layout reads: a board's overviews of the
+# floors nobody moved on are laid out as before (the search for chip places was a sixth
+# of a Betrayal render). An entry is ~100 bytes a room and mark.
+PLACED: Lru[Hashable, Marks] = register(Lru(1 << 20, budgets.SMALL_PIECES, "PLACED"))
+_PLACED_BYTES = 600
+
+
 def place_marks(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: int,
                 area: Box, blocked: list[Box], rooms: list[Box], s: float) -> Marks:
     """Every mark of one overview: `here` is what stands in each cell (explorers by
     seat first, then each kind of monster and how many), `room_of` a cell's outline,
     `c` a room's side, `area` where chips may go, `blocked` what they must leave clear
     (the title), `rooms` every room's outline. A chip each for the rooms holding only
-    monsters while they are few and all find a place; else the floor's summary."""
+    monsters while they are few and all find a place; else the floor's summary. The
+    layout reads `room_of` only for the cells of `here`, so those outlines, with the
+    rest, key the layout kept from before (`PLACED`; the caller must not change it)."""
+    cells = tuple((cell, tuple(items), room_of(cell)) for cell, items in here.items())
+    key = (cells, c, area, tuple(blocked), tuple(rooms), s)
+    found = PLACED.get(key)
+    if found is None:
+        found = _place_marks(here, room_of, c, area, blocked, rooms, s)
+        PLACED.put(key, found, _PLACED_BYTES + 100 * (len(cells) + len(rooms) + len(
+            found.dots) + len(found.monsters) + len(found.pins)))
+    return found
+
+
+def _place_marks(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: int,
+                 area: Box, blocked: list[Box], rooms: list[Box], s: float) -> Marks:
     mark = max(1, round(MARK * s))
     alone = [cell for cell, items in here.items()
              if not any(isinstance(i, int) for i in items)

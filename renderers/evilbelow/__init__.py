@@ -697,6 +697,12 @@ def render_image(state: Any, *, width: int = BASE_WIDTH) -> Image.Image:
     return compose(board_view(state), width)
 
 
+def render_view(view: BoardView) -> bytes:
+    """The public board of this view (`renderers.board`: drawn only when it changed;
+    `board_view` is the game's own, imported above)."""
+    return _compose(view, BASE_WIDTH, board_ink(BASE_WIDTH)).png()
+
+
 def render_board(state: Any, *, width: int = BASE_WIDTH) -> bytes:
     """The public board as PNG bytes: composed in the palette from cached pieces and
     written band by band, the bands drawn as before (by any game) reused."""
