@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from array import array
+import struct
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache, update_wrapper
@@ -271,6 +271,12 @@ def band_bytes(key: bytes, band: png.Band) -> int:
 # (a fill) or a sprite and whether it goes through its mask.
 Op = tuple[int, int, int, int, int | Sprite, bool]
 
+# A band key's head (the ink, the background, the width and height of the band, its
+# place) and each op's description (its box and what it pastes), as native ints: the
+# same bytes the key was once built from int by int.
+_HEAD = struct.Struct("5i").pack
+_OP = struct.Struct("5i").pack
+
 BANDS: Lru[Hashable, png.Band] = register(Lru(1 << 20, budgets.BANDS, "BANDS"))
 
 
@@ -386,19 +392,29 @@ class Canvas:
         w, h = self.size
         rows = png.BAND_ROWS
         count = (h + rows - 1) // rows
-        keys = [[self.ink.serial, self._background, w, min(rows, h - b * rows), b]
-                for b in range(count)]
-        members: list[list[Op]] = [[] for _ in range(count)]
-        for op in self.ops:
-            x0, y0, x1, y1, what, through = op
-            first, last = max(0, y0 // rows), min(count - 1, (y1 - 1) // rows)
-            if first > last or x1 <= 0 or x0 >= w:
+        # Each op is described once, as packed bytes, and a band's key joins the
+        # descriptions of the ops that touch it: a board is ~200 ops in ~100 bands and
+        # most bands are found unchanged, so this walk was most of a warm render's
+        # cost while it built every band's key int by int (issue 23). Which ops a band
+        # holds is worked out only for the bands to draw.
+        serial, background = self.ink.serial, self._background
+        described: list[list[bytes]] = [
+            [_HEAD(serial, background, w, min(rows, h - b * rows), b)] for b in range(count)]
+        for x0, y0, x1, y1, what, through in self.ops:
+            if x1 <= 0 or x0 >= w or y1 <= 0 or y0 >= h:
                 continue
             ident = (what.serial * 2 + through) if isinstance(what, Sprite) else -1 - what
-            for b in range(first, last + 1):
-                keys[b].extend((x0, y0, x1, y1, ident))
-                members[b].append(op)
-        band_keys = [array("i", k).tobytes() for k in keys]
+            record = _OP(x0, y0, x1, y1, ident)
+            first = y0 // rows if y0 > 0 else 0
+            last = (y1 - 1) // rows
+            if last >= count:
+                last = count - 1
+            if first == last:
+                described[first].append(record)
+            else:
+                for b in range(first, last + 1):
+                    described[b].append(record)
+        band_keys = [b"".join(parts) for parts in described]
         bands = [BANDS.get(key) for key in band_keys]
         missing = [b for b, found in enumerate(bands) if found is None]
         # The scanlines come from an image one column wider, index 0 there: the rows'
@@ -417,7 +433,7 @@ class Canvas:
             if whole is not None:
                 data = scanlines[y0 * line:(y0 + height) * line]
             else:
-                img = self._raster((line, height), 1, -y0, members[b])
+                img = self._raster((line, height), 1, -y0, self._touching(y0, y0 + height))
                 img.im.paste(0, (0, 0, 1, height))
                 data = img.tobytes()
             found = png.band(data, PNG_COMPRESS_LEVEL)
@@ -425,6 +441,12 @@ class Canvas:
             bands[b] = found
         heap.board_drawn()
         return png.write(w, h, self.ink.palette.colours, bands)  # type: ignore[arg-type]
+
+    def _touching(self, top: int, bottom: int) -> list[Op]:
+        """The ops, in order, that reach into the rows top..bottom (exclusive)."""
+        w = self.size[0]
+        return [op for op in self.ops
+                if op[1] < bottom and op[3] > top and op[2] > 0 and op[0] < w]
 
     def _raster(self, size: tuple[int, int], dx: int, dy: int, ops: list[Op]) -> Image.Image:
         """The ops drawn into a new "P" image of `size`, shifted by (dx, dy). Pastes go

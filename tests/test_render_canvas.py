@@ -129,6 +129,33 @@ def test_unchanged_bands_are_reused_and_changed_ones_redrawn() -> None:
                                               ).finish().tobytes()
 
 
+def test_a_band_is_redrawn_exactly_when_an_op_reaching_into_it_changed() -> None:
+    """The band walk describes each op once and gives it to every band it reaches: a
+    tall fill across bands, a piece in one band, an op off the canvas (issue 23)."""
+    canvas.clear_caches()
+    target = ink()
+    rows = png.BAND_ROWS
+
+    def board(tall: tuple[int, int, int], dot_y: int, off: bool) -> Canvas:
+        drawn = compose(target)
+        drawn.fill((0, 5, 8, 3 * rows + 5), tall)  # bands 0..3
+        drawn.put((200, dot_y), dot(target, 3))
+        if off:
+            drawn.fill((0, 200, 50, 220), GOLD)  # below the board: draws nothing
+        return drawn
+
+    first = board(GOLD, rows + 10, False).png()
+    misses = canvas.BANDS.cache_info().misses
+    assert board(GOLD, rows + 10, True).png() == first  # the op off the board: no band
+    assert canvas.BANDS.cache_info().misses == misses
+    moved = board(GOLD, rows + 11, False)
+    assert decode(moved.png()).tobytes() == moved.finish().tobytes()
+    assert canvas.BANDS.cache_info().misses == misses + 1  # the dot's band alone
+    recoloured = board(TEXT, rows + 10, False)
+    assert decode(recoloured.png()).tobytes() == recoloured.finish().tobytes()
+    assert canvas.BANDS.cache_info().misses == misses + 1 + 4  # the fill's four bands
+
+
 def test_caches_are_bounded_by_entries_and_bytes() -> None:
     cache: Lru[object, str] = Lru(3, 100)
     for i in range(10):

@@ -181,6 +181,8 @@ def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
     the state), picked from `link_pool`, which is fixed for a game. So a link keeps its
     letter from turn to turn even as others appear or go, and never shows a letter an
     explorer's initial or a token may show. Past the pool's end links are numbered."""
+    if not view.links:  # most houses: no pool to work out (a render asks once a floor)
+        return {}
     pool = link_pool(view)
     out: dict[str, list[str]] = {}
     seen: set[tuple[str, str]] = set()
