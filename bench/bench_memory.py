@@ -110,13 +110,14 @@ def cache_bytes() -> tuple[int, int]:
 
 
 async def play_channel(sessions: Sessions, channel: int, seed: int, cap: int,
-                       stop_at: float, tally: Tally) -> None:
-    """Games one after another in `channel` until `stop_at`."""
+                       stop_at: float, tally: Tally, most: int = 0) -> None:
+    """Games one after another in `channel` until `stop_at` (or, given `most`, until
+    the channels have played that many actions in all)."""
     kind, options = KINDS[(channel - FIRST_CHANNEL) % len(KINDS)]
     game = games.get(kind)
     host = table_rules.Actor(channel * 10, "Host")
     n = 0
-    while time.monotonic() < stop_at:
+    while time.monotonic() < stop_at and not (most and tally.actions >= most):
         await sessions.open(channel, 1, host, kind, seed * 1000 + n, options)
         n += 1
         for _ in range(PLAYERS - 1):
@@ -124,7 +125,7 @@ async def play_channel(sessions: Sessions, channel: int, seed: int, cap: int,
         outcome = await sessions.act(channel, host, Action(table_rules.START))
         played = 0
         while outcome is not None and outcome.table.status == ACTIVE:
-            if time.monotonic() >= stop_at:
+            if time.monotonic() >= stop_at or (most and tally.actions >= most):
                 return
             table = outcome.table
             if played >= cap:
@@ -159,7 +160,7 @@ async def run(args: argparse.Namespace) -> None:
               f"{', tracemalloc on' if args.trace else ''}", flush=True)
         print(f"{'min':>6} {'RSS MB':>7} {'traced MB':>9} {'caches MB':>9} {'of MB':>6} "
               f"{'objects':>8} {'actions':>8} {'games':>6}", flush=True)
-        curve: list[tuple[float, float]] = []
+        curve: list[tuple[float, float, int]] = []
         first: tracemalloc.Snapshot | None = None
 
         def sample() -> None:
@@ -170,7 +171,7 @@ async def run(args: argparse.Namespace) -> None:
             rss = rss_mb()
             traced = tracemalloc.get_traced_memory()[0] / 2**20 if args.trace else 0.0
             held, allowed = cache_bytes()
-            curve.append((minutes, rss))
+            curve.append((minutes, rss, tally.actions))
             print(f"{minutes:6.1f} {rss:7.1f} {traced:9.1f} {held / 2**20:9.1f} "
                   f"{allowed / 2**20:6.0f} {len(gc.get_objects()):8d} {tally.actions:8d} "
                   f"{tally.games:6d}", flush=True)
@@ -185,7 +186,7 @@ async def run(args: argparse.Namespace) -> None:
 
         ticking = asyncio.create_task(sampler())
         players = [play_channel(sessions, FIRST_CHANNEL + c, args.seed + c, args.cap,
-                                stop_at, tally) for c in range(args.channels)]
+                                stop_at, tally, args.actions) for c in range(args.channels)]
         results = await asyncio.gather(*players, return_exceptions=True)
         ticking.cancel()
         sample()
@@ -206,7 +207,8 @@ async def run(args: argparse.Namespace) -> None:
             print(f"  {name:<36} "
                   f"{got.currsize:7d} {size:>18} "
                   f"{got.hits / looked if looked else 0:6.0%}")
-        print("curve (minute: RSS MB): " + ", ".join(f"{m:.0f}: {r:.0f}" for m, r in curve))
+        print("curve (minute: RSS MB): " + ", ".join(f"{m:.0f}: {r:.0f}" for m, r, _ in curve))
+        print("curve (actions: RSS MB): " + ", ".join(f"{n}: {r:.0f}" for _, r, n in curve))
         if args.trace and first is not None:
             grown = tracemalloc.take_snapshot().compare_to(first, "lineno")
             print(f"top {TOP} growers since the first sample:")
@@ -224,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--channels", type=int, default=4)
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--every", type=float, default=60.0, help="seconds between samples")
+    parser.add_argument("--actions", type=int, default=0,
+                        help="stop after this many actions in all (0: run --minutes)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap", type=int, default=3000,
                         help="actions after which a game is ended and the next one opened")
@@ -239,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         for count in [int(c) for c in args.sweep.split(",") if c.strip()]:
             cmd = [sys.executable, __file__, "--channels", str(count), "--minutes",
                    str(args.minutes), "--every", str(args.every), "--seed", str(args.seed),
+                   "--actions", str(args.actions),
                    "--cap", str(args.cap)] + ([] if args.trace else ["--no-trace"]) + (
                        ["--trim"] if args.trim else [])
             done = subprocess.run(cmd, check=False)

@@ -1,0 +1,439 @@
+"""Every game at 50 and 200 channels, each channel its own house: an action against its
+floors. A benchmark script, run on demand, never a test.
+
+    python bench/bench_channels.py                          # every game, 50 channels
+    python bench/bench_channels.py --channels 200
+    python bench/bench_channels.py --game haunt --channels 200 --rounds 6
+
+Games (--game, or all of them in turn, each in a fresh store):
+
+    cthulhu    Cthulhu in the House, each channel its own seed
+    exploring  Betrayal, each channel its own house grown by AI play to 12..47 rooms (its
+               own seed and size); the haunt's roll held off, so the house keeps growing
+    haunt      Betrayal, each channel its own house (25..47 rooms) with one of the classic
+               haunts begun in it (the channels take the haunts in turn)
+    neibolt    Betrayal at the Neibolt House, each channel its own house with one of the
+               Neibolt scenarios begun in it
+    evilbelow  IT: Evil Below, each channel a mid-game state of its own 4-player AI game
+
+No two channels share a state or a house (issue 23: bench/bench_tables.py shared 12
+houses among its channels, which hid the caches thrashing). Every seat is a human's, so
+an action is one player's move, one save, one render, one delivery.
+
+Round robin (--rounds rounds): the channels take turns, a click each on the newest
+prompt, through the whole door (lock, load, rules, save, the board, the delivery, the
+outbox marked), delivered to an outlet that does the live message's store work the
+Discord outlet does (bot/live_message.step on the stored live message, and its save),
+sending nothing. Beside each action, in the same run on the same bytes, two floors:
+
+    floor   an aiosqlite transaction writing the same state bytes + json loads and dumps
+            of the same state + a whole PNG encode of the same board (Pillow, the
+            renderers' settings), as issue 23 states it
+    bands   the same, but encoding only the bands that changed since the channel's last
+            board (each changed band's scanlines deflated on its own at the renderers'
+            level): what an incremental render cannot go under
+
+It prints, per game, the action's mean and p50 against each floor (mean / mean and
+p50 / p50), the p99 of the action's ratio to the floor once each channel's first action
+is past, the first actions apart (cold), how many boards were not uploaded (the same as
+the live message shows), and how many boards were drawn at all.
+
+Then every channel at once (--together rounds): each round every channel clicks
+(asyncio.gather), with a 5 ms ticker measuring how late the event loop wakes it (its
+lag: p99, max); actions/s. The load average is printed at the start and the end of each
+game: the machine is shared, read the ratios.
+
+Recorded on the shared 2-core box; see the end of this docstring.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import gc
+import io
+import json
+import os
+import random
+import statistics
+import struct
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import aiosqlite
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.bench_tables import LagProbe, NullOutlet, click, pct
+from bench.floors import encode_ms
+from bot import table as table_rules
+from bot.client import SWITCH_SECONDS
+from bot.core.actions import Action
+from bot.core.seats import Seat
+from bot.games.betrayal import GAME as BETRAYAL
+from bot.games.betrayal import editions, haunt
+from bot.games.evil_below import GAME as EVIL_BELOW
+from bot.live_message import step
+from bot.sessions import Post, Sessions
+from bot.store import SqliteStore, Table, open_store
+from renderers import budgets, png
+from renderers.common import PNG_COMPRESS_LEVEL
+from tests.betrayal_haunt_helpers import answer_pending, begin, explored
+from tests.evil_below_helpers import ai_states
+
+GAMES = ("cthulhu", "exploring", "haunt", "neibolt", "evilbelow")
+PLAYERS = 4
+FIRST_CHANNEL = 10_000
+
+
+# -- each channel's own state ---------------------------------------------------------------
+
+def own_state(game: str, seed: int) -> dict[str, Any] | None:
+    """The state channel `seed` starts from (None: the started table's own, Cthulhu)."""
+    rng = random.Random(seed)
+    if game == "cthulhu":
+        return None
+    if game == "evilbelow":
+        states = ai_states(PLAYERS, seed, every=1, cap=5000)
+        middle = [s for s in states[len(states) // 4: 3 * len(states) // 4]
+                  if not EVIL_BELOW.is_over(s) and EVIL_BELOW.to_act(s) is not None]
+        return EVIL_BELOW.dump(rng.choice(middle))
+    edition = "neibolt" if game == "neibolt" else editions.DEFAULT
+    tiles = rng.randint(12, 47) if game == "exploring" else rng.randint(25, 47)
+    state = explored(PLAYERS, seed, tiles, edition=edition)
+    if game != "exploring":
+        keys = sorted(k for k, h in haunt.haunts().items()
+                      if (h.edition or editions.DEFAULT) == edition)
+        state = answer_pending(begin(state, keys[seed % len(keys)])[0])
+    return BETRAYAL.dump(state)
+
+
+def humans(raw: dict[str, Any]) -> dict[str, Any]:
+    """The state with every seat a human's, named as the table's seats."""
+    if "ai" in raw:
+        raw["ai"] = [False] * len(raw["ai"])
+    if "players" in raw:
+        raw["players"] = [f"P{i}" for i in range(len(raw["players"]))]
+    return raw
+
+
+async def seed_channels(store: SqliteStore, game: str, count: int, seed: int) -> list[int]:
+    """`count` started tables of `game`, each with its own state (see `own_state`)."""
+    kind = "evilbelow" if game == "evilbelow" else "cthulhu" if game == "cthulhu" \
+        else "betrayal"
+    options = {"expansion": "neibolt"} if game == "neibolt" else {}
+    channels = []
+    for n in range(count):
+        channel = FIRST_CHANNEL + n
+        host = table_rules.Actor(channel * 10, "P0")
+        table, events = table_rules.new_table(kind, channel, 1, host, seed * 10_000 + n,
+                                              options)
+        table.seats = [Seat(f"P{i}", channel * 10 + i) for i in range(PLAYERS)]
+        table, more = table_rules.apply(table, host, Action(table_rules.START))
+        raw = own_state(game, seed * 10_000 + n)
+        if raw is not None:
+            table.state = humans(raw)
+        await store.create(table, events + more, host.user_id, None)
+        channels.append(channel)
+    return channels
+
+
+def quiet_haunt(game: str) -> ExitStack:
+    """While exploring is timed, the haunt's roll never succeeds: the houses keep
+    growing and no channel leaves exploring for the haunt."""
+    stack = ExitStack()
+    if game == "exploring":
+        stack.enter_context(mock.patch.object(haunt, "starts", lambda total, omens: False))
+    return stack
+
+
+# -- the outlet: the live message's store work, nothing sent ----------------------------------
+
+@dataclass
+class LiveOutlet(NullOutlet):
+    """What cogs/outlet.py's live post does with the store, without Discord: read the
+    stored live message, decide the step, save what it shows. Counts the uploads."""
+
+    store: SqliteStore | None = None
+    uploads: int = 0
+    kept: int = 0  # boards not uploaded: the live message shows that board already
+
+    async def publish(self, table: Table, post: Post) -> None:
+        self.last[table.channel_id] = post
+        assert self.store is not None and table.id is not None
+        live = await self.store.get_live(table.id)
+        ping = post.prompt.user_id if post.prompt is not None else None
+        decided = step(live, table, post, ping_user=ping)
+        if decided.attach:
+            self.uploads += 1
+        else:
+            self.kept += 1
+        message = live.message_id if live is not None and not decided.fresh else table.id
+        await self.store.set_live(table.id, dataclasses.replace(decided.live,
+                                                                 message_id=message))
+
+
+# -- the floors -------------------------------------------------------------------------------
+
+def idat_chunks(data: bytes) -> list[bytes]:
+    """The IDAT chunks of a PNG, in order (a banded board: header, bands, tail)."""
+    found, at = [], 8
+    while at < len(data):
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            found.append(data[at:at + 12 + size])
+        at += 12 + size
+    return found
+
+
+def changed_bands(data: bytes, before: bytes | None) -> list[int]:
+    """The bands of `data` that differ from the channel's board before (all, if none)."""
+    now = idat_chunks(data)[1:-1]
+    old = idat_chunks(before)[1:-1] if before is not None else []
+    return [b for b, chunk in enumerate(now) if b >= len(old) or old[b] != chunk]
+
+
+def bands_ms(data: bytes, bands: list[int]) -> float:
+    """ms to deflate only these bands' scanlines, each on its own (renderers.png.band)."""
+    if not bands:
+        return 0.0
+    with png_image(data) as img:
+        w, h = img.size
+        raw = img.tobytes()
+    rows = png.BAND_ROWS
+    lines = []
+    for b in bands:
+        y0, y1 = b * rows, min(h, (b + 1) * rows)
+        lines.append(b"".join(b"\x00" + raw[y * w:(y + 1) * w] for y in range(y0, y1)))
+    t0 = time.perf_counter()
+    for scan in lines:
+        png.band(scan, PNG_COMPRESS_LEVEL)
+    return (time.perf_counter() - t0) * 1000
+
+
+def png_image(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+class Floors:
+    """The store-and-JSON part of both floors: an aiosqlite transaction writing the
+    same state bytes, json loads + dumps of the same state."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    @classmethod
+    async def open(cls, path: Path) -> Floors:
+        db = await aiosqlite.connect(path, isolation_level=None)
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("CREATE TABLE floor (id INTEGER PRIMARY KEY, state_json TEXT)")
+        await db.execute("INSERT INTO floor VALUES (1, '')")
+        return cls(db)
+
+    async def store_ms(self, table: Table) -> float:
+        text = json.dumps(table.envelope())
+        t0 = time.perf_counter()
+        again = json.dumps(json.loads(text))
+        await self.db.execute("BEGIN IMMEDIATE")
+        await self.db.execute("UPDATE floor SET state_json = ? WHERE id = 1", (again,))
+        await self.db.execute("COMMIT")
+        return (time.perf_counter() - t0) * 1000
+
+    async def close(self) -> None:
+        await self.db.close()
+
+
+# -- the runs ---------------------------------------------------------------------------------
+
+@dataclass
+class Tally:
+    """Per action: its ms, both floors, whether it was the channel's first."""
+
+    took: list[float] = field(default_factory=list)
+    floor: list[float] = field(default_factory=list)
+    bands: list[float] = field(default_factory=list)
+    first: list[bool] = field(default_factory=list)
+
+    def later(self, values: list[float]) -> list[float]:
+        return [v for v, f in zip(values, self.first, strict=True) if not f]
+
+    def line(self, label: str, base: list[float]) -> str:
+        took, later_took, later_base = self.took, self.later(self.took), self.later(base)
+        ratios = [t / b for t, b in zip(later_took, later_base, strict=True)]
+        cold = [t / b for t, b, f in zip(took, base, self.first, strict=True) if f]
+        return (f"vs {label:<6} {statistics.mean(later_base):6.2f} ms: mean "
+                f"{statistics.mean(later_took) / statistics.mean(later_base):5.2f}x  p50 "
+                f"{statistics.median(later_took) / statistics.median(later_base):5.2f}x  "
+                f"p99 {pct(ratios, .99):5.2f}x   first actions p50 "
+                f"{statistics.median(cold):5.2f}x max {max(cold):6.2f}x")
+
+
+def cache_counts() -> dict[str, tuple[int, int, int, int]]:
+    """name -> (hits, misses, bytes held, bytes allowed) of every byte-bounded cache."""
+    found = {}
+    for name, cache in budgets.caches().items():
+        got = cache.cache_info()
+        if getattr(got, "maxbytes", None):
+            found[name] = (got.hits, got.misses, got.currbytes, got.maxbytes)
+    return found
+
+
+def cache_lines(before: dict[str, tuple[int, int, int, int]]) -> list[str]:
+    """Each cache used since `before`: its hit rate then, what it holds of its budget."""
+    lines = []
+    for name, (h, m, held, allowed) in cache_counts().items():
+        h0, m0, _, _ = before.get(name, (0, 0, 0, 0))
+        if h + m > h0 + m0:
+            lines.append(f"{name} {(h - h0) / (h + m - h0 - m0):.0%} "
+                         f"{held / 2**20:.1f}/{allowed / 2**20:.0f} MB")
+    return lines
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (5 min {five:.2f})"
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore,
+                      floors: Floors, channels: list[int], rounds: int) -> Tally:
+    tally = Tally()
+    live = list(channels)
+    seen: dict[int, bytes] = {}
+    pick = 0
+    for _ in range(rounds):
+        for channel in list(live):
+            pick += 7
+            t0 = time.perf_counter()
+            if not await click(sessions, outlet, channel, pick):
+                live.remove(channel)
+                continue
+            took = (time.perf_counter() - t0) * 1000
+            post = outlet.last[channel]
+            table = await store.load_latest(channel)
+            assert table is not None and post.image is not None
+            base = await floors.store_ms(table)
+            tally.took.append(took)
+            tally.floor.append(base + encode_ms(post.image))
+            tally.bands.append(base + bands_ms(post.image, changed_bands(
+                post.image, seen.get(channel))))
+            tally.first.append(channel not in seen)
+            seen[channel] = post.image
+    return tally
+
+
+class GcProbe:
+    """How long each of the cyclic collector's passes held the interpreter, by
+    generation (a pass stops every thread, the event loop's too)."""
+
+    def __init__(self) -> None:
+        self.passes: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._started = 0.0
+
+    def _note(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.passes[info["generation"]].append((time.perf_counter() - self._started) * 1000)
+
+    def __enter__(self) -> GcProbe:
+        gc.callbacks.append(self._note)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._note)
+
+    def line(self) -> str:
+        return ", ".join(f"gen{g} {len(ms)} passes max {max(ms, default=0):.1f} ms"
+                         for g, ms in self.passes.items())
+
+
+async def together(sessions: Sessions, outlet: LiveOutlet, channels: list[int],
+                   rounds: int) -> str:
+    took: list[float] = []
+
+    async def timed(channel: int, n: int) -> None:
+        t0 = time.perf_counter()
+        if await click(sessions, outlet, channel, n):
+            took.append((time.perf_counter() - t0) * 1000)
+
+    with LagProbe() as probe, GcProbe() as collector:
+        t0 = time.perf_counter()
+        for r in range(rounds):
+            await asyncio.gather(*(timed(c, r * 3 + i) for i, c in enumerate(channels)))
+        wall = time.perf_counter() - t0
+    lags = probe.lags or [0.0]
+    return (f"together: {len(channels)} channels at once, {len(took) / wall:.0f} actions/s, "
+            f"action p50 {statistics.median(took):.0f} ms; event-loop lag p50 "
+            f"{statistics.median(lags):.2f} p99 {pct(lags, .99):.2f} max {max(lags):.2f} ms"
+            f"\n  collector meanwhile: {collector.line()}")
+
+
+async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
+    store = await open_store(tmp / f"{game}.sqlite3")
+    assert isinstance(store, SqliteStore)
+    t0 = time.perf_counter()
+    channels = await seed_channels(store, game, args.channels, args.seed)
+    made = time.perf_counter() - t0
+    outlet = LiveOutlet(store=store)
+    sessions = Sessions(store, outlet)
+    await sessions.warm_up()
+    gc.collect()
+    gc.freeze()
+    floors = await Floors.open(tmp / f"{game}-floor.sqlite3")
+    print(f"{game}: {len(channels)} channels, each its own state (made in {made:.1f} s); "
+          f"{load()}; RSS {rss_mb():.0f} MB", flush=True)
+    with quiet_haunt(game):
+        caches = cache_counts()
+        tally = await round_robin(sessions, outlet, store, floors, channels, args.rounds)
+        print(f"  {len(tally.took)} actions in {args.rounds} rounds; boards uploaded "
+              f"{outlet.uploads}, kept {outlet.kept}", flush=True)
+        print("  " + tally.line("floor", tally.floor))
+        print("  " + tally.line("bands", tally.bands), flush=True)
+        print("  caches (hits, held/budget): " + "; ".join(cache_lines(caches)))
+        alive = [c for c in channels if (await store.load(c)) is not None]
+        if args.together:
+            print("  " + await together(sessions, outlet, alive, args.together), flush=True)
+    print(f"  RSS {rss_mb():.0f} MB; {load()}", flush=True)
+    await floors.close()
+    await store.close()
+
+
+async def main(args: argparse.Namespace) -> None:
+    sys.setswitchinterval(SWITCH_SECONDS)  # as the bot runs (bot/client.py)
+    print(f"{os.cpu_count()} cores, shared; {load()}")
+    with tempfile.TemporaryDirectory(prefix="hk-channels-") as tmp:
+        for game in (GAMES if args.game == "all" else (args.game,)):
+            await run_game(game, args, Path(tmp))
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--game", choices=("all", *GAMES), default="all")
+    parser.add_argument("--channels", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=6, help="round-robin rounds")
+    parser.add_argument("--together", type=int, default=3,
+                        help="rounds of every channel at once (0: none)")
+    parser.add_argument("--seed", type=int, default=1)
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse()))
