@@ -1,6 +1,8 @@
 """The AI teammate: a careful friend at the table, not a racer.
 
-It reads the state and never draws from it. On its turn it puts totems into the Fight
+It decides from its seat's view (knowledge.py), handed to it by the game: what anyone
+at the table could know, the Fight Stack's unseen cards dealt anew; it never draws
+from the game's Rng. On its turn it puts totems into the Fight
 Stack wherever it can, spends its dice where they help most (rescue where victims run
 low, Bravery when someone is shaky, cards to feed the Fight Stack, moves toward where
 its cards or a fight are), and fights only with a healthy stack and a friend beside it.
@@ -16,6 +18,7 @@ from functools import cache
 from bot.core.actions import Action
 from bot.core.choices import CHOOSE
 from bot.core.rng import Rng
+from bot.core.views import require_view
 from bot.games.evil_below import (
     abilities,
     actions,
@@ -67,7 +70,9 @@ def _first(state: EvilBelowState, seat: int, kind: str) -> Action | None:
 
 
 def choose(state: EvilBelowState, seat: int) -> Action:
-    """The acting seat's action (the active player, or the one making a choice)."""
+    """The acting seat's action (the active player, or the one making a choice), from
+    the seat's view (knowledge.py)."""
+    require_view(state)
     if state.pending is not None:
         return Action(CHOOSE, {"pick": _pick(state)})
     place = _first(state, seat, actions.PLACE)
@@ -82,7 +87,8 @@ def choose(state: EvilBelowState, seat: int) -> Action:
 
 
 def offer(state: EvilBelowState, seat: int) -> Action | None:
-    """An out-of-turn action worth taking now, or None."""
+    """An out-of-turn action worth taking now, or None, from the seat's view."""
+    require_view(state)
     if state.over or state.pending is not None or seat == state.turn:
         return None
     place = _first(state, seat, actions.PLACE)
@@ -147,27 +153,48 @@ def _counter_cost(state: EvilBelowState) -> float:
     return 0.6 * lines + (3.0 if shaky else 0.0)
 
 
+def stack_totems(state: EvilBelowState) -> tuple[list[int], int, list[int]]:
+    """What a seat knows of the totems in the Fight Stack: those it saw go in, how many
+    went in unseen (the six of setup), and the cards those may be (every totem it has
+    not seen elsewhere: these and the totem deck)."""
+    hidden = set(state.stack_hidden)
+    totems = [c for c in state.fight_stack if not content.is_attack(c)]
+    unseen = sorted(c for c in totems if c in hidden)
+    return sorted(c for c in totems if c not in hidden), len(unseen), sorted(
+        [*state.totem_deck, *unseen])
+
+
+def _draw(sampler: Rng, known: list[int], unseen: int, pool: list[int], k: int) -> list[int]:
+    """k totems off the stack as the seat can imagine them: each unseen one drawn from
+    the cards it may be."""
+    slots = sampler.sample([*known, *[-1] * unseen], k)
+    blanks = slots.count(-1)
+    guesses = iter(sampler.sample(pool, blanks)) if blanks else iter(())
+    return [c if c >= 0 else next(guesses) for c in slots]
+
+
 def reveal_worth(state: EvilBelowState) -> float:
     """How much better it is to go on than to stop now: for k more cards (k up to
     LOOKAHEAD), what the fight is worth if none of them is an attack, times the odds
     of that, less the counterattack otherwise. One card rarely meets a weakness alone,
-    so looking one card ahead would always stop. The sample is drawn from an Rng of
-    the AI's own, never from the game's."""
+    so looking one card ahead would always stop. The totems are imagined from what the
+    seat knows (`stack_totems`), with an Rng of the AI's own, never the game's."""
     f = state.fight
     assert f is not None
     cost = _counter_cost(state)
     now = _value(state, f.revealed)
-    totems = [c for c in state.fight_stack if not content.is_attack(c)]
+    known, unseen, pool = stack_totems(state)
+    count = len(known) + unseen
     size = len(state.fight_stack)
-    sampler = Rng(len(f.revealed) * 1000 + size * 31 + len(totems))
+    sampler = Rng(len(f.revealed) * 1000 + size * 31 + count)
     best = -cost
-    for k in range(1, min(LOOKAHEAD, len(totems)) + 1):
+    for k in range(1, min(LOOKAHEAD, count) + 1):
         safe = 1.0
         for i in range(k):
-            safe *= (len(totems) - i) / (size - i)
+            safe *= (count - i) / (size - i)
         worth = 0.0
         for _ in range(SAMPLES):
-            drawn = sampler.sample(totems, k)
+            drawn = _draw(sampler, known, unseen, pool, k)
             worth += _value(state, [*f.revealed, *drawn]) + content.special_reward() * sum(
                 1 for c in drawn if content.specials().get(c) and _present(state, c))
         best = max(best, safe * worth / SAMPLES - (1 - safe) * cost)
