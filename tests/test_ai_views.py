@@ -258,6 +258,29 @@ def test_the_check_would_catch_an_ai_that_reads_the_fight_stack() -> None:
     assert differ > 0
 
 
+def test_evil_below_keeps_what_went_into_the_fight_stack_openly() -> None:
+    """A totem put in from a face-up hand stays itself in every view; the six totems
+    and the attack card of setup, and an attack card put in unseen, are dealt anew."""
+    state, place = next((s, o.action) for s in eb_states(4, 11)
+                        for o in EVIL_BELOW.options(s, s.turn) if o.action.kind == "place")
+    placed = place.int_arg("card")
+    state, _ = EVIL_BELOW.apply(state, state.turn, place)
+    assert placed not in state.stack_hidden
+    assert len(state.stack_hidden) == 7  # setup's, none seen yet
+    views = [EVIL_BELOW.seat_view(eb_shadow(state, Rng(n)), 0) for n in range(1, 30)]
+    assert all(placed in v.fight_stack for v in views)
+    assert len({tuple(sorted(v.fight_stack)) for v in views}) == 1  # same in every shadow
+    truth = EVIL_BELOW.seat_view(state, 0)
+    assert placed in truth.fight_stack and placed not in truth.stack_hidden
+
+
+def test_an_evil_below_game_stored_before_it_counted_what_was_seen_hides_its_stack() -> None:
+    state, _ = EVIL_BELOW.setup([PlayerInfo("a", True), PlayerInfo("b", True)], 5, {})
+    raw = EVIL_BELOW.dump(state)
+    del raw["stack_hidden"]
+    assert EVIL_BELOW.load(raw).stack_hidden == state.fight_stack
+
+
 # ---------------------------------------------------------------- Betrayal
 
 def _placing(state: BetrayalState) -> set[str]:
