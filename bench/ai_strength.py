@@ -4,6 +4,7 @@ plays random legal moves. A script, not a test.
     python bench/ai_strength.py evilbelow --players 2-7 --games 200 [--table ai|random]
     python bench/ai_strength.py haunts --edition classic --players 4 --games 40 \
         [--match ai-ai ai-random random-ai] [--haunt KEY ...]
+    python bench/ai_strength.py cthulhu --players 2-6 --games 100
     python bench/ai_strength.py styles --game evilbelow --players 2-7 --games 500
     python bench/ai_strength.py styles --game lets_kill_this_clown --players 3-6 --games 100
 
@@ -15,7 +16,8 @@ the haunt roll held back, then the haunt is begun by key), then played out by
 `match`: "ai-ai" (heroes-traitor), "ai-random" (AI heroes, a random traitor and
 monsters), "random-ai" (random heroes, the AI traitor). A cooperative scenario has no
 traitor: its "-ai" / "-random" half is the house, which the engine always plays.
-`styles`: the careful AI (as shipped) against a rushed one (`STYLES` below: it fights
+`cthulhu`: seat 0's share of the wins, the AI against random players and at a table of
+AIs. `styles`: the careful AI (as shipped) against a rushed one (`STYLES` below: it fights
 or goes for the kill as soon as it may), on the same seeds, Evil Below or a
 cooperative Neibolt scenario.
 
@@ -48,8 +50,10 @@ from bot.games.betrayal.haunt import haunts
 from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.haunting.base import PLUGINS
 from bot.games.betrayal.state import BetrayalState
+from bot.games.cthulhu import GAME as CTHULHU
 from bot.games.evil_below import GAME as EVIL_BELOW
 from bot.games.evil_below import ai as eb_ai
+from bot.games.evil_below import content as eb_content
 from bot.games.evil_below.state import EvilBelowState
 from tests.betrayal_haunt_helpers import answer_pending, begin, edition_of, house
 
@@ -59,10 +63,18 @@ COOPERATIVE = ("the_ritual_of_chud", "lets_kill_this_clown")
 
 # ---------------------------------------------------------------- play styles
 
+def rushed_stack(state: EvilBelowState) -> bool:
+    """A rushed team's idea of a Fight Stack ready to fight with: any totem in it."""
+    return any(not eb_content.is_attack(c) for c in state.fight_stack) \
+        or sum(1 for c in state.fight_stack if eb_content.is_attack(c)) >= eb_ai.FLUSH_AT
+
+
 @contextmanager
 def _eb_rushed() -> Iterator[None]:
-    """Evil Below: fight whenever a fight is possible (bench/evil_below_balance.py)."""
-    with mock.patch.object(eb_ai, "MIN_TOTEMS", 1), mock.patch.object(eb_ai, "GOOD_STACK", 0.0):
+    """Evil Below: fight whenever a fight is possible (seeks one, rides to one, pulls
+    Pennywise in for one) with any totem in the Fight Stack."""
+    with mock.patch.object(eb_ai, "stack_is_good", rushed_stack), \
+            mock.patch.object(eb_ai, "fight_coming", rushed_stack):
         yield
 
 
@@ -196,6 +208,39 @@ def run_evilbelow(args: argparse.Namespace) -> None:
                                 "losses": dict(results)})
 
 
+def cthulhu_game(count: int, seed: int, ai_seats: int, cap: int = CAP) -> list[int]:
+    """One Cthulhu game: the first `ai_seats` seats AI, the rest random; its winners."""
+    game = CTHULHU
+    state, _ = game.setup([PlayerInfo(f"P{i}", ai=i < ai_seats) for i in range(count)],
+                          seed, {})
+    rng = Rng.from_seed(f"bench:cthulhu:{seed}:{count}")
+    for _ in range(cap):
+        seat = game.to_act(state)
+        if seat is None:
+            break
+        action = game.ai_action(state, seat) if seat < ai_seats else \
+            random_pick(game, state, seat, rng)
+        state, _ = game.apply(state, seat, action)
+    return list(state.winners)
+
+
+def run_cthulhu(args: argparse.Namespace) -> None:
+    """Seat 0's share of the wins (a shared win split): against random players, and at
+    a table of AIs (where it should be about one in `count`)."""
+    for count in player_counts(args.players):
+        for ai_seats, label in ((1, "one AI, the rest random"), (count, "every seat AI")):
+            began = time.process_time()
+            share = 0.0
+            for seed in range(args.first, args.first + args.games):
+                winners = cthulhu_game(count, seed, ai_seats)
+                share += (0 in winners) / max(1, len(winners))
+            print(f"cthulhu, {count} players, {label}: seat 0 won {share:.1f}/{args.games} "
+                  f"({100 * share / args.games:.1f}%, fair share {100 / count:.1f}%); "
+                  f"{time.process_time() - began:.0f} s CPU", flush=True)
+            log_line(args.log, {"game": "cthulhu", "players": count, "ai_seats": ai_seats,
+                                "games": args.games, "first": args.first, "seat0": share})
+
+
 def run_haunts(args: argparse.Namespace) -> None:
     keys = args.haunt or sorted(k for k, h in haunts().items()
                                 if (h.edition or "classic") == args.edition)
@@ -273,17 +318,19 @@ def main(argv: list[str] | None = None) -> int:
     hs.add_argument("--haunt", nargs="*", default=None)
     hs.add_argument("--match", nargs="*", default=["ai-ai", "ai-random", "random-ai"],
                     choices=["ai-ai", "ai-random", "random-ai", "random-random"])
+    ct = sub.add_parser("cthulhu")
     st = sub.add_parser("styles")
     st.add_argument("--game", choices=sorted(STYLES), default="evilbelow")
     st.add_argument("--style", nargs="*", default=["careful", "rushed"],
                     choices=["careful", "rushed"])
-    for p in (eb, hs, st):
+    for p in (eb, hs, ct, st):
         p.add_argument("--players", default="4", help="a count or a range, e.g. 2-7")
         p.add_argument("--games", type=int, default=50, help="games (seeds) per cell")
         p.add_argument("--first", type=int, default=0, help="first seed")
         p.add_argument("--log", default="", help="append each cell's figures (JSON lines)")
     args = parser.parse_args(argv)
-    {"evilbelow": run_evilbelow, "haunts": run_haunts, "styles": run_styles}[args.what](args)
+    {"evilbelow": run_evilbelow, "haunts": run_haunts, "cthulhu": run_cthulhu,
+     "styles": run_styles}[args.what](args)
     return 0
 
 
