@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.core.choices import PendingChoice
 from bot.core.rng import Rng
 from bot.core.views import is_view, mark
 from bot.games import walk_games
@@ -334,6 +335,19 @@ def test_betrayal_explorers_ignore_the_decks_and_the_room_stack(seed: int, steps
     seat = BETRAYAL.to_act(state)
     if seat is not None:
         _same_view_and_move(BETRAYAL, state, betrayal_shadow(state, seat, Rng(other)), seat)
+
+
+def test_a_choice_only_its_chooser_may_read_is_blank_in_anothers_view() -> None:
+    """A Crystal Ball's look lists a deck's cards to its holder alone (a private choice):
+    the holder's view keeps them, anyone else's shows that a choice is being made."""
+    state, _ = BETRAYAL.setup([PlayerInfo(f"P{i}", True) for i in range(3)], 4, {})
+    state.pending = PendingChoice(seat=1, prompt="Which card?", kind="crystal_ball_card",
+                                  labels=["Bite", "Skull"], payload={"cards": ["bite"]},
+                                  private=True)
+    mine, theirs = BETRAYAL.seat_view(state, 1), BETRAYAL.seat_view(state, 0)
+    assert mine.pending is not None and mine.pending.labels == ["Bite", "Skull"]
+    assert theirs.pending is not None and theirs.pending.labels == ["?", "?"]
+    assert theirs.pending.payload == {} and state.pending.payload == {"cards": ["bite"]}
 
 
 HAUNTS = sorted(haunts())
