@@ -32,9 +32,10 @@ Careful minus rushed, seeds 0-999, before: 2p +0.2 (+-3.1), 3p +1.2, 4p +6.6, 5p
 6p +8.2, 7p +7.5 (+-3.3..3.7); after: 2p +0.9 (+-1.2), 3p +0.8 (+-1.5), 4p +6.9, 5p
 +6.7, 6p +8.5, 7p +11.6 (+-3.4..3.7); seeds 10000-11999: 2p +0.2 (+-0.8), 3p +1.0
 (+-1.0). Haunts at 4 players (60 seeds classic, 100 Neibolt): every cell the same
-before and after, game for game (the Betrayal AIs never read a secret; now they
-cannot). Let's Kill This Clown careful - rushed, seeds 1-300: +24 / +33 / +38 / +46
-points at 3-6 players. The Ritual of Chud, seeds 1-500: +3.4 (+-4.6), +2.0 (+-5.0),
+with views as before, game for game (the Betrayal AIs never read a secret; now they
+cannot); the Ritual's drive-off then moved its AI heroes from 41 to 39 of 100.
+Let's Kill This Clown careful - rushed, seeds 1-300: +24 / +33 / +38 / +46 points at
+3-6 players. The Ritual of Chud, seeds 1-500: +3.4 (+-4.6), +2.0 (+-5.0),
 +6.0 (+-5.0), +10.0 (+-5.3). Cthulhu, seat 0's share of wins over 200 seeds, one AI
 among random players: 86 / 68 / 45 / 45 / 34% before, 86 / 64 / 47 / 42 / 35% after at
 2-6 players; at a table of AIs about a fair share, both.
