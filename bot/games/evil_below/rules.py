@@ -26,6 +26,7 @@ from bot.games.evil_below import (
     chapters,
     content,
     effects,
+    knowledge,
     setup,
     sightings,
     turns,
@@ -117,15 +118,20 @@ class EvilBelowGame(Game[EvilBelowState]):
         return [s for s in range(len(state.players))
                 if s != actor and actions.legal(state, s)] if actor is not None else []
 
-    def ai_action(self, state: EvilBelowState, seat: int) -> Action:
+    def check_ai_seat(self, state: EvilBelowState, seat: int) -> None:
         if seat != self.to_act(state):
             raise IllegalAction(say("errors.not_your_turn",
                                     player=state.players[state.turn]))
-        return ai.choose(state, seat)
 
-    def ai_offer(self, state: EvilBelowState, seat: int) -> Action | None:
+    def seat_view(self, state: EvilBelowState, seat: int) -> EvilBelowState:
+        return knowledge.seat_view(state, seat)
+
+    def decide(self, view: EvilBelowState, seat: int) -> Action:
+        return ai.choose(view, seat)
+
+    def decide_offer(self, view: EvilBelowState, seat: int) -> Action | None:
         """An AI seat's out-of-turn action now, or None to let the turn go on."""
-        return ai.offer(state, seat)
+        return ai.offer(view, seat)
 
     # ------------------------------------------------------------ apply
 

@@ -4,7 +4,8 @@ Ids are indexes: location i is board().keys[i] and owns die i; totem card c is
 location c // 7 and totem c % 7; attack cards are numbered 49..61; victim token t is a
 child unless t < attack_tokens. Piles keep their top at the end of the list.
 Face-down things (the Fight Stack's order, the decks, the victims still in the circles)
-are in here because the engine must know them; views show only what players see.
+are in here because the engine must know them; views show only what players see, and
+an AI sees only its seat's view (knowledge.py).
 """
 
 from __future__ import annotations
@@ -109,6 +110,11 @@ class EvilBelowState:
     moved: list[list[int]] = field(default_factory=list)
     eddie_sharing: bool = False
     eddie_left: int = 0
+    # The cards of the Fight Stack nobody has seen (seed 001: the six totems and the
+    # attack card of setup, an attack card put in "without revealing it"), so that a
+    # seat's view (knowledge.py) deals only these anew; every other card in the stack
+    # went in openly (a totem from a face-up hand, an attack card that just resolved).
+    stack_hidden: list[int] = field(default_factory=list)
     fight: Fight | None = None
     pending: PendingChoice | None = None
     result: str = ""
@@ -131,6 +137,11 @@ class EvilBelowState:
     def missing(self, where: int) -> int:
         return len(self.circles[where]) - self.remaining(where)
 
+    def seen(self, card: int) -> None:
+        """A card of the Fight Stack has been turned face up: it is hidden no more."""
+        if card in self.stack_hidden:
+            self.stack_hidden.remove(card)
+
     def empty(self) -> list[int]:
         return [i for i in range(len(self.circles)) if self.remaining(i) == 0]
 
@@ -144,4 +155,6 @@ class EvilBelowState:
         data["heroes"] = [Hero(**h) for h in raw["heroes"]]
         data["fight"] = Fight(**raw["fight"]) if raw.get("fight") else None
         data["held"] = HeldAttack(**raw["held"]) if raw.get("held") else None
+        # A game stored before the stack kept count of what was seen: none of it was.
+        data.setdefault("stack_hidden", list(raw["fight_stack"]))
         return cls(**data)
