@@ -32,7 +32,7 @@ from bot.games.evil_below import (
     turns,
 )
 from bot.games.evil_below.content import say
-from bot.games.evil_below.state import AFTERMATH, SIGHTINGS, EvilBelowState
+from bot.games.evil_below.state import AFTERMATH, SIGHTINGS, STATE_FORMATS, EvilBelowState
 
 
 def _aftermath(state: EvilBelowState, events: list[Event]) -> None:
@@ -74,6 +74,7 @@ def advance(state: EvilBelowState, events: list[Event]) -> None:
 class EvilBelowGame(Game[EvilBelowState]):
     key = "evilbelow"
     state_type = EvilBelowState
+    state_formats = STATE_FORMATS
     title = "IT: Evil Below"
     colour = 0xC0392B  # the red balloon
     min_players = 2

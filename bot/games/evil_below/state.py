@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.choices import PendingChoice
+from bot.core.formats import Formats
 from bot.core.rng import Rng
 from bot.core.stored import restored, stored_dict
 
@@ -155,6 +156,16 @@ class EvilBelowState:
         data["heroes"] = [Hero(**h) for h in raw["heroes"]]
         data["fight"] = Fight(**raw["fight"]) if raw.get("fight") else None
         data["held"] = HeldAttack(**raw["held"]) if raw.get("held") else None
-        # A game stored before the stack kept count of what was seen: none of it was.
-        data.setdefault("stack_hidden", list(raw["fight_stack"]))
         return cls(**data)
+
+
+def stack_hidden_added(raw: dict[str, Any]) -> dict[str, Any]:
+    """Format 0 -> 1: the Fight Stack keeps count of its cards no one has seen (what an
+    AI seat may not know). A game stored before kept no count; the cards still on the
+    stack were all dealt face down, so all of them are unseen."""
+    raw["stack_hidden"] = list(raw["fight_stack"])
+    return raw
+
+
+# Every shape the stored state has had (bot/core/formats.py): append, never edit.
+STATE_FORMATS = Formats((stack_hidden_added,))
