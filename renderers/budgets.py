@@ -15,11 +15,15 @@ Whatever the games do, the byte-budgeted caches hold at most TOTAL bytes.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
-from PIL import Image
+from PIL import Image, ImageFont
+
+from bot.core.lru import SmallCached
 
 MB = 1 << 20
 
@@ -36,8 +40,9 @@ BOARDS = 10 * MB
 # Betrayal's tiles, shared by every house (45 rooms, 13 sizes, a few looks each): 8..32
 # KB as indices; 200 channels mid-game use ~32 MB of them. Too few cost twice: a tile
 # drawn again is a new piece, so every band it lies in is new too (with 24 MB, tiles hit
-# 83 % instead of 98 % and bands 57 % instead of 75 %). 40 MB leaves room.
-TILES = 32 * MB
+# 83 % instead of 98 % and bands 57 % instead of 75 %). 200 channels in the haunt held
+# 19.6 MB (bench_channels, issue 23): 28 MB leaves room.
+TILES = 28 * MB
 # Words and lines of text, shared by every board (a channel's names, its header words):
 # 0.5..3 KB each; 200 channels use ~2.5 MB.
 TEXTS = 8 * MB
@@ -54,10 +59,27 @@ SMALL_PIECES = 1 * MB
 TEXT_MASKS = 2 * MB
 SHAPE_MASKS = 1 * MB
 
+# The small caches (`small`): once bounded by a count of entries, which bounds no bytes
+# when a key holds a text of any length. Each now has a budget of its own, its entries
+# (key and result) weighed by `rough_bytes`; 200 channels of mixed games fill none of
+# them (bench/bench_channels.py prints what each holds):
+# fonts (a FreeType face each, FONT_BYTES; boards use ~30 sizes),
+FONTS = 2 * MB
+# each measure of text (widths, advances, glyph checks, fitted sizes and lines: a text
+# and a number or two each, ~150..400 bytes; 200 channels' names and headers ~0.3 MB),
+MEASURES = MB // 2
+# each kind of layout worked out from numbers (tile parts, door orders, strips, token
+# slots, a house's arrangement, tile sizes, progress lines, a tile's fit: 0.2..3 KB),
+LAYOUTS = MB // 2
+# and each kind of ink (a fitted palette per board width and font set, INK_BYTES: a few).
+INKS = MB // 2
+# Betrayal's overviews laid out (renderers.betrayal.overview.PLACED): ~1..4 KB each, four
+# floors a house; with 1 MB, 200 channels in the haunt hit 15 % of the time.
+OVERVIEWS = 4 * MB
+
 # The most the byte-budgeted caches may hold in all, whatever the games do (the tests
-# check the registered caches' budgets add up to no more). Beside them are small caches
-# bounded by count whose entries are a few hundred bytes (fonts, layouts, measures,
-# fitted palettes: one per board width): a few MB at most.
+# check the registered caches' budgets add up to no more). Every renderer cache has a
+# byte budget (issue 23: the last count-bounded ones got theirs).
 TOTAL = 128 * MB
 
 # Measured (a fresh process, 20,000 images each): an image object costs ~560 bytes, its
@@ -75,6 +97,55 @@ def image_bytes(img: Image.Image | None) -> int:
     w, h = img.size
     palette = PALETTE_BYTES if img.mode in ("P", "PA") else 0
     return IMAGE_OVERHEAD + w * h * _PIXEL_BYTES.get(img.mode, 4) + 8 * h + palette
+
+
+# A FreeType face at a size, with the glyphs it has rendered (FreeType's own memory,
+# outside Python's sight): a generous estimate. An ink or a fitted palette: its colours,
+# its lookup image, its index of colours and its coverage ramps (256 indices a pair).
+FONT_BYTES = 64 << 10
+INK_BYTES = 64 << 10
+_REFERENCE = 8  # an object a key or result names but the cache does not own: a pointer
+_SCALAR = 32  # an int, a float, None, a bool (most are shared; a fair upper bound)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def rough_bytes(value: object) -> int:
+    """What a small cache's key or result costs, near enough: containers with what they
+    hold, texts at their size, images at `image_bytes`, dataclasses with their fields; a
+    font (the font cache's own, kept there) as a pointer."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return _SCALAR
+    if isinstance(value, (str, bytes)):
+        return sys.getsizeof(value)
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return sys.getsizeof(value) + sum(rough_bytes(v) for v in value)
+    if isinstance(value, dict):
+        return sys.getsizeof(value) + sum(rough_bytes(k) + rough_bytes(v)
+                                          for k, v in value.items())
+    if isinstance(value, Image.Image):
+        return image_bytes(value)
+    if isinstance(value, (ImageFont.FreeTypeFont, ImageFont.ImageFont)):
+        return _REFERENCE
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return sys.getsizeof(value) + sum(rough_bytes(getattr(value, f.name))
+                                          for f in dataclasses.fields(value))
+    return sys.getsizeof(value)
+
+
+def small(max_bytes: int, weigh: Callable[[Any], int] = rough_bytes
+          ) -> Callable[[Callable[P, R]], SmallCached[P, R]]:
+    """A small cache (what `functools.lru_cache` did, bounded by bytes: a hit costs a
+    dict lookup, see `bot.core.lru.SmallCached`): each entry's key and result weighed
+    once, when made (`rough_bytes`, or `weigh` for the result), within `max_bytes`."""
+    return lambda fn: SmallCached(fn, max_bytes, weigh, rough_bytes)
+
+
+def owned(nbytes: int) -> Callable[[object], int]:
+    """A weight for results a cache owns and `rough_bytes` cannot see into (a font, an
+    ink): `nbytes` each."""
+    return lambda _value: nbytes
 
 
 def caches() -> dict[str, Any]:

@@ -34,7 +34,7 @@ import math
 import struct
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from functools import lru_cache, update_wrapper
+from functools import update_wrapper
 from typing import Any, Generic, ParamSpec
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -244,7 +244,7 @@ def _text_piece(ink: Ink | None, f: ImageFont.FreeTypeFont, text: str, anchor: s
     return sprite
 
 
-@lru_cache(maxsize=4096)
+@budgets.small(budgets.MEASURES)
 def _advance(f: Font, text: str) -> float:
     """How far `text` moves the pen (fractional pixels)."""
     return float(f.getlength(text))

@@ -12,7 +12,6 @@ import io
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from types import MappingProxyType
 
 from PIL import Image, ImageDraw, ImageFont
@@ -57,7 +56,7 @@ _SUPERSAMPLE = 4
 # --------------------------------------------------------------------------- fonts
 
 
-@lru_cache(maxsize=256)
+@budgets.small(budgets.FONTS, budgets.owned(budgets.FONT_BYTES))
 def font(size: int, bold: bool = False) -> Font:
     """A font of this pixel size, cached because boards ask for the same few sizes.
 
@@ -74,7 +73,7 @@ def font(size: int, bold: bool = False) -> Font:
     return ImageFont.load_default(size=size)
 
 
-@lru_cache(maxsize=256)
+@budgets.small(budgets.MEASURES)
 def is_fallback_font(f: Font) -> bool:
     """True when no system font was found; bold then has to be faked with a stroke."""
     if not isinstance(f, ImageFont.FreeTypeFont):
@@ -88,7 +87,7 @@ def font_signature() -> tuple[object, ...]:
     return _font_signature(font(16), font(16, bold=True))
 
 
-@lru_cache(maxsize=8)
+@budgets.small(budgets.MEASURES)
 def _font_signature(regular: Font, bold: Font) -> tuple[object, ...]:
     return tuple(f.getname() if isinstance(f, ImageFont.FreeTypeFont) else type(f).__name__
                  for f in (regular, bold))
@@ -99,7 +98,7 @@ def _font_signature(regular: Font, bold: Font) -> tuple[object, ...]:
 _SUBSTITUTES = {"×": "x", "…": "...", "–": "-", "—": "-", "·": "-"}
 
 
-@lru_cache(maxsize=1024)
+@budgets.small(budgets.MEASURES)
 def has_glyph(f: Font, ch: str) -> bool:
     """Whether `f` draws `ch` as itself rather than as its missing-glyph box."""
     if not isinstance(f, ImageFont.FreeTypeFont):
@@ -116,7 +115,7 @@ def printable(text: str, f: Font) -> str:
                    for ch in text)
 
 
-@lru_cache(maxsize=4096)
+@budgets.small(budgets.MEASURES)
 def text_width(f: Font, text: str) -> int:
     return math.ceil(f.getlength(printable(text, f)))
 
@@ -148,7 +147,7 @@ def fit_text(text: str, max_width: int, size: int, *, min_size: int | None = Non
     return _fit_text(font(int(size), bold), text, max_width, int(size), int(min_size), bold)
 
 
-@lru_cache(maxsize=2048)
+@budgets.small(budgets.MEASURES)
 def _fit_text(first: Font, text: str, max_width: int, size: int, min_size: int,
               bold: bool) -> tuple[Font, str]:
     for s in range(size, min_size - 1, -1):
@@ -196,7 +195,7 @@ def fit_wrapped(text: str, max_width: int, max_lines: int, size: int, *,
                         int(min_size), bold)
 
 
-@lru_cache(maxsize=2048)
+@budgets.small(budgets.MEASURES)
 def _fit_wrapped(first: Font, text: str, max_width: int, max_lines: int, size: int,
                  min_size: int, bold: bool) -> tuple[Font, tuple[str, ...]]:
     for s in range(size, min_size - 1, -1):

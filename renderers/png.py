@@ -22,7 +22,8 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Sequence
-from functools import lru_cache
+
+from renderers import budgets
 
 BAND_ROWS = 32  # 16 rows: +10 % bytes; 64: fewer bands reused when a token moves
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -59,7 +60,7 @@ def adler32_combine(first: int, second: int, second_len: int) -> int:
     return sum1 | (sum2 << 16)
 
 
-@lru_cache(maxsize=16)
+@budgets.small(budgets.INKS)
 def palette_chunk(colours: tuple[int, ...]) -> bytes:
     """The PLTE chunk of a palette (flat r, g, b list), cached: boards share palettes."""
     return chunk(b"PLTE", bytes(colours))

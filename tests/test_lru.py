@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.lru import Lru, RecentDict, RecentSet, lru_by_bytes
+from bot.core.lru import Lru, RecentDict, RecentSet, SmallCached, lru_by_bytes
 
 
 def test_it_keeps_at_most_its_size_dropping_the_least_recently_used() -> None:
@@ -114,6 +114,36 @@ def test_lru_by_bytes_caches_by_arguments_within_its_budget() -> None:
     assert calls == [30, 30, 50, 30]
     letters.cache_clear()
     assert letters.cache_info().currsize == 0
+
+
+def test_a_small_cache_weighs_key_and_result_and_stays_in_its_bytes() -> None:
+    """SmallCached (the renderers' fonts, measures, layouts): a hit is the kept result,
+    each entry weighs its key and its result, the first made goes first past the
+    budget, and a result heavier than the budget is returned but not kept."""
+    calls: list[str] = []
+
+    def shout(text: str) -> str:
+        calls.append(text)
+        return text.upper()
+
+    cached = SmallCached(shout, 100, len, lambda key: 10 * len(key))
+    assert cached("ab") == "AB" and cached("ab") == "AB"
+    assert calls == ["ab"]  # the second was a hit
+    info = cached.cache_info()
+    assert (info.hits, info.misses, info.currsize, info.currbytes) == (1, 1, 1, 2 + 10)
+    for text in ("cd" * 10, "ef" * 10, "gh" * 10):  # 30 bytes each
+        cached(text)
+    info = cached.cache_info()
+    assert info.currbytes <= 100 and info.currsize == 3  # "ab" went first
+    calls.clear()
+    cached("ab")
+    assert calls == ["ab"]
+    calls.clear()
+    assert cached("x" * 200) == "X" * 200 and cached("x" * 200) == "X" * 200
+    assert calls == ["x" * 200] * 2  # too heavy to keep: made again
+    assert cached.cache_info().currbytes <= 100
+    cached.cache_clear()
+    assert cached.cache_info().currsize == 0 and cached.cache_info().currbytes == 0
 
 
 def test_recent_dict_and_set_keep_the_most_recently_written() -> None:

@@ -1,5 +1,5 @@
 """The renderers' caches are bounded by bytes (renderers/budgets.py, issue 19): every cache
-has a byte budget or is one of the few small count-bounded ones, the budgets add up to
+has a byte budget (the small ones too), the budgets add up to
 no more than the stated total, a cache filled past its budget stays under it while the
 boards stay exactly what cold caches draw, and an entry is weighed at what it costs."""
 
@@ -23,19 +23,6 @@ from bot.games.base import PlayerInfo
 from renderers import budgets, canvas, heap
 
 ROOT = Path(__file__).resolve().parent.parent
-# Count-bounded caches whose entries are small (a font, a measure, a layout, a fitted
-# palette per board width): name -> the most entries each may hold.
-SMALL = {
-    "common.font": 256, "common.text_width": 4096, "common.has_glyph": 1024,
-    "common._fit_text": 2048, "common._fit_wrapped": 2048, "common._font_signature": 8,
-    "common.is_fallback_font": 256, "canvas._advance": 4096, "png.palette_chunk": 16,
-    "betrayal.tiles._tile_parts": 64, "betrayal.tiles._doors": 256,
-    "betrayal.tiles._strip_layout_cached": 1024, "betrayal.explorers._token_slots_cached": 256,
-    "betrayal.layout._choose_layout_cached": 4096, "betrayal.layout._progress_lines": 1024,
-    "betrayal.layout.tile_sizes": 16, "betrayal.map._ink": 4, "betrayal.board._fit": 64,
-    "cthulhu._ink": 8,
-    "evilbelow._ink": 8, "evilbelow._palette": 8,
-}
 KINDS = ("cthulhu", "betrayal", "evilbelow")
 TIGHT = 64 << 10  # the budget every cache gets for the filling test
 
@@ -57,16 +44,15 @@ def byte_caches() -> dict[str, Any]:
             if getattr(cache.cache_info(), "maxbytes", None) is not None}
 
 
-def test_every_renderer_cache_has_a_byte_budget_or_is_small() -> None:
+def test_every_renderer_cache_has_a_byte_budget() -> None:
+    """Every cache, the small ones too (fonts, measures of text, layouts, inks): a count
+    of entries bounds no bytes when a key holds a text of any length (issue 23)."""
     found = all_caches()
     assert len(found) > 30  # the scan sees the renderers' caches at all
     for name, cache in found.items():
         info = cache.cache_info()
-        if getattr(info, "maxbytes", None) is not None:
-            assert info.maxbytes > 0, name
-        else:
-            assert name in SMALL, f"{name} is bounded by neither bytes nor a known count"
-            assert info.maxsize is not None and info.maxsize <= SMALL[name], name
+        assert getattr(info, "maxbytes", None) is not None, f"{name} has no byte budget"
+        assert info.maxbytes > 0, name
     total = sum(cache.cache_info().maxbytes for cache in byte_caches().values())
     assert total <= budgets.TOTAL, f"{total / 2**20:.0f} MB > {budgets.TOTAL / 2**20:.0f} MB"
 

@@ -7,7 +7,8 @@ reuse, whose sizes differ a hundredfold (a word, a 180 px tile), so those also c
 bytes. `functools.lru_cache` would do when the key is the whole argument; this one lets
 the caller check a hit against something the key cannot hold (the content object a
 result was derived from). Locked: games are played and boards drawn in worker threads.
-`lru_by_bytes` is `functools.lru_cache` bounded by bytes; `RecentDict` and `RecentSet`
+`lru_by_bytes` is `functools.lru_cache` bounded by bytes, `SmallCached` the same for hot
+small results (a hit without a lock); `RecentDict` and `RecentSet`
 are the event loop's per-channel memories, bounded by count.
 """
 
@@ -129,6 +130,61 @@ class BytesCached(Generic[P, R]):
 
     def cache_clear(self) -> None:
         self.kept.cache_clear()
+
+
+class SmallCached(Generic[P, R]):
+    """A function's results kept by bytes, for the small, hot caches (a font, a text's
+    width, a layout: asked for hundreds of times a board): a hit is one dict lookup, no
+    lock and no reordering, since an `Lru`'s bookkeeping cost more than these functions
+    save. So the entry made longest ago goes first once `max_bytes` is passed (made,
+    not used: these budgets are sized never to be reached in play). Each entry weighs
+    `weigh(result) + weigh_key(key)`, measured once, when made."""
+
+    def __init__(self, fn: Callable[P, R], max_bytes: int, weigh: Callable[[R], int],
+                 weigh_key: Callable[[Hashable], int]) -> None:
+        if max_bytes < 1:
+            raise ValueError("a cache with a byte budget needs at least one byte")
+        self.fn = fn
+        self.max_bytes = max_bytes
+        self.weigh = weigh
+        self.weigh_key = weigh_key
+        self._entries: dict[Hashable, tuple[R, int]] = {}
+        self._bytes = 0
+        self.hits = self.misses = 0
+        self._lock = Lock()  # writers only: a reader's dict lookup is atomic
+        update_wrapper(self, fn)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+        found = self._entries.get(key)
+        if found is not None:
+            self.hits += 1  # a count for the benches: a lost increment is harmless
+            return found[0]
+        value = self.fn(*args, **kwargs)
+        nbytes = self.weigh(value) + self.weigh_key(key)
+        with self._lock:
+            self.misses += 1
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            if nbytes <= self.max_bytes:
+                self._entries[key] = (value, nbytes)
+                self._bytes += nbytes
+            while self._bytes > self.max_bytes:
+                oldest = next(iter(self._entries))
+                self._bytes -= self._entries.pop(oldest)[1]
+        return value
+
+    def cache_info(self) -> CacheInfo:
+        with self._lock:
+            return CacheInfo(self.hits, self.misses, 1 << 20, len(self._entries),
+                             self.max_bytes, self._bytes)
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+            self.hits = self.misses = 0
 
 
 def lru_by_bytes(max_bytes: int, weigh: Callable[[R], int], size: int = 1 << 20

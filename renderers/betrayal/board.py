@@ -19,13 +19,13 @@ read exactly what was drawn where (legibility as displayed, tokens uncovered).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
 from bot.games.betrayal.view import FLOORS, MapView
 from bot.games.betrayal.views import map_view
+from renderers import budgets
 from renderers.betrayal.explorers import (
     _draw_figures,
     _draw_roster,
@@ -210,7 +210,7 @@ def _span(lo: int, hi: int, at: int, n: int) -> tuple[int, int]:
     return start, start + n - 1
 
 
-@lru_cache(maxsize=64)
+@budgets.small(budgets.LAYOUTS)
 def _fit(cols: int, rows: int, w: int, h: int, t_min: int, t_max: int,
          title: int, pad: int, s: float) -> tuple[int, int, int]:
     """The biggest tile size for a cols x rows grid in a w x h panel (TILE_MIN at

@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
@@ -82,7 +81,7 @@ def _token_slots(n: int, t: int, strip_rows: int = 1,
     return _token_slots_cached(max(1, n), t, strip_rows, tf)
 
 
-@lru_cache(maxsize=256)
+@budgets.small(budgets.LAYOUTS)
 def _token_slots_cached(n: int, t: int, strip_rows: int,
                         tf: int) -> tuple[tuple[int, int, int, int, int], ...]:
     parts = _tile_parts(t, tf)

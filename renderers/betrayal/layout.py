@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from bot.games.betrayal.view import FLOORS, MapView
+from renderers import budgets
 from renderers.betrayal.explorers import _groups, place_figures, roster_chips
 from renderers.betrayal.fonts import (  # noqa: F401
     FOOTER_FONT,
@@ -167,7 +167,7 @@ def _frame(view: MapView, width: int) -> _Frame:
     )
 
 
-@lru_cache(maxsize=1024)
+@budgets.small(budgets.LAYOUTS)
 def _progress_lines(parts: tuple[str, ...], room: int, size: int,
                     fonts: tuple[object, ...]) -> tuple[str, ...]:
     """`progress_lines` for these parts (`fonts` only keys the cache)."""
@@ -253,7 +253,7 @@ def _choose_layout(cells: dict[str, tuple[int, int]], width: int,
 
 
 # Every channel's house grows its own way: room for the extents of a few hundred.
-@lru_cache(maxsize=4096)
+@budgets.small(budgets.LAYOUTS)
 def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
                           fr: _Frame) -> tuple[str, Node, int]:
     """The arrangement and tile size to draw with.
@@ -311,7 +311,7 @@ def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
     return choice
 
 
-@lru_cache(maxsize=16)
+@budgets.small(budgets.LAYOUTS)
 def tile_sizes(t_min: int, t_max: int) -> tuple[int, ...]:
     """The tile sizes a map may use, ascending: TILE_STEPS even ratios from t_min up."""
     if t_max <= t_min:

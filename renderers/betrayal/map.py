@@ -12,7 +12,6 @@ changes it; a render maps nothing and the encoder gets the indices as they are.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
@@ -434,7 +433,7 @@ def compose(view: MapView, width: int, ink: Ink | None) -> Canvas:
     return canvas
 
 
-@lru_cache(maxsize=4)
+@budgets.small(budgets.INKS, budgets.owned(budgets.INK_BYTES))
 def _ink(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> Ink:
     """The map's palette, fitted once per width to a made-up house drawn with every
     explorer colour, those and the flat colours pinned. No game's explorers choose it,

@@ -346,8 +346,9 @@ def _set_items(items: Sequence[Item], at: list[tuple[int, int]], x0: int, y0: in
 
 # Laid-out overviews by everything their layout reads: a board's overviews of the
 # floors nobody moved on are laid out as before (the search for chip places was a sixth
-# of a Betrayal render). An entry is ~100 bytes a room and mark.
-PLACED: Lru[Hashable, Marks] = register(Lru(1 << 20, budgets.SMALL_PIECES, "PLACED"))
+# of a Betrayal render). An entry is ~100 bytes a room and mark, within
+# budgets.OVERVIEWS (4 MB: 200 channels' houses, four floors each).
+PLACED: Lru[Hashable, Marks] = register(Lru(1 << 20, budgets.OVERVIEWS, "PLACED"))
 _PLACED_BYTES = 600
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -93,7 +92,7 @@ class TileParts:
     name_lines: int = 2  # the name wraps onto this many lines at most
 
 
-@lru_cache(maxsize=64)
+@budgets.small(budgets.LAYOUTS)
 def _tile_parts(t: int, tf: int = 0) -> TileParts:
     """The parts of a tile of side t whose text is never below tf px."""
     text = max(7, tf)
@@ -145,7 +144,7 @@ def _look(tile: TileView, links: dict[str, tuple[str, ...]]) -> TileLook:
             haunted)
 
 
-@lru_cache(maxsize=256)
+@budgets.small(budgets.LAYOUTS)
 def _doors(doors: tuple[str, ...]) -> tuple[str, ...]:
     """A tile's doors in N, E, S, W order (asked for every tile of every render)."""
     return tuple(d for d in SIDES if d in doors)
@@ -305,7 +304,7 @@ def _strip_layout(look: TileLook, t: int, tf: int = 0) -> tuple[tuple[StripItem,
     return _strip_layout_cached(look, t, tf, font_signature())
 
 
-@lru_cache(maxsize=1024)
+@budgets.small(budgets.LAYOUTS)
 def _strip_layout_cached(look: TileLook, t: int, tf: int,
                          fonts: tuple[object, ...]) -> tuple[tuple[StripItem, ...], int]:
     _, _, _, symbol, tokens, pile, _, _, links, haunted = look

@@ -23,11 +23,10 @@ a state, and a band is described by the pieces in it.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image
 
 from bot.games.cthulhu.state import RUMBLES, Character, CthulhuState, Room
+from renderers import budgets
 from renderers.canvas import Ink, register
 from renderers.common import (
     BLACK,
@@ -110,7 +109,7 @@ def _sample_states(colours: tuple[Colour, ...]) -> list[CthulhuState]:
     return [mid, over]
 
 
-@lru_cache(maxsize=8)
+@budgets.small(budgets.INKS, budgets.owned(budgets.INK_BYTES))
 def _ink(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> Ink:
     samples = [compose(state, width, None).image for state in _sample_states(colours)]
     return Ink(make_palette(samples, exact=FLAT_COLOURS + colours))  # type: ignore[arg-type]

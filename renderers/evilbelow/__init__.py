@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -664,7 +663,7 @@ def _sample() -> BoardView:
                    dice=dice, roller="Player 1", cards=cards)
 
 
-@lru_cache(maxsize=8)
+@budgets.small(budgets.INKS, budgets.owned(budgets.INK_BYTES))
 def _palette(width: int, fonts: tuple[object, ...]) -> Any:
     del fonts  # part of the key only: new fonts draw new edges
     colours = tuple(parse_colour(c) for c in content.board().colours)
@@ -679,7 +678,7 @@ def palette(width: int) -> Any:
     return _palette(int(width), font_signature())
 
 
-@lru_cache(maxsize=8)
+@budgets.small(budgets.INKS, budgets.owned(budgets.INK_BYTES))
 def _ink(width: int, fonts: tuple[object, ...]) -> Ink:
     return Ink(_palette(width, fonts))
 
