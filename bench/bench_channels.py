@@ -82,6 +82,7 @@ from bot.games.betrayal import GAME as BETRAYAL
 from bot.games.betrayal import editions, haunt
 from bot.games.evil_below import GAME as EVIL_BELOW
 from bot.live_message import step
+from bot.metrics import Recorder
 from bot.sessions import Post, Sessions
 from bot.store import SqliteStore, Table, open_store
 from renderers import budgets, png
@@ -181,6 +182,17 @@ class LiveOutlet(NullOutlet):
                                                                  message_id=message))
 
 
+class RenderClock(Recorder):
+    """The ms spent drawing boards so far (the worker reports each render): an action's
+    share of render is read around it."""
+
+    def __init__(self) -> None:
+        self.ms = 0.0
+
+    def rendered(self, game: str, seconds: float) -> None:
+        self.ms += seconds * 1000
+
+
 # -- the floors -------------------------------------------------------------------------------
 
 def idat_chunks(data: bytes) -> list[bytes]:
@@ -264,6 +276,8 @@ class Tally:
     floor: list[float] = field(default_factory=list)
     bands: list[float] = field(default_factory=list)
     first: list[bool] = field(default_factory=list)
+    changed: list[float] = field(default_factory=list)  # share of bands, past the first
+    render: list[float] = field(default_factory=list)  # ms of it drawing the board
 
     def later(self, values: list[float]) -> list[float]:
         return [v for v, f in zip(values, self.first, strict=True) if not f]
@@ -313,7 +327,8 @@ def rss_mb() -> float:
 
 
 async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore,
-                      floors: Floors, channels: list[int], rounds: int) -> Tally:
+                      floors: Floors, channels: list[int], rounds: int,
+                      renders: RenderClock) -> Tally:
     tally = Tally()
     live = list(channels)
     seen: dict[int, bytes] = {}
@@ -321,6 +336,7 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
     for _ in range(rounds):
         for channel in list(live):
             pick += 7
+            drawn = renders.ms
             t0 = time.perf_counter()
             if not await click(sessions, outlet, channel, pick):
                 live.remove(channel)
@@ -331,9 +347,12 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
             assert table is not None and post.image is not None
             base = await floors.store_ms(table)
             tally.took.append(took)
+            tally.render.append(renders.ms - drawn)
             tally.floor.append(base + encode_ms(post.image))
-            tally.bands.append(base + bands_ms(post.image, changed_bands(
-                post.image, seen.get(channel))))
+            changed = changed_bands(post.image, seen.get(channel))
+            tally.bands.append(base + bands_ms(post.image, changed))
+            if channel in seen:
+                tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
             tally.first.append(channel not in seen)
             seen[channel] = post.image
     return tally
@@ -393,7 +412,8 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
     channels = await seed_channels(store, game, args.channels, args.seed)
     made = time.perf_counter() - t0
     outlet = LiveOutlet(store=store)
-    sessions = Sessions(store, outlet)
+    renders = RenderClock()
+    sessions = Sessions(store, outlet, metrics=renders)
     await sessions.warm_up()
     gc.collect()
     gc.freeze()
@@ -402,11 +422,20 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
           f"{load()}; RSS {rss_mb():.0f} MB", flush=True)
     with quiet_haunt(game):
         caches = cache_counts()
-        tally = await round_robin(sessions, outlet, store, floors, channels, args.rounds)
+        tally = await round_robin(sessions, outlet, store, floors, channels, args.rounds,
+                                  renders)
         print(f"  {len(tally.took)} actions in {args.rounds} rounds; boards uploaded "
               f"{outlet.uploads}, kept {outlet.kept}", flush=True)
         print("  " + tally.line("floor", tally.floor))
         print("  " + tally.line("bands", tally.bands), flush=True)
+        later_render, later_took = tally.later(tally.render), tally.later(tally.took)
+        print(f"  of an action (past the first): the board drawn "
+              f"{statistics.mean(later_render):.2f} ms mean, "
+              f"{sum(later_render) / sum(later_took):.0%} of its time")
+        if tally.changed:
+            print(f"  bands changed from the channel's board before: mean "
+                  f"{statistics.mean(tally.changed):.0%} "
+                  f"p50 {statistics.median(tally.changed):.0%}")
         print("  caches (hits, held/budget): " + "; ".join(cache_lines(caches)))
         alive = [c for c in channels if (await store.load(c)) is not None]
         if args.together:
