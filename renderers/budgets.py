@@ -41,8 +41,8 @@ BOARDS = 10 * MB
 # KB as indices; 200 channels mid-game use ~32 MB of them. Too few cost twice: a tile
 # drawn again is a new piece, so every band it lies in is new too (with 24 MB, tiles hit
 # 83 % instead of 98 % and bands 57 % instead of 75 %). 200 channels in the haunt held
-# 19.6 MB (bench_channels, issue 23): 28 MB leaves room.
-TILES = 28 * MB
+# 19.6 MB (bench_channels, issue 23): 24 MB leaves room.
+TILES = 24 * MB
 # Words and lines of text, shared by every board (a channel's names, its header words):
 # 0.5..3 KB each; 200 channels use ~2.5 MB.
 TEXTS = 8 * MB
@@ -63,8 +63,9 @@ SHAPE_MASKS = 1 * MB
 # when a key holds a text of any length. Each now has a budget of its own, its entries
 # (key and result) weighed by `rough_bytes`; 200 channels of mixed games fill none of
 # them (bench/bench_channels.py prints what each holds):
-# fonts (a FreeType face each, FONT_BYTES; boards use ~30 sizes),
-FONTS = 2 * MB
+# fonts (a FreeType face each, FONT_BYTES; three games' boards use ~30 sizes and
+# weights, and a font let go is a new object, which every piece keyed by it misses),
+FONTS = 8 * MB
 # each measure of text (widths, advances, glyph checks, fitted sizes and lines: a text
 # and a number or two each, ~150..400 bytes; 200 channels' names and headers ~0.3 MB),
 MEASURES = MB // 2

@@ -330,8 +330,9 @@ def mix(a: Colour, b: Colour, t: float) -> Colour:
 # which keeps the PNG small and lets tests sample colours.
 
 
-@lru_by_bytes(budgets.SHAPE_MASKS, budgets.image_bytes)
 def _rounded_mask(w: int, h: int, radius: int) -> Image.Image:
+    """Not cached: only `_rounded_parts` asks, and it keeps what it cuts from the mask
+    (a cache here hit 0 % of the time and held its whole 1 MB: bench_channels)."""
     k = _SUPERSAMPLE
     big = Image.new("L", (w * k, h * k), 0)
     ImageDraw.Draw(big).rounded_rectangle((0, 0, w * k - 1, h * k - 1),
