@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import dataclasses
 import gc
 import io
@@ -61,6 +62,7 @@ import struct
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -193,6 +195,37 @@ class RenderClock(Recorder):
         self.ms += seconds * 1000
 
 
+class Steps:
+    """Wall ms each step of the door took, summed as it goes: every store call the
+    door and the live post await, and the worker's rules and delivery plan (the plan
+    holds the render, which `RenderClock` tells apart)."""
+
+    STORE = ("load", "load_latest", "save", "mark_delivered", "undelivered", "get_live",
+             "set_live", "played", "undo_points")
+    WORKER = ("move", "plan")
+
+    def __init__(self) -> None:
+        self.ms: collections.Counter[str] = collections.Counter()
+
+    def watch(self, store: SqliteStore, sessions: Sessions) -> None:
+        for name in self.STORE:
+            self._time(store, name, f"store.{name}")
+        for name in self.WORKER:
+            self._time(sessions.worker, name, f"worker.{name}")
+
+    def _time(self, owner: object, name: str, label: str) -> None:
+        inner: Callable[..., Awaitable[Any]] = getattr(owner, name)
+
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return await inner(*args, **kwargs)
+            finally:
+                self.ms[label] += (time.perf_counter() - t0) * 1000
+
+        setattr(owner, name, timed)
+
+
 # -- the floors -------------------------------------------------------------------------------
 
 def idat_chunks(data: bytes) -> list[bytes]:
@@ -276,6 +309,7 @@ class Tally:
     floor: list[float] = field(default_factory=list)
     bands: list[float] = field(default_factory=list)
     first: list[bool] = field(default_factory=list)
+    steps: collections.Counter[str] = field(default_factory=collections.Counter)  # later
     changed: list[float] = field(default_factory=list)  # share of bands, past the first
     render: list[float] = field(default_factory=list)  # ms of it drawing the board
 
@@ -328,7 +362,7 @@ def rss_mb() -> float:
 
 async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore,
                       floors: Floors, channels: list[int], rounds: int,
-                      renders: RenderClock) -> Tally:
+                      renders: RenderClock, steps: Steps) -> Tally:
     tally = Tally()
     live = list(channels)
     seen: dict[int, bytes] = {}
@@ -336,7 +370,7 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
     for _ in range(rounds):
         for channel in list(live):
             pick += 7
-            drawn = renders.ms
+            drawn, before = renders.ms, steps.ms.copy()
             t0 = time.perf_counter()
             if not await click(sessions, outlet, channel, pick):
                 live.remove(channel)
@@ -354,6 +388,9 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
             if channel in seen:
                 tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
             tally.first.append(channel not in seen)
+            if channel in seen:
+                tally.steps.update(steps.ms - before)
+                tally.steps["render"] += renders.ms - drawn
             seen[channel] = post.image
     return tally
 
@@ -414,6 +451,8 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
     outlet = LiveOutlet(store=store)
     renders = RenderClock()
     sessions = Sessions(store, outlet, metrics=renders)
+    steps = Steps()
+    steps.watch(store, sessions)
     await sessions.warm_up()
     gc.collect()
     gc.freeze()
@@ -423,7 +462,7 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
     with quiet_haunt(game):
         caches = cache_counts()
         tally = await round_robin(sessions, outlet, store, floors, channels, args.rounds,
-                                  renders)
+                                  renders, steps)
         print(f"  {len(tally.took)} actions in {args.rounds} rounds; boards uploaded "
               f"{outlet.uploads}, kept {outlet.kept}", flush=True)
         print("  " + tally.line("floor", tally.floor))
@@ -432,6 +471,13 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
         print(f"  of an action (past the first): the board drawn "
               f"{statistics.mean(later_render):.2f} ms mean, "
               f"{sum(later_render) / sum(later_took):.0%} of its time")
+        later = len(later_took)
+        tally.steps["worker.plan"] -= tally.steps["render"]  # the plan without its board
+        rest = sum(later_took) - sum(tally.steps.values())
+        print("  an action's steps, ms mean: " + ", ".join(
+            f"{label} {ms / later:.2f}" for label, ms in tally.steps.most_common()
+            if ms / later >= 0.01) + f", the rest (locks, the loop, the outlet) "
+            f"{rest / later:.2f}")
         if tally.changed:
             print(f"  bands changed from the channel's board before: mean "
                   f"{statistics.mean(tally.changed):.0%} "
