@@ -8,12 +8,13 @@ import inspect
 
 import pytest
 
-from bot.games.betrayal.haunting import base, load_plugins
+from bot.games.betrayal import loading
+from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.parts import PARTS, CombatHooks, MovementHooks, TurnHooks
 from bot.games.betrayal.state import BetrayalState
 from tests.betrayal_haunt_helpers import haunted
 
-load_plugins()
+loading.load()
 HOOKS = {name: part for part in PARTS for name, _ in inspect.getmembers(part, inspect.isfunction)}
 
 

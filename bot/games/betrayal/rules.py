@@ -17,41 +17,26 @@ from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.games.base import Game, PlayerInfo
-from bot.games.betrayal import (  # noqa: F401  (decks, haunt: they register steps)
+from bot.games.betrayal import (
     actions,
     ai,
     chapters,
     content,
-    decks,
     editions,
     effects,
-    haunt,
     knowledge,
     links,
+    loading,
     setup,
     turn,
     views,
 )
-from bot.games.betrayal.cards import (  # noqa: F401  (they register their handlers)
-    attacks,
-    basics,
-    events_a,
-    events_b,
-    haunt_cards,
-    items,
-    omens,
-    rolls,
-    rooms,
-    token_events,
-    tokens,
-)
 from bot.games.betrayal.content import say
 from bot.games.betrayal.context import Ctx, explorer_name
-from bot.games.betrayal.haunting import flow, house, load_plugins, sides  # noqa: F401  (house: steps)
+from bot.games.betrayal.haunting import flow, sides
 from bot.games.betrayal.state import BetrayalState
 
-load_plugins()  # every haunt's rules, so a game restored mid-haunt keeps them
-editions.load_all()  # every edition (each expansion's scenarios), for the same reason
+loading.load()  # every card, haunt and edition, so a game restored mid-haunt keeps its rules
 
 
 class BetrayalGame(Game[BetrayalState]):

@@ -11,11 +11,18 @@ progress: "dawn" (True once the last round of the night is over: the heroes have
 
 from __future__ import annotations
 
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunting import monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.haunting.parts import AIHooks, CombatHooks, TurnHooks
-from bot.games.betrayal.state import BetrayalState, Monster
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    CombatHooks,
+    Ctx,
+    HauntPlugin,
+    Monster,
+    TurnHooks,
+    monsters,
+    register,
+    sides,
+)
 
 SERVANT = "servant"
 # One servant per floor at the start (seed 003), on the floor's landing: the three rooms
