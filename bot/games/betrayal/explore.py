@@ -299,7 +299,7 @@ def _spots(state: BetrayalState, room: str, floor: str) -> list[tuple[Cell, int]
     return free_spots(layout, room, floor) or free_spots(layout, room, floor, keep_open=False)
 
 
-def _cell_label(state: BetrayalState, cell: Cell) -> str:
+def cell_label(state: BetrayalState, cell: Cell) -> str:
     layout = Layout.of(state)
     for d in DIRS:
         n = house.step(cell, d)
@@ -334,10 +334,10 @@ def _place_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         pause(ctx, frame, {"_place_spot": spec}, "spot_cell",
               content.say("prompts.where_room", room=content.room(room).name,
                           floor=content.say(f"floors.{floor}")),
-              [_cell_label(state, c) for c in cells])
+              [cell_label(state, c) for c in cells])
         return
     spec["spots"] = [[list(c), r] for c, r in spots]
-    labels = [content.say("labels.spot", cell=_cell_label(state, c),
+    labels = [content.say("labels.spot", cell=cell_label(state, c),
                           rotation=rotation_label(room, r)) for c, r in spots]
     pause(ctx, frame, {"_place_spot": spec}, "spot", content.say(
         "prompts.where_room", room=content.room(room).name,
