@@ -77,7 +77,8 @@ from cogs.rights import table_check
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.help")  # the table's own cogs
+EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.help",
+              "cogs.stats")  # the table's own cogs
 COGS = "cogs"  # the package holding each game's cog, cogs/<key>.py
 ATTEND_WORKERS = 4  # games resumed side by side after a start
 RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
