@@ -17,6 +17,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.explore import CELL_LIMIT, _cell_label, explore_like, rotation_label
 from bot.games.betrayal.haunting import base, sides
+from bot.games.betrayal.haunting.parts import MovementHooks
 from bot.games.betrayal.house import (
     ROOTS,
     Layout,
@@ -267,7 +268,7 @@ def _elevator(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                 ctx.push([{"damage": {"kind": "physical", "dice": 1}}], seat,
                          "mystic_elevator", "room")
         return
-    floors = base.for_state(state).elevator_floors(state, total,
+    floors = base.hooks(state, MovementHooks).elevator_floors(state, total,
                                                    ELEVATOR_FLOORS[min(total, 4)])
     spots = elevator_spots(state, tile_id, floors)
     if not spots:

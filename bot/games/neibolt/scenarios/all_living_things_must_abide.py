@@ -28,6 +28,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import combat, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, load_data, register
+from bot.games.betrayal.haunting.parts import AIHooks, BoardHooks, CombatHooks, TurnHooks
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 from bot.games.neibolt import names
 from bot.games.neibolt.encounters import bury
@@ -126,7 +127,7 @@ def weakness_met(state: BetrayalState, monster: Monster, seat: int, weapon: str)
 
 
 @register(KEY)
-class AllLivingThingsMustAbide(HauntPlugin):
+class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     # ---------------------------------------------------------------- setup
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state

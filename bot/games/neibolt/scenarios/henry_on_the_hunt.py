@@ -23,6 +23,7 @@ from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import change, pause, step
 from bot.games.betrayal.haunting import monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import AIHooks, BoardHooks, CombatHooks, TurnHooks
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 from bot.games.neibolt.encounters import bury
 
@@ -78,7 +79,7 @@ def armed(state: BetrayalState, seat: int) -> bool:
 
 
 @register(KEY)
-class HenryOnTheHunt(HauntPlugin):
+class HenryOnTheHunt(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     # ---------------------------------------------------------------- setup
     def setup(self, ctx: Ctx) -> None:
         """The switchblade, Hockstetter in Henry's room, the kill list (public)."""

@@ -36,6 +36,13 @@ from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import combat, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import (
+    AIHooks,
+    BoardHooks,
+    CombatHooks,
+    HouseHooks,
+    TurnHooks,
+)
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 from bot.games.neibolt import encounters
 
@@ -65,7 +72,7 @@ def sees(state: BetrayalState, tile: int) -> set[int]:
 
 
 @register(KEY)
-class LetsKillThisClown(HauntPlugin):
+class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHooks, AIHooks):
     cooperative = True
 
     # ---------------------------------------------------------------- setup

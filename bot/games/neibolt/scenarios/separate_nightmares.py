@@ -32,6 +32,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import monsters, sides
 from bot.games.betrayal.haunting.base import PLUGINS, HauntPlugin, register
+from bot.games.betrayal.haunting.parts import AIHooks, BoardHooks, MovementHooks, TurnHooks
 from bot.games.betrayal.house import DIRS, cell_of, doors, opposite, plan
 from bot.games.betrayal.links import distances_to, graph_of
 from bot.games.betrayal.movement import ask_tile, place_explorer
@@ -237,7 +238,7 @@ def _slots(count: int, spread: int) -> list[tuple[int, int]]:
 # ---------------------------------------------------------------- the plugin
 
 @register(KEY)
-class SeparateNightmares(HauntPlugin):
+class SeparateNightmares(HauntPlugin, TurnHooks, MovementHooks, BoardHooks, AIHooks):
     def nightmares(self) -> dict[str, dict[str, Any]]:
         return dict(self.data.raw.get("nightmares") or {})
 

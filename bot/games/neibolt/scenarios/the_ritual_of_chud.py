@@ -37,6 +37,14 @@ from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import combat, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import (
+    AIHooks,
+    BoardHooks,
+    CombatHooks,
+    HouseHooks,
+    MovementHooks,
+    TurnHooks,
+)
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 from bot.games.neibolt.names import rooms
 
@@ -126,7 +134,8 @@ def _set(state: BetrayalState, owner: int, at: str, where: int | None = None) ->
 
 
 @register(KEY)
-class TheRitualOfChud(HauntPlugin):
+class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatHooks,
+                      BoardHooks, AIHooks):
     cooperative = True
 
     # ---------------------------------------------------------------- setup

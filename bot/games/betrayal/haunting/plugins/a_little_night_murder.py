@@ -14,6 +14,7 @@ from __future__ import annotations
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import AIHooks, CombatHooks, TurnHooks
 from bot.games.betrayal.state import BetrayalState, Monster
 
 SERVANT = "servant"
@@ -25,7 +26,7 @@ FAR = 99  # a room no threat can reach
 
 
 @register("a_little_night_murder")
-class ALittleNightMurder(HauntPlugin):
+class ALittleNightMurder(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state
         traitor = sides.traitor(state)

@@ -24,6 +24,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import AIHooks, BoardHooks, CombatHooks, TurnHooks
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
 KEY = "better_with_friends"
@@ -95,7 +96,7 @@ def next_to_flood(state: BetrayalState) -> int | None:
 
 
 @register(KEY)
-class BetterWithFriends(HauntPlugin):
+class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     # ---------------------------------------------------------------- setup
 
     def setup(self, ctx: Ctx) -> None:

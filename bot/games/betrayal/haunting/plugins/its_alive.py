@@ -22,6 +22,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import combat, flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import AIHooks, CombatHooks, TurnHooks
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
 KEY = "its_alive"
@@ -51,7 +52,7 @@ def vital_organs(state: BetrayalState) -> list[Monster]:
 
 
 @register(KEY)
-class ItsAlive(HauntPlugin):
+class ItsAlive(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     # ---------------------------------------------------------------- setup
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state

@@ -23,6 +23,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import AIHooks, TurnHooks
 from bot.games.betrayal.state import BetrayalState, Frame
 
 KEY = "offspring"
@@ -56,7 +57,7 @@ def plant_tile(state: BetrayalState) -> int:
 
 
 @register(KEY)
-class Offspring(HauntPlugin):
+class Offspring(HauntPlugin, TurnHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state
         assert state.haunt is not None

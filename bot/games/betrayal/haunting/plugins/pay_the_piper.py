@@ -15,13 +15,14 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import AIHooks, TurnHooks
 from bot.games.betrayal.state import BetrayalState, Frame
 
 CHAMBER = "pentagram_chamber"
 
 
 @register("pay_the_piper")
-class PayThePiper(HauntPlugin):
+class PayThePiper(HauntPlugin, TurnHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state
         traitor = sides.traitor(state)

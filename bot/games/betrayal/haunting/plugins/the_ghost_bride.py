@@ -27,6 +27,7 @@ from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import change, step
 from bot.games.betrayal.haunting import flow, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import AIHooks, BoardHooks, CombatHooks, TurnHooks
 from bot.games.betrayal.links import walkable
 from bot.games.betrayal.state import BetrayalState, Frame
 
@@ -37,7 +38,7 @@ KEY = "the_ghost_bride"
 
 
 @register(KEY)
-class TheGhostBride(HauntPlugin):
+class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         """The lover is drawn and whispered to the traitor; the ghost lends her Might;
         the Chapel is found if the house lacks it."""

@@ -19,6 +19,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import combat, flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import AIHooks, CombatHooks, TurnHooks
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
 KEY = "the_mummy_walks"
@@ -53,7 +54,7 @@ def awake(found: Monster) -> bool:
 
 
 @register(KEY)
-class TheMummyWalks(HauntPlugin):
+class TheMummyWalks(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     # ---------------------------------------------------------------- setup
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state

@@ -18,6 +18,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import change, step
 from bot.games.betrayal.haunting import flow, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
+from bot.games.betrayal.haunting.parts import AIHooks, CombatHooks, TurnHooks
 from bot.games.betrayal.rolls import MAX_DICE
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
@@ -27,7 +28,7 @@ FOCI: tuple[str, ...] = (BOARD, "holy_symbol")  # either adds one die to the rit
 
 
 @register("wail_of_the_banshee")
-class WailOfTheBanshee(HauntPlugin):
+class WailOfTheBanshee(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         """The banshee rises where the Spirit Board is (whoever holds it), else beside
         the traitor who called her."""
