@@ -172,7 +172,7 @@ class BetrayalGame(Game[BetrayalState]):
         return flow.is_haunt(state) and sides.is_traitor(state, seat)
 
     def story(self, state: BetrayalState, log: list[LogLine]) -> Story:
-        return story.tell(state, log)
+        return story.story_of(state, log)
 
     def content_names(self) -> dict[str, str]:
         return story.content_names()

@@ -13,7 +13,7 @@ from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.state import BetrayalState
 
 
-def tell(state: BetrayalState, log: list[LogLine]) -> Story:
+def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
     haunt = state.haunt
     plugin = base.for_state(state)
     traitor = sides.traitor(state)

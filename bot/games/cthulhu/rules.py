@@ -476,7 +476,7 @@ class CthulhuGame(Game[CthulhuState]):
                    others=_names(state, others))
 
     def story(self, state: CthulhuState, log: list[LogLine]) -> Story:
-        return story.tell(state, log)
+        return story.story_of(state, log)
 
     def status_text(self, state: CthulhuState) -> str:
         tag = say("status.ai_tag")

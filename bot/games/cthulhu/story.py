@@ -13,7 +13,7 @@ def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def tell(state: CthulhuState, log: list[LogLine]) -> Story:
+def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
     chars = state.characters
     winners = state.winners
     if len(winners) == 1:

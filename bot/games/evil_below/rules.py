@@ -202,7 +202,7 @@ class EvilBelowGame(Game[EvilBelowState]):
             say("secret.bike") if hero.bike else say("secret.no_bike")])
 
     def story(self, state: EvilBelowState, log: list[LogLine]) -> Story:
-        return story.tell(state, log)
+        return story.story_of(state, log)
 
     def status_text(self, state: EvilBelowState) -> str:
         board = content.board()

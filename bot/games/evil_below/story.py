@@ -9,7 +9,7 @@ from bot.games.evil_below.content import say
 from bot.games.evil_below.state import WIN, EvilBelowState
 
 
-def tell(state: EvilBelowState, log: list[LogLine]) -> Story:
+def story_of(state: EvilBelowState, log: list[LogLine]) -> Story:
     won = state.result == WIN
     if won:
         outcome = say("story.win", turns=state.turns_played)
