@@ -1,4 +1,4 @@
-"""Betrayal's story at the end (the Neibolt House's too: its scenarios are haunts):
+"""Betrayal's story at the end (an edition's too: its scenarios are haunts):
 which side won and why, the haunt and who turned, the last victim, the monsters slain,
 and each explorer's fate. The traitor is public by then (both books are read out)."""
 
