@@ -16,6 +16,7 @@ from bot.core.actions import Action, Option
 from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
+from bot.core.story import LogLine, Story
 from bot.games.base import Game, PlayerInfo
 from bot.games.betrayal import (
     actions,
@@ -28,6 +29,7 @@ from bot.games.betrayal import (
     links,
     loading,
     setup,
+    story,
     turn,
     views,
 )
@@ -153,6 +155,12 @@ class BetrayalGame(Game[BetrayalState]):
     def prompt_private(self, state: BetrayalState, seat: int) -> bool:
         """The traitor plays from the DM once the haunt has begun (issue 4)."""
         return flow.is_haunt(state) and sides.is_traitor(state, seat)
+
+    def story(self, state: BetrayalState, log: list[LogLine]) -> Story:
+        return story.story_of(state, log)
+
+    def content_names(self) -> dict[str, str]:
+        return story.content_names()
 
     def status_text(self, state: BetrayalState) -> str:
         return views.status_text(state)
