@@ -92,6 +92,7 @@ from renderers.common import PNG_COMPRESS_LEVEL
 from tests.betrayal_haunt_helpers import answer_pending, begin, explored
 from tests.evil_below_helpers import ai_states
 
+IDLE_SECONDS = 3.0  # the ticker on an idle loop before the channels act at once
 GAMES = ("cthulhu", "exploring", "haunt", "neibolt", "evilbelow")
 PLAYERS = 4
 FIRST_CHANNEL = 10_000
@@ -430,6 +431,11 @@ async def together(sessions: Sessions, outlet: LiveOutlet, channels: list[int],
         if await click(sessions, outlet, channel, n):
             took.append((time.perf_counter() - t0) * 1000)
 
+    # The lag's own floor: the same ticker on an idle loop, just before (what the shared
+    # machine alone makes a waking thread wait).
+    with LagProbe() as idle:
+        await asyncio.sleep(IDLE_SECONDS)
+    quiet = idle.lags or [0.0]
     with LagProbe() as probe, GcProbe() as collector:
         t0 = time.perf_counter()
         for r in range(rounds):
@@ -439,6 +445,7 @@ async def together(sessions: Sessions, outlet: LiveOutlet, channels: list[int],
     return (f"together: {len(channels)} channels at once, {len(took) / wall:.0f} actions/s, "
             f"action p50 {statistics.median(took):.0f} ms; event-loop lag p50 "
             f"{statistics.median(lags):.2f} p99 {pct(lags, .99):.2f} max {max(lags):.2f} ms"
+            f" (idle loop just before: p99 {pct(quiet, .99):.2f} max {max(quiet):.2f} ms)"
             f"\n  collector meanwhile: {collector.line()}")
 
 
@@ -507,7 +514,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--together", type=int, default=3,
                         help="rounds of every channel at once (0: none)")
     parser.add_argument("--seed", type=int, default=1)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.rounds < 2:
+        parser.error("--rounds must be 2 or more: the figures are of the actions past each "
+                     "channel's first")
+    return args
 
 
 if __name__ == "__main__":

@@ -12,8 +12,14 @@ save needs, worked out in the same trip (the table as JSON, whether an AI goes n
 the undo point). A delivery's plan is made from the table as the store saved it, after
 the save: its version and log positions are the store's, never foreseen.
 
-Few threads on purpose: they share the GIL with the loop, and each more one makes the
-loop wait longer for it while many channels act at once (see bench/bench_tables.py).
+One thread on purpose: it shares the GIL with the loop, and each more one makes the
+loop wait longer for it while many channels act at once, for no more work done (the
+rules and most of a render are Python, which the GIL runs one thread at a time). With
+200 channels acting at once on the shared 2-core box, one thread instead of two gave the
+loop a p99 lag of 11 and 20 ms instead of 74 and 31 ms (Betrayal exploring, Cthulhu),
+and 96 and 161 actions/s instead of 52 and 122 (bench/bench_channels.py, issue 23).
+What it costs: a slow step (an AI's long decision) is waited for by the steps queued
+behind it, where two threads would have run both at half speed.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from bot.summary import summarise
 from bot.table_record import ACTIVE, Table
 from renderers import describe_public, render_public, render_whole
 
-WORKERS = 2
+WORKERS = 1
 T = TypeVar("T")
 
 
