@@ -204,7 +204,7 @@ class HauntBot(commands.Bot):
         await self.sessions.warm_up()
         if self._heartbeat is not None:
             self._heartbeat.start()
-        # Rules and renders run in worker threads; the event loop waits for the GIL each
+        # Rules and renders run on a worker thread; the event loop waits for the GIL each
         # time it wakes. A shorter switch interval than the 5 ms default gets it back
         # sooner: the loop's p99 lag with 50 channels acting at once fell from 21-23 ms
         # to 15-17 ms (bench/bench_tables.py).

@@ -1,4 +1,4 @@
-"""The heavy, pure work of an action, done in worker threads: the rules, the AI's
+"""The heavy, pure work of an action, done on a worker thread: the rules, the AI's
 decisions, a delivery's plan and the boards.
 
 The event loop serves every channel at once; a rules step or a board takes milliseconds
