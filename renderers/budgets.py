@@ -31,7 +31,11 @@ MB = 1 << 20
 # in all. A channel's next board reuses most of its last one's bands, and all the other
 # channels' boards come in between, so the cache must hold the last board of every
 # channel taking turns: 200 channels of mixed games hit as often with 32 MB as with 48
-# (bench_render_rr, 8 rounds: 79 / 75 / 90 % for Cthulhu / exploring / haunt).
+# (bench_render_rr, 8 rounds: 79 / 75 / 90 % for Cthulhu / exploring / haunt). Boards
+# now have 85..120 bands; with each channel its own house (bench_channels, issue 23),
+# Betrayal's bands hit 39 % at 50 channels holding 12.8 MB and 44 % at 200 holding 24:
+# the share of a board an action changes (35..50 %, Cthulhu's 80 %) sets the rate, not
+# the budget, so 24 MB (8 went to whole boards and overviews).
 BANDS = 24 * MB
 # Whole boards (renderers.BOARDS) by their view's fingerprint: a board is 25..50 KB of
 # PNG, and a channel's next action finds its newest board unchanged a fifth of the time
@@ -150,8 +154,8 @@ def owned(nbytes: int) -> Callable[[object], int]:
 
 
 def caches() -> dict[str, Any]:
-    """name -> every cache the loaded renderer modules hold (anything with cache_info:
-    the byte-budgeted ones and the small functools ones), for the benches and tests."""
+    """name -> every cache the loaded renderer modules hold (anything with cache_info),
+    for the benches and tests."""
     found: dict[str, Any] = {}
     seen: set[int] = set()
     for name, module in sorted(sys.modules.items()):

@@ -217,7 +217,9 @@ def trimmed(img: Image.Image, on: Colour, origin: Point) -> Sprite:
     return Sprite(img.crop(box), mask.crop(box), (box[0] - origin[0], box[1] - origin[1]))
 
 
-# Words are small (a few hundred bytes to ~2 KB); a channel asks for its own every turn.
+# Words and lines of text drawn as pieces, by font, text, colours and offset: small (a
+# few hundred bytes to ~2 KB); a channel asks for its own every turn. At most
+# budgets.TEXTS bytes.
 TEXTS: Lru[Hashable, Sprite] = register(Lru(1 << 20, budgets.TEXTS, "TEXTS"))
 
 
@@ -277,6 +279,8 @@ Op = tuple[int, int, int, int, int | Sprite, bool]
 _HEAD = struct.Struct("5i").pack
 _OP = struct.Struct("5i").pack
 
+# Compressed bands (renderers.png) by the exact description of what was drawn in them,
+# any game's: at most budgets.BANDS bytes, each band weighed by `band_bytes`.
 BANDS: Lru[Hashable, png.Band] = register(Lru(1 << 20, budgets.BANDS, "BANDS"))
 
 
