@@ -398,17 +398,21 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
 
 class GcProbe:
     """How long each of the cyclic collector's passes held the interpreter, by
-    generation (a pass stops every thread, the event loop's too)."""
+    generation (a pass stops every thread, the event loop's too): its wall time, and
+    the CPU time of the thread that ran it (wall far above CPU: the machine took the
+    CPU away mid-pass)."""
 
     def __init__(self) -> None:
-        self.passes: dict[int, list[float]] = {0: [], 1: [], 2: []}
-        self._started = 0.0
+        self.passes: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
+        self._started = (0.0, 0.0)
 
     def _note(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._started = time.perf_counter()
+            self._started = (time.perf_counter(), time.thread_time())
         else:
-            self.passes[info["generation"]].append((time.perf_counter() - self._started) * 1000)
+            wall, cpu = self._started
+            self.passes[info["generation"]].append(
+                ((time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000))
 
     def __enter__(self) -> GcProbe:
         gc.callbacks.append(self._note)
@@ -418,8 +422,12 @@ class GcProbe:
         gc.callbacks.remove(self._note)
 
     def line(self) -> str:
-        return ", ".join(f"gen{g} {len(ms)} passes max {max(ms, default=0):.1f} ms"
-                         for g, ms in self.passes.items())
+        parts = []
+        for g, passes in self.passes.items():
+            wall, cpu = max(passes, default=(0.0, 0.0))
+            parts.append(f"gen{g} {len(passes)} passes, longest {wall:.1f} ms "
+                         f"(its CPU {cpu:.1f} ms)")
+        return ", ".join(parts)
 
 
 async def together(sessions: Sessions, outlet: LiveOutlet, channels: list[int],
