@@ -21,11 +21,11 @@ from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
-from bot.games.evil_below import GAME, content
-from bot.games.evil_below import actions as moves
-from bot.games.evil_below.actions import spare_die
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow import GAME, content
+from bot.games.evilbelow import actions as moves
+from bot.games.evilbelow.actions import spare_die
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.state import EvilBelowState
 from bot.store import Table
 from cogs.click_limit import LIMITS
 from cogs.common import acknowledgement, handling, pick_option, sessions_of

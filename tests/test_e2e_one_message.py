@@ -24,8 +24,8 @@ from bot import headlines
 from bot.client import HauntBot
 from bot.core import wire
 from bot.core.actions import Action
-from bot.games.evil_below import GAME, actions, content
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow import GAME, actions, content
+from bot.games.evilbelow.state import EvilBelowState
 from bot.live_message import LIMIT, jump_link
 from bot.sessions import Post
 from bot.store import Table

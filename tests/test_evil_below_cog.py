@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from bot.games.evil_below import GAME, content
-from bot.games.evil_below.actions import spare_die
-from bot.games.evil_below.content import BALLOON, HAND, HEART
-from bot.games.evil_below.state import ACTIONS, EvilBelowState
+from bot.games.evilbelow import GAME, content
+from bot.games.evilbelow.actions import spare_die
+from bot.games.evilbelow.content import BALLOON, HAND, HEART
+from bot.games.evilbelow.state import ACTIONS, EvilBelowState
 from bot.texts import say as say_table
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn

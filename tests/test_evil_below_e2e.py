@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games.evil_below import GAME, content
-from bot.games.evil_below.state import ACTIONS, LOSSES, WIN, EvilBelowState
+from bot.games.evilbelow import GAME, content
+from bot.games.evilbelow.state import ACTIONS, LOSSES, WIN, EvilBelowState
 from bot.store import OVER
 from bot.texts import say as say_table
 from tests.conftest import BotFactory

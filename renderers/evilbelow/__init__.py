@@ -2,7 +2,7 @@
 changes it, the dice of the last roll and the fight's turned cards on it (one image per
 post: Discord lays a second one beside the first, cropped).
 
-It is drawn from the engine's view (bot/games/evil_below/view.py), never from the state
+It is drawn from the engine's view (bot/games/evilbelow/view.py), never from the state
 itself, so nothing face down can reach it: victims still in their circles are drawn
 face down alike, the Fight Stack, decks and attack pile only as counts.
 
@@ -35,9 +35,9 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerInfo
-from bot.games.evil_below import GAME, content
-from bot.games.evil_below.content import say
-from bot.games.evil_below.view import (
+from bot.games.evilbelow import GAME, content
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.view import (
     ATTACK_MARK,
     CHILD,
     DOWN,

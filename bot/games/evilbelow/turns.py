@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from bot.core.events import Event
 from bot.core.seats import next_seat
-from bot.games.evil_below import abilities
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import ROLL, EvilBelowState
+from bot.games.evilbelow import abilities
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.state import ROLL, EvilBelowState
 
 
 def begin_turn(state: EvilBelowState, events: list[Event]) -> None:

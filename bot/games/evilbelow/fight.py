@@ -8,9 +8,9 @@ Special totems pay out the moment they show, whatever comes after (seed 001).
 from __future__ import annotations
 
 from bot.core.events import DETAIL, Event
-from bot.games.evil_below import abilities, attacks, content, effects, weaknesses
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import ACTIONS, AFTERMATH, FIGHT, EvilBelowState, Fight
+from bot.games.evilbelow import abilities, attacks, content, effects, weaknesses
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.state import ACTIONS, AFTERMATH, FIGHT, EvilBelowState, Fight
 
 
 def can_fight(state: EvilBelowState) -> bool:

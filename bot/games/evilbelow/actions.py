@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from bot.core.actions import Action
 from bot.core.events import Event
-from bot.games.evil_below import abilities, content, effects, fight, sightings, turns
-from bot.games.evil_below.content import HAND, HEART, say
-from bot.games.evil_below.state import ACTIONS, FIGHT, ROLL, SIGHTINGS, EvilBelowState
+from bot.games.evilbelow import abilities, content, effects, fight, sightings, turns
+from bot.games.evilbelow.content import HAND, HEART, say
+from bot.games.evilbelow.state import ACTIONS, FIGHT, ROLL, SIGHTINGS, EvilBelowState
 
 ROLL_K, MOVE, PICKUP, COURAGE, PLACE, RIDE = ("roll", "move", "pickup", "courage", "place",
                                               "ride")

@@ -4,9 +4,9 @@ the last fight and the victims rescued, and where each Loser ended."""
 from __future__ import annotations
 
 from bot.core.story import HOUSE, LogLine, SeatStory, Story, count_of, last_of
-from bot.games.evil_below import content
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import WIN, EvilBelowState
+from bot.games.evilbelow import content
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.state import WIN, EvilBelowState
 
 
 def story_of(state: EvilBelowState, log: list[LogLine]) -> Story:

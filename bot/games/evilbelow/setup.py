@@ -7,9 +7,9 @@ from typing import Any
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.rng import Rng
-from bot.games.evil_below import content
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import DRAINPIPE, ROLL, EvilBelowState, Hero
+from bot.games.evilbelow import content
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.state import DRAINPIPE, ROLL, EvilBelowState, Hero
 
 FIGHT_TOTEMS, FIGHT_ATTACKS = 6, 1  # seed 001, step 6A
 START_BRAVERY = 5  # seed 001, step 2

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from bot.core.choices import PendingChoice
 from bot.core.events import Event
-from bot.games.evil_below import abilities, attacks, content, effects
-from bot.games.evil_below.content import BALLOON, say
-from bot.games.evil_below.state import ACTIONS, LOSS_INFLUENCE, EvilBelowState
+from bot.games.evilbelow import abilities, attacks, content, effects
+from bot.games.evilbelow.content import BALLOON, say
+from bot.games.evilbelow.state import ACTIONS, LOSS_INFLUENCE, EvilBelowState
 
 PICK_PENNYWISE = "pennywise"
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.core.events import Event
-from bot.games.evil_below import content, effects
-from bot.games.evil_below.content import say
+from bot.games.evilbelow import content, effects
+from bot.games.evilbelow.content import say
 
 if TYPE_CHECKING:
-    from bot.games.evil_below.state import EvilBelowState
+    from bot.games.evilbelow.state import EvilBelowState
 
 def on_abduction(state: EvilBelowState, where: int, events: list[Event]) -> None:
     """Bill: a victim abducted from his location, two cards or fewer: draw one."""

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.games.evil_below import content
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import DRAINPIPE, WIN, EvilBelowState
+from bot.games.evilbelow import content
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.state import DRAINPIPE, WIN, EvilBelowState
 
 DOWN, CHILD, OPEN = "down", "child", ""  # what a circle shows
 ATTACK_MARK = "attack"  # the Pennywise Attack symbol printed under the last circle

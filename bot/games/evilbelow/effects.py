@@ -7,9 +7,9 @@ movement re-checks the ability that triggers on who shares a location (eddie.py)
 from __future__ import annotations
 
 from bot.core.events import Event
-from bot.games.evil_below import content, eddie
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import (
+from bot.games.evilbelow import content, eddie
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.state import (
     DRAINPIPE,
     LOSS_ATTACKS,
     LOSS_BRAVERY,

@@ -7,8 +7,8 @@ itself is an action (actions.py).
 from __future__ import annotations
 
 from bot.core.events import Event
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.state import EvilBelowState
 
 EDDIE_CARDS = 2  # seed 001: "up to two cards"
 

@@ -1,4 +1,4 @@
-"""IT: Evil Below content from data/evil_below/, read once per process.
+"""IT: Evil Below content from data/evilbelow/, read once per process.
 
 Everything a player reads and every designed number lives in YAML so that a group
 owning the printed components can swap ours out; this module is the only place that
@@ -20,7 +20,7 @@ TOTEMS_PER_LOCATION = 7  # seed 001: 49 totem cards, 7 locations x 7 totems
 
 
 def _load(name: str) -> dict[str, Any]:
-    return yaml_files.mapping(DATA / "evil_below" / f"{name}.yaml")
+    return yaml_files.mapping(DATA / "evilbelow" / f"{name}.yaml")
 
 
 @dataclass(frozen=True)
@@ -211,14 +211,14 @@ def weakness(key: str) -> Weakness:
 
 
 def rules_topics() -> dict[str, str]:
-    return yaml_files.topics(DATA / "evil_below" / "rules.yaml")
+    return yaml_files.topics(DATA / "evilbelow" / "rules.yaml")
 
 
 def rules_titles() -> dict[str, str]:
-    return yaml_files.titles(DATA / "evil_below" / "rules.yaml")
+    return yaml_files.titles(DATA / "evilbelow" / "rules.yaml")
 
 
-_TEXTS = TextBook(DATA / "evil_below" / "texts.yaml")
+_TEXTS = TextBook(DATA / "evilbelow" / "texts.yaml")
 
 
 def say(key: str, **kw: Any) -> str:

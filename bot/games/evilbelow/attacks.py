@@ -10,9 +10,9 @@ from typing import Any
 
 from bot.core.choices import PendingChoice
 from bot.core.events import Event
-from bot.games.evil_below import content, effects
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import EvilBelowState, HeldAttack
+from bot.games.evilbelow import content, effects
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.state import EvilBelowState, HeldAttack
 
 BRAVERY, DISCARD, MILL = "bravery", "discard", "mill"
 PICK_BRAVERY, PICK_DISCARD = "damage_bravery", "damage_discard"

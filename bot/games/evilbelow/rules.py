@@ -20,7 +20,7 @@ from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.story import LogLine, Story
 from bot.games.base import Game, PlayerInfo
-from bot.games.evil_below import (
+from bot.games.evilbelow import (
     actions,
     ai,
     attacks,
@@ -33,8 +33,8 @@ from bot.games.evil_below import (
     story,
     turns,
 )
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import AFTERMATH, SIGHTINGS, STATE_FORMATS, EvilBelowState
+from bot.games.evilbelow.content import say
+from bot.games.evilbelow.state import AFTERMATH, SIGHTINGS, STATE_FORMATS, EvilBelowState
 
 
 def _aftermath(state: EvilBelowState, events: list[Event]) -> None:

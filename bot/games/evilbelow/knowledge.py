@@ -21,8 +21,8 @@ from __future__ import annotations
 from bot.core.plain import copy_plain
 from bot.core.rng import Rng
 from bot.core.views import mark, redeal, view_rng
-from bot.games.evil_below import content
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow import content
+from bot.games.evilbelow.state import EvilBelowState
 
 
 def seat_view(state: EvilBelowState, seat: int) -> EvilBelowState:
