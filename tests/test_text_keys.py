@@ -24,7 +24,8 @@ from cogs.moderation_views import KEEP_CHOICES, SWITCH
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot").glob("*.py")])
-SAYING = {"say", "text"}
+SAYING = {"say", "text", "betrayal_line", "haunt_line", "neibolt_line", "cthulhu_line",
+          "evil_below_line"}
 
 
 def _pattern(node: ast.expr) -> str | None:

@@ -21,7 +21,7 @@ HAUNT_DICE = 6
 @register
 class Classic(Edition):
     key = DEFAULT
-    name = content.say("labels.edition_classic")
+    name = content.betrayal_line("labels.edition_classic")
     order = 0
 
     def turn_over(self, ctx: Ctx, frame: Frame) -> None:
@@ -47,6 +47,6 @@ class Classic(Edition):
 
     def track(self, state: BetrayalState) -> TrackView:
         drawn = max(0, state.omens_drawn)
-        return TrackView(content.say("views.track_omens"), drawn, OMEN_CARDS,
-                     content.say("views.track_drawn", count=drawn),
-                     content.say("views.track_drawn", count=OMEN_CARDS))
+        return TrackView(content.betrayal_line("views.track_omens"), drawn, OMEN_CARDS,
+                     content.betrayal_line("views.track_drawn", count=drawn),
+                     content.betrayal_line("views.track_drawn", count=OMEN_CARDS))

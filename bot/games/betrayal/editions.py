@@ -39,7 +39,7 @@ class Edition:
     def story(self) -> str:
         """The story read out as the game opens: the box's own (an expansion sets its
         own stage, seed 000's COME HOME TO EVIL card); by default the classic game's."""
-        return content.say("events.intro")
+        return content.betrayal_line("events.intro")
 
     def rooms(self, c: content.Content) -> list[str]:
         """The room tiles of the stack (before the shuffle)."""

@@ -129,8 +129,8 @@ def card_totem(card: int) -> int:
 
 def card_name(card: int) -> str:
     """A totem card as players read it: 'Rock (The Barrens)'."""
-    return say("labels.card", totem=totem_names()[card_totem(card)],
-               location=board().names[card_location(card)])
+    return evil_below_line("labels.card", totem=totem_names()[card_totem(card)],
+                           location=board().names[card_location(card)])
 
 
 @cache
@@ -221,6 +221,6 @@ def rules_titles() -> dict[str, str]:
 _TEXTS = TextBook(DATA / "evilbelow" / "texts.yaml")
 
 
-def say(key: str, **kw: Any) -> str:
+def evil_below_line(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
     return _TEXTS.say(key, **kw)
