@@ -1,0 +1,236 @@
+"""The bot's own start-up with 10,000 stored games: a benchmark script, run on demand,
+never a test.
+
+    python bench/bench_startup.py                  # 10,000 games, two runs
+    python bench/bench_startup.py --games 1000 --runs 1
+
+A store as a busy bot's file holds it (bench/stored_games.py): games of every kind and
+stage (60 % finished, 28 % under way, 12 % lobbies) with their whole event logs and undo
+points, copied from real tables played through the sessions layer; of them, some owe
+their last delivery, some finished ones their end, some were cut while an AI was to
+act, and some running games have turn timers armed, a few due already. Then, in a fresh
+process each (bench/startup_probe.py), the real bot starts on a fresh copy of that file
+against the fake Discord served here, and its start is timed from the exec:
+
+  imports      the interpreter and what `python -m bot run` imports
+  login        the store opened (migrations checked, the sweep of old undo points),
+               then Discord's login (two REST calls to the fake)
+  setup        setup_hook: the sessions, the cogs and their games, the warm-up
+  resume       from on_ready to the end of the first pass over the waiting games
+               (owed deliveries, AI turns) with every due turn timer fired
+  ours         all of it but discord.py's part between setup_hook and on_ready (the
+               gateway, READY, the wait for the guilds), which is Discord's, not ours
+  peak RSS     of the bot's process when it is done (VmHWM)
+
+The fake answers at once (no latency): what the resume pass waits on it is the fake's
+own work on the other core, counted in ours. The floor, measured in the same run: a
+fresh process that imports discord, aiosqlite and PIL and reads every row of the same
+file's games table (sqlite3); its wall time and peak RSS. The ratio is the figure: the
+machine is shared and absolute times drift. After each start the bench checks the copy:
+nothing left owed, no due timer left.
+
+Targets (issue 23): ours under 1 s, peak RSS under 120 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import compileall
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.stored_games import Built, Plan, build
+from bot.store import rows as Q
+from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = Path(__file__).resolve().parent / "startup_probe.py"
+FLOOR = """
+import sqlite3, sys, time
+import discord, aiosqlite, PIL
+imported = time.time()
+db = sqlite3.connect(sys.argv[1])
+rows = 0
+for row in db.execute("SELECT * FROM games"):
+    rows += 1
+done = time.time()
+status = open("/proc/self/status").read().split("VmHWM:")[1].split()
+print(imported, done, rows, int(status[0]) / 1024)
+"""
+# A start after a crash that followed half an hour down: far more owed than a restart.
+HEAVY = {"owed": 40, "owed_ends": 10, "ai_turns": 10, "due_reminders": 20, "due_ends": 10}
+GUILD_WAIT = 2.0  # discord.py's guild_ready_timeout: its wait for more guilds after READY
+STEPS = ("imports", "login", "setup", "discord", "resume")
+
+
+@dataclass
+class Start:
+    """One start of the bot, in seconds from its exec."""
+
+    steps: dict[str, float]
+    ours: float
+    peak_mb: float
+    waiting: int
+    fired: int
+    requests: int
+    left_owed: int
+    left_due: int
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (5 min {five:.2f}) on {os.cpu_count()} cores"
+
+
+@dataclass
+class Floor:
+    """The floor's start, in seconds from its exec: its imports, then every games row."""
+
+    imports: float
+    seconds: float
+    peak_mb: float
+
+
+async def floor(path: Path) -> Floor:
+    """The floor process on `path`, started now."""
+    started = time.time()
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", FLOOR, str(path),
+                                                stdout=asyncio.subprocess.PIPE)
+    out, _ = await proc.communicate()
+    imported, done, _, peak = out.decode().split()
+    return Floor(float(imported) - started, float(done) - started, float(peak))
+
+
+def left(path: Path) -> tuple[int, int]:
+    """What the start left undone in its copy: games owing a delivery, timers due."""
+    with sqlite3.connect(path) as db:
+        owed = db.execute(Q.OWING).fetchall()
+        due = db.execute("SELECT COUNT(*) FROM turn_timers WHERE due_at <= ?",
+                         (time.time() - 5,)).fetchone()[0]
+    db.close()
+    return len(owed), int(due)
+
+
+async def start(fd: FakeDiscord, path: Path, due: int, tmp: Path,
+                guild_wait: float = GUILD_WAIT) -> Start:
+    """The bot started on `path` in a fresh process, against `fd`."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), DISCORD_TOKEN="bench",
+               HAUNTKEEPER_DB=str(path), HAUNTKEEPER_DISCORD_API=fd.base_url + "/api/v10",
+               HAUNTKEEPER_DISCORD_GATEWAY=fd.ws_url,
+               HAUNTKEEPER_HEALTH_FILE=str(tmp / "heartbeat"))
+    before = len(fd.requests)
+    log = tmp / "bot.log"
+    started = time.time()
+    with open(log, "wb") as err:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(PROBE), str(due), str(guild_wait), cwd=tmp, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=err)
+        assert proc.stdout is not None
+        line = await proc.stdout.readline()
+        await proc.wait()
+    if not line:
+        raise RuntimeError("the bot did not start:\n" + log.read_text()[-3000:])
+    got = json.loads(line)
+    marks = got["marks"]
+    if "done" not in marks:
+        raise RuntimeError(f"the start did not finish: {got}\n" + log.read_text()[-3000:])
+    points = [started, marks["imported"], marks["setup"], marks["setup_done"],
+              marks["ready"], marks["done"]]
+    steps = {name: points[n + 1] - points[n] for n, name in enumerate(STEPS)}
+    owed, due_left = left(path)
+    return Start(steps, marks["done"] - started - steps["discord"], got["peak_mb"],
+                 got["waiting"], got["fired"], len(fd.requests) - before, owed, due_left)
+
+
+def compiled() -> None:
+    """Our modules' bytecode, as an installed bot has it (pip compiles it at install,
+    the Docker image's too): a checkout run with PYTHONDONTWRITEBYTECODE=1 would compile
+    every module at every start (~0.4 s here), which no deployed bot pays."""
+    for tree in ("bot", "cogs", "renderers"):
+        compileall.compile_dir(ROOT / tree, quiet=1)
+
+
+async def main(args: argparse.Namespace) -> None:
+    compiled()
+    plan = Plan(games=args.games, seed=args.seed)
+    if args.heavy:
+        plan = Plan(games=args.games, seed=args.seed, **HEAVY)
+    fd = FakeDiscord()
+    await fd.start()
+    try:
+        users = [fd.add_user(name).id for name in ("hana", "gus")]
+        channels = [fd.add_channel(f"game-{n}") for n in range(plan.touched)]
+        with tempfile.TemporaryDirectory(prefix="hk-startup-") as folder:
+            tmp = Path(folder)
+            pristine = tmp / "pristine.sqlite3"
+            t0 = time.perf_counter()
+            built = await build(pristine, tmp, plan, channels, fd.guild_id, users)
+            report(built, time.perf_counter() - t0)
+            starts: list[Start] = []
+            floors: list[Floor] = []
+            for run in range(1, args.runs + 1):
+                copy = tmp / f"run-{run}.sqlite3"
+                shutil.copyfile(pristine, copy)
+                os.sync()  # the copy written out: no writeback under the timed starts
+                floors.append(await floor(copy))
+                said = load()
+                starts.append(await start(fd, copy, built.due_timers, tmp, args.guild_wait))
+                print_run(run, starts[-1], floors[-1], said)
+                copy.unlink()
+            if args.runs > 1:
+                ours = statistics.median(s.ours for s in starts)
+                base = statistics.median(f.seconds for f in floors)
+                print(f"median of {args.runs}: ours {ours * 1000:.0f} ms = "
+                      f"{ours / base:.2f}x the floor ({base * 1000:.0f} ms)")
+    finally:
+        await fd.stop()
+
+
+def report(built: Built, seconds: float) -> None:
+    statuses = ", ".join(f"{n} {s}" for s, n in sorted(built.by_status.items()))
+    sizes = ", ".join(f"{k} {b / 1000:.1f} KB" for k, b in sorted(built.state_bytes.items()))
+    print(f"stored {built.games} games ({statuses}) in {seconds:.1f} s: {built.events} "
+          f"events, {built.undo_points} undo points, {built.timers} turn timers "
+          f"({built.due_timers} due), {built.waiting} games waiting for the bot; a running "
+          f"game's state: {sizes}; file {built.file_mb:.0f} MB")
+
+
+def print_run(run: int, got: Start, base: Floor, said: str) -> None:
+    steps = ", ".join(f"{name} {seconds * 1000:.0f}" for name, seconds in got.steps.items())
+    print(f"run {run} ({said}):\n"
+          f"  ours {got.ours * 1000:.0f} ms, peak RSS {got.peak_mb:.0f} MB   "
+          f"(ms: {steps}; discord is Discord's part, not ours)\n"
+          f"  floor {base.seconds * 1000:.0f} ms (imports {base.imports * 1000:.0f}), peak RSS "
+          f"{base.peak_mb:.0f} MB   ->   time {got.ours / base.seconds:.2f}x, RSS "
+          f"{got.peak_mb / base.peak_mb:.2f}x the floor\n"
+          f"  resumed {got.waiting} waiting games, fired {got.fired} due timers, "
+          f"{got.requests} REST requests; left owed {got.left_owed}, due {got.left_due}")
+
+
+def parse() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--guild-wait", type=float, default=GUILD_WAIT,
+                        help="discord.py's wait for the guilds after READY (its default, "
+                             "2 s); Discord's part, left out of ours")
+    parser.add_argument("--heavy", action="store_true",
+                        help="a start owing far more: 40 deliveries, 10 ends, 10 AI turns, "
+                             "30 due timers")
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse()))
