@@ -86,6 +86,8 @@ class Start:
     requests: int
     left_owed: int
     left_due: int
+    warmed: float | None  # when the background warm-up was done (None: in setup)
+    ready: float  # when on_ready came
 
 
 def load() -> str:
@@ -149,8 +151,10 @@ async def start(fd: FakeDiscord, path: Path, due: int, tmp: Path,
               marks["ready"], marks["done"]]
     steps = {name: points[n + 1] - points[n] for n, name in enumerate(STEPS)}
     owed, due_left = left(path)
+    warmed = marks["warmed"] - started if "warmed" in marks else None
     return Start(steps, marks["done"] - started - steps["discord"], got["peak_mb"],
-                 got["waiting"], got["fired"], len(fd.requests) - before, owed, due_left)
+                 got["waiting"], got["fired"], len(fd.requests) - before, owed, due_left,
+                 warmed, marks["ready"] - started)
 
 
 def compiled() -> None:
@@ -214,8 +218,19 @@ def print_run(run: int, got: Start, base: Floor, said: str) -> None:
           f"  floor {base.seconds * 1000:.0f} ms (imports {base.imports * 1000:.0f}), peak RSS "
           f"{base.peak_mb:.0f} MB   ->   time {got.ours / base.seconds:.2f}x, RSS "
           f"{got.peak_mb / base.peak_mb:.2f}x the floor\n"
+          f"{warm_line(got)}"
           f"  resumed {got.waiting} waiting games, fired {got.fired} due timers, "
           f"{got.requests} REST requests; left owed {got.left_owed}, due {got.left_due}")
+
+
+def warm_line(got: Start) -> str:
+    """Where the renderers' warm-up ran: in setup_hook (counted in it), or in the
+    background, done before or after on_ready."""
+    if got.warmed is None:
+        return ""
+    when = "before" if got.warmed <= got.ready else "after"
+    return (f"  warm-up in the background, done {got.warmed * 1000:.0f} ms from the exec, "
+            f"{when} on_ready ({got.ready * 1000:.0f} ms)\n")
 
 
 def parse() -> argparse.Namespace:

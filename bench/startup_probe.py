@@ -9,7 +9,8 @@ the moments of a start: imported; `login` (the store opened, then Discord's logi
 `setup_hook` begun and done (the cogs, the warm-up); `on_ready` (discord.py has
 connected and waited for the guilds: Discord's part, which the bench leaves out); the
 first pass over the waiting games done (owed deliveries, AI turns) and every turn timer
-that was due fired. Then it prints the marks (wall-clock seconds, so the bench can set
+that was due fired; and, where the bot warms its renderers in the background, when it
+says that is done. Then it prints the marks (wall-clock seconds, so the bench can set
 them against the moment it started the process) and its peak RSS as one JSON line.
 """
 
@@ -30,6 +31,18 @@ from bot.store import TurnTimer
 
 IMPORTED = time.time()
 TIMEOUT = 120.0  # a start that takes this long has hung: the bench says so
+
+
+class WarmedUp(logging.Handler):
+    """Marks when the bot says its renderers' warm-up is done (in the background)."""
+
+    def __init__(self, marks: dict[str, float]) -> None:
+        super().__init__(logging.INFO)
+        self.marks = marks
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage().startswith("renderers warmed up"):
+            self.marks.setdefault("warmed", record.created)
 
 
 class ProbeBot(HauntBot):
@@ -94,6 +107,7 @@ async def main(due: int, guild_wait: float) -> None:
     use_endpoints(settings.api_base, settings.gateway)
     probe = ProbeBot(due, db_path=settings.db_path, health_file=settings.health_file,
                      guild_ready_timeout=guild_wait)
+    logging.getLogger("bot.client").addHandler(WarmedUp(probe.marks))
     async with probe:
         running = asyncio.create_task(probe.start(settings.token))
         waiting = asyncio.create_task(probe.started.wait())
