@@ -17,10 +17,14 @@ import argparse
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import ai_strength
 from bot.core.actions import Action
 from bot.games.base import PlayerInfo
 from bot.games.evil_below import EvilBelowGame, ai
@@ -28,12 +32,19 @@ from bot.games.evil_below.state import EvilBelowState
 
 GAME = EvilBelowGame()
 STEP_CAP = 5000
-# AI weights (bot/games/evil_below/ai.py) per play style.
-STYLES: dict[str, dict[str, float]] = {
-    "careful": {},
-    "rushed": {"MIN_TOTEMS": 1, "GOOD_STACK": 0.0},
-    "patient": {"MIN_TOTEMS": 16, "GOOD_STACK": 0.85},
-}
+
+
+@contextmanager
+def _patient() -> Iterator[None]:
+    """Fight only when a fight promises a lot (two spaces of Strength)."""
+    with mock.patch.object(ai, "FIGHT_GAIN", 2.0):
+        yield
+
+
+# Play styles: the AI as shipped (careful), bench/ai_strength.py's rushed team, and one
+# that waits for a huge Fight Stack.
+STYLES: dict[str, Callable[[], AbstractContextManager[None]]] = {
+    **ai_strength.STYLES["evilbelow"], "patient": _patient}
 
 
 def next_move(state: EvilBelowState) -> tuple[int, Action]:
@@ -65,8 +76,11 @@ def main() -> None:
     parser.add_argument("--players", default="2-7", help="a count or a range, e.g. 3-4")
     parser.add_argument("--style", choices=sorted(STYLES), default="careful")
     args = parser.parse_args()
-    for name, value in STYLES[args.style].items():
-        setattr(ai, name, type(getattr(ai, name))(value))
+    with STYLES[args.style]():
+        run(args)
+
+
+def run(args: argparse.Namespace) -> None:
     low, _, high = args.players.partition("-")
     for count in range(int(low), int(high or low) + 1):
         began = time.perf_counter()

@@ -13,7 +13,6 @@ import pytest
 import bot.games.betrayal.cards.items as card_items
 import bot.games.betrayal.cards.omens as card_omens
 from bot.games.betrayal import GAME, content, decks, rolls
-from bot.games.betrayal.ai import choose_action
 from bot.games.betrayal.state import HAUNT, Frame
 from tests.test_betrayal_cards_omens_items import (
     TRAITS,
@@ -380,9 +379,9 @@ def test_the_ai_rerolls_the_blanks_with_the_lucky_stone(dice) -> None:  # type: 
     state, _ = run_steps(state, [{"roll": {"trait": "knowledge"}}])
     state, _ = choose(state, "Lucky Stone")
     for _ in range(2):
-        state, _ = apply(state, "choose", pick=choose_action(state, OX).args["pick"])
+        state, _ = apply(state, "choose", pick=GAME.ai_action(state, OX).args["pick"])
     assert state.pending.labels[0] == "Reroll the picked dice: 0 0"
-    assert choose_action(state, OX).args["pick"] == 0
+    assert GAME.ai_action(state, OX).args["pick"] == 0
     dice.extend([1, 2])
     state, events = apply(state, "choose", pick=0)
     assert any("rerolls: 1 2 2 = 5" in e for e in events)
@@ -390,7 +389,7 @@ def test_the_ai_rerolls_the_blanks_with_the_lucky_stone(dice) -> None:  # type: 
     dice.extend([2, 1, 1])
     state, _ = run_steps(state, [{"roll": {"trait": "knowledge"}}])
     state, _ = choose(state, "Lucky Stone")
-    assert choose_action(state, OX).args["pick"] == 0  # no blank: nothing rerolled
+    assert GAME.ai_action(state, OX).args["pick"] == 0  # no blank: nothing rerolled
 
 
 MEDICAL: list[tuple[list[int], int]] = [

@@ -16,7 +16,6 @@ import pytest
 
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, ai, ai_ways, explore, haunt
-from bot.games.betrayal.ai import choose_action
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_engine_helpers import (
     MISSY,
@@ -85,7 +84,7 @@ def test_a_held_ai_tries_to_break_free(dice, card: str) -> None:  # type: ignore
     for _ in range(3):  # Ox, Missy, Peter end their turns: back to Ox, held
         state, _ = apply(state, "end_turn")
     assert state.turn.seat == OX
-    assert choose_action(state, OX).args == {"what": f"{card}-self"}
+    assert GAME.ai_action(state, OX).args == {"what": f"{card}-self"}
 
 
 def chasm_house() -> BetrayalState:
@@ -109,10 +108,10 @@ def test_an_ai_makes_a_crossing_roll_when_it_is_the_only_way_on() -> None:
     state = chasm_house()
     assert [a.label for a in ai_entries(state) if a.action.kind == "explore"] == [
         "Explore east (cross first: Speed 3+)"]
-    assert choose_action(state, OX).kind == "explore"
+    assert GAME.ai_action(state, OX).kind == "explore"
     state.explorers[OX].tile = tile(state, "basement_landing")
     state.explorers[OX].side = None
-    assert choose_action(state, OX).args == {"dir": "E"}  # into the Chasm: closer
+    assert GAME.ai_action(state, OX).args == {"dir": "E"}  # into the Chasm: closer
 
 
 def test_an_ai_makes_no_crossing_roll_it_cannot_pass() -> None:
@@ -123,7 +122,7 @@ def test_an_ai_makes_no_crossing_roll_it_cannot_pass() -> None:
     state.tiles[chasm].rotation = 1  # N S -> E W
     state.explorers[OX].traits["sanity"] = 0  # Ox's lowest Sanity: 2 dice at most 4
     state.explorers[OX].side = "W"
-    assert choose_action(state, OX).kind == "end_turn"
+    assert GAME.ai_action(state, OX).kind == "end_turn"
 
 
 def ai_entries(state: BetrayalState) -> list:  # type: ignore[type-arg]

@@ -9,7 +9,7 @@ from bot.core.actions import Action
 from bot.core.rng import Rng
 from bot.games.base import PlayerInfo
 from bot.games.cthulhu import GAME
-from bot.games.cthulhu.ai import choose_action, keeper_and_decoy
+from bot.games.cthulhu.ai import keeper_and_decoy
 from bot.games.cthulhu.state import ABYSS, TELEPORT, CthulhuState
 from tests.test_cthulhu_rules import (
     ATTIC,
@@ -68,7 +68,7 @@ def test_the_ai_always_plays_a_legal_action() -> None:
         assert GAME.dump(state) == before  # it never draws from the game's Rng
         assert action in [o.action for o in GAME.options(state, seat)]
         GAME.apply(state, seat, action)
-        assert choose_action(state, seat) == action  # deterministic for a state
+        assert GAME.ai_action(state, seat) == action  # deterministic for a state
         seen += 1
     assert seen > 2000
 
@@ -77,7 +77,7 @@ def test_the_ai_never_throws_out_its_own_keeper() -> None:
     fights = 0
     for state, seat in situations():
         keeper, _ = keeper_and_decoy(state, seat)
-        action = choose_action(state, seat)
+        action = GAME.ai_action(state, seat)
         if action.kind == "fight":
             fights += 1
             assert action.args["remove"] != keeper  # a fight always has another target
@@ -96,7 +96,7 @@ def test_the_ai_does_not_always_shield_both_of_its_characters() -> None:
         if keeper is None or decoy is None or state.location[decoy] is None:
             continue
         decisions += 1
-        action = choose_action(state, seat)
+        action = GAME.ai_action(state, seat)
         if action.kind == "fight" and action.args["remove"] == decoy:
             decoy_thrown_out += 1
         after, _ = GAME.apply(state, seat, action)
@@ -142,8 +142,8 @@ def test_an_endgame_fight_is_taken_to_win_the_rumble() -> None:
     state, _, _ = keeper_state(where={PROFESSOR: LIBRARY, MEDIUM: LIBRARY},
                                removed=[1, 3, 4, 5, 6, 7, 8, 9, 10, 11])
     for seed in range(20):
-        state.rng = Rng(seed)
-        assert choose_action(state, 0) == fight(LIBRARY, MEDIUM)
+        state.turns_played = seed  # the AI's mood follows the public table (its view)
+        assert GAME.ai_action(state, 0) == fight(LIBRARY, MEDIUM)
 
 
 def test_fights_beat_shuffling_when_the_keeper_is_safe() -> None:
@@ -151,8 +151,8 @@ def test_fights_beat_shuffling_when_the_keeper_is_safe() -> None:
                                       SAILOR: CRYPT, 11: STUDY})
     kinds = Counter()
     for seed in range(40):
-        state.rng = Rng(seed)
-        kinds[choose_action(state, 0).kind] += 1
+        state.turns_played = seed  # the AI's mood follows the public table (its view)
+        kinds[GAME.ai_action(state, 0).kind] += 1
     assert kinds["fight"] > 30
 
 
@@ -161,8 +161,8 @@ def test_the_keeper_does_not_walk_into_company() -> None:
     state, _, _ = keeper_state(where={PROFESSOR: LIBRARY, MEDIUM: STUDY, DETECTIVE: STUDY,
                                       HEIRESS: CRYPT})
     for seed in range(40):
-        state.rng = Rng(seed)
-        action = choose_action(state, 0)
+        state.turns_played = seed  # the AI's mood follows the public table (its view)
+        action = GAME.ai_action(state, 0)
         assert action != Action("move", {"character": PROFESSOR, "room": STUDY})
 
 
@@ -173,7 +173,7 @@ def test_the_ai_resolves_an_abyss_choice_without_losing_its_keeper() -> None:
     state, _ = GAME.apply(state, 0, fight(LIBRARY, MEDIUM))
     assert state.pending is not None and state.pending.kind == "abyss"
     for seed in range(20):
-        state.rng = Rng(seed)
+        state.turns_played = seed  # the AI's mood follows the public table (its view)
         action = GAME.ai_action(state, 0)
         assert action.kind == "choose"
         after, _ = GAME.apply(state, 0, action)
@@ -188,7 +188,7 @@ def test_the_ai_teleports_its_keeper_out_of_a_crowd() -> None:
     assert state.pending is not None and state.pending.kind == "teleport_who"
     saved = 0
     for seed in range(20):
-        state.rng = Rng(seed)
+        state.turns_played = seed  # the AI's mood follows the public table (its view)
         current = state
         while current.pending is not None:
             current, _ = GAME.apply(current, 0, GAME.ai_action(current, 0))
@@ -205,7 +205,7 @@ def test_the_ai_can_decline_or_use_a_teleport_it_does_not_need() -> None:
     state, _ = GAME.apply(state, 0, fight(LIBRARY, MEDIUM))
     picks = Counter()
     for seed in range(30):
-        state.rng = Rng(seed)
+        state.turns_played = seed  # the AI's mood follows the public table (its view)
         action = GAME.ai_action(state, 0)
         picks[state.pending.labels[action.args["pick"]]] += 1  # type: ignore[union-attr]
         after, _ = GAME.apply(state, 0, action)
@@ -255,7 +255,7 @@ LAST_TWO = [(PROFESSOR, MEDIUM), (MEDIUM, SAILOR), (PROFESSOR, HEIRESS), (PROFES
 def last_two(first: int, second: int, rooms: tuple[int, int], turn: int,
              seed: int) -> CthulhuState:
     state = arrange(where={first: rooms[0], second: rooms[1]}, secrets=OWNERS, turn=turn)
-    state.rng = Rng(seed)
+    state.turns_played = seed  # the AI's mood follows the public table (its view)
     return state
 
 
@@ -270,7 +270,7 @@ def test_the_last_two_lone_characters_close_in_whoever_owns_them() -> None:
             for turn in range(3):
                 for seed in (turn, turn + 3):
                     state = last_two(*pair, rooms=(a, b), turn=turn, seed=seed)
-                    action = choose_action(state, turn)
+                    action = GAME.ai_action(state, turn)
                     assert action.kind == "move"
                     after, _ = GAME.apply(state, turn, action)
                     assert gap(after) == gap(state) - 1, (pair, a, b, turn, action)
@@ -285,7 +285,7 @@ def test_the_last_two_are_brought_together_even_at_the_keepers_risk() -> None:
         for a, b in near:
             for turn in range(3):
                 state = last_two(*pair, rooms=(a, b), turn=turn, seed=a + b)
-                after, _ = GAME.apply(state, turn, choose_action(state, turn))
+                after, _ = GAME.apply(state, turn, GAME.ai_action(state, turn))
                 assert gap(after) == 0, (pair, a, b, turn)
 
 
@@ -297,8 +297,8 @@ def test_strangers_close_in_while_the_keeper_keeps_out_of_company() -> None:
     assert path_length(state, PARLOUR, GALLERY) == 2
     moved = Counter()
     for seed in range(60):
-        state.rng = Rng(seed)
-        action = choose_action(state, 0)
+        state.turns_played = seed  # the AI's mood follows the public table (its view)
+        action = GAME.ai_action(state, 0)
         assert action not in (move(PROFESSOR, PARLOUR), move(MEDIUM, ATTIC))
         after, _ = GAME.apply(state, 0, action)
         where = after.location[keeper]
@@ -316,8 +316,8 @@ def test_closing_in_still_leaves_room_for_chance() -> None:
     assert not [o for o in GAME.options(state, 0) if o.group == "Fight"]
     picks = Counter()
     for seed in range(40):
-        state.rng = Rng(seed)
-        action = choose_action(state, 0)
+        state.turns_played = seed  # the AI's mood follows the public table (its view)
+        action = GAME.ai_action(state, 0)
         assert action.kind == "move"
         after, _ = GAME.apply(state, 0, action)
         assert gap(after) <= gap(state)

@@ -9,9 +9,11 @@ from bot.games.evil_below.state import FIGHT, EvilBelowState
 from tests.evil_below_helpers import (
     APARTMENT,
     BARRENS,
+    BUTCHER,
     GAME,
     HEART,
     NEIBOLT,
+    PHARMACY,
     SQUARE,
     act,
     actions_phase,
@@ -127,3 +129,69 @@ def test_it_spreads_damage_to_whoever_can_take_it() -> None:
     assert state.pending is not None
     pick = GAME.ai_action(state, 0)
     assert state.pending.payload["targets"][pick.int_arg("pick")] == 1
+
+
+# ---------------------------------------------------------------- seeking a fight
+
+def _beside_pennywise(players: int, stack: list[int]) -> EvilBelowState:
+    """The active Loser and a friend in Town Square with Pennywise, every die spent:
+    the turn's last question is whether to fight."""
+    chars = ["bev", "ben", "bill", "richie", "eddie", "mike", "stan"][:players]
+    state = actions_phase(arrange(chars, {0: SQUARE, 1: SQUARE}), {})
+    state.pennywise = SQUARE
+    state.fight_stack = list(stack)
+    state.stack_hidden = []
+    state.totem_deck = [c for c in range(49) if c not in stack]
+    state.attack_pile = [c for c in content.attack_ids() if c not in stack]
+    state.weakness_stacks = [["twin_totems"], [], []]
+    state.dice_used = [True] * 7
+    return state
+
+
+SMALL_FAIR_STACK = [card(NEIBOLT, 1), card(BARRENS, 1), card(SQUARE, 1), card(BUTCHER, 1),
+                    card(APARTMENT, 2), content.attack_ids()[0]]  # Rocks: twin_totems
+
+
+def test_a_small_table_takes_a_fair_fight_a_bigger_one_waits_for_a_healthy_stack() -> None:
+    """Two or three Losers rarely meet beside Pennywise: a fight that is a fair bet is
+    taken. Four or more can make one up whenever they like, and wait for a stack that
+    meets weaknesses several at once."""
+    for players in (2, 3):
+        state = _beside_pennywise(players, SMALL_FAIR_STACK)
+        assert GAME.ai_action(state, 0) == Action("fight"), players
+    for players in (4, 5, 7):
+        state = _beside_pennywise(players, SMALL_FAIR_STACK)
+        assert GAME.ai_action(state, 0) == Action("end_turn"), players
+        big = [*SMALL_FAIR_STACK, *[card(PHARMACY, t) for t in range(5)]]
+        assert GAME.ai_action(_beside_pennywise(players, big), 0) == Action("fight")
+
+
+def test_a_small_table_does_not_take_a_bad_bet() -> None:
+    """One totem among four attack cards, three victims gone from Town Square (all three
+    lines of a counterattack) and both Losers there down to their last Bravery: a
+    counterattack would end the game, and the first card is most likely one."""
+    attacks = content.attack_ids()
+    state = _beside_pennywise(2, [card(NEIBOLT, 1), *attacks[:4]])
+    state.circles[SQUARE] = [None, None, None, state.circles[SQUARE][3]]
+    for hero in state.heroes:
+        hero.bravery = 1
+    assert GAME.ai_action(state, 0) == Action("end_turn")
+
+
+def test_a_counterattack_that_could_fell_a_loser_costs_more_than_the_track() -> None:
+    """The AI weighs a counterattack by the Bravery its Losers can spare between them."""
+    whole = content.board().strength_length
+    assert ai.counter_cost(_beside_pennywise(2, SMALL_FAIR_STACK), SQUARE) < 1
+    assert ai._counter(3, 0) > whole  # nobody can spare a point: the game is at stake
+    assert ai._counter(3, 0) > ai._counter(3, 2) > ai._counter(3, 8)
+    assert ai._counter(1, 8) < ai._counter(2, 8) < ai._counter(3, 8)
+
+
+def test_a_small_table_waits_beside_pennywise_while_there_is_a_stack() -> None:
+    """Where to end a turn: beside Pennywise, where a friend can make up a fight when
+    the stack is worth it; a bigger table gathers only for a healthy stack."""
+    state = _beside_pennywise(2, [card(NEIBOLT, 1), content.attack_ids()[0]])
+    assert ai.fight_coming(state)
+    state = _beside_pennywise(5, SMALL_FAIR_STACK)
+    assert not ai.fight_coming(state)
+    assert not ai.fight_coming(_beside_pennywise(2, content.attack_ids()[:2]))

@@ -10,6 +10,7 @@ engine's own `_symbol` step for its tile (what exploring into it runs).
 
 from __future__ import annotations
 
+from bot.core.actions import Action
 from bot.games.betrayal import GAME, content, effects, links, traits
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import death, monsters, sides
@@ -389,3 +390,18 @@ def test_both_sides_win_seeded_ai_games() -> None:
     said = [e.text for e in played(KEY, lost)[1] if e.kind in ("game_over", "book")]
     assert any(t.startswith("💀 The house wins") for t in said)
     assert not any("traitor" in t.lower() for t in said)
+
+
+def test_a_hero_who_is_a_match_for_him_faces_him_to_drive_him_off() -> None:
+    """He hunts the Monster Card's holder: a hero at least as mighty as he is faces him
+    (then may fight him, and each point of damage drives him a room away); a weaker one
+    keeps out of a fight it would lose."""
+    state = rig(seat=DARRIN, clown_at="foyer", card=JENNY, darrin="entrance_hall",
+                jenny="grand_staircase")
+    might = traits.track(state, DARRIN, "might").values
+    state.explorers[DARRIN].traits["might"] = len(might) - 1
+    assert might[-1] >= 5  # his Might
+    face = Action("act", {"what": "face"})
+    assert GAME.ai_action(state, DARRIN) == face
+    state.explorers[DARRIN].traits["might"] = 0
+    assert GAME.ai_action(state, DARRIN) != face

@@ -6,6 +6,7 @@ strings ("public", "player:123", "team:heroes") so the event log stays greppable
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,19 @@ class Audience:
 
     def encode(self) -> str:
         return self.kind if self.kind == "public" else f"{self.kind}:{self.ref}"
+
+    def reaches(self, seat: int | None, teams: Mapping[str, list[int]]) -> bool:
+        """Whether this seat is told what is said to this audience: the rule delivery
+        routes by, and the one an AI's view of the state is cut by (bot/core/views.py).
+        `teams` are the game's (Game.teams); seat None is no seat at all (the house
+        that plays a cooperative game's monsters): it is told only what is public."""
+        if self.kind == "public":
+            return True
+        if seat is None:
+            return False
+        if self.kind == "player":
+            return self.ref == str(seat)
+        return seat in teams.get(self.ref, ())
 
     @classmethod
     def decode(cls, text: str) -> Audience:

@@ -90,14 +90,40 @@ class Game(ABC, Generic[S]):
     def is_over(self, state: S) -> bool:
         """True once the game has a result; the table then closes."""
 
-    @abstractmethod
+    # ---- the AI. An AI decides from its seat's view of the state (`seat_view`), never
+    # from the state: `ai_action` and `ai_offer` build the view and hand only it on,
+    # and no game overrides them (tests/test_ai_views.py); a game says how its seats
+    # see (`seat_view`) and how its AI decides from what it sees (`decide`).
+
     def ai_action(self, state: S, seat: int) -> Action:
-        """A legal, sensible action for an AI in this seat."""
+        """A legal, sensible action for an AI in this seat (the seat `to_act`), decided
+        from the seat's view: the state and its Rng are left as they were."""
+        self.check_ai_seat(state, seat)
+        return self.decide(self.seat_view(state, seat), seat)
 
     def ai_offer(self, state: S, seat: int) -> Action | None:
         """The out-of-turn action an AI in this seat (one of `out_of_turn`) takes now, one
-        of its `options`; None lets the game go on without it. It must read the state
-        only, and decline sooner or later (the sessions layer bounds a run of offers)."""
+        of its `options`; None lets the game go on without it. Decided from the seat's
+        view, like `ai_action`; it must decline sooner or later (the sessions layer
+        bounds a run of offers)."""
+        return self.decide_offer(self.seat_view(state, seat), seat)
+
+    @abstractmethod
+    def seat_view(self, state: S, seat: int) -> S:
+        """The state as this seat may know it (bot/core/views.py): a copy in which all
+        it may not know is dealt anew from what it cannot tell apart, marked as a view.
+        Two states that differ only in what this seat may not know give the same view."""
+
+    def check_ai_seat(self, state: S, seat: int) -> None:
+        """Refuse (IllegalAction) to let an AI decide for a seat the game does not wait
+        for, in the words `apply` would use."""
+
+    @abstractmethod
+    def decide(self, view: S, seat: int) -> Action:
+        """The AI's action for this seat, from its view alone."""
+
+    def decide_offer(self, view: S, seat: int) -> Action | None:
+        """The AI's out-of-turn action for this seat, from its view alone (None: none)."""
         return None
 
     def pass_turn(self, state: S, seat: int) -> Action | None:

@@ -25,6 +25,7 @@ from bot import games
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
+from bot.core.views import mark
 from bot.games.base import Game, PlayerInfo
 
 KEY = "belltest"
@@ -107,13 +108,19 @@ class BellGame(Game[BellState]):
     def is_over(self, state: BellState) -> bool:
         return state.moves >= MOVES
 
-    def ai_action(self, state: BellState, seat: int) -> Action:
+    def check_ai_seat(self, state: BellState, seat: int) -> None:
         if seat != self.to_act(state):
             raise IllegalAction("It is not your turn.")
+
+    def seat_view(self, state: BellState, seat: int) -> BellState:
+        """Nothing is hidden: every bell is in plain sight."""
+        return mark(self.copy_state(state))
+
+    def decide(self, view: BellState, seat: int) -> Action:
         return STEP
 
-    def ai_offer(self, state: BellState, seat: int) -> Action | None:
-        return RING if state.moves >= 1 and seat in self.out_of_turn(state) else None
+    def decide_offer(self, view: BellState, seat: int) -> Action | None:
+        return RING if view.moves >= 1 and seat in self.out_of_turn(view) else None
 
     def private_view(self, state: BellState, seat: int) -> str:
         return "You hold your bell." if state.bells[seat] else "You rang your bell."

@@ -33,6 +33,7 @@ from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.formats import Formats
+from bot.core.views import mark
 from bot.games.base import Game, PlayerInfo
 
 KEY = "formattest"
@@ -107,9 +108,15 @@ class FormatGame(Game[FormatState]):
     def is_over(self, state: FormatState) -> bool:
         return sum(state.counts) >= MOVES
 
-    def ai_action(self, state: FormatState, seat: int) -> Action:
+    def check_ai_seat(self, state: FormatState, seat: int) -> None:
         if seat != self.to_act(state):
             raise IllegalAction("It is not your turn.")
+
+    def seat_view(self, state: FormatState, seat: int) -> FormatState:
+        """Nothing is hidden: every step is in plain sight."""
+        return mark(self.copy_state(state))
+
+    def decide(self, view: FormatState, seat: int) -> Action:
         return STEP
 
     def private_view(self, state: FormatState, seat: int) -> str:

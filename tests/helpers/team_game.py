@@ -25,6 +25,7 @@ from bot import games
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.core.events import PUBLIC, Event, to_player, to_team
+from bot.core.views import mark
 from bot.games.base import Game, PlayerInfo
 
 KEY = "teamtest"
@@ -122,8 +123,12 @@ class TeamGame(Game[TeamState]):
     def is_over(self, state: TeamState) -> bool:
         return state.moves >= MOVES
 
-    def ai_action(self, state: TeamState, seat: int) -> Action:
-        return self.options(state, seat)[0].action
+    def seat_view(self, state: TeamState, seat: int) -> TeamState:
+        """Nothing on the board is secret (only which book each team reads)."""
+        return mark(self.copy_state(state))
+
+    def decide(self, view: TeamState, seat: int) -> Action:
+        return self.options(view, seat)[0].action
 
     def private_view(self, state: TeamState, seat: int) -> str:
         return f"You are on the {team_of(seat)} team."

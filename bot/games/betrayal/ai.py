@@ -2,10 +2,11 @@
 safe items, rests in rooms that strengthen it, and ends its turn. Always legal: it
 only ever picks one of `options()`.
 
-Decisions are deterministic (the same state gives the same action), which keeps the
-replays exact and the tests stable. It walks towards the nearest room with a door
-onto unexplored space (breadth-first over doors and the house's links), and every
-move it makes brings it strictly closer, so it never walks back and forth. Held by
+Decisions are deterministic (the same view gives the same action), which keeps the
+replays exact and the tests stable; the seat's view (knowledge.py) is all it is
+handed. It walks towards the nearest room with a door onto unexplored space
+(breadth-first over doors and the house's links), and every move it makes brings it
+strictly closer, so it never walks back and forth. Held by
 Webs or Debris it tries to break free (and frees others held where it stands); when
 the only way on is across a split room it makes the crossing roll, if it could pass
 it; with no room to explore in reach it takes the Revolving Wall's switch or rides
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.actions import Action
+from bot.core.views import require_view
 from bot.games.betrayal import ai_ways, content, damage_split, explore, movement, rolls, traits
 from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.cards.rolls import PICKED
@@ -33,6 +35,9 @@ HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a.Held
 
 
 def choose_action(state: BetrayalState, seat: int) -> Action:
+    """The seat's action, decided from its view (knowledge.py): the haunt's AI first
+    (haunting/ai.py), then the explorer's."""
+    require_view(state)
     if state.pending is not None:
         return state.pending.options()[_pick(state, seat)].action
     entries = legal(state, seat)  # what options() lists, found once for the whole decision

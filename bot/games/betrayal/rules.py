@@ -26,6 +26,7 @@ from bot.games.betrayal import (  # noqa: F401  (decks, haunt: they register ste
     editions,
     effects,
     haunt,
+    knowledge,
     links,
     setup,
     turn,
@@ -112,9 +113,14 @@ class BetrayalGame(Game[BetrayalState]):
         return next((entry.action for entry in actions.legal(state, seat)
                      if entry.action.kind == actions.END_TURN), None)
 
-    def ai_action(self, state: BetrayalState, seat: int) -> Action:
+    def check_ai_seat(self, state: BetrayalState, seat: int) -> None:
         self._check_actor(state, seat)
-        return ai.choose_action(state, seat)
+
+    def seat_view(self, state: BetrayalState, seat: int) -> BetrayalState:
+        return knowledge.seat_view(state, seat)
+
+    def decide(self, view: BetrayalState, seat: int) -> Action:
+        return ai.choose_action(view, seat)
 
     # ------------------------------------------------------------ apply
 

@@ -5,8 +5,9 @@ keeper) and treats the other (the decoy) much like a stranger: it will expose th
 or throw it out, so watching which characters it protects does not give both away.
 Each action is scored (keep the keeper out of crowded rooms, prefer fights that put
 others out over shuffling, fear an abyss only where it could swallow the keeper) plus
-seeded noise. The noise comes from an Rng derived from the state and the seat, so the
-AI is deterministic for a given state and never draws from the game's own Rng.
+seeded noise. It decides from its seat's view (knowledge.py): the others' secrets and
+the portals dealt anew, and an Rng of the view's own, from which the noise is drawn, so
+the AI is deterministic for what its seat knows and never draws from the game's Rng.
 
 A rumble only ends through fights, so when no fight is available a move is also
 scored by how much closer it brings the moved character to the others (shortest paths
@@ -29,6 +30,7 @@ from typing import TypeVar
 from bot.core.actions import Action
 from bot.core.choices import CHOOSE
 from bot.core.rng import Rng
+from bot.core.views import require_view
 from bot.games.cthulhu.moves import (
     FIGHT,
     MOVE,
@@ -88,7 +90,9 @@ def keeper_and_decoy(state: CthulhuState, seat: int) -> tuple[int | None, int | 
 
 
 def choose_action(state: CthulhuState, seat: int) -> Action:
-    """A legal action for `seat`, which must be the seat the game waits for."""
+    """A legal action for `seat`, which must be the seat the game waits for, decided
+    from the seat's view."""
+    require_view(state)
     mind = _mind(state, seat)
     if state.pending is not None:
         return Action(CHOOSE, {"pick": _choose_pick(state, mind)})

@@ -20,7 +20,7 @@ from bot.core.events import Event, to_player
 from bot.core.rng import Rng
 from bot.core.seats import next_seat
 from bot.games.base import Game, PlayerInfo
-from bot.games.cthulhu import chapters, content, layouts
+from bot.games.cthulhu import chapters, content, knowledge, layouts
 from bot.games.cthulhu.ai import choose_action
 from bot.games.cthulhu.content import say
 from bot.games.cthulhu.moves import (
@@ -180,9 +180,14 @@ class CthulhuGame(Game[CthulhuState]):
                   for r, c in legal_fights(state)]
         return moves + fights
 
-    def ai_action(self, state: CthulhuState, seat: int) -> Action:
+    def check_ai_seat(self, state: CthulhuState, seat: int) -> None:
         self._check_actor(state, seat)
-        return choose_action(state, seat)
+
+    def seat_view(self, state: CthulhuState, seat: int) -> CthulhuState:
+        return knowledge.seat_view(state, seat)
+
+    def decide(self, view: CthulhuState, seat: int) -> Action:
+        return choose_action(view, seat)
 
     # ------------------------------------------------------------ apply
 

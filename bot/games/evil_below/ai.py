@@ -1,23 +1,31 @@
 """The AI teammate: a careful friend at the table, not a racer.
 
-It reads the state and never draws from it. On its turn it puts totems into the Fight
-Stack wherever it can, spends its dice where they help most (rescue where victims run
-low, Bravery when someone is shaky, cards to feed the Fight Stack, moves toward where
-its cards or a fight are), and fights only with a healthy stack and a friend beside it.
+It decides from its seat's view (knowledge.py), handed to it by the game: what anyone
+at the table could know, the Fight Stack's unseen cards dealt anew; it never draws
+from the game's Rng. On its turn it puts totems into the Fight Stack wherever it can,
+spends its dice where they help most (rescue where victims run low, Bravery when
+someone is shaky, cards to feed the Fight Stack, moves toward where its cards or a
+fight are), and fights with a friend beside it when the fight is worth seeking
+(`stack_is_good`: a bigger table waits for a healthy stack, a small one takes any fight
+that is not a bad bet). What a fight promises (`outlook`) is imagined from what the
+seat knows of the Fight Stack: the totems it saw go in, the unseen ones drawn from the
+cards they may be; a counterattack is weighed by the Bravery the Losers there can spare.
 In a fight it reveals while the next card is worth more than it risks. Out of turn it
 rides a Bike to make up a fight and slips in cards (Eddie, a rider).
 """
 
 from __future__ import annotations
 
+import math
 from collections import deque
-from functools import cache
+from functools import cache, lru_cache
+from typing import Any
 
 from bot.core.actions import Action
 from bot.core.choices import CHOOSE
 from bot.core.rng import Rng
+from bot.core.views import require_view
 from bot.games.evil_below import (
-    abilities,
     actions,
     attacks,
     content,
@@ -34,9 +42,14 @@ RESCUE_BASE = 5.0
 DRAW_VALUE = 3.5
 BIKE_VALUE = 1.5
 FIGHT_SPOT = 6.0  # standing where a fight can happen
-MIN_TOTEMS = 9  # totems in the stack before a fight is worth it
-GOOD_STACK = 0.7  # share of totems that makes a fight worth starting
+FIGHT_GAIN = -0.5  # below this (fight_gain, in Strength) a small table's fight is a bad bet
+SMALL_TABLE = 3  # Losers at most at a table that takes any fight not a bad bet
+MIN_TOTEMS = 9  # totems in the stack before a bigger table fights
+GOOD_STACK = 0.7  # share of totems that makes a bigger table's stack healthy
 FLUSH_AT = 8  # attack cards in the stack that make a fight necessary anyway
+BRAVERY_COST = 0.5  # a point of Bravery lost, in Strength
+CARD_COST = 0.25  # a totem lost from a hand or the Fight Stack, in Strength
+LOSS_COST = 8.0  # a Loser falling: the game (more than the whole Strength track)
 PLAN_DEPTH = 4  # steps of a turn planned ahead
 MOVE_COST = 0.3  # a small price on each move, so a plan does not wander
 LOOKAHEAD = 4  # cards a fighter thinks ahead
@@ -67,7 +80,9 @@ def _first(state: EvilBelowState, seat: int, kind: str) -> Action | None:
 
 
 def choose(state: EvilBelowState, seat: int) -> Action:
-    """The acting seat's action (the active player, or the one making a choice)."""
+    """The acting seat's action (the active player, or the one making a choice), from
+    the seat's view (knowledge.py)."""
+    require_view(state)
     if state.pending is not None:
         return Action(CHOOSE, {"pick": _pick(state)})
     place = _first(state, seat, actions.PLACE)
@@ -82,7 +97,8 @@ def choose(state: EvilBelowState, seat: int) -> Action:
 
 
 def offer(state: EvilBelowState, seat: int) -> Action | None:
-    """An out-of-turn action worth taking now, or None."""
+    """An out-of-turn action worth taking now, or None, from the seat's view."""
+    require_view(state)
     if state.over or state.pending is not None or seat == state.turn:
         return None
     place = _first(state, seat, actions.PLACE)
@@ -127,55 +143,146 @@ def attacks_in(state: EvilBelowState) -> int:
 
 
 def stack_is_good(state: EvilBelowState) -> bool:
-    size = len(state.fight_stack)
-    if not size:
-        return False
-    share = (size - attacks_in(state)) / size
-    return (share >= GOOD_STACK and size - attacks_in(state) >= MIN_TOTEMS) \
-        or attacks_in(state) >= FLUSH_AT
+    """Whether a fight where Pennywise stands is worth seeking now. Any fight flushes
+    the Fight Stack once its attack cards pile up (FLUSH_AT), before they fill it. A
+    bigger table can make up a fight whenever it likes, so it waits for a healthy stack
+    (MIN_TOTEMS totems, GOOD_STACK of it), which meets weaknesses several at once. A
+    small one (SMALL_TABLE Losers or fewer) rarely gets two of them beside Pennywise, so
+    it takes any fight that is not a bad bet (`fight_gain` at least FIGHT_GAIN)."""
+    count = attacks_in(state)
+    if count >= FLUSH_AT:
+        return True
+    if len(state.players) <= SMALL_TABLE:
+        return fight_gain(state) >= FIGHT_GAIN
+    totems = len(state.fight_stack) - count
+    return totems >= MIN_TOTEMS and totems / len(state.fight_stack) >= GOOD_STACK
+
+
+def fight_gain(state: EvilBelowState) -> float:
+    """What a fight where Pennywise stands promises, as the seat can imagine the Fight
+    Stack (`outlook` from the first card); nothing where he cannot be fought. A turn's
+    plan asks it of one view again and again: the last answer is kept (as one tuple,
+    read once, so AI threads of other tables never see a half-written answer)."""
+    last = _last_gain[0]
+    if last is not None and last[0] is state:
+        return float(last[1])
+    where = state.pennywise
+    gain = -math.inf
+    if where >= 0 and any(not content.is_attack(c) for c in state.fight_stack):
+        gain = outlook(state, where, [])
+    _last_gain[0] = (state, gain)
+    return gain
+
+
+_last_gain: list[tuple[Any, float] | None] = [None]  # (the view, its fight_gain)
 
 
 def _value(state: EvilBelowState, revealed: list[int]) -> int:
-    return sum(content.weakness(k).reward for k in fight.face_up(state)
-               if weaknesses.met(k, revealed))
+    return _met(tuple(fight.face_up(state)), tuple(revealed))
 
 
-def _counter_cost(state: EvilBelowState) -> float:
-    assert state.fight is not None
-    lines = attacks.lines_showing(state.missing(state.fight.location))
-    shaky = any(state.heroes[s].bravery <= lines for s in state.at(state.fight.location))
-    return 0.6 * lines + (3.0 if shaky else 0.0)
+def _met(weak: tuple[str, ...], revealed: tuple[int, ...]) -> int:
+    """The Strength the face-up weaknesses `weak` pay for these revealed cards."""
+    return sum(content.weakness(k).reward for k in weak if weaknesses.met(k, list(revealed)))
+
+
+def counter_cost(state: EvilBelowState, where: int) -> float:
+    """What a counterattack in this location costs, in Strength, over the attack cards
+    it may be (for all the seat knows, any): its lines by the victims missing there,
+    a point of Bravery or a card each, and the game itself if the Losers there cannot
+    take its Bravery between them without one of them falling (the AI lays each point
+    on whoever has the most, so they fall only once every spare point is gone)."""
+    lines = attacks.lines_showing(state.missing(where))
+    spare = sum(state.heroes[s].bravery - 1 for s in state.at(where))
+    return _counter(lines, spare)
+
+
+@cache
+def _counter(lines: int, spare: int) -> float:
+    cost = 0.0
+    for card in content.attacks():
+        effects_ = [(effect, n) for line in card.lines[:lines] for effect, n in line]
+        bravery = sum(n for effect, n in effects_ if effect == attacks.BRAVERY)
+        cards = sum(n for effect, n in effects_ if effect != attacks.BRAVERY)
+        cost += BRAVERY_COST * bravery + CARD_COST * cards + (LOSS_COST if bravery > spare
+                                                              else 0.0)
+    return cost / len(content.attacks())
+
+
+def stack_totems(state: EvilBelowState) -> tuple[list[int], int, list[int]]:
+    """What a seat knows of the totems in the Fight Stack: those it saw go in, how many
+    went in unseen (the six of setup), and the cards those may be (every totem it has
+    not seen elsewhere: these and the totem deck)."""
+    hidden = set(state.stack_hidden)
+    totems = [c for c in state.fight_stack if not content.is_attack(c)]
+    unseen = sorted(c for c in totems if c in hidden)
+    return sorted(c for c in totems if c not in hidden), len(unseen), sorted(
+        [*state.totem_deck, *unseen])
+
+
+def _draw(sampler: Rng, known: tuple[int, ...], unseen: int, pool: tuple[int, ...],
+          k: int) -> list[int]:
+    """k totems off the stack as the seat can imagine them: each unseen one drawn from
+    the cards it may be."""
+    slots = _some(sampler, [*known, *[-1] * unseen], k)
+    blanks = slots.count(-1)
+    guesses = iter(_some(sampler, list(pool), blanks))
+    return [c if c >= 0 else next(guesses) for c in slots]
+
+
+def _some(sampler: Rng, items: list[int], k: int) -> list[int]:
+    """k of `items` at random (they are shuffled in place only as far as needed)."""
+    for i in range(k):
+        j = i + sampler.below(len(items) - i)
+        items[i], items[j] = items[j], items[i]
+    return items[:k]
+
+
+def outlook(state: EvilBelowState, where: int, revealed: list[int]) -> float:
+    """What turning more cards promises in a fight here, `revealed` already up: the
+    best, over k more cards (k up to LOOKAHEAD), of what the fight is worth if none of
+    them is an attack times the odds of that, less the counterattack otherwise. One
+    card rarely meets a weakness alone, so looking one card ahead would always stop.
+    The totems are imagined from what the seat knows (`stack_totems`)."""
+    known, unseen, pool = stack_totems(state)
+    paying = frozenset(c for c, who in content.specials().items()
+                       if (seat := state.seat_of(who)) is not None
+                       and state.heroes[seat].location == where)
+    return _outlook(tuple(revealed), tuple(known), unseen, tuple(pool),
+                    len(state.fight_stack), tuple(fight.face_up(state)), paying,
+                    counter_cost(state, where))
+
+
+@lru_cache(maxsize=4096)
+def _outlook(revealed: tuple[int, ...], known: tuple[int, ...], unseen: int,
+             pool: tuple[int, ...], size: int, weak: tuple[str, ...], paying: frozenset[int],
+             cost: float) -> float:
+    """`outlook` from what it depends on (kept: a turn asks it again and again). The
+    samples come from an Rng of the AI's own, never the game's."""
+    count = len(known) + unseen
+    sampler = Rng(len(revealed) * 1000 + size * 31 + count)
+    special = content.special_reward()
+    best = -math.inf
+    for k in range(1, min(LOOKAHEAD, count) + 1):
+        safe = 1.0
+        for i in range(k):
+            safe *= (count - i) / (size - i)
+        worth = 0.0
+        for _ in range(SAMPLES):
+            drawn = _draw(sampler, known, unseen, pool, k)
+            worth += _met(weak, (*revealed, *drawn)) \
+                + special * sum(1 for c in drawn if c in paying)
+        best = max(best, safe * worth / SAMPLES - (1 - safe) * cost)
+    return best
 
 
 def reveal_worth(state: EvilBelowState) -> float:
-    """How much better it is to go on than to stop now: for k more cards (k up to
-    LOOKAHEAD), what the fight is worth if none of them is an attack, times the odds
-    of that, less the counterattack otherwise. One card rarely meets a weakness alone,
-    so looking one card ahead would always stop. The sample is drawn from an Rng of
-    the AI's own, never from the game's."""
+    """How much better it is to go on than to stop now (`outlook`, against the
+    weaknesses met already; at worst, the counterattack)."""
     f = state.fight
     assert f is not None
-    cost = _counter_cost(state)
-    now = _value(state, f.revealed)
-    totems = [c for c in state.fight_stack if not content.is_attack(c)]
-    size = len(state.fight_stack)
-    sampler = Rng(len(f.revealed) * 1000 + size * 31 + len(totems))
-    best = -cost
-    for k in range(1, min(LOOKAHEAD, len(totems)) + 1):
-        safe = 1.0
-        for i in range(k):
-            safe *= (len(totems) - i) / (size - i)
-        worth = 0.0
-        for _ in range(SAMPLES):
-            drawn = sampler.sample(totems, k)
-            worth += _value(state, [*f.revealed, *drawn]) + content.special_reward() * sum(
-                1 for c in drawn if content.specials().get(c) and _present(state, c))
-        best = max(best, safe * worth / SAMPLES - (1 - safe) * cost)
-    return best - now
-
-
-def _present(state: EvilBelowState, card: int) -> bool:
-    return abilities.special_bonus(state, card) is not None
+    ahead = max(outlook(state, f.location, f.revealed), -counter_cost(state, f.location))
+    return ahead - _value(state, f.revealed)
 
 
 def _fight_step(state: EvilBelowState, seat: int) -> Action:
@@ -256,9 +363,19 @@ def _end_value(state: EvilBelowState, seat: int, where: int) -> float:
     hero = state.heroes[seat]
     near = distances()[where]
     value = sum(PLACE_NEAR / (2 + near[content.card_location(c)]) for c in hero.hand)
-    if state.pennywise == where and stack_is_good(state):
+    if state.pennywise == where and fight_coming(state):
         value += FIGHT_SPOT if [s for s in state.at(where) if s != seat] else FIGHT_SPOT / 3
     return value
+
+
+def fight_coming(state: EvilBelowState) -> bool:
+    """Whether to end a turn beside Pennywise, where a fight can be made up. A small
+    table waits there whenever there is a Fight Stack to fight with (its chances are
+    few: a friend must be there when the stack is worth it); a bigger one gathers when
+    the fight is worth seeking (`stack_is_good`)."""
+    if len(state.players) > SMALL_TABLE:
+        return stack_is_good(state)
+    return any(not content.is_attack(c) for c in state.fight_stack)
 
 
 def _plan(state: EvilBelowState, seat: int, where: int, dice: tuple[int, ...],

@@ -123,6 +123,8 @@ def _mill(state: EvilBelowState, n: int, events: list[Event]) -> None:
     """Seed 001: reveal the top cards of the Fight Stack, discard the totems among
     them. RULING (designed): attack cards revealed this way go back on top."""
     top = [state.fight_stack.pop() for _ in range(min(n, len(state.fight_stack)))]
+    for card in top:
+        state.seen(card)
     kept = [c for c in top if content.is_attack(c)]
     gone = [c for c in top if not content.is_attack(c)]
     state.totem_discard += gone

@@ -203,7 +203,10 @@ def weakness_keys() -> tuple[str, ...]:
     return tuple(w.key for w in weaknesses())
 
 
+@cache
 def weakness(key: str) -> Weakness:
+    """Kept by key: the AI weighs every face-up weakness against thousands of imagined
+    draws a turn."""
     return weaknesses()[weakness_keys().index(key)]
 
 

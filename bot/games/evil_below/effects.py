@@ -87,6 +87,7 @@ def attack_to_stack(state: EvilBelowState, events: list[Event], why: str) -> Non
     if not state.attack_pile:
         return
     state.fight_stack.append(state.attack_pile.pop())
+    state.stack_hidden.append(state.fight_stack[-1])
     attacks = sum(1 for c in state.fight_stack if content.is_attack(c))
     events.append(Event(say(f"events.{why}", attacks=attacks, size=len(state.fight_stack)),
                         kind="fight_stack", data={"attacks": attacks}))

@@ -50,6 +50,8 @@ def peek(state: EvilBelowState, events: list[Event]) -> None:
     state.fight.peeked = True
     state.fight.peek_at = len(state.fight.revealed)
     top = state.fight_stack[-1]
+    if not content.is_attack(top):
+        state.seen(top)  # the table hears which totem it is (of an attack, only that)
     name = say("labels.attack_card") if content.is_attack(top) else content.card_name(top)
     events.append(Event(say("events.stan_peek", card=name), kind="peek",
                         data={"card": top}))
@@ -60,6 +62,7 @@ def reveal(state: EvilBelowState, events: list[Event]) -> None:
     assert fight is not None
     _shuffle(state, events)
     card = state.fight_stack.pop()
+    state.seen(card)
     fight.shown.append(card)
     if content.is_attack(card):
         events.append(Event(say("events.reveal_attack"), kind="reveal",

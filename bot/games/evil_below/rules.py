@@ -26,12 +26,13 @@ from bot.games.evil_below import (
     chapters,
     content,
     effects,
+    knowledge,
     setup,
     sightings,
     turns,
 )
 from bot.games.evil_below.content import say
-from bot.games.evil_below.state import AFTERMATH, SIGHTINGS, EvilBelowState
+from bot.games.evil_below.state import AFTERMATH, SIGHTINGS, STATE_FORMATS, EvilBelowState
 
 
 def _aftermath(state: EvilBelowState, events: list[Event]) -> None:
@@ -73,6 +74,7 @@ def advance(state: EvilBelowState, events: list[Event]) -> None:
 class EvilBelowGame(Game[EvilBelowState]):
     key = "evilbelow"
     state_type = EvilBelowState
+    state_formats = STATE_FORMATS
     title = "IT: Evil Below"
     colour = 0xC0392B  # the red balloon
     min_players = 2
@@ -117,15 +119,20 @@ class EvilBelowGame(Game[EvilBelowState]):
         return [s for s in range(len(state.players))
                 if s != actor and actions.legal(state, s)] if actor is not None else []
 
-    def ai_action(self, state: EvilBelowState, seat: int) -> Action:
+    def check_ai_seat(self, state: EvilBelowState, seat: int) -> None:
         if seat != self.to_act(state):
             raise IllegalAction(say("errors.not_your_turn",
                                     player=state.players[state.turn]))
-        return ai.choose(state, seat)
 
-    def ai_offer(self, state: EvilBelowState, seat: int) -> Action | None:
+    def seat_view(self, state: EvilBelowState, seat: int) -> EvilBelowState:
+        return knowledge.seat_view(state, seat)
+
+    def decide(self, view: EvilBelowState, seat: int) -> Action:
+        return ai.choose(view, seat)
+
+    def decide_offer(self, view: EvilBelowState, seat: int) -> Action | None:
         """An AI seat's out-of-turn action now, or None to let the turn go on."""
-        return ai.offer(state, seat)
+        return ai.offer(view, seat)
 
     # ------------------------------------------------------------ apply
 

@@ -75,7 +75,8 @@ def build(names: list[str], ai: list[bool], seed: int,
     state = EvilBelowState(
         players=list(names), ai=list(ai), heroes=heroes, circles=circles, track=[], box=[],
         bikes=bikes, totem_deck=totems, totem_discard=[], attack_pile=attacks,
-        fight_stack=fight_stack, weakness_stacks=stacks, pennywise=DRAINPIPE,
+        fight_stack=fight_stack, stack_hidden=list(fight_stack), weakness_stacks=stacks,
+        pennywise=DRAINPIPE,
         starter=youngest, turn=youngest, phase=ROLL,
         dice=[""] * len(board.keys), dice_used=[False] * len(board.keys), rng=rng)
     lines = [say("events.setup", drainpipe=board.drainpipe)]

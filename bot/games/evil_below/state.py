@@ -4,7 +4,8 @@ Ids are indexes: location i is board().keys[i] and owns die i; totem card c is
 location c // 7 and totem c % 7; attack cards are numbered 49..61; victim token t is a
 child unless t < attack_tokens. Piles keep their top at the end of the list.
 Face-down things (the Fight Stack's order, the decks, the victims still in the circles)
-are in here because the engine must know them; views show only what players see.
+are in here because the engine must know them; views show only what players see, and
+an AI sees only its seat's view (knowledge.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.choices import PendingChoice
+from bot.core.formats import Formats
 from bot.core.rng import Rng
 from bot.core.stored import restored, stored_dict
 
@@ -109,6 +111,11 @@ class EvilBelowState:
     moved: list[list[int]] = field(default_factory=list)
     eddie_sharing: bool = False
     eddie_left: int = 0
+    # The cards of the Fight Stack nobody has seen (seed 001: the six totems and the
+    # attack card of setup, an attack card put in "without revealing it"), so that a
+    # seat's view (knowledge.py) deals only these anew; every other card in the stack
+    # went in openly (a totem from a face-up hand, an attack card that just resolved).
+    stack_hidden: list[int] = field(default_factory=list)
     fight: Fight | None = None
     pending: PendingChoice | None = None
     result: str = ""
@@ -131,6 +138,11 @@ class EvilBelowState:
     def missing(self, where: int) -> int:
         return len(self.circles[where]) - self.remaining(where)
 
+    def seen(self, card: int) -> None:
+        """A card of the Fight Stack has been turned face up: it is hidden no more."""
+        if card in self.stack_hidden:
+            self.stack_hidden.remove(card)
+
     def empty(self) -> list[int]:
         return [i for i in range(len(self.circles)) if self.remaining(i) == 0]
 
@@ -145,3 +157,15 @@ class EvilBelowState:
         data["fight"] = Fight(**raw["fight"]) if raw.get("fight") else None
         data["held"] = HeldAttack(**raw["held"]) if raw.get("held") else None
         return cls(**data)
+
+
+def stack_hidden_added(raw: dict[str, Any]) -> dict[str, Any]:
+    """Format 0 -> 1: the Fight Stack keeps count of its cards no one has seen (what an
+    AI seat may not know). A game stored before kept no count; the cards still on the
+    stack were all dealt face down, so all of them are unseen."""
+    raw["stack_hidden"] = list(raw["fight_stack"])
+    return raw
+
+
+# Every shape the stored state has had (bot/core/formats.py): append, never edit.
+STATE_FORMATS = Formats((stack_hidden_added,))

@@ -1,7 +1,7 @@
 """The AI in the haunt: heroes that pursue their book's goal, a traitor that pursues
 its own, and the monsters the traitor moves.
 
-Deterministic, like the exploring AI (same state, same action), and always one of the
+Deterministic, like the exploring AI (same view, same action), and always one of the
 listed options. The haunt tells it where to go (`HauntPlugin.goals`) and which special
 action to take (`ai_offer`); otherwise heroes keep exploring (a room may hold what
 they need) and the traitor hunts the nearest hero. An explorer attacks when its dice
@@ -12,6 +12,7 @@ walk towards the nearest one.
 from __future__ import annotations
 
 from bot.core.actions import Action
+from bot.core.views import require_view
 from bot.games.betrayal import movement, traits
 from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.ai_ways import wall_switch, ways
@@ -149,7 +150,9 @@ def _monsters(state: BetrayalState) -> Action:
 def monster_action(state: BetrayalState, *, attack: bool = True) -> Action:
     """Attack a hero in the room, else step towards the nearest hero (or the haunt's
     `monster_goals`), else end; with `attack` False, steps only. The traitor's AI
-    plays its monsters with it, and the engine plays a cooperative haunt's house."""
+    plays its monsters with it (from the traitor's view), and the engine plays a
+    cooperative haunt's house (from the house's view)."""
+    require_view(state)
     options = monsters.legal(state)
     for action, _ in options:
         if attack and action.kind == monsters.M_ATTACK:

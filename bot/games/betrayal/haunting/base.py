@@ -45,6 +45,7 @@ from bot.paths import DATA
 from bot.texts import fill
 
 if TYPE_CHECKING:
+    from bot.core.rng import Rng
     from bot.games.betrayal.context import Ctx
     from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
@@ -268,6 +269,13 @@ class HauntPlugin:
         """Secrets this explorer holds beyond its book (`/secret` shows them): the
         lover the ghost named to the traitor. Only ever this seat's own secrets."""
         return []
+
+    def hide(self, view: BetrayalState, seat: int | None, rng: Rng) -> None:
+        """In `view`, a seat's view of the game (knowledge.py; None: the house's), deal
+        anew each of this haunt's secrets that the seat was not told, judged by the
+        audience the haunt tells it with (`Audience.reaches` over `sides.teams`), from
+        what the seat cannot tell apart from it, drawing only from `rng` (the view's).
+        A haunt with no secret has nothing to hide."""
 
     def on_death(self, ctx: Ctx, seat: int) -> None:
         """An explorer has just died (its cards already lie in the room)."""

@@ -5,7 +5,8 @@ No seat plays the house, so `to_act` never names one for it: its turn runs as st
 inside the `apply` of the action that ended the turn it follows (flow.next_turn pushes
 `_house_turn` then `_after_house`). The plugin says when it plays (`house_turn_after`)
 and what it does (`house_turn`: by default its monsters roll and move as in seed 003,
-"Monsters"); the monster AI (haunting/ai.py) picks every step, from the state alone and
+"Monsters"); the monster AI (haunting/ai.py) picks every step from the house's view
+(knowledge.house_view: the public table, the decks dealt anew, an Rng of its own),
 the dice from state.rng, so the same game always plays out the same. A hero the house
 attacks still rolls and chooses for itself (a damage split pauses the house's turn for
 that hero's choice; a game saved then resumes mid-turn, as the steps are plain data).
@@ -21,6 +22,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import ai, base, flow, monsters
 from bot.games.betrayal.haunting.words import tell
+from bot.games.betrayal.knowledge import house_view
 from bot.games.betrayal.state import Frame
 
 # How many monster steps one house turn may take at most (each step spends a move or
@@ -52,7 +54,7 @@ def _house_step(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state = ctx.state
     spec = dict(arg or {})
     done = int(spec.get("done", 0))
-    action = ai.monster_action(state, attack=bool(spec.get("attack", True)))
+    action = ai.monster_action(house_view(state), attack=bool(spec.get("attack", True)))
     if action.kind == monsters.M_END or done >= STEP_LIMIT:
         monsters.tell_moves(ctx)
         return

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from bot.core.events import Audience, to_player
+from bot.core.rng import Rng
 from bot.games.betrayal import content, house, traits, turn
 from bot.games.betrayal.cards import Offer, handler, resumer
 from bot.games.betrayal.context import Ctx
@@ -278,8 +280,24 @@ class SeparateNightmares(HauntPlugin):
     def board_note(self, state: BetrayalState) -> str:
         return self.text("board", track=track(state)) if running(state) else ""
 
+    @staticmethod
+    def told(state: BetrayalState) -> Audience:
+        """Who knows the nightmares in hand: the traitor alone (`private_notes`, and the
+        choice of one is private)."""
+        return to_player(sides.traitor(state) if sides.traitor(state) is not None else -1)
+
+    def hide(self, view: BetrayalState, seat: int | None, rng: Rng) -> None:
+        """The traitor's hand, for a seat not told: as many nightmares, of those not
+        played yet (each is played out loud)."""
+        hand = progress(view).get("hand")
+        if not hand or self.told(view).reaches(seat, sides.teams(view)):
+            return
+        played = [k for k in self.deal(view) if k not in hand]
+        unplayed = [k for k in self.nightmares() if k not in played]
+        progress(view)["hand"] = rng.sample(sorted(unplayed), len(hand))
+
     def private_notes(self, state: BetrayalState, seat: int) -> list[str]:
-        if not sides.is_traitor(state, seat) or state.haunt is None:
+        if not self.told(state).reaches(seat, sides.teams(state)) or state.haunt is None:
             return []
         hand = progress(state).get("hand", [])
         if not hand:

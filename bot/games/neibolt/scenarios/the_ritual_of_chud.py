@@ -31,11 +31,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import dice as core_dice
-from bot.games.betrayal import content, links, turn
+from bot.games.betrayal import content, links, traits, turn
 from bot.games.betrayal.cards import Offer, Passive, passive, resumer
 from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.effects import pause, step
-from bot.games.betrayal.haunting import monsters, sides
+from bot.games.betrayal.haunting import combat, monsters, sides
 from bot.games.betrayal.haunting.base import HauntPlugin, register
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 from bot.games.neibolt.names import rooms
@@ -48,6 +48,8 @@ FACED = "chud_faced"  # turn flag: this hero succeeded on the Sanity roll to fac
 EVENT_FLAG = "nb_chud_event"  # explorer flag: discovered an event room this turn
 RITUAL_NAMES = ("Old Well", "Ancient Den", "Ritual Room", "Nursery", "Bloody Room")
 ASIDE, HELD, TILE, DONE = "aside", "held", "tile", "done"
+DRIVE_OFF = True  # the AI faces him, when it is a match for him, to drive him off
+DRIVE_OFF_RANGE = 2  # rooms from the Monster Card's holder at which he is driven off
 
 
 def ritual_rooms() -> frozenset[str]:
@@ -308,9 +310,21 @@ class TheRitualOfChud(HauntPlugin):
                 return by[pick]
         found = pennywise(state)
         goals = self.goals(state, seat)
-        if "face" in by and found is not None and found.tile in goals:
-            return by["face"]  # he stands where this hero must go
+        if "face" in by and found is not None and (
+                found.tile in goals or (DRIVE_OFF and self.drives_off(state, seat, found))):
+            return by["face"]  # he stands where this hero must go, or it can drive him off
         return None
+
+    def drives_off(self, state: BetrayalState, seat: int, found: Monster) -> bool:
+        """Whether this hero should face him to drive him off the one he hunts: it is a
+        match for his Might, and he is close to the Monster Card's holder (who may be
+        itself). A weaker hero who faced him would only lose the fight."""
+        target = holder(state)
+        might = combat.monster_trait(state, found, "might") or 0
+        if target is None or traits.value(state, seat, "might") < might:
+            return False
+        near = monsters.distances(state, {found.tile})
+        return near.get(state.explorers[target].tile, 99) <= DRIVE_OFF_RANGE
 
 
 # ---------------------------------------------------------------- setup: a room goes back

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.events import to_player
+from bot.core.events import Audience, to_player
+from bot.core.rng import Rng
 from bot.games.betrayal import content, explore
 from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.context import Ctx
@@ -135,7 +136,22 @@ class BetterWithFriends(HauntPlugin):
         state.haunt.progress["canoe"] = canoe
         self.say(ctx, "flotsam", count=len(picked),
                  rooms=", ".join(ctx.room_name(t) for t in picked))
-        self.say(ctx, "canoe_secret", audience=to_player(traitor), room=ctx.room_name(canoe))
+        self.say(ctx, "canoe_secret", audience=self.told(state), room=ctx.room_name(canoe))
+
+    @staticmethod
+    def told(state: BetrayalState) -> Audience:
+        """Who is told where the canoe lies: the traitor alone (until it is found)."""
+        return to_player(sides.traitor(state) if sides.traitor(state) is not None else -1)
+
+    def hide(self, view: BetrayalState, seat: int | None, rng: Rng) -> None:
+        """Where the canoe lies, for a seat not told: under any flotsam still unsearched."""
+        assert view.haunt is not None
+        progress = view.haunt.progress
+        if progress.get("canoe") is None or progress.get("found") \
+                or self.told(view).reaches(seat, sides.teams(view)):
+            return
+        flotsam = [i for i in range(len(view.tiles)) if has_token(view, i, FLOTSAM)]
+        progress["canoe"] = rng.choice(flotsam) if flotsam else None
 
     # ---------------------------------------------------------------- the water
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from bot.core.events import to_player
+from bot.core.events import Audience, to_player
+from bot.core.rng import Rng
 from bot.games.betrayal import content, explore, movement
 from bot.games.betrayal.cards import Cause, Offer
 from bot.games.betrayal.context import Ctx, explorer_name
@@ -48,7 +49,7 @@ class TheGhostBride(HauntPlugin):
         state.haunt.progress.update({"lover": lover, "carried": None, "laid": None,
                                      "vigil": 0, "vigil_body": None, "successes": 0})
         self.say(ctx, "arrives", who=ctx.who(traitor))
-        self.say(ctx, "lover", kind="secret", audience=to_player(traitor), who=ctx.who(lover),
+        self.say(ctx, "lover", kind="secret", audience=self.told(state), who=ctx.who(lover),
                  data={"lover": lover})
         self.say(ctx, "strength", who=ctx.who(traitor))
         for trait in ("might", "sanity"):
@@ -59,9 +60,22 @@ class TheGhostBride(HauntPlugin):
         ctx.push([*steps, {"_bride_stairs": {}}], traitor, "haunt")
 
     # ---- the secret
+    @staticmethod
+    def told(state: BetrayalState) -> Audience:
+        """Who is told the lover: the traitor alone."""
+        return to_player(sides.traitor(state) if sides.traitor(state) is not None else -1)
+
+    def hide(self, view: BetrayalState, seat: int | None, rng: Rng) -> None:
+        """The lover, for a seat not told: any hero at all (the ghost drew from them)."""
+        lover = self.lover(view)
+        if lover is None or self.told(view).reaches(seat, sides.teams(view)):
+            return
+        assert view.haunt is not None
+        view.haunt.progress["lover"] = rng.choice(sides.heroes(view, alive=False))
+
     def private_notes(self, state: BetrayalState, seat: int) -> list[str]:
         lover = self.lover(state)
-        if lover is None or not sides.is_traitor(state, seat):
+        if lover is None or not self.told(state).reaches(seat, sides.teams(state)):
             return []
         return [self.text("lover", who=explorer_name(state, lover))]
 
