@@ -215,8 +215,10 @@ class HauntBot(commands.Bot):
         # What is loaded now (content, texts, cogs) lives as long as the process: kept
         # out of the collector's sight, its full passes stay short (60-100 ms pauses of
         # the event loop without this, measured in bench_tables). The warm-up's caches
-        # join them when it is done.
+        # join them when it is done. A run loaded all this with the collector off
+        # (bot/__main__.py's main): it is on from here.
         gc.freeze()
+        gc.enable()
 
     async def _warm_up(self) -> None:
         """Draw a board of every game once, in the background (Sessions.warm_up), so the

@@ -1,7 +1,8 @@
 """The bot's start through the real discord.py against the fake Discord: the renderers'
 warm-up runs in the background, so the bot is ready, plays and delivers before it ends;
 when it ends, what it filled is frozen out of the collector's sight; a warm-up that fails
-leaves the bot running, its boards drawn cold; a stop ends a warm-up under way."""
+leaves the bot running, its boards drawn cold; a stop ends a warm-up under way; a run
+loads the bot with the collector off (bot/__main__.py), and the bot turns it on."""
 
 from __future__ import annotations
 
@@ -107,3 +108,13 @@ async def test_a_stop_ends_a_warm_up_under_way(
     await asyncio.wait_for(warm_up.began.wait(), 5)
     await asyncio.wait_for(stop_bot(bot, task), 10)
     assert not warm_up.ended.is_set()
+
+
+async def test_the_bot_turns_the_collector_on_once_loaded(
+        fd: FakeDiscord, make_bot: Callable[[], Awaitable[HauntBot]]) -> None:
+    gc.disable()  # as `python -m bot run` starts it
+    try:
+        await make_bot()
+        assert gc.isenabled()
+    finally:
+        gc.enable()
