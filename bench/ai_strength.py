@@ -62,7 +62,7 @@ from bot.core.actions import Action
 from bot.core.rng import Rng
 from bot.games.base import Game, PlayerInfo
 from bot.games.betrayal import GAME as BETRAYAL
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.haunting.base import PLUGINS
 from bot.games.betrayal.state import BetrayalState

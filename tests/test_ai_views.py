@@ -29,7 +29,7 @@ from bot.games import walk_games
 from bot.games.base import Game, PlayerInfo
 from bot.games.betrayal import GAME as BETRAYAL
 from bot.games.betrayal import ai as betrayal_ai
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import ai as haunt_ai
 from bot.games.betrayal.haunting import base as haunt_base
 from bot.games.betrayal.haunting import sides

@@ -13,7 +13,7 @@ import pytest
 from bot.core.actions import Action
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, content, traits
-from bot.games.betrayal.haunt import chart, haunts
+from bot.games.betrayal.haunt_roll import chart, haunts
 from bot.games.betrayal.state import BetrayalState
 from bot.games.betrayal.traitor import RULES, by_rule, choose_traitor, from_revealer
 from tests.test_betrayal_engine_helpers import (

@@ -15,7 +15,7 @@ from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, content, editions, map_view
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import run
-from bot.games.betrayal.haunt import STALL_ROUNDS
+from bot.games.betrayal.haunt_roll import STALL_ROUNDS
 from bot.games.betrayal.state import HAUNT, BetrayalState
 from bot.games.neibolt import encounters
 from bot.games.neibolt.words import neibolt_line

@@ -1,5 +1,5 @@
 """The IT: Evil Below picture: the board with the last roll's dice and the fight's cards
-on it (renderers/evilbelow/), drawn from the view (bot/games/evilbelow/view.py) and
+on it (renderers/evilbelow/), drawn from the view (bot/games/evilbelow/pictures.py) and
 never from anything face down, on one canvas of the chat's shape for the whole game."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from PIL import Image
 
 from bot.games.evilbelow import EvilBelowGame, content
 from bot.games.evilbelow.content import BALLOON, HAND, HEART
+from bot.games.evilbelow.pictures import CHILD, DOWN, OPEN, board_view
 from bot.games.evilbelow.state import DRAINPIPE, EvilBelowState
-from bot.games.evilbelow.view import CHILD, DOWN, OPEN, board_view
 from renderers import canvas, evilbelow, render_public, renderer_of
 from renderers.evilbelow import (
     BALLOON as BALLOON_INK,

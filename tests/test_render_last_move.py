@@ -16,8 +16,8 @@ from bot.games.base import PlayerInfo
 from bot.games.cthulhu import GAME as CTHULHU
 from bot.games.cthulhu.state import CthulhuState
 from bot.games.evilbelow import GAME as EVIL_BELOW
+from bot.games.evilbelow.pictures import board_view
 from bot.games.evilbelow.state import EvilBelowState
-from bot.games.evilbelow.view import board_view
 from renderers import cthulhu, evilbelow
 
 

@@ -2,7 +2,7 @@
 changes it, the dice of the last roll and the fight's turned cards on it (one image per
 post: Discord lays a second one beside the first, cropped).
 
-It is drawn from the engine's view (bot/games/evilbelow/view.py), never from the state
+It is drawn from the engine's view (bot/games/evilbelow/pictures.py), never from the state
 itself, so nothing face down can reach it: victims still in their circles are drawn
 face down alike, the Fight Stack, decks and attack pile only as counts.
 
@@ -37,7 +37,7 @@ from PIL import Image, ImageDraw
 from bot.games.base import PlayerInfo
 from bot.games.evilbelow import GAME, content
 from bot.games.evilbelow.content import evil_below_line
-from bot.games.evilbelow.view import (
+from bot.games.evilbelow.pictures import (
     ATTACK_MARK,
     CHILD,
     DOWN,

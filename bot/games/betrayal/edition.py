@@ -1,18 +1,18 @@
 """The classic edition (seed 003): the default edition of every Betrayal game.
 
 Its decks are the three of data/betrayal/, each symbol draws its own deck, the haunt
-roll after a turn with an omen is six dice below the omens drawn (haunt.py), and the
+roll after a turn with an omen is six dice below the omens drawn (haunt_roll.py), and the
 omen x room chart picks the haunt, swapped for a fresh one by Selecting the Haunt.
 The map's footer counts omens on a track of the 13 omen cards.
 """
 
 from __future__ import annotations
 
-from bot.games.betrayal import content, haunt
+from bot.games.betrayal import content, haunt_roll
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.editions import DEFAULT, Edition, register
+from bot.games.betrayal.pictures import TrackView
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
-from bot.games.betrayal.view import TrackView
 
 OMEN_CARDS = 13  # the marks of the footer's omen track: every omen of the deck
 HAUNT_DICE = 6
@@ -32,18 +32,18 @@ class Classic(Edition):
                                              "then": [{"_haunt_check": {}}]}}])
 
     def stalled(self, state: BetrayalState) -> bool:
-        return haunt.stalled(state)
+        return haunt_roll.stalled(state)
 
     def begin_stalled(self, ctx: Ctx, seat: int) -> None:
-        haunt.begin_stalled(ctx, seat)
+        haunt_roll.begin_stalled(ctx, seat)
 
     def choose_haunt(self, ctx: Ctx, seat: int, omen: str, room: str
                      ) -> tuple[str, str, str]:
-        found, omen, room = haunt.fresh_haunt(ctx, seat, omen, room)
+        found, omen, room = haunt_roll.fresh_haunt(ctx, seat, omen, room)
         return (found.key if found else ""), omen, room
 
     def haunts(self) -> list[str]:
-        return list(haunt.haunts(""))
+        return list(haunt_roll.haunts(""))
 
     def track(self, state: BetrayalState) -> TrackView:
         drawn = max(0, state.omens_drawn)

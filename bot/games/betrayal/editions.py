@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.games.betrayal import content, loading
+from bot.games.betrayal.pictures import TrackView
 from bot.games.betrayal.state import BetrayalState, Frame
-from bot.games.betrayal.view import TrackView
 
 if TYPE_CHECKING:
     from bot.games.betrayal.context import Ctx

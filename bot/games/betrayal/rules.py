@@ -3,7 +3,7 @@
 The pieces: setup.py deals the game; actions.py lists and starts the actions of a turn;
 movement.py, explore.py, items.py and turn.py carry them out by pushing steps that
 effects.py runs (pausing on choices); cards/ holds the handlers steps cannot express;
-haunt.py ends the exploration. Rulings where seed 003 is silent are in
+haunt_roll.py ends the exploration. Rulings where seed 003 is silent are in
 data/betrayal/rules.yaml (topic `rulings`) and marked RULING in the code.
 """
 
@@ -29,9 +29,9 @@ from bot.games.betrayal import (
     links,
     loading,
     setup,
+    shown,
     story,
     turn,
-    views,
 )
 from bot.games.betrayal.content import betrayal_line
 from bot.games.betrayal.context import Ctx, explorer_name
@@ -147,7 +147,7 @@ class BetrayalGame(Game[BetrayalState]):
     def private_view(self, state: BetrayalState, seat: int) -> str:
         if not 0 <= seat < len(state.players):
             return betrayal_line("errors.not_playing")
-        return flow.private_text(state, seat, views.sheet_text(state, seat))
+        return flow.private_text(state, seat, shown.sheet_text(state, seat))
 
     def teams(self, state: BetrayalState) -> dict[str, list[int]]:
         return sides.teams(state)
@@ -163,7 +163,7 @@ class BetrayalGame(Game[BetrayalState]):
         return story.content_names()
 
     def status_text(self, state: BetrayalState) -> str:
-        return views.status_text(state)
+        return shown.status_text(state)
 
     # ------------------------------------------------------------ seats and storage
 

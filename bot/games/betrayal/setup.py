@@ -9,7 +9,7 @@ it is drawn from the seeded Rng, so a replay from the seed is exact.
 Haunts already played: the `played` option lists the haunt keys this server has played
 (the sessions layer hands them in from the store), and `fresh` ("on", the default, or
 "off") says whether a played haunt is swapped by seed 003's Selecting the Haunt
-(haunt.py). Both are kept in the state, so the choice replays from the state alone.
+(haunt_roll.py). Both are kept in the state, so the choice replays from the state alone.
 
 The `expansion` option names the edition played (editions.py; the classic game when
 it is missing): its rooms fill the stack, its decks are dealt, and it lays out the rest.

@@ -1,4 +1,4 @@
-"""What the table sees: the map and the character sheets (view.py's contract), and the
+"""What the table sees: the map and the character sheets (pictures.py's contract), and the
 text versions for `/game status` and `/secret`.
 
 Everything here is public on the real table (cards are played face up in Betrayal),
@@ -14,14 +14,13 @@ import yaml
 from bot.games.betrayal import content, editions, traits
 from bot.games.betrayal.content import TRAITS, betrayal_line
 from bot.games.betrayal.context import card_name, explorer_name
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.base import HauntData, load_data
 from bot.games.betrayal.haunting.parts import BoardHooks
 from bot.games.betrayal.house import DIRS, doors
 from bot.games.betrayal.links import ordered_links
-from bot.games.betrayal.state import MONSTERS, TRAITOR, BetrayalState, Monster
-from bot.games.betrayal.view import (
+from bot.games.betrayal.pictures import (
     CardView,
     ExplorerView,
     MapView,
@@ -31,6 +30,7 @@ from bot.games.betrayal.view import (
     TrackView,
     TraitView,
 )
+from bot.games.betrayal.state import MONSTERS, TRAITOR, BetrayalState, Monster
 
 _WINNERS: dict[str, str] = {"heroes": "views.won_heroes", "traitor": "views.won_traitor",
                             "none": "views.won_none"}
