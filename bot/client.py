@@ -71,7 +71,7 @@ from bot.store import ChannelBusy, Store, StoreUnavailable, open_store
 from bot.store.guard import guarded
 from bot.texts import say
 from bot.timers import TimerDispatcher
-from cogs.common import OOPS, say_ephemeral
+from cogs.common import say_ephemeral
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game_log import LogPage
 from cogs.outlet import DiscordOutlet
@@ -401,7 +401,7 @@ class HauntBot(commands.Bot):
         else:
             log.error("slash command failed", exc_info=error)
             self.metrics.failed()
-            text = OOPS
+            text = say("errors.oops")
         with suppress(discord.HTTPException):
             await say_ephemeral(interaction, text)
 

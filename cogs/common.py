@@ -30,7 +30,7 @@ from cogs.bot_permissions import names_text
 
 log = logging.getLogger("hauntkeeper.interactions")
 
-OOPS = say("errors.oops")
+OOPS = say("errors.oops")  # in English: each answer says it in its own language
 
 
 class DmNotes(Protocol):
@@ -141,7 +141,7 @@ async def handling(interaction: discord.Interaction, command: str, *,
         log.exception("interaction failed: %s", command)
         bot_of(interaction).metrics.failed()
         with suppress(discord.HTTPException):
-            await say_ephemeral(interaction, OOPS)
+            await say_ephemeral(interaction, say("errors.oops"))
     finally:
         log.info(
             "guild=%s channel=%s user=%s command=%s outcome=%s ms=%.1f",
@@ -175,7 +175,7 @@ async def remind_undelivered(interaction: discord.Interaction,
         channel_id = interaction.extras.get(GAME_CHANNEL, interaction.channel_id)
     game_channel = channel_id or 0
     if outlet.take_undelivered(game_channel, interaction.user.id):
-        await say_ephemeral(interaction, DM_REMINDER)
+        await say_ephemeral(interaction, say("dm_reminder"))
 
 
 def pick_option(options: list[Option], typed: str, *, nothing: str,

@@ -26,12 +26,11 @@ from cogs.common import acknowledgement, handling, sessions_of
 from cogs.rights import command_actor, command_table
 
 KIND = "cthulhu"
-NO_GAME = content.cthulhu_line("cog.no_game")
 
 
 async def _state_and_options(interaction: discord.Interaction
                              ) -> tuple[Table, CthulhuState, list[Option]]:
-    table = await command_table(interaction, KIND, NO_GAME)
+    table = await command_table(interaction, KIND, content.cthulhu_line("cog.no_game"))
     game = games.get(KIND)
     state: CthulhuState = game.load(table.state or {})
     seat = table_rules.acting_seat(table, interaction.user.id)

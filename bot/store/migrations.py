@@ -198,4 +198,10 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX result_seats_by_user ON result_seats(user_id);
     """,
+    # 13: each event's line in the table's other languages (issue 25: a zh-TW server or
+    # player), as JSON {language: text}; NULL for a line said in English only. The
+    # English `text` stays the log's own, so /game log and the summaries read as before.
+    """
+    ALTER TABLE events ADD COLUMN texts TEXT;
+    """,
 ]

@@ -166,4 +166,8 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX result_seats_by_user ON result_seats(user_id);
     """,
+    # 13 (SQLite's 13): each event's line in the table's other languages, JSON or NULL.
+    """
+    ALTER TABLE events ADD COLUMN texts TEXT;
+    """,
 ]

@@ -8,10 +8,10 @@ knows the file layout, and it turns names into the indexes the state stores.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from bot import yaml_files
+from bot.locales import per_language
 from bot.paths import DATA
 from bot.texts import TextBook
 
@@ -44,7 +44,7 @@ class Board:
                       + [a for a, b in self.links if b == where])
 
 
-@cache
+@per_language
 def board() -> Board:
     raw = _load("board")
     keys = tuple(str(loc["key"]) for loc in raw["locations"])
@@ -66,7 +66,7 @@ def board() -> Board:
     )
 
 
-@cache
+@per_language
 def dice_faces() -> tuple[tuple[str, ...], ...]:
     """Die i's six faces; die i belongs to location i."""
     faces = _load("dice")["faces"]
@@ -81,7 +81,7 @@ class CharacterInfo:
     ability: str
 
 
-@cache
+@per_language
 def characters() -> tuple[CharacterInfo, ...]:
     index = {k: i for i, k in enumerate(board().keys)}
     return tuple(CharacterInfo(str(c["key"]), str(c["name"]), index[str(c["start"])],
@@ -89,7 +89,7 @@ def characters() -> tuple[CharacterInfo, ...]:
                  for c in _load("characters")["characters"])
 
 
-@cache
+@per_language
 def character_keys() -> tuple[str, ...]:
     return tuple(c.key for c in characters())
 
@@ -100,12 +100,12 @@ def character(key: str) -> CharacterInfo:
 
 # ---------------------------------------------------------------- totem cards
 
-@cache
+@per_language
 def totem_keys() -> tuple[str, ...]:
     return tuple(str(k) for k in _load("cards")["totems"]["keys"])
 
 
-@cache
+@per_language
 def totem_names() -> tuple[str, ...]:
     return tuple(str(k) for k in _load("cards")["totems"]["names"])
 
@@ -133,7 +133,7 @@ def card_name(card: int) -> str:
                            location=board().names[card_location(card)])
 
 
-@cache
+@per_language
 def specials() -> dict[int, str]:
     """Special totem card id -> the character whose presence moves the Strength token."""
     raw = _load("cards")["specials"]["cards"]
@@ -155,7 +155,7 @@ class AttackCard:
     lines: tuple[tuple[tuple[str, int], ...], ...]  # [0/A, B, C] -> ordered effects
 
 
-@cache
+@per_language
 def attacks() -> tuple[AttackCard, ...]:
     return tuple(AttackCard(str(a["key"]),
                             tuple(tuple((str(k), int(v)) for k, v in line.items())
@@ -186,7 +186,7 @@ class Weakness:
     bravery: int = 0
 
 
-@cache
+@per_language
 def weaknesses() -> tuple[Weakness, ...]:
     found = []
     for w in _load("cards")["weaknesses"]:
@@ -203,7 +203,7 @@ def weakness_keys() -> tuple[str, ...]:
     return tuple(w.key for w in weaknesses())
 
 
-@cache
+@per_language
 def weakness(key: str) -> Weakness:
     """Kept by key: the AI weighs every face-up weakness against thousands of imagined
     draws a turn."""
