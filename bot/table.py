@@ -56,6 +56,11 @@ class Actor:
     user_id: int | None
     name: str
     moderator: bool = False
+    # The languages the interaction reported (bot/locales: "en", "zh-TW"; None: not
+    # known): the user's own, kept on their seats, and the server's preferred one, the
+    # table's default (bot/languages.py's `heard`).
+    language: str | None = None
+    guild_language: str | None = None
 
 
 AI_ACTOR = Actor(None, "AI")

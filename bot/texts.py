@@ -51,6 +51,7 @@ class TextBook:
     def __init__(self, path: Traversable) -> None:
         self.path = path
         self._books: dict[str, dict[str, Any]] = {}  # language -> its data, read once
+        locales.keeps(self._books.clear)
 
     @property
     def data(self) -> dict[str, Any]:

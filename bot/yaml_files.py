@@ -31,8 +31,27 @@ def read_english(path: Traversable) -> Any:
     return parse(path.read_text(encoding="utf-8"))
 
 
+# Mirrors kept elsewhere than beside their file: (file, language) -> mirror. Only the
+# tests place one (a small fixture, so a test sees the language whatever the translators'
+# files hold yet).
+PLACED: dict[tuple[str, str], Traversable] = {}
+
+
+def place_mirror(path: Traversable, language: str, found: Traversable | None) -> None:
+    """Read `path`'s mirror in `language` from `found` (None: from beside it again), and
+    forget every word read so far."""
+    if found is None:
+        PLACED.pop((str(path), language), None)
+    else:
+        PLACED[(str(path), language)] = found
+    locales.forget()
+
+
 def mirror_path(path: Traversable, language: str) -> Traversable | None:
-    """Where `path`'s mirror in `language` would be (None: English has none)."""
+    """Where `path`'s mirror in `language` is or would be (None: English has none)."""
+    placed = PLACED.get((str(path), language))
+    if placed is not None:
+        return placed
     suffix = locales.SUFFIX.get(language)
     name = getattr(path, "name", "")
     if suffix is None or not name.endswith(".yaml"):
@@ -52,6 +71,9 @@ def mirror(path: Traversable, language: str) -> Any:
     return read_english(found)
 
 
+locales.keeps(mirror.cache_clear)
+
+
 def read(path: Traversable) -> Any:
     """A YAML file as plain data (None for an empty one), in the language spoken now."""
     english = read_english(path)
@@ -69,6 +91,9 @@ def _mapping(path: Traversable, language: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise ValueError(f"{path} must hold a mapping")
     return raw
+
+
+locales.keeps(_mapping.cache_clear)
 
 
 def mapping(path: Traversable) -> dict[str, Any]:

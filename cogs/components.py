@@ -30,11 +30,20 @@ from bot import table as table_rules
 from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
+from bot.locales import ENGLISH, speaking
 from bot.sessions import GameExists, Prompt
 from bot.store import ACTIVE, LOBBY, OVER, Table
 from bot.texts import TABLE, say
 from cogs import bot_permissions, click_limit
-from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
+from cogs.common import (
+    acknowledgement,
+    bot_of,
+    handling,
+    public_language,
+    refuse,
+    say_ephemeral,
+    sessions_of,
+)
 from cogs.moderation_views import channel_list
 from cogs.reply import answered, answering
 from cogs.rights import click_actor
@@ -107,11 +116,12 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             channel_id, actor, action,
             version=None if version == ANY_VERSION else version,
         ))
+        public = public_language(interaction, outcome.table)
         if outcome.lobby_only:  # a lobby change: redraw the lobby message in place
-            await _redraw(interaction, embed=lobby_embed(outcome.table),
-                          view=lobby_view(outcome.table))
+            await _redraw(interaction, embed=lobby_embed(outcome.table, public),
+                          view=lobby_view(outcome.table, public))
         elif action.kind == table_rules.START:
-            await _redraw(interaction, embed=lobby_embed(outcome.table), view=None)
+            await _redraw(interaction, embed=lobby_embed(outcome.table, public), view=None)
         if not outcome.delivered:
             await say_ephemeral(interaction, acknowledgement(outcome, ""))
         warning = bot_permissions.threads_warning(interaction, outcome.table.kind) \
@@ -552,7 +562,13 @@ def _select(channel_id: int, version: int, selects: list[int], placeholder: str,
 
 # -- the lobby message ------------------------------------------------------------------
 
-def lobby_embed(table: Table) -> discord.Embed:
+def lobby_embed(table: Table, language: str = ENGLISH) -> discord.Embed:
+    """The lobby message's embed, in the server's `language` (a public message)."""
+    with speaking(language):
+        return _lobby_embed(table)
+
+
+def _lobby_embed(table: Table) -> discord.Embed:
     game = games.get(table.kind)
     if table.status == LOBBY:
         title = say("lobby.title", game=game.title)
@@ -615,7 +631,13 @@ def _footer(table: Table) -> str:
                min=game.min_players)
 
 
-def lobby_view(table: Table) -> discord.ui.View | None:
+def lobby_view(table: Table, language: str = ENGLISH) -> discord.ui.View | None:
+    """The lobby's buttons, labelled in the server's `language`."""
+    with speaking(language):
+        return _lobby_view(table)
+
+
+def _lobby_view(table: Table) -> discord.ui.View | None:
     if table.status != LOBBY:
         return None
     view = discord.ui.View(timeout=None)
@@ -700,7 +722,8 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
     text = say("lobby.again_invite", players=", ".join(f"<@{u}>" for u in others), **words) \
         if others else say("lobby.again_alone", **words)
     sent = await interaction.response.send_message(
-        text, embed=lobby_embed(table), view=lobby_view(table),
+        text, embed=lobby_embed(table, public_language(interaction, table)),
+        view=lobby_view(table, public_language(interaction, table)),
         allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in others]))
     if sent.message_id is not None:

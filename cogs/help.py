@@ -132,7 +132,9 @@ def help_embeds(tree: app_commands.CommandTree, ids: dict[str, int],
     size = len(say("help.title")) + len(intro)
     steps = say("help.start_steps")  # in a DM the table's commands are hidden: not linked
     steps = BOOK.link(steps, interaction.guild_id) if interaction.guild_id else steps
-    start = [(say("help.getting_started"), [steps])]
+    language = say("help.language")
+    language = BOOK.link(language, interaction.guild_id) if interaction.guild_id else language
+    start = [(say("help.getting_started"), [steps]), (say("help.language_title"), [language])]
     for heading, lines in start + sections(tree, ids, interaction, here):
         for name, value in _fields(heading, lines):
             if size + len(name) + len(value) > EMBED_LIMIT or len(embeds[-1].fields) == 25:

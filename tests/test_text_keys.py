@@ -20,7 +20,7 @@ from bot.texts import TABLE, TextBook
 from cogs.betrayal import DIRECTION_VALUES
 from cogs.bot_permissions import NAMED
 from cogs.history import HERE, SERVER
-from cogs.moderation_views import KEEP_CHOICES, SWITCH
+from cogs.moderation_views import KEEP_CHOICES, LANGUAGE_CHOICES, SWITCH
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot").glob("*.py")])
@@ -95,6 +95,8 @@ DOMAINS: dict[tuple[str, str], tuple[TextBook, set[str]]] = {
     ("cogs/evilbelow.py", "faces.{}"): (evil_below._TEXTS, _faces()),
     ("cogs/bot_permissions.py", "permissions.names.{}"): (TABLE, set(NAMED)),
     ("cogs/moderation.py", "settings.keep_choice_{}"): (TABLE, set(KEEP_CHOICES)),
+    ("cogs/moderation.py", "settings.language_choice_{}"): (TABLE, set(LANGUAGE_CHOICES)),
+    ("cogs/moderation_views.py", "settings.language_choice_{}"): (TABLE, set(LANGUAGE_CHOICES)),
     ("cogs/history.py", "history.heading_{}"): (TABLE, {HERE, SERVER}),
     ("cogs/history.py", "history.none_{}"): (TABLE, {HERE, SERVER}),
     ("cogs/lobby.py", "history.where_{}"): (TABLE, {HERE, SERVER}),

@@ -40,6 +40,22 @@ _SPEAKING: contextvars.ContextVar[str] = contextvars.ContextVar("hk_language",
 
 T = TypeVar("T")
 
+# What was read in a language and kept: each cache's clear, called by `forget` (a
+# test placing a mirror of its own, bot/yaml_files.py's `place_mirror`).
+_KEPT: list[Callable[[], None]] = []
+
+
+def keeps(clear: Callable[[], None]) -> None:
+    """Register a cache of words read in some language, for `forget` to clear."""
+    _KEPT.append(clear)
+
+
+def forget() -> None:
+    """Every cache of words read in any language, cleared: the next read reads the
+    files again."""
+    for clear in _KEPT:
+        clear()
+
 
 def current() -> str:
     """The language the words being made now are in."""
@@ -116,6 +132,7 @@ class PerLanguage(Generic[T]):
         self.build = build
         self._cached = cache(self._in)
         update_wrapper(self, build)
+        keeps(self._cached.cache_clear)
 
     def _in(self, language: str, *args: Hashable) -> T:
         with speaking(language):
