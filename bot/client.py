@@ -54,6 +54,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games, health, retention
+from bot.command_translator import CommandWords
 from bot.config import GRACE_DAYS, METRICS_ADDR
 from bot.loops import bounded, keep_running, stop_task
 from bot.metrics import (
@@ -185,6 +186,9 @@ class HauntBot(commands.Bot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
+        # Descriptions and choices in each user's language (names stay English): before
+        # any sync, which asks it for every string.
+        await self.tree.set_translator(CommandWords())
         if not self.serve:
             for extension in extensions():
                 await self.load_extension(extension)

@@ -16,6 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
+from bot.command_translator import translated
+from bot.locales import current
 from bot.mentions import BOOK
 from bot.texts import say
 from cogs import mentions
@@ -76,7 +78,7 @@ def _line(command: Leaf, ids: dict[str, int]) -> str:
     known = ids.get(root)
     name = command.qualified_name
     mention = f"</{name}:{known}>" if known else f"`/{name}`"
-    return f"{mention} {command.description}"
+    return f"{mention} {translated(command.description, current())}"
 
 
 def sections(tree: app_commands.CommandTree, ids: dict[str, int],

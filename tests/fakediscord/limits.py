@@ -39,6 +39,12 @@ LINK, PREMIUM = 5, 6
 NAME_MAX = 32
 NAME_PUNCTUATION = set("-_'")
 DESCRIPTION_MAX = 100
+# Discord's locales (its API docs, developers/reference.mdx, "Locales"): the only keys a
+# name_localizations or description_localizations dictionary may hold.
+LOCALES = frozenset({
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu",
+    "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru",
+    "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"})
 STRING_CHOICE_VALUE_MAX = 100
 COMMAND_CHARS_MAX = 8000
 CHAT_INPUT_MAX = 100
@@ -246,9 +252,24 @@ def chat_input_limits(item: dict[str, Any], at: Path) -> Iterator[Violation]:
         yield Violation((*at, "name"), "APPLICATION_COMMAND_INVALID_NAME",
                         "Command name is invalid")
     for locale, local in (item.get("name_localizations") or {}).items():
+        if locale not in LOCALES:
+            yield invalid((*at, "name_localizations", locale), "Invalid Form Body: locale")
         if isinstance(local, str) and not valid_name(local):
             yield Violation((*at, "name_localizations", locale),
                             "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+    for locale, local in (item.get("description_localizations") or {}).items():
+        if locale not in LOCALES:
+            yield invalid((*at, "description_localizations", locale),
+                          "Invalid Form Body: locale")
+        if not isinstance(local, str) or not 1 <= len(local) <= DESCRIPTION_MAX:
+            yield Violation((*at, "description_localizations", locale),
+                            "BASE_TYPE_BAD_LENGTH",
+                            f"Must be between 1 and {DESCRIPTION_MAX} in length.")
+    for n, choice in enumerate(item.get("choices") or []):
+        for locale, local in ((choice or {}).get("name_localizations") or {}).items():
+            if locale not in LOCALES or not isinstance(local, str) or not 1 <= len(local) <= 100:
+                yield Violation((*at, "choices", n, "name_localizations", locale),
+                                "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
     description = item.get("description")
     top = len(at) == 1  # an option's description is the schema's (1-100) already
     if top and (not isinstance(description, str)

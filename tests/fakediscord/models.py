@@ -90,6 +90,9 @@ class FakeGuild:
     member_ids: set[int] = field(default_factory=set)
     # Roles a test created (`FakeDiscord.add_role`): id -> name, with no permissions.
     extra_roles: dict[int, str] = field(default_factory=dict)
+    # The server's preferred locale (Discord's `preferred_locale`, and each interaction's
+    # `guild_locale` there): a community server sets it; others read "en-US".
+    locale: str = "en-US"
 
     @property
     def role_ids(self) -> set[int]:

@@ -235,13 +235,15 @@ class FakeDiscord(
 
     # ------------------------------------------------------------------ model
 
-    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> int:
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None,
+                  locale: str = "en-US") -> int:
         """Another server the bot is in (send before the bot starts, or it never hears of
         it: the fake has no GUILD_CREATE for a join); returns its id. `shard`: [id, count]
-        of the shard its events go to."""
+        of the shard its events go to. `locale`: its preferred locale (Discord's
+        `guild_locale` on its interactions)."""
         gid = self._snowflake.on_shard(*shard) if shard else self._snowflake()
         guild = FakeGuild(gid, name, self._snowflake(), self._snowflake(),
-                          self._snowflake(), {self.bot_user.id})
+                          self._snowflake(), {self.bot_user.id}, locale=locale)
         self.guilds[guild.id] = guild
         self.bot_user.role_ids.append(guild.bot_role_id)
         return guild.id
