@@ -46,6 +46,12 @@ def seat_language(table: Table, seat: int) -> str:
     return table.seats[seat].language or ENGLISH
 
 
+def user_language(table: Table, user_id: int) -> str:
+    """The language a user reads their DMs from this table in: their seat's."""
+    return next((s.language for s in table.seats if s.user_id == user_id and s.language),
+                ENGLISH)
+
+
 def needed(table: Table, server: str) -> tuple[str, ...]:
     """The languages besides English this table's words must be made in: the server's
     and each human seat's."""
