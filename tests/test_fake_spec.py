@@ -16,8 +16,10 @@ import discord
 import pytest
 
 from bot.client import HauntBot
+from bot.command_translator import words
+from bot.locales import CHINESE
 from tests.fakediscord import FakeDiscord, running_bot
-from tests.fakediscord.limits import CONTENT_MAX
+from tests.fakediscord.limits import CONTENT_MAX, command_list_limits
 from tests.fakediscord.spec.trim import SERVED
 from tests.fakediscord.spec_check import INVALID_FORM_BODY, SPEC_FILE, SpecCheck, spec_check
 
@@ -225,6 +227,29 @@ async def test_the_real_command_tree_passes_discords_spec(fd: FakeDiscord, tmp_p
     new = next(o for o in game["options"] if o["name"] == "new")
     seed = next(o for o in new["options"] if o["name"] == "seed")
     assert seed["max_value"] == INT53
+
+
+async def test_the_synced_tree_carries_its_chinese_and_keeps_its_names(
+        fd: FakeDiscord, tmp_path: Path) -> None:
+    """The tree as `tree.sync` sends it with the translator (bot/command_translator.py):
+    descriptions and choices in zh-TW, names English; the fake takes it as Discord
+    would (its spec and limits), and refuses what Discord refuses."""
+    bot = HauntBot(db_path=str(tmp_path / "hk.sqlite3"))
+    async with running_bot(bot, fd, sync=False):
+        await bot.tree.sync()
+    assert fd.violations == []
+    game = fd.command("game")
+    assert game is not None and not game.get("name_localizations")
+    new = next(o for o in game["options"] if o["name"] == "new")
+    chinese = words(CHINESE)
+    assert new["description_localizations"] == {CHINESE: chinese[new["description"]]}
+    kind = next(o for o in new["options"] if o["name"] == "game")
+    assert all(c["name_localizations"] == {CHINESE: chinese[c["name"]]}
+               for c in kind["choices"])
+    bad = {"name": "x", "description": "y", "type": 1,
+           "name_localizations": {"zh-TW": "Upper", "xx": "z"},
+           "description_localizations": {"zh-TW": "長" * 101}}
+    assert len(list(command_list_limits([bad]))) == 3
 
 
 def test_every_route_the_fake_serves_is_in_the_spec_and_its_body_checked(
