@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.core.events import DETAIL
 from bot.games.betrayal import content, editions, hooks, house
-from bot.games.betrayal.cards import PASSIVES, resumer
+from bot.games.betrayal.cards import PASSIVES, RoomPassive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import base
@@ -51,7 +51,7 @@ def placement_floor(state: BetrayalState, room: str, floor: str) -> str:
     if forced is not None:
         return forced
     passive = PASSIVES.get(content.room(room).custom)
-    other = passive.placement_floor(state, floor) if passive else None
+    other = passive.placement_floor(state, floor) if isinstance(passive, RoomPassive) else None
     return other or floor
 
 
@@ -237,7 +237,7 @@ def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     # The edition's draw, unless the room draws its own way; the haunt has the last word.
     # The room that drew it rides along (`symbol_tile`), for an edition's own draws.
     steps = editions.for_state(state).symbol_steps(state, symbol)
-    for passive, ref in hooks.of_tile(state, tile_id):  # a room that draws its own way
+    for passive, ref in hooks.of_tile(state, tile_id, RoomPassive):  # draws its own way
         instead = passive.symbol_steps(state, frame.seat, tile_id, symbol, steps, ref)
         if instead is not None:
             steps = instead
