@@ -101,7 +101,7 @@ class Store(Protocol):
                    delivered: bool = False, ai_turn: bool | None = None,
                    envelope: str | None = None, played: Sequence[str] = (),
                    undo: UndoWrite | None = None,
-                   timers: Sequence[TimerArm] = ()) -> Table:
+                   timers: Sequence[TimerArm] = (), moves: str | None = None) -> Table:
         """Write the new state and its events in one transaction, or raise StaleVersion.
 
         The events are owed to Discord (the outbox) until `mark_delivered`, unless
@@ -113,10 +113,15 @@ class Store(Protocol):
         `undo`: keep an undo point (the table before this save) or drop the points an
         undo took back, in the same transaction. `timers`: the
         turn timers armed for the new version; they replace the game's older timers in
-        the same transaction (any save cancels them)."""
+        the same transaction (any save cancels them). `moves`: the engine's steps the
+        save took (bot/moves.py) as JSON, kept under the new version for replays."""
 
     async def undo_points(self, game_id: int, *, limit: int = 20) -> list[UndoPoint]:
         """The game's undo points, newest first."""
+
+    async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        """The engine's steps of every save of the game (bot/moves.py), oldest first,
+        each with the version it made; none for a game saved before they were kept."""
 
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[LoggedEvent]:
         """What moderators' tools did in this game (one event per save), oldest first."""

@@ -135,4 +135,13 @@ MIGRATIONS: list[str] = [
         forget_at  DOUBLE PRECISION NOT NULL
     );
     """,
+    # 5: SQLite's step 12, the engine's steps each save took, for replays (see there).
+    """
+    CREATE TABLE moves (
+        game_id     BIGINT  NOT NULL REFERENCES games(id),
+        version     INTEGER NOT NULL,
+        moves_json  TEXT    NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    """,
 ]

@@ -318,7 +318,7 @@ class PostgresStore:
             actor_id: int | None, action: dict[str, Any] | None, delivered: bool = False,
             ai_turn: bool | None = None, envelope: str | None = None,
             played: Sequence[str] = (), undo: R.UndoWrite | None = None,
-            timers: Sequence[R.TimerArm] = ()) -> Table:
+            timers: Sequence[R.TimerArm] = (), moves: str | None = None) -> Table:
         """As SQLite's (bot/store/base.py says what each argument does), the game's row
         locked first so a racing save in another process waits and then loses."""
         now = time.time()
@@ -343,6 +343,8 @@ class PostgresStore:
             if timers:
                 await conn.executemany(_pg(Q.INSERT_TIMER),
                                        Q.timer_rows(table, expected_version + 1, timers))
+            if moves is not None:
+                await conn.execute(_pg(Q.INSERT_MOVES), game_id, expected_version + 1, moves)
             if table.status == OVER:  # out of undo's reach: its points go with it
                 await conn.execute(_pg(Q.DROP_ALL_UNDO), game_id)
         return Q.saved(table, expected_version + 1, int(row[0]), int(row[1]))
@@ -430,6 +432,9 @@ class PostgresStore:
     async def undo_points(self, game_id: int, *, limit: int = UNDO_KEPT) -> list[R.UndoPoint]:
         rows = await self._fetch(Q.UNDO_POINTS.format(envelope="envelope"), game_id, limit)
         return [Q.undo_point_of(r, json.loads(r[1])) for r in rows]
+
+    async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        return Q.moves_of(await self._fetch(Q.MOVES_OF, game_id))
 
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[R.LoggedEvent]:
         rows = await self._fetch(Q.MODERATOR_LOG.format(kind=_ACTION_KIND), game_id, game_id,

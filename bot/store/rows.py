@@ -106,6 +106,10 @@ DROP_FINISHED_UNDO = ("DELETE FROM undo_points WHERE game_id IN"
 TRIM_UNDO = ("DELETE FROM undo_points WHERE game_id = ? AND version <= (SELECT version"
              " FROM undo_points WHERE game_id = ? ORDER BY version DESC LIMIT 1 OFFSET ?)")
 
+# The engine's steps of a save (bot/moves.py), and all of a game's, oldest first.
+INSERT_MOVES = "INSERT INTO moves (game_id, version, moves_json) VALUES (?, ?, ?)"
+MOVES_OF = "SELECT version, moves_json FROM moves WHERE game_id = ? ORDER BY version"
+
 GUILD_SETTINGS = "SELECT settings_json FROM guild_settings WHERE guild_id = ?"
 SET_GUILD_SETTINGS = (
     "INSERT INTO guild_settings (guild_id, settings_json, updated_at) VALUES (?, ?, ?)"
@@ -178,6 +182,11 @@ def undo_point_of(row: Sequence[Any], envelope: dict[str, Any]) -> UndoPoint:
     return UndoPoint(int(row[0]), envelope, row[2], str(row[3]))
 
 
+def moves_of(rows: Sequence[Sequence[Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
+    """Move rows (MOVES_OF) as (version, the moves that save took), oldest first."""
+    return [(int(row[0]), list(json.loads(row[1]))) for row in rows]
+
+
 def logged(rows: Sequence[Sequence[Any]], *, newest_first: bool = False) -> list[LoggedEvent]:
     """Event rows (EVENT_COLUMNS) as logged events, oldest first."""
     events = [LoggedEvent(*row) for row in rows]
@@ -239,6 +248,7 @@ COPIED_TABLES: dict[str, str] = {
     "played_content": "guild_id, kind, content_key",
     "guild_settings": "guild_id",
     "undo_points": "game_id, version",
+    "moves": "game_id, version",
     "turn_timers": "game_id, kind",
     "live_messages": "game_id",
     "bot_notices": "game_id, ts, kind",
@@ -257,6 +267,7 @@ FORGET_GUILD = (
     f"DELETE FROM events WHERE {_OF_GUILD}",
     f"DELETE FROM team_threads WHERE {_OF_GUILD}",
     f"DELETE FROM undo_points WHERE {_OF_GUILD}",
+    f"DELETE FROM moves WHERE {_OF_GUILD}",
     f"DELETE FROM turn_timers WHERE {_OF_GUILD}",
     f"DELETE FROM live_messages WHERE {_OF_GUILD}",
     f"DELETE FROM bot_notices WHERE {_OF_GUILD}",

@@ -247,7 +247,7 @@ class SqliteStore:
                    delivered: bool = False, ai_turn: bool | None = None,
                    envelope: str | None = None, played: Sequence[str] = (),
                    undo: UndoWrite | None = None,
-                   timers: Sequence[TimerArm] = ()) -> Table:
+                   timers: Sequence[TimerArm] = (), moves: str | None = None) -> Table:
         """The new state, its events and the outbox cursor in one transaction.
 
         `delivered` says the events need no delivery (a lobby change the interaction
@@ -278,6 +278,8 @@ class SqliteStore:
             if table.guild_id is not None:
                 _record_played(db, table.guild_id, table.kind, played, now)
             _replace_timers(db, table, expected_version + 1, timers)
+            if moves is not None:
+                db.execute(Q.INSERT_MOVES, (table.id, expected_version + 1, moves))
             if table.status == OVER:  # out of undo's reach: its points go with it
                 db.execute(Q.DROP_ALL_UNDO, (table.id,))
             return int(row[0]), int(row[1])
@@ -397,6 +399,9 @@ class SqliteStore:
         rows = await self._read(Q.UNDO_POINTS.format(envelope='envelope AS "e [envelope]"'),
                                 (game_id, limit))
         return [Q.undo_point_of(r, r[1]) for r in rows]
+
+    async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        return Q.moves_of(list(await self._read(Q.MOVES_OF, (game_id,))))
 
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[LoggedEvent]:
         """The first public event of each save made by a moderator's tool (gm.* and
