@@ -31,6 +31,9 @@ from bot import table as table_rules
 from bot.games.base import Game, PlayerInfo
 from bot.store.records import UndoPoint
 from bot.table_record import Table
+from bot.texts import say
+from renderers import animation, render_public
+from renderers.animation import Animation
 
 MOST_FRAMES = 90  # the pictures of one replay at most (about 30 s at a third of a second)
 
@@ -152,3 +155,44 @@ def _spread(items: Sequence[int], count: int) -> list[int]:
         return list(items)
     step = len(items) / count
     return [items[min(len(items) - 1, int(len(items) - 1 - n * step))] for n in range(count)]
+
+
+class Progress:
+    """How far a replay's drawing has gone, 0 to 1: written by the thread drawing it, read
+    by the cog that edits its progress line (a float's assignment is atomic)."""
+
+    def __init__(self) -> None:
+        self.done = 0.0
+
+
+def draw(table: Table, rebuilt: Rebuilt, progress: Progress | None = None,
+         most: int = MOST_FRAMES) -> Animation:
+    """The replay as an animated image: the chosen states drawn by the game's own
+    renderer (public information only, as on the live message), then the end card, which
+    says what was secret once the game is over (Game.revealed)."""
+    progress = progress or Progress()
+    game = table_rules.game_of(table)
+    shown = chosen(rebuilt.moments, most)
+    pictures = []
+    for n, step in enumerate(shown, start=1):
+        pictures.append(animation.frame(render_public(table.kind, step.state)))
+        progress.done = n / (len(shown) + 2)
+    pictures.append(animation.card(say("replay.end_title", title=game.title),
+                                   end_lines(table, rebuilt)))
+    progress.done = (len(shown) + 1) / (len(shown) + 2)
+    made = animation.animate(pictures)
+    progress.done = 1.0
+    return made
+
+
+def end_lines(table: Table, rebuilt: Rebuilt) -> list[str]:
+    """The end card's words: how the table ended, the secrets of a game played to its
+    end (never of one cut short: no book was opened then), a note when not exact."""
+    game = table_rules.game_of(table)
+    end = rebuilt.moments[-1].state
+    lines = [table.ended_reason] if table.ended_reason else []
+    if game.is_over(end):
+        lines += game.revealed(end)
+    if not rebuilt.exact:
+        lines.append(say("replay.kept"))
+    return lines

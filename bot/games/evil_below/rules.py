@@ -186,6 +186,14 @@ class EvilBelowGame(Game[EvilBelowState]):
 
     # ------------------------------------------------------------ views
 
+    def revealed(self, state: EvilBelowState) -> list[str]:
+        """The cards each Loser still held at the end."""
+        return [say("replay.hand", player=state.players[seat],
+                    character=content.character(hero.character).name,
+                    cards=", ".join(content.card_name(c) for c in hero.hand)
+                    or say("status.no_cards"))
+                for seat, hero in enumerate(state.heroes)]
+
     def private_view(self, state: EvilBelowState, seat: int) -> str:
         if not 0 <= seat < len(state.players):
             return say("errors.not_playing")
