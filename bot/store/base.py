@@ -91,6 +91,9 @@ class Store(Protocol):
     async def load_latest(self, channel_id: int) -> Table | None:
         """The channel's newest game, finished or not (for status and logs)."""
 
+    async def load_last_over(self, channel_id: int) -> Table | None:
+        """The channel's newest finished game (what /game replay shows by default)."""
+
     async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
                      action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
         """Insert a new game (raises GameExists); returns it with its id and version 1.

@@ -296,6 +296,9 @@ class PostgresStore:
     async def load_latest(self, channel_id: int) -> Table | None:
         return await self._one(Q.LOAD_LATEST, channel_id)
 
+    async def load_last_over(self, channel_id: int) -> Table | None:
+        return await self._one(Q.LOAD_LAST_OVER, channel_id, OVER)
+
     async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
                      action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
         """As SQLite's: the opening events count as delivered."""

@@ -29,6 +29,8 @@ LIVE_COLUMNS = ("message_id, chapter, turn, board_hash, lines_json, delivery, ex
 LOAD_OPEN = "SELECT {columns} FROM games WHERE channel_id = ? AND status != ?"
 LOAD_GAME = "SELECT {columns} FROM games WHERE id = ?"
 LOAD_LATEST = "SELECT {columns} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
+LOAD_LAST_OVER = ("SELECT {columns} FROM games WHERE channel_id = ? AND status = ?"
+                  " ORDER BY id DESC LIMIT 1")
 LIST_OPEN = "SELECT {columns} FROM games WHERE status != ?"
 # The LIKE on the id's digits (a Discord id has 17 or more, so few rows match by chance,
 # however the JSON is spaced) only narrows the rows; the seats decide.

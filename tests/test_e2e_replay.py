@@ -1,0 +1,119 @@
+"""A finished game's replay as players ask for it (issue 24), through the real discord.py
+and the fake Discord: `/game replay` and the end's Replay button answer at once with a
+public progress line, edited as the replay is drawn, then carrying an animated image
+that Discord takes (under a bot's 10 MiB, its type read from its name) and shows inline;
+what cannot be replayed is answered privately, and nothing is posted."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bot import games
+from bot.core.seats import Seat
+from bot.store import OVER, Table
+from bot.texts import say
+from renderers.animation import SIZE
+from tests.conftest import BotFactory
+from tests.e2e_helpers import latest_turn, unlinked
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.fakediscord.limits import UPLOAD_MAX
+
+REPLAY = "hkr:"
+DRAWN = 60.0  # seconds a replay may take on a busy machine (it takes a few)
+
+
+async def _ended(fd: FakeDiscord, channel: int, host: FakeUser, guest: FakeUser) -> None:
+    """A Cthulhu game of two, started and ended by its host: finished, with a state."""
+    await (await fd.slash(host, channel, "game", "new", game="cthulhu", seed=5)).wait()
+    await (await fd.slash(guest, channel, "game", "join")).wait()
+    await (await fd.slash(host, channel, "game", "start")).wait()
+    await (await fd.slash(host, channel, "game", "end")).wait()
+
+
+async def _posted(fd: FakeDiscord, message: FakeMessage) -> FakeMessage:
+    """The progress line once it carries the replay."""
+    await fd.wait_until(lambda: fd.message(message.id).attachments, timeout=DRAWN,
+                        what="the replay's image")
+    await fd.settle()
+    return fd.message(message.id)
+
+
+def _check_image(message: FakeMessage, game_id: int) -> Image.Image:
+    [(name, data)] = message.attachments
+    assert name in (f"replay-{game_id}.webp", f"replay-{game_id}.gif")
+    assert 0 < len(data) <= UPLOAD_MAX
+    image = Image.open(io.BytesIO(data))
+    assert image.size == SIZE and getattr(image, "n_frames", 1) > 1  # animated, inline size
+    assert message.descriptions[0]  # alt text for a screen reader
+    return image
+
+
+async def test_the_command_and_the_end_button_post_the_replay_with_progress(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    bot = await start_hauntkeeper()
+    channel = fd.add_channel("table")
+    host, guest, watcher = fd.add_user("host"), fd.add_user("guest"), fd.add_user("watcher")
+    await _ended(fd, channel, host, guest)
+    ended = await bot.store.load_latest(channel)
+    assert ended is not None and ended.status == OVER and ended.id is not None
+    end = latest_turn(fd, channel)
+    button = next(c for c in end.custom_ids() if c.startswith(REPLAY))
+    assert button == f"hkr:1:{ended.id}"
+
+    asked = await (await fd.slash(watcher, channel, "game", "replay")).wait(settle=False)
+    assert asked.response is not None and not asked.response.ephemeral  # public, at once
+    first = asked.response.history[0]["content"] if asked.response.history \
+        else asked.response.content
+    assert first == say("replay.drawing", game=ended.id, percent=0)
+    shown = await _posted(fd, asked.response)
+    _check_image(shown, ended.id)
+    lead = say("replay.posted", game=ended.id, title=games.get("cthulhu").title,
+               pictures="§", seconds="§").split("§")[0]
+    assert unlinked(shown.content).startswith(lead)
+
+    clicked = await (await fd.click(guest, end, button)).wait(settle=False)
+    assert clicked.response is not None and not clicked.response.ephemeral
+    again = await _posted(fd, clicked.response)
+    assert _check_image(again, ended.id) is not None
+    assert again.attachments[0][1] == shown.attachments[0][1]  # the same game, the same bytes
+    assert fd.unhandled == [] and fd.violations == []
+
+
+async def test_what_cannot_be_replayed_is_refused_privately_and_nothing_is_posted(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    other_guild = fd.add_guild("elsewhere")
+    bot = await start_hauntkeeper()
+    channel, empty = fd.add_channel("table"), fd.add_channel("quiet")
+    host, guest = fd.add_user("host"), fd.add_user("guest")
+    far = await bot.store.create(Table(channel_id=channel + 999, guild_id=other_guild,
+                                       kind="cthulhu", host_id=1, seed=1,
+                                       seats=[Seat("Far", 1)]), [], 1, None)
+    far.status, far.state = OVER, {}
+    await bot.store.save(far, [], expected_version=far.version, actor_id=None, action=None)
+
+    await (await fd.slash(host, channel, "game", "new", game="cthulhu", seed=5)).wait()
+    await (await fd.slash(guest, channel, "game", "join")).wait()
+    await (await fd.slash(host, channel, "game", "start")).wait()
+    running = await bot.store.load(channel)
+    assert running is not None
+    posts = len(fd.channel_messages(channel))
+
+    cases = [
+        (channel, {"game": "the big one"}, say("replay.bad_id")),
+        (channel, {"game": str(far.id)}, say("replay.not_here", game=far.id)),
+        (channel, {"game": "123456789"}, say("replay.not_here", game=123456789)),
+        (channel, {"game": f"#{running.id}"}, say("replay.not_over")),
+        (empty, {}, say("replay.no_game")),
+    ]
+    for where, options, refusal in cases:
+        answered = await (await fd.slash(guest, where, "game", "replay", **options)).wait()
+        assert [unlinked(t) for t in answered.ephemeral_texts()] == [refusal], options
+    end = latest_turn(fd, channel)
+    for forged, refusal in ((f"hkr:1:{far.id}", say("replay.not_here", game=far.id)),
+                            ("hkr:1:x", say("errors.unreadable")),
+                            (f"hkr:1:{running.id}", say("replay.not_over"))):
+        answered = await (await fd.forge(guest, end, forged)).wait()
+        assert [unlinked(t) for t in answered.ephemeral_texts()] == [refusal], forged
+    assert len(fd.channel_messages(channel)) == posts and fd.channel_messages(empty) == []
