@@ -1,21 +1,27 @@
-"""Where replays are drawn: one at a time per channel, a few across the bot, on a thread
-of their own.
+"""Where replays are drawn: one at a time per channel, one at a time across the bot, in a
+process of their own.
 
-Why apart from the game's workers (bot/worker.py): a replay draws dozens of boards and
-encodes an animation, seconds of CPU. On the game's threads it would hold up every
-channel's moves behind it; on a thread of its own, limited to `AT_ONCE` replays across
-the bot (one: the machine has two cores, one stays the games'), a game's move waits
-for it only as long as the GIL's switch interval. A replay asked for while another is
-drawn in the same channel, or while the bot draws its most, is refused at once in
-words (Busy) rather than queued behind a minute of others' work.
+Why a process: a replay draws dozens of boards and encodes an animation, seconds of CPU,
+much of it in Pillow holding the GIL. On a thread, even one of its own, it held the
+event loop up for a third of a second at a time (bench/bench_replay.py: every channel's
+click waits that long); in a process of its own the loop does not notice it, and on a
+two-core machine one core stays the games'. The process is started on the first
+replay ("spawn": never a fork of a process running threads) and kept for the next; it
+writes how far it has come into one shared number, which the cog's progress line reads.
+
+A replay asked for while another is drawn in the same channel, or while the bot draws
+its most (`AT_ONCE`), is refused at once in words (Busy) rather than queued behind
+others' work.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
@@ -26,7 +32,10 @@ from bot.table_record import Table
 from bot.texts import say
 from renderers.animation import Animation
 
-AT_ONCE = 1  # replays drawn at once across the bot
+AT_ONCE = 1  # replays drawn at once across the bot (one process, one progress number)
+POLL = 0.25  # seconds between two readings of the drawing process's progress
+
+Moves = list[tuple[int, list[dict[str, Any]]]]
 
 
 class Busy(Exception):
@@ -38,12 +47,16 @@ class Busy(Exception):
 
 
 class Replays:
-    def __init__(self, at_once: int = AT_ONCE) -> None:
-        self.at_once = at_once
+    """The bot's replays: their limits (`slot`) and where they are drawn (`draw`). With
+    `in_process` False they are drawn on a thread instead (the bench's comparison)."""
+
+    def __init__(self, *, in_process: bool = True) -> None:
+        self.in_process = in_process
         self._channels: set[int] = set()
         self._drawing = 0
-        self._lock = threading.Lock()  # the counts are read from the loop of any bot
-        self._threads = ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="hk-replay")
+        self._lock = threading.Lock()
+        self._pool: Executor | None = None
+        self._shared: Any = None  # the drawing process's progress, 0 to 1
 
     @contextmanager
     def slot(self, channel_id: int) -> Iterator[None]:
@@ -51,7 +64,7 @@ class Replays:
         with self._lock:
             if channel_id in self._channels:
                 raise Busy(say("replay.busy_channel"))
-            if self._drawing >= self.at_once:
+            if self._drawing >= AT_ONCE:
                 raise Busy(say("replay.busy_bot"))
             self._channels.add(channel_id)
             self._drawing += 1
@@ -64,16 +77,72 @@ class Replays:
 
     async def draw(self, store: Store, table: Table, progress: Progress) -> Animation:
         """The finished game's replay, rebuilt from what the store keeps of it and drawn
-        on the replays' own thread (the caller holds its `slot`)."""
+        off the event loop (the caller holds its `slot`); `progress` follows it. A
+        drawing process that died is started again for the next replay (ValueError)."""
         moves = await store.moves(table.id or 0)
         points = await store.undo_points(table.id or 0, limit=10_000)
-        return await asyncio.get_running_loop().run_in_executor(
-            self._threads, _made, table, moves, points, progress)
+        loop = asyncio.get_running_loop()
+        if not self.in_process:
+            return await loop.run_in_executor(self._threads(), _made, table, moves, points,
+                                              progress)
+        pool = self._process()
+        self._shared.value = 0.0
+        work = loop.run_in_executor(pool, _made_apart, table, moves, points)
+        try:
+            while not (await asyncio.wait({work}, timeout=POLL))[0]:
+                progress.done = float(self._shared.value)
+            made = work.result()
+        except BrokenProcessPool:
+            self._pool = None
+            raise ValueError("the replay's process stopped") from None
+        progress.done = 1.0
+        return made
+
+    def _threads(self) -> Executor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=AT_ONCE, thread_name_prefix="hk-replay")
+        return self._pool
+
+    def _process(self) -> Executor:
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._shared = context.Value("d", 0.0, lock=False)
+            self._pool = ProcessPoolExecutor(max_workers=AT_ONCE, mp_context=context,
+                                             initializer=_attach, initargs=(self._shared,))
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the drawing process (the bot's stop): a replay under way is lost."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _made(table: Table, moves: list[tuple[int, list[dict[str, Any]]]],
-          points: list[UndoPoint], progress: Progress) -> Animation:
+def _made(table: Table, moves: Moves, points: list[UndoPoint],
+          progress: Progress) -> Animation:
     return replay.draw(table, replay.rebuild(table, moves, points), progress)
 
 
-REPLAYS = Replays()  # the bot's (one process: its limits are this process's)
+# -- in the drawing process ------------------------------------------------------------------
+
+_SHARED: list[Any] = []  # the shared progress number, set as the process starts
+
+
+def _attach(shared: Any) -> None:
+    _SHARED[:] = [shared]
+
+
+class _Shared(Progress):
+    """Progress written where the bot's process reads it."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "done" and _SHARED:
+            _SHARED[0].value = value
+        super().__setattr__(name, value)
+
+
+def _made_apart(table: Table, moves: Moves, points: list[UndoPoint]) -> Animation:
+    return _made(table, moves, points, _Shared())
+
+
+REPLAYS = Replays()  # the bot's: its limits are this process's

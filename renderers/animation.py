@@ -116,7 +116,7 @@ def _webp(pictures: list[Image.Image], times: list[int]) -> bytes:
     board), and the file is still far under the limit."""
     out = io.BytesIO()
     pictures[0].save(out, "WEBP", save_all=True, append_images=pictures[1:], duration=times,
-                     loop=0, quality=80, method=4, kmin=0, kmax=1)
+                     loop=0, quality=80, method=2, kmin=0, kmax=1)
     return out.getvalue()
 
 

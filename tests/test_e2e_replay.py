@@ -11,14 +11,19 @@ import io
 from PIL import Image
 
 from bot import games
+from bot import table as T
+from bot.core.actions import Action
 from bot.core.seats import Seat
-from bot.store import OVER, Table
+from bot.sessions import Sessions
+from bot.store import ACTIVE, OVER, Store, Table
 from bot.texts import say
 from renderers.animation import SIZE
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, unlinked
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.limits import UPLOAD_MAX
+from tests.golden_states import play_step
+from tests.test_sessions import RecordingOutlet
 
 REPLAY = "hkr:"
 DRAWN = 60.0  # seconds a replay may take on a busy machine (it takes a few)
@@ -117,3 +122,35 @@ async def test_what_cannot_be_replayed_is_refused_privately_and_nothing_is_poste
         answered = await (await fd.forge(guest, end, forged)).wait()
         assert [unlinked(t) for t in answered.ephemeral_texts()] == [refusal], forged
     assert len(fd.channel_messages(channel)) == posts and fd.channel_messages(empty) == []
+
+
+async def _long_game(store: Store, channel: int, guild: int, host: FakeUser) -> Table:
+    """A Betrayal game of four played to its end straight through the sessions layer on
+    the bot's store (its posts are not this test's): a replay of 90 pictures."""
+    sessions = Sessions(store, RecordingOutlet(), render=False, ai_chain=False)
+    actor = T.Actor(host.id, host.name)
+    await sessions.open(channel, guild, actor, "betrayal", 1)
+    for _ in range(3):
+        await sessions.act(channel, actor, Action(T.ADD_AI))
+    table = (await sessions.act(channel, actor, Action(T.START))).table
+    while table.status == ACTIVE:
+        table = await play_step(sessions, table)
+    return table
+
+
+async def test_the_progress_line_is_edited_while_a_long_game_is_drawn(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    bot = await start_hauntkeeper()
+    played, asking = fd.add_channel("played"), fd.add_channel("asking")
+    host, watcher = fd.add_user("host"), fd.add_user("watcher")
+    table = await _long_game(bot.store, played, fd.guild_id, host)
+    asked = await (await fd.slash(watcher, asking, "game", "replay",
+                                  game=str(table.id))).wait(settle=False)
+    assert asked.response is not None
+    shown = await _posted(fd, asked.response)
+    _check_image(shown, table.id or 0)
+    lines = [v.get("content") for v in shown.history]
+    percents = [int(line.rsplit(" ", 1)[-1].rstrip("%")) for line in lines
+                if line and line.startswith(say("replay.drawing", game=table.id, percent=0)[:-2])]
+    assert percents[0] == 0 and any(0 < p < 100 for p in percents), lines
+    assert percents == sorted(percents)

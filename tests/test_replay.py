@@ -206,7 +206,7 @@ def test_the_end_card_tells_secrets_only_of_a_game_played_to_its_end() -> None:
 
 
 def test_one_replay_at_a_time_in_a_channel_and_across_the_bot() -> None:
-    replays = Replays(at_once=1)
+    replays = Replays()
     with replays.slot(10):
         with pytest.raises(Busy) as same:
             replays.slot(10).__enter__()
