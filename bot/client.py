@@ -51,7 +51,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import games, health
+from bot import games, health, retention
 from bot.config import GRACE_DAYS, METRICS_ADDR
 from bot.loops import bounded, keep_running, stop_task
 from bot.metrics import (
@@ -77,7 +77,8 @@ from cogs.rights import table_check
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.help")  # the table's own cogs
+EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.help",
+              "cogs.stats")  # the table's own cogs
 COGS = "cogs"  # the package holding each game's cog, cogs/<key>.py
 ATTEND_WORKERS = 4  # games resumed side by side after a start
 RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
@@ -107,6 +108,7 @@ class HauntBot(commands.Bot):
     open_games_seconds = OPEN_GAMES_SECONDS  # how often the metrics count the open games
     retry_seconds = RETRY_SECONDS  # how often owed deliveries are tried again
     forget_seconds = FORGET_SECONDS  # how often due deletions of servers' data run
+    sweep_seconds = retention.SWEEP_SECONDS  # how often finished games past their time go
 
     def __init__(self, *, db_path: str, dev_guild: int | None = None,
                  sync_commands: bool = True, serve: bool = True,
@@ -144,6 +146,7 @@ class HauntBot(commands.Bot):
         self._counting: asyncio.Task[None] | None = None
         self.forget_after = forget_after_days * DAY
         self._forgetting: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
         self._resumed_at_start = False  # the first full pass (AI turns too) has run
 
     @property
@@ -264,6 +267,10 @@ class HauntBot(commands.Bot):
             self._forgetting = asyncio.create_task(
                 keep_running("forgetting the servers left", self._forget_due, log,
                              retry=self.forget_seconds), name="hauntkeeper-forget")
+        if self._sweeping is None:
+            self._sweeping = asyncio.create_task(
+                keep_running("sweeping the finished games past their time", self._sweep,
+                             log, retry=self.sweep_seconds), name="hauntkeeper-sweep")
         self.timers.start()  # once: a second start is a no-op
 
     async def _attend(self) -> float:
@@ -306,6 +313,11 @@ class HauntBot(commands.Bot):
             log.info("forgot server %s: %d games, its settings and what it played",
                      guild_id, count)
         return self.forget_seconds
+
+    async def _sweep(self) -> float:
+        """The finished games each server keeps no longer (/gm settings keep)."""
+        await retention.sweep(self.store, time.time(), self.runs_guild)
+        return self.sweep_seconds
 
     async def resume_games(self, *, ai_turns: bool = True) -> int:
         """Deliver what is owed and (at a start) play the AI turns a restart interrupted,
@@ -382,6 +394,7 @@ class HauntBot(commands.Bot):
         attending, forgetting, counting = self._attending, self._forgetting, self._counting
         await stop_task(attending, "the attend loop", log)
         await stop_task(forgetting, "the forget loop", log)
+        await stop_task(self._sweeping, "the retention sweep", log)
         if self._timers is not None:
             await bounded(self._timers.stop(), "stopping the turn timers", log)
         await stop_task(counting, "the open games' count", log)

@@ -72,6 +72,7 @@ from bot.settings_cache import SettingsCache
 from bot.store import (
     ChannelBusy,
     GameExists,
+    GameResult,
     StaleVersion,
     Store,
     StoreUnavailable,
@@ -81,6 +82,7 @@ from bot.store import (
     UndoWrite,
 )
 from bot.store.guard import guarded
+from bot.summary import LOG_ALL
 from bot.table_record import ACTIVE, LOBBY, OVER, Table
 from bot.texts import say
 from bot.worker import WORKERS, AiWork, Played, Worker
@@ -288,18 +290,43 @@ class Sessions:
         it put in play, the undo point and the turn timers of the new version."""
         keys = [str(e.data[PLAYED]) for e in played.events if e.data.get(PLAYED)]
         timers = await self._arm(played)
+        result = None
+        if played.table.status == OVER and loaded.status != OVER:
+            result = await self._told(played)
         try:
             saved = await self.store.save(played.table, played.events,
                                           expected_version=loaded.version, actor_id=actor_id,
                                           action=action.to_dict() if action else None,
                                           delivered=delivered, ai_turn=played.ai.any,
                                           envelope=played.envelope, played=keys,
-                                          undo=undo, timers=timers, moves=played.moves)
+                                          undo=undo, timers=timers, result=result,
+                                          moves=played.moves)
         except StaleVersion:
             raise IllegalAction(say("errors.busy")) from None
         if timers and self.on_timer_armed is not None:
             self.on_timer_armed(min(t.due_at for t in timers))
         return saved
+
+    async def _told(self, played: Played) -> GameResult | None:
+        """The story of the game `played` ends (bot/summary.py): its summary joins the
+        save's events, in place, since every caller delivers `played.events` (so it
+        reaches the final post, and the log), and its result goes into the same save. A
+        story that fails is logged and left out: the game still ends."""
+        if played.table.id is None:
+            return None
+        try:
+            entries = await self.store.log(played.table.id, limit=LOG_ALL, public_only=False)
+            told = await self.worker.summary(played.table, entries, played.events)
+        except StoreUnavailable:
+            raise
+        except Exception:
+            log.exception("the story of game %s could not be told", played.table.id)
+            return None
+        if told is None:
+            return None
+        event, result = told
+        played.events.append(event)
+        return result
 
     async def _ai_plays(self, table: Table, work: AiWork,
                         owed: Sequenced) -> tuple[Table, Sequenced]:

@@ -34,7 +34,8 @@ from bot.delivery import Plan, Sequenced
 from bot.delivery import plan as plan_delivery
 from bot.games.base import Game, PlayerInfo
 from bot.metrics import Recorder
-from bot.store import UndoWrite
+from bot.store import GameResult, LoggedEvent, UndoWrite
+from bot.summary import summarise
 from bot.table_record import ACTIVE, Table
 from renderers import describe_public, render_public, render_whole
 
@@ -101,6 +102,11 @@ class Worker:
         return await self._in_thread(_ai_work, table)
 
     # -- what is shown --------------------------------------------------------------------
+
+    async def summary(self, table: Table, entries: list[LoggedEvent],
+                      events: list[Event]) -> tuple[Event, GameResult] | None:
+        """A finished game's story (bot/summary.py): the game reads its whole log."""
+        return await self._in_thread(summarise, table, entries, events)
 
     async def plan(self, table: Table, owed: Sequenced, key: str, *, render: bool) -> Plan:
         """Who gets what of a delivery, with the board drawn (bot/delivery.py's `plan`)."""

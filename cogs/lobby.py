@@ -24,7 +24,7 @@ from bot.core.errors import IllegalAction
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
-from cogs import bot_permissions, game_log, replay
+from cogs import bot_permissions, game_log, history, replay
 from cogs.click_limit import LIMITS
 from cogs.common import (
     acknowledgement,
@@ -297,6 +297,22 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                   page: app_commands.Range[int, 1, 100_000] | None = None) -> None:
         async with handling(interaction, "game log"):
             await game_log.show(interaction, page)
+
+    @app_commands.command(name="history",
+                          description="Finished games here, and the story of each")
+    @app_commands.describe(where="This channel's games or the whole server's",
+                           game="Open one game's story: its number in the list",
+                           page="Which page (the newest games first)")
+    @app_commands.choices(where=[
+        app_commands.Choice(name=say(f"history.where_{w}"), value=w)
+        for w in (history.HERE, history.SERVER)])
+    async def history(self, interaction: discord.Interaction,
+                      where: app_commands.Choice[str] | None = None,
+                      game: app_commands.Range[str, 1, 24] | None = None,
+                      page: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+        async with handling(interaction, "game history"):
+            await history.show(interaction, where.value if where else history.HERE, game,
+                               page)
 
     @app_commands.command(name="replay",
                           description="Watch a finished game again, turn by turn")

@@ -117,8 +117,8 @@ def _moderates(table: Table, member: discord.Member) -> bool:
 
 
 # Commands that work in any channel whatever the server's game channels: the moderators'
-# tools (to close a game left in another channel) and help.
-ANYWHERE = frozenset({"gm", "help"})
+# tools (to close a game left in another channel), help and a server's stats.
+ANYWHERE = frozenset({"gm", "help", "stats"})
 
 
 async def _within_limit(interaction: discord.Interaction,

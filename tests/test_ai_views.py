@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.core.choices import PendingChoice
+from bot.core.formats import FORMAT_KEY
 from bot.core.rng import Rng
 from bot.core.views import is_view, mark
 from bot.games import walk_games
@@ -278,7 +279,7 @@ def test_evil_below_keeps_what_went_into_the_fight_stack_openly() -> None:
 def test_an_evil_below_game_stored_before_it_counted_what_was_seen_hides_its_stack() -> None:
     state, _ = EVIL_BELOW.setup([PlayerInfo("a", True), PlayerInfo("b", True)], 5, {})
     raw = EVIL_BELOW.dump(state)
-    del raw["stack_hidden"]
+    del raw["stack_hidden"], raw[FORMAT_KEY]  # as format 0 stored it, before the count
     assert EVIL_BELOW.load(raw).stack_hidden == state.fight_stack
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-import bot.games.betrayal.cards.events_b  # noqa: F401  (not in cards.load_all yet)
+import bot.games.betrayal.cards.events_b  # noqa: F401  (its handlers, without the whole game)
 from bot.games.betrayal import content
 from bot.games.betrayal.content import FLOORS
 from bot.games.betrayal.house import DIRS, Layout, cell_of

@@ -300,22 +300,6 @@ def test_the_expansion_is_named_in_no_core_module() -> None:
     assert named == []
 
 
-def test_editions_are_found_by_walking_the_games_packages() -> None:
-    seen: list[str] = []
-
-    def finder(name: str) -> Any:
-        seen.append(name)
-        return None
-
-    assert editions.known(NEIBOLT)
-    editions._loaded.clear()
-    try:
-        editions.load_all(finder)
-    finally:
-        editions._loaded[:] = [True]
-    assert "bot.games.neibolt.edition" in seen and "bot.games.betrayal.edition" in seen
-
-
 def test_the_map_draws_one_mark_per_encounter_and_lights_the_face_up_ones() -> None:
     """The footer's track is the edition's: 10 marks for the ten encounters, the
     face-up ones lit; one more face-up card lights one more mark and nothing else."""

@@ -25,6 +25,7 @@ from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.cards.rolls import PICKED
 from bot.games.betrayal.haunting import ai as haunt_ai
 from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting.parts import AIHooks
 from bot.games.betrayal.links import distances_to
 from bot.games.betrayal.state import BetrayalState
 
@@ -90,7 +91,7 @@ def _pick(state: BetrayalState, seat: int) -> int:
     if pending.kind == "lucky_pick":
         return _lucky_die(step["_roll"])
     if state.haunt is not None:
-        own = base.for_state(state).ai_pick(state)
+        own = base.hooks(state, AIHooks).ai_pick(state)
         if own is not None:
             return own
         tile = haunt_ai.pick_tile(state)

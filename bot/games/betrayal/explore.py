@@ -23,6 +23,7 @@ from bot.games.betrayal.cards import PASSIVES, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting.parts import MovementHooks
 from bot.games.betrayal.house import (
     DIRS,
     Cell,
@@ -43,7 +44,7 @@ CELL_LIMIT = 20  # more spots than this: pick the doorway first, then the turn
 def placement_floor(state: BetrayalState, room: str, floor: str) -> str:
     """The floor a room found from `floor` goes on (the Underground Lake: the basement;
     the running haunt may say otherwise: `HauntPlugin.explore_floor`)."""
-    forced = base.for_state(state).explore_floor(state, room, floor)
+    forced = base.hooks(state, MovementHooks).explore_floor(state, room, floor)
     if forced is not None:
         return forced
     passive = PASSIVES.get(content.room(room).custom)
@@ -59,7 +60,7 @@ def fits(state: BetrayalState, room: str, floor: str, cell: Cell | None, towards
          keep_open: bool = True) -> bool:
     """Can this tile, found from `floor`, be placed: at `cell` facing back `towards`
     (exploring), or anywhere on its floor (cell None)?"""
-    forced = base.for_state(state).explore_floor(state, room, floor)
+    forced = base.hooks(state, MovementHooks).explore_floor(state, room, floor)
     if forced is None and floor not in content.room(room).floors:
         return False
     target = placement_floor(state, room, floor)
@@ -196,7 +197,7 @@ def place_tile(ctx: Ctx, seat: int, room: str, cell: Cell, rotation: int,
         place_explorer(ctx, seat, tile_id, side=arrive, via="explore")
         ctx.push([{"_symbol": {"tile": tile_id}}], seat, room, "room")
         ctx.push(list(content.room(room).on_discover), seat, room, "room")
-        base.for_state(state).discovered(ctx, seat, tile_id)
+        base.hooks(state, MovementHooks).discovered(ctx, seat, tile_id)
     return tile_id
 
 
@@ -238,7 +239,7 @@ def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         if instead is not None:
             steps = instead
             break
-    ctx.push_child(frame, base.for_state(state).symbol_steps(state, symbol, steps),
+    ctx.push_child(frame, base.hooks(state, MovementHooks).symbol_steps(state, symbol, steps),
                    symbol_tile=tile_id)
 
 
@@ -298,7 +299,7 @@ def _spots(state: BetrayalState, room: str, floor: str) -> list[tuple[Cell, int]
     return free_spots(layout, room, floor) or free_spots(layout, room, floor, keep_open=False)
 
 
-def _cell_label(state: BetrayalState, cell: Cell) -> str:
+def cell_label(state: BetrayalState, cell: Cell) -> str:
     layout = Layout.of(state)
     for d in DIRS:
         n = house.step(cell, d)
@@ -333,10 +334,10 @@ def _place_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         pause(ctx, frame, {"_place_spot": spec}, "spot_cell",
               content.say("prompts.where_room", room=content.room(room).name,
                           floor=content.say(f"floors.{floor}")),
-              [_cell_label(state, c) for c in cells])
+              [cell_label(state, c) for c in cells])
         return
     spec["spots"] = [[list(c), r] for c, r in spots]
-    labels = [content.say("labels.spot", cell=_cell_label(state, c),
+    labels = [content.say("labels.spot", cell=cell_label(state, c),
                           rotation=rotation_label(room, r)) for c, r in spots]
     pause(ctx, frame, {"_place_spot": spec}, "spot", content.say(
         "prompts.where_room", room=content.room(room).name,

@@ -21,6 +21,7 @@ from bot.games.betrayal.effects import pause, put_token, step
 from bot.games.betrayal.haunting import base as haunt_base
 from bot.games.betrayal.haunting import sides as haunt_sides
 from bot.games.betrayal.haunting.companions import companions_follow
+from bot.games.betrayal.haunting.parts import MovementHooks
 from bot.games.betrayal.house import DIRS, doors, opposite, through_door
 from bot.games.betrayal.links import links_from
 from bot.games.betrayal.state import BetrayalState, Frame
@@ -85,7 +86,7 @@ def legal_moves(state: BetrayalState, seat: int) -> list[Move]:
 def _may_enter(state: BetrayalState, seat: int, tile: int) -> bool:
     """The running haunt may bar a room (a figure no one walks up to without a roll)."""
     return state.haunt is None or state.over or not state.haunt.key \
-        or haunt_base.for_state(state).can_enter(state, seat, tile)
+        or haunt_base.hooks(state, MovementHooks).can_enter(state, seat, tile)
 
 
 def _moves(state: BetrayalState, seat: int, here: int, extra: int) -> list[Move]:

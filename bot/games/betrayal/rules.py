@@ -16,42 +16,29 @@ from bot.core.actions import Action, Option
 from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
+from bot.core.story import LogLine, Story
 from bot.games.base import Game, PlayerInfo
-from bot.games.betrayal import (  # noqa: F401  (decks, haunt: they register steps)
+from bot.games.betrayal import (
     actions,
     ai,
     chapters,
     content,
-    decks,
     editions,
     effects,
-    haunt,
     knowledge,
     links,
+    loading,
     setup,
+    story,
     turn,
     views,
 )
-from bot.games.betrayal.cards import (  # noqa: F401  (they register their handlers)
-    attacks,
-    basics,
-    events_a,
-    events_b,
-    haunt_cards,
-    items,
-    omens,
-    rolls,
-    rooms,
-    token_events,
-    tokens,
-)
 from bot.games.betrayal.content import say
 from bot.games.betrayal.context import Ctx, explorer_name
-from bot.games.betrayal.haunting import flow, house, load_plugins, sides  # noqa: F401  (house: steps)
+from bot.games.betrayal.haunting import flow, sides
 from bot.games.betrayal.state import BetrayalState
 
-load_plugins()  # every haunt's rules, so a game restored mid-haunt keeps them
-editions.load_all()  # every edition (each expansion's scenarios), for the same reason
+loading.load()  # every card, haunt and edition, so a game restored mid-haunt keeps its rules
 
 
 class BetrayalGame(Game[BetrayalState]):
@@ -178,6 +165,12 @@ class BetrayalGame(Game[BetrayalState]):
     def prompt_private(self, state: BetrayalState, seat: int) -> bool:
         """The traitor plays from the DM once the haunt has begun (issue 4)."""
         return flow.is_haunt(state) and sides.is_traitor(state, seat)
+
+    def story(self, state: BetrayalState, log: list[LogLine]) -> Story:
+        return story.story_of(state, log)
+
+    def content_names(self) -> dict[str, str]:
+        return story.content_names()
 
     def status_text(self, state: BetrayalState) -> str:
         return views.status_text(state)

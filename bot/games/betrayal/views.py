@@ -17,6 +17,7 @@ from bot.games.betrayal.context import card_name, explorer_name
 from bot.games.betrayal.haunt import haunts
 from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.base import HauntData, load_data
+from bot.games.betrayal.haunting.parts import BoardHooks
 from bot.games.betrayal.house import DIRS, doors
 from bot.games.betrayal.links import ordered_links
 from bot.games.betrayal.state import MONSTERS, TRAITOR, BetrayalState, Monster
@@ -76,7 +77,7 @@ def _footer(state: BetrayalState) -> str:
     haunt's own public line (`board_note`) comes first, since it changes as the game
     goes and a long footer is cut at its end."""
     line = _haunt_footer(state)
-    note = base.for_state(state).board_note(state) if state.haunt else ""
+    note = base.hooks(state, BoardHooks).board_note(state) if state.haunt else ""
     return f"{note} · {line}" if note else line
 
 
@@ -200,7 +201,7 @@ def map_view(state: BetrayalState) -> MapView:
     progress = plugin.progress(state) if state.haunt else []
     # The progress row carries the board note (a haunt without progress labels): the
     # footer row then says only the haunt's own line, not the note twice.
-    note = plugin.board_note(state) if progress else ""
+    note = base.hooks(state, BoardHooks).board_note(state) if progress else ""
     parts = [p for p in note.split(" · ") if p.strip()]
     shown = _haunt_footer(state) if parts and all(p in progress for p in parts) else ""
     return MapView(tiles=tuple(_tile_views(state, look)), explorers=tuple(explorers),

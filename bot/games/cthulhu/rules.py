@@ -19,8 +19,9 @@ from bot.core.errors import IllegalAction
 from bot.core.events import Event, to_player
 from bot.core.rng import Rng
 from bot.core.seats import next_seat
+from bot.core.story import LogLine, Story
 from bot.games.base import Game, PlayerInfo
-from bot.games.cthulhu import chapters, content, knowledge, layouts
+from bot.games.cthulhu import chapters, content, knowledge, layouts, story
 from bot.games.cthulhu.ai import choose_action
 from bot.games.cthulhu.content import say
 from bot.games.cthulhu.moves import (
@@ -483,6 +484,9 @@ class CthulhuGame(Game[CthulhuState]):
             return say("secret.alone", character=name, room=state.rooms[room].name)
         return say("secret.crowded", character=name, room=state.rooms[room].name,
                    others=_names(state, others))
+
+    def story(self, state: CthulhuState, log: list[LogLine]) -> Story:
+        return story.story_of(state, log)
 
     def status_text(self, state: CthulhuState) -> str:
         tag = say("status.ai_tag")

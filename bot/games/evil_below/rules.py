@@ -18,6 +18,7 @@ from bot.core.actions import Action, Option
 from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
+from bot.core.story import LogLine, Story
 from bot.games.base import Game, PlayerInfo
 from bot.games.evil_below import (
     actions,
@@ -29,6 +30,7 @@ from bot.games.evil_below import (
     knowledge,
     setup,
     sightings,
+    story,
     turns,
 )
 from bot.games.evil_below.content import say
@@ -206,6 +208,9 @@ class EvilBelowGame(Game[EvilBelowState]):
             say("secret.ability", ability=info.ability),
             say("secret.hand", cards=hand),
             say("secret.bike") if hero.bike else say("secret.no_bike")])
+
+    def story(self, state: EvilBelowState, log: list[LogLine]) -> Story:
+        return story.story_of(state, log)
 
     def status_text(self, state: EvilBelowState) -> str:
         board = content.board()

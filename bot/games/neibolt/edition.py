@@ -14,26 +14,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import content
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.editions import Edition, register
-from bot.games.betrayal.haunt import haunts
-from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
-from bot.games.betrayal.view import TrackView
-from bot.games.neibolt import (
-    encounters,
-    rooms,  # noqa: F401  (its passives register as it loads)
-    scenarios,
+from bot.games.betrayal.plugin_api import (
+    EXPLORE,
+    BetrayalState,
+    Ctx,
+    Edition,
+    Frame,
+    TrackView,
+    content,
+    haunts,
+    register_edition,
 )
+from bot.games.neibolt import encounters
 from bot.games.neibolt.words import FOLDER, rules_titles, rules_topics, say
 
 KEY = "neibolt"
+# What Betrayal's loader (bot/games/betrayal/loading.py) loads right after this edition:
+# the four rooms' passives, then every scenario of COME HOME TO EVIL.
+LOADS = ("bot.games.neibolt.rooms", "bot.games.neibolt.scenarios")
 
 content.add_folder(KEY, FOLDER, {encounters.DECK: "encounters"})
-scenarios.load()
 
 
-@register
+@register_edition
 class Neibolt(Edition):
     key = KEY
     name = say("labels.edition")

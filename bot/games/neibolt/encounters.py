@@ -20,10 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import content, haunt
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import step
-from bot.games.betrayal.state import BetrayalState, Frame
+from bot.games.betrayal.plugin_api import BetrayalState, Ctx, Frame, content, haunt, step
 from bot.games.neibolt.words import tell
 
 DECK = "encounter"

@@ -32,12 +32,22 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.events import to_player
-from bot.games.betrayal import content, decks, hooks, traits
-from bot.games.betrayal.cards import Link, Passive, passive, resumer
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import pause, step
-from bot.games.betrayal.house import doors
-from bot.games.betrayal.state import BetrayalState, Frame
+from bot.games.betrayal.plugin_api import (
+    BetrayalState,
+    Ctx,
+    Frame,
+    Link,
+    Passive,
+    content,
+    decks,
+    doors,
+    hooks,
+    passive,
+    pause,
+    resumer,
+    step,
+    traits,
+)
 from bot.games.neibolt import encounters
 from bot.games.neibolt.words import say, tell
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot import yaml_files
 from bot.core.events import PUBLIC, Audience, Event
-from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.plugin_api import Ctx
 from bot.paths import DATA
 from bot.texts import TextBook
 

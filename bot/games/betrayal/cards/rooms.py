@@ -15,8 +15,9 @@ from bot.games.betrayal import content, hooks
 from bot.games.betrayal.cards import Link, Offer, Passive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
-from bot.games.betrayal.explore import CELL_LIMIT, _cell_label, explore_like, rotation_label
+from bot.games.betrayal.explore import CELL_LIMIT, cell_label, explore_like, rotation_label
 from bot.games.betrayal.haunting import base, sides
+from bot.games.betrayal.haunting.parts import MovementHooks
 from bot.games.betrayal.house import (
     ROOTS,
     Layout,
@@ -267,7 +268,7 @@ def _elevator(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                 ctx.push([{"damage": {"kind": "physical", "dice": 1}}], seat,
                          "mystic_elevator", "room")
         return
-    floors = base.for_state(state).elevator_floors(state, total,
+    floors = base.hooks(state, MovementHooks).elevator_floors(state, total,
                                                    ELEVATOR_FLOORS[min(total, 4)])
     spots = elevator_spots(state, tile_id, floors)
     if not spots:
@@ -292,7 +293,7 @@ def _elevator_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
               content.say("prompts.elevator"), [content.say(f"floors.{f}") for f in floors])
         return
     labels = [content.say("labels.spot_floor", floor=content.say(f"floors.{c[0]}"),
-                          cell=_cell_label(state, tuple(c)), rotation=rotation_label(room, r))
+                          cell=cell_label(state, tuple(c)), rotation=rotation_label(room, r))
               for c, r in spots]
     pause(ctx, frame, {"_elevator_spot": spec}, "elevator_spot",
           content.say("prompts.elevator"), labels)
@@ -317,5 +318,5 @@ def _elevator_move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     (floor, x, y), rotation = arg["spot"]
     tile.floor, tile.x, tile.y, tile.rotation = floor, int(x), int(y), int(rotation)
     ctx.say("events.elevator_moves", floor=content.say(f"floors.{floor}"),
-            cell=_cell_label(ctx.state, (floor, int(x), int(y))),
+            cell=cell_label(ctx.state, (floor, int(x), int(y))),
             data={"tile": int(arg["tile"]), "floor": floor})

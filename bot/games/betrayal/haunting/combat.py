@@ -32,6 +32,7 @@ from bot.games.betrayal.cards.attacks import (
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, sides
+from bot.games.betrayal.haunting.parts import CombatHooks
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.house import DIRS, opposite, through_door
 from bot.games.betrayal.rolls import MAX_DICE
@@ -76,11 +77,11 @@ def monster_trait(state: BetrayalState, monster: Monster, trait: str) -> int | N
     kind = base.for_state(state).data.monsters.get(monster.kind)
     if kind is None or trait not in kind.traits:
         return None
-    return base.for_state(state).monster_trait(state, monster, trait, kind.traits[trait])
+    return base.hooks(state, CombatHooks).monster_trait(state, monster, trait, kind.traits[trait])
 
 
 def attack_traits(state: BetrayalState, seat: int) -> set[str]:
-    found = {"might"} | base.for_state(state).attack_traits(state, seat)
+    found = {"might"} | base.hooks(state, CombatHooks).attack_traits(state, seat)
     if hooks.holds_custom(state, seat, "ring"):
         found.add("sanity")
     return found
@@ -172,10 +173,9 @@ def card_targets(state: BetrayalState, seat: int, tile_id: int, trait: str) -> l
     """The monsters here that a card's forced attack with `trait` can reach (the Toy
     Monkey, Bloody Vision): seed 003 never attacks with a trait the target lacks, and
     the haunt may shield some (`can_attack`: the Heart and the Brain)."""
-    plugin = base.for_state(state)
     return [m for m in monsters_in(state, tile_id)
             if monster_trait(state, m, trait) is not None
-            and plugin.can_attack(state, str(seat), f"m{m.id}")]
+            and base.hooks(state, CombatHooks).can_attack(state, str(seat), f"m{m.id}")]
 
 
 def target_trait(state: BetrayalState, target: int | str, trait: str) -> int | None:
@@ -196,12 +196,11 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
     if state.haunt is None or state.over or state.turn.flags.get(ATTACKED) \
             or not state.explorers[seat].alive or hooks.blocked(state, seat):
         return []
-    plugin = base.for_state(state)
     here = state.explorers[seat].tile
     cards = state.explorers[seat].cards
     found: list[AttackChoice] = []
     for target in _targets_in(state, seat, here, near=True):
-        if not plugin.can_attack(state, str(seat), str(target)):
+        if not base.hooks(state, CombatHooks).can_attack(state, str(seat), str(target)):
             continue
         for trait in sorted(attack_traits(state, seat)):
             if not _has_trait(state, target, trait):
@@ -214,7 +213,7 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
     if "revolver" in cards:
         for tile_id, half in sight_lines(state, here, state.explorers[seat].side):
             for target in _targets_in(state, seat, tile_id, near=False, half=half):
-                if plugin.can_attack(state, str(seat), str(target)) \
+                if base.hooks(state, CombatHooks).can_attack(state, str(seat), str(target)) \
                         and _has_trait(state, target, "speed"):
                     found.append(AttackChoice(target, "speed", "revolver", ranged=True))
     return found
@@ -302,7 +301,7 @@ def hurt_monster(ctx: Ctx, monster: Monster, amount: int, attacker: str, weapon:
     """A monster lost a fight: its haunt may decide; else it is stunned or killed."""
     state = ctx.state
     plugin = base.for_state(state)
-    if plugin.hurt_monster(ctx, monster, amount, attacker, weapon):
+    if base.hooks(state, CombatHooks).hurt_monster(ctx, monster, amount, attacker, weapon):
         return
     kind = plugin.data.monsters.get(monster.kind)
     if kind is not None and kind.on_hit == "kill":

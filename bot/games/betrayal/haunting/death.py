@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting.parts import TurnHooks
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.state import BetrayalState
 
@@ -47,7 +48,7 @@ def die(ctx: Ctx, seat: int) -> None:
          room=ctx.room_name(explorer.tile),
          cards=tell_cards(names), data={"seat": seat, "tile": explorer.tile,
                                         "cards": dropped})
-    base.for_state(state).on_death(ctx, seat)
+    base.hooks(state, TurnHooks).on_death(ctx, seat)
 
 
 def tell_cards(names: str) -> str:

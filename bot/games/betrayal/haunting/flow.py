@@ -17,6 +17,7 @@ from bot.games.betrayal import effects, explore, turn
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, death, monsters, sides
+from bot.games.betrayal.haunting.parts import BoardHooks, HouseHooks, TurnHooks
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import HAUNT, HEROES, MONSTERS, TRAITOR, BetrayalState, Frame, Turn
@@ -142,7 +143,7 @@ def _new_round(ctx: Ctx) -> None:
     limit, last = plugin.data.last_round, plugin.last_round(state)
     if limit is not None and limit.warn and haunt.round == last:
         plugin.say(ctx, limit.warn, **{**plugin.numbers(state), limit.rounds: last})
-    plugin.start_round(ctx)
+    base.hooks(state, TurnHooks).start_round(ctx)
     if state.over:
         return
     heroes = sides.heroes(state)
@@ -156,7 +157,7 @@ def _explorer_turn(ctx: Ctx, seat: int, stage: str) -> None:
     state = ctx.state
     assert state.haunt is not None
     state.haunt.stage = stage
-    if base.for_state(state).skips_turn(ctx, seat):  # spent (the haunt said why)
+    if base.hooks(state, TurnHooks).skips_turn(ctx, seat):  # spent (the haunt said why)
         state.turn = Turn(seat=seat, number=state.turn.number + 1)
         next_turn(ctx, seat)
         return
@@ -165,8 +166,8 @@ def _explorer_turn(ctx: Ctx, seat: int, stage: str) -> None:
 
 def _after_heroes(ctx: Ctx) -> None:
     state = ctx.state
-    plugin = base.for_state(state)
-    if plugin.traitor_plays(state) and state.haunt and state.haunt.traitor is not None:
+    if base.hooks(state, TurnHooks).traitor_plays(state) and state.haunt \
+            and state.haunt.traitor is not None:
         _explorer_turn(ctx, state.haunt.traitor, TRAITOR)
         return
     _monsters_turn(ctx)
@@ -188,7 +189,7 @@ def _monsters_turn(ctx: Ctx) -> None:
 
 def end_monsters(ctx: Ctx) -> None:
     tell(ctx, "events.monsters_done", kind="turn")
-    base.for_state(ctx.state).end_monsters(ctx)
+    base.hooks(ctx.state, TurnHooks).end_monsters(ctx)
     settle(ctx)
     if not ctx.state.over:
         _end_round(ctx)
@@ -208,11 +209,11 @@ def next_turn(ctx: Ctx, seat: int) -> None:
     haunt = state.haunt
     assert haunt is not None
     plugin = base.for_state(state)
-    plugin.end_turn(ctx, seat)
+    base.hooks(state, TurnHooks).end_turn(ctx, seat)
     settle(ctx)
     if state.over:
         return
-    if plugin.cooperative and plugin.house_turn_after(state, seat):
+    if plugin.cooperative and base.hooks(state, HouseHooks).house_turn_after(state, seat):
         # The house plays now, as steps (it may wait on a hero's choice, and a game
         # saved meanwhile resumes there); `_after_house` then passes the turn on.
         ctx.push([{"_house_turn": {}}, {"_after_house": {}}], seat, death.HOUSE)
@@ -331,5 +332,5 @@ def private_text(state: BetrayalState, seat: int, sheet: str) -> str:
     if state.haunt is None or not state.haunt.key or not base.has_data(state.haunt.key):
         return sheet
     side = sides.side_of(state, seat)
-    notes = base.for_state(state).private_notes(state, seat)
+    notes = base.hooks(state, BoardHooks).private_notes(state, seat)
     return "\n\n".join([sheet, book_text(state, side), *notes])

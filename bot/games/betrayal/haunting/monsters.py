@@ -20,6 +20,7 @@ from bot.core.events import to_player
 from bot.games.betrayal import content, links
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, sides
+from bot.games.betrayal.haunting.parts import CombatHooks
 from bot.games.betrayal.haunting.words import say, tell
 from bot.games.betrayal.links import house_links, walkable
 from bot.games.betrayal.state import BetrayalState, Monster
@@ -103,7 +104,8 @@ def start_turn(ctx: Ctx) -> None:
         speed = plugin.data.monsters[kind].traits.get("speed", 0) if kind in \
             plugin.data.monsters else 0
         some = sides.monsters(state, kind)
-        speed = plugin.monster_trait(state, some[0], "speed", speed) if some else speed
+        speed = base.hooks(state, CombatHooks).monster_trait(state, some[0], "speed", speed) \
+            if some else speed
         dice = roll_betrayal(state.rng, max(1, min(8, speed))) if speed > 0 else []
         moves = max(1, sum(dice)) if speed > 0 else 0
         state.haunt.rolled[kind] = moves
@@ -137,10 +139,9 @@ def legal(state: BetrayalState) -> list[tuple[Action, str]]:
 
 
 def targets(state: BetrayalState, monster: Monster) -> list[int]:
-    plugin = base.for_state(state)
     return [s for s, e in enumerate(state.explorers)
             if e.alive and e.tile == monster.tile and sides.side_of(state, s) == sides.HERO
-            and plugin.can_attack(state, f"m{monster.id}", str(s))]
+            and base.hooks(state, CombatHooks).can_attack(state, f"m{monster.id}", str(s))]
 
 
 def perform(ctx: Ctx, action: Action) -> bool:
@@ -171,7 +172,7 @@ def perform(ctx: Ctx, action: Action) -> bool:
         return True
     tell_moves(ctx)
     combat.monster_attack(ctx, monster, int(action.args["target"]),
-                          base.for_state(state).monster_attack_trait(state, monster))
+                          base.hooks(state, CombatHooks).monster_attack_trait(state, monster))
     return True
 
 
