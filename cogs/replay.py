@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import io
-import re
 
 import discord
 
 from bot import games
 from bot.core.errors import IllegalAction
+from bot.core.wire import read_number
 from bot.replay import Progress
 from bot.replays import REPLAYS, Busy
 from bot.store import OVER, Table
@@ -27,15 +27,16 @@ from bot.texts import say
 from cogs.common import bot_of
 
 EDIT_EVERY = 1.5  # seconds between two edits of the progress line (Discord's rate limit)
-GAME_NUMBER = re.compile(r"#?([0-9]{1,19})")
+GAME_ID_LIMIT = 2**63  # the store's ids are BIGINT
 
 
 def game_number(typed: str) -> int:
-    """A game's number as a player types it (42, #42); anything else is refused."""
-    read = GAME_NUMBER.fullmatch(typed.strip())
-    if read is None:
-        raise IllegalAction(say("replay.bad_id"))
-    return int(read.group(1))
+    """A game's number as a player types it (42, #42, as /game history lists it), read
+    by bot/core/wire.py; anything else is refused in words."""
+    try:
+        return read_number(typed.strip().removeprefix("#"), GAME_ID_LIMIT, low=1)
+    except IllegalAction:
+        raise IllegalAction(say("replay.bad_id")) from None
 
 
 async def finished(interaction: discord.Interaction, game_id: int | None) -> Table:
