@@ -75,7 +75,7 @@ async def test_the_command_and_the_end_button_post_the_replay_with_progress(
     shown = await _posted(fd, asked.response)
     _check_image(shown, ended.id)
     lead = say("replay.posted", game=ended.id, title=games.get("cthulhu").title,
-               pictures="§", seconds="§").split("§")[0]
+               pictures=2, seconds=2).split(": ")[0]
     assert unlinked(shown.content).startswith(lead)
 
     clicked = await (await fd.click(guest, end, button)).wait(settle=False)
