@@ -57,6 +57,7 @@ class Replays:
         self._lock = threading.Lock()
         self._pool: Executor | None = None
         self._shared: Any = None  # the drawing process's progress, 0 to 1
+        self._stop: Any = None  # set by `close`: the drawing process stops at its next picture
 
     @contextmanager
     def slot(self, channel_id: int) -> Iterator[None]:
@@ -95,6 +96,8 @@ class Replays:
         except BrokenProcessPool:
             self._pool = None
             raise ValueError("the replay's process stopped") from None
+        except Stopped:
+            raise ValueError("the bot stopped while the replay was drawn") from None
         progress.done = 1.0
         return made
 
@@ -107,15 +110,22 @@ class Replays:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._shared = context.Value("d", 0.0, lock=False)
+            self._stop = context.Value("b", 0, lock=False)
             self._pool = ProcessPoolExecutor(max_workers=AT_ONCE, mp_context=context,
-                                             initializer=_attach, initargs=(self._shared,))
+                                             initializer=_attach,
+                                             initargs=(self._shared, self._stop))
         return self._pool
 
     def close(self) -> None:
-        """Stop the drawing process (the bot's stop): a replay under way is lost."""
+        """Let the drawing process go (the bot's stop): a replay under way stops at its
+        next picture (or once its encoding is done), so the bot's exit does not wait out
+        a whole replay. The next replay starts a process anew."""
         pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        if pool is None:
+            return
+        if self._stop is not None:
+            self._stop.value = 1
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _made(table: Table, moves: Moves, points: list[UndoPoint],
@@ -125,18 +135,25 @@ def _made(table: Table, moves: Moves, points: list[UndoPoint],
 
 # -- in the drawing process ------------------------------------------------------------------
 
-_SHARED: list[Any] = []  # the shared progress number, set as the process starts
+_SHARED: list[Any] = []  # the progress number and the stop flag, set as the process starts
 
 
-def _attach(shared: Any) -> None:
-    _SHARED[:] = [shared]
+class Stopped(Exception):
+    """The bot stopped while this replay was drawn."""
+
+
+def _attach(shared: Any, stop: Any) -> None:
+    _SHARED[:] = [shared, stop]
 
 
 class _Shared(Progress):
-    """Progress written where the bot's process reads it."""
+    """Progress written where the bot's process reads it; each picture first asks
+    whether the bot is stopping."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "done" and _SHARED:
+            if _SHARED[1].value:
+                raise Stopped("the bot is stopping")
             _SHARED[0].value = value
         super().__setattr__(name, value)
 

@@ -6,6 +6,7 @@ Slow (tests/conftest.py): whole games, dozens of boards each."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from PIL import Image
 from bot import replay
 from bot import table as T
 from bot.core.actions import Action
+from bot.replay import Progress
+from bot.replays import Replays
 from bot.store import ACTIVE, OVER, SqliteStore, Table, open_store
 from renderers import render_public
 from renderers.animation import SIZE, TOTAL_MS, UPLOAD_MAX
@@ -74,4 +77,27 @@ async def test_no_picture_draws_what_only_a_seat_knew(name: str, tmp_path: Path)
                 seen = render_public(table.kind, game.seat_view(step.state, seat))
                 assert seen == board, (step.version, seat)
     finally:
+        await store.close()
+
+
+async def test_a_stop_ends_a_replay_being_drawn_at_its_next_picture(tmp_path: Path) -> None:
+    """The bot's stop (HauntBot.close) lets the drawing process go: a replay under way
+    ends at its next picture instead of holding the exit; the next one starts anew."""
+    store = await open_store(tmp_path / "game.sqlite3")
+    replays = Replays()
+    try:
+        table = await _finished(store, "betrayal")
+        progress = Progress()
+        work = asyncio.ensure_future(replays.draw(store, table, progress))
+        while progress.done == 0 and not work.done():
+            await asyncio.sleep(0.05)
+        assert not work.done()  # a few pictures in, of about ninety
+        replays.close()
+        with pytest.raises(ValueError):
+            await asyncio.wait_for(work, 30)
+        assert 0 < progress.done < 0.9
+        made = await replays.draw(store, table, Progress())
+        assert len(made.hashes) > 2
+    finally:
+        replays.close()
         await store.close()
