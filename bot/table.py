@@ -312,7 +312,7 @@ def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
                                 count=len(table.seats)))
     options = setup_options(table)
     state, events = game.setup(players(table), table.seed, options)
-    table.moves.append(recorded.setup_move(players(table), table.seed, options))
+    record(table, recorded.setup_move(players(table), table.seed, options))
     set_state(table, game, state)
     table.status = ACTIVE
     names = ", ".join(s.name for s in table.seats)
@@ -449,7 +449,7 @@ def restore(current: Table, past: Table, actor: Actor, steps: int,
     table.state, table.options, table.memo = past.state, dict(past.options), None
     table.status, table.ended_reason = ACTIVE, past.ended_reason
     game = game_of(table)
-    table.moves.append(recorded.restore_move(past.version))
+    record(table, recorded.restore_move(past.version))
     if len(past.seats) == len(current.seats):
         state = game_state(table)
         for seat, (was, now) in enumerate(zip(past.seats, current.seats, strict=True)):
@@ -538,7 +538,7 @@ def _play_seat(table: Table, seat: int, action: Action | None) -> tuple[Table, l
     if action is None:
         action = game.ai_action(state, seat)
     state, events = game.apply(state, seat, action)
-    table.moves.append(recorded.action_move(seat, action))
+    record(table, recorded.action_move(seat, action))
     state, moved = _split_teams(table, game, state)
     set_state(table, game, state)
     if game.is_over(state):
@@ -586,11 +586,18 @@ def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[E
     return state, events
 
 
+def record(table: Table, move: recorded.Move) -> None:
+    """One step asked of the engine, among the table's moves (bot/moves.py)."""
+    if table.moves is None:
+        table.moves = []
+    table.moves.append(move)
+
+
 def hand_over(table: Table, game: Game[Any], state: Any, seat: int, info: PlayerInfo) -> Any:
     """`Game.set_player`, recorded among the table's moves (a replay hands the seat over
     at the same moment)."""
     state = game.set_player(state, seat, info)
-    table.moves.append(recorded.player_move(seat, info))
+    record(table, recorded.player_move(seat, info))
     return state
 
 

@@ -57,8 +57,9 @@ class Table:
     # seat's action, a seat changing hands, an undo): the store keeps them beside the
     # version they made, so a replay rebuilds the game through the engine from its seed
     # (bot/replay.py) rather than from stored pictures. Memory only; a copy has none.
-    moves: list[dict[str, Any]] = field(default_factory=list, init=False, compare=False,
-                                        repr=False)
+    # None until the first (a default, as `memo`'s: no instance attribute until set).
+    moves: list[dict[str, Any]] | None = field(default=None, init=False, compare=False,
+                                               repr=False)
 
     def copy(self) -> Table:
         """A copy whose seats and options may change without touching this one, with

@@ -43,8 +43,9 @@ def test_the_table_records_each_step_it_asks_of_the_engine() -> None:
     table, _ = T.new_table("cthulhu", CHANNEL, 1, HOST, 77)
     for actor, kind in ((GUEST, T.JOIN), (HOST, T.ADD_AI)):
         table, _ = T.apply(table, actor, Action(kind))
-        assert table.moves == []  # the lobby asks nothing of the engine
+        assert not table.moves  # the lobby asks nothing of the engine
     table, _ = T.apply(table, HOST, Action(T.START))
+    assert table.moves is not None
     [start] = table.moves
     assert start == recorded.setup_move(T.players(table), 77, T.setup_options(table))
     seat = T.to_act_seat(table)
