@@ -166,10 +166,11 @@ class Progress:
 
 
 def draw(table: Table, rebuilt: Rebuilt, progress: Progress | None = None,
-         most: int = MOST_FRAMES) -> Animation:
+         most: int = MOST_FRAMES, outcome: str = "") -> Animation:
     """The replay as an animated image: the chosen states drawn by the game's own
-    renderer (public information only, as on the live message), then the end card, which
-    says what was secret once the game is over (Game.revealed)."""
+    renderer (public information only, as on the live message), then the end card: who
+    won (`outcome`, the story's line the table read at the end) and what was secret,
+    once the game is over (Game.revealed)."""
     progress = progress or Progress()
     game = table_rules.game_of(table)
     shown = chosen(rebuilt.moments, most)
@@ -178,19 +179,20 @@ def draw(table: Table, rebuilt: Rebuilt, progress: Progress | None = None,
         pictures.append(animation.frame(render_public(table.kind, step.state)))
         progress.done = n / (len(shown) + 2)
     pictures.append(animation.card(say("replay.end_title", title=game.title),
-                                   end_lines(table, rebuilt)))
+                                   end_lines(table, rebuilt, outcome)))
     progress.done = (len(shown) + 1) / (len(shown) + 2)
     made = animation.animate(pictures)
     progress.done = 1.0
     return made
 
 
-def end_lines(table: Table, rebuilt: Rebuilt) -> list[str]:
-    """The end card's words: how the table ended, the secrets of a game played to its
-    end (never of one cut short: no book was opened then), a note when not exact."""
+def end_lines(table: Table, rebuilt: Rebuilt, outcome: str = "") -> list[str]:
+    """The end card's words: how the table ended (who won, or who ended it), the secrets
+    of a game played to its end (never of one cut short: no book was opened then), a
+    note when not exact."""
     game = table_rules.game_of(table)
     end = rebuilt.moments[-1].state
-    lines = [table.ended_reason] if table.ended_reason else []
+    lines = [line for line in dict.fromkeys((outcome, table.ended_reason)) if line]
     if game.is_over(end):
         lines += game.revealed(end)
     if not rebuilt.exact:

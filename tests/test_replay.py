@@ -197,6 +197,7 @@ def test_the_end_card_tells_secrets_only_of_a_game_played_to_its_end() -> None:
     assert len(secrets) == len(table.seats) and all(secrets)
     played = replay.Rebuilt("cthulhu", [replay.moment(game, 9, end)], exact=True)
     assert replay.end_lines(table, played) == secrets
+    assert replay.end_lines(table, played, "Hana won.") == ["Hana won.", *secrets]
     midgame = json.loads((RELEASE / "cthulhu-midgame.json").read_text(encoding="utf-8"))
     cut = Table.from_row(id=2, channel_id=CHANNEL, guild_id=1, kind="cthulhu", status=OVER,
                          version=5, envelope=midgame["envelope"])
