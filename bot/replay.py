@@ -6,11 +6,16 @@ data moved on by its engine, so its seed and the moves each save took (bot/moves
 rebuilt end is checked against the stored end: a replay is exact or says it is not.
 
 A game saved before the moves were kept (an earlier release) has no moves. What it still
-has is its seed, its seats and options (the envelope), the undo points of a game still
-under way (each an earlier envelope) and its stored end. Its replay is then what those
-give: the opening dealt again from the seed through the engine, each kept state, the end
-(`Rebuilt.exact` False). Its middle, once finished, is gone: the save that ends a game
-drops its undo points.
+has is its seed, its seats and options (the envelope), its event log (each save's player
+and action: a player's click, a moderator's tool, a timer), the undo points of a game
+still under way (each an earlier envelope) and its stored end. First it is played again
+from its log (`from_log`): dealt from its seed, each logged action where the log has
+one, the AI deciding where the log has none (as the AI chain did then), an undo taken
+back to the state it restored. When that reaches the stored end exactly (the rules and
+the AI still decide as they did then), the replay is exact. When not, the replay is what
+is kept: the opening dealt again from the seed, each kept state, the end
+(`Rebuilt.exact` False); its middle, once finished, is gone (the save that ends a game
+drops its undo points).
 
 Which states become pictures (`chosen`): at most `most` of them, about one a turn. Each
 turn's last state is a candidate (what the table saw when the turn was done); while the
@@ -28,9 +33,11 @@ from typing import Any
 
 from bot import moves as recorded
 from bot import table as table_rules
+from bot import timers
+from bot.core.actions import Action
 from bot.games.base import Game, PlayerInfo
 from bot.store.records import UndoPoint
-from bot.table_record import Table
+from bot.table_record import ACTIVE, LOBBY, UNDO_KEPT, Table
 from bot.texts import say
 from renderers import animation, render_public
 from renderers.animation import Animation
@@ -59,15 +66,25 @@ class Rebuilt:
     why: str = ""  # why not exact (for the log): no moves kept, a move refused, ...
 
 
+Logged = Sequence[tuple[int, int | None, dict[str, Any] | None]]
+MOST_STEPS = 20_000  # decisions a game played again from its log may take (a bug past it)
+
+
 def rebuild(table: Table, moves: Sequence[tuple[int, list[recorded.Move]]],
-            points: Sequence[UndoPoint] = ()) -> Rebuilt:
-    """The game's states from its recorded moves, checked against its stored end; when
-    the moves are missing or do not play on this release, what is kept (`kept`)."""
+            points: Sequence[UndoPoint] = (), log: Logged | None = None) -> Rebuilt:
+    """The game's states from its recorded moves, checked against its stored end; a game
+    without them, from its event `log` (`from_log`); when neither plays to the stored end
+    on this release, what is kept (`kept`)."""
     game = table_rules.game_of(table)
     if table.state is None:
         raise ValueError(f"game {table.id} never started: nothing to replay")
     end = game.load(table.state)
     if not moves or recorded.SETUP not in moves[0][1][0]:
+        if log is not None:
+            moments = from_log(table, log)
+            if moments and game.dump(moments[-1].state) == game.dump(end):
+                return Rebuilt(table.kind, moments, exact=True)
+            return kept(table, points, "no moves kept, and its log plays elsewhere now")
         return kept(table, points, "no moves kept from its start")
     try:
         moments = _played_again(game, moves)
@@ -96,6 +113,93 @@ def _played_again(game: Game[Any], moves: Sequence[tuple[int, list[recorded.Move
     if state is None:
         raise recorded.CannotReplay("no state was made")
     return moments
+
+
+def from_log(table: Table, log: Logged) -> list[Moment]:
+    """A game of an earlier release played again from its event log through the table
+    rules (see the module's docstring); [] when the log does not play on this release.
+
+    Save by save, as the versions count them: a save that logged an action plays it (a
+    player's, with any seat's rights: it was accepted then; a timer's ending; an undo);
+    a save without one was the AI's (its offer, else the seat to act). A save that
+    logged nothing at all was a move that said nothing: the AI's, or a player's the
+    log cannot tell, which the AI decides here (a guess the stored end checks). A table
+    with no log at all (a golden table of tests/golden/, kept without its events) was
+    made with every seat's decision the AI's: so it is played again."""
+    game = table_rules.game_of(table)
+    said = {version: (actor, action) for version, actor, action in log}
+    started = next((version for version, _, action in log
+                    if action is not None and action.get("kind") == table_rules.START), None)
+    current = _lobby(table)
+    try:
+        current, _ = table_rules.apply(current, table_rules.Actor(table.host_id, "", True),
+                                       Action(table_rules.START))
+        moments = [moment(game, started or 1, table_rules.game_state(current))]
+        if started is None:
+            if log:
+                return []
+            for version in range(MOST_STEPS):
+                if current.status != ACTIVE:
+                    return moments
+                current = _decided(current)
+                moments.append(moment(game, version, table_rules.game_state(current)))
+            return []
+        points: list[Table] = []  # the undo points the bot kept, oldest first
+        for version in range(started + 1, table.version + 1):
+            if current.status != ACTIVE:
+                break
+            actor, action = said.get(version, (None, None))
+            if action is not None:
+                current = _logged(current, actor, Action.from_dict(action), points)
+            elif version in said and not table_rules.ai_due(current):
+                continue  # an AI's save with nothing left for it: nothing to play
+            else:
+                current = _decided(current)
+            moments.append(moment(game, version, table_rules.game_state(current)))
+    except Exception:  # a refused action, an AI that decides otherwise now: not this log
+        return []
+    return moments
+
+
+def _decided(current: Table) -> Table:
+    """One decision the log does not name: an AI seat's offer, else the seat to act's,
+    as the AI decides it."""
+    if table_rules.ai_offer(current) is not None:
+        return table_rules.ai_offer_step(current)[0]
+    seat = table_rules.to_act_seat(current)
+    if seat is None:
+        raise recorded.CannotReplay("nobody is to act")
+    if current.seats[seat].ai:
+        return table_rules.ai_step(current)[0]
+    action = table_rules.game_of(current).ai_action(table_rules.game_state(current), seat)
+    holder = table_rules.Actor(current.seats[seat].user_id, "")
+    return table_rules.apply(current, holder, table_rules.for_seat(action, seat))[0]
+
+
+def _lobby(table: Table) -> Table:
+    """The finished table as its lobby was when it started: its seats (a human's seat
+    handed to the AI since keeps its user id, so it was a human's), seed and options."""
+    lobby = Table(channel_id=table.channel_id, guild_id=table.guild_id, kind=table.kind,
+                  host_id=table.host_id, seed=table.seed, options=dict(table.options),
+                  seats=[seat.copy() for seat in table.seats], status=LOBBY, id=table.id)
+    for seat in lobby.seats:
+        seat.ai = seat.user_id is None
+    return lobby
+
+
+def _logged(current: Table, actor: int | None, action: Action, points: list[Table]) -> Table:
+    """One logged save's action on the table, keeping the undo points as the bot did."""
+    if action.kind == timers.RAN_OUT:
+        return timers.run_out(current, str(action.args.get("end", "")))[0]
+    who = table_rules.Actor(actor, "", True)
+    if action.kind == table_rules.UNDO:
+        steps = action.int_arg("steps")
+        point = points[-steps]
+        del points[-steps:]
+        return table_rules.restore(current, point, who, steps, "")[0]
+    if actor is not None and action.kind not in table_rules.TABLE_KINDS:
+        points[:] = [*points, current][-UNDO_KEPT:]
+    return table_rules.apply(current, who, action)[0]
 
 
 def moment(game: Game[Any], version: int, state: Any) -> Moment:

@@ -82,15 +82,16 @@ class Replays:
         drawing process that died is started again for the next replay (ValueError)."""
         moves = await store.moves(table.id or 0)
         points = await store.undo_points(table.id or 0, limit=10_000)
+        log = await store.actions(table.id or 0)
         result = await store.result(table.id or 0)
         outcome = result.outcome if result is not None else ""
         loop = asyncio.get_running_loop()
         if not self.in_process:
             return await loop.run_in_executor(self._threads(), _made, table, moves, points,
-                                              outcome, progress)
+                                              log, outcome, progress)
         pool = self._process()
         self._shared.value = 0.0
-        work = loop.run_in_executor(pool, _made_apart, table, moves, points, outcome)
+        work = loop.run_in_executor(pool, _made_apart, table, moves, points, log, outcome)
         try:
             while not (await asyncio.wait({work}, timeout=POLL))[0]:
                 progress.done = float(self._shared.value)
@@ -130,9 +131,9 @@ class Replays:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _made(table: Table, moves: Moves, points: list[UndoPoint], outcome: str,
-          progress: Progress) -> Animation:
-    return replay.draw(table, replay.rebuild(table, moves, points), progress,
+def _made(table: Table, moves: Moves, points: list[UndoPoint], log: replay.Logged,
+          outcome: str, progress: Progress) -> Animation:
+    return replay.draw(table, replay.rebuild(table, moves, points, log), progress,
                        outcome=outcome)
 
 
@@ -161,9 +162,9 @@ class _Shared(Progress):
         super().__setattr__(name, value)
 
 
-def _made_apart(table: Table, moves: Moves, points: list[UndoPoint],
+def _made_apart(table: Table, moves: Moves, points: list[UndoPoint], log: replay.Logged,
                 outcome: str) -> Animation:
-    return _made(table, moves, points, outcome, _Shared())
+    return _made(table, moves, points, log, outcome, _Shared())
 
 
 REPLAYS = Replays()  # the bot's: its limits are this process's

@@ -576,3 +576,18 @@ async def test_a_saves_moves_are_kept_by_version_and_a_refused_save_keeps_none(
                                  action=None, moves=json.dumps(last))
     assert await any_store.moves(table.id or 0) == [(2, first), (4, last)]
     assert await any_store.moves((table.id or 0) + 1000) == []
+
+
+async def test_each_saves_actor_and_action_are_read_back_once(any_store: Store) -> None:
+    """What a game of an earlier release is played again from (bot/replay.py): one row
+    per logged save, its actor and action (every event of a save carries the same)."""
+    table = await _game(any_store)
+    table = await any_store.save(table, [Event("a"), Event("b", to_player(0))],
+                                 expected_version=table.version, actor_id=HOST,
+                                 action={"kind": "move", "args": {"to": 2}})
+    table = await any_store.save(table, [Event("the AI")], expected_version=table.version,
+                                 actor_id=None, action=None)
+    table = await any_store.save(table, [], expected_version=table.version, actor_id=HOST,
+                                 action={"kind": "quiet"})  # no event: not in the log
+    assert await any_store.actions(table.id or 0) == [
+        (2, HOST, {"kind": "move", "args": {"to": 2}}), (3, None, None)]

@@ -129,6 +129,11 @@ class Store(Protocol):
     async def undo_points(self, game_id: int, *, limit: int = 20) -> list[UndoPoint]:
         """The game's undo points, newest first."""
 
+    async def actions(self, game_id: int) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+        """Each save's actor and action as the event log keeps them (version, actor id or
+        None, the action or None), oldest first: a save that logged no event is not
+        there."""
+
     async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
         """The engine's steps of every save of the game (bot/moves.py), oldest first,
         each with the version it made; none for a game saved before they were kept."""

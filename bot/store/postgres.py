@@ -440,6 +440,9 @@ class PostgresStore:
         rows = await self._fetch(Q.UNDO_POINTS.format(envelope="envelope"), game_id, limit)
         return [Q.undo_point_of(r, json.loads(r[1])) for r in rows]
 
+    async def actions(self, game_id: int) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+        return Q.actions_of(await self._fetch(Q.ACTIONS_OF, game_id))
+
     async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
         return Q.moves_of(await self._fetch(Q.MOVES_OF, game_id))
 

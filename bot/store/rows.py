@@ -119,6 +119,10 @@ TRIM_UNDO = ("DELETE FROM undo_points WHERE game_id = ? AND version <= (SELECT v
 # The engine's steps of a save (bot/moves.py), and all of a game's, oldest first.
 INSERT_MOVES = "INSERT INTO moves (game_id, version, moves_json) VALUES (?, ?, ?)"
 MOVES_OF = "SELECT version, moves_json FROM moves WHERE game_id = ? ORDER BY version"
+# Each save's actor and action as the log keeps them (every event of a save carries
+# both): how a game saved before moves were kept is played again (bot/replay.py).
+ACTIONS_OF = ("SELECT version, MAX(actor_id), MAX(action_json) FROM events WHERE game_id = ?"
+              " GROUP BY version ORDER BY version")
 
 GUILD_SETTINGS = "SELECT settings_json FROM guild_settings WHERE guild_id = ?"
 SET_GUILD_SETTINGS = (
@@ -195,6 +199,13 @@ def undo_point_of(row: Sequence[Any], envelope: dict[str, Any]) -> UndoPoint:
 def moves_of(rows: Sequence[Sequence[Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
     """Move rows (MOVES_OF) as (version, the moves that save took), oldest first."""
     return [(int(row[0]), list(json.loads(row[1]))) for row in rows]
+
+
+def actions_of(rows: Sequence[Sequence[Any]]
+               ) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+    """Action rows (ACTIONS_OF) as (version, actor, action), oldest first."""
+    return [(int(row[0]), None if row[1] is None else int(row[1]),
+             None if row[2] is None else dict(json.loads(row[2]))) for row in rows]
 
 
 def logged(rows: Sequence[Sequence[Any]], *, newest_first: bool = False) -> list[LoggedEvent]:

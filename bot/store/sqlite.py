@@ -411,6 +411,9 @@ class SqliteStore:
                                 (game_id, limit))
         return [Q.undo_point_of(r, r[1]) for r in rows]
 
+    async def actions(self, game_id: int) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+        return Q.actions_of(list(await self._read(Q.ACTIONS_OF, (game_id,))))
+
     async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
         return Q.moves_of(list(await self._read(Q.MOVES_OF, (game_id,))))
 
