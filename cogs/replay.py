@@ -24,6 +24,7 @@ from bot.replay import Progress
 from bot.replays import REPLAYS, Busy
 from bot.store import OVER, Table
 from bot.texts import say
+from cogs import bot_permissions
 from cogs.common import bot_of
 
 EDIT_EVERY = 1.5  # seconds between two edits of the progress line (Discord's rate limit)
@@ -59,7 +60,9 @@ async def finished(interaction: discord.Interaction, game_id: int | None) -> Tab
 
 
 async def post(interaction: discord.Interaction, game_id: int | None) -> None:
-    """Answer with the progress line, draw the replay off the loop, then show it."""
+    """Answer with the progress line, draw the replay off the loop, then show it. Where
+    the bot may not show a game (its permissions there), refused first, in words."""
+    bot_permissions.cannot_play(interaction)
     table = await finished(interaction, game_id)
     try:
         with REPLAYS.slot(interaction.channel_id or 0):

@@ -123,6 +123,15 @@ async def test_what_cannot_be_replayed_is_refused_privately_and_nothing_is_poste
         assert [unlinked(t) for t in answered.ephemeral_texts()] == [refusal], forged
     assert len(fd.channel_messages(channel)) == posts and fd.channel_messages(empty) == []
 
+    await (await fd.slash(host, channel, "game", "end")).wait()  # finished: replayable here
+    fd.set_bot_permissions(channel, deny=["attach_files"])  # ...but no image may be posted
+    answered = await (await fd.slash(guest, channel, "game", "replay")).wait()
+    assert answered.ephemeral_texts() == [say(
+        "permissions.cannot_play", missing=say("permissions.names.attach_files"),
+        channel=f"<#{channel}>", bot=fd.bot_user.mention)]
+    assert not [name for m in fd.channel_messages(channel) for name, _ in m.attachments
+                if name.startswith("replay-")]
+
 
 async def _long_game(store: Store, channel: int, guild: int, host: FakeUser) -> Table:
     """A Betrayal game of four played to its end straight through the sessions layer on
