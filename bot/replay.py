@@ -63,7 +63,7 @@ class Rebuilt:
     kind: str
     moments: list[Moment]
     exact: bool  # played again move by move, to the very state stored at the end
-    why: str = ""  # why not exact (for the log): no moves kept, a move refused, ...
+    why: str = ""  # why not exact (for tests and the bench): no moves kept, a move refused
 
 
 Logged = Sequence[tuple[int, int | None, dict[str, Any] | None]]
