@@ -11,7 +11,9 @@ timers: the store says which, the bot acts): deliveries a crash or an outage lef
 and AI turns a restart interrupted. It reads ids only, so a start with thousands of
 stored games costs little, and works through them a few at a time beside live clicks.
 The turn timers' dispatcher (bot/timers.py) starts then too, and fires the timers that
-fell due while the bot was down.
+fell due while the bot was down. The renderers warm up in the background from the end
+of setup_hook, while discord.py connects (`_warm_up`), so a start's own work is the
+imports, the store and the cogs, then that first pass.
 
 Every background task (the attend/retry loop, the heartbeat, the timers' dispatcher, the
 metrics' count, the forgetting of servers the bot left) survives an error in one pass
@@ -149,6 +151,7 @@ class HauntBot(commands.Bot):
         self._forgetting: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
         self._resumed_at_start = False  # the first full pass (AI turns too) has run
+        self._warming: asyncio.Task[None] | None = None  # the renderers' warm-up
 
     @property
     def store(self) -> Store:
@@ -202,7 +205,10 @@ class HauntBot(commands.Bot):
         self.tree.interaction_check = table_check  # type: ignore[method-assign]
         if self.sync_commands and self.dev_guild:
             await self.sync_tree(self.dev_guild)
-        await self.sessions.warm_up()
+        # The renderers warm up while discord.py connects and waits for the guilds (two
+        # seconds at least), not before: it was half the bot's own start-up
+        # (bench/bench_startup.py).
+        self._warming = asyncio.create_task(self._warm_up(), name="hauntkeeper-warm-up")
         if self._heartbeat is not None:
             self._heartbeat.start()
         # Rules and renders run in worker threads; the event loop waits for the GIL each
@@ -210,10 +216,29 @@ class HauntBot(commands.Bot):
         # sooner: the loop's p99 lag with 50 channels acting at once fell from 21-23 ms
         # to 15-17 ms (bench/bench_tables.py).
         sys.setswitchinterval(SWITCH_SECONDS)
-        # What is loaded now (content, texts, cogs, caches just filled) lives as long as
-        # the process: kept out of the collector's sight, its full passes stay short
-        # (60-100 ms pauses of the event loop without this, measured in bench_tables).
+        # What is loaded now (content, texts, cogs) lives as long as the process: kept
+        # out of the collector's sight, its full passes stay short (60-100 ms pauses of
+        # the event loop without this, measured in bench_tables). The warm-up's caches
+        # join them when it is done. A run loaded all this with the collector off
+        # (bot/__main__.py's main): it is on from here.
         gc.freeze()
+        gc.enable()
+
+    async def _warm_up(self) -> None:
+        """Draw a board of every game once, in the background (Sessions.warm_up), so the
+        first players' clicks find the renderers' palettes fitted and their caches
+        filled; then freeze what they hold, as setup_hook froze the rest. A click or an
+        owed delivery that comes first draws cold, as it would have without a warm-up;
+        a warm-up that fails costs only that, and the click's own render says why."""
+        started = time.perf_counter()
+        try:
+            await self.sessions.warm_up()
+        except Exception:
+            log.warning("the renderers' warm-up failed; the first boards draw cold",
+                        exc_info=True)
+            return
+        gc.freeze()
+        log.info("renderers warmed up in %.0f ms", (time.perf_counter() - started) * 1000)
 
     def _start_metrics(self) -> None:
         """The Prometheus endpoint and the open games' count, if a port is set."""
@@ -394,6 +419,7 @@ class HauntBot(commands.Bot):
         if self._heartbeat is not None:
             await self._heartbeat.stop()
         attending, forgetting, counting = self._attending, self._forgetting, self._counting
+        await stop_task(self._warming, "the renderers' warm-up", log)
         await stop_task(attending, "the attend loop", log)
         await stop_task(forgetting, "the forget loop", log)
         await stop_task(self._sweeping, "the retention sweep", log)

@@ -585,11 +585,13 @@ class Sessions:
 
     async def warm_up(self) -> None:
         """Draw a new game's board of every kind once, off the loop: the renderers fit
-        their palettes and fill their caches at the start, not in the first player's
-        click (a few hundred ms)."""
+        their palettes and fill their caches now, not in the first player's click (a few
+        hundred ms). The bot runs it in the background at its start (bot/client.py), so
+        the registry is read once, as it is now: a game a test registers or drops
+        meanwhile changes nothing here."""
         if not self.render:
             return
-        for key, game in games.all_games().items():
+        for key, game in list(games.all_games().items()):
             await self.worker.warm_up(key, game)
 
     # -- a clean stop ---------------------------------------------------------------------

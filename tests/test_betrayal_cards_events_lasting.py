@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.games.betrayal import GAME, content
-from bot.games.betrayal.cards import attacks, events_a  # noqa: F401  (they register)
+from bot.games.betrayal.cards import attacks, events_a_to_l  # noqa: F401  (they register)
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_cards_events_a import (
     alone,

@@ -19,11 +19,11 @@ from PIL import Image
 
 from bot import games
 from bot.games.base import PlayerInfo
-from bot.games.betrayal.views import map_view
+from bot.games.betrayal.shown import map_view
 from bot.games.cthulhu.state import CthulhuState
-from bot.games.evil_below import EvilBelowGame
-from bot.games.evil_below.state import WIN
-from bot.games.evil_below.view import board_view
+from bot.games.evilbelow import EvilBelowGame
+from bot.games.evilbelow.pictures import board_view
+from bot.games.evilbelow.state import WIN
 from renderers import (
     ALT_TEXT_MAX,
     canvas,

@@ -15,9 +15,9 @@ from functools import cache
 import pytest
 
 from bot.games.betrayal import GAME
+from bot.games.betrayal.pictures import MapView
+from bot.games.betrayal.shown import map_view
 from bot.games.betrayal.state import BetrayalState
-from bot.games.betrayal.view import MapView
-from bot.games.betrayal.views import map_view
 from renderers.betrayal import READ_PX, READ_WIDTH, map_geometry, render_map
 from renderers.betrayal.explorers import (
     _groups,

@@ -15,7 +15,7 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.story import HEROES, HOUSE, SIDES, SOLO, TRAITOR, LogLine, Story
 from bot.games.base import PlayerInfo
-from bot.games.betrayal.content import say as betrayal_say
+from bot.games.betrayal.content import betrayal_line
 from bot.sessions import Sessions
 from bot.store import OVER, SqliteStore, open_store
 from bot.summary import SUMMARY_KIND, summarise, told
@@ -191,6 +191,6 @@ def test_betrayal_story_of_an_ai_game(seed: int, options: dict) -> None:
     assert len(winners) <= 1  # one side wins, or none
     for seat, part in enumerate(story.seats):
         assert part.character
-        assert (part.did == betrayal_say("story.did_alive",
-                                         cards=len(state.explorers[seat].cards))) \
+        assert (part.did == betrayal_line("story.did_alive",
+                                          cards=len(state.explorers[seat].cards))) \
             == state.explorers[seat].alive

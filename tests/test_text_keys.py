@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.core.story import SIDES
 from bot.games.betrayal import content as betrayal
 from bot.games.cthulhu import content as cthulhu
-from bot.games.evil_below import content as evil_below
+from bot.games.evilbelow import content as evil_below
 from bot.guild_settings import TIMER_ENDS
 from bot.texts import TABLE, TextBook
 from cogs.betrayal import DIRECTION_VALUES
@@ -24,7 +24,8 @@ from cogs.moderation_views import KEEP_CHOICES, SWITCH
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot").glob("*.py")])
-SAYING = {"say", "text"}
+SAYING = {"say", "text", "betrayal_line", "haunt_line", "neibolt_line", "cthulhu_line",
+          "evil_below_line"}
 
 
 def _pattern(node: ast.expr) -> str | None:

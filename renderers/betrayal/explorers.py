@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, MonsterView, TileView
+from bot.games.betrayal.pictures import FLOORS, ExplorerView, MapView, MonsterView, TileView
 from renderers import budgets
 from renderers.betrayal.fonts import ROSTER_DETAIL_FONT, ROSTER_PLAYER_FONT, SMALLEST_FONT
 from renderers.betrayal.palette import (

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from bot.games.betrayal.view import FLOORS, MapView
+from bot.games.betrayal.pictures import FLOORS, MapView
 from renderers.betrayal.explorers import _groups, place_figures, roster_chips
 from renderers.betrayal.fonts import (  # noqa: F401
     FOOTER_FONT,

@@ -8,6 +8,7 @@ may change on edit, loading placeholders) are applied the same way for all of th
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import re
 
@@ -87,6 +88,7 @@ class MessageStoreMixin:
 
     def _apply_body(self, msg: FakeMessage, body: Json, files: Uploads, *, editing: bool) -> None:
         """Create or edit a message from a send/edit payload (Discord's PATCH semantics)."""
+        msg.shown_at.append(asyncio.get_running_loop().time())
         if editing:
             msg.history.append(msg.snapshot())
             msg.edit_ids.append(self._snowflake())

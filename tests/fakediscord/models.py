@@ -190,6 +190,10 @@ class FakeMessage:
     # The users the message notified when it was made: those its content mentions, as far
     # as its allowed_mentions let (messages.pinged_users). An edit notifies no one.
     pinged: list[int] = field(default_factory=list)
+    # When each version became visible (the event loop's clock, as the fake stored it):
+    # the message made, then each edit. bench/bench_click_latency.py reads how long a
+    # click took to show its edit.
+    shown_at: list[float] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:

@@ -40,32 +40,45 @@ class RestMixin:
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
-        self.requests.append(f"{request.method} {path}")
         self._inflight += 1
         self._touch()
         try:
-            refused = self.faults.take(request.method, path)  # a test's fault (faults.py)
-            if refused is not None:
-                return refused
-            for method, pattern, handler in self._routes:
-                match = pattern.match(path)
-                if match and method == request.method:
-                    try:
-                        refused = await self._too_large(request, path)
-                        if refused is None:
-                            refused = await self._refused_by_spec(request, path)
-                        if refused is not None:
-                            return refused
-                        return await handler(request, match.groupdict())
-                    except Exception as exc:  # a 500 would make discord.py retry for seconds
-                        self.unhandled.append(f"{request.method} {path} crashed: {exc!r}")
-                        return json_response(
-                            {"code": 0, "message": f"fake Discord crashed: {exc!r}"}, 400
-                        )
-            return self._unhandled(request, path)
+            await self._travel()  # the request's way to Discord
+            self.requests.append(f"{request.method} {path}")
+            answer = await self._answer(request, path)
+            await self._travel()  # the answer's way back
+            return answer
         finally:
             self._inflight -= 1
             self._touch()
+
+    async def _travel(self) -> None:
+        """Half the fake's latency (a round trip): a request's way to Discord, or its
+        answer's way back."""
+        if self.latency:
+            await self.pause(self.latency / 2)
+
+    async def _answer(self, request: web.Request, path: str) -> web.StreamResponse:
+        """The request as Discord handles it, once it has arrived."""
+        refused = self.faults.take(request.method, path)  # a test's fault (faults.py)
+        if refused is not None:
+            return refused
+        for method, pattern, handler in self._routes:
+            match = pattern.match(path)
+            if match and method == request.method:
+                try:
+                    refused = await self._too_large(request, path)
+                    if refused is None:
+                        refused = await self._refused_by_spec(request, path)
+                    if refused is not None:
+                        return refused
+                    return await handler(request, match.groupdict())
+                except Exception as exc:  # a 500 would make discord.py retry for seconds
+                    self.unhandled.append(f"{request.method} {path} crashed: {exc!r}")
+                    return json_response(
+                        {"code": 0, "message": f"fake Discord crashed: {exc!r}"}, 400
+                    )
+        return self._unhandled(request, path)
 
     async def _refused_by_spec(self, request: web.Request, path: str) -> web.Response | None:
         """Discord's 400 for a body its API specification or documented limits refuse

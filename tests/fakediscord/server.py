@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable, Callable
 
 import discord
 import discord.gateway
@@ -103,10 +104,16 @@ class FakeDiscord(
         guild_name: str = "Fake Guild",
         guild_id: int | None = None,
         guild_shard: tuple[int, int] | None = None,
+        latency: float = 0.0,
     ) -> None:
         """`guild_id` lets a bot whose config names its guild sync commands to this one;
         `guild_shard` ([id, count]) picks the first guild's id so its events go to that
-        shard."""
+        shard. `latency` (seconds, a round trip; settable later too) is added to every
+        REST call, half on the request's way and half on the answer's, and half of it to
+        every event pushed to the bot (an interaction too), as the network to Discord
+        adds it; `pause` is how it waits (a test may replace it to see the waits)."""
+        self.latency = latency
+        self.pause: Callable[[float], Awaitable[None]] = asyncio.sleep
         self._snowflake = SnowflakeFactory()
         self.application_id = self._snowflake()
         self.guild_id = guild_id or (self._snowflake.on_shard(*guild_shard) if guild_shard

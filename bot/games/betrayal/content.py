@@ -255,7 +255,7 @@ def _template(key: str) -> str:
     return _TEXTS.text(key)
 
 
-def say(key: str, **kw: Any) -> str:
+def betrayal_line(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
     return _TEXTS.say(key, **kw)
 

@@ -162,10 +162,10 @@ def change_label(trait: str, before: int, after: int, *, stuck: str = "") -> str
     is said in words rather than as "4 → 4"."""
     name = trait.capitalize()
     if stuck:
-        return content.say(f"labels.trait_{stuck}", trait=name, before=before)
+        return content.betrayal_line(f"labels.trait_{stuck}", trait=name, before=before)
     if before == after:
-        return content.say("labels.trait_same", trait=name, before=before)
-    return content.say("labels.trait_change", trait=name, before=before, after=after)
+        return content.betrayal_line("labels.trait_same", trait=name, before=before)
+    return content.betrayal_line("labels.trait_change", trait=name, before=before, after=after)
 
 
 def _trait_labels(ctx: Ctx, seat: int, names: list[str], amount: int) -> list[str]:
@@ -199,7 +199,8 @@ def _gain_or_lose(ctx: Ctx, frame: Frame, arg: dict[str, Any], sign: int) -> Non
             return
         pause(ctx, frame, {"_trait_pick": {"traits": names, "amount": amount}},
               "trait_pick",
-              content.say("prompts.gain" if sign > 0 else "prompts.lose", amount=abs(amount)),
+              content.betrayal_line("prompts.gain" if sign > 0 else "prompts.lose",
+                                    amount=abs(amount)),
               _trait_labels(ctx, frame.seat, names, amount))
         return
     trait = arg.get("trait")
@@ -267,11 +268,12 @@ def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         offers = [offer_data(o, p.name, ref) for p, ref in hooks.of_explorer(ctx.state, seat)
                   for o in p.damage_offers(ctx, frame, spec, ref)]
         if offers and spec["amount"] > 0:
-            labels = [content.say("labels.damage_as_is", amount=spec["amount"],
-                                  kind=spec["kind"])] + [o["label"] for o in offers]
+            labels = [content.betrayal_line("labels.damage_as_is", amount=spec["amount"],
+                                            kind=spec["kind"])] + [o["label"] for o in offers]
             spec["offers"] = offers
             pause(ctx, frame, {"_damage": spec}, "damage_offer",
-                  content.say("prompts.damage_offer", amount=spec["amount"], kind=spec["kind"]),
+                  content.betrayal_line("prompts.damage_offer", amount=spec["amount"],
+                                        kind=spec["kind"]),
                   labels)
             return
     if not spec.get("reduced"):
@@ -305,7 +307,7 @@ def split_damage(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     labels = [damage_split.label(ctx.state, seat, c, amount, lowerable[0]) for c in options]
     spec = {**spec, "traits": lowerable, "choices": [damage_split.to_data(c) for c in options]}
     pause(ctx, frame, {"_damage": spec}, "damage_split",
-          content.say("prompts.damage_split", amount=amount, kind=spec["kind"]), labels)
+          content.betrayal_line("prompts.damage_split", amount=amount, kind=spec["kind"]), labels)
 
 
 def _take_split(ctx: Ctx, frame: Frame, choice: damage_split.Choice) -> None:

@@ -1,8 +1,8 @@
 """The haunts a game may play: each content folder's haunts.yaml (the classic 8 in
 data/betrayal/, an edition's own beside its content), read once per set of folders.
 
-Apart from haunt.py, which begins a haunt, because traitor.py needs the list (each
-haunt's traitor rule) and haunt.py needs traitor.py: the list sits below both.
+Apart from haunt_roll.py, which begins a haunt, because traitor.py needs the list (each
+haunt's traitor rule) and haunt_roll.py needs traitor.py: the list sits below both.
 """
 
 from __future__ import annotations

@@ -171,7 +171,7 @@ def _go(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                 target=ctx.room_name(target), data={"seat": seat, "to": target})
     else:
         ctx.say("events.move", kind="move", who=ctx.who(seat), source=source,
-                target=ctx.room_name(target), dir=content.say(f"dirs.{arg['dir']}"),
+                target=ctx.room_name(target), dir=content.betrayal_line(f"dirs.{arg['dir']}"),
                 data={"seat": seat, "to": target})
     ctx.push(list(arg.get("steps") or []), seat, state.tiles[target].room, "room")
     place_explorer(ctx, seat, target, side=side, via=str(arg.get("via") or "door"))
@@ -250,7 +250,7 @@ def _ask_tile_step(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     if len(tiles) > PICK_LIMIT and len(floors) > 1 and not spec.get("floor"):
         spec["floors"] = floors
         pause(ctx, frame, {"_pick_tile": spec}, "floor_pick", spec["prompt"],
-              [content.say(f"floors.{f}") for f in floors])
+              [content.betrayal_line(f"floors.{f}") for f in floors])
         return
     pause(ctx, frame, {"_pick_tile": spec}, "tile_pick", spec["prompt"],
           [ctx.room_name(t) for t in tiles])
@@ -284,7 +284,7 @@ def _tile_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 def _move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     to = str(arg.get("to", ""))
     if to == "choose_placed":
-        ask_tile(ctx, frame, {"_move_to": {}}, content.say("prompts.move_where"))
+        ask_tile(ctx, frame, {"_move_to": {}}, content.betrayal_line("prompts.move_where"))
         return
     target = ctx.state.tile_of(to)
     if target is None:
@@ -298,7 +298,7 @@ def _move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 def _token(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if arg.get("place") == "choose_placed":
         ask_tile(ctx, frame, {"_token_at": dict(arg)},
-                 content.say("prompts.token_where", token=arg["kind"]))
+                 content.betrayal_line("prompts.token_where", token=arg["kind"]))
         return
     put_token(ctx, frame, dict(arg), ctx.state.explorers[frame.seat].tile)
 

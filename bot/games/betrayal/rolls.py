@@ -117,7 +117,7 @@ def _roll_public(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if "choose" in spec:  # the explorer picks the trait to roll (Spider, Possession)
         names = list(spec.pop("choose"))
         pause(ctx, frame, {"_roll_choose": {"traits": names, "roll": spec}}, "roll_trait",
-              content.say("prompts.roll_which"), [t.capitalize() for t in names])
+              content.betrayal_line("prompts.roll_which"), [t.capitalize() for t in names])
         return
     spec["stage"] = "start"
     ctx.push_child(frame, [{"_roll": spec}])
@@ -156,7 +156,7 @@ def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         offers = [] if spec.get("go") else _offers(ctx, frame, spec, "pre")
         if offers:
             spec["offers"] = offers
-            labels = [content.say("labels.roll_now", count=spec["count"])]
+            labels = [content.betrayal_line("labels.roll_now", count=spec["count"])]
             pause(ctx, frame, {"_roll": spec}, "roll_pre", _prompt(ctx, frame, spec),
                   labels + [o["label"] for o in offers])
             return
@@ -176,8 +176,8 @@ def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         offers = _offers(ctx, frame, spec, "post")
         if offers:
             spec["offers"] = offers
-            labels = [content.say("labels.roll_keep", total=total_of(spec),
-                                  dice=_dice_text(spec))]
+            labels = [content.betrayal_line("labels.roll_keep", total=total_of(spec),
+                                            dice=_dice_text(spec))]
             pause(ctx, frame, {"_roll": spec}, "roll_post", _prompt(ctx, frame, spec),
                   labels + [o["label"] for o in offers])
             return
@@ -185,11 +185,11 @@ def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 
 def _prompt(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> str:
-    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.say(
+    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.betrayal_line(
         "labels.plain_dice", count=spec["count"])
     if spec.get("rolled") is not None and spec["stage"] == "post":
-        return content.say("prompts.roll_after", what=what, total=total_of(spec))
-    return content.say("prompts.roll_before", what=what, count=spec["count"])
+        return content.betrayal_line("prompts.roll_after", what=what, total=total_of(spec))
+    return content.betrayal_line("prompts.roll_before", what=what, count=spec["count"])
 
 
 def _dice_text(spec: dict[str, Any]) -> str:
@@ -198,7 +198,7 @@ def _dice_text(spec: dict[str, Any]) -> str:
 
 def _finish(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     total = total_of(spec)
-    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.say(
+    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.betrayal_line(
         "labels.plain_dice", count=spec["count"])
     data = {"seat": frame.seat, "dice": list(spec.get("rolled", [])), "total": total,
             "trait": spec.get("trait")}

@@ -5,7 +5,7 @@ comes next after the game's start date (seed 003). Ending a turn runs, in order:
 room's end-of-turn rule (the Crypt's damage, the Library's once-per-explorer gain),
 the passives watching the end of a turn (the Coal Chute's slide, lasting events), and
 the edition's haunt trigger (editions.py; the classic game: if an omen was drawn this
-turn, the haunt roll of haunt.py). A table of AI explorers only that finds nothing for
+turn, the haunt roll of haunt_roll.py). A table of AI explorers only that finds nothing for
 ten rounds begins the haunt at once (the edition's `stalled`).
 """
 

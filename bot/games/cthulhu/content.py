@@ -58,6 +58,6 @@ def text(key: str) -> str:
     return _TEXTS.text(key)
 
 
-def say(key: str, **kw: Any) -> str:
+def cthulhu_line(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
     return _TEXTS.say(key, **kw)

@@ -49,7 +49,7 @@ from bot.games.betrayal.plugin_api import (
     traits,
 )
 from bot.games.neibolt import encounters
-from bot.games.neibolt.words import say, tell
+from bot.games.neibolt.words import neibolt_line, tell
 
 EVENT, ITEM, OMEN = "event", "item", "omen"
 WELL_TRAIT, WELL_TARGET = "knowledge", 4  # seed 000: "a Knowledge roll 4+"
@@ -126,7 +126,7 @@ def _bury_item(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         _bury(ctx, frame.seat, held[0])
         return
     pause(ctx, frame, {"_nb_bury_item": {"cards": held}}, "nb_bury_item",
-          say("prompts.well_bury"), [content.card(k).name for k in held])
+          neibolt_line("prompts.well_bury"), [content.card(k).name for k in held])
 
 
 @resumer("nb_bury_item")
@@ -179,10 +179,10 @@ def _den(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         # One card (or none, after the omens' reshuffle if any): the symbol's own draw.
         ctx.push_child(frame, list(arg["steps"]))
         return
-    tell(ctx, "events.den_look", who=ctx.who(seat), deck=say(f"decks.{deck}"))
+    tell(ctx, "events.den_look", who=ctx.who(seat), deck=neibolt_line(f"decks.{deck}"))
     cards = den_liking(state, seat, top)
     pause(ctx, frame, {"_nb_den_pick": {"deck": deck, "cards": cards}}, "nb_den",
-          say("prompts.den_keep"), [content.card(k).name for k in cards], private=True)
+          neibolt_line("prompts.den_keep"), [content.card(k).name for k in cards], private=True)
 
 
 @resumer("nb_den")
@@ -196,7 +196,7 @@ def _den_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
         if key in pile:
             pile.remove(key)
     encounters.bury(state, other)
-    tell(ctx, "events.den_bury", who=ctx.who(seat), deck=say(f"decks.{deck}"))
+    tell(ctx, "events.den_bury", who=ctx.who(seat), deck=neibolt_line(f"decks.{deck}"))
     tell(ctx, "events.den_buried", audience=to_player(seat), card=content.card(other).name)
     if deck == encounters.DECK:
         encounters.resolve(ctx, seat, keep)

@@ -43,8 +43,8 @@ def remove_token(ctx: Ctx, frame: Frame, args: Any) -> None:
 def may_decline(ctx: Ctx, frame: Frame, args: Any) -> None:
     """The rest of this card is optional: the explorer says yes or no."""
     pause(ctx, frame, {"_decline": {}}, "decline",
-          content.say("prompts.may_decline", card=_source(frame.source)),
-          [content.say("labels.do_it"), content.say("labels.leave_it")])
+          content.betrayal_line("prompts.may_decline", card=_source(frame.source)),
+          [content.betrayal_line("labels.do_it"), content.betrayal_line("labels.leave_it")])
 
 
 def _source(key: str) -> str:
@@ -87,7 +87,7 @@ class Skull(Passive):
         # Held fast by Webs or Debris, the explorer can use nothing, the Skull included.
         if damage.get("kind") != "mental" or hooks.blocked(ctx.state, frame.seat):
             return []
-        return [Offer("skull", content.say("labels.skull"))]
+        return [Offer("skull", content.betrayal_line("labels.skull"))]
 
     def damage_apply(self, ctx: Ctx, frame: Frame, damage: dict[str, Any], offer: Offer,
                      ref: Any) -> None:

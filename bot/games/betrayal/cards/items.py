@@ -95,7 +95,7 @@ def with_patient(ctx: Ctx, frame: Frame, then: dict[str, Any]) -> None:
         frame.steps.insert(0, {name: {**arg, "patient": found[0]}})
         return
     pause(ctx, frame, {"_patient": {"seats": found, "then": then}}, "patient_pick",
-          content.say("prompts.patient", card=card_name(frame.source)),
+          content.betrayal_line("prompts.patient", card=card_name(frame.source)),
           [ctx.who(s) for s in found])
 
 
@@ -167,7 +167,7 @@ def _medical_kit(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         labels.append(change_label(t, traits.value(state, patient, t), values[probe + 1]))
     pause(ctx, frame, {"_medical_kit": {"patient": patient, "points": points, "given": given,
                                         "traits": below}},
-          "medical_kit_point", content.say("prompts.medical_kit", points=points), labels,
+          "medical_kit_point", content.betrayal_line("prompts.medical_kit", points=points), labels,
           seat=patient)
 
 

@@ -183,8 +183,8 @@ class Vault(Passive):
             return []
         key = hooks.holds_custom(state, seat, "skeleton_key")
         if key:
-            return [Offer("vault", content.say("labels.vault_key"), {"key": key})]
-        return [Offer("vault", content.say("labels.vault"))]
+            return [Offer("vault", content.betrayal_line("labels.vault_key"), {"key": key})]
+        return [Offer("vault", content.betrayal_line("labels.vault"))]
 
     def act(self, ctx: Ctx, seat: int, offer: Offer, ref: Any) -> None:
         opened = [{"_vault_open": {"tile": ref}}]
@@ -290,13 +290,16 @@ def _elevator_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if len(spots) > CELL_LIMIT and len(floors) > 1:
         spec["floors"] = floors
         pause(ctx, frame, {"_elevator_spot": spec}, "elevator_floor",
-              content.say("prompts.elevator"), [content.say(f"floors.{f}") for f in floors])
+              content.betrayal_line("prompts.elevator"),
+              [content.betrayal_line(f"floors.{f}") for f in floors])
         return
-    labels = [content.say("labels.spot_floor", floor=content.say(f"floors.{c[0]}"),
-                          cell=cell_label(state, tuple(c)), rotation=rotation_label(room, r))
+    labels = [content.betrayal_line("labels.spot_floor",
+                                    floor=content.betrayal_line(f"floors.{c[0]}"),
+                                    cell=cell_label(state, tuple(c)), rotation=rotation_label(room,
+                                                                                              r))
               for c, r in spots]
     pause(ctx, frame, {"_elevator_spot": spec}, "elevator_spot",
-          content.say("prompts.elevator"), labels)
+          content.betrayal_line("prompts.elevator"), labels)
 
 
 @resumer("elevator_floor")
@@ -317,6 +320,6 @@ def _elevator_move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     tile = ctx.state.tiles[int(arg["tile"])]
     (floor, x, y), rotation = arg["spot"]
     tile.floor, tile.x, tile.y, tile.rotation = floor, int(x), int(y), int(rotation)
-    ctx.say("events.elevator_moves", floor=content.say(f"floors.{floor}"),
+    ctx.say("events.elevator_moves", floor=content.betrayal_line(f"floors.{floor}"),
             cell=cell_label(ctx.state, (floor, int(x), int(y))),
             data={"tile": int(arg["tile"]), "floor": floor})

@@ -100,10 +100,10 @@ class TokenUse(Passive):
         if self.moves_out and not can_spend(state, seat, 1):
             return []
         data = {"tile": tile, "index": index}
-        offers = [Offer(f"{card.key}-{index}", content.say(
+        offers = [Offer(f"{card.key}-{index}", content.betrayal_line(
             "labels.token_use", token=token["kind"].replace("_", " "), card=card.name), data)]
         if self.keyed and hooks.holds_custom(state, seat, "skeleton_key"):
-            offers.append(Offer(f"{card.key}-{index}-key", content.say(
+            offers.append(Offer(f"{card.key}-{index}-key", content.betrayal_line(
                 "labels.token_key", token=token["kind"].replace("_", " ")),
                 {**data, "key": True}))
         return offers

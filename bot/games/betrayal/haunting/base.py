@@ -186,8 +186,8 @@ class HauntPlugin:
         if found is None or found.round < 1 or not self.data_known():
             return []
         limit = self.last_round(state)
-        line = content.say("views.progress_round_of", round=found.round, last=limit) \
-            if limit else content.say("views.progress_round", round=found.round)
+        line = content.betrayal_line("views.progress_round_of", round=found.round, last=limit) \
+            if limit else content.betrayal_line("views.progress_round", round=found.round)
         return [self.data.name, line, *self.counters(state)]
 
     def counters(self, state: BetrayalState) -> list[str]:

@@ -33,7 +33,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.haunting.parts import CombatHooks
-from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.house import DIRS, opposite, through_door
 from bot.games.betrayal.rolls import MAX_DICE
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
@@ -221,11 +221,12 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
 
 def label(state: BetrayalState, seat: int, choice: AttackChoice) -> str:
     dice = attack_dice(state, seat, choice.trait, choice.weapon)
-    weapon = say("labels.with_weapon", card=content.card(choice.weapon).name) \
+    weapon = haunt_line("labels.with_weapon", card=content.card(choice.weapon).name) \
         if choice.weapon else ""
     key = "labels.shoot" if choice.ranged else "labels.attack"
-    return say(key, target=target_name(state, choice.target), trait=choice.trait.capitalize(),
-               dice=dice, weapon=weapon)
+    return haunt_line(key, target=target_name(state, choice.target),
+                      trait=choice.trait.capitalize(),
+                      dice=dice, weapon=weapon)
 
 
 def start(ctx: Ctx, seat: int, choice: AttackChoice) -> None:
@@ -251,7 +252,7 @@ def _strike_monster(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     trait, weapon = str(arg["trait"]), str(arg.get("weapon", ""))
     count = attack_dice(state, seat, trait, weapon)
-    with_weapon = say("labels.with_weapon", card=content.card(weapon).name) if weapon else ""
+    with_weapon = haunt_line("labels.with_weapon", card=content.card(weapon).name) if weapon else ""
     tell(ctx, "events.attack_monster", kind="attack", who=ctx.who(seat),
          monster=monster_name(state, monster), trait=trait.capitalize(), dice=count,
          weapon=with_weapon, data={"attacker": seat, "monster": monster.id, "trait": trait})

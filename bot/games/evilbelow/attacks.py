@@ -10,9 +10,9 @@ from typing import Any
 
 from bot.core.choices import PendingChoice
 from bot.core.events import Event
-from bot.games.evil_below import content, effects
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import EvilBelowState, HeldAttack
+from bot.games.evilbelow import content, effects
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import EvilBelowState, HeldAttack
 
 BRAVERY, DISCARD, MILL = "bravery", "discard", "mill"
 PICK_BRAVERY, PICK_DISCARD = "damage_bravery", "damage_discard"
@@ -47,16 +47,17 @@ def begin(state: EvilBelowState, card: int, where: int, to: str,
             unit["seat"] = holders[0]
     state.damage = units
     letters = ["0/A", "B", "C"][:shown]
-    events.append(Event(say("events.attack_card", letters=", ".join(letters),
-                            location=effects.where_name(where),
-                            effects=describe(attack, shown)),
+    events.append(Event(evil_below_line("events.attack_card", letters=", ".join(letters),
+                                        location=effects.where_name(where),
+                                        effects=describe(attack, shown)),
                         kind="attack", data={"card": card, "lines": shown}))
 
 
 def describe(attack: content.AttackCard, shown: int) -> str:
     parts = []
     for line in attack.lines[:shown]:
-        parts.append(", ".join(say(f"effects.{effect}", n=amount) for effect, amount in line))
+        parts.append(", ".join(evil_below_line(f"effects.{effect}", n=amount) for effect,
+                               amount in line))
     return "; ".join(parts)
 
 
@@ -75,23 +76,25 @@ def resolve_next(state: EvilBelowState, events: list[Event]) -> None:
             effects.lose_bravery(state, targets[0], 1, events)
         else:
             state.pending = PendingChoice(
-                seat=state.turn, prompt=say("prompts.bravery"), kind=PICK_BRAVERY,
-                labels=[say("labels.bravery_target", character=effects.hero_name(state, s),
-                            bravery=state.heroes[s].bravery) for s in targets],
+                seat=state.turn, prompt=evil_below_line("prompts.bravery"), kind=PICK_BRAVERY,
+                labels=[evil_below_line("labels.bravery_target", character=effects.hero_name(state,
+                                                                                             s),
+                                        bravery=state.heroes[s].bravery) for s in targets],
                 payload={"targets": targets})
     else:
         cards = discard_targets(state, here)
         if not cards:
             state.damage.pop(0)
-            events.append(Event(say("events.nothing_to_discard"), kind="discard"))
+            events.append(Event(evil_below_line("events.nothing_to_discard"), kind="discard"))
         elif len(cards) == 1:
             state.damage.pop(0)
             effects.discard_totem(state, cards[0][0], cards[0][1], events)
         else:
             state.pending = PendingChoice(
-                seat=state.turn, prompt=say("prompts.discard"), kind=PICK_DISCARD,
-                labels=[say("labels.discard_target", character=effects.hero_name(state, s),
-                            card=content.card_name(c)) for s, c in cards],
+                seat=state.turn, prompt=evil_below_line("prompts.discard"), kind=PICK_DISCARD,
+                labels=[evil_below_line("labels.discard_target", character=effects.hero_name(state,
+                                                                                             s),
+                                        card=content.card_name(c)) for s, c in cards],
                 payload={"targets": [[s, c] for s, c in cards]})
     if not state.damage and state.pending is None:
         _put_away(state, events)
@@ -129,8 +132,8 @@ def _mill(state: EvilBelowState, n: int, events: list[Event]) -> None:
     gone = [c for c in top if not content.is_attack(c)]
     state.totem_discard += gone
     state.fight_stack += reversed(kept)
-    events.append(Event(say("events.mill", n=len(top), totems=len(gone),
-                            attacks=len(kept)), kind="mill"))
+    events.append(Event(evil_below_line("events.mill", n=len(top), totems=len(gone),
+                                        attacks=len(kept)), kind="mill"))
 
 
 def _put_away(state: EvilBelowState, events: list[Event]) -> None:
@@ -142,4 +145,4 @@ def _put_away(state: EvilBelowState, events: list[Event]) -> None:
         effects.attack_to_stack_card(state, held.card, events)
     else:
         state.attack_pile.insert(0, held.card)
-        events.append(Event(say("events.attack_to_pile"), kind="attack"))
+        events.append(Event(evil_below_line("events.attack_to_pile"), kind="attack"))

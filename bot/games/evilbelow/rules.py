@@ -20,7 +20,7 @@ from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.story import LogLine, Story
 from bot.games.base import Game, PlayerInfo
-from bot.games.evil_below import (
+from bot.games.evilbelow import (
     actions,
     ai,
     attacks,
@@ -33,8 +33,8 @@ from bot.games.evil_below import (
     story,
     turns,
 )
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import AFTERMATH, SIGHTINGS, STATE_FORMATS, EvilBelowState
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import AFTERMATH, SIGHTINGS, STATE_FORMATS, EvilBelowState
 
 
 def _aftermath(state: EvilBelowState, events: list[Event]) -> None:
@@ -84,7 +84,7 @@ class EvilBelowGame(Game[EvilBelowState]):
 
     def setup(self, players: list[PlayerInfo], seed: int,
               options: dict[str, Any]) -> tuple[EvilBelowState, list[Event]]:
-        self.check_player_count(len(players), partial(say, "errors.bad_player_count"))
+        self.check_player_count(len(players), partial(evil_below_line, "errors.bad_player_count"))
         opts = dict(options)
         youngest = opts.get(setup.YOUNGEST)
         if isinstance(youngest, str) and youngest.isdigit():
@@ -111,7 +111,7 @@ class EvilBelowGame(Game[EvilBelowState]):
             return []
         if state.pending is not None:
             return state.pending.options() if seat == state.pending.seat else []
-        return [Option(found.label, found.action, group=say(f"groups.{found.group}"),
+        return [Option(found.label, found.action, group=evil_below_line(f"groups.{found.group}"),
                        style=found.style, first=found.first, then=found.then)
                 for found in actions.legal(state, seat)]
 
@@ -123,8 +123,8 @@ class EvilBelowGame(Game[EvilBelowState]):
 
     def check_ai_seat(self, state: EvilBelowState, seat: int) -> None:
         if seat != self.to_act(state):
-            raise IllegalAction(say("errors.not_your_turn",
-                                    player=state.players[state.turn]))
+            raise IllegalAction(evil_below_line("errors.not_your_turn",
+                                                player=state.players[state.turn]))
 
     def seat_view(self, state: EvilBelowState, seat: int) -> EvilBelowState:
         return knowledge.seat_view(state, seat)
@@ -153,7 +153,7 @@ class EvilBelowGame(Game[EvilBelowState]):
         else:
             move = actions.BY_KIND[action.kind]
             if not any(found.action == action for found in move.legal(new, seat)):
-                raise IllegalAction(say(f"errors.illegal_{action.kind}"))
+                raise IllegalAction(evil_below_line(f"errors.illegal_{action.kind}"))
             move.do(new, seat, action, events)
         advance(new, events)
         return new, events
@@ -162,52 +162,54 @@ class EvilBelowGame(Game[EvilBelowState]):
         """Why this seat cannot take an action of `kind` now, in the words `apply` would
         use (whose turn, which phase, what is missing): for a command that found no
         legal option of that kind to pick."""
-        return self._gate(state, seat, kind) or say(f"errors.illegal_{kind}")
+        return self._gate(state, seat, kind) or evil_below_line(f"errors.illegal_{kind}")
 
     def _gate(self, state: EvilBelowState, seat: int, kind: str) -> str | None:
         """What refuses an action of `kind` by this seat before its arguments are read:
         the game's end, a seat not in play, someone else's choice, an unknown kind,
         someone else's turn, the wrong phase. None lets it on to the legality check."""
         if state.over:
-            return say("errors.game_over")
+            return evil_below_line("errors.game_over")
         if not 0 <= seat < len(state.players):
-            return say("errors.not_playing")
+            return evil_below_line("errors.not_playing")
         if state.pending is not None:
             if seat != state.pending.seat:
-                return say("errors.someone_choosing", player=state.players[state.pending.seat])
-            return None if kind == CHOOSE else say("errors.choose_first",
-                                                   prompt=state.pending.prompt)
+                return evil_below_line("errors.someone_choosing",
+                                       player=state.players[state.pending.seat])
+            return None if kind == CHOOSE else evil_below_line("errors.choose_first",
+                                                               prompt=state.pending.prompt)
         move = actions.BY_KIND.get(kind)
         if move is None:
-            return say("errors.unknown_action", kind=kind)
+            return evil_below_line("errors.unknown_action", kind=kind)
         if seat != state.turn and not move.anyone:
-            return say("errors.not_your_turn", player=state.players[state.turn])
+            return evil_below_line("errors.not_your_turn", player=state.players[state.turn])
         if state.phase not in move.phases:
-            return say(f"errors.phase_{state.phase}")
+            return evil_below_line(f"errors.phase_{state.phase}")
         return None
 
     # ------------------------------------------------------------ views
 
     def revealed(self, state: EvilBelowState) -> list[str]:
         """The cards each Loser still held at the end."""
-        return [say("replay.hand", player=state.players[seat],
-                    character=content.character(hero.character).name,
-                    cards=", ".join(content.card_name(c) for c in hero.hand)
-                    or say("status.no_cards"))
+        return [evil_below_line("replay.hand", player=state.players[seat],
+                                character=content.character(hero.character).name,
+                                cards=", ".join(content.card_name(c) for c in hero.hand)
+                                or evil_below_line("status.no_cards"))
                 for seat, hero in enumerate(state.heroes)]
 
     def private_view(self, state: EvilBelowState, seat: int) -> str:
         if not 0 <= seat < len(state.players):
-            return say("errors.not_playing")
+            return evil_below_line("errors.not_playing")
         hero = state.heroes[seat]
         info = content.character(hero.character)
-        hand = ", ".join(content.card_name(c) for c in hero.hand) or say("status.no_cards")
+        hand = ", ".join(content.card_name(c) for c in hero.hand) \
+            or evil_below_line("status.no_cards")
         return "\n".join([
-            say("secret.header", character=info.name, bravery=hero.bravery,
-                location=effects.where_name(hero.location)),
-            say("secret.ability", ability=info.ability),
-            say("secret.hand", cards=hand),
-            say("secret.bike") if hero.bike else say("secret.no_bike")])
+            evil_below_line("secret.header", character=info.name, bravery=hero.bravery,
+                            location=effects.where_name(hero.location)),
+            evil_below_line("secret.ability", ability=info.ability),
+            evil_below_line("secret.hand", cards=hand),
+            evil_below_line("secret.bike") if hero.bike else evil_below_line("secret.no_bike")])
 
     def story(self, state: EvilBelowState, log: list[LogLine]) -> Story:
         return story.story_of(state, log)
@@ -215,29 +217,32 @@ class EvilBelowGame(Game[EvilBelowState]):
     def status_text(self, state: EvilBelowState) -> str:
         board = content.board()
         attacks_in = sum(1 for c in state.fight_stack if content.is_attack(c))
-        lines = [say("status.tracks", strength=state.strength, length=board.strength_length,
-                     influence=len(state.track), influence_length=board.influence_length,
-                     stack=len(state.fight_stack), attacks=attacks_in,
-                     pennywise=effects.where_name(state.pennywise))]
+        lines = [evil_below_line("status.tracks", strength=state.strength,
+                                 length=board.strength_length,
+                                 influence=len(state.track),
+                                 influence_length=board.influence_length,
+                                 stack=len(state.fight_stack), attacks=attacks_in,
+                                 pennywise=effects.where_name(state.pennywise))]
         for seat, hero in enumerate(state.heroes):
-            lines.append(say("status.hero", player=state.players[seat],
-                             character=content.character(hero.character).name,
-                             location=effects.where_name(hero.location),
-                             bravery=hero.bravery, cards=len(hero.hand)))
+            lines.append(evil_below_line("status.hero", player=state.players[seat],
+                                         character=content.character(hero.character).name,
+                                         location=effects.where_name(hero.location),
+                                         bravery=hero.bravery, cards=len(hero.hand)))
         if state.over:
-            lines.append(say(f"status.over_{state.result}"))
+            lines.append(evil_below_line(f"status.over_{state.result}"))
         elif state.pending:
-            lines.append(say("status.choosing", player=state.players[state.pending.seat],
-                             prompt=state.pending.prompt))
+            lines.append(evil_below_line("status.choosing",
+                                         player=state.players[state.pending.seat],
+                                         prompt=state.pending.prompt))
         else:
-            lines.append(say("status.turn", player=state.players[state.turn]))
+            lines.append(evil_below_line("status.turn", player=state.players[state.turn]))
         return "\n".join(lines)
 
     # ------------------------------------------------------------ seats and storage
 
     def set_player(self, state: EvilBelowState, seat: int,
                    info: PlayerInfo) -> EvilBelowState:
-        return self.seat_handed(state, seat, info, say("errors.not_playing"))
+        return self.seat_handed(state, seat, info, evil_below_line("errors.not_playing"))
 
     def chapter(self, state: EvilBelowState) -> str | None:
         return chapters.chapter(state)
@@ -263,12 +268,12 @@ class EvilBelowGame(Game[EvilBelowState]):
                    value: str) -> None:
         if name == "character" and any(p.get(name) == value for s, p in enumerate(picks)
                                        if s != seat):
-            raise IllegalAction(say("errors.character_taken",
-                                    name=content.character(value).name))
+            raise IllegalAction(evil_below_line("errors.character_taken",
+                                                name=content.character(value).name))
 
     def setup_option_help(self) -> dict[str, str]:
-        return {setup.YOUNGEST: say("setup_help.youngest")}
+        return {setup.YOUNGEST: evil_below_line("setup_help.youngest")}
 
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
-        return {setup.YOUNGEST: [(str(s), say("labels.youngest", seat=s + 1))
+        return {setup.YOUNGEST: [(str(s), evil_below_line("labels.youngest", seat=s + 1))
                                  for s in range(self.max_players)]}

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from bot.games.evil_below import content
+from bot.games.evilbelow import content
 
 Pairs = list[tuple[int, int]]  # (location, totem) of each revealed card
 

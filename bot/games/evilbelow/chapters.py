@@ -4,7 +4,7 @@ the turn it happens in, card by card."""
 
 from __future__ import annotations
 
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow.state import EvilBelowState
 
 
 def chapter(state: EvilBelowState) -> str:

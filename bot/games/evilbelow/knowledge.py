@@ -2,7 +2,7 @@
 
 Seed 001 keeps little from anyone: where everyone stands, the dice, every hand ("Drawn
 cards are kept faceup in front of you"), the tracks, the face-up weakness cards and
-how many attack cards the Fight Stack holds (view.py) are on the table, so a seat has
+how many attack cards the Fight Stack holds (pictures.py) are on the table, so a seat has
 no secret of its own and every seat's view is alike. Face down for everyone, and dealt
 anew in a view from what nobody can tell apart:
 
@@ -21,8 +21,8 @@ from __future__ import annotations
 from bot.core.plain import copy_plain
 from bot.core.rng import Rng
 from bot.core.views import mark, redeal, view_rng
-from bot.games.evil_below import content
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow import content
+from bot.games.evilbelow.state import EvilBelowState
 
 
 def seat_view(state: EvilBelowState, seat: int) -> EvilBelowState:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from bot.core.actions import Action
 from bot.core.events import Event
-from bot.games.evil_below import abilities, content, effects, fight, sightings, turns
-from bot.games.evil_below.content import HAND, HEART, say
-from bot.games.evil_below.state import ACTIONS, FIGHT, ROLL, SIGHTINGS, EvilBelowState
+from bot.games.evilbelow import abilities, content, effects, fight, sightings, turns
+from bot.games.evilbelow.content import HAND, HEART, evil_below_line
+from bot.games.evilbelow.state import ACTIONS, FIGHT, ROLL, SIGHTINGS, EvilBelowState
 
 ROLL_K, MOVE, PICKUP, COURAGE, PLACE, RIDE = ("roll", "move", "pickup", "courage", "place",
                                               "ride")
@@ -74,13 +74,14 @@ def spare_order(state: EvilBelowState, dice: list[int]) -> list[int]:
 
 
 def _die(d: int, face: str) -> str:
-    return say("labels.die", location=_names()[d], face=say(f"faces.{face}"))
+    return evil_below_line("labels.die", location=_names()[d],
+                           face=evil_below_line(f"faces.{face}"))
 
 
 # ---------------------------------------------------------------- roll
 
 def _roll_legal(state: EvilBelowState, seat: int) -> list[Legal]:
-    return [Legal(Action(ROLL_K), say("labels.roll"), "turn", "primary")]
+    return [Legal(Action(ROLL_K), evil_below_line("labels.roll"), "turn", "primary")]
 
 
 def _roll(state: EvilBelowState, seat: int, action: Action, events: list[Event]) -> None:
@@ -88,9 +89,10 @@ def _roll(state: EvilBelowState, seat: int, action: Action, events: list[Event])
     state.dice = [state.rng.choice(faces) for faces in content.dice_faces()]
     state.dice_used = [False] * len(state.dice)
     state.last_roll, state.last_roller = list(state.dice), seat
-    shown = ", ".join(f"{_names()[d]} {say('faces.' + f)}" for d, f in enumerate(state.dice))
-    events.append(Event(say("events.roll", character=effects.hero_name(state, seat),
-                            dice=shown), kind="roll", data={"dice": list(state.dice)}))
+    shown = ", ".join(f"{_names()[d]} {evil_below_line('faces.' + f)}" for d,
+                      f in enumerate(state.dice))
+    events.append(Event(evil_below_line("events.roll", character=effects.hero_name(state, seat),
+                                        dice=shown), kind="roll", data={"dice": list(state.dice)}))
     state.phase = SIGHTINGS
     sightings.begin(state, events)
 
@@ -103,8 +105,9 @@ def _move_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     here = _here(state, seat)
     dice = spare_order(state, _free_dice(state))
     return [Legal(Action(MOVE, {"die": d, "to": to}),
-                  say("labels.move", target=_names()[to], die=_die(d, state.dice[d])), "move",
-                  first=say("labels.move_where", target=_names()[to]),
+                  evil_below_line("labels.move", target=_names()[to],
+                                  die=_die(d, state.dice[d])), "move",
+                  first=evil_below_line("labels.move_where", target=_names()[to]),
                   then=_die(d, state.dice[d]))
             for to in content.board().neighbours(here) for d in dice]
 
@@ -130,10 +133,10 @@ def _pickup_legal(state: EvilBelowState, seat: int) -> list[Legal]:
         if (limit is None or len(hero.hand) < limit) and (state.totem_deck
                                                           or state.totem_discard):
             found.append(Legal(Action(PICKUP, {"die": d, "what": DRAW}),
-                               say("labels.draw", die=_die(d, HAND)), "pickup"))
+                               evil_below_line("labels.draw", die=_die(d, HAND)), "pickup"))
         if state.bikes[hero.location] and not hero.bike:
             found.append(Legal(Action(PICKUP, {"die": d, "what": BIKE}),
-                               say("labels.take_bike", die=_die(d, HAND)), "pickup"))
+                               evil_below_line("labels.take_bike", die=_die(d, HAND)), "pickup"))
     return found
 
 
@@ -146,8 +149,9 @@ def _pickup(state: EvilBelowState, seat: int, action: Action, events: list[Event
         return
     state.bikes[hero.location] -= 1
     hero.bike = True
-    events.append(Event(say("events.take_bike", character=effects.hero_name(state, seat),
-                            location=_names()[hero.location]), kind="bike"))
+    events.append(Event(evil_below_line("events.take_bike", character=effects.hero_name(state,
+                                                                                        seat),
+                                        location=_names()[hero.location]), kind="bike"))
 
 
 def _courage_legal(state: EvilBelowState, seat: int) -> list[Legal]:
@@ -158,11 +162,11 @@ def _courage_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     for d in _local_dice(state, seat, HEART):
         if raises:
             found.append(Legal(Action(COURAGE, {"die": d, "what": BRAVERY}),
-                               say("labels.bravery", die=_die(d, HEART)), "courage"))
+                               evil_below_line("labels.bravery", die=_die(d, HEART)), "courage"))
         # Seed 001: no rescue once the location's Pennywise symbol shows (it is empty).
         if state.track and 0 < state.remaining(here) < len(state.circles[here]):
             found.append(Legal(Action(COURAGE, {"die": d, "what": RESCUE}),
-                               say("labels.rescue", die=_die(d, HEART)), "courage"))
+                               evil_below_line("labels.rescue", die=_die(d, HEART)), "courage"))
     return found
 
 
@@ -178,8 +182,9 @@ def _courage(state: EvilBelowState, seat: int, action: Action, events: list[Even
     space = max(i for i, t in enumerate(circles) if t is None)  # the rightmost open one
     circles[space] = token
     state.face_up.append(token)  # a rescued child goes back face up: the table saw it
-    events.append(Event(say("events.rescue", character=effects.hero_name(state, seat),
-                            location=_names()[here], left=len(state.track)), kind="rescue"))
+    events.append(Event(evil_below_line("events.rescue", character=effects.hero_name(state, seat),
+                                        location=_names()[here], left=len(state.track)),
+                        kind="rescue"))
 
 
 # ---------------------------------------------------------------- free actions
@@ -198,7 +203,8 @@ def placeable(state: EvilBelowState, seat: int) -> list[int]:
 
 
 def _place_legal(state: EvilBelowState, seat: int) -> list[Legal]:
-    return [Legal(Action(PLACE, {"card": c}), say("labels.place", card=content.card_name(c)),
+    return [Legal(Action(PLACE, {"card": c}), evil_below_line("labels.place",
+                                                              card=content.card_name(c)),
                   "place") for c in placeable(state, seat)]
 
 
@@ -211,8 +217,8 @@ def _place(state: EvilBelowState, seat: int, action: Action, events: list[Event]
         state.eddie_left -= 1  # Eddie's ability, not the location, let it in
     hero.hand.remove(card)
     state.fight_stack.append(card)
-    events.append(Event(say("events.place", character=effects.hero_name(state, seat),
-                            card=content.card_name(card), size=len(state.fight_stack)),
+    events.append(Event(evil_below_line("events.place", character=effects.hero_name(state, seat),
+                                        card=content.card_name(card), size=len(state.fight_stack)),
                         kind="place", data={"seat": seat, "card": card}))
 
 
@@ -220,7 +226,8 @@ def _ride_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     hero = state.heroes[seat]
     if not hero.bike:
         return []
-    return [Legal(Action(RIDE, {"to": to}), say("labels.ride", target=_names()[to]), "ride")
+    return [Legal(Action(RIDE, {"to": to}), evil_below_line("labels.ride", target=_names()[to]),
+                  "ride")
             for to in range(len(_names())) if to != hero.location]
 
 
@@ -237,7 +244,8 @@ def _ride(state: EvilBelowState, seat: int, action: Action, events: list[Event])
 def _richie_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     if not abilities.can_pull(state, seat):
         return []
-    return [Legal(Action(RICHIE), say("labels.richie", location=_names()[state.pennywise]),
+    return [Legal(Action(RICHIE), evil_below_line("labels.richie",
+                                                  location=_names()[state.pennywise]),
                   "ability")]
 
 
@@ -249,7 +257,8 @@ def _richie(state: EvilBelowState, seat: int, action: Action, events: list[Event
 def _fight_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     if not fight.can_fight(state):
         return []
-    return [Legal(Action(FIGHT_K), say("labels.fight", size=len(state.fight_stack)), "fight",
+    return [Legal(Action(FIGHT_K), evil_below_line("labels.fight", size=len(state.fight_stack)),
+                  "fight",
                   "danger")]
 
 
@@ -260,7 +269,8 @@ def _fight(state: EvilBelowState, seat: int, action: Action, events: list[Event]
 def _reveal_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     if not state.fight_stack:
         return []
-    return [Legal(Action(REVEAL), say("labels.reveal", size=len(state.fight_stack)), "fight",
+    return [Legal(Action(REVEAL), evil_below_line("labels.reveal", size=len(state.fight_stack)),
+                  "fight",
                   "danger")]
 
 
@@ -269,24 +279,24 @@ def _stop_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     # stopping; the card Mike adds comes from his hand, so it does not count.
     if state.fight is None or state.fight.from_stack() < 1:
         return []
-    return [Legal(Action(STOP), say("labels.stop"), "fight", "success")]
+    return [Legal(Action(STOP), evil_below_line("labels.stop"), "fight", "success")]
 
 
 def _peek_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     if not abilities.can_peek(state):
         return []
-    return [Legal(Action(PEEK), say("labels.peek"), "ability")]
+    return [Legal(Action(PEEK), evil_below_line("labels.peek"), "ability")]
 
 
 def _mike_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     if not abilities.can_add(state, seat):
         return []
     card = content.card_name(state.heroes[seat].hand[0])
-    return [Legal(Action(MIKE), say("labels.mike", card=card), "ability")]
+    return [Legal(Action(MIKE), evil_below_line("labels.mike", card=card), "ability")]
 
 
 def _end_legal(state: EvilBelowState, seat: int) -> list[Legal]:
-    return [Legal(Action(END_TURN), say("labels.end_turn"), "turn", "primary")]
+    return [Legal(Action(END_TURN), evil_below_line("labels.end_turn"), "turn", "primary")]
 
 
 def _end(state: EvilBelowState, seat: int, action: Action, events: list[Event]) -> None:

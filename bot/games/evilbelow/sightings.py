@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from bot.core.choices import PendingChoice
 from bot.core.events import Event
-from bot.games.evil_below import abilities, attacks, content, effects
-from bot.games.evil_below.content import BALLOON, say
-from bot.games.evil_below.state import ACTIONS, LOSS_INFLUENCE, EvilBelowState
+from bot.games.evilbelow import abilities, attacks, content, effects
+from bot.games.evilbelow.content import BALLOON, evil_below_line
+from bot.games.evilbelow.state import ACTIONS, LOSS_INFLUENCE, EvilBelowState
 
 PICK_PENNYWISE = "pennywise"
 
@@ -31,7 +31,7 @@ def step(state: EvilBelowState, events: list[Event]) -> None:
         return
     state.phase = ACTIONS
     if not state.sighted:
-        events.append(Event(say("events.no_balloons"), kind="pennywise"))
+        events.append(Event(evil_below_line("events.no_balloons"), kind="pennywise"))
         return
     if effects.check_losses(state, events):  # seed 001: "after Resolving Sightings"
         return
@@ -42,10 +42,10 @@ def step(state: EvilBelowState, events: list[Event]) -> None:
         return
     names = content.board().names
     state.pending = PendingChoice(
-        seat=state.turn, prompt=say("prompts.pennywise"), kind=PICK_PENNYWISE,
-        labels=[say("labels.location", location=names[w]) for w in strongest],
+        seat=state.turn, prompt=evil_below_line("prompts.pennywise"), kind=PICK_PENNYWISE,
+        labels=[evil_below_line("labels.location", location=names[w]) for w in strongest],
         payload={"targets": strongest})
-    events.append(Event(say("events.pennywise_tie", player=state.players[state.turn]),
+    events.append(Event(evil_below_line("events.pennywise_tie", player=state.players[state.turn]),
                         kind="choice"))
 
 
@@ -59,7 +59,7 @@ def sight(state: EvilBelowState, where: int, events: list[Event]) -> None:
     attack card onto the Fight Stack); the last one taken reveals Pennywise there, and
     every later sighting there adds an attack card."""
     state.sighted.append(where)
-    events.append(Event(say("events.sighting", location=content.board().names[where]),
+    events.append(Event(evil_below_line("events.sighting", location=content.board().names[where]),
                         kind="sighting", data={"location": where}))
     for seat in state.at(where):
         effects.lose_bravery(state, seat, 1, events)
@@ -82,7 +82,8 @@ def sight(state: EvilBelowState, where: int, events: list[Event]) -> None:
     else:
         state.track.append(token)
         space = len(state.track)
-        events.append(Event(say("events.child", space=space, length=board.influence_length),
+        events.append(Event(evil_below_line("events.child", space=space,
+                                            length=board.influence_length),
                             kind="influence", data={"space": space}))
         if space >= board.influence_length:
             effects.finish(state, LOSS_INFLUENCE, events)

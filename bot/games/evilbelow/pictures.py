@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.games.evil_below import content
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import DRAINPIPE, WIN, EvilBelowState
+from bot.games.evilbelow import content
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import DRAINPIPE, WIN, EvilBelowState
 
 DOWN, CHILD, OPEN = "down", "child", ""  # what a circle shows
 ATTACK_MARK = "attack"  # the Pennywise Attack symbol printed under the last circle
@@ -148,17 +148,18 @@ def _circles(state: EvilBelowState, where: int) -> tuple[CircleView, ...]:
 
 def header(state: EvilBelowState) -> str:
     if state.over:
-        return say("views.header_won" if state.result == WIN else "views.header_lost")
+        return evil_below_line("views.header_won" if state.result == WIN else "views.header_lost")
     seat = state.turn
-    return say("views.header", number=state.turns_played + 1,
-               character=content.character(state.heroes[seat].character).name,
-               player=state.players[seat], doing=say(f"views.doing_{state.phase}"))
+    return evil_below_line("views.header", number=state.turns_played + 1,
+                           character=content.character(state.heroes[seat].character).name,
+                           player=state.players[seat],
+                           doing=evil_below_line(f"views.doing_{state.phase}"))
 
 
 def _card_view(card: int) -> CardView:
     board = content.board()
     if content.is_attack(card):
-        return CardView(say("views.attack_card"), "", "", True)
+        return CardView(evil_below_line("views.attack_card"), "", "", True)
     return CardView(content.card_name(card), board.colours[content.card_location(card)],
                     content.totem_marks()[content.card_totem(card)], False)
 
@@ -191,7 +192,8 @@ def board_view(state: EvilBelowState) -> BoardView:
         for s, h in enumerate(state.heroes))
     weaknesses = tuple(
         WeaknessView(reward=r + 1,
-                     name=say(f"weaknesses.{stack[-1]}") if stack else "", left=len(stack))
+                     name=evil_below_line(f"weaknesses.{stack[-1]}") if stack else "",
+                     left=len(stack))
         for r, stack in enumerate(state.weakness_stacks))
     fight = state.fight
     dice, roller = _last_dice(state)
@@ -201,9 +203,11 @@ def board_view(state: EvilBelowState) -> BoardView:
         drainpipe=board.drainpipe,
         pennywise_drainpipe=state.pennywise == DRAINPIPE,
         heroes=heroes,
-        influence=TrackView(say("views.influence"), board.influence_length, len(state.track),
+        influence=TrackView(evil_below_line("views.influence"), board.influence_length,
+                            len(state.track),
                             board.influence_attacks),
-        strength=TrackView(say("views.strength"), board.strength_length, state.strength),
+        strength=TrackView(evil_below_line("views.strength"), board.strength_length,
+                           state.strength),
         fight_stack=len(state.fight_stack),
         fight_attacks=sum(1 for c in state.fight_stack if content.is_attack(c)),
         attack_pile=len(state.attack_pile),
@@ -213,7 +217,7 @@ def board_view(state: EvilBelowState) -> BoardView:
         weaknesses_done=len(state.weakness_done),
         fighting=fight is not None,
         revealed=tuple(content.card_name(c) for c in fight.revealed) if fight else (),
-        footer=say(f"events.end_{state.result}") if state.over and state.result else "",
+        footer=evil_below_line(f"events.end_{state.result}") if state.over and state.result else "",
         cards=tuple(_card_view(c) for c in fight.shown) if fight else (),
         dice=dice, roller=roller,
         changed=tuple(dict.fromkeys(i for m in state.moved for i in m[1:]

@@ -1,4 +1,4 @@
-"""IT: Evil Below content from data/evil_below/, read once per process.
+"""IT: Evil Below content from data/evilbelow/, read once per process.
 
 Everything a player reads and every designed number lives in YAML so that a group
 owning the printed components can swap ours out; this module is the only place that
@@ -20,7 +20,7 @@ TOTEMS_PER_LOCATION = 7  # seed 001: 49 totem cards, 7 locations x 7 totems
 
 
 def _load(name: str) -> dict[str, Any]:
-    return yaml_files.mapping(DATA / "evil_below" / f"{name}.yaml")
+    return yaml_files.mapping(DATA / "evilbelow" / f"{name}.yaml")
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,8 @@ def card_totem(card: int) -> int:
 
 def card_name(card: int) -> str:
     """A totem card as players read it: 'Rock (The Barrens)'."""
-    return say("labels.card", totem=totem_names()[card_totem(card)],
-               location=board().names[card_location(card)])
+    return evil_below_line("labels.card", totem=totem_names()[card_totem(card)],
+                           location=board().names[card_location(card)])
 
 
 @cache
@@ -211,16 +211,16 @@ def weakness(key: str) -> Weakness:
 
 
 def rules_topics() -> dict[str, str]:
-    return yaml_files.topics(DATA / "evil_below" / "rules.yaml")
+    return yaml_files.topics(DATA / "evilbelow" / "rules.yaml")
 
 
 def rules_titles() -> dict[str, str]:
-    return yaml_files.titles(DATA / "evil_below" / "rules.yaml")
+    return yaml_files.titles(DATA / "evilbelow" / "rules.yaml")
 
 
-_TEXTS = TextBook(DATA / "evil_below" / "texts.yaml")
+_TEXTS = TextBook(DATA / "evilbelow" / "texts.yaml")
 
 
-def say(key: str, **kw: Any) -> str:
+def evil_below_line(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
     return _TEXTS.say(key, **kw)

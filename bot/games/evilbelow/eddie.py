@@ -7,8 +7,8 @@ itself is an action (actions.py).
 from __future__ import annotations
 
 from bot.core.events import Event
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import EvilBelowState
 
 EDDIE_CARDS = 2  # seed 001: "up to two cards"
 
@@ -21,7 +21,7 @@ def eddie_check(state: EvilBelowState, events: list[Event]) -> None:
     if sharing and not state.eddie_sharing:
         state.eddie_left = EDDIE_CARDS
         if seat is not None and state.heroes[seat].hand:
-            events.append(Event(say("events.eddie"), kind="ability"))
+            events.append(Event(evil_below_line("events.eddie"), kind="ability"))
     elif not sharing:
         state.eddie_left = 0
     state.eddie_sharing = sharing

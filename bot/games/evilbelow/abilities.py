@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.core.events import Event
-from bot.games.evil_below import content, effects
-from bot.games.evil_below.content import say
+from bot.games.evilbelow import content, effects
+from bot.games.evilbelow.content import evil_below_line
 
 if TYPE_CHECKING:
-    from bot.games.evil_below.state import EvilBelowState
+    from bot.games.evilbelow.state import EvilBelowState
 
 def on_abduction(state: EvilBelowState, where: int, events: list[Event]) -> None:
     """Bill: a victim abducted from his location, two cards or fewer: draw one."""
@@ -22,7 +22,7 @@ def on_abduction(state: EvilBelowState, where: int, events: list[Event]) -> None
     if seat is None or state.heroes[seat].location != where:
         return
     if len(state.heroes[seat].hand) <= 2:
-        events.append(Event(say("events.bill"), kind="ability"))
+        events.append(Event(evil_below_line("events.bill"), kind="ability"))
         effects.draw_totem(state, seat, events)
 
 
@@ -32,14 +32,14 @@ def on_turn_start(state: EvilBelowState, events: list[Event]) -> None:
         return
     here = state.at(state.heroes[state.turn].location)
     if len(here) >= 2:
-        events.append(Event(say("events.bev"), kind="ability"))
+        events.append(Event(evil_below_line("events.bev"), kind="ability"))
         effects.gain_bravery(state, here, events)
 
 
 def fighter_draws(state: EvilBelowState, events: list[Event]) -> None:
     """Ben: whenever he fights Pennywise, he draws a card (no hand limit)."""
     if state.heroes[state.turn].character == "ben":
-        events.append(Event(say("events.ben"), kind="ability"))
+        events.append(Event(evil_below_line("events.ben"), kind="ability"))
         effects.draw_totem(state, state.turn, events)
 
 

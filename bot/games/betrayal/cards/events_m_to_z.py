@@ -183,7 +183,7 @@ def _wind_item(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         _blow_away(ctx, frame.seat, held[0], hall)
         return
     pause(ctx, frame, {"_wind_item": {"items": held, "hall": hall}}, "wind_item",
-          content.say("prompts.wind_item", room=ctx.room_name(hall)),
+          content.betrayal_line("prompts.wind_item", room=ctx.room_name(hall)),
           [_card_name(k) for k in held])
 
 
@@ -276,7 +276,7 @@ def _possession_drain(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     labels = [change_label(t, traits.value(state, seat, t), traits.track(state, seat, t).values[0])
               for t in others]
     pause(ctx, frame, {"_possession_drain": {"traits": others}}, "possession_other",
-          content.say("prompts.possession_other", trait=trait.capitalize()), labels)
+          content.betrayal_line("prompts.possession_other", trait=trait.capitalize()), labels)
 
 
 @resumer("possession_other")
@@ -369,9 +369,10 @@ def _cell_name(state: BetrayalState, cell: Cell, moving: int) -> str:
         if opposite(d) in layout.cells.get(n, ()):
             neighbour = tile_at(state, n)
             if neighbour is not None:
-                return content.say("labels.cell", dir=content.say(f"dirs.{opposite(d)}"),
-                                   room=content.room(state.tiles[neighbour].room).name)
-    return content.say("labels.cell_bare", x=cell[1], y=cell[2])
+                return content.betrayal_line("labels.cell",
+                                             dir=content.betrayal_line(f"dirs.{opposite(d)}"),
+                                             room=content.room(state.tiles[neighbour].room).name)
+    return content.betrayal_line("labels.cell_bare", x=cell[1], y=cell[2])
 
 
 @step("_what_the_spot")
@@ -388,11 +389,11 @@ def _what_the_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if len(floors) > 1:
         spec["floors"] = floors
         pause(ctx, frame, {"_what_the_spot": spec}, "what_the_floor",
-              content.say("prompts.what_the_floor", room=name),
-              [content.say(f"floors.{f}") for f in floors])
+              content.betrayal_line("prompts.what_the_floor", room=name),
+              [content.betrayal_line(f"floors.{f}") for f in floors])
         return
-    prompt = content.say("prompts.where_room", room=name,
-                         floor=content.say(f"floors.{floors[0]}"))
+    prompt = content.betrayal_line("prompts.where_room", room=name,
+                                   floor=content.betrayal_line(f"floors.{floors[0]}"))
     cells = list(dict.fromkeys(tuple(c) for c, _ in spots))
     if len(spots) > CELL_LIMIT and len(cells) > 1:
         spec["cells"] = [list(c) for c in cells]
@@ -400,8 +401,8 @@ def _what_the_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
               [_cell_name(state, c, tile_id) for c in cells])
         return
     pause(ctx, frame, {"_what_the_spot": spec}, "what_the_place", prompt,
-          [content.say("labels.spot", cell=_cell_name(state, tuple(c), tile_id),
-                       rotation=rotation_label(room, r)) for c, r in spots])
+          [content.betrayal_line("labels.spot", cell=_cell_name(state, tuple(c), tile_id),
+                                 rotation=rotation_label(room, r)) for c, r in spots])
 
 
 @resumer("what_the_floor")
@@ -445,7 +446,7 @@ def _what_the_move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         if token.get("side"):
             token["side"] = rotate(token["side"], turn)
     ctx.say("events.what_the_moved", kind="move", room=content.room(tile.room).name,
-            floor=content.say(f"floors.{floor}"), cell=label,
+            floor=content.betrayal_line(f"floors.{floor}"), cell=label,
             data={"tile": tile_id, "floor": floor})
 
 

@@ -168,7 +168,8 @@ def bloody_vision_attack(ctx: Ctx, frame: Frame, args: Any) -> None:
         frame.steps.insert(0, {"_vision_step": ways[0]})
         return
     pause(ctx, frame, {"_vision_room": {"ways": ways}}, "vision_room",
-          content.say("prompts.vision_room"), [ctx.room_name(int(w["tile"])) for w in ways])
+          content.betrayal_line("prompts.vision_room"),
+          [ctx.room_name(int(w["tile"])) for w in ways])
 
 
 @resumer("vision_room")
@@ -202,8 +203,8 @@ def _vision_target(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         _vision_attack(ctx, frame, weakest[0])
         return
     pause(ctx, frame, {"_vision_pick": {"targets": weakest}}, "vision_target",
-          content.say("prompts.vision_target"),
-          [content.say("labels.explorer_might", who=_figure(ctx, t), might=low)
+          content.betrayal_line("prompts.vision_target"),
+          [content.betrayal_line("labels.explorer_might", who=_figure(ctx, t), might=low)
            for t in weakest])
 
 
@@ -302,7 +303,7 @@ def _footsteps_near(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         _each(ctx, frame, near, list(arg["steps"]))
         return
     pause(ctx, frame, {"_footsteps_pick": {"seats": near, "steps": arg["steps"]}},
-          "footsteps_near", content.say("prompts.nearest"), [ctx.who(s) for s in near])
+          "footsteps_near", content.betrayal_line("prompts.nearest"), [ctx.who(s) for s in near])
 
 
 @resumer("footsteps_near")
@@ -327,7 +328,7 @@ def funeral_move(ctx: Ctx, frame: Frame, args: Any) -> None:
     if not tiles:
         ctx.say("events.funeral_nowhere", who=ctx.who(frame.seat))
         return
-    ask_tile(ctx, frame, {"_move_to": {}}, content.say("prompts.funeral"), tiles)
+    ask_tile(ctx, frame, {"_move_to": {}}, content.betrayal_line("prompts.funeral"), tiles)
 
 
 # ---------------------------------------------------------------- Groundskeeper
@@ -398,7 +399,7 @@ def image_in_the_mirror_send(ctx: Ctx, frame: Frame, args: Any) -> None:
         _send(ctx, frame.seat, held[0])
     elif held:
         pause(ctx, frame, {"_mirror_item": {"cards": held}}, "mirror_item",
-              content.say("prompts.mirror_item"), [_name(k) for k in held])
+              content.betrayal_line("prompts.mirror_item"), [_name(k) for k in held])
 
 
 @resumer("mirror_item")
@@ -523,7 +524,7 @@ class Held(Passive):
         if isinstance(ref, str):
             if _hold_flag(ref) not in state.explorers[seat].flags:
                 return []  # the turn it was caught in
-            return [Offer(f"{ref}-self", content.say("labels.held_self", card=_name(ref)),
+            return [Offer(f"{ref}-self", content.betrayal_line("labels.held_self", card=_name(ref)),
                           {"held": seat, "card": ref})]
         tile, index = ref
         token = state.tiles[tile].tokens[index]
@@ -531,8 +532,9 @@ class Held(Passive):
         if seat == held or key not in state.explorers[held].lasting \
                 or not items.together(state, seat, held):
             return []
-        return [Offer(f"{key}-free-{held}", content.say("labels.held_other", card=_name(key),
-                                                        other=explorer_name(state, held)),
+        return [Offer(f"{key}-free-{held}", content.betrayal_line("labels.held_other",
+                                                                  card=_name(key),
+                                                                  other=explorer_name(state, held)),
                       {"held": held, "card": key})]
 
     def act(self, ctx: Ctx, seat: int, offer: Offer, ref: Any) -> None:
@@ -631,7 +633,7 @@ def _monkey(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         _monkey_attack(ctx, frame, targets[0])
         return
     pause(ctx, frame, {"_monkey_pick": {"targets": targets}}, "monkey_target",
-          content.say("prompts.monkey_target"),
+          content.betrayal_line("prompts.monkey_target"),
           [_figure(ctx, t) for t in targets])
 
 

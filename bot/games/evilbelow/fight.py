@@ -8,9 +8,9 @@ Special totems pay out the moment they show, whatever comes after (seed 001).
 from __future__ import annotations
 
 from bot.core.events import DETAIL, Event
-from bot.games.evil_below import abilities, attacks, content, effects, weaknesses
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import ACTIONS, AFTERMATH, FIGHT, EvilBelowState, Fight
+from bot.games.evilbelow import abilities, attacks, content, effects, weaknesses
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import ACTIONS, AFTERMATH, FIGHT, EvilBelowState, Fight
 
 
 def can_fight(state: EvilBelowState) -> bool:
@@ -29,9 +29,10 @@ def face_up(state: EvilBelowState) -> list[str]:
 def start(state: EvilBelowState, events: list[Event]) -> None:
     state.phase = FIGHT
     state.fight = Fight(state.heroes[state.turn].location)
-    events.append(Event(say("events.fight", character=effects.hero_name(state, state.turn),
-                            location=effects.where_name(state.fight.location),
-                            size=len(state.fight_stack)), kind="fight"))
+    events.append(Event(evil_below_line("events.fight", character=effects.hero_name(state,
+                                                                                    state.turn),
+                                        location=effects.where_name(state.fight.location),
+                                        size=len(state.fight_stack)), kind="fight"))
     abilities.fighter_draws(state, events)
 
 
@@ -40,7 +41,7 @@ def _shuffle(state: EvilBelowState, events: list[Event]) -> None:
     if not state.fight.shuffled:
         state.rng.shuffle(state.fight_stack)
         state.fight.shuffled = True
-        events.append(Event(say("events.shuffle", size=len(state.fight_stack)),
+        events.append(Event(evil_below_line("events.shuffle", size=len(state.fight_stack)),
                             kind=DETAIL))  # the log's: the card revealed is the news
 
 
@@ -52,8 +53,9 @@ def peek(state: EvilBelowState, events: list[Event]) -> None:
     top = state.fight_stack[-1]
     if not content.is_attack(top):
         state.seen(top)  # the table hears which totem it is (of an attack, only that)
-    name = say("labels.attack_card") if content.is_attack(top) else content.card_name(top)
-    events.append(Event(say("events.stan_peek", card=name), kind="peek",
+    name = evil_below_line("labels.attack_card") if content.is_attack(top) \
+        else content.card_name(top)
+    events.append(Event(evil_below_line("events.stan_peek", card=name), kind="peek",
                         data={"card": top}))
 
 
@@ -65,7 +67,7 @@ def reveal(state: EvilBelowState, events: list[Event]) -> None:
     state.seen(card)
     fight.shown.append(card)
     if content.is_attack(card):
-        events.append(Event(say("events.reveal_attack"), kind="reveal",
+        events.append(Event(evil_below_line("events.reveal_attack"), kind="reveal",
                             data={"card": card, "attack": True}))
         state.totem_discard += fight.revealed
         fight.revealed = []
@@ -74,7 +76,7 @@ def reveal(state: EvilBelowState, events: list[Event]) -> None:
         return
     _show(state, card, "events.reveal", events)
     if not state.over and not state.fight_stack:
-        events.append(Event(say("events.stack_empty"), kind="fight"))
+        events.append(Event(evil_below_line("events.stack_empty"), kind="fight"))
         stop(state, events)
 
 
@@ -93,12 +95,14 @@ def _show(state: EvilBelowState, card: int, key: str, events: list[Event]) -> No
         state.fight.shown.append(card)
     met = [content.weakness(k).reward for k in face_up(state)
            if weaknesses.met(k, state.fight.revealed)]
-    events.append(Event(say(key, card=content.card_name(card), count=len(state.fight.revealed),
-                            met=len(met), spaces=sum(met)),
+    events.append(Event(evil_below_line(key, card=content.card_name(card),
+                                        count=len(state.fight.revealed),
+                                        met=len(met), spaces=sum(met)),
                         kind="reveal", data={"card": card, "attack": False}))
     who = abilities.special_bonus(state, card)
     if who is not None:
-        events.append(Event(say("events.special", character=content.character(who).name),
+        events.append(Event(evil_below_line("events.special",
+                                            character=content.character(who).name),
                             kind="special"))
         effects.advance_strength(state, content.special_reward(), events)
 
@@ -115,14 +119,15 @@ def stop(state: EvilBelowState, events: list[Event]) -> None:
             card = content.weakness(key)
             gained += card.reward
             bonus = bonus or card.bravery > 0
-            events.append(Event(say("events.weakness", name=say(f"weaknesses.{key}"),
-                                    spaces=card.reward), kind="weakness",
+            events.append(Event(evil_below_line("events.weakness",
+                                                name=evil_below_line(f"weaknesses.{key}"),
+                                                spaces=card.reward), kind="weakness",
                                 data={"weakness": key}))
     state.totem_discard += fight.revealed
     fight.revealed = []
     state.phase = AFTERMATH
     if not gained:
-        events.append(Event(say("events.no_weakness"), kind="weakness"))
+        events.append(Event(evil_below_line("events.no_weakness"), kind="weakness"))
         return
     if bonus:
         effects.gain_bravery(state, state.at(state.heroes[state.turn].location), events)

@@ -25,7 +25,7 @@ from bot.core.actions import Action
 from bot.core.choices import CHOOSE
 from bot.core.rng import Rng
 from bot.core.views import require_view
-from bot.games.evil_below import (
+from bot.games.evilbelow import (
     actions,
     attacks,
     content,
@@ -33,8 +33,8 @@ from bot.games.evil_below import (
     fight,
     weaknesses,
 )
-from bot.games.evil_below.content import HAND, HEART
-from bot.games.evil_below.state import ACTIONS, FIGHT, ROLL, EvilBelowState
+from bot.games.evilbelow.content import HAND, HEART
+from bot.games.evilbelow.state import ACTIONS, FIGHT, ROLL, EvilBelowState
 
 # Weights, tuned with bench/evil_below_balance.py.
 PLACE_NEAR = 3.0  # a card in hand, by how close its location is

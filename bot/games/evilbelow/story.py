@@ -4,29 +4,29 @@ the last fight and the victims rescued, and where each Loser ended."""
 from __future__ import annotations
 
 from bot.core.story import HOUSE, LogLine, SeatStory, Story, count_of, last_of
-from bot.games.evil_below import content
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import WIN, EvilBelowState
+from bot.games.evilbelow import content
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import WIN, EvilBelowState
 
 
 def story_of(state: EvilBelowState, log: list[LogLine]) -> Story:
     won = state.result == WIN
     if won:
-        outcome = say("story.win", turns=state.turns_played)
+        outcome = evil_below_line("story.win", turns=state.turns_played)
     elif state.result:
-        outcome = say("story.lost", turns=state.turns_played,
-                      why=say(f"story.why_{state.result}"))
+        outcome = evil_below_line("story.lost", turns=state.turns_played,
+                                  why=evil_below_line(f"story.why_{state.result}"))
     else:  # only a finished game has a story: its result is set
         outcome = last_of(log, "game_over")
     turning = []
     rescues = count_of(log, "rescue")
     if rescues:
-        turning.append(say("story.rescued", count=rescues, line=last_of(log, "rescue")))
+        turning.append(evil_below_line("story.rescued", count=rescues, line=last_of(log, "rescue")))
     fight = last_of(log, "fight")
     if fight:
-        turning.append(say("story.last_fight", line=fight))
+        turning.append(evil_below_line("story.last_fight", line=fight))
     seats = [SeatStory(side=HOUSE, won=won,
                        character=content.character(hero.character).name,
-                       did=say("story.did", bravery=hero.bravery, cards=len(hero.hand)))
+                       did=evil_below_line("story.did", bravery=hero.bravery, cards=len(hero.hand)))
              for hero in state.heroes]
     return Story(outcome=outcome, turning=turning, seats=seats)

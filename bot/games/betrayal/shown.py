@@ -1,4 +1,4 @@
-"""What the table sees: the map and the character sheets (view.py's contract), and the
+"""What the table sees: the map and the character sheets (pictures.py's contract), and the
 text versions for `/game status` and `/secret`.
 
 Everything here is public on the real table (cards are played face up in Betrayal),
@@ -12,16 +12,15 @@ from typing import Any
 import yaml
 
 from bot.games.betrayal import content, editions, traits
-from bot.games.betrayal.content import TRAITS, say
+from bot.games.betrayal.content import TRAITS, betrayal_line
 from bot.games.betrayal.context import card_name, explorer_name
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.base import HauntData, load_data
 from bot.games.betrayal.haunting.parts import BoardHooks
 from bot.games.betrayal.house import DIRS, doors
 from bot.games.betrayal.links import ordered_links
-from bot.games.betrayal.state import MONSTERS, TRAITOR, BetrayalState, Monster
-from bot.games.betrayal.view import (
+from bot.games.betrayal.pictures import (
     CardView,
     ExplorerView,
     MapView,
@@ -31,6 +30,7 @@ from bot.games.betrayal.view import (
     TrackView,
     TraitView,
 )
+from bot.games.betrayal.state import MONSTERS, TRAITOR, BetrayalState, Monster
 
 _WINNERS: dict[str, str] = {"heroes": "views.won_heroes", "traitor": "views.won_traitor",
                             "none": "views.won_none"}
@@ -47,20 +47,20 @@ def _header(state: BetrayalState) -> str:
             won = _WINNERS.get(found.winner, "views.won_none")
             if found.winner == "traitor" and base.for_state(state).cooperative:
                 won = "views.won_house"  # no traitor: the house itself won
-            result = say(won)
-            return say("views.header_won", result=result, reason=found.reason) \
+            result = betrayal_line(won)
+            return betrayal_line("views.header_won", result=result, reason=found.reason) \
                 if found.reason else result
-        return say("views.header_over", number=state.turn.number)
+        return betrayal_line("views.header_over", number=state.turn.number)
     if found is not None and found.round >= 1:
         if found.stage == MONSTERS:
             mover = found.traitor if found.traitor is not None else seat
-            return say("views.header_monsters", round=found.round,
-                       player=_player(state, mover))
+            return betrayal_line("views.header_monsters", round=found.round,
+                                 player=_player(state, mover))
         key = "views.header_traitor" if found.stage == TRAITOR else "views.header_hero"
-        return say(key, round=found.round, who=explorer_name(state, seat),
-                   player=_player(state, seat))
-    return say("views.header", number=state.turn.number, who=explorer_name(state, seat),
-               player=state.players[seat])
+        return betrayal_line(key, round=found.round, who=explorer_name(state, seat),
+                             player=_player(state, seat))
+    return betrayal_line("views.header", number=state.turn.number, who=explorer_name(state, seat),
+                         player=state.players[seat])
 
 
 def _player(state: BetrayalState, seat: int) -> str:
@@ -84,16 +84,19 @@ def _footer(state: BetrayalState) -> str:
 def _haunt_footer(state: BetrayalState) -> str:
     found = state.haunt
     if found is None:
-        return say("views.footer_explore", tiles=len(state.stack) + len(state.room_discard))
+        return betrayal_line("views.footer_explore",
+                             tiles=len(state.stack) + len(state.room_discard))
     who = explorer_name(state, found.revealer)
     omen, room = card_name(found.omen), content.room(found.room).name
     named = haunts().get(found.key) if found.key else None
     if named is None:
-        return say("views.footer_haunt", who=who, omen=omen, room=room)
+        return betrayal_line("views.footer_haunt", who=who, omen=omen, room=room)
     number = found.number or named.number
     mine = editions.for_state(state).haunt_footer(number, named.name, who, omen, room)
-    return mine if mine is not None else say("views.footer_haunt_named", number=number,
-                                             name=named.name, who=who, omen=omen, room=room)
+    if mine is not None:
+        return mine
+    return betrayal_line("views.footer_haunt_named", number=number, name=named.name, who=who,
+                         omen=omen, room=room)
 
 
 class _HauntLook:
@@ -267,33 +270,35 @@ def _is_traitor(state: BetrayalState, seat: int) -> bool:
 
 def _notes(state: BetrayalState, seat: int) -> list[str]:
     e = state.explorers[seat]
-    notes = [say("views.lasting", card=card_name(k)) for k in e.lasting]
+    notes = [betrayal_line("views.lasting", card=card_name(k)) for k in e.lasting]
     if e.benefits:
-        notes.append(say("views.benefits", rooms=", ".join(
+        notes.append(betrayal_line("views.benefits", rooms=", ".join(
             content.room(r).name for r in e.benefits)))
     if "it_is_meant_to_be" in e.flags:
-        notes.append(say("views.foreseen", total=e.flags["it_is_meant_to_be"]))
+        notes.append(betrayal_line("views.foreseen", total=e.flags["it_is_meant_to_be"]))
     if e.side:
-        notes.append(say("views.side", dir=say(f"dirs.{e.side}")))
+        notes.append(betrayal_line("views.side", dir=betrayal_line(f"dirs.{e.side}")))
     return notes
 
 
 def sheet_text(state: BetrayalState, seat: int) -> str:
     e = state.explorers[seat]
     info = content.explorer(e.key)
-    lines = [say("views.sheet_title", who=info.name, room=content.room(state.at(seat).room).name)]
+    lines = [betrayal_line("views.sheet_title", who=info.name,
+                           room=content.room(state.at(seat).room).name)]
     if _is_traitor(state, seat):
-        lines.append(say("views.sheet_traitor", who=info.name))
+        lines.append(betrayal_line("views.sheet_traitor", who=info.name))
     if not e.alive:
-        lines.append(say("views.sheet_dead", who=info.name))
+        lines.append(betrayal_line("views.sheet_dead", who=info.name))
     for t in TRAITS:
         track = info.traits[t]
         marks = " ".join(f"[{v}]" if i == e.traits[t] else str(v)
                          for i, v in enumerate(track.values))
-        lines.append(say("views.trait_line", trait=t.capitalize(),
-                         value=traits.value(state, seat, t), track=marks))
+        lines.append(betrayal_line("views.trait_line", trait=t.capitalize(),
+                                   value=traits.value(state, seat, t), track=marks))
     held = [card_name(k) for k in e.cards]
-    lines.append(say("views.cards", cards=", ".join(held) if held else say("views.none")))
+    lines.append(betrayal_line("views.cards",
+                               cards=", ".join(held) if held else betrayal_line("views.none")))
     lines += _notes(state, seat)
     return "\n".join(lines)
 
@@ -301,20 +306,21 @@ def sheet_text(state: BetrayalState, seat: int) -> str:
 def status_text(state: BetrayalState) -> str:
     lines = [_header(state)]
     if state.pending is not None and not state.over:
-        lines.append(say("views.choosing", who=explorer_name(state, state.pending.seat),
-                         prompt=state.pending.prompt))
+        lines.append(betrayal_line("views.choosing", who=explorer_name(state, state.pending.seat),
+                                   prompt=state.pending.prompt))
     for seat in range(len(state.explorers)):
-        line = say("views.status_line", who=explorer_name(state, seat),
-                   player=state.players[seat] + (say("views.ai") if state.ai[seat] else ""),
-                   room=content.room(state.at(seat).room).name,
-                   traits=traits.sheet_line(state, seat))
+        ai = betrayal_line("views.ai") if state.ai[seat] else ""
+        line = betrayal_line("views.status_line", who=explorer_name(state, seat),
+                             player=state.players[seat] + ai,
+                             room=content.room(state.at(seat).room).name,
+                             traits=traits.sheet_line(state, seat))
         if _is_traitor(state, seat):
-            line += say("views.status_traitor")
+            line += betrayal_line("views.status_traitor")
         if not state.explorers[seat].alive:
-            line += say("views.status_dead")
+            line += betrayal_line("views.status_dead")
         lines.append(line)
-    lines.append(say("views.counts", omens=state.omens_drawn, placed=len(state.tiles),
-                     left=len(state.stack) + len(state.room_discard)))
+    lines.append(betrayal_line("views.counts", omens=state.omens_drawn, placed=len(state.tiles),
+                               left=len(state.stack) + len(state.room_discard)))
     lines += editions.for_state(state).status(state)
     lines.append(_footer(state))
     return "\n".join(lines)

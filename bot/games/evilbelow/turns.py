@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from bot.core.events import Event
 from bot.core.seats import next_seat
-from bot.games.evil_below import abilities
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import ROLL, EvilBelowState
+from bot.games.evilbelow import abilities
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import ROLL, EvilBelowState
 
 
 def begin_turn(state: EvilBelowState, events: list[Event]) -> None:
@@ -21,7 +21,8 @@ def begin_turn(state: EvilBelowState, events: list[Event]) -> None:
     state.rode = []
     state.moved = []
     state.fight = None
-    events.append(Event(say("events.turn", player=state.players[state.turn]), kind="turn",
+    events.append(Event(evil_below_line("events.turn", player=state.players[state.turn]),
+                        kind="turn",
                         data={"seat": state.turn}))
     abilities.on_turn_start(state, events)
 

@@ -1,6 +1,6 @@
 """IT: Evil Below (seed 001), cooperative, 2-7 players against Pennywise."""
 
-from bot.games.evil_below.rules import EvilBelowGame
+from bot.games.evilbelow.rules import EvilBelowGame
 
 GAME = EvilBelowGame()
 

@@ -7,9 +7,9 @@ movement re-checks the ability that triggers on who shares a location (eddie.py)
 from __future__ import annotations
 
 from bot.core.events import Event
-from bot.games.evil_below import content, eddie
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import (
+from bot.games.evilbelow import content, eddie
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import (
     DRAINPIPE,
     LOSS_ATTACKS,
     LOSS_BRAVERY,
@@ -45,14 +45,14 @@ def draw_totem(state: EvilBelowState, seat: int, events: list[Event]) -> int | N
         state.totem_deck = state.totem_discard
         state.totem_discard = []
         state.rng.shuffle(state.totem_deck)
-        events.append(Event(say("events.reshuffle"), kind="reshuffle"))
+        events.append(Event(evil_below_line("events.reshuffle"), kind="reshuffle"))
     if not state.totem_deck:
-        events.append(Event(say("events.no_totems"), kind="draw"))
+        events.append(Event(evil_below_line("events.no_totems"), kind="draw"))
         return None
     card = state.totem_deck.pop()
     state.heroes[seat].hand.append(card)
-    events.append(Event(say("events.draw", character=hero_name(state, seat),
-                            card=content.card_name(card)), kind="draw",
+    events.append(Event(evil_below_line("events.draw", character=hero_name(state, seat),
+                                        card=content.card_name(card)), kind="draw",
                         data={"seat": seat, "card": card}))
     return card
 
@@ -61,8 +61,8 @@ def lose_bravery(state: EvilBelowState, seat: int, amount: int, events: list[Eve
     hero = state.heroes[seat]
     line = "events.bravery_lost" if hero.bravery > 0 else "events.bravery_none"
     hero.bravery = max(0, hero.bravery - amount)
-    events.append(Event(say(line, character=hero_name(state, seat),
-                            amount=amount, bravery=hero.bravery), kind="bravery",
+    events.append(Event(evil_below_line(line, character=hero_name(state, seat),
+                                        amount=amount, bravery=hero.bravery), kind="bravery",
                         data={"seat": seat, "bravery": hero.bravery}))
 
 
@@ -76,10 +76,11 @@ def gain_bravery(state: EvilBelowState, seats: list[int], events: list[Event]) -
         hero.bravery = min(MAX_BRAVERY, hero.bravery + 1)
     if seats:
         names = ", ".join(
-            say("events.bravery_top", name=hero_name(state, s), bravery=state.heroes[s].bravery)
+            evil_below_line("events.bravery_top", name=hero_name(state, s),
+                            bravery=state.heroes[s].bravery)
             if s in topped else f"{hero_name(state, s)} {state.heroes[s].bravery}"
             for s in seats)
-        events.append(Event(say("events.bravery_gained", names=names), kind="bravery"))
+        events.append(Event(evil_below_line("events.bravery_gained", names=names), kind="bravery"))
 
 
 def attack_to_stack(state: EvilBelowState, events: list[Event], why: str) -> None:
@@ -89,7 +90,8 @@ def attack_to_stack(state: EvilBelowState, events: list[Event], why: str) -> Non
     state.fight_stack.append(state.attack_pile.pop())
     state.stack_hidden.append(state.fight_stack[-1])
     attacks = sum(1 for c in state.fight_stack if content.is_attack(c))
-    events.append(Event(say(f"events.{why}", attacks=attacks, size=len(state.fight_stack)),
+    events.append(Event(evil_below_line(f"events.{why}", attacks=attacks,
+                                        size=len(state.fight_stack)),
                         kind="fight_stack", data={"attacks": attacks}))
 
 
@@ -97,22 +99,23 @@ def attack_to_stack_card(state: EvilBelowState, card: int, events: list[Event]) 
     """An attack card that has just resolved goes face down onto the Fight Stack."""
     state.fight_stack.append(card)
     attacks = sum(1 for c in state.fight_stack if content.is_attack(c))
-    events.append(Event(say("events.attack_to_stack", attacks=attacks,
-                            size=len(state.fight_stack)), kind="fight_stack",
+    events.append(Event(evil_below_line("events.attack_to_stack", attacks=attacks,
+                                        size=len(state.fight_stack)), kind="fight_stack",
                         data={"attacks": attacks}))
 
 
 def discard_totem(state: EvilBelowState, seat: int, card: int, events: list[Event]) -> None:
     state.heroes[seat].hand.remove(card)
     state.totem_discard.append(card)
-    events.append(Event(say("events.discard", character=hero_name(state, seat),
-                            card=content.card_name(card)), kind="discard",
+    events.append(Event(evil_below_line("events.discard", character=hero_name(state, seat),
+                                        card=content.card_name(card)), kind="discard",
                         data={"seat": seat, "card": card}))
 
 
 def move_pennywise(state: EvilBelowState, where: int, events: list[Event], why: str) -> None:
     state.pennywise = where
-    events.append(Event(say(f"events.{why}", location=where_name(where)), kind="pennywise",
+    events.append(Event(evil_below_line(f"events.{why}", location=where_name(where)),
+                        kind="pennywise",
                         data={"pennywise": where}))
     eddie.eddie_check(state, events)
 
@@ -122,8 +125,8 @@ def move_hero(state: EvilBelowState, seat: int, where: int, events: list[Event],
     source = state.heroes[seat].location
     state.heroes[seat].location = where
     state.moved.append([seat, source, where])
-    events.append(Event(say(f"events.{why}", character=hero_name(state, seat),
-                            source=where_name(source), target=where_name(where)),
+    events.append(Event(evil_below_line(f"events.{why}", character=hero_name(state, seat),
+                                        source=where_name(source), target=where_name(where)),
                         kind="move", data={"seat": seat, "from": source, "to": where}))
     eddie.eddie_check(state, events)
 
@@ -134,7 +137,7 @@ def finish(state: EvilBelowState, result: str, events: list[Event]) -> None:
     state.phase = OVER
     state.result = result
     state.pending = None
-    events.append(Event(say(f"events.end_{result}"), kind="game_over",
+    events.append(Event(evil_below_line(f"events.end_{result}"), kind="game_over",
                         data={"result": result, "win": result == WIN}))
 
 
@@ -159,8 +162,8 @@ def check_losses(state: EvilBelowState, events: list[Event]) -> bool:
 def advance_strength(state: EvilBelowState, spaces: int, events: list[Event]) -> None:
     length = content.board().strength_length
     state.strength = min(length, state.strength + spaces)
-    events.append(Event(say("events.strength", spaces=spaces, strength=state.strength,
-                            length=length), kind="strength",
+    events.append(Event(evil_below_line("events.strength", spaces=spaces, strength=state.strength,
+                                        length=length), kind="strength",
                         data={"strength": state.strength}))
     if state.strength >= length:
         finish(state, WIN, events)

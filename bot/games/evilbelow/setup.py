@@ -7,9 +7,9 @@ from typing import Any
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.rng import Rng
-from bot.games.evil_below import content
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import DRAINPIPE, ROLL, EvilBelowState, Hero
+from bot.games.evilbelow import content
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import DRAINPIPE, ROLL, EvilBelowState, Hero
 
 FIGHT_TOTEMS, FIGHT_ATTACKS = 6, 1  # seed 001, step 6A
 START_BRAVERY = 5  # seed 001, step 2
@@ -25,9 +25,9 @@ def pick_characters(count: int, picks: list[Any] | None) -> list[str]:
         if pick is None:
             continue
         if pick not in keys:
-            raise IllegalAction(say("errors.unknown_character", name=pick))
+            raise IllegalAction(evil_below_line("errors.unknown_character", name=pick))
         if pick in chosen:
-            raise IllegalAction(say("errors.character_taken", name=content.character(
+            raise IllegalAction(evil_below_line("errors.character_taken", name=content.character(
                 str(pick)).name))
         chosen[seat] = str(pick)
     free = [k for k in keys if k not in chosen]
@@ -71,7 +71,7 @@ def build(names: list[str], ai: list[bool], seed: int,
     youngest = options.get(YOUNGEST, 0)
     if isinstance(youngest, bool) or not isinstance(youngest, int) \
             or not 0 <= youngest < count:
-        raise IllegalAction(say("errors.bad_youngest", count=count))
+        raise IllegalAction(evil_below_line("errors.bad_youngest", count=count))
     state = EvilBelowState(
         players=list(names), ai=list(ai), heroes=heroes, circles=circles, track=[], box=[],
         bikes=bikes, totem_deck=totems, totem_discard=[], attack_pile=attacks,
@@ -79,9 +79,9 @@ def build(names: list[str], ai: list[bool], seed: int,
         pennywise=DRAINPIPE,
         starter=youngest, turn=youngest, phase=ROLL,
         dice=[""] * len(board.keys), dice_used=[False] * len(board.keys), rng=rng)
-    lines = [say("events.setup", drainpipe=board.drainpipe)]
-    lines += [say("events.setup_hero", player=names[s], character=content.character(
+    lines = [evil_below_line("events.setup", drainpipe=board.drainpipe)]
+    lines += [evil_below_line("events.setup_hero", player=names[s], character=content.character(
         h.character).name, location=board.names[h.location]) for s, h in enumerate(heroes)]
     events = [Event("\n".join(lines), kind="setup"),
-              Event(say("events.youngest", player=names[youngest]), kind="starter")]
+              Event(evil_below_line("events.youngest", player=names[youngest]), kind="starter")]
     return state, events
