@@ -7,7 +7,7 @@ only this layer knows which Discord user sits where.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import games
@@ -538,7 +538,7 @@ def _play_seat(table: Table, seat: int, action: Action | None) -> tuple[Table, l
     set_state(table, game, state)
     if game.is_over(state):
         table.status = OVER
-    return table, [*events, *moved]
+    return table, [*(replace(e, seat=seat) for e in events), *moved]
 
 
 def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[Event]]:

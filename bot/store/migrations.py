@@ -198,4 +198,9 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX result_seats_by_user ON result_seats(user_id);
     """,
+    # 13: each event keeps the seat whose move made it, so the story at a game's end
+    # counts each player's deeds (rooms found, monsters slain, victims rescued).
+    """
+    ALTER TABLE events ADD COLUMN seat INTEGER;
+    """,
 ]

@@ -166,4 +166,8 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX result_seats_by_user ON result_seats(user_id);
     """,
+    # 6: SQLite's step 13, the seat whose move made each event.
+    """
+    ALTER TABLE events ADD COLUMN seat INTEGER;
+    """,
 ]

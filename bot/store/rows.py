@@ -29,7 +29,7 @@ from bot.table_record import UNDO_KEPT, Table
 # backend reads it (SQLite decodes it through a converter, PostgreSQL as plain text).
 GAME_COLUMNS = ("id, channel_id, guild_id, kind, status, version, {envelope},"
                 " last_seq, delivered_seq")
-EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind"
+EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind, seat"
 TIMER_COLUMNS = "game_id, kind, version, channel_id, seat, user_id, due_at, armed_at"
 LIVE_COLUMNS = ("message_id, chapter, turn, board_hash, lines_json, delivery, extras,"
                 " ping_id, ping_user")
@@ -52,7 +52,7 @@ SAVE_GAME = ("UPDATE games SET status = ?, state_json = ?, version = version + 1
              "                 THEN last_seq + ? ELSE delivered_seq END"
              " WHERE id = ? AND version = ? RETURNING last_seq, delivered_seq")
 INSERT_EVENT = ("INSERT INTO events (game_id, seq, version, ts, actor_id, action_json,"
-                " audience, text, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                " audience, text, kind, seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 SETTLE_AI_TURN = ("UPDATE games SET ai_turn = ? WHERE id = ? AND version = ?"
                   " AND ai_turn IS NULL")
 COUNT_GAMES = "SELECT COUNT(*) FROM games"
@@ -211,7 +211,7 @@ def event_rows(game_id: int, events: Sequence[Event], first_seq: int, version: i
                now: float) -> list[tuple[Any, ...]]:
     action_json = json.dumps(action) if action is not None else None
     return [(game_id, first_seq + n, version, now, actor_id, action_json,
-             event.audience.encode(), event.text, event.kind)
+             event.audience.encode(), event.text, event.kind, event.seat)
             for n, event in enumerate(events)]
 
 

@@ -38,6 +38,9 @@ from bot.games.betrayal.links import link_cells
 from bot.games.betrayal.movement import place_explorer
 from bot.games.betrayal.state import BetrayalState, Frame, Tile
 
+# The kind of the line that tells a room is found: the story counts each seat's by it.
+DISCOVER = "discover"
+
 CELL_LIMIT = 20  # more spots than this: pick the doorway first, then the turn
 
 
@@ -188,7 +191,7 @@ def place_tile(ctx: Ctx, seat: int, room: str, cell: Cell, rotation: int,
     state.turn.placed = tile_id
     text = content.room(room).text
     ctx.say("events.discover" if text != content.betrayal_line("events.no_rule") else
-            "events.discover_plain", kind="discover", who=ctx.who(seat),
+            "events.discover_plain", kind=DISCOVER, who=ctx.who(seat),
             room=content.room(room).name, floor=content.betrayal_line(f"floors.{floor}"), text=text,
             data={"tile": tile_id, "room": room, "seat": seat})
     if last_resort:

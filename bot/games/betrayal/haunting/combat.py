@@ -38,6 +38,9 @@ from bot.games.betrayal.house import DIRS, opposite, through_door
 from bot.games.betrayal.rolls import MAX_DICE
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
 
+# The kind of the line that tells a monster is slain: the story counts each seat's by it.
+SLAIN = "slain"
+
 ATTACKED = "attacked"  # turn flag: this explorer has made its attack this turn
 
 
@@ -320,7 +323,7 @@ def stun(ctx: Ctx, monster: Monster) -> None:
 def kill_monster(ctx: Ctx, monster: Monster) -> None:
     name = monster_name(ctx.state, monster)
     monster.alive = False
-    tell(ctx, "events.monster_killed", kind="monster", monster=name,
+    tell(ctx, "events.monster_killed", kind=SLAIN, monster=name,
          data={"monster": monster.id})
 
 
