@@ -65,6 +65,9 @@ class Event:
     audience: Audience = PUBLIC
     kind: str = "info"
     data: dict[str, Any] = field(default_factory=dict)
+    # The seat whose move made it (set by the table rules, not the engines; None for the
+    # table's own lines): the end-of-game story counts each seat's deeds by it.
+    seat: int | None = None
     # The same line in the table's other languages (language -> text), made by playing
     # the action again under that language (bot/languages.py); the engines never fill it.
     texts: Mapping[str, str] = field(default_factory=dict)
@@ -75,7 +78,7 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         raw = {"text": self.text, "audience": self.audience.encode(), "kind": self.kind,
-               "data": self.data}
+               "data": self.data, "seat": self.seat}
         if self.texts:
             raw["texts"] = dict(self.texts)
         return raw
@@ -83,4 +86,4 @@ class Event:
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Event:
         return cls(raw["text"], Audience.decode(raw["audience"]), raw.get("kind", "info"),
-                   raw.get("data", {}), dict(raw.get("texts", {})))
+                   raw.get("data", {}), raw.get("seat"), dict(raw.get("texts", {})))
