@@ -33,6 +33,7 @@ IDENTIFIER = re.compile(r"^[a-z0-9_.:+\-/|{}]*$|^#[0-9a-fA-F]{3,8}$|^[A-Z0-9_]+$
 
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+MARKUP = re.compile(r"<[^<>]*>")  # Discord's mentions and times: <@{user}>, <t:{ts}:R>
 
 
 def is_word(text: str) -> bool:
@@ -41,7 +42,7 @@ def is_word(text: str) -> bool:
     bare = text.strip()
     if not bare or IDENTIFIER.match(bare):
         return False
-    letters = PLACEHOLDER.sub("", bare)
+    letters = MARKUP.sub("", PLACEHOLDER.sub("", bare))
     return any(c.islower() or (c.isalpha() and not c.isascii()) for c in letters)
 
 
@@ -53,19 +54,21 @@ def word_paths(english: Any, mirror: Any, where: str) -> Iterator[str]:
         in_step = "step" in english
         for key, value in english.items():
             name = str(key)
-            if name in STRUCTURAL or (in_step and name not in STEP_WORDS):
+            if name in STRUCTURAL or name.endswith("_note") or (
+                    in_step and name not in STEP_WORDS):
                 continue
             other = mirror.get(key) if isinstance(mirror, dict) else None
             yield from word_paths(value, other, f"{where}.{name}")
     elif isinstance(english, list):
+        by_place = isinstance(mirror, list) and len(mirror) == len(english)
         for n, value in enumerate(english):
-            if isinstance(value, dict):
+            if by_place:
+                label, other = str(n), mirror[n]
+            elif isinstance(value, dict):
                 label = locales.item_key(value)
                 other = mirror.get(label) if isinstance(mirror, dict) else None
             else:
-                label = str(n)
-                fits = isinstance(mirror, list) and len(mirror) == len(english)
-                other = mirror[n] if fits else None
+                label, other = str(n), None
             yield from word_paths(value, other, f"{where}[{label}]")
     elif isinstance(english, str) and is_word(english) and not isinstance(mirror, str):
         yield where

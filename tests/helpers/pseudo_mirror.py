@@ -32,12 +32,13 @@ def pseudo(english: Any) -> Any:
                if str(k) not in STRUCTURAL and not (in_step and str(k) not in STEP_WORDS)}
         return {k: v for k, v in out.items() if v is not None} or None
     if isinstance(english, list):
-        if english and all(isinstance(i, dict) for i in english):
+        if english and all(isinstance(i, dict) and ("key" in i or "name" in i)
+                           for i in english):
             keyed = {locales.item_key(i): pseudo(i) for i in english}
             return {k: v for k, v in keyed.items() if v is not None} or None
-        if all(isinstance(i, str) for i in english):
-            return [MARK + i if is_word(i) else i for i in english]
-        return None
+        by_place = [pseudo(i) for i in english]  # item by place, a shape kept for each
+        return [i if i is not None else ({} if isinstance(e, dict) else e)
+                for i, e in zip(by_place, english, strict=True)]
     if isinstance(english, str) and is_word(english):
         return MARK + english
     return None
