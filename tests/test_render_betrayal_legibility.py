@@ -29,7 +29,7 @@ from renderers.betrayal.explorers import (
     _ring_outer,
     _token_slots,
 )
-from renderers.betrayal.layout import MapGeometry
+from renderers.betrayal.geometry import MapGeometry
 from renderers.betrayal.tiles import _link_letters, _look, _strip_layout, _strip_rows, _tile_parts
 from renderers.common import Box, font, text_width
 from tests.betrayal_haunt_helpers import explored, house, played
