@@ -136,8 +136,9 @@ def help_embeds(tree: app_commands.CommandTree, ids: dict[str, int],
     steps = BOOK.link(steps, interaction.guild_id) if interaction.guild_id else steps
     language = say("help.language")
     language = BOOK.link(language, interaction.guild_id) if interaction.guild_id else language
-    start = [(say("help.getting_started"), [steps]), (say("help.language_title"), [language])]
-    for heading, lines in start + sections(tree, ids, interaction, here):
+    start = [(say("help.getting_started"), [steps])]
+    last = [(say("help.language_title"), [language])]  # how a server switches language
+    for heading, lines in start + sections(tree, ids, interaction, here) + last:
         for name, value in _fields(heading, lines):
             if size + len(name) + len(value) > EMBED_LIMIT or len(embeds[-1].fields) == 25:
                 if len(embeds) == MAX_EMBEDS:
