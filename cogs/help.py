@@ -134,8 +134,7 @@ def help_embeds(tree: app_commands.CommandTree, ids: dict[str, int],
     size = len(say("help.title")) + len(intro)
     steps = say("help.start_steps")  # in a DM the table's commands are hidden: not linked
     steps = BOOK.link(steps, interaction.guild_id) if interaction.guild_id else steps
-    language = say("help.language")
-    language = BOOK.link(language, interaction.guild_id) if interaction.guild_id else language
+    language = say("help.language")  # names /gm settings unlinked: a moderators' command
     start = [(say("help.getting_started"), [steps])]
     last = [(say("help.language_title"), [language])]  # how a server switches language
     for heading, lines in start + sections(tree, ids, interaction, here) + last:
