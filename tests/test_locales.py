@@ -27,7 +27,8 @@ from bot.core.seats import Seat
 from bot.delivery import plan
 from bot.games.cthulhu import content as cthulhu
 from bot.locales import CHINESE, ENGLISH, overlay, speaking
-from bot.locales.missing import english_files, has_mirror, missing
+from bot.locales import __main__ as locales_cli
+from bot.locales.missing import english_files, missing
 from bot.metrics import NO_METRICS
 from bot.paths import DATA
 from bot.sessions import Sessions
@@ -37,10 +38,11 @@ from bot.worker import Worker
 from tests.helpers.pseudo_mirror import MARK, marked
 from tests.test_sessions import RecordingOutlet
 
-# Files whose zh-TW words may be missing yet: those with no mirror (the translators are
-# still writing them). At the merge of the translations this becomes frozenset(): then
-# every English word of data/ must have its zh-TW version.
-UNTRANSLATED_YET = frozenset(str(p) for p in english_files() if not has_mirror(p, CHINESE))
+# Files whose zh-TW words may be missing yet. It was every file with no mirror while the
+# translators wrote them (frozenset(str(p) for p in english_files() if not
+# has_mirror(p, CHINESE))); with their work merged, none: every English word of data/
+# has its zh-TW version.
+UNTRANSLATED_YET: frozenset[str] = frozenset()
 FIELD = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)")
 CHANNEL, GUILD = 700, 70
 ANN = T.Actor(1, "Ann", language=ENGLISH, guild_language=CHINESE)
@@ -275,6 +277,17 @@ def test_no_english_word_lacks_its_chinese_in_a_translated_file() -> None:
     lacking = [line for path in english_files() if str(path) not in UNTRANSLATED_YET
                for line in missing(path, CHINESE)]
     assert lacking == []
+
+
+def test_the_command_line_lists_what_is_missing(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m bot.locales missing --mirrored`: nothing left in the translated files
+    (exit 0); every file: one line per English word still untranslated (exit 1 while the
+    translators are at work)."""
+    assert locales_cli.main(["missing", "--mirrored"]) == 0
+    assert capsys.readouterr().out == ""
+    everything = locales_cli.main(["missing"])
+    lines = capsys.readouterr().out.splitlines()
+    assert everything == (1 if lines else 0)
 
 
 def test_the_missing_list_sees_an_untranslated_line(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ STRUCTURAL = frozenset({
     "drainpipe", "faces", "rooms_key", "traitor", "chart", "names", "room", "rooms_of",
     "monster", "side", "sides", "token", "tokens_of", "target", "stat", "who", "if",
     "unless", "then", "else", "when", "layout", "place", "to", "from", "at", "where",
+    "source", "facts",  # where a fact comes from: the developers' citations
 })
 # In a step of the rules (a mapping with `step:`), only these fields are words.
 STEP_WORDS = frozenset({"text", "say", "label", "prompt", "line", "name", "title"})
