@@ -59,6 +59,7 @@ from renderers.common import (
     contrast_text,
     disc,
     draw_text,
+    face_for,
     fit_text,
     fit_wrapped,
     font,
@@ -548,7 +549,7 @@ def _fight_cards(b: _Board, view: BoardView, geo: Geometry) -> None:
     label = evil_below_line("views.fight_cards")
     f = _f(12, k, True)
     b.text((x * k, (FIGHT_Y + CARD_H / 2) * k), label, 12, GOLD, BG, bold=True)
-    cx = x + math.ceil(f.getlength(label) / k) + 5
+    cx = x + math.ceil(face_for(f, label).getlength(label) / k) + 5
     room = max(0, int((x + COLUMN_W - cx - CARD_W) // CARD_STEP) + 1)
     for n, card in enumerate(view.cards[-room:] if room else ()):
         b.glyph(_turned, ((cx + n * CARD_STEP) * k, FIGHT_Y * k), BG, (CARD_H + 2) * k, k,
@@ -566,7 +567,7 @@ def _weaknesses(b: _Board, view: BoardView, geo: Geometry) -> None:
     f = _f(11, k)
     found = evil_below_line("views.weakness_done", count=view.weaknesses_done)
     b.text(((x + COLUMN_W) * k, (y + 6) * k), found, 11, GOLD, BG, anchor="rm")
-    room = COLUMN_W - math.ceil(_f(11, k).getlength(found) / k) - 6
+    room = COLUMN_W - math.ceil(face_for(_f(11, k), found).getlength(found) / k) - 6
     b.text((x * k, (y + 6) * k), evil_below_line("views.weaknesses_short"), 12, TEXT, BG, bold=True,
            width=room)
     for i, w in enumerate(view.weaknesses):
