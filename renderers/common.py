@@ -141,8 +141,21 @@ def has_glyph(f: Font, ch: str) -> bool:
         "\uffff")
 
 
+# Symbols our lines use that DejaVu draws and Noto Sans CJK lacks, with the Chinese
+# face's nearest: a line with Chinese in it is drawn whole in that face.
+_CJK_SUBSTITUTES = {"▸": "▶", "✕": "×", "✦": "◆", "☠": "†"}
+
+
+@lru_cache(maxsize=64)
+def is_cjk_face(f: Font) -> bool:
+    return isinstance(f, ImageFont.FreeTypeFont) and "cjk" in (f.getname()[0] or "").lower()
+
+
 def printable(text: str, f: Font) -> str:
-    """`text` with typographic characters the font lacks swapped for ASCII ones."""
+    """`text` with typographic characters the font lacks swapped for ones it has."""
+    if is_cjk_face(f):
+        return "".join(_CJK_SUBSTITUTES[ch] if ch in _CJK_SUBSTITUTES
+                       and not has_glyph(f, ch) else ch for ch in text)
     if not is_fallback_font(f):
         return text
     return "".join(_SUBSTITUTES[ch] if ch in _SUBSTITUTES and not has_glyph(f, ch) else ch

@@ -45,7 +45,7 @@ def test_every_character_of_the_translations_is_in_the_shipped_face(bold: bool) 
 def test_the_face_has_digits_punctuation_and_latin(bold: bool) -> None:
     """A mixed line ("第 3 回合：Ann") is drawn whole in this face."""
     have = _cmap(bold)
-    wanted = FIXED + "".join(chr(c) for c in range(0x20, 0x7F)) + "鬧鬼玩家回合"
+    wanted = FIXED + "".join(chr(c) for c in range(0x20, 0x7F)) + "鬧鬼玩家回合×·–•→"
     assert not [ch for ch in wanted if ord(ch) not in have]
 
 

@@ -22,7 +22,9 @@ from renderers.common import (
     fit_text,
     fit_wrapped,
     font,
+    has_glyph,
     make_palette,
+    printable,
     text_bbox,
     text_width,
     wrap_text,
@@ -155,3 +157,13 @@ def test_a_long_chinese_name_fits_its_box() -> None:
     f, text = fit_text(name, 90, 22, min_size=16)
     assert text_width(f, text) <= 90 and text.endswith("…") and needs_cjk(text)
     assert ellipsize(name, font(20), 70).endswith("…")
+
+
+def test_symbols_the_chinese_face_lacks_are_drawn_as_its_nearest() -> None:
+    """"☠ 某人死了" is drawn whole in the Chinese face, which has no ☠: a look-alike it
+    has is drawn rather than a missing-glyph box."""
+    f = face_for(font(20), "☠ 鬧鬼 ▸ ✦ ✕")
+    shown = printable("☠ 鬧鬼 ▸ ✦ ✕", f)
+    assert shown == "† 鬧鬼 ▶ ◆ ×"
+    assert all(has_glyph(f, ch) for ch in shown if ch != " ")
+    assert printable("☠ dead ▸", font(20)) == "☠ dead ▸"  # DejaVu draws them itself

@@ -47,7 +47,10 @@ SOURCE_NAMES: dict[bool, tuple[str, ...]] = {
 DEBIAN_COPYRIGHT = Path("/usr/share/doc/fonts-noto-cjk/copyright")
 
 FIXED = "0123456789０１２３４５６７８９，。：；！？「」『』（）、…—·《》〈〉～－／　"
+# A mixed line is drawn whole in this face: it needs what the code itself writes into
+# labels too ("×3", "Turn 3 · Ann", arrows, stars), not only what data/ holds.
 PRINTABLE_ASCII = "".join(chr(c) for c in range(0x20, 0x7F))
+LATIN_AND_SIGNS = "".join(chr(c) for c in range(0xA1, 0x100)) + "–—‘’“”•…→←↑↓★☆▶◆†"
 
 COMMON = (
     "一上下不中也了交人他以你來信個們出到前去可同問嗎在多大好子學家對小就工年很後得心"
@@ -136,7 +139,7 @@ def translated_cjk() -> set[str]:
 
 def wanted() -> set[str]:
     every = "".join(p.read_text(encoding="utf-8") for p in sorted(DATA.rglob("*.yaml")))
-    chars = set(every) | set(FIXED) | set(PRINTABLE_ASCII) | set(COMMON.replace("\n", ""))
+    chars = set(every) | set(FIXED) | set(PRINTABLE_ASCII) | set(LATIN_AND_SIGNS) | set(COMMON)
     return {ch for ch in chars if ch.isprintable() or ch == "\u3000"}
 
 
