@@ -11,6 +11,7 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from renderers.cjk import FONT_DIR, FONT_FILES, LICENCE_FILE, font_path, is_cjk
+from tests.zh_labels import POOL
 
 ROOT = Path(__file__).resolve().parent.parent
 # Each weight stays under this: ~2,970 characters take ~0.82 MB; the bound leaves room
@@ -71,3 +72,8 @@ def test_the_faces_are_noto_sans_cjk_tc() -> None:
         names = TTFont(font_path(bold), lazy=True)["name"]
         assert names.getDebugName(1) == "Noto Sans CJK TC"
         assert names.getDebugName(2) == ("Bold" if bold else "Regular")
+
+
+def test_the_tests_made_up_chinese_is_in_the_face() -> None:
+    """The boards' tests in Chinese (tests/zh_labels.py) draw real glyphs, no boxes."""
+    assert not [ch for ch in POOL if ord(ch) not in _cmap(False) & _cmap(True)]

@@ -35,7 +35,7 @@ from renderers.cthulhu import pieces as cthulhu_pieces
 
 LANGUAGES = ("en", "zh-TW")
 # Dense characters, all in the shipped face.
-POOL = ("鬧鬼樓梯廳廚餐舞廢墟藏書閣臺階禮拜堂溫室圖書館陽臺塔頂儲藏櫃壁爐鐘聲鏡龍蠟燭鑰匙嚴肅"
+POOL = ("鬧鬼樓梯廳廚餐舞廢墟藏書閣臺階禮拜堂溫室圖書館陽臺塔頂儲藏櫃壁爐鐘聲鏡龍蠟燭龜匙嚴肅"
         "魔鬱轟襲擊驅護衛戰鬥勝贏輸獵殺靈魂醫療壞嚇響灣議讀聽觀")
 WORDS = re.compile(r"[A-Za-z][A-Za-z']*(?:[ -][A-Za-z][A-Za-z']*)*")
 # The fields of the views that carry words (every other one is a key, a colour, a

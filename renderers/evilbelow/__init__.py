@@ -577,14 +577,29 @@ def _weaknesses(b: _Board, view: BoardView, geo: Geometry) -> None:
         mid = ry + (WEAK_ROW - 2) / 2
         b.glyph(_reward, ((x + 11) * k, mid * k), PANEL, 10 * k, w.reward, k)
         text = w.name or evil_below_line("views.weakness_none")
-        lines = wrap_text(text, f, round((COLUMN_W - 64) * k), 2)
+        left = evil_below_line("views.weakness_left", left=w.left)
+        lines = weakness_lines(text, left, k)
         top = mid - (len(lines) - 1) * 5.75
         for j, line in enumerate(lines):
-            b.canvas.text(((x + 24) * k, (top + j * 11.5) * k), line, f,
+            b.canvas.text(((x + WEAK_NAME_X) * k, (top + j * 11.5) * k), line, f,
                           TEXT if w.name else MUTED, on=PANEL, anchor="lm")
-        b.text(((x + COLUMN_W - 4) * k, mid * k), evil_below_line("views.weakness_left",
-                                                                  left=w.left), 11,
-               MUTED, PANEL, anchor="rm")
+        b.text(((x + COLUMN_W - 4) * k, mid * k), left, 11, MUTED, PANEL, anchor="rm")
+
+
+# A weakness row: its name starts this far in (after the reward), and keeps this gap
+# before the count at the row's right end ("6 left").
+WEAK_NAME_X = 24
+WEAK_GAP = 6
+
+
+def weakness_lines(name: str, left: str, k: float) -> list[str]:
+    """A weakness's name wrapped into its row, clear of the count on its right: a
+    longer count (a Chinese one has a count word) narrows the name rather than running
+    under it."""
+    f = _f(11, k)
+    count_w = math.ceil(face_for(f, left).getlength(left) / k)
+    room = min(COLUMN_W - 64, COLUMN_W - WEAK_NAME_X - 4 - count_w - WEAK_GAP)
+    return wrap_text(name, f, round(room * k), 2)
 
 
 def _heroes(b: _Board, view: BoardView, geo: Geometry) -> None:
