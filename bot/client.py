@@ -65,6 +65,7 @@ from bot.metrics import (
     keep_open_games,
 )
 from bot.metrics import serve as serve_metrics
+from bot.replays import REPLAYS
 from bot.sessions import Sessions
 from bot.shards import Shards
 from bot.store import ChannelBusy, Store, StoreUnavailable, open_store
@@ -414,6 +415,7 @@ class HauntBot(commands.Bot):
         closing store), then Discord, then the store."""
         if self._sessions is not None:  # the interactions under way answered first
             await self._sessions.drain()
+        REPLAYS.close()  # a replay still drawn stops at its next picture
         if self._heartbeat is not None:
             await self._heartbeat.stop()
         attending, forgetting, counting = self._attending, self._forgetting, self._counting

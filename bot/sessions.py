@@ -299,7 +299,8 @@ class Sessions:
                                           action=action.to_dict() if action else None,
                                           delivered=delivered, ai_turn=played.ai.any,
                                           envelope=played.envelope, played=keys,
-                                          undo=undo, timers=timers, result=result)
+                                          undo=undo, timers=timers, result=result,
+                                          moves=played.moves)
         except StaleVersion:
             raise IllegalAction(say("errors.busy")) from None
         if timers and self.on_timer_armed is not None:

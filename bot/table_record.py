@@ -53,9 +53,17 @@ class Table:
     # memory only, so one action decodes the state once however often it is read.
     memo: tuple[dict[str, Any], Any] | None = field(default=None, init=False, compare=False,
                                                     repr=False)
+    # The engine's steps this change took, as bot/table.py records them (the setup, each
+    # seat's action, a seat changing hands, an undo): the store keeps them beside the
+    # version they made, so a replay rebuilds the game through the engine from its seed
+    # (bot/replay.py) rather than from stored pictures. Memory only; a copy has none.
+    # None until the first (a default, as `memo`'s: no instance attribute until set).
+    moves: list[dict[str, Any]] | None = field(default=None, init=False, compare=False,
+                                               repr=False)
 
     def copy(self) -> Table:
-        """A copy whose seats and options may change without touching this one.
+        """A copy whose seats and options may change without touching this one, with
+        no moves of its own yet.
 
         The state dict is shared: the table rules replace it, never edit it in place,
         and the engines never mutate a state they are given.

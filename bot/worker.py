@@ -66,6 +66,8 @@ class Played:
     # For a player's move in a running game, the undo point its save keeps: the table as
     # it was before (/gm undo).
     undo: UndoWrite | None = None
+    # The engine's steps it took (bot/moves.py) as JSON, kept for replays; None: none.
+    moves: str | None = None
 
 
 class Worker:
@@ -137,7 +139,8 @@ class Worker:
 
 def _played(new: Table, events: list[Event], undo: UndoWrite | None = None) -> Played:
     ai_to_act, offer = table_rules.ai_work(new)
-    return Played(new, events, json.dumps(new.envelope()), AiWork(ai_to_act, offer), undo)
+    return Played(new, events, json.dumps(new.envelope()), AiWork(ai_to_act, offer), undo,
+                  json.dumps(new.moves) if new.moves else None)
 
 
 def _move(table: Table, actor: table_rules.Actor, action: Action) -> Played:

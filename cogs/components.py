@@ -36,6 +36,7 @@ from bot.texts import TABLE, say
 from cogs import bot_permissions, click_limit
 from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
 from cogs.moderation_views import channel_list
+from cogs.replay import post as post_replay
 from cogs.reply import answered, answering
 from cogs.rights import click_actor
 from cogs.topics import how_to_play
@@ -201,9 +202,9 @@ class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*
         await refuse(interaction, "unreadable component", self.reason)
 
 
-class Stray(Unreadable, template=r"(?s)(?!hk[sh]?:|hklog:).*"):
-    """Any custom_id that is neither a button's nor a select's of ours, nor a `/game log`
-    page's (cogs/game_log.py)."""
+class Stray(Unreadable, template=r"(?s)(?!hk[shr]?:|hklog:).*"):
+    """Any custom_id that is none of ours (a button, a select, Whole house, Replay),
+    nor a `/game log` page's (cogs/game_log.py)."""
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -281,6 +282,36 @@ class ActionSelect(
             return
         await run_action(interaction, self.channel_id, action, self.version,
                          f"select {action.kind}")
+
+
+REPLAY = re.compile(r"hkr:1:([0-9]{1,19})")  # format 1: the finished game's id
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"(?s)hkr:.*",
+):
+    """The end's "Replay" (cogs/replay.py): the game that ended, by its id, so the
+    button replays that game whatever the channel has played since."""
+
+    def __init__(self, game_id: int, *, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=say("replay.button"), style=discord.ButtonStyle.secondary, row=row,
+            custom_id=f"hkr:1:{game_id}",
+        ))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ReplayButton | Unreadable:
+        read = REPLAY.fullmatch(match.group(0))
+        if read is None or not isinstance(item, discord.ui.Button):
+            return Unreadable(item, say("errors.unreadable"))
+        return cls(int(read.group(1)), row=item.row)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "replay button"):
+            await post_replay(interaction, self.game_id)
 
 
 WHOLE_HOUSE = re.compile(r"hkh:1:([0-9]{1,20})")  # format 1: the channel's id
@@ -646,15 +677,16 @@ def lobby_view(table: Table) -> discord.ui.View | None:
 
 
 def play_again_rows(table: Table) -> list[ControlRow]:
-    """The end's one button. It names the game that ended (its id), not a version: the
-    table's version means nothing once the game is over, and a click after another game
-    has begun here is refused by that id."""
+    """The end's buttons: Play again and Replay. Each names the game that ended (its
+    id), not a version: the table's version means nothing once the game is over; Play
+    again is refused by that id once another game has begun here, Replay shows it."""
     if table.status != OVER or table.id is None or table.state is None:
         return []
     return [ControlRow([ActionButton(table.channel_id, ANY_VERSION,
                                      Action(PLAY_AGAIN, {"game": table.id}),
                                      label=say("lobby.play_again"),
-                                     style=discord.ButtonStyle.success)])]
+                                     style=discord.ButtonStyle.success),
+                        ReplayButton(table.id)])]
 
 
 async def _how_to_play(interaction: discord.Interaction, channel_id: int) -> None:
@@ -707,4 +739,4 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
         await bot_of(interaction).store.set_lobby_message(table.id or 0, sent.message_id)
 
 
-DYNAMIC_ITEMS = (ActionButton, ActionSelect, WholeHouse, Stray)
+DYNAMIC_ITEMS = (ActionButton, ActionSelect, WholeHouse, ReplayButton, Stray)

@@ -24,7 +24,7 @@ from bot.core.errors import IllegalAction
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
-from cogs import bot_permissions, game_log, history
+from cogs import bot_permissions, game_log, history, replay
 from cogs.click_limit import LIMITS
 from cogs.common import (
     acknowledgement,
@@ -313,6 +313,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
         async with handling(interaction, "game history"):
             await history.show(interaction, where.value if where else history.HERE, game,
                                page)
+
+    @app_commands.command(name="replay",
+                          description="Watch a finished game again, turn by turn")
+    @app_commands.describe(game="The game's number (this channel's last game if left out)")
+    async def replay(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        async with handling(interaction, "game replay"):
+            await replay.post(interaction, None if game is None else replay.game_number(game))
 
     @app_commands.command(name="rules", description="Read a rule")
     @app_commands.describe(topic="What to read about")

@@ -106,7 +106,7 @@ class DiscordOutlet:
             # told with the rest of the monsters' turn): only the DM prompt changes.
             await self._clear_previous_dm(table, dm_prompt, prompt.user_id)
             return
-        if table.status == OVER:  # the end: Play again
+        if table.status == OVER:  # the end: Play again, Replay
             rows = play_again_rows(table)
         else:  # a private turn: the channel still shows the others' out-of-turn buttons
             rows = live_rows(table.channel_id, post.prompt, budget=CONTROLS_BUDGET,

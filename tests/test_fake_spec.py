@@ -17,7 +17,7 @@ import pytest
 
 from bot.client import HauntBot
 from tests.fakediscord import FakeDiscord, running_bot
-from tests.fakediscord.limits import CONTENT_MAX
+from tests.fakediscord.limits import CONTENT_MAX, TOO_LARGE, UPLOAD_MAX
 from tests.fakediscord.spec.trim import SERVED
 from tests.fakediscord.spec_check import INVALID_FORM_BODY, SPEC_FILE, SpecCheck, spec_check
 
@@ -321,3 +321,31 @@ async def test_what_discord_takes_beyond_its_schema_is_taken(fd: FakeDiscord) ->
     await refused(fd, "PUT", path, {"id": str(user.id), "type": 1, "allow": "view"}, "allow")
     await accepted(fd, "POST", "/users/@me/channels", {"recipient_id": user.id})
     await refused(fd, "POST", "/users/@me/channels", {"recipient_id": -5}, "recipient_id")
+
+
+async def test_a_file_over_a_bots_upload_limit_is_refused_and_one_at_it_taken(
+        fd: FakeDiscord) -> None:
+    """Discord's 10 MiB for a bot's file (without a server's boosts): one byte over is
+    413 / 40005 before anything is posted; at the limit, an animated WebP is stored as
+    image/webp (its type read from its name, as discord.py sends octet-stream)."""
+    general = fd.add_channel("general")
+    url = f"{fd.base_url}/api/v10/channels/{general}/messages"
+
+    async def send(size: int) -> tuple[int, Any]:
+        form = aiohttp.FormData()
+        form.add_field("payload_json", json.dumps({"content": "replay"}),
+                       content_type="application/json")
+        form.add_field("files[0]", b"RIFF" + bytes(size - 4), filename="replay.webp",
+                       content_type="application/octet-stream")
+        async with aiohttp.ClientSession() as http, http.post(url, data=form) as resp:
+            return resp.status, await resp.json()
+
+    status, answer = await send(UPLOAD_MAX + 1)
+    assert (status, answer["code"]) == (413, TOO_LARGE)
+    assert len(fd.violations) == 1 and "files over" in fd.violations[0]
+    fd.violations.clear()
+    assert fd.channel_messages(general) == []
+    status, answer = await send(UPLOAD_MAX)
+    assert status == 200, answer
+    assert answer["attachments"][0]["content_type"] == "image/webp"
+    assert answer["attachments"][0]["size"] == UPLOAD_MAX

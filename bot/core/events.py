@@ -65,12 +65,15 @@ class Event:
     audience: Audience = PUBLIC
     kind: str = "info"
     data: dict[str, Any] = field(default_factory=dict)
+    # The seat whose move made it (set by the table rules, not the engines; None for the
+    # table's own lines): the end-of-game story counts each seat's deeds by it.
+    seat: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "audience": self.audience.encode(), "kind": self.kind,
-                "data": self.data}
+                "data": self.data, "seat": self.seat}
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Event:
         return cls(raw["text"], Audience.decode(raw["audience"]), raw.get("kind", "info"),
-                   raw.get("data", {}))
+                   raw.get("data", {}), raw.get("seat"))

@@ -18,10 +18,11 @@ class LoggedEvent:
     audience: str
     text: str
     kind: str = "info"
+    seat: int | None = None  # whose move made it (Event.seat)
 
     def event(self) -> Event:
         """The event as the engine said it (what a delivery rebuilds after a crash)."""
-        return Event(self.text, Audience.decode(self.audience), self.kind)
+        return Event(self.text, Audience.decode(self.audience), self.kind, seat=self.seat)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,12 @@ Path = tuple[str | int, ...]
 
 # Message resource: "content: up to 2000 characters" (the schema says 4000).
 CONTENT_MAX = 2000
+# A bot's uploads: "the maximum request size when sending a message is 25 MiB", but a
+# file's own limit is the server's (10 MiB without boosts; what the interaction's
+# `attachment_size_limit` says, driver.py). Over it, Discord answers 413, code 40005
+# ("Request entity too large"), before reading the body's schema.
+UPLOAD_MAX = 10 * 1024 * 1024
+TOO_LARGE = 40005
 # Embed limits: "the combined sum of characters in all title, description, field.name,
 # field.value, footer.text, and author.name fields across all embeds ... 6000".
 EMBEDS_TOTAL_MAX = 6000

@@ -42,6 +42,9 @@ def pinged_users(content: str, allowed: Json | None) -> list[int]:
     return [u for u in mentioned if u in listed]
 
 
+IMAGE_TYPES = {"png": "image/png", "webp": "image/webp", "gif": "image/gif"}
+
+
 class MessageStoreMixin:
     """Creates, edits and deletes stored messages and attachments.
 
@@ -50,8 +53,11 @@ class MessageStoreMixin:
 
     def _store_blob(self, name: str, data: bytes, ctype: str) -> int:
         att_id = self._snowflake()
-        if ctype == "application/octet-stream" and name.lower().endswith(".png"):
-            ctype = "image/png"
+        # discord.py sends every file as octet-stream; Discord names its type from the
+        # file's extension, as here for the images the bot uploads.
+        guessed = IMAGE_TYPES.get(name.lower().rsplit(".", 1)[-1])
+        if ctype == "application/octet-stream" and guessed:
+            ctype = guessed
         self._blobs[att_id] = (name, data, ctype)
         return att_id
 

@@ -14,6 +14,7 @@ import re
 from aiohttp import BodyPartReader, web
 
 from .common import Route, Uploads, json_response
+from .limits import TOO_LARGE, UPLOAD_MAX
 from .models import Json
 from .spec_check import error_body, spec_check
 
@@ -66,7 +67,9 @@ class RestMixin:
             match = pattern.match(path)
             if match and method == request.method:
                 try:
-                    refused = await self._refused_by_spec(request, path)
+                    refused = await self._too_large(request, path)
+                    if refused is None:
+                        refused = await self._refused_by_spec(request, path)
                     if refused is not None:
                         return refused
                     return await handler(request, match.groupdict())
@@ -93,6 +96,19 @@ class RestMixin:
         answer = error_body(found)
         self.errors.append((f"{request.method} {request.path}", 400, answer))
         return json_response(answer, 400)
+
+    async def _too_large(self, request: web.Request, path: str) -> web.Response | None:
+        """Discord's 413 for a file over a bot's upload limit (limits.UPLOAD_MAX), as a
+        violation too: the bot should never send one. None when every file fits."""
+        if request.method not in BODY_METHODS:
+            return None
+        _, files = await self._read_body(request)
+        big = [name for name, data, _ in files.values() if len(data) > UPLOAD_MAX]
+        if not big:
+            return None
+        self.violations.append(f"{request.method} {path}: files over {UPLOAD_MAX} bytes: "
+                               f"{', '.join(big)}")
+        return self._error(request, 413, TOO_LARGE, "Request entity too large")
 
     async def _unknown(self, request: web.Request) -> web.StreamResponse:
         return self._unhandled(request, request.path)

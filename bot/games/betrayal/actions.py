@@ -15,7 +15,7 @@ from typing import Any
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.games.betrayal import content, explore, hooks, items, movement, turn
-from bot.games.betrayal.cards import Offer, Passive
+from bot.games.betrayal.cards import Offer, TurnPassive
 from bot.games.betrayal.content import betrayal_line
 from bot.games.betrayal.context import Ctx, card_name, explorer_name
 from bot.games.betrayal.haunting import actions as haunt_actions
@@ -46,13 +46,13 @@ def _crossing_note(crossing: tuple[str, int] | None) -> str:
     return betrayal_line("labels.crossing", trait=crossing[0].capitalize(), target=crossing[1])
 
 
-def room_offers(state: BetrayalState, seat: int) -> list[tuple[Offer, Passive, Any]]:
+def room_offers(state: BetrayalState, seat: int) -> list[tuple[Offer, TurnPassive, Any]]:
     """Voluntary actions here, once a turn each; a held explorer (Webs) keeps only what
     its own cards offer (the chance to break free)."""
     blocked = hooks.blocked(state, seat)
-    sources = list(hooks.of_explorer(state, seat))
+    sources = list(hooks.of_explorer(state, seat, TurnPassive))
     if not blocked:
-        sources += list(hooks.of_tile(state, state.explorers[seat].tile))
+        sources += list(hooks.of_tile(state, state.explorers[seat].tile, TurnPassive))
     return [(o, p, ref) for p, ref in sources for o in p.actions(state, seat, ref)
             if o.id not in state.turn.rolls]
 

@@ -19,7 +19,15 @@ from typing import Any
 from bot.core import dice as core_dice
 from bot.core.choices import PendingChoice
 from bot.games.betrayal import content, damage_split, hooks, traits
-from bot.games.betrayal.cards import HANDLERS, PASSIVES, RESUMERS, Cause, Offer, resumer
+from bot.games.betrayal.cards import (
+    HANDLERS,
+    RESUMERS,
+    Cause,
+    DamagePassive,
+    HandPassive,
+    Offer,
+    resumer,
+)
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import death
@@ -152,7 +160,7 @@ def heal(ctx: Ctx, seat: int, trait: str, cause: Cause) -> bool:
 
 def trait_moved(ctx: Ctx, seat: int, trait: str, moved: int, cause: Cause) -> None:
     """Every trait change goes through here: the explorer's passives hear of it."""
-    for passive, ref in list(hooks.of_explorer(ctx.state, seat)):
+    for passive, ref in list(hooks.of_explorer(ctx.state, seat, HandPassive)):
         passive.trait_changed(ctx, seat, trait, moved, cause, ref)
 
 
@@ -257,7 +265,7 @@ def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if spec.pop("from_roll", False):
         spec["amount"] = int(frame.vars.get("roll", 0))
     seat = frame.seat
-    shield = next((ref for p, ref in hooks.of_explorer(ctx.state, seat)
+    shield = next((ref for p, ref in hooks.of_explorer(ctx.state, seat, DamagePassive)
                    if p.shields(ctx.state, seat, frame.source, ref)), None)
     if shield is not None and spec["amount"] > 0:
         ctx.say("events.damage_shielded", who=ctx.who(seat), card=content.card(shield).name
@@ -265,7 +273,8 @@ def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     if not spec.get("offered"):
         spec["offered"] = True
-        offers = [offer_data(o, p.name, ref) for p, ref in hooks.of_explorer(ctx.state, seat)
+        offers = [offer_data(o, p.name, ref)
+                  for p, ref in hooks.of_explorer(ctx.state, seat, DamagePassive)
                   for o in p.damage_offers(ctx, frame, spec, ref)]
         if offers and spec["amount"] > 0:
             labels = [content.betrayal_line("labels.damage_as_is", amount=spec["amount"],
@@ -341,7 +350,7 @@ def _damage_offer(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> Non
     offers = spec.pop("offers", [])
     if pick > 0:
         offer, name, ref = offer_from(offers[pick - 1])
-        PASSIVES[name].damage_apply(ctx, frame, spec, offer, ref)
+        hooks.named(name, DamagePassive).damage_apply(ctx, frame, spec, offer, ref)
 
 
 # ---------------------------------------------------------------- cards, moves, tokens

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.core.events import DETAIL
 from bot.games.betrayal import content, editions, hooks, house
-from bot.games.betrayal.cards import PASSIVES, resumer
+from bot.games.betrayal.cards import PASSIVES, RoomPassive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import base
@@ -38,6 +38,9 @@ from bot.games.betrayal.links import link_cells
 from bot.games.betrayal.movement import place_explorer
 from bot.games.betrayal.state import BetrayalState, Frame, Tile
 
+# The kind of the line that tells a room is found: the story counts each seat's by it.
+DISCOVER = "discover"
+
 CELL_LIMIT = 20  # more spots than this: pick the doorway first, then the turn
 
 
@@ -48,7 +51,7 @@ def placement_floor(state: BetrayalState, room: str, floor: str) -> str:
     if forced is not None:
         return forced
     passive = PASSIVES.get(content.room(room).custom)
-    other = passive.placement_floor(state, floor) if passive else None
+    other = passive.placement_floor(state, floor) if isinstance(passive, RoomPassive) else None
     return other or floor
 
 
@@ -188,7 +191,7 @@ def place_tile(ctx: Ctx, seat: int, room: str, cell: Cell, rotation: int,
     state.turn.placed = tile_id
     text = content.room(room).text
     ctx.say("events.discover" if text != content.betrayal_line("events.no_rule") else
-            "events.discover_plain", kind="discover", who=ctx.who(seat),
+            "events.discover_plain", kind=DISCOVER, who=ctx.who(seat),
             room=content.room(room).name, floor=content.betrayal_line(f"floors.{floor}"), text=text,
             data={"tile": tile_id, "room": room, "seat": seat})
     if last_resort:
@@ -234,7 +237,7 @@ def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     # The edition's draw, unless the room draws its own way; the haunt has the last word.
     # The room that drew it rides along (`symbol_tile`), for an edition's own draws.
     steps = editions.for_state(state).symbol_steps(state, symbol)
-    for passive, ref in hooks.of_tile(state, tile_id):  # a room that draws its own way
+    for passive, ref in hooks.of_tile(state, tile_id, RoomPassive):  # draws its own way
         instead = passive.symbol_steps(state, frame.seat, tile_id, symbol, steps, ref)
         if instead is not None:
             steps = instead

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.betrayal import content, hooks, traits
-from bot.games.betrayal.cards import PASSIVES, Link, resumer
+from bot.games.betrayal.cards import PASSIVES, Link, RoomPassive, TurnPassive, resumer
 from bot.games.betrayal.content import FLOORS
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, put_token, step
@@ -72,7 +72,7 @@ def crossing_for(state: BetrayalState, seat: int, side: str | None) -> tuple[str
         return None  # seed 003: rolls that do no damage do not stop the traitor
     name = content.room(state.tiles[explorer.tile].room).custom
     passive = PASSIVES.get(name)
-    return passive.crossing() if passive else None
+    return passive.crossing() if isinstance(passive, RoomPassive) else None
 
 
 def legal_moves(state: BetrayalState, seat: int) -> list[Move]:
@@ -219,9 +219,9 @@ def _entered(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state, seat, tile_id = ctx.state, frame.seat, int(arg["tile"])
     if state.explorers[seat].tile != tile_id:
         return  # already moved on (a slide)
-    for passive, ref in reversed(list(hooks.of_explorer(state, seat))):
+    for passive, ref in reversed(list(hooks.of_explorer(state, seat, TurnPassive))):
         passive.entered(ctx, seat, tile_id, ref)
-    for passive, ref in reversed(list(hooks.of_tile(state, tile_id))):
+    for passive, ref in reversed(list(hooks.of_tile(state, tile_id, TurnPassive))):
         passive.entered(ctx, seat, tile_id, ref)
     room = content.room(state.tiles[tile_id].room)
     if room.on_enter and not hooks.immune(state, seat, room.key):

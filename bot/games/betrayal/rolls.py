@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content, hooks, traits
-from bot.games.betrayal.cards import PASSIVES, resumer
+from bot.games.betrayal.cards import RollPassive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import ask, offer_data, offer_from, pause, step
 from bot.games.betrayal.state import BetrayalState, Frame
@@ -69,7 +69,8 @@ def dice_for(state: BetrayalState, frame: Frame, spec: dict[str, Any]) -> int:
     count = traits.value(state, seat, trait)
     if is_trait_roll(spec):
         count += card_modifiers(state, seat, trait, frame.origin == "event")
-        count += sum(p.roll_dice(state, seat, spec, ref) for p, ref in hooks.around(state, seat))
+        count += sum(p.roll_dice(state, seat, spec, ref)
+                     for p, ref in hooks.around(state, seat, RollPassive))
         count += int(frame.vars.get("extra_dice", 0))
     return max(1, min(MAX_DICE, count))
 
@@ -142,7 +143,7 @@ def _offers(ctx: Ctx, frame: Frame, spec: dict[str, Any], stage: str) -> list[di
     state = ctx.state
     held = set(state.explorers[frame.seat].cards) if hooks.blocked(state, frame.seat) else set()
     return [offer_data(o, p.name, ref)
-            for p, ref in hooks.of_explorer(state, frame.seat) if ref not in held
+            for p, ref in hooks.of_explorer(state, frame.seat, RollPassive) if ref not in held
             for o in p.roll_offers(ctx, frame, spec, stage, ref) if o.id not in used]
 
 
@@ -165,7 +166,7 @@ def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         if trait and is_trait_roll(spec) and rerolls_blanks(state, frame.seat, trait):
             spec["rolled"] = [d if d else roll_betrayal(state.rng, 1)[0] for d in spec["rolled"]]
         if any(p.drops_highest(state, frame, spec, ref)
-               for p, ref in hooks.around(state, frame.seat)):
+               for p, ref in hooks.around(state, frame.seat, RollPassive)):
             rolled = list(spec["rolled"])
             highest = max(rolled)
             rolled.remove(highest)
@@ -230,7 +231,7 @@ def _take_offer(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int, declined
         return
     offer, name, ref = offer_from(offers[pick - 1])
     spec.setdefault("used", []).append(offer.id)
-    PASSIVES[name].roll_apply(ctx, frame, spec, offer, ref)
+    hooks.named(name, RollPassive).roll_apply(ctx, frame, spec, offer, ref)
 
 
 @resumer("roll_pre")

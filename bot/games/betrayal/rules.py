@@ -152,6 +152,17 @@ class BetrayalGame(Game[BetrayalState]):
     def teams(self, state: BetrayalState) -> dict[str, list[int]]:
         return sides.teams(state)
 
+    def revealed(self, state: BetrayalState) -> list[str]:
+        """Who the traitor was, and which explorers lived to the end."""
+        seat = sides.traitor(state)
+        lines = [] if seat is None else [
+            betrayal_line("replay.traitor", who=explorer_name(state, seat),
+                          player=state.players[seat])]
+        for n, explorer in enumerate(state.explorers):
+            lines.append(betrayal_line("replay.alive" if explorer.alive else "replay.dead",
+                                       who=explorer_name(state, n), player=state.players[n]))
+        return lines
+
     def prompt_private(self, state: BetrayalState, seat: int) -> bool:
         """The traitor plays from the DM once the haunt has begun (issue 4)."""
         return flow.is_haunt(state) and sides.is_traitor(state, seat)

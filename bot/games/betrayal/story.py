@@ -4,12 +4,24 @@ and each explorer's fate. The traitor is public by then (both books are read out
 
 from __future__ import annotations
 
-from bot.core.story import HEROES, HOUSE, TRAITOR, LogLine, SeatStory, Story, last_of
+from bot.core.story import (
+    HEROES,
+    HOUSE,
+    TRAITOR,
+    LogLine,
+    SeatStory,
+    Story,
+    deeds_of,
+    last_of,
+    with_deeds,
+)
 from bot.games.betrayal import content
 from bot.games.betrayal.content import betrayal_line
 from bot.games.betrayal.context import explorer_name
+from bot.games.betrayal.explore import DISCOVER
 from bot.games.betrayal.haunt_list import haunts
 from bot.games.betrayal.haunting import base, sides
+from bot.games.betrayal.haunting.combat import SLAIN
 from bot.games.betrayal.state import BetrayalState
 
 
@@ -55,8 +67,12 @@ def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
             side, won = TRAITOR, won_side == sides.EVIL
         else:
             side, won = HEROES, won_side == sides.HERO
-        did = betrayal_line("story.did_alive" if explorer.alive else "story.did_dead",
-                            cards=len(explorer.cards))
+        did = with_deeds(
+            betrayal_line("story.did_alive" if explorer.alive else "story.did_dead",
+                          cards=len(explorer.cards)),
+            [betrayal_line(f"story.deed_{deed}", count=count)
+             for deed, kind in (("rooms", DISCOVER), ("slain", SLAIN))
+             if (count := deeds_of(log, seat, kind))])
         seats.append(SeatStory(side=side, won=won, character=explorer_name(state, seat),
                                did=did))
     return Story(outcome=outcome, turning=turning, seats=seats,

@@ -475,6 +475,16 @@ class CthulhuGame(Game[CthulhuState]):
         lines += [cthulhu_line("secret.counts"), cthulhu_line("secret.tip")]
         return "\n".join(lines)
 
+    def revealed(self, state: CthulhuState) -> list[str]:
+        """Each seat's two secret characters of the last rumble, with its final score."""
+        if not state.results:
+            return []
+        last = state.results[-1]
+        return [cthulhu_line("replay.secrets", player=state.players[seat],
+                             first=state.characters[pair[0]].name,
+                             second=state.characters[pair[1]].name, score=state.scores[seat])
+                for seat, pair in enumerate(last.secrets) if len(pair) == 2]
+
     def _whereabouts(self, state: CthulhuState, c: int) -> str:
         name = state.characters[c].name
         room = state.location[c]

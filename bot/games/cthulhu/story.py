@@ -4,7 +4,7 @@ two characters it hid last (public once the game is over)."""
 
 from __future__ import annotations
 
-from bot.core.story import SOLO, LogLine, SeatStory, Story, last_of
+from bot.core.story import SOLO, LogLine, SeatStory, Story, deeds_of, last_of, with_deeds
 from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.state import CthulhuState
 
@@ -40,6 +40,8 @@ def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
             rumbles = " + ".join(str(r.points[seat]) for r in state.results)
             did = cthulhu_line("story.did", rumbles=rumbles, points=state.scores[seat],
                                first=chars[first].name, second=chars[second].name)
+        fights = deeds_of(log, seat, "fight")
+        did = with_deeds(did, [cthulhu_line("story.deed_fights", count=fights)] if fights else [])
         seats.append(SeatStory(side=SOLO, won=seat in winners, score=state.scores[seat],
                                did=did))
     return Story(outcome=outcome, turning=turning, seats=seats)

@@ -189,6 +189,14 @@ class EvilBelowGame(Game[EvilBelowState]):
 
     # ------------------------------------------------------------ views
 
+    def revealed(self, state: EvilBelowState) -> list[str]:
+        """The cards each Loser still held at the end."""
+        return [evil_below_line("replay.hand", player=state.players[seat],
+                                character=content.character(hero.character).name,
+                                cards=", ".join(content.card_name(c) for c in hero.hand)
+                                or evil_below_line("status.no_cards"))
+                for seat, hero in enumerate(state.heroes)]
+
     def private_view(self, state: EvilBelowState, seat: int) -> str:
         if not 0 <= seat < len(state.players):
             return evil_below_line("errors.not_playing")

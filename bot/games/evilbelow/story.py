@@ -3,7 +3,16 @@ the last fight and the victims rescued, and where each Loser ended."""
 
 from __future__ import annotations
 
-from bot.core.story import HOUSE, LogLine, SeatStory, Story, count_of, last_of
+from bot.core.story import (
+    HOUSE,
+    LogLine,
+    SeatStory,
+    Story,
+    count_of,
+    deeds_of,
+    last_of,
+    with_deeds,
+)
 from bot.games.evilbelow import content
 from bot.games.evilbelow.content import evil_below_line
 from bot.games.evilbelow.state import WIN, EvilBelowState
@@ -25,8 +34,13 @@ def story_of(state: EvilBelowState, log: list[LogLine]) -> Story:
     fight = last_of(log, "fight")
     if fight:
         turning.append(evil_below_line("story.last_fight", line=fight))
-    seats = [SeatStory(side=HOUSE, won=won,
-                       character=content.character(hero.character).name,
-                       did=evil_below_line("story.did", bravery=hero.bravery, cards=len(hero.hand)))
-             for hero in state.heroes]
+    seats = []
+    for seat, hero in enumerate(state.heroes):
+        deeds = [evil_below_line(f"story.deed_{deed}", count=count)
+                 for deed, kind in (("rescued", "rescue"), ("fights", "fight"))
+                 if (count := deeds_of(log, seat, kind))]
+        seats.append(SeatStory(
+            side=HOUSE, won=won, character=content.character(hero.character).name,
+            did=with_deeds(evil_below_line("story.did", bravery=hero.bravery,
+                                           cards=len(hero.hand)), deeds)))
     return Story(outcome=outcome, turning=turning, seats=seats)

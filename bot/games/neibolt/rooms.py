@@ -37,7 +37,8 @@ from bot.games.betrayal.plugin_api import (
     Ctx,
     Frame,
     Link,
-    Passive,
+    RoomPassive,
+    SightPassive,
     content,
     decks,
     doors,
@@ -69,7 +70,7 @@ def _say(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- Darkened Hallway
 
 @passive("darkened_hallway")
-class DarkenedHallway(Passive):
+class DarkenedHallway(RoomPassive):
     def symbol_steps(self, state: BetrayalState, seat: int, tile: int, symbol: str,
                      steps: list[dict[str, Any]], ref: Any) -> list[dict[str, Any]] | None:
         if symbol != EVENT:
@@ -92,7 +93,7 @@ def _hallway(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- Old Well
 
 @passive("old_well")
-class OldWell(Passive):
+class OldWell(RoomPassive):
     def symbol_steps(self, state: BetrayalState, seat: int, tile: int, symbol: str,
                      steps: list[dict[str, Any]], ref: Any) -> list[dict[str, Any]] | None:
         if symbol != ITEM:
@@ -145,7 +146,7 @@ def _bury(ctx: Ctx, seat: int, key: str) -> None:
 # ---------------------------------------------------------------- Ancient Den
 
 @passive("ancient_den")
-class AncientDen(Passive):
+class AncientDen(RoomPassive):
     def symbol_steps(self, state: BetrayalState, seat: int, tile: int, symbol: str,
                      steps: list[dict[str, Any]], ref: Any) -> list[dict[str, Any]] | None:
         if symbol != OMEN:
@@ -207,7 +208,7 @@ def _den_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 # ---------------------------------------------------------------- Winding Tunnels
 
 @passive("winding_tunnels")
-class WindingTunnels(Passive):
+class WindingTunnels(RoomPassive, SightPassive):
     def crossing(self) -> tuple[str, int] | None:
         return (TUNNEL_TRAIT, TUNNEL_TARGET)
 

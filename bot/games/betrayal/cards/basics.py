@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.betrayal import content, decks, hooks
-from bot.games.betrayal.cards import Link, Offer, Passive, handler, passive, resumer
+from bot.games.betrayal.cards import (
+    DamagePassive,
+    Link,
+    Offer,
+    Passive,
+    RoomPassive,
+    handler,
+    passive,
+    resumer,
+)
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause
 from bot.games.betrayal.state import BetrayalState, Frame
@@ -60,7 +69,7 @@ def _decline(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 
 
 @passive("rope")
-class Rope(Passive):
+class Rope(DamagePassive, RoomPassive):
     """Climb back up where others can only jump or slide down, at no Speed cost (the
     jumps down are free and unhurt too: see cards/rooms.py)."""
 
@@ -81,7 +90,7 @@ class Rope(Passive):
 
 
 @passive("skull")
-class Skull(Passive):
+class Skull(DamagePassive):
     def damage_offers(self, ctx: Ctx, frame: Frame, damage: dict[str, Any],
                       ref: Any) -> list[Offer]:
         # Held fast by Webs or Debris, the explorer can use nothing, the Skull included.
@@ -99,7 +108,7 @@ MEDALLION_ROOMS: frozenset[str] = frozenset({"pentagram_chamber", "crypt", "grav
 
 
 @passive("medallion")
-class Medallion(Passive):
+class Medallion(RoomPassive):
     def immune(self, state: BetrayalState, seat: int, room: str, ref: Any) -> bool:
         return room in MEDALLION_ROOMS
 

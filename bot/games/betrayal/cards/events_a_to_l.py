@@ -51,7 +51,15 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.betrayal import content, decks, items
-from bot.games.betrayal.cards import Cause, Offer, Passive, handler, passive, resumer
+from bot.games.betrayal.cards import (
+    Cause,
+    HandPassive,
+    Offer,
+    TurnPassive,
+    handler,
+    passive,
+    resumer,
+)
 from bot.games.betrayal.cards.attacks import explorer_attack, thing_attack
 from bot.games.betrayal.cards.haunt_cards import reached
 from bot.games.betrayal.content import TRAITS
@@ -435,7 +443,7 @@ def jonahs_turn(ctx: Ctx, frame: Frame, args: Any) -> None:
 # ---------------------------------------------------------------- Lights Out
 
 @passive("lights_out")
-class LightsOut(Passive):
+class LightsOut(TurnPassive, HandPassive):
     """One room a turn, until its explorer ends a turn with another explorer or in the
     Furnace Room, or holds the Candle."""
 
@@ -459,7 +467,7 @@ class LightsOut(Passive):
 # ---------------------------------------------------------------- Grave Dirt
 
 @passive("grave_dirt")
-class GraveDirt(Passive):
+class GraveDirt(TurnPassive, HandPassive):
     """1 physical damage as each of its explorer's turns starts, until an item card
     raises one of its traits (at once) or it ends a turn in the Balcony, Gardens,
     Graveyard, Gymnasium, Larder, Patio or Tower."""
@@ -484,7 +492,7 @@ def _hold_flag(key: str) -> str:
     return f"{key}_hold"
 
 
-class Held(Passive):
+class Held(TurnPassive):
     """A lasting card that holds its explorer fast (ref: the card key) and the token
     it leaves in the explorer's room (ref: (tile, index)), through which others in the
     room are offered the rescue. Flag `<card>_hold`: {"fails": failed tries so far}."""
@@ -594,7 +602,7 @@ MONKEY_ATTACKED = "toy_monkey_attacked"  # turn flag: it has attacked this turn
 
 
 @passive(TOY_MONKEY)
-class ToyMonkey(Passive):
+class ToyMonkey(TurnPassive):
     """Entering a room with other explorers or monsters, its holder rolls 2 dice: 3-4
     it claps; 1-2 it attacks one of them (the holder's pick) with Speed 3; 0 it attacks
     its holder. Once it has attacked this turn it only claps (no roll)."""

@@ -43,7 +43,7 @@ from typing import Any
 
 from bot.core import dice as core_dice
 from bot.games.betrayal import content, movement
-from bot.games.betrayal.cards import Passive, handler, passive, resumer
+from bot.games.betrayal.cards import HandPassive, Passive, RoomPassive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import base, combat, monsters, sides
@@ -75,7 +75,7 @@ def blast_rooms(state: BetrayalState, seat: int) -> list[int]:
 
 
 @passive("dynamite")
-class Dynamite(Passive):
+class Dynamite(HandPassive):
     """Offered only while the turn's attack is still to make, with a door to throw it
     through."""
 
@@ -329,7 +329,7 @@ def _step_kinds(node: Any) -> list[str]:
 
 
 @passive(sides.HOME)
-class HouseIsHome(Passive):
+class HouseIsHome(RoomPassive):
     """Seed 003: the traitor is not affected by rolls that do no damage (a room's)."""
 
     def immune(self, state: BetrayalState, seat: int, room: str, ref: Any) -> bool:

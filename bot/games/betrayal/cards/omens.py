@@ -30,7 +30,7 @@ from typing import Any
 
 from bot.core.events import to_player
 from bot.games.betrayal import content, decks, hooks, items
-from bot.games.betrayal.cards import Cause, Passive, handler, passive, resumer
+from bot.games.betrayal.cards import Cause, HandPassive, RoomPassive, handler, passive, resumer
 from bot.games.betrayal.cards.haunt_cards import draw_toward
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import change, pause, step
@@ -103,7 +103,7 @@ def two_way_links(state: BetrayalState) -> dict[int, set[int]]:
     one-way ones (the Coal Chute, the jumps) are left out."""
     out: dict[int, set[int]] = {}
     for tile_id in range(len(state.tiles)):
-        for watcher, ref in hooks.of_tile(state, tile_id):
+        for watcher, ref in hooks.of_tile(state, tile_id, RoomPassive):
             for link in watcher.links(state, -1, tile_id, ref):
                 if link.walkable:
                     out.setdefault(tile_id, set()).add(link.target)
@@ -235,7 +235,7 @@ def before_moving(state: BetrayalState, seat: int) -> bool:
 
 
 @passive("spirit_board")
-class SpiritBoard(Passive):
+class SpiritBoard(HandPassive):
     """The board is only offered before its holder moves (items.usable asks)."""
 
     def can_use(self, state: BetrayalState, seat: int, key: str) -> bool:

@@ -13,7 +13,7 @@ from itertools import permutations
 from typing import Any
 
 from bot.games.betrayal import content, decks
-from bot.games.betrayal.cards import Offer, Passive, handler, passive, resumer
+from bot.games.betrayal.cards import Offer, RollPassive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import ask, pause, step
 from bot.games.betrayal.rolls import ask_value, is_trait_roll, reroll, total_of
@@ -29,7 +29,7 @@ def _discard(ctx: Ctx, seat: int, key: str) -> None:
 
 
 @passive("angel_feather")
-class AngelFeather(Passive):
+class AngelFeather(RollPassive):
     def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
                     ref: Any) -> list[Offer]:
         if stage != "pre":
@@ -50,7 +50,7 @@ def _roll_value(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 
 
 @passive("adrenaline_shot")
-class AdrenalineShot(Passive):
+class AdrenalineShot(RollPassive):
     def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
                     ref: Any) -> list[Offer]:
         if stage != "pre" or not is_trait_roll(roll):
@@ -67,7 +67,7 @@ PICKED = "stone_picked"  # the paused roll's dice (positions) picked for the Luc
 
 
 @passive("lucky_stone")
-class LuckyStone(Passive):
+class LuckyStone(RollPassive):
     """After any roll, once: reroll any number of its dice, the ones the player picks
     (seed 003, not a preset set). The dice are picked one at a time (a button each: 8
     dice at most, so 9 options), then rerolled together; rerolling none keeps the stone."""
@@ -121,7 +121,7 @@ def _lucky_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 
 
 @passive("rabbits_foot")
-class RabbitsFoot(Passive):
+class RabbitsFoot(RollPassive):
     """On its holder's turn, once: reroll one die of a roll just made, any die (seed
     003: a 2 too, though that can only lower the total). Dice of one face are alike,
     so it offers one reroll a face shown (3 options at most)."""
@@ -202,7 +202,7 @@ def _meant_keep(ctx: Ctx, frame: Frame, arg: Any) -> None:
 
 
 @passive(MEANT)
-class ForeseenRoll(Passive):
+class ForeseenRoll(RollPassive):
     """Attached through the explorer's flags: the kept total, once, instead of a roll."""
 
     def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,

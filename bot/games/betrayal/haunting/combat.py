@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content, hooks, items, traits
-from bot.games.betrayal.cards import resumer
+from bot.games.betrayal.cards import SightPassive, resumer
 from bot.games.betrayal.cards.attacks import (
     WEAPON_COSTS,
     ask_weapon,
@@ -37,6 +37,9 @@ from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.house import DIRS, opposite, through_door
 from bot.games.betrayal.rolls import MAX_DICE
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
+
+# The kind of the line that tells a monster is slain: the story counts each seat's by it.
+SLAIN = "slain"
 
 ATTACKED = "attacked"  # turn flag: this explorer has made its attack this turn
 
@@ -90,7 +93,7 @@ def attack_traits(state: BetrayalState, seat: int) -> set[str]:
 def sight_half(state: BetrayalState, tile_id: int, door: str) -> str | None:
     """The side of this room that line of sight through `door` reaches (a room split
     for the eye: Passive.sight_half); None: the whole room, as in seed 003."""
-    for passive, ref in hooks.of_tile(state, tile_id):
+    for passive, ref in hooks.of_tile(state, tile_id, SightPassive):
         half = passive.sight_half(state, tile_id, door, ref)
         if half is not None:
             return half
@@ -98,7 +101,8 @@ def sight_half(state: BetrayalState, tile_id: int, door: str) -> str | None:
 
 
 def stops_sight(state: BetrayalState, tile_id: int) -> bool:
-    return any(p.stops_sight(state, tile_id, ref) for p, ref in hooks.of_tile(state, tile_id))
+    return any(p.stops_sight(state, tile_id, ref)
+               for p, ref in hooks.of_tile(state, tile_id, SightPassive))
 
 
 def looks_out(state: BetrayalState, tile_id: int, side: str | None, door: str) -> bool:
@@ -320,7 +324,7 @@ def stun(ctx: Ctx, monster: Monster) -> None:
 def kill_monster(ctx: Ctx, monster: Monster) -> None:
     name = monster_name(ctx.state, monster)
     monster.alive = False
-    tell(ctx, "events.monster_killed", kind="monster", monster=name,
+    tell(ctx, "events.monster_killed", kind=SLAIN, monster=name,
          data={"monster": monster.id})
 
 
