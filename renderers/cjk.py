@@ -16,8 +16,8 @@ from pathlib import Path
 
 from PIL import ImageFont
 
+# Where the shipped faces and their licence lie (package data of `renderers`).
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
-"""Where the shipped faces and their licence lie (package data of `renderers`)."""
 
 FONT_FILES: dict[bool, str] = {
     False: "NotoSansCJKtc-Regular-subset.otf",
