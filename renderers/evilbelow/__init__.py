@@ -59,6 +59,7 @@ from renderers.common import (
     contrast_text,
     disc,
     draw_text,
+    face_for,
     fit_text,
     fit_wrapped,
     font,
@@ -548,7 +549,7 @@ def _fight_cards(b: _Board, view: BoardView, geo: Geometry) -> None:
     label = evil_below_line("views.fight_cards")
     f = _f(12, k, True)
     b.text((x * k, (FIGHT_Y + CARD_H / 2) * k), label, 12, GOLD, BG, bold=True)
-    cx = x + math.ceil(f.getlength(label) / k) + 5
+    cx = x + math.ceil(face_for(f, label).getlength(label) / k) + 5
     room = max(0, int((x + COLUMN_W - cx - CARD_W) // CARD_STEP) + 1)
     for n, card in enumerate(view.cards[-room:] if room else ()):
         b.glyph(_turned, ((cx + n * CARD_STEP) * k, FIGHT_Y * k), BG, (CARD_H + 2) * k, k,
@@ -566,7 +567,7 @@ def _weaknesses(b: _Board, view: BoardView, geo: Geometry) -> None:
     f = _f(11, k)
     found = evil_below_line("views.weakness_done", count=view.weaknesses_done)
     b.text(((x + COLUMN_W) * k, (y + 6) * k), found, 11, GOLD, BG, anchor="rm")
-    room = COLUMN_W - math.ceil(_f(11, k).getlength(found) / k) - 6
+    room = COLUMN_W - math.ceil(face_for(_f(11, k), found).getlength(found) / k) - 6
     b.text((x * k, (y + 6) * k), evil_below_line("views.weaknesses_short"), 12, TEXT, BG, bold=True,
            width=room)
     for i, w in enumerate(view.weaknesses):
@@ -576,14 +577,29 @@ def _weaknesses(b: _Board, view: BoardView, geo: Geometry) -> None:
         mid = ry + (WEAK_ROW - 2) / 2
         b.glyph(_reward, ((x + 11) * k, mid * k), PANEL, 10 * k, w.reward, k)
         text = w.name or evil_below_line("views.weakness_none")
-        lines = wrap_text(text, f, round((COLUMN_W - 64) * k), 2)
+        left = evil_below_line("views.weakness_left", left=w.left)
+        lines = weakness_lines(text, left, k)
         top = mid - (len(lines) - 1) * 5.75
         for j, line in enumerate(lines):
-            b.canvas.text(((x + 24) * k, (top + j * 11.5) * k), line, f,
+            b.canvas.text(((x + WEAK_NAME_X) * k, (top + j * 11.5) * k), line, f,
                           TEXT if w.name else MUTED, on=PANEL, anchor="lm")
-        b.text(((x + COLUMN_W - 4) * k, mid * k), evil_below_line("views.weakness_left",
-                                                                  left=w.left), 11,
-               MUTED, PANEL, anchor="rm")
+        b.text(((x + COLUMN_W - 4) * k, mid * k), left, 11, MUTED, PANEL, anchor="rm")
+
+
+# A weakness row: its name starts this far in (after the reward), and keeps this gap
+# before the count at the row's right end ("6 left").
+WEAK_NAME_X = 24
+WEAK_GAP = 6
+
+
+def weakness_lines(name: str, left: str, k: float) -> list[str]:
+    """A weakness's name wrapped into its row, clear of the count on its right: a
+    longer count (a Chinese one has a count word) narrows the name rather than running
+    under it."""
+    f = _f(11, k)
+    count_w = math.ceil(face_for(f, left).getlength(left) / k)
+    room = min(COLUMN_W - 64, COLUMN_W - WEAK_NAME_X - 4 - count_w - WEAK_GAP)
+    return wrap_text(name, f, round(room * k), 2)
 
 
 def _heroes(b: _Board, view: BoardView, geo: Geometry) -> None:
