@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bot.locales import LANGUAGES
+
 REMIND = "remind"  # the timer's end only reminds the player again
 AI_PLAYS = "ai"  # the AI plays the turn and says so
 SKIP = "skip"  # the turn is passed over (the game's own "end turn" where it has one)
@@ -37,6 +39,10 @@ class GuildSettings:
     # (cogs/play_by_play.py), where the live message tells a turn in three lines.
     play_by_play: bool = False
     keep_days: int | None = None  # finished games kept this long (KEEP_DAYS); None: forever
+    # The language of the server's public posts (bot/locales.LANGUAGES); None: the
+    # server's own preferred locale, as Discord reports it (English where we do not
+    # speak it).
+    language: str | None = None
 
     @property
     def timer_on(self) -> bool:
@@ -71,6 +77,8 @@ class GuildSettings:
             return "play_by_play"
         if self.keep_days is not None and self.keep_days not in KEEP_DAYS:
             return "keep"
+        if self.language is not None and self.language not in LANGUAGES:
+            return "language"
         return None
 
     @property
@@ -104,4 +112,5 @@ class GuildSettings:
             # a value no bot wrote keeps everything: deleting is never a guess
             keep_days=keep if (keep := data.get("keep_days")) in KEEP_DAYS
             and not isinstance(keep, bool) else None,
+            language=language if (language := data.get("language")) in LANGUAGES else None,
         )

@@ -32,8 +32,8 @@ LOG_ALL = 1_000_000  # every event of a game (the store's log takes a limit)
 def log_lines(entries: Sequence[LoggedEvent], events: Sequence[Event] = ()) -> list[LogLine]:
     """A game's stored events, then the events of the save that ends it, as the story
     reads them."""
-    return [*(LogLine(e.kind, e.audience, e.text) for e in entries),
-            *(LogLine(e.kind, e.audience.encode(), e.text) for e in events)]
+    return [*(LogLine(e.kind, e.audience, e.text, e.seat) for e in entries),
+            *(LogLine(e.kind, e.audience.encode(), e.text, e.seat) for e in events)]
 
 
 def turns_of(log: Sequence[LogLine]) -> int:

@@ -19,6 +19,7 @@ from bot.discord_limits import CONTENT_MAX
 from bot.store import GameResult
 from bot.texts import say
 from cogs.common import bot_of, say_ephemeral
+from cogs.components import ReplayButton
 
 PAGE_SIZE = 8  # games a page lists: each entry is two short lines
 HERE, SERVER = "here", "server"
@@ -60,11 +61,12 @@ def summary_text(result: GameResult) -> str:
     return f"{head}\n{result.summary}"[:CONTENT_MAX]
 
 
-def replay_view(result: GameResult) -> discord.ui.View | None:
-    """REPLAY SPOT: the controls under an opened game's story. The replay (/game replay
-    game:<id>, built on its own branch) adds its "Replay" button here, for
-    `result.game_id`; until then there are none."""
-    return None
+def replay_view(result: GameResult) -> discord.ui.View:
+    """The controls under an opened game's story: its "Replay" (cogs/replay.py), the same
+    button the game's end post carries, so any past game can be watched again."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(result.game_id))
+    return view
 
 
 def read_game_id(text: str) -> int:
@@ -87,9 +89,7 @@ async def show(interaction: discord.Interaction, where: str, game: str | None,
         result = await store.result(game_id)
         if result is None or result.guild_id != guild_id:
             raise IllegalAction(say("history.no_such_game", id=game_id))
-        view = replay_view(result)
-        await say_ephemeral(interaction, summary_text(result),
-                            **({"view": view} if view is not None else {}))
+        await say_ephemeral(interaction, summary_text(result), view=replay_view(result))
         return
     channel_id = None if where == SERVER else interaction.channel_id
     count = await store.count_results(guild_id, channel_id)

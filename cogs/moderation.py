@@ -16,6 +16,7 @@ from bot import table as table_rules
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.guild_settings import AI_PLAYS, MAX_MINUTES, REMIND, SKIP, GuildSettings
+from bot.locales import language_of
 from bot.sessions import Outcome
 from bot.table_record import UNDO_KEPT
 from bot.texts import say
@@ -31,6 +32,7 @@ from cogs.common import (
 )
 from cogs.moderation_views import (
     KEEP_CHOICES,
+    LANGUAGE_CHOICES,
     SWITCH,
     changed,
     log_text,
@@ -45,6 +47,8 @@ TIMER_ENDS = [app_commands.Choice(name=say(f"settings.end_{end}"), value=end)
               for end in (REMIND, AI_PLAYS, SKIP)]
 KEEP = [app_commands.Choice(name=say(f"settings.keep_choice_{value}"), value=value)
         for value in KEEP_CHOICES]
+LANGUAGE = [app_commands.Choice(name=say(f"settings.language_choice_{value}"), value=value)
+            for value in LANGUAGE_CHOICES]
 ON_OFF = [app_commands.Choice(name=say(f"settings.switch_{value}"), value=value)
           for value in SWITCH]
 
@@ -162,8 +166,10 @@ class ModerationCog(commands.GroupCog, group_name="gm",
         game_channel="Allow games in this channel (give it again to take it off the list)",
         play_by_play="Every line of each game also in a public thread of its channel",
         keep="How long finished games are kept for /game history and /stats",
+        language="The language of the games' public posts (players' DMs follow their own)",
         reset="Back to the defaults")
-    @app_commands.choices(timer_end=TIMER_ENDS, play_by_play=ON_OFF, keep=KEEP)
+    @app_commands.choices(timer_end=TIMER_ENDS, play_by_play=ON_OFF, keep=KEEP,
+                          language=LANGUAGE)
     async def settings(self, interaction: discord.Interaction,
                        mod_role: discord.Role | None = None,
                        remind_minutes: Minutes | None = None,
@@ -172,6 +178,7 @@ class ModerationCog(commands.GroupCog, group_name="gm",
                        game_channel: discord.TextChannel | None = None,
                        play_by_play: app_commands.Choice[str] | None = None,
                        keep: app_commands.Choice[str] | None = None,
+                       language: app_commands.Choice[str] | None = None,
                        reset: bool = False) -> None:
         async with handling(interaction, "gm settings"):
             _need_moderator(interaction)
@@ -183,7 +190,7 @@ class ModerationCog(commands.GroupCog, group_name="gm",
             if mod_role is not None and mod_role.is_default():
                 raise IllegalAction(say("errors.bad_option"))
             given = (mod_role, remind_minutes, act_minutes, timer_end, game_channel,
-                     play_by_play, keep)
+                     play_by_play, keep, language)
             if reset:
                 new = await cache.put(guild_id, GuildSettings())
                 head = say("settings.reset")
@@ -194,11 +201,12 @@ class ModerationCog(commands.GroupCog, group_name="gm",
                     timer_end=timer_end.value if timer_end else None,
                     game_channel=game_channel.id if game_channel else None,
                     play_by_play=play_by_play.value if play_by_play else None,
-                    keep=keep.value if keep else None))
+                    keep=keep.value if keep else None,
+                    language=language.value if language else None))
                 head = say("settings.saved")
             else:
                 new, head = current, ""
-            text = settings_text(new)
+            text = settings_text(new, language_of(interaction.guild_locale))
             await say_ephemeral(interaction, f"{head}\n{text}" if head else text)
 
 

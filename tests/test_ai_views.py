@@ -29,7 +29,7 @@ from bot.games import walk_games
 from bot.games.base import Game, PlayerInfo
 from bot.games.betrayal import GAME as BETRAYAL
 from bot.games.betrayal import ai as betrayal_ai
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import ai as haunt_ai
 from bot.games.betrayal.haunting import base as haunt_base
 from bot.games.betrayal.haunting import sides
@@ -39,10 +39,10 @@ from bot.games.betrayal.state import BetrayalState
 from bot.games.cthulhu import GAME as CTHULHU
 from bot.games.cthulhu.ai import choose_action as cthulhu_choose
 from bot.games.cthulhu.state import CthulhuState
-from bot.games.evil_below import GAME as EVIL_BELOW
-from bot.games.evil_below import ai as eb_ai
-from bot.games.evil_below import content as eb_content
-from bot.games.evil_below.state import FIGHT, EvilBelowState
+from bot.games.evilbelow import GAME as EVIL_BELOW
+from bot.games.evilbelow import ai as eb_ai
+from bot.games.evilbelow import content as eb_content
+from bot.games.evilbelow.state import FIGHT, EvilBelowState
 from bot.games.neibolt.scenarios import separate_nightmares as sn
 from tests.betrayal_haunt_helpers import answer_pending, begin, edition_of, house
 

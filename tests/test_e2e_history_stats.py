@@ -83,6 +83,10 @@ async def test_history_lists_opens_and_refuses(fd: FakeDiscord, bot: HauntBot) -
     assert result is not None
     assert await _answer(fd, ann, channel, "game", "history", game=str(mine[3])) \
         == [summary_text(result)]
+    # ... with its Replay under it (cogs/replay.py answers the button)
+    opened = await (await fd.slash(ann, channel, "game", "history", game=str(mine[3]))).wait(20)
+    (message,) = [m for m in opened.messages if m.ephemeral]
+    assert message.custom_ids() == [f"hkr:1:{mine[3]}"]
     # refusals: another server's game, garbage, a page too far
     assert await _answer(fd, ann, channel, "game", "history", game=str(theirs)) \
         == [say("history.no_such_game", id=theirs)]

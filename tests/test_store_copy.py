@@ -70,7 +70,8 @@ async def _fill(store: Store) -> list[int]:
     playing = await store.save(
         playing, [Event("moved", kind="move"), Event("a secret", to_player(1))],
         expected_version=1, actor_id=HOST, action={"kind": "move", "to": "hall"},
-        ai_turn=True, played=["haunt_7"], undo=UndoWrite(keep=True, summary="Ann moved"))
+        ai_turn=True, played=["haunt_7"], undo=UndoWrite(keep=True, summary="Ann moved"),
+        moves='[{"seat": 0, "action": {"kind": "move", "args": {"to": "hall"}}}]')
     playing.state = {"turn": 2}
     playing = await store.save(  # each save replaces the timers: these are the last
         playing, [Event("paused by a moderator")], expected_version=2, actor_id=HOST,
@@ -127,6 +128,7 @@ async def _seen(store: Store, game_ids: list[int]) -> dict[str, Any]:
             await store.load_game(game), await store.log(game, limit=EVERYTHING),
             await store.log(game, limit=EVERYTHING, public_only=False),
             await store.undelivered(game), await store.undo_points(game),
+            await store.moves(game),
             await store.moderator_log(game), await store.timers_of(game),
             await store.threads_of(game), await store.get_thread(game, "heroes"),
             await store.lobby_message(game), await store.get_live(game),

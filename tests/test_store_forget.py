@@ -30,6 +30,7 @@ KEPT = {
     "events": _OF_GAMES,
     "team_threads": _OF_GAMES,
     "undo_points": _OF_GAMES,
+    "moves": _OF_GAMES,
     "turn_timers": _OF_GAMES,
     "live_messages": _OF_GAMES,
     "bot_notices": _OF_GAMES,
@@ -64,14 +65,15 @@ _GAME_IDS: dict[int, list[int]] = {}  # each server's game ids, as the fixture m
 
 
 async def _a_server_with_everything(store: Store, guild: int, channel: int) -> None:
-    """Two games (one over, one running) with events, an undo point, a timer, a live
-    message and a team thread; settings, played content and a pending departure."""
+    """Two games (one over, one running) with events, their moves, an undo point, a
+    timer, a live message and a team thread; settings, played content and a pending
+    departure."""
     over = await store.create(new_table(channel, guild_id=guild), [Event("hi")], HOST, None)
     over.status = "over"
     result = GameResult(over.id or 0, guild, channel, "cthulhu", 3, "", "Ann won", "{}",
                         "The story", [SeatResult(0, HOST, "Ann", False, "solo", True, 5)])
     await store.save(over, [Event("bye")], expected_version=1, actor_id=HOST, action=None,
-                     result=result)
+                     result=result, moves='[{"seat": 0, "action": {"kind": "win"}}]')
     game = await store.create(new_table(channel, guild_id=guild), [Event("hi")], HOST, None)
     assert game.id is not None
     game.status = "active"
@@ -79,7 +81,7 @@ async def _a_server_with_everything(store: Store, guild: int, channel: int) -> N
                      actor_id=HOST, action={"kind": "move"}, undo=UndoWrite(keep=True,
                                                                           summary="m"),
                      timers=[TimerArm(REMIND_TIMER, 0, HOST, START + 60, START)],
-                     played=["h1"])
+                     played=["h1"], moves='[{"seat": 0, "action": {"kind": "move"}}]')
     await store.set_live(game.id, LiveMessage(message_id=OTHER))
     await store.add_notice(game.id, POSTS_REFUSED, "send_messages")
     await store.set_thread(game.id, "heroes", OTHER + 1)

@@ -15,7 +15,10 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.story import HEROES, HOUSE, SIDES, SOLO, TRAITOR, LogLine, Story
 from bot.games.base import PlayerInfo
-from bot.games.betrayal.content import say as betrayal_say
+from bot.games.betrayal.content import betrayal_line
+from bot.games.betrayal.explore import DISCOVER
+from bot.games.cthulhu.content import cthulhu_line
+from bot.games.evilbelow.content import evil_below_line
 from bot.sessions import Sessions
 from bot.store import OVER, SqliteStore, open_store
 from bot.summary import SUMMARY_KIND, summarise, told
@@ -73,8 +76,17 @@ async def test_the_summary_ends_the_final_post_and_the_result_is_kept(
     game = games.get("cthulhu")
     state = game.load(final.state)
     # it says who won, in the game's own words, and each seat's part
-    story = game.story(state, [LogLine(e.kind, e.audience, e.text) for e in logged[:-1]])
+    story = game.story(state, [LogLine(e.kind, e.audience, e.text, e.seat)
+                               for e in logged[:-1]])
     assert story.outcome in summaries[0].text
+    # each stored event keeps the seat whose move made it, and each player's line counts
+    # the fights that player started
+    fights = [e for e in logged if e.kind == "fight"]
+    assert fights and all(e.seat is not None for e in fights)
+    for seat in range(3):
+        started = sum(1 for e in fights if e.seat == seat)
+        if started:
+            assert cthulhu_line("story.deed_fights", count=started) in story.seats[seat].did
     for seat in final.seats:
         assert seat.name in summaries[0].text
     # the kept result: one row, each seat with its side and whether it won
@@ -133,7 +145,7 @@ def play_ai(kind: str, players: int, seed: int, options: dict | None = None):
     game = games.get(kind)
     state, events = game.setup([PlayerInfo(f"P{n}", True) for n in range(players)], seed,
                                options or {})
-    log = list(events)
+    log = [LogLine(e.kind, e.audience.encode(), e.text) for e in events]
     for _ in range(20_000):
         if game.is_over(state):
             break
@@ -141,12 +153,12 @@ def play_ai(kind: str, players: int, seed: int, options: dict | None = None):
             offer = game.ai_offer(state, seat)
             if offer is not None:
                 state, more = game.apply(state, seat, offer)
-                log += more
+                log += [LogLine(e.kind, e.audience.encode(), e.text, seat) for e in more]
         seat = game.to_act(state)
         state, more = game.apply(state, seat, game.ai_action(state, seat))
-        log += more
+        log += [LogLine(e.kind, e.audience.encode(), e.text, seat) for e in more]
     assert game.is_over(state)
-    return game, state, [LogLine(e.kind, e.audience.encode(), e.text) for e in log]
+    return game, state, log
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -170,6 +182,10 @@ def test_evil_below_story_of_an_ai_game(seed: int) -> None:
     assert {s.won for s in story.seats} == {state.result == "win"}
     names = [s.character for s in story.seats]
     assert len(set(names)) == 3 and all(names)
+    for seat, part in enumerate(story.seats):
+        rescued = sum(1 for line in log if line.kind == "rescue" and line.seat == seat)
+        assert (evil_below_line("story.deed_rescued", count=rescued) in part.did) \
+            == (rescued > 0)
 
 
 @pytest.mark.parametrize(("seed", "options"), [(3, {}), (5, {}), (5, {"expansion": "neibolt"}),
@@ -191,6 +207,10 @@ def test_betrayal_story_of_an_ai_game(seed: int, options: dict) -> None:
     assert len(winners) <= 1  # one side wins, or none
     for seat, part in enumerate(story.seats):
         assert part.character
-        assert (part.did == betrayal_say("story.did_alive",
-                                         cards=len(state.explorers[seat].cards))) \
+        assert part.did.startswith(betrayal_line("story.did_alive",
+                                                 cards=len(state.explorers[seat].cards))) \
             == state.explorers[seat].alive
+        # the rooms this seat's moves found, counted from the log
+        found = sum(1 for line in log if line.kind == DISCOVER and line.seat == seat)
+        assert (betrayal_line("story.deed_rooms", count=found) in part.did) == (found > 0)
+    assert sum(1 for line in log if line.kind == DISCOVER) > 0

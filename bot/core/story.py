@@ -29,6 +29,7 @@ class LogLine:
     kind: str
     audience: str
     text: str
+    seat: int | None = None  # the seat whose move made it (None: the table's own line)
 
 
 @dataclass
@@ -85,3 +86,18 @@ def first_of(log: list[LogLine], kind: str) -> str:
 def count_of(log: list[LogLine], kind: str) -> int:
     """How many public lines of this kind the game told."""
     return sum(1 for line in log if line.kind == kind and line.audience == "public")
+
+
+def deeds_of(log: list[LogLine], seat: int, kind: str) -> int:
+    """How many public lines of this kind this seat's moves made: a player's deeds (rooms
+    found, monsters slain, victims rescued). A game stored before events kept their seat
+    counts none."""
+    return sum(1 for line in log
+               if line.seat == seat and line.kind == kind and line.audience == "public")
+
+
+def with_deeds(did: str, deeds: list[str]) -> str:
+    """A seat's line with its deeds after it ("alive, carrying 2 cards; found 4 rooms,
+    slew 1 monster"), the deeds it has none of left out."""
+    done = ", ".join(d for d in deeds if d)
+    return f"{did}; {done}" if did and done else did or done

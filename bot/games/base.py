@@ -137,6 +137,12 @@ class Game(ABC, Generic[S]):
     def private_view(self, state: S, seat: int) -> str:
         """This seat's secrets as they stand now (what `/secret` shows)."""
 
+    def revealed(self, state: S) -> list[str]:
+        """What a finished game may show of its secrets, as the books are shown at the
+        end: a replay's last picture says it (bot/replay.py). Asked only once the game is
+        over; nothing by default (a game without secrets)."""
+        return []
+
     @abstractmethod
     def status_text(self, state: S) -> str:
         """A short public summary for `/game status`."""

@@ -93,6 +93,9 @@ class Store(Protocol):
     async def load_latest(self, channel_id: int) -> Table | None:
         """The channel's newest game, finished or not (for status and logs)."""
 
+    async def load_last_over(self, channel_id: int) -> Table | None:
+        """The channel's newest finished game (what /game replay shows by default)."""
+
     async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
                      action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
         """Insert a new game (raises GameExists); returns it with its id and version 1.
@@ -104,7 +107,8 @@ class Store(Protocol):
                    envelope: str | None = None, played: Sequence[str] = (),
                    undo: UndoWrite | None = None,
                    timers: Sequence[TimerArm] = (),
-                   result: GameResult | None = None) -> Table:
+                   result: GameResult | None = None,
+                   moves: str | None = None) -> Table:
         """Write the new state and its events in one transaction, or raise StaleVersion.
 
         The events are owed to Discord (the outbox) until `mark_delivered`, unless
@@ -118,10 +122,21 @@ class Store(Protocol):
         turn timers armed for the new version; they replace the game's older timers in
         the same transaction (any save cancels them). `result`: the save that ends a
         game writes its result and seats (/game history, /stats) in the same
-        transaction, its start read from the game's row and its end now."""
+        transaction, its start read from the game's row and its end now. `moves`: the
+        engine's steps the save took (bot/moves.py) as JSON, kept under the new version
+        for replays."""
 
     async def undo_points(self, game_id: int, *, limit: int = 20) -> list[UndoPoint]:
         """The game's undo points, newest first."""
+
+    async def actions(self, game_id: int) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+        """Each save's actor and action as the event log keeps them (version, actor id or
+        None, the action or None), oldest first: a save that logged no event is not
+        there."""
+
+    async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        """The engine's steps of every save of the game (bot/moves.py), oldest first,
+        each with the version it made; none for a game saved before they were kept."""
 
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[LoggedEvent]:
         """What moderators' tools did in this game (one event per save), oldest first."""

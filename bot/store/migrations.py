@@ -198,4 +198,28 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX result_seats_by_user ON result_seats(user_id);
     """,
+    # 13: the engine's steps each save took (bot/moves.py): the setup with its players,
+    # seed and options, each seat's action (the AI's choices too), a seat changing
+    # hands, an undo. The event log keeps only a player's click, so a finished game could
+    # not be played again through the engine for its replay (bot/replay.py). One row per
+    # save that took any, keyed by the version it made.
+    """
+    CREATE TABLE moves (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        version     INTEGER NOT NULL,
+        moves_json  TEXT    NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    """,
+    # 14: each event keeps the seat whose move made it, so the story at a game's end
+    # counts each player's deeds (rooms found, monsters slain, victims rescued).
+    """
+    ALTER TABLE events ADD COLUMN seat INTEGER;
+    """,
+    # 15: each event's line in the table's other languages (issue 25: a zh-TW server or
+    # player), as JSON {language: text}; NULL for a line said in English only. The
+    # English `text` stays the log's own, so /game log and the summaries read as before.
+    """
+    ALTER TABLE events ADD COLUMN texts TEXT;
+    """,
 ]

@@ -166,4 +166,21 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX result_seats_by_user ON result_seats(user_id);
     """,
+    # 6: SQLite's step 13, the engine's steps each save took, for replays (see there).
+    """
+    CREATE TABLE moves (
+        game_id     BIGINT  NOT NULL REFERENCES games(id),
+        version     INTEGER NOT NULL,
+        moves_json  TEXT    NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    """,
+    # 7: SQLite's step 14, the seat whose move made each event.
+    """
+    ALTER TABLE events ADD COLUMN seat INTEGER;
+    """,
+    # 8: SQLite's step 15, each event's line in the table's other languages, JSON or NULL.
+    """
+    ALTER TABLE events ADD COLUMN texts TEXT;
+    """,
 ]

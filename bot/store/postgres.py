@@ -296,6 +296,9 @@ class PostgresStore:
     async def load_latest(self, channel_id: int) -> Table | None:
         return await self._one(Q.LOAD_LATEST, channel_id)
 
+    async def load_last_over(self, channel_id: int) -> Table | None:
+        return await self._one(Q.LOAD_LAST_OVER, channel_id, OVER)
+
     async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
                      action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
         """As SQLite's: the opening events count as delivered."""
@@ -318,7 +321,8 @@ class PostgresStore:
             actor_id: int | None, action: dict[str, Any] | None, delivered: bool = False,
             ai_turn: bool | None = None, envelope: str | None = None,
             played: Sequence[str] = (), undo: R.UndoWrite | None = None,
-            timers: Sequence[R.TimerArm] = (), result: R.GameResult | None = None) -> Table:
+            timers: Sequence[R.TimerArm] = (), result: R.GameResult | None = None,
+            moves: str | None = None) -> Table:
         """As SQLite's (bot/store/base.py says what each argument does), the game's row
         locked first so a racing save in another process waits and then loses."""
         now = time.time()
@@ -343,6 +347,8 @@ class PostgresStore:
             if timers:
                 await conn.executemany(_pg(Q.INSERT_TIMER),
                                        Q.timer_rows(table, expected_version + 1, timers))
+            if moves is not None:
+                await conn.execute(_pg(Q.INSERT_MOVES), game_id, expected_version + 1, moves)
             if table.status == OVER:  # out of undo's reach: its points go with it
                 await conn.execute(_pg(Q.DROP_ALL_UNDO), game_id)
             if result is not None:
@@ -433,6 +439,12 @@ class PostgresStore:
     async def undo_points(self, game_id: int, *, limit: int = UNDO_KEPT) -> list[R.UndoPoint]:
         rows = await self._fetch(Q.UNDO_POINTS.format(envelope="envelope"), game_id, limit)
         return [Q.undo_point_of(r, json.loads(r[1])) for r in rows]
+
+    async def actions(self, game_id: int) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+        return Q.actions_of(await self._fetch(Q.ACTIONS_OF, game_id))
+
+    async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        return Q.moves_of(await self._fetch(Q.MOVES_OF, game_id))
 
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[R.LoggedEvent]:
         rows = await self._fetch(Q.MODERATOR_LOG.format(kind=_ACTION_KIND), game_id, game_id,

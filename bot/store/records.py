@@ -18,10 +18,19 @@ class LoggedEvent:
     audience: str
     text: str
     kind: str = "info"
+    seat: int | None = None  # whose move made it (Event.seat)
+    # The line in the table's other languages (language -> text); empty: English only.
+    texts: dict[str, str] = field(default_factory=dict)
 
     def event(self) -> Event:
-        """The event as the engine said it (what a delivery rebuilds after a crash)."""
-        return Event(self.text, Audience.decode(self.audience), self.kind)
+        """The event as the engine said it (what a delivery rebuilds after a crash), in
+        every language it was said in."""
+        return Event(self.text, Audience.decode(self.audience), self.kind, seat=self.seat,
+                     texts=self.texts)
+
+    def text_in(self, language: str) -> str:
+        """The line in `language`, in English where it was not said in that one."""
+        return self.texts.get(language, self.text)
 
 
 @dataclass(frozen=True)

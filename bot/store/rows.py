@@ -29,7 +29,7 @@ from bot.table_record import UNDO_KEPT, Table
 # backend reads it (SQLite decodes it through a converter, PostgreSQL as plain text).
 GAME_COLUMNS = ("id, channel_id, guild_id, kind, status, version, {envelope},"
                 " last_seq, delivered_seq")
-EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind"
+EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind, seat, texts"
 TIMER_COLUMNS = "game_id, kind, version, channel_id, seat, user_id, due_at, armed_at"
 LIVE_COLUMNS = ("message_id, chapter, turn, board_hash, lines_json, delivery, extras,"
                 " ping_id, ping_user")
@@ -37,6 +37,8 @@ LIVE_COLUMNS = ("message_id, chapter, turn, board_hash, lines_json, delivery, ex
 LOAD_OPEN = "SELECT {columns} FROM games WHERE channel_id = ? AND status != ?"
 LOAD_GAME = "SELECT {columns} FROM games WHERE id = ?"
 LOAD_LATEST = "SELECT {columns} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
+LOAD_LAST_OVER = ("SELECT {columns} FROM games WHERE channel_id = ? AND status = ?"
+                  " ORDER BY id DESC LIMIT 1")
 LIST_OPEN = "SELECT {columns} FROM games WHERE status != ?"
 # The LIKE on the id's digits (a Discord id has 17 or more, so few rows match by chance,
 # however the JSON is spaced) only narrows the rows; the seats decide.
@@ -52,7 +54,7 @@ SAVE_GAME = ("UPDATE games SET status = ?, state_json = ?, version = version + 1
              "                 THEN last_seq + ? ELSE delivered_seq END"
              " WHERE id = ? AND version = ? RETURNING last_seq, delivered_seq")
 INSERT_EVENT = ("INSERT INTO events (game_id, seq, version, ts, actor_id, action_json,"
-                " audience, text, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                " audience, text, kind, seat, texts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 SETTLE_AI_TURN = ("UPDATE games SET ai_turn = ? WHERE id = ? AND version = ?"
                   " AND ai_turn IS NULL")
 COUNT_GAMES = "SELECT COUNT(*) FROM games"
@@ -113,6 +115,14 @@ DROP_FINISHED_UNDO = ("DELETE FROM undo_points WHERE game_id IN"
 # Only the newest UNDO_KEPT points stay.
 TRIM_UNDO = ("DELETE FROM undo_points WHERE game_id = ? AND version <= (SELECT version"
              " FROM undo_points WHERE game_id = ? ORDER BY version DESC LIMIT 1 OFFSET ?)")
+
+# The engine's steps of a save (bot/moves.py), and all of a game's, oldest first.
+INSERT_MOVES = "INSERT INTO moves (game_id, version, moves_json) VALUES (?, ?, ?)"
+MOVES_OF = "SELECT version, moves_json FROM moves WHERE game_id = ? ORDER BY version"
+# Each save's actor and action as the log keeps them (every event of a save carries
+# both): how a game saved before moves were kept is played again (bot/replay.py).
+ACTIONS_OF = ("SELECT version, MAX(actor_id), MAX(action_json) FROM events WHERE game_id = ?"
+              " GROUP BY version ORDER BY version")
 
 GUILD_SETTINGS = "SELECT settings_json FROM guild_settings WHERE guild_id = ?"
 SET_GUILD_SETTINGS = (
@@ -186,9 +196,22 @@ def undo_point_of(row: Sequence[Any], envelope: dict[str, Any]) -> UndoPoint:
     return UndoPoint(int(row[0]), envelope, row[2], str(row[3]))
 
 
+def moves_of(rows: Sequence[Sequence[Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
+    """Move rows (MOVES_OF) as (version, the moves that save took), oldest first."""
+    return [(int(row[0]), list(json.loads(row[1]))) for row in rows]
+
+
+def actions_of(rows: Sequence[Sequence[Any]]
+               ) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+    """Action rows (ACTIONS_OF) as (version, actor, action), oldest first."""
+    return [(int(row[0]), None if row[1] is None else int(row[1]),
+             None if row[2] is None else dict(json.loads(row[2]))) for row in rows]
+
+
 def logged(rows: Sequence[Sequence[Any]], *, newest_first: bool = False) -> list[LoggedEvent]:
     """Event rows (EVENT_COLUMNS) as logged events, oldest first."""
-    events = [LoggedEvent(*row) for row in rows]
+    events = [LoggedEvent(*row[:8], texts=json.loads(row[8]) if row[8] else {})
+              for row in rows]
     return events[::-1] if newest_first else events
 
 
@@ -211,7 +234,8 @@ def event_rows(game_id: int, events: Sequence[Event], first_seq: int, version: i
                now: float) -> list[tuple[Any, ...]]:
     action_json = json.dumps(action) if action is not None else None
     return [(game_id, first_seq + n, version, now, actor_id, action_json,
-             event.audience.encode(), event.text, event.kind)
+             event.audience.encode(), event.text, event.kind, event.seat,
+             json.dumps(dict(event.texts), ensure_ascii=False) if event.texts else None)
             for n, event in enumerate(events)]
 
 
@@ -247,6 +271,7 @@ COPIED_TABLES: dict[str, str] = {
     "played_content": "guild_id, kind, content_key",
     "guild_settings": "guild_id",
     "undo_points": "game_id, version",
+    "moves": "game_id, version",
     "turn_timers": "game_id, kind",
     "live_messages": "game_id",
     "bot_notices": "game_id, ts, kind",
@@ -267,6 +292,7 @@ FORGET_GUILD = (
     f"DELETE FROM events WHERE {_OF_GUILD}",
     f"DELETE FROM team_threads WHERE {_OF_GUILD}",
     f"DELETE FROM undo_points WHERE {_OF_GUILD}",
+    f"DELETE FROM moves WHERE {_OF_GUILD}",
     f"DELETE FROM turn_timers WHERE {_OF_GUILD}",
     f"DELETE FROM live_messages WHERE {_OF_GUILD}",
     f"DELETE FROM bot_notices WHERE {_OF_GUILD}",
@@ -333,7 +359,7 @@ COUNT_EXPIRED = ("SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'ov
                  " AND updated_at < ?")
 SWEEP_GAMES = (
     *(f"DELETE FROM {table} WHERE {_EXPIRED}" for table in (
-        "events", "team_threads", "undo_points", "turn_timers", "live_messages",
+        "events", "team_threads", "undo_points", "moves", "turn_timers", "live_messages",
         "bot_notices", "result_seats", "game_results")),
     "DELETE FROM games WHERE guild_id = ? AND status = 'over' AND updated_at < ?",
 )

@@ -224,6 +224,9 @@ class SqliteStore:
     async def load_latest(self, channel_id: int) -> Table | None:
         return await self._one(Q.LOAD_LATEST, (channel_id,))
 
+    async def load_last_over(self, channel_id: int) -> Table | None:
+        return await self._one(Q.LOAD_LAST_OVER, (channel_id, OVER))
+
     async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
                      action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
         """The lobby's first events are answered by the interaction that opened it, so
@@ -250,7 +253,8 @@ class SqliteStore:
                    envelope: str | None = None, played: Sequence[str] = (),
                    undo: UndoWrite | None = None,
                    timers: Sequence[TimerArm] = (),
-                   result: GameResult | None = None) -> Table:
+                   result: GameResult | None = None,
+                   moves: str | None = None) -> Table:
         """The new state, its events and the outbox cursor in one transaction.
 
         `delivered` says the events need no delivery (a lobby change the interaction
@@ -282,6 +286,8 @@ class SqliteStore:
             if table.guild_id is not None:
                 _record_played(db, table.guild_id, table.kind, played, now)
             _replace_timers(db, table, expected_version + 1, timers)
+            if moves is not None:
+                db.execute(Q.INSERT_MOVES, (table.id, expected_version + 1, moves))
             if table.status == OVER:  # out of undo's reach: its points go with it
                 db.execute(Q.DROP_ALL_UNDO, (table.id,))
             if result is not None:
@@ -404,6 +410,12 @@ class SqliteStore:
         rows = await self._read(Q.UNDO_POINTS.format(envelope='envelope AS "e [envelope]"'),
                                 (game_id, limit))
         return [Q.undo_point_of(r, r[1]) for r in rows]
+
+    async def actions(self, game_id: int) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+        return Q.actions_of(list(await self._read(Q.ACTIONS_OF, (game_id,))))
+
+    async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        return Q.moves_of(list(await self._read(Q.MOVES_OF, (game_id,))))
 
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[LoggedEvent]:
         """The first public event of each save made by a moderator's tool (gm.* and

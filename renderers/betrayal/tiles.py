@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.games.betrayal.view import MapView, TileView
+from bot.games.betrayal.pictures import MapView, TileView
 from renderers import budgets
 from renderers.betrayal.fonts import PILL_TEXT
 from renderers.betrayal.glyphs import _paste_glyph

@@ -11,7 +11,7 @@ Webs or Debris it tries to break free (and frees others held where it stands); w
 the only way on is across a split room it makes the crossing roll, if it could pass
 it; with no room to explore in reach it takes the Revolving Wall's switch or rides
 the Mystic Elevator. Together these keep AI-only games from running for ever
-(tests/test_betrayal_engine_ai.py); haunt.stalled is the last safety net.
+(tests/test_betrayal_engine_ai.py); haunt_roll.stalled is the last safety net.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from bot.games.betrayal.state import BetrayalState
 SAFE_USES: frozenset[str] = frozenset({"puzzle_box", "mystic_coin", "healing_salve",
                                        "smelling_salts", "medical_kit"})
 SAFE_ACTS: tuple[str, ...] = ("vault", "closet_door")
-HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a.Held
+HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a_to_l.Held
 
 
 def choose_action(state: BetrayalState, seat: int) -> Action:

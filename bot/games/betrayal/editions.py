@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.games.betrayal import content, loading
+from bot.games.betrayal.pictures import TrackView
 from bot.games.betrayal.state import BetrayalState, Frame
-from bot.games.betrayal.view import TrackView
 
 if TYPE_CHECKING:
     from bot.games.betrayal.context import Ctx
@@ -39,7 +39,7 @@ class Edition:
     def story(self) -> str:
         """The story read out as the game opens: the box's own (an expansion sets its
         own stage, seed 000's COME HOME TO EVIL card); by default the classic game's."""
-        return content.say("events.intro")
+        return content.betrayal_line("events.intro")
 
     def rooms(self, c: content.Content) -> list[str]:
         """The room tiles of the stack (before the shuffle)."""

@@ -38,7 +38,7 @@ PACKAGE = "bot.games.betrayal"
 GAMES_PACKAGE = "bot.games"
 EDITION_MODULE = "edition"  # a games package that brings a Betrayal edition holds this
 CARD_FAMILIES = f"{PACKAGE}.cards"
-ENGINE_STEPS = (f"{PACKAGE}.decks", f"{PACKAGE}.haunt", f"{PACKAGE}.haunting.house")
+ENGINE_STEPS = (f"{PACKAGE}.decks", f"{PACKAGE}.haunt_roll", f"{PACKAGE}.haunting.house")
 HAUNTS = f"{PACKAGE}.haunting.plugins"
 STAGES = ("card families", "engine steps", "classic haunts", "editions")
 

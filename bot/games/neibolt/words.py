@@ -14,7 +14,7 @@ FOLDER = DATA / "neibolt"
 BOOK = TextBook(FOLDER / "texts.yaml")
 
 
-def say(key: str, **kw: Any) -> str:
+def neibolt_line(key: str, **kw: Any) -> str:
     return BOOK.say(key, **kw)
 
 
@@ -30,4 +30,4 @@ def rules_titles() -> dict[str, str]:
 
 def tell(ctx: Ctx, key: str, kind: str = "info", audience: Audience = PUBLIC,
          data: dict[str, Any] | None = None, **kw: Any) -> None:
-    ctx.events.append(Event(say(key, **kw), audience, kind, data or {}))
+    ctx.events.append(Event(neibolt_line(key, **kw), audience, kind, data or {}))

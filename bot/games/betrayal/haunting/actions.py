@@ -13,7 +13,7 @@ from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, flow, monsters
 from bot.games.betrayal.haunting.parts import TurnHooks
-from bot.games.betrayal.haunting.words import say
+from bot.games.betrayal.haunting.words import haunt_line
 from bot.games.betrayal.state import MONSTERS, BetrayalState
 
 ATTACK = "attack"
@@ -54,7 +54,7 @@ def perform_monsters(ctx: Ctx, action: Action) -> None:
 def attack_refusal(state: BetrayalState, seat: int) -> str:
     """Why this attack is not allowed, as a player should read it."""
     if not flow.is_haunt(state):
-        return say("errors.no_attack_yet")
+        return haunt_line("errors.no_attack_yet")
     if state.turn.flags.get(combat.ATTACKED):
-        return say("errors.attacked")
-    return say("errors.bad_attack")
+        return haunt_line("errors.attacked")
+    return haunt_line("errors.bad_attack")

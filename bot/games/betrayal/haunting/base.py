@@ -43,6 +43,7 @@ from bot.core.events import PUBLIC, Audience, Event
 from bot.games.betrayal import content
 from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.haunting.parts import BoardHooks
+from bot.locales import per_language
 from bot.paths import DATA
 from bot.texts import fill
 
@@ -108,7 +109,7 @@ class HauntData:
     last_round: LastRound | None = None
 
 
-@cache
+@per_language
 def load_data(key: str) -> HauntData:
     raw = yaml_files.read(haunt_file(key)) or {}
     monsters = {k: MonsterKind(k, str(m["name"]), {t: int(v) for t, v in m["traits"].items()},
@@ -186,8 +187,8 @@ class HauntPlugin:
         if found is None or found.round < 1 or not self.data_known():
             return []
         limit = self.last_round(state)
-        line = content.say("views.progress_round_of", round=found.round, last=limit) \
-            if limit else content.say("views.progress_round", round=found.round)
+        line = content.betrayal_line("views.progress_round_of", round=found.round, last=limit) \
+            if limit else content.betrayal_line("views.progress_round", round=found.round)
         return [self.data.name, line, *self.counters(state)]
 
     def counters(self, state: BetrayalState) -> list[str]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content, hooks, items, traits
-from bot.games.betrayal.cards import resumer
+from bot.games.betrayal.cards import SightPassive, resumer
 from bot.games.betrayal.cards.attacks import (
     WEAPON_COSTS,
     ask_weapon,
@@ -33,10 +33,13 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.haunting.parts import CombatHooks
-from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.house import DIRS, opposite, through_door
 from bot.games.betrayal.rolls import MAX_DICE
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
+
+# The kind of the line that tells a monster is slain: the story counts each seat's by it.
+SLAIN = "slain"
 
 ATTACKED = "attacked"  # turn flag: this explorer has made its attack this turn
 
@@ -90,7 +93,7 @@ def attack_traits(state: BetrayalState, seat: int) -> set[str]:
 def sight_half(state: BetrayalState, tile_id: int, door: str) -> str | None:
     """The side of this room that line of sight through `door` reaches (a room split
     for the eye: Passive.sight_half); None: the whole room, as in seed 003."""
-    for passive, ref in hooks.of_tile(state, tile_id):
+    for passive, ref in hooks.of_tile(state, tile_id, SightPassive):
         half = passive.sight_half(state, tile_id, door, ref)
         if half is not None:
             return half
@@ -98,7 +101,8 @@ def sight_half(state: BetrayalState, tile_id: int, door: str) -> str | None:
 
 
 def stops_sight(state: BetrayalState, tile_id: int) -> bool:
-    return any(p.stops_sight(state, tile_id, ref) for p, ref in hooks.of_tile(state, tile_id))
+    return any(p.stops_sight(state, tile_id, ref)
+               for p, ref in hooks.of_tile(state, tile_id, SightPassive))
 
 
 def looks_out(state: BetrayalState, tile_id: int, side: str | None, door: str) -> bool:
@@ -221,11 +225,12 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
 
 def label(state: BetrayalState, seat: int, choice: AttackChoice) -> str:
     dice = attack_dice(state, seat, choice.trait, choice.weapon)
-    weapon = say("labels.with_weapon", card=content.card(choice.weapon).name) \
+    weapon = haunt_line("labels.with_weapon", card=content.card(choice.weapon).name) \
         if choice.weapon else ""
     key = "labels.shoot" if choice.ranged else "labels.attack"
-    return say(key, target=target_name(state, choice.target), trait=choice.trait.capitalize(),
-               dice=dice, weapon=weapon)
+    return haunt_line(key, target=target_name(state, choice.target),
+                      trait=choice.trait.capitalize(),
+                      dice=dice, weapon=weapon)
 
 
 def start(ctx: Ctx, seat: int, choice: AttackChoice) -> None:
@@ -251,7 +256,7 @@ def _strike_monster(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     trait, weapon = str(arg["trait"]), str(arg.get("weapon", ""))
     count = attack_dice(state, seat, trait, weapon)
-    with_weapon = say("labels.with_weapon", card=content.card(weapon).name) if weapon else ""
+    with_weapon = haunt_line("labels.with_weapon", card=content.card(weapon).name) if weapon else ""
     tell(ctx, "events.attack_monster", kind="attack", who=ctx.who(seat),
          monster=monster_name(state, monster), trait=trait.capitalize(), dice=count,
          weapon=with_weapon, data={"attacker": seat, "monster": monster.id, "trait": trait})
@@ -319,7 +324,7 @@ def stun(ctx: Ctx, monster: Monster) -> None:
 def kill_monster(ctx: Ctx, monster: Monster) -> None:
     name = monster_name(ctx.state, monster)
     monster.alive = False
-    tell(ctx, "events.monster_killed", kind="monster", monster=name,
+    tell(ctx, "events.monster_killed", kind=SLAIN, monster=name,
          data={"monster": monster.id})
 
 

@@ -11,7 +11,7 @@ from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.parts import TurnHooks
-from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.state import BetrayalState
 
 # Steps that only put a card where it belongs once it has been read: they still run
@@ -52,5 +52,5 @@ def die(ctx: Ctx, seat: int) -> None:
 
 
 def tell_cards(names: str) -> str:
-    return say("events.death_cards", cards=names) if names else ""
+    return haunt_line("events.death_cards", cards=names) if names else ""
 

@@ -18,7 +18,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, death, monsters, sides
 from bot.games.betrayal.haunting.parts import BoardHooks, HouseHooks, TurnHooks
-from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import HAUNT, HEROES, MONSTERS, TRAITOR, BetrayalState, Frame, Turn
 from bot.texts import fill
@@ -32,7 +32,7 @@ def book_text(state: BetrayalState, side: str) -> str:
     """One side's book, as its readers see it."""
     plugin = base.for_state(state)
     book = plugin.data.books.get(side, {})
-    title = say(f"books.title_{side}", name=plugin.data.name)
+    title = haunt_line(f"books.title_{side}", name=plugin.data.name)
     parts = [f"**{title}**"]
     for part in base.BOOK_PARTS:
         if part == "ending":
@@ -43,7 +43,7 @@ def book_text(state: BetrayalState, side: str) -> str:
         if isinstance(text, list):
             text = "\n".join(f"• {line}" for line in text)
         text = fill(str(text).strip(), **{n: plugin.value(state, n) for n in plugin.data.values})
-        parts.append(f"__{say(f'books.{part}')}__\n{text}")
+        parts.append(f"__{haunt_line(f'books.{part}')}__\n{text}")
     return "\n\n".join(parts)
 
 
@@ -248,7 +248,7 @@ def settle(ctx: Ctx) -> None:
         return
     result = base.for_state(state).winner(state)
     if result is None and not sides.heroes(state):
-        result = (sides.EVIL, say("reasons.heroes_dead"))
+        result = (sides.EVIL, haunt_line("reasons.heroes_dead"))
     if result is not None:
         finish(ctx, *result)
 
@@ -293,7 +293,8 @@ def finish(ctx: Ctx, side: str, reason: str) -> None:
         return  # its one book was read by all from the start
     for book_side in (sides.EVIL, sides.HERO):
         if book_side in plugin.data.books:
-            ctx.events.append(_plain(say("books.now_public") + "\n" + book_text(state, book_side),
+            ctx.events.append(_plain(haunt_line("books.now_public") + "\n" + book_text(state,
+                                                                                       book_side),
                                      kind="book"))
 
 

@@ -21,7 +21,7 @@ from bot.games.betrayal import content, links
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, sides
 from bot.games.betrayal.haunting.parts import CombatHooks
-from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.links import house_links, walkable
 from bot.games.betrayal.state import BetrayalState, Monster
 
@@ -127,14 +127,14 @@ def legal(state: BetrayalState) -> list[tuple[Action, str]]:
         if can_step(state, monster):
             for target in _with_climbs(monster.tile, walkable(state, monster.tile), climbs):
                 found.append((Action(M_MOVE, {"m": monster.id, "to": target}),
-                              say("labels.monster_move", monster=name,
-                                  room=content.room(state.tiles[target].room).name)))
+                              haunt_line("labels.monster_move", monster=name,
+                                         room=content.room(state.tiles[target].room).name)))
         if not monster.attacked and not monster.skip and not monster.stunned:
             for seat in targets(state, monster):
                 found.append((Action(M_ATTACK, {"m": monster.id, "target": seat}),
-                              say("labels.monster_attack", monster=name,
-                                  who=content.explorer(state.explorers[seat].key).name)))
-    found.append((Action(M_END), say("labels.monsters_done")))
+                              haunt_line("labels.monster_attack", monster=name,
+                                         who=content.explorer(state.explorers[seat].key).name)))
+    found.append((Action(M_END), haunt_line("labels.monsters_done")))
     return found
 
 
@@ -164,7 +164,7 @@ def perform(ctx: Ctx, action: Action) -> bool:
         assert state.haunt is not None
         words = {"monster": combat.monster_name(state, monster),
                  "source": ctx.room_name(source), "target": ctx.room_name(monster.tile)}
-        state.haunt.moved.append(say("events.monster_moves", **words))
+        state.haunt.moved.append(haunt_line("events.monster_moves", **words))
         if state.haunt.traitor is not None:  # the house's own moves reach all in one line
             tell(ctx, "events.monster_moves", kind="move",
                  audience=to_player(state.haunt.traitor),

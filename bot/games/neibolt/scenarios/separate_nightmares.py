@@ -521,7 +521,7 @@ def _through(ctx: Ctx, frame: Frame, arg: Any) -> None:
         _join(ctx, frame.seat, spots[0])
         return
     labels = [p.text("join_label", room=ctx.room_name(s["tile"]),
-                     dir=content.say(f"dirs.{opposite(s['dir'])}"),
+                     dir=content.betrayal_line(f"dirs.{opposite(s['dir'])}"),
                      house=ctx.room_name(s["house"])) for s in spots]
     pause(ctx, frame, {"_sn_join": {"spots": spots}}, JOIN_PICK,
           p.text("join_prompt", who=ctx.who(frame.seat)), labels, seat=traitor)

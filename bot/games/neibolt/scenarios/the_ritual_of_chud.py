@@ -43,8 +43,9 @@ from bot.games.betrayal.plugin_api import (
     Monster,
     MovementHooks,
     Offer,
-    Passive,
+    RollPassive,
     TurnHooks,
+    TurnPassive,
     combat,
     content,
     explorer_name,
@@ -584,7 +585,7 @@ def _push_to(ctx: Ctx, found: Monster, tile: int) -> None:
 
 
 @passive(EVENT_FLAG)
-class EventRoomDice(Passive):
+class EventRoomDice(RollPassive, TurnPassive):
     """The discoverer of an event room: the event's rolls ignore their highest die,
     for the rest of the turn."""
 

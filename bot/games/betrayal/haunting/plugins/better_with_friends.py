@@ -202,7 +202,7 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
             self.say(ctx, "rises", rooms=", ".join(ctx.room_name(t) for t in taken))
         for floor in dict.fromkeys(state.tiles[t].floor for t in taken):
             if floor not in floors_before:
-                self.say(ctx, "rises_floor", floor=content.say(f"floors.{floor}"))
+                self.say(ctx, "rises_floor", floor=content.betrayal_line(f"floors.{floor}"))
 
     # ---------------------------------------------------------------- actions
 

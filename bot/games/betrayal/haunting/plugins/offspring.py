@@ -24,8 +24,8 @@ from bot.games.betrayal.plugin_api import (
     Frame,
     HauntPlugin,
     Offer,
-    Passive,
     TurnHooks,
+    TurnPassive,
     explore,
     flow,
     monsters,
@@ -230,7 +230,7 @@ def _running(state: BetrayalState) -> bool:
 
 
 @passive(SPORES_FLAG)
-class Spores(Passive):
+class Spores(TurnPassive):
     """A hero's lungs: hurt on walking into spores (once a turn) and on ending a turn
     among them. Attached by the flag the setup gives every hero."""
 

@@ -345,7 +345,7 @@ def _bride_chapel_said(ctx: Ctx, frame: Frame, arg: Any) -> None:
     tile = ctx.state.tile_of(CHAPEL)
     if tile is not None:
         TheGhostBride().say(ctx, "chapel_placed",
-                            floor=content.say(f"floors.{ctx.state.tiles[tile].floor}"))
+                            floor=content.betrayal_line(f"floors.{ctx.state.tiles[tile].floor}"))
 
 
 @step("_bride_rite")

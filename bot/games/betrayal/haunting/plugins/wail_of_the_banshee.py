@@ -101,7 +101,7 @@ class WailOfTheBanshee(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
             return
         floor = state.tiles[banshee.tile].floor
         target = self.value(state, "wail")
-        self.say(ctx, "wail", floor=content.say(f"floors.{floor}"), target=target)
+        self.say(ctx, "wail", floor=content.betrayal_line(f"floors.{floor}"), target=target)
         for seat in sides.heroes(state):
             if state.tiles[state.explorers[seat].tile].floor != floor:
                 continue
