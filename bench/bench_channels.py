@@ -81,8 +81,8 @@ from bot.client import SWITCH_SECONDS
 from bot.core.actions import Action
 from bot.core.seats import Seat
 from bot.games.betrayal import GAME as BETRAYAL
-from bot.games.betrayal import editions, haunt
-from bot.games.evil_below import GAME as EVIL_BELOW
+from bot.games.betrayal import editions, haunt_roll
+from bot.games.evilbelow import GAME as EVIL_BELOW
 from bot.live_message import step
 from bot.metrics import Recorder
 from bot.sessions import Post, Sessions
@@ -114,7 +114,7 @@ def own_state(game: str, seed: int) -> dict[str, Any] | None:
     tiles = rng.randint(12, 47) if game == "exploring" else rng.randint(25, 47)
     state = explored(PLAYERS, seed, tiles, edition=edition)
     if game != "exploring":
-        keys = sorted(k for k, h in haunt.haunts().items()
+        keys = sorted(k for k, h in haunt_roll.haunts().items()
                       if (h.edition or editions.DEFAULT) == edition)
         state = answer_pending(begin(state, keys[seed % len(keys)])[0])
     return BETRAYAL.dump(state)
@@ -155,7 +155,7 @@ def quiet_haunt(game: str) -> ExitStack:
     growing and no channel leaves exploring for the haunt."""
     stack = ExitStack()
     if game == "exploring":
-        stack.enter_context(mock.patch.object(haunt, "starts", lambda total, omens: False))
+        stack.enter_context(mock.patch.object(haunt_roll, "starts", lambda total, omens: False))
     return stack
 
 

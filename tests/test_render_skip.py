@@ -14,7 +14,7 @@ import pytest
 import renderers
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME as BETRAYAL
-from bot.games.betrayal.views import map_view
+from bot.games.betrayal.shown import map_view
 from bot.games.cthulhu import GAME as CTHULHU
 from renderers import betrayal, canvas, evilbelow
 from renderers.betrayal import alt_text as betrayal_alt
