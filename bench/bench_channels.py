@@ -43,7 +43,24 @@ Then every channel at once (--together rounds): each round every channel clicks
 lag: p99, max); actions/s. The load average is printed at the start and the end of each
 game: the machine is shared, read the ratios.
 
-Recorded on the shared 2-core box; see the end of this docstring.
+Recorded on the shared 2-core box (issue 23), load average 5-9 from other work, two runs
+at each size (before the merge of the Chinese face): an action's mean and p50 over the
+whole-encode floor, the loop's lag p99 / max with every channel at once (idle loop p99):
+
+    50 ch     cthulhu      exploring    haunt        neibolt      evilbelow
+    run 1     2.36 2.39x   3.12 3.34x   3.48 3.93x   4.01 4.36x   2.55 2.90x
+    run 2     2.20 2.79x   2.78 3.10x   3.54 4.01x   2.74 2.95x   2.91 2.53x
+    lag 1     21 / 27 (10) 33 / 40 (12) 13 / 31 (4)  34 / 69 (14) 35 / 112 (8)
+    lag 2     10 / 10 (4)  27 / 44 (7)  11 / 45 (14) 19 / 19 (10) 17 / 21 (5)
+    200 ch
+    run 1     2.76 4.56x   3.90 5.02x   5.21 6.71x   4.15 5.02x   2.41 2.67x
+    run 2     2.88 3.14x   3.57 4.80x   4.05 5.49x   3.91 4.72x   3.28 4.11x
+    lag 1     34 / 98 (11) 37 / 197 (9) 19 / 198 (8) 34 / 235 (11) 15 / 47 (4)
+    lag 2     44 / 152 (12) 19 / 151 (4) 14 / 112 (4) 22 / 230 (4) 25 / 63 (3)
+
+The board is 20-45 % of an action; the rest is six store calls (3-6 ms), the rules (1-6
+ms) and the plan's prompt (1-4 ms). Each longest lag at 200 channels is a full pass of
+the cyclic collector over ~95,000 objects the waiting actions hold (60-150 ms of CPU).
 """
 
 from __future__ import annotations
