@@ -117,3 +117,10 @@ async def logged_summary(store: Store, game_id: int) -> LoggedEvent | None:
     languages (`text_in`); None for a game that has none, or whose log was let go."""
     entries = await store.log(game_id, limit=SUMMARY_SEARCH)
     return next((e for e in entries if e.kind == SUMMARY_KIND), None)
+
+
+def outcome_line(summary: str) -> str:
+    """Who won and how, read back from a summary `told` wrote (its second line): the
+    line in the language the summary was told in, where the stored result has English."""
+    lines = summary.splitlines()
+    return lines[1] if len(lines) > 1 else ""

@@ -16,14 +16,17 @@ from pathlib import Path
 import pytest
 
 from bot import table as T
+from bot.guild_settings import GuildSettings
 from bot.locales import CHINESE, ENGLISH, speaking
 from bot.paths import DATA
-from bot.store import OVER, LoggedEvent
+from bot.store import OVER, REMIND_TIMER, LoggedEvent
 from bot.summary import SUMMARY_KIND, log_lines, logged_summary
 from cogs.history import summary_text
 from tests.conftest import BotFactory
+from tests.e2e_helpers import latest_turn, play_by_click, to_move
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.helpers.pseudo_mirror import MARK, marked
+from tests.test_e2e_timers import fall_due
 
 MOVES = 500  # a Cthulhu game of two ends well within this
 
@@ -109,3 +112,99 @@ async def test_log_history_and_the_story_read_in_each_readers_language(
     assert MARK not in english_page and told.text.splitlines()[0] in english_page
     body = chinese_page.splitlines()[1:]  # under the page's own line
     assert body and all(MARK in line for line in body if line.strip()), chinese_page
+
+
+async def _ended(fd: FakeDiscord, channel: int, host: FakeUser, guest: FakeUser) -> None:
+    await (await fd.slash(host, channel, "game", "new", game="cthulhu", seed=5)).wait()
+    await (await fd.slash(guest, channel, "game", "join")).wait()
+    await (await fd.slash(host, channel, "game", "start")).wait()
+    await (await fd.slash(host, channel, "game", "end")).wait()
+
+
+async def test_a_replay_and_play_again_are_public_in_the_servers_language_not_the_clickers(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory, chinese: None) -> None:
+    """An English server, a Chinese player asking: the replay's progress line and its
+    post, and the new lobby's invite, are public, so English; a refusal stays theirs."""
+    channel = fd.add_channel("haunted")
+    ann = fd.add_user("ann", locale="en-US")
+    bo = fd.add_user("bo", locale="zh-TW")
+    await start_hauntkeeper()
+    await _ended(fd, channel, ann, bo)
+    end = latest_turn(fd, channel)
+
+    asked = await (await fd.slash(bo, channel, "game", "replay")).wait(settle=False)
+    assert asked.response is not None and not asked.response.ephemeral
+    first = asked.response.history[0]["content"] if asked.response.history \
+        else asked.response.content
+    assert MARK not in first
+    await fd.wait_until(lambda: fd.message(asked.response.id).attachments, timeout=60.0,
+                        what="the replay's image")
+    await fd.settle()
+    shown = fd.message(asked.response.id)
+    assert shown.content and MARK not in shown.content
+    assert MARK not in (shown.descriptions[0] or "")  # its alt text too
+    refused = await (await fd.slash(bo, fd.add_channel("quiet"), "game", "replay")).wait()
+    assert refused.ephemeral_texts() and all(MARK in t for t in refused.ephemeral_texts())
+
+    clicked = await (await fd.click(bo, end, next(c for c in end.custom_ids()
+                                                  if "table.again" in c))).wait()
+    lobby = clicked.response
+    assert lobby is not None and not lobby.ephemeral and lobby.embeds
+    assert MARK not in lobby.text and f"<@{ann.id}>" in lobby.text
+
+
+async def test_a_turn_reminder_is_said_in_the_servers_language(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory, chinese: None) -> None:
+    """A Chinese server: the timer's reminder pings the player in the channel, a public
+    line, so in Chinese, though the timer fires outside any interaction."""
+    fd.guilds[fd.guild_id].locale = "zh-TW"
+    channel = fd.add_channel("timed")
+    ann = fd.add_user("ann", locale="en-US")
+    bo = fd.add_user("bo", locale="en-US")
+    bot = await start_hauntkeeper()
+    await bot.store.set_guild_settings(fd.guild_id, GuildSettings(remind_minutes=1).to_dict())
+    bot.sessions.settings.forget(fd.guild_id)
+    await (await fd.slash(ann, channel, "game", "new", game="cthulhu", seed=21)).wait()
+    await (await fd.slash(bo, channel, "game", "join")).wait()
+    await (await fd.slash(ann, channel, "game", "start")).wait()
+    await fd.settle()
+    before = {m.id for m in fd.channel_messages(channel)}
+    await fall_due(bot, REMIND_TIMER)
+    bot.timers.wake()
+    await fd.wait_until(lambda: any(m.id not in before and m.pinged
+                                    for m in fd.channel_messages(channel)),
+                        timeout=10.0, what="the reminder")
+    [reminder] = [m for m in fd.channel_messages(channel) if m.id not in before and m.pinged]
+    lines = reminder.text.splitlines()
+    assert len(lines) == 2 and all(MARK in line for line in lines), reminder.text
+
+
+async def test_a_server_that_changes_its_language_mid_game_reads_the_next_post_in_it(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory, chinese: None) -> None:
+    """English until a moderator sets `/gm settings language:` to Chinese; the next move's
+    post, and the live message's edit, are in Chinese; the players' own stay theirs."""
+    channel = fd.add_channel("haunted")
+    ann = fd.add_user("ann", locale="en-US")
+    bo = fd.add_user("bo", locale="en-US")
+    mod = fd.add_user("mod", manage_channels=True)
+    await start_hauntkeeper()
+    await (await fd.slash(ann, channel, "game", "new", game="cthulhu", seed=4)).wait()
+    await (await fd.slash(bo, channel, "game", "join")).wait()
+    await (await fd.slash(ann, channel, "game", "start")).wait()
+    users = {ann.id: ann, bo.id: bo}
+    live = latest_turn(fd, channel)
+    assert MARK not in live.text
+    rng = random.Random(3)
+    await play_by_click(fd, users[to_move(live) or 0], live, rng)
+    assert MARK not in latest_turn(fd, channel).text
+
+    saved = await (await fd.slash(mod, channel, "gm", "settings", language="zh-TW")).wait()
+    assert saved.ephemeral_texts() and MARK not in saved.ephemeral_texts()[0]  # mod's own
+    message = latest_turn(fd, channel)
+    await play_by_click(fd, users[to_move(message) or 0], message, rng)
+    after = latest_turn(fd, channel)
+    assert MARK in after.text
+    if after.id == message.id:  # the live message was edited in place: its new words
+        assert MARK in fd.message(message.id).text
+    for user in users.values():  # the DMs are still each player's own: English
+        assert all(MARK not in m.text for m in fd.dms(user))
