@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from bot import games
 from bot.games.cthulhu import layouts
 from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.rules import ordinal
 from bot.locales import CHINESE, ENGLISH, speaking
 from bot.texts import TABLE, and_list, listed, say
+from renderers.cjk import needs_cjk
 
 
 @pytest.mark.parametrize("language", [ENGLISH, CHINESE])
@@ -52,3 +54,14 @@ def test_cthulhu_layout_titles_follow_the_language_spoken_in_any_order() -> None
             title = layouts.layout_title("manor")
         assert titles.setdefault(language, title) == title
     assert titles[ENGLISH] != titles[CHINESE]
+
+
+@pytest.mark.parametrize("kind", sorted(games.all_games()))
+def test_each_game_title_is_a_word_of_its_data_in_each_language(kind: str) -> None:
+    game = games.get(kind)
+    with speaking(ENGLISH):
+        english = game.title
+    with speaking(CHINESE):
+        chinese = game.title
+    assert english and chinese and english != chinese
+    assert needs_cjk(chinese)

@@ -78,7 +78,12 @@ def _winners_line(state: CthulhuState, alone: str, shared: str) -> str:
 class CthulhuGame(Game[CthulhuState]):
     key = "cthulhu"
     state_type = CthulhuState
-    title = "Cthulhu in the House"
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        """The game's name in the language spoken (its texts' `title`)."""
+        return cthulhu_line("title")
+
     colour = 0x2E7D5B  # eldritch green
     min_players = 2
     max_players = 6
