@@ -26,7 +26,11 @@ from __future__ import annotations
 from PIL import Image
 
 from bot.games.cthulhu.state import RUMBLES, Character, CthulhuState, Room
+<<<<<<< HEAD
 from renderers import budgets
+=======
+from bot.locales import ENGLISH, speaking
+>>>>>>> i25-words
 from renderers.canvas import Ink, register
 from renderers.common import (
     BLACK,
@@ -111,7 +115,11 @@ def _sample_states(colours: tuple[Colour, ...]) -> list[CthulhuState]:
 
 @budgets.small(budgets.INKS, budgets.owned(budgets.INK_BYTES))
 def _ink(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> Ink:
-    samples = [compose(state, width, None).image for state in _sample_states(colours)]
+    """The palette, fitted to samples drawn in English whatever the language spoken: one
+    palette for every language, so a board's bytes never depend on which language drew
+    the first board of a width."""
+    with speaking(ENGLISH):
+        samples = [compose(state, width, None).image for state in _sample_states(colours)]
     return Ink(make_palette(samples, exact=FLAT_COLOURS + colours))  # type: ignore[arg-type]
 
 
