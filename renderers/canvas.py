@@ -40,12 +40,8 @@ from typing import Any, Generic, ParamSpec
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.core.lru import CacheInfo, Lru
-<<<<<<< HEAD
-from renderers import BOARDS, budgets, heap, png
-=======
 from bot.locales import current
-from renderers import budgets, heap, png
->>>>>>> i25-words
+from renderers import BOARDS, budgets, heap, png
 from renderers.common import (
     PNG_COMPRESS_LEVEL,
     Box,

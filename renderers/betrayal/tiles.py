@@ -307,15 +307,9 @@ def _strip_layout(look: TileLook, t: int, tf: int = 0) -> tuple[tuple[StripItem,
     return _strip_layout_cached(look, t, tf, font_signature(), current())
 
 
-<<<<<<< HEAD
 @budgets.small(budgets.LAYOUTS)
-def _strip_layout_cached(look: TileLook, t: int, tf: int,
-                         fonts: tuple[object, ...]) -> tuple[tuple[StripItem, ...], int]:
-=======
-@lru_cache(maxsize=1024)
 def _strip_layout_cached(look: TileLook, t: int, tf: int, fonts: tuple[object, ...],
                          language: str) -> tuple[tuple[StripItem, ...], int]:
->>>>>>> i25-words
     _, _, _, symbol, tokens, pile, _, _, links, haunted = look
     parts = _tile_parts(t, tf)
     sx0, sy0, sx1, _ = parts.strip

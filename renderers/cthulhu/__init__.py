@@ -26,11 +26,8 @@ from __future__ import annotations
 from PIL import Image
 
 from bot.games.cthulhu.state import RUMBLES, Character, CthulhuState, Room
-<<<<<<< HEAD
-from renderers import budgets
-=======
 from bot.locales import ENGLISH, speaking
->>>>>>> i25-words
+from renderers import budgets
 from renderers.canvas import Ink, register
 from renderers.common import (
     BLACK,
