@@ -177,9 +177,6 @@ def test_the_cycle_finder_finds_a_long_way_round() -> None:
     assert _cycles(graph) == [["a", "b", "c"]]
 
 
-# Private names another module may still import: inside the Betrayal renderers only
-# (their own refactor, after the render-speed work on them lands).
-PRIVATE_LEFT_TO_BETRAYAL = ("renderers.betrayal.",)
 CHECKED_TREES = (*SOURCE_TREES, "tests", "bench")
 
 
@@ -194,8 +191,7 @@ def _private_imports(tree: ast.Module, where: str, name: str, package: str) -> l
         if node.level:
             up = package.split(".")[: len(package.split(".")) - node.level + 1]
             base = ".".join([*up, base] if base else up)
-        if base.split(".")[0] not in CHECKED_TREES or base == name \
-                or (base + ".").startswith(PRIVATE_LEFT_TO_BETRAYAL):
+        if base.split(".")[0] not in CHECKED_TREES or base == name:
             continue
         found += [f"{where}:{node.lineno}: from {base} import {a.name}"
                   for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
@@ -211,8 +207,6 @@ def test_no_private_name_is_imported_from_another_module() -> None:
         for path in sorted((ROOT / tree).rglob("*.py")):
             parts = path.relative_to(ROOT).with_suffix("").parts
             name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-            if (name + ".").startswith(PRIVATE_LEFT_TO_BETRAYAL):
-                continue
             package = name if path.name == "__init__.py" else name.rpartition(".")[0]
             found += _private_imports(_tree(path), path.relative_to(ROOT).as_posix(), name,
                                       package)

@@ -413,7 +413,7 @@ def test_symbols_are_distinct_glyphs() -> None:
     view = small_view()
     img = render_image(view)
     geo = map_geometry(view)
-    parts = betrayal._tile_parts(geo.tile, geo.tile_font)
+    parts = betrayal.tile_parts(geo.tile, geo.tile_font)
     sx0, sy0, _, sy1 = parts.strip
     h = sy1 - sy0
 
@@ -672,8 +672,8 @@ def test_crowded_strip_wraps_then_counts_and_explorers_stay_clear() -> None:
     view = MapView(tiles=tuple(tiles), explorers=explorers, header="", track=omen_track(0),
                    links=(("crypt", "foyer"),))
     geo = map_geometry(view)  # big tiles, room for a second row, yet the strip overflows
-    look = betrayal._look(tiles[-1], betrayal._link_letters(view))
-    placed, rows = betrayal._strip_layout(look, geo.tile, geo.tile_font)
+    look = betrayal.tile_look(tiles[-1], betrayal.link_letters(view))
+    placed, rows = betrayal.strip_layout(look, geo.tile, geo.tile_font)
     kinds = [p[0] for p in placed]
     assert rows == 2
     assert kinds[:2] == ["pile", "symbol"] and kinds[-1] == "more"
@@ -694,7 +694,7 @@ def test_crowded_strip_wraps_then_counts_and_explorers_stay_clear() -> None:
 def test_links_get_one_letter_per_pair() -> None:
     view = small_view(links=(("foyer", "library"), ("library", "foyer"),
                              ("grand_staircase", "upper_landing")))
-    letters = betrayal._link_letters(view)
+    letters = betrayal.link_letters(view)
     first, second = betrayal.link_pool(view)[:2]
     assert letters == {"foyer": (first,), "library": (first,), "grand_staircase": (second,),
                        "upper_landing": (second,)}

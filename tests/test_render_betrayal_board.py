@@ -35,8 +35,8 @@ from renderers.betrayal import (
     render_chat,
 )
 from renderers.betrayal.board import focus_floor
-from renderers.betrayal.explorers import _ring_outer
-from renderers.betrayal.tiles import _link_letters, _look, _strip_layout, _tile_parts
+from renderers.betrayal.explorers import ring_outer
+from renderers.betrayal.tiles import link_letters, strip_layout, tile_look, tile_parts
 from renderers.common import Box
 from tests.betrayal_haunt_helpers import explored, house, started
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
@@ -97,11 +97,11 @@ def _text_sizes(view: MapView, bg: BoardGeometry) -> list[tuple[str, int]]:
     """Every text the board draws, by what it is and its size at full size."""
     geo = bg.map
     sizes = list(bg.texts)
-    parts = _tile_parts(geo.tile, geo.tile_font)
+    parts = tile_parts(geo.tile, geo.tile_font)
     sizes += [("room name", parts.name_size), ("room name, shrunk", parts.name_min)]
-    links = _link_letters(view)
+    links = link_letters(view)
     for tile in bg.main_view.tiles:
-        placed, _ = _strip_layout(_look(tile, links), geo.tile, geo.tile_font)
+        placed, _ = strip_layout(tile_look(tile, links), geo.tile, geo.tile_font)
         sizes += [(f"strip {what}", size) for what, *_, size in placed if what != "symbol"]
     for _, figures in figures_of(bg.main_view, geo):
         for _, ink, size, letter in figures:
@@ -116,12 +116,12 @@ def _marker_boxes(view: MapView, bg: BoardGeometry) -> list[tuple[str, Box]]:
     """Every marker the large panel draws in its tiles (card symbol, pile, tokens,
     links, haunt tokens, "+n"), in image pixels."""
     geo = bg.map
-    links = _link_letters(view)
-    h = _tile_parts(geo.tile, geo.tile_font).strip
+    links = link_letters(view)
+    h = tile_parts(geo.tile, geo.tile_font).strip
     out = []
     for tile in bg.main_view.tiles:
         x0, y0, _, _ = geo.tiles[tile.key]
-        placed, _ = _strip_layout(_look(tile, links), geo.tile, geo.tile_font)
+        placed, _ = strip_layout(tile_look(tile, links), geo.tile, geo.tile_font)
         for what, _, x, y, w, _ in placed:
             out.append((what, (x0 + x, y0 + y, x0 + x + w, y0 + y + h[3] - h[1])))
     return out
@@ -169,7 +169,7 @@ def check_tokens(name: str, view: MapView, bg: BoardGeometry) -> None:
             if ink is not None:
                 others.append(("label", ink))
     for seat, (cx, cy) in geo.tokens.items():
-        r = _ring_outer(geo.token_radius[seat])
+        r = ring_outer(geo.token_radius[seat])
         tokens.append((seat, (cx - r, cy - r, cx + r, cy + r)))
     others += [("legend", box) for _, box in bg.legend]
     others += [(f"overview {f}", box) for f, box in bg.overviews.items()]
@@ -208,9 +208,9 @@ def test_every_marker_is_in_the_legend(name: str) -> None:
 def check_legend(name: str, view: MapView, bg: BoardGeometry) -> None:
     kinds = {entry[0] for entry, _ in bg.legend}
     letters = {(entry[0], entry[1]) for entry, _ in bg.legend}
-    links = _link_letters(view)
+    links = link_letters(view)
     for tile in bg.main_view.tiles:
-        placed, _ = _strip_layout(_look(tile, links), bg.map.tile, bg.map.tile_font)
+        placed, _ = strip_layout(tile_look(tile, links), bg.map.tile, bg.map.tile_font)
         for what, text, *_ in placed:
             if what == "symbol":
                 assert text in kinds, (name, tile.key, text)
@@ -315,16 +315,16 @@ def test_the_whole_house_covers_no_token_either(name: str) -> None:
     pile, tokens, links, "+n") lies over an explorer's token or its ring."""
     view = view_of(name)
     geo = map_geometry(view)
-    links = _link_letters(view)
-    strip = _tile_parts(geo.tile, geo.tile_font).strip
+    links = link_letters(view)
+    strip = tile_parts(geo.tile, geo.tile_font).strip
     marks = []
     for tile in view.tiles:
         x0, y0, _, _ = geo.tiles[tile.key]
-        for what, _, x, y, w, _ in _strip_layout(_look(tile, links), geo.tile,
+        for what, _, x, y, w, _ in strip_layout(tile_look(tile, links), geo.tile,
                                                  geo.tile_font)[0]:
             marks.append((what, (x0 + x, y0 + y, x0 + x + w, y0 + y + strip[3] - strip[1])))
     assert geo.tokens
     for seat, (cx, cy) in geo.tokens.items():
-        r = _ring_outer(geo.token_radius[seat])
+        r = ring_outer(geo.token_radius[seat])
         box = (cx - r, cy - r, cx + r, cy + r)
         assert not [what for what, mark in marks if _overlap(box, mark)], (name, seat)

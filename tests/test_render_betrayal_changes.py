@@ -36,7 +36,7 @@ from renderers.betrayal import (
     render_board,
     render_image,
 )
-from renderers.betrayal.palette import _px
+from renderers.betrayal.palette import px
 from tests.betrayal_haunt_helpers import house, started
 from tests.betrayal_haunt_rig import rigged
 
@@ -213,7 +213,7 @@ def test_link_letters_keep_their_letter_from_turn_to_turn() -> None:
         number = state.turn.number
         state = _play_until(state, lambda s, n=number: s.turn.number != n or s.over)
         view = map_view(state)
-        letters = betrayal._link_letters(view)
+        letters = betrayal.link_letters(view)
         for a, b in view.links:
             shared = set(letters[a]) & set(letters[b])
             assert len(shared) == 1
@@ -231,7 +231,7 @@ def test_link_letters_never_look_like_an_initial_or_a_token() -> None:
         shown = {n.strip()[:1].upper() for e in view.explorers for n in (e.player, e.name)}
         shown |= {m.glyph.upper() for m in view.monsters}
         shown |= {g.upper() for t in view.tiles for g, _ in t.haunt_tokens}
-        letters = {c for v in betrayal._link_letters(view).values() for c in v}
+        letters = {c for v in betrayal.link_letters(view).values() for c in v}
         assert letters and not letters & shown
         assert not letters & set(view.reserved)
         # The pool is the game's: the haunt beginning (its monsters and tokens
@@ -248,9 +248,9 @@ def test_a_link_that_goes_leaves_the_others_their_letters() -> None:
     order = links.ordered_links(state)
     assert len(order) >= 2
     view = map_view(state)
-    before = betrayal._link_letters(view)
+    before = betrayal.link_letters(view)
     gone = replace(view, links=view.links[1:], link_order=view.link_order[1:])
-    after = betrayal._link_letters(gone)
+    after = betrayal.link_letters(gone)
     for a, b in view.links[1:]:
         assert after[a][-1] in before[a] and after[b][-1] in before[b]
 
@@ -276,4 +276,4 @@ def test_the_frame_text_reads_as_displayed() -> None:
     assert img.size == (BOARD_W, BOARD_H)
     s = img.width / BASE_WIDTH
     for size in FRAME_FONTS:
-        assert _px(size, s) * SHOWN_SCALE >= READ_SHOWN_PX, size
+        assert px(size, s) * SHOWN_SCALE >= READ_SHOWN_PX, size

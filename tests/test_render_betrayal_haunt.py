@@ -43,7 +43,7 @@ from renderers.betrayal import (
     render_sheet_image,
     sheet_geometry,
 )
-from renderers.betrayal.map import _house, _legend
+from renderers.betrayal.map import house_of, legend_of
 from renderers.betrayal.palette import HAUNT_TOKEN
 from renderers.betrayal.palette import TRAITOR as TRAITOR_RING
 from tests.test_render_betrayal import (
@@ -327,8 +327,8 @@ def test_a_haunt_token_is_a_square_in_the_strip() -> None:
     marked = replace(view, tiles=tiles)
     geo = map_geometry(marked)
     tile = next(t for t in tiles if t.key == "library")
-    look = betrayal._look(tile, betrayal._link_letters(marked))
-    placed, _ = betrayal._strip_layout(look, geo.tile, geo.tile_font)
+    look = betrayal.tile_look(tile, betrayal.link_letters(marked))
+    placed, _ = betrayal.strip_layout(look, geo.tile, geo.tile_font)
     kinds = [p[0] for p in placed]
     assert kinds[:2] == ["symbol", "haunt"]  # first after the card symbol
     _, text, x, y, w, _ = placed[1]
@@ -340,7 +340,7 @@ def test_a_haunt_token_is_a_square_in_the_strip() -> None:
     # Without it the spot is something else, and the tile's look (its sprite key) differs.
     plain = render_image(view)
     assert plain.getpixel((x0 + x + w // 2, y0 + y + max(1, round(w * 0.12)))) != HAUNT_TOKEN
-    assert look != betrayal._look(next(t for t in view.tiles if t.key == "library"), {})
+    assert look != betrayal.tile_look(next(t for t in view.tiles if t.key == "library"), {})
 
 
 def test_a_dead_explorer_is_crossed_out() -> None:
@@ -391,7 +391,7 @@ def test_monsters_move_in_the_dynamic_pass() -> None:
                                          if m.id == 1 else m for m in view.monsters))
     geo_moved = map_geometry(moved)
     assert geo_moved.tiles == geo.tiles
-    assert _house(view, geo) == _house(moved, geo_moved)  # the same house pieces
+    assert house_of(view, geo) == house_of(moved, geo_moved)  # the same house pieces
     a, b = render_image(view), render_image(moved)
     assert a.crop(geo.tiles["library"]).tobytes() != b.crop(geo.tiles["library"]).tobytes()
     assert a.crop(geo.panels["basement"]).tobytes() == b.crop(geo.panels["basement"]).tobytes()
@@ -401,11 +401,11 @@ def test_the_legend_names_the_haunts_kinds() -> None:
     view = haunted_small()
     tiles = tuple(replace(t, haunt_tokens=(("B", "Blood pool"),)) if t.key == "tower" else t
                   for t in view.tiles)
-    entries = _legend(replace(view, tiles=tiles))
+    entries = legend_of(replace(view, tiles=tiles))
     assert entries[:4] == (("monster", "Z", "Zombie"), ("monster", "G", "Flesh Giant"),
                            ("monster", "R", "Rat"), ("haunt", "B", "Blood pool"))
     assert ("omen", "", "omen") in entries
-    assert _legend(small_view())[0] == ("omen", "", "omen")  # exploring: the usual legend
+    assert legend_of(small_view())[0] == ("omen", "", "omen")  # exploring: the usual legend
 
 
 def haunt_view(seed: int = 7, count: int = 20) -> MapView:
@@ -465,7 +465,7 @@ def test_haunt_renders_with_the_fallback_font_only(monkeypatch: pytest.MonkeyPat
         view = haunted_small(monsters=(
             MonsterView(1, "Star Spawn", "✦", "ground", 1, 0),  # no "✦" in the fallback font
             MonsterView(2, "Zombie", "Z", "ground", 1, 0, stunned=True)))
-        assert betrayal._mark("✦", "Star Spawn") == "S"
+        assert betrayal.glyph_mark("✦", "Star Spawn") == "S"
         data = render_map(view, width=800)
         assert image(data).size[0] == 800
     finally:

@@ -22,17 +22,23 @@ from bot.games.betrayal.shown import map_view
 from bot.games.betrayal.state import BetrayalState
 from renderers.betrayal import READ_PX, READ_WIDTH, map_geometry, render_map
 from renderers.betrayal.explorers import (
-    _groups,
-    _label_dx,
-    _label_text,
-    _large,
-    _letter_size,
-    _monster_text,
-    _ring_outer,
-    _token_slots,
+    groups_of,
+    is_large,
+    label_dx,
+    label_text,
+    letter_size,
+    monster_text,
+    ring_outer,
+    token_slots,
 )
 from renderers.betrayal.geometry import MapGeometry
-from renderers.betrayal.tiles import _link_letters, _look, _strip_layout, _strip_rows, _tile_parts
+from renderers.betrayal.tiles import (
+    link_letters,
+    strip_layout,
+    strip_rows_of,
+    tile_look,
+    tile_parts,
+)
 from renderers.common import Box, font, text_bbox, text_width
 from tests.betrayal_haunt_helpers import explored, house, played
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
@@ -112,16 +118,16 @@ def figures_of(view: MapView, geo: MapGeometry) -> Iterator[tuple[tuple[str, int
     """Per cell with figures: per figure, its disc box (ring included), its label's ink
     box (None: no label), the label's size and its disc letter's size (0: none)."""
     t, tf = geo.tile, geo.tile_font
-    rows = _strip_rows(view, t, _groups(view), tf)
-    for cell, group in _groups(view).items():
-        slots = _token_slots(len(group), t, rows.get(cell, 0), tf)
+    rows = strip_rows_of(view, t, groups_of(view), tf)
+    for cell, group in groups_of(view).items():
+        slots = token_slots(len(group), t, rows.get(cell, 0), tf)
         out = []
         for figure, (_, _, r, label_w, size) in zip(group, slots, strict=True):
             ex = figure.explorer
             if ex is not None:
                 cx, cy = geo.tokens[ex.seat]
-                outer = _ring_outer(r)
-                label = _label_text(ex, label_w, size)
+                outer = ring_outer(r)
+                label = label_text(ex, label_w, size)
                 text = None if label is None else label[0]
                 letter = 0
                 if label is not None:
@@ -130,14 +136,14 @@ def figures_of(view: MapView, geo: MapGeometry) -> Iterator[tuple[tuple[str, int
                 m = figure.monsters[0]
                 cx, cy = geo.monsters[m.id]
                 radius = geo.monster_radius[m.id]
-                outer = max(_ring_outer(r), radius)
-                text = _monster_text(figure.monsters, label_w, size)
-                letter = _letter_size(radius, size)
+                outer = max(ring_outer(r), radius)
+                text = monster_text(figure.monsters, label_w, size)
+                letter = letter_size(radius, size)
                 if m.stunned:
                     text = None  # the badge takes the label's start: the label is shorter
-                assert radius == (_large(r) if figure.large else r)
+                assert radius == (is_large(r) if figure.large else r)
             disc = (cx - outer, cy - outer, cx + outer, cy + outer)
-            ink = None if text is None else _text_box(cx + _label_dx(r), cy, text, size)
+            ink = None if text is None else _text_box(cx + label_dx(r), cy, text, size)
             if text is not None:
                 assert ink is not None and ink[2] - ink[0] <= label_w + 1, (text, label_w)
             out.append((disc, ink, size, letter))
@@ -155,13 +161,13 @@ def test_text_in_the_tiles_reads_at_600_px(request: pytest.FixtureRequest,
     geo = map_geometry(view, width)
     tf = geo.tile_font
     assert _legible(tf, width)
-    parts = _tile_parts(geo.tile, tf)
+    parts = tile_parts(geo.tile, tf)
     assert parts.text == tf or width < READ_WIDTH
     assert _legible(parts.name_size, width) and _legible(parts.name_min, width)
-    links = _link_letters(view)
+    links = link_letters(view)
     sizes = []
     for tile in view.tiles:
-        placed, _ = _strip_layout(_look(tile, links), geo.tile, tf)
+        placed, _ = strip_layout(tile_look(tile, links), geo.tile, tf)
         sizes += [size for what, *_, size in placed if what != "symbol"]
     labelled = 0
     for _, figures in figures_of(view, geo):
@@ -189,12 +195,12 @@ def test_labels_stay_inside_their_tile_and_apart(request: pytest.FixtureRequest,
         assert all(is_chinese(ex.player + ex.name) for ex in view.explorers)
     geo = map_geometry(view, width)
     t, tf = geo.tile, geo.tile_font
-    parts = _tile_parts(t, tf)
+    parts = tile_parts(t, tf)
     inner = (parts.wall, parts.wall, t - parts.wall, t - parts.wall)
-    links = _link_letters(view)
+    links = link_letters(view)
     tops: dict[tuple[str, int, int], int] = {}
     for tile in view.tiles:
-        placed, _ = _strip_layout(_look(tile, links), t, tf)
+        placed, _ = strip_layout(tile_look(tile, links), t, tf)
         boxes = [(x, y, x + w, y + parts.strip[3] - parts.strip[1]) for _, _, x, y, w, _ in
                  placed]
         for (what, text, *_, size), box in zip(placed, boxes, strict=True):
@@ -235,7 +241,7 @@ def test_the_crowd_is_a_real_state() -> None:
     own view (a test of the sizes above that saw no crowd would prove nothing)."""
     view = VIEWS["crowd in a room"]
     geo = map_geometry(view)
-    groups = _groups(view)
+    groups = groups_of(view)
     assert max(len(g) for g in groups.values()) >= len(view.explorers) + 3
     assert any(len(f.monsters) >= 3 for g in groups.values() for f in g)
     assert GAME.to_act(crowded_room()) is not None

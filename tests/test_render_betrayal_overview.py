@@ -21,7 +21,7 @@ import pytest
 from bot.games.betrayal.pictures import FLOORS, MapView, MonsterView
 from bot.games.betrayal.shown import map_view
 from renderers.betrayal import SHOWN_SCALE, BoardGeometry, board_geometry, render_chat_image
-from renderers.betrayal.board import _overview_title
+from renderers.betrayal.board import overview_title_of
 from renderers.common import Box, parse_colour
 from tests.betrayal_haunt_helpers import house
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
@@ -122,7 +122,7 @@ def check_chips(name: str, view: MapView, bg: BoardGeometry) -> None:
     occupied_boxes = [bg.rooms[key] for key in occupied]
     marks = [*bg.dots.values(), *(m.box for m in bg.monster_marks)]
     counts = [m.count_box for m in bg.monster_marks if m.count_box]
-    titles = [_overview_title(view, floor, box, bg.map.scale)[3]
+    titles = [overview_title_of(view, floor, box, bg.map.scale)[3]
               for floor, box in bg.overviews.items()]
     for i, pin in enumerate(bg.pins):
         assert any(inside_of(pin.chip, box) for box in bg.overviews.values()), (name, pin)

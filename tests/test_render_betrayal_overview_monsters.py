@@ -34,7 +34,7 @@ from renderers.betrayal import (
     render_chat_image,
 )
 from renderers.betrayal.overview import MONSTER_CHIPS
-from renderers.betrayal.palette import MONSTER, MONSTER_EDGE, TEXT, _mark
+from renderers.betrayal.palette import MONSTER, MONSTER_EDGE, TEXT, glyph_mark
 from renderers.common import Box
 from tests.betrayal_haunt_helpers import house, started
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
@@ -60,7 +60,7 @@ def _cells(view: MapView, floor: str) -> dict[tuple[int, int], dict[tuple[str, s
     for m in view.monsters:
         if m.floor == floor:
             kinds = out.setdefault((m.x, m.y), {})
-            key = (m.name, _mark(m.glyph, m.name))
+            key = (m.name, glyph_mark(m.glyph, m.name))
             kinds[key] = kinds.get(key, 0) + 1
     return out
 

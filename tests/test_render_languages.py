@@ -91,8 +91,8 @@ def test_a_tile_strip_names_its_tokens_in_the_language_spoken() -> None:
     labels = {}
     for language in (ENGLISH, CHINESE, ENGLISH, CHINESE):
         with speaking(language):
-            placed, _ = tiles._strip_layout(look, 160, 12)
-            sprite = tiles._tile_sprite(map_ink(1200), look, 160, 12, font_signature())
+            placed, _ = tiles.strip_layout(look, 160, 12)
+            sprite = tiles.tile_sprite(map_ink(1200), look, 160, 12, font_signature())
             labels.setdefault(language, (word("tokens.secret_passage"), sprite.image.tobytes()))
             assert [text for what, text, *_ in placed if what.startswith("token:")] == \
                 [labels[language][0]]

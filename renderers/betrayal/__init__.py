@@ -111,7 +111,7 @@ from renderers.betrayal.palette import (
     TRAITOR,
     WALL,
 )
-from renderers.betrayal.palette import _mark as _mark
+from renderers.betrayal.palette import glyph_mark as glyph_mark
 from renderers.betrayal.sheet import (
     CARD_BG,
     CELL,
@@ -126,11 +126,11 @@ from renderers.betrayal.sheet import (
     sheet_geometry,
 )
 from renderers.betrayal.tiles import MAP_LETTERS, SIDES, StripItem, TileLook, TileParts, link_pool
-from renderers.betrayal.tiles import _link_letters as _link_letters
-from renderers.betrayal.tiles import _look as _look
-from renderers.betrayal.tiles import _strip_layout as _strip_layout
-from renderers.betrayal.tiles import _tile_parts as _tile_parts
-from renderers.betrayal.tiles import _tile_sprite as _tile_sprite
+from renderers.betrayal.tiles import link_letters as link_letters
+from renderers.betrayal.tiles import strip_layout as strip_layout
+from renderers.betrayal.tiles import tile_look as tile_look
+from renderers.betrayal.tiles import tile_parts as tile_parts
+from renderers.betrayal.tiles import tile_sprite as tile_sprite
 
 __all__ = [
     "ACCENT",

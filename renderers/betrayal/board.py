@@ -27,16 +27,16 @@ from bot.games.betrayal.pictures import FLOORS, MapView
 from bot.games.betrayal.shown import map_view
 from renderers import budgets
 from renderers.betrayal.explorers import (
-    _draw_figures,
-    _draw_roster,
-    _groups,
-    _monster,
-    _token,
+    draw_figures,
+    draw_roster,
+    groups_of,
+    monster_disc,
     place_figures,
     roster_chips,
+    token_mark,
 )
 from renderers.betrayal.fonts import FOOTER_FONT, PANEL_TITLE_FONT, SMALLEST_FONT
-from renderers.betrayal.glyphs import _paste_glyph
+from renderers.betrayal.glyphs import paste_glyph
 from renderers.betrayal.layout import (
     FOOTER_ROW_H,
     HEADER_H,
@@ -55,9 +55,9 @@ from renderers.betrayal.layout import (
 )
 from renderers.betrayal.map import (
     LegendEntry,
-    _draw_changes,
-    _draw_footer,
-    _draw_header,
+    draw_changes,
+    draw_footer,
+    draw_header,
     framed,
     map_ink,
 )
@@ -89,21 +89,21 @@ from renderers.betrayal.palette import (
     SYMBOL_COLOURS,
     TEXT,
     TRAIL,
-    _mark,
-    _px,
-    _token_colour,
-    _token_label,
+    glyph_mark,
+    px,
+    token_colour,
+    token_label,
 )
 from renderers.betrayal.tiles import (
-    _draw_passages,
-    _haunt_square,
-    _link_letters,
-    _look,
-    _pile_badge,
-    _strip_layout,
-    _strip_rows,
-    _tile_parts,
-    _tile_sprite,
+    draw_passages,
+    haunt_square,
+    link_letters,
+    pile_badge,
+    strip_layout,
+    strip_rows_of,
+    tile_look,
+    tile_parts,
+    tile_sprite,
 )
 from renderers.betrayal.words import floor_title, word
 from renderers.canvas import Canvas, Sprite, pieces
@@ -218,7 +218,7 @@ def _fit(cols: int, rows: int, w: int, h: int, t_min: int, t_max: int,
     def need(t: int, c: int, r: int) -> tuple[int, int]:
         g = max(4, round(t * 0.13))
         p = max(pad, round(g * 0.8))
-        top = round(g * 0.5) + _px(8, s)
+        top = round(g * 0.5) + px(8, s)
         return c * t + (c - 1) * g + 2 * p, title + top + r * t + (r - 1) * g + p
 
     best = t_min
@@ -249,20 +249,20 @@ def _legend_entries(view: MapView, shown: MapView, t: int, tf: int,
     and the overviews' `marked` kinds) and tokens, the room tokens shown by their code,
     the link letters, "+n", the card symbols, the item pile, the barrier, this turn's
     outlines, and the overviews' rooms filled for a floor's monsters `summed` up."""
-    links = _link_letters(view)
+    links = link_letters(view)
     out: dict[LegendEntry, None] = {}
     for m in shown.monsters:
-        out[("monster", _mark(m.glyph, m.name), m.name)] = None
+        out[("monster", glyph_mark(m.glyph, m.name), m.name)] = None
     for mark in marked:
         out[("monster", mark.kind.letter, mark.kind.name)] = None
     flags: set[str] = set()
     for tile in shown.tiles:
         for glyph, name in tile.haunt_tokens:
-            out[("haunt", _mark(glyph, name), name)] = None
-        placed, _ = _strip_layout(_look(tile, links), t, tf)
+            out[("haunt", glyph_mark(glyph, name), name)] = None
+        placed, _ = strip_layout(tile_look(tile, links), t, tf)
         for what, text, *_ in placed:
-            if what.startswith("token:") and text != _token_label(what[6:]):
-                out[(what, text, _token_label(what[6:]))] = None
+            if what.startswith("token:") and text != token_label(what[6:]):
+                out[(what, text, token_label(what[6:]))] = None
             elif what in ("link", "more", "pile"):
                 flags.add(what)
             elif what == "symbol":
@@ -288,15 +288,15 @@ def board_geometry(view: MapView) -> BoardGeometry:
     round the place in play, the overview slots, the legend."""
     w, h = BOARD_W, BOARD_H
     s = w / 1200
-    margin, gap = _px(MARGIN, s), _px(PANEL_GAP, s)
+    margin, gap = px(MARGIN, s), px(PANEL_GAP, s)
     tf = tile_font(w)
-    header: Box = (margin, margin // 2, w - margin, margin // 2 + _px(HEADER_H, s))
-    roster_h = _px(ROSTER_H, s)
-    roster: Box = (margin, header[3] + _px(4, s), w - margin, header[3] + _px(4, s) + roster_h)
-    row_h = _px(FOOTER_ROW_H, s)
-    footer_h = row_h * FOOTER_ROWS + _px(6, s)
+    header: Box = (margin, margin // 2, w - margin, margin // 2 + px(HEADER_H, s))
+    roster_h = px(ROSTER_H, s)
+    roster: Box = (margin, header[3] + px(4, s), w - margin, header[3] + px(4, s) + roster_h)
+    row_h = px(FOOTER_ROW_H, s)
+    footer_h = row_h * FOOTER_ROWS + px(6, s)
     footer: Box = (margin, h - margin // 2 - footer_h, w - margin, h - margin // 2)
-    body: Box = (margin, roster[3] + _px(ROSTER_GAP, s), w - margin, footer[1] - gap // 2)
+    body: Box = (margin, roster[3] + px(ROSTER_GAP, s), w - margin, footer[1] - gap // 2)
     side_w = SIDE_W
     main: Box = (body[0], body[1], body[2] - side_w - gap, body[3])
     side: Box = (main[2] + gap, body[1], body[2], body[3])
@@ -306,8 +306,8 @@ def board_geometry(view: MapView) -> BoardGeometry:
     cells = _floor_cells(view, floor) or [(fx, fy)]
     xi, yi = _compact(cells)
     xs, ys = sorted(xi), sorted(yi)
-    title_h, pad = _px(PANEL_TITLE_H, s), _px(PANEL_PAD, s)
-    t_min, t_max = _px(TILE_MIN, s), _px(TILE_MAX, s)
+    title_h, pad = px(PANEL_TITLE_H, s), px(PANEL_PAD, s)
+    t_min, t_max = px(TILE_MIN, s), px(TILE_MAX, s)
     t, cols, rows = _fit(len(xs), len(ys), main[2] - main[0], main[3] - main[1],
                          t_min, t_max, title_h, pad, s)
     cx0, cx1 = _span(0, len(xs) - 1, xi[fx], cols)
@@ -318,7 +318,7 @@ def board_geometry(view: MapView) -> BoardGeometry:
     shown = _window_view(view, floor, window)
     g = max(4, round(t * 0.13))
     gw, gh = cols * t + (cols - 1) * g, rows * t + (rows - 1) * g
-    top = main[1] + title_h + round(g * 0.5) + _px(8, s)
+    top = main[1] + title_h + round(g * 0.5) + px(8, s)
     gx0 = main[0] + (main[2] - main[0] - gw) // 2
     gy0 = top + max(0, (main[3] - max(pad, round(g * 0.8)) - top - gh) // 2)
     grid: Box = (gx0, gy0, gx0 + gw, gy0 + gh)
@@ -327,7 +327,7 @@ def board_geometry(view: MapView) -> BoardGeometry:
         x0, y0 = gx0 + (xi[x] - cx0) * (t + g), gy0 + (yi[y] - cy0) * (t + g)
         return (x0, y0, x0 + t, y0 + t)
 
-    parts = _tile_parts(t, tf)
+    parts = tile_parts(t, tf)
     wall = parts.wall
     tiles: dict[str, Box] = {}
     sides: dict[str, dict[str, Point]] = {}
@@ -338,20 +338,20 @@ def board_geometry(view: MapView) -> BoardGeometry:
         cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
         sides[tile.key] = {"N": (cx, y0 + wall // 2), "S": (cx, y1 - 1 - wall // 2),
                            "W": (x0 + wall // 2, cy), "E": (x1 - 1 - wall // 2, cy)}
-    groups = _groups(shown)
-    strip_rows = _strip_rows(shown, t, groups, tf)
+    groups = groups_of(shown)
+    strip_rows = strip_rows_of(shown, t, groups, tf)
     placed = place_figures(groups, lambda cell: cell_box(cell[1], cell[2])[:2], strip_rows, t, tf)
     tokens, radius, ring = placed.tokens, placed.radius, placed.ring
     monsters, monster_radius = placed.monsters, placed.monster_radius
-    chips = roster_chips(view.explorers, roster, _px(8, s), _px(300, s))
+    chips = roster_chips(view.explorers, roster, px(8, s), px(300, s))
 
-    fy = footer[1] + _px(6, s) + row_h // 2
-    label_w = text_width(font(_px(FOOTER_FONT, s), True), view.track.label)
-    step = _px(24, s)
-    ox = footer[0] + label_w + _px(12, s) + step // 2
+    fy = footer[1] + px(6, s) + row_h // 2
+    label_w = text_width(font(px(FOOTER_FONT, s), True), view.track.label)
+    step = px(24, s)
+    ox = footer[0] + label_w + px(12, s) + step // 2
     omen_track = tuple((ox + i * step, fy) for i in range(max(1, view.track.marks)))
     lines = progress_lines(view, w)[:FOOTER_ROWS - 1]
-    ft_y = footer[1] + _px(6, s) + row_h
+    ft_y = footer[1] + px(6, s) + row_h
     progress_text = (footer[0], ft_y, footer[2], ft_y + row_h * len(lines)) if lines else None
     ft_y += row_h * len(lines)
     footer_text = (footer[0], ft_y, footer[2], ft_y + row_h) \
@@ -367,14 +367,14 @@ def board_geometry(view: MapView) -> BoardGeometry:
         monster_radius=monster_radius, tile_font=tf,
     )
 
-    size = _px(SMALLEST_FONT, s)
-    lrow = _px(LEGEND_ROW_H, s)
+    size = px(SMALLEST_FONT, s)
+    lrow = px(LEGEND_ROW_H, s)
 
     # One slot per floor, in FLOORS order, over the legend; explored floors only drawn.
-    room = side[3] - LEGEND_ROWS * lrow - _px(6, s) - side[1]
-    slot_h = (room - 2 * _px(6, s)) // len(FLOORS)
-    slots = {f: (side[0], side[1] + i * (slot_h + _px(6, s)), side[2],
-                 side[1] + i * (slot_h + _px(6, s)) + slot_h) for i, f in enumerate(FLOORS)}
+    room = side[3] - LEGEND_ROWS * lrow - px(6, s) - side[1]
+    slot_h = (room - 2 * px(6, s)) // len(FLOORS)
+    slots = {f: (side[0], side[1] + i * (slot_h + px(6, s)), side[2],
+                 side[1] + i * (slot_h + px(6, s)) + slot_h) for i, f in enumerate(FLOORS)}
     overviews: dict[str, Box] = {}
     rooms: dict[str, Box] = {}
     dots: dict[int, Box] = {}
@@ -389,11 +389,11 @@ def board_geometry(view: MapView) -> BoardGeometry:
         overviews[f] = slots[f]
         x0, y0, x1, y1 = slots[f]
         oxi, oyi = _compact(on)
-        inner = (x0 + _px(8, s), y0 + _px(OVERVIEW_TITLE_H, s), x1 - _px(8, s),
-                 y1 - _px(6, s))
+        inner = (x0 + px(8, s), y0 + px(OVERVIEW_TITLE_H, s), x1 - px(8, s),
+                 y1 - px(6, s))
         ncols, nrows = len(oxi), len(oyi)
         c = max(4, min((inner[2] - inner[0]) // ncols, (inner[3] - inner[1]) // nrows,
-                       _px(OVERVIEW_CELL_MAX, s)))
+                       px(OVERVIEW_CELL_MAX, s)))
         bx = inner[0] + (inner[2] - inner[0] - c * ncols) // 2
         by = inner[1] + (inner[3] - inner[1] - c * nrows) // 2
 
@@ -415,14 +415,14 @@ def board_geometry(view: MapView) -> BoardGeometry:
         for m in sorted(view.monsters, key=lambda m: m.id):
             if m.floor == f:
                 kinds = counts.setdefault((m.x, m.y), {})
-                key = (m.name, _mark(m.glyph, m.name))
+                key = (m.name, glyph_mark(m.glyph, m.name))
                 kinds[key] = kinds.get(key, 0) + 1
         for cell, kinds in counts.items():
             here.setdefault(cell, []).extend(Kind(name, letter, n)
                                              for (name, letter), n in kinds.items())
-        edge = _px(4, s)
+        edge = px(4, s)
         area = (x0 + edge, y0 + edge, x1 - edge, y1 - edge)  # inside the panel's border
-        title_box = _overview_title(view, f, slots[f], s)[3]
+        title_box = overview_title_of(view, f, slots[f], s)[3]
         floor_rooms = [obox(t.x, t.y) for t in view.tiles if t.floor == f]
         placed_marks = place_marks(here, lambda cell, obox=obox: obox(*cell), c, area,
                                    [title_box], floor_rooms, s)
@@ -448,14 +448,14 @@ def board_geometry(view: MapView) -> BoardGeometry:
                         legend_top + (i // per_row + 1) * lrow))
                    for i, e in enumerate(entries))
 
-    title = _px(PANEL_TITLE_FONT, s)
+    title = px(PANEL_TITLE_FONT, s)
     texts = [("overview_title", size), ("panel_title", title), ("tile", tf)]
     if marks:  # an overview's monster letter, and its count (SMALLEST_FONT, as drawn)
         texts.append(("overview_monster_letter", _overview_letter(s)))
     if any(mark.count_box for mark in marks):
         texts.append(("overview_monster_count", size))
     for entry, (lx0, _, lx1, _) in legend:
-        texts.append((f"legend {entry[2]}", _legend_words(entry, lx1 - lx0 - _px(6, s), s)[1].size))
+        texts.append((f"legend {entry[2]}", _legend_words(entry, lx1 - lx0 - px(6, s), s)[1].size))
         if entry[1]:
             texts.append((f"legend_mark {entry[1]}", size))
     return BoardGeometry(map=geo, focus=floor, window=window, main=main, slots=slots,
@@ -468,39 +468,39 @@ def board_geometry(view: MapView) -> BoardGeometry:
 def _draw_main(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
     """The large panel: its frame and title, the window's passages and tiles."""
     geo, s = bg.map, bg.map.scale
-    links = _link_letters(view)
+    links = link_letters(view)
     fonts = font_signature()
     x0, y0, x1, _ = bg.main
-    framed(canvas, bg.main, _px(10, s), PANEL, PANEL_EDGE, max(1, _px(2, s)), BG)
-    title_f = font(_px(PANEL_TITLE_FONT, s), True)
-    ty = y0 + _px(PANEL_TITLE_H, s) // 2 + _px(2, s)
-    tx = x0 + _px(14, s)
+    framed(canvas, bg.main, px(10, s), PANEL, PANEL_EDGE, max(1, px(2, s)), BG)
+    title_f = font(px(PANEL_TITLE_FONT, s), True)
+    ty = y0 + px(PANEL_TITLE_H, s) // 2 + px(2, s)
+    tx = x0 + px(14, s)
     title = floor_title(bg.focus)
     canvas.text((tx, ty), title, title_f, TEXT, on=PANEL, anchor="lm", bold=True)
     n = sum(1 for t in view.tiles if t.floor == bg.focus)
     shown = len(bg.main_view.tiles)
     note = word("rooms_shown", n=n, shown=shown) if shown < n else word("rooms", n=n)
-    fc, text = fit_text(note, x1 - tx - text_width(title_f, title) - _px(24, s),
-                        _px(SMALLEST_FONT, s), min_size=_px(SMALLEST_FONT, s))
-    canvas.text((tx + text_width(title_f, title) + _px(10, s), ty), text, fc, MUTED, on=PANEL,
+    fc, text = fit_text(note, x1 - tx - text_width(title_f, title) - px(24, s),
+                        px(SMALLEST_FONT, s), min_size=px(SMALLEST_FONT, s))
+    canvas.text((tx + text_width(title_f, title) + px(10, s), ty), text, fc, MUTED, on=PANEL,
                 anchor="lm")
-    tiles = tuple((t.key, _look(t, links), geo.tiles[t.key], t.x, t.y)
+    tiles = tuple((t.key, tile_look(t, links), geo.tiles[t.key], t.x, t.y)
                   for t in bg.main_view.tiles)
-    _draw_passages(canvas, tiles, geo.tile, geo.gap)
+    draw_passages(canvas, tiles, geo.tile, geo.gap)
     for _, look, box, _, _ in tiles:
-        canvas.put(box[:2], _tile_sprite(canvas.ink, look, geo.tile, geo.tile_font, fonts))
+        canvas.put(box[:2], tile_sprite(canvas.ink, look, geo.tile, geo.tile_font, fonts))
 
 
-def _overview_title(view: MapView, floor: str, box: Box, s: float
+def overview_title_of(view: MapView, floor: str, box: Box, s: float
                     ) -> tuple[Font, str, Point, Box]:
     """An overview's title ("Basement · 6"): its font, words, left-middle point and
     ink box (which the chips beside the rooms keep clear of)."""
-    size = _px(SMALLEST_FONT, s)
+    size = px(SMALLEST_FONT, s)
     n = sum(1 for t in view.tiles if t.floor == floor)
     title = floor_title(floor)
-    f, text = fit_text(f"{title} · {n}", box[2] - box[0] - _px(16, s), size, min_size=size,
+    f, text = fit_text(f"{title} · {n}", box[2] - box[0] - px(16, s), size, min_size=size,
                        bold=True)
-    at = (box[0] + _px(10, s), box[1] + _px(OVERVIEW_TITLE_H, s) // 2 + 2)
+    at = (box[0] + px(10, s), box[1] + px(OVERVIEW_TITLE_H, s) // 2 + 2)
     # Its box: the line's advance, a font size high (enough for ascenders and commas).
     return f, text, at, (at[0], at[1] - size // 2 - 2, at[0] + text_width(f, text),
                          at[1] + size // 2 + 2)
@@ -513,8 +513,8 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
     tiles = {t.key: t for t in view.tiles}
     for floor, box in bg.overviews.items():
         edge = GOLD if floor == bg.focus else PANEL_EDGE
-        framed(canvas, box, _px(8, s), PANEL, edge, max(1, _px(2, s)), BG)
-        fc, text, at, _ = _overview_title(view, floor, box, s)
+        framed(canvas, box, px(8, s), PANEL, edge, max(1, px(2, s)), BG)
+        fc, text, at, _ = overview_title_of(view, floor, box, s)
         canvas.text(at, text, fc, TEXT if floor == bg.focus else MUTED, on=PANEL, anchor="lm",
                     bold=True)
         for key, (x0, y0, x1, y1) in bg.rooms.items():
@@ -531,7 +531,7 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
         light_room(canvas, pin)
     if bg.frame is not None and bg.focus in bg.overviews:
         x0, y0, x1, y1 = bg.frame
-        k = max(1, _px(2, s))
+        k = max(1, px(2, s))
         for side in ((x0, y0, x1, y0 + k), (x0, y1 - k, x1, y1), (x0, y0, x0 + k, y1),
                      (x1 - k, y0, x1, y1)):
             canvas.fill(side, GOLD)
@@ -544,14 +544,14 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
     fills = {box: (START_FILL if tiles[key].start else FLOOR_FILL).get(
         tiles[key].floor, FLOOR_FILL["ground"]) for key, box in bg.rooms.items()}
     fonts = font_signature()
-    size = _px(SMALLEST_FONT, s)
+    size = px(SMALLEST_FONT, s)
     count_font = font(size, True)
     for mark in bg.monster_marks:
         x0, y0, x1, y1 = mark.box
         inside = mark.room is not None and _inside(mark.box, mark.room)
         on = fills[mark.room] if inside and mark.room is not None else CHIP
         r = (x1 - x0) // 2
-        canvas.put((x0 + r, y0 + r), _monster(canvas.ink, mark.kind.name, mark.kind.letter,
+        canvas.put((x0 + r, y0 + r), monster_disc(canvas.ink, mark.kind.name, mark.kind.letter,
                                               False, 1, r, 0, _overview_letter(s), r, on,
                                               fonts))
         if mark.count_box is not None:
@@ -569,7 +569,7 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
             on = CHIP
         r = max(1, (x1 - x0) // 2)
         canvas.put(((x0 + x1) // 2, (y0 + y1) // 2),
-                   _token(canvas.ink, ex.colour, ex.alive, ex.traitor, None, r, on))
+                   token_mark(canvas.ink, ex.colour, ex.alive, ex.traitor, None, r, on))
 
 
 def _inside(box: Box, outer: Box) -> bool:
@@ -580,16 +580,16 @@ def _inside(box: Box, outer: Box) -> bool:
 def _overview_letter(s: float) -> int:
     """The size of a monster's letter in an overview: the legend's (SMALLEST_FONT), so
     the mark and its legend entry read alike."""
-    return _px(SMALLEST_FONT, s)
+    return px(SMALLEST_FONT, s)
 
 
 def _legend_words(entry: LegendEntry, w: int, s: float) -> tuple[int, Font, str]:
     """Where an entry's words start after its mark, in which font and cut to what (never
     smaller than SMALLEST_FONT: an ellipsis rather)."""
     kind, letter, _ = entry
-    size = _px(SMALLEST_FONT, s)
+    size = px(SMALLEST_FONT, s)
     fb = font(size, True)
-    gap = _px(6, s)
+    gap = px(6, s)
     if kind.startswith("token:"):
         x = text_width(fb, letter) + gap
     elif kind == "more":
@@ -602,7 +602,7 @@ def _legend_words(entry: LegendEntry, w: int, s: float) -> tuple[int, Font, str]
 
 def _legend_mark(s: float) -> int:
     """The side of a legend entry's mark: room for a SMALLEST_FONT letter inside."""
-    return _px(26, s)
+    return px(26, s)
 
 
 @pieces(256)
@@ -613,28 +613,28 @@ def _legend_piece(entry: LegendEntry, w: int, h: int, s: float,
     img = Image.new("RGB", (w, h), BG)
     draw = ImageDraw.Draw(img)
     kind, letter, _ = entry
-    size = _px(SMALLEST_FONT, s)
+    size = px(SMALLEST_FONT, s)
     fb = font(size, True)
     d = _legend_mark(s)
     cy = h // 2
     if kind.startswith("token:"):
-        draw_text(draw, (0, cy), letter, fb, _token_colour(kind[6:]), anchor="lm", bold=True)
+        draw_text(draw, (0, cy), letter, fb, token_colour(kind[6:]), anchor="lm", bold=True)
     elif kind in SYMBOL_COLOURS:
-        g = _px(20, s)
-        _paste_glyph(img, kind, ((d - g) // 2, cy - g // 2), g)
+        g = px(20, s)
+        paste_glyph(img, kind, ((d - g) // 2, cy - g // 2), g)
     elif kind == "pile":
-        _pile_badge(img, draw, d, cy - _px(10, s), _px(20, s), 2)
+        pile_badge(img, draw, d, cy - px(10, s), px(20, s), 2)
     elif kind == "monster":
         r = d // 2
         disc(img, (r, cy), r, MONSTER, outline=MONSTER_EDGE, width=max(1, round(r / 7)))
         centered_text(draw, (r, cy), letter, fb, MONSTER_EDGE, bold=True)
     elif kind == "haunt":
-        _haunt_square(img, draw, 0, cy - d // 2, d, letter, size)
+        haunt_square(img, draw, 0, cy - d // 2, d, letter, size)
     elif kind == "barrier":
-        img.paste(BARRIER, (0, cy - max(1, _px(2, s)), d, cy + max(1, _px(2, s))))
+        img.paste(BARRIER, (0, cy - max(1, px(2, s)), d, cy + max(1, px(2, s))))
     elif kind in ("walked", "placed"):
         colour = TRAIL if kind == "walked" else FRESH
-        k = max(2, _px(3, s))
+        k = max(2, px(3, s))
         draw.rectangle((0, cy - d // 2, d - 1, cy + d // 2 - 1), outline=colour, width=k)
     elif kind == "link":
         draw_text(draw, (d // 2, cy), "A", fb, LINK, anchor="mm", bold=True)
@@ -654,7 +654,7 @@ def _draw_legend(canvas: Canvas, bg: BoardGeometry) -> None:
     s = bg.map.scale
     fonts = font_signature()
     for entry, (x0, y0, x1, y1) in bg.legend:
-        canvas.put((x0, y0), _legend_piece(canvas.ink, entry, x1 - x0 - _px(6, s), y1 - y0,
+        canvas.put((x0, y0), _legend_piece(canvas.ink, entry, x1 - x0 - px(6, s), y1 - y0,
                                            s, fonts))
 
 
@@ -665,11 +665,11 @@ def compose_board(view: MapView, ink: object | None) -> Canvas:
     _draw_main(canvas, view, bg)
     _draw_overviews(canvas, view, bg)
     _draw_legend(canvas, bg)
-    _draw_changes(canvas, bg.main_view, bg.map)
-    _draw_header(canvas, view, bg.map)
-    _draw_roster(canvas, view, bg.map)
-    _draw_figures(canvas, bg.main_view, bg.map)
-    _draw_footer(canvas, view, bg.map)
+    draw_changes(canvas, bg.main_view, bg.map)
+    draw_header(canvas, view, bg.map)
+    draw_roster(canvas, view, bg.map)
+    draw_figures(canvas, bg.main_view, bg.map)
+    draw_footer(canvas, view, bg.map)
     return canvas
 
 

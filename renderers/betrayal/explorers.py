@@ -45,10 +45,10 @@ from renderers.betrayal.palette import (
     TOKEN_EDGE,
     TRAIL,
     TRAITOR,
-    _mark,
-    _px,
+    glyph_mark,
+    px,
 )
-from renderers.betrayal.tiles import _strip_rows, _strip_step, _tile_parts
+from renderers.betrayal.tiles import strip_rows_of, strip_step, tile_parts
 from renderers.betrayal.words import word
 from renderers.canvas import Canvas, Sprite, pieces, trimmed
 from renderers.common import (
@@ -67,7 +67,7 @@ from renderers.common import (
 )
 
 
-def _token_slots(n: int, t: int, strip_rows: int = 1,
+def token_slots(n: int, t: int, strip_rows: int = 1,
                  tf: int = 0) -> tuple[tuple[int, int, int, int, int], ...]:
     """Where `n` explorers stand in a tile of size `t`: per explorer (cx, cy, r,
     label width, label font size), relative to the tile. One column of discs with names
@@ -81,10 +81,10 @@ def _token_slots(n: int, t: int, strip_rows: int = 1,
 @budgets.small(budgets.LAYOUTS)
 def _token_slots_cached(n: int, t: int, strip_rows: int,
                         tf: int) -> tuple[tuple[int, int, int, int, int], ...]:
-    parts = _tile_parts(t, tf)
+    parts = tile_parts(t, tf)
     bx0, by0, bx1, by1 = parts.body
     h = parts.strip[3] - parts.strip[1]
-    by1 = parts.strip[3] - strip_rows * (h + _strip_step(h)) - max(1, round(t * 0.01))
+    by1 = parts.strip[3] - strip_rows * (h + strip_step(h)) - max(1, round(t * 0.01))
     by1 = max(by1, by0 + round(t * 0.12))
     bw, bh = bx1 - bx0, by1 - by0
     r_max = t * 0.105
@@ -98,13 +98,13 @@ def _token_slots_cached(n: int, t: int, strip_rows: int,
         rows = math.ceil(n / cols)
         pitch, col_w = min(bh / rows, t * 0.3), bw / cols
         r = max(2, math.floor(min(r_max, pitch * 0.34, col_w * (0.19 if labelled else 0.34))))
-        while r > 2 and 2 * _ring_outer(r) > min(pitch, col_w):  # rings never touch
+        while r > 2 and 2 * ring_outer(r) > min(pitch, col_w):  # rings never touch
             r -= 1
         if not labelled:
             return r, 0, label_size(r)
 
         def room(r: int) -> int:
-            return max(0, math.floor(col_w - 2 * _ring_outer(r) - max(2, r * 0.3)))
+            return max(0, math.floor(col_w - 2 * ring_outer(r) - max(2, r * 0.3)))
 
         # A short label ("P2", "×3") at the least legible size beats a slightly bigger
         # disc: shrink the disc (down to R_MIN tile sides) until one fits beside it.
@@ -129,7 +129,7 @@ def _token_slots_cached(n: int, t: int, strip_rows: int,
     rows = math.ceil(n / cols)
     pitch, col_w = min(bh / rows, t * 0.3), bw / cols
     top = by0 + (bh - pitch * rows) / 2
-    outer = _ring_outer(r)
+    outer = ring_outer(r)
     slots = []
     for i in range(n):
         row, col = divmod(i, cols)
@@ -149,7 +149,7 @@ def _ring(r: int) -> tuple[int, int]:
     return max(1, round(r * 0.16)), max(2, round(r * 0.3))
 
 
-def _ring_outer(r: int) -> int:
+def ring_outer(r: int) -> int:
     gap, width = _ring(r)
     return r + gap + width
 
@@ -166,7 +166,7 @@ class Figure:
         return bool(self.monsters) and self.monsters[0].large
 
 
-def _groups(view: MapView) -> dict[tuple[str, int, int], list[Figure]]:
+def groups_of(view: MapView) -> dict[tuple[str, int, int], list[Figure]]:
     """Figures by the cell they stand in: explorers in seat order, then monster stacks
     in order of their first monster's id (so a token keeps its place from turn to turn).
     Monsters of one look (name, letter, stunned, size) in one cell make one stack."""
@@ -185,7 +185,7 @@ def _groups(view: MapView) -> dict[tuple[str, int, int], list[Figure]]:
     return groups
 
 
-def _large(r: int) -> int:
+def is_large(r: int) -> int:
     """The radius of a large monster's disc in a slot made for radius r: bigger, yet
     clear of its neighbours' rings (slots are at least 2.9 r apart)."""
     return max(r + 1, round(r * 1.35))
@@ -213,13 +213,13 @@ def place_figures(groups: dict[Cell, list[Figure]], origin: Callable[[Cell], tup
     placed = Placed()
     for cell, group in groups.items():
         x0, y0 = origin(cell)
-        slots = _token_slots(len(group), t, strip_rows.get(cell, 0), tf)
+        slots = token_slots(len(group), t, strip_rows.get(cell, 0), tf)
         for figure, (sx, sy, r, _, _) in zip(group, slots, strict=True):
             ex = figure.explorer
             if ex is None:
                 for m in figure.monsters:
                     placed.monsters[m.id] = (x0 + sx, y0 + sy)
-                    placed.monster_radius[m.id] = _large(r) if figure.large else r
+                    placed.monster_radius[m.id] = is_large(r) if figure.large else r
                 continue
             placed.tokens[ex.seat] = (x0 + sx, y0 + sy)
             placed.radius[ex.seat] = r
@@ -241,7 +241,7 @@ def roster_chips(explorers: list[ExplorerView], roster: tuple[int, int, int, int
     return chips
 
 
-def _draw_roster(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+def draw_roster(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     """A chip per explorer: the pawn, the player, the explorer and what became of them.
     Composed of shared pieces (the chip's frame, the pawn) and the channel's words, so
     no channel needs chips of its own in a cache."""
@@ -252,28 +252,28 @@ def _draw_roster(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
         x0, y0, x1, y1 = box
         h = y1 - y0
         edge = GOLD if ex.acting else TRAITOR if ex.traitor else PANEL_EDGE
-        canvas.put((x0, y0), _chip(canvas.ink, x1 - x0, h, _px(8, s), edge,
-                                   _px(2 if ex.acting or ex.traitor else 1, s)))
+        canvas.put((x0, y0), _chip(canvas.ink, x1 - x0, h, px(8, s), edge,
+                                   px(2 if ex.acting or ex.traitor else 1, s)))
         r = max(3, round(h * 0.22))
-        cx, cy = x0 + _px(10, s) + r, (y0 + y1) // 2
-        canvas.put((cx, cy), _token(canvas.ink, ex.colour, ex.alive, ex.traitor, None, r,
+        cx, cy = x0 + px(10, s) + r, (y0 + y1) // 2
+        canvas.put((cx, cy), token_mark(canvas.ink, ex.colour, ex.alive, ex.traitor, None, r,
                                     PANEL))
-        tx = cx + r + _px(8, s)
-        room = x1 - _px(8, s) - tx
-        fb, p_text = fit_text(ex.player or "?", room, _px(ROSTER_PLAYER_FONT, s),
-                              min_size=_px(SMALLEST_FONT, s), bold=True)
+        tx = cx + r + px(8, s)
+        room = x1 - px(8, s) - tx
+        fb, p_text = fit_text(ex.player or "?", room, px(ROSTER_PLAYER_FONT, s),
+                              min_size=px(SMALLEST_FONT, s), bold=True)
         canvas.text((tx, cy), p_text, fb, GOLD if ex.acting else TEXT if ex.alive else MUTED,
                     on=PANEL, anchor="lm", bold=True)
-        rest = room - text_width(fb, p_text) - _px(8, s)
+        rest = room - text_width(fb, p_text) - px(8, s)
         marks = [word(f"roster.{m}") for m, on in (("traitor", ex.traitor),
                                                     ("dead", not ex.alive)) if on]
         detail = word("roster.marked", name=ex.name, marks=word("roster.joiner").join(marks)) \
             if marks else ex.name
-        if rest > _px(24, s):
-            fr, d_text = fit_text(detail, rest, _px(ROSTER_DETAIL_FONT, s),
-                                  min_size=_px(SMALLEST_FONT, s))
+        if rest > px(24, s):
+            fr, d_text = fit_text(detail, rest, px(ROSTER_DETAIL_FONT, s),
+                                  min_size=px(SMALLEST_FONT, s))
             ink = TRAITOR if ex.traitor and ex.alive else MUTED if ex.alive else DIM
-            canvas.text((x1 - _px(8, s) - rest, cy), d_text, fr, ink, on=PANEL, anchor="lm")
+            canvas.text((x1 - px(8, s) - rest, cy), d_text, fr, ink, on=PANEL, anchor="lm")
 
 
 @pieces(256)
@@ -284,7 +284,7 @@ def _chip(w: int, h: int, radius: int, edge: Colour, width: int) -> Sprite:
     return Sprite(img)
 
 
-def _pawn(img: Image.Image, ex: ExplorerView, cx: int, cy: int, r: int) -> None:
+def pawn_of(img: Image.Image, ex: ExplorerView, cx: int, cy: int, r: int) -> None:
     """An explorer's disc: its colour (grey once dead, crossed out), inside a magenta
     band for the traitor. The centre keeps the explorer's colour unless crossed out."""
     colour = parse_colour(ex.colour) if ex.alive else DEAD
@@ -311,19 +311,19 @@ def _cross(img: Image.Image, cx: float, cy: float, arm: float, width: float,
                       (x1 - d, y1 + sx * d), (x0 - d, y0 + sx * d)], colour)
 
 
-def _draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+def draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     """Every explorer and monster token, with its label where the slot leaves room. A
     figure is a piece drawn on its tile's floor colour (the panel's where no tile is);
     over a barrier's dashes it is pasted through its own outline, so the dashes show
     round it."""
     t = geo.tile
-    groups = _groups(view)
+    groups = groups_of(view)
     tf = geo.tile_font
-    strip_rows = _strip_rows(view, t, groups, tf)
+    strip_rows = strip_rows_of(view, t, groups, tf)
     fonts = font_signature()
     tiles = {(tile.floor, tile.x, tile.y): tile for tile in view.tiles}
     for cell, group in groups.items():
-        slots = _token_slots(len(group), t, strip_rows.get(cell, 0), tf)
+        slots = token_slots(len(group), t, strip_rows.get(cell, 0), tf)
         tile = tiles.get(cell)
         on = PANEL if tile is None else _tile_fill(tile)
         over = tile is not None and tile.barrier
@@ -331,18 +331,18 @@ def _draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
             ex = figure.explorer
             if ex is None:
                 m = figure.monsters[0]
-                canvas.put(geo.monsters[m.id], _monster(
+                canvas.put(geo.monsters[m.id], monster_disc(
                     canvas.ink, m.name, m.glyph, m.stunned, len(figure.monsters), r, label_w,
                     size, geo.monster_radius[m.id], on, fonts))
                 continue
             cx, cy = geo.tokens[ex.seat]
             ring = GOLD if ex.acting else TRAIL if ex.seat == view.mover else None
-            canvas.put((cx, cy), _token(canvas.ink, ex.colour, ex.alive, ex.traitor, ring,
+            canvas.put((cx, cy), token_mark(canvas.ink, ex.colour, ex.alive, ex.traitor, ring,
                                         r, on))
-            label = _label_text(ex, label_w, size)
+            label = label_text(ex, label_w, size)
             if label is not None:
                 text, f, fill = label
-                canvas.text((cx + _label_dx(r), cy), text, f, fill, on=on, anchor="lm",
+                canvas.text((cx + label_dx(r), cy), text, f, fill, on=on, anchor="lm",
                             bold=True, over=over)
 
 
@@ -356,12 +356,12 @@ FIGURE_CACHE_SIZE = 4096  # a figure is 0.5..3 KB: within the pieces' 8 MB
 
 
 @pieces(FIGURE_CACHE_SIZE, budgets.FIGURES)
-def _token(colour: str, alive: bool, traitor: bool, ring: Colour | None, r: int,
+def token_mark(colour: str, alive: bool, traitor: bool, ring: Colour | None, r: int,
            on: Colour) -> Sprite:
     """An explorer's token on the floor colour `on`, placed by its centre: the pawn and
     the ring round it, if any: gold for the explorer to play, the trail's colour for
     the one who just moved while another acts."""
-    c = _ring_outer(r) + 2
+    c = ring_outer(r) + 2
     img = Image.new("RGB", (2 * c, 2 * c), on)
     _draw_token(img, ExplorerView(seat=0, name="", player="", colour=colour, floor="", x=0,
                                   y=0, alive=alive, traitor=traitor), c, c, r, ring)
@@ -376,23 +376,23 @@ def _draw_token(img: Image.Image, ex: ExplorerView, cx: int, cy: int, r: int,
         gap_w, ring_w = _ring(r)
         disc(img, (cx, cy), r + gap_w + ring_w, ring)
         disc(img, (cx, cy), r + gap_w, RING_GAP)
-    _pawn(img, ex, cx, cy, r)
+    pawn_of(img, ex, cx, cy, r)
 
 
 @pieces(FIGURE_CACHE_SIZE, budgets.FIGURES)
-def _monster(name: str, glyph: str, stunned: bool, count: int, r: int, label_w: int,
+def monster_disc(name: str, glyph: str, stunned: bool, count: int, r: int, label_w: int,
              size: int, radius: int, on: Colour, fonts: tuple[object, ...]) -> Sprite:
     """A monster stack's token and label on the floor colour `on`, placed by the disc's
     centre (see `_draw_monster`). `fonts` only keys the cache."""
     m = MonsterView(id=0, name=name, glyph=glyph, floor="", x=0, y=0, stunned=stunned)
     pad = radius + 2 * size + 8
-    w = 2 * pad + _ring_outer(r) + label_w
+    w = 2 * pad + ring_outer(r) + label_w
     img = Image.new("RGB", (w, 2 * pad), on)
     _draw_monster(img, ImageDraw.Draw(img), (m,) * count, pad, pad, r, label_w, size, radius)
     return trimmed(img, on, (pad, pad))
 
 
-def _label_text(ex: ExplorerView, label_w: int, size: int) -> tuple[str, Font, Colour] | None:
+def label_text(ex: ExplorerView, label_w: int, size: int) -> tuple[str, Font, Colour] | None:
     """A figure's name to the right of its slot, at `size` (never smaller: the slot's
     size is the least a preview can read), else its initial: the text, font and colour,
     or None when the slot leaves no room even for that."""
@@ -410,9 +410,9 @@ def _label_text(ex: ExplorerView, label_w: int, size: int) -> tuple[str, Font, C
     return text, f, fill
 
 
-def _label_dx(r: int) -> int:
+def label_dx(r: int) -> int:
     """Where a figure's label starts, right of its centre."""
-    return _ring_outer(r) + max(2, round(r * 0.3))
+    return ring_outer(r) + max(2, round(r * 0.3))
 
 
 def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
@@ -428,9 +428,9 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
     fill, edge, ink = (STUNNED, MUTED, TEXT) if m.stunned else (MONSTER, MONSTER_EDGE,
                                                                MONSTER_EDGE)
     disc(img, (cx, cy), radius, fill, outline=edge, width=max(1, round(radius / 7)))
-    letter = font(_letter_size(radius, size), True)
-    centered_text(draw, (cx, cy), _mark(m.glyph, m.name), letter, ink, bold=True)
-    x = cx + _ring_outer(r) + max(2, round(r * 0.3))
+    letter = font(letter_size(radius, size), True)
+    centered_text(draw, (cx, cy), glyph_mark(m.glyph, m.name), letter, ink, bold=True)
+    x = cx + ring_outer(r) + max(2, round(r * 0.3))
     right = x + label_w
     if m.stunned:
         bh = max(8, round(size * 1.15))
@@ -446,19 +446,19 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
             x += bw + max(2, round(size * 0.25))
         rounded_box(img, (bx0, by0, bx0 + bw, by0 + bh), max(2, bh // 3), TEXT)
         centered_text(draw, (bx0 + bw / 2, by0 + bh / 2), "S", bf, BG, bold=True)
-    shown = _monster_text(stack, right - x, size)
+    shown = monster_text(stack, right - x, size)
     if shown is not None:
         draw_text(draw, (x, cy), shown, font(size, True), MUTED if m.stunned else TEXT,
                   anchor="lm", bold=True)
 
 
-def _letter_size(radius: int, size: int) -> int:
+def letter_size(radius: int, size: int) -> int:
     """The size of a monster's letter on its disc: the slot's label size at least (a
     small disc's letter fills it, yet reads)."""
     return max(7, round(radius * 1.2), size)
 
 
-def _monster_text(stack: tuple[MonsterView, ...], room: int, size: int) -> str | None:
+def monster_text(stack: tuple[MonsterView, ...], room: int, size: int) -> str | None:
     """What a monster stack's label says in `room` px at `size` (never smaller): a
     stack's count matters more than its name, "×3 Giant", else "×3"; a lone monster
     shows its whole name, else the noun, which may be cut while three letters are left

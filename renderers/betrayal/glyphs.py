@@ -68,6 +68,6 @@ def glyph(kind: str, d: int) -> Image.Image:
     return _finish(big, d)
 
 
-def _paste_glyph(img: Image.Image, kind: str, box_xy: tuple[int, int], d: int) -> None:
+def paste_glyph(img: Image.Image, kind: str, box_xy: tuple[int, int], d: int) -> None:
     sprite = glyph(kind, d)
     img.paste(sprite, box_xy, sprite)

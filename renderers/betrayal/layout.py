@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from bot.games.betrayal.pictures import FLOORS, MapView
 from renderers import budgets
-from renderers.betrayal.explorers import _groups, place_figures, roster_chips
+from renderers.betrayal.explorers import groups_of, place_figures, roster_chips
 from renderers.betrayal.fonts import (  # noqa: F401
     FOOTER_FONT,
     HEADER_FONT,
@@ -26,8 +26,8 @@ from renderers.betrayal.fonts import (  # noqa: F401
     TILE_FONT,
 )
 from renderers.betrayal.geometry import MapGeometry
-from renderers.betrayal.palette import _px
-from renderers.betrayal.tiles import _strip_rows, _tile_parts
+from renderers.betrayal.palette import px
+from renderers.betrayal.tiles import strip_rows_of, tile_parts
 from renderers.common import Box, Point, font, font_signature, text_width
 
 BASE_WIDTH = 1200  # the width the frame sizes below are given at
@@ -126,10 +126,10 @@ def _frame(view: MapView, width: int) -> _Frame:
     s = width / BASE_WIDTH
     rows = 1 + bool(view.footer.strip()) + len(progress_lines(view, width))
     return _Frame(
-        s=s, margin=_px(MARGIN, s), header_h=_px(HEADER_H, s),
-        roster_h=_px(ROSTER_H + ROSTER_GAP, s) if view.explorers else 0,
-        footer_h=_px(FOOTER_ROW_H, s) * rows + _px(6, s), panel_gap=_px(PANEL_GAP, s),
-        title_h=_px(PANEL_TITLE_H, s), pad=_px(PANEL_PAD, s), min_panel_w=_px(PANEL_MIN_W, s),
+        s=s, margin=px(MARGIN, s), header_h=px(HEADER_H, s),
+        roster_h=px(ROSTER_H + ROSTER_GAP, s) if view.explorers else 0,
+        footer_h=px(FOOTER_ROW_H, s) * rows + px(6, s), panel_gap=px(PANEL_GAP, s),
+        title_h=px(PANEL_TITLE_H, s), pad=px(PANEL_PAD, s), min_panel_w=px(PANEL_MIN_W, s),
     )
 
 
@@ -155,8 +155,8 @@ def progress_lines(view: MapView, width: int) -> tuple[str, ...]:
     if not view.progress:
         return ()
     s = width / BASE_WIDTH
-    return _progress_lines(tuple(view.progress), width - 2 * _px(MARGIN, s),
-                           _px(PROGRESS_FONT, s), font_signature())
+    return _progress_lines(tuple(view.progress), width - 2 * px(MARGIN, s),
+                           px(PROGRESS_FONT, s), font_signature())
 
 
 def _panel_size(cells: tuple[int, int], t: int, fr: _Frame) -> tuple[int, int]:
@@ -170,7 +170,7 @@ def _panel_size(cells: tuple[int, int], t: int, fr: _Frame) -> tuple[int, int]:
 
 def _top_pad(g: int, fr: _Frame) -> int:
     """Space between a panel's title and its grid: room for door stubs pointing north."""
-    return round(g * 0.5) + _px(8, fr.s)
+    return round(g * 0.5) + px(8, fr.s)
 
 
 def _node_size(node: Node, sizes: dict[str, tuple[int, int]], gap: int) -> tuple[int, int]:
@@ -232,8 +232,8 @@ def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
     cells = dict(zip(FLOORS, extents, strict=True))
     inner_w = width - 2 * fr.margin
     box_h = PREVIEW_ASPECT * width
-    t_max = _px(TILE_MAX, fr.s)
-    t_min = min(t_max, max(_px(TILE_MIN, fr.s), TILE_LEGIBLE))
+    t_max = px(TILE_MAX, fr.s)
+    t_min = min(t_max, max(px(TILE_MIN, fr.s), TILE_LEGIBLE))
     sizes = tile_sizes(t_min, t_max)
 
     panels: dict[int, dict[str, tuple[int, int]]] = {}  # t -> floor -> panel size
@@ -303,7 +303,7 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
     y = fr.margin // 2
     header: Box = (fr.margin, y, width - fr.margin, y + fr.header_h)
     y = header[3]
-    roster: Box = (fr.margin, y, width - fr.margin, y + fr.roster_h - _px(ROSTER_GAP, s)
+    roster: Box = (fr.margin, y, width - fr.margin, y + fr.roster_h - px(ROSTER_GAP, s)
                    if fr.roster_h else y)
     y += fr.roster_h
     panels: dict[str, Box] = {}
@@ -335,7 +335,7 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
         return (x0, y0, x0 + t, y0 + t)
 
     tf = tile_font(width)
-    parts = _tile_parts(t, tf)
+    parts = tile_parts(t, tf)
     w = parts.wall
     tiles: dict[str, Box] = {}
     sides: dict[str, dict[str, Point]] = {}
@@ -349,23 +349,23 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
         sides[tile.key] = {"N": (cx, y0 + w // 2), "S": (cx, y1 - 1 - w // 2),
                            "W": (x0 + w // 2, cy), "E": (x1 - 1 - w // 2, cy)}
 
-    groups = _groups(view)
-    strip_rows = _strip_rows(view, t, groups, tf)
+    groups = groups_of(view)
+    strip_rows = strip_rows_of(view, t, groups, tf)
     placed = place_figures(groups, lambda cell: cell_box(*cell)[:2], strip_rows, t, tf)
     tokens, radius, ring = placed.tokens, placed.radius, placed.ring
     monsters, monster_radius = placed.monsters, placed.monster_radius
-    chips = roster_chips(view.explorers, roster, _px(8, s), _px(300, s))
+    chips = roster_chips(view.explorers, roster, px(8, s), px(300, s))
 
-    row_h = _px(FOOTER_ROW_H, s)
-    fy = footer[1] + _px(6, s) + row_h // 2
-    label_w = text_width(font(_px(FOOTER_FONT, s), True), view.track.label)
-    step = _px(24, s)
-    ox = footer[0] + label_w + _px(12, s) + step // 2
+    row_h = px(FOOTER_ROW_H, s)
+    fy = footer[1] + px(6, s) + row_h // 2
+    label_w = text_width(font(px(FOOTER_FONT, s), True), view.track.label)
+    step = px(24, s)
+    ox = footer[0] + label_w + px(12, s) + step // 2
     # At least one point: the track's label and note are placed from it.
     omen_track = tuple((ox + i * step, fy) for i in range(max(1, view.track.marks)))
     footer_text: Box | None = None
     progress_text: Box | None = None
-    ft_y = footer[1] + _px(6, s) + row_h
+    ft_y = footer[1] + px(6, s) + row_h
     lines = progress_lines(view, width)
     if lines:
         progress_text = (footer[0], ft_y, footer[2], ft_y + row_h * len(lines))
@@ -387,4 +387,4 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
 
 def tile_font(width: int) -> int:
     """The smallest text inside a tile for an image `width` wide: TILE_FONT scaled."""
-    return _px(TILE_FONT, width / BASE_WIDTH)
+    return px(TILE_FONT, width / BASE_WIDTH)

@@ -28,7 +28,7 @@ from bot.games.betrayal.pictures import (
 from bot.games.betrayal.shown import map_view
 from bot.locales import ENGLISH, speaking
 from renderers import budgets
-from renderers.betrayal.explorers import _draw_figures, _draw_roster
+from renderers.betrayal.explorers import draw_figures, draw_roster
 from renderers.betrayal.fonts import (
     FOOTER_FONT,
     HEADER_FONT,
@@ -39,7 +39,7 @@ from renderers.betrayal.fonts import (
     PROGRESS_FONT,
     SMALLEST_FONT,
 )
-from renderers.betrayal.glyphs import _paste_glyph
+from renderers.betrayal.glyphs import paste_glyph
 from renderers.betrayal.layout import (
     BASE_WIDTH,
     FOOTER_ROW_H,
@@ -62,20 +62,20 @@ from renderers.betrayal.palette import (
     SYMBOL_COLOURS,
     TEXT,
     TRAIL,
-    _mark,
-    _px,
-    _token_colour,
-    _token_label,
+    glyph_mark,
+    px,
+    token_colour,
+    token_label,
 )
 from renderers.betrayal.tiles import (
     TileLook,
-    _draw_passages,
-    _haunt_square,
-    _link_letters,
-    _look,
-    _pile_badge,
-    _strip_layout,
-    _tile_sprite,
+    draw_passages,
+    haunt_square,
+    link_letters,
+    pile_badge,
+    strip_layout,
+    tile_look,
+    tile_sprite,
 )
 from renderers.betrayal.words import floor_title, word
 from renderers.canvas import Canvas, Ink, Sprite, pieces, register
@@ -110,16 +110,16 @@ def _fixed_legend() -> tuple[LegendEntry, ...]:
     return tuple((kind, "", word(f"legend.{kind}")) for kind in FIXED_LEGEND)
 
 
-def _legend(view: MapView, coded: tuple[LegendEntry, ...] = ()) -> tuple[LegendEntry, ...]:
+def legend_of(view: MapView, coded: tuple[LegendEntry, ...] = ()) -> tuple[LegendEntry, ...]:
     """The haunt's monster and token kinds in view (by letter and name, in order of
     appearance), the room tokens shown by their code (`coded`), then the fixed
     entries."""
     haunt: dict[LegendEntry, None] = {}
     for m in view.monsters:
-        haunt[("monster", _mark(m.glyph, m.name), m.name)] = None
+        haunt[("monster", glyph_mark(m.glyph, m.name), m.name)] = None
     for tile in view.tiles:
         for glyph, name in tile.haunt_tokens:
-            haunt[("haunt", _mark(glyph, name), name)] = None
+            haunt[("haunt", glyph_mark(glyph, name), name)] = None
     haunt.update(dict.fromkeys(coded))
     return (*haunt, *_fixed_legend())
 
@@ -127,58 +127,58 @@ def _legend(view: MapView, coded: tuple[LegendEntry, ...] = ()) -> tuple[LegendE
 def _legend_left(geo: MapGeometry) -> int:
     """Where the legend may start: after the omen track and its "n drawn" label."""
     s = geo.scale
-    d = _px(20, s)
-    last = geo.omen_track[-1][0] + d // 2 + _px(12, s)
-    return last + text_width(font(_px(FOOTER_FONT, s)), geo.track_widest) + _px(20, s)
+    d = px(20, s)
+    last = geo.omen_track[-1][0] + d // 2 + px(12, s)
+    return last + text_width(font(px(FOOTER_FONT, s)), geo.track_widest) + px(20, s)
 
 
 # A tile as the house shows it: (key, look, box, grid x, grid y).
 PlacedTile = tuple[str, TileLook, Box, int, int]
 
 
-def _house(view: MapView, geo: MapGeometry) -> tuple[tuple[PlacedTile, ...],
+def house_of(view: MapView, geo: MapGeometry) -> tuple[tuple[PlacedTile, ...],
                                                       tuple[LegendEntry, ...]]:
     """What the house part of the map is drawn from: the placed tiles (their look and
     box) and the legend's entries. Figures moving change neither."""
-    links = _link_letters(view)
-    tiles = tuple((tile.key, _look(tile, links), geo.tiles[tile.key], tile.x, tile.y)
+    links = link_letters(view)
+    tiles = tuple((tile.key, tile_look(tile, links), geo.tiles[tile.key], tile.x, tile.y)
                   for tile in view.tiles if tile.key in geo.tiles)
-    coded = tuple((what, text, _token_label(what[6:]))
+    coded = tuple((what, text, token_label(what[6:]))
                   for _, look, _, _, _ in tiles if look[4]
-                  for what, text, *_ in _strip_layout(look, geo.tile, geo.tile_font)[0]
-                  if what.startswith("token:") and text != _token_label(what[6:]))
-    return tiles, _legend(view, coded)
+                  for what, text, *_ in strip_layout(look, geo.tile, geo.tile_font)[0]
+                  if what.startswith("token:") and text != token_label(what[6:]))
+    return tiles, legend_of(view, coded)
 
 
 def _draw_house(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     """The panels, passages, tiles and legend: everything but the figures and the texts
     that change every turn, composed from pieces every game shares (tiles by look and
     size, the legend by its entries) plus hard-edged passages."""
-    tiles, entries = _house(view, geo)
+    tiles, entries = house_of(view, geo)
     t, g, s = geo.tile, geo.gap, geo.scale
     fonts = font_signature()
     counts: dict[str, int] = {}
     for _, look, _, _, _ in tiles:
         counts[look[1]] = counts.get(look[1], 0) + 1
-    title_f = font(_px(PANEL_TITLE_FONT, s), True)
+    title_f = font(px(PANEL_TITLE_FONT, s), True)
     for floor in FLOORS:
         box, extent = geo.panels[floor], geo.extents.get(floor)
-        framed(canvas, box, _px(10, s), PANEL, PANEL_EDGE, max(1, _px(2, s)), BG)
+        framed(canvas, box, px(10, s), PANEL, PANEL_EDGE, max(1, px(2, s)), BG)
         x0, y0, x1, _ = box
-        ty = y0 + _px(PANEL_TITLE_H, s) // 2 + _px(2, s)
-        tx = x0 + _px(14, s)
+        ty = y0 + px(PANEL_TITLE_H, s) // 2 + px(2, s)
+        tx = x0 + px(14, s)
         title = floor_title(floor)
         canvas.text((tx, ty), title, title_f, TEXT, on=PANEL, anchor="lm", bold=True)
         tw = text_width(title_f, title)
         n = counts.get(floor, 0)
         note = word("nothing_explored") if extent is None else word("rooms", n=n)
-        room = x1 - _px(14, s) - (tx + tw + _px(10, s))
-        if room > _px(30, s):
-            fc, text = fit_text(note, room, _px(PANEL_NOTE_FONT, s))
-            canvas.text((tx + tw + _px(10, s), ty), text, fc, MUTED, on=PANEL, anchor="lm")
-    _draw_passages(canvas, tiles, t, g)
+        room = x1 - px(14, s) - (tx + tw + px(10, s))
+        if room > px(30, s):
+            fc, text = fit_text(note, room, px(PANEL_NOTE_FONT, s))
+            canvas.text((tx + tw + px(10, s), ty), text, fc, MUTED, on=PANEL, anchor="lm")
+    draw_passages(canvas, tiles, t, g)
     for _, look, box, _, _ in tiles:
-        canvas.put(box[:2], _tile_sprite(canvas.ink, look, t, geo.tile_font, fonts))
+        canvas.put(box[:2], tile_sprite(canvas.ink, look, t, geo.tile_font, fonts))
     left = _legend_left(geo)
     x0, y0, x1, _ = geo.footer
     canvas.put((left, y0), _legend_strip(canvas.ink, entries, x1 - left, geo.width - x1, s,
@@ -195,7 +195,7 @@ def _legend_strip(entries: tuple[LegendEntry, ...], w: int, margin: int, s: floa
     """The legend row, `w` wide from where it may start to the footer's right edge (and
     the `margin` beyond, where a last letter's edge may spill), on the background (see
     `_draw_legend`). `fonts` only keys the cache."""
-    h = _px(6, s) + _px(FOOTER_ROW_H, s)
+    h = px(6, s) + px(FOOTER_ROW_H, s)
     img = Image.new("RGB", (w + margin, h), BG)
     _draw_legend(img, ImageDraw.Draw(img), (0, 0, w, h), s, entries, 0)
     return Sprite(img)
@@ -258,18 +258,18 @@ def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, footer: Box, s: fl
     """The legend, right-aligned on the omen row. When it does not fit beside the omen
     track, fixed entries go first (from the end), then the haunt's; the haunt's names
     are what a player cannot guess from the board."""
-    row_h = _px(FOOTER_ROW_H, s)
-    cy = footer[1] + _px(6, s) + row_h // 2
-    f = font(_px(LEGEND_FONT, s))
-    d = _px(20, s)
-    gap = _px(6, s)
-    space = _px(16, s)
+    row_h = px(FOOTER_ROW_H, s)
+    cy = footer[1] + px(6, s) + row_h // 2
+    f = font(px(LEGEND_FONT, s))
+    d = px(20, s)
+    gap = px(6, s)
+    space = px(16, s)
 
     def width(entry: LegendEntry) -> int:
         if entry[0].startswith("token:"):
-            return (text_width(font(_px(LEGEND_FONT, s), True), entry[1]) + gap
+            return (text_width(font(px(LEGEND_FONT, s), True), entry[1]) + gap
                     + text_width(f, entry[2]))
-        return d + gap + text_width(f, entry[2]) + (_px(8, s) if entry[0] == "pile" else 0)
+        return d + gap + text_width(f, entry[2]) + (px(8, s) if entry[0] == "pile" else 0)
 
     shown = list(entries)
     while shown and sum(map(width, shown)) + space * (len(shown) - 1) > footer[2] - left:
@@ -281,19 +281,19 @@ def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, footer: Box, s: fl
         kind, letter, label = entry
         wd = width(entry)
         if kind.startswith("token:"):
-            fb = font(_px(LEGEND_FONT, s), True)
+            fb = font(px(LEGEND_FONT, s), True)
             wd = text_width(fb, letter) + gap + text_width(f, label)
-            draw_text(draw, (x, cy), letter, fb, _token_colour(kind[6:]), anchor="lm",
+            draw_text(draw, (x, cy), letter, fb, token_colour(kind[6:]), anchor="lm",
                       bold=True)
             draw_text(draw, (x + wd - text_width(f, label), cy), label, f, MUTED, anchor="lm")
             x += wd + space
             continue
         if kind in SYMBOL_COLOURS:
-            _paste_glyph(img, kind, (x, cy - d // 2), d)
+            paste_glyph(img, kind, (x, cy - d // 2), d)
         elif kind == "pile":
-            _pile_badge(img, draw, x + d + _px(8, s), cy - d // 2, d, 1)
-            x += _px(8, s)
-            wd -= _px(8, s)
+            pile_badge(img, draw, x + d + px(8, s), cy - d // 2, d, 1)
+            x += px(8, s)
+            wd -= px(8, s)
         elif kind == "monster":
             r = d // 2
             disc(img, (x + r, cy), r, MONSTER, outline=MONSTER_EDGE, width=max(1, round(r / 7)))
@@ -301,52 +301,52 @@ def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, footer: Box, s: fl
                           MONSTER_EDGE, bold=True)
         elif kind == "haunt":
             h = max(8, round(d * 0.8))
-            _haunt_square(img, draw, x + (d - h) // 2, cy - h // 2, h, letter,
+            haunt_square(img, draw, x + (d - h) // 2, cy - h // 2, h, letter,
                           max(7, round(h * 0.7)))
         else:
-            img.paste(BARRIER, (x, cy - max(1, _px(2, s)), x + d, cy + max(1, _px(2, s))))
+            img.paste(BARRIER, (x, cy - max(1, px(2, s)), x + d, cy + max(1, px(2, s))))
         draw_text(draw, (x + d + gap, cy), label, f, MUTED, anchor="lm")
         x += wd + space
 
 
-def _draw_header(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+def draw_header(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     s = geo.scale
     x0, y0, x1, y1 = geo.header
-    f, text = fit_text(view.header, x1 - x0, _px(HEADER_FONT, s),
-                       min_size=_px(HEADER_MIN_FONT, s), bold=True)
+    f, text = fit_text(view.header, x1 - x0, px(HEADER_FONT, s),
+                       min_size=px(HEADER_MIN_FONT, s), bold=True)
     canvas.words((x0, (y0 + y1) // 2), text, f, TEXT, on=BG, bold=True)
     canvas.fill((x0, y1 - 1, x1 + 1, y1), PANEL_EDGE)
 
 
-def _draw_footer(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+def draw_footer(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     s = geo.scale
     x0 = geo.footer[0]
-    fb = font(_px(FOOTER_FONT, s), True)
+    fb = font(px(FOOTER_FONT, s), True)
     cy = geo.omen_track[0][1]
     canvas.text((x0, cy), view.track.label, fb, TEXT, on=BG, anchor="lm", bold=True)
-    d = _px(20, s)
+    d = px(20, s)
     drawn = min(view.track.marks, max(0, view.track.filled))
     first, last_mark = geo.omen_track[0][0], geo.omen_track[-1][0]
     step = geo.omen_track[1][0] - first if len(geo.omen_track) > 1 else d
     if view.track.marks:
         canvas.put((first - d // 2, cy - d // 2),
                    _omen_track(canvas.ink, drawn, view.track.marks, step, d))
-    last = last_mark + d // 2 + _px(12, s)
-    canvas.text((last, cy), view.track.note, font(_px(FOOTER_FONT, s)), MUTED, on=BG,
+    last = last_mark + d // 2 + px(12, s)
+    canvas.text((last, cy), view.track.note, font(px(FOOTER_FONT, s)), MUTED, on=BG,
                 anchor="lm")
     if geo.progress_text is not None:
         px0, py0, px1, _ = geo.progress_text
-        row_h = _px(FOOTER_ROW_H, s)
+        row_h = px(FOOTER_ROW_H, s)
         for i, line in enumerate(geo.progress):
-            f, text = fit_text(line, px1 - px0, _px(PROGRESS_FONT, s),
-                               min_size=_px(SMALLEST_FONT, s), bold=True)
+            f, text = fit_text(line, px1 - px0, px(PROGRESS_FONT, s),
+                               min_size=px(SMALLEST_FONT, s), bold=True)
             canvas.text((px0, py0 + i * row_h + row_h // 2), text, f, ACCENT, on=BG,
                         anchor="lm", bold=True)
     if geo.footer_text is not None:
         fx0, fy0, fx1, fy1 = geo.footer_text
         f, text = fit_text((view.footer_shown or view.footer).strip(), fx1 - fx0,
-                           _px(FOOTER_FONT + 3, s),
-                           min_size=_px(SMALLEST_FONT, s), bold=True)
+                           px(FOOTER_FONT + 3, s),
+                           min_size=px(SMALLEST_FONT, s), bold=True)
         canvas.text((fx0, (fy0 + fy1) // 2), text, f, GOLD, on=BG, anchor="lm", bold=True)
 
 
@@ -355,11 +355,11 @@ def _omen_track(drawn: int, marks: int, step: int, d: int) -> Sprite:
     """The footer's omen marks, `drawn` of `marks` lit, `step` apart, on the background."""
     img = Image.new("RGB", ((marks - 1) * step + d, d), BG)
     for i in range(marks):
-        _paste_glyph(img, "omen" if i < drawn else "omen_off", (i * step, 0), d)
+        paste_glyph(img, "omen" if i < drawn else "omen_off", (i * step, 0), d)
     return Sprite(img)
 
 
-def _draw_changes(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+def draw_changes(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     """What this turn changed: a frame round each room walked through, and round the
     room just placed (in its own colour, over the walk's), drawn in the gap round the
     tile so the tile itself (a shared piece) is untouched."""
@@ -377,11 +377,11 @@ def _draw_changes(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
 
 
 def _draw_dynamic(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
-    _draw_changes(canvas, view, geo)
-    _draw_header(canvas, view, geo)
-    _draw_roster(canvas, view, geo)
-    _draw_figures(canvas, view, geo)
-    _draw_footer(canvas, view, geo)
+    draw_changes(canvas, view, geo)
+    draw_header(canvas, view, geo)
+    draw_roster(canvas, view, geo)
+    draw_figures(canvas, view, geo)
+    draw_footer(canvas, view, geo)
 
 
 _SAMPLE_ROOMS: tuple[tuple[str, str, str, str], ...] = (

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from bot.core.lru import Lru
 from renderers import budgets
 from renderers.betrayal.fonts import SMALLEST_FONT
-from renderers.betrayal.palette import BG, TEXT, _px
+from renderers.betrayal.palette import BG, TEXT, px
 from renderers.canvas import Canvas, register
 from renderers.common import Box, Colour, font, text_width
 
@@ -166,8 +166,8 @@ def _chip_layout(items: Sequence[Item], mark: int, pad: int, gap: int, widest: i
                  s: float) -> tuple[int, int, list[tuple[int, int]]]:
     """A chip's width and height for these items, row after row as they fit in
     `widest`, and each item's place on it."""
-    count_gap, item_gap = _px(COUNT_GAP, s), _px(ITEM_GAP, s)
-    size = _px(SMALLEST_FONT, s)
+    count_gap, item_gap = px(COUNT_GAP, s), px(ITEM_GAP, s)
+    size = px(SMALLEST_FONT, s)
     room = widest - 2 * pad
     at: list[tuple[int, int]] = []
     x = y = right = 0
@@ -330,7 +330,7 @@ def _set_items(items: Sequence[Item], at: list[tuple[int, int]], x0: int, y0: in
                mark: int, room: Box | None, s: float, dots: dict[int, Box],
                monsters: list[MonsterMark]) -> None:
     """Each item's mark on a chip whose marks start at (x0, y0)."""
-    count_gap, size = _px(COUNT_GAP, s), _px(SMALLEST_FONT, s)
+    count_gap, size = px(COUNT_GAP, s), px(SMALLEST_FONT, s)
     for item, (dx, dy) in zip(items, at, strict=True):
         box = (x0 + dx, y0 + dy, x0 + dx + mark, y0 + dy + mark)
         if isinstance(item, int):

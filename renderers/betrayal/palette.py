@@ -73,23 +73,23 @@ FLAT_COLOURS: tuple[Colour, ...] = (
 )
 
 
-def _token_label(kind: str) -> str:
+def token_label(kind: str) -> str:
     return word_or(f"tokens.{kind}", kind.replace("_", " ").strip().capitalize()) or "?"
 
 
-def _token_code(kind: str) -> str:
+def token_code(kind: str) -> str:
     """The short code a token shows where its label does not fit (the board's words
     name it, else the label's first two letters)."""
-    return word_or(f"codes.{kind}", _token_label(kind)[:2].strip().capitalize()) or "?"
+    return word_or(f"codes.{kind}", token_label(kind)[:2].strip().capitalize()) or "?"
 
 
-def _token_colour(kind: str) -> Colour:
+def token_colour(kind: str) -> Colour:
     if kind in FIXED_TOKEN_COLOURS:
         return FIXED_TOKEN_COLOURS[kind]
     return TOKEN_COLOURS[zlib.crc32(kind.encode()) % len(TOKEN_COLOURS)]
 
 
-def _mark(glyph: str, name: str) -> str:
+def glyph_mark(glyph: str, name: str) -> str:
     """The character a haunt's monster or token is drawn with: its glyph, or when the
     font cannot draw that (a symbol such as "✦" with only the fallback font) the
     initial of its name, so a token never shows a missing-glyph box."""
@@ -99,6 +99,6 @@ def _mark(glyph: str, name: str) -> str:
     return name.strip()[:1].upper() or "?"
 
 
-def _px(v: float, s: float) -> int:
+def px(v: float, s: float) -> int:
     """`v` pixels at the base width, scaled by `s` (width / base width); at least 1."""
     return max(1, round(v * s))

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from bot.games.betrayal.pictures import CardView, ExplorerView, SheetView, TraitView
-from renderers.betrayal.explorers import _pawn
-from renderers.betrayal.glyphs import _paste_glyph
+from renderers.betrayal.explorers import pawn_of
+from renderers.betrayal.glyphs import paste_glyph
 from renderers.betrayal.palette import (
     ACCENT,
     BARRIER,
@@ -32,7 +32,7 @@ from renderers.betrayal.palette import (
     TEXT,
     TOKEN_EDGE,
     TRAITOR,
-    _px,
+    px,
 )
 from renderers.betrayal.words import word, word_or
 from renderers.common import (
@@ -96,25 +96,25 @@ def sheet_geometry(view: SheetView, width: int = SHEET_WIDTH) -> SheetGeometry:
     width = int(width)
     s = width / SHEET_WIDTH
 
-    def px(v: float) -> int:
-        return _px(v, s)
+    def at(v: float) -> int:
+        return px(v, s)
 
-    m = px(24)
-    band: Box = (0, 0, width, px(12))
-    title: Box = (m, band[3] + px(12), width - m, band[3] + px(12) + px(74))
+    m = at(24)
+    band: Box = (0, 0, width, at(12))
+    title: Box = (m, band[3] + at(12), width - m, band[3] + at(12) + at(74))
     badges: dict[str, Box] = {}
     bx = title[2]
-    bf = font(px(15), True)
+    bf = font(at(15), True)
     for key, on in (("dead", not view.alive), ("traitor", view.traitor)):
         if on:  # right-aligned on the "played by" row, the last drawn rightmost
-            w = text_width(bf, word(f"sheet.badges.{key}")) + 2 * px(10)
-            badges[key] = (bx - w, title[1] + px(46), bx, title[1] + px(70))
-            bx -= w + px(8)
-    y = title[3] + px(14)
-    label_w = px(150)
-    cg = px(6)
+            w = text_width(bf, word(f"sheet.badges.{key}")) + 2 * at(10)
+            badges[key] = (bx - w, title[1] + at(46), bx, title[1] + at(70))
+            bx -= w + at(8)
+    y = title[3] + at(14)
+    label_w = at(150)
+    cg = at(6)
     cell_w = (width - 2 * m - label_w - 8 * cg) // 9
-    cell_h = px(50)
+    cell_h = at(50)
     traits: dict[str, tuple[Box, ...]] = {}
     labels: dict[str, Box] = {}
     marks: dict[str, Point] = {}
@@ -129,29 +129,29 @@ def sheet_geometry(view: SheetView, width: int = SHEET_WIDTH) -> SheetGeometry:
         start = view.traits[name].start
         if 0 <= start < 8:
             bx0, _, bx1, by1 = cells[start + 1]
-            marks[name] = ((bx0 + bx1) // 2, by1 + px(9))
-        y += cell_h + px(22)
-    y += px(4)
+            marks[name] = ((bx0 + bx1) // 2, by1 + at(9))
+        y += cell_h + at(22)
+    y += at(4)
     notes: Box | None = None
     note_lines = list(view.notes)
     if note_lines:
-        nh = px(24) * len(note_lines)
+        nh = at(24) * len(note_lines)
         notes = (m, y, width - m, y + nh)
-        y += nh + px(10)
-    cards_title: Box = (m, y, width - m, y + px(34))
-    y = cards_title[3] + px(4)
+        y += nh + at(10)
+    cards_title: Box = (m, y, width - m, y + at(34))
+    y = cards_title[3] + at(4)
     cols = 2 if width >= 560 else 1  # two columns of cards once they can hold ~40 characters
-    col_gap = px(12)
+    col_gap = at(12)
     col_w = (width - 2 * m - (cols - 1) * col_gap) // cols
-    text_f = font(px(15))
-    pad = px(12)
+    text_f = font(at(15))
+    pad = at(12)
     card_boxes: list[Box] = []
     card_lines: list[tuple[str, ...]] = []
     heights: list[int] = []
     for card in view.cards:
-        lines = tuple(wrap_text(card.text, text_f, col_w - 2 * pad - px(6), max_lines=8))
+        lines = tuple(wrap_text(card.text, text_f, col_w - 2 * pad - at(6), max_lines=8))
         card_lines.append(lines)
-        heights.append(pad + px(28) + px(6) + len(lines) * px(20) + pad)
+        heights.append(pad + at(28) + at(6) + len(lines) * at(20) + pad)
     for row_start in range(0, len(view.cards), cols):
         row_h = max(heights[row_start:row_start + cols])
         for j in range(cols):
@@ -161,7 +161,7 @@ def sheet_geometry(view: SheetView, width: int = SHEET_WIDTH) -> SheetGeometry:
             card_boxes.append((x0, y, x0 + col_w, y + row_h))
         y += row_h + col_gap
     if not view.cards:
-        y += px(30)
+        y += at(30)
     height = y + m
     return SheetGeometry(width=width, height=height, scale=s, band=band, title=title,
                          traits=traits, labels=labels, start_marks=marks, notes=notes,
@@ -173,14 +173,14 @@ def _draw_trait(img: Image.Image, draw: ImageDraw.ImageDraw, name: str, trait: T
                 cells: tuple[Box, ...], label: Box, colour: Colour, s: float) -> None:
     lx0, ly0, _, ly1 = label
     cy = (ly0 + ly1) // 2
-    f = font(_px(21, s), True)
-    draw_text(draw, (lx0, cy - _px(8, s)), word_or(f"sheet.traits.{name}", name.capitalize()),
+    f = font(px(21, s), True)
+    draw_text(draw, (lx0, cy - px(8, s)), word_or(f"sheet.traits.{name}", name.capitalize()),
               f, TEXT, anchor="lm", bold=True)
     value = trait.track[trait.index] if 0 <= trait.index < len(trait.track) else None
     sub = word("sheet.now", value=value) if value is not None else word("sheet.dead")
-    draw_text(draw, (lx0, cy + _px(13, s)), sub, font(_px(15, s)),
+    draw_text(draw, (lx0, cy + px(13, s)), sub, font(px(15, s)),
               MUTED if value is not None else BARRIER, anchor="lm")
-    radius = _px(8, s)
+    radius = px(8, s)
     for i, box in enumerate(cells):
         x0, y0, x1, y1 = box
         current = i - 1 == trait.index
@@ -188,53 +188,53 @@ def _draw_trait(img: Image.Image, draw: ImageDraw.ImageDraw, name: str, trait: T
             fill = BARRIER if current else SKULL_CELL
             rounded_box(img, box, radius, fill, outline=CELL_EDGE if not current else BARRIER,
                         width=1)
-            d = min(x1 - x0, y1 - y0) - _px(16, s)
-            _paste_glyph(img, "skull", ((x0 + x1 - d) // 2, (y0 + y1 - d) // 2), d)
+            d = min(x1 - x0, y1 - y0) - px(16, s)
+            paste_glyph(img, "skull", ((x0 + x1 - d) // 2, (y0 + y1 - d) // 2), d)
             continue
         v = trait.track[i - 1] if i - 1 < len(trait.track) else None
         if current:
-            rounded_box(img, box, radius, colour, outline=WHITE, width=max(2, _px(2, s)))
+            rounded_box(img, box, radius, colour, outline=WHITE, width=max(2, px(2, s)))
             ink = contrast_text(colour)
-            vf = font(_px(27, s), True)
+            vf = font(px(27, s), True)
         else:
             rounded_box(img, box, radius, CELL, outline=CELL_EDGE, width=1)
             ink = TEXT if i - 1 >= trait.start else MUTED
-            vf = font(_px(22, s), True)
+            vf = font(px(22, s), True)
         if v is not None:
             centered_text(draw, ((x0 + x1) // 2, (y0 + y1) // 2), str(v), vf, ink, bold=True)
     if 0 <= trait.start < 8:
         bx0, _, bx1, by1 = cells[trait.start + 1]
         cx = (bx0 + bx1) / 2
-        h = _px(10, s)
-        polygon(img, [(cx, by1 + _px(3, s)), (cx + h, by1 + _px(3, s) + h),
-                      (cx - h, by1 + _px(3, s) + h)], ACCENT)
+        h = px(10, s)
+        polygon(img, [(cx, by1 + px(3, s)), (cx + h, by1 + px(3, s) + h),
+                      (cx - h, by1 + px(3, s) + h)], ACCENT)
 
 
 def _draw_card(img: Image.Image, draw: ImageDraw.ImageDraw, card: CardView, box: Box,
                lines: tuple[str, ...], s: float) -> None:
     x0, y0, x1, y1 = box
     kc = SYMBOL_COLOURS.get(card.kind, MUTED)
-    rounded_box(img, box, _px(10, s), CARD_BG, outline=PANEL_EDGE, width=1)
-    img.paste(kc, (x0 + 1, y0 + _px(10, s), x0 + 1 + _px(5, s), y1 - _px(10, s)))
-    pad = _px(12, s)
-    d = _px(24, s)
+    rounded_box(img, box, px(10, s), CARD_BG, outline=PANEL_EDGE, width=1)
+    img.paste(kc, (x0 + 1, y0 + px(10, s), x0 + 1 + px(5, s), y1 - px(10, s)))
+    pad = px(12, s)
+    d = px(24, s)
     top = y0 + pad
-    x = x0 + pad + _px(4, s)
+    x = x0 + pad + px(4, s)
     if card.kind in SYMBOL_COLOURS:
-        _paste_glyph(img, card.kind, (x, top + (_px(28, s) - d) // 2), d)
-        x += d + _px(8, s)
-    kf = font(_px(13, s), True)
+        paste_glyph(img, card.kind, (x, top + (px(28, s) - d) // 2), d)
+        x += d + px(8, s)
+    kf = font(px(13, s), True)
     kind = word_or(f"sheet.kinds.{card.kind}", card.kind.upper())
     kw = text_width(kf, kind)
-    draw_text(draw, (x1 - pad, top + _px(14, s)), kind, kf, kc, anchor="rm", bold=True)
-    nf, name = fit_text(card.name, x1 - pad - kw - _px(10, s) - x, _px(19, s),
-                        min_size=_px(14, s), bold=True)
-    draw_text(draw, (x, top + _px(14, s)), name, nf, TEXT, anchor="lm", bold=True)
-    tf = font(_px(15, s))
-    ty = top + _px(28, s) + _px(6, s)
+    draw_text(draw, (x1 - pad, top + px(14, s)), kind, kf, kc, anchor="rm", bold=True)
+    nf, name = fit_text(card.name, x1 - pad - kw - px(10, s) - x, px(19, s),
+                        min_size=px(14, s), bold=True)
+    draw_text(draw, (x, top + px(14, s)), name, nf, TEXT, anchor="lm", bold=True)
+    tf = font(px(15, s))
+    ty = top + px(28, s) + px(6, s)
     for line in lines:
-        draw_text(draw, (x0 + pad + _px(4, s), ty + _px(10, s)), line, tf, MUTED, anchor="lm")
-        ty += _px(20, s)
+        draw_text(draw, (x0 + pad + px(4, s), ty + px(10, s)), line, tf, MUTED, anchor="lm")
+        ty += px(20, s)
 
 
 def render_sheet_image(view: SheetView, *, width: int = SHEET_WIDTH) -> Image.Image:
@@ -246,69 +246,69 @@ def render_sheet_image(view: SheetView, *, width: int = SHEET_WIDTH) -> Image.Im
     img.paste(colour, geo.band)
     tx0, ty0, tx1, _ = geo.title
     room_text = word("sheet.room", room=view.room) if view.room else ""
-    rf = font(_px(17, s))
+    rf = font(px(17, s))
     room_w = min(text_width(rf, room_text), (tx1 - tx0) // 3) if room_text else 0
     if view.alive and not view.traitor:
-        disc(img, (tx0 + _px(20, s), ty0 + _px(24, s)), _px(18, s), colour,
-             outline=TOKEN_EDGE, width=_px(2, s))
+        disc(img, (tx0 + px(20, s), ty0 + px(24, s)), px(18, s), colour,
+             outline=TOKEN_EDGE, width=px(2, s))
     else:  # the map's pawn: the traitor's band, a dead explorer's ✕
-        _pawn(img, ExplorerView(0, view.name, view.player, view.colour, "", 0, 0,
+        pawn_of(img, ExplorerView(0, view.name, view.player, view.colour, "", 0, 0,
                                 alive=view.alive, traitor=view.traitor),
-              tx0 + _px(20, s), ty0 + _px(24, s), _px(18, s))
-    nx = tx0 + _px(48, s)
-    nf, name = fit_text(view.name, tx1 - nx - room_w - _px(16, s), _px(34, s),
-                        min_size=_px(22, s), bold=True)
-    draw_text(draw, (nx, ty0 + _px(24, s)), name, nf, TEXT, anchor="lm", bold=True)
-    badge_x = min((b[0] for b in geo.badges.values()), default=tx1 + _px(12, s))
+              tx0 + px(20, s), ty0 + px(24, s), px(18, s))
+    nx = tx0 + px(48, s)
+    nf, name = fit_text(view.name, tx1 - nx - room_w - px(16, s), px(34, s),
+                        min_size=px(22, s), bold=True)
+    draw_text(draw, (nx, ty0 + px(24, s)), name, nf, TEXT, anchor="lm", bold=True)
+    badge_x = min((b[0] for b in geo.badges.values()), default=tx1 + px(12, s))
     pf, player = fit_text(word("sheet.played_by", player=view.player),
-                          badge_x - _px(12, s) - nx, _px(18, s), min_size=_px(13, s))
-    draw_text(draw, (nx, ty0 + _px(58, s)), player, pf, MUTED, anchor="lm")
-    bf = font(_px(15, s), True)
+                          badge_x - px(12, s) - nx, px(18, s), min_size=px(13, s))
+    draw_text(draw, (nx, ty0 + px(58, s)), player, pf, MUTED, anchor="lm")
+    bf = font(px(15, s), True)
     for key, box in geo.badges.items():
         label, (fill, ink) = word(f"sheet.badges.{key}"), BADGES[key]
         rounded_box(img, box, (box[3] - box[1]) // 2, fill)
         centered_text(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), label, bf, ink,
                       bold=True)
     if room_text:
-        rf2, rt = fit_text(room_text, room_w, _px(17, s), min_size=_px(12, s))
-        draw_text(draw, (tx1, ty0 + _px(24, s)), rt, rf2, MUTED, anchor="rm")
+        rf2, rt = fit_text(room_text, room_w, px(17, s), min_size=px(12, s))
+        draw_text(draw, (tx1, ty0 + px(24, s)), rt, rf2, MUTED, anchor="rm")
     for name_key, cells in geo.traits.items():
         _draw_trait(img, draw, name_key, view.traits[name_key], cells, geo.labels[name_key],
                     colour, s)
     if geo.notes is not None:
-        nf2 = font(_px(16, s))
+        nf2 = font(px(16, s))
         y = geo.notes[1]
         for note in view.notes:
-            _, line = fit_text(note, geo.notes[2] - geo.notes[0], _px(16, s))
-            draw_text(draw, (geo.notes[0], y + _px(12, s)), line, nf2, TEXT, anchor="lm")
-            y += _px(24, s)
+            _, line = fit_text(note, geo.notes[2] - geo.notes[0], px(16, s))
+            draw_text(draw, (geo.notes[0], y + px(12, s)), line, nf2, TEXT, anchor="lm")
+            y += px(24, s)
     cx0, cy0, cx1, cy1 = geo.cards_title
-    tf = font(_px(21, s), True)
+    tf = font(px(21, s), True)
     cards = word("sheet.cards")
     draw_text(draw, (cx0, (cy0 + cy1) // 2), cards, tf, TEXT, anchor="lm", bold=True)
-    draw_text(draw, (cx0 + text_width(tf, cards) + _px(10, s), (cy0 + cy1) // 2),
+    draw_text(draw, (cx0 + text_width(tf, cards) + px(10, s), (cy0 + cy1) // 2),
               word("sheet.held", n=len(view.cards)) if view.cards else word("sheet.none_held"),
-              font(_px(16, s)), MUTED, anchor="lm")
+              font(px(16, s)), MUTED, anchor="lm")
     # Legend for the tracks, right-aligned on the cards title row.
-    lf = font(_px(14, s))
+    lf = font(px(14, s))
     lx = cx1
     for text, swatch in ((word("sheet.key_start"), "start"), (word("sheet.key_now"), "now")):
         lx -= text_width(lf, text)
         draw_text(draw, (lx, (cy0 + cy1) // 2), text, lf, MUTED, anchor="lm")
-        lx -= _px(22, s)
+        lx -= px(22, s)
         mid = (cy0 + cy1) // 2
         if swatch == "start":
-            h = _px(8, s)
-            polygon(img, [(lx + _px(8, s), mid - h), (lx + _px(8, s) + h, mid + h // 2),
-                          (lx + _px(8, s) - h, mid + h // 2)], ACCENT)
+            h = px(8, s)
+            polygon(img, [(lx + px(8, s), mid - h), (lx + px(8, s) + h, mid + h // 2),
+                          (lx + px(8, s) - h, mid + h // 2)], ACCENT)
         else:
-            rounded_box(img, (lx, mid - _px(8, s), lx + _px(16, s), mid + _px(8, s)), _px(4, s),
+            rounded_box(img, (lx, mid - px(8, s), lx + px(16, s), mid + px(8, s)), px(4, s),
                         colour)
-        lx -= _px(14, s)
+        lx -= px(14, s)
     for card, box, lines in zip(view.cards, geo.cards, geo.card_lines, strict=True):
         _draw_card(img, draw, card, box, lines, s)
     if not view.cards:
-        draw_text(draw, (cx0, cy1 + _px(14, s)), word("sheet.empty_hand"), font(_px(16, s)),
+        draw_text(draw, (cx0, cy1 + px(14, s)), word("sheet.empty_hand"), font(px(16, s)),
                   DIM, anchor="lm")
     return img
 

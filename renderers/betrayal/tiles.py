@@ -30,7 +30,7 @@ from bot.games.betrayal.pictures import MapView, TileView
 from bot.locales import current
 from renderers import budgets
 from renderers.betrayal.fonts import PILL_TEXT
-from renderers.betrayal.glyphs import _paste_glyph
+from renderers.betrayal.glyphs import paste_glyph
 from renderers.betrayal.palette import (
     BARRIER,
     BG,
@@ -47,10 +47,10 @@ from renderers.betrayal.palette import (
     SYMBOL_COLOURS,
     TEXT,
     WALL,
-    _mark,
-    _token_code,
-    _token_colour,
-    _token_label,
+    glyph_mark,
+    token_code,
+    token_colour,
+    token_label,
 )
 from renderers.canvas import Canvas, Sprite, pieces
 from renderers.common import (
@@ -94,7 +94,7 @@ class TileParts:
 
 
 @budgets.small(budgets.LAYOUTS)
-def _tile_parts(t: int, tf: int = 0) -> TileParts:
+def tile_parts(t: int, tf: int = 0) -> TileParts:
     """The parts of a tile of side t whose text is never below tf px."""
     text = max(7, tf)
     wall = max(2, round(t * 0.035))
@@ -107,7 +107,7 @@ def _tile_parts(t: int, tf: int = 0) -> TileParts:
     # Two lines for the name, unless that leaves the figures above a strip row less than
     # BODY_NAME tile sides or BAND_PX (a floor too wide for TILE_MIN has smaller tiles,
     # the same text).
-    band = strip[1] - _strip_step(strip_h) - max(1, round(t * 0.01)) - (pad + 2 * line_h)
+    band = strip[1] - strip_step(strip_h) - max(1, round(t * 0.01)) - (pad + 2 * line_h)
     lines = 2 if band >= max(BAND_PX, round(t * BODY_NAME)) else 1
     name_box = (side, pad, t - side, pad + lines * line_h)
     body = (pad, name_box[3] + max(1, round(t * 0.01)), t - pad, strip[1] - max(1, round(t * 0.01)))
@@ -117,7 +117,7 @@ def _tile_parts(t: int, tf: int = 0) -> TileParts:
                      name_min=max(text, round(name_size * 0.75)), name_lines=lines)
 
 
-def _strip_step(h: int) -> int:
+def strip_step(h: int) -> int:
     """The space between things in a strip h high, and between its rows."""
     return max(2, h // 8)
 
@@ -126,7 +126,7 @@ def _second_row_fits(parts: TileParts) -> bool:
     """Whether the strip may take a second row: only where the figures keep a band of
     BODY_MIN tile sides above it (a small tile's big text leaves no room for both)."""
     h = parts.strip[3] - parts.strip[1]
-    top = parts.strip[1] - h - _strip_step(h)
+    top = parts.strip[1] - h - strip_step(h)
     return top - parts.body[1] >= round(parts.size * BODY_MIN)
 
 
@@ -137,8 +137,8 @@ TileLook = tuple[str, str, tuple[str, ...], str, tuple[str, ...], int, bool, boo
                  tuple[str, ...], tuple[str, ...]]
 
 
-def _look(tile: TileView, links: dict[str, tuple[str, ...]]) -> TileLook:
-    haunted = tuple(_mark(glyph, name) for glyph, name in tile.haunt_tokens) \
+def tile_look(tile: TileView, links: dict[str, tuple[str, ...]]) -> TileLook:
+    haunted = tuple(glyph_mark(glyph, name) for glyph, name in tile.haunt_tokens) \
         if tile.haunt_tokens else ()
     return (tile.name, tile.floor, _doors(tile.doors), tile.symbol, tuple(tile.tokens),
             len(tile.item_pile), bool(tile.barrier), bool(tile.start), links.get(tile.key, ()),
@@ -166,13 +166,13 @@ def link_pool(view: MapView) -> tuple[str, ...]:
     for ex in view.explorers:
         for name in (ex.player, ex.name):
             taken.add(name.strip()[:1].upper())
-    taken |= {_mark(m.glyph, m.name).upper() for m in view.monsters}
+    taken |= {glyph_mark(m.glyph, m.name).upper() for m in view.monsters}
     for tile in view.tiles:
-        taken |= {_mark(glyph, name).upper() for glyph, name in tile.haunt_tokens}
+        taken |= {glyph_mark(glyph, name).upper() for glyph, name in tile.haunt_tokens}
     return tuple(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in taken)
 
 
-def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
+def link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
     """Room key -> the letters of the special links it is part of. A pair listed twice
     (or both ways round) is one link with one letter.
 
@@ -205,7 +205,7 @@ TILE_CACHE_SIZE = 4096
 
 
 @pieces(TILE_CACHE_SIZE, budgets.TILES, words=True)
-def _tile_sprite(look: TileLook, t: int, tf: int, fonts: tuple[object, ...]) -> Sprite:
+def tile_sprite(look: TileLook, t: int, tf: int, fonts: tuple[object, ...]) -> Sprite:
     """One tile, t x t on the panel colour, its text tf px or more. `fonts`
     (font_signature()) is only part of the cache key: a sprite drawn before fonts changed
     must not be reused. Its strip names tokens by their key's words, looked up as it
@@ -215,7 +215,7 @@ def _tile_sprite(look: TileLook, t: int, tf: int, fonts: tuple[object, ...]) -> 
 
 def _draw_tile(look: TileLook, t: int, tf: int = 0) -> Image.Image:
     name, floor, doors, symbol, _, pile, barrier, start, _, _ = look
-    parts = _tile_parts(t, tf)
+    parts = tile_parts(t, tf)
     img = Image.new("RGB", (t, t), PANEL)
     draw = ImageDraw.Draw(img)
     fill = (START_FILL if start else FLOOR_FILL).get(floor, FLOOR_FILL["ground"])
@@ -267,24 +267,24 @@ def _draw_tile(look: TileLook, t: int, tf: int = 0) -> Image.Image:
         centered_text(draw, (t // 2, round(top + line_h * (i + 0.5))), line, f, TEXT, bold=True)
 
     # Bottom strip: symbol, tokens and link letters flowing right, item pile at the right.
-    placed, _ = _strip_layout(look, t, tf)
+    placed, _ = strip_layout(look, t, tf)
     h = parts.strip[3] - parts.strip[1]
     for what, text, x, y, width, size in placed:
         if what == "pile":
-            _pile_badge(img, draw, x + width, y, h, pile)
+            pile_badge(img, draw, x + width, y, h, pile)
         elif what == "symbol":
-            _paste_glyph(img, symbol, (x, y), h)
+            paste_glyph(img, symbol, (x, y), h)
         elif what == "link":
             disc(img, (x + h / 2, y + h / 2), h / 2, LINK)
             centered_text(draw, (x + h // 2, y + h // 2), text, font(size, True), BG, bold=True)
         elif what == "haunt":
-            _haunt_square(img, draw, x, y, h, text, size)
+            haunt_square(img, draw, x, y, h, text, size)
         elif what == "more":
             rounded_box(img, (x, y, x + width, y + h), h // 2, DIM)
             centered_text(draw, (x + width // 2, y + h // 2), text, font(size, True), TEXT,
                           bold=True)
         else:
-            rounded_box(img, (x, y, x + width, y + h), h // 2, _token_colour(what[6:]))
+            rounded_box(img, (x, y, x + width, y + h), h // 2, token_colour(what[6:]))
             centered_text(draw, (x + width // 2, y + h // 2), text, font(size, True), TEXT,
                           bold=True)
     return img
@@ -297,7 +297,7 @@ def _draw_tile(look: TileLook, t: int, tf: int = 0) -> Image.Image:
 StripItem = tuple[str, str, int, int, int, int]
 
 
-def _strip_layout(look: TileLook, t: int, tf: int = 0) -> tuple[tuple[StripItem, ...], int]:
+def strip_layout(look: TileLook, t: int, tf: int = 0) -> tuple[tuple[StripItem, ...], int]:
     """Where the symbol, item pile, tokens and link letters go, and how many rows of the
     strip they use (0, 1 or 2), no text below tf px. Tokens and links flow along the
     strip, then along a second row just above it where the tile has room for one
@@ -311,10 +311,10 @@ def _strip_layout(look: TileLook, t: int, tf: int = 0) -> tuple[tuple[StripItem,
 def _strip_layout_cached(look: TileLook, t: int, tf: int, fonts: tuple[object, ...],
                          language: str) -> tuple[tuple[StripItem, ...], int]:
     _, _, _, symbol, tokens, pile, _, _, links, haunted = look
-    parts = _tile_parts(t, tf)
+    parts = tile_parts(t, tf)
     sx0, sy0, sx1, _ = parts.strip
     h = parts.strip[3] - sy0
-    step = _strip_step(h)
+    step = strip_step(h)
     placed: list[StripItem] = []
     right = sx1
     if pile:
@@ -327,7 +327,7 @@ def _strip_layout_cached(look: TileLook, t: int, tf: int, fonts: tuple[object, .
         x += h + step
     pill_size = max(parts.text, round(h * PILL_TEXT))
     padx = max(2, round(h * 0.2))  # round a whole word
-    items = ([("haunt", g) for g in haunted] + [("token:" + k, _token_label(k)) for k in tokens]
+    items = ([("haunt", g) for g in haunted] + [("token:" + k, token_label(k)) for k in tokens]
              + [("link", c) for c in links])
     rows = [(sy0, x, right), (sy0 - h - step, sx0, sx1)][:2 if _second_row_fits(parts) else 1]
     flow: list[tuple[StripItem, int]] = []  # what flows along the rows, with its row
@@ -345,7 +345,7 @@ def _strip_layout_cached(look: TileLook, t: int, tf: int, fonts: tuple[object, .
                 size, text = _fit_size(label, max(1, room - 2 * padx), pill_size,
                                        max(parts.text, round(h * 0.55)))
                 if text != label:  # no room for the word: its code, which the legend names
-                    size, text = pill_size, _token_code(what[6:])
+                    size, text = pill_size, token_code(what[6:])
                 pad = padx if text == label else CODE_PAD
                 width = max(h, text_width(font(size, True), text) + 2 * pad)
             if width <= room:
@@ -376,16 +376,16 @@ def _strip_layout_cached(look: TileLook, t: int, tf: int, fonts: tuple[object, .
     return tuple(placed), used
 
 
-def _strip_rows(view: MapView, t: int, cells: Collection[tuple[str, int, int]],
+def strip_rows_of(view: MapView, t: int, cells: Collection[tuple[str, int, int]],
                 tf: int = 0) -> dict[tuple[str, int, int], int]:
     """Cell -> how many rows of its tile's bottom strip are drawn on, for the tiles in
     `cells` (those figures stand in: the others' rows do not matter)."""
-    links = _link_letters(view) if view.links else {}
-    return {(tile.floor, tile.x, tile.y): _strip_layout(_look(tile, links), t, tf)[1]
+    links = link_letters(view) if view.links else {}
+    return {(tile.floor, tile.x, tile.y): strip_layout(tile_look(tile, links), t, tf)[1]
             for tile in view.tiles if (tile.floor, tile.x, tile.y) in cells}
 
 
-def _haunt_square(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, h: int,
+def haunt_square(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, h: int,
                   glyph: str, size: int) -> None:
     """A haunt token: a small green square with its letter (square, so it reads apart
     from the rooms' round-ended token pills and the round link letters)."""
@@ -404,7 +404,7 @@ def _pile_width(h: int, count: int) -> int:
         font(_pile_font(h), True), str(count)) + round(h * 0.3)
 
 
-def _pile_badge(img: Image.Image, draw: ImageDraw.ImageDraw, x1: int, y0: int, h: int,
+def pile_badge(img: Image.Image, draw: ImageDraw.ImageDraw, x1: int, y0: int, h: int,
                 count: int) -> int:
     """Two stacked cards and the count, right-aligned at x1; returns its left edge."""
     f = font(_pile_font(h), True)
@@ -432,10 +432,10 @@ def _fit_size(text: str, max_width: int, size: int, min_size: int) -> tuple[int,
     return min_size, fit_text(text, max_width, min_size, min_size=min_size, bold=True)[1]
 
 
-def _draw_passages(canvas: Canvas, tiles: Sequence[tuple], t: int, g: int) -> None:
+def draw_passages(canvas: Canvas, tiles: Sequence[tuple], t: int, g: int) -> None:
     """Across the gap between tiles: a passage where both have facing doors, a short
     open stub where a door leads to unexplored space, nothing where it meets a wall."""
-    parts = _tile_parts(t)
+    parts = tile_parts(t)
     w = parts.wall
     span = parts.door
     stub = max(2, round(g * 0.5))
