@@ -14,6 +14,7 @@ calls `plural`. `fill` is `str.format` with that one addition, for every templat
 from __future__ import annotations
 
 import string
+from collections.abc import Sequence
 from importlib.resources.abc import Traversable
 from typing import Any
 
@@ -86,6 +87,20 @@ TABLE = TextBook(DATA / "texts.yaml")
 def say(key: str, **kwargs: Any) -> str:
     """A line of the table itself, e.g. say("errors.host_only", host="Ann")."""
     return TABLE.say(key, **kwargs)
+
+
+def listed(parts: Sequence[str]) -> str:
+    """Names one after another ("A, B, C"; in Chinese "A、B、C"): the separator is a
+    word of each language (data/texts.yaml's `lists.sep`), not code's ", "."""
+    return TABLE.text("lists.sep").join(parts)
+
+
+def and_list(parts: Sequence[str]) -> str:
+    """Names in a sentence, the last after "and" ("A, B and C"; "A、B和C"), each
+    language's way (`lists`)."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return say("lists.and", rest=listed(parts[:-1]), last=parts[-1])
 
 
 def ai_names() -> list[str]:

@@ -40,6 +40,7 @@ from typing import Any, Generic, ParamSpec
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.core.lru import CacheInfo, Lru
+from bot.locales import current
 from renderers import budgets, heap, png
 from renderers.common import (
     PNG_COMPRESS_LEVEL,
@@ -150,10 +151,16 @@ class Pieces(Generic[P]):
     """A function drawing a piece (an RGB `Sprite`) from hashable arguments, and a
     bounded cache of that piece quantized for each ink. Call it as `pieces(ink, *args)`:
     with an ink, the cached indexed sprite; with None, the RGB one, drawn afresh (only
-    palette fitting and callers inspecting RGB images ask for those)."""
+    palette fitting and callers inspecting RGB images ask for those).
 
-    def __init__(self, draw: Callable[P, Sprite], maxsize: int, maxbytes: int) -> None:
+    A piece that draws words it looks up itself (a label from data/, not one of its
+    arguments) is made with `words=True`: its key takes the language spoken
+    (bot.locales), so a board in one language never shows a piece drawn for another."""
+
+    def __init__(self, draw: Callable[P, Sprite], maxsize: int, maxbytes: int,
+                 words: bool = False) -> None:
         self.draw = draw
+        self.words = words
         self.kept: Lru[Hashable, Sprite] = Lru(maxsize, maxbytes, draw.__qualname__)
         update_wrapper(self, draw)
         register(self)
@@ -161,7 +168,7 @@ class Pieces(Generic[P]):
     def __call__(self, ink: Ink | None, *args: Hashable) -> Sprite:
         if ink is None:
             return self.draw(*args)  # type: ignore[call-arg]
-        key = (ink, args)
+        key = (ink, current(), args) if self.words else (ink, args)
         sprite = self.kept.get(key)
         if sprite is None:
             drawn = self.draw(*args)  # type: ignore[call-arg]
@@ -192,10 +199,11 @@ def indices(img: Image.Image) -> Image.Image:
     return Image.frombytes("L", img.size, img.tobytes())
 
 
-def pieces(maxsize: int, maxbytes: int = budgets.SMALL_PIECES
+def pieces(maxsize: int, maxbytes: int = budgets.SMALL_PIECES, *, words: bool = False
            ) -> Callable[[Callable[P, Sprite]], Pieces[P]]:
-    """Decorator form of `Pieces` (`budgets.SMALL_PIECES` unless told)."""
-    return lambda draw: Pieces(draw, maxsize, maxbytes)
+    """Decorator form of `Pieces` (`budgets.SMALL_PIECES` unless told; `words`: the
+    piece looks words up, so it is kept per language)."""
+    return lambda draw: Pieces(draw, maxsize, maxbytes, words)
 
 
 def footprint(img: Image.Image, on: Colour) -> Image.Image:

@@ -35,6 +35,10 @@ SMALL = {
     "betrayal.layout.tile_sizes": 16, "betrayal.map._ink": 4, "betrayal.board._fit": 64,
     "cthulhu._ink": 8,
     "evilbelow._ink": 8, "evilbelow._palette": 8,
+    # Which face a line is drawn in (a font and a line of text -> a font already loaded):
+    # a key and a reference an entry, the faces themselves cached once by size.
+    "common.face_for": 8192, "common.is_cjk_face": 64, "cjk.needs_cjk": 8192,
+    "cjk.cjk_font": 256,
 }
 KINDS = ("cthulhu", "betrayal", "evilbelow")
 TIGHT = 64 << 10  # the budget every cache gets for the filling test

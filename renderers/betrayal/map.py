@@ -27,6 +27,7 @@ from bot.games.betrayal.pictures import (
     omen_track,
 )
 from bot.games.betrayal.shown import map_view
+from bot.locales import ENGLISH, speaking
 from renderers import budgets
 from renderers.betrayal.explorers import _draw_figures, _draw_roster
 from renderers.betrayal.fonts import (
@@ -438,8 +439,10 @@ def compose(view: MapView, width: int, ink: Ink | None) -> Canvas:
 def _ink(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> Ink:
     """The map's palette, fitted once per width to a made-up house drawn with every
     explorer colour, those and the flat colours pinned. No game's explorers choose it,
-    so no game ever refits it (`fonts` only keys the cache)."""
-    image = compose(_sample_view(colours), width, None).image
+    so no game ever refits it (`fonts` only keys the cache). The made-up house is drawn
+    in English whatever the language spoken: one palette for every language."""
+    with speaking(ENGLISH):
+        image = compose(_sample_view(colours), width, None).image
     return Ink(make_palette([image], exact=FLAT_COLOURS + colours))
 
 

@@ -28,6 +28,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.games.betrayal.pictures import MapView, TileView
+from bot.locales import current
 from renderers import budgets
 from renderers.betrayal.fonts import PILL_TEXT
 from renderers.betrayal.glyphs import _paste_glyph
@@ -202,11 +203,12 @@ def _link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
 TILE_CACHE_SIZE = 4096
 
 
-@pieces(TILE_CACHE_SIZE, budgets.TILES)
+@pieces(TILE_CACHE_SIZE, budgets.TILES, words=True)
 def _tile_sprite(look: TileLook, t: int, tf: int, fonts: tuple[object, ...]) -> Sprite:
     """One tile, t x t on the panel colour, its text tf px or more. `fonts`
     (font_signature()) is only part of the cache key: a sprite drawn before fonts changed
-    must not be reused."""
+    must not be reused. Its strip names tokens by their key's words, looked up as it
+    draws: the sprite is kept per language (`words=True`)."""
     return Sprite(_draw_tile(look, t, tf))
 
 
@@ -299,13 +301,14 @@ def _strip_layout(look: TileLook, t: int, tf: int = 0) -> tuple[tuple[StripItem,
     strip they use (0, 1 or 2), no text below tf px. Tokens and links flow along the
     strip, then along a second row just above it where the tile has room for one
     (`_second_row_fits`); what still does not fit becomes "+n". Explorers stand above
-    the rows used (`_token_slots`)."""
-    return _strip_layout_cached(look, t, tf, font_signature())
+    the rows used (`_token_slots`). The look names tokens by key and their words are
+    looked up here, so the layout is kept per language as well as per look."""
+    return _strip_layout_cached(look, t, tf, font_signature(), current())
 
 
 @lru_cache(maxsize=1024)
-def _strip_layout_cached(look: TileLook, t: int, tf: int,
-                         fonts: tuple[object, ...]) -> tuple[tuple[StripItem, ...], int]:
+def _strip_layout_cached(look: TileLook, t: int, tf: int, fonts: tuple[object, ...],
+                         language: str) -> tuple[tuple[StripItem, ...], int]:
     _, _, _, symbol, tokens, pile, _, _, links, haunted = look
     parts = _tile_parts(t, tf)
     sx0, sy0, sx1, _ = parts.strip
@@ -363,7 +366,8 @@ def _strip_layout_cached(look: TileLook, t: int, tf: int,
             break
         if not flow:
             if symbol:  # a room's tokens say more than its card symbol: they go first
-                return _strip_layout_cached((*look[:3], "", *look[4:]), t, tf, fonts)
+                return _strip_layout_cached((*look[:3], "", *look[4:]), t, tf, fonts,
+                                            language)
             break
         flow.pop()
     placed += [item for item, _ in flow]

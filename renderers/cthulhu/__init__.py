@@ -28,6 +28,7 @@ from functools import lru_cache
 from PIL import Image
 
 from bot.games.cthulhu.state import RUMBLES, Character, CthulhuState, Room
+from bot.locales import ENGLISH, speaking
 from renderers.canvas import Ink, register
 from renderers.common import (
     BLACK,
@@ -112,7 +113,11 @@ def _sample_states(colours: tuple[Colour, ...]) -> list[CthulhuState]:
 
 @lru_cache(maxsize=8)
 def _ink(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> Ink:
-    samples = [compose(state, width, None).image for state in _sample_states(colours)]
+    """The palette, fitted to samples drawn in English whatever the language spoken: one
+    palette for every language, so a board's bytes never depend on which language drew
+    the first board of a width."""
+    with speaking(ENGLISH):
+        samples = [compose(state, width, None).image for state in _sample_states(colours)]
     return Ink(make_palette(samples, exact=FLAT_COLOURS + colours))  # type: ignore[arg-type]
 
 

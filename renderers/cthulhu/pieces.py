@@ -169,7 +169,7 @@ def line_piece(p0: tuple[float, float], p1: tuple[float, float], colour: Colour,
     return Sprite(img, mask.point(COVERED, "1"), (x0, y0))
 
 
-@pieces(PIECE_CACHE_SIZE)
+@pieces(PIECE_CACHE_SIZE, words=True)  # the survivor's slot says so in words
 def slot_piece(w: int, h: int, s: float, number: int, last: bool, points: int,
           centre: Point, radius: int, occupant: tuple[str, Colour] | None,
           fonts: tuple[object, ...]) -> Sprite:

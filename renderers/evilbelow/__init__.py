@@ -48,6 +48,7 @@ from bot.games.evilbelow.pictures import (
     LocationView,
     board_view,
 )
+from bot.locales import ENGLISH, speaking
 from renderers import budgets
 from renderers.canvas import Canvas, Ink, Sprite, pieces, register, trimmed
 from renderers.common import (
@@ -170,9 +171,11 @@ def _balloon(img: Image.Image, centre: tuple[float, float], r: float, fill: Colo
     disc(img, (cx, cy), r, fill)
 
 
-def _pennywise(img: Image.Image, centre: tuple[float, float], k: float) -> None:
+def _pennywise(img: Image.Image, centre: tuple[float, float], k: float, mark: str) -> None:
+    """Pennywise's balloon and its mark: the mark comes in as an argument, as every
+    word a cached piece draws, so the piece is kept per word (per language)."""
     _balloon(img, centre, 12 * k, BALLOON)
-    _text(ImageDraw.Draw(img), centre, evil_below_line("views.pennywise_mark"), 11, k, WHITE,
+    _text(ImageDraw.Draw(img), centre, mark, 11, k, WHITE,
           bold=True,
           anchor="mm")
 
@@ -310,10 +313,10 @@ def _location_panel(img: Image.Image, colour: Colour, name: str, band: int, k: f
                   contrast_text(colour), anchor="lm", bold=True)
 
 
-def _fight_frame(img: Image.Image, k: float) -> None:
+def _fight_frame(img: Image.Image, k: float, title: str) -> None:
     w, h = img.size
     rounded_box(img, (0, 0, w, h), round(6 * k), PANEL, CARD_EDGE, max(1, round(2 * k)))
-    _text(ImageDraw.Draw(img), (7 * k, 12 * k), evil_below_line("views.fight_stack"), 12, k, TEXT,
+    _text(ImageDraw.Draw(img), (7 * k, 12 * k), title, 12, k, TEXT,
           bold=True, width=w / k - 14)
 
 
@@ -455,7 +458,8 @@ def _location(b: _Board, view: BoardView, loc: LocationView, geo: Geometry) -> N
             b.text((bx + 22 * k, y0 + (BIKE_Y - 3) * k), f"×{loc.bikes}", 11, BIKE, PANEL,
                    bold=True)
     if loc.pennywise:
-        b.glyph(_pennywise, geo.pennywise, PANEL, 26 * k, k)
+        b.glyph(_pennywise, geo.pennywise, PANEL, 26 * k, k,
+                evil_below_line("views.pennywise_mark"))
     for j, seat in enumerate(loc.heroes):
         hero = view.heroes[seat]
         dx, dy = pawn_offset(j)
@@ -472,7 +476,7 @@ def _fight_panel(b: _Board, view: BoardView, geo: Geometry) -> None:
     k = geo.scale
     x0, y0, x1, _ = geo.fight
     width = (x1 - x0) / k - 12
-    b.plate(_fight_frame, geo.fight, BG, k)
+    b.plate(_fight_frame, geo.fight, BG, k, evil_below_line("views.fight_stack"))
     cards = min(4, max(1, view.fight_stack // 3))
     b.glyph(_pile, (x0 + 8 * k, y0 + 30 * k), PANEL, 24 * k, cards, k)
     b.text((x0 + 28 * k, y0 + 33 * k), evil_below_line("views.stack_cards", size=view.fight_stack),
@@ -493,7 +497,8 @@ def _drainpipe(b: _Board, view: BoardView, geo: Geometry) -> None:
     x0, y0, x1, _ = geo.drainpipe
     b.plate(_drain_frame, geo.drainpipe, BG, view.drainpipe, k)
     if view.pennywise_drainpipe:
-        b.glyph(_pennywise, geo.pennywise, HOLE, 26 * k, k)
+        b.glyph(_pennywise, geo.pennywise, HOLE, 26 * k, k,
+                evil_below_line("views.pennywise_mark"))
     else:
         b.glyph(_grate, ((x0 + x1) / 2, y0 + 52 * k), HOLE, 19 * k, k)
 
@@ -689,9 +694,11 @@ def _sample() -> BoardView:
 @lru_cache(maxsize=8)
 def _palette(width: int, fonts: tuple[object, ...]) -> Any:
     del fonts  # part of the key only: new fonts draw new edges
-    colours = tuple(parse_colour(c) for c in content.board().colours)
-    faded = tuple(mix(c, BG, 0.6) for c in colours)
-    return make_palette([compose(_sample(), width)], exact=FLAT_COLOURS + colours + faded)
+    with speaking(ENGLISH):  # one palette for every language (the sample's words: English)
+        colours = tuple(parse_colour(c) for c in content.board().colours)
+        faded = tuple(mix(c, BG, 0.6) for c in colours)
+        sample = compose(_sample(), width)
+    return make_palette([sample], exact=FLAT_COLOURS + colours + faded)
 
 
 register(_palette)

@@ -45,7 +45,12 @@ class BetrayalGame(Game[BetrayalState]):
     key = "betrayal"
     state_type = BetrayalState
     seats_per_player = 2  # RULES.md: seed 003 plays two explorers per person when few play
-    title = "Betrayal at House on the Hill"
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        """The game's name in the language spoken (its texts' `title`)."""
+        return betrayal_line("title")
+
     colour = 0x6B3FA0  # the box's dusk purple
     min_players = 3
     max_players = 6

@@ -9,10 +9,10 @@ never end (see the rulings topic).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from bot.core.rng import Rng
 from bot.games.cthulhu import content
+from bot.locales import per_language
 
 COLS = 4
 ROWS = 3
@@ -89,7 +89,7 @@ def builtin_layouts() -> dict[str, Layout]:
     return dict(_builtins())
 
 
-@cache
+@per_language  # the titles are words: one set of layouts per language
 def _builtins() -> tuple[tuple[str, Layout], ...]:
     out: dict[str, Layout] = {}
     for key, spec in content.layout_specs().items():

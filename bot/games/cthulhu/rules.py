@@ -48,6 +48,7 @@ from bot.games.cthulhu.state import (
     Room,
     RumbleResult,
 )
+from bot.texts import and_list
 
 PORTALS: tuple[str, ...] = (ABYSS, ABYSS, ABYSS, TELEPORT, TELEPORT, TELEPORT)
 PORTALS_IN_HOUSE = 3
@@ -55,17 +56,15 @@ SECRETS_EACH = 2
 
 
 def ordinal(n: int) -> str:
+    """A place in an order ("3rd"): the English suffix rule picks the template, each
+    language writes its own (texts.yaml's `ordinals`)."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def _join(parts: list[str]) -> str:
-    """Several names in one line: 'A, B and C'."""
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return cthulhu_line(f"ordinals.{suffix}", n=n)
 
 
 def _names(state: CthulhuState, characters: list[int]) -> str:
-    return _join([f"the {state.characters[c].name}" for c in characters])
+    return and_list([cthulhu_line("the_character", name=state.characters[c].name)
+                     for c in characters])
 
 
 def _winners_line(state: CthulhuState, alone: str, shared: str) -> str:
@@ -73,13 +72,18 @@ def _winners_line(state: CthulhuState, alone: str, shared: str) -> str:
     if len(state.winners) == 1:
         return cthulhu_line(alone, player=state.players[state.winners[0]], points=top)
     return cthulhu_line(shared, points=top,
-                        players=_join([state.players[s] for s in state.winners]))
+                        players=and_list([state.players[s] for s in state.winners]))
 
 
 class CthulhuGame(Game[CthulhuState]):
     key = "cthulhu"
     state_type = CthulhuState
-    title = "Cthulhu in the House"
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        """The game's name in the language spoken (its texts' `title`)."""
+        return cthulhu_line("title")
+
     colour = 0x2E7D5B  # eldritch green
     min_players = 2
     max_players = 6

@@ -7,10 +7,7 @@ from __future__ import annotations
 from bot.core.story import SOLO, LogLine, SeatStory, Story, deeds_of, last_of, with_deeds
 from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.state import CthulhuState
-
-
-def _join(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+from bot.texts import and_list
 
 
 def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
@@ -20,7 +17,8 @@ def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
         outcome = cthulhu_line("story.win", player=state.players[winners[0]],
                                points=state.scores[winners[0]])
     elif winners:
-        outcome = cthulhu_line("story.shared", players=_join([state.players[s] for s in winners]),
+        outcome = cthulhu_line("story.shared",
+                               players=and_list([state.players[s] for s in winners]),
                                points=state.scores[winners[0]])
     else:  # only a finished game has a story: it has its winners
         outcome = last_of(log, "game_over")

@@ -77,7 +77,12 @@ class EvilBelowGame(Game[EvilBelowState]):
     key = "evilbelow"
     state_type = EvilBelowState
     state_formats = STATE_FORMATS
-    title = "IT: Evil Below"
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        """The game's name in the language spoken (its texts' `title`)."""
+        return evil_below_line("title")
+
     colour = 0xC0392B  # the red balloon
     min_players = 2
     max_players = 7

@@ -1,0 +1,67 @@
+"""Words the code used to build in English (list punctuation, "and", ordinals, titles
+held by caches) come from data/ in the language spoken, English unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import games
+from bot.games.cthulhu import layouts
+from bot.games.cthulhu.content import cthulhu_line
+from bot.games.cthulhu.rules import ordinal
+from bot.locales import CHINESE, ENGLISH, speaking
+from bot.texts import TABLE, and_list, listed, say
+from renderers.cjk import needs_cjk
+
+
+@pytest.mark.parametrize("language", [ENGLISH, CHINESE])
+def test_lists_are_joined_in_each_languages_words(language: str) -> None:
+    with speaking(language):
+        sep = TABLE.text("lists.sep")
+        assert listed(["A", "B", "C"]) == f"A{sep}B{sep}C"
+        assert and_list(["A"]) == "A"
+        assert and_list(["A", "B"]) == say("lists.and", rest="A", last="B")
+        assert and_list(["A", "B", "C"]) == say("lists.and", rest=f"A{sep}B", last="C")
+
+
+def test_english_lists_read_as_before() -> None:
+    with speaking(ENGLISH):
+        assert and_list(["Ann", "Bo", "Cy"]) == "Ann, Bo and Cy"
+
+
+def test_chinese_lists_have_no_english_joiner() -> None:
+    with speaking(CHINESE):
+        joined = and_list(["甲", "乙", "丙"])
+    assert " and " not in joined and ", " not in joined
+
+
+@pytest.mark.parametrize(("n", "suffix"), [(1, "st"), (2, "nd"), (3, "rd"), (4, "th"),
+                                           (11, "th"), (12, "th"), (13, "th"), (21, "st"),
+                                           (22, "nd"), (23, "rd"), (111, "th")])
+def test_ordinals_follow_the_english_rule_and_each_languages_template(n: int,
+                                                                      suffix: str) -> None:
+    with speaking(ENGLISH):
+        assert ordinal(n) == f"{n}{suffix}"
+    with speaking(CHINESE):
+        assert ordinal(n) == cthulhu_line(f"ordinals.{suffix}", n=n)
+        assert suffix not in ordinal(n)
+
+
+def test_cthulhu_layout_titles_follow_the_language_spoken_in_any_order() -> None:
+    titles = {}
+    for language in (CHINESE, ENGLISH, CHINESE, ENGLISH):
+        with speaking(language):
+            title = layouts.layout_title("manor")
+        assert titles.setdefault(language, title) == title
+    assert titles[ENGLISH] != titles[CHINESE]
+
+
+@pytest.mark.parametrize("kind", sorted(games.all_games()))
+def test_each_game_title_is_a_word_of_its_data_in_each_language(kind: str) -> None:
+    game = games.get(kind)
+    with speaking(ENGLISH):
+        english = game.title
+    with speaking(CHINESE):
+        chinese = game.title
+    assert english and chinese and english != chinese
+    assert needs_cjk(chinese)
