@@ -224,7 +224,9 @@ class BetrayalGame(Game[BetrayalState]):
 
     def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
         explorers = sorted(content.get().explorers.values(), key=lambda e: (e.colour, e.name))
-        return {"explorer": [(e.key, f"{e.name} ({e.colour})") for e in explorers]}
+        return {"explorer": [(e.key, betrayal_line("explorer_choice", name=e.name,
+                                                   colour=betrayal_line(f"colours.{e.colour}")))
+                             for e in explorers]}
 
     def check_pick(self, picks: list[dict[str, str]], seat: int, name: str, value: str) -> None:
         """Two sides of one character card never play together (seed 003)."""
@@ -234,4 +236,4 @@ class BetrayalGame(Game[BetrayalState]):
             theirs = known.get(chosen.get(name, ""))
             if other != seat and theirs is not None and theirs.colour == mine.colour:
                 raise IllegalAction(betrayal_line("errors.same_card", explorer=mine.name,
-                                                  colour=mine.colour))
+                                                  colour=betrayal_line(f"colours.{mine.colour}")))
