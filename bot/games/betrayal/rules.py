@@ -222,6 +222,13 @@ class BetrayalGame(Game[BetrayalState]):
         return {name: betrayal_line(f"setup_help.{name}") for name in (setup.EXPANSION,
                                                                        setup.FRESH)}
 
+    def option_label(self, name: str) -> str:
+        """Its lobby picks' and setup options' words (texts.yaml's `options`)."""
+        try:
+            return betrayal_line(f"options.{name}")
+        except KeyError:  # an option a game built on this one added: said by its key
+            return super().option_label(name)
+
     def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
         explorers = sorted(content.get().explorers.values(), key=lambda e: (e.colour, e.name))
         return {"explorer": [(e.key, betrayal_line("explorer_choice", name=e.name,

@@ -538,3 +538,10 @@ class CthulhuGame(Game[CthulhuState]):
 
     def setup_option_help(self) -> dict[str, str]:
         return {"layout": cthulhu_line("setup_help.layout")}
+
+    def option_label(self, name: str) -> str:
+        """Its setup options' words (texts.yaml's `options`)."""
+        try:
+            return cthulhu_line(f"options.{name}")
+        except KeyError:  # an option a game built on this one added: said by its key
+            return super().option_label(name)
