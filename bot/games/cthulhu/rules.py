@@ -51,7 +51,7 @@ from bot.games.cthulhu.state import (
     RumbleResult,
 )
 from bot.locales import ENGLISH, speaking
-from bot.texts import and_list
+from bot.texts import and_list, listed
 
 PORTALS: tuple[str, ...] = (ABYSS, ABYSS, ABYSS, TELEPORT, TELEPORT, TELEPORT)
 PORTALS_IN_HOUSE = 3
@@ -101,7 +101,7 @@ class CthulhuGame(Game[CthulhuState]):
         key = str(options.get("layout") or rng.choice(keys))
         if key not in keys:
             raise IllegalAction(cthulhu_line("errors.unknown_layout", name=key,
-                                             choices=", ".join(keys)))
+                                             choices=listed(keys)))
         layout = layouts.get_layout(key, rng)
         with speaking(ENGLISH):  # the state keeps English names: lines look them up (names.py)
             names, cast = content.room_names(), content.characters()
@@ -498,9 +498,9 @@ class CthulhuGame(Game[CthulhuState]):
 
     def status_text(self, state: CthulhuState) -> str:
         tag = cthulhu_line("status.ai_tag")
-        scores = ", ".join(
+        scores = listed([
             cthulhu_line("status.score_item", player=name + (tag if ai else ""), points=points)
-            for name, ai, points in zip(state.players, state.ai, state.scores, strict=True))
+            for name, ai, points in zip(state.players, state.ai, state.scores, strict=True)])
         lines = [cthulhu_line("status.house", house=layouts.layout_title(state.layout))]
         if state.over:
             lines.append(_winners_line(state, "status.over_win", "status.over_shared"))

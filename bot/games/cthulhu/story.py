@@ -8,7 +8,7 @@ from bot.core.story import SOLO, LogLine, SeatStory, Story, deeds_of, last_of, w
 from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.names import character_name
 from bot.games.cthulhu.state import CthulhuState
-from bot.texts import and_list
+from bot.texts import and_list, listed
 
 
 def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
@@ -24,10 +24,10 @@ def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
         outcome = last_of(log, "game_over")
     turning = []
     if state.results:
-        turning.append(cthulhu_line("story.survivors", survivors=", ".join(
+        turning.append(cthulhu_line("story.survivors", survivors=listed([
             cthulhu_line("story.survivor_item", number=r.number,
                          character=character_name(state, r.survivor))
-            for r in state.results)))
+            for r in state.results])))
     fight = last_of(log, "fight")
     if fight:
         turning.append(cthulhu_line("story.deciding", line=fight))
