@@ -211,7 +211,8 @@ def _pick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     if not offered:
         raise IllegalAction(say("errors.no_such_pick", game=game.title, name=name[:30]))
     if value not in offered:
-        raise IllegalAction(say("errors.bad_pick", name=name, value=value[:40]))
+        raise IllegalAction(say("errors.bad_pick", name=game.option_label(name),
+                                value=value[:40]))
     events: list[Event] = []
     mine = table.seats_of(actor.user_id or 0)
     if not mine:

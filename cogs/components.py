@@ -626,7 +626,7 @@ def _lobby_embed(table: Table) -> discord.Embed:
     for name, value in table.options.items():
         if name in offered:
             label = dict(offered[name]).get(str(value), str(value))
-            embed.add_field(name=name.capitalize(), value=label)
+            embed.add_field(name=game.option_label(name).capitalize(), value=label)
     if table.options.get(table_rules.SEEDED):  # said openly: the table knows (cogs/lobby.py)
         embed.add_field(name=say("lobby.seeded_title"), value=say("lobby.seeded"),
                         inline=False)
@@ -680,14 +680,16 @@ def _lobby_view(table: Table) -> discord.ui.View | None:
     ):
         view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(kind), label=say(label),
                                    style=style, row=0))
-    if games.get(table.kind).seats_per_player > 1:
+    game = games.get(table.kind)
+    if game.seats_per_player > 1:
         view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(table_rules.SECOND),
                                    label=say("lobby.second"), row=0))
-    choices = games.get(table.kind).seat_choices()
-    picks = list(choices.items())[:MAX_ROWS - 2]  # a row for the buttons, one for How to play
+    # a row for the buttons, one for How to play
+    picks = list(game.seat_choices().items())[:MAX_ROWS - 2]
     for n, (name, values) in enumerate(picks):
         view.add_item(ActionSelect(
-            table.channel_id, ANY_VERSION, n, placeholder=say("lobby.pick_placeholder", name=name),
+            table.channel_id, ANY_VERSION, n,
+            placeholder=say("lobby.pick_placeholder", name=game.option_label(name)),
             options=[discord.SelectOption(label=label[:100], value=Action(
                 table_rules.PICK, {"name": name, "value": value}).encode())
                 for value, label in values[:25]],

@@ -23,7 +23,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
-from bot.texts import say
+from bot.texts import listed, say
 from cogs import bot_permissions, game_log, history, replay
 from cogs.click_limit import LIMITS
 from cogs.common import (
@@ -68,8 +68,9 @@ def chosen_options(kind: str, **given: str | None) -> dict[str, str]:
                        if wanted in v.lower() or wanted in label.lower()]
             match = partial[0] if len(partial) == 1 else None
         if match is None:
-            raise IllegalAction(say("errors.unknown_option", name=name, value=value[:40],
-                                    choices=", ".join(allowed.values())))
+            raise IllegalAction(say("errors.unknown_option",
+                                    name=games.get(kind).option_label(name), value=value[:40],
+                                    choices=listed(list(allowed.values()))))
         options[name] = match
     return options
 

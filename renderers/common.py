@@ -18,6 +18,7 @@ from types import MappingProxyType
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.core.lru import lru_by_bytes
+from bot.texts import TABLE
 from renderers import budgets
 from renderers.cjk import cjk_font, is_cjk, needs_cjk
 
@@ -652,4 +653,6 @@ def sentence(text: str) -> str:
     """`text` ended as a sentence, once ("You win!" stays as it is): alt texts join a
     game's headline lines into sentences."""
     text = text.strip()
-    return text if not text or text.endswith((".", "!", "?", "…")) else f"{text}."
+    if not text or text.endswith((".", "!", "?", "…", "。", "！", "？")):
+        return text
+    return text + TABLE.text("lists.stop")

@@ -196,6 +196,13 @@ class Game(ABC, Generic[S]):
     def check_pick(self, picks: list[dict[str, str]], seat: int, name: str, value: str) -> None:
         """Refuse (IllegalAction) a pick that clashes with the other seats' picks."""
 
+    def option_label(self, name: str) -> str:
+        """The word players read for a lobby pick or setup option called `name` (a key of
+        `seat_choices` or `setup_choices`, e.g. "explorer"): keys stay English in
+        commands and state, so each game says the word from its texts, in the language
+        spoken, lowercase as in a sentence ("Choose your explorer…"). By default the key."""
+        return name
+
     def teams(self, state: S) -> dict[str, list[int]]:
         """Team name -> its seats, for events sent `to_team(name)` (e.g. Betrayal's heroes
         and traitor once the haunt splits the table). Games without teams have none."""

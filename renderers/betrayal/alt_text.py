@@ -41,12 +41,12 @@ def describe_view(view: MapView) -> str:
                      floor=_floor(e.floor))
         line = _say("explorer" if e.alive else "dead", **where)
         if e.traitor:
-            line += f", {_say('traitor')}"
+            line = _say("tagged", line=line, tag=_say("traitor"))
         if e.acting:
-            line += f", {_say('to_play')}"
+            line = _say("tagged", line=line, tag=_say("to_play"))
         people.append(line)
     if people:
-        parts.append(join.join(people) + ".")
+        parts.append(_say("people", list=join.join(people)))
     monsters = []
     for m in view.monsters:
         tile = _room(view, m.floor, m.x, m.y)

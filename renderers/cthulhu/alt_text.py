@@ -4,6 +4,7 @@ owns which character is never said."""
 
 from __future__ import annotations
 
+from bot.games.cthulhu.names import character_name, room_name
 from bot.games.cthulhu.state import RUMBLES, CthulhuState
 from bot.paths import DATA
 from bot.texts import TextBook
@@ -16,7 +17,7 @@ def _say(key: str, **kw: object) -> str:
 
 
 def _room_name(state: CthulhuState, room: object) -> str:
-    return state.rooms[room].name if isinstance(room, int) and 0 <= room < len(
+    return room_name(state, room) if isinstance(room, int) and 0 <= room < len(
         state.rooms) else "?"
 
 
@@ -25,7 +26,7 @@ def _last(state: CthulhuState) -> str:
     character = last.get("character")
     if last.get("kind") == "move" and isinstance(character, int) \
             and 0 <= character < len(state.characters):
-        return _say("last_move", character=state.characters[character].name,
+        return _say("last_move", character=character_name(state, character),
                     origin=_room_name(state, last.get("from")),
                     target=_room_name(state, last.get("to")))
     if last.get("kind") == "fight":
@@ -45,22 +46,22 @@ def describe(state: CthulhuState) -> str:
         parts.append(_say("turn", player=state.players[state.turn]))
     parts.append(_last(state))
     anyone = False
-    for i, room in enumerate(state.rooms):
-        inside = [state.characters[c].name for c, where in enumerate(state.location)
+    for i in range(len(state.rooms)):
+        inside = [character_name(state, c) for c, where in enumerate(state.location)
                   if where == i]
         if inside:
             anyone = True
-            parts.append(_say("room", room=room.name, who=join.join(inside)))
+            parts.append(_say("room", room=room_name(state, i), who=join.join(inside)))
     if not anyone:
         parts.append(_say("empty_house"))
     for i, portals in enumerate(state.room_portals):
         if portals and i < len(state.rooms):
-            parts.append(_say("portals", room=state.rooms[i].name, n=len(portals)))
+            parts.append(_say("portals", room=room_name(state, i), n=len(portals)))
     if state.reserve:
         parts.append(_say("reserve", n=len(state.reserve)))
     if state.removed:
         parts.append(_say("removed", names=join.join(
-            state.characters[c].name for c in state.removed if 0 <= c < len(state.characters))))
+            character_name(state, c) for c in state.removed if 0 <= c < len(state.characters))))
     if state.scores:
         parts.append(_say("scores", scores=join.join(
             _say("score", player=p, points=state.scores[s]) for s, p in enumerate(state.players)

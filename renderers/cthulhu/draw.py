@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from bot.games.cthulhu.content import cthulhu_line
+from bot.games.cthulhu.names import character_name, character_word, room_name
 from bot.games.cthulhu.state import (
     LAST_STANDING_POINTS,
     RUMBLES,
@@ -218,7 +219,7 @@ def _draw_rooms(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None
         name_right = x1 - npad
         if i in geo.portals and geo.portals[i][1] < y0 + round(NAME_BAND * s):  # beside it
             name_right = geo.portals[i][0] - round(PORTAL_R * s) - round(6 * s)
-        f, text = fit_text(state.rooms[i].name, name_right - x0 - npad, round(ROOM_FONT * s),
+        f, text = fit_text(room_name(state, i), name_right - x0 - npad, round(ROOM_FONT * s),
                            min_size=round(SMALLEST_FONT * s), bold=True)
         canvas.text((x0 + npad, y0 + round(NAME_BAND * s) // 2 + round(3 * s)), text, f, TEXT,
                     on=FLOOR, anchor="lm", bold=True)
@@ -245,7 +246,7 @@ def _draw_rooms(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> None
             max_w = round(x0 + pad + ((cx - x0 - pad) // col_w + 1) * col_w - lx - 2 * s)
             if i in geo.portals and abs(cy - geo.portals[i][1]) < radius + PORTAL_R * s:
                 max_w = min(max_w, geo.portals[i][0] - round((PORTAL_R + 6) * s) - lx)
-            f, text = fit_text(state.characters[c].name, max_w, size,
+            f, text = fit_text(character_name(state, c), max_w, size,
                                min_size=min(size, round(SMALLEST_FONT * s)), bold=True)
             canvas.text((lx, cy), text, f, TEXT, on=FLOOR, anchor="lm", bold=True)
 
@@ -260,7 +261,8 @@ def _put_slot(canvas: Canvas, geo: BoardGeometry, k: int,
     sx0, sy0, sx1, sy1 = geo.removed_slots[k]
     slots = len(geo.removed_slots)
     cx, cy = geo.removed_centres[k]
-    who = None if occupant is None else (occupant.name, parse_colour(occupant.colour))
+    who = None if occupant is None else (character_word(occupant.name),
+                                         parse_colour(occupant.colour))
     canvas.put((sx0, sy0), slot_piece(canvas.ink, sx1 - sx0, sy1 - sy0, geo.scale, k + 1,
                                  k == slots - 1, position_points(k + 1, slots),
                                  (cx - sx0, cy - sy0), geo.removed_radius, who,

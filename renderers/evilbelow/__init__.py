@@ -48,6 +48,7 @@ from bot.games.evilbelow.pictures import (
     board_view,
 )
 from bot.locales import ENGLISH, speaking
+from bot.texts import listed
 from renderers import budgets
 from renderers.canvas import Canvas, Ink, Sprite, pieces, register, trimmed
 from renderers.common import (
@@ -558,7 +559,7 @@ def _fight_cards(b: _Board, view: BoardView, geo: Geometry) -> None:
     for n, card in enumerate(view.cards[-room:] if room else ()):
         b.glyph(_turned, ((cx + n * CARD_STEP) * k, FIGHT_Y * k), BG, (CARD_H + 2) * k, k,
                 card.colour, card.mark, card.attack)
-    names = ", ".join(card.name for card in view.cards) or evil_below_line("views.revealed_none")
+    names = listed([card.name for card in view.cards]) or evil_below_line("views.revealed_none")
     f = _f(11, k)
     for i, line in enumerate(wrap_text(names, f, round(COLUMN_W * k), 3)):
         b.canvas.text((x * k, (FIGHT_Y + CARD_H + 8 + i * 12) * k), line, f,

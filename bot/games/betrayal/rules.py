@@ -222,9 +222,18 @@ class BetrayalGame(Game[BetrayalState]):
         return {name: betrayal_line(f"setup_help.{name}") for name in (setup.EXPANSION,
                                                                        setup.FRESH)}
 
+    def option_label(self, name: str) -> str:
+        """Its lobby picks' and setup options' words (texts.yaml's `options`)."""
+        try:
+            return betrayal_line(f"options.{name}")
+        except KeyError:  # an option a game built on this one added: said by its key
+            return super().option_label(name)
+
     def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
         explorers = sorted(content.get().explorers.values(), key=lambda e: (e.colour, e.name))
-        return {"explorer": [(e.key, f"{e.name} ({e.colour})") for e in explorers]}
+        return {"explorer": [(e.key, betrayal_line("explorer_choice", name=e.name,
+                                                   colour=betrayal_line(f"colours.{e.colour}")))
+                             for e in explorers]}
 
     def check_pick(self, picks: list[dict[str, str]], seat: int, name: str, value: str) -> None:
         """Two sides of one character card never play together (seed 003)."""
@@ -234,4 +243,4 @@ class BetrayalGame(Game[BetrayalState]):
             theirs = known.get(chosen.get(name, ""))
             if other != seat and theirs is not None and theirs.colour == mine.colour:
                 raise IllegalAction(betrayal_line("errors.same_card", explorer=mine.name,
-                                                  colour=mine.colour))
+                                                  colour=betrayal_line(f"colours.{mine.colour}")))

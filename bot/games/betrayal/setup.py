@@ -52,7 +52,7 @@ def choose_explorers(raw: Any, seats: int, rng: Rng) -> list[str]:
                                               choices=", ".join(sorted(known))))
         if known[key].colour in colours:
             raise IllegalAction(betrayal_line("errors.same_card", explorer=key,
-                                              colour=known[key].colour))
+                                              colour=betrayal_line(f"colours.{known[key].colour}")))
         colours.add(known[key].colour)
     free = sorted({e.colour for e in known.values()} - colours)
     rng.shuffle(free)

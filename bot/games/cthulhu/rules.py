@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from bot.core.actions import MENU_LIMIT, Action, Option
-from bot.core.choices import CHOOSE, PendingChoice
+from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event, to_player
 from bot.core.rng import Rng
@@ -23,6 +23,7 @@ from bot.core.story import LogLine, Story
 from bot.games.base import Game, PlayerInfo
 from bot.games.cthulhu import chapters, content, knowledge, layouts, story
 from bot.games.cthulhu.ai import choose_action
+from bot.games.cthulhu.asking import asked, worded
 from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.moves import (
     FIGHT,
@@ -39,6 +40,7 @@ from bot.games.cthulhu.moves import (
     winners,
 )
 from bot.games.cthulhu.moves import legal_actions as legal_actions  # kept importable here
+from bot.games.cthulhu.names import character_name, room_name
 from bot.games.cthulhu.state import (
     ABYSS,
     RUMBLES,
@@ -48,7 +50,8 @@ from bot.games.cthulhu.state import (
     Room,
     RumbleResult,
 )
-from bot.texts import and_list
+from bot.locales import ENGLISH, speaking
+from bot.texts import and_list, listed
 
 PORTALS: tuple[str, ...] = (ABYSS, ABYSS, ABYSS, TELEPORT, TELEPORT, TELEPORT)
 PORTALS_IN_HOUSE = 3
@@ -63,7 +66,7 @@ def ordinal(n: int) -> str:
 
 
 def _names(state: CthulhuState, characters: list[int]) -> str:
-    return and_list([cthulhu_line("the_character", name=state.characters[c].name)
+    return and_list([cthulhu_line("the_character", name=character_name(state, c))
                      for c in characters])
 
 
@@ -98,16 +101,17 @@ class CthulhuGame(Game[CthulhuState]):
         key = str(options.get("layout") or rng.choice(keys))
         if key not in keys:
             raise IllegalAction(cthulhu_line("errors.unknown_layout", name=key,
-                                             choices=", ".join(keys)))
+                                             choices=listed(keys)))
         layout = layouts.get_layout(key, rng)
-        names = content.room_names()
+        with speaking(ENGLISH):  # the state keeps English names: lines look them up (names.py)
+            names, cast = content.room_names(), content.characters()
         state = CthulhuState(
             players=[p.name for p in players],
             ai=[p.ai for p in players],
             layout=key,
             rooms=[Room(names[i], col, row) for i, (col, row) in enumerate(layout.slots)],
             passages=list(layout.passages),
-            characters=[Character(c.name, c.colour) for c in content.characters()],
+            characters=[Character(c.name, c.colour) for c in cast],
             location=[], room_portals=[], reserve=[],
             scores=[0] * len(players),
             rng=rng,
@@ -147,8 +151,8 @@ class CthulhuGame(Game[CthulhuState]):
         for seat, (first, second) in enumerate(state.secrets):
             events.append(Event(
                 cthulhu_line("events.your_secrets", number=state.rumble,
-                             first=state.characters[first].name,
-                             second=state.characters[second].name),
+                             first=character_name(state, first),
+                             second=character_name(state, second)),
                 audience=to_player(seat), kind="secret",
                 data={"rumble": state.rumble, "secrets": [first, second]}))
 
@@ -172,17 +176,18 @@ class CthulhuGame(Game[CthulhuState]):
         if seat != self.to_act(state):
             return []
         if state.pending:
-            return state.pending.options()
-        chars, rooms = state.characters, state.rooms
+            return worded(state, state.pending).options()
         legal = legal_moves(state)
         two_step = len(legal) > MENU_LIMIT  # who, then where, rather than a split menu
-        moves = [Option(cthulhu_line("labels.move", character=chars[c].name, room=rooms[r].name),
+        moves = [Option(cthulhu_line("labels.move", character=character_name(state, c),
+                                     room=room_name(state, r)),
                         Action(MOVE, {"character": c, "room": r}), group="Move",
-                        first=cthulhu_line("labels.move_who", character=chars[c].name)
+                        first=cthulhu_line("labels.move_who", character=character_name(state, c))
                         if two_step else "",
-                        then=cthulhu_line("labels.move_where", room=rooms[r].name))
+                        then=cthulhu_line("labels.move_where", room=room_name(state, r)))
                  for c, r in legal]
-        fights = [Option(cthulhu_line("labels.fight", room=rooms[r].name, character=chars[c].name),
+        fights = [Option(cthulhu_line("labels.fight", room=room_name(state, r),
+                                      character=character_name(state, c)),
                          Action(FIGHT, {"room": r, "remove": c}), group="Fight",
                          style="danger")
                   for r, c in legal_fights(state)]
@@ -243,12 +248,12 @@ class CthulhuGame(Game[CthulhuState]):
     def _move(self, state: CthulhuState, action: Action, events: list[Event]) -> None:
         c = self._arg(state, action, "character", "character")
         target = self._arg(state, action, "room", "room")
-        name = state.characters[c].name
+        name = character_name(state, c)
         source = state.location[c]
         if source is None:
             raise IllegalAction(cthulhu_line("errors.character_gone", character=name))
-        names = {"character": name, "source": state.rooms[source].name,
-                 "target": state.rooms[target].name}
+        names = {"character": name, "source": room_name(state, source),
+                 "target": room_name(state, target)}
         if target == source:
             raise IllegalAction(cthulhu_line("errors.already_there", character=name,
                                              room=names["source"]))
@@ -274,21 +279,21 @@ class CthulhuGame(Game[CthulhuState]):
         room = self._arg(state, action, "room", "room")
         c = self._arg(state, action, "remove", "character")
         here = state.in_room(room)
-        room_name, name = state.rooms[room].name, state.characters[c].name
+        where_name, name = room_name(state, room), character_name(state, c)
         if len(here) < 2:
-            raise IllegalAction(cthulhu_line("errors.too_few_to_fight", room=room_name,
+            raise IllegalAction(cthulhu_line("errors.too_few_to_fight", room=where_name,
                                              count=len(here)))
         if c not in here:
-            raise IllegalAction(cthulhu_line("errors.not_in_room", character=name, room=room_name))
+            raise IllegalAction(cthulhu_line("errors.not_in_room", character=name, room=where_name))
         self._remove(state, c)
         state.last = {"seat": state.turn, "kind": "fight", "room": room, "removed": c}
         events.append(Event(cthulhu_line("events.fight", player=state.players[state.turn],
-                                         room=room_name, character=name),
+                                         room=where_name, character=name),
                             kind="fight", data={"room": room, "removed": c}))
         if not state.room_portals[room]:
             return
         kind = state.rng.choice(state.room_portals[room])  # RULING: a random one flips
-        events.append(Event(cthulhu_line(f"events.flip_{kind}", room=room_name),
+        events.append(Event(cthulhu_line(f"events.flip_{kind}", room=where_name),
                             kind="portal", data={"room": room, "portal": kind}))
         if kind == ABYSS:
             self._abyss(state, room, c, events)
@@ -304,21 +309,16 @@ class CthulhuGame(Game[CthulhuState]):
         state.removed.pop()
         state.location[returned] = room
         events.append(Event(cthulhu_line("events.abyss_return",
-                                         character=state.characters[returned].name,
-                                         room=state.rooms[room].name), kind="abyss",
+                                         character=character_name(state, returned),
+                                         room=room_name(state, room)), kind="abyss",
                             data={"room": room, "returned": returned}))
         others = [c for c in state.in_room(room) if c != returned]
         if len(others) == 1:  # RULING: no choice to make
             self._abyss_take(state, room, others[0], "events.abyss_auto", events)
             return
         player = state.players[state.turn]
-        state.pending = PendingChoice(
-            seat=state.turn,
-            prompt=cthulhu_line("prompts.abyss", character=state.characters[returned].name),
-            kind=PICK_ABYSS,
-            labels=[cthulhu_line("labels.character", character=state.characters[c].name)
-                    for c in others],
-            payload={"room": room, "candidates": others})
+        state.pending = asked(state, state.turn, PICK_ABYSS,
+                              {"room": room, "candidates": others})
         events.append(Event(cthulhu_line("events.abyss_waiting", player=player), kind="choice"))
 
     def _abyss_take(self, state: CthulhuState, room: int, victim: int, key: str,
@@ -326,7 +326,7 @@ class CthulhuGame(Game[CthulhuState]):
         self._remove(state, victim)
         state.last["removed"] = victim
         events.append(Event(cthulhu_line(key, player=state.players[state.turn],
-                                         character=state.characters[victim].name),
+                                         character=character_name(state, victim)),
                             kind="abyss", data={"room": room, "removed": victim}))
         self._replace_portal(state, room, ABYSS, room, events)
 
@@ -336,23 +336,18 @@ class CthulhuGame(Game[CthulhuState]):
             self._replace_portal(state, room, TELEPORT, room, events)
             return
         here = state.in_room(room)
-        state.pending = PendingChoice(
-            seat=state.turn,
-            prompt=cthulhu_line("prompts.teleport_who", room=state.rooms[room].name),
-            kind=PICK_TELEPORTER,
-            labels=[cthulhu_line("labels.character",
-                                 character=state.characters[c].name) for c in here]
-            + [cthulhu_line("labels.nobody")],
-            payload={"room": room, "candidates": here})
+        state.pending = asked(state, state.turn, PICK_TELEPORTER,
+                              {"room": room, "candidates": here})
         events.append(Event(cthulhu_line("events.teleport_waiting",
                                          player=state.players[state.turn],
-                                         room=state.rooms[room].name), kind="choice"))
+                                         room=room_name(state, room)), kind="choice"))
 
     def _choose(self, state: CthulhuState, action: Action, events: list[Event]) -> None:
         pending = state.pending
         assert pending is not None
         if action.kind != CHOOSE:
-            raise IllegalAction(cthulhu_line("errors.choose_first", prompt=pending.prompt))
+            raise IllegalAction(cthulhu_line("errors.choose_first",
+                                             prompt=worded(state, pending).prompt))
         pick = action.args.get("pick")
         if isinstance(pick, bool) or not isinstance(pick, int) \
                 or not 0 <= pick < len(pending.labels):
@@ -372,20 +367,16 @@ class CthulhuGame(Game[CthulhuState]):
                 return
             c = candidates[pick]
             targets = [r for r in range(len(state.rooms)) if r != room]
-            state.pending = PendingChoice(
-                seat=state.turn,
-                prompt=cthulhu_line("prompts.teleport_where", character=state.characters[c].name),
-                kind=PICK_DESTINATION,
-                labels=[cthulhu_line("labels.room", room=state.rooms[r].name) for r in targets],
-                payload={"room": room, "character": c, "targets": targets})
+            state.pending = asked(state, state.turn, PICK_DESTINATION,
+                                  {"room": room, "character": c, "targets": targets})
         else:
             c = int(pending.payload["character"])
             target = int(pending.payload["targets"][pick])
             state.location[c] = target
             state.last.update({"character": c, "from": room, "to": target})
-            events.append(Event(cthulhu_line("events.teleport", character=state.characters[c].name,
-                                             source=state.rooms[room].name,
-                                             target=state.rooms[target].name),
+            events.append(Event(cthulhu_line("events.teleport", character=character_name(state, c),
+                                             source=room_name(state, room),
+                                             target=room_name(state, target)),
                                 kind="teleport", data={"character": c, "from": room,
                                                        "to": target}))
             self._replace_portal(state, room, TELEPORT, target, events)
@@ -401,7 +392,7 @@ class CthulhuGame(Game[CthulhuState]):
         state.room_portals[destination].append(pool.pop())
         state.reserve = pool
         events.append(Event(cthulhu_line("events.portal_replaced",
-                                         room=state.rooms[destination].name),
+                                         room=room_name(state, destination)),
                             kind="portal", data={"room": destination}))
 
     # ------------------------------------------------------------ turns and rumbles
@@ -426,15 +417,15 @@ class CthulhuGame(Game[CthulhuState]):
         state.results.append(RumbleResult(
             number=state.rumble, removed=list(state.removed), survivor=survivor,
             secrets=[list(pair) for pair in state.secrets], points=list(points)))
-        chars = state.characters
         lines = [cthulhu_line("events.rumble_scored", number=state.rumble,
-                              character=chars[survivor].name)]
+                              character=character_name(state, survivor))]
         lines += [cthulhu_line("events.score_line", player=state.players[seat],
-                               first=chars[first].name, second=chars[second].name,
+                               first=character_name(state, first),
+                               second=character_name(state, second),
                                points=points[seat], total=state.scores[seat])
                   for seat, (first, second) in enumerate(state.secrets)]
         owned = {c for pair in state.secrets for c in pair}
-        unowned = [c for c in range(len(chars)) if c not in owned]
+        unowned = [c for c in range(len(state.characters)) if c not in owned]
         if unowned:
             lines.append(cthulhu_line("events.unowned", names=_names(state, unowned)))
         events.append(Event(
@@ -471,8 +462,8 @@ class CthulhuGame(Game[CthulhuState]):
             return "\n".join([
                 cthulhu_line("secret.header_over", score=state.scores[seat]),
                 cthulhu_line("secret.last_rumble", number=last.number,
-                             first=state.characters[first].name,
-                             second=state.characters[second].name, points=last.points[seat])])
+                             first=character_name(state, first),
+                             second=character_name(state, second), points=last.points[seat])])
         lines = [cthulhu_line("secret.header", number=state.rumble, total=RUMBLES,
                               score=state.scores[seat]), cthulhu_line("secret.yours")]
         lines += [self._whereabouts(state, c) for c in state.secrets[seat]]
@@ -485,12 +476,12 @@ class CthulhuGame(Game[CthulhuState]):
             return []
         last = state.results[-1]
         return [cthulhu_line("replay.secrets", player=state.players[seat],
-                             first=state.characters[pair[0]].name,
-                             second=state.characters[pair[1]].name, score=state.scores[seat])
+                             first=character_name(state, pair[0]),
+                             second=character_name(state, pair[1]), score=state.scores[seat])
                 for seat, pair in enumerate(last.secrets) if len(pair) == 2]
 
     def _whereabouts(self, state: CthulhuState, c: int) -> str:
-        name = state.characters[c].name
+        name = character_name(state, c)
         room = state.location[c]
         if room is None:
             position = state.removed.index(c) + 1
@@ -498,8 +489,8 @@ class CthulhuGame(Game[CthulhuState]):
                                 points=removal_points(position))
         others = [o for o in state.in_room(room) if o != c]
         if not others:
-            return cthulhu_line("secret.alone", character=name, room=state.rooms[room].name)
-        return cthulhu_line("secret.crowded", character=name, room=state.rooms[room].name,
+            return cthulhu_line("secret.alone", character=name, room=room_name(state, room))
+        return cthulhu_line("secret.crowded", character=name, room=room_name(state, room),
                             others=_names(state, others))
 
     def story(self, state: CthulhuState, log: list[LogLine]) -> Story:
@@ -507,9 +498,9 @@ class CthulhuGame(Game[CthulhuState]):
 
     def status_text(self, state: CthulhuState) -> str:
         tag = cthulhu_line("status.ai_tag")
-        scores = ", ".join(
+        scores = listed([
             cthulhu_line("status.score_item", player=name + (tag if ai else ""), points=points)
-            for name, ai, points in zip(state.players, state.ai, state.scores, strict=True))
+            for name, ai, points in zip(state.players, state.ai, state.scores, strict=True)])
         lines = [cthulhu_line("status.house", house=layouts.layout_title(state.layout))]
         if state.over:
             lines.append(_winners_line(state, "status.over_win", "status.over_shared"))
@@ -520,7 +511,7 @@ class CthulhuGame(Game[CthulhuState]):
             if state.pending:
                 lines.append(cthulhu_line("status.choosing",
                                           player=state.players[state.pending.seat],
-                                          prompt=state.pending.prompt))
+                                          prompt=worded(state, state.pending).prompt))
             else:
                 lines.append(cthulhu_line("status.turn", player=state.players[state.turn]))
         lines.append(cthulhu_line("status.scores", scores=scores))
@@ -547,3 +538,10 @@ class CthulhuGame(Game[CthulhuState]):
 
     def setup_option_help(self) -> dict[str, str]:
         return {"layout": cthulhu_line("setup_help.layout")}
+
+    def option_label(self, name: str) -> str:
+        """Its setup options' words (texts.yaml's `options`)."""
+        try:
+            return cthulhu_line(f"options.{name}")
+        except KeyError:  # an option a game built on this one added: said by its key
+            return super().option_label(name)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from bot.core.story import SOLO, LogLine, SeatStory, Story, deeds_of, last_of, with_deeds
 from bot.games.cthulhu.content import cthulhu_line
+from bot.games.cthulhu.names import character_name
 from bot.games.cthulhu.state import CthulhuState
-from bot.texts import and_list
+from bot.texts import and_list, listed
 
 
 def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
-    chars = state.characters
     winners = state.winners
     if len(winners) == 1:
         outcome = cthulhu_line("story.win", player=state.players[winners[0]],
@@ -24,9 +24,10 @@ def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
         outcome = last_of(log, "game_over")
     turning = []
     if state.results:
-        turning.append(cthulhu_line("story.survivors", survivors=", ".join(
-            cthulhu_line("story.survivor_item", number=r.number, character=chars[r.survivor].name)
-            for r in state.results)))
+        turning.append(cthulhu_line("story.survivors", survivors=listed([
+            cthulhu_line("story.survivor_item", number=r.number,
+                         character=character_name(state, r.survivor))
+            for r in state.results])))
     fight = last_of(log, "fight")
     if fight:
         turning.append(cthulhu_line("story.deciding", line=fight))
@@ -37,7 +38,8 @@ def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
             first, second = state.results[-1].secrets[seat]
             rumbles = " + ".join(str(r.points[seat]) for r in state.results)
             did = cthulhu_line("story.did", rumbles=rumbles, points=state.scores[seat],
-                               first=chars[first].name, second=chars[second].name)
+                               first=character_name(state, first),
+                               second=character_name(state, second))
         fights = deeds_of(log, seat, "fight")
         did = with_deeds(did, [cthulhu_line("story.deed_fights", count=fights)] if fights else [])
         seats.append(SeatStory(side=SOLO, won=seat in winners, score=state.scores[seat],

@@ -18,6 +18,7 @@ from bot.core.events import Event
 from bot.games.evilbelow import abilities, content, effects, fight, sightings, turns
 from bot.games.evilbelow.content import HAND, HEART, evil_below_line
 from bot.games.evilbelow.state import ACTIONS, FIGHT, ROLL, SIGHTINGS, EvilBelowState
+from bot.texts import listed
 
 ROLL_K, MOVE, PICKUP, COURAGE, PLACE, RIDE = ("roll", "move", "pickup", "courage", "place",
                                               "ride")
@@ -89,8 +90,8 @@ def _roll(state: EvilBelowState, seat: int, action: Action, events: list[Event])
     state.dice = [state.rng.choice(faces) for faces in content.dice_faces()]
     state.dice_used = [False] * len(state.dice)
     state.last_roll, state.last_roller = list(state.dice), seat
-    shown = ", ".join(f"{_names()[d]} {evil_below_line('faces.' + f)}" for d,
-                      f in enumerate(state.dice))
+    shown = listed([f"{_names()[d]} {evil_below_line('faces.' + f)}" for d,
+                    f in enumerate(state.dice)])
     events.append(Event(evil_below_line("events.roll", character=effects.hero_name(state, seat),
                                         dice=shown), kind="roll", data={"dice": list(state.dice)}))
     state.phase = SIGHTINGS

@@ -279,6 +279,13 @@ class EvilBelowGame(Game[EvilBelowState]):
     def setup_option_help(self) -> dict[str, str]:
         return {setup.YOUNGEST: evil_below_line("setup_help.youngest")}
 
+    def option_label(self, name: str) -> str:
+        """Its lobby picks' and setup options' words (texts.yaml's `options`)."""
+        try:
+            return evil_below_line(f"options.{name}")
+        except KeyError:  # an option a game built on this one added: said by its key
+            return super().option_label(name)
+
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
         return {setup.YOUNGEST: [(str(s), evil_below_line("labels.youngest", seat=s + 1))
                                  for s in range(self.max_players)]}
