@@ -62,15 +62,15 @@ from bot.core.actions import Action
 from bot.core.rng import Rng
 from bot.games.base import Game, PlayerInfo
 from bot.games.betrayal import GAME as BETRAYAL
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.haunting.base import PLUGINS
 from bot.games.betrayal.state import BetrayalState
 from bot.games.cthulhu import GAME as CTHULHU
-from bot.games.evil_below import GAME as EVIL_BELOW
-from bot.games.evil_below import ai as eb_ai
-from bot.games.evil_below import content as eb_content
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow import GAME as EVIL_BELOW
+from bot.games.evilbelow import ai as eb_ai
+from bot.games.evilbelow import content as eb_content
+from bot.games.evilbelow.state import EvilBelowState
 from tests.betrayal_haunt_helpers import answer_pending, begin, edition_of, house
 
 CAP = 20000

@@ -111,7 +111,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_sessions import full_houses, in_haunts
 from bot.games import betrayal, cthulhu
 from bot.games.base import Game, PlayerInfo
-from bot.games.betrayal import haunt
+from bot.games.betrayal import haunt_roll
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, flow, monsters, sides
 from bot.games.betrayal.state import BetrayalState
@@ -197,8 +197,8 @@ def ending_held(until: int) -> Iterator[None]:
 
 @contextmanager
 def haunt_held_off() -> Iterator[None]:
-    with mock.patch.object(haunt, "starts", lambda total, omens: False), \
-            mock.patch.object(haunt, "stalled", lambda state: False):
+    with mock.patch.object(haunt_roll, "starts", lambda total, omens: False), \
+            mock.patch.object(haunt_roll, "stalled", lambda state: False):
         yield
 
 
@@ -230,7 +230,7 @@ def betrayal_states(houses: int, seed: int, steps: int, per_haunt: int, hold: in
         with haunt_held_off():
             found["explore"] = [s for raw in built for s in play(game, game.load(raw), steps)]
     # every haunt in each of the first `per_haunt` houses (in_haunts deals them in turn)
-    dealt = [raw for raw in built[:per_haunt] for _ in range(len(haunt.haunts()))]
+    dealt = [raw for raw in built[:per_haunt] for _ in range(len(haunt_roll.haunts()))]
     for state in (game.load(raw) for raw in in_haunts(dealt)):
         key = state.haunt.key
         if only and key not in only:

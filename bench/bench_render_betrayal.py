@@ -61,7 +61,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.games.betrayal.view import ExplorerView, MapView, omen_track
+from bot.games.betrayal.pictures import ExplorerView, MapView, omen_track
 from renderers import betrayal, canvas
 from renderers.betrayal.board import compose_board
 from renderers.betrayal.map import compose

@@ -102,7 +102,7 @@ import renderers
 from bench.bench_render_betrayal import game_views, haunt_views, percentile
 from bench.floors import encode_ms
 from bot.games.base import PlayerInfo
-from bot.games.betrayal.view import MapView
+from bot.games.betrayal.pictures import MapView
 from bot.games.cthulhu import GAME as CTHULHU
 from bot.games.cthulhu.state import CthulhuState
 from renderers import betrayal, budgets, canvas, common

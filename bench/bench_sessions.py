@@ -150,11 +150,11 @@ def full_houses(seed: int, count: int = 12) -> list[dict[str, object]]:
     """Betrayal games played by the AI with the haunt held off until all 47 tiles lie."""
     from bot.games import betrayal
     from bot.games.base import PlayerInfo
-    from bot.games.betrayal import haunt
+    from bot.games.betrayal import haunt_roll
 
     game = betrayal.GAME
-    real = haunt.starts
-    haunt.starts = lambda total, omens: False  # type: ignore[assignment]
+    real = haunt_roll.starts
+    haunt_roll.starts = lambda total, omens: False  # type: ignore[assignment]
     try:
         houses: list[dict[str, object]] = []
         tried = 0
@@ -172,7 +172,7 @@ def full_houses(seed: int, count: int = 12) -> list[dict[str, object]]:
         print(f"built {len(houses)} full 47-tile houses by AI play ({tried} games tried)")
         return houses
     finally:
-        haunt.starts = real  # type: ignore[assignment]
+        haunt_roll.starts = real  # type: ignore[assignment]
 
 
 def evil_below_midgames(seed: int, count: int = 16) -> list[dict[str, object]]:
@@ -200,19 +200,19 @@ def in_haunts(houses: list[dict[str, object]]) -> list[dict[str, object]]:
     """Each house with one of the 8 haunts begun in it (in turn), the setup's choices
     answered by the AI."""
     from bot.games import betrayal
-    from bot.games.betrayal import effects, haunt
+    from bot.games.betrayal import effects, haunt_roll
     from bot.games.betrayal.context import Ctx
     from bot.games.betrayal.haunting import flow
 
     game = betrayal.GAME
-    keys = sorted(haunt.haunts())
+    keys = sorted(haunt_roll.haunts())
     found = []
     for n, raw in enumerate(houses):
         state = game.load(raw)  # type: ignore[arg-type]
         ctx = Ctx(state)
-        haunt.begin(ctx, state.turn.seat, state.last_omen or "book",
+        haunt_roll.begin(ctx, state.turn.seat, state.last_omen or "book",
                     state.last_omen_room or state.tiles[0].room, 0,
-                    chosen=haunt.haunts()[keys[n % len(keys)]])
+                    chosen=haunt_roll.haunts()[keys[n % len(keys)]])
         effects.run(ctx)
         flow.after_action(ctx)
         while state.pending is not None and not state.over:

@@ -3,10 +3,10 @@
     python bench/evil_below_balance.py [--seeds N] [--players 2-7] [--start S]
                                        [--style careful|rushed|patient]
 
-Every seat is the careful AI (bot/games/evil_below/ai.py); out-of-turn actions (a Bike
+Every seat is the careful AI (bot/games/evilbelow/ai.py); out-of-turn actions (a Bike
 ride to make up a fight, Eddie's cards) are offered to the other seats before each
 action of the seat the game waits for. Prints, per player count, the win rate and how
-the other games were lost, so the designed numbers in data/evil_below/ can be tuned.
+the other games were lost, so the designed numbers in data/evilbelow/ can be tuned.
 `--style rushed` fights whenever a fight is possible, `--style patient` waits for a
 huge Fight Stack: both should lose more than the careful team does.
 """
@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import ai_strength
 from bot.core.actions import Action
 from bot.games.base import PlayerInfo
-from bot.games.evil_below import EvilBelowGame, ai
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow import EvilBelowGame, ai
+from bot.games.evilbelow.state import EvilBelowState
 
 GAME = EvilBelowGame()
 STEP_CAP = 5000

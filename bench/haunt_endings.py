@@ -62,7 +62,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting.base import for_state
 from bot.games.betrayal.state import BetrayalState
 from tests.betrayal_haunt_helpers import answer_pending, begin, edition_of, explored

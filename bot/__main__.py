@@ -10,12 +10,14 @@ Exit codes: 0 done (or stopped on a signal, after closing), 1 a failure at run t
 
 The one module that imports inside functions, on purpose: discord.py, the games and the
 renderers load only for the subcommand that needs them, so `--help`, `health` (a
-container's probe every 30 s) and `demo` start without paying for the rest."""
+container's probe every 30 s) and `demo` start without paying for the rest; the version
+loads only for `--version`."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -31,7 +33,6 @@ from bot.shards import Shards, ShardSpecError, parse_shards
 from bot.store import StoreError, is_postgres_url, open_store
 from bot.store.backup import BackupError, backup
 from bot.store.copy import migrate
-from bot.version import version
 
 if TYPE_CHECKING:
     from bot.client import HauntBot
@@ -44,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="hauntkeeper",
         description="A Discord game master for haunted-house board games.",
     )
-    parser.add_argument("--version", action="version", version=f"hauntkeeper {version()}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     _shard_options(parser, None)
     sub = parser.add_subparsers(dest="command")
     run = sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN); the default")
@@ -80,6 +81,23 @@ def _parser() -> argparse.ArgumentParser:
     copy.add_argument("--from", dest="source", default=None, metavar="PATH",
                       help="the SQLite file (default HAUNTKEEPER_DB or ./hauntkeeper.sqlite3)")
     return parser
+
+
+class _Version(argparse.Action):
+    """--version, read only when asked: the version comes from pyproject.toml (tomllib)
+    or the package's metadata (importlib.metadata), whose imports and reading cost every
+    `run` about 30 ms of its start (bench/bench_startup.py) for a line it never prints."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from bot.version import version
+
+        print(f"hauntkeeper {version()}")
+        parser.exit()
 
 
 def _shard_options(parser: argparse.ArgumentParser, default: object) -> None:
@@ -280,7 +298,16 @@ def _beat_of(settings: Settings, shards: Shards | None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The games, the cogs and discord.py's bot load with the collector off: their
+    # imports make hundreds of thousands of objects that live as long as the process,
+    # and the collections they set off (of nothing) were a fifth of that CPU time
+    # (bench/bench_startup.py). A run's bot freezes what it loaded and turns the
+    # collector back on at the end of its setup_hook (bot/client.py); the other
+    # commands turn it on once their arguments are read.
+    gc.disable()
     args = _parser().parse_args(argv)
+    if args.command not in (None, "run"):
+        gc.enable()
     if args.command == "demo":
         from bot.demo import main as demo_main
 

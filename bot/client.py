@@ -11,7 +11,9 @@ timers: the store says which, the bot acts): deliveries a crash or an outage lef
 and AI turns a restart interrupted. It reads ids only, so a start with thousands of
 stored games costs little, and works through them a few at a time beside live clicks.
 The turn timers' dispatcher (bot/timers.py) starts then too, and fires the timers that
-fell due while the bot was down.
+fell due while the bot was down. The renderers warm up in the background from the end
+of setup_hook, while discord.py connects (`_warm_up`), so a start's own work is the
+imports, the store and the cogs, then that first pass.
 
 Every background task (the attend/retry loop, the heartbeat, the timers' dispatcher, the
 metrics' count, the forgetting of servers the bot left) survives an error in one pass
@@ -51,7 +53,8 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import games, health
+from bot import games, health, retention
+from bot.command_translator import CommandWords
 from bot.config import GRACE_DAYS, METRICS_ADDR
 from bot.loops import bounded, keep_running, stop_task
 from bot.metrics import (
@@ -63,13 +66,14 @@ from bot.metrics import (
     keep_open_games,
 )
 from bot.metrics import serve as serve_metrics
+from bot.replays import REPLAYS
 from bot.sessions import Sessions
 from bot.shards import Shards
 from bot.store import ChannelBusy, Store, StoreUnavailable, open_store
 from bot.store.guard import guarded
 from bot.texts import say
 from bot.timers import TimerDispatcher
-from cogs.common import OOPS, say_ephemeral
+from cogs.common import say_ephemeral
 from cogs.components import DYNAMIC_ITEMS
 from cogs.game_log import LogPage
 from cogs.outlet import DiscordOutlet
@@ -77,7 +81,8 @@ from cogs.rights import table_check
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.help")  # the table's own cogs
+EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.help",
+              "cogs.stats")  # the table's own cogs
 COGS = "cogs"  # the package holding each game's cog, cogs/<key>.py
 ATTEND_WORKERS = 4  # games resumed side by side after a start
 RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
@@ -107,6 +112,7 @@ class HauntBot(commands.Bot):
     open_games_seconds = OPEN_GAMES_SECONDS  # how often the metrics count the open games
     retry_seconds = RETRY_SECONDS  # how often owed deliveries are tried again
     forget_seconds = FORGET_SECONDS  # how often due deletions of servers' data run
+    sweep_seconds = retention.SWEEP_SECONDS  # how often finished games past their time go
 
     def __init__(self, *, db_path: str, dev_guild: int | None = None,
                  sync_commands: bool = True, serve: bool = True,
@@ -144,7 +150,9 @@ class HauntBot(commands.Bot):
         self._counting: asyncio.Task[None] | None = None
         self.forget_after = forget_after_days * DAY
         self._forgetting: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
         self._resumed_at_start = False  # the first full pass (AI turns too) has run
+        self._warming: asyncio.Task[None] | None = None  # the renderers' warm-up
 
     @property
     def store(self) -> Store:
@@ -179,6 +187,9 @@ class HauntBot(commands.Bot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
+        # Descriptions and choices in each user's language (names stay English): before
+        # any sync, which asks it for every string.
+        await self.tree.set_translator(CommandWords())
         if not self.serve:
             for extension in extensions():
                 await self.load_extension(extension)
@@ -198,7 +209,10 @@ class HauntBot(commands.Bot):
         self.tree.interaction_check = table_check  # type: ignore[method-assign]
         if self.sync_commands and self.dev_guild:
             await self.sync_tree(self.dev_guild)
-        await self.sessions.warm_up()
+        # The renderers warm up while discord.py connects and waits for the guilds (two
+        # seconds at least), not before: it was half the bot's own start-up
+        # (bench/bench_startup.py).
+        self._warming = asyncio.create_task(self._warm_up(), name="hauntkeeper-warm-up")
         if self._heartbeat is not None:
             self._heartbeat.start()
         # Rules and renders run in worker threads; the event loop waits for the GIL each
@@ -206,10 +220,29 @@ class HauntBot(commands.Bot):
         # sooner: the loop's p99 lag with 50 channels acting at once fell from 21-23 ms
         # to 15-17 ms (bench/bench_tables.py).
         sys.setswitchinterval(SWITCH_SECONDS)
-        # What is loaded now (content, texts, cogs, caches just filled) lives as long as
-        # the process: kept out of the collector's sight, its full passes stay short
-        # (60-100 ms pauses of the event loop without this, measured in bench_tables).
+        # What is loaded now (content, texts, cogs) lives as long as the process: kept
+        # out of the collector's sight, its full passes stay short (60-100 ms pauses of
+        # the event loop without this, measured in bench_tables). The warm-up's caches
+        # join them when it is done. A run loaded all this with the collector off
+        # (bot/__main__.py's main): it is on from here.
         gc.freeze()
+        gc.enable()
+
+    async def _warm_up(self) -> None:
+        """Draw a board of every game once, in the background (Sessions.warm_up), so the
+        first players' clicks find the renderers' palettes fitted and their caches
+        filled; then freeze what they hold, as setup_hook froze the rest. A click or an
+        owed delivery that comes first draws cold, as it would have without a warm-up;
+        a warm-up that fails costs only that, and the click's own render says why."""
+        started = time.perf_counter()
+        try:
+            await self.sessions.warm_up()
+        except Exception:
+            log.warning("the renderers' warm-up failed; the first boards draw cold",
+                        exc_info=True)
+            return
+        gc.freeze()
+        log.info("renderers warmed up in %.0f ms", (time.perf_counter() - started) * 1000)
 
     def _start_metrics(self) -> None:
         """The Prometheus endpoint and the open games' count, if a port is set."""
@@ -264,6 +297,10 @@ class HauntBot(commands.Bot):
             self._forgetting = asyncio.create_task(
                 keep_running("forgetting the servers left", self._forget_due, log,
                              retry=self.forget_seconds), name="hauntkeeper-forget")
+        if self._sweeping is None:
+            self._sweeping = asyncio.create_task(
+                keep_running("sweeping the finished games past their time", self._sweep,
+                             log, retry=self.sweep_seconds), name="hauntkeeper-sweep")
         self.timers.start()  # once: a second start is a no-op
 
     async def _attend(self) -> float:
@@ -306,6 +343,11 @@ class HauntBot(commands.Bot):
             log.info("forgot server %s: %d games, its settings and what it played",
                      guild_id, count)
         return self.forget_seconds
+
+    async def _sweep(self) -> float:
+        """The finished games each server keeps no longer (/gm settings keep)."""
+        await retention.sweep(self.store, time.time(), self.runs_guild)
+        return self.sweep_seconds
 
     async def resume_games(self, *, ai_turns: bool = True) -> int:
         """Deliver what is owed and (at a start) play the AI turns a restart interrupted,
@@ -364,7 +406,7 @@ class HauntBot(commands.Bot):
         else:
             log.error("slash command failed", exc_info=error)
             self.metrics.failed()
-            text = OOPS
+            text = say("errors.oops")
         with suppress(discord.HTTPException):
             await say_ephemeral(interaction, text)
 
@@ -377,11 +419,14 @@ class HauntBot(commands.Bot):
         closing store), then Discord, then the store."""
         if self._sessions is not None:  # the interactions under way answered first
             await self._sessions.drain()
+        REPLAYS.close()  # a replay still drawn stops at its next picture
         if self._heartbeat is not None:
             await self._heartbeat.stop()
         attending, forgetting, counting = self._attending, self._forgetting, self._counting
+        await stop_task(self._warming, "the renderers' warm-up", log)
         await stop_task(attending, "the attend loop", log)
         await stop_task(forgetting, "the forget loop", log)
+        await stop_task(self._sweeping, "the retention sweep", log)
         if self._timers is not None:
             await bounded(self._timers.stop(), "stopping the turn timers", log)
         await stop_task(counting, "the open games' count", log)

@@ -16,6 +16,10 @@ what got through shows once. The key is the version's, so nothing may be saved w
 delivery is owed: the sessions layer delivers what is owed before it saves anything
 new (bot/sessions.py's `_ready`).
 
+A delivery speaks the server's language (bot/languages.py's `server_language`): the
+plan picks each line's text for its reader, and the outlet's own words (the live
+message's footer, a notice) are made under `speaking` it.
+
 The sessions layer calls `deliver` with the channel's delivery lock held and its
 channel lock let go (bot/channel_locks.py): a slow Discord holds up no other action of
 the channel. What can go wrong is told in the `Outcome`, never raised: the move was
@@ -41,6 +45,8 @@ from bot.delivery import (
     is_late,
     late,
 )
+from bot.languages import server_language
+from bot.locales import speaking
 from bot.settings_cache import SettingsCache
 from bot.store import Store, StoreUnavailable
 from bot.table_record import Table
@@ -94,7 +100,9 @@ class Courier:
         events = [event for _, event in owed]
         key = delivery_key(table.id or 0, table.version)
         try:
-            post = await self._send(table, owed, key)
+            language = await self.language(table)
+            with speaking(language):
+                post = await self._send(table, owed, key, language)
         except PostRefused as exc:  # stays owed; the outlet told the moderators once
             log.info("channel %s refuses the game's posts (%s); they stay owed",
                      table.channel_id, exc)
@@ -132,7 +140,13 @@ class Courier:
         except Exception:  # sent already; at worst sent again under the same keys
             log.exception("could not mark game %s delivered", table.id)
 
-    async def _send(self, table: Table, owed: Sequenced, key: str) -> Post:
+    async def language(self, table: Table) -> str:
+        """The language of the table's public posts now (read per delivery, so a change
+        of `/gm settings language` reaches a running game at its next move)."""
+        settings = await self.settings.get(table.guild_id) if table.guild_id else None
+        return server_language(table, settings)
+
+    async def _send(self, table: Table, owed: Sequenced, key: str, language: str) -> Post:
         """Private lines one whisper each, as they came; a team's lines as one message
         per team (a team's thread reads like the channel: one post per move, not a line
         each); then the public post, which names whom a DM did not reach; then the
@@ -143,7 +157,7 @@ class Courier:
             refused = await self.outlet.refusal(table)
             if refused is not None:
                 raise refused
-        plan = await self.worker.plan(table, owed, key, render=self.render)
+        plan = await self.worker.plan(table, owed, key, render=self.render, language=language)
         if plan.members is not None and isinstance(self.outlet, MemberKeeper):
             # before any team line: who left must not read this delivery's
             await self.outlet.members(table, plan.members)
@@ -159,7 +173,8 @@ class Courier:
                     headlines=plan.headlines, whole=plan.whole, turns=plan.turns,
                     play_by_play=await self._play_by_play(table))
         await self.outlet.publish(table, post)
-        missed = [u for u in await self._send_late(table, owed, key) if u not in post.dm_failed]
+        missed = [u for u in await self._send_late(table, owed, key, language)
+                  if u not in post.dm_failed]
         return replace(post, dm_failed=[*post.dm_failed, *dict.fromkeys(missed)]) \
             if missed else post
 
@@ -171,13 +186,14 @@ class Courier:
             return False
         return (await self.settings.get(table.guild_id)).play_by_play is True
 
-    async def _send_late(self, table: Table, owed: Sequenced, key: str) -> list[int]:
+    async def _send_late(self, table: Table, owed: Sequenced, key: str,
+                         language: str) -> list[int]:
         """The documents that wait for the post (delivery.late); the users they could not
         reach. The post went first, so it cannot name them: the outcome does, and the
         outlet tells them privately at their next click."""
         if not any(is_late(event) for _, event in owed):
             return []
-        whispers, teams = late(table, owed, key)
+        whispers, teams = late(table, owed, key, language)
         failed: list[int] = []
         for user_id, text, whisper in whispers:
             if not await self.outlet.whisper(table, user_id, text, key=whisper):

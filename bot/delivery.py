@@ -12,6 +12,12 @@ A private or team document (a side's secret book) waits for the public post: the
 says what brings it (the sides just formed), so the book must not arrive first. `plan`
 leaves those out; `late` names them, to be sent after the post.
 
+Each line goes out in its reader's language (bot/languages.py): the public post, the
+board, its alt text, the prompt's labels and a team's thread in the server's
+(`plan(..., language=)`, made under `speaking(language)`); a whisper in its player's
+own (`Seat.language`). An event carries its texts in each language the table needed
+when it was played (`Event.text_in`, English where it was not said in one).
+
 A server may want every public line in the game's play-by-play thread too (its setting,
 which the sessions layer reads): the post says so (`Post.play_by_play`), and the outlet
 keeps that thread beside the teams' ones, under a key no team can have (`PLAY_BY_PLAY`).
@@ -28,6 +34,7 @@ from bot import table as table_rules
 from bot.core.actions import Option
 from bot.core.events import Event
 from bot.headlines import is_headline
+from bot.locales import ENGLISH, speaking
 from bot.table_record import Table
 from renderers import describe_public, render_public
 
@@ -189,24 +196,32 @@ def is_late(event: Event) -> bool:
     return not event.audience.is_public and event.kind in DOCUMENT_KINDS
 
 
-def late(table: Table, sequenced: Sequenced, key: str) -> tuple[Whispers, TeamMessages]:
+def late(table: Table, sequenced: Sequenced, key: str,
+         language: str = ENGLISH) -> tuple[Whispers, TeamMessages]:
     """The whispers and team messages that wait for the public post (`is_late`), with
     keys of their own: a whisper its event's place in the log, as every whisper; a team
-    message `<key>.b<n>`, beside the earlier ones' `<key>.t<n>`."""
-    return _private(table, [(seq, e) for seq, e in sequenced if is_late(e)], f"{key}.b")
+    message `<key>.b<n>`, beside the earlier ones' `<key>.t<n>`. A team's in the
+    server's `language`, a whisper in its player's."""
+    return _private(table, [(seq, e) for seq, e in sequenced if is_late(e)], f"{key}.b",
+                    language)
 
 
-def _private(table: Table, sequenced: Sequenced, prefix: str) -> tuple[Whispers, TeamMessages]:
-    """A player's events one whisper each; a team's joined into one message, keyed
-    `prefix` and its place among the teams."""
+def _private(table: Table, sequenced: Sequenced, prefix: str,
+             language: str) -> tuple[Whispers, TeamMessages]:
+    """A player's events one whisper each, in the player's language; a team's joined
+    into one message in the server's `language`, keyed `prefix` and its place among the
+    teams."""
     whispers: list[tuple[int, str, str]] = []
     team_lines: dict[str, list[str]] = {}
     for seq, event in sequenced:
         if event.audience.kind == "player":
-            for user_id in player_users(table, int(event.audience.ref)):
-                whispers.append((user_id, event.text, whisper_key(table.id or 0, seq)))
+            seat = int(event.audience.ref)
+            text = event.text_in(table.seats[seat].language or ENGLISH) \
+                if 0 <= seat < len(table.seats) else event.text
+            for user_id in player_users(table, seat):
+                whispers.append((user_id, text, whisper_key(table.id or 0, seq)))
         elif event.audience.kind == "team":
-            team_lines.setdefault(event.audience.ref, []).append(event.text)
+            team_lines.setdefault(event.audience.ref, []).append(event.text_in(language))
     to_teams: list[tuple[str, list[int], str, str]] = []
     teams = _teams(table) if team_lines else {}
     for n, (team, lines) in enumerate(team_lines.items()):
@@ -220,11 +235,17 @@ def _private(table: Table, sequenced: Sequenced, prefix: str) -> tuple[Whispers,
     return whispers, to_teams
 
 
-def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -> Plan:
+def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True,
+         language: str = ENGLISH) -> Plan:
     """Who gets what, the board and the next prompt, for these owed events (all but
-    the late ones: see `late`)."""
+    the late ones: see `late`); what the channel sees in the server's `language`."""
+    with speaking(language):
+        return _plan(table, sequenced, key, render, language)
+
+
+def _plan(table: Table, sequenced: Sequenced, key: str, render: bool, language: str) -> Plan:
     whispers, to_teams = _private(table, [(seq, e) for seq, e in sequenced if not is_late(e)],
-                                  f"{key}.t")
+                                  f"{key}.t", language)
     public = [e for _, e in sequenced if e.audience.is_public]
     line_seqs = [seq for seq, e in sequenced
                  if e.audience.is_public and e.kind not in DOCUMENT_KINDS]
@@ -245,8 +266,8 @@ def plan(table: Table, sequenced: Sequenced, key: str, *, render: bool = True) -
             alt = describe_public(table.kind, state)
             drawn = time.perf_counter() - started
     return Plan(key, whispers, to_teams,
-                [e.text for e in public if e.kind not in DOCUMENT_KINDS],
-                [e.text for e in public if e.kind in DOCUMENT_KINDS],
+                [e.text_in(language) for e in public if e.kind not in DOCUMENT_KINDS],
+                [e.text_in(language) for e in public if e.kind in DOCUMENT_KINDS],
                 prompt_of(table), image, chapter, turn, drawn,
                 members(table, sequenced), line_seqs, alt, headlines, kept_whole, turns)
 

@@ -13,12 +13,19 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bot.locales import LANGUAGES
+
 REMIND = "remind"  # the timer's end only reminds the player again
 AI_PLAYS = "ai"  # the AI plays the turn and says so
 SKIP = "skip"  # the turn is passed over (the game's own "end turn" where it has one)
 TIMER_ENDS = (REMIND, AI_PLAYS, SKIP)
 MAX_MINUTES = 7 * 24 * 60  # a week: the longest turn a timer may wait for
 MAX_CHANNELS = 25
+# How long a server keeps its finished games (/game history, /stats): forever (None, the
+# default: a server's history is its own to delete), or one of these many days, after
+# which the retention sweep (bot/client.py) deletes a game and every row of it.
+KEEP_DAYS = (30, 90, 365)
+FOREVER = "forever"
 
 
 @dataclass(frozen=True)
@@ -31,6 +38,11 @@ class GuildSettings:
     # Every public line of each game also goes to a public thread of its channel
     # (cogs/play_by_play.py), where the live message tells a turn in three lines.
     play_by_play: bool = False
+    keep_days: int | None = None  # finished games kept this long (KEEP_DAYS); None: forever
+    # The language of the server's public posts (bot/locales.LANGUAGES); None: the
+    # server's own preferred locale, as Discord reports it (English where we do not
+    # speak it).
+    language: str | None = None
 
     @property
     def timer_on(self) -> bool:
@@ -63,6 +75,10 @@ class GuildSettings:
             return "game_channel"
         if not isinstance(self.play_by_play, bool):
             return "play_by_play"
+        if self.keep_days is not None and self.keep_days not in KEEP_DAYS:
+            return "keep"
+        if self.language is not None and self.language not in LANGUAGES:
+            return "language"
         return None
 
     @property
@@ -93,4 +109,8 @@ class GuildSettings:
             timer_end=end if end in TIMER_ENDS else REMIND,
             game_channels=tuple(c for c in channels if isinstance(c, int))[:MAX_CHANNELS],
             play_by_play=data.get("play_by_play") is True,  # only a true a bot wrote
+            # a value no bot wrote keeps everything: deleting is never a guess
+            keep_days=keep if (keep := data.get("keep_days")) in KEEP_DAYS
+            and not isinstance(keep, bool) else None,
+            language=language if (language := data.get("language")) in LANGUAGES else None,
         )

@@ -8,7 +8,8 @@
    process and a restarted bot see the same truth. A click drawn at another version is
    refused as stale. What an earlier delivery left owed goes out first, under its own
    key, with the lock let go (`_catch_up`), and the game is loaded again.
-3. The rules, in a worker thread (`self.worker.move`, bot/worker.py).
+3. The rules, in a worker thread (`self.worker.move`, bot/worker.py), said in English
+   and in every other language the table needs (`_languages`, bot/languages.py).
 4. One transaction (`_save`): the new table, checked against the version loaded (a save
    that lost a race is refused "busy"), and its events (the outbox: owed until
    delivered), the undo point and the turn timers of the new version.
@@ -56,6 +57,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
+from dataclasses import replace
 from typing import Any
 
 from bot import games
@@ -67,11 +69,14 @@ from bot.core.errors import IllegalAction
 from bot.courier import Courier, Outcome, owes
 from bot.delivery import Outlet, Post, Prompt, Sequenced, prompt_of, sequenced
 from bot.games.base import PLAYED
+from bot.languages import heard, needed, server_language
+from bot.locales import ENGLISH
 from bot.metrics import NO_GAME, NO_METRICS, Recorder
 from bot.settings_cache import SettingsCache
 from bot.store import (
     ChannelBusy,
     GameExists,
+    GameResult,
     StaleVersion,
     Store,
     StoreUnavailable,
@@ -81,6 +86,7 @@ from bot.store import (
     UndoWrite,
 )
 from bot.store.guard import guarded
+from bot.summary import LOG_ALL
 from bot.table_record import ACTIVE, LOBBY, OVER, Table
 from bot.texts import say
 from bot.worker import WORKERS, AiWork, Played, Worker
@@ -170,7 +176,8 @@ class Sessions:
                     raise await self._no_game(channel_id)
                 if table.status == LOBBY and action.kind == table_rules.START:
                     await self._hand_in_played(table)
-                played = await self.worker.move(table, actor, action)
+                played = await self.worker.move(table, actor, action,
+                                                await self._languages(table, actor))
                 lobby_only = table.status == LOBBY and played.table.status == LOBBY
                 saved = await self._save(played, table, actor.user_id, action,
                                          delivered=lobby_only, undo=played.undo)
@@ -288,18 +295,44 @@ class Sessions:
         it put in play, the undo point and the turn timers of the new version."""
         keys = [str(e.data[PLAYED]) for e in played.events if e.data.get(PLAYED)]
         timers = await self._arm(played)
+        result = None
+        if played.table.status == OVER and loaded.status != OVER:
+            result = await self._told(played)
         try:
             saved = await self.store.save(played.table, played.events,
                                           expected_version=loaded.version, actor_id=actor_id,
                                           action=action.to_dict() if action else None,
                                           delivered=delivered, ai_turn=played.ai.any,
                                           envelope=played.envelope, played=keys,
-                                          undo=undo, timers=timers)
+                                          undo=undo, timers=timers, result=result,
+                                          moves=played.moves)
         except StaleVersion:
             raise IllegalAction(say("errors.busy")) from None
         if timers and self.on_timer_armed is not None:
             self.on_timer_armed(min(t.due_at for t in timers))
         return saved
+
+    async def _told(self, played: Played) -> GameResult | None:
+        """The story of the game `played` ends (bot/summary.py): its summary joins the
+        save's events, in place, since every caller delivers `played.events` (so it
+        reaches the final post, and the log), and its result goes into the same save. A
+        story that fails is logged and left out: the game still ends."""
+        if played.table.id is None:
+            return None
+        try:
+            entries = await self.store.log(played.table.id, limit=LOG_ALL, public_only=False)
+            told = await self.worker.summary(played.table, entries, played.events,
+                                             await self._languages(played.table))
+        except StoreUnavailable:
+            raise
+        except Exception:
+            log.exception("the story of game %s could not be told", played.table.id)
+            return None
+        if told is None:
+            return None
+        event, result = told
+        played.events.append(event)
+        return result
 
     async def _ai_plays(self, table: Table, work: AiWork,
                         owed: Sequenced) -> tuple[Table, Sequenced]:
@@ -322,7 +355,8 @@ class Sessions:
                 break
             offers = offers + 1 if offer else 0
             try:
-                played = await self.worker.ai_move(table, offer=offer)
+                played = await self.worker.ai_move(table, offer=offer,
+                                                   languages=await self._languages(table))
                 table = await self._save(played, table, None, None)
             except StoreUnavailable:  # the outage is logged once, by the store
                 log.info("an AI step in channel %s waits for the store", table.channel_id)
@@ -362,6 +396,20 @@ class Sessions:
                 raise IllegalAction(say("errors.held")) from None
             yield
 
+    async def _languages(self, table: Table,
+                         actor: table_rules.Actor | None = None) -> tuple[str, ...]:
+        """Every language besides English this table's next step must be said in: the
+        server's and each seated player's, the actor's own included (bot/languages.py)."""
+        settings = await self.settings.get(table.guild_id) if table.guild_id else None
+        server = server_language(table, settings)
+        if actor is not None and table.guild_language is None and actor.guild_language:
+            server = server_language(replace(table, guild_language=actor.guild_language),
+                                     settings)
+        wanted = set(needed(table, server))
+        if actor is not None and actor.language and actor.language != ENGLISH:
+            wanted.add(actor.language)
+        return tuple(sorted(wanted))
+
     # -- the other ways in ----------------------------------------------------------------
 
     async def open(self, channel_id: int, guild_id: int | None, host: table_rules.Actor,
@@ -370,6 +418,7 @@ class Sessions:
         async with self._locked(channel_id):
             table, events = table_rules.new_table(kind, channel_id, guild_id, host, seed,
                                                   options)
+            heard(table, host.user_id, host.language, host.guild_language)
             table = await self.store.create(table, events, host.user_id,
                                             {"kind": "lobby.open", "args": {"game": kind}})
             return Outcome(table, events)
@@ -409,7 +458,8 @@ class Sessions:
                     raise IllegalAction(say("errors.undo_few", count=len(points)))
                 point = points[steps - 1]
                 played = await self.worker.undo(table, self._past(table, point), actor, steps,
-                                                "; ".join(p.summary for p in reversed(points)))
+                                                "; ".join(p.summary for p in reversed(points)),
+                                                await self._languages(table, actor))
                 saved = await self._save(played, table, actor.user_id,
                                          Action(table_rules.UNDO, {"steps": steps}),
                                          undo=UndoWrite(drop_from=point.version))
@@ -433,7 +483,8 @@ class Sessions:
                 work = await self.worker.ai_work(table)
                 if not work.any:
                     return None
-                played = await self.worker.ai_move(table, offer=work.offer)
+                played = await self.worker.ai_move(table, offer=work.offer,
+                                                   languages=await self._languages(table))
                 saved = await self._save(played, table, None, None)
                 await turn.take()
             return await self._deliver(turn, saved, sequenced(saved, played.events))
@@ -496,7 +547,8 @@ class Sessions:
                     owed: Sequenced = []  # a reminder owes nothing
                     if not reminding:  # the turn ends as the server says
                         ending = settings.timer_end
-                        played = await self.worker.run_out(table, ending)
+                        played = await self.worker.run_out(table, ending,
+                                                           await self._languages(table))
                         saved = await self._save(played, table, None,
                                                  turn_timers.ran_out_action(ending))
                         saved, owed = await self._ai_plays(saved, played.ai,
@@ -535,14 +587,16 @@ class Sessions:
         board at full size, where the chat board shows part of it (`render_whole`)."""
         if not self.render or table.state is None:
             return None
-        return await self.worker.board(table.kind, table_rules.game_state(table), whole=whole)
+        return await self.worker.board(table.kind, table_rules.game_state(table), whole=whole,
+                                       language=await self.courier.language(table))
 
     async def board_alt(self, table: Table) -> str:
         """The public board's alt text (what it shows, in words), made off the event
         loop like the board."""
         if table.state is None:
             return ""
-        return await self.worker.board_alt(table.kind, table_rules.game_state(table))
+        return await self.worker.board_alt(table.kind, table_rules.game_state(table),
+                                           await self.courier.language(table))
 
     async def secret(self, channel_id: int, user_id: int) -> str:
         table = await self.store.load(channel_id) or await self.store.load_latest(channel_id)
@@ -558,11 +612,13 @@ class Sessions:
 
     async def warm_up(self) -> None:
         """Draw a new game's board of every kind once, off the loop: the renderers fit
-        their palettes and fill their caches at the start, not in the first player's
-        click (a few hundred ms)."""
+        their palettes and fill their caches now, not in the first player's click (a few
+        hundred ms). The bot runs it in the background at its start (bot/client.py), so
+        the registry is read once, as it is now: a game a test registers or drops
+        meanwhile changes nothing here."""
         if not self.render:
             return
-        for key, game in games.all_games().items():
+        for key, game in list(games.all_games().items()):
             await self.worker.warm_up(key, game)
 
     # -- a clean stop ---------------------------------------------------------------------

@@ -7,10 +7,11 @@ only this layer knows which Discord user sits where.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import games
+from bot import moves as recorded
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import PUBLIC, Event, to_player, to_team
@@ -56,6 +57,11 @@ class Actor:
     user_id: int | None
     name: str
     moderator: bool = False
+    # The languages the interaction reported (bot/locales: "en", "zh-TW"; None: not
+    # known): the user's own, kept on their seats, and the server's preferred one, the
+    # table's default (bot/languages.py's `heard`).
+    language: str | None = None
+    guild_language: str | None = None
 
 
 AI_ACTOR = Actor(None, "AI")
@@ -309,7 +315,9 @@ def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
     if len(table.seats) < game.min_players:
         raise IllegalAction(say("errors.too_few", game=game.title, min=game.min_players,
                                 count=len(table.seats)))
-    state, events = game.setup(players(table), table.seed, setup_options(table))
+    options = setup_options(table)
+    state, events = game.setup(players(table), table.seed, options)
+    record(table, recorded.setup_move(players(table), table.seed, options))
     set_state(table, game, state)
     table.status = ACTIVE
     names = ", ".join(s.name for s in table.seats)
@@ -400,7 +408,7 @@ def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     if held:  # their second seat, named as the lobby names one
         name = say("lobby.second_name", name=table.seats[held[0]].name)
     table.seats[seat].user_id, table.seats[seat].name, table.seats[seat].ai = user, name, False
-    state = game.set_player(state, seat, PlayerInfo(name, False))
+    state = hand_over(table, game, state, seat, PlayerInfo(name, False))
     set_state(table, game, state)
     events = [Event(say("moderation.seat_handed", seat=seat + 1, old=before, new=name,
                         name=actor.name), kind=SEATS_MOVED),
@@ -446,11 +454,12 @@ def restore(current: Table, past: Table, actor: Actor, steps: int,
     table.state, table.options, table.memo = past.state, dict(past.options), None
     table.status, table.ended_reason = ACTIVE, past.ended_reason
     game = game_of(table)
+    record(table, recorded.restore_move(past.version))
     if len(past.seats) == len(current.seats):
         state = game_state(table)
         for seat, (was, now) in enumerate(zip(past.seats, current.seats, strict=True)):
             if (was.user_id, was.name, was.ai) != (now.user_id, now.name, now.ai):
-                state = game.set_player(state, seat, PlayerInfo(now.name, now.ai))
+                state = hand_over(table, game, state, seat, PlayerInfo(now.name, now.ai))
         set_state(table, game, state)
     text = say("moderation.undone", name=actor.name, count=steps,
                actions=say("moderation.action_word" if steps == 1 else "moderation.actions_word"),
@@ -468,8 +477,8 @@ def _hand_to_ai(table: Table, seat: int, text: str) -> tuple[Table, list[Event]]
         events.append(Event(table.ended_reason, kind="ended"))
     game = game_of(table)
     if table.state is not None:
-        state = game.set_player(game_state(table), seat,
-                                PlayerInfo(table.seats[seat].name, True))
+        state = hand_over(table, game, game_state(table), seat,
+                          PlayerInfo(table.seats[seat].name, True))
         set_state(table, game, state)
     return table, events
 
@@ -534,11 +543,12 @@ def _play_seat(table: Table, seat: int, action: Action | None) -> tuple[Table, l
     if action is None:
         action = game.ai_action(state, seat)
     state, events = game.apply(state, seat, action)
+    record(table, recorded.action_move(seat, action))
     state, moved = _split_teams(table, game, state)
     set_state(table, game, state)
     if game.is_over(state):
         table.status = OVER
-    return table, [*events, *moved]
+    return table, [*(replace(e, seat=seat) for e in events), *moved]
 
 
 def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[Event]]:
@@ -577,8 +587,23 @@ def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[E
                 name = table.seats[seat].name
                 events.append(Event(say("table.seat_to_ai", old=old, seat=seat + 1),
                                     kind=SEATS_MOVED))
-            state = game.set_player(state, seat, PlayerInfo(name, table.seats[seat].ai))
+            state = hand_over(table, game, state, seat, PlayerInfo(name, table.seats[seat].ai))
     return state, events
+
+
+def record(table: Table, move: recorded.Move) -> None:
+    """One step asked of the engine, among the table's moves (bot/moves.py)."""
+    if table.moves is None:
+        table.moves = []
+    table.moves.append(move)
+
+
+def hand_over(table: Table, game: Game[Any], state: Any, seat: int, info: PlayerInfo) -> Any:
+    """`Game.set_player`, recorded among the table's moves (a replay hands the seat over
+    at the same moment)."""
+    state = game.set_player(state, seat, info)
+    record(table, recorded.player_move(seat, info))
+    return state
 
 
 def _host_name(table: Table) -> str:

@@ -15,12 +15,26 @@ LOBBY = "lobby"
 ACTIVE = "active"
 OVER = "over"
 UNDO_KEPT = 20  # undo points kept per game: how far back /gm undo reaches
+
+
+def languages_known(raw: dict[str, Any]) -> dict[str, Any]:
+    """Format 0 -> 1 (issue 25, the bot in two languages): the table remembers the
+    server's language as Discord reported it (`guild_language`) and each seat its
+    player's (`language`), so a delivery made with no interaction at hand (an AI's
+    turn, a timer, a restart) still speaks to each in theirs. An older table knew
+    neither: None, read as English until the next interaction tells."""
+    raw["guild_language"] = None
+    for seat in raw.get("seats", []):
+        seat["language"] = None
+    return raw
+
+
 # The envelope's stored formats (bot/core/formats.py), apart from the game state's own:
-# the envelope is the same for every game and changes with the table rules. No step
-# yet: what it gained so far (`paused`) is left out when unset and read with a default.
+# the envelope is the same for every game and changes with the table rules. What it
+# gained before formats (`paused`) is left out when unset and read with a default.
 # A renamed or reshaped field appends a step here (CONTRIBUTING.md, "Change a stored
 # state").
-ENVELOPE_FORMATS = Formats()
+ENVELOPE_FORMATS = Formats((languages_known,))
 
 
 @dataclass
@@ -49,13 +63,25 @@ class Table:
     delivered_seq: int = 0
     # A moderator paused the game (/gm pause): players' moves and turn timers wait.
     paused: bool = False
+    # The server's language as Discord last reported it (its preferred locale, mapped to
+    # one we speak: bot/locales), which /gm settings language may override; None: not
+    # known yet.
+    guild_language: str | None = None
     # The decoded game state beside the raw dict it came from (bot.table.game_state):
     # memory only, so one action decodes the state once however often it is read.
     memo: tuple[dict[str, Any], Any] | None = field(default=None, init=False, compare=False,
                                                     repr=False)
+    # The engine's steps this change took, as bot/table.py records them (the setup, each
+    # seat's action, a seat changing hands, an undo): the store keeps them beside the
+    # version they made, so a replay rebuilds the game through the engine from its seed
+    # (bot/replay.py) rather than from stored pictures. Memory only; a copy has none.
+    # None until the first (a default, as `memo`'s: no instance attribute until set).
+    moves: list[dict[str, Any]] | None = field(default=None, init=False, compare=False,
+                                               repr=False)
 
     def copy(self) -> Table:
-        """A copy whose seats and options may change without touching this one.
+        """A copy whose seats and options may change without touching this one, with
+        no moves of its own yet.
 
         The state dict is shared: the table rules replace it, never edit it in place,
         and the engines never mutate a state they are given.
@@ -90,6 +116,7 @@ class Table:
             "seats": [s.to_dict() for s in self.seats],
             "state": self.state,
             "ended_reason": self.ended_reason,
+            "guild_language": self.guild_language,
             **({"paused": True} if self.paused else {}),
         }, "a table's envelope")
 
@@ -116,6 +143,7 @@ class Table:
             state=envelope.get("state"),
             ended_reason=envelope.get("ended_reason", ""),
             paused=bool(envelope.get("paused", False)),
+            guild_language=envelope.get("guild_language"),
             last_seq=last_seq,
             delivered_seq=delivered_seq,
         )

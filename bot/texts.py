@@ -1,7 +1,9 @@
 """Player-facing lines, read from YAML files in data/ by dotted key.
 
 Every game keeps its own texts.yaml; the table's lines are in data/texts.yaml. One
-TextBook per file, loaded once, so every module formats lines the same way.
+TextBook per file, loaded once per language, so every module formats lines the same
+way. A book answers in the language being spoken (bot/locales: `speaking`), from the
+file's mirror where it has the line, in English where it does not yet.
 
 A count and its noun agree: a template writes `{n:die|dice}` for "1 die" / "3 dice"
 (the count, then the singular or the plural), since "1 dice" reads wrong and the
@@ -12,11 +14,10 @@ calls `plural`. `fill` is `str.format` with that one addition, for every templat
 from __future__ import annotations
 
 import string
-from functools import cached_property
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from bot import yaml_files
+from bot import locales, yaml_files
 from bot.paths import DATA
 
 
@@ -49,10 +50,17 @@ def fill(template: str, **kwargs: Any) -> str:
 class TextBook:
     def __init__(self, path: Traversable) -> None:
         self.path = path
+        self._books: dict[str, dict[str, Any]] = {}  # language -> its data, read once
+        locales.keeps(self._books.clear)
 
-    @cached_property
+    @property
     def data(self) -> dict[str, Any]:
-        return yaml_files.read(self.path) or {}
+        """The file in the language spoken now (English where its mirror is silent)."""
+        language = locales.current()
+        book = self._books.get(language)
+        if book is None:
+            book = self._books[language] = yaml_files.read(self.path) or {}
+        return book
 
     def node(self, key: str) -> Any:
         node: Any = self.data

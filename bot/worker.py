@@ -12,6 +12,11 @@ save needs, worked out in the same trip (the table as JSON, whether an AI goes n
 the undo point). A delivery's plan is made from the table as the store saved it, after
 the save: its version and log positions are the store's, never foreseen.
 
+Each trip takes the caller's context along (`_in_thread`), so a line made there (a
+refusal, say) is in the language the interaction speaks (bot/locales). A step of the
+rules is said in every language the table needs (`languages`, bot/languages.py's
+`said_in`): in English for the truth, again for the other texts, in the same trip.
+
 Few threads on purpose: they share the GIL with the loop, and each more one makes the
 loop wait longer for it while many channels act at once (see bench/bench_tables.py).
 """
@@ -19,22 +24,27 @@ loop wait longer for it while many channels act at once (see bench/bench_tables.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from bot import locales
 from bot import table as table_rules
 from bot import timers as turn_timers
 from bot.core.actions import Action
+from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.delivery import Plan, Sequenced
 from bot.delivery import plan as plan_delivery
 from bot.games.base import Game, PlayerInfo
+from bot.languages import heard, said_in
 from bot.metrics import Recorder
-from bot.store import UndoWrite
+from bot.store import GameResult, LoggedEvent, UndoWrite
+from bot.summary import summarise
 from bot.table_record import ACTIVE, Table
 from renderers import describe_public, render_public, render_whole
 
@@ -65,6 +75,8 @@ class Played:
     # For a player's move in a running game, the undo point its save keeps: the table as
     # it was before (/gm undo).
     undo: UndoWrite | None = None
+    # The engine's steps it took (bot/moves.py) as JSON, kept for replays; None: none.
+    moves: str | None = None
 
 
 class Worker:
@@ -77,22 +89,26 @@ class Worker:
 
     # -- the rules ------------------------------------------------------------------------
 
-    async def move(self, table: Table, actor: table_rules.Actor, action: Action) -> Played:
-        """A user's action by the table rules (which pass a game's move to the game)."""
-        return await self._in_thread(_move, table, actor, action)
+    async def move(self, table: Table, actor: table_rules.Actor, action: Action,
+                   languages: tuple[str, ...] = ()) -> Played:
+        """A user's action by the table rules (which pass a game's move to the game),
+        said in English and in `languages`; refused in the caller's own language."""
+        return await self._in_thread(_move, table, actor, action, languages)
 
-    async def ai_move(self, table: Table, *, offer: bool) -> Played:
+    async def ai_move(self, table: Table, *, offer: bool,
+                      languages: tuple[str, ...] = ()) -> Played:
         """One AI decision: an AI seat's out-of-turn offer, or the move of the AI to act."""
-        return await self._in_thread(_ai_move, table, offer)
+        return await self._in_thread(_ai_move, table, offer, languages)
 
     async def undo(self, table: Table, past: Table, actor: table_rules.Actor, steps: int,
-                   summary: str) -> Played:
+                   summary: str, languages: tuple[str, ...] = ()) -> Played:
         """The table taken back to `past` (/gm undo), saying who undid what."""
-        return await self._in_thread(_undo, table, past, actor, steps, summary)
+        return await self._in_thread(_undo, table, past, actor, steps, summary, languages)
 
-    async def run_out(self, table: Table, ending: str) -> Played:
+    async def run_out(self, table: Table, ending: str,
+                      languages: tuple[str, ...] = ()) -> Played:
         """A turn timer ran out: the turn ends as the server says (bot/timers.py)."""
-        return await self._in_thread(_run_out, table, ending)
+        return await self._in_thread(_run_out, table, ending, languages)
 
     async def ai_work(self, table: Table) -> AiWork:
         """What the AI seats may do on this table now (a resumed game's chain)."""
@@ -100,22 +116,33 @@ class Worker:
 
     # -- what is shown --------------------------------------------------------------------
 
-    async def plan(self, table: Table, owed: Sequenced, key: str, *, render: bool) -> Plan:
-        """Who gets what of a delivery, with the board drawn (bot/delivery.py's `plan`)."""
-        planned = await self._in_thread(_plan, table, owed, key, render)
+    async def summary(self, table: Table, entries: list[LoggedEvent], events: list[Event],
+                      languages: tuple[str, ...] = ()) -> tuple[Event, GameResult] | None:
+        """A finished game's story (bot/summary.py): the game reads its whole log; its
+        line is said in `languages` too."""
+        return await self._in_thread(_summary, table, entries, events, languages)
+
+    async def plan(self, table: Table, owed: Sequenced, key: str, *, render: bool,
+                   language: str = locales.ENGLISH) -> Plan:
+        """Who gets what of a delivery, with the board drawn (bot/delivery.py's `plan`);
+        the public part in the server's `language`."""
+        planned = await self._in_thread(_plan, table, owed, key, render, language)
         if planned.render_seconds is not None:
             self.metrics.rendered(table.kind, planned.render_seconds)
         return planned
 
-    async def board(self, kind: str, state: Any, *, whole: bool = False) -> bytes:
-        """The public board; `whole`: the whole board where the chat board shows part."""
-        image, seconds = await self._in_thread(_board, kind, state, whole)
+    async def board(self, kind: str, state: Any, *, whole: bool = False,
+                    language: str | None = None) -> bytes:
+        """The public board; `whole`: the whole board where the chat board shows part.
+        In `language` (None: the caller's)."""
+        image, seconds = await self._in_thread(_board, kind, state, whole, language)
         self.metrics.rendered(kind, seconds)
         return image
 
-    async def board_alt(self, kind: str, state: Any) -> str:
-        """The public board's alt text (what it shows, in words)."""
-        return await self._in_thread(describe_public, kind, state)
+    async def board_alt(self, kind: str, state: Any, language: str | None = None) -> str:
+        """The public board's alt text (what it shows, in words), in `language` (None:
+        the caller's)."""
+        return await self._in_thread(_alt, kind, state, language)
 
     async def warm_up(self, kind: str, game: Game[Any]) -> None:
         """A new game's boards drawn once: the renderers fit their palettes and fill
@@ -123,21 +150,38 @@ class Worker:
         await self._in_thread(_warm_up, kind, game)
 
     async def _in_thread(self, work: Callable[..., T], *args: Any) -> T:
-        """The one place work is handed to a thread (what an executor takes)."""
-        return await asyncio.get_running_loop().run_in_executor(self._threads, work, *args)
+        """The one place work is handed to a thread (what an executor takes), in the
+        caller's context: the language it speaks goes along (an executor does not carry
+        contextvars by itself)."""
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(
+            self._threads, context.run, work, *args)
 
 
 # -- in a worker thread ---------------------------------------------------------------------
 
 def _played(new: Table, events: list[Event], undo: UndoWrite | None = None) -> Played:
     ai_to_act, offer = table_rules.ai_work(new)
-    return Played(new, events, json.dumps(new.envelope()), AiWork(ai_to_act, offer), undo)
+    return Played(new, events, json.dumps(new.envelope()), AiWork(ai_to_act, offer), undo,
+                  json.dumps(new.moves) if new.moves else None)
 
 
-def _move(table: Table, actor: table_rules.Actor, action: Action) -> Played:
+def _move(table: Table, actor: table_rules.Actor, action: Action,
+          languages: tuple[str, ...]) -> Played:
     """A user's action, and (for a player's move in a running game) the undo point its
-    save keeps, summed up by its first public line."""
-    new, events = table_rules.apply(table, actor, action)
+    save keeps, summed up by its first public line. A refusal reads in the language the
+    caller speaks: made again there when that is not English."""
+    try:
+        new, events = said_in(lambda: table_rules.apply(table, actor, action), languages)
+    except IllegalAction as refused:
+        if locales.current() == locales.ENGLISH:
+            raise
+        try:
+            table_rules.apply(table, actor, action)
+        except IllegalAction as said:
+            raise said from None
+        raise refused from None
+    heard(new, actor.user_id, actor.language, actor.guild_language)
     if (table.status != ACTIVE or actor.user_id is None
             or action.kind in table_rules.TABLE_KINDS):
         return _played(new, events)
@@ -145,23 +189,39 @@ def _move(table: Table, actor: table_rules.Actor, action: Action) -> Played:
     return _played(new, events, UndoWrite(keep=True, summary=said[:200]))
 
 
-def _ai_move(table: Table, offer: bool) -> Played:
-    if offer:
-        new, events = table_rules.ai_offer_step(table)
-    else:
-        new, events = table_rules.ai_step(table)
+def _ai_move(table: Table, offer: bool, languages: tuple[str, ...]) -> Played:
+    step = table_rules.ai_offer_step if offer else table_rules.ai_step
+    new, events = said_in(lambda: step(table), languages)
     return _played(new, events)
 
 
 def _undo(table: Table, past: Table, actor: table_rules.Actor, steps: int,
-          summary: str) -> Played:
-    new, events = table_rules.restore(table, past, actor, steps, summary)
+          summary: str, languages: tuple[str, ...]) -> Played:
+    new, events = said_in(lambda: table_rules.restore(table, past, actor, steps, summary),
+                          languages)
     return _played(new, events)
 
 
-def _run_out(table: Table, ending: str) -> Played:
-    new, events = turn_timers.run_out(table, ending)
+def _run_out(table: Table, ending: str, languages: tuple[str, ...]) -> Played:
+    new, events = said_in(lambda: turn_timers.run_out(table, ending), languages)
     return _played(new, events)
+
+
+def _summary(table: Table, entries: list[LoggedEvent], events: list[Event],
+             languages: tuple[str, ...]) -> tuple[Event, GameResult] | None:
+    """The story in English (its result is stored as such), its line in `languages` too."""
+    with locales.speaking(locales.ENGLISH):
+        told = summarise(table, entries, events)
+    if told is None:
+        return None
+    event, result = told
+    texts = dict(event.texts)
+    for language in languages:
+        with locales.speaking(language):
+            again = summarise(table, entries, events)
+        if again is not None:
+            texts[language] = again[0].text
+    return replace(event, texts=texts), result
 
 
 def _ai_work(table: Table) -> AiWork:
@@ -169,14 +229,20 @@ def _ai_work(table: Table) -> AiWork:
     return AiWork(ai_to_act, offer)
 
 
-def _plan(table: Table, owed: Sequenced, key: str, render: bool) -> Plan:
-    return plan_delivery(table, owed, key, render=render)
+def _plan(table: Table, owed: Sequenced, key: str, render: bool, language: str) -> Plan:
+    return plan_delivery(table, owed, key, render=render, language=language)
 
 
-def _board(kind: str, state: Any, whole: bool) -> tuple[bytes, float]:
+def _board(kind: str, state: Any, whole: bool, language: str | None) -> tuple[bytes, float]:
     started = time.perf_counter()
-    image = (render_whole if whole else render_public)(kind, state)
+    with locales.speaking(language or locales.current()):
+        image = (render_whole if whole else render_public)(kind, state)
     return image, time.perf_counter() - started
+
+
+def _alt(kind: str, state: Any, language: str | None) -> str:
+    with locales.speaking(language or locales.current()):
+        return describe_public(kind, state)
 
 
 def _warm_up(kind: str, game: Game[Any]) -> None:

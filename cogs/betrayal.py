@@ -42,12 +42,12 @@ HAUNT_ACTS = {"act", "mmove", "mattack", "mend"}  # haunt and room actions, the 
 TRAITS = [app_commands.Choice(name=t.capitalize(), value=t)
           for t in ("might", "speed", "sanity", "knowledge")]
 DIRECTION_VALUES = ("N", "E", "S", "W")
-DIRECTIONS = [app_commands.Choice(name=content.say(f"dirs.{v}"), value=v)
+DIRECTIONS = [app_commands.Choice(name=content.betrayal_line(f"dirs.{v}"), value=v)
               for v in DIRECTION_VALUES]
 
 
 async def _table(interaction: discord.Interaction) -> Table:
-    return await command_table(interaction, KIND, content.say("cog.no_game"))
+    return await command_table(interaction, KIND, content.betrayal_line("cog.no_game"))
 
 
 async def _options(interaction: discord.Interaction,
@@ -59,15 +59,15 @@ async def _options(interaction: discord.Interaction,
     game = games.get(KIND)
     state = game.load(table.state or {})
     if game.to_act(state) != seat:
-        raise IllegalAction(content.say("cog.not_your_turn"))
+        raise IllegalAction(content.betrayal_line("cog.not_your_turn"))
     return table, [o for o in game.options(state, seat) if o.action.kind in kinds]
 
 
 def pick(options: list[Option], typed: str, command: str) -> Action:
     """The option autocomplete sent back, or the one whose label holds the typed words;
     none open: the refusal of this `command` (texts.yaml, cog.none_open)."""
-    return pick_option(options, typed, nothing=content.say(f"cog.none_open.{command}"),
-                       which=lambda listed: content.say("cog.say_which", options=listed))
+    return pick_option(options, typed, nothing=content.betrayal_line(f"cog.none_open.{command}"),
+                       which=lambda listed: content.betrayal_line("cog.say_which", options=listed))
 
 
 async def _choices(interaction: discord.Interaction, kinds: set[str],
@@ -86,7 +86,7 @@ async def _send(interaction: discord.Interaction, table: Table, action: Action) 
     actor = await command_actor(interaction, table)
     await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await sessions_of(interaction).act(table.channel_id, actor, action)
-    await interaction.followup.send(acknowledgement(outcome, content.say("cog.done")),
+    await interaction.followup.send(acknowledgement(outcome, content.betrayal_line("cog.done")),
                                     ephemeral=True)
 
 
@@ -131,8 +131,8 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
             table, options = await _options(interaction, {kind})
             match = [o for o in options if o.action.args.get("dir") == direction]
             if not match:
-                raise IllegalAction(content.say(f"cog.no_way.{kind}",
-                                                direction=content.say(f"dirs.{direction}")))
+                raise IllegalAction(content.betrayal_line(f"cog.no_way.{kind}",
+                                                          direction=content.betrayal_line(f"dirs.{direction}")))
             await _send(interaction, table, match[0].action)
 
     @app_commands.command(name="rotate", description="Choose how the new room is turned")
@@ -291,14 +291,14 @@ def pick_attack(options: list[Option], target: str, trait: str | None,
     """The attack option for this target (a ref from autocomplete, or a typed name),
     trait (Might when left out, if that is open) and weapon (none when left out)."""
     if not options:
-        raise IllegalAction(content.say("cog.no_attack"))
+        raise IllegalAction(content.betrayal_line("cog.no_attack"))
     typed = target.strip().lower()
     mine = [o for o in options if str(o.action.args["target"]) == target.strip()]
     if not mine:
         mine = [o for o in options if typed and typed in _target_label(o).lower()]
     if not mine:
         names = sorted({_target_label(o) for o in options})
-        raise IllegalAction(content.say("cog.out_of_reach", targets=", ".join(names)))
+        raise IllegalAction(content.betrayal_line("cog.out_of_reach", targets=", ".join(names)))
     wanted_weapon = (weapon or "").strip().lower().replace(" ", "_")
     fits = [o for o in mine if str(o.action.args.get("weapon", "")) == wanted_weapon]
     if trait:
@@ -306,8 +306,8 @@ def pick_attack(options: list[Option], target: str, trait: str | None,
     elif len({o.action.args["trait"] for o in fits}) > 1:
         fits = [o for o in fits if o.action.args["trait"] == "might"] or fits
     if not fits:
-        raise IllegalAction(content.say("cog.no_combination",
-                                        options="; ".join(o.label for o in mine[:8])))
+        raise IllegalAction(content.betrayal_line("cog.no_combination",
+                                                  options="; ".join(o.label for o in mine[:8])))
     return min(fits, key=lambda o: bool(o.action.args.get("ranged"))).action
 
 

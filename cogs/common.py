@@ -20,9 +20,11 @@ from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.discord_limits import DISCORD_CONTENT_MAX
 from bot.guild_settings import GuildSettings
+from bot.languages import server_language
+from bot.locales import language_of, speak
 from bot.metrics import Recorder
 from bot.sessions import Behind, Outcome, Sessions
-from bot.store import Store, StoreUnavailable
+from bot.store import Store, StoreUnavailable, Table
 from bot.table import Actor
 from bot.texts import say
 from cogs import mentions
@@ -30,7 +32,7 @@ from cogs.bot_permissions import names_text
 
 log = logging.getLogger("hauntkeeper.interactions")
 
-OOPS = say("errors.oops")
+OOPS = say("errors.oops")  # in English: each answer says it in its own language
 
 
 class DmNotes(Protocol):
@@ -93,9 +95,21 @@ def is_moderator(interaction: discord.Interaction) -> bool:
     return holds_mod_role(interaction.user, settings)
 
 
+def public_language(interaction: discord.Interaction, table: Table) -> str:
+    """The language of the table's public messages (the lobby's too): the server's
+    setting, read already by the check before every command, else its preferred locale
+    (bot/languages.py)."""
+    return server_language(table, sessions_of(interaction).settings.known(table.guild_id))
+
+
 def actor_of(interaction: discord.Interaction) -> Actor:
+    """Who acts, with the languages the interaction reports: the user's client's, and
+    the server's preferred one (bot/languages.py keeps them on the table)."""
     user = interaction.user
-    return Actor(user.id, user.display_name, is_moderator(interaction))
+    guild_locale = interaction.guild_locale if interaction.guild_id is not None else None
+    return Actor(user.id, user.display_name, is_moderator(interaction),
+                 language=language_of(interaction.locale),
+                 guild_language=language_of(guild_locale) if guild_locale else None)
 
 
 async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: object) -> None:
@@ -121,7 +135,12 @@ async def handling(interaction: discord.Interaction, command: str, *,
     `channel_id` names the game's channel when the interaction comes from elsewhere (a
     button in a DM; a DM command names it in the extras, GAME_CHANNEL): failed DMs are
     remembered per game channel.
+
+    Everything said inside speaks the caller's own language (their client's locale): a
+    refusal, an ephemeral answer, `/secret`. Public posts pick the server's language
+    themselves (bot/courier.py).
     """
+    speak(language_of(interaction.locale))
     started = time.perf_counter()
     outcome = "ok"
     try:
@@ -141,7 +160,7 @@ async def handling(interaction: discord.Interaction, command: str, *,
         log.exception("interaction failed: %s", command)
         bot_of(interaction).metrics.failed()
         with suppress(discord.HTTPException):
-            await say_ephemeral(interaction, OOPS)
+            await say_ephemeral(interaction, say("errors.oops"))
     finally:
         log.info(
             "guild=%s channel=%s user=%s command=%s outcome=%s ms=%.1f",
@@ -175,7 +194,7 @@ async def remind_undelivered(interaction: discord.Interaction,
         channel_id = interaction.extras.get(GAME_CHANNEL, interaction.channel_id)
     game_channel = channel_id or 0
     if outlet.take_undelivered(game_channel, interaction.user.id):
-        await say_ephemeral(interaction, DM_REMINDER)
+        await say_ephemeral(interaction, say("dm_reminder"))
 
 
 def pick_option(options: list[Option], typed: str, *, nothing: str,

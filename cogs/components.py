@@ -30,12 +30,22 @@ from bot import table as table_rules
 from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
+from bot.locales import ENGLISH, speaking
 from bot.sessions import GameExists, Prompt
 from bot.store import ACTIVE, LOBBY, OVER, Table
 from bot.texts import TABLE, say
 from cogs import bot_permissions, click_limit
-from cogs.common import acknowledgement, bot_of, handling, refuse, say_ephemeral, sessions_of
+from cogs.common import (
+    acknowledgement,
+    bot_of,
+    handling,
+    public_language,
+    refuse,
+    say_ephemeral,
+    sessions_of,
+)
 from cogs.moderation_views import channel_list
+from cogs.replay import post as post_replay
 from cogs.reply import answered, answering
 from cogs.rights import click_actor
 from cogs.topics import how_to_play
@@ -107,11 +117,12 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             channel_id, actor, action,
             version=None if version == ANY_VERSION else version,
         ))
+        public = public_language(interaction, outcome.table)
         if outcome.lobby_only:  # a lobby change: redraw the lobby message in place
-            await _redraw(interaction, embed=lobby_embed(outcome.table),
-                          view=lobby_view(outcome.table))
+            await _redraw(interaction, embed=lobby_embed(outcome.table, public),
+                          view=lobby_view(outcome.table, public))
         elif action.kind == table_rules.START:
-            await _redraw(interaction, embed=lobby_embed(outcome.table), view=None)
+            await _redraw(interaction, embed=lobby_embed(outcome.table, public), view=None)
         if not outcome.delivered:
             await say_ephemeral(interaction, acknowledgement(outcome, ""))
         warning = bot_permissions.threads_warning(interaction, outcome.table.kind) \
@@ -201,9 +212,9 @@ class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*
         await refuse(interaction, "unreadable component", self.reason)
 
 
-class Stray(Unreadable, template=r"(?s)(?!hk[sh]?:|hklog:).*"):
-    """Any custom_id that is neither a button's nor a select's of ours, nor a `/game log`
-    page's (cogs/game_log.py)."""
+class Stray(Unreadable, template=r"(?s)(?!hk[shr]?:|hklog:).*"):
+    """Any custom_id that is none of ours (a button, a select, Whole house, Replay),
+    nor a `/game log` page's (cogs/game_log.py)."""
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -281,6 +292,36 @@ class ActionSelect(
             return
         await run_action(interaction, self.channel_id, action, self.version,
                          f"select {action.kind}")
+
+
+REPLAY = re.compile(r"hkr:1:([0-9]{1,19})")  # format 1: the finished game's id
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"(?s)hkr:.*",
+):
+    """The end's "Replay" (cogs/replay.py): the game that ended, by its id, so the
+    button replays that game whatever the channel has played since."""
+
+    def __init__(self, game_id: int, *, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=say("replay.button"), style=discord.ButtonStyle.secondary, row=row,
+            custom_id=f"hkr:1:{game_id}",
+        ))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ReplayButton | Unreadable:
+        read = REPLAY.fullmatch(match.group(0))
+        if read is None or not isinstance(item, discord.ui.Button):
+            return Unreadable(item, say("errors.unreadable"))
+        return cls(int(read.group(1)), row=item.row)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "replay button"):
+            await post_replay(interaction, self.game_id)
 
 
 WHOLE_HOUSE = re.compile(r"hkh:1:([0-9]{1,20})")  # format 1: the channel's id
@@ -552,7 +593,13 @@ def _select(channel_id: int, version: int, selects: list[int], placeholder: str,
 
 # -- the lobby message ------------------------------------------------------------------
 
-def lobby_embed(table: Table) -> discord.Embed:
+def lobby_embed(table: Table, language: str = ENGLISH) -> discord.Embed:
+    """The lobby message's embed, in the server's `language` (a public message)."""
+    with speaking(language):
+        return _lobby_embed(table)
+
+
+def _lobby_embed(table: Table) -> discord.Embed:
     game = games.get(table.kind)
     if table.status == LOBBY:
         title = say("lobby.title", game=game.title)
@@ -615,7 +662,13 @@ def _footer(table: Table) -> str:
                min=game.min_players)
 
 
-def lobby_view(table: Table) -> discord.ui.View | None:
+def lobby_view(table: Table, language: str = ENGLISH) -> discord.ui.View | None:
+    """The lobby's buttons, labelled in the server's `language`."""
+    with speaking(language):
+        return _lobby_view(table)
+
+
+def _lobby_view(table: Table) -> discord.ui.View | None:
     if table.status != LOBBY:
         return None
     view = discord.ui.View(timeout=None)
@@ -646,15 +699,16 @@ def lobby_view(table: Table) -> discord.ui.View | None:
 
 
 def play_again_rows(table: Table) -> list[ControlRow]:
-    """The end's one button. It names the game that ended (its id), not a version: the
-    table's version means nothing once the game is over, and a click after another game
-    has begun here is refused by that id."""
+    """The end's buttons: Play again and Replay. Each names the game that ended (its
+    id), not a version: the table's version means nothing once the game is over; Play
+    again is refused by that id once another game has begun here, Replay shows it."""
     if table.status != OVER or table.id is None or table.state is None:
         return []
     return [ControlRow([ActionButton(table.channel_id, ANY_VERSION,
                                      Action(PLAY_AGAIN, {"game": table.id}),
                                      label=say("lobby.play_again"),
-                                     style=discord.ButtonStyle.success)])]
+                                     style=discord.ButtonStyle.success),
+                        ReplayButton(table.id)])]
 
 
 async def _how_to_play(interaction: discord.Interaction, channel_id: int) -> None:
@@ -700,11 +754,12 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
     text = say("lobby.again_invite", players=", ".join(f"<@{u}>" for u in others), **words) \
         if others else say("lobby.again_alone", **words)
     sent = await interaction.response.send_message(
-        text, embed=lobby_embed(table), view=lobby_view(table),
+        text, embed=lobby_embed(table, public_language(interaction, table)),
+        view=lobby_view(table, public_language(interaction, table)),
         allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in others]))
     if sent.message_id is not None:
         await bot_of(interaction).store.set_lobby_message(table.id or 0, sent.message_id)
 
 
-DYNAMIC_ITEMS = (ActionButton, ActionSelect, WholeHouse, Stray)
+DYNAMIC_ITEMS = (ActionButton, ActionSelect, WholeHouse, ReplayButton, Stray)

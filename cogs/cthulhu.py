@@ -26,12 +26,11 @@ from cogs.common import acknowledgement, handling, sessions_of
 from cogs.rights import command_actor, command_table
 
 KIND = "cthulhu"
-NO_GAME = content.say("cog.no_game")
 
 
 async def _state_and_options(interaction: discord.Interaction
                              ) -> tuple[Table, CthulhuState, list[Option]]:
-    table = await command_table(interaction, KIND, NO_GAME)
+    table = await command_table(interaction, KIND, content.cthulhu_line("cog.no_game"))
     game = games.get(KIND)
     state: CthulhuState = game.load(table.state or {})
     seat = table_rules.acting_seat(table, interaction.user.id)
@@ -52,8 +51,9 @@ def _lookup(value: str, names: list[str], what: str) -> int:
     prefix = [i for i, n in enumerate(names) if n.lower().removeprefix("the ").startswith(wanted)]
     if wanted and len(prefix) == 1:
         return prefix[0]
-    raise IllegalAction(content.say("cog.unknown", what=content.say(f"cog.what_{what}"),
-                                    text=text[:40]))
+    raise IllegalAction(content.cthulhu_line("cog.unknown",
+                                             what=content.cthulhu_line(f"cog.what_{what}"),
+                                             text=text[:40]))
 
 
 def _choices(values: list[int], names: list[str], current: str) -> list[app_commands.Choice[str]]:
@@ -89,7 +89,7 @@ class CthulhuCog(commands.GroupCog, group_name="cthulhu", group_extras=LIMITS,
             await interaction.response.defer(ephemeral=True, thinking=True)
             outcome = await sessions_of(interaction).act(table.channel_id, actor, action)
             await interaction.followup.send(
-                acknowledgement(outcome, content.say("cog.done")), ephemeral=True)
+                acknowledgement(outcome, content.cthulhu_line("cog.done")), ephemeral=True)
 
     @app_commands.command(name="move", description="Move a character that is alone in its room")
     @app_commands.describe(character="Who moves (only characters alone in a room)",

@@ -21,20 +21,20 @@ from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
-from bot.games.evil_below import GAME, content
-from bot.games.evil_below import actions as moves
-from bot.games.evil_below.actions import spare_die
-from bot.games.evil_below.content import say
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow import GAME, content
+from bot.games.evilbelow import actions as moves
+from bot.games.evilbelow.actions import spare_die
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import EvilBelowState
 from bot.store import Table
 from cogs.click_limit import LIMITS
 from cogs.common import acknowledgement, handling, pick_option, sessions_of
 from cogs.rights import command_actor, command_table
 
-PICKUPS = [app_commands.Choice(name=say("cog.pickup_draw"), value=moves.DRAW),
-           app_commands.Choice(name=say("cog.pickup_bike"), value=moves.BIKE)]
-COURAGES = [app_commands.Choice(name=say("cog.courage_bravery"), value=moves.BRAVERY),
-            app_commands.Choice(name=say("cog.courage_rescue"), value=moves.RESCUE)]
+PICKUPS = [app_commands.Choice(name=evil_below_line("cog.pickup_draw"), value=moves.DRAW),
+           app_commands.Choice(name=evil_below_line("cog.pickup_bike"), value=moves.BIKE)]
+COURAGES = [app_commands.Choice(name=evil_below_line("cog.courage_bravery"), value=moves.BRAVERY),
+            app_commands.Choice(name=evil_below_line("cog.courage_rescue"), value=moves.RESCUE)]
 ABILITIES = {moves.RICHIE, moves.PEEK, moves.MIKE}
 
 
@@ -57,10 +57,10 @@ class Seat:
 
 
 async def _seat(interaction: discord.Interaction) -> Seat:
-    table = await command_table(interaction, GAME.key, say("cog.no_game"))
+    table = await command_table(interaction, GAME.key, evil_below_line("cog.no_game"))
     seat = table_rules.acting_seat(table, interaction.user.id)
     if seat is None:
-        raise IllegalAction(say("errors.not_playing"))
+        raise IllegalAction(evil_below_line("errors.not_playing"))
     state = GAME.load(table.state or {})
     return Seat(table, state, seat, GAME.options(state, seat))
 
@@ -83,8 +83,8 @@ def location_index(typed: str) -> int:
         [i for i, n in enumerate(plain) if wanted and n.startswith(wanted)] or \
         [i for i, n in enumerate(plain) if wanted and wanted in n]
     if len(hits) != 1:
-        raise IllegalAction(say("cog.unknown_location", typed=text[:40],
-                                known=", ".join(names)))
+        raise IllegalAction(evil_below_line("cog.unknown_location", typed=text[:40],
+                                            known=", ".join(names)))
     return hits[0]
 
 
@@ -95,7 +95,7 @@ def card_index(typed: str, hand: list[int]) -> int:
         return int(text)
     hits = sorted({c for c in hand if text and text.lower() in content.card_name(c).lower()})
     if len(hits) != 1:
-        raise IllegalAction(say("cog.unknown_card", typed=text[:40]))
+        raise IllegalAction(evil_below_line("cog.unknown_card", typed=text[:40]))
     return hits[0]
 
 
@@ -107,12 +107,12 @@ def pick_move(found: Seat, to: str, die: str | None) -> Action:
     fits = [a for a in legal if a.args["to"] == where]
     if not fits:
         targets = sorted({int(a.args["to"]) for a in legal})
-        raise IllegalAction(say("cog.move_targets",
-                                targets=", ".join(_names()[t] for t in targets)))
+        raise IllegalAction(evil_below_line("cog.move_targets",
+                                            targets=", ".join(_names()[t] for t in targets)))
     dice = [int(a.args["die"]) for a in fits]
     chosen = location_index(die) if die else spare_die(found.state, dice)
     if chosen not in dice:
-        raise IllegalAction(say("cog.die_used", die=_names()[chosen]))
+        raise IllegalAction(evil_below_line("cog.die_used", die=_names()[chosen]))
     return next(a for a in fits if a.args["die"] == chosen)
 
 
@@ -138,15 +138,15 @@ def pick_ride(found: Seat, to: str) -> Action:
     where = location_index(to)
     fits = [a for a in legal if a.args["to"] == where]
     if not fits:
-        raise IllegalAction(say("cog.ride_here", location=_names()[where]))
+        raise IllegalAction(evil_below_line("cog.ride_here", location=_names()[where]))
     return fits[0]
 
 
 def pick_labelled(found: Seat, kinds: set[str], typed: str, refusal: str) -> Action:
     """An option of these kinds, as autocomplete sent it back or by its label's words."""
     return pick_option([o for o in found.options if o.action.kind in kinds], typed,
-                       nothing=refusal, which=lambda listed: say("cog.say_which",
-                                                                 options=listed))
+                       nothing=refusal, which=lambda listed: evil_below_line("cog.say_which",
+                                                                             options=listed))
 
 
 def only(found: Seat, kind: str) -> Action:
@@ -195,8 +195,9 @@ def _move_dice(found: Seat, to: object) -> list[tuple[str, str]]:
         where = location_index(str(to))
         legal = [a for a in legal if a.args["to"] == where]
     dice = sorted({int(a.args["die"]) for a in legal})
-    return [(str(d), say("labels.die", location=_names()[d],
-                         face=say(f"faces.{found.state.dice[d]}"))) for d in dice]
+    return [(str(d), evil_below_line("labels.die", location=_names()[d],
+                                     face=evil_below_line(f"faces.{found.state.dice[d]}")))
+            for d in dice]
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -210,7 +211,7 @@ class EvilBelowCog(commands.GroupCog, group_name="evilbelow", group_extras=LIMIT
             actor = await command_actor(interaction, found.table)
             await interaction.response.defer(ephemeral=True, thinking=True)
             outcome = await sessions_of(interaction).act(found.table.channel_id, actor, action)
-            await interaction.followup.send(acknowledgement(outcome, say("cog.done")),
+            await interaction.followup.send(acknowledgement(outcome, evil_below_line("cog.done")),
                                             ephemeral=True)
 
     @app_commands.command(name="roll", description="Roll all seven dice (once a turn)")
@@ -296,7 +297,7 @@ class EvilBelowCog(commands.GroupCog, group_name="evilbelow", group_extras=LIMIT
     @app_commands.describe(option="Your answer")
     async def choose(self, interaction: discord.Interaction, option: str) -> None:
         await self._play(interaction, "choose", lambda f: pick_labelled(
-            f, {CHOOSE}, option, say("cog.no_choice")))
+            f, {CHOOSE}, option, evil_below_line("cog.no_choice")))
 
     @choose.autocomplete("option")
     async def _choose_option(self, interaction: discord.Interaction,
@@ -309,7 +310,7 @@ class EvilBelowCog(commands.GroupCog, group_name="evilbelow", group_extras=LIMIT
     @app_commands.describe(ability="What to do")
     async def ability(self, interaction: discord.Interaction, ability: str) -> None:
         await self._play(interaction, "ability", lambda f: pick_labelled(
-            f, ABILITIES, ability, say("cog.no_ability")))
+            f, ABILITIES, ability, evil_below_line("cog.no_ability")))
 
     @ability.autocomplete("ability")
     async def _ability(self, interaction: discord.Interaction,

@@ -16,6 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
+from bot.command_translator import translated
+from bot.locales import current
 from bot.mentions import BOOK
 from bot.texts import say
 from cogs import mentions
@@ -76,7 +78,7 @@ def _line(command: Leaf, ids: dict[str, int]) -> str:
     known = ids.get(root)
     name = command.qualified_name
     mention = f"</{name}:{known}>" if known else f"`/{name}`"
-    return f"{mention} {command.description}"
+    return f"{mention} {translated(command.description, current())}"
 
 
 def sections(tree: app_commands.CommandTree, ids: dict[str, int],
@@ -132,8 +134,10 @@ def help_embeds(tree: app_commands.CommandTree, ids: dict[str, int],
     size = len(say("help.title")) + len(intro)
     steps = say("help.start_steps")  # in a DM the table's commands are hidden: not linked
     steps = BOOK.link(steps, interaction.guild_id) if interaction.guild_id else steps
+    language = say("help.language")  # names /gm settings unlinked: a moderators' command
     start = [(say("help.getting_started"), [steps])]
-    for heading, lines in start + sections(tree, ids, interaction, here):
+    last = [(say("help.language_title"), [language])]  # how a server switches language
+    for heading, lines in start + sections(tree, ids, interaction, here) + last:
         for name, value in _fields(heading, lines):
             if size + len(name) + len(value) > EMBED_LIMIT or len(embeds[-1].fields) == 25:
                 if len(embeds) == MAX_EMBEDS:

@@ -24,7 +24,7 @@ from bot.core.errors import IllegalAction
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import say
-from cogs import bot_permissions, game_log
+from cogs import bot_permissions, game_log, history, replay
 from cogs.click_limit import LIMITS
 from cogs.common import (
     acknowledgement,
@@ -32,6 +32,7 @@ from cogs.common import (
     bot_of,
     handling,
     is_moderator,
+    public_language,
     say_ephemeral,
     sessions_of,
 )
@@ -137,16 +138,17 @@ async def _redraw_lobby(interaction: discord.Interaction, table: Table, *,
     (`buttons` False) the old lobby just loses its buttons."""
     store = bot_of(interaction).store
     message_id = await store.lobby_message(table.id or 0)
-    view = lobby_view(table) if buttons else None
+    public = public_language(interaction, table)
+    view = lobby_view(table, public) if buttons else None
     if message_id is not None:
         channel = interaction.client.get_partial_messageable(table.channel_id)
         with suppress(discord.HTTPException):  # gone (or unreadable): a lobby goes on anew
-            await channel.get_partial_message(message_id).edit(embed=lobby_embed(table),
+            await channel.get_partial_message(message_id).edit(embed=lobby_embed(table, public),
                                                                view=view)
             return
     if view is None:
         return
-    sent = await interaction.followup.send(embed=lobby_embed(table), view=view, wait=True)
+    sent = await interaction.followup.send(embed=lobby_embed(table, public), view=view, wait=True)
     await store.set_lobby_message(table.id or 0, sent.id)
 
 
@@ -188,8 +190,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                     "errors.game_exists_lobby" if lobby else "errors.game_exists_play",
                     game=title, channel=f"<#{channel_id}>",
                     host=f"<@{running.host_id if running else 0}>")) from None
-            sent = await interaction.response.send_message(embed=lobby_embed(outcome.table),
-                                                           view=lobby_view(outcome.table))
+            public = public_language(interaction, outcome.table)
+            sent = await interaction.response.send_message(
+                embed=lobby_embed(outcome.table, public), view=lobby_view(outcome.table, public))
             if sent.message_id is not None:
                 await bot_of(interaction).store.set_lobby_message(outcome.table.id or 0,
                                                                   sent.message_id)
@@ -297,6 +300,29 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                   page: app_commands.Range[int, 1, 100_000] | None = None) -> None:
         async with handling(interaction, "game log"):
             await game_log.show(interaction, page)
+
+    @app_commands.command(name="history",
+                          description="Finished games here, and the story of each")
+    @app_commands.describe(where="This channel's games or the whole server's",
+                           game="Open one game's story: its number in the list",
+                           page="Which page (the newest games first)")
+    @app_commands.choices(where=[
+        app_commands.Choice(name=say(f"history.where_{w}"), value=w)
+        for w in (history.HERE, history.SERVER)])
+    async def history(self, interaction: discord.Interaction,
+                      where: app_commands.Choice[str] | None = None,
+                      game: app_commands.Range[str, 1, 24] | None = None,
+                      page: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+        async with handling(interaction, "game history"):
+            await history.show(interaction, where.value if where else history.HERE, game,
+                               page)
+
+    @app_commands.command(name="replay",
+                          description="Watch a finished game again, turn by turn")
+    @app_commands.describe(game="The game's number (this channel's last game if left out)")
+    async def replay(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        async with handling(interaction, "game replay"):
+            await replay.post(interaction, None if game is None else replay.game_number(game))
 
     @app_commands.command(name="rules", description="Read a rule")
     @app_commands.describe(topic="What to read about")

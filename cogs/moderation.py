@@ -16,6 +16,7 @@ from bot import table as table_rules
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.guild_settings import AI_PLAYS, MAX_MINUTES, REMIND, SKIP, GuildSettings
+from bot.locales import language_of
 from bot.sessions import Outcome
 from bot.table_record import UNDO_KEPT
 from bot.texts import say
@@ -30,6 +31,8 @@ from cogs.common import (
     sessions_of,
 )
 from cogs.moderation_views import (
+    KEEP_CHOICES,
+    LANGUAGE_CHOICES,
     SWITCH,
     changed,
     log_text,
@@ -42,6 +45,10 @@ Minutes = app_commands.Range[int, 0, MAX_MINUTES]
 SEAT_TEXT_MOST = 100  # a seat's number or a part of its label: no longer than a label
 TIMER_ENDS = [app_commands.Choice(name=say(f"settings.end_{end}"), value=end)
               for end in (REMIND, AI_PLAYS, SKIP)]
+KEEP = [app_commands.Choice(name=say(f"settings.keep_choice_{value}"), value=value)
+        for value in KEEP_CHOICES]
+LANGUAGE = [app_commands.Choice(name=say(f"settings.language_choice_{value}"), value=value)
+            for value in LANGUAGE_CHOICES]
 ON_OFF = [app_commands.Choice(name=say(f"settings.switch_{value}"), value=value)
           for value in SWITCH]
 
@@ -158,8 +165,11 @@ class ModerationCog(commands.GroupCog, group_name="gm",
         timer_end="What happens when the turn timer ends",
         game_channel="Allow games in this channel (give it again to take it off the list)",
         play_by_play="Every line of each game also in a public thread of its channel",
+        keep="How long finished games are kept for /game history and /stats",
+        language="The language of the games' public posts (players' DMs follow their own)",
         reset="Back to the defaults")
-    @app_commands.choices(timer_end=TIMER_ENDS, play_by_play=ON_OFF)
+    @app_commands.choices(timer_end=TIMER_ENDS, play_by_play=ON_OFF, keep=KEEP,
+                          language=LANGUAGE)
     async def settings(self, interaction: discord.Interaction,
                        mod_role: discord.Role | None = None,
                        remind_minutes: Minutes | None = None,
@@ -167,6 +177,8 @@ class ModerationCog(commands.GroupCog, group_name="gm",
                        timer_end: app_commands.Choice[str] | None = None,
                        game_channel: discord.TextChannel | None = None,
                        play_by_play: app_commands.Choice[str] | None = None,
+                       keep: app_commands.Choice[str] | None = None,
+                       language: app_commands.Choice[str] | None = None,
                        reset: bool = False) -> None:
         async with handling(interaction, "gm settings"):
             _need_moderator(interaction)
@@ -178,7 +190,7 @@ class ModerationCog(commands.GroupCog, group_name="gm",
             if mod_role is not None and mod_role.is_default():
                 raise IllegalAction(say("errors.bad_option"))
             given = (mod_role, remind_minutes, act_minutes, timer_end, game_channel,
-                     play_by_play)
+                     play_by_play, keep, language)
             if reset:
                 new = await cache.put(guild_id, GuildSettings())
                 head = say("settings.reset")
@@ -188,11 +200,13 @@ class ModerationCog(commands.GroupCog, group_name="gm",
                     remind_minutes=remind_minutes, act_minutes=act_minutes,
                     timer_end=timer_end.value if timer_end else None,
                     game_channel=game_channel.id if game_channel else None,
-                    play_by_play=play_by_play.value if play_by_play else None))
+                    play_by_play=play_by_play.value if play_by_play else None,
+                    keep=keep.value if keep else None,
+                    language=language.value if language else None))
                 head = say("settings.saved")
             else:
                 new, head = current, ""
-            text = settings_text(new)
+            text = settings_text(new, language_of(interaction.guild_locale))
             await say_ephemeral(interaction, f"{head}\n{text}" if head else text)
 
 

@@ -13,17 +13,37 @@ import discord
 
 from bot.core.errors import IllegalAction
 from bot.discord_limits import CONTENT_MAX
-from bot.guild_settings import MAX_CHANNELS, MAX_MINUTES, TIMER_ENDS, GuildSettings
+from bot.guild_settings import (
+    FOREVER,
+    KEEP_DAYS,
+    MAX_CHANNELS,
+    MAX_MINUTES,
+    TIMER_ENDS,
+    GuildSettings,
+)
+from bot.locales import ENGLISH, LANGUAGES
 from bot.store import POSTS_REFUSED, LoggedEvent, Notice, Table
 from bot.texts import say
 from cogs.bot_permissions import NAMED, names_text
 
 AUTOCOMPLETE_LIMIT = 25  # Discord: choices an autocomplete may offer
 MESSAGE_LIMIT = CONTENT_MAX
+# The keep setting's choices: forever, or a number of days (their words: settings.keep_*).
+KEEP_CHOICES = (FOREVER, *(str(days) for days in KEEP_DAYS))
+# The language setting's choices: the server's own (its preferred locale), or one we
+# speak (their words: settings.language_choice_*).
+SERVER_DEFAULT = "default"
+LANGUAGE_CHOICES = (SERVER_DEFAULT, *LANGUAGES)
 SWITCH = {"on": True, "off": False}  # an on/off setting's choices (their words: settings.switch_*)
 
 
-def settings_text(settings: GuildSettings) -> str:
+def language_name(language: str) -> str:
+    return say(f"settings.language_choice_{language}")
+
+
+def settings_text(settings: GuildSettings, guild_language: str = ENGLISH) -> str:
+    """The settings as a moderator reads them; `guild_language`: the server's own (its
+    preferred locale), what its games speak unless a moderator chose another."""
     lines = [say("settings.title")]
     if settings.mod_role is not None:
         lines.append(say("settings.mod_role", role=f"<@&{settings.mod_role}>"))
@@ -44,6 +64,11 @@ def settings_text(settings: GuildSettings) -> str:
         lines.append(say("settings.channels_any"))
     lines.append(say("settings.play_by_play_on" if settings.play_by_play is True
                      else "settings.play_by_play_off"))
+    lines.append(say("settings.keep_forever") if settings.keep_days is None
+                 else say("settings.keep", days=settings.keep_days))
+    lines.append(say("settings.language", language=language_name(settings.language))
+                 if settings.language is not None
+                 else say("settings.language_default", language=language_name(guild_language)))
     return "\n".join(lines)
 
 
@@ -53,7 +78,8 @@ def channel_list(settings: GuildSettings) -> str:
 
 def changed(current: GuildSettings, *, mod_role: int | None, remind_minutes: int | None,
             act_minutes: int | None, timer_end: str | None,
-            game_channel: int | None, play_by_play: str | None = None) -> GuildSettings:
+            game_channel: int | None, play_by_play: str | None = None,
+            keep: str | None = None, language: str | None = None) -> GuildSettings:
     """The settings after one /gm settings call. A role or channel given again is taken
     off (a toggle: the one option both sets and clears); 0 minutes turns a timer off.
     A value outside its setting (a stale command registration sends any) is refused,
@@ -65,7 +91,15 @@ def changed(current: GuildSettings, *, mod_role: int | None, remind_minutes: int
         raise IllegalAction(say("errors.bad_setting", name="timer_end"))
     if play_by_play is not None and play_by_play not in SWITCH:
         raise IllegalAction(say("errors.bad_setting", name="play_by_play"))
+    if keep is not None and keep not in KEEP_CHOICES:
+        raise IllegalAction(say("errors.bad_setting", name="keep"))
+    if language is not None and language not in LANGUAGE_CHOICES:
+        raise IllegalAction(say("errors.bad_setting", name="language"))
     new = current
+    if language is not None:
+        new = replace(new, language=None if language == SERVER_DEFAULT else language)
+    if keep is not None:
+        new = replace(new, keep_days=None if keep == FOREVER else int(keep))
     if mod_role is not None:
         new = replace(new, mod_role=None if mod_role == current.mod_role else mod_role)
     if remind_minutes is not None:

@@ -36,7 +36,9 @@ from discord import app_commands
 from bot import games
 from bot.core.lru import RecentDict, RecentSet
 from bot.delivery import PLAY_BY_PLAY, DeliveryFailed, PostRefused
+from bot.languages import user_language
 from bot.live_message import LIMIT, Step, chunks, jump_link, step, text_of
+from bot.locales import speaking
 from bot.sessions import Post, Prompt
 from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
 from bot.texts import say
@@ -106,7 +108,7 @@ class DiscordOutlet:
             # told with the rest of the monsters' turn): only the DM prompt changes.
             await self._clear_previous_dm(table, dm_prompt, prompt.user_id)
             return
-        if table.status == OVER:  # the end: Play again
+        if table.status == OVER:  # the end: Play again, Replay
             rows = play_again_rows(table)
         else:  # a private turn: the channel still shows the others' out-of-turn buttons
             rows = live_rows(table.channel_id, post.prompt, budget=CONTROLS_BUDGET,
@@ -264,8 +266,10 @@ class DiscordOutlet:
             dm = await self.client.create_dm(discord.Object(prompt.user_id))
             rows = live_rows(table.channel_id, prompt, budget=CONTROLS_BUDGET,
                              reveal_private=True, others=False, kind=table.kind)
+            with speaking(user_language(table, prompt.user_id)):
+                head = say("dm.prompt", channel=f"<#{table.channel_id}>")
             return await dm.send(view=live_layout(
-                say("dm.prompt", channel=f"<#{table.channel_id}>"),
+                head,
                 colour=games.get(table.kind).colour, board=None, rows=rows),
                 nonce=nonce(key, "m"))
         except discord.HTTPException as exc:
@@ -417,7 +421,9 @@ class DiscordOutlet:
     # -- one person -----------------------------------------------------------------------
 
     async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
-        footer = "\n" + say("dm.footer", channel=f"<#{table.channel_id}>")
+        """A DM, its footer in the player's own language, as its line (bot/delivery.py)."""
+        with speaking(user_language(table, user_id)):
+            footer = "\n" + say("dm.footer", channel=f"<#{table.channel_id}>")
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             for n, part in enumerate(chunks(text + footer)):

@@ -22,6 +22,7 @@ from discord import app_commands
 
 from bot import games
 from bot.core.errors import IllegalAction
+from bot.locales import language_of, speak
 from bot.store import StoreUnavailable, Table
 from bot.table import Actor
 from bot.texts import say
@@ -117,8 +118,8 @@ def _moderates(table: Table, member: discord.Member) -> bool:
 
 
 # Commands that work in any channel whatever the server's game channels: the moderators'
-# tools (to close a game left in another channel) and help.
-ANYWHERE = frozenset({"gm", "help"})
+# tools (to close a game left in another channel), help and a server's stats.
+ANYWHERE = frozenset({"gm", "help", "stats"})
 
 
 async def _within_limit(interaction: discord.Interaction,
@@ -146,7 +147,11 @@ async def table_check(interaction: discord.Interaction) -> bool:
     store trip of its own), then refuses game commands outside the server's game
     channels and their threads, in one ephemeral line naming them. A game opened
     before the setting plays on where it is: its buttons are not checked here, and in
-    its channel every command but /game new still works."""
+    its channel every command but /game new still works.
+
+    It is also where a slash command starts speaking the caller's language (their
+    client's locale, bot/locales): the command runs in this same task."""
+    speak(language_of(interaction.locale))
     try:
         settings = await sessions_of(interaction).settings.get(interaction.guild_id)
     except StoreUnavailable:  # one calm line (an autocomplete has nobody to tell)

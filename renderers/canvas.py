@@ -49,6 +49,7 @@ from renderers.common import (
     Palette,
     Point,
     draw_text,
+    face_for,
     printable,
     text_mask,
     text_stroke,
@@ -329,6 +330,7 @@ class Canvas:
         if self.ink is None and not over:
             draw_text(self.draw, xy, text, f, fill, anchor=anchor, bold=bold)
             return
+        f = face_for(f, text)
         if not isinstance(f, ImageFont.FreeTypeFont):
             self._bitmap_text(xy, text, f, fill, on, anchor, bold)
             return
@@ -350,7 +352,8 @@ class Canvas:
         for word in text.split(" "):
             if word:
                 self.text((round(x), y), word, f, fill, on=on, anchor="lm", bold=bold)
-                x += _advance(f, printable(word, f))
+                g = face_for(f, word)
+                x += _advance(g, printable(word, g))
             x += space
 
     def _bitmap_text(self, xy: tuple[float, float], text: str, f: Font, fill: Colour,

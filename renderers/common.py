@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
@@ -19,6 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.core.lru import lru_by_bytes
 from renderers import budgets
+from renderers.cjk import cjk_font, is_cjk, needs_cjk
 
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive)
@@ -57,6 +59,11 @@ _SUPERSAMPLE = 4
 # --------------------------------------------------------------------------- fonts
 
 
+# Which fonts `font` made bold: the Chinese face of a bold Latin font is bold too, and
+# the fallback font's bold is the same face (faked with a stroke), so its name cannot tell.
+_BOLD: weakref.WeakKeyDictionary[Font, bool] = weakref.WeakKeyDictionary()
+
+
 @lru_cache(maxsize=256)
 def font(size: int, bold: bool = False) -> Font:
     """A font of this pixel size, cached because boards ask for the same few sizes.
@@ -64,14 +71,39 @@ def font(size: int, bold: bool = False) -> Font:
     The BASIC layout engine is used on purpose: it needs no libraqm and lays text out
     identically everywhere, so renders stay byte-stable across machines with the same
     fonts. Without DejaVu we fall back to Pillow's bundled scalable font (>= 10.1).
+    Text with Chinese in it is drawn in the shipped Chinese face instead (`face_for`).
     """
     size = max(1, int(size))
+    found: Font | None = None
     for path in FONT_CANDIDATES[bool(bold)]:
         try:
-            return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.BASIC)
+            found = ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.BASIC)
+            break
         except OSError:
             continue
-    return ImageFont.load_default(size=size)
+    if found is None:
+        found = ImageFont.load_default(size=size)
+    _BOLD[found] = bool(bold)
+    return found
+
+
+def is_bold(f: Font) -> bool:
+    """Whether `f` is the bold of its size (as `font` made it, or by its style name)."""
+    known = _BOLD.get(f)
+    if known is not None:
+        return known
+    return isinstance(f, ImageFont.FreeTypeFont) and "bold" in (f.getname()[1] or "").lower()
+
+
+@lru_cache(maxsize=8192)
+def face_for(f: Font, text: str) -> Font:
+    """The font `text` is measured and drawn in: `f`, or for a line with Chinese in it,
+    the Chinese face at `f`'s pixel size and weight (it has Latin glyphs too, so a mixed
+    line is one face, measured as it is drawn). Every helper here goes through it."""
+    if not needs_cjk(text):
+        return f
+    found = cjk_font(int(getattr(f, "size", 16)), is_bold(f))
+    return f if found is None else found
 
 
 @lru_cache(maxsize=256)
@@ -79,19 +111,20 @@ def is_fallback_font(f: Font) -> bool:
     """True when no system font was found; bold then has to be faked with a stroke."""
     if not isinstance(f, ImageFont.FreeTypeFont):
         return True
-    return "dejavu" not in (f.getname()[0] or "").lower()
+    name = (f.getname()[0] or "").lower()
+    return "dejavu" not in name and "cjk" not in name
 
 
 def font_signature() -> tuple[object, ...]:
     """Which fonts text is drawn in now (changes when fonts are found or lost), for keys
     of caches that hold drawn text. Cheap: renders ask for it per piece."""
-    return _font_signature(font(16), font(16, bold=True))
+    return _font_signature(font(16), font(16, bold=True), cjk_font(16), cjk_font(16, True))
 
 
 @lru_cache(maxsize=8)
-def _font_signature(regular: Font, bold: Font) -> tuple[object, ...]:
+def _font_signature(*fonts: Font | None) -> tuple[object, ...]:
     return tuple(f.getname() if isinstance(f, ImageFont.FreeTypeFont) else type(f).__name__
-                 for f in (regular, bold))
+                 for f in fonts)
 
 
 # Typographic characters our labels use, with ASCII stand-ins for fonts lacking them
@@ -108,8 +141,21 @@ def has_glyph(f: Font, ch: str) -> bool:
         "\uffff")
 
 
+# Symbols our lines use that DejaVu draws and Noto Sans CJK lacks, with the Chinese
+# face's nearest: a line with Chinese in it is drawn whole in that face.
+_CJK_SUBSTITUTES = {"▸": "▶", "✕": "×", "✦": "◆", "☠": "†"}
+
+
+@lru_cache(maxsize=64)
+def is_cjk_face(f: Font) -> bool:
+    return isinstance(f, ImageFont.FreeTypeFont) and "cjk" in (f.getname()[0] or "").lower()
+
+
 def printable(text: str, f: Font) -> str:
-    """`text` with typographic characters the font lacks swapped for ASCII ones."""
+    """`text` with typographic characters the font lacks swapped for ones it has."""
+    if is_cjk_face(f):
+        return "".join(_CJK_SUBSTITUTES[ch] if ch in _CJK_SUBSTITUTES
+                       and not has_glyph(f, ch) else ch for ch in text)
     if not is_fallback_font(f):
         return text
     return "".join(_SUBSTITUTES[ch] if ch in _SUBSTITUTES and not has_glyph(f, ch) else ch
@@ -118,7 +164,17 @@ def printable(text: str, f: Font) -> str:
 
 @lru_cache(maxsize=4096)
 def text_width(f: Font, text: str) -> int:
+    """How wide `text` is drawn by `draw_text` in `f` (in the face it is drawn in)."""
+    f = face_for(f, text)
     return math.ceil(f.getlength(printable(text, f)))
+
+
+def text_bbox(f: Font, text: str, anchor: str = "la") -> Box:
+    """The ink box of `text` drawn at (0, 0) with `anchor`, in the face it is drawn in
+    (tests hold labels inside their boxes with it)."""
+    f = face_for(f, text)
+    x0, y0, x1, y1 = f.getbbox(printable(text, f), anchor=anchor)
+    return (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
 
 
 def ellipsize(text: str, f: Font, max_width: int) -> str:
@@ -159,8 +215,40 @@ def _fit_text(first: Font, text: str, max_width: int, size: int, min_size: int,
     return f, ellipsize(text, f, max_width)
 
 
+# Chinese punctuation that must not begin a line: it stays with the character before.
+_CLOSING = frozenset("，。：；！？、）」』》〉…—～%")
+
+
+def break_units(text: str) -> Iterator[tuple[str, str]]:
+    """The pieces a line may break between, each with the glue that joins it to the one
+    before ("" at the start): words split at spaces, and Chinese, which writes no spaces,
+    between any two characters (closing punctuation kept with the character before it).
+    Latin runs inside a Chinese line stay whole."""
+    for i, word in enumerate(text.split()):
+        glue = " " if i else ""
+        if not needs_cjk(word):
+            yield glue, word
+            continue
+        run = ""
+        for ch in word:
+            if run and (is_cjk(ch) or is_cjk(run[-1])) and ch not in _CLOSING:
+                yield glue, run
+                glue, run = "", ""
+            run += ch
+        if run:
+            yield glue, run
+
+
+def _joined(a: str, b: str) -> str:
+    """Two lines' text as one: a space between words, none between Chinese characters."""
+    if not a or not b:
+        return a or b
+    return a + ("" if is_cjk(a[-1]) or is_cjk(b[0]) else " ") + b
+
+
 def wrap_text(text: str, f: Font, max_width: int, max_lines: int | None = None) -> list[str]:
-    """Greedy word wrap into lines no wider than `max_width` (newlines are kept).
+    """Greedy wrap into lines no wider than `max_width` (newlines are kept), breaking
+    between words, and between characters in Chinese (`break_units`).
 
     A word too wide for a line of its own is ellipsized; past `max_lines` the last line
     takes the rest of the text and is ellipsized, so nothing ever spills.
@@ -168,11 +256,11 @@ def wrap_text(text: str, f: Font, max_width: int, max_lines: int | None = None) 
     lines: list[str] = []
     for paragraph in text.split("\n"):
         current = ""
-        for word in paragraph.split():
-            candidate = f"{current} {word}" if current else word
+        for glue, unit in break_units(paragraph):
+            candidate = f"{current}{glue}{unit}" if current else unit
             if current and text_width(f, candidate) > max_width:
                 lines.append(current)
-                current = word
+                current = unit
             else:
                 current = candidate
         lines.append(current)
@@ -181,7 +269,9 @@ def wrap_text(text: str, f: Font, max_width: int, max_lines: int | None = None) 
     if max_lines is not None and len(lines) > max_lines:
         if max_lines <= 0:
             return []
-        rest = " ".join(line for line in lines[max_lines - 1:] if line)
+        rest = ""
+        for line in lines[max_lines - 1:]:
+            rest = _joined(rest, line)
         lines = [*lines[:max_lines - 1], rest]  # ellipsized below if too wide
     return [ellipsize(line, f, max_width) for line in lines]
 
@@ -201,7 +291,7 @@ def _fit_wrapped(first: Font, text: str, max_width: int, max_lines: int, size: i
                  min_size: int, bold: bool) -> tuple[Font, tuple[str, ...]]:
     for s in range(size, min_size - 1, -1):
         f = first if s == size else font(s, bold)
-        words_fit = all(text_width(f, word) <= max_width for word in text.split())
+        words_fit = all(text_width(f, unit) <= max_width for _, unit in break_units(text))
         if words_fit:
             lines = wrap_text(text, f, max_width)
             if len(lines) <= max_lines:
@@ -212,7 +302,9 @@ def _fit_wrapped(first: Font, text: str, max_width: int, max_lines: int, size: i
 
 def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f: Font,
               fill: Colour, *, anchor: str = "la", bold: bool = False) -> None:
-    """Draw text; fakes bold with a thin stroke when only the fallback font exists."""
+    """Draw text (in the face it is measured in: `face_for`); fakes bold with a thin
+    stroke when only the fallback font exists."""
+    f = face_for(f, text)
     text = printable(text, f)
     stroke = text_stroke(f, bold)
     if isinstance(f, ImageFont.FreeTypeFont):

@@ -14,7 +14,7 @@ from unittest import mock
 
 from bot.core.events import Event
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, editions, effects, haunt
+from bot.games.betrayal import GAME, editions, effects, haunt_roll
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import flow
 from bot.games.betrayal.state import BetrayalState
@@ -24,7 +24,7 @@ PLAYERS = 4
 
 def edition_of(key: str) -> str:
     """The edition a haunt belongs to (an expansion's scenarios are played in it)."""
-    return haunt.haunts()[key].edition or editions.DEFAULT
+    return haunt_roll.haunts()[key].edition or editions.DEFAULT
 
 
 def explored(players: int = PLAYERS, seed: int = 1, tiles: int = 25,
@@ -47,7 +47,7 @@ def grow(state: BetrayalState, tiles: int, limit: int = 4000, *,
     played = editions.for_state(state)
     quiet = (mock.patch.object(played, "turn_over", lambda ctx, frame: None)
              if played.key != editions.DEFAULT else mock.patch.object(
-                 haunt, "starts", lambda total, omens: False))
+                 haunt_roll, "starts", lambda total, omens: False))
     with quiet, mock.patch.object(played, "stalled", lambda state: False):
         for _ in range(limit):
             if len(state.tiles) >= tiles and state.pending is None and not state.script \
@@ -70,7 +70,7 @@ def begin(state: BetrayalState, key: str, revealer: int | None = None,
     seat = state.turn.seat if revealer is None else revealer
     omen = state.last_omen or "book"
     room = state.last_omen_room or state.tiles[0].room
-    haunt.begin(ctx, seat, omen, room, 0, chosen=haunt.haunts()[key])
+    haunt_roll.begin(ctx, seat, omen, room, 0, chosen=haunt_roll.haunts()[key])
     effects.run(ctx)
     flow.after_action(ctx)
     return state, ctx.events

@@ -52,6 +52,7 @@ SLOW_FILES = (
     "test_betrayal_haunt_endings.py", "test_betrayal_haunt_secrets.py",
     "test_neibolt_rooms.py", "test_neibolt_scenarios.py", "test_turn_text.py",
     "test_cthulhu_ai.py", "test_evil_below_ai.py", "test_betrayal_house_plan.py",
+    "test_replay_games.py",  # whole games played, then drawn
     "test_code_quality.py",  # ruff, and each module imported in a subprocess
 )
 SLOW_FIXTURES = frozenset({"fd", "start_hauntkeeper", "pg_server", "stores"})

@@ -5,9 +5,9 @@ from __future__ import annotations
 from bot.core.actions import Action
 from bot.core.events import Event
 from bot.games.base import PlayerInfo
-from bot.games.evil_below import EvilBelowGame, content, rules, sightings
-from bot.games.evil_below.content import BALLOON, HAND, HEART
-from bot.games.evil_below.state import ACTIONS, SIGHTINGS, EvilBelowState
+from bot.games.evilbelow import EvilBelowGame, content, rules, sightings
+from bot.games.evilbelow.content import BALLOON, HAND, HEART
+from bot.games.evilbelow.state import ACTIONS, SIGHTINGS, EvilBelowState
 
 GAME = EvilBelowGame()
 NEIBOLT, BARRENS, STANDPIPE, APARTMENT, SQUARE, BUTCHER, PHARMACY = range(7)

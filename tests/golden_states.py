@@ -40,7 +40,7 @@ from bot.core.actions import Action
 from bot.core.seats import Seat
 from bot.games.betrayal.state import HAUNT, BetrayalState
 from bot.games.cthulhu.state import CthulhuState
-from bot.games.evil_below.state import ACTIONS, FIGHT, EvilBelowState
+from bot.games.evilbelow.state import ACTIONS, FIGHT, EvilBelowState
 from bot.sessions import Outcome, Sessions
 from bot.store import ACTIVE, OVER, SqliteStore, Table, open_store
 from bot.store import rows as Q

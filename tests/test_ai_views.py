@@ -22,13 +22,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.core.choices import PendingChoice
+from bot.core.formats import FORMAT_KEY
 from bot.core.rng import Rng
 from bot.core.views import is_view, mark
 from bot.games import walk_games
 from bot.games.base import Game, PlayerInfo
 from bot.games.betrayal import GAME as BETRAYAL
 from bot.games.betrayal import ai as betrayal_ai
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import ai as haunt_ai
 from bot.games.betrayal.haunting import base as haunt_base
 from bot.games.betrayal.haunting import sides
@@ -38,10 +39,10 @@ from bot.games.betrayal.state import BetrayalState
 from bot.games.cthulhu import GAME as CTHULHU
 from bot.games.cthulhu.ai import choose_action as cthulhu_choose
 from bot.games.cthulhu.state import CthulhuState
-from bot.games.evil_below import GAME as EVIL_BELOW
-from bot.games.evil_below import ai as eb_ai
-from bot.games.evil_below import content as eb_content
-from bot.games.evil_below.state import FIGHT, EvilBelowState
+from bot.games.evilbelow import GAME as EVIL_BELOW
+from bot.games.evilbelow import ai as eb_ai
+from bot.games.evilbelow import content as eb_content
+from bot.games.evilbelow.state import FIGHT, EvilBelowState
 from bot.games.neibolt.scenarios import separate_nightmares as sn
 from tests.betrayal_haunt_helpers import answer_pending, begin, edition_of, house
 
@@ -278,7 +279,7 @@ def test_evil_below_keeps_what_went_into_the_fight_stack_openly() -> None:
 def test_an_evil_below_game_stored_before_it_counted_what_was_seen_hides_its_stack() -> None:
     state, _ = EVIL_BELOW.setup([PlayerInfo("a", True), PlayerInfo("b", True)], 5, {})
     raw = EVIL_BELOW.dump(state)
-    del raw["stack_hidden"]
+    del raw["stack_hidden"], raw[FORMAT_KEY]  # as format 0 stored it, before the count
     assert EVIL_BELOW.load(raw).stack_hidden == state.fight_stack
 
 

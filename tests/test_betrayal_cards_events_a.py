@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.games.betrayal import content, rolls
-from bot.games.betrayal.cards import attacks, events_a  # noqa: F401  (they register)
+from bot.games.betrayal.cards import attacks, events_a_to_l  # noqa: F401  (they register)
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_engine_helpers import (
     MISSY,

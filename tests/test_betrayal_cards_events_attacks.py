@@ -1,5 +1,5 @@
 """Betrayal cards: the events A to L that make attacks before the haunt (Bloody Vision,
-Creepy Puppet; cards/attacks.py) and the Toy Monkey (items.yaml, cards/events_a.py),
+Creepy Puppet; cards/attacks.py) and the Toy Monkey (items.yaml, cards/events_a_to_l.py),
 seed 003 lines 627-902.
 
 The helpers and the explorers' starting dice are those of test_betrayal_cards_events_a.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.betrayal.cards import attacks, events_a  # noqa: F401  (they register)
+from bot.games.betrayal.cards import attacks, events_a_to_l  # noqa: F401  (they register)
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_cards_events_a import (
     draw,

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-import bot.games.betrayal.cards.events_b  # noqa: F401  (not in cards.load_all yet)
+import bot.games.betrayal.cards.events_m_to_z  # noqa: F401  (its handlers, without the whole game)
 from bot.games.betrayal import content
 from bot.games.betrayal.content import FLOORS
 from bot.games.betrayal.house import DIRS, Layout, cell_of
@@ -155,7 +155,7 @@ def test_mists_reach_no_one_above_the_basement() -> None:
     state = new_game()
     state, events = draw(state, "mists_from_the_walls")
     assert rollers(events, "sanity") == []
-    assert any(e == content.say("events.no_one_affected", card="Mists from the Walls")
+    assert any(e == content.betrayal_line("events.no_one_affected", card="Mists from the Walls")
                for e in events)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.games.betrayal import GAME, content
-from bot.games.betrayal.cards import attacks, events_a  # noqa: F401  (they register)
+from bot.games.betrayal.cards import attacks, events_a_to_l  # noqa: F401  (they register)
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_cards_events_a import (
     alone,
@@ -323,8 +323,8 @@ def test_grave_dirt_stays_unless_an_item_raises_a_trait(dice, steps: list[dict[s
 
 
 def test_the_trait_hook_hears_every_change_and_its_cause(dice, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """Passive.trait_changed: gains, losses, heals and damage, with the card or room
-    whose steps moved the trait."""
+    """HandPassive.trait_changed: gains, losses, heals and damage, with the card or room
+    whose steps moved the trait (the Spirit Board watches the hand; the Rope does not)."""
     from bot.games.betrayal.cards import PASSIVES, Cause
 
     heard: list[tuple[str, int, Cause]] = []
@@ -332,9 +332,10 @@ def test_the_trait_hook_hears_every_change_and_its_cause(dice, monkeypatch) -> N
     def listen(self, ctx, seat, trait, moved, cause, ref) -> None:  # type: ignore[no-untyped-def]
         heard.append((trait, moved, cause))
 
-    monkeypatch.setattr(type(PASSIVES["rope"]), "trait_changed", listen)
+    monkeypatch.setattr(type(PASSIVES["spirit_board"]), "trait_changed", listen)
+    monkeypatch.setattr(type(PASSIVES["rope"]), "trait_changed", listen, raising=False)
     state = new_game()
-    hold(state, OX, "rope")
+    hold(state, OX, "spirit_board", "rope")
     pin(state, OX, "speed")
     state.explorers[OX].traits["sanity"] = 0
     run_steps(state, [{"gain": {"trait": "might", "amount": 1}},

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-import bot.games.betrayal.cards.events_b  # noqa: F401  (not in cards.load_all yet)
+import bot.games.betrayal.cards.events_m_to_z  # noqa: F401  (its handlers, without the whole game)
 from bot.games.betrayal import GAME
 from bot.games.betrayal.house import cell_of, tile_at
 from bot.games.betrayal.state import BetrayalState

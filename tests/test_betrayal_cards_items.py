@@ -106,22 +106,21 @@ def test_armor_cannot_be_stolen_but_can_be_traded() -> None:
 
 
 def test_the_steal_asks_the_cards_passive(monkeypatch: pytest.MonkeyPatch) -> None:
-    """cards/attacks.py reads Passive.cannot_be_stolen (False by default), not a list of
-    its own: a card's passive alone decides."""
-    from bot.games.betrayal.cards import PASSIVES, Passive
+    """cards/attacks.py reads HandPassive.cannot_be_stolen (False by default), not a list
+    of its own: a card's passive alone decides, and only a passive that watches the hand
+    is asked (the Rope does not)."""
+    from bot.games.betrayal.cards import PASSIVES, HandPassive
     from bot.games.betrayal.cards.attacks import stealable
 
     state = new_game()
     hold(state, OX, "armor", "rope", "axe")
-    assert not Passive().cannot_be_stolen(state, OX, "axe")
+    assert not HandPassive().cannot_be_stolen(state, OX, "axe")
     assert PASSIVES["armor"].cannot_be_stolen(state, OX, "armor")
-    assert not PASSIVES["rope"].cannot_be_stolen(state, OX, "rope")
-    monkeypatch.setattr(type(PASSIVES["rope"]), "cannot_be_stolen",
-                        lambda self, state, seat, ref: True)
-    assert stealable(state, OX) == ["axe"]
+    assert not isinstance(PASSIVES["rope"], HandPassive)
+    assert stealable(state, OX) == ["rope", "axe"]
     monkeypatch.setattr(type(PASSIVES["armor"]), "cannot_be_stolen",
                         lambda self, state, seat, ref: False)
-    assert stealable(state, OX) == ["armor", "axe"]
+    assert stealable(state, OX) == ["armor", "rope", "axe"]
 
 
 def test_axe_spear_revolver_blood_dagger_are_weapons_for_the_haunt() -> None:

@@ -372,10 +372,10 @@ def test_spirit_board_not_on_another_explorers_turn_nor_after_a_failed_crossing(
 
 
 def test_a_passive_can_refuse_a_use() -> None:
-    """items.usable asks the card's passive; the base Passive always agrees."""
-    from bot.games.betrayal.cards import PASSIVES, Passive
+    """items.usable asks the card's passive; a HandPassive agrees unless it says no."""
+    from bot.games.betrayal.cards import PASSIVES, HandPassive
 
-    assert Passive().can_use(new_game(), OX, "axe")
+    assert HandPassive().can_use(new_game(), OX, "axe")
     state = new_game()
     hold(state, OX, "spirit_board")
     board = PASSIVES["spirit_board"]

@@ -283,7 +283,7 @@ def test_our_lines_fill_their_placeholders() -> None:
     fields = {"who": "Ox", "deck": "item", "card": "Axe", "room": "Attic", "range": 6,
               "points": 2}
     for key in OUR_LINES:
-        text = content.say(key, **fields)
+        text = content.betrayal_line(key, **fields)
         assert "{" not in text and text.strip(), key
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import bot.games.betrayal.cards.token_events  # noqa: F401  (not yet in cards.load_all)
+import bot.games.betrayal.cards.token_events  # noqa: F401  (its handlers, without the whole game)
 from bot.games.betrayal import GAME, content
 from bot.games.betrayal.cards import HANDLERS
 from bot.games.betrayal.house import Layout, cell_of, tile_at

@@ -6,7 +6,7 @@ break free; an explorer whose only way on was across a split room (the Chasm) ne
 made the crossing roll and walked back and forth beside it; and explorers with no room
 to explore within reach wandered. ai.py now tries to break free, only ever steps closer
 to a room it can explore from, makes a crossing roll it could pass, and rides the
-Mystic Elevator when nothing is in reach. haunt.stalled is the last safety net: it
+Mystic Elevator when nothing is in reach. haunt_roll.stalled is the last safety net: it
 never has to act in these games.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, ai, ai_ways, explore, haunt
+from bot.games.betrayal import GAME, ai, ai_ways, explore, haunt_roll
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_engine_helpers import (
     MISSY,
@@ -172,7 +172,7 @@ def test_an_ai_never_steps_away_from_the_nearest_room_to_explore() -> None:
 def _stalled(state: BetrayalState) -> BetrayalState:
     state.last_omen, state.last_omen_room = "spear", "abandoned_room"
     state.omens_drawn = 2
-    state.quiet_turns = haunt.STALL_ROUNDS * len(state.players) - 1
+    state.quiet_turns = haunt_roll.STALL_ROUNDS * len(state.players) - 1
     return state
 
 
@@ -190,7 +190,7 @@ def test_a_stalled_ai_table_begins_the_haunt() -> None:
 def test_a_table_with_people_never_stalls() -> None:
     state = _stalled(new_game())  # no AI at all
     state, _ = apply(state, "end_turn")
-    assert not state.over and state.quiet_turns == haunt.STALL_ROUNDS * 3
+    assert not state.over and state.quiet_turns == haunt_roll.STALL_ROUNDS * 3
     half = _stalled(new_game())
     half.ai = [True, True, False]
     half, _ = apply(half, "end_turn")

@@ -26,6 +26,7 @@ from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, content, editions, map_view, sheet_view, traits
 from bot.games.betrayal.decks import all_cards
 from bot.games.betrayal.haunting import base, has_plugin
+from bot.games.betrayal.haunting.parts import MovementHooks
 from bot.games.betrayal.house import cell_of
 from bot.games.betrayal.links import reachable
 from bot.games.betrayal.state import BetrayalState
@@ -44,7 +45,7 @@ def check(state: BetrayalState) -> list[Option]:
     assert traits.in_bounds(state)
     assert all(e.side is None or c.rooms[tiles[e.tile].room].barrier for e in state.explorers)
     assert len({cell_of(t) for t in tiles}) == len(tiles)  # one tile per cell
-    if base.for_state(state).whole_house(state):  # else a haunt spread the rooms apart
+    if base.hooks(state, MovementHooks).whole_house(state):  # else a haunt spread the rooms apart
         assert all(t.floor in c.rooms[t.room].floors or t.room in ("underground_lake",
                                                                    "mystic_elevator")
                    for t in tiles)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from tests.betrayal_haunt_helpers import outcome, seed_for
 
 KEYS = sorted(haunts(""))

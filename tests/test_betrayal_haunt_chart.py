@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from bot.games.betrayal import GAME, content
-from bot.games.betrayal.haunt import chart, chart_haunt, haunts
+from bot.games.betrayal.haunt_roll import chart, chart_haunt, haunts
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_engine_helpers import (
     DATA,

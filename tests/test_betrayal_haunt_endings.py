@@ -17,7 +17,7 @@ from unittest import mock
 import pytest
 
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import base, flow, sides
 from bot.games.betrayal.state import BetrayalState
 from tests.betrayal_haunt_helpers import begin, house, play_out, played, started

@@ -10,7 +10,7 @@ import pytest
 
 from bot.core.events import Event
 from bot.games.betrayal import GAME
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import flow, has_plugin, sides
 from bot.games.betrayal.state import BetrayalState
 from tests.betrayal_haunt_helpers import played

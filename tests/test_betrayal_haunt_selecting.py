@@ -11,7 +11,7 @@ from bot.core.events import Event
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, traits
 from bot.games.betrayal.decks import all_cards
-from bot.games.betrayal.haunt import chart, other_omen_rooms
+from bot.games.betrayal.haunt_roll import chart, other_omen_rooms
 from bot.games.betrayal.state import BetrayalState
 from tests.test_betrayal_engine_helpers import (
     OX,

@@ -122,7 +122,7 @@ def test_the_chapel_is_placed_when_missing(seed: int) -> None:
     state = answer_pending(state)
     chapel = _chapel(state)
     assert state.tiles[chapel].floor == "ground"  # the ground floor first
-    said = PLUGIN.text("chapel_placed", floor=content.say("floors.ground"))
+    said = PLUGIN.text("chapel_placed", floor=content.betrayal_line("floors.ground"))
     assert said in [e.text for e in events + more if e.audience.is_public]
     hall = state.tile_of("entrance_hall")
     assert hall is not None and walk_step(state, hall, {chapel}) is not None

@@ -13,7 +13,7 @@ import pytest
 
 from bot.core.events import Event
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, content, haunt, house
+from bot.games.betrayal import GAME, content, haunt_roll, house
 from bot.games.betrayal.house import DIRS, Cell, Layout, cell_of, rotate
 from bot.games.betrayal.state import BetrayalState, Tile
 from tests.betrayal_haunt_helpers import started
@@ -163,7 +163,7 @@ def test_a_game_plays_the_same_with_the_cache_and_without(
     assert _game(7, 250) == cached
 
 
-@pytest.mark.parametrize("key", sorted(haunt.haunts("")))
+@pytest.mark.parametrize("key", sorted(haunt_roll.haunts("")))
 def test_a_haunt_plays_the_same_with_the_cache_and_without(
         key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     begun, _ = started(key)

@@ -13,7 +13,7 @@ import pytest
 from bot.core.actions import Action
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, content, traits
-from bot.games.betrayal.haunt import chart, haunts
+from bot.games.betrayal.haunt_roll import chart, haunts
 from bot.games.betrayal.state import BetrayalState
 from bot.games.betrayal.traitor import RULES, by_rule, choose_traitor, from_revealer
 from tests.test_betrayal_engine_helpers import (
@@ -276,7 +276,7 @@ def test_the_haunt_start_with_no_traitor(dice, monkeypatch) -> None:  # type: ig
     assert "There is no traitor: every explorer is a hero." in lines
     assert not any("is the traitor" in t for t in lines)
     assert state.over  # none of our haunts is written for a house with no traitor
-    assert lines[-1] == content.say("events.haunt_needs_traitor")
+    assert lines[-1] == content.betrayal_line("events.haunt_needs_traitor")
 
 
 def test_the_traitor_round_trips(dice) -> None:  # type: ignore[no-untyped-def]

@@ -19,11 +19,11 @@ from PIL import Image
 
 from bot import games
 from bot.games.base import PlayerInfo
-from bot.games.betrayal.views import map_view
+from bot.games.betrayal.shown import map_view
 from bot.games.cthulhu.state import CthulhuState
-from bot.games.evil_below import EvilBelowGame
-from bot.games.evil_below.state import WIN
-from bot.games.evil_below.view import board_view
+from bot.games.evilbelow import EvilBelowGame
+from bot.games.evilbelow.pictures import board_view
+from bot.games.evilbelow.state import WIN
 from renderers import (
     ALT_TEXT_MAX,
     canvas,
@@ -40,6 +40,7 @@ from renderers.evilbelow import layout as evil_layout
 from tests.e2e_helpers import latest_turn, open_and_start, to_move, use_first
 from tests.evil_below_helpers import ai_states
 from tests.fakediscord import FakeDiscord
+from tests.zh_labels import LANGUAGES, in_language, translated
 
 SHOWN = (550, 350)
 READ_PX = 9
@@ -124,6 +125,30 @@ def test_evil_below_text_is_legible_at_chat_size() -> None:
 
 def _fights(players: int, seed: int) -> list[object]:
     return [s for s in ai_states(players, seed, every=1) if s.fight and s.fight.shown]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_evil_below_weakness_names_keep_clear_of_their_count(
+        request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    """A weakness's name wraps in its row and stops WEAK_GAP short of the count on the
+    right, however long the count says it (Chinese: a count word after the number)."""
+    in_language(request, monkeypatch, language)
+    seen = 0
+    for state in ai_states(4, seed=3, every=10):
+        view = evilbelow.board_view(state)
+        k = evilbelow.geometry(view).scale
+        f = common.font(round(max(11, evilbelow.MIN_TEXT) * k))
+        for w in view.weaknesses:
+            name = w.name or "-"
+            left = evilbelow.evil_below_line("views.weakness_left", left=w.left)
+            lines = evilbelow.weakness_lines(name, left, k)
+            assert 1 <= len(lines) <= 2
+            count_x0 = (evil_layout.COLUMN_W - 4) * k - common.text_width(f, left)
+            for line in lines:
+                right = evilbelow.WEAK_NAME_X * k + common.text_width(f, line)
+                assert right + evilbelow.WEAK_GAP * k - 1 <= count_x0, (line, left)
+            seen += 1
+    assert seen
 
 
 def test_a_fight_shows_its_turned_cards_on_the_board() -> None:
@@ -305,22 +330,54 @@ def test_the_size_spy_reaches_every_module_that_draws_text(
     assert seen  # the seat numbers' sizes were asked through the spy
 
 
+def _chinese_drawn(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
+                   language: str) -> list[int]:
+    """The board in `language` (tests/zh_labels.py); the sizes the Chinese face was asked
+    for fill the list, so a test can tell Chinese really was drawn."""
+    in_language(request, monkeypatch, language)
+    asked: list[int] = []
+    original = common.cjk_font
+
+    def spy(size: int, bold: bool = False) -> object:
+        if sys._getframe(1).f_code.co_name != "font_signature":  # not its 16 px probe
+            asked.append(size)
+        return original(size, bold)
+
+    monkeypatch.setattr(common, "cjk_font", spy)
+    common.face_for.cache_clear()
+    request.addfinalizer(common.face_for.cache_clear)
+    return asked
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("players", [3, 4, 6])
-def test_cthulhu_text_drawn_reads_at_chat_size(monkeypatch: pytest.MonkeyPatch,
-                                                players: int) -> None:
+def test_cthulhu_text_drawn_reads_at_chat_size(request: pytest.FixtureRequest,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                players: int, language: str) -> None:
+    chinese = _chinese_drawn(request, monkeypatch, language)
     states = _ai_game("cthulhu", players, seed=7)
     for state in (states[0], states[len(states) // 2], states[-1]):
-        asked = _sizes_asked(monkeypatch, lambda s=state: cthulhu.render_board(s))
+        shown = translated(state) if language != "en" else state
+        asked = _sizes_asked(monkeypatch, lambda s=shown: cthulhu.render_board(s))
         assert min(asked) * _shown_scale((1100, 700)) >= READ_PX, sorted(set(asked))[:3]
+    assert bool(chinese) == (language != "en")
+    if chinese:
+        assert min(chinese) * _shown_scale((1100, 700)) >= READ_PX
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("players", [2, 7])
-def test_evil_below_text_drawn_reads_at_chat_size(monkeypatch: pytest.MonkeyPatch,
-                                                   players: int) -> None:
+def test_evil_below_text_drawn_reads_at_chat_size(request: pytest.FixtureRequest,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   players: int, language: str) -> None:
+    chinese = _chinese_drawn(request, monkeypatch, language)
     fights = _fights(players, 3) or ai_states(players, 3)
     for state in (ai_states(players, 3)[0], fights[0], ai_states(players, 3)[-1]):
         asked = _sizes_asked(monkeypatch, lambda s=state: evilbelow.render_board(s))
         assert min(asked) * _shown_scale((1100, 700)) >= READ_PX, sorted(set(asked))[:3]
+    assert bool(chinese) == (language != "en")
+    if chinese:
+        assert min(chinese) * _shown_scale((1100, 700)) >= READ_PX
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])

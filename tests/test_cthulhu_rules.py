@@ -700,7 +700,7 @@ def test_secrets_never_leak_in_public_before_scoring(count: int) -> None:
 
 def test_every_line_the_engine_says_is_in_texts_yaml() -> None:
     source = Path(rules_module.__file__).read_text(encoding="utf-8")
-    keys = set(re.findall(r'say\(\s*f?"([a-z_.{}]+)"', source))
+    keys = set(re.findall(r'(?:say|cthulhu_line)\(\s*f?"([a-z_.{}]+)"', source))
     keys |= {f"events.{k}" for k in ("move", "move_one_portal", "move_portals", "flip_abyss",
                                      "flip_teleport")}
     keys |= {"errors.unknown_character", "errors.unknown_room"}

@@ -44,11 +44,11 @@ def _winner_line(state: Any) -> str:
     """The game-over line, built from the final state and the game's own texts."""
     top = state.scores[state.winners[0]]
     if len(state.winners) == 1:
-        return content.say("events.game_over_win", player=state.players[state.winners[0]],
-                           points=top)
+        return content.cthulhu_line("events.game_over_win", player=state.players[state.winners[0]],
+                                    points=top)
     names = [state.players[s] for s in state.winners]
     joined = ", ".join(names[:-1]) + " and " + names[-1]
-    return content.say("events.game_over_shared", points=top, players=joined)
+    return content.cthulhu_line("events.game_over_shared", points=top, players=joined)
 
 
 # ---------------------------------------------------------------- the demo, in process

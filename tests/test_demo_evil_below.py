@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot import games
-from bot.games.evil_below.state import LOSSES, WIN
+from bot.games.evilbelow.state import LOSSES, WIN
 from bot.store import OVER
 from tests.helpers.demo_run import PNG_MAGIC, DemoRun, assert_same_game, run_demo
 

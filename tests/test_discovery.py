@@ -155,6 +155,18 @@ def test_the_games_are_the_packages_with_a_game_in_key_order() -> None:
     assert set(found) <= set(games.all_games())
 
 
+@pytest.mark.parametrize("key", ["betrayal", "cthulhu", "evilbelow"])
+def test_a_games_key_names_its_package_data_renderer_and_cog(key: str) -> None:
+    """README: a game lives at bot/games/<key>/; its words in data/<key>/, its boards in
+    renderers/<key>/, its commands in cogs/<key>.py. (Evil Below's engine was in
+    evil_below/ under the key evilbelow.)"""
+    game = games.get(key)
+    assert type(game).__module__.split(".")[:3] == ["bot", "games", key]
+    for part in (f"bot/games/{key}/__init__.py", f"data/{key}", f"renderers/{key}/__init__.py",
+                 f"cogs/{key}.py"):
+        assert (ROOT / part).exists(), part
+
+
 def test_each_game_setup_option_is_described_by_its_game() -> None:
     described = option_help(games.all_games())
     for game in games.walk_games():

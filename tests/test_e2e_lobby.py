@@ -222,6 +222,8 @@ async def test_help_opens_with_getting_started_and_this_channels_game(
     game_field = here.embeds[0]["fields"][1]["value"]
     assert _mention(fd, "evilbelow roll") in game_field
     assert "IT: Evil Below" not in order[3:]  # listed once, first
+    assert order[-1] == say("help.language_title")  # how a server switches language, last
+    assert "/gm settings language" in here.embeds[-1]["fields"][-1]["value"]
 
     [elsewhere] = (await (await fd.slash(user, quiet, "help")).wait()).messages
     order = headings(elsewhere)

@@ -24,8 +24,8 @@ from bot import headlines
 from bot.client import HauntBot
 from bot.core import wire
 from bot.core.actions import Action
-from bot.games.evil_below import GAME, actions, content
-from bot.games.evil_below.state import EvilBelowState
+from bot.games.evilbelow import GAME, actions, content
+from bot.games.evilbelow.state import EvilBelowState
 from bot.live_message import LIMIT, jump_link
 from bot.sessions import Post
 from bot.store import Table
@@ -225,7 +225,7 @@ async def test_a_fight_stays_on_one_message(fd: FakeDiscord,
         await play_by_click(fd, mover, latest_turn(fd, channel), rng)  # damage, a tie
     await _arranged_fight(fd, bot, channel)
     fought = await (await fd.slash(mover, channel, "evilbelow", "fight")).wait()
-    assert fought.ephemeral_texts() == [content.say("cog.done")]
+    assert fought.ephemeral_texts() == [content.evil_below_line("cog.done")]
     fight = latest_turn(fd, channel)
     reveals = 0
     while (reveal := _reveal(latest_turn(fd, channel))) is not None:
@@ -381,7 +381,7 @@ async def test_the_issues_first_fight_stays_on_one_message(
         if action.kind == actions.REVEAL:
             reveals += 1
             card = after.fight.shown[-1] if after.fight is not None else None
-            assert card is None or (content.say("events.reveal_attack")
+            assert card is None or (content.evil_below_line("events.reveal_attack")
                                     if content.is_attack(card)
                                     else content.card_name(card)) in text, text
         if after.fight is None:  # the fight is over, and the turn with it

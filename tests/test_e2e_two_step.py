@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.actions import Action
-from bot.games import betrayal, cthulhu, evil_below
+from bot.games import betrayal, cthulhu, evilbelow
 from bot.games.betrayal import effects
 from bot.games.betrayal.context import Ctx
-from bot.games.evil_below.state import ACTIONS
+from bot.games.evilbelow.state import ACTIONS
 from bot.texts import say
 from cogs.components import STEP
 from tests.conftest import BotFactory
@@ -77,7 +77,7 @@ async def test_evil_below_moves_where_then_which_die(fd: FakeDiscord,
     bot, channel, (ann, bob) = await _start(fd, start_hauntkeeper, "evilbelow", 3)
     by_id = {ann.id: ann, bob.id: bob}
     for _ in range(12):  # roll, then any sighting's choices, until Ann may act
-        _, state = await _saved(bot, channel, evil_below.GAME)
+        _, state = await _saved(bot, channel, evilbelow.GAME)
         if state.phase == ACTIONS and state.pending is None:
             break
         post = latest_turn(fd, channel)
@@ -86,18 +86,18 @@ async def test_evil_below_moves_where_then_which_die(fd: FakeDiscord,
     post = latest_turn(fd, channel)
     labels = [str(c.get("label")) for c in game_components(post)]
     assert not any("die (" in label and label.startswith("Move") for label in labels
-                   if sum(1 for o in evil_below.GAME.options(state, 0)
+                   if sum(1 for o in evilbelow.GAME.options(state, 0)
                           if o.first and o.label == label) > 1)  # no 21 near-twins
     steps = _steps(post)
     assert steps, f"no place to go in {labels}"
     here = state.heroes[0].location
-    moves = [o for o in evil_below.GAME.options(state, 0) if o.action.kind == "move"]
+    moves = [o for o in evilbelow.GAME.options(state, 0) if o.action.kind == "move"]
     places = {o.first for o in moves}
     assert len(steps) == len([p for p in places if sum(o.first == p for o in moves) > 1])
 
     refused = await (await fd.click(bob, post, steps[0]["custom_id"])).wait()
     assert refused.ephemeral_texts() == [say("errors.not_your_choice")]
-    assert (await _saved(bot, channel, evil_below.GAME))[1] == state
+    assert (await _saved(bot, channel, evilbelow.GAME))[1] == state
 
     shown = await (await fd.click(ann, post, steps[0]["custom_id"])).wait()
     [dice_message] = [m for m in shown.messages if m.ephemeral]
@@ -106,7 +106,7 @@ async def test_evil_below_moves_where_then_which_die(fd: FakeDiscord,
     under = [o for o in moves if o.first == place]
     picks = _picks(dice_message)
     assert [label for label, _ in picks] == [o.then for o in under]  # every die, spare first
-    assert (await _saved(bot, channel, evil_below.GAME))[1] == state  # nothing played yet
+    assert (await _saved(bot, channel, evilbelow.GAME))[1] == state  # nothing played yet
 
     custom_id, _ = picks[-1][1]
     picked = await (await fd.click(ann, dice_message, custom_id)).wait()
@@ -116,7 +116,7 @@ async def test_evil_below_moves_where_then_which_die(fd: FakeDiscord,
     assert picked.callback_type == 7
     done = fd.message(dice_message.id)
     assert done.text == say("view.step_done") and done.custom_ids() == []
-    _, after = await _saved(bot, channel, evil_below.GAME)
+    _, after = await _saved(bot, channel, evilbelow.GAME)
     chosen = under[-1].action
     assert after.heroes[0].location == chosen.args["to"] != here
     assert after.dice_used[int(chosen.args["die"])] and sum(after.dice_used) == 1

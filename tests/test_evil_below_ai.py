@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.core.actions import Action
 from bot.games.base import PlayerInfo
-from bot.games.evil_below import ai, content
-from bot.games.evil_below.state import FIGHT, EvilBelowState
+from bot.games.evilbelow import ai, content
+from bot.games.evilbelow.state import FIGHT, EvilBelowState
 from tests.evil_below_helpers import (
     APARTMENT,
     BARRENS,
@@ -119,7 +119,7 @@ def test_it_rides_a_bike_to_make_up_a_fight() -> None:
 
 
 def test_it_spreads_damage_to_whoever_can_take_it() -> None:
-    from bot.games.evil_below import attacks, rules
+    from bot.games.evilbelow import attacks, rules
 
     state = actions_phase(arrange(["bev", "ben"], {0: SQUARE, 1: SQUARE}), {})
     state.heroes[0].bravery = 2

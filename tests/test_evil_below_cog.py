@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from bot.games.evil_below import GAME, content
-from bot.games.evil_below.actions import spare_die
-from bot.games.evil_below.content import BALLOON, HAND, HEART
-from bot.games.evil_below.state import ACTIONS, EvilBelowState
+from bot.games.evilbelow import GAME, content
+from bot.games.evilbelow.actions import spare_die
+from bot.games.evilbelow.content import BALLOON, HAND, HEART
+from bot.games.evilbelow.state import ACTIONS, EvilBelowState
 from bot.texts import say as say_table
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn
@@ -84,11 +84,11 @@ async def test_move_offers_the_neighbours_and_the_dice_and_reads_typed_names(
     [answer] = await _says(fd, ann, channel, "move", to=str(neighbours[0]), die="2")
     assert "can't take you there" in answer
     [answer] = await _says(fd, bob, channel, "move", to=str(neighbours[0]))
-    assert answer == content.say("errors.not_your_turn", player="ann")
+    assert answer == content.evil_below_line("errors.not_your_turn", player="ann")
     assert (await _state(bot, channel))[0].version == version  # nothing changed
 
     typed = NAMES[neighbours[0]].lower().removeprefix("the ")[:6]
-    assert await _says(fd, ann, channel, "move", to=typed) == [content.say("cog.done")]
+    assert await _says(fd, ann, channel, "move", to=typed) == [content.evil_below_line("cog.done")]
     table, state = await _state(bot, channel)
     assert state.heroes[0].location == neighbours[0] and sum(state.dice_used) == 2
 
@@ -99,15 +99,15 @@ async def test_the_dice_actions_and_an_old_button_are_refused_in_the_engines_wor
     old = latest_turn(fd, channel)
     state = await _acting(bot, channel, [HEART] * 7)  # no pick-up die anywhere
     [answer] = await _says(fd, ann, channel, "pickup", what="draw")
-    assert answer == content.say("errors.illegal_pickup")
+    assert answer == content.evil_below_line("errors.illegal_pickup")
     [answer] = await _says(fd, ann, channel, "fight")
-    assert answer == content.say("errors.illegal_fight")
+    assert answer == content.evil_below_line("errors.illegal_fight")
     [answer] = await _says(fd, ann, channel, "stop")
-    assert answer == content.say("errors.phase_actions")
+    assert answer == content.evil_below_line("errors.phase_actions")
     [answer] = await _says(fd, bob, channel, "ride", to="0")
-    assert answer == content.say("errors.illegal_ride")
+    assert answer == content.evil_below_line("errors.illegal_ride")
     [answer] = await _says(fd, ann, channel, "place", card="x" * 90)
-    assert answer == content.say("errors.illegal_place")
+    assert answer == content.evil_below_line("errors.illegal_place")
     # The first post's Roll button is from before the save: stale, and refused.
     roll = next(c for c in old.custom_ids() if c.endswith(":roll"))
     refused = await (await fd.click(ann, old, roll)).wait()
@@ -115,13 +115,13 @@ async def test_the_dice_actions_and_an_old_button_are_refused_in_the_engines_wor
     assert (await _state(bot, channel))[1] == state
     # Everyone at the top: a Bravery +1 would change nothing, so it is not a move.
     assert await _says(fd, ann, channel, "courage", what="bravery") == [
-        content.say("errors.illegal_courage")]
+        content.evil_below_line("errors.illegal_courage")]
     table, state = await _state(bot, channel)
     state.heroes[0].bravery = 4
     await _set(bot, table, state)
     assert await _says(fd, ann, channel, "courage", what="bravery") == [
-        content.say("cog.done")]
-    assert await _says(fd, ann, channel, "end-turn") == [content.say("cog.done")]
+        content.evil_below_line("cog.done")]
+    assert await _says(fd, ann, channel, "end-turn") == [content.evil_below_line("cog.done")]
     assert (await _state(bot, channel))[1].turn == 1
 
 
@@ -140,10 +140,10 @@ async def test_place_offers_the_cards_of_this_place_and_matches_typed_names(
     offered = await fd.autocomplete(ann, channel, "evilbelow", "place", focused="card")
     assert sorted(int(c["value"]) for c in offered) == sorted(mine)
     [answer] = await _says(fd, ann, channel, "place", card=str(other))
-    assert answer == content.say("cog.unknown_card", typed=str(other))
+    assert answer == content.evil_below_line("cog.unknown_card", typed=str(other))
     name = content.card_name(mine[1])
     assert await _says(fd, ann, channel, "place", card=name.upper()) == [
-        content.say("cog.done")]
+        content.evil_below_line("cog.done")]
     assert (await _state(bot, channel))[1].fight_stack[-1] == mine[1]
 
 

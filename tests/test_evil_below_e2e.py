@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games.evil_below import GAME, content
-from bot.games.evil_below.state import ACTIONS, LOSSES, WIN, EvilBelowState
+from bot.games.evilbelow import GAME, content
+from bot.games.evilbelow.state import ACTIONS, LOSSES, WIN, EvilBelowState
 from bot.store import OVER
 from bot.texts import say as say_table
 from tests.conftest import BotFactory
@@ -105,16 +105,17 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     refused = await _click(fd, eve, first, _button(first, "Roll the dice"))
     assert refused.ephemeral_texts() == [say_table("errors.not_seated")]
     typed = await (await fd.slash(eve, channel, "evilbelow", "roll")).wait()
-    assert typed.ephemeral_texts() == [content.say("errors.not_playing")]
+    assert typed.ephemeral_texts() == [content.evil_below_line("errors.not_playing")]
     assert (await _saved(fd, bot, channel))[0].version == before[0].version
     # The wrong player's command gets the engine's reason.
     early = await (await fd.slash(bob, channel, "evilbelow", "roll")).wait()
-    assert early.ephemeral_texts() == [content.say("errors.not_your_turn", player="ann")]
+    assert early.ephemeral_texts() == [content.evil_below_line("errors.not_your_turn",
+                                                               player="ann")]
 
     # Ann rolls by command: the dice are drawn on the board, one image per post (a
     # second one Discord would lay beside it, cropped).
     rolled = await (await fd.slash(ann, channel, "evilbelow", "roll")).wait()
-    assert rolled.ephemeral_texts() == [content.say("cog.done")]
+    assert rolled.ephemeral_texts() == [content.evil_below_line("cog.done")]
     post = latest_turn(fd, channel)
     assert [name for name, _ in post.attachments] == ["board.png"]
     assert all(data.startswith(PNG_SIGNATURE) for _, data in post.attachments)
@@ -144,7 +145,7 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     assert {c["name"] for c in offered} == {n for i, n in enumerate(content.board().names)
                                            if i != state.heroes[1].location}
     ride = await (await fd.slash(bob, channel, "evilbelow", "ride", to=str(here))).wait()
-    assert ride.ephemeral_texts() == [content.say("cog.done")]
+    assert ride.ephemeral_texts() == [content.evil_below_line("cog.done")]
     post = latest_turn(fd, channel)
     assert f"to {where}" in post.text and to_move(post) == ann.id
     assert f"<@{bob.id}> may act now too" in post.text

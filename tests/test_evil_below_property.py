@@ -12,8 +12,8 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.rng import Rng
 from bot.games.base import PlayerInfo
-from bot.games.evil_below import EvilBelowGame, content
-from bot.games.evil_below.state import LOSSES, WIN, EvilBelowState
+from bot.games.evilbelow import EvilBelowGame, content
+from bot.games.evilbelow.state import LOSSES, WIN, EvilBelowState
 
 GAME = EvilBelowGame()
 # About three times the longest random game seen (random play took at most 174 actions

@@ -8,8 +8,8 @@ import pytest
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.games.base import PlayerInfo
-from bot.games.evil_below import attacks, content
-from bot.games.evil_below.state import (
+from bot.games.evilbelow import attacks, content
+from bot.games.evilbelow.state import (
     ACTIONS,
     DRAINPIPE,
     FIGHT,
@@ -232,7 +232,7 @@ def test_damage_is_split_by_the_active_player_one_point_at_a_time() -> None:
     state.phase = ACTIONS
     events: list = []
     attacks.begin(state, floating, SQUARE, "stack", events)
-    from bot.games.evil_below import rules
+    from bot.games.evilbelow import rules
     rules.advance(state, events)
     assert state.pending is not None and state.pending.kind == attacks.PICK_BRAVERY
     state, _ = choose(state, 1)  # Ben takes the first point
@@ -251,7 +251,7 @@ def test_only_one_player_with_cards_takes_the_whole_attack() -> None:
     state.phase = ACTIONS
     events: list = []
     attacks.begin(state, content.attack_ids()[1], SQUARE, "stack", events)
-    from bot.games.evil_below import rules
+    from bot.games.evilbelow import rules
     rules.advance(state, events)
     assert state.pending is None
     assert state.heroes[1].bravery == 4 and state.heroes[1].hand == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.evil_below import EvilBelowGame, actions, content
+from bot.games.evilbelow import EvilBelowGame, actions, content
 from tests.conftest import BotFactory
 from tests.e2e_helpers import open_and_start
 from tests.fakediscord import FakeDiscord

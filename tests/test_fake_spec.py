@@ -16,8 +16,15 @@ import discord
 import pytest
 
 from bot.client import HauntBot
+from bot.command_translator import words
+from bot.locales import CHINESE
 from tests.fakediscord import FakeDiscord, running_bot
-from tests.fakediscord.limits import CONTENT_MAX
+from tests.fakediscord.limits import (
+    CONTENT_MAX,
+    TOO_LARGE,
+    UPLOAD_MAX,
+    command_list_limits,
+)
 from tests.fakediscord.spec.trim import SERVED
 from tests.fakediscord.spec_check import INVALID_FORM_BODY, SPEC_FILE, SpecCheck, spec_check
 
@@ -227,6 +234,29 @@ async def test_the_real_command_tree_passes_discords_spec(fd: FakeDiscord, tmp_p
     assert seed["max_value"] == INT53
 
 
+async def test_the_synced_tree_carries_its_chinese_and_keeps_its_names(
+        fd: FakeDiscord, tmp_path: Path) -> None:
+    """The tree as `tree.sync` sends it with the translator (bot/command_translator.py):
+    descriptions and choices in zh-TW, names English; the fake takes it as Discord
+    would (its spec and limits), and refuses what Discord refuses."""
+    bot = HauntBot(db_path=str(tmp_path / "hk.sqlite3"))
+    async with running_bot(bot, fd, sync=False):
+        await bot.tree.sync()
+    assert fd.violations == []
+    game = fd.command("game")
+    assert game is not None and not game.get("name_localizations")
+    new = next(o for o in game["options"] if o["name"] == "new")
+    chinese = words(CHINESE)
+    assert new["description_localizations"] == {CHINESE: chinese[new["description"]]}
+    kind = next(o for o in new["options"] if o["name"] == "game")
+    assert all(c["name_localizations"] == {CHINESE: chinese[c["name"]]}
+               for c in kind["choices"])
+    bad = {"name": "x", "description": "y", "type": 1,
+           "name_localizations": {"zh-TW": "Upper", "xx": "z"},
+           "description_localizations": {"zh-TW": "長" * 101}}
+    assert len(list(command_list_limits([bad]))) == 3
+
+
 def test_every_route_the_fake_serves_is_in_the_spec_and_its_body_checked(
         fd: FakeDiscord) -> None:
     """Nothing the bot sends goes unchecked: each body route of the fake is one of the
@@ -321,3 +351,31 @@ async def test_what_discord_takes_beyond_its_schema_is_taken(fd: FakeDiscord) ->
     await refused(fd, "PUT", path, {"id": str(user.id), "type": 1, "allow": "view"}, "allow")
     await accepted(fd, "POST", "/users/@me/channels", {"recipient_id": user.id})
     await refused(fd, "POST", "/users/@me/channels", {"recipient_id": -5}, "recipient_id")
+
+
+async def test_a_file_over_a_bots_upload_limit_is_refused_and_one_at_it_taken(
+        fd: FakeDiscord) -> None:
+    """Discord's 10 MiB for a bot's file (without a server's boosts): one byte over is
+    413 / 40005 before anything is posted; at the limit, an animated WebP is stored as
+    image/webp (its type read from its name, as discord.py sends octet-stream)."""
+    general = fd.add_channel("general")
+    url = f"{fd.base_url}/api/v10/channels/{general}/messages"
+
+    async def send(size: int) -> tuple[int, Any]:
+        form = aiohttp.FormData()
+        form.add_field("payload_json", json.dumps({"content": "replay"}),
+                       content_type="application/json")
+        form.add_field("files[0]", b"RIFF" + bytes(size - 4), filename="replay.webp",
+                       content_type="application/octet-stream")
+        async with aiohttp.ClientSession() as http, http.post(url, data=form) as resp:
+            return resp.status, await resp.json()
+
+    status, answer = await send(UPLOAD_MAX + 1)
+    assert (status, answer["code"]) == (413, TOO_LARGE)
+    assert len(fd.violations) == 1 and "files over" in fd.violations[0]
+    fd.violations.clear()
+    assert fd.channel_messages(general) == []
+    status, answer = await send(UPLOAD_MAX)
+    assert status == 200, answer
+    assert answer["attachments"][0]["content_type"] == "image/webp"
+    assert answer["attachments"][0]["size"] == UPLOAD_MAX

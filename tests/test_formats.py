@@ -19,6 +19,7 @@ import pytest
 from bot import games, table_record
 from bot import table as T
 from bot.core.formats import FORMAT_KEY, Formats, UnknownFormat
+from bot.core.seats import Seat
 from bot.sessions import Sessions
 from bot.store import ACTIVE, OVER, SqliteStore, Table
 from bot.table_record import ENVELOPE_FORMATS
@@ -101,10 +102,19 @@ def test_format_0_is_stored_as_no_key() -> None:
             assert game.load(raw) == state
 
 
-def test_a_table_envelope_is_stored_as_before_at_format_0() -> None:
-    table = Table(channel_id=1, guild_id=None, kind="cthulhu", host_id=3, seed=4)
-    assert ENVELOPE_FORMATS.current == 0
-    assert FORMAT_KEY not in table.envelope()
+def test_an_envelope_of_format_0_learns_no_languages_yet() -> None:
+    """Format 1 (issue 25) stores the server's and each seat's language: a table saved
+    before knew neither, and reads as English until an interaction tells."""
+    table = Table(channel_id=1, guild_id=None, kind="cthulhu", host_id=3, seed=4,
+                  seats=[Seat("Ann", 3, language="zh-TW")])
+    stored = table.envelope()
+    assert stored[FORMAT_KEY] == ENVELOPE_FORMATS.current == 1
+    old = {k: v for k, v in stored.items() if k not in (FORMAT_KEY, "guild_language")}
+    old["seats"] = [{k: v for k, v in s.items() if k != "language"} for s in old["seats"]]
+    loaded = Table.from_row(id=1, channel_id=1, guild_id=None, kind="cthulhu",
+                            status="lobby", version=1, envelope=old)
+    assert loaded.guild_language is None and loaded.seats[0].language is None
+    assert loaded.envelope() == {**stored, "seats": [{**stored["seats"][0], "language": None}]}
 
 
 def test_upgrading_leaves_the_stored_dict_untouched() -> None:

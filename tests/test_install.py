@@ -78,6 +78,9 @@ def test_the_wheel_holds_the_code_and_data_and_no_other_top_level_name(
     expected = sorted(p.relative_to(ROOT / "data") for p in (ROOT / "data").rglob("*")
                       if p.is_file())  # a new kind of file needs pyproject's package-data
     assert shipped == expected and len(shipped) > 20
+    fonts = {p.name for p in (installed / "renderers" / "fonts").iterdir()}
+    assert fonts == {p.name for p in (ROOT / "renderers" / "fonts").iterdir()}  # the
+    # Chinese face and its licence (pyproject's package-data for renderers)
 
 
 def test_the_installed_bot_reads_its_packaged_data(installed: Path, tmp_path: Path) -> None:

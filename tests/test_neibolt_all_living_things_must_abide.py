@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.core.actions import Action
-from bot.games.betrayal import GAME, rolls, traits, views
+from bot.games.betrayal import GAME, rolls, shown, traits
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import combat, flow, sides
 from bot.games.betrayal.haunting.ai import monster_action
@@ -157,7 +157,7 @@ def test_discover_the_weakness(fixed: list[int]) -> None:
     assert any(weakness(kind) in t for t in said)
     assert "discover" not in offer_ids(state, seat)  # once a turn, and the room is searched
     short = str(al.forms_data()[kind]["short"])
-    assert short in views.map_view(state).footer  # revealed: public now
+    assert short in shown.map_view(state).footer  # revealed: public now
 
 
 def test_a_failed_discovery(fixed: list[int]) -> None:
@@ -555,7 +555,7 @@ def test_no_weakness_is_public_before_it_is_revealed(seed: int) -> None:
 def test_the_map_and_status_show_no_weakness_until_revealed() -> None:
     state = start()
     kind = the_form(state).kind
-    texts = [views.map_view(state).footer, views.status_text(state)]
+    texts = [shown.map_view(state).footer, shown.status_text(state)]
     for hero in sides.heroes(state):
         texts.append(flow.private_text(state, hero, ""))
     for text in texts:
@@ -563,7 +563,7 @@ def test_the_map_and_status_show_no_weakness_until_revealed() -> None:
             assert spec["text"] not in text and spec["short"] not in text
     assert state.haunt is not None
     state.haunt.progress["revealed"].append(kind)
-    assert str(al.forms_data()[kind]["short"]) in views.status_text(state)
+    assert str(al.forms_data()[kind]["short"]) in shown.status_text(state)
     traitor = sides.traitor(state)
     assert traitor is not None
     assert weakness(kind) in flow.private_text(state, traitor, "")

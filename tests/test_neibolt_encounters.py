@@ -15,10 +15,10 @@ from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, content, editions, map_view
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import run
-from bot.games.betrayal.haunt import STALL_ROUNDS
+from bot.games.betrayal.haunt_roll import STALL_ROUNDS
 from bot.games.betrayal.state import HAUNT, BetrayalState
 from bot.games.neibolt import encounters
-from bot.games.neibolt.words import say
+from bot.games.neibolt.words import neibolt_line
 from bot.paths import ROOT
 from cogs.lobby import chosen_options
 from renderers.betrayal import map_geometry, render_image
@@ -121,8 +121,8 @@ def test_a_neibolt_game_opens_with_the_come_home_to_evil_story() -> None:
     expansion's own story (ours: data/neibolt/texts.yaml), not the classic game's."""
     classic = _opening_story({})
     told = _opening_story({"expansion": NEIBOLT})
-    assert told == say("story.come_home_to_evil") and told != classic
-    assert classic == content.say("events.intro")
+    assert told == neibolt_line("story.come_home_to_evil") and told != classic
+    assert classic == content.betrayal_line("events.intro")
     assert "Derry" in told and "Neibolt" in told
 
 
@@ -298,22 +298,6 @@ def test_the_expansion_is_named_in_no_core_module() -> None:
     named = [str(p.relative_to(ROOT)) for p in _core_files()
              if NEIBOLT in p.read_text(encoding="utf-8").lower()]
     assert named == []
-
-
-def test_editions_are_found_by_walking_the_games_packages() -> None:
-    seen: list[str] = []
-
-    def finder(name: str) -> Any:
-        seen.append(name)
-        return None
-
-    assert editions.known(NEIBOLT)
-    editions._loaded.clear()
-    try:
-        editions.load_all(finder)
-    finally:
-        editions._loaded[:] = [True]
-    assert "bot.games.neibolt.edition" in seen and "bot.games.betrayal.edition" in seen
 
 
 def test_the_map_draws_one_mark_per_encounter_and_lights_the_face_up_ones() -> None:

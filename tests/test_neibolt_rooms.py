@@ -16,7 +16,7 @@ import pytest
 from bot.core.events import PUBLIC
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, content, editions, effects
-from bot.games.betrayal.cards import PASSIVES, Passive, passive
+from bot.games.betrayal.cards import PASSIVES, HandPassive, passive
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import combat, sides
 from bot.games.betrayal.house import rotated_doors
@@ -46,7 +46,7 @@ NO_EVENTS = "_test_no_events"  # a flag passive: its explorer may not draw event
 
 
 @passive(NO_EVENTS)
-class NoEvents(Passive):
+class NoEvents(HandPassive):
     """Stands in for seed 000's Idol omen: "anything [that] prevents you from drawing
     an Event card"."""
 

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from bot.games.betrayal import GAME, map_view
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import base, flow, has_plugin
 from tests.betrayal_haunt_helpers import outcome, played, seed_for, started
 from tests.test_betrayal_haunt_secrets import check_secrets

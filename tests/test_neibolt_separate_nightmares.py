@@ -20,6 +20,7 @@ from bot.core.rng import Rng
 from bot.games.betrayal import GAME, content, editions, map_view, traits
 from bot.games.betrayal.decks import all_cards
 from bot.games.betrayal.haunting import base, sides
+from bot.games.betrayal.haunting.parts import MovementHooks
 from bot.games.betrayal.house import DIRS, Layout, cell_of, doors, step
 from bot.games.betrayal.state import HEROES, BetrayalState
 from bot.games.neibolt.scenarios import separate_nightmares as sn
@@ -493,10 +494,10 @@ def test_the_nightmares_are_the_traitors_secret() -> None:
 
 def test_the_house_spread_apart_is_not_a_whole_house() -> None:
     """The property test's 'every room reached from the start rooms' does not hold
-    here by design (HauntPlugin.whole_house)."""
+    here by design (MovementHooks.whole_house)."""
     state, _ = start()
-    assert not PLUGIN.whole_house(state)
-    assert base.HauntPlugin().whole_house(state)
+    assert not base.hooks(state, MovementHooks).whole_house(state)
+    assert MovementHooks().whole_house(state)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])

@@ -129,6 +129,29 @@ def test_version_prints_the_projects_version(tmp_path: Path) -> None:
     assert result.returncode == 0 and result.stdout.strip() == f"hauntkeeper {expected}"
 
 
+def test_only_version_reads_the_version(tmp_path: Path) -> None:
+    """tomllib and importlib.metadata are what --version needs; every other command
+    (a `run` above all, whose start bench/bench_startup.py times) parses its arguments
+    without them."""
+    code = ("import sys; from bot.__main__ import main; main(['health']); "
+            "print([n for n in ('tomllib', 'importlib.metadata') if n in sys.modules])")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HAUNTKEEPER_", "PYTHON"))}
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120, env=dict(env, PYTHONPATH=str(ROOT)))
+    assert done.stdout.strip().splitlines()[-1] == "[]", (done.stdout, done.stderr)
+
+
+def test_a_command_other_than_run_turns_the_collector_back_on(tmp_path: Path) -> None:
+    """main() reads its arguments with the collector off (a run's bot turns it on once
+    loaded: tests/test_e2e_startup.py); any other command has it on again."""
+    code = ("import gc, sys; from bot.__main__ import main; main(['health']); "
+            "print(gc.isenabled())")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HAUNTKEEPER_", "PYTHON"))}
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120, env=dict(env, PYTHONPATH=str(ROOT)))
+    assert done.stdout.strip().splitlines()[-1] == "True", (done.stdout, done.stderr)
+
+
 # ---------------------------------------------------------------- backup
 
 async def _games(path: Path, count: int, channel: int = 1) -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bot.core.plain import as_dicts, copy_plain
 from bot.games.base import Game, PlayerInfo
 from bot.games.betrayal import GAME as BETRAYAL
-from bot.games.betrayal import haunt
+from bot.games.betrayal import haunt_roll
 from bot.games.cthulhu import GAME as CTHULHU
 from tests.betrayal_haunt_helpers import started
 
@@ -69,7 +69,7 @@ def test_betrayal_copies_equal_the_round_trip_exploring() -> None:
             same_as_round_trip(BETRAYAL, each)
 
 
-@pytest.mark.parametrize("key", sorted(haunt.haunts("")))
+@pytest.mark.parametrize("key", sorted(haunt_roll.haunts("")))
 def test_betrayal_copies_equal_the_round_trip_in_every_haunt(key: str) -> None:
     state, _ = started(key)
     states = random_states(BETRAYAL, state, 11, 60)

@@ -14,7 +14,7 @@ import random
 import pytest
 from PIL import Image
 
-from bot.games.betrayal.view import (
+from bot.games.betrayal.pictures import (
     FLOORS,
     CardView,
     ExplorerView,

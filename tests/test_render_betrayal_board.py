@@ -19,10 +19,10 @@ import pytest
 from PIL import Image
 
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, haunt
+from bot.games.betrayal import GAME, haunt_roll
+from bot.games.betrayal.pictures import FLOORS, MapView
+from bot.games.betrayal.shown import map_view
 from bot.games.betrayal.state import BetrayalState
-from bot.games.betrayal.view import FLOORS, MapView
-from bot.games.betrayal.views import map_view
 from renderers import render_public, render_whole
 from renderers.betrayal import (
     BOARD_H,
@@ -59,7 +59,7 @@ def _states() -> dict[str, object]:
     out: dict[str, object] = {}
     for players in (3, 4, 6):
         out[f"exploring, {players} players"] = lambda p=players: map_view(house(players=p))
-    for key in sorted(haunt.haunts()):
+    for key in sorted(haunt_roll.haunts()):
         out[f"haunt {key}"] = lambda k=key: _started_view(k, 4)
         for players in (3, 6):
             out[f"haunt {key}, {players} players"] = lambda k=key, p=players: _started_view(

@@ -16,10 +16,10 @@ import pytest
 from PIL import Image
 
 from bot.games.betrayal import GAME, links
-from bot.games.betrayal.haunt import haunts
+from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import base
+from bot.games.betrayal.shown import map_view
 from bot.games.betrayal.state import BetrayalState
-from bot.games.betrayal.views import map_view
 from renderers import betrayal
 from renderers.betrayal import (
     BASE_WIDTH,

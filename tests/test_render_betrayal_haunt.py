@@ -1,5 +1,5 @@
 """The haunt on the Betrayal map and sheet: monsters, the haunt's tokens, dead explorers
-and the traitor, from the state (views.py) to the pixels (renderers.betrayal).
+and the traitor, from the state (shown.py) to the pixels (renderers.betrayal).
 
 The haunts' data files are being written haunt by haunt, so these tests bring their own:
 a small haunt file written to a temporary folder that `load_data` is pointed at.
@@ -17,8 +17,9 @@ import pytest
 from PIL import Image
 
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, views
+from bot.games.betrayal import GAME, shown
 from bot.games.betrayal.haunting import base
+from bot.games.betrayal.pictures import ExplorerView, MapView, MonsterView, TileView, omen_track
 from bot.games.betrayal.state import (
     HAUNT,
     HEROES,
@@ -28,7 +29,6 @@ from bot.games.betrayal.state import (
     Haunt,
     Monster,
 )
-from bot.games.betrayal.view import ExplorerView, MapView, MonsterView, TileView, omen_track
 from renderers import betrayal, canvas, common
 from renderers.betrayal import (
     DEAD,
@@ -107,7 +107,7 @@ def with_monsters(state: BetrayalState) -> BetrayalState:
 
 def test_map_view_lists_living_monsters_only(haunt_data: Path) -> None:
     state = with_monsters(haunt_game())
-    view = views.map_view(state)
+    view = shown.map_view(state)
     assert [m.id for m in view.monsters] == [1, 3, 4, 5]
     by_id = {m.id: m for m in view.monsters}
     for m in view.monsters:
@@ -128,7 +128,7 @@ def test_haunt_tokens_are_listed_apart_from_the_rooms_tokens(haunt_data: Path) -
                               {"kind": "blood", "card": "", "haunt": HAUNT_KEY},
                               {"kind": "ward", "card": "", "haunt": HAUNT_KEY},
                               {"kind": "mystery", "card": "", "haunt": HAUNT_KEY}]
-    tile = views.map_view(state).tiles[0]
+    tile = shown.map_view(state).tiles[0]
     assert tile.tokens == ("secret_passage",)
     assert tile.haunt_tokens == (("B", "Blood pool"), ("W", "Ward"), ("M", "Mystery"))
 
@@ -140,7 +140,7 @@ def test_a_missing_haunt_file_never_breaks_the_map(tmp_path: Path,
     try:
         state = with_monsters(haunt_game())
         state.tiles[1].tokens.append({"kind": "blood", "card": "", "haunt": HAUNT_KEY})
-        view = views.map_view(state)
+        view = shown.map_view(state)
         assert [(m.name, m.glyph) for m in view.monsters] == [
             ("Zombie", "Z"), ("Giant", "G"), ("Slime mold", "S"), ("Star", "S")]
         assert view.tiles[1].haunt_tokens == (("B", "Blood"),)
@@ -153,34 +153,34 @@ def test_dead_explorers_stay_where_they_fell_and_the_traitor_is_marked(
         haunt_data: Path) -> None:
     state = haunt_game(traitor=1)
     state.explorers[2].alive = False
-    view = views.map_view(state)
+    view = shown.map_view(state)
     dead = view.explorers[2]
     tile = state.tiles[state.explorers[2].tile]
     assert not dead.alive and (dead.floor, dead.x, dead.y) == (tile.floor, tile.x, tile.y)
     assert [e.traitor for e in view.explorers] == [False, True, False]
     assert [e.alive for e in view.explorers] == [True, True, False]
     state.haunt.traitor = None  # type: ignore[union-attr]
-    assert not any(e.traitor for e in views.map_view(state).explorers)
+    assert not any(e.traitor for e in shown.map_view(state).explorers)
 
 
 def test_header_in_each_stage_and_the_footer_keeps_the_haunt(haunt_data: Path) -> None:
     state = haunt_game(stage=HEROES, round_=3, traitor=1)
     state.turn.seat = 2
-    view = views.map_view(state)
+    view = shown.map_view(state)
     assert view.header == "Haunt round 3 · the heroes: Peter Akimoto (Chidi) to play"
     assert "It's Alive!" in view.footer
     state.haunt.stage, state.turn.seat = TRAITOR, 1  # type: ignore[union-attr]
-    assert views.map_view(state).header == (
+    assert shown.map_view(state).header == (
         "Haunt round 3 · the traitor: Missy Dubourde (Boris) to play")
     state.haunt.stage, state.haunt.round = MONSTERS, 4  # type: ignore[union-attr]
-    assert views.map_view(state).header == "Haunt round 4 · the monsters (Boris)"
+    assert shown.map_view(state).header == "Haunt round 4 · the monsters (Boris)"
     # With no traitor, whoever's turn the engine records moves the monsters.
     state.haunt.traitor, state.turn.seat = None, 0  # type: ignore[union-attr]
-    assert views.map_view(state).header == "Haunt round 4 · the monsters (Ann)"
-    assert "the monsters" in views.status_text(state)
+    assert shown.map_view(state).header == "Haunt round 4 · the monsters (Ann)"
+    assert "the monsters" in shown.status_text(state)
     # Before the first haunt round begins, turns read as they did.
     state.haunt.round = 0  # type: ignore[union-attr]
-    assert views.map_view(state).header.startswith("Turn ")
+    assert shown.map_view(state).header.startswith("Turn ")
 
 
 @pytest.mark.parametrize(("winner", "reason", "header"), [
@@ -195,7 +195,7 @@ def test_header_once_the_game_is_over(haunt_data: Path, winner: str, reason: str
     state = haunt_game()
     state.over = True
     state.haunt.winner, state.haunt.reason = winner, reason  # type: ignore[union-attr]
-    view = views.map_view(state)
+    view = shown.map_view(state)
     assert view.header == header
     assert "It's Alive!" in view.footer
     assert not any(e.acting for e in view.explorers)
@@ -204,12 +204,12 @@ def test_header_once_the_game_is_over(haunt_data: Path, winner: str, reason: str
 def test_sheets_and_status_say_dead_and_traitor(haunt_data: Path) -> None:
     state = haunt_game(traitor=1)
     state.explorers[2].alive = False
-    assert views.sheet_view(state, 1).traitor and views.sheet_view(state, 1).alive
-    assert not views.sheet_view(state, 2).alive and not views.sheet_view(state, 2).traitor
-    assert not views.sheet_view(state, 0).traitor and views.sheet_view(state, 0).alive
-    assert "Missy Dubourde is the traitor." in views.sheet_text(state, 1)
-    assert "Peter Akimoto is dead." in views.sheet_text(state, 2)
-    lines = views.status_text(state).splitlines()
+    assert shown.sheet_view(state, 1).traitor and shown.sheet_view(state, 1).alive
+    assert not shown.sheet_view(state, 2).alive and not shown.sheet_view(state, 2).traitor
+    assert not shown.sheet_view(state, 0).traitor and shown.sheet_view(state, 0).alive
+    assert "Missy Dubourde is the traitor." in shown.sheet_text(state, 1)
+    assert "Peter Akimoto is dead." in shown.sheet_text(state, 2)
+    lines = shown.status_text(state).splitlines()
     assert any("Missy Dubourde" in line and line.endswith("the traitor") for line in lines)
     assert any("Peter Akimoto" in line and line.endswith("dead") for line in lines)
 

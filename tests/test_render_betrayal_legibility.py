@@ -4,7 +4,9 @@ wide, and stays inside its tile without running into anything else there.
 The sizes and boxes are read from the layout the renderer draws from (`map_geometry`,
 `_tile_parts`, `_strip_layout`, `_token_slots`), for real states: small and grown houses
 of AI play, a haunt AI-played to its end, a rigged haunt with a crowd of explorers and
-monster stacks in one room, and full 47-room houses; at the bot's width and at 600 px.
+monster stacks in one room, and full 47-room houses; at the bot's width and at 600 px;
+in English and with Chinese labels (tests/zh_labels.py), which are measured in the
+Chinese face they are drawn in.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from functools import cache
 import pytest
 
 from bot.games.betrayal import GAME
+from bot.games.betrayal.pictures import MapView
+from bot.games.betrayal.shown import map_view
 from bot.games.betrayal.state import BetrayalState
-from bot.games.betrayal.view import MapView
-from bot.games.betrayal.views import map_view
 from renderers.betrayal import READ_PX, READ_WIDTH, map_geometry, render_map
 from renderers.betrayal.explorers import (
     _groups,
@@ -29,9 +31,9 @@ from renderers.betrayal.explorers import (
     _ring_outer,
     _token_slots,
 )
-from renderers.betrayal.layout import MapGeometry
+from renderers.betrayal.geometry import MapGeometry
 from renderers.betrayal.tiles import _link_letters, _look, _strip_layout, _strip_rows, _tile_parts
-from renderers.common import Box, font, text_width
+from renderers.common import Box, font, text_bbox, text_width
 from tests.betrayal_haunt_helpers import explored, house, played
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
     rig_plugin,
@@ -39,6 +41,7 @@ from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged hau
     spawn,
 )
 from tests.test_render_betrayal import MAX_BYTES, full_view
+from tests.zh_labels import LANGUAGES, in_language, is_chinese, translated
 
 
 def crowded_room() -> BetrayalState:
@@ -78,7 +81,9 @@ def _views() -> Iterator[tuple[str, MapView]]:
 
 
 VIEWS = dict(_views())
-CASES = [(name, width) for name in VIEWS for width in (1200, 600)]
+IN = {"en": VIEWS, "zh-TW": {name: translated(view) for name, view in VIEWS.items()}}
+CASES = [(name, width, language) for name in VIEWS for width in (1200, 600)
+         for language in LANGUAGES]
 
 
 def _legible(size: int, width: int) -> bool:
@@ -95,9 +100,10 @@ def _apart(a: Box, b: Box) -> bool:
 
 
 def _text_box(x: int, cy: int, text: str, size: int) -> Box:
-    """The ink of `text` drawn bold at `size` from (x, cy), anchored left-middle."""
-    bx0, by0, bx1, by1 = font(size, True).getbbox(text, anchor="lm")
-    return (x + int(bx0), cy + int(by0), x + int(bx1), cy + int(by1))
+    """The ink of `text` drawn bold at `size` from (x, cy), anchored left-middle (in the
+    face it is drawn in: Chinese in the Chinese one)."""
+    bx0, by0, bx1, by1 = text_bbox(font(size, True), text, "lm")
+    return (x + bx0, cy + by0, x + bx1, cy + by1)
 
 
 def figures_of(view: MapView, geo: MapGeometry) -> Iterator[tuple[tuple[str, int, int],
@@ -138,11 +144,14 @@ def figures_of(view: MapView, geo: MapGeometry) -> Iterator[tuple[tuple[str, int
         yield cell, out
 
 
-@pytest.mark.parametrize(("name", "width"), CASES)
-def test_text_in_the_tiles_reads_at_600_px(name: str, width: int) -> None:
+@pytest.mark.parametrize(("name", "width", "language"), CASES)
+def test_text_in_the_tiles_reads_at_600_px(request: pytest.FixtureRequest,
+                                           monkeypatch: pytest.MonkeyPatch, name: str,
+                                           width: int, language: str) -> None:
     """Room names, strip labels (tokens, their codes, haunt letters, links, counts) and
     figure labels and letters are all READ_PX or more once shown READ_WIDTH wide."""
-    view = VIEWS[name]
+    in_language(request, monkeypatch, language)
+    view = IN[language][name]
     geo = map_geometry(view, width)
     tf = geo.tile_font
     assert _legible(tf, width)
@@ -166,12 +175,18 @@ def test_text_in_the_tiles_reads_at_600_px(name: str, width: int) -> None:
     assert all(_legible(size, width) for size in sizes), (name, min(sizes))
 
 
-@pytest.mark.parametrize(("name", "width"), CASES)
-def test_labels_stay_inside_their_tile_and_apart(name: str, width: int) -> None:
+@pytest.mark.parametrize(("name", "width", "language"), CASES)
+def test_labels_stay_inside_their_tile_and_apart(request: pytest.FixtureRequest,
+                                                 monkeypatch: pytest.MonkeyPatch, name: str,
+                                                 width: int, language: str) -> None:
     """Everything in a tile's strip lies inside its walls, apart from each other and
     from the name's band; figures and their labels lie inside the tile, above the rows
     of the strip in use, and none runs into another."""
-    view = VIEWS[name]
+    in_language(request, monkeypatch, language)
+    view = IN[language][name]
+    if language == "zh-TW":  # the labels measured below are Chinese
+        assert all(is_chinese(tile.name) for tile in view.tiles)
+        assert all(is_chinese(ex.player + ex.name) for ex in view.explorers)
     geo = map_geometry(view, width)
     t, tf = geo.tile, geo.tile_font
     parts = _tile_parts(t, tf)

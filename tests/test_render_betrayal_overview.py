@@ -18,8 +18,8 @@ from itertools import pairwise
 
 import pytest
 
-from bot.games.betrayal.view import FLOORS, MapView, MonsterView
-from bot.games.betrayal.views import map_view
+from bot.games.betrayal.pictures import FLOORS, MapView, MonsterView
+from bot.games.betrayal.shown import map_view
 from renderers.betrayal import SHOWN_SCALE, BoardGeometry, board_geometry, render_chat_image
 from renderers.betrayal.board import _overview_title
 from renderers.common import Box, parse_colour

@@ -21,11 +21,11 @@ from functools import cache
 import pytest
 from PIL import Image
 
-from bot.games.betrayal import GAME, haunt
+from bot.games.betrayal import GAME, haunt_roll
 from bot.games.betrayal.haunting.base import load_data
+from bot.games.betrayal.pictures import FLOORS, MapView, MonsterView
+from bot.games.betrayal.shown import map_view
 from bot.games.betrayal.state import BetrayalState
-from bot.games.betrayal.view import FLOORS, MapView, MonsterView
-from bot.games.betrayal.views import map_view
 from renderers.betrayal import (
     READ_SHOWN_PX,
     SHOWN_SCALE,
@@ -48,7 +48,7 @@ from tests.test_render_betrayal_overview import (
     inside_of,
 )
 
-WITH_MONSTERS = [key for key in sorted(haunt.haunts()) if load_data(key).monsters]
+WITH_MONSTERS = [key for key in sorted(haunt_roll.haunts()) if load_data(key).monsters]
 PLAYERS = (3, 4, 6)
 ACTIONS = 300  # of AI play after the haunt's start (most haunts end before)
 KINDS = (("Rat", "R"), ("Brute", "B"), ("Ghost", "G"))

@@ -1,5 +1,5 @@
 """The IT: Evil Below picture: the board with the last roll's dice and the fight's cards
-on it (renderers/evilbelow/), drawn from the view (bot/games/evil_below/view.py) and
+on it (renderers/evilbelow/), drawn from the view (bot/games/evilbelow/pictures.py) and
 never from anything face down, on one canvas of the chat's shape for the whole game."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import random
 import pytest
 from PIL import Image
 
-from bot.games.evil_below import EvilBelowGame, content
-from bot.games.evil_below.content import BALLOON, HAND, HEART
-from bot.games.evil_below.state import DRAINPIPE, EvilBelowState
-from bot.games.evil_below.view import CHILD, DOWN, OPEN, board_view
+from bot.games.evilbelow import EvilBelowGame, content
+from bot.games.evilbelow.content import BALLOON, HAND, HEART
+from bot.games.evilbelow.pictures import CHILD, DOWN, OPEN, board_view
+from bot.games.evilbelow.state import DRAINPIPE, EvilBelowState
 from renderers import canvas, evilbelow, render_public, renderer_of
 from renderers.evilbelow import (
     BALLOON as BALLOON_INK,

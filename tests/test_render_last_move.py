@@ -15,9 +15,9 @@ from PIL import Image
 from bot.games.base import PlayerInfo
 from bot.games.cthulhu import GAME as CTHULHU
 from bot.games.cthulhu.state import CthulhuState
-from bot.games.evil_below import GAME as EVIL_BELOW
-from bot.games.evil_below.state import EvilBelowState
-from bot.games.evil_below.view import board_view
+from bot.games.evilbelow import GAME as EVIL_BELOW
+from bot.games.evilbelow.pictures import board_view
+from bot.games.evilbelow.state import EvilBelowState
 from renderers import cthulhu, evilbelow
 
 

@@ -8,7 +8,7 @@ from bot import games
 from bot import table as T
 from bot.core.actions import Action
 from bot.games.base import PLAYED
-from bot.games.betrayal.haunt import chart
+from bot.games.betrayal.haunt_roll import chart
 from bot.sessions import Sessions
 from bot.store import SqliteStore, Table
 from tests.test_betrayal_engine_helpers import deck_top, dice, put, stack_top

@@ -9,6 +9,7 @@ Ids are Discord-sized (snowflakes above 2**60), which a 32-bit column would refu
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -552,3 +553,41 @@ def test_without_postgresql_binaries_the_server_says_why(
     assert pg_server.find_bindir() is None
     with pytest.raises(pg_server.NoServer, match="no PostgreSQL binaries"):
         pg_server.PgServer.start()
+
+
+async def test_a_saves_moves_are_kept_by_version_and_a_refused_save_keeps_none(
+        any_store: Store) -> None:
+    """The engine's steps of each save (bot/moves.py), for replays: read back oldest
+    first under the version each save made, through the end of the game (which drops
+    the undo points, not these); a save that lost its race writes none."""
+    table = await _game(any_store)
+    stale = table.copy()
+    first = [{"seat": 0, "action": {"kind": "move", "args": {"to": 3}}}]
+    table = await any_store.save(table, [Event("moved")], expected_version=table.version,
+                                 actor_id=HOST, action=None, moves=json.dumps(first))
+    with pytest.raises(StaleVersion):
+        await any_store.save(stale, [], expected_version=stale.version, actor_id=HOST,
+                             action=None, moves='[{"seat": 1, "action": {"kind": "x"}}]')
+    table = await any_store.save(table, [], expected_version=table.version, actor_id=HOST,
+                                 action=None)  # a save without moves (a pause) has no row
+    table.status = "over"
+    last = [{"player": 0, "name": "Ann", "ai": True}, {"seat": 1, "action": {"kind": "y"}}]
+    table = await any_store.save(table, [], expected_version=table.version, actor_id=None,
+                                 action=None, moves=json.dumps(last))
+    assert await any_store.moves(table.id or 0) == [(2, first), (4, last)]
+    assert await any_store.moves((table.id or 0) + 1000) == []
+
+
+async def test_each_saves_actor_and_action_are_read_back_once(any_store: Store) -> None:
+    """What a game of an earlier release is played again from (bot/replay.py): one row
+    per logged save, its actor and action (every event of a save carries the same)."""
+    table = await _game(any_store)
+    table = await any_store.save(table, [Event("a"), Event("b", to_player(0))],
+                                 expected_version=table.version, actor_id=HOST,
+                                 action={"kind": "move", "args": {"to": 2}})
+    table = await any_store.save(table, [Event("the AI")], expected_version=table.version,
+                                 actor_id=None, action=None)
+    table = await any_store.save(table, [], expected_version=table.version, actor_id=HOST,
+                                 action={"kind": "quiet"})  # no event: not in the log
+    assert await any_store.actions(table.id or 0) == [
+        (2, HOST, {"kind": "move", "args": {"to": 2}}), (3, None, None)]

@@ -26,9 +26,11 @@ from bot.store import (
     POSTS_BACK,
     POSTS_REFUSED,
     REMIND_TIMER,
+    GameResult,
     LiveMessage,
     NotEmpty,
     PostgresStore,
+    SeatResult,
     SqliteStore,
     Store,
     StoreError,
@@ -68,7 +70,8 @@ async def _fill(store: Store) -> list[int]:
     playing = await store.save(
         playing, [Event("moved", kind="move"), Event("a secret", to_player(1))],
         expected_version=1, actor_id=HOST, action={"kind": "move", "to": "hall"},
-        ai_turn=True, played=["haunt_7"], undo=UndoWrite(keep=True, summary="Ann moved"))
+        ai_turn=True, played=["haunt_7"], undo=UndoWrite(keep=True, summary="Ann moved"),
+        moves='[{"seat": 0, "action": {"kind": "move", "args": {"to": "hall"}}}]')
     playing.state = {"turn": 2}
     playing = await store.save(  # each save replaces the timers: these are the last
         playing, [Event("paused by a moderator")], expected_version=2, actor_id=HOST,
@@ -86,8 +89,11 @@ async def _fill(store: Store) -> list[int]:
 
     over = await store.create(_table(HISTORY_CHANNEL), [Event("first game")], HOST, None)
     over.status = OVER
+    result = GameResult(over.id or 0, GUILD, HISTORY_CHANNEL, "cthulhu", 12, "", "Ann won ✓",
+                        "{}", "The story ✓", [SeatResult(0, HOST, "Ann", False, "solo", True, 9),
+                                              SeatResult(1, None, "Ada", True, "solo", False, 3)])
     over = await store.save(over, [Event("the end")], expected_version=1, actor_id=None,
-                            action={"kind": "table.end"}, delivered=True)
+                            action={"kind": "table.end"}, delivered=True, result=result)
     await store.set_live(over.id or 0, LiveMessage(SNOWFLAKE + 402))
     again = await store.create(_table(HISTORY_CHANNEL), [Event("second game")], GUEST, None)
 
@@ -114,15 +120,19 @@ async def _seen(store: Store, game_ids: list[int]) -> dict[str, Any]:
     for guild in (GUILD, OTHER_GUILD):
         seen[f"settings {guild}"] = await store.guild_settings(guild)
         seen[f"played {guild}"] = await store.played(guild, "betrayal")
+        seen[f"results {guild}"] = (await store.results(guild), await store.count_results(guild),
+                                    await store.played_seats(guild),
+                                    await store.played_seats(guild, HOST))
     for game in game_ids:
         seen[f"game {game}"] = (
             await store.load_game(game), await store.log(game, limit=EVERYTHING),
             await store.log(game, limit=EVERYTHING, public_only=False),
             await store.undelivered(game), await store.undo_points(game),
+            await store.moves(game),
             await store.moderator_log(game), await store.timers_of(game),
             await store.threads_of(game), await store.get_thread(game, "heroes"),
             await store.lobby_message(game), await store.get_live(game),
-            await store.notices(game))
+            await store.notices(game), await store.result(game))
     return seen
 
 

@@ -11,18 +11,21 @@ import ast
 from collections.abc import Iterable
 from pathlib import Path
 
+from bot.core.story import SIDES
 from bot.games.betrayal import content as betrayal
 from bot.games.cthulhu import content as cthulhu
-from bot.games.evil_below import content as evil_below
+from bot.games.evilbelow import content as evil_below
 from bot.guild_settings import TIMER_ENDS
 from bot.texts import TABLE, TextBook
 from cogs.betrayal import DIRECTION_VALUES
 from cogs.bot_permissions import NAMED
-from cogs.moderation_views import SWITCH
+from cogs.history import HERE, SERVER
+from cogs.moderation_views import KEEP_CHOICES, LANGUAGE_CHOICES, SWITCH
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot").glob("*.py")])
-SAYING = {"say", "text"}
+SAYING = {"say", "text", "betrayal_line", "haunt_line", "neibolt_line", "cthulhu_line",
+          "evil_below_line"}
 
 
 def _pattern(node: ast.expr) -> str | None:
@@ -91,6 +94,14 @@ DOMAINS: dict[tuple[str, str], tuple[TextBook, set[str]]] = {
         | literal_kwargs("cogs/cthulhu.py", "_complete", "after")),
     ("cogs/evilbelow.py", "faces.{}"): (evil_below._TEXTS, _faces()),
     ("cogs/bot_permissions.py", "permissions.names.{}"): (TABLE, set(NAMED)),
+    ("cogs/moderation.py", "settings.keep_choice_{}"): (TABLE, set(KEEP_CHOICES)),
+    ("cogs/moderation.py", "settings.language_choice_{}"): (TABLE, set(LANGUAGE_CHOICES)),
+    ("cogs/moderation_views.py", "settings.language_choice_{}"): (TABLE, set(LANGUAGE_CHOICES)),
+    ("cogs/history.py", "history.heading_{}"): (TABLE, {HERE, SERVER}),
+    ("cogs/history.py", "history.none_{}"): (TABLE, {HERE, SERVER}),
+    ("cogs/lobby.py", "history.where_{}"): (TABLE, {HERE, SERVER}),
+    ("cogs/stats.py", "stats.side_{}"): (TABLE, set(SIDES)),
+    ("bot/summary.py", "summary.side_{}"): (TABLE, set(SIDES)),
 }
 
 

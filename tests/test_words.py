@@ -18,8 +18,8 @@ from bot import yaml_files
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import traits
 from bot.games.betrayal.state import BetrayalState
-from bot.games.evil_below import GAME as EVIL_BELOW
-from bot.games.evil_below import effects as evil_below_effects
+from bot.games.evilbelow import GAME as EVIL_BELOW
+from bot.games.evilbelow import effects as evil_below_effects
 from bot.paths import DATA
 from bot.texts import fill, plural
 from tests.test_betrayal_engine_helpers import OX, dice, new_game, value

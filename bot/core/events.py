@@ -61,16 +61,29 @@ def to_team(name: str) -> Audience:
 
 @dataclass(frozen=True)
 class Event:
-    text: str
+    text: str  # in English: the engine's words, stored and logged
     audience: Audience = PUBLIC
     kind: str = "info"
     data: dict[str, Any] = field(default_factory=dict)
+    # The seat whose move made it (set by the table rules, not the engines; None for the
+    # table's own lines): the end-of-game story counts each seat's deeds by it.
+    seat: int | None = None
+    # The same line in the table's other languages (language -> text), made by playing
+    # the action again under that language (bot/languages.py); the engines never fill it.
+    texts: Mapping[str, str] = field(default_factory=dict)
+
+    def text_in(self, language: str) -> str:
+        """The line in `language`, in English where it was not said in that one."""
+        return self.texts.get(language, self.text)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "audience": self.audience.encode(), "kind": self.kind,
-                "data": self.data}
+        raw = {"text": self.text, "audience": self.audience.encode(), "kind": self.kind,
+               "data": self.data, "seat": self.seat}
+        if self.texts:
+            raw["texts"] = dict(self.texts)
+        return raw
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Event:
         return cls(raw["text"], Audience.decode(raw["audience"]), raw.get("kind", "info"),
-                   raw.get("data", {}))
+                   raw.get("data", {}), raw.get("seat"), dict(raw.get("texts", {})))

@@ -25,6 +25,7 @@ from bot.core.errors import IllegalAction
 from bot.core.events import DETAIL, Event
 from bot.core.formats import Formats
 from bot.core.plain import copy_plain
+from bot.core.story import LogLine, Story, last_of
 
 S = TypeVar("S")
 
@@ -136,6 +137,12 @@ class Game(ABC, Generic[S]):
     def private_view(self, state: S, seat: int) -> str:
         """This seat's secrets as they stand now (what `/secret` shows)."""
 
+    def revealed(self, state: S) -> list[str]:
+        """What a finished game may show of its secrets, as the books are shown at the
+        end: a replay's last picture says it (bot/replay.py). Asked only once the game is
+        over; nothing by default (a game without secrets)."""
+        return []
+
     @abstractmethod
     def status_text(self, state: S) -> str:
         """A short public summary for `/game status`."""
@@ -235,6 +242,22 @@ class Game(ABC, Generic[S]):
 
     def rules_titles(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         """Topic -> its title as players read it (the key is only the value a pick sends)."""
+        return {}
+
+    def story(self, state: S, log: list[LogLine]) -> Story:
+        """The finished game's story (bot/core/story.py), read from its final state and
+        its whole log (every event, oldest first): the summary the table reads at the
+        end, `/game history` and `/stats` are built from it. Called only once the game
+        is over, when no secret is left to keep. The default tells the end as the game
+        told it (its last "game_over" line, else its status) and nothing of the seats;
+        a game tells more by overriding it."""
+        ending = last_of(log, "game_over") or self.status_text(state).split("\n")[0]
+        return Story(outcome=ending)
+
+    def content_names(self) -> dict[str, str]:
+        """Every piece of content this game may bring into play (Betrayal's haunts), key
+        -> name as players read it: the keys its events record as played (PLAYED), so
+        `/stats server` can name what a server has not seen yet. None by default."""
         return {}
 
     def copy_state(self, state: S) -> S:

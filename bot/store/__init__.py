@@ -23,9 +23,12 @@ from bot.store.records import (
     POSTS_BACK,
     POSTS_REFUSED,
     REMIND_TIMER,
+    GameResult,
     LiveMessage,
     LoggedEvent,
     Notice,
+    PlayedSeat,
+    SeatResult,
     TimerArm,
     TurnTimer,
     UndoPoint,
@@ -36,7 +39,8 @@ from bot.table_record import ACTIVE, LOBBY, OVER, Table  # the table's record, m
 
 __all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "POSTS_BACK", "POSTS_REFUSED",
            "REMIND_TIMER", "ChannelBusy", "Export",
-           "GameExists", "LiveMessage", "LoggedEvent", "NotEmpty", "Notice", "PostgresStore",
+           "GameExists", "GameResult", "LiveMessage", "LoggedEvent", "NotEmpty", "Notice",
+           "PlayedSeat", "PostgresStore", "SeatResult",
            "SqliteStore", "StaleVersion", "Store", "StoreError", "StoreUnavailable", "Table",
            "TimerArm", "TurnTimer", "UndoPoint", "UndoWrite", "is_postgres_url", "open_store"]
 

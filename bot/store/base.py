@@ -8,9 +8,11 @@ from typing import Any, Protocol
 
 from bot.core.events import Event
 from bot.store.records import (
+    GameResult,
     LiveMessage,
     LoggedEvent,
     Notice,
+    PlayedSeat,
     TimerArm,
     TurnTimer,
     UndoPoint,
@@ -91,6 +93,9 @@ class Store(Protocol):
     async def load_latest(self, channel_id: int) -> Table | None:
         """The channel's newest game, finished or not (for status and logs)."""
 
+    async def load_last_over(self, channel_id: int) -> Table | None:
+        """The channel's newest finished game (what /game replay shows by default)."""
+
     async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
                      action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
         """Insert a new game (raises GameExists); returns it with its id and version 1.
@@ -101,7 +106,9 @@ class Store(Protocol):
                    delivered: bool = False, ai_turn: bool | None = None,
                    envelope: str | None = None, played: Sequence[str] = (),
                    undo: UndoWrite | None = None,
-                   timers: Sequence[TimerArm] = ()) -> Table:
+                   timers: Sequence[TimerArm] = (),
+                   result: GameResult | None = None,
+                   moves: str | None = None) -> Table:
         """Write the new state and its events in one transaction, or raise StaleVersion.
 
         The events are owed to Discord (the outbox) until `mark_delivered`, unless
@@ -113,10 +120,23 @@ class Store(Protocol):
         `undo`: keep an undo point (the table before this save) or drop the points an
         undo took back, in the same transaction. `timers`: the
         turn timers armed for the new version; they replace the game's older timers in
-        the same transaction (any save cancels them)."""
+        the same transaction (any save cancels them). `result`: the save that ends a
+        game writes its result and seats (/game history, /stats) in the same
+        transaction, its start read from the game's row and its end now. `moves`: the
+        engine's steps the save took (bot/moves.py) as JSON, kept under the new version
+        for replays."""
 
     async def undo_points(self, game_id: int, *, limit: int = 20) -> list[UndoPoint]:
         """The game's undo points, newest first."""
+
+    async def actions(self, game_id: int) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+        """Each save's actor and action as the event log keeps them (version, actor id or
+        None, the action or None), oldest first: a save that logged no event is not
+        there."""
+
+    async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        """The engine's steps of every save of the game (bot/moves.py), oldest first,
+        each with the version it made; none for a game saved before they were kept."""
 
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[LoggedEvent]:
         """What moderators' tools did in this game (one event per save), oldest first."""
@@ -222,3 +242,27 @@ class Store(Protocol):
 
     async def set_live(self, game_id: int, live: LiveMessage) -> None:
         """Remember (or replace) the game's live message and what it shows."""
+
+    async def results(self, guild_id: int, channel_id: int | None = None, *,
+                      limit: int = 10, offset: int = 0) -> list[GameResult]:
+        """This server's finished games (only this channel's with `channel_id`), newest
+        first, with their seats: a page of `/game history`."""
+
+    async def count_results(self, guild_id: int, channel_id: int | None = None) -> int:
+        """How many finished games `results` pages through."""
+
+    async def result(self, game_id: int) -> GameResult | None:
+        """One finished game's result and seats, if it is kept."""
+
+    async def played_seats(self, guild_id: int, user_id: int | None = None) -> list[PlayedSeat]:
+        """Every seat of this server's finished games (only this member's with
+        `user_id`), oldest game first: what /stats counts."""
+
+    async def all_guild_settings(self) -> list[tuple[int, dict[str, Any]]]:
+        """Every server's settings that were ever changed (the retention sweep reads
+        each server's keep setting)."""
+
+    async def sweep_finished(self, guild_id: int, before: float) -> int:
+        """Delete this server's finished games that ended before `before` (epoch
+        seconds), with every row that refers to them, in one transaction: the retention
+        setting of /gm settings. How many games."""

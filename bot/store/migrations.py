@@ -163,4 +163,63 @@ MIGRATIONS: list[str] = [
         forget_at  REAL    NOT NULL
     );
     """,
+    # 12: finished games as /game history and /stats read them, written by the save
+    # that ends a game (bot/summary.py): one row per game (its story and the summary the
+    # table read) and one per seat (side, win, score, character), so stats count rows
+    # instead of replaying every game's events. Keyed by the game, deleted with it (the
+    # retention sweep, forgetting a server).
+    """
+    CREATE TABLE game_results (
+        game_id     INTEGER PRIMARY KEY REFERENCES games(id),
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        kind        TEXT    NOT NULL,
+        started_at  REAL    NOT NULL,
+        ended_at    REAL    NOT NULL,
+        turns       INTEGER NOT NULL,
+        content     TEXT    NOT NULL DEFAULT '',
+        outcome     TEXT    NOT NULL,
+        story_json  TEXT    NOT NULL,
+        summary     TEXT    NOT NULL
+    );
+    CREATE INDEX game_results_by_guild ON game_results(guild_id, ended_at);
+    CREATE INDEX game_results_by_channel ON game_results(channel_id, ended_at);
+    CREATE TABLE result_seats (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        seat        INTEGER NOT NULL,
+        user_id     INTEGER,
+        name        TEXT    NOT NULL,
+        ai          INTEGER NOT NULL,
+        side        TEXT    NOT NULL,
+        won         INTEGER NOT NULL,
+        score       INTEGER,
+        character   TEXT    NOT NULL DEFAULT '',
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX result_seats_by_user ON result_seats(user_id);
+    """,
+    # 13: the engine's steps each save took (bot/moves.py): the setup with its players,
+    # seed and options, each seat's action (the AI's choices too), a seat changing
+    # hands, an undo. The event log keeps only a player's click, so a finished game could
+    # not be played again through the engine for its replay (bot/replay.py). One row per
+    # save that took any, keyed by the version it made.
+    """
+    CREATE TABLE moves (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        version     INTEGER NOT NULL,
+        moves_json  TEXT    NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    """,
+    # 14: each event keeps the seat whose move made it, so the story at a game's end
+    # counts each player's deeds (rooms found, monsters slain, victims rescued).
+    """
+    ALTER TABLE events ADD COLUMN seat INTEGER;
+    """,
+    # 15: each event's line in the table's other languages (issue 25: a zh-TW server or
+    # player), as JSON {language: text}; NULL for a line said in English only. The
+    # English `text` stays the log's own, so /game log and the summaries read as before.
+    """
+    ALTER TABLE events ADD COLUMN texts TEXT;
+    """,
 ]

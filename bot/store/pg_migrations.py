@@ -135,4 +135,52 @@ MIGRATIONS: list[str] = [
         forget_at  DOUBLE PRECISION NOT NULL
     );
     """,
+    # 5: SQLite's step 12, finished games and their seats for /game history and /stats.
+    """
+    CREATE TABLE game_results (
+        game_id     BIGINT           PRIMARY KEY REFERENCES games(id),
+        guild_id    BIGINT,
+        channel_id  BIGINT           NOT NULL,
+        kind        TEXT             NOT NULL,
+        started_at  DOUBLE PRECISION NOT NULL,
+        ended_at    DOUBLE PRECISION NOT NULL,
+        turns       INTEGER          NOT NULL,
+        content     TEXT             NOT NULL DEFAULT '',
+        outcome     TEXT             NOT NULL,
+        story_json  TEXT             NOT NULL,
+        summary     TEXT             NOT NULL
+    );
+    CREATE INDEX game_results_by_guild ON game_results(guild_id, ended_at);
+    CREATE INDEX game_results_by_channel ON game_results(channel_id, ended_at);
+    CREATE TABLE result_seats (
+        game_id     BIGINT   NOT NULL REFERENCES games(id),
+        seat        INTEGER  NOT NULL,
+        user_id     BIGINT,
+        name        TEXT     NOT NULL,
+        ai          BOOLEAN  NOT NULL,
+        side        TEXT     NOT NULL,
+        won         BOOLEAN  NOT NULL,
+        score       INTEGER,
+        character   TEXT     NOT NULL DEFAULT '',
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX result_seats_by_user ON result_seats(user_id);
+    """,
+    # 6: SQLite's step 13, the engine's steps each save took, for replays (see there).
+    """
+    CREATE TABLE moves (
+        game_id     BIGINT  NOT NULL REFERENCES games(id),
+        version     INTEGER NOT NULL,
+        moves_json  TEXT    NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    """,
+    # 7: SQLite's step 14, the seat whose move made each event.
+    """
+    ALTER TABLE events ADD COLUMN seat INTEGER;
+    """,
+    # 8: SQLite's step 15, each event's line in the table's other languages, JSON or NULL.
+    """
+    ALTER TABLE events ADD COLUMN texts TEXT;
+    """,
 ]

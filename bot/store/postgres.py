@@ -296,6 +296,9 @@ class PostgresStore:
     async def load_latest(self, channel_id: int) -> Table | None:
         return await self._one(Q.LOAD_LATEST, channel_id)
 
+    async def load_last_over(self, channel_id: int) -> Table | None:
+        return await self._one(Q.LOAD_LAST_OVER, channel_id, OVER)
+
     async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
                      action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
         """As SQLite's: the opening events count as delivered."""
@@ -318,7 +321,8 @@ class PostgresStore:
             actor_id: int | None, action: dict[str, Any] | None, delivered: bool = False,
             ai_turn: bool | None = None, envelope: str | None = None,
             played: Sequence[str] = (), undo: R.UndoWrite | None = None,
-            timers: Sequence[R.TimerArm] = ()) -> Table:
+            timers: Sequence[R.TimerArm] = (), result: R.GameResult | None = None,
+            moves: str | None = None) -> Table:
         """As SQLite's (bot/store/base.py says what each argument does), the game's row
         locked first so a racing save in another process waits and then loses."""
         now = time.time()
@@ -343,8 +347,13 @@ class PostgresStore:
             if timers:
                 await conn.executemany(_pg(Q.INSERT_TIMER),
                                        Q.timer_rows(table, expected_version + 1, timers))
+            if moves is not None:
+                await conn.execute(_pg(Q.INSERT_MOVES), game_id, expected_version + 1, moves)
             if table.status == OVER:  # out of undo's reach: its points go with it
                 await conn.execute(_pg(Q.DROP_ALL_UNDO), game_id)
+            if result is not None:
+                await conn.execute(_pg(Q.INSERT_RESULT), *Q.result_params(result, now))
+                await conn.executemany(_pg(Q.INSERT_SEAT), Q.seat_rows(result))
         return Q.saved(table, expected_version + 1, int(row[0]), int(row[1]))
 
     # -- turn timers -------------------------------------------------------------------------
@@ -431,6 +440,12 @@ class PostgresStore:
         rows = await self._fetch(Q.UNDO_POINTS.format(envelope="envelope"), game_id, limit)
         return [Q.undo_point_of(r, json.loads(r[1])) for r in rows]
 
+    async def actions(self, game_id: int) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+        return Q.actions_of(await self._fetch(Q.ACTIONS_OF, game_id))
+
+    async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        return Q.moves_of(await self._fetch(Q.MOVES_OF, game_id))
+
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[R.LoggedEvent]:
         rows = await self._fetch(Q.MODERATOR_LOG.format(kind=_ACTION_KIND), game_id, game_id,
                                  limit)
@@ -473,6 +488,46 @@ class PostgresStore:
             games = int(await conn.fetchval(_pg(Q.COUNT_GUILD_GAMES), guild_id))
             for statement in Q.FORGET_GUILD:
                 await conn.execute(_pg(statement), guild_id)
+        return games
+
+    # -- finished games: history, stats, retention -------------------------------------------
+
+    async def _results(self, sql: str, *args: Any) -> list[R.GameResult]:
+        rows = await self._fetch(sql, *args)
+        if not rows:
+            return []
+        seats = await self._fetch(Q.seats_sql(len(rows)), *(int(r[0]) for r in rows))
+        return Q.results_of(rows, seats)
+
+    async def results(self, guild_id: int, channel_id: int | None = None, *,
+                      limit: int = 10, offset: int = 0) -> list[R.GameResult]:
+        sql = Q.HISTORY.format(where=Q.history_where(channel_id))
+        return await self._results(sql, *Q.history_params(guild_id, channel_id), limit, offset)
+
+    async def count_results(self, guild_id: int, channel_id: int | None = None) -> int:
+        sql = Q.COUNT_HISTORY.format(where=Q.history_where(channel_id))
+        return int(await self.pool.fetchval(_pg(sql), *Q.history_params(guild_id, channel_id))
+                   or 0)
+
+    async def result(self, game_id: int) -> R.GameResult | None:
+        found = await self._results(Q.RESULT, game_id)
+        return found[0] if found else None
+
+    async def played_seats(self, guild_id: int,
+                           user_id: int | None = None) -> list[R.PlayedSeat]:
+        args = (guild_id,) if user_id is None else (guild_id, user_id)
+        return [Q.played_seat_of(r) for r in await self._fetch(Q.played_seats_sql(user_id),
+                                                               *args)]
+
+    async def all_guild_settings(self) -> list[tuple[int, dict[str, Any]]]:
+        return [(int(r[0]), dict(json.loads(r[1]))) for r in await self._fetch(Q.ALL_SETTINGS)]
+
+    async def sweep_finished(self, guild_id: int, before: float) -> int:
+        async with self.pool.acquire() as conn, conn.transaction():
+            games = int(await conn.fetchval(_pg(Q.COUNT_EXPIRED), guild_id, float(before)))
+            if games:
+                for statement in Q.SWEEP_GAMES:
+                    await conn.execute(_pg(statement), guild_id, float(before))
         return games
 
     # -- live messages ----------------------------------------------------------------------

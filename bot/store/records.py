@@ -18,10 +18,19 @@ class LoggedEvent:
     audience: str
     text: str
     kind: str = "info"
+    seat: int | None = None  # whose move made it (Event.seat)
+    # The line in the table's other languages (language -> text); empty: English only.
+    texts: dict[str, str] = field(default_factory=dict)
 
     def event(self) -> Event:
-        """The event as the engine said it (what a delivery rebuilds after a crash)."""
-        return Event(self.text, Audience.decode(self.audience), self.kind)
+        """The event as the engine said it (what a delivery rebuilds after a crash), in
+        every language it was said in."""
+        return Event(self.text, Audience.decode(self.audience), self.kind, seat=self.seat,
+                     texts=self.texts)
+
+    def text_in(self, language: str) -> str:
+        """The line in `language`, in English where it was not said in that one."""
+        return self.texts.get(language, self.text)
 
 
 @dataclass(frozen=True)
@@ -113,3 +122,58 @@ class LiveMessage:
     alt: str = ""  # the alt text of the board it shows (said again with every edit)
 
 
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat of a finished game, as /stats counts it: who held it, the side it
+    played (bot/core/story.py's SIDES), whether it won, its score and character."""
+
+    seat: int
+    user_id: int | None  # None: a seat the AI played from the start
+    name: str
+    ai: bool
+    side: str
+    won: bool
+    score: int | None = None
+    character: str = ""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game as `/game history` and `/stats` read it, written in the save that
+    ends it (the game_results and result_seats tables), so neither replays a game's
+    events. `story` is the story's JSON and `summary` the lines the table read at the
+    end; `started_at` and `ended_at` are filled in by the store."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    kind: str
+    turns: int
+    content: str  # the big piece of content played (a haunt's key), "" if none
+    outcome: str  # who won and how, one line
+    story: str
+    summary: str
+    seats: list[SeatResult] = field(default_factory=list)
+    started_at: float = 0.0
+    ended_at: float = 0.0
+
+    @property
+    def winners(self) -> list[SeatResult]:
+        return [s for s in self.seats if s.won]
+
+
+@dataclass(frozen=True)
+class PlayedSeat:
+    """One seat one member (or anyone, for a server's table) held in a finished game,
+    with the game's facts /stats counts by: a row of result_seats joined to its game."""
+
+    game_id: int
+    kind: str
+    turns: int
+    content: str
+    started_at: float
+    ended_at: float
+    table_size: int
+    seat: SeatResult

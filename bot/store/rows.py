@@ -14,14 +14,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.events import Event
-from bot.store.records import LiveMessage, LoggedEvent, TimerArm, UndoPoint
+from bot.store.records import (
+    GameResult,
+    LiveMessage,
+    LoggedEvent,
+    PlayedSeat,
+    SeatResult,
+    TimerArm,
+    UndoPoint,
+)
 from bot.table_record import UNDO_KEPT, Table
 
 # A game row's columns, the envelope (state_json) in the middle; {envelope} is how the
 # backend reads it (SQLite decodes it through a converter, PostgreSQL as plain text).
 GAME_COLUMNS = ("id, channel_id, guild_id, kind, status, version, {envelope},"
                 " last_seq, delivered_seq")
-EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind"
+EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind, seat, texts"
 TIMER_COLUMNS = "game_id, kind, version, channel_id, seat, user_id, due_at, armed_at"
 LIVE_COLUMNS = ("message_id, chapter, turn, board_hash, lines_json, delivery, extras,"
                 " ping_id, ping_user")
@@ -29,6 +37,8 @@ LIVE_COLUMNS = ("message_id, chapter, turn, board_hash, lines_json, delivery, ex
 LOAD_OPEN = "SELECT {columns} FROM games WHERE channel_id = ? AND status != ?"
 LOAD_GAME = "SELECT {columns} FROM games WHERE id = ?"
 LOAD_LATEST = "SELECT {columns} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
+LOAD_LAST_OVER = ("SELECT {columns} FROM games WHERE channel_id = ? AND status = ?"
+                  " ORDER BY id DESC LIMIT 1")
 LIST_OPEN = "SELECT {columns} FROM games WHERE status != ?"
 # The LIKE on the id's digits (a Discord id has 17 or more, so few rows match by chance,
 # however the JSON is spaced) only narrows the rows; the seats decide.
@@ -44,7 +54,7 @@ SAVE_GAME = ("UPDATE games SET status = ?, state_json = ?, version = version + 1
              "                 THEN last_seq + ? ELSE delivered_seq END"
              " WHERE id = ? AND version = ? RETURNING last_seq, delivered_seq")
 INSERT_EVENT = ("INSERT INTO events (game_id, seq, version, ts, actor_id, action_json,"
-                " audience, text, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                " audience, text, kind, seat, texts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 SETTLE_AI_TURN = ("UPDATE games SET ai_turn = ? WHERE id = ? AND version = ?"
                   " AND ai_turn IS NULL")
 COUNT_GAMES = "SELECT COUNT(*) FROM games"
@@ -105,6 +115,14 @@ DROP_FINISHED_UNDO = ("DELETE FROM undo_points WHERE game_id IN"
 # Only the newest UNDO_KEPT points stay.
 TRIM_UNDO = ("DELETE FROM undo_points WHERE game_id = ? AND version <= (SELECT version"
              " FROM undo_points WHERE game_id = ? ORDER BY version DESC LIMIT 1 OFFSET ?)")
+
+# The engine's steps of a save (bot/moves.py), and all of a game's, oldest first.
+INSERT_MOVES = "INSERT INTO moves (game_id, version, moves_json) VALUES (?, ?, ?)"
+MOVES_OF = "SELECT version, moves_json FROM moves WHERE game_id = ? ORDER BY version"
+# Each save's actor and action as the log keeps them (every event of a save carries
+# both): how a game saved before moves were kept is played again (bot/replay.py).
+ACTIONS_OF = ("SELECT version, MAX(actor_id), MAX(action_json) FROM events WHERE game_id = ?"
+              " GROUP BY version ORDER BY version")
 
 GUILD_SETTINGS = "SELECT settings_json FROM guild_settings WHERE guild_id = ?"
 SET_GUILD_SETTINGS = (
@@ -178,9 +196,22 @@ def undo_point_of(row: Sequence[Any], envelope: dict[str, Any]) -> UndoPoint:
     return UndoPoint(int(row[0]), envelope, row[2], str(row[3]))
 
 
+def moves_of(rows: Sequence[Sequence[Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
+    """Move rows (MOVES_OF) as (version, the moves that save took), oldest first."""
+    return [(int(row[0]), list(json.loads(row[1]))) for row in rows]
+
+
+def actions_of(rows: Sequence[Sequence[Any]]
+               ) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+    """Action rows (ACTIONS_OF) as (version, actor, action), oldest first."""
+    return [(int(row[0]), None if row[1] is None else int(row[1]),
+             None if row[2] is None else dict(json.loads(row[2]))) for row in rows]
+
+
 def logged(rows: Sequence[Sequence[Any]], *, newest_first: bool = False) -> list[LoggedEvent]:
     """Event rows (EVENT_COLUMNS) as logged events, oldest first."""
-    events = [LoggedEvent(*row) for row in rows]
+    events = [LoggedEvent(*row[:8], texts=json.loads(row[8]) if row[8] else {})
+              for row in rows]
     return events[::-1] if newest_first else events
 
 
@@ -203,7 +234,8 @@ def event_rows(game_id: int, events: Sequence[Event], first_seq: int, version: i
                now: float) -> list[tuple[Any, ...]]:
     action_json = json.dumps(action) if action is not None else None
     return [(game_id, first_seq + n, version, now, actor_id, action_json,
-             event.audience.encode(), event.text, event.kind)
+             event.audience.encode(), event.text, event.kind, event.seat,
+             json.dumps(dict(event.texts), ensure_ascii=False) if event.texts else None)
             for n, event in enumerate(events)]
 
 
@@ -239,10 +271,13 @@ COPIED_TABLES: dict[str, str] = {
     "played_content": "guild_id, kind, content_key",
     "guild_settings": "guild_id",
     "undo_points": "game_id, version",
+    "moves": "game_id, version",
     "turn_timers": "game_id, kind",
     "live_messages": "game_id",
     "bot_notices": "game_id, ts, kind",
     "guild_departures": "guild_id",
+    "game_results": "game_id",
+    "result_seats": "game_id, seat",
 }
 # A server the bot left: its data is deleted at forget_at, unless the bot comes back.
 SET_DEPARTURE = ("INSERT INTO guild_departures (guild_id, forget_at) VALUES (?, ?)"
@@ -257,9 +292,12 @@ FORGET_GUILD = (
     f"DELETE FROM events WHERE {_OF_GUILD}",
     f"DELETE FROM team_threads WHERE {_OF_GUILD}",
     f"DELETE FROM undo_points WHERE {_OF_GUILD}",
+    f"DELETE FROM moves WHERE {_OF_GUILD}",
     f"DELETE FROM turn_timers WHERE {_OF_GUILD}",
     f"DELETE FROM live_messages WHERE {_OF_GUILD}",
     f"DELETE FROM bot_notices WHERE {_OF_GUILD}",
+    f"DELETE FROM result_seats WHERE {_OF_GUILD}",
+    f"DELETE FROM game_results WHERE {_OF_GUILD}",
     "DELETE FROM games WHERE guild_id = ?",
     "DELETE FROM played_content WHERE guild_id = ?",
     "DELETE FROM guild_settings WHERE guild_id = ?",
@@ -280,3 +318,97 @@ def export_sql(table: str) -> str:
 
 def count_sql(table: str) -> str:
     return COUNT_ROWS.format(table=table)
+
+
+# -- finished games: /game history, /stats and the retention sweep --------------------------
+
+RESULT_COLUMNS = ("r.game_id, r.guild_id, r.channel_id, r.kind, r.turns, r.content,"
+                  " r.outcome, r.story_json, r.summary, r.started_at, r.ended_at")
+SEAT_COLUMNS = "seat, user_id, name, ai, side, won, score, character"
+# The game's row gives where it was played and when its lobby opened (its start); the
+# casts tell PostgreSQL the parameters' types, which a SELECT list does not. A result
+# already written (a save redone) stays as it was.
+INSERT_RESULT = ("INSERT INTO game_results (game_id, guild_id, channel_id, kind, started_at,"
+                 " ended_at, turns, content, outcome, story_json, summary)"
+                 " SELECT id, guild_id, channel_id, kind, created_at,"
+                 " CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER), CAST(? AS TEXT),"
+                 " CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT) FROM games WHERE id = ?"
+                 " ON CONFLICT (game_id) DO NOTHING")
+INSERT_SEAT = (f"INSERT INTO result_seats (game_id, {SEAT_COLUMNS})"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING")
+RESULT = f"SELECT {RESULT_COLUMNS} FROM game_results r WHERE r.game_id = ?"
+# Newest first; {where} is the server alone or the server and one channel.
+HISTORY = (f"SELECT {RESULT_COLUMNS} FROM game_results r WHERE {{where}}"
+           " ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ? OFFSET ?")
+COUNT_HISTORY = "SELECT COUNT(*) FROM game_results r WHERE {where}"
+SEATS_OF = (f"SELECT game_id, {SEAT_COLUMNS} FROM result_seats WHERE game_id IN ({{marks}})"
+            " ORDER BY game_id, seat")
+# Every seat of the server's finished games (one member's with {user}), oldest first.
+PLAYED_SEATS = ("SELECT r.game_id, r.kind, r.turns, r.content, r.started_at, r.ended_at,"
+                " (SELECT COUNT(*) FROM result_seats n WHERE n.game_id = r.game_id),"
+                " s.seat, s.user_id, s.name, s.ai, s.side, s.won, s.score, s.character"
+                " FROM result_seats s JOIN game_results r ON r.game_id = s.game_id"
+                " WHERE r.guild_id = ?{user} ORDER BY r.ended_at, r.game_id, s.seat")
+ALL_SETTINGS = "SELECT guild_id, settings_json FROM guild_settings ORDER BY guild_id"
+# A server's finished games that ended before a time (its retention setting): every row
+# that refers to them first (their foreign keys), then the games. Each statement takes
+# the guild id and the time.
+_EXPIRED = ("game_id IN (SELECT id FROM games WHERE guild_id = ? AND status = 'over'"
+            " AND updated_at < ?)")
+COUNT_EXPIRED = ("SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'over'"
+                 " AND updated_at < ?")
+SWEEP_GAMES = (
+    *(f"DELETE FROM {table} WHERE {_EXPIRED}" for table in (
+        "events", "team_threads", "undo_points", "moves", "turn_timers", "live_messages",
+        "bot_notices", "result_seats", "game_results")),
+    "DELETE FROM games WHERE guild_id = ? AND status = 'over' AND updated_at < ?",
+)
+
+
+def history_where(channel_id: int | None) -> str:
+    return "r.guild_id = ?" + ("" if channel_id is None else " AND r.channel_id = ?")
+
+
+def history_params(guild_id: int, channel_id: int | None) -> tuple[int, ...]:
+    return (guild_id,) if channel_id is None else (guild_id, channel_id)
+
+
+def seats_sql(count: int) -> str:
+    return SEATS_OF.format(marks=", ".join("?" * count))
+
+
+def played_seats_sql(user_id: int | None) -> str:
+    return PLAYED_SEATS.format(user="" if user_id is None else " AND s.user_id = ?")
+
+
+def seat_result_of(row: Sequence[Any]) -> SeatResult:
+    """A result_seats row (SEAT_COLUMNS); SQLite gives its flags as 0 and 1."""
+    return SeatResult(int(row[0]), None if row[1] is None else int(row[1]), str(row[2]),
+                      bool(row[3]), str(row[4]), bool(row[5]),
+                      None if row[6] is None else int(row[6]), str(row[7]))
+
+
+def results_of(rows: Sequence[Sequence[Any]],
+               seat_rows: Sequence[Sequence[Any]]) -> list[GameResult]:
+    """Result rows (RESULT_COLUMNS) with their seats (SEATS_OF rows), in the rows' order."""
+    seats: dict[int, list[SeatResult]] = {}
+    for row in seat_rows:
+        seats.setdefault(int(row[0]), []).append(seat_result_of(row[1:]))
+    return [GameResult(int(r[0]), None if r[1] is None else int(r[1]), int(r[2]), str(r[3]),
+                       int(r[4]), str(r[5]), str(r[6]), str(r[7]), str(r[8]),
+                       seats.get(int(r[0]), []), float(r[9]), float(r[10])) for r in rows]
+
+
+def played_seat_of(row: Sequence[Any]) -> PlayedSeat:
+    return PlayedSeat(int(row[0]), str(row[1]), int(row[2]), str(row[3]), float(row[4]),
+                      float(row[5]), int(row[6]), seat_result_of(row[7:]))
+
+
+def result_params(result: GameResult, now: float) -> tuple[Any, ...]:
+    return (now, result.turns, result.content, result.outcome, result.story, result.summary,
+            result.game_id)
+
+
+def seat_rows(result: GameResult) -> list[tuple[Any, ...]]:
+    return [(result.game_id, s.seat, s.user_id, s.name, s.ai, s.side, s.won, s.score,
+             s.character) for s in result.seats]

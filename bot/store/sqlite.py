@@ -34,9 +34,11 @@ from bot.store import rows as Q
 from bot.store.base import Export, GameExists, StaleVersion, StoreError
 from bot.store.migrations import MIGRATIONS
 from bot.store.records import (
+    GameResult,
     LiveMessage,
     LoggedEvent,
     Notice,
+    PlayedSeat,
     TimerArm,
     TurnTimer,
     UndoPoint,
@@ -222,6 +224,9 @@ class SqliteStore:
     async def load_latest(self, channel_id: int) -> Table | None:
         return await self._one(Q.LOAD_LATEST, (channel_id,))
 
+    async def load_last_over(self, channel_id: int) -> Table | None:
+        return await self._one(Q.LOAD_LAST_OVER, (channel_id, OVER))
+
     async def create(self, table: Table, events: Sequence[Event], actor_id: int | None,
                      action: dict[str, Any] | None, *, ai_turn: bool | None = False) -> Table:
         """The lobby's first events are answered by the interaction that opened it, so
@@ -247,7 +252,9 @@ class SqliteStore:
                    delivered: bool = False, ai_turn: bool | None = None,
                    envelope: str | None = None, played: Sequence[str] = (),
                    undo: UndoWrite | None = None,
-                   timers: Sequence[TimerArm] = ()) -> Table:
+                   timers: Sequence[TimerArm] = (),
+                   result: GameResult | None = None,
+                   moves: str | None = None) -> Table:
         """The new state, its events and the outbox cursor in one transaction.
 
         `delivered` says the events need no delivery (a lobby change the interaction
@@ -259,7 +266,8 @@ class SqliteStore:
         nothing). `undo`: keep the envelope before this save as an undo point, or drop
         the points an undo took back (bot/store/records.py, UndoWrite). `timers`: the
         turn timers of the new version; the game's older ones go in the same
-        transaction, so any save cancels them.
+        transaction, so any save cancels them. `result`: a finished game's result and
+        seats (/game history, /stats).
         """
         now = time.time()
         state_json = json.dumps(table.envelope()) if envelope is None else envelope
@@ -278,8 +286,13 @@ class SqliteStore:
             if table.guild_id is not None:
                 _record_played(db, table.guild_id, table.kind, played, now)
             _replace_timers(db, table, expected_version + 1, timers)
+            if moves is not None:
+                db.execute(Q.INSERT_MOVES, (table.id, expected_version + 1, moves))
             if table.status == OVER:  # out of undo's reach: its points go with it
                 db.execute(Q.DROP_ALL_UNDO, (table.id,))
+            if result is not None:
+                db.execute(Q.INSERT_RESULT, Q.result_params(result, now))
+                db.executemany(Q.INSERT_SEAT, Q.seat_rows(result))
             return int(row[0]), int(row[1])
 
         return Q.saved(table, expected_version + 1,
@@ -398,6 +411,12 @@ class SqliteStore:
                                 (game_id, limit))
         return [Q.undo_point_of(r, r[1]) for r in rows]
 
+    async def actions(self, game_id: int) -> list[tuple[int, int | None, dict[str, Any] | None]]:
+        return Q.actions_of(list(await self._read(Q.ACTIONS_OF, (game_id,))))
+
+    async def moves(self, game_id: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        return Q.moves_of(list(await self._read(Q.MOVES_OF, (game_id,))))
+
     async def moderator_log(self, game_id: int, *, limit: int = 25) -> list[LoggedEvent]:
         """The first public event of each save made by a moderator's tool (gm.* and
         table.end actions), oldest first."""
@@ -437,6 +456,49 @@ class SqliteStore:
             return games
 
         return await self._on_writer(self._transaction, forget)
+
+    # -- finished games: history, stats, retention -------------------------------------------
+
+    async def _results(self, sql: str, params: Sequence[Any]) -> list[GameResult]:
+        rows = list(await self._read(sql, params))
+        if not rows:
+            return []
+        seats = list(await self._read(Q.seats_sql(len(rows)), [int(r[0]) for r in rows]))
+        return Q.results_of(rows, seats)
+
+    async def results(self, guild_id: int, channel_id: int | None = None, *,
+                      limit: int = 10, offset: int = 0) -> list[GameResult]:
+        sql = Q.HISTORY.format(where=Q.history_where(channel_id))
+        return await self._results(sql, (*Q.history_params(guild_id, channel_id),
+                                         limit, offset))
+
+    async def count_results(self, guild_id: int, channel_id: int | None = None) -> int:
+        rows = list(await self._read(Q.COUNT_HISTORY.format(where=Q.history_where(channel_id)),
+                                     Q.history_params(guild_id, channel_id)))
+        return int(rows[0][0]) if rows else 0
+
+    async def result(self, game_id: int) -> GameResult | None:
+        found = await self._results(Q.RESULT, (game_id,))
+        return found[0] if found else None
+
+    async def played_seats(self, guild_id: int, user_id: int | None = None) -> list[PlayedSeat]:
+        params = (guild_id,) if user_id is None else (guild_id, user_id)
+        rows = await self._read(Q.played_seats_sql(user_id), params)
+        return [Q.played_seat_of(r) for r in rows]
+
+    async def all_guild_settings(self) -> list[tuple[int, dict[str, Any]]]:
+        rows = await self._read(Q.ALL_SETTINGS)
+        return [(int(r[0]), dict(json.loads(r[1]))) for r in rows]
+
+    async def sweep_finished(self, guild_id: int, before: float) -> int:
+        def sweep(db: sqlite3.Connection) -> int:
+            games = int(db.execute(Q.COUNT_EXPIRED, (guild_id, before)).fetchone()[0])
+            if games:
+                for statement in Q.SWEEP_GAMES:
+                    db.execute(statement, (guild_id, before))
+            return games
+
+        return await self._on_writer(self._transaction, sweep)
 
     # -- live messages ----------------------------------------------------------------------
 

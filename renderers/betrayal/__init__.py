@@ -1,6 +1,6 @@
 """The Betrayal at House on the Hill images: the house map and an explorer's sheet.
 
-The engine turns its state into plain views (`bot.games.betrayal.view`) and this package
+The engine turns its state into plain views (`bot.games.betrayal.pictures`) and this package
 draws them, so the pictures can never show more than the table may see. Everything
 callers use is imported from here (`renderers.betrayal`); the modules split the work:
 

@@ -5,9 +5,9 @@ picture hides."""
 
 from __future__ import annotations
 
+from bot.games.betrayal.pictures import MapView, TileView
+from bot.games.betrayal.shown import map_view
 from bot.games.betrayal.state import BetrayalState
-from bot.games.betrayal.view import MapView, TileView
-from bot.games.betrayal.views import map_view
 from bot.paths import DATA
 from bot.texts import TextBook
 from renderers.common import sentence

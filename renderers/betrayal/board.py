@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from bot.games.betrayal.view import FLOORS, MapView
-from bot.games.betrayal.views import map_view
+from bot.games.betrayal.pictures import FLOORS, MapView
+from bot.games.betrayal.shown import map_view
 from renderers.betrayal.explorers import (
     _draw_figures,
     _draw_roster,

@@ -21,13 +21,13 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from bot.games.betrayal.view import FLOORS, ExplorerView, MapView, MonsterView, TileView
+from bot.games.betrayal.pictures import FLOORS, ExplorerView, MapView, MonsterView, TileView
 from renderers import budgets
 from renderers.betrayal.fonts import ROSTER_DETAIL_FONT, ROSTER_PLAYER_FONT, SMALLEST_FONT
+from renderers.betrayal.geometry import MapGeometry
 from renderers.betrayal.palette import (
     BG,
     DEAD,
@@ -66,9 +66,6 @@ from renderers.common import (
     rounded_box,
     text_width,
 )
-
-if TYPE_CHECKING:
-    from renderers.betrayal.layout import MapGeometry
 
 
 def _token_slots(n: int, t: int, strip_rows: int = 1,

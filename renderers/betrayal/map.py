@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from bot.games.betrayal import content
-from bot.games.betrayal.view import (
+from bot.games.betrayal.pictures import (
     FLOORS,
     ExplorerView,
     MapView,
@@ -26,7 +26,7 @@ from bot.games.betrayal.view import (
     TileView,
     omen_track,
 )
-from bot.games.betrayal.views import map_view
+from bot.games.betrayal.shown import map_view
 from renderers import budgets
 from renderers.betrayal.explorers import _draw_figures, _draw_roster
 from renderers.betrayal.fonts import (

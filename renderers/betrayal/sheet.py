@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
-from bot.games.betrayal.view import CardView, ExplorerView, SheetView, TraitView
+from bot.games.betrayal.pictures import CardView, ExplorerView, SheetView, TraitView
 from renderers.betrayal.explorers import _pawn
 from renderers.betrayal.glyphs import _paste_glyph
 from renderers.betrayal.palette import (

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.games.betrayal.view import MapView, TileView
+from bot.games.betrayal.pictures import MapView, TileView
 from renderers import budgets
 from renderers.betrayal.fonts import PILL_TEXT
 from renderers.betrayal.glyphs import _paste_glyph

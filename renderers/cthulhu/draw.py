@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from bot.games.cthulhu.content import say
+from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.state import (
     LAST_STANDING_POINTS,
     RUMBLES,
@@ -144,15 +144,15 @@ def _draw_header(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
     fonts = font_signature()
     x0, y0, x1, y1 = geo.header
     cy = (y0 + y1) // 2
-    title = say("board.title", rumble=min(state.rumble, RUMBLES), rumbles=RUMBLES)
+    title = cthulhu_line("board.title", rumble=min(state.rumble, RUMBLES), rumbles=RUMBLES)
     title_font = font(round(TITLE_FONT * s), bold=True)
     canvas.text((x0, cy), title, title_font, TEXT, on=BG, anchor="lm", bold=True)
     if state.over:
         used = _title_end(state, geo)
         names = [state.players[w] for w in state.winners if 0 <= w < len(state.players)]
-        joined = say("board.winners_joiner").join(names)
-        label = say("board.winners" if len(names) > 1 else "board.winner", names=joined) \
-            if names else say("board.game_over")
+        joined = cthulhu_line("board.winners_joiner").join(names)
+        label = cthulhu_line("board.winners" if len(names) > 1 else "board.winner", names=joined) \
+            if names else cthulhu_line("board.game_over")
         f, text = fit_text(label, x1 - used, round(HEADER_FONT * s),
                            min_size=round(SMALLEST_FONT * s), bold=True)
         canvas.text((x1, cy), text, f, GOLD, on=BG, anchor="rm", bold=True)
@@ -170,7 +170,7 @@ def _draw_header(canvas: Canvas, state: CthulhuState, geo: BoardGeometry) -> Non
 
 def _title_end(state: CthulhuState, geo: BoardGeometry) -> int:
     """Where the header's right-hand words may begin: past the title and a gap."""
-    title = say("board.title", rumble=min(state.rumble, RUMBLES), rumbles=RUMBLES)
+    title = cthulhu_line("board.title", rumble=min(state.rumble, RUMBLES), rumbles=RUMBLES)
     title_font = font(round(TITLE_FONT * geo.scale), bold=True)
     return geo.header[0] + text_width(title_font, title) + round(24 * geo.scale)
 
@@ -186,7 +186,7 @@ def turn_line(state: CthulhuState, geo: BoardGeometry) -> tuple[Font, str, Point
     cy = (geo.header[1] + geo.header[3]) // 2
     marker_r = geo.marker_radius
     room = x1 - _title_end(state, geo) - 3 * marker_r
-    f, text = fit_text(say("board.to_play", player=state.players[state.turn]), room,
+    f, text = fit_text(cthulhu_line("board.to_play", player=state.players[state.turn]), room,
                        round(HEADER_FONT * s), min_size=round(SMALLEST_FONT * s), bold=True)
     return f, text, (x1 - text_width(f, text) - round(12 * s) - marker_r, cy)
 
@@ -269,7 +269,7 @@ def _put_slot(canvas: Canvas, geo: BoardGeometry, k: int,
 
 def _draw_removal_line(canvas: Canvas, geo: BoardGeometry) -> None:
     """The section title and every slot empty: the same for every state of a house."""
-    canvas.text((geo.removed_line[0], _removed_title_y(geo)), say("board.left_the_house"),
+    canvas.text((geo.removed_line[0], _removed_title_y(geo)), cthulhu_line("board.left_the_house"),
                 font(round(SECTION_FONT * geo.scale), bold=True), MUTED, on=BG, anchor="lm",
                 bold=True)
     for k in range(len(geo.removed_slots)):

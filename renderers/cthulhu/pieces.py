@@ -10,7 +10,7 @@ import math
 from PIL import Image, ImageDraw
 
 from bot.core.lru import lru_by_bytes
-from bot.games.cthulhu.content import say
+from bot.games.cthulhu.content import cthulhu_line
 from renderers import budgets
 from renderers.canvas import COVERED, Canvas, Sprite, pieces, trimmed
 from renderers.common import (
@@ -206,7 +206,7 @@ def slot_piece(w: int, h: int, s: float, number: int, last: bool, points: int,
         disc(img, centre, r, PANEL, outline=DIM, width=max(1, round(2 * s)))
         if last:
             lx = centre[0] + r + round(8 * s)
-            f, text = fit_text(say("board.survivor"), w - round(8 * s) - lx,
+            f, text = fit_text(cthulhu_line("board.survivor"), w - round(8 * s) - lx,
                                round(SLOT_NAME_FONT * s), min_size=round(SMALLEST_FONT * s))
             draw_text(draw, (lx, cy), text, f, MUTED, anchor="lm")
     return Sprite(img)

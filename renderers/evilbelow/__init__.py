@@ -2,7 +2,7 @@
 changes it, the dice of the last roll and the fight's turned cards on it (one image per
 post: Discord lays a second one beside the first, cropped).
 
-It is drawn from the engine's view (bot/games/evil_below/view.py), never from the state
+It is drawn from the engine's view (bot/games/evilbelow/pictures.py), never from the state
 itself, so nothing face down can reach it: victims still in their circles are drawn
 face down alike, the Fight Stack, decks and attack pile only as counts.
 
@@ -35,9 +35,9 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import PlayerInfo
-from bot.games.evil_below import GAME, content
-from bot.games.evil_below.content import say
-from bot.games.evil_below.view import (
+from bot.games.evilbelow import GAME, content
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.pictures import (
     ATTACK_MARK,
     CHILD,
     DOWN,
@@ -59,6 +59,7 @@ from renderers.common import (
     contrast_text,
     disc,
     draw_text,
+    face_for,
     fit_text,
     fit_wrapped,
     font,
@@ -171,7 +172,8 @@ def _balloon(img: Image.Image, centre: tuple[float, float], r: float, fill: Colo
 
 def _pennywise(img: Image.Image, centre: tuple[float, float], k: float) -> None:
     _balloon(img, centre, 12 * k, BALLOON)
-    _text(ImageDraw.Draw(img), centre, say("views.pennywise_mark"), 11, k, WHITE, bold=True,
+    _text(ImageDraw.Draw(img), centre, evil_below_line("views.pennywise_mark"), 11, k, WHITE,
+          bold=True,
           anchor="mm")
 
 
@@ -311,7 +313,7 @@ def _location_panel(img: Image.Image, colour: Colour, name: str, band: int, k: f
 def _fight_frame(img: Image.Image, k: float) -> None:
     w, h = img.size
     rounded_box(img, (0, 0, w, h), round(6 * k), PANEL, CARD_EDGE, max(1, round(2 * k)))
-    _text(ImageDraw.Draw(img), (7 * k, 12 * k), say("views.fight_stack"), 12, k, TEXT,
+    _text(ImageDraw.Draw(img), (7 * k, 12 * k), evil_below_line("views.fight_stack"), 12, k, TEXT,
           bold=True, width=w / k - 14)
 
 
@@ -473,14 +475,16 @@ def _fight_panel(b: _Board, view: BoardView, geo: Geometry) -> None:
     b.plate(_fight_frame, geo.fight, BG, k)
     cards = min(4, max(1, view.fight_stack // 3))
     b.glyph(_pile, (x0 + 8 * k, y0 + 30 * k), PANEL, 24 * k, cards, k)
-    b.text((x0 + 28 * k, y0 + 33 * k), say("views.stack_cards", size=view.fight_stack), 13,
+    b.text((x0 + 28 * k, y0 + 33 * k), evil_below_line("views.stack_cards", size=view.fight_stack),
+           13,
            TEXT, PANEL, bold=True, width=width - 22)
     b.glyph(_balloon, (x0 + 14 * k, y0 + 50 * k), PANEL, 12 * k, 5 * k, ATTACK)
-    b.text((x0 + 28 * k, y0 + 53 * k), say("views.stack_attacks", attacks=view.fight_attacks),
+    b.text((x0 + 28 * k, y0 + 53 * k), evil_below_line("views.stack_attacks",
+                                                       attacks=view.fight_attacks),
            12, ATTACK, PANEL, bold=True, width=width - 22)
-    for n, line in enumerate((say("views.attack_pile", count=view.attack_pile),
-                              say("views.totems", deck=view.totem_deck),
-                              say("views.discard", discard=view.totem_discard))):
+    for n, line in enumerate((evil_below_line("views.attack_pile", count=view.attack_pile),
+                              evil_below_line("views.totems", deck=view.totem_deck),
+                              evil_below_line("views.discard", discard=view.totem_discard))):
         b.text((x0 + 6 * k, y0 + (70 + n * 14) * k), line, 11, MUTED, PANEL, width=width)
 
 
@@ -534,21 +538,23 @@ def _fight_cards(b: _Board, view: BoardView, geo: Geometry) -> None:
     k = geo.scale
     x = COLUMN_X
     if view.roller:
-        b.text((x * k, (DICE_Y + 6) * k), say("views.dice_of", player=view.roller), 11, MUTED,
+        b.text((x * k, (DICE_Y + 6) * k), evil_below_line("views.dice_of", player=view.roller), 11,
+               MUTED,
                BG, width=COLUMN_W)
     if not view.fighting:
-        b.text((x * k, (FIGHT_Y + CARD_H / 2) * k), say("views.no_fight"), 11, MUTED, BG,
+        b.text((x * k, (FIGHT_Y + CARD_H / 2) * k), evil_below_line("views.no_fight"), 11, MUTED,
+               BG,
                width=COLUMN_W)
         return
-    label = say("views.fight_cards")
+    label = evil_below_line("views.fight_cards")
     f = _f(12, k, True)
     b.text((x * k, (FIGHT_Y + CARD_H / 2) * k), label, 12, GOLD, BG, bold=True)
-    cx = x + math.ceil(f.getlength(label) / k) + 5
+    cx = x + math.ceil(face_for(f, label).getlength(label) / k) + 5
     room = max(0, int((x + COLUMN_W - cx - CARD_W) // CARD_STEP) + 1)
     for n, card in enumerate(view.cards[-room:] if room else ()):
         b.glyph(_turned, ((cx + n * CARD_STEP) * k, FIGHT_Y * k), BG, (CARD_H + 2) * k, k,
                 card.colour, card.mark, card.attack)
-    names = ", ".join(card.name for card in view.cards) or say("views.revealed_none")
+    names = ", ".join(card.name for card in view.cards) or evil_below_line("views.revealed_none")
     f = _f(11, k)
     for i, line in enumerate(wrap_text(names, f, round(COLUMN_W * k), 3)):
         b.canvas.text((x * k, (FIGHT_Y + CARD_H + 8 + i * 12) * k), line, f,
@@ -559,10 +565,10 @@ def _weaknesses(b: _Board, view: BoardView, geo: Geometry) -> None:
     k = geo.scale
     x, y = COLUMN_X, geo.weaknesses_y / k
     f = _f(11, k)
-    found = say("views.weakness_done", count=view.weaknesses_done)
+    found = evil_below_line("views.weakness_done", count=view.weaknesses_done)
     b.text(((x + COLUMN_W) * k, (y + 6) * k), found, 11, GOLD, BG, anchor="rm")
-    room = COLUMN_W - math.ceil(_f(11, k).getlength(found) / k) - 6
-    b.text((x * k, (y + 6) * k), say("views.weaknesses_short"), 12, TEXT, BG, bold=True,
+    room = COLUMN_W - math.ceil(face_for(_f(11, k), found).getlength(found) / k) - 6
+    b.text((x * k, (y + 6) * k), evil_below_line("views.weaknesses_short"), 12, TEXT, BG, bold=True,
            width=room)
     for i, w in enumerate(view.weaknesses):
         ry = y + 14 + i * WEAK_ROW
@@ -570,14 +576,30 @@ def _weaknesses(b: _Board, view: BoardView, geo: Geometry) -> None:
                        round((ry + WEAK_ROW - 2) * k)), BG, round(4 * k), PANEL, None, 0)
         mid = ry + (WEAK_ROW - 2) / 2
         b.glyph(_reward, ((x + 11) * k, mid * k), PANEL, 10 * k, w.reward, k)
-        text = w.name or say("views.weakness_none")
-        lines = wrap_text(text, f, round((COLUMN_W - 64) * k), 2)
+        text = w.name or evil_below_line("views.weakness_none")
+        left = evil_below_line("views.weakness_left", left=w.left)
+        lines = weakness_lines(text, left, k)
         top = mid - (len(lines) - 1) * 5.75
         for j, line in enumerate(lines):
-            b.canvas.text(((x + 24) * k, (top + j * 11.5) * k), line, f,
+            b.canvas.text(((x + WEAK_NAME_X) * k, (top + j * 11.5) * k), line, f,
                           TEXT if w.name else MUTED, on=PANEL, anchor="lm")
-        b.text(((x + COLUMN_W - 4) * k, mid * k), say("views.weakness_left", left=w.left), 11,
-               MUTED, PANEL, anchor="rm")
+        b.text(((x + COLUMN_W - 4) * k, mid * k), left, 11, MUTED, PANEL, anchor="rm")
+
+
+# A weakness row: its name starts this far in (after the reward), and keeps this gap
+# before the count at the row's right end ("6 left").
+WEAK_NAME_X = 24
+WEAK_GAP = 6
+
+
+def weakness_lines(name: str, left: str, k: float) -> list[str]:
+    """A weakness's name wrapped into its row, clear of the count on its right: a
+    longer count (a Chinese one has a count word) narrows the name rather than running
+    under it."""
+    f = _f(11, k)
+    count_w = math.ceil(face_for(f, left).getlength(left) / k)
+    room = min(COLUMN_W - 64, COLUMN_W - WEAK_NAME_X - 4 - count_w - WEAK_GAP)
+    return wrap_text(name, f, round(room * k), 2)
 
 
 def _heroes(b: _Board, view: BoardView, geo: Geometry) -> None:
@@ -590,7 +612,7 @@ def _heroes(b: _Board, view: BoardView, geo: Geometry) -> None:
         r = min(8.0, (ry1 - ry0) / k / 2 - 0.5)
         b.glyph(_pawn, ((x + 10) * k, cy * k), PANEL, (r + 1) * k, r * k, k, hero.colour,
                 hero.character, hero.acting)
-        who = say("views.ai_player", player=hero.player) if hero.ai else hero.player
+        who = evil_below_line("views.ai_player", player=hero.player) if hero.ai else hero.player
         b.text(((x + 21) * k, cy * k), who, 11, TEXT, PANEL, bold=hero.acting, width=82)
         b.glyph(_hearts, ((x + 108) * k, cy * k), PANEL, 50 * k, hero.bravery, k)
         _hand(b, hero, x + 160, cy, k)

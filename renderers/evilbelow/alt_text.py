@@ -1,17 +1,17 @@
 """The IT: Evil Below board in words, the image's alt text: whose turn, Pennywise, who
 stands where and what each location has left, the tracks, the last roll, the fight's
 turned cards and the weaknesses. Drawn from the same public view as the picture
-(bot/games/evil_below/view.py), so it says nothing the board hides."""
+(bot/games/evilbelow/pictures.py), so it says nothing the board hides."""
 
 from __future__ import annotations
 
-from bot.games.evil_below.state import EvilBelowState
-from bot.games.evil_below.view import DOWN, BoardView, board_view
+from bot.games.evilbelow.pictures import DOWN, BoardView, board_view
+from bot.games.evilbelow.state import EvilBelowState
 from bot.paths import DATA
 from bot.texts import TextBook
 from renderers.common import sentence
 
-WORDS = TextBook(DATA / "evil_below" / "alt_text.yaml")
+WORDS = TextBook(DATA / "evilbelow" / "alt_text.yaml")
 
 
 def _say(key: str, **kw: object) -> str:

@@ -307,8 +307,8 @@ class DriverMixin:
             perms = self.permissions_of(user, channel_id)
             payload.update(
                 guild_id=str(guild.id),
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(guild.id), "locale": guild.locale, "features": []},
+                guild_locale=guild.locale,
                 member=self._member_json(user, guild, permissions=perms),
                 context=0,
                 authorizing_integration_owners={"0": str(guild.id)},

@@ -25,6 +25,16 @@ from .models import FakeGuild, Json
 
 
 @dataclass(eq=False)
+class Wired:
+    """An event on its way to the bot: when it arrives, and who waits for it to."""
+
+    due: float
+    event: str
+    data: Json
+    sent: asyncio.Future[None]
+
+
+@dataclass(eq=False)
 class Session:
     """One gateway session (a bot connection); RESUME re-attaches a new socket to it."""
 
@@ -34,6 +44,10 @@ class Session:
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     shard: tuple[int, int] = (0, 1)  # [id, count] from IDENTIFY
+    # Events on the wire when the fake has a latency (`GatewayMixin._push`): each with
+    # the loop time it arrives at, in the order sent; one task sends them.
+    wire: asyncio.Queue[Wired] = field(default_factory=asyncio.Queue)
+    pump: asyncio.Task[None] | None = None
 
     @property
     def live(self) -> bool:
@@ -154,7 +168,46 @@ class GatewayMixin:
 
     async def _send_quietly(self, session: Session, event: str, data: Json) -> None:
         with contextlib.suppress(ConnectionError):
+            await self._push(session, event, data)
+
+    async def _push(self, session: Session, event: str, data: Json) -> None:
+        """An event pushed to the bot: at once, or with a latency (`latency`, a round
+        trip) half of it on the way, as from Discord's gateway. Events keep the order
+        they were sent in, and each is on the wire from when it was sent, not from when
+        the one before it arrived (one task sends them at their times)."""
+        if not self.latency:
             await self._send(session, event, data)
+            return
+        loop = asyncio.get_running_loop()
+        sent: asyncio.Future[None] = loop.create_future()
+        session.wire.put_nowait(Wired(loop.time() + self.latency / 2, event, data, sent))
+        if session.pump is None or session.pump.done():
+            session.pump = loop.create_task(self._pump(session))
+            self._background.add(session.pump)
+            session.pump.add_done_callback(self._background.discard)
+        self._inflight += 1  # on the wire: `settle` waits for it
+        try:
+            await sent
+        finally:
+            self._inflight -= 1
+            self._touch()
+
+    async def _pump(self, session: Session) -> None:
+        """Send the session's wired events in order, each once it is due."""
+        loop = asyncio.get_running_loop()
+        while True:
+            wired = await session.wire.get()
+            wait = wired.due - loop.time()
+            if wait > 0:
+                await self.pause(wait)
+            try:
+                await self._send(session, wired.event, wired.data)
+            except Exception as exc:  # the socket closed: the sender hears it
+                if not wired.sent.done():
+                    wired.sent.set_exception(exc)
+            else:
+                if not wired.sent.done():
+                    wired.sent.set_result(None)
 
     def _live_session(self, guild_id: int | None = None) -> Session | None:
         """The newest connected session of the shard that gets this guild's events (None:
@@ -182,7 +235,7 @@ class GatewayMixin:
             raise RuntimeError("no bot is connected to the fake Discord gateway"
                                + (f" for guild {guild_id}" if guild_id else ""))
         self._touch()
-        await self._send(session, event, data)
+        await self._push(session, event, data)
 
     def _dispatch_soon(self, event: str, data: Json) -> None:
         """Tell a connected bot about a model change made by a (synchronous) test helper."""

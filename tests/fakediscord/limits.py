@@ -19,6 +19,12 @@ Path = tuple[str | int, ...]
 
 # Message resource: "content: up to 2000 characters" (the schema says 4000).
 CONTENT_MAX = 2000
+# A bot's uploads: "the maximum request size when sending a message is 25 MiB", but a
+# file's own limit is the server's (10 MiB without boosts; what the interaction's
+# `attachment_size_limit` says, driver.py). Over it, Discord answers 413, code 40005
+# ("Request entity too large"), before reading the body's schema.
+UPLOAD_MAX = 10 * 1024 * 1024
+TOO_LARGE = 40005
 # Embed limits: "the combined sum of characters in all title, description, field.name,
 # field.value, footer.text, and author.name fields across all embeds ... 6000".
 EMBEDS_TOTAL_MAX = 6000
@@ -39,6 +45,12 @@ LINK, PREMIUM = 5, 6
 NAME_MAX = 32
 NAME_PUNCTUATION = set("-_'")
 DESCRIPTION_MAX = 100
+# Discord's locales (its API docs, developers/reference.mdx, "Locales"): the only keys a
+# name_localizations or description_localizations dictionary may hold.
+LOCALES = frozenset({
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu",
+    "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru",
+    "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"})
 STRING_CHOICE_VALUE_MAX = 100
 COMMAND_CHARS_MAX = 8000
 CHAT_INPUT_MAX = 100
@@ -246,9 +258,24 @@ def chat_input_limits(item: dict[str, Any], at: Path) -> Iterator[Violation]:
         yield Violation((*at, "name"), "APPLICATION_COMMAND_INVALID_NAME",
                         "Command name is invalid")
     for locale, local in (item.get("name_localizations") or {}).items():
+        if locale not in LOCALES:
+            yield invalid((*at, "name_localizations", locale), "Invalid Form Body: locale")
         if isinstance(local, str) and not valid_name(local):
             yield Violation((*at, "name_localizations", locale),
                             "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+    for locale, local in (item.get("description_localizations") or {}).items():
+        if locale not in LOCALES:
+            yield invalid((*at, "description_localizations", locale),
+                          "Invalid Form Body: locale")
+        if not isinstance(local, str) or not 1 <= len(local) <= DESCRIPTION_MAX:
+            yield Violation((*at, "description_localizations", locale),
+                            "BASE_TYPE_BAD_LENGTH",
+                            f"Must be between 1 and {DESCRIPTION_MAX} in length.")
+    for n, choice in enumerate(item.get("choices") or []):
+        for locale, local in ((choice or {}).get("name_localizations") or {}).items():
+            if locale not in LOCALES or not isinstance(local, str) or not 1 <= len(local) <= 100:
+                yield Violation((*at, "choices", n, "name_localizations", locale),
+                                "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
     description = item.get("description")
     top = len(at) == 1  # an option's description is the schema's (1-100) already
     if top and (not isinstance(description, str)

@@ -8,6 +8,7 @@ may change on edit, loading placeholders) are applied the same way for all of th
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import re
 
@@ -41,6 +42,9 @@ def pinged_users(content: str, allowed: Json | None) -> list[int]:
     return [u for u in mentioned if u in listed]
 
 
+IMAGE_TYPES = {"png": "image/png", "webp": "image/webp", "gif": "image/gif"}
+
+
 class MessageStoreMixin:
     """Creates, edits and deletes stored messages and attachments.
 
@@ -49,8 +53,11 @@ class MessageStoreMixin:
 
     def _store_blob(self, name: str, data: bytes, ctype: str) -> int:
         att_id = self._snowflake()
-        if ctype == "application/octet-stream" and name.lower().endswith(".png"):
-            ctype = "image/png"
+        # discord.py sends every file as octet-stream; Discord names its type from the
+        # file's extension, as here for the images the bot uploads.
+        guessed = IMAGE_TYPES.get(name.lower().rsplit(".", 1)[-1])
+        if ctype == "application/octet-stream" and guessed:
+            ctype = guessed
         self._blobs[att_id] = (name, data, ctype)
         return att_id
 
@@ -81,6 +88,7 @@ class MessageStoreMixin:
 
     def _apply_body(self, msg: FakeMessage, body: Json, files: Uploads, *, editing: bool) -> None:
         """Create or edit a message from a send/edit payload (Discord's PATCH semantics)."""
+        msg.shown_at.append(asyncio.get_running_loop().time())
         if editing:
             msg.history.append(msg.snapshot())
             msg.edit_ids.append(self._snowflake())

@@ -90,6 +90,9 @@ class FakeGuild:
     member_ids: set[int] = field(default_factory=set)
     # Roles a test created (`FakeDiscord.add_role`): id -> name, with no permissions.
     extra_roles: dict[int, str] = field(default_factory=dict)
+    # The server's preferred locale (Discord's `preferred_locale`, and each interaction's
+    # `guild_locale` there): a community server sets it; others read "en-US".
+    locale: str = "en-US"
 
     @property
     def role_ids(self) -> set[int]:
@@ -190,6 +193,10 @@ class FakeMessage:
     # The users the message notified when it was made: those its content mentions, as far
     # as its allowed_mentions let (messages.pinged_users). An edit notifies no one.
     pinged: list[int] = field(default_factory=list)
+    # When each version became visible (the event loop's clock, as the fake stored it):
+    # the message made, then each edit. bench/bench_click_latency.py reads how long a
+    # click took to show its edit.
+    shown_at: list[float] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:

@@ -161,7 +161,7 @@ class PayloadsMixin:
             "mfa_level": 0,
             "nsfw_level": 0,
             "system_channel_flags": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.locale,
             "afk_timeout": 300,
         }
 

@@ -14,6 +14,7 @@ import re
 from aiohttp import BodyPartReader, web
 
 from .common import Route, Uploads, json_response
+from .limits import TOO_LARGE, UPLOAD_MAX
 from .models import Json
 from .spec_check import error_body, spec_check
 
@@ -39,30 +40,45 @@ class RestMixin:
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
-        self.requests.append(f"{request.method} {path}")
         self._inflight += 1
         self._touch()
         try:
-            refused = self.faults.take(request.method, path)  # a test's fault (faults.py)
-            if refused is not None:
-                return refused
-            for method, pattern, handler in self._routes:
-                match = pattern.match(path)
-                if match and method == request.method:
-                    try:
-                        refused = await self._refused_by_spec(request, path)
-                        if refused is not None:
-                            return refused
-                        return await handler(request, match.groupdict())
-                    except Exception as exc:  # a 500 would make discord.py retry for seconds
-                        self.unhandled.append(f"{request.method} {path} crashed: {exc!r}")
-                        return json_response(
-                            {"code": 0, "message": f"fake Discord crashed: {exc!r}"}, 400
-                        )
-            return self._unhandled(request, path)
+            await self._travel()  # the request's way to Discord
+            self.requests.append(f"{request.method} {path}")
+            answer = await self._answer(request, path)
+            await self._travel()  # the answer's way back
+            return answer
         finally:
             self._inflight -= 1
             self._touch()
+
+    async def _travel(self) -> None:
+        """Half the fake's latency (a round trip): a request's way to Discord, or its
+        answer's way back."""
+        if self.latency:
+            await self.pause(self.latency / 2)
+
+    async def _answer(self, request: web.Request, path: str) -> web.StreamResponse:
+        """The request as Discord handles it, once it has arrived."""
+        refused = self.faults.take(request.method, path)  # a test's fault (faults.py)
+        if refused is not None:
+            return refused
+        for method, pattern, handler in self._routes:
+            match = pattern.match(path)
+            if match and method == request.method:
+                try:
+                    refused = await self._too_large(request, path)
+                    if refused is None:
+                        refused = await self._refused_by_spec(request, path)
+                    if refused is not None:
+                        return refused
+                    return await handler(request, match.groupdict())
+                except Exception as exc:  # a 500 would make discord.py retry for seconds
+                    self.unhandled.append(f"{request.method} {path} crashed: {exc!r}")
+                    return json_response(
+                        {"code": 0, "message": f"fake Discord crashed: {exc!r}"}, 400
+                    )
+        return self._unhandled(request, path)
 
     async def _refused_by_spec(self, request: web.Request, path: str) -> web.Response | None:
         """Discord's 400 for a body its API specification or documented limits refuse
@@ -80,6 +96,19 @@ class RestMixin:
         answer = error_body(found)
         self.errors.append((f"{request.method} {request.path}", 400, answer))
         return json_response(answer, 400)
+
+    async def _too_large(self, request: web.Request, path: str) -> web.Response | None:
+        """Discord's 413 for a file over a bot's upload limit (limits.UPLOAD_MAX), as a
+        violation too: the bot should never send one. None when every file fits."""
+        if request.method not in BODY_METHODS:
+            return None
+        _, files = await self._read_body(request)
+        big = [name for name, data, _ in files.values() if len(data) > UPLOAD_MAX]
+        if not big:
+            return None
+        self.violations.append(f"{request.method} {path}: files over {UPLOAD_MAX} bytes: "
+                               f"{', '.join(big)}")
+        return self._error(request, 413, TOO_LARGE, "Request entity too large")
 
     async def _unknown(self, request: web.Request) -> web.StreamResponse:
         return self._unhandled(request, request.path)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable, Callable
 
 import discord
 import discord.gateway
@@ -103,10 +104,16 @@ class FakeDiscord(
         guild_name: str = "Fake Guild",
         guild_id: int | None = None,
         guild_shard: tuple[int, int] | None = None,
+        latency: float = 0.0,
     ) -> None:
         """`guild_id` lets a bot whose config names its guild sync commands to this one;
         `guild_shard` ([id, count]) picks the first guild's id so its events go to that
-        shard."""
+        shard. `latency` (seconds, a round trip; settable later too) is added to every
+        REST call, half on the request's way and half on the answer's, and half of it to
+        every event pushed to the bot (an interaction too), as the network to Discord
+        adds it; `pause` is how it waits (a test may replace it to see the waits)."""
+        self.latency = latency
+        self.pause: Callable[[float], Awaitable[None]] = asyncio.sleep
         self._snowflake = SnowflakeFactory()
         self.application_id = self._snowflake()
         self.guild_id = guild_id or (self._snowflake.on_shard(*guild_shard) if guild_shard
@@ -228,13 +235,15 @@ class FakeDiscord(
 
     # ------------------------------------------------------------------ model
 
-    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> int:
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None,
+                  locale: str = "en-US") -> int:
         """Another server the bot is in (send before the bot starts, or it never hears of
         it: the fake has no GUILD_CREATE for a join); returns its id. `shard`: [id, count]
-        of the shard its events go to."""
+        of the shard its events go to. `locale`: its preferred locale (Discord's
+        `guild_locale` on its interactions)."""
         gid = self._snowflake.on_shard(*shard) if shard else self._snowflake()
         guild = FakeGuild(gid, name, self._snowflake(), self._snowflake(),
-                          self._snowflake(), {self.bot_user.id})
+                          self._snowflake(), {self.bot_user.id}, locale=locale)
         self.guilds[guild.id] = guild
         self.bot_user.role_ids.append(guild.bot_role_id)
         return guild.id

@@ -15,8 +15,8 @@ from typing import Any
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.games.betrayal import content, explore, hooks, items, movement, turn
-from bot.games.betrayal.cards import Offer, Passive
-from bot.games.betrayal.content import say
+from bot.games.betrayal.cards import Offer, TurnPassive
+from bot.games.betrayal.content import betrayal_line
 from bot.games.betrayal.context import Ctx, card_name, explorer_name
 from bot.games.betrayal.haunting import actions as haunt_actions
 from bot.games.betrayal.haunting import monsters
@@ -43,16 +43,16 @@ class Legal:
 def _crossing_note(crossing: tuple[str, int] | None) -> str:
     if crossing is None:
         return ""
-    return say("labels.crossing", trait=crossing[0].capitalize(), target=crossing[1])
+    return betrayal_line("labels.crossing", trait=crossing[0].capitalize(), target=crossing[1])
 
 
-def room_offers(state: BetrayalState, seat: int) -> list[tuple[Offer, Passive, Any]]:
+def room_offers(state: BetrayalState, seat: int) -> list[tuple[Offer, TurnPassive, Any]]:
     """Voluntary actions here, once a turn each; a held explorer (Webs) keeps only what
     its own cards offer (the chance to break free)."""
     blocked = hooks.blocked(state, seat)
-    sources = list(hooks.of_explorer(state, seat))
+    sources = list(hooks.of_explorer(state, seat, TurnPassive))
     if not blocked:
-        sources += list(hooks.of_tile(state, state.explorers[seat].tile))
+        sources += list(hooks.of_tile(state, state.explorers[seat].tile, TurnPassive))
     return [(o, p, ref) for p, ref in sources for o in p.actions(state, seat, ref)
             if o.id not in state.turn.rolls]
 
@@ -70,36 +70,38 @@ def legal(state: BetrayalState, seat: int) -> list[Legal]:
         room = content.room(tiles[m.target].room).name
         note = _crossing_note(m.crossing)
         if m.dir:
-            found.append(Legal(Action(MOVE, {"dir": m.dir}), say(
-                "labels.move", dir=say(f"dirs.{m.dir}"), room=room) + note))
+            found.append(Legal(Action(MOVE, {"dir": m.dir}), betrayal_line(
+                "labels.move", dir=betrayal_line(f"dirs.{m.dir}"), room=room) + note))
         elif m.link:
             found.append(Legal(Action(MOVE, {"via": m.link.kind, "to": m.target}),
-                               say(f"link_labels.{m.link.kind}", room=room) + note))
+                               betrayal_line(f"link_labels.{m.link.kind}", room=room) + note))
     if movement.can_spend(state, seat, 1, movement.slowed(state, seat)):
         for d in DIRS:
             if explore.can_explore(state, seat, d):
-                found.append(Legal(Action(EXPLORE, {"dir": d}), say(
-                    "labels.explore", dir=say(f"dirs.{d}"))
+                found.append(Legal(Action(EXPLORE, {"dir": d}), betrayal_line(
+                    "labels.explore", dir=betrayal_line(f"dirs.{d}"))
                     + _crossing_note(movement.crossing_for(state, seat, d)), "primary"))
     for key in items.usable(state, seat):
-        found.append(Legal(Action(USE, {"card": key}), say("labels.use", card=card_name(key))))
+        found.append(Legal(Action(USE, {"card": key}), betrayal_line("labels.use",
+                                                                     card=card_name(key))))
     for deal in items.trades(state, seat):
         args: dict[str, int | str] = {"with": deal.other, "give": deal.give}
-        label = say("labels.give", card=card_name(deal.give),
-                    other=explorer_name(state, deal.other))
+        label = betrayal_line("labels.give", card=card_name(deal.give),
+                              other=explorer_name(state, deal.other))
         found.append(Legal(Action(TRADE, args), label))
     for key in items.droppable(state, seat):
-        found.append(Legal(Action(DROP, {"card": key}), say("labels.drop", card=card_name(key))))
+        found.append(Legal(Action(DROP, {"card": key}), betrayal_line("labels.drop",
+                                                                      card=card_name(key))))
     for key in items.pickable(state, seat):
         found.append(Legal(Action(PICKUP, {"card": key}),
-                           say("labels.pickup", card=card_name(key))))
+                           betrayal_line("labels.pickup", card=card_name(key))))
     for offer, _, _ in room_offers(state, seat):
         found.append(Legal(Action(ACT, {"what": offer.id}), offer.label))
     for offer in haunt_actions.offers(state, seat):
         found.append(Legal(Action(ACT, {"what": offer.id}), offer.label, "primary"))
     for action, label in haunt_actions.attacks(state, seat):
         found.append(Legal(action, label, "danger"))
-    found.append(Legal(Action(END_TURN), say("labels.end_turn"), "success"))
+    found.append(Legal(Action(END_TURN), betrayal_line("labels.end_turn"), "success"))
     return found
 
 
@@ -150,33 +152,33 @@ def _refusal(state: BetrayalState, seat: int, action: Action) -> str:
     """Why an action is not allowed, as a player should read it."""
     kind, args = action.kind, action.args
     if kind not in GROUPS:
-        return say("errors.unknown_action", kind=kind)
+        return betrayal_line("errors.unknown_action", kind=kind)
     if haunt_actions.monster_stage(state):
-        return say("errors.monsters_turn")
+        return betrayal_line("errors.monsters_turn")
     if kind in (monsters.M_MOVE, monsters.M_ATTACK, monsters.M_END):
-        return say("errors.not_monsters_turn")
+        return betrayal_line("errors.not_monsters_turn")
     if kind == ATTACK:
         return haunt_actions.attack_refusal(state, seat)
     if hooks.blocked(state, seat) and kind != END_TURN:
-        return say("errors.held")
+        return betrayal_line("errors.held")
     if kind in (MOVE, EXPLORE):
         if state.turn.movement_over:
-            return say("errors.movement_over")
+            return betrayal_line("errors.movement_over")
         if not movement.can_spend(state, seat, 1):
-            return say("errors.no_speed", speed=movement.speed_limit(state, seat))
-        return say("errors.no_way" if kind == MOVE else "errors.cannot_explore",
-                   dir=args.get("dir", args.get("via", "?")))
+            return betrayal_line("errors.no_speed", speed=movement.speed_limit(state, seat))
+        return betrayal_line("errors.no_way" if kind == MOVE else "errors.cannot_explore",
+                             dir=args.get("dir", args.get("via", "?")))
     key = str(args.get("card") or args.get("give") or "")
     if kind != ACT and key not in content.get().cards:
-        return say("errors.unknown_card", card=key)
+        return betrayal_line("errors.unknown_card", card=key)
     if kind == USE:
-        return say("errors.cannot_use", card=card_name(key))
+        return betrayal_line("errors.cannot_use", card=card_name(key))
     if kind == TRADE:
         if state.turn.traded:
-            return say("errors.traded")
-        return say("errors.cannot_trade", card=card_name(key))
+            return betrayal_line("errors.traded")
+        return betrayal_line("errors.cannot_trade", card=card_name(key))
     if kind == DROP:
-        return say("errors.cannot_drop", card=card_name(key))
+        return betrayal_line("errors.cannot_drop", card=card_name(key))
     if kind == PICKUP:
-        return say("errors.cannot_pickup", card=card_name(key))
-    return say("errors.cannot_act")
+        return betrayal_line("errors.cannot_pickup", card=card_name(key))
+    return betrayal_line("errors.cannot_act")

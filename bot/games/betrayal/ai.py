@@ -11,7 +11,7 @@ Webs or Debris it tries to break free (and frees others held where it stands); w
 the only way on is across a split room it makes the crossing roll, if it could pass
 it; with no room to explore in reach it takes the Revolving Wall's switch or rides
 the Mystic Elevator. Together these keep AI-only games from running for ever
-(tests/test_betrayal_engine_ai.py); haunt.stalled is the last safety net.
+(tests/test_betrayal_engine_ai.py); haunt_roll.stalled is the last safety net.
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.cards.rolls import PICKED
 from bot.games.betrayal.haunting import ai as haunt_ai
 from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting.parts import AIHooks
 from bot.games.betrayal.links import distances_to
 from bot.games.betrayal.state import BetrayalState
 
 SAFE_USES: frozenset[str] = frozenset({"puzzle_box", "mystic_coin", "healing_salve",
                                        "smelling_salts", "medical_kit"})
 SAFE_ACTS: tuple[str, ...] = ("vault", "closet_door")
-HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a.Held
+HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a_to_l.Held
 
 
 def choose_action(state: BetrayalState, seat: int) -> Action:
@@ -90,7 +91,7 @@ def _pick(state: BetrayalState, seat: int) -> int:
     if pending.kind == "lucky_pick":
         return _lucky_die(step["_roll"])
     if state.haunt is not None:
-        own = base.for_state(state).ai_pick(state)
+        own = base.hooks(state, AIHooks).ai_pick(state)
         if own is not None:
             return own
         tile = haunt_ai.pick_tile(state)

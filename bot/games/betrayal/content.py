@@ -16,11 +16,11 @@ stack is the edition's choice (`deck`, `discoverable` with its key).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from importlib.resources.abc import Traversable
 from typing import Any
 
 from bot import yaml_files
+from bot.locales import per_language
 from bot.paths import DATA
 from bot.texts import TextBook
 
@@ -207,7 +207,7 @@ def merge(parts: list[Content]) -> Content:
     return Content(explorers, rooms, cards)
 
 
-@cache
+@per_language
 def _default() -> Content:
     return merge([load_content(f.path, f.edition, dict(f.decks)) for f in FOLDERS])
 
@@ -255,7 +255,7 @@ def _template(key: str) -> str:
     return _TEXTS.text(key)
 
 
-def say(key: str, **kw: Any) -> str:
+def betrayal_line(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
     return _TEXTS.say(key, **kw)
 

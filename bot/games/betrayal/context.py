@@ -22,7 +22,7 @@ class Ctx:
 
     def say(self, key: str, kind: str = "info", audience: Audience = PUBLIC,
             data: dict[str, Any] | None = None, **kw: Any) -> None:
-        self.events.append(Event(content.say(key, **kw), audience, kind, data or {}))
+        self.events.append(Event(content.betrayal_line(key, **kw), audience, kind, data or {}))
 
     def who(self, seat: int) -> str:
         """The explorer's name, as events speak of them."""

@@ -73,11 +73,11 @@ def label(state: BetrayalState, seat: int, choice: Choice, amount: int,
     """What the option reads: "All 3 to Might (5 → 2)", "2 to Might (5 → 3), 1 to Speed
     (4 → 3)", or for a first share "2 to Might (5 → 3), then the rest"."""
     if not choice.parts:  # a first share of nothing: the rest goes elsewhere
-        return content.say("labels.damage_none_to", trait=first.capitalize())
+        return content.betrayal_line("labels.damage_none_to", trait=first.capitalize())
     words = [_part(state, seat, t, p, everything=p == amount and not choice.partial)
              for t, p in choice.parts]
     text = ", ".join(words)
-    return content.say("labels.damage_then_rest", parts=text) if choice.partial else text
+    return content.betrayal_line("labels.damage_then_rest", parts=text) if choice.partial else text
 
 
 def _part(state: BetrayalState, seat: int, trait: str, points: int, *,
@@ -88,11 +88,11 @@ def _part(state: BetrayalState, seat: int, trait: str, points: int, *,
     name = trait.capitalize()
     if everything and points == 1:
         key = "trait_change" if before != after else "trait_same"
-        return content.say(f"labels.{key}", trait=name, before=before, after=after)
+        return content.betrayal_line(f"labels.{key}", trait=name, before=before, after=after)
     kind = "all" if everything else "part"
     same = "_same" if before == after else ""
-    return content.say(f"labels.damage_{kind}_to{same}", amount=points, trait=name,
-                       before=before, after=after)
+    return content.betrayal_line(f"labels.damage_{kind}_to{same}", amount=points, trait=name,
+                                 before=before, after=after)
 
 
 def to_data(choice: Choice) -> dict[str, object]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.betrayal import content, hooks
+from bot.games.betrayal.cards import HandPassive
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import sides
@@ -118,7 +119,7 @@ def take_card(ctx: Ctx, seat: int, key: str, to: str = "discard",
 
 @step("_cards_changed")
 def _cards_changed(ctx: Ctx, frame: Frame, arg: Any) -> None:
-    for passive, ref in list(hooks.of_explorer(ctx.state, frame.seat)):
+    for passive, ref in list(hooks.of_explorer(ctx.state, frame.seat, HandPassive)):
         passive.cards_changed(ctx, frame.seat, ref)
 
 

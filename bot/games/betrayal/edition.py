@@ -1,18 +1,18 @@
 """The classic edition (seed 003): the default edition of every Betrayal game.
 
 Its decks are the three of data/betrayal/, each symbol draws its own deck, the haunt
-roll after a turn with an omen is six dice below the omens drawn (haunt.py), and the
+roll after a turn with an omen is six dice below the omens drawn (haunt_roll.py), and the
 omen x room chart picks the haunt, swapped for a fresh one by Selecting the Haunt.
 The map's footer counts omens on a track of the 13 omen cards.
 """
 
 from __future__ import annotations
 
-from bot.games.betrayal import content, haunt
+from bot.games.betrayal import content, haunt_roll
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.editions import DEFAULT, Edition, register
+from bot.games.betrayal.pictures import TrackView
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
-from bot.games.betrayal.view import TrackView
 
 OMEN_CARDS = 13  # the marks of the footer's omen track: every omen of the deck
 HAUNT_DICE = 6
@@ -21,7 +21,7 @@ HAUNT_DICE = 6
 @register
 class Classic(Edition):
     key = DEFAULT
-    name = content.say("labels.edition_classic")
+    name = content.betrayal_line("labels.edition_classic")
     order = 0
 
     def turn_over(self, ctx: Ctx, frame: Frame) -> None:
@@ -32,21 +32,21 @@ class Classic(Edition):
                                              "then": [{"_haunt_check": {}}]}}])
 
     def stalled(self, state: BetrayalState) -> bool:
-        return haunt.stalled(state)
+        return haunt_roll.stalled(state)
 
     def begin_stalled(self, ctx: Ctx, seat: int) -> None:
-        haunt.begin_stalled(ctx, seat)
+        haunt_roll.begin_stalled(ctx, seat)
 
     def choose_haunt(self, ctx: Ctx, seat: int, omen: str, room: str
                      ) -> tuple[str, str, str]:
-        found, omen, room = haunt.fresh_haunt(ctx, seat, omen, room)
+        found, omen, room = haunt_roll.fresh_haunt(ctx, seat, omen, room)
         return (found.key if found else ""), omen, room
 
     def haunts(self) -> list[str]:
-        return list(haunt.haunts(""))
+        return list(haunt_roll.haunts(""))
 
     def track(self, state: BetrayalState) -> TrackView:
         drawn = max(0, state.omens_drawn)
-        return TrackView(content.say("views.track_omens"), drawn, OMEN_CARDS,
-                     content.say("views.track_drawn", count=drawn),
-                     content.say("views.track_drawn", count=OMEN_CARDS))
+        return TrackView(content.betrayal_line("views.track_omens"), drawn, OMEN_CARDS,
+                     content.betrayal_line("views.track_drawn", count=drawn),
+                     content.betrayal_line("views.track_drawn", count=OMEN_CARDS))

@@ -6,7 +6,7 @@ story told as the game opens, the decks in play and which deck a room's symbol d
 the haunt trigger at the end of a turn, the haunt choice once it is triggered, and
 what the map's footer shows. The classic game (edition.py beside this module) is the
 default; an expansion is a package of its own under bot/games/ with an `edition`
-module that registers itself here, found by `load_all` walking the games' packages,
+module that registers itself here, found by loading.py walking the games' packages,
 so no list names it.
 
 This module sits at the bottom: it imports only the state and the content, and the
@@ -16,15 +16,11 @@ neutral default where there is one.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import pkgutil
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.games.betrayal import content
+from bot.games.betrayal import content, loading
+from bot.games.betrayal.pictures import TrackView
 from bot.games.betrayal.state import BetrayalState, Frame
-from bot.games.betrayal.view import TrackView
 
 if TYPE_CHECKING:
     from bot.games.betrayal.context import Ctx
@@ -43,7 +39,7 @@ class Edition:
     def story(self) -> str:
         """The story read out as the game opens: the box's own (an expansion sets its
         own stage, seed 000's COME HOME TO EVIL card); by default the classic game's."""
-        return content.say("events.intro")
+        return content.betrayal_line("events.intro")
 
     def rooms(self, c: content.Content) -> list[str]:
         """The room tiles of the stack (before the shuffle)."""
@@ -121,12 +117,12 @@ def register(cls: type[Edition]) -> type[Edition]:
 
 
 def get(key: str) -> Edition:
-    load_all()
+    loading.load()
     return EDITIONS[key]
 
 
 def known(key: str) -> bool:
-    load_all()
+    loading.load()
     return key in EDITIONS
 
 
@@ -137,25 +133,5 @@ def for_state(state: BetrayalState) -> Edition:
 
 def offered() -> list[tuple[str, str]]:
     """(key, name) of every edition, in the lobby's order."""
-    load_all()
+    loading.load()
     return [(e.key, e.name) for e in sorted(EDITIONS.values(), key=lambda e: (e.order, e.key))]
-
-
-_loaded: list[bool] = []
-GAMES_PACKAGE = "bot.games"
-MODULE = "edition"  # a games package that brings a Betrayal edition holds this module
-
-
-def load_all(finder: Callable[[str], Any] = importlib.util.find_spec) -> None:
-    """Import every `edition` module of the games' packages once (each registers
-    itself): the classic one in bot/games/betrayal/, an expansion's in its own package."""
-    if _loaded:
-        return
-    _loaded.append(True)
-    games = importlib.import_module(GAMES_PACKAGE)
-    for info in pkgutil.iter_modules(games.__path__):
-        if not info.ispkg:
-            continue
-        name = f"{GAMES_PACKAGE}.{info.name}.{MODULE}"
-        if finder(name) is not None:
-            importlib.import_module(name)

@@ -19,7 +19,15 @@ from typing import Any
 from bot.core import dice as core_dice
 from bot.core.choices import PendingChoice
 from bot.games.betrayal import content, damage_split, hooks, traits
-from bot.games.betrayal.cards import HANDLERS, PASSIVES, RESUMERS, Cause, Offer, resumer
+from bot.games.betrayal.cards import (
+    HANDLERS,
+    RESUMERS,
+    Cause,
+    DamagePassive,
+    HandPassive,
+    Offer,
+    resumer,
+)
 from bot.games.betrayal.content import TRAITS
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import death
@@ -152,7 +160,7 @@ def heal(ctx: Ctx, seat: int, trait: str, cause: Cause) -> bool:
 
 def trait_moved(ctx: Ctx, seat: int, trait: str, moved: int, cause: Cause) -> None:
     """Every trait change goes through here: the explorer's passives hear of it."""
-    for passive, ref in list(hooks.of_explorer(ctx.state, seat)):
+    for passive, ref in list(hooks.of_explorer(ctx.state, seat, HandPassive)):
         passive.trait_changed(ctx, seat, trait, moved, cause, ref)
 
 
@@ -162,10 +170,10 @@ def change_label(trait: str, before: int, after: int, *, stuck: str = "") -> str
     is said in words rather than as "4 → 4"."""
     name = trait.capitalize()
     if stuck:
-        return content.say(f"labels.trait_{stuck}", trait=name, before=before)
+        return content.betrayal_line(f"labels.trait_{stuck}", trait=name, before=before)
     if before == after:
-        return content.say("labels.trait_same", trait=name, before=before)
-    return content.say("labels.trait_change", trait=name, before=before, after=after)
+        return content.betrayal_line("labels.trait_same", trait=name, before=before)
+    return content.betrayal_line("labels.trait_change", trait=name, before=before, after=after)
 
 
 def _trait_labels(ctx: Ctx, seat: int, names: list[str], amount: int) -> list[str]:
@@ -199,7 +207,8 @@ def _gain_or_lose(ctx: Ctx, frame: Frame, arg: dict[str, Any], sign: int) -> Non
             return
         pause(ctx, frame, {"_trait_pick": {"traits": names, "amount": amount}},
               "trait_pick",
-              content.say("prompts.gain" if sign > 0 else "prompts.lose", amount=abs(amount)),
+              content.betrayal_line("prompts.gain" if sign > 0 else "prompts.lose",
+                                    amount=abs(amount)),
               _trait_labels(ctx, frame.seat, names, amount))
         return
     trait = arg.get("trait")
@@ -256,7 +265,7 @@ def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if spec.pop("from_roll", False):
         spec["amount"] = int(frame.vars.get("roll", 0))
     seat = frame.seat
-    shield = next((ref for p, ref in hooks.of_explorer(ctx.state, seat)
+    shield = next((ref for p, ref in hooks.of_explorer(ctx.state, seat, DamagePassive)
                    if p.shields(ctx.state, seat, frame.source, ref)), None)
     if shield is not None and spec["amount"] > 0:
         ctx.say("events.damage_shielded", who=ctx.who(seat), card=content.card(shield).name
@@ -264,14 +273,16 @@ def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     if not spec.get("offered"):
         spec["offered"] = True
-        offers = [offer_data(o, p.name, ref) for p, ref in hooks.of_explorer(ctx.state, seat)
+        offers = [offer_data(o, p.name, ref)
+                  for p, ref in hooks.of_explorer(ctx.state, seat, DamagePassive)
                   for o in p.damage_offers(ctx, frame, spec, ref)]
         if offers and spec["amount"] > 0:
-            labels = [content.say("labels.damage_as_is", amount=spec["amount"],
-                                  kind=spec["kind"])] + [o["label"] for o in offers]
+            labels = [content.betrayal_line("labels.damage_as_is", amount=spec["amount"],
+                                            kind=spec["kind"])] + [o["label"] for o in offers]
             spec["offers"] = offers
             pause(ctx, frame, {"_damage": spec}, "damage_offer",
-                  content.say("prompts.damage_offer", amount=spec["amount"], kind=spec["kind"]),
+                  content.betrayal_line("prompts.damage_offer", amount=spec["amount"],
+                                        kind=spec["kind"]),
                   labels)
             return
     if not spec.get("reduced"):
@@ -305,7 +316,7 @@ def split_damage(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     labels = [damage_split.label(ctx.state, seat, c, amount, lowerable[0]) for c in options]
     spec = {**spec, "traits": lowerable, "choices": [damage_split.to_data(c) for c in options]}
     pause(ctx, frame, {"_damage": spec}, "damage_split",
-          content.say("prompts.damage_split", amount=amount, kind=spec["kind"]), labels)
+          content.betrayal_line("prompts.damage_split", amount=amount, kind=spec["kind"]), labels)
 
 
 def _take_split(ctx: Ctx, frame: Frame, choice: damage_split.Choice) -> None:
@@ -339,7 +350,7 @@ def _damage_offer(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> Non
     offers = spec.pop("offers", [])
     if pick > 0:
         offer, name, ref = offer_from(offers[pick - 1])
-        PASSIVES[name].damage_apply(ctx, frame, spec, offer, ref)
+        hooks.named(name, DamagePassive).damage_apply(ctx, frame, spec, offer, ref)
 
 
 # ---------------------------------------------------------------- cards, moves, tokens

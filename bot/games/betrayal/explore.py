@@ -19,10 +19,11 @@ from typing import Any
 
 from bot.core.events import DETAIL
 from bot.games.betrayal import content, editions, hooks, house
-from bot.games.betrayal.cards import PASSIVES, resumer
+from bot.games.betrayal.cards import PASSIVES, RoomPassive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting.parts import MovementHooks
 from bot.games.betrayal.house import (
     DIRS,
     Cell,
@@ -37,17 +38,20 @@ from bot.games.betrayal.links import link_cells
 from bot.games.betrayal.movement import place_explorer
 from bot.games.betrayal.state import BetrayalState, Frame, Tile
 
+# The kind of the line that tells a room is found: the story counts each seat's by it.
+DISCOVER = "discover"
+
 CELL_LIMIT = 20  # more spots than this: pick the doorway first, then the turn
 
 
 def placement_floor(state: BetrayalState, room: str, floor: str) -> str:
     """The floor a room found from `floor` goes on (the Underground Lake: the basement;
     the running haunt may say otherwise: `HauntPlugin.explore_floor`)."""
-    forced = base.for_state(state).explore_floor(state, room, floor)
+    forced = base.hooks(state, MovementHooks).explore_floor(state, room, floor)
     if forced is not None:
         return forced
     passive = PASSIVES.get(content.room(room).custom)
-    other = passive.placement_floor(state, floor) if passive else None
+    other = passive.placement_floor(state, floor) if isinstance(passive, RoomPassive) else None
     return other or floor
 
 
@@ -59,7 +63,7 @@ def fits(state: BetrayalState, room: str, floor: str, cell: Cell | None, towards
          keep_open: bool = True) -> bool:
     """Can this tile, found from `floor`, be placed: at `cell` facing back `towards`
     (exploring), or anywhere on its floor (cell None)?"""
-    forced = base.for_state(state).explore_floor(state, room, floor)
+    forced = base.hooks(state, MovementHooks).explore_floor(state, room, floor)
     if forced is None and floor not in content.room(room).floors:
         return False
     target = placement_floor(state, room, floor)
@@ -134,19 +138,19 @@ def _explore(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     d = str(arg["dir"])
     cell, towards, floor = house.step(cell_of(origin), d), opposite(d), origin.floor
     ctx.say("events.explore", kind="explore", who=ctx.who(frame.seat),
-            dir=content.say(f"dirs.{d}"), room=content.room(origin.room).name)
+            dir=content.betrayal_line(f"dirs.{d}"), room=content.room(origin.room).name)
     last_resort = False
     key = draw_room(ctx, lambda r: fits(state, r, floor, cell, towards))
     if key is None:
         last_resort = True
         key = draw_room(ctx, lambda r: fits(state, r, floor, cell, towards, keep_open=False))
     if key is None:
-        ctx.say("events.no_tile", floor=content.say(f"floors.{floor}"))
+        ctx.say("events.no_tile", floor=content.betrayal_line(f"floors.{floor}"))
         return
     target = placement_floor(state, key, floor)
     if target != floor:
         ctx.say("events.lands_elsewhere", room=content.room(key).name,
-                floor=content.say(f"floors.{target}"))
+                floor=content.betrayal_line(f"floors.{target}"))
         frame.steps.insert(0, {"_place_spot": {"room": key, "floor": target}})
         return
     rotations = explore_rotations(Layout.of(state), key, cell, towards,
@@ -157,12 +161,12 @@ def _explore(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         place_tile(ctx, frame.seat, key, cell, rotations[0], towards, last_resort)
         return
     pause(ctx, frame, {"_place": spec}, "rotate",
-          content.say("prompts.rotate", room=content.room(key).name),
+          content.betrayal_line("prompts.rotate", room=content.room(key).name),
           [rotation_label(key, r) for r in rotations])
 
 
 def rotation_label(room: str, rotation: int) -> str:
-    return content.say("labels.rotation", doors=house.describe_doors(
+    return content.betrayal_line("labels.rotation", doors=house.describe_doors(
         rotated_doors(room, rotation)))
 
 
@@ -186,9 +190,9 @@ def place_tile(ctx: Ctx, seat: int, room: str, cell: Cell, rotation: int,
     tile_id = len(state.tiles) - 1
     state.turn.placed = tile_id
     text = content.room(room).text
-    ctx.say("events.discover" if text != content.say("events.no_rule") else
-            "events.discover_plain", kind="discover", who=ctx.who(seat),
-            room=content.room(room).name, floor=content.say(f"floors.{floor}"), text=text,
+    ctx.say("events.discover" if text != content.betrayal_line("events.no_rule") else
+            "events.discover_plain", kind=DISCOVER, who=ctx.who(seat),
+            room=content.room(room).name, floor=content.betrayal_line(f"floors.{floor}"), text=text,
             data={"tile": tile_id, "room": room, "seat": seat})
     if last_resort:
         rearrange(ctx, floor, tile_id)
@@ -196,7 +200,7 @@ def place_tile(ctx: Ctx, seat: int, room: str, cell: Cell, rotation: int,
         place_explorer(ctx, seat, tile_id, side=arrive, via="explore")
         ctx.push([{"_symbol": {"tile": tile_id}}], seat, room, "room")
         ctx.push(list(content.room(room).on_discover), seat, room, "room")
-        base.for_state(state).discovered(ctx, seat, tile_id)
+        base.hooks(state, MovementHooks).discovered(ctx, seat, tile_id)
     return tile_id
 
 
@@ -205,7 +209,7 @@ def rearrange(ctx: Ctx, floor: str, new_tile: int) -> None:
     state = ctx.state
     change = house.last_resort(state, floor, {new_tile}, link_cells(state))
     if change is None:
-        ctx.say("events.floor_closed", floor=content.say(f"floors.{floor}"))
+        ctx.say("events.floor_closed", floor=content.betrayal_line(f"floors.{floor}"))
         return
     tile = state.tiles[change.tile]
     turn = (change.rotation - tile.rotation) % 4
@@ -215,10 +219,10 @@ def rearrange(ctx: Ctx, floor: str, new_tile: int) -> None:
             e.side = house.rotate(e.side, turn)
     name = content.room(tile.room).name
     if change.cell is None:
-        ctx.say("events.rearranged_turn", room=name, floor=content.say(f"floors.{floor}"))
+        ctx.say("events.rearranged_turn", room=name, floor=content.betrayal_line(f"floors.{floor}"))
         return
     tile.floor, tile.x, tile.y = change.cell
-    ctx.say("events.rearranged_move", room=name, floor=content.say(f"floors.{floor}"))
+    ctx.say("events.rearranged_move", room=name, floor=content.betrayal_line(f"floors.{floor}"))
 
 
 @step("_symbol")
@@ -233,12 +237,12 @@ def _symbol(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     # The edition's draw, unless the room draws its own way; the haunt has the last word.
     # The room that drew it rides along (`symbol_tile`), for an edition's own draws.
     steps = editions.for_state(state).symbol_steps(state, symbol)
-    for passive, ref in hooks.of_tile(state, tile_id):  # a room that draws its own way
+    for passive, ref in hooks.of_tile(state, tile_id, RoomPassive):  # draws its own way
         instead = passive.symbol_steps(state, frame.seat, tile_id, symbol, steps, ref)
         if instead is not None:
             steps = instead
             break
-    ctx.push_child(frame, base.for_state(state).symbol_steps(state, symbol, steps),
+    ctx.push_child(frame, base.hooks(state, MovementHooks).symbol_steps(state, symbol, steps),
                    symbol_tile=tile_id)
 
 
@@ -269,7 +273,7 @@ def _explore_like(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if key is None:
         key = draw_room(ctx, lambda r: fits(state, r, floor, None, None, keep_open=False))
     if key is None:
-        ctx.say("events.no_tile", floor=content.say(f"floors.{floor}"))
+        ctx.say("events.no_tile", floor=content.betrayal_line(f"floors.{floor}"))
         ctx.push_child(frame, arg.get("fallback") or [])
         return
     target = placement_floor(state, key, floor)
@@ -298,15 +302,16 @@ def _spots(state: BetrayalState, room: str, floor: str) -> list[tuple[Cell, int]
     return free_spots(layout, room, floor) or free_spots(layout, room, floor, keep_open=False)
 
 
-def _cell_label(state: BetrayalState, cell: Cell) -> str:
+def cell_label(state: BetrayalState, cell: Cell) -> str:
     layout = Layout.of(state)
     for d in DIRS:
         n = house.step(cell, d)
         if opposite(d) in layout.cells.get(n, ()):
             tile = state.tiles[house.tile_at(state, n) or 0]
-            return content.say("labels.cell", dir=content.say(f"dirs.{opposite(d)}"),
-                               room=content.room(tile.room).name)
-    return content.say("labels.cell_bare", x=cell[1], y=cell[2])
+            return content.betrayal_line("labels.cell",
+                                         dir=content.betrayal_line(f"dirs.{opposite(d)}"),
+                                         room=content.room(tile.room).name)
+    return content.betrayal_line("labels.cell_bare", x=cell[1], y=cell[2])
 
 
 @step("_place_spot")
@@ -321,7 +326,7 @@ def _place_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         state.stack.remove(room)
         state.room_discard.append(room)
         ctx.say("events.no_spot", room=content.room(room).name,
-                floor=content.say(f"floors.{floor}"))
+                floor=content.betrayal_line(f"floors.{floor}"))
         ctx.push_child(frame, spec.get("fallback") or [])
         return
     cells = list(dict.fromkeys(tuple(c) for c, _ in spots))
@@ -331,16 +336,16 @@ def _place_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if len(spots) > CELL_LIMIT and len(cells) > 1:
         spec["cells"] = [list(c) for c in cells]
         pause(ctx, frame, {"_place_spot": spec}, "spot_cell",
-              content.say("prompts.where_room", room=content.room(room).name,
-                          floor=content.say(f"floors.{floor}")),
-              [_cell_label(state, c) for c in cells])
+              content.betrayal_line("prompts.where_room", room=content.room(room).name,
+                                    floor=content.betrayal_line(f"floors.{floor}")),
+              [cell_label(state, c) for c in cells])
         return
     spec["spots"] = [[list(c), r] for c, r in spots]
-    labels = [content.say("labels.spot", cell=_cell_label(state, c),
-                          rotation=rotation_label(room, r)) for c, r in spots]
-    pause(ctx, frame, {"_place_spot": spec}, "spot", content.say(
+    labels = [content.betrayal_line("labels.spot", cell=cell_label(state, c),
+                                    rotation=rotation_label(room, r)) for c, r in spots]
+    pause(ctx, frame, {"_place_spot": spec}, "spot", content.betrayal_line(
         "prompts.where_room", room=content.room(room).name,
-        floor=content.say(f"floors.{floor}")), labels)
+        floor=content.betrayal_line(f"floors.{floor}")), labels)
 
 
 @resumer("spot_cell")

@@ -1,18 +1,18 @@
 """The haunts a game may play: each content folder's haunts.yaml (the classic 8 in
 data/betrayal/, an edition's own beside its content), read once per set of folders.
 
-Apart from haunt.py, which begins a haunt, because traitor.py needs the list (each
-haunt's traitor rule) and haunt.py needs traitor.py: the list sits below both.
+Apart from haunt_roll.py, which begins a haunt, because traitor.py needs the list (each
+haunt's traitor rule) and haunt_roll.py needs traitor.py: the list sits below both.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from bot import yaml_files
 from bot.games.betrayal import content
+from bot.locales import per_language
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class HauntInfo:
     edition: str = ""  # the edition whose folder lists it ("" = data/betrayal/)
 
 
-@cache
+@per_language
 def _listed(folders: tuple[content.Folder, ...]) -> dict[str, HauntInfo]:
     """Every folder's haunts.yaml, read once per set of folders: the classic 8 first in
     chart-number order, then each edition's own in its order."""

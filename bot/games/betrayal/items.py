@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.betrayal import content, decks, hooks
-from bot.games.betrayal.cards import resumer
+from bot.games.betrayal.cards import HandPassive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.rolls import forget_rolls
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
@@ -38,7 +38,7 @@ def usable(state: BetrayalState, seat: int) -> list[str]:
     the Spirit Board before moving)."""
     if hooks.blocked(state, seat):
         return []
-    passives = {ref: p for p, ref in hooks.of_explorer(state, seat)}
+    passives = {ref: p for p, ref in hooks.of_explorer(state, seat, HandPassive)}
     result = []
     for key in state.explorers[seat].cards:
         card = content.card(key)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from bot.core.plain import copy_plain
 from bot.core.views import mark, redeal, view_rng
 from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting.parts import BoardHooks
 from bot.games.betrayal.state import BetrayalState
 
 PLACING = ("_place", "_place_spot")  # the steps that place a tile found on the stack
@@ -43,7 +44,7 @@ def seat_view(state: BetrayalState, seat: int | None) -> BetrayalState:
         pending.labels = ["?"] * len(pending.labels)
         pending.payload = {}
     if haunt is not None:
-        base.for_state(view).hide(view, seat, rng)
+        base.hooks(view, BoardHooks).hide(view, seat, rng)
     view.rng = rng
     return mark(view)
 

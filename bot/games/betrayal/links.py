@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.games.betrayal import hooks
-from bot.games.betrayal.cards import Link
+from bot.games.betrayal.cards import Link, RoomPassive
 from bot.games.betrayal.house import DIRS, ROOTS, Cell, Layout, Plan, cell_of, plan, step
 from bot.games.betrayal.state import BetrayalState
 
@@ -28,9 +28,9 @@ def links_from(state: BetrayalState, seat: int, tile_id: int | None = None) -> l
     """Every link this explorer could take out of its room (or out of `tile_id`)."""
     tile_id = state.explorers[seat].tile if tile_id is None else tile_id
     found: list[Link] = []
-    for passive, ref in hooks.of_tile(state, tile_id):
+    for passive, ref in hooks.of_tile(state, tile_id, RoomPassive):
         found += passive.links(state, seat, tile_id, ref)
-    for passive, ref in hooks.of_explorer(state, seat):
+    for passive, ref in hooks.of_explorer(state, seat, RoomPassive):
         found += passive.links(state, seat, tile_id, ref)
     return found
 
@@ -39,7 +39,7 @@ def house_links(state: BetrayalState) -> list[tuple[int, int, str]]:
     """The house's own links, whoever walks them (no Rope): (from, to, kind)."""
     found = []
     for tile_id in range(len(state.tiles)):
-        for passive, ref in hooks.of_tile(state, tile_id):
+        for passive, ref in hooks.of_tile(state, tile_id, RoomPassive):
             for link in passive.links(state, -1, tile_id, ref):
                 found.append((tile_id, link.target, link.kind))
     return found
@@ -78,7 +78,7 @@ def walkable(state: BetrayalState, tile_id: int) -> list[int]:
 
 def _walkable(state: BetrayalState, tile_id: int, house: Plan) -> list[int]:
     found = list(house.exits[tile_id].values())
-    for passive, ref in hooks.of_tile(state, tile_id):
+    for passive, ref in hooks.of_tile(state, tile_id, RoomPassive):
         found += [link.target for link in passive.links(state, -1, tile_id, ref)
                   if link.walkable]
     return found

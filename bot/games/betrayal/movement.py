@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.betrayal import content, hooks, traits
-from bot.games.betrayal.cards import PASSIVES, Link, resumer
+from bot.games.betrayal.cards import PASSIVES, Link, RoomPassive, TurnPassive, resumer
 from bot.games.betrayal.content import FLOORS
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, put_token, step
 from bot.games.betrayal.haunting import base as haunt_base
 from bot.games.betrayal.haunting import sides as haunt_sides
 from bot.games.betrayal.haunting.companions import companions_follow
+from bot.games.betrayal.haunting.parts import MovementHooks
 from bot.games.betrayal.house import DIRS, doors, opposite, through_door
 from bot.games.betrayal.links import links_from
 from bot.games.betrayal.state import BetrayalState, Frame
@@ -71,7 +72,7 @@ def crossing_for(state: BetrayalState, seat: int, side: str | None) -> tuple[str
         return None  # seed 003: rolls that do no damage do not stop the traitor
     name = content.room(state.tiles[explorer.tile].room).custom
     passive = PASSIVES.get(name)
-    return passive.crossing() if passive else None
+    return passive.crossing() if isinstance(passive, RoomPassive) else None
 
 
 def legal_moves(state: BetrayalState, seat: int) -> list[Move]:
@@ -85,7 +86,7 @@ def legal_moves(state: BetrayalState, seat: int) -> list[Move]:
 def _may_enter(state: BetrayalState, seat: int, tile: int) -> bool:
     """The running haunt may bar a room (a figure no one walks up to without a roll)."""
     return state.haunt is None or state.over or not state.haunt.key \
-        or haunt_base.for_state(state).can_enter(state, seat, tile)
+        or haunt_base.hooks(state, MovementHooks).can_enter(state, seat, tile)
 
 
 def _moves(state: BetrayalState, seat: int, here: int, extra: int) -> list[Move]:
@@ -170,7 +171,7 @@ def _go(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                 target=ctx.room_name(target), data={"seat": seat, "to": target})
     else:
         ctx.say("events.move", kind="move", who=ctx.who(seat), source=source,
-                target=ctx.room_name(target), dir=content.say(f"dirs.{arg['dir']}"),
+                target=ctx.room_name(target), dir=content.betrayal_line(f"dirs.{arg['dir']}"),
                 data={"seat": seat, "to": target})
     ctx.push(list(arg.get("steps") or []), seat, state.tiles[target].room, "room")
     place_explorer(ctx, seat, target, side=side, via=str(arg.get("via") or "door"))
@@ -218,9 +219,9 @@ def _entered(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state, seat, tile_id = ctx.state, frame.seat, int(arg["tile"])
     if state.explorers[seat].tile != tile_id:
         return  # already moved on (a slide)
-    for passive, ref in reversed(list(hooks.of_explorer(state, seat))):
+    for passive, ref in reversed(list(hooks.of_explorer(state, seat, TurnPassive))):
         passive.entered(ctx, seat, tile_id, ref)
-    for passive, ref in reversed(list(hooks.of_tile(state, tile_id))):
+    for passive, ref in reversed(list(hooks.of_tile(state, tile_id, TurnPassive))):
         passive.entered(ctx, seat, tile_id, ref)
     room = content.room(state.tiles[tile_id].room)
     if room.on_enter and not hooks.immune(state, seat, room.key):
@@ -249,7 +250,7 @@ def _ask_tile_step(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     if len(tiles) > PICK_LIMIT and len(floors) > 1 and not spec.get("floor"):
         spec["floors"] = floors
         pause(ctx, frame, {"_pick_tile": spec}, "floor_pick", spec["prompt"],
-              [content.say(f"floors.{f}") for f in floors])
+              [content.betrayal_line(f"floors.{f}") for f in floors])
         return
     pause(ctx, frame, {"_pick_tile": spec}, "tile_pick", spec["prompt"],
           [ctx.room_name(t) for t in tiles])
@@ -283,7 +284,7 @@ def _tile_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 def _move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     to = str(arg.get("to", ""))
     if to == "choose_placed":
-        ask_tile(ctx, frame, {"_move_to": {}}, content.say("prompts.move_where"))
+        ask_tile(ctx, frame, {"_move_to": {}}, content.betrayal_line("prompts.move_where"))
         return
     target = ctx.state.tile_of(to)
     if target is None:
@@ -297,7 +298,7 @@ def _move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 def _token(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if arg.get("place") == "choose_placed":
         ask_tile(ctx, frame, {"_token_at": dict(arg)},
-                 content.say("prompts.token_where", token=arg["kind"]))
+                 content.betrayal_line("prompts.token_where", token=arg["kind"]))
         return
     put_token(ctx, frame, dict(arg), ctx.state.explorers[frame.seat].tile)
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content, hooks, traits
-from bot.games.betrayal.cards import PASSIVES, resumer
+from bot.games.betrayal.cards import RollPassive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import ask, offer_data, offer_from, pause, step
 from bot.games.betrayal.state import BetrayalState, Frame
@@ -69,7 +69,8 @@ def dice_for(state: BetrayalState, frame: Frame, spec: dict[str, Any]) -> int:
     count = traits.value(state, seat, trait)
     if is_trait_roll(spec):
         count += card_modifiers(state, seat, trait, frame.origin == "event")
-        count += sum(p.roll_dice(state, seat, spec, ref) for p, ref in hooks.around(state, seat))
+        count += sum(p.roll_dice(state, seat, spec, ref)
+                     for p, ref in hooks.around(state, seat, RollPassive))
         count += int(frame.vars.get("extra_dice", 0))
     return max(1, min(MAX_DICE, count))
 
@@ -117,7 +118,7 @@ def _roll_public(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if "choose" in spec:  # the explorer picks the trait to roll (Spider, Possession)
         names = list(spec.pop("choose"))
         pause(ctx, frame, {"_roll_choose": {"traits": names, "roll": spec}}, "roll_trait",
-              content.say("prompts.roll_which"), [t.capitalize() for t in names])
+              content.betrayal_line("prompts.roll_which"), [t.capitalize() for t in names])
         return
     spec["stage"] = "start"
     ctx.push_child(frame, [{"_roll": spec}])
@@ -142,7 +143,7 @@ def _offers(ctx: Ctx, frame: Frame, spec: dict[str, Any], stage: str) -> list[di
     state = ctx.state
     held = set(state.explorers[frame.seat].cards) if hooks.blocked(state, frame.seat) else set()
     return [offer_data(o, p.name, ref)
-            for p, ref in hooks.of_explorer(state, frame.seat) if ref not in held
+            for p, ref in hooks.of_explorer(state, frame.seat, RollPassive) if ref not in held
             for o in p.roll_offers(ctx, frame, spec, stage, ref) if o.id not in used]
 
 
@@ -156,7 +157,7 @@ def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         offers = [] if spec.get("go") else _offers(ctx, frame, spec, "pre")
         if offers:
             spec["offers"] = offers
-            labels = [content.say("labels.roll_now", count=spec["count"])]
+            labels = [content.betrayal_line("labels.roll_now", count=spec["count"])]
             pause(ctx, frame, {"_roll": spec}, "roll_pre", _prompt(ctx, frame, spec),
                   labels + [o["label"] for o in offers])
             return
@@ -165,7 +166,7 @@ def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         if trait and is_trait_roll(spec) and rerolls_blanks(state, frame.seat, trait):
             spec["rolled"] = [d if d else roll_betrayal(state.rng, 1)[0] for d in spec["rolled"]]
         if any(p.drops_highest(state, frame, spec, ref)
-               for p, ref in hooks.around(state, frame.seat)):
+               for p, ref in hooks.around(state, frame.seat, RollPassive)):
             rolled = list(spec["rolled"])
             highest = max(rolled)
             rolled.remove(highest)
@@ -176,8 +177,8 @@ def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         offers = _offers(ctx, frame, spec, "post")
         if offers:
             spec["offers"] = offers
-            labels = [content.say("labels.roll_keep", total=total_of(spec),
-                                  dice=_dice_text(spec))]
+            labels = [content.betrayal_line("labels.roll_keep", total=total_of(spec),
+                                            dice=_dice_text(spec))]
             pause(ctx, frame, {"_roll": spec}, "roll_post", _prompt(ctx, frame, spec),
                   labels + [o["label"] for o in offers])
             return
@@ -185,11 +186,11 @@ def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 
 def _prompt(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> str:
-    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.say(
+    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.betrayal_line(
         "labels.plain_dice", count=spec["count"])
     if spec.get("rolled") is not None and spec["stage"] == "post":
-        return content.say("prompts.roll_after", what=what, total=total_of(spec))
-    return content.say("prompts.roll_before", what=what, count=spec["count"])
+        return content.betrayal_line("prompts.roll_after", what=what, total=total_of(spec))
+    return content.betrayal_line("prompts.roll_before", what=what, count=spec["count"])
 
 
 def _dice_text(spec: dict[str, Any]) -> str:
@@ -198,7 +199,7 @@ def _dice_text(spec: dict[str, Any]) -> str:
 
 def _finish(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     total = total_of(spec)
-    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.say(
+    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.betrayal_line(
         "labels.plain_dice", count=spec["count"])
     data = {"seat": frame.seat, "dice": list(spec.get("rolled", [])), "total": total,
             "trait": spec.get("trait")}
@@ -230,7 +231,7 @@ def _take_offer(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int, declined
         return
     offer, name, ref = offer_from(offers[pick - 1])
     spec.setdefault("used", []).append(offer.id)
-    PASSIVES[name].roll_apply(ctx, frame, spec, offer, ref)
+    hooks.named(name, RollPassive).roll_apply(ctx, frame, spec, offer, ref)
 
 
 @resumer("roll_pre")

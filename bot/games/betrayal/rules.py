@@ -3,7 +3,7 @@
 The pieces: setup.py deals the game; actions.py lists and starts the actions of a turn;
 movement.py, explore.py, items.py and turn.py carry them out by pushing steps that
 effects.py runs (pausing on choices); cards/ holds the handlers steps cannot express;
-haunt.py ends the exploration. Rulings where seed 003 is silent are in
+haunt_roll.py ends the exploration. Rulings where seed 003 is silent are in
 data/betrayal/rules.yaml (topic `rulings`) and marked RULING in the code.
 """
 
@@ -16,42 +16,29 @@ from bot.core.actions import Action, Option
 from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
+from bot.core.story import LogLine, Story
 from bot.games.base import Game, PlayerInfo
-from bot.games.betrayal import (  # noqa: F401  (decks, haunt: they register steps)
+from bot.games.betrayal import (
     actions,
     ai,
     chapters,
     content,
-    decks,
     editions,
     effects,
-    haunt,
     knowledge,
     links,
+    loading,
     setup,
+    shown,
+    story,
     turn,
-    views,
 )
-from bot.games.betrayal.cards import (  # noqa: F401  (they register their handlers)
-    attacks,
-    basics,
-    events_a,
-    events_b,
-    haunt_cards,
-    items,
-    omens,
-    rolls,
-    rooms,
-    token_events,
-    tokens,
-)
-from bot.games.betrayal.content import say
+from bot.games.betrayal.content import betrayal_line
 from bot.games.betrayal.context import Ctx, explorer_name
-from bot.games.betrayal.haunting import flow, house, load_plugins, sides  # noqa: F401  (house: steps)
+from bot.games.betrayal.haunting import flow, sides
 from bot.games.betrayal.state import BetrayalState
 
-load_plugins()  # every haunt's rules, so a game restored mid-haunt keeps them
-editions.load_all()  # every edition (each expansion's scenarios), for the same reason
+loading.load()  # every card, haunt and edition, so a game restored mid-haunt keeps its rules
 
 
 class BetrayalGame(Game[BetrayalState]):
@@ -67,7 +54,7 @@ class BetrayalGame(Game[BetrayalState]):
 
     def setup(self, players: list[PlayerInfo], seed: int,
               options: dict[str, Any]) -> tuple[BetrayalState, list[Event]]:
-        self.check_player_count(len(players), partial(say, "errors.bad_player_count"))
+        self.check_player_count(len(players), partial(betrayal_line, "errors.bad_player_count"))
         state = setup.new_state([p.name for p in players], [p.ai for p in players], seed,
                                 options)
         ctx = Ctx(state)
@@ -104,7 +91,7 @@ class BetrayalGame(Game[BetrayalState]):
         if state.pending is not None:
             return state.pending.options()
         return [Option(entry.label, entry.action,
-                       group=say(f"groups.{actions.GROUPS[entry.action.kind]}"),
+                       group=betrayal_line(f"groups.{actions.GROUPS[entry.action.kind]}"),
                        style=entry.style) for entry in actions.legal(state, seat)]
 
     def pass_turn(self, state: BetrayalState, seat: int) -> Action | None:
@@ -133,7 +120,7 @@ class BetrayalGame(Game[BetrayalState]):
             pick = new.pending.pick(seat, action)
             effects.resume(ctx, pick)
         elif action.kind == CHOOSE:
-            raise IllegalAction(say("errors.nothing_to_choose"))
+            raise IllegalAction(betrayal_line("errors.nothing_to_choose"))
         else:
             actions.perform(ctx, seat, action)
             effects.run(ctx)
@@ -143,39 +130,56 @@ class BetrayalGame(Game[BetrayalState]):
 
     def _check_actor(self, state: BetrayalState, seat: int) -> None:
         if state.over:
-            raise IllegalAction(say("errors.game_over"))
+            raise IllegalAction(betrayal_line("errors.game_over"))
         if not 0 <= seat < len(state.players):
-            raise IllegalAction(say("errors.not_playing"))
+            raise IllegalAction(betrayal_line("errors.not_playing"))
         if state.pending is not None and seat != state.pending.seat:
-            raise IllegalAction(say("errors.someone_choosing",
-                                    who=explorer_name(state, state.pending.seat),
-                                    prompt=state.pending.prompt))
+            raise IllegalAction(betrayal_line("errors.someone_choosing",
+                                              who=explorer_name(state, state.pending.seat),
+                                              prompt=state.pending.prompt))
         if state.pending is None and seat != state.turn.seat:
-            raise IllegalAction(say("errors.not_your_turn",
-                                    who=explorer_name(state, state.turn.seat),
-                                    player=state.players[state.turn.seat]))
+            raise IllegalAction(betrayal_line("errors.not_your_turn",
+                                              who=explorer_name(state, state.turn.seat),
+                                              player=state.players[state.turn.seat]))
 
     # ------------------------------------------------------------ views
 
     def private_view(self, state: BetrayalState, seat: int) -> str:
         if not 0 <= seat < len(state.players):
-            return say("errors.not_playing")
-        return flow.private_text(state, seat, views.sheet_text(state, seat))
+            return betrayal_line("errors.not_playing")
+        return flow.private_text(state, seat, shown.sheet_text(state, seat))
 
     def teams(self, state: BetrayalState) -> dict[str, list[int]]:
         return sides.teams(state)
+
+    def revealed(self, state: BetrayalState) -> list[str]:
+        """Who the traitor was, and which explorers lived to the end."""
+        seat = sides.traitor(state)
+        lines = [] if seat is None else [
+            betrayal_line("replay.traitor", who=explorer_name(state, seat),
+                          player=state.players[seat])]
+        for n, explorer in enumerate(state.explorers):
+            lines.append(betrayal_line("replay.alive" if explorer.alive else "replay.dead",
+                                       who=explorer_name(state, n), player=state.players[n]))
+        return lines
 
     def prompt_private(self, state: BetrayalState, seat: int) -> bool:
         """The traitor plays from the DM once the haunt has begun (issue 4)."""
         return flow.is_haunt(state) and sides.is_traitor(state, seat)
 
+    def story(self, state: BetrayalState, log: list[LogLine]) -> Story:
+        return story.story_of(state, log)
+
+    def content_names(self) -> dict[str, str]:
+        return story.content_names()
+
     def status_text(self, state: BetrayalState) -> str:
-        return views.status_text(state)
+        return shown.status_text(state)
 
     # ------------------------------------------------------------ seats and storage
 
     def set_player(self, state: BetrayalState, seat: int, info: PlayerInfo) -> BetrayalState:
-        return self.seat_handed(state, seat, info, say("errors.not_playing"))
+        return self.seat_handed(state, seat, info, betrayal_line("errors.not_playing"))
 
     def detail_kinds(self) -> frozenset[str]:
         """The dice of each roll are told in the log; the live message says what they
@@ -206,10 +210,12 @@ class BetrayalGame(Game[BetrayalState]):
         """The edition played (the classic game or an expansion); seed 003, Selecting
         the Haunt: a table may swap a haunt it has played."""
         return {setup.EXPANSION: editions.offered(),
-                setup.FRESH: [(value, say(f"labels.fresh_{value}")) for value in ("on", "off")]}
+                setup.FRESH: [(value, betrayal_line(f"labels.fresh_{value}")) for value in ("on",
+                                                                                            "off")]}
 
     def setup_option_help(self) -> dict[str, str]:
-        return {name: say(f"setup_help.{name}") for name in (setup.EXPANSION, setup.FRESH)}
+        return {name: betrayal_line(f"setup_help.{name}") for name in (setup.EXPANSION,
+                                                                       setup.FRESH)}
 
     def seat_choices(self) -> dict[str, list[tuple[str, str]]]:
         explorers = sorted(content.get().explorers.values(), key=lambda e: (e.colour, e.name))
@@ -222,5 +228,5 @@ class BetrayalGame(Game[BetrayalState]):
         for other, chosen in enumerate(picks):
             theirs = known.get(chosen.get(name, ""))
             if other != seat and theirs is not None and theirs.colour == mine.colour:
-                raise IllegalAction(say("errors.same_card", explorer=mine.name,
-                                        colour=mine.colour))
+                raise IllegalAction(betrayal_line("errors.same_card", explorer=mine.name,
+                                                  colour=mine.colour))

@@ -9,7 +9,7 @@ it is drawn from the seeded Rng, so a replay from the seed is exact.
 Haunts already played: the `played` option lists the haunt keys this server has played
 (the sessions layer hands them in from the store), and `fresh` ("on", the default, or
 "off") says whether a played haunt is swapped by seed 003's Selecting the Haunt
-(haunt.py). Both are kept in the state, so the choice replays from the state alone.
+(haunt_roll.py). Both are kept in the state, so the choice replays from the state alone.
 
 The `expansion` option names the edition played (editions.py; the classic game when
 it is missing): its rooms fill the stack, its decks are dealt, and it lays out the rest.
@@ -23,7 +23,7 @@ from bot.core.errors import IllegalAction
 from bot.core.rng import Rng
 from bot.games import base
 from bot.games.betrayal import content, editions
-from bot.games.betrayal.content import TRAITS, say
+from bot.games.betrayal.content import TRAITS, betrayal_line
 from bot.games.betrayal.house import START_LAYOUT
 from bot.games.betrayal.state import BetrayalState, Explorer, Tile, Turn
 from bot.games.betrayal.turn import date_of, day_of_year, first_player
@@ -35,7 +35,8 @@ def _wanted(raw: Any, seats: int) -> list[str]:
     items = raw.split(",") if isinstance(raw, str) else list(raw)
     items = [str(i or "").strip() for i in items]
     if len(items) > seats:
-        raise IllegalAction(say("errors.too_many_explorers", count=len(items), seats=seats))
+        raise IllegalAction(betrayal_line("errors.too_many_explorers", count=len(items),
+                                          seats=seats))
     return items + [""] * (seats - len(items))
 
 
@@ -47,11 +48,11 @@ def choose_explorers(raw: Any, seats: int, rng: Rng) -> list[str]:
         if not key:
             continue
         if key not in known:
-            raise IllegalAction(say("errors.unknown_explorer", explorer=key,
-                                    choices=", ".join(sorted(known))))
+            raise IllegalAction(betrayal_line("errors.unknown_explorer", explorer=key,
+                                              choices=", ".join(sorted(known))))
         if known[key].colour in colours:
-            raise IllegalAction(say("errors.same_card", explorer=key,
-                                    colour=known[key].colour))
+            raise IllegalAction(betrayal_line("errors.same_card", explorer=key,
+                                              colour=known[key].colour))
         colours.add(known[key].colour)
     free = sorted({e.colour for e in known.values()} - colours)
     rng.shuffle(free)
@@ -90,8 +91,8 @@ def edition_option(raw: Any) -> editions.Edition:
     """The `expansion` option as an edition: the classic game unless one is named."""
     key = str(raw or editions.DEFAULT).strip().lower()
     if not editions.known(key):
-        raise IllegalAction(say("errors.unknown_expansion", expansion=key[:40],
-                                choices=", ".join(k for k, _ in editions.offered())))
+        raise IllegalAction(betrayal_line("errors.unknown_expansion", expansion=key[:40],
+                                          choices=", ".join(k for k, _ in editions.offered())))
     return editions.get(key)
 
 
@@ -102,7 +103,7 @@ def new_state(players: list[str], ai: list[bool], seed: int,
     try:
         day_of_year(today)
     except ValueError:
-        raise IllegalAction(say("errors.bad_date", today=today)) from None
+        raise IllegalAction(betrayal_line("errors.bad_date", today=today)) from None
     keys = choose_explorers(options.get("explorers"), len(players), rng)
     c = content.get()
     tiles = [Tile(room, floor, x, y) for room, floor, x, y in START_LAYOUT]

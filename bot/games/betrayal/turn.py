@@ -5,7 +5,7 @@ comes next after the game's start date (seed 003). Ending a turn runs, in order:
 room's end-of-turn rule (the Crypt's damage, the Library's once-per-explorer gain),
 the passives watching the end of a turn (the Coal Chute's slide, lasting events), and
 the edition's haunt trigger (editions.py; the classic game: if an omen was drawn this
-turn, the haunt roll of haunt.py). A table of AI explorers only that finds nothing for
+turn, the haunt roll of haunt_roll.py). A table of AI explorers only that finds nothing for
 ten rounds begins the haunt at once (the edition's `stalled`).
 """
 
@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.core.events import DETAIL
 from bot.games.betrayal import content, editions, hooks
+from bot.games.betrayal.cards import TurnPassive
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.state import EXPLORE, HAUNT, BetrayalState, Frame, Turn
@@ -70,7 +71,7 @@ def start_turn(ctx: Ctx, seat: int) -> None:
 
 @step("_start_hooks")
 def _start_hooks(ctx: Ctx, frame: Frame, arg: Any) -> None:
-    for passive, ref in reversed(list(hooks.of_explorer(ctx.state, frame.seat))):
+    for passive, ref in reversed(list(hooks.of_explorer(ctx.state, frame.seat, TurnPassive))):
         passive.start_turn(ctx, frame.seat, ref)
 
 
@@ -99,7 +100,8 @@ def _room_end(ctx: Ctx, frame: Frame, arg: Any) -> None:
 @step("_end_hooks")
 def _end_hooks(ctx: Ctx, frame: Frame, arg: Any) -> None:
     state, seat = ctx.state, frame.seat
-    found = [*hooks.of_explorer(state, seat), *hooks.of_tile(state, state.explorers[seat].tile)]
+    found = [*hooks.of_explorer(state, seat, TurnPassive),
+             *hooks.of_tile(state, state.explorers[seat].tile, TurnPassive)]
     for passive, ref in reversed(found):
         passive.end_turn(ctx, seat, ref)
 

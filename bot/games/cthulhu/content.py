@@ -7,10 +7,10 @@ without touching the engine; this module is the only place that knows the file l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from bot import yaml_files
+from bot.locales import per_language
 from bot.paths import DATA
 from bot.texts import TextBook
 
@@ -26,13 +26,13 @@ def _load(name: str) -> dict[str, Any]:
     return yaml_files.mapping(DATA / "cthulhu" / f"{name}.yaml")
 
 
-@cache
+@per_language
 def characters() -> tuple[CharacterInfo, ...]:
     return tuple(CharacterInfo(str(c["name"]), str(c["colour"]), str(c.get("about", "")))
                  for c in _load("characters")["characters"])
 
 
-@cache
+@per_language
 def room_names() -> tuple[str, ...]:
     return tuple(str(name) for name in _load("rooms")["rooms"])
 
@@ -58,6 +58,6 @@ def text(key: str) -> str:
     return _TEXTS.text(key)
 
 
-def say(key: str, **kw: Any) -> str:
+def cthulhu_line(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
     return _TEXTS.say(key, **kw)

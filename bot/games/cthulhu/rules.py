@@ -19,10 +19,11 @@ from bot.core.errors import IllegalAction
 from bot.core.events import Event, to_player
 from bot.core.rng import Rng
 from bot.core.seats import next_seat
+from bot.core.story import LogLine, Story
 from bot.games.base import Game, PlayerInfo
-from bot.games.cthulhu import chapters, content, knowledge, layouts
+from bot.games.cthulhu import chapters, content, knowledge, layouts, story
 from bot.games.cthulhu.ai import choose_action
-from bot.games.cthulhu.content import say
+from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.moves import (
     FIGHT,
     MOVE,
@@ -70,8 +71,9 @@ def _names(state: CthulhuState, characters: list[int]) -> str:
 def _winners_line(state: CthulhuState, alone: str, shared: str) -> str:
     top = state.scores[state.winners[0]]
     if len(state.winners) == 1:
-        return say(alone, player=state.players[state.winners[0]], points=top)
-    return say(shared, points=top, players=_join([state.players[s] for s in state.winners]))
+        return cthulhu_line(alone, player=state.players[state.winners[0]], points=top)
+    return cthulhu_line(shared, points=top,
+                        players=_join([state.players[s] for s in state.winners]))
 
 
 class CthulhuGame(Game[CthulhuState]):
@@ -86,12 +88,13 @@ class CthulhuGame(Game[CthulhuState]):
 
     def setup(self, players: list[PlayerInfo], seed: int,
               options: dict[str, Any]) -> tuple[CthulhuState, list[Event]]:
-        self.check_player_count(len(players), partial(say, "errors.bad_player_count"))
+        self.check_player_count(len(players), partial(cthulhu_line, "errors.bad_player_count"))
         rng = Rng.from_seed(seed)
         keys = layouts.layout_keys()
         key = str(options.get("layout") or rng.choice(keys))
         if key not in keys:
-            raise IllegalAction(say("errors.unknown_layout", name=key, choices=", ".join(keys)))
+            raise IllegalAction(cthulhu_line("errors.unknown_layout", name=key,
+                                             choices=", ".join(keys)))
         layout = layouts.get_layout(key, rng)
         names = content.room_names()
         state = CthulhuState(
@@ -108,7 +111,7 @@ class CthulhuGame(Game[CthulhuState]):
         events: list[Event] = []
         self._begin_rumble(state, events)
         state.starter = state.turn = rng.below(len(players))
-        events.append(Event(say("events.first_starter", player=state.players[state.turn]),
+        events.append(Event(cthulhu_line("events.first_starter", player=state.players[state.turn]),
                             kind="starter"))
         events.append(self._turn_event(state))
         return state, events
@@ -134,13 +137,14 @@ class CthulhuGame(Game[CthulhuState]):
         state.secrets = [sorted(deck[SECRETS_EACH * s:SECRETS_EACH * (s + 1)])
                          for s in range(len(state.players))]
         events.append(Event(
-            say("events.rumble_begins", number=state.rumble, total=RUMBLES,
-                house=layouts.layout_title(state.layout)),
+            cthulhu_line("events.rumble_begins", number=state.rumble, total=RUMBLES,
+                         house=layouts.layout_title(state.layout)),
             kind="rumble", data={"rumble": state.rumble}))
         for seat, (first, second) in enumerate(state.secrets):
             events.append(Event(
-                say("events.your_secrets", number=state.rumble,
-                    first=state.characters[first].name, second=state.characters[second].name),
+                cthulhu_line("events.your_secrets", number=state.rumble,
+                             first=state.characters[first].name,
+                             second=state.characters[second].name),
                 audience=to_player(seat), kind="secret",
                 data={"rumble": state.rumble, "secrets": [first, second]}))
 
@@ -168,13 +172,13 @@ class CthulhuGame(Game[CthulhuState]):
         chars, rooms = state.characters, state.rooms
         legal = legal_moves(state)
         two_step = len(legal) > MENU_LIMIT  # who, then where, rather than a split menu
-        moves = [Option(say("labels.move", character=chars[c].name, room=rooms[r].name),
+        moves = [Option(cthulhu_line("labels.move", character=chars[c].name, room=rooms[r].name),
                         Action(MOVE, {"character": c, "room": r}), group="Move",
-                        first=say("labels.move_who", character=chars[c].name)
+                        first=cthulhu_line("labels.move_who", character=chars[c].name)
                         if two_step else "",
-                        then=say("labels.move_where", room=rooms[r].name))
+                        then=cthulhu_line("labels.move_where", room=rooms[r].name))
                  for c, r in legal]
-        fights = [Option(say("labels.fight", room=rooms[r].name, character=chars[c].name),
+        fights = [Option(cthulhu_line("labels.fight", room=rooms[r].name, character=chars[c].name),
                          Action(FIGHT, {"room": r, "remove": c}), group="Fight",
                          style="danger")
                   for r, c in legal_fights(state)]
@@ -203,32 +207,33 @@ class CthulhuGame(Game[CthulhuState]):
         elif action.kind == FIGHT:
             self._fight(new, action, events)
         elif action.kind == CHOOSE:
-            raise IllegalAction(say("errors.nothing_to_choose"))
+            raise IllegalAction(cthulhu_line("errors.nothing_to_choose"))
         else:
-            raise IllegalAction(say("errors.unknown_action", kind=action.kind))
+            raise IllegalAction(cthulhu_line("errors.unknown_action", kind=action.kind))
         if new.pending is None:
             self._end_turn(new, events)
         return new, events
 
     def _check_actor(self, state: CthulhuState, seat: int) -> None:
         if state.over:
-            raise IllegalAction(say("errors.game_over"))
+            raise IllegalAction(cthulhu_line("errors.game_over"))
         if not 0 <= seat < len(state.players):
-            raise IllegalAction(say("errors.not_playing"))
+            raise IllegalAction(cthulhu_line("errors.not_playing"))
         if state.pending is not None and seat != state.pending.seat:
-            raise IllegalAction(say("errors.someone_choosing",
-                                    player=state.players[state.pending.seat]))
+            raise IllegalAction(cthulhu_line("errors.someone_choosing",
+                                             player=state.players[state.pending.seat]))
         if seat != state.turn:
-            raise IllegalAction(say("errors.not_your_turn", player=state.players[state.turn]))
+            raise IllegalAction(cthulhu_line("errors.not_your_turn",
+                                             player=state.players[state.turn]))
 
     def _arg(self, state: CthulhuState, action: Action, name: str, kind: str) -> int:
         """An id argument (a character or a room), refused with a readable reason."""
         value = action.args.get(name)
         if value is None:
-            raise IllegalAction(say("errors.missing_arg", name=name))
+            raise IllegalAction(cthulhu_line("errors.missing_arg", name=name))
         limit = len(state.characters) if kind == "character" else len(state.rooms)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
-            raise IllegalAction(say(f"errors.unknown_{kind}", ref=value))
+            raise IllegalAction(cthulhu_line(f"errors.unknown_{kind}", ref=value))
         return value
 
     def _move(self, state: CthulhuState, action: Action, events: list[Event]) -> None:
@@ -237,17 +242,18 @@ class CthulhuGame(Game[CthulhuState]):
         name = state.characters[c].name
         source = state.location[c]
         if source is None:
-            raise IllegalAction(say("errors.character_gone", character=name))
+            raise IllegalAction(cthulhu_line("errors.character_gone", character=name))
         names = {"character": name, "source": state.rooms[source].name,
                  "target": state.rooms[target].name}
         if target == source:
-            raise IllegalAction(say("errors.already_there", character=name,
-                                    room=names["source"]))
+            raise IllegalAction(cthulhu_line("errors.already_there", character=name,
+                                             room=names["source"]))
         if not is_alone(state, c):
-            raise IllegalAction(say("errors.not_alone", character=name, room=names["source"]))
+            raise IllegalAction(cthulhu_line("errors.not_alone", character=name,
+                                             room=names["source"]))
         if target not in state.neighbours(source):
-            raise IllegalAction(say("errors.no_passage", source=names["source"],
-                                    target=names["target"]))
+            raise IllegalAction(cthulhu_line("errors.no_passage", source=names["source"],
+                                             target=names["target"]))
         carried = state.room_portals[source]
         state.room_portals[target].extend(carried)
         state.room_portals[source] = []
@@ -255,8 +261,8 @@ class CthulhuGame(Game[CthulhuState]):
         state.last = {"seat": state.turn, "kind": "move", "character": c, "from": source,
                       "to": target}
         key = {0: "move", 1: "move_one_portal"}.get(len(carried), "move_portals")
-        events.append(Event(say(f"events.{key}", player=state.players[state.turn],
-                                count=len(carried), **names),
+        events.append(Event(cthulhu_line(f"events.{key}", player=state.players[state.turn],
+                                         count=len(carried), **names),
                             kind="move", data={"character": c, "from": source, "to": target,
                                                "portals": len(carried)}))
 
@@ -266,18 +272,19 @@ class CthulhuGame(Game[CthulhuState]):
         here = state.in_room(room)
         room_name, name = state.rooms[room].name, state.characters[c].name
         if len(here) < 2:
-            raise IllegalAction(say("errors.too_few_to_fight", room=room_name, count=len(here)))
+            raise IllegalAction(cthulhu_line("errors.too_few_to_fight", room=room_name,
+                                             count=len(here)))
         if c not in here:
-            raise IllegalAction(say("errors.not_in_room", character=name, room=room_name))
+            raise IllegalAction(cthulhu_line("errors.not_in_room", character=name, room=room_name))
         self._remove(state, c)
         state.last = {"seat": state.turn, "kind": "fight", "room": room, "removed": c}
-        events.append(Event(say("events.fight", player=state.players[state.turn],
-                                room=room_name, character=name),
+        events.append(Event(cthulhu_line("events.fight", player=state.players[state.turn],
+                                         room=room_name, character=name),
                             kind="fight", data={"room": room, "removed": c}))
         if not state.room_portals[room]:
             return
         kind = state.rng.choice(state.room_portals[room])  # RULING: a random one flips
-        events.append(Event(say(f"events.flip_{kind}", room=room_name),
+        events.append(Event(cthulhu_line(f"events.flip_{kind}", room=room_name),
                             kind="portal", data={"room": room, "portal": kind}))
         if kind == ABYSS:
             self._abyss(state, room, c, events)
@@ -292,8 +299,9 @@ class CthulhuGame(Game[CthulhuState]):
                events: list[Event]) -> None:
         state.removed.pop()
         state.location[returned] = room
-        events.append(Event(say("events.abyss_return", character=state.characters[returned].name,
-                                room=state.rooms[room].name), kind="abyss",
+        events.append(Event(cthulhu_line("events.abyss_return",
+                                         character=state.characters[returned].name,
+                                         room=state.rooms[room].name), kind="abyss",
                             data={"room": room, "returned": returned}))
         others = [c for c in state.in_room(room) if c != returned]
         if len(others) == 1:  # RULING: no choice to make
@@ -302,47 +310,49 @@ class CthulhuGame(Game[CthulhuState]):
         player = state.players[state.turn]
         state.pending = PendingChoice(
             seat=state.turn,
-            prompt=say("prompts.abyss", character=state.characters[returned].name),
+            prompt=cthulhu_line("prompts.abyss", character=state.characters[returned].name),
             kind=PICK_ABYSS,
-            labels=[say("labels.character", character=state.characters[c].name)
+            labels=[cthulhu_line("labels.character", character=state.characters[c].name)
                     for c in others],
             payload={"room": room, "candidates": others})
-        events.append(Event(say("events.abyss_waiting", player=player), kind="choice"))
+        events.append(Event(cthulhu_line("events.abyss_waiting", player=player), kind="choice"))
 
     def _abyss_take(self, state: CthulhuState, room: int, victim: int, key: str,
                     events: list[Event]) -> None:
         self._remove(state, victim)
         state.last["removed"] = victim
-        events.append(Event(say(key, player=state.players[state.turn],
-                                character=state.characters[victim].name),
+        events.append(Event(cthulhu_line(key, player=state.players[state.turn],
+                                         character=state.characters[victim].name),
                             kind="abyss", data={"room": room, "removed": victim}))
         self._replace_portal(state, room, ABYSS, room, events)
 
     def _teleport_offer(self, state: CthulhuState, room: int, events: list[Event]) -> None:
         if len(state.remaining()) <= 1:  # RULING: nothing left to teleport
-            events.append(Event(say("events.teleport_nobody"), kind="teleport"))
+            events.append(Event(cthulhu_line("events.teleport_nobody"), kind="teleport"))
             self._replace_portal(state, room, TELEPORT, room, events)
             return
         here = state.in_room(room)
         state.pending = PendingChoice(
             seat=state.turn,
-            prompt=say("prompts.teleport_who", room=state.rooms[room].name),
+            prompt=cthulhu_line("prompts.teleport_who", room=state.rooms[room].name),
             kind=PICK_TELEPORTER,
-            labels=[say("labels.character", character=state.characters[c].name) for c in here]
-            + [say("labels.nobody")],
+            labels=[cthulhu_line("labels.character",
+                                 character=state.characters[c].name) for c in here]
+            + [cthulhu_line("labels.nobody")],
             payload={"room": room, "candidates": here})
-        events.append(Event(say("events.teleport_waiting", player=state.players[state.turn],
-                                room=state.rooms[room].name), kind="choice"))
+        events.append(Event(cthulhu_line("events.teleport_waiting",
+                                         player=state.players[state.turn],
+                                         room=state.rooms[room].name), kind="choice"))
 
     def _choose(self, state: CthulhuState, action: Action, events: list[Event]) -> None:
         pending = state.pending
         assert pending is not None
         if action.kind != CHOOSE:
-            raise IllegalAction(say("errors.choose_first", prompt=pending.prompt))
+            raise IllegalAction(cthulhu_line("errors.choose_first", prompt=pending.prompt))
         pick = action.args.get("pick")
         if isinstance(pick, bool) or not isinstance(pick, int) \
                 or not 0 <= pick < len(pending.labels):
-            raise IllegalAction(say("errors.bad_choice"))
+            raise IllegalAction(cthulhu_line("errors.bad_choice"))
         state.pending = None
         room = int(pending.payload["room"])
         if pending.kind == PICK_ABYSS:
@@ -351,26 +361,27 @@ class CthulhuGame(Game[CthulhuState]):
         elif pending.kind == PICK_TELEPORTER:
             candidates = [int(c) for c in pending.payload["candidates"]]
             if pick == len(candidates):
-                events.append(Event(say("events.teleport_declined",
-                                        player=state.players[state.turn]), kind="teleport"))
+                events.append(Event(cthulhu_line("events.teleport_declined",
+                                                 player=state.players[state.turn]),
+                                    kind="teleport"))
                 self._replace_portal(state, room, TELEPORT, room, events)
                 return
             c = candidates[pick]
             targets = [r for r in range(len(state.rooms)) if r != room]
             state.pending = PendingChoice(
                 seat=state.turn,
-                prompt=say("prompts.teleport_where", character=state.characters[c].name),
+                prompt=cthulhu_line("prompts.teleport_where", character=state.characters[c].name),
                 kind=PICK_DESTINATION,
-                labels=[say("labels.room", room=state.rooms[r].name) for r in targets],
+                labels=[cthulhu_line("labels.room", room=state.rooms[r].name) for r in targets],
                 payload={"room": room, "character": c, "targets": targets})
         else:
             c = int(pending.payload["character"])
             target = int(pending.payload["targets"][pick])
             state.location[c] = target
             state.last.update({"character": c, "from": room, "to": target})
-            events.append(Event(say("events.teleport", character=state.characters[c].name,
-                                    source=state.rooms[room].name,
-                                    target=state.rooms[target].name),
+            events.append(Event(cthulhu_line("events.teleport", character=state.characters[c].name,
+                                             source=state.rooms[room].name,
+                                             target=state.rooms[target].name),
                                 kind="teleport", data={"character": c, "from": room,
                                                        "to": target}))
             self._replace_portal(state, room, TELEPORT, target, events)
@@ -385,7 +396,8 @@ class CthulhuGame(Game[CthulhuState]):
         state.rng.shuffle(pool)
         state.room_portals[destination].append(pool.pop())
         state.reserve = pool
-        events.append(Event(say("events.portal_replaced", room=state.rooms[destination].name),
+        events.append(Event(cthulhu_line("events.portal_replaced",
+                                         room=state.rooms[destination].name),
                             kind="portal", data={"room": destination}))
 
     # ------------------------------------------------------------ turns and rumbles
@@ -399,7 +411,7 @@ class CthulhuGame(Game[CthulhuState]):
         events.append(self._turn_event(state))
 
     def _turn_event(self, state: CthulhuState) -> Event:
-        return Event(say("events.turn", player=state.players[state.turn]), kind="turn",
+        return Event(cthulhu_line("events.turn", player=state.players[state.turn]), kind="turn",
                      data={"seat": state.turn})
 
     def _score_rumble(self, state: CthulhuState, events: list[Event]) -> None:
@@ -411,15 +423,16 @@ class CthulhuGame(Game[CthulhuState]):
             number=state.rumble, removed=list(state.removed), survivor=survivor,
             secrets=[list(pair) for pair in state.secrets], points=list(points)))
         chars = state.characters
-        lines = [say("events.rumble_scored", number=state.rumble, character=chars[survivor].name)]
-        lines += [say("events.score_line", player=state.players[seat],
-                      first=chars[first].name, second=chars[second].name,
-                      points=points[seat], total=state.scores[seat])
+        lines = [cthulhu_line("events.rumble_scored", number=state.rumble,
+                              character=chars[survivor].name)]
+        lines += [cthulhu_line("events.score_line", player=state.players[seat],
+                               first=chars[first].name, second=chars[second].name,
+                               points=points[seat], total=state.scores[seat])
                   for seat, (first, second) in enumerate(state.secrets)]
         owned = {c for pair in state.secrets for c in pair}
         unowned = [c for c in range(len(chars)) if c not in owned]
         if unowned:
-            lines.append(say("events.unowned", names=_names(state, unowned)))
+            lines.append(cthulhu_line("events.unowned", names=_names(state, unowned)))
         events.append(Event(
             "\n".join(lines), kind="score",
             data={"rumble_scored": state.rumble, "survivor": survivor,
@@ -431,8 +444,8 @@ class CthulhuGame(Game[CthulhuState]):
         state.rumble += 1
         state.starter = state.turn = next_starter(state.scores, state.starter)
         self._begin_rumble(state, events)
-        events.append(Event(say("events.fewest_starter", player=state.players[state.turn],
-                                number=state.rumble), kind="starter"))
+        events.append(Event(cthulhu_line("events.fewest_starter", player=state.players[state.turn],
+                                         number=state.rumble), kind="starter"))
         events.append(self._turn_event(state))
 
     def _finish_game(self, state: CthulhuState, events: list[Event]) -> None:
@@ -447,56 +460,72 @@ class CthulhuGame(Game[CthulhuState]):
 
     def private_view(self, state: CthulhuState, seat: int) -> str:
         if not 0 <= seat < len(state.players):
-            return say("errors.not_playing")
+            return cthulhu_line("errors.not_playing")
         if state.over:
             last = state.results[-1]
             first, second = last.secrets[seat]
             return "\n".join([
-                say("secret.header_over", score=state.scores[seat]),
-                say("secret.last_rumble", number=last.number, first=state.characters[first].name,
-                    second=state.characters[second].name, points=last.points[seat])])
-        lines = [say("secret.header", number=state.rumble, total=RUMBLES,
-                     score=state.scores[seat]), say("secret.yours")]
+                cthulhu_line("secret.header_over", score=state.scores[seat]),
+                cthulhu_line("secret.last_rumble", number=last.number,
+                             first=state.characters[first].name,
+                             second=state.characters[second].name, points=last.points[seat])])
+        lines = [cthulhu_line("secret.header", number=state.rumble, total=RUMBLES,
+                              score=state.scores[seat]), cthulhu_line("secret.yours")]
         lines += [self._whereabouts(state, c) for c in state.secrets[seat]]
-        lines += [say("secret.counts"), say("secret.tip")]
+        lines += [cthulhu_line("secret.counts"), cthulhu_line("secret.tip")]
         return "\n".join(lines)
+
+    def revealed(self, state: CthulhuState) -> list[str]:
+        """Each seat's two secret characters of the last rumble, with its final score."""
+        if not state.results:
+            return []
+        last = state.results[-1]
+        return [cthulhu_line("replay.secrets", player=state.players[seat],
+                             first=state.characters[pair[0]].name,
+                             second=state.characters[pair[1]].name, score=state.scores[seat])
+                for seat, pair in enumerate(last.secrets) if len(pair) == 2]
 
     def _whereabouts(self, state: CthulhuState, c: int) -> str:
         name = state.characters[c].name
         room = state.location[c]
         if room is None:
             position = state.removed.index(c) + 1
-            return say("secret.removed", character=name, ordinal=ordinal(position),
-                       points=removal_points(position))
+            return cthulhu_line("secret.removed", character=name, ordinal=ordinal(position),
+                                points=removal_points(position))
         others = [o for o in state.in_room(room) if o != c]
         if not others:
-            return say("secret.alone", character=name, room=state.rooms[room].name)
-        return say("secret.crowded", character=name, room=state.rooms[room].name,
-                   others=_names(state, others))
+            return cthulhu_line("secret.alone", character=name, room=state.rooms[room].name)
+        return cthulhu_line("secret.crowded", character=name, room=state.rooms[room].name,
+                            others=_names(state, others))
+
+    def story(self, state: CthulhuState, log: list[LogLine]) -> Story:
+        return story.story_of(state, log)
 
     def status_text(self, state: CthulhuState) -> str:
-        tag = say("status.ai_tag")
+        tag = cthulhu_line("status.ai_tag")
         scores = ", ".join(
-            say("status.score_item", player=name + (tag if ai else ""), points=points)
+            cthulhu_line("status.score_item", player=name + (tag if ai else ""), points=points)
             for name, ai, points in zip(state.players, state.ai, state.scores, strict=True))
-        lines = [say("status.house", house=layouts.layout_title(state.layout))]
+        lines = [cthulhu_line("status.house", house=layouts.layout_title(state.layout))]
         if state.over:
             lines.append(_winners_line(state, "status.over_win", "status.over_shared"))
         else:
-            lines.append(say("status.rumble", number=state.rumble, total=RUMBLES,
-                             count=len(state.remaining()), characters=len(state.characters)))
+            lines.append(cthulhu_line("status.rumble", number=state.rumble, total=RUMBLES,
+                                      count=len(state.remaining()),
+                                      characters=len(state.characters)))
             if state.pending:
-                lines.append(say("status.choosing", player=state.players[state.pending.seat],
-                                 prompt=state.pending.prompt))
+                lines.append(cthulhu_line("status.choosing",
+                                          player=state.players[state.pending.seat],
+                                          prompt=state.pending.prompt))
             else:
-                lines.append(say("status.turn", player=state.players[state.turn]))
-        lines.append(say("status.scores", scores=scores))
+                lines.append(cthulhu_line("status.turn", player=state.players[state.turn]))
+        lines.append(cthulhu_line("status.scores", scores=scores))
         return "\n".join(lines)
 
     # ------------------------------------------------------------ seats and storage
 
     def set_player(self, state: CthulhuState, seat: int, info: PlayerInfo) -> CthulhuState:
-        return self.seat_handed(state, seat, info, say("errors.not_playing"))
+        return self.seat_handed(state, seat, info, cthulhu_line("errors.not_playing"))
 
     def whole_kinds(self) -> frozenset[str]:
         """A rumble's score names every seat's secrets and points: the table reads it
@@ -513,4 +542,4 @@ class CthulhuGame(Game[CthulhuState]):
         return {"layout": [(key, layouts.layout_title(key)) for key in layouts.layout_keys()]}
 
     def setup_option_help(self) -> dict[str, str]:
-        return {"layout": say("setup_help.layout")}
+        return {"layout": cthulhu_line("setup_help.layout")}

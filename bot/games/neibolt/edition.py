@@ -14,35 +14,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import content
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.editions import Edition, register
-from bot.games.betrayal.haunt import haunts
-from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
-from bot.games.betrayal.view import TrackView
-from bot.games.neibolt import (
-    encounters,
-    rooms,  # noqa: F401  (its passives register as it loads)
-    scenarios,
+from bot.games.betrayal.plugin_api import (
+    EXPLORE,
+    BetrayalState,
+    Ctx,
+    Edition,
+    Frame,
+    TrackView,
+    content,
+    haunts,
+    register_edition,
 )
-from bot.games.neibolt.words import FOLDER, rules_titles, rules_topics, say
+from bot.games.neibolt import encounters
+from bot.games.neibolt.words import FOLDER, neibolt_line, rules_titles, rules_topics
 
 KEY = "neibolt"
+# What Betrayal's loader (bot/games/betrayal/loading.py) loads right after this edition:
+# the four rooms' passives, then every scenario of COME HOME TO EVIL.
+LOADS = ("bot.games.neibolt.rooms", "bot.games.neibolt.scenarios")
 
 content.add_folder(KEY, FOLDER, {encounters.DECK: "encounters"})
-scenarios.load()
 
 
-@register
+@register_edition
 class Neibolt(Edition):
     key = KEY
-    name = say("labels.edition")
+    name = neibolt_line("labels.edition")
     order = 1
 
     def story(self) -> str:
         """Seed 000 has the COME HOME TO EVIL card's story read out instead of the
         classic game's; the card's words are not ours to print, so this is our telling."""
-        return say("story.come_home_to_evil")
+        return neibolt_line("story.come_home_to_evil")
 
     def decks(self, c: content.Content) -> dict[str, list[str]]:
         decks = super().decks(c)
@@ -71,13 +74,13 @@ class Neibolt(Edition):
         return list(haunts(self.key))
 
     def haunt_line(self, number: int, name: str, teaser: str, card: str) -> str | None:
-        return say("events.haunt_named", card=content.card(card).name, number=number,
-                   name=name, teaser=teaser)
+        return neibolt_line("events.haunt_named", card=content.card(card).name, number=number,
+                            name=name, teaser=teaser)
 
     def haunt_footer(self, number: int, name: str, who: str, card: str, room: str
                      ) -> str | None:
-        return say("views.footer_haunt", number=number, name=name, who=who, card=card,
-                   room=room)
+        return neibolt_line("views.footer_haunt", number=number, name=name, who=who, card=card,
+                            room=room)
 
     def topics(self) -> dict[str, str]:
         return rules_topics()
@@ -87,11 +90,12 @@ class Neibolt(Edition):
 
     def status(self, state: BetrayalState) -> list[str]:
         up = encounters.face_up(state)
-        names = ", ".join(content.card(k).name for k in up) or say("views.none_yet")
-        return [say("views.status", count=len(up), names=names)]
+        names = ", ".join(content.card(k).name for k in up) or neibolt_line("views.none_yet")
+        return [neibolt_line("views.status", count=len(up), names=names)]
 
     def track(self, state: BetrayalState) -> TrackView:
         up = len(encounters.face_up(state))
         marks = len(state.decks.get(encounters.DECK, [])) + up
-        return TrackView(say("views.track"), up, marks, say("views.track_note", count=up),
-                     say("views.track_note", count=marks))
+        return TrackView(neibolt_line("views.track"), up, marks, neibolt_line("views.track_note",
+                                                                              count=up),
+                     neibolt_line("views.track_note", count=marks))

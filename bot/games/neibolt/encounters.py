@@ -20,10 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import content, haunt
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import step
-from bot.games.betrayal.state import BetrayalState, Frame
+from bot.games.betrayal.plugin_api import BetrayalState, Ctx, Frame, content, haunt_roll, step
 from bot.games.neibolt.words import tell
 
 DECK = "encounter"
@@ -116,21 +113,21 @@ def _haunt_check(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     tell(ctx, "events.haunt_begins", kind="haunt", who=ctx.who(frame.seat), total=total,
          card=content.card(key).name,
          data={"revealer": frame.seat, "omen": key, "room": room, "roll": total})
-    haunt.begin(ctx, frame.seat, key, room, total)
+    haunt_roll.begin(ctx, frame.seat, key, room, total)
 
 
 def begin_stalled(ctx: Ctx, seat: int) -> None:
-    """An AI-only table that drew no encounter for the stall rounds (see haunt.py):
+    """An AI-only table that drew no encounter for the stall rounds (see haunt_roll.py):
     the last face-up encounter starts its scenario (roll -1: no roll was made)."""
     state = ctx.state
     key = face_up(state)[-1]
     room = state.at(seat).room
     tell(ctx, "events.haunt_stalled", kind="haunt", who=ctx.who(seat),
-         rounds=haunt.STALL_ROUNDS, card=content.card(key).name,
+         rounds=haunt_roll.STALL_ROUNDS, card=content.card(key).name,
          data={"revealer": seat, "omen": key, "room": room, "roll": -1})
-    haunt.begin(ctx, seat, key, room, -1)
+    haunt_roll.begin(ctx, seat, key, room, -1)
 
 
 def stalled(state: BetrayalState) -> bool:
     return (all(state.ai) and bool(face_up(state))
-            and state.quiet_turns >= haunt.STALL_ROUNDS * len(state.players))
+            and state.quiet_turns >= haunt_roll.STALL_ROUNDS * len(state.players))

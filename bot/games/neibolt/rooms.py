@@ -32,14 +32,25 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.events import to_player
-from bot.games.betrayal import content, decks, hooks, traits
-from bot.games.betrayal.cards import Link, Passive, passive, resumer
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import pause, step
-from bot.games.betrayal.house import doors
-from bot.games.betrayal.state import BetrayalState, Frame
+from bot.games.betrayal.plugin_api import (
+    BetrayalState,
+    Ctx,
+    Frame,
+    Link,
+    RoomPassive,
+    SightPassive,
+    content,
+    decks,
+    doors,
+    hooks,
+    passive,
+    pause,
+    resumer,
+    step,
+    traits,
+)
 from bot.games.neibolt import encounters
-from bot.games.neibolt.words import say, tell
+from bot.games.neibolt.words import neibolt_line, tell
 
 EVENT, ITEM, OMEN = "event", "item", "omen"
 WELL_TRAIT, WELL_TARGET = "knowledge", 4  # seed 000: "a Knowledge roll 4+"
@@ -59,7 +70,7 @@ def _say(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- Darkened Hallway
 
 @passive("darkened_hallway")
-class DarkenedHallway(Passive):
+class DarkenedHallway(RoomPassive):
     def symbol_steps(self, state: BetrayalState, seat: int, tile: int, symbol: str,
                      steps: list[dict[str, Any]], ref: Any) -> list[dict[str, Any]] | None:
         if symbol != EVENT:
@@ -82,7 +93,7 @@ def _hallway(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- Old Well
 
 @passive("old_well")
-class OldWell(Passive):
+class OldWell(RoomPassive):
     def symbol_steps(self, state: BetrayalState, seat: int, tile: int, symbol: str,
                      steps: list[dict[str, Any]], ref: Any) -> list[dict[str, Any]] | None:
         if symbol != ITEM:
@@ -116,7 +127,7 @@ def _bury_item(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         _bury(ctx, frame.seat, held[0])
         return
     pause(ctx, frame, {"_nb_bury_item": {"cards": held}}, "nb_bury_item",
-          say("prompts.well_bury"), [content.card(k).name for k in held])
+          neibolt_line("prompts.well_bury"), [content.card(k).name for k in held])
 
 
 @resumer("nb_bury_item")
@@ -135,7 +146,7 @@ def _bury(ctx: Ctx, seat: int, key: str) -> None:
 # ---------------------------------------------------------------- Ancient Den
 
 @passive("ancient_den")
-class AncientDen(Passive):
+class AncientDen(RoomPassive):
     def symbol_steps(self, state: BetrayalState, seat: int, tile: int, symbol: str,
                      steps: list[dict[str, Any]], ref: Any) -> list[dict[str, Any]] | None:
         if symbol != OMEN:
@@ -169,10 +180,10 @@ def _den(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         # One card (or none, after the omens' reshuffle if any): the symbol's own draw.
         ctx.push_child(frame, list(arg["steps"]))
         return
-    tell(ctx, "events.den_look", who=ctx.who(seat), deck=say(f"decks.{deck}"))
+    tell(ctx, "events.den_look", who=ctx.who(seat), deck=neibolt_line(f"decks.{deck}"))
     cards = den_liking(state, seat, top)
     pause(ctx, frame, {"_nb_den_pick": {"deck": deck, "cards": cards}}, "nb_den",
-          say("prompts.den_keep"), [content.card(k).name for k in cards], private=True)
+          neibolt_line("prompts.den_keep"), [content.card(k).name for k in cards], private=True)
 
 
 @resumer("nb_den")
@@ -186,7 +197,7 @@ def _den_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
         if key in pile:
             pile.remove(key)
     encounters.bury(state, other)
-    tell(ctx, "events.den_bury", who=ctx.who(seat), deck=say(f"decks.{deck}"))
+    tell(ctx, "events.den_bury", who=ctx.who(seat), deck=neibolt_line(f"decks.{deck}"))
     tell(ctx, "events.den_buried", audience=to_player(seat), card=content.card(other).name)
     if deck == encounters.DECK:
         encounters.resolve(ctx, seat, keep)
@@ -197,7 +208,7 @@ def _den_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 # ---------------------------------------------------------------- Winding Tunnels
 
 @passive("winding_tunnels")
-class WindingTunnels(Passive):
+class WindingTunnels(RoomPassive, SightPassive):
     def crossing(self) -> tuple[str, int] | None:
         return (TUNNEL_TRAIT, TUNNEL_TARGET)
 

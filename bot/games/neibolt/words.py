@@ -6,7 +6,7 @@ from typing import Any
 
 from bot import yaml_files
 from bot.core.events import PUBLIC, Audience, Event
-from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.plugin_api import Ctx
 from bot.paths import DATA
 from bot.texts import TextBook
 
@@ -14,7 +14,7 @@ FOLDER = DATA / "neibolt"
 BOOK = TextBook(FOLDER / "texts.yaml")
 
 
-def say(key: str, **kw: Any) -> str:
+def neibolt_line(key: str, **kw: Any) -> str:
     return BOOK.say(key, **kw)
 
 
@@ -30,4 +30,4 @@ def rules_titles() -> dict[str, str]:
 
 def tell(ctx: Ctx, key: str, kind: str = "info", audience: Audience = PUBLIC,
          data: dict[str, Any] | None = None, **kw: Any) -> None:
-    ctx.events.append(Event(say(key, **kw), audience, kind, data or {}))
+    ctx.events.append(Event(neibolt_line(key, **kw), audience, kind, data or {}))

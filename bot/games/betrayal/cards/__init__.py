@@ -7,8 +7,10 @@ Two kinds of `custom:` name appear in the content files:
   `(ctx, frame, args) -> None` that may change the state, push more steps
   (`ctx.push_child(frame, [...])`) or pause on a choice (see effects.pause).
 - a card-level or room-level `custom:` names a *passive*: something that watches for
-  its moment (a roll, damage, the end of a turn, a room's links). Register a subclass of
-  `Passive` with `@passive("rope")`; override only the hooks it needs.
+  its moment (a roll, damage, the end of a turn, a room's links). Register a class with
+  `@passive("rope")` that names the parts it watches (`RollPassive`, `DamagePassive`,
+  `TurnPassive`, `HandPassive`, `RoomPassive`, `SightPassive`) and overrides only the
+  hooks it needs in them.
 
 A passive is consulted when its card is held (in `cards` or `lasting`), when an
 explorer's `flags` holds its name (a saved roll, say), when a token placed by its card
@@ -108,7 +110,11 @@ class Offer:
 
 
 class Passive:
-    """Hooks a card-level or room-level custom handler may implement.
+    """A card-level or room-level custom handler that watches the game: it fills in the
+    parts below that its card or room changes (`class Rope(DamagePassive, HandPassive)`),
+    and the engine asks only the passives of the part it is in (hooks.py's `of_explorer`,
+    `of_tile`, `around` take the part). tests/test_passive_parts.py refuses a hook
+    written in a part not named.
 
     `ref` is what the passive is attached to: a card key (held, lasting or flag), or a
     tile id (a room, or the room holding the passive's token).
@@ -116,7 +122,11 @@ class Passive:
 
     name = ""
 
-    # ---- rolls (rolls.py): offers before and after the dice, and extra dice
+
+class RollPassive(Passive):
+    """Rolls (rolls.py): offers before and after the dice, extra dice, the highest die
+    ignored."""
+
     def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
                     ref: Any) -> list[Offer]:
         return []
@@ -130,7 +140,17 @@ class Passive:
         """Extra (or fewer) dice for a roll made by `seat` (tokens: Blessing, Drip)."""
         return 0
 
-    # ---- damage (effects.py)
+    def drops_highest(self, state: BetrayalState, frame: Frame, roll: dict[str, Any],
+                      ref: Any) -> bool:
+        """Whether this roll of `frame`'s explorer ignores its highest die (a haunt's
+        rule for the rolls an event asks for)."""
+        return False
+
+
+class DamagePassive(Passive):
+    """Damage (effects.py): offers when damage is taken, and damage a card or room does not
+    do."""
+
     def damage_offers(self, ctx: Ctx, frame: Frame, damage: dict[str, Any],
                       ref: Any) -> list[Offer]:
         return []
@@ -139,18 +159,16 @@ class Passive:
                      ref: Any) -> None:
         return None
 
-    def drops_highest(self, state: BetrayalState, frame: Frame, roll: dict[str, Any],
-                      ref: Any) -> bool:
-        """Whether this roll of `frame`'s explorer ignores its highest die (a haunt's
-        rule for the rolls an event asks for)."""
-        return False
-
     def shields(self, state: BetrayalState, seat: int, source: str, ref: Any) -> bool:
         """Damage from this card or room does not touch the explorer (the Rope and the
         Mystic Slide)."""
         return False
 
-    # ---- the turn (turn.py)
+
+class TurnPassive(Passive):
+    """The turn (turn.py, movement.py, actions.py): its start and end, how far and whether
+    the explorer may move, the things to do here, entering a room."""
+
     def start_turn(self, ctx: Ctx, seat: int, ref: Any) -> None:
         return None
 
@@ -168,19 +186,24 @@ class Passive:
         """Voluntary things to do here (open the Vault, use a token)."""
         return []
 
-    def can_use(self, state: BetrayalState, seat: int, key: str) -> bool:
-        """Whether the held card `key` (this passive's card) may be used now, beyond the
-        engine's own limits (once a turn, haunt-only): "only before you move" (the
-        Spirit Board). items.usable consults it, so a card that may not be used is not
-        offered."""
-        return True
-
     def act(self, ctx: Ctx, seat: int, offer: Offer, ref: Any) -> None:
         return None
 
     def entered(self, ctx: Ctx, seat: int, tile: int, ref: Any) -> None:
         """The holder (or anyone, for a room passive) entered a room."""
         return None
+
+
+class HandPassive(Passive):
+    """The explorer's cards and traits: when a card may be used, a hand or trait that
+    changed, a card safe from a steal, a deck it may not draw from."""
+
+    def can_use(self, state: BetrayalState, seat: int, key: str) -> bool:
+        """Whether the held card `key` (this passive's card) may be used now, beyond the
+        engine's own limits (once a turn, haunt-only): "only before you move" (the
+        Spirit Board). items.usable consults it, so a card that may not be used is not
+        offered."""
+        return True
 
     def cards_changed(self, ctx: Ctx, seat: int, ref: Any) -> None:
         """The explorer's hand changed (a set like Bell, Book and Candle)."""
@@ -197,7 +220,16 @@ class Passive:
         """The held card `ref` is safe from a steal (the Armor); cards/attacks.py asks."""
         return False
 
-    # ---- rooms and tokens (links.py, explore.py)
+    def prevents_draw(self, state: BetrayalState, seat: int, deck: str, ref: Any) -> bool:
+        """The explorer may not draw a card of `deck` now (a card that forbids it):
+        decks._draw_card asks, and so does anything drawing several at once."""
+        return False
+
+
+class RoomPassive(Passive):
+    """Rooms and tokens (links.py, explore.py): ways between rooms, a room rule ignored, a
+    split room's crossing, where a found room goes and what its symbol draws."""
+
     def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
         return []
 
@@ -220,12 +252,10 @@ class Passive:
         room's `symbol` (explore._symbol asks); None keeps the edition's."""
         return None
 
-    def prevents_draw(self, state: BetrayalState, seat: int, deck: str, ref: Any) -> bool:
-        """The explorer may not draw a card of `deck` now (a card that forbids it):
-        decks._draw_card asks, and so does anything drawing several at once."""
-        return False
 
-    # ---- line of sight (haunting/combat.py: the Revolver; the Dynamite's throw)
+class SightPassive(Passive):
+    """Line of sight (haunting/combat.py: the Revolver; the Dynamite's throw)."""
+
     def sight_half(self, state: BetrayalState, tile: int, door: str, ref: Any) -> str | None:
         """A room split for the eye: the side (an explorer's `side`) that line of sight
         through `door` reaches, into or out of this room; None: the whole room."""
@@ -234,6 +264,11 @@ class Passive:
     def stops_sight(self, state: BetrayalState, tile: int, ref: Any) -> bool:
         """Line of sight reaches this room but goes no further through it."""
         return False
+
+
+# Every part a passive may fill in.
+PASSIVE_PARTS: tuple[type[Passive], ...] = (
+    RollPassive, DamagePassive, TurnPassive, HandPassive, RoomPassive, SightPassive)
 
 
 def passive(name: str) -> Callable[[type[Passive]], type[Passive]]:

@@ -116,7 +116,7 @@ def _duel(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         spec["weapon"] = ""
     weapon = str(spec["weapon"])
     count = attack_dice(state, attacker, trait, weapon)
-    with_weapon = content.say("events.duel_weapon", card=content.card(weapon).name) \
+    with_weapon = content.betrayal_line("events.duel_weapon", card=content.card(weapon).name) \
         if weapon else ""
     ctx.say("events.duel", kind="attack", who=ctx.who(attacker), other=ctx.who(defender),
             trait=trait.capitalize(), dice=count, weapon=with_weapon,
@@ -137,11 +137,12 @@ def ask_weapon(ctx: Ctx, frame: Frame, key: str, spec: dict[str, Any], kind: str
     if not options:
         return False
     spec["options"] = options
-    labels = [content.say("labels.duel_bare", dice=attack_dice(state, seat, trait, ""))]
-    labels += [content.say("labels.duel_with", card=content.card(k).name,
-                           dice=attack_dice(state, seat, trait, k)) for k in options]
+    labels = [content.betrayal_line("labels.duel_bare", dice=attack_dice(state, seat, trait, ""))]
+    labels += [content.betrayal_line("labels.duel_with", card=content.card(k).name,
+                                     dice=attack_dice(state, seat, trait, k)) for k in options]
     pause(ctx, frame, {key: spec}, kind,
-          content.say("prompts.duel_weapon", other=other, trait=trait.capitalize()), labels)
+          content.betrayal_line("prompts.duel_weapon", other=other,
+                                trait=trait.capitalize()), labels)
     return True
 
 
@@ -185,12 +186,13 @@ def _duel_result(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     cards = stealable(state, defender) if winner == attacker and amount >= 2 and not ranged \
         else []
     if cards:
-        labels = [content.say("labels.duel_hurt", amount=amount, kind=kind)]
-        labels += [content.say("labels.duel_take", card=content.card(k).name) for k in cards]
+        labels = [content.betrayal_line("labels.duel_hurt", amount=amount, kind=kind)]
+        labels += [content.betrayal_line("labels.duel_take",
+                                         card=content.card(k).name) for k in cards]
         pause(ctx, frame, {"_duel_spoils": {"attacker": attacker, "amount": amount,
                                             "kind": kind, "cards": cards}},
               "duel_spoils",
-              content.say("prompts.duel_spoils", other=ctx.who(defender), amount=amount),
+              content.betrayal_line("prompts.duel_spoils", other=ctx.who(defender), amount=amount),
               labels, seat=attacker)
         return
     ctx.push([{"damage": {"kind": kind, "amount": amount}}], loser, frame.source, frame.origin)

@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.betrayal import content, decks, hooks
-from bot.games.betrayal.cards import Link, Offer, Passive, handler, passive, resumer
+from bot.games.betrayal.cards import (
+    DamagePassive,
+    Link,
+    Offer,
+    Passive,
+    RoomPassive,
+    handler,
+    passive,
+    resumer,
+)
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause
 from bot.games.betrayal.state import BetrayalState, Frame
@@ -43,8 +52,8 @@ def remove_token(ctx: Ctx, frame: Frame, args: Any) -> None:
 def may_decline(ctx: Ctx, frame: Frame, args: Any) -> None:
     """The rest of this card is optional: the explorer says yes or no."""
     pause(ctx, frame, {"_decline": {}}, "decline",
-          content.say("prompts.may_decline", card=_source(frame.source)),
-          [content.say("labels.do_it"), content.say("labels.leave_it")])
+          content.betrayal_line("prompts.may_decline", card=_source(frame.source)),
+          [content.betrayal_line("labels.do_it"), content.betrayal_line("labels.leave_it")])
 
 
 def _source(key: str) -> str:
@@ -60,7 +69,7 @@ def _decline(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 
 
 @passive("rope")
-class Rope(Passive):
+class Rope(DamagePassive, RoomPassive):
     """Climb back up where others can only jump or slide down, at no Speed cost (the
     jumps down are free and unhurt too: see cards/rooms.py)."""
 
@@ -81,13 +90,13 @@ class Rope(Passive):
 
 
 @passive("skull")
-class Skull(Passive):
+class Skull(DamagePassive):
     def damage_offers(self, ctx: Ctx, frame: Frame, damage: dict[str, Any],
                       ref: Any) -> list[Offer]:
         # Held fast by Webs or Debris, the explorer can use nothing, the Skull included.
         if damage.get("kind") != "mental" or hooks.blocked(ctx.state, frame.seat):
             return []
-        return [Offer("skull", content.say("labels.skull"))]
+        return [Offer("skull", content.betrayal_line("labels.skull"))]
 
     def damage_apply(self, ctx: Ctx, frame: Frame, damage: dict[str, Any], offer: Offer,
                      ref: Any) -> None:
@@ -99,7 +108,7 @@ MEDALLION_ROOMS: frozenset[str] = frozenset({"pentagram_chamber", "crypt", "grav
 
 
 @passive("medallion")
-class Medallion(Passive):
+class Medallion(RoomPassive):
     def immune(self, state: BetrayalState, seat: int, room: str, ref: Any) -> bool:
         return room in MEDALLION_ROOMS
 

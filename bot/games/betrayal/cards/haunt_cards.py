@@ -43,7 +43,7 @@ from typing import Any
 
 from bot.core import dice as core_dice
 from bot.games.betrayal import content, movement
-from bot.games.betrayal.cards import Passive, handler, passive, resumer
+from bot.games.betrayal.cards import HandPassive, Passive, RoomPassive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.haunting import base, combat, monsters, sides
@@ -75,7 +75,7 @@ def blast_rooms(state: BetrayalState, seat: int) -> list[int]:
 
 
 @passive("dynamite")
-class Dynamite(Passive):
+class Dynamite(HandPassive):
     """Offered only while the turn's attack is still to make, with a door to throw it
     through."""
 
@@ -91,7 +91,8 @@ def dynamite(ctx: Ctx, frame: Frame, args: Any) -> None:
     if not rooms:
         ctx.say("events.dynamite_nowhere")
         return
-    movement.ask_tile(ctx, frame, {"_dynamite_blast": {}}, content.say("prompts.dynamite_where"),
+    movement.ask_tile(ctx, frame, {"_dynamite_blast": {}},
+                      content.betrayal_line("prompts.dynamite_where"),
                       rooms)
 
 
@@ -229,13 +230,13 @@ def _draw_toward(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
             return
         chooser = traitor
     spec["choices"] = [[ref, target] for ref, target in moves]
-    labels = [content.say("labels.drawn_move", name=_ref_name(ctx, ref),
-                          source=ctx.room_name(_tile_of(state, ref)),
-                          target=ctx.room_name(target)) for ref, target in moves]
-    labels.append(content.say("labels.drawn_done"))
+    labels = [content.betrayal_line("labels.drawn_move", name=_ref_name(ctx, ref),
+                                    source=ctx.room_name(_tile_of(state, ref)),
+                                    target=ctx.room_name(target)) for ref, target in moves]
+    labels.append(content.betrayal_line("labels.drawn_done"))
     key = "prompts.draw_monsters" if what == "monsters" else "prompts.gather_heroes"
     pause(ctx, frame, {"_draw_toward": spec}, "draw_toward",
-          content.say(key, card=card_name(frame.source), who=ctx.who(frame.seat)), labels,
+          content.betrayal_line(key, card=card_name(frame.source), who=ctx.who(frame.seat)), labels,
           seat=chooser)
 
 
@@ -328,7 +329,7 @@ def _step_kinds(node: Any) -> list[str]:
 
 
 @passive(sides.HOME)
-class HouseIsHome(Passive):
+class HouseIsHome(RoomPassive):
     """Seed 003: the traitor is not affected by rolls that do no damage (a room's)."""
 
     def immune(self, state: BetrayalState, seat: int, room: str, ref: Any) -> bool:
@@ -354,8 +355,8 @@ def _traitor_event(ctx: Ctx, frame: Frame, arg: Any) -> None:
     """Asked first in the event's steps: "Ignore it" clears them (the `decline`
     resumer of basics.py); the card is discarded as usual."""
     pause(ctx, frame, {"_traitor_event": {}}, "decline",
-          content.say("prompts.traitor_event", card=card_name(frame.source)),
-          [content.say("labels.resolve_it"), content.say("labels.ignore_it")])
+          content.betrayal_line("prompts.traitor_event", card=card_name(frame.source)),
+          [content.betrayal_line("labels.resolve_it"), content.betrayal_line("labels.ignore_it")])
 
 
 ELEVATOR_CHOICES: tuple[tuple[str, int], ...] = (("upper", 3), ("ground", 2), ("basement", 1))
@@ -366,8 +367,8 @@ def _elevator_choose(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     """Seed 003: the traitor chooses the Mystic Elevator's result instead of rolling
     (a floor; the 2 dice's "any floor" is every one of these)."""
     pause(ctx, frame, {"_elevator_choose": dict(arg)}, "elevator_choose",
-          content.say("prompts.elevator_choose"),
-          [content.say(f"floors.{floor}") for floor, _ in ELEVATOR_CHOICES])
+          content.betrayal_line("prompts.elevator_choose"),
+          [content.betrayal_line(f"floors.{floor}") for floor, _ in ELEVATOR_CHOICES])
 
 
 @resumer("elevator_choose")
@@ -375,6 +376,6 @@ def _elevator_chosen(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> 
     spec = frame.steps.pop(0)["_elevator_choose"]
     floor, total = ELEVATOR_CHOICES[pick]
     ctx.say("events.elevator_chosen", who=ctx.who(frame.seat),
-            floor=content.say(f"floors.{floor}"))
+            floor=content.betrayal_line(f"floors.{floor}"))
     frame.vars["roll"] = total  # what the 2 dice would have had to show
     frame.steps.insert(0, {"_elevator": {"tile": int(spec["tile"])}})

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.betrayal import content, items, traits
-from bot.games.betrayal.cards import Cause, Passive, handler, passive, resumer
+from bot.games.betrayal.cards import Cause, HandPassive, handler, passive, resumer
 from bot.games.betrayal.cards.omens import card_name
 from bot.games.betrayal.content import PHYSICAL, TRAITS
 from bot.games.betrayal.context import Ctx
@@ -38,7 +38,7 @@ from bot.games.betrayal.state import BetrayalState, Frame
 # ---------------------------------------------------------------- Armor
 
 @passive("armor")
-class Armor(Passive):
+class Armor(HandPassive):
     """Its -1 physical damage is the card's `modifiers` entry (effects.py applies it);
     the heavy suit cannot be stolen (seed 003)."""
 
@@ -58,7 +58,7 @@ def holds_set(state: BetrayalState, seat: int) -> bool:
 
 
 @passive(SET_FLAG)
-class BellBookCandle(Passive):
+class BellBookCandle(HandPassive):
     def cards_changed(self, ctx: Ctx, seat: int, ref: Any) -> None:
         flags = ctx.state.explorers[seat].flags
         whole = holds_set(ctx.state, seat)
@@ -95,7 +95,7 @@ def with_patient(ctx: Ctx, frame: Frame, then: dict[str, Any]) -> None:
         frame.steps.insert(0, {name: {**arg, "patient": found[0]}})
         return
     pause(ctx, frame, {"_patient": {"seats": found, "then": then}}, "patient_pick",
-          content.say("prompts.patient", card=card_name(frame.source)),
+          content.betrayal_line("prompts.patient", card=card_name(frame.source)),
           [ctx.who(s) for s in found])
 
 
@@ -167,7 +167,7 @@ def _medical_kit(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         labels.append(change_label(t, traits.value(state, patient, t), values[probe + 1]))
     pause(ctx, frame, {"_medical_kit": {"patient": patient, "points": points, "given": given,
                                         "traits": below}},
-          "medical_kit_point", content.say("prompts.medical_kit", points=points), labels,
+          "medical_kit_point", content.betrayal_line("prompts.medical_kit", points=points), labels,
           seat=patient)
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from bot.core.events import to_player
 from bot.games.betrayal import content, decks, hooks, items
-from bot.games.betrayal.cards import Cause, Passive, handler, passive, resumer
+from bot.games.betrayal.cards import Cause, HandPassive, RoomPassive, handler, passive, resumer
 from bot.games.betrayal.cards.haunt_cards import draw_toward
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import change, pause, step
@@ -58,8 +58,8 @@ def crystal_ball_peek(ctx: Ctx, frame: Frame, args: Any) -> None:
         frame.steps.insert(0, {"_crystal_ball": {"deck": found[0]}})
         return
     pause(ctx, frame, {"_crystal_ball_deck": {"decks": found}}, "crystal_ball_deck",
-          content.say("prompts.crystal_ball_deck"),
-          [content.say("labels.crystal_ball_deck", deck=d) for d in found])
+          content.betrayal_line("prompts.crystal_ball_deck"),
+          [content.betrayal_line("labels.crystal_ball_deck", deck=d) for d in found])
 
 
 @resumer("crystal_ball_deck")
@@ -76,7 +76,7 @@ def _crystal_ball(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         ctx.say("events.crystal_ball_empty")
         return
     pause(ctx, frame, {"_crystal_ball_card": {"deck": deck, "cards": cards}},
-          "crystal_ball_card", content.say("prompts.crystal_ball_card", deck=deck),
+          "crystal_ball_card", content.betrayal_line("prompts.crystal_ball_card", deck=deck),
           [card_name(k) for k in cards], private=True)
 
 
@@ -103,7 +103,7 @@ def two_way_links(state: BetrayalState) -> dict[int, set[int]]:
     one-way ones (the Coal Chute, the jumps) are left out."""
     out: dict[int, set[int]] = {}
     for tile_id in range(len(state.tiles)):
-        for watcher, ref in hooks.of_tile(state, tile_id):
+        for watcher, ref in hooks.of_tile(state, tile_id, RoomPassive):
             for link in watcher.links(state, -1, tile_id, ref):
                 if link.walkable:
                     out.setdefault(tile_id, set()).add(link.target)
@@ -152,7 +152,8 @@ def dog_fetch(ctx: Ctx, frame: Frame, args: Any) -> None:
     if not targets:
         ctx.say("events.dog_idle", who=ctx.who(frame.seat), range=DOG_RANGE)
         return
-    ask_tile(ctx, frame, {"_dog_errand": {}}, content.say("prompts.dog_where", range=DOG_RANGE),
+    ask_tile(ctx, frame, {"_dog_errand": {}}, content.betrayal_line("prompts.dog_where",
+                                                                    range=DOG_RANGE),
              targets)
 
 
@@ -161,11 +162,11 @@ def _dog_errand(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state, tile_id = ctx.state, int(arg["tile"])
     choices = [["fetch", k] for k in fetchable(state, tile_id)]
     choices += [["carry", k] for k in carryable(state, frame.seat)]
-    labels = [content.say(f"labels.dog_{what}", card=card_name(k)) for what, k in choices]
+    labels = [content.betrayal_line(f"labels.dog_{what}", card=card_name(k)) for what, k in choices]
     choices.append(["none", ""])
-    labels.append(content.say("labels.dog_nothing"))
+    labels.append(content.betrayal_line("labels.dog_nothing"))
     pause(ctx, frame, {"_dog_errand": {"tile": tile_id, "choices": choices}}, "dog_errand",
-          content.say("prompts.dog_errand", room=ctx.room_name(tile_id)), labels)
+          content.betrayal_line("prompts.dog_errand", room=ctx.room_name(tile_id)), labels)
 
 
 @resumer("dog_errand")
@@ -234,7 +235,7 @@ def before_moving(state: BetrayalState, seat: int) -> bool:
 
 
 @passive("spirit_board")
-class SpiritBoard(Passive):
+class SpiritBoard(HandPassive):
     """The board is only offered before its holder moves (items.usable asks)."""
 
     def can_use(self, state: BetrayalState, seat: int, key: str) -> bool:

@@ -13,7 +13,7 @@ from itertools import permutations
 from typing import Any
 
 from bot.games.betrayal import content, decks
-from bot.games.betrayal.cards import Offer, Passive, handler, passive, resumer
+from bot.games.betrayal.cards import Offer, RollPassive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import ask, pause, step
 from bot.games.betrayal.rolls import ask_value, is_trait_roll, reroll, total_of
@@ -29,17 +29,17 @@ def _discard(ctx: Ctx, seat: int, key: str) -> None:
 
 
 @passive("angel_feather")
-class AngelFeather(Passive):
+class AngelFeather(RollPassive):
     def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
                     ref: Any) -> list[Offer]:
         if stage != "pre":
             return []
-        return [Offer("angel_feather", content.say("labels.angel_feather"))]
+        return [Offer("angel_feather", content.betrayal_line("labels.angel_feather"))]
 
     def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
                    ref: Any) -> None:
         roll["feather"] = ref
-        ask_value(ctx, frame, "roll_value", content.say("prompts.angel_feather"), TOP)
+        ask_value(ctx, frame, "roll_value", content.betrayal_line("prompts.angel_feather"), TOP)
 
 
 @resumer("roll_value")
@@ -50,12 +50,12 @@ def _roll_value(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 
 
 @passive("adrenaline_shot")
-class AdrenalineShot(Passive):
+class AdrenalineShot(RollPassive):
     def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
                     ref: Any) -> list[Offer]:
         if stage != "pre" or not is_trait_roll(roll):
             return []
-        return [Offer("adrenaline_shot", content.say("labels.adrenaline"))]
+        return [Offer("adrenaline_shot", content.betrayal_line("labels.adrenaline"))]
 
     def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
                    ref: Any) -> None:
@@ -67,7 +67,7 @@ PICKED = "stone_picked"  # the paused roll's dice (positions) picked for the Luc
 
 
 @passive("lucky_stone")
-class LuckyStone(Passive):
+class LuckyStone(RollPassive):
     """After any roll, once: reroll any number of its dice, the ones the player picks
     (seed 003, not a preset set). The dice are picked one at a time (a button each: 8
     dice at most, so 9 options), then rerolled together; rerolling none keeps the stone."""
@@ -76,7 +76,7 @@ class LuckyStone(Passive):
                     ref: Any) -> list[Offer]:
         if stage != "post":
             return []
-        return [Offer("lucky_stone", content.say("labels.lucky_stone"))]
+        return [Offer("lucky_stone", content.betrayal_line("labels.lucky_stone"))]
 
     def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
                    ref: Any) -> None:
@@ -90,12 +90,14 @@ def _ask_lucky(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     die i, or drops it again if it was picked, and asks again."""
     rolled = list(spec.get("rolled", []))
     picked = spec[PICKED]
-    first = (content.say("labels.lucky_reroll", dice=" ".join(str(rolled[i]) for i in picked))
-             if picked else content.say("labels.lucky_none"))
-    dice = [content.say("labels.lucky_die_picked" if i in picked else "labels.lucky_die",
-                        n=i + 1, face=face) for i, face in enumerate(rolled)]
+    first = (content.betrayal_line("labels.lucky_reroll",
+                                   dice=" ".join(str(rolled[i]) for i in picked))
+             if picked else content.betrayal_line("labels.lucky_none"))
+    dice = [content.betrayal_line("labels.lucky_die_picked" if i in picked else "labels.lucky_die",
+                                  n=i + 1, face=face) for i, face in enumerate(rolled)]
     ask(ctx, frame.seat, "lucky_pick",
-        content.say("prompts.lucky_stone", dice=" ".join(map(str, rolled))), [first, *dice])
+        content.betrayal_line("prompts.lucky_stone", dice=" ".join(map(str, rolled))), [first,
+                                                                                        *dice])
 
 
 @resumer("lucky_pick")
@@ -119,7 +121,7 @@ def _lucky_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 
 
 @passive("rabbits_foot")
-class RabbitsFoot(Passive):
+class RabbitsFoot(RollPassive):
     """On its holder's turn, once: reroll one die of a roll just made, any die (seed
     003: a 2 too, though that can only lower the total). Dice of one face are alike,
     so it offers one reroll a face shown (3 options at most)."""
@@ -130,7 +132,7 @@ class RabbitsFoot(Passive):
         if stage != "post" or turn.seat != frame.seat or ref in turn.used:
             return []
         faces = sorted(set(roll.get("rolled", [])))
-        return [Offer(f"rabbit-{face}", content.say("labels.rabbits_foot", face=face),
+        return [Offer(f"rabbit-{face}", content.betrayal_line("labels.rabbits_foot", face=face),
                       {"face": face}) for face in faces]
 
     def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
@@ -153,9 +155,9 @@ PEEK_SOURCES: tuple[str, ...] = ("item", "event", "omen", "rooms")
 def it_is_meant_to_be(ctx: Ctx, frame: Frame, args: Any) -> None:
     """Choose: order the top 3 of a deck (or the room stack), or roll 4 dice and keep
     the total to play later instead of a roll."""
-    pause(ctx, frame, {"_meant": {}}, "meant_choice", content.say("prompts.meant"),
-          [content.say(f"labels.meant_{s}") for s in PEEK_SOURCES]
-          + [content.say("labels.meant_roll")])
+    pause(ctx, frame, {"_meant": {}}, "meant_choice", content.betrayal_line("prompts.meant"),
+          [content.betrayal_line(f"labels.meant_{s}") for s in PEEK_SOURCES]
+          + [content.betrayal_line("labels.meant_roll")])
 
 
 def _pile(ctx: Ctx, source: str) -> list[str]:
@@ -178,7 +180,7 @@ def _meant_choice(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> Non
         return
     orders = [list(p) for p in permutations(top)]
     pause(ctx, frame, {"_meant_order": {"source": source, "orders": orders}}, "meant_order",
-          content.say("prompts.meant_order"),
+          content.betrayal_line("prompts.meant_order"),
           [", ".join(_name(source, k) for k in order) for order in orders], private=True)
 
 
@@ -189,7 +191,7 @@ def _meant_order(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None
     order = spec["orders"][pick]
     pile[: len(order)] = order
     ctx.say("events.meant_ordered", who=ctx.who(frame.seat),
-            pile=content.say(f"piles.{spec['source']}"))
+            pile=content.betrayal_line(f"piles.{spec['source']}"))
 
 
 @step("_meant_keep")
@@ -200,7 +202,7 @@ def _meant_keep(ctx: Ctx, frame: Frame, arg: Any) -> None:
 
 
 @passive(MEANT)
-class ForeseenRoll(Passive):
+class ForeseenRoll(RollPassive):
     """Attached through the explorer's flags: the kept total, once, instead of a roll."""
 
     def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
@@ -208,7 +210,7 @@ class ForeseenRoll(Passive):
         saved = ctx.state.explorers[frame.seat].flags.get(MEANT)
         if stage != "pre" or saved is None:
             return []
-        return [Offer(MEANT, content.say("labels.meant_use", total=saved))]
+        return [Offer(MEANT, content.betrayal_line("labels.meant_use", total=saved))]
 
     def roll_apply(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], offer: Offer,
                    ref: Any) -> None:

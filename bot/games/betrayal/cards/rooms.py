@@ -12,11 +12,20 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.betrayal import content, hooks
-from bot.games.betrayal.cards import Link, Offer, Passive, handler, passive, resumer
+from bot.games.betrayal.cards import (
+    Link,
+    Offer,
+    RoomPassive,
+    TurnPassive,
+    handler,
+    passive,
+    resumer,
+)
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
-from bot.games.betrayal.explore import CELL_LIMIT, _cell_label, explore_like, rotation_label
+from bot.games.betrayal.explore import CELL_LIMIT, cell_label, explore_like, rotation_label
 from bot.games.betrayal.haunting import base, sides
+from bot.games.betrayal.haunting.parts import MovementHooks
 from bot.games.betrayal.house import (
     ROOTS,
     Layout,
@@ -48,21 +57,21 @@ def _pair_link(state: BetrayalState, tile: int, a: str, b: str, up: str,
 
 
 @passive("grand_staircase_link")
-class GrandStaircase(Passive):
+class GrandStaircase(RoomPassive):
     def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
         return _pair_link(state, tile, "grand_staircase", "upper_landing", "stairs_up",
                           "stairs_down")
 
 
 @passive("basement_stairs_link")
-class BasementStairs(Passive):
+class BasementStairs(RoomPassive):
     def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
         return _pair_link(state, tile, "foyer", "stairs_from_basement", "hidden_stairs_down",
                           "hidden_stairs_up")
 
 
 @passive("coal_chute")
-class CoalChute(Passive):
+class CoalChute(TurnPassive, RoomPassive):
     """One way down to the Basement Landing, free; entering slides you at once (unless
     you climbed up with the Rope), and no one ends a turn here."""
 
@@ -90,7 +99,7 @@ class CoalChute(Passive):
 
 
 @passive("gallery")
-class Gallery(Passive):
+class Gallery(RoomPassive):
     def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
         ballroom = state.tile_of("ballroom")
         if ballroom is None:
@@ -101,7 +110,7 @@ class Gallery(Passive):
 
 
 @passive("collapsed_room")
-class CollapsedRoom(Passive):
+class CollapsedRoom(RoomPassive):
     def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
         below = state.tiles[tile].flags.get("below")
         if below is None:
@@ -143,12 +152,12 @@ def _fall_landing(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 
 @passive("underground_lake")
-class UndergroundLake(Passive):
+class UndergroundLake(RoomPassive):
     def placement_floor(self, state: BetrayalState, floor: str) -> str | None:
         return "basement"
 
 
-class SplitRoom(Passive):
+class SplitRoom(RoomPassive):
     trait = ""
     target = 0
 
@@ -172,7 +181,7 @@ class Tower(SplitRoom):
 
 
 @passive("vault")
-class Vault(Passive):
+class Vault(TurnPassive):
     """Knowledge 6+ (a voluntary roll, once a turn) opens it: draw 2 items, and it stays
     open and empty. The Skeleton Key opens it without a roll."""
 
@@ -182,8 +191,8 @@ class Vault(Passive):
             return []
         key = hooks.holds_custom(state, seat, "skeleton_key")
         if key:
-            return [Offer("vault", content.say("labels.vault_key"), {"key": key})]
-        return [Offer("vault", content.say("labels.vault"))]
+            return [Offer("vault", content.betrayal_line("labels.vault_key"), {"key": key})]
+        return [Offer("vault", content.betrayal_line("labels.vault"))]
 
     def act(self, ctx: Ctx, seat: int, offer: Offer, ref: Any) -> None:
         opened = [{"_vault_open": {"tile": ref}}]
@@ -218,7 +227,7 @@ ELEVATOR_FLOORS: dict[int, tuple[str, ...]] = {
 
 
 @passive("mystic_elevator")
-class MysticElevator(Passive):
+class MysticElevator(TurnPassive):
     """Entering sends it off, once a turn: 2 dice pick the floor (4 any, 3 upper,
     2 ground, 1 basement); 0: it stays and everyone inside takes 1 die of physical
     damage. It is placed as if explored; a move that would close a floor (the one it
@@ -267,7 +276,7 @@ def _elevator(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                 ctx.push([{"damage": {"kind": "physical", "dice": 1}}], seat,
                          "mystic_elevator", "room")
         return
-    floors = base.for_state(state).elevator_floors(state, total,
+    floors = base.hooks(state, MovementHooks).elevator_floors(state, total,
                                                    ELEVATOR_FLOORS[min(total, 4)])
     spots = elevator_spots(state, tile_id, floors)
     if not spots:
@@ -289,13 +298,16 @@ def _elevator_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if len(spots) > CELL_LIMIT and len(floors) > 1:
         spec["floors"] = floors
         pause(ctx, frame, {"_elevator_spot": spec}, "elevator_floor",
-              content.say("prompts.elevator"), [content.say(f"floors.{f}") for f in floors])
+              content.betrayal_line("prompts.elevator"),
+              [content.betrayal_line(f"floors.{f}") for f in floors])
         return
-    labels = [content.say("labels.spot_floor", floor=content.say(f"floors.{c[0]}"),
-                          cell=_cell_label(state, tuple(c)), rotation=rotation_label(room, r))
+    labels = [content.betrayal_line("labels.spot_floor",
+                                    floor=content.betrayal_line(f"floors.{c[0]}"),
+                                    cell=cell_label(state, tuple(c)), rotation=rotation_label(room,
+                                                                                              r))
               for c, r in spots]
     pause(ctx, frame, {"_elevator_spot": spec}, "elevator_spot",
-          content.say("prompts.elevator"), labels)
+          content.betrayal_line("prompts.elevator"), labels)
 
 
 @resumer("elevator_floor")
@@ -316,6 +328,6 @@ def _elevator_move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     tile = ctx.state.tiles[int(arg["tile"])]
     (floor, x, y), rotation = arg["spot"]
     tile.floor, tile.x, tile.y, tile.rotation = floor, int(x), int(y), int(rotation)
-    ctx.say("events.elevator_moves", floor=content.say(f"floors.{floor}"),
-            cell=_cell_label(ctx.state, (floor, int(x), int(y))),
+    ctx.say("events.elevator_moves", floor=content.betrayal_line(f"floors.{floor}"),
+            cell=cell_label(ctx.state, (floor, int(x), int(y))),
             data={"tile": int(arg["tile"]), "floor": floor})

@@ -78,7 +78,7 @@ STAIRS = "secret_stairs"
 
 
 def _floor_name(floor: str) -> str:
-    return content.say(f"floors.{floor}")
+    return content.betrayal_line(f"floors.{floor}")
 
 
 def _card_name(key: str) -> str:
@@ -95,7 +95,7 @@ def _used(frame: Frame) -> bool:
 def _far_end(ctx: Ctx, frame: Frame, kind: str, candidates: list[int]) -> None:
     """The explorer picks the room of the second token; put_token joins the two."""
     movement.ask_tile(ctx, frame, {"_token_at": {"kind": kind}},
-                      content.say("prompts.token_where", token=kind.replace("_", " ")),
+                      content.betrayal_line("prompts.token_where", token=kind.replace("_", " ")),
                       candidates)
 
 
@@ -169,8 +169,8 @@ def secret_stairs_climb(ctx: Ctx, frame: Frame, args: Any) -> None:
     if far is None:
         return
     pause(ctx, frame, {"_stairs_climb": {"from": here, "to": far}}, "stairs_climb",
-          content.say("prompts.stairs_climb", room=ctx.room_name(far)),
-          [content.say("labels.do_it"), content.say("labels.leave_it")])
+          content.betrayal_line("prompts.stairs_climb", room=ctx.room_name(far)),
+          [content.betrayal_line("labels.do_it"), content.betrayal_line("labels.leave_it")])
 
 
 @resumer("stairs_climb")
@@ -222,7 +222,7 @@ def mystic_slide_ride(ctx: Ctx, frame: Frame, args: Any) -> None:
         ctx.say("events.slide_nowhere", room=ctx.room_name(here))
         return
     movement.ask_tile(ctx, frame, {"_slide_to": {"from": here, "how": "ride"}},
-                      content.say("prompts.move_where"), candidates)
+                      content.betrayal_line("prompts.move_where"), candidates)
 
 
 @handler("mystic_slide_fall")
@@ -244,7 +244,7 @@ def _slide_any_basement(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     basement = [i for i, t in enumerate(ctx.state.tiles) if t.floor == "basement"]
     movement.ask_tile(ctx, frame, {"_slide_to": {"from": arg["from"], "how": "land",
                                                  "left": True}},
-                      content.say("prompts.move_where"), basement)
+                      content.betrayal_line("prompts.move_where"), basement)
 
 
 @step("_slide_to")
@@ -310,11 +310,12 @@ def revolving_wall_place(ctx: Ctx, frame: Frame, args: Any) -> None:
     labels = []
     for d in sides:
         behind = tile_at(state, next_cell(cell_of(tile), d))
-        where = content.say(f"dirs.{d}")
-        labels.append(content.say("labels.wall_new", dir=where) if behind is None else
-                      content.say("labels.wall_room", dir=where, room=ctx.room_name(behind)))
+        where = content.betrayal_line(f"dirs.{d}")
+        labels.append(content.betrayal_line("labels.wall_new", dir=where) if behind is None else
+                      content.betrayal_line("labels.wall_room", dir=where,
+                                            room=ctx.room_name(behind)))
     pause(ctx, frame, {"_wall_pick": {"from": here, "dirs": sides}}, "wall_side",
-          content.say("prompts.wall_side", room=ctx.room_name(here)), labels)
+          content.betrayal_line("prompts.wall_side", room=ctx.room_name(here)), labels)
 
 
 @resumer("wall_side")
@@ -342,7 +343,7 @@ def _wall_side(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         _wall_room(ctx, frame, spec, rotations[0])
         return
     pause(ctx, frame, {"_wall_room": spec}, "wall_rotate",
-          content.say("prompts.rotate", room=content.room(key).name),
+          content.betrayal_line("prompts.rotate", room=content.room(key).name),
           [rotation_label(key, r) for r in rotations])
 
 

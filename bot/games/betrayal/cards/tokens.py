@@ -17,7 +17,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.betrayal import content, hooks
-from bot.games.betrayal.cards import Link, Offer, Passive, passive
+from bot.games.betrayal.cards import (
+    Link,
+    Offer,
+    RollPassive,
+    RoomPassive,
+    TurnPassive,
+    passive,
+)
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.links import LINK_TOKENS
@@ -31,7 +38,7 @@ def _token(state: BetrayalState, ref: Any) -> dict[str, Any]:
     return state.tiles[tile].tokens[index]
 
 
-class RoomDice(Passive):
+class RoomDice(RollPassive):
     """A token's dice on the trait rolls made in its room. In the haunt the traitor's
     rolls keep their dice: the three cards do no damage, and seed 003 says such a card
     does not affect the traitor, whoever laid the token (sides.unaffected)."""
@@ -67,7 +74,7 @@ class Smoke(RoomDice):
     delta = -2
 
 
-class LinkToken(Passive):
+class LinkToken(RoomPassive):
     def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
         token = _token(state, ref)
         if token["kind"] not in LINK_TOKENS or token.get("link") is None:
@@ -85,7 +92,7 @@ class SecretStairs(LinkToken):
     """Two Secret Stairs tokens join rooms on different floors."""
 
 
-class TokenUse(Passive):
+class TokenUse(TurnPassive):
     """Offers the token card's `use` steps to whoever stands in its room."""
 
     moves_out = False  # using it is a way out of the room (needs a move left)
@@ -100,10 +107,10 @@ class TokenUse(Passive):
         if self.moves_out and not can_spend(state, seat, 1):
             return []
         data = {"tile": tile, "index": index}
-        offers = [Offer(f"{card.key}-{index}", content.say(
+        offers = [Offer(f"{card.key}-{index}", content.betrayal_line(
             "labels.token_use", token=token["kind"].replace("_", " "), card=card.name), data)]
         if self.keyed and hooks.holds_custom(state, seat, "skeleton_key"):
-            offers.append(Offer(f"{card.key}-{index}-key", content.say(
+            offers.append(Offer(f"{card.key}-{index}-key", content.betrayal_line(
                 "labels.token_key", token=token["kind"].replace("_", " ")),
                 {**data, "key": True}))
         return offers
@@ -160,7 +167,7 @@ class MysticSlide(TokenUse):
 
 
 @passive("revolving_wall")
-class RevolvingWall(TokenUse):
+class RevolvingWall(TokenUse, RoomPassive):
     """Its two Wall Switch tokens (laid with links.connect) join two rooms, but only a
     Knowledge roll gets you through: the link is listed for the map and the house's
     connectivity, and crossing it is the token's use."""

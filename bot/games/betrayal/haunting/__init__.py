@@ -10,18 +10,10 @@ words.py (the lines said, from data/betrayal/haunt_texts.yaml).
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
-from bot.games.betrayal.haunting import base, plugins
-
-
-def load_plugins() -> None:
-    """Import every haunt plugin module once (each registers itself)."""
-    for info in pkgutil.iter_modules(plugins.__path__):
-        importlib.import_module(f"{plugins.__name__}.{info.name}")
+from bot.games.betrayal import loading
+from bot.games.betrayal.haunting import base
 
 
 def has_plugin(key: str) -> bool:
-    load_plugins()
+    loading.load()
     return key in base.PLUGINS

@@ -12,7 +12,8 @@ from bot.core.actions import Action
 from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, flow, monsters
-from bot.games.betrayal.haunting.words import say
+from bot.games.betrayal.haunting.parts import TurnHooks
+from bot.games.betrayal.haunting.words import haunt_line
 from bot.games.betrayal.state import MONSTERS, BetrayalState
 
 ATTACK = "attack"
@@ -31,7 +32,7 @@ def offers(state: BetrayalState, seat: int) -> list[Offer]:
     """The haunt's special actions open now, each once a turn."""
     if not flow.is_haunt(state) or not state.explorers[seat].alive:
         return []
-    return [o for o in base.for_state(state).offers(state, seat)
+    return [o for o in base.hooks(state, TurnHooks).offers(state, seat)
             if o.id not in state.turn.rolls]
 
 
@@ -42,7 +43,7 @@ def perform_attack(ctx: Ctx, seat: int, action: Action) -> None:
 
 def perform_offer(ctx: Ctx, seat: int, offer: Offer) -> None:
     ctx.state.turn.rolls.append(offer.id)
-    base.for_state(ctx.state).act(ctx, seat, offer)
+    base.hooks(ctx.state, TurnHooks).act(ctx, seat, offer)
 
 
 def perform_monsters(ctx: Ctx, action: Action) -> None:
@@ -53,7 +54,7 @@ def perform_monsters(ctx: Ctx, action: Action) -> None:
 def attack_refusal(state: BetrayalState, seat: int) -> str:
     """Why this attack is not allowed, as a player should read it."""
     if not flow.is_haunt(state):
-        return say("errors.no_attack_yet")
+        return haunt_line("errors.no_attack_yet")
     if state.turn.flags.get(combat.ATTACKED):
-        return say("errors.attacked")
-    return say("errors.bad_attack")
+        return haunt_line("errors.attacked")
+    return haunt_line("errors.bad_attack")

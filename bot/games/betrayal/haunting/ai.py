@@ -20,6 +20,7 @@ from bot.games.betrayal.cards.attacks import attack_dice
 from bot.games.betrayal.cards.haunt_cards import blast_rooms, incorporeal
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
+from bot.games.betrayal.haunting.parts import AIHooks
 from bot.games.betrayal.links import distances_to
 from bot.games.betrayal.rolls import could_pass
 from bot.games.betrayal.state import BetrayalState
@@ -32,8 +33,8 @@ def choose(state: BetrayalState, seat: int,
     if monster_stage(state):
         return _monsters(state)
     entries = legal(state, seat) if entries is None else entries
-    plugin = base.for_state(state)
-    pick = plugin.ai_offer(state, seat, offers(state, seat))
+    hints = base.hooks(state, AIHooks)
+    pick = hints.ai_offer(state, seat, offers(state, seat))
     if pick is not None:
         return Action("act", {"what": pick.id})
     target = _dynamite_target(state, seat)
@@ -47,7 +48,7 @@ def choose(state: BetrayalState, seat: int,
     attack = _best_attack(state, seat, entries)
     if attack is not None:
         return attack
-    goals = plugin.goals(state, seat)
+    goals = hints.goals(state, seat)
     if not goals and sides.is_traitor(state, seat):
         goals = {state.explorers[h].tile for h in sides.heroes(state)}
     if goals:
@@ -90,7 +91,7 @@ def pick_tile(state: BetrayalState) -> int | None:
 
 
 def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Action | None:
-    plugin = base.for_state(state)
+    hints = base.hooks(state, AIHooks)
     best: tuple[int, Action] | None = None
     for e in entries:
         if e.action.kind != ATTACK:
@@ -105,7 +106,7 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
         else:
             theirs = traits.value(state, int(target), trait)
         edge = ours - theirs
-        if (edge >= 0 or plugin.ai_presses(state, seat, target)) \
+        if (edge >= 0 or hints.ai_presses(state, seat, target)) \
                 and (best is None or edge > best[0]):
             best = (edge, e.action)
     return best[1] if best else None
@@ -154,18 +155,18 @@ def monster_action(state: BetrayalState, *, attack: bool = True) -> Action:
     view), and the engine plays a cooperative haunt's house (from the house's view)."""
     require_view(state)
     options = monsters.legal(state)
-    plugin = base.for_state(state)
+    hints = base.hooks(state, AIHooks)
     for action, _ in options:
         if attack and action.kind == monsters.M_ATTACK:
             monster = sides.monster(state, f"m{action.args['m']}")
-            if monster is not None and plugin.monster_attacks(
+            if monster is not None and hints.monster_attacks(
                     state, monster, int(action.args["target"])):
                 return action
     ways: dict[int, list[int]] | None = None
     for monster in sides.monsters(state):
         if not monsters.can_step(state, monster):
             continue
-        goals = plugin.monster_goals(state, monster) or \
+        goals = hints.monster_goals(state, monster) or \
             {state.explorers[h].tile for h in sides.heroes(state)}
         if monster.tile in goals:
             continue

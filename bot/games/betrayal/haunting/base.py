@@ -5,7 +5,9 @@ combat, death, monsters, winning when one side meets its goal). A haunt adds onl
 its two books add: the setup ("Right Now"), its special actions, what happens at the
 start of a round or after the monsters' turn, and when each side has won. Each haunt
 is one `HauntPlugin` subclass in `haunting/plugins/<key>.py`, registered with
-`@plugin`, next to its data file. Every hook has a neutral default.
+`@register`, next to its data file. HauntPlugin holds what every haunt has (its data, its
+setup, its winner); the hooks a haunt may add come in small parts (parts.py), each with a
+neutral default, and a plugin names the parts it fills in.
 
 The data file (schema in data/betrayal/README.md, "Haunts"):
 
@@ -34,20 +36,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot import yaml_files
 from bot.core.events import PUBLIC, Audience, Event
 from bot.games.betrayal import content
 from bot.games.betrayal.cards import Offer
-from bot.games.betrayal.haunting import sides
+from bot.games.betrayal.haunting.parts import BoardHooks
+from bot.locales import per_language
 from bot.paths import DATA
 from bot.texts import fill
 
 if TYPE_CHECKING:
-    from bot.core.rng import Rng
     from bot.games.betrayal.context import Ctx
-    from bot.games.betrayal.state import BetrayalState, Frame, Monster
+    from bot.games.betrayal.state import BetrayalState
 
 HAUNT_DIR = DATA / "betrayal" / "haunts"
 
@@ -107,7 +109,7 @@ class HauntData:
     last_round: LastRound | None = None
 
 
-@cache
+@per_language
 def load_data(key: str) -> HauntData:
     raw = yaml_files.read(haunt_file(key)) or {}
     monsters = {k: MonsterKind(k, str(m["name"]), {t: int(v) for t, v in m["traits"].items()},
@@ -171,49 +173,10 @@ class HauntPlugin:
         label_key = kw.pop("label", offer_id.split("-")[0])
         return Offer(offer_id, fill(self.data.actions[label_key], **kw), dict(kw))
 
-    # ---- hooks
+    # ---- what every haunt has (its other hooks are in the parts it names: parts.py)
     def setup(self, ctx: Ctx) -> None:
         """The traitor's "Right Now": place monsters and tokens, change traits. What
         the table would see is said publicly; the books are sent by the engine."""
-
-    def offers(self, state: BetrayalState, seat: int) -> list[Offer]:
-        """The haunt's special actions open to this explorer now (its own turn, nothing
-        pending). Each offer id is used at most once a turn (the engine keeps count)."""
-        return []
-
-    def act(self, ctx: Ctx, seat: int, offer: Offer) -> None:
-        """Carry out an offer (it was just listed by `offers`): say it publicly, push
-        steps (a `roll` whose `then` runs a step registered with effects.step) or
-        change the state directly."""
-
-    def attack_traits(self, state: BetrayalState, seat: int) -> set[str]:
-        """Traits besides Might this explorer may attack with in this haunt."""
-        return set()
-
-    def can_attack(self, state: BetrayalState, attacker: str, target: str) -> bool:
-        """Whether this attack is allowed at all (refs as above)."""
-        return True
-
-    def hurt_monster(self, ctx: Ctx, monster: Monster, amount: int, attacker: str,
-                     weapon: str) -> bool:
-        """A monster lost a fight by `amount`. Return True when the plugin dealt with it;
-        False lets the engine stun it (or kill it, `on_hit: kill`)."""
-        return False
-
-    def monster_trait(self, state: BetrayalState, monster: Monster, trait: str,
-                      base: int) -> int:
-        """A monster's trait now (servants that grow stronger each round)."""
-        return base
-
-    def monster_attack_trait(self, state: BetrayalState, monster: Monster) -> str:
-        """The trait a monster attacks with (seed 003: Might unless the haunt says
-        otherwise; a banshee's wail strikes the mind)."""
-        return "might"
-
-    def board_note(self, state: BetrayalState) -> str:
-        """A public line the map's footer and `/game status` add while the haunt runs
-        (a number track, who Pennywise hunts): never a secret."""
-        return ""
 
     def progress(self, state: BetrayalState) -> list[str]:
         """The haunt's progress in short public words, for the map's progress row (the
@@ -224,8 +187,8 @@ class HauntPlugin:
         if found is None or found.round < 1 or not self.data_known():
             return []
         limit = self.last_round(state)
-        line = content.say("views.progress_round_of", round=found.round, last=limit) \
-            if limit else content.say("views.progress_round", round=found.round)
+        line = content.betrayal_line("views.progress_round_of", round=found.round, last=limit) \
+            if limit else content.betrayal_line("views.progress_round", round=found.round)
         return [self.data.name, line, *self.counters(state)]
 
     def counters(self, state: BetrayalState) -> list[str]:
@@ -241,7 +204,8 @@ class HauntPlugin:
         if state.haunt is None or not self.data_known():
             return []
         if not self.data.raw.get("progress"):  # no labels: the board note, part by part
-            return [part for part in self.board_note(state).split(" · ") if part.strip()]
+            note = self.board_note(state) if isinstance(self, BoardHooks) else ""
+            return [part for part in note.split(" · ") if part.strip()]
         notes = _Counts({k: len(v) if isinstance(v, list) else v
                          for k, v in state.haunt.progress.items()})
         living = _Counts(dict.fromkeys(self.data.monsters, 0))
@@ -265,60 +229,6 @@ class HauntPlugin:
         """Whether this haunt has a data file (the neutral haunt has none)."""
         return bool(self.key) and has_data(self.key)
 
-    def private_notes(self, state: BetrayalState, seat: int) -> list[str]:
-        """Secrets this explorer holds beyond its book (`/secret` shows them): the
-        lover the ghost named to the traitor. Only ever this seat's own secrets."""
-        return []
-
-    def hide(self, view: BetrayalState, seat: int | None, rng: Rng) -> None:
-        """In `view`, a seat's view of the game (knowledge.py; None: the house's), deal
-        anew each of this haunt's secrets that the seat was not told, judged by the
-        audience the haunt tells it with (`Audience.reaches` over `sides.teams`), from
-        what the seat cannot tell apart from it, drawing only from `rng` (the view's).
-        A haunt with no secret has nothing to hide."""
-
-    def on_death(self, ctx: Ctx, seat: int) -> None:
-        """An explorer has just died (its cards already lie in the room)."""
-
-    def start_round(self, ctx: Ctx) -> None:
-        """A haunt round begins (before the first hero's turn; round 1 right after setup)."""
-
-    def end_turn(self, ctx: Ctx, seat: int) -> None:
-        """An explorer's haunt turn ends (hero or traitor)."""
-
-    def end_monsters(self, ctx: Ctx) -> None:
-        """The monsters' turn is over (the last turn of a round)."""
-
-    def can_enter(self, state: BetrayalState, seat: int, tile: int) -> bool:
-        """Whether this explorer may walk into that room now (a haunt's figure that
-        bars the way until a roll is made)."""
-        return True
-
-    def skips_turn(self, ctx: Ctx, seat: int) -> bool:
-        """A hero's haunt turn is about to start: True when it is spent (the haunt says
-        why; the turn passes on as if played: the house may still act after it)."""
-        return False
-
-    # ---- the house (a cooperative haunt: no seat plays its monsters)
-    def house_turn_after(self, state: BetrayalState, seat: int) -> bool:
-        """Cooperative haunts: whether the house takes a turn now, right after this
-        explorer's turn (dead or alive). Default: after the round's last hero."""
-        order = [h for h in sides.heroes(state, alive=False)
-                 if h == seat or state.explorers[h].alive]
-        return bool(order) and order[-1] == seat
-
-    def house_turn(self, ctx: Ctx, frame: Frame) -> None:
-        """Cooperative haunts: the house's turn begins, under `frame` (the steps pushed
-        with `ctx.push_child(frame, ...)` run before the turn passes on). Default: its
-        monsters roll and move as in seed 003 ("Monsters"), the monster AI playing them
-        (haunting/house.py's `_house_monsters`)."""
-        ctx.push_child(frame, [{"_house_monsters": {}}])
-
-    def traitor_plays(self, state: BetrayalState) -> bool:
-        """Whether the traitor still takes turns (alive by default)."""
-        seat = sides.traitor(state)
-        return seat is not None and state.explorers[seat].alive
-
     def winner(self, state: BetrayalState) -> tuple[str, str] | None:
         """("heroes" | "traitor", the reason as players read it) once a side has met
         its goal; None while the game goes on. Checked after every action. When this
@@ -326,62 +236,6 @@ class HauntPlugin:
         wins) or no one left at all."""
         return None
 
-    # ---- the house while the haunt runs (seed 000's Separate Nightmares tears it apart)
-    def whole_house(self, state: BetrayalState) -> bool:
-        """Whether every placed room is meant to be reached from the start rooms (True in
-        seed 003; a haunt that spreads the rooms apart says False)."""
-        return True
-
-    def explore_floor(self, state: BetrayalState, room: str, floor: str) -> str | None:
-        """The floor a room found from `floor` goes on, whatever floors the tile shows and
-        wherever the room itself would go (None: as printed, seed 003). A haunt that puts
-        every tile on one floor answers that floor."""
-        return None
-
-    def symbol_steps(self, state: BetrayalState, symbol: str,
-                     steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """What a discovered room's card symbol runs now (`steps`: the edition's draw).
-        A haunt may change what a symbol does (move a track instead of drawing)."""
-        return steps
-
-    def discovered(self, ctx: Ctx, seat: int, tile_id: int) -> None:
-        """An explorer has just found and entered this room; what is pushed here runs
-        before the room's own effects and its card symbol."""
-
-    def elevator_floors(self, state: BetrayalState, total: int,
-                        floors: tuple[str, ...]) -> tuple[str, ...]:
-        """The floors the Mystic Elevator may go to on this roll (`floors`: seed 003's
-        for that total); none: it stays."""
-        return floors
-
-    # ---- the AI
-    def goals(self, state: BetrayalState, seat: int) -> set[int]:
-        """Tiles this explorer's AI should head for (empty: hunt the other side)."""
-        return set()
-
-    def monster_goals(self, state: BetrayalState, monster: Monster) -> set[int]:
-        """Tiles this monster's AI should head for (empty: the nearest hero)."""
-        return set()
-
-    def monster_attacks(self, state: BetrayalState, monster: Monster, seat: int) -> bool:
-        """Whether this monster's AI attacks this hero in its room (default: always). A
-        haunt says no where the fight would hand the heroes what the monster's side
-        knows to fear."""
-        return True
-
-    def ai_presses(self, state: BetrayalState, seat: int, target: int | str) -> bool:
-        """Whether this explorer's AI makes an attack on `target` even when its dice are
-        fewer (a monster that must be stunned to be beaten); default: only at a match."""
-        return False
-
-    def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
-        """Which special action the AI takes now, if any (default: the first)."""
-        return offers[0] if offers else None
-
-    def ai_pick(self, state: BetrayalState) -> int | None:
-        """The AI's answer to the pending choice, when it is one of the haunt's own
-        (None: the engine's usual answer)."""
-        return None
 
 
 class _Counts(dict[str, Any]):
@@ -411,6 +265,22 @@ def for_state(state: BetrayalState) -> HauntPlugin:
     """The running haunt's plugin (a neutral one when the chart named no haunt)."""
     key = state.haunt.key if state.haunt else ""
     return PLUGINS.get(key) or _NEUTRAL
+
+
+Part = TypeVar("Part")
+
+
+def hooks(state: BetrayalState, part: type[Part]) -> Part:
+    """The running haunt's hooks of one part (parts.py): the plugin itself when it named
+    that part, else the part's neutral default, so the engine never asks a haunt for
+    what its books do not change."""
+    plugin = for_state(state)
+    return plugin if isinstance(plugin, part) else _neutral(part)
+
+
+@cache
+def _neutral(part: type[Part]) -> Part:
+    return part()
 
 
 _NEUTRAL = HauntPlugin()

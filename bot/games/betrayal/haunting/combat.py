@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content, hooks, items, traits
-from bot.games.betrayal.cards import resumer
+from bot.games.betrayal.cards import SightPassive, resumer
 from bot.games.betrayal.cards.attacks import (
     WEAPON_COSTS,
     ask_weapon,
@@ -32,10 +32,14 @@ from bot.games.betrayal.cards.attacks import (
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, sides
-from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.haunting.parts import CombatHooks
+from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.house import DIRS, opposite, through_door
 from bot.games.betrayal.rolls import MAX_DICE
 from bot.games.betrayal.state import BetrayalState, Frame, Monster
+
+# The kind of the line that tells a monster is slain: the story counts each seat's by it.
+SLAIN = "slain"
 
 ATTACKED = "attacked"  # turn flag: this explorer has made its attack this turn
 
@@ -76,11 +80,11 @@ def monster_trait(state: BetrayalState, monster: Monster, trait: str) -> int | N
     kind = base.for_state(state).data.monsters.get(monster.kind)
     if kind is None or trait not in kind.traits:
         return None
-    return base.for_state(state).monster_trait(state, monster, trait, kind.traits[trait])
+    return base.hooks(state, CombatHooks).monster_trait(state, monster, trait, kind.traits[trait])
 
 
 def attack_traits(state: BetrayalState, seat: int) -> set[str]:
-    found = {"might"} | base.for_state(state).attack_traits(state, seat)
+    found = {"might"} | base.hooks(state, CombatHooks).attack_traits(state, seat)
     if hooks.holds_custom(state, seat, "ring"):
         found.add("sanity")
     return found
@@ -89,7 +93,7 @@ def attack_traits(state: BetrayalState, seat: int) -> set[str]:
 def sight_half(state: BetrayalState, tile_id: int, door: str) -> str | None:
     """The side of this room that line of sight through `door` reaches (a room split
     for the eye: Passive.sight_half); None: the whole room, as in seed 003."""
-    for passive, ref in hooks.of_tile(state, tile_id):
+    for passive, ref in hooks.of_tile(state, tile_id, SightPassive):
         half = passive.sight_half(state, tile_id, door, ref)
         if half is not None:
             return half
@@ -97,7 +101,8 @@ def sight_half(state: BetrayalState, tile_id: int, door: str) -> str | None:
 
 
 def stops_sight(state: BetrayalState, tile_id: int) -> bool:
-    return any(p.stops_sight(state, tile_id, ref) for p, ref in hooks.of_tile(state, tile_id))
+    return any(p.stops_sight(state, tile_id, ref)
+               for p, ref in hooks.of_tile(state, tile_id, SightPassive))
 
 
 def looks_out(state: BetrayalState, tile_id: int, side: str | None, door: str) -> bool:
@@ -172,10 +177,9 @@ def card_targets(state: BetrayalState, seat: int, tile_id: int, trait: str) -> l
     """The monsters here that a card's forced attack with `trait` can reach (the Toy
     Monkey, Bloody Vision): seed 003 never attacks with a trait the target lacks, and
     the haunt may shield some (`can_attack`: the Heart and the Brain)."""
-    plugin = base.for_state(state)
     return [m for m in monsters_in(state, tile_id)
             if monster_trait(state, m, trait) is not None
-            and plugin.can_attack(state, str(seat), f"m{m.id}")]
+            and base.hooks(state, CombatHooks).can_attack(state, str(seat), f"m{m.id}")]
 
 
 def target_trait(state: BetrayalState, target: int | str, trait: str) -> int | None:
@@ -196,12 +200,11 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
     if state.haunt is None or state.over or state.turn.flags.get(ATTACKED) \
             or not state.explorers[seat].alive or hooks.blocked(state, seat):
         return []
-    plugin = base.for_state(state)
     here = state.explorers[seat].tile
     cards = state.explorers[seat].cards
     found: list[AttackChoice] = []
     for target in _targets_in(state, seat, here, near=True):
-        if not plugin.can_attack(state, str(seat), str(target)):
+        if not base.hooks(state, CombatHooks).can_attack(state, str(seat), str(target)):
             continue
         for trait in sorted(attack_traits(state, seat)):
             if not _has_trait(state, target, trait):
@@ -214,7 +217,7 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
     if "revolver" in cards:
         for tile_id, half in sight_lines(state, here, state.explorers[seat].side):
             for target in _targets_in(state, seat, tile_id, near=False, half=half):
-                if plugin.can_attack(state, str(seat), str(target)) \
+                if base.hooks(state, CombatHooks).can_attack(state, str(seat), str(target)) \
                         and _has_trait(state, target, "speed"):
                     found.append(AttackChoice(target, "speed", "revolver", ranged=True))
     return found
@@ -222,11 +225,12 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
 
 def label(state: BetrayalState, seat: int, choice: AttackChoice) -> str:
     dice = attack_dice(state, seat, choice.trait, choice.weapon)
-    weapon = say("labels.with_weapon", card=content.card(choice.weapon).name) \
+    weapon = haunt_line("labels.with_weapon", card=content.card(choice.weapon).name) \
         if choice.weapon else ""
     key = "labels.shoot" if choice.ranged else "labels.attack"
-    return say(key, target=target_name(state, choice.target), trait=choice.trait.capitalize(),
-               dice=dice, weapon=weapon)
+    return haunt_line(key, target=target_name(state, choice.target),
+                      trait=choice.trait.capitalize(),
+                      dice=dice, weapon=weapon)
 
 
 def start(ctx: Ctx, seat: int, choice: AttackChoice) -> None:
@@ -252,7 +256,7 @@ def _strike_monster(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     trait, weapon = str(arg["trait"]), str(arg.get("weapon", ""))
     count = attack_dice(state, seat, trait, weapon)
-    with_weapon = say("labels.with_weapon", card=content.card(weapon).name) if weapon else ""
+    with_weapon = haunt_line("labels.with_weapon", card=content.card(weapon).name) if weapon else ""
     tell(ctx, "events.attack_monster", kind="attack", who=ctx.who(seat),
          monster=monster_name(state, monster), trait=trait.capitalize(), dice=count,
          weapon=with_weapon, data={"attacker": seat, "monster": monster.id, "trait": trait})
@@ -302,7 +306,7 @@ def hurt_monster(ctx: Ctx, monster: Monster, amount: int, attacker: str, weapon:
     """A monster lost a fight: its haunt may decide; else it is stunned or killed."""
     state = ctx.state
     plugin = base.for_state(state)
-    if plugin.hurt_monster(ctx, monster, amount, attacker, weapon):
+    if base.hooks(state, CombatHooks).hurt_monster(ctx, monster, amount, attacker, weapon):
         return
     kind = plugin.data.monsters.get(monster.kind)
     if kind is not None and kind.on_hit == "kill":
@@ -320,7 +324,7 @@ def stun(ctx: Ctx, monster: Monster) -> None:
 def kill_monster(ctx: Ctx, monster: Monster) -> None:
     name = monster_name(ctx.state, monster)
     monster.alive = False
-    tell(ctx, "events.monster_killed", kind="monster", monster=name,
+    tell(ctx, "events.monster_killed", kind=SLAIN, monster=name,
          data={"monster": monster.id})
 
 

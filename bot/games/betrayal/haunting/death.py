@@ -10,7 +10,8 @@ from __future__ import annotations
 from bot.games.betrayal import content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base
-from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.haunting.parts import TurnHooks
+from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.state import BetrayalState
 
 # Steps that only put a card where it belongs once it has been read: they still run
@@ -47,9 +48,9 @@ def die(ctx: Ctx, seat: int) -> None:
          room=ctx.room_name(explorer.tile),
          cards=tell_cards(names), data={"seat": seat, "tile": explorer.tile,
                                         "cards": dropped})
-    base.for_state(state).on_death(ctx, seat)
+    base.hooks(state, TurnHooks).on_death(ctx, seat)
 
 
 def tell_cards(names: str) -> str:
-    return say("events.death_cards", cards=names) if names else ""
+    return haunt_line("events.death_cards", cards=names) if names else ""
 

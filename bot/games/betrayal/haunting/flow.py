@@ -17,7 +17,8 @@ from bot.games.betrayal import effects, explore, turn
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, death, monsters, sides
-from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.haunting.parts import BoardHooks, HouseHooks, TurnHooks
+from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.links import house_links
 from bot.games.betrayal.state import HAUNT, HEROES, MONSTERS, TRAITOR, BetrayalState, Frame, Turn
 from bot.texts import fill
@@ -31,7 +32,7 @@ def book_text(state: BetrayalState, side: str) -> str:
     """One side's book, as its readers see it."""
     plugin = base.for_state(state)
     book = plugin.data.books.get(side, {})
-    title = say(f"books.title_{side}", name=plugin.data.name)
+    title = haunt_line(f"books.title_{side}", name=plugin.data.name)
     parts = [f"**{title}**"]
     for part in base.BOOK_PARTS:
         if part == "ending":
@@ -42,7 +43,7 @@ def book_text(state: BetrayalState, side: str) -> str:
         if isinstance(text, list):
             text = "\n".join(f"• {line}" for line in text)
         text = fill(str(text).strip(), **{n: plugin.value(state, n) for n in plugin.data.values})
-        parts.append(f"__{say(f'books.{part}')}__\n{text}")
+        parts.append(f"__{haunt_line(f'books.{part}')}__\n{text}")
     return "\n\n".join(parts)
 
 
@@ -142,7 +143,7 @@ def _new_round(ctx: Ctx) -> None:
     limit, last = plugin.data.last_round, plugin.last_round(state)
     if limit is not None and limit.warn and haunt.round == last:
         plugin.say(ctx, limit.warn, **{**plugin.numbers(state), limit.rounds: last})
-    plugin.start_round(ctx)
+    base.hooks(state, TurnHooks).start_round(ctx)
     if state.over:
         return
     heroes = sides.heroes(state)
@@ -156,7 +157,7 @@ def _explorer_turn(ctx: Ctx, seat: int, stage: str) -> None:
     state = ctx.state
     assert state.haunt is not None
     state.haunt.stage = stage
-    if base.for_state(state).skips_turn(ctx, seat):  # spent (the haunt said why)
+    if base.hooks(state, TurnHooks).skips_turn(ctx, seat):  # spent (the haunt said why)
         state.turn = Turn(seat=seat, number=state.turn.number + 1)
         next_turn(ctx, seat)
         return
@@ -165,8 +166,8 @@ def _explorer_turn(ctx: Ctx, seat: int, stage: str) -> None:
 
 def _after_heroes(ctx: Ctx) -> None:
     state = ctx.state
-    plugin = base.for_state(state)
-    if plugin.traitor_plays(state) and state.haunt and state.haunt.traitor is not None:
+    if base.hooks(state, TurnHooks).traitor_plays(state) and state.haunt \
+            and state.haunt.traitor is not None:
         _explorer_turn(ctx, state.haunt.traitor, TRAITOR)
         return
     _monsters_turn(ctx)
@@ -188,7 +189,7 @@ def _monsters_turn(ctx: Ctx) -> None:
 
 def end_monsters(ctx: Ctx) -> None:
     tell(ctx, "events.monsters_done", kind="turn")
-    base.for_state(ctx.state).end_monsters(ctx)
+    base.hooks(ctx.state, TurnHooks).end_monsters(ctx)
     settle(ctx)
     if not ctx.state.over:
         _end_round(ctx)
@@ -208,11 +209,11 @@ def next_turn(ctx: Ctx, seat: int) -> None:
     haunt = state.haunt
     assert haunt is not None
     plugin = base.for_state(state)
-    plugin.end_turn(ctx, seat)
+    base.hooks(state, TurnHooks).end_turn(ctx, seat)
     settle(ctx)
     if state.over:
         return
-    if plugin.cooperative and plugin.house_turn_after(state, seat):
+    if plugin.cooperative and base.hooks(state, HouseHooks).house_turn_after(state, seat):
         # The house plays now, as steps (it may wait on a hero's choice, and a game
         # saved meanwhile resumes there); `_after_house` then passes the turn on.
         ctx.push([{"_house_turn": {}}, {"_after_house": {}}], seat, death.HOUSE)
@@ -247,7 +248,7 @@ def settle(ctx: Ctx) -> None:
         return
     result = base.for_state(state).winner(state)
     if result is None and not sides.heroes(state):
-        result = (sides.EVIL, say("reasons.heroes_dead"))
+        result = (sides.EVIL, haunt_line("reasons.heroes_dead"))
     if result is not None:
         finish(ctx, *result)
 
@@ -292,7 +293,8 @@ def finish(ctx: Ctx, side: str, reason: str) -> None:
         return  # its one book was read by all from the start
     for book_side in (sides.EVIL, sides.HERO):
         if book_side in plugin.data.books:
-            ctx.events.append(_plain(say("books.now_public") + "\n" + book_text(state, book_side),
+            ctx.events.append(_plain(haunt_line("books.now_public") + "\n" + book_text(state,
+                                                                                       book_side),
                                      kind="book"))
 
 
@@ -331,5 +333,5 @@ def private_text(state: BetrayalState, seat: int, sheet: str) -> str:
     if state.haunt is None or not state.haunt.key or not base.has_data(state.haunt.key):
         return sheet
     side = sides.side_of(state, seat)
-    notes = base.for_state(state).private_notes(state, seat)
+    notes = base.hooks(state, BoardHooks).private_notes(state, seat)
     return "\n\n".join([sheet, book_text(state, side), *notes])

@@ -21,6 +21,7 @@ from typing import Any
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import ai, base, flow, monsters
+from bot.games.betrayal.haunting.parts import HouseHooks
 from bot.games.betrayal.haunting.words import tell
 from bot.games.betrayal.knowledge import house_view
 from bot.games.betrayal.state import Frame
@@ -36,7 +37,7 @@ def _house_turn(ctx: Ctx, frame: Frame, arg: Any) -> None:
     assert state.haunt is not None
     state.haunt.house = frame.seat
     tell(ctx, "events.house_turn", kind="turn", data={"house": True, "after": frame.seat})
-    base.for_state(state).house_turn(ctx, frame)
+    base.hooks(state, HouseHooks).house_turn(ctx, frame)
 
 
 @step("_house_monsters")

@@ -20,7 +20,8 @@ from bot.core.events import to_player
 from bot.games.betrayal import content, links
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, sides
-from bot.games.betrayal.haunting.words import say, tell
+from bot.games.betrayal.haunting.parts import CombatHooks
+from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.links import house_links, walkable
 from bot.games.betrayal.state import BetrayalState, Monster
 
@@ -103,7 +104,8 @@ def start_turn(ctx: Ctx) -> None:
         speed = plugin.data.monsters[kind].traits.get("speed", 0) if kind in \
             plugin.data.monsters else 0
         some = sides.monsters(state, kind)
-        speed = plugin.monster_trait(state, some[0], "speed", speed) if some else speed
+        speed = base.hooks(state, CombatHooks).monster_trait(state, some[0], "speed", speed) \
+            if some else speed
         dice = roll_betrayal(state.rng, max(1, min(8, speed))) if speed > 0 else []
         moves = max(1, sum(dice)) if speed > 0 else 0
         state.haunt.rolled[kind] = moves
@@ -125,22 +127,21 @@ def legal(state: BetrayalState) -> list[tuple[Action, str]]:
         if can_step(state, monster):
             for target in _with_climbs(monster.tile, walkable(state, monster.tile), climbs):
                 found.append((Action(M_MOVE, {"m": monster.id, "to": target}),
-                              say("labels.monster_move", monster=name,
-                                  room=content.room(state.tiles[target].room).name)))
+                              haunt_line("labels.monster_move", monster=name,
+                                         room=content.room(state.tiles[target].room).name)))
         if not monster.attacked and not monster.skip and not monster.stunned:
             for seat in targets(state, monster):
                 found.append((Action(M_ATTACK, {"m": monster.id, "target": seat}),
-                              say("labels.monster_attack", monster=name,
-                                  who=content.explorer(state.explorers[seat].key).name)))
-    found.append((Action(M_END), say("labels.monsters_done")))
+                              haunt_line("labels.monster_attack", monster=name,
+                                         who=content.explorer(state.explorers[seat].key).name)))
+    found.append((Action(M_END), haunt_line("labels.monsters_done")))
     return found
 
 
 def targets(state: BetrayalState, monster: Monster) -> list[int]:
-    plugin = base.for_state(state)
     return [s for s, e in enumerate(state.explorers)
             if e.alive and e.tile == monster.tile and sides.side_of(state, s) == sides.HERO
-            and plugin.can_attack(state, f"m{monster.id}", str(s))]
+            and base.hooks(state, CombatHooks).can_attack(state, f"m{monster.id}", str(s))]
 
 
 def perform(ctx: Ctx, action: Action) -> bool:
@@ -163,7 +164,7 @@ def perform(ctx: Ctx, action: Action) -> bool:
         assert state.haunt is not None
         words = {"monster": combat.monster_name(state, monster),
                  "source": ctx.room_name(source), "target": ctx.room_name(monster.tile)}
-        state.haunt.moved.append(say("events.monster_moves", **words))
+        state.haunt.moved.append(haunt_line("events.monster_moves", **words))
         if state.haunt.traitor is not None:  # the house's own moves reach all in one line
             tell(ctx, "events.monster_moves", kind="move",
                  audience=to_player(state.haunt.traitor),
@@ -171,7 +172,7 @@ def perform(ctx: Ctx, action: Action) -> bool:
         return True
     tell_moves(ctx)
     combat.monster_attack(ctx, monster, int(action.args["target"]),
-                          base.for_state(state).monster_attack_trait(state, monster))
+                          base.hooks(state, CombatHooks).monster_attack_trait(state, monster))
     return True
 
 

@@ -13,10 +13,10 @@ from bot.texts import TextBook
 BOOK = TextBook(DATA / "betrayal" / "haunt_texts.yaml")
 
 
-def say(key: str, **kw: Any) -> str:
+def haunt_line(key: str, **kw: Any) -> str:
     return BOOK.say(key, **kw)
 
 
 def tell(ctx: Ctx, key: str, kind: str = "haunt", audience: Audience = PUBLIC,
          data: dict[str, Any] | None = None, **kw: Any) -> None:
-    ctx.events.append(Event(say(key, **kw), audience, kind, data or {}))
+    ctx.events.append(Event(haunt_line(key, **kw), audience, kind, data or {}))

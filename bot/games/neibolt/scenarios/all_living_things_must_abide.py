@@ -21,14 +21,33 @@ from typing import Any
 
 from bot.core import dice as core_dice
 from bot.core.events import to_player
-from bot.games.betrayal import content, decks, rolls, traits, turn
-from bot.games.betrayal.cards import Offer, resumer
-from bot.games.betrayal.cards.attacks import attack_dice, weapon_dice
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import pause, step
-from bot.games.betrayal.haunting import combat, monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, load_data, register
-from bot.games.betrayal.state import BetrayalState, Frame, Monster
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    BoardHooks,
+    CombatHooks,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    Monster,
+    Offer,
+    TurnHooks,
+    attack_dice,
+    combat,
+    content,
+    decks,
+    load_data,
+    monsters,
+    pause,
+    register,
+    resumer,
+    rolls,
+    sides,
+    step,
+    traits,
+    turn,
+    weapon_dice,
+)
 from bot.games.neibolt import names
 from bot.games.neibolt.encounters import bury
 
@@ -133,7 +152,7 @@ def weak_at(state: BetrayalState, form_kind: str, seat: int, tile_id: int,
 
 
 @register(KEY)
-class AllLivingThingsMustAbide(HauntPlugin):
+class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     # ---------------------------------------------------------------- setup
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state

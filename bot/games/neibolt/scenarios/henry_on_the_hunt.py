@@ -16,14 +16,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import content, decks, traits
-from bot.games.betrayal.cards import Cause, Offer, resumer
-from bot.games.betrayal.cards.attacks import attack_dice
-from bot.games.betrayal.context import Ctx, explorer_name
-from bot.games.betrayal.effects import change, pause, step
-from bot.games.betrayal.haunting import monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.state import BetrayalState, Frame, Monster
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    BoardHooks,
+    Cause,
+    CombatHooks,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    Monster,
+    Offer,
+    TurnHooks,
+    attack_dice,
+    change,
+    content,
+    decks,
+    explorer_name,
+    monsters,
+    pause,
+    register,
+    resumer,
+    sides,
+    step,
+    traits,
+)
 from bot.games.neibolt.encounters import bury
 
 KEY = "henry_on_the_hunt"
@@ -78,7 +95,7 @@ def armed(state: BetrayalState, seat: int) -> bool:
 
 
 @register(KEY)
-class HenryOnTheHunt(HauntPlugin):
+class HenryOnTheHunt(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     # ---------------------------------------------------------------- setup
     def setup(self, ctx: Ctx) -> None:
         """The switchblade, Hockstetter in Henry's room, the kill list (public)."""

@@ -30,13 +30,28 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import dice as core_dice
-from bot.games.betrayal import content, traits, turn
-from bot.games.betrayal.cards import Offer
-from bot.games.betrayal.context import Ctx, explorer_name
-from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import combat, monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.state import BetrayalState, Frame, Monster
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    BoardHooks,
+    CombatHooks,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    HouseHooks,
+    Monster,
+    Offer,
+    TurnHooks,
+    combat,
+    content,
+    explorer_name,
+    monsters,
+    register,
+    sides,
+    step,
+    traits,
+    turn,
+)
 from bot.games.neibolt import encounters
 
 KEY = "lets_kill_this_clown"
@@ -65,7 +80,7 @@ def sees(state: BetrayalState, tile: int) -> set[int]:
 
 
 @register(KEY)
-class LetsKillThisClown(HauntPlugin):
+class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHooks, AIHooks):
     cooperative = True
 
     # ---------------------------------------------------------------- setup

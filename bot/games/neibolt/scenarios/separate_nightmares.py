@@ -26,16 +26,39 @@ from typing import Any
 
 from bot.core.events import Audience, to_player
 from bot.core.rng import Rng
-from bot.games.betrayal import content, house, traits, turn
-from bot.games.betrayal.cards import Offer, handler, resumer
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import pause, step
-from bot.games.betrayal.haunting import monsters, sides
-from bot.games.betrayal.haunting.base import PLUGINS, HauntPlugin, register
-from bot.games.betrayal.house import DIRS, cell_of, doors, opposite, plan
-from bot.games.betrayal.links import distances_to, graph_of
-from bot.games.betrayal.movement import ask_tile, place_explorer
-from bot.games.betrayal.state import BetrayalState, Frame, Monster
+from bot.games.betrayal.plugin_api import (
+    DIRS,
+    PLUGINS,
+    AIHooks,
+    BetrayalState,
+    BoardHooks,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    Monster,
+    MovementHooks,
+    Offer,
+    TurnHooks,
+    ask_tile,
+    cell_of,
+    content,
+    distances_to,
+    doors,
+    graph_of,
+    handler,
+    house,
+    monsters,
+    opposite,
+    pause,
+    place_explorer,
+    plan,
+    register,
+    resumer,
+    sides,
+    step,
+    traits,
+    turn,
+)
 from bot.games.neibolt.names import rooms
 
 KEY = "separate_nightmares"
@@ -237,7 +260,7 @@ def _slots(count: int, spread: int) -> list[tuple[int, int]]:
 # ---------------------------------------------------------------- the plugin
 
 @register(KEY)
-class SeparateNightmares(HauntPlugin):
+class SeparateNightmares(HauntPlugin, TurnHooks, MovementHooks, BoardHooks, AIHooks):
     def nightmares(self) -> dict[str, dict[str, Any]]:
         return dict(self.data.raw.get("nightmares") or {})
 
@@ -498,7 +521,7 @@ def _through(ctx: Ctx, frame: Frame, arg: Any) -> None:
         _join(ctx, frame.seat, spots[0])
         return
     labels = [p.text("join_label", room=ctx.room_name(s["tile"]),
-                     dir=content.say(f"dirs.{opposite(s['dir'])}"),
+                     dir=content.betrayal_line(f"dirs.{opposite(s['dir'])}"),
                      house=ctx.room_name(s["house"])) for s in spots]
     pause(ctx, frame, {"_sn_join": {"spots": spots}}, JOIN_PICK,
           p.text("join_prompt", who=ctx.who(frame.seat)), labels, seat=traitor)

@@ -31,13 +31,35 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import dice as core_dice
-from bot.games.betrayal import content, links, traits, turn
-from bot.games.betrayal.cards import Offer, Passive, passive, resumer
-from bot.games.betrayal.context import Ctx, explorer_name
-from bot.games.betrayal.effects import pause, step
-from bot.games.betrayal.haunting import combat, monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.state import BetrayalState, Frame, Monster
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    BoardHooks,
+    CombatHooks,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    HouseHooks,
+    Monster,
+    MovementHooks,
+    Offer,
+    RollPassive,
+    TurnHooks,
+    TurnPassive,
+    combat,
+    content,
+    explorer_name,
+    links,
+    monsters,
+    passive,
+    pause,
+    register,
+    resumer,
+    sides,
+    step,
+    traits,
+    turn,
+)
 from bot.games.neibolt.names import rooms
 
 KEY = "the_ritual_of_chud"
@@ -126,7 +148,8 @@ def _set(state: BetrayalState, owner: int, at: str, where: int | None = None) ->
 
 
 @register(KEY)
-class TheRitualOfChud(HauntPlugin):
+class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatHooks,
+                      BoardHooks, AIHooks):
     cooperative = True
 
     # ---------------------------------------------------------------- setup
@@ -570,7 +593,7 @@ def _push_to(ctx: Ctx, found: Monster, tile: int) -> None:
 
 
 @passive(EVENT_FLAG)
-class EventRoomDice(Passive):
+class EventRoomDice(RollPassive, TurnPassive):
     """The discoverer of an event room: the event's rolls ignore their highest die,
     for the rest of the turn."""
 

@@ -11,10 +11,18 @@ progress: "dawn" (True once the last round of the night is over: the heroes have
 
 from __future__ import annotations
 
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunting import monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.state import BetrayalState, Monster
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    CombatHooks,
+    Ctx,
+    HauntPlugin,
+    Monster,
+    TurnHooks,
+    monsters,
+    register,
+    sides,
+)
 
 SERVANT = "servant"
 # One servant per floor at the start (seed 003), on the floor's landing: the three rooms
@@ -25,7 +33,7 @@ FAR = 99  # a room no threat can reach
 
 
 @register("a_little_night_murder")
-class ALittleNightMurder(HauntPlugin):
+class ALittleNightMurder(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state
         traitor = sides.traitor(state)

@@ -18,13 +18,25 @@ from typing import Any
 
 from bot.core.events import Audience, to_player
 from bot.core.rng import Rng
-from bot.games.betrayal import content, explore
-from bot.games.betrayal.cards import Offer
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import flow, monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.state import BetrayalState, Frame, Monster
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    BoardHooks,
+    CombatHooks,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    Monster,
+    Offer,
+    TurnHooks,
+    content,
+    explore,
+    flow,
+    monsters,
+    register,
+    sides,
+    step,
+)
 
 KEY = "better_with_friends"
 TOWER, LANDING = "tower", "upper_landing"
@@ -95,7 +107,7 @@ def next_to_flood(state: BetrayalState) -> int | None:
 
 
 @register(KEY)
-class BetterWithFriends(HauntPlugin):
+class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     # ---------------------------------------------------------------- setup
 
     def setup(self, ctx: Ctx) -> None:
@@ -190,7 +202,7 @@ class BetterWithFriends(HauntPlugin):
             self.say(ctx, "rises", rooms=", ".join(ctx.room_name(t) for t in taken))
         for floor in dict.fromkeys(state.tiles[t].floor for t in taken):
             if floor not in floors_before:
-                self.say(ctx, "rises_floor", floor=content.say(f"floors.{floor}"))
+                self.say(ctx, "rises_floor", floor=content.betrayal_line(f"floors.{floor}"))
 
     # ---------------------------------------------------------------- actions
 

@@ -15,14 +15,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import explore
-from bot.games.betrayal.cards import Offer
-from bot.games.betrayal.cards.attacks import attack_dice
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import combat, flow, monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.state import BetrayalState, Frame, Monster
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    CombatHooks,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    Monster,
+    Offer,
+    TurnHooks,
+    attack_dice,
+    combat,
+    explore,
+    flow,
+    monsters,
+    register,
+    sides,
+    step,
+)
 
 KEY = "its_alive"
 SPEAR = "spear"
@@ -51,7 +62,7 @@ def vital_organs(state: BetrayalState) -> list[Monster]:
 
 
 @register(KEY)
-class ItsAlive(HauntPlugin):
+class ItsAlive(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     # ---------------------------------------------------------------- setup
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state

@@ -17,13 +17,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import explore
-from bot.games.betrayal.cards import Offer, Passive, passive
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import flow, monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.state import BetrayalState, Frame
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    Offer,
+    TurnHooks,
+    TurnPassive,
+    explore,
+    flow,
+    monsters,
+    passive,
+    register,
+    sides,
+    step,
+)
 
 KEY = "offspring"
 PLANT_ROOMS: tuple[str, ...] = ("gardens", "graveyard", "conservatory")  # placing order
@@ -56,7 +66,7 @@ def plant_tile(state: BetrayalState) -> int:
 
 
 @register(KEY)
-class Offspring(HauntPlugin):
+class Offspring(HauntPlugin, TurnHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state
         assert state.haunt is not None
@@ -220,7 +230,7 @@ def _running(state: BetrayalState) -> bool:
 
 
 @passive(SPORES_FLAG)
-class Spores(Passive):
+class Spores(TurnPassive):
     """A hero's lungs: hurt on walking into spores (once a turn) and on ending a turn
     among them. Attached by the flag the setup gives every hero."""
 

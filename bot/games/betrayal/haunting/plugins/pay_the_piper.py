@@ -9,19 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import explore
-from bot.games.betrayal.cards import Offer
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import flow, monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.state import BetrayalState, Frame
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    Offer,
+    TurnHooks,
+    explore,
+    flow,
+    monsters,
+    register,
+    sides,
+    step,
+)
 
 CHAMBER = "pentagram_chamber"
 
 
 @register("pay_the_piper")
-class PayThePiper(HauntPlugin):
+class PayThePiper(HauntPlugin, TurnHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state
         traitor = sides.traitor(state)

@@ -21,14 +21,28 @@ from typing import Any
 
 from bot.core.events import Audience, to_player
 from bot.core.rng import Rng
-from bot.games.betrayal import content, explore, movement
-from bot.games.betrayal.cards import Cause, Offer
-from bot.games.betrayal.context import Ctx, explorer_name
-from bot.games.betrayal.effects import change, step
-from bot.games.betrayal.haunting import flow, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.links import walkable
-from bot.games.betrayal.state import BetrayalState, Frame
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    BoardHooks,
+    Cause,
+    CombatHooks,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    Offer,
+    TurnHooks,
+    change,
+    content,
+    explore,
+    explorer_name,
+    flow,
+    movement,
+    register,
+    sides,
+    step,
+    walkable,
+)
 
 CHAPEL = "chapel"
 BODY = "body"
@@ -37,7 +51,7 @@ KEY = "the_ghost_bride"
 
 
 @register(KEY)
-class TheGhostBride(HauntPlugin):
+class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         """The lover is drawn and whispered to the traitor; the ghost lends her Might;
         the Chapel is found if the house lacks it."""
@@ -331,7 +345,7 @@ def _bride_chapel_said(ctx: Ctx, frame: Frame, arg: Any) -> None:
     tile = ctx.state.tile_of(CHAPEL)
     if tile is not None:
         TheGhostBride().say(ctx, "chapel_placed",
-                            floor=content.say(f"floors.{ctx.state.tiles[tile].floor}"))
+                            floor=content.betrayal_line(f"floors.{ctx.state.tiles[tile].floor}"))
 
 
 @step("_bride_rite")

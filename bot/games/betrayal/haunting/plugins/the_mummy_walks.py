@@ -13,13 +13,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal import decks, explore
-from bot.games.betrayal.cards import Offer
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import step
-from bot.games.betrayal.haunting import combat, flow, monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.state import BetrayalState, Frame, Monster
+from bot.games.betrayal.plugin_api import (
+    AIHooks,
+    BetrayalState,
+    CombatHooks,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    Monster,
+    Offer,
+    TurnHooks,
+    combat,
+    decks,
+    explore,
+    flow,
+    monsters,
+    register,
+    sides,
+    step,
+)
 
 KEY = "the_mummy_walks"
 GIRL = "girl"
@@ -53,7 +65,7 @@ def awake(found: Monster) -> bool:
 
 
 @register(KEY)
-class TheMummyWalks(HauntPlugin):
+class TheMummyWalks(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     # ---------------------------------------------------------------- setup
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state

@@ -12,14 +12,27 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import dice as core_dice
-from bot.games.betrayal import content, traits
-from bot.games.betrayal.cards import Cause, Offer
-from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import change, step
-from bot.games.betrayal.haunting import flow, monsters, sides
-from bot.games.betrayal.haunting.base import HauntPlugin, register
-from bot.games.betrayal.rolls import MAX_DICE
-from bot.games.betrayal.state import BetrayalState, Frame, Monster
+from bot.games.betrayal.plugin_api import (
+    MAX_DICE,
+    AIHooks,
+    BetrayalState,
+    Cause,
+    CombatHooks,
+    Ctx,
+    Frame,
+    HauntPlugin,
+    Monster,
+    Offer,
+    TurnHooks,
+    change,
+    content,
+    flow,
+    monsters,
+    register,
+    sides,
+    step,
+    traits,
+)
 
 BANSHEE = "banshee"
 BOARD = "spirit_board"
@@ -27,7 +40,7 @@ FOCI: tuple[str, ...] = (BOARD, "holy_symbol")  # either adds one die to the rit
 
 
 @register("wail_of_the_banshee")
-class WailOfTheBanshee(HauntPlugin):
+class WailOfTheBanshee(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         """The banshee rises where the Spirit Board is (whoever holds it), else beside
         the traitor who called her."""
@@ -88,7 +101,7 @@ class WailOfTheBanshee(HauntPlugin):
             return
         floor = state.tiles[banshee.tile].floor
         target = self.value(state, "wail")
-        self.say(ctx, "wail", floor=content.say(f"floors.{floor}"), target=target)
+        self.say(ctx, "wail", floor=content.betrayal_line(f"floors.{floor}"), target=target)
         for seat in sides.heroes(state):
             if state.tiles[state.explorers[seat].tile].floor != floor:
                 continue

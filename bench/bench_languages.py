@@ -1,0 +1,128 @@
+"""What a second language costs a step (issue 25): a benchmark, run on demand.
+
+A table whose server or a player reads zh-TW plays each step twice (bot/languages.py's
+`said_in`): in English, the truth saved, and again under `speaking("zh-TW")` for the
+other texts. This times, on the same tables, one AI step of the table rules as the
+worker runs it (`table.ai_step`, the copy, the rules and the events), said in English
+only (the floor) and said in English and zh-TW, interleaved state by state, each the
+least of --repeat runs; and the delivery's plan (who gets what, the board drawn, its
+alt text) in each language. The ratio (two languages / English) is the figure.
+
+The Chinese words are a marked stand-in for every data file a step reads
+(tests/helpers/pseudo_mirror.py), so the replay reads a real mirror through the overlay
+whatever the translations hold yet.
+
+    .venv/bin/python bench/bench_languages.py                  # about 20 s
+    .venv/bin/python bench/bench_languages.py --games 4 --repeat 5
+
+Recorded on the shared 2-core machine, busy (load average 7.9 before, 8.3 after), the
+defaults (2 games each, --repeat 3), every data file mirrored; no step's twins differed:
+
+    cthulhu ai step    n=178  en 0.539 ms  en+zh 1.040 ms  ratio median 1.97  p90 2.24
+    cthulhu plan       n=178  en 1.831 ms  zh    1.638 ms  ratio median 0.92  p90 1.18
+    evilbelow ai step  n=296  en 0.704 ms  en+zh 1.377 ms  ratio median 2.04  p90 4.44
+    evilbelow plan     n=296  en 3.214 ms  zh    3.502 ms  ratio median 1.04  p90 2.86
+    betrayal ai step   n=337  en 1.202 ms  en+zh 2.586 ms  ratio median 2.16  p90 5.04
+    betrayal plan      n=337  en 8.403 ms  zh    8.369 ms  ratio median 0.99  p90 1.78
+
+A second language doubles the rules step (the AI decides twice: the replay does not
+reuse the English decision yet) and costs the delivery nothing (one plan either way, in
+the server's language). Beside a whole action (the save, the board: bench_tables.py),
+the step is a small part: the second language adds 0.5 to 1.4 ms of worker CPU per step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot import table as table_rules
+from bot.core.seats import Seat
+from bot.delivery import plan, sequenced
+from bot.languages import said_in
+from bot.locales import CHINESE, ENGLISH
+from bot.locales.missing import english_files
+from bot.table_record import ACTIVE, Table
+from tests.helpers.pseudo_mirror import marked
+
+
+def tables(kind: str, games: int, players: int) -> list[Table]:
+    """Every state of `games` AI-played games of `kind`, as tables to step from."""
+    found: list[Table] = []
+    for seed in range(games):
+        host = table_rules.Actor(1, "P0")
+        table, _ = table_rules.new_table(kind, 1, 1, host, seed)
+        table.seats = [Seat(f"P{n}", None, ai=True) for n in range(players)]
+        table.seats[0] = Seat("P0", 1, language=CHINESE)
+        table, _ = table_rules.apply(table, host, table_rules.Action(table_rules.START))
+        table.seats[0].ai = True
+        for _ in range(400):
+            if table.status != ACTIVE or table_rules.to_act_seat(table) is None:
+                break
+            found.append(table)
+            table, _ = table_rules.ai_step(table)
+    return found
+
+
+def least(work: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def row(name: str, floor: list[float], two: list[float]) -> str:
+    ratios = sorted(b / a for a, b in zip(floor, two, strict=True))
+    p90 = ratios[int(len(ratios) * 0.9)]
+    return (f"{name:<20} n={len(floor):<5} en {statistics.median(floor) * 1000:7.3f} ms"
+            f"  en+zh {statistics.median(two) * 1000:7.3f} ms"
+            f"  ratio median {statistics.median(ratios):.2f}  p90 {p90:.2f}")
+
+
+def measure(kind: str, games: int, players: int, repeat: int) -> list[str]:
+    states = tables(kind, games, players)
+    steps: tuple[list[float], list[float]] = ([], [])
+    plans: tuple[list[float], list[float]] = ([], [])
+    for table in states:
+        def step(langs: tuple[str, ...], table: Table = table) -> object:
+            return said_in(lambda: table_rules.ai_step(table), langs)
+
+        steps[0].append(least(lambda: step(()), repeat))
+        steps[1].append(least(lambda: step((CHINESE,)), repeat))
+        new, events = said_in(lambda table=table: table_rules.ai_step(table), (CHINESE,))
+        new.last_seq = len(events)
+        owed = sequenced(new, events)
+        for n, language in enumerate((ENGLISH, CHINESE)):
+            plans[n].append(least(lambda new=new, owed=owed, language=language: plan(
+                new, owed, "k", language=language), repeat))
+    return [row(f"{kind} ai step", *steps),
+            row(f"{kind} plan (zh / en)", *plans)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", nargs="*", default=["cthulhu", "evilbelow", "betrayal"])
+    args = parser.parse_args()
+    players = {"cthulhu": 4, "evilbelow": 4, "betrayal": 4}
+    print(f"load average before: {os.getloadavg()}")
+    with tempfile.TemporaryDirectory() as folder, marked(Path(folder), *english_files()):
+        for kind in args.only:
+            for line in measure(kind, args.games, players[kind], args.repeat):
+                print(line, flush=True)
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

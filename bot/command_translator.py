@@ -1,0 +1,89 @@
+"""The slash commands in the user's language: discord.py's `app_commands.Translator`,
+reading data/commands.zh-TW.yaml (English string -> its Chinese).
+
+Discord shows a command's localized descriptions and choice names to a user whose
+client is in that locale; the tree is synced with them (`tree.sync` asks the translator
+for every string). Command, group and option NAMES stay English on purpose: a typed
+command is the same for everyone, so `/game new` in the docs, /help and every line of
+data/ works whatever the reader's language (Discord matches a typed name in either).
+
+Every string is keyed by its English words, whatever its place (a description, a choice
+name), so one entry serves each place it appears. A string with no entry is shown in
+English (Discord's own fallback); `words_missing` lists them, and a test keeps it empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from importlib.resources.abc import Traversable
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from bot import yaml_files
+from bot.locales import CHINESE, ENGLISH, supported
+from bot.paths import DATA
+
+FILES = {CHINESE: DATA / "commands.zh-TW.yaml"}
+# What keeps its English: every name a user types.
+NAMES = frozenset({Where.command_name, Where.group_name, Where.parameter_name})
+DESCRIPTION_MAX = 100  # Discord: a description's and a choice name's length, 1-100
+COMMAND_TREE_NAMES = (1, 32)
+
+
+@cache
+def words(language: str) -> dict[str, str]:
+    """English -> the language's words for the command tree (empty for English)."""
+    path: Traversable | None = FILES.get(language)
+    if path is None or not path.is_file():
+        return {}
+    raw = yaml_files.read_english(path) or {}
+    return {str(k): str(v) for k, v in (raw.get("strings") or {}).items()}
+
+
+def translated(english: str, language: str) -> str:
+    """A command string in `language` (English where it has none): /help reads
+    descriptions through it."""
+    if language == ENGLISH:
+        return english
+    return words(language).get(english, english)
+
+
+class CommandWords(app_commands.Translator):
+    """Descriptions and choice names in each locale we speak; names stay English."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        language = supported(locale)
+        if language is None or language == ENGLISH or context.location in NAMES:
+            return None
+        found = words(language).get(string.message)
+        return found[:DESCRIPTION_MAX] if found else None
+
+
+def tree_strings(tree: app_commands.CommandTree) -> Iterator[tuple[str, str]]:
+    """Every string of the tree a user reads, with where it is (for the tests and the
+    missing list): descriptions of commands, groups and options, and choice names."""
+    for command in tree.walk_commands():
+        where = command.qualified_name
+        if isinstance(command, app_commands.Group | app_commands.Command):
+            yield where, command.description
+        if isinstance(command, app_commands.Command):
+            for parameter in command.parameters:
+                yield f"{where} {parameter.name}", parameter.description
+                for choice in parameter.choices:
+                    yield f"{where} {parameter.name} choice", choice.name
+    for menu in tree.get_commands(type=discord.AppCommandType.user):
+        yield menu.name, menu.name
+
+
+def words_missing(tree: app_commands.CommandTree, language: str) -> list[str]:
+    """The tree's strings with no words in `language`, each once, as `where: English`."""
+    known = words(language)
+    seen: dict[str, str] = {}
+    for where, english in tree_strings(tree):
+        if english and english not in known and english not in seen:
+            seen[english] = where
+    return [f"{where}: {english}" for english, where in seen.items()]

@@ -1,0 +1,85 @@
+"""Betrayal's story at the end (an edition's too: its scenarios are haunts):
+which side won and why, the haunt and who turned, the last victim, the monsters slain,
+and each explorer's fate. The traitor is public by then (both books are read out)."""
+
+from __future__ import annotations
+
+from bot.core.story import (
+    HEROES,
+    HOUSE,
+    TRAITOR,
+    LogLine,
+    SeatStory,
+    Story,
+    deeds_of,
+    last_of,
+    with_deeds,
+)
+from bot.games.betrayal import content
+from bot.games.betrayal.content import betrayal_line
+from bot.games.betrayal.context import explorer_name
+from bot.games.betrayal.explore import DISCOVER
+from bot.games.betrayal.haunt_list import haunts
+from bot.games.betrayal.haunting import base, sides
+from bot.games.betrayal.haunting.combat import SLAIN
+from bot.games.betrayal.state import BetrayalState
+
+
+def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
+    haunt = state.haunt
+    plugin = base.for_state(state)
+    traitor = sides.traitor(state)
+    if haunt is None or not haunt.winner:
+        outcome = betrayal_line("story.no_haunt" if haunt is None else "story.winner_none")
+    elif haunt.winner == sides.EVIL and plugin.cooperative:
+        outcome = betrayal_line("story.winner_house", reason=haunt.reason)
+    elif haunt.winner == sides.EVIL and traitor is not None:
+        outcome = betrayal_line("story.winner_traitor", explorer=explorer_name(state, traitor),
+                                player=state.players[traitor], reason=haunt.reason)
+    else:
+        outcome = betrayal_line("story.winner_heroes", reason=haunt.reason)
+    turning: list[str] = []
+    name = ""
+    if haunt is not None and haunt.key:
+        info = haunts().get(haunt.key)
+        name = info.name if info is not None else haunt.key
+        turning.append(betrayal_line("story.haunt", haunt=name,
+                                     revealer=explorer_name(state, haunt.revealer),
+                                     omen=content.card(haunt.omen).name if haunt.omen else "?",
+                                     room=content.room(haunt.room).name if haunt.room else "?"))
+        turning.append(betrayal_line("story.haunt_traitor", explorer=explorer_name(state, traitor),
+                                     player=state.players[traitor]) if traitor is not None
+                       else betrayal_line("story.haunt_together"))
+    victim = last_of(log, "death")
+    if victim:
+        turning.append(betrayal_line("story.last_victim", line=victim))
+    slain = sum(1 for m in state.monsters if not m.alive)
+    if slain:
+        turning.append(betrayal_line("story.slain", count=slain))
+    else:
+        turning.append(betrayal_line("story.rooms", count=len(state.tiles)))
+    won_side = haunt.winner if haunt is not None else ""
+    seats = []
+    for seat, explorer in enumerate(state.explorers):
+        if plugin.cooperative:
+            side, won = HOUSE, won_side == sides.HERO
+        elif traitor is not None and seat == traitor:
+            side, won = TRAITOR, won_side == sides.EVIL
+        else:
+            side, won = HEROES, won_side == sides.HERO
+        did = with_deeds(
+            betrayal_line("story.did_alive" if explorer.alive else "story.did_dead",
+                          cards=len(explorer.cards)),
+            [betrayal_line(f"story.deed_{deed}", count=count)
+             for deed, kind in (("rooms", DISCOVER), ("slain", SLAIN))
+             if (count := deeds_of(log, seat, kind))])
+        seats.append(SeatStory(side=side, won=won, character=explorer_name(state, seat),
+                               did=did))
+    return Story(outcome=outcome, turning=turning, seats=seats,
+                 content=haunt.key if haunt is not None else "", content_name=name)
+
+
+def content_names() -> dict[str, str]:
+    """Every haunt a server may meet (every edition's), by key: what /stats lists as not
+    yet seen."""
+    return {key: info.name for key, info in haunts().items()}

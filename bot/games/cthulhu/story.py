@@ -1,0 +1,47 @@
+"""Cthulhu in the House's story at the end: who won on points, who was left standing
+in each rumble, the fight that settled the last one, and each seat's scores and the
+two characters it hid last (public once the game is over)."""
+
+from __future__ import annotations
+
+from bot.core.story import SOLO, LogLine, SeatStory, Story, deeds_of, last_of, with_deeds
+from bot.games.cthulhu.content import cthulhu_line
+from bot.games.cthulhu.state import CthulhuState
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
+    chars = state.characters
+    winners = state.winners
+    if len(winners) == 1:
+        outcome = cthulhu_line("story.win", player=state.players[winners[0]],
+                               points=state.scores[winners[0]])
+    elif winners:
+        outcome = cthulhu_line("story.shared", players=_join([state.players[s] for s in winners]),
+                               points=state.scores[winners[0]])
+    else:  # only a finished game has a story: it has its winners
+        outcome = last_of(log, "game_over")
+    turning = []
+    if state.results:
+        turning.append(cthulhu_line("story.survivors", survivors=", ".join(
+            cthulhu_line("story.survivor_item", number=r.number, character=chars[r.survivor].name)
+            for r in state.results)))
+    fight = last_of(log, "fight")
+    if fight:
+        turning.append(cthulhu_line("story.deciding", line=fight))
+    seats = []
+    for seat in range(len(state.players)):
+        did = ""
+        if state.results:
+            first, second = state.results[-1].secrets[seat]
+            rumbles = " + ".join(str(r.points[seat]) for r in state.results)
+            did = cthulhu_line("story.did", rumbles=rumbles, points=state.scores[seat],
+                               first=chars[first].name, second=chars[second].name)
+        fights = deeds_of(log, seat, "fight")
+        did = with_deeds(did, [cthulhu_line("story.deed_fights", count=fights)] if fights else [])
+        seats.append(SeatStory(side=SOLO, won=seat in winners, score=state.scores[seat],
+                               did=did))
+    return Story(outcome=outcome, turning=turning, seats=seats)

@@ -1,7 +1,0 @@
-"""IT: Evil Below (seed 001), cooperative, 2-7 players against Pennywise."""
-
-from bot.games.evil_below.rules import EvilBelowGame
-
-GAME = EvilBelowGame()
-
-__all__ = ["GAME", "EvilBelowGame"]

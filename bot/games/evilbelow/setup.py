@@ -1,0 +1,87 @@
+"""Setting up a game as seed 001's nine setup steps say, in that order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.errors import IllegalAction
+from bot.core.events import Event
+from bot.core.rng import Rng
+from bot.games.evilbelow import content
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import DRAINPIPE, ROLL, EvilBelowState, Hero
+
+FIGHT_TOTEMS, FIGHT_ATTACKS = 6, 1  # seed 001, step 6A
+START_BRAVERY = 5  # seed 001, step 2
+YOUNGEST = "youngest"  # setup option: the seat that starts (RULES.md: the host names it)
+CHARACTERS = "characters"  # seat picks: one character key per seat, or None
+
+
+def pick_characters(count: int, picks: list[Any] | None) -> list[str]:
+    """Each seat's pick, the rest handed out in the boards' order (Bill first)."""
+    keys = content.character_keys()
+    chosen: list[str | None] = [None] * count
+    for seat, pick in enumerate((picks or [])[:count]):
+        if pick is None:
+            continue
+        if pick not in keys:
+            raise IllegalAction(evil_below_line("errors.unknown_character", name=pick))
+        if pick in chosen:
+            raise IllegalAction(evil_below_line("errors.character_taken", name=content.character(
+                str(pick)).name))
+        chosen[seat] = str(pick)
+    free = [k for k in keys if k not in chosen]
+    return [c if c is not None else free.pop(0) for c in chosen]
+
+
+def build(names: list[str], ai: list[bool], seed: int,
+          options: dict[str, Any]) -> tuple[EvilBelowState, list[Event]]:
+    board = content.board()
+    rng = Rng.from_seed(seed)
+    count = len(names)
+    # Step 2: characters on their start, Bravery 5.
+    heroes = [Hero(key, content.character(key).start, START_BRAVERY)
+              for key in pick_characters(count, options.get(CHARACTERS))]
+    # Step 3: the victims shuffled, one on each circle.
+    tokens = list(range(board.victims))
+    rng.shuffle(tokens)
+    per = board.circles
+    circles: list[list[int | None]] = [list(tokens[i * per:(i + 1) * per])
+                                       for i in range(len(board.keys))]
+    # Step 5: the four Bikes.
+    bikes = [0] * len(board.keys)
+    for where in board.bikes:
+        bikes[where] += 1
+    # Step 6: the Fight Stack and the two decks.
+    totems = list(range(content.totem_count()))
+    rng.shuffle(totems)
+    attacks = content.attack_ids()
+    rng.shuffle(attacks)
+    fight_stack = [*totems[-FIGHT_TOTEMS:], *attacks[-FIGHT_ATTACKS:]]
+    rng.shuffle(fight_stack)
+    del totems[-FIGHT_TOTEMS:]
+    del attacks[-FIGHT_ATTACKS:]
+    # Step 8: the weakness stacks by reward, each shuffled.
+    stacks: list[list[str]] = []
+    for reward in (1, 2, 3):
+        stack = [w.key for w in content.weaknesses() if w.reward == reward]
+        rng.shuffle(stack)
+        stacks.append(stack)
+    # Step 9: the youngest starts.
+    youngest = options.get(YOUNGEST, 0)
+    if isinstance(youngest, bool) or not isinstance(youngest, int) \
+            or not 0 <= youngest < count:
+        raise IllegalAction(evil_below_line("errors.bad_youngest", count=count))
+    state = EvilBelowState(
+        players=list(names), ai=list(ai), heroes=heroes, circles=circles, track=[], box=[],
+        bikes=bikes, totem_deck=totems, totem_discard=[], attack_pile=attacks,
+        fight_stack=fight_stack, stack_hidden=list(fight_stack), weakness_stacks=stacks,
+        pennywise=DRAINPIPE,
+        starter=youngest, turn=youngest, phase=ROLL,
+        dice=[""] * len(board.keys), dice_used=[False] * len(board.keys), rng=rng)
+    lines = [evil_below_line("events.setup", drainpipe=board.drainpipe)]
+    lines += [evil_below_line("events.setup_hero", player=names[s], character=content.character(
+        h.character).name, location=board.names[h.location]) for s, h in enumerate(heroes)]
+    events = [Event("\n".join(lines), kind="setup"),
+              Event(evil_below_line("events.youngest", player=names[youngest]), kind="starter")]
+    return state, events

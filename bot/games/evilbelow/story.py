@@ -1,0 +1,46 @@
+"""IT: Evil Below's story at the end: the Losers' Club against Pennywise, together;
+the last fight and the victims rescued, and where each Loser ended."""
+
+from __future__ import annotations
+
+from bot.core.story import (
+    HOUSE,
+    LogLine,
+    SeatStory,
+    Story,
+    count_of,
+    deeds_of,
+    last_of,
+    with_deeds,
+)
+from bot.games.evilbelow import content
+from bot.games.evilbelow.content import evil_below_line
+from bot.games.evilbelow.state import WIN, EvilBelowState
+
+
+def story_of(state: EvilBelowState, log: list[LogLine]) -> Story:
+    won = state.result == WIN
+    if won:
+        outcome = evil_below_line("story.win", turns=state.turns_played)
+    elif state.result:
+        outcome = evil_below_line("story.lost", turns=state.turns_played,
+                                  why=evil_below_line(f"story.why_{state.result}"))
+    else:  # only a finished game has a story: its result is set
+        outcome = last_of(log, "game_over")
+    turning = []
+    rescues = count_of(log, "rescue")
+    if rescues:
+        turning.append(evil_below_line("story.rescued", count=rescues, line=last_of(log, "rescue")))
+    fight = last_of(log, "fight")
+    if fight:
+        turning.append(evil_below_line("story.last_fight", line=fight))
+    seats = []
+    for seat, hero in enumerate(state.heroes):
+        deeds = [evil_below_line(f"story.deed_{deed}", count=count)
+                 for deed, kind in (("rescued", "rescue"), ("fights", "fight"))
+                 if (count := deeds_of(log, seat, kind))]
+        seats.append(SeatStory(
+            side=HOUSE, won=won, character=content.character(hero.character).name,
+            did=with_deeds(evil_below_line("story.did", bravery=hero.bravery,
+                                           cards=len(hero.hand)), deeds)))
+    return Story(outcome=outcome, turning=turning, seats=seats)

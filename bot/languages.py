@@ -1,0 +1,113 @@
+"""Which languages a table speaks, and one step of the rules said in each of them.
+
+The engines stay as they are: pure, seeded, in English. A table whose server or players
+read another language (bot/locales) plays each step once in English, the truth that is
+saved and logged, and once more on the same input under `speaking(language)` for each
+other language it needs: the same seeded state gives the same step, so the events pair
+one to one, and each English event takes its other texts from its twin
+(`Event.texts`). Should the twins differ (a count, a kind, an audience: a step whose
+path depends on its words), the step is said in English alone and a warning logged:
+a player reads English rather than a line that belongs to another event.
+
+Who reads what: public lines, the live message and the board in the server's language
+(`/gm settings language`, else the server's preferred locale as Discord last reported
+it: `Table.guild_language`); each player's DMs in their own (`Seat.language`, from their
+last interaction); a team's thread in the server's. Delivery picks the text
+(bot/delivery.py); this module only makes it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+from bot.core.errors import IllegalAction
+from bot.core.events import Event
+from bot.guild_settings import GuildSettings
+from bot.locales import ENGLISH, LANGUAGES, speaking, supported
+from bot.table_record import Table
+
+log = logging.getLogger(__name__)
+
+Step = Callable[[], tuple[Table, list[Event]]]
+
+
+def server_language(table: Table, settings: GuildSettings | None) -> str:
+    """The language of the table's public posts: the server's choice, else its
+    preferred locale as last reported, else English."""
+    if settings is not None and settings.language in LANGUAGES:
+        return settings.language
+    return table.guild_language or ENGLISH
+
+
+def seat_language(table: Table, seat: int) -> str:
+    """The language a seat's player reads their DMs in (English until known)."""
+    return table.seats[seat].language or ENGLISH
+
+
+def user_language(table: Table, user_id: int) -> str:
+    """The language a user reads their DMs from this table in: their seat's."""
+    return next((s.language for s in table.seats if s.user_id == user_id and s.language),
+                ENGLISH)
+
+
+def needed(table: Table, server: str) -> tuple[str, ...]:
+    """The languages besides English this table's words must be made in: the server's
+    and each human seat's."""
+    wanted = {server, *(s.language for s in table.seats if s.is_human and s.language)}
+    return tuple(lang for lang in LANGUAGES if lang != ENGLISH and lang in wanted)
+
+
+def heard(table: Table, user_id: int | None, locale: object,
+          guild_locale: object) -> None:
+    """What an interaction tells of languages, kept on the table (in place: the table
+    about to be saved): the user's locale on each of their seats, the server's preferred
+    locale as its default language. A locale we do not speak reads English."""
+    if user_id is not None and locale is not None:
+        language = supported(locale) or ENGLISH
+        for seat in table.seats:
+            if seat.user_id == user_id and not seat.ai:
+                seat.language = language
+    if guild_locale is not None and table.guild_id is not None:
+        table.guild_language = supported(guild_locale) or ENGLISH
+
+
+def said_in(step: Step, languages: Iterable[str]) -> tuple[Table, list[Event]]:
+    """`step` played in English (its table and events are the truth), and again under
+    each of `languages` for their texts. A refusal is English's to make: the step is
+    not played again."""
+    with speaking(ENGLISH):
+        table, events = step()
+    others = [lang for lang in languages if lang != ENGLISH]
+    if not others or not events:
+        return table, events
+    texts: list[dict[str, str]] = [{} for _ in events]
+    for language in others:
+        twins = _twins(step, language)
+        if twins is None or not _paired(events, twins):
+            log.warning("a step of %s said %d events in English and %s in %s: said in "
+                        "English only", table.kind, len(events),
+                        "none" if twins is None else len(twins), language)
+            continue
+        for said, twin in zip(texts, twins, strict=True):
+            said[language] = twin.text
+    return table, [replace(e, texts={**e.texts, **t}) if t else e
+                   for e, t in zip(events, texts, strict=True)]
+
+
+def _twins(step: Step, language: str) -> list[Event] | None:
+    """The step's events in `language`, or None when it went another way there."""
+    try:
+        with speaking(language):
+            return step()[1]
+    except (IllegalAction, KeyError, ValueError, IndexError, StopIteration):
+        log.warning("a step played again in %s failed", language, exc_info=True)
+        return None
+
+
+def _paired(events: list[Event], twins: list[Event]) -> bool:
+    """The same events, one to one: count, kinds and audiences."""
+    return len(events) == len(twins) and all(
+        a.kind == b.kind and a.audience == b.audience for a, b in zip(events, twins,
+                                                                    strict=True))

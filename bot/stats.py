@@ -1,0 +1,106 @@
+"""/stats from the kept results (bot/store's result_seats), counted off the event loop:
+a member's games by game and by side, scores, cooperative wins by table size, their
+favourite character and longest game; a server's table of players, its most played
+content and what it has not seen yet. Names no game: a game's sides, scores and
+characters are whatever its story said (bot/core/story.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from bot.core.story import HOUSE
+from bot.store.records import PlayedSeat
+
+TABLE_ROWS = 8  # players a server's table shows
+CONTENT_ROWS = 5  # most played pieces of content shown
+
+
+@dataclass
+class Tally:
+    played: int = 0
+    won: int = 0
+
+    def add(self, won: bool) -> None:
+        self.played += 1
+        self.won += int(won)
+
+
+@dataclass
+class MemberStats:
+    total: Tally = field(default_factory=Tally)
+    by_game: dict[str, Tally] = field(default_factory=dict)
+    by_side: dict[str, Tally] = field(default_factory=dict)
+    scores: dict[str, list[int]] = field(default_factory=dict)  # kind -> final scores
+    # a cooperative game (every seat on the house's side): kind -> table size -> tally
+    together: dict[str, dict[int, Tally]] = field(default_factory=dict)
+    favourite: tuple[str, int] | None = None  # the character played most, how often
+    longest: PlayedSeat | None = None
+
+
+def member_stats(seats: list[PlayedSeat]) -> MemberStats:
+    stats = MemberStats()
+    characters: Counter[str] = Counter()
+    for played in seats:
+        won = played.seat.won
+        stats.total.add(won)
+        stats.by_game.setdefault(played.kind, Tally()).add(won)
+        stats.by_side.setdefault(played.seat.side, Tally()).add(won)
+        if played.seat.score is not None:
+            stats.scores.setdefault(played.kind, []).append(played.seat.score)
+        if played.seat.side == HOUSE:
+            stats.together.setdefault(played.kind, {}).setdefault(
+                played.table_size, Tally()).add(won)
+        if played.seat.character:
+            characters[played.seat.character] += 1
+        if stats.longest is None or played.turns > stats.longest.turns:
+            stats.longest = played
+    if characters:
+        stats.favourite = characters.most_common(1)[0]
+    return stats
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    user_id: int
+    name: str
+    played: int
+    won: int
+
+
+@dataclass
+class ServerStats:
+    games: int = 0
+    by_game: dict[str, int] = field(default_factory=dict)
+    table: list[PlayerRow] = field(default_factory=list)
+    most_played: list[tuple[str, int]] = field(default_factory=list)  # content name, games
+    unseen: dict[str, list[str]] = field(default_factory=dict)  # kind -> content names
+
+
+def server_stats(seats: list[PlayedSeat], played: dict[str, list[str]],
+                 names: dict[str, dict[str, str]]) -> ServerStats:
+    """`played`: the content keys the server has played, by game kind (played_content);
+    `names`: every piece of content each game may bring, key -> name."""
+    stats = ServerStats()
+    games: dict[int, PlayedSeat] = {}
+    players: dict[int, Tally] = {}
+    latest_name: dict[int, str] = {}
+    for seat in seats:
+        games.setdefault(seat.game_id, seat)
+        if seat.seat.user_id is not None and not seat.seat.ai:
+            players.setdefault(seat.seat.user_id, Tally()).add(seat.seat.won)
+            latest_name[seat.seat.user_id] = seat.seat.name
+    stats.games = len(games)
+    stats.by_game = dict(Counter(g.kind for g in games.values()))
+    rows = [PlayerRow(user, latest_name[user], t.played, t.won) for user, t in players.items()]
+    rows.sort(key=lambda r: (-r.won, -r.played, r.name))
+    stats.table = rows[:TABLE_ROWS]
+    content = Counter((g.kind, g.content) for g in games.values() if g.content)
+    stats.most_played = [(names.get(kind, {}).get(key, key), count)
+                         for (kind, key), count in content.most_common(CONTENT_ROWS)]
+    for kind, every in names.items():
+        seen = set(played.get(kind, ())) | {key for (k, key) in content if k == kind}
+        missing = [name for key, name in every.items() if key not in seen]
+        if missing:
+            stats.unseen[kind] = missing
+    return stats

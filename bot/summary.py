@@ -1,0 +1,104 @@
+"""The story of a finished game, told once when it ends: the few lines the table reads
+on the final post, and the result `/game history` and `/stats` read later.
+
+The game tells its story (Game.story, from its final state and its whole log); this
+module names no game: it arranges the story into a short block that reads at a glance
+in the chat (a heading, who won and how, at most MAX_TURNING turning points, a line per
+seat) and into the rows the store keeps (bot/store/records.py's GameResult). Only a
+finished table has a story, and only a game that ended by its rules has its secrets
+told: a game a moderator ended early is told as such, with no game's story at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from bot import table as table_rules
+from bot.core.events import Event
+from bot.core.story import SOLO, LogLine, SeatStory, Story
+from bot.delivery import TURN_KIND
+from bot.store.records import GameResult, LoggedEvent, SeatResult
+from bot.table_record import OVER, Table
+from bot.texts import say
+
+SUMMARY_KIND = "summary"  # the event that carries the story on the final post
+MAX_TURNING = 3
+LINE_MAX = 160  # a line longer than this (a quoted card) is cut: the log keeps it whole
+SUMMARY_MAX = 1400  # the whole block: the final post keeps room for the last turn's lines
+LOG_ALL = 1_000_000  # every event of a game (the store's log takes a limit)
+
+
+def log_lines(entries: Sequence[LoggedEvent], events: Sequence[Event] = ()) -> list[LogLine]:
+    """A game's stored events, then the events of the save that ends it, as the story
+    reads them."""
+    return [*(LogLine(e.kind, e.audience, e.text, e.seat) for e in entries),
+            *(LogLine(e.kind, e.audience.encode(), e.text, e.seat) for e in events)]
+
+
+def turns_of(log: Sequence[LogLine]) -> int:
+    """How many turns the game played: every game opens a turn with a "turn" event."""
+    return sum(1 for line in log if line.kind == TURN_KIND)
+
+
+def story_of(table: Table, log: list[LogLine]) -> Story:
+    """The game's own story when it ended by its rules; else (a moderator ended it, or
+    it never started) only that it ended, and nothing the game kept hidden."""
+    if table.state is not None:
+        game = table_rules.game_of(table)
+        state = table_rules.game_state(table)
+        if game.is_over(state):
+            return game.story(state, log)
+    return Story(outcome=say("summary.ended_early"))
+
+
+def _cut(line: str) -> str:
+    line = " ".join(line.split())
+    return line if len(line) <= LINE_MAX else line[:LINE_MAX - 1].rstrip() + "…"
+
+
+def seat_line(name: str, part: SeatStory) -> str:
+    who = say("summary.who_as", name=name, character=part.character) if part.character \
+        else say("summary.who", name=name)
+    key = "summary.seat_won" if part.won else "summary.seat"
+    return _cut(say(key, who=who, did=part.did or say(f"summary.side_{part.side}")))
+
+
+def told(table: Table, story: Story, turns: int) -> str:
+    """The block the final post ends with: a heading, who won and how, the turning
+    points, then each seat's line (the first seats' when the block would run long)."""
+    lines = [say("summary.heading", turns=turns), _cut(story.outcome)]
+    lines += [_cut(say("summary.turning", line=t)) for t in story.turning[:MAX_TURNING]]
+    used = sum(len(line) + 1 for line in lines)
+    for seat, part in zip(table.seats, story.seats, strict=False):
+        line = seat_line(seat.name, part)
+        if used + len(line) + 1 > SUMMARY_MAX:
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(lines)
+
+
+def result_of(table: Table, story: Story, turns: int, summary: str) -> GameResult:
+    """The rows the store keeps of the finished game (its start and end are the store's)."""
+    parts = story.seats or [SeatStory(side=SOLO) for _ in table.seats]
+    seats = [SeatResult(n, seat.user_id, seat.name, seat.ai, part.side, part.won, part.score,
+                        part.character)
+             for n, (seat, part) in enumerate(zip(table.seats, parts, strict=False))]
+    return GameResult(table.id or 0, table.guild_id, table.channel_id, table.kind, turns,
+                      story.content, _cut(story.outcome), json.dumps(story.to_dict()),
+                      summary, seats)
+
+
+def summarise(table: Table, entries: Sequence[LoggedEvent],
+              events: Sequence[Event]) -> tuple[Event, GameResult] | None:
+    """The summary event and the result of a table that `events` just finished (None
+    for a table not over, or a lobby closed before its game began). Runs off the event
+    loop (bot/worker.py): the game reads its whole log."""
+    if table.status != OVER or table.state is None:
+        return None
+    log = log_lines(entries, events)
+    story = story_of(table, log)
+    turns = turns_of(log)
+    text = told(table, story, turns)
+    return Event(text, kind=SUMMARY_KIND), result_of(table, story, turns, text)

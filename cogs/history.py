@@ -1,0 +1,104 @@
+"""`/game history`: the finished games of this channel (or the whole server), newest
+first, in pages; and any one of them opened, its story as the table read it at the end.
+
+Everything is read from the rows the save that ended each game wrote (bot/summary.py,
+the store's game_results): no game's events are replayed. A game is opened only in the
+server it was played in; any other id gets one short private line.
+"""
+
+from __future__ import annotations
+
+import math
+
+import discord
+
+from bot import games
+from bot.core.errors import IllegalAction
+from bot.core.wire import read_number
+from bot.discord_limits import CONTENT_MAX
+from bot.store import GameResult
+from bot.texts import say
+from cogs.common import bot_of, say_ephemeral
+from cogs.components import ReplayButton
+
+PAGE_SIZE = 8  # games a page lists: each entry is two short lines
+HERE, SERVER = "here", "server"
+GAME_ID_LIMIT = 2**63  # the store's ids are BIGINT
+
+
+def title_of(kind: str) -> str:
+    """The game's title; a kind no longer installed is named by its key."""
+    return games.get(kind).title if kind in games.all_games() else kind
+
+
+def length_text(result: GameResult) -> str:
+    minutes = max(0, round((result.ended_at - result.started_at) / 60))
+    if minutes < 60:
+        return say("history.minutes", minutes=minutes)
+    return say("history.hours", hours=minutes // 60, minutes=minutes % 60)
+
+
+def entry(result: GameResult) -> str:
+    """One game of the list: what, when, who, who won, how long."""
+    winners = [s.name for s in result.winners]
+    return say("history.entry", id=result.game_id, game=title_of(result.kind),
+               date=f"<t:{int(result.ended_at)}:d>",
+               players=", ".join(s.name for s in result.seats) or "-",
+               winner=", ".join(winners) if winners else say("history.no_winner"),
+               turns=result.turns, length=length_text(result))
+
+
+def page_text(results: list[GameResult], page: int, pages: int, where: str) -> str:
+    head = say(f"history.heading_{where}", page=page, pages=pages)
+    lines = [head, *(entry(r) for r in results), say("history.open_one")]
+    return "\n".join(lines)[:CONTENT_MAX]
+
+
+def summary_text(result: GameResult) -> str:
+    """The story of one game as the table read it, under a line saying which game."""
+    head = say("history.opened", id=result.game_id, game=title_of(result.kind),
+               date=f"<t:{int(result.ended_at)}:f>", length=length_text(result))
+    return f"{head}\n{result.summary}"[:CONTENT_MAX]
+
+
+def replay_view(result: GameResult) -> discord.ui.View:
+    """The controls under an opened game's story: its "Replay" (cogs/replay.py), the same
+    button the game's end post carries, so any past game can be watched again."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(result.game_id))
+    return view
+
+
+def read_game_id(text: str) -> int:
+    """A game's number as typed: digits only, within the store's ids."""
+    try:
+        return read_number(text.strip().lstrip("#"), GAME_ID_LIMIT, low=1)
+    except IllegalAction:
+        raise IllegalAction(say("history.bad_id", text=text[:20])) from None
+
+
+async def show(interaction: discord.Interaction, where: str, game: str | None,
+               page: int | None) -> None:
+    """The list's page (the newest first), or the one game asked for."""
+    store = bot_of(interaction).store
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        raise IllegalAction(say("history.server_only"))
+    if game is not None:
+        game_id = read_game_id(game)
+        result = await store.result(game_id)
+        if result is None or result.guild_id != guild_id:
+            raise IllegalAction(say("history.no_such_game", id=game_id))
+        await say_ephemeral(interaction, summary_text(result), view=replay_view(result))
+        return
+    channel_id = None if where == SERVER else interaction.channel_id
+    count = await store.count_results(guild_id, channel_id)
+    if count == 0:
+        raise IllegalAction(say(f"history.none_{where}"))
+    pages = math.ceil(count / PAGE_SIZE)
+    page = page or 1
+    if page > pages:
+        raise IllegalAction(say("history.no_such_page", pages=pages))
+    results = await store.results(guild_id, channel_id, limit=PAGE_SIZE,
+                                  offset=(page - 1) * PAGE_SIZE)
+    await say_ephemeral(interaction, page_text(results, page, pages, where))

@@ -1,0 +1,120 @@
+"""The bot's start through the real discord.py against the fake Discord: the renderers'
+warm-up runs in the background, so the bot is ready, plays and delivers before it ends;
+when it ends, what it filled is frozen out of the collector's sight; a warm-up that fails
+leaves the bot running, its boards drawn cold; a stop ends a warm-up under way; a run
+loads the bot with the collector off (bot/__main__.py), and the bot turns it on."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.client import HauntBot
+from bot.sessions import Sessions
+from tests.e2e_helpers import latest_turn, open_and_start, press_move, to_move, turn_posts
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.runner import start_bot, stop_bot
+
+
+@pytest.fixture
+async def make_bot(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[
+        Callable[[], Awaitable[HauntBot]]]:
+    running: list[tuple[HauntBot, asyncio.Task[None]]] = []
+
+    async def make() -> HauntBot:
+        bot = HauntBot(db_path=str(tmp_path / "hk.sqlite3"), sync_commands=False)
+        running.append((bot, await start_bot(bot, fd)))
+        return bot
+
+    yield make
+    for bot, task in running:
+        await stop_bot(bot, task)
+
+
+class HeldWarmUp:
+    """Sessions.warm_up held until released: a warm-up that takes as long as a test
+    wants."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.began = asyncio.Event()
+        self.release = asyncio.Event()
+        self.ended = asyncio.Event()
+        real = Sessions.warm_up
+
+        async def held(sessions: Sessions) -> None:
+            self.began.set()
+            await self.release.wait()
+            await real(sessions)
+            self.ended.set()
+
+        monkeypatch.setattr(Sessions, "warm_up", held)
+
+
+async def test_the_bot_is_ready_and_plays_before_its_warm_up_ends(
+        fd: FakeDiscord, make_bot: Callable[[], Awaitable[HauntBot]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    warm_up = HeldWarmUp(monkeypatch)
+    channel = fd.add_channel("haunted")
+    alice, bob = fd.add_user("alice"), fd.add_user("bob")
+    # Ready (setup_hook did not wait for the warm-up): a start held by it fails here.
+    await asyncio.wait_for(make_bot(), 15)
+    await asyncio.wait_for(warm_up.began.wait(), 5)
+    await open_and_start(fd, channel, [alice, bob], "cthulhu", 3)
+    first = latest_turn(fd, channel)
+    assert first.attachments, "the board is drawn, cold"
+    mover = {u.id: u for u in (alice, bob)}[to_move(first) or 0]
+    posts = turn_posts(fd, channel)
+    await (await press_move(fd, mover, first)).wait()
+    assert turn_posts(fd, channel) > posts  # the move played and was shown
+    assert not warm_up.ended.is_set()
+    frozen = gc.get_freeze_count()
+    warm_up.release.set()
+    await asyncio.wait_for(warm_up.ended.wait(), 30)
+    for _ in range(100):  # the freeze follows the warm-up's last draw
+        if gc.get_freeze_count() > frozen:
+            break
+        await asyncio.sleep(0.01)
+    assert gc.get_freeze_count() > frozen
+
+
+async def test_a_failed_warm_up_leaves_the_bot_drawing_cold(
+        fd: FakeDiscord, make_bot: Callable[[], Awaitable[HauntBot]],
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    async def broken(sessions: Sessions) -> None:
+        raise RuntimeError("a renderer is broken")
+
+    monkeypatch.setattr(Sessions, "warm_up", broken)
+    channel = fd.add_channel("haunted")
+    alice, bob = fd.add_user("alice"), fd.add_user("bob")
+    with caplog.at_level(logging.INFO, logger="bot.client"):
+        await make_bot()
+        await open_and_start(fd, channel, [alice, bob], "cthulhu", 3)
+    assert latest_turn(fd, channel).attachments
+    failed = [r for r in caplog.records if "warm-up failed" in r.getMessage()]
+    assert [r.levelno for r in failed] == [logging.WARNING]
+    assert failed[0].exc_info is not None  # the cause, for whoever reads the log
+
+
+async def test_a_stop_ends_a_warm_up_under_way(
+        fd: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warm_up = HeldWarmUp(monkeypatch)  # never released
+    bot = HauntBot(db_path=str(tmp_path / "hk.sqlite3"), sync_commands=False)
+    task = await asyncio.wait_for(start_bot(bot, fd), 15)
+    await asyncio.wait_for(warm_up.began.wait(), 5)
+    await asyncio.wait_for(stop_bot(bot, task), 10)
+    assert not warm_up.ended.is_set()
+
+
+async def test_the_bot_turns_the_collector_on_once_loaded(
+        fd: FakeDiscord, make_bot: Callable[[], Awaitable[HauntBot]]) -> None:
+    gc.disable()  # as `python -m bot run` starts it
+    try:
+        await make_bot()
+        assert gc.isenabled()
+    finally:
+        gc.enable()
