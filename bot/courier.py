@@ -171,7 +171,8 @@ class Courier:
                     dm_failed=list(dict.fromkeys(failed)), documents=plan.documents, key=key,
                     chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs, alt=plan.alt,
                     headlines=plan.headlines, whole=plan.whole, turns=plan.turns,
-                    play_by_play=await self._play_by_play(table))
+                    play_by_play=await self._play_by_play(table),
+                    own_prompt=plan.own_prompt)
         await self.outlet.publish(table, post)
         missed = [u for u in await self._send_late(table, owed, key, language)
                   if u not in post.dm_failed]

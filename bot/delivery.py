@@ -99,6 +99,9 @@ class Post:
     # The server wants every one of `lines` in the game's play-by-play thread as well
     # (GuildSettings.play_by_play, read by the sessions layer for this delivery).
     play_by_play: bool = False
+    # A private turn's prompt in its player's own language, for the buttons sent to their
+    # DMs (`prompt` is the server's); None: the same language, `prompt` serves.
+    own_prompt: Prompt | None = None
 
 
 class DeliveryFailed(Exception):
@@ -167,6 +170,7 @@ class Plan:
     headlines: list[bool] = field(default_factory=list)  # each of `lines`: shown live
     whole: list[bool] = field(default_factory=list)  # each of `lines`: shown live, whole
     turns: list[bool] = field(default_factory=list)  # each of `lines`: opens a turn
+    own_prompt: Prompt | None = None  # a private turn's, in its player's language
 
 
 Whispers = list[tuple[int, str, str]]  # user, text, key
@@ -265,11 +269,26 @@ def _plan(table: Table, sequenced: Sequenced, key: str, render: bool, language: 
             image = render_public(table.kind, state)
             alt = describe_public(table.kind, state)
             drawn = time.perf_counter() - started
+    prompt = prompt_of(table)
     return Plan(key, whispers, to_teams,
                 [e.text_in(language) for e in public if e.kind not in DOCUMENT_KINDS],
                 [e.text_in(language) for e in public if e.kind in DOCUMENT_KINDS],
-                prompt_of(table), image, chapter, turn, drawn,
-                members(table, sequenced), line_seqs, alt, headlines, kept_whole, turns)
+                prompt, image, chapter, turn, drawn,
+                members(table, sequenced), line_seqs, alt, headlines, kept_whole, turns,
+                own_prompt(table, prompt, language))
+
+
+def own_prompt(table: Table, prompt: Prompt | None, language: str) -> Prompt | None:
+    """A private turn's options again in its player's language, where it is not the
+    server's `language`: only they see the buttons, in their DMs (cogs/outlet.py). The
+    same table at the same version: the same options, in other words."""
+    if prompt is None or not prompt.private or prompt.user_id is None:
+        return None
+    mine = table.seats[prompt.seat].language or ENGLISH
+    if mine == language:
+        return None
+    with speaking(mine):
+        return prompt_of(table)
 
 
 def prompt_of(table: Table) -> Prompt | None:

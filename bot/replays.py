@@ -26,8 +26,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from bot import replay
+from bot.locales import ENGLISH, speaking
 from bot.replay import Progress
 from bot.store import Store, UndoPoint
+from bot.summary import logged_summary, outcome_line
 from bot.table_record import Table
 from bot.texts import say
 from renderers.animation import Animation
@@ -76,22 +78,28 @@ class Replays:
                 self._channels.discard(channel_id)
                 self._drawing -= 1
 
-    async def draw(self, store: Store, table: Table, progress: Progress) -> Animation:
+    async def draw(self, store: Store, table: Table, progress: Progress,
+                   language: str = ENGLISH) -> Animation:
         """The finished game's replay, rebuilt from what the store keeps of it and drawn
         off the event loop (the caller holds its `slot`); `progress` follows it. A
-        drawing process that died is started again for the next replay (ValueError)."""
+        drawing process that died is started again for the next replay (ValueError).
+        Its words (the boards', the end card's) in `language`: the executor's thread or
+        process does not carry this task's language, so it is handed over."""
         moves = await store.moves(table.id or 0)
         points = await store.undo_points(table.id or 0, limit=10_000)
         log = await store.actions(table.id or 0)
         result = await store.result(table.id or 0)
-        outcome = result.outcome if result is not None else ""
+        told = await logged_summary(store, table.id or 0)
+        outcome = outcome_line(told.text_in(language)) if told is not None \
+            else result.outcome if result is not None else ""
         loop = asyncio.get_running_loop()
         if not self.in_process:
             return await loop.run_in_executor(self._threads(), _made, table, moves, points,
-                                              log, outcome, progress)
+                                              log, outcome, progress, language)
         pool = self._process()
         self._shared.value = 0.0
-        work = loop.run_in_executor(pool, _made_apart, table, moves, points, log, outcome)
+        work = loop.run_in_executor(pool, _made_apart, table, moves, points, log, outcome,
+                                    language)
         try:
             while not (await asyncio.wait({work}, timeout=POLL))[0]:
                 progress.done = float(self._shared.value)
@@ -132,9 +140,10 @@ class Replays:
 
 
 def _made(table: Table, moves: Moves, points: list[UndoPoint], log: replay.Logged,
-          outcome: str, progress: Progress) -> Animation:
-    return replay.draw(table, replay.rebuild(table, moves, points, log), progress,
-                       outcome=outcome)
+          outcome: str, progress: Progress, language: str = ENGLISH) -> Animation:
+    with speaking(language):
+        return replay.draw(table, replay.rebuild(table, moves, points, log), progress,
+                           outcome=outcome)
 
 
 # -- in the drawing process ------------------------------------------------------------------
@@ -163,8 +172,8 @@ class _Shared(Progress):
 
 
 def _made_apart(table: Table, moves: Moves, points: list[UndoPoint], log: replay.Logged,
-                outcome: str) -> Animation:
-    return _made(table, moves, points, log, outcome, _Shared())
+                outcome: str, language: str = ENGLISH) -> Animation:
+    return _made(table, moves, points, log, outcome, _Shared(), language)
 
 
 REPLAYS = Replays()  # the bot's: its limits are this process's

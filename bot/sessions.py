@@ -70,7 +70,7 @@ from bot.courier import Courier, Outcome, owes
 from bot.delivery import Outlet, Post, Prompt, Sequenced, prompt_of, sequenced
 from bot.games.base import PLAYED
 from bot.languages import heard, needed, server_language
-from bot.locales import ENGLISH
+from bot.locales import ENGLISH, OTHER_LANGUAGES, speaking
 from bot.metrics import NO_GAME, NO_METRICS, Recorder
 from bot.settings_cache import SettingsCache
 from bot.store import (
@@ -321,8 +321,10 @@ class Sessions:
             return None
         try:
             entries = await self.store.log(played.table.id, limit=LOG_ALL, public_only=False)
+            # Told in every language, not only the table's: /game history opens it
+            # later for anyone, in their own (cogs/history.py).
             told = await self.worker.summary(played.table, entries, played.events,
-                                             await self._languages(played.table))
+                                             OTHER_LANGUAGES)
         except StoreUnavailable:
             raise
         except Exception:
@@ -569,7 +571,11 @@ class Sessions:
             log.info("a turn reminder in channel %s is dropped: no turn to send it",
                      table.channel_id)
             return
-        await self.outlet.remind(table, timer.user_id, turn_timers.reminder(timer, self.clock()))
+        # The reminder pings the player in the channel: a public line, in the server's
+        # language (read now, as a delivery reads it), its jump link's words too.
+        with speaking(await self.courier.language(table)):
+            await self.outlet.remind(table, timer.user_id,
+                                     turn_timers.reminder(timer, self.clock()))
 
     # -- reading --------------------------------------------------------------------------
 

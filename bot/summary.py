@@ -18,6 +18,8 @@ from bot import table as table_rules
 from bot.core.events import Event
 from bot.core.story import SOLO, LogLine, SeatStory, Story
 from bot.delivery import TURN_KIND
+from bot.locales import current
+from bot.store.base import Store
 from bot.store.records import GameResult, LoggedEvent, SeatResult
 from bot.table_record import OVER, Table
 from bot.texts import say
@@ -27,13 +29,19 @@ MAX_TURNING = 3
 LINE_MAX = 160  # a line longer than this (a quoted card) is cut: the log keeps it whole
 SUMMARY_MAX = 1400  # the whole block: the final post keeps room for the last turn's lines
 LOG_ALL = 1_000_000  # every event of a game (the store's log takes a limit)
+# How far back from a finished game's last public line its summary is looked for: it is
+# the last line of the save that ends the game, and nothing is played after that.
+SUMMARY_SEARCH = 50
 
 
 def log_lines(entries: Sequence[LoggedEvent], events: Sequence[Event] = ()) -> list[LogLine]:
     """A game's stored events, then the events of the save that ends it, as the story
-    reads them."""
-    return [*(LogLine(e.kind, e.audience, e.text, e.seat) for e in entries),
-            *(LogLine(e.kind, e.audience.encode(), e.text, e.seat) for e in events)]
+    reads them: in the language spoken, where each was said in it (the story quotes
+    them, and is told once in each language), else in English."""
+    language = current()
+    return [*(LogLine(e.kind, e.audience, e.text_in(language), e.seat) for e in entries),
+            *(LogLine(e.kind, e.audience.encode(), e.text_in(language), e.seat)
+              for e in events)]
 
 
 def turns_of(log: Sequence[LogLine]) -> int:
@@ -102,3 +110,17 @@ def summarise(table: Table, entries: Sequence[LoggedEvent],
     turns = turns_of(log)
     text = told(table, story, turns)
     return Event(text, kind=SUMMARY_KIND), result_of(table, story, turns, text)
+
+
+async def logged_summary(store: Store, game_id: int) -> LoggedEvent | None:
+    """The summary a finished game's final post told, as logged with its other
+    languages (`text_in`); None for a game that has none, or whose log was let go."""
+    entries = await store.log(game_id, limit=SUMMARY_SEARCH)
+    return next((e for e in entries if e.kind == SUMMARY_KIND), None)
+
+
+def outcome_line(summary: str) -> str:
+    """Who won and how, read back from a summary `told` wrote (its second line): the
+    line in the language the summary was told in, where the stored result has English."""
+    lines = summary.splitlines()
+    return lines[1] if len(lines) > 1 else ""

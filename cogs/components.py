@@ -750,12 +750,13 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
         raise IllegalAction(say("errors.again_taken")) from None
     table = outcome.table
     others = invited(ended, interaction.user.id)
-    words = {"host": f"<@{interaction.user.id}>", "game": games.get(table.kind).title}
-    text = say("lobby.again_invite", players=", ".join(f"<@{u}>" for u in others), **words) \
-        if others else say("lobby.again_alone", **words)
+    public = public_language(interaction, table)  # a public post: the server's language
+    with speaking(public):
+        words = {"host": f"<@{interaction.user.id}>", "game": games.get(table.kind).title}
+        text = say("lobby.again_invite", players=", ".join(f"<@{u}>" for u in others),
+                   **words) if others else say("lobby.again_alone", **words)
     sent = await interaction.response.send_message(
-        text, embed=lobby_embed(table, public_language(interaction, table)),
-        view=lobby_view(table, public_language(interaction, table)),
+        text, embed=lobby_embed(table, public), view=lobby_view(table, public),
         allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in others]))
     if sent.message_id is not None:

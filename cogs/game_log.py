@@ -18,6 +18,7 @@ from bot.core.errors import IllegalAction
 from bot.delivery import TURN_KIND
 from bot.discord_limits import CONTENT_MAX
 from bot.live_message import split_line
+from bot.locales import current
 from bot.store import LoggedEvent
 from bot.texts import say
 from cogs.common import bot_of, handling, sessions_of
@@ -28,12 +29,15 @@ PAGE = CONTENT_MAX - 60  # a page's lines, leaving room for its heading
 
 def turns(entries: list[LoggedEvent]) -> list[tuple[int, list[str]]]:
     """The log's lines grouped by turn, oldest first: (0, the setup's lines), then
-    (n, the lines of turn n) for every turn opened by a "turn" event."""
+    (n, the lines of turn n) for every turn opened by a "turn" event. Each line in the
+    language spoken (the reader's: the log is answered privately), where it was said in
+    it, else in English."""
+    language = current()
     grouped: list[tuple[int, list[str]]] = [(0, [])]
     for entry in entries:
         if entry.kind == TURN_KIND:
             grouped.append((grouped[-1][0] + 1, []))
-        grouped[-1][1].append(entry.text)
+        grouped[-1][1].append(entry.text_in(language))
     return [(number, lines) for number, lines in grouped if lines]
 
 

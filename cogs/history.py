@@ -16,7 +16,9 @@ from bot import games
 from bot.core.errors import IllegalAction
 from bot.core.wire import read_number
 from bot.discord_limits import CONTENT_MAX
+from bot.locales import current
 from bot.store import GameResult
+from bot.summary import logged_summary
 from bot.texts import say
 from cogs.common import bot_of, say_ephemeral
 from cogs.components import ReplayButton
@@ -54,11 +56,12 @@ def page_text(results: list[GameResult], page: int, pages: int, where: str) -> s
     return "\n".join(lines)[:CONTENT_MAX]
 
 
-def summary_text(result: GameResult) -> str:
-    """The story of one game as the table read it, under a line saying which game."""
+def summary_text(result: GameResult, story: str | None = None) -> str:
+    """The story of one game as the table read it (`story`: in the reader's language,
+    else the stored English), under a line saying which game."""
     head = say("history.opened", id=result.game_id, game=title_of(result.kind),
                date=f"<t:{int(result.ended_at)}:f>", length=length_text(result))
-    return f"{head}\n{result.summary}"[:CONTENT_MAX]
+    return f"{head}\n{result.summary if story is None else story}"[:CONTENT_MAX]
 
 
 def replay_view(result: GameResult) -> discord.ui.View:
@@ -89,7 +92,9 @@ async def show(interaction: discord.Interaction, where: str, game: str | None,
         result = await store.result(game_id)
         if result is None or result.guild_id != guild_id:
             raise IllegalAction(say("history.no_such_game", id=game_id))
-        await say_ephemeral(interaction, summary_text(result), view=replay_view(result))
+        told = await logged_summary(store, game_id)  # the story in each language it was told
+        story = told.text_in(current()) if told is not None else None
+        await say_ephemeral(interaction, summary_text(result, story), view=replay_view(result))
         return
     channel_id = None if where == SERVER else interaction.channel_id
     count = await store.count_results(guild_id, channel_id)

@@ -98,7 +98,7 @@ class DiscordOutlet:
         prompt = post.prompt
         if (table.status != "over" and prompt is not None and prompt.private
                 and prompt.user_id is not None):
-            dm_prompt = await self._prompt_by_dm(table, prompt, post.key)
+            dm_prompt = await self._prompt_by_dm(table, post.own_prompt or prompt, post.key)
             if dm_prompt is None and prompt.user_id not in post.dm_failed:
                 # The turn falls back to the channel's buttons, and the channel says why.
                 post = dataclasses.replace(post, dm_failed=[*post.dm_failed, prompt.user_id])
@@ -259,14 +259,15 @@ class DiscordOutlet:
         """A private turn's buttons in the player's DMs; None when the DM fails.
 
         Every custom_id carries the game channel, so a click here acts on that game. Only
-        this player sees a DM, so options marked private show as plain buttons.
+        this player sees a DM, so options marked private show as plain buttons. All of it
+        in the player's own language: `prompt` is the one made in it (Post.own_prompt).
         """
         assert prompt.user_id is not None
         try:
             dm = await self.client.create_dm(discord.Object(prompt.user_id))
-            rows = live_rows(table.channel_id, prompt, budget=CONTROLS_BUDGET,
-                             reveal_private=True, others=False, kind=table.kind)
             with speaking(user_language(table, prompt.user_id)):
+                rows = live_rows(table.channel_id, prompt, budget=CONTROLS_BUDGET,
+                                 reveal_private=True, others=False, kind=table.kind)
                 head = say("dm.prompt", channel=f"<#{table.channel_id}>")
             return await dm.send(view=live_layout(
                 head,

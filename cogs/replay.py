@@ -20,12 +20,14 @@ import discord
 from bot import games
 from bot.core.errors import IllegalAction
 from bot.core.wire import read_number
+from bot.languages import server_language
+from bot.locales import speaking
 from bot.replay import Progress
 from bot.replays import REPLAYS, Busy
 from bot.store import OVER, Table
 from bot.texts import say
 from cogs import bot_permissions
-from cogs.common import bot_of
+from cogs.common import bot_of, sessions_of
 
 EDIT_EVERY = 1.5  # seconds between two edits of the progress line (Discord's rate limit)
 GAME_ID_LIMIT = 2**63  # the store's ids are BIGINT
@@ -72,26 +74,37 @@ async def post(interaction: discord.Interaction, game_id: int | None) -> None:
 
 
 async def _drawn(interaction: discord.Interaction, table: Table) -> None:
+    """The replay is a public post: its progress line, its pictures and its words in the
+    server's language (read now: a changed `/gm settings language` counts); only a
+    refusal is the caller's, in theirs."""
     number = table.id or 0
     progress = Progress()
-    await interaction.response.send_message(say("replay.drawing", game=number, percent=0))
-    work = asyncio.ensure_future(REPLAYS.draw(bot_of(interaction).store, table, progress))
+    settings = await sessions_of(interaction).settings.get(table.guild_id)
+    language = server_language(table, settings)
+    with speaking(language):
+        drawing = say("replay.drawing", game=number, percent=0)
+    await interaction.response.send_message(drawing)
+    work = asyncio.ensure_future(REPLAYS.draw(bot_of(interaction).store, table, progress,
+                                              language))
     shown = 0
     while not (await asyncio.wait({work}, timeout=EDIT_EVERY))[0]:
         percent = int(progress.done * 100)
         if percent != shown:
             shown = percent
-            await interaction.edit_original_response(
-                content=say("replay.drawing", game=number, percent=percent))
+            with speaking(language):
+                drawing = say("replay.drawing", game=number, percent=percent)
+            await interaction.edit_original_response(content=drawing)
     try:
         made = work.result()
     except ValueError:  # nothing under the upload limit
-        await interaction.edit_original_response(content=say("replay.failed"))
+        with speaking(language):
+            failed = say("replay.failed")
+        await interaction.edit_original_response(content=failed)
         raise IllegalAction(say("replay.failed")) from None
-    title = games.get(table.kind).title
-    image = discord.File(io.BytesIO(made.data), filename=f"replay-{number}.{made.format}",
-                         description=say("replay.alt", game=number, title=title))
-    await interaction.edit_original_response(
-        content=say("replay.posted", game=number, title=title, pictures=len(made.durations),
-                    seconds=round(made.seconds)),
-        attachments=[image])
+    with speaking(language):
+        title = games.get(table.kind).title
+        image = discord.File(io.BytesIO(made.data), filename=f"replay-{number}.{made.format}",
+                             description=say("replay.alt", game=number, title=title))
+        posted = say("replay.posted", game=number, title=title,
+                     pictures=len(made.durations), seconds=round(made.seconds))
+    await interaction.edit_original_response(content=posted, attachments=[image])

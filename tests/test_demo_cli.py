@@ -23,6 +23,7 @@ from PIL import Image
 from bot import demo, games
 from bot.games.cthulhu import content
 from bot.store import OVER
+from bot.summary import SUMMARY_KIND
 from tests.helpers.demo_run import PNG_MAGIC, DemoRun, assert_same_game, run_demo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,10 +72,15 @@ def test_the_transcript_ends_with_the_winner(runs: tuple[DemoRun, DemoRun]) -> N
     winner = _winner_line(GAME.load(run.final.state))
     # the demo indents its own notes (board files, private lines); the rest is the table's
     text_lines = [line for line in run.transcript if not line.startswith("    ")]
-    assert text_lines[-1] == winner
-    assert run.posts[-1].lines[-1] == winner
+    # the last post: the winner, then the game's story (bot/summary.py), its last line
+    with sqlite3.connect(run.out / "demo.sqlite3") as conn:
+        (story,) = conn.execute("SELECT text FROM events WHERE kind = ?",
+                                (SUMMARY_KIND,)).fetchone()
+    assert run.posts[-1].lines[-2:] == [winner, story]
+    told = story.split("\n")
+    assert text_lines[-len(told) - 1:] == [winner, *told]
     # after it comes only the reference to the final board
-    assert run.transcript.index(winner) == len(run.transcript) - 2
+    assert run.transcript.index(winner) == len(run.transcript) - len(told) - 2
     last_board = BOARD.search(run.transcript[-1])
     assert last_board and last_board.group(1) == f"turn_{len(run.posts):04d}.png"
     # the table's text is exactly every public line of every post, in order

@@ -79,7 +79,7 @@ async def _started(fd: FakeDiscord, start: BotFactory, *, play_by_play: str | No
     add_ai = next(c for c in lobby.custom_ids() if c.endswith(":lobby.ai"))
     for _ in range(2):
         await (await fd.click(host, lobby, add_ai)).wait()
-    game.started_at = len(await game.logged())
+    game.started_at = len(_split(await game.logged()))
     await (await fd.slash(host, channel, "game", "start")).wait()
     return game
 
@@ -93,6 +93,12 @@ def _lines(fd: FakeDiscord, thread: FakeChannel) -> list[str]:
     """The thread's lines as the game said them (a turn's opening line is bold there)."""
     return [line.replace("**", "") for m in fd.channel_messages(thread.id)
             for line in m.text.splitlines()]
+
+
+def _split(texts: list[str]) -> list[str]:
+    """Logged lines as the thread shows them: one a row (the end's story has several),
+    bold marks aside."""
+    return [line.replace("**", "") for text in texts for line in text.splitlines()]
 
 
 def _closing(fd: FakeDiscord, game: Game) -> str:
@@ -114,7 +120,7 @@ async def test_every_line_goes_to_the_games_thread_once_in_order_across_a_restar
     assert thread.type == 11 and thread.parent_id == game.channel  # public: anyone reads it
     assert thread.name == say("play_by_play.thread_name", game=table.id,
                               title="Cthulhu in the House")
-    assert _lines(fd, thread) == await game.logged()  # the start's lines, every one
+    assert _lines(fd, thread) == _split(await game.logged())  # the start's lines, every one
 
     for _ in range(2):
         await game.move()
@@ -124,7 +130,7 @@ async def test_every_line_goes_to_the_games_thread_once_in_order_across_a_restar
         await game.move()
     assert _thread_posts(fd) == 1 and fd.threads(game.channel) == [thread]
     said_there = _lines(fd, thread)
-    assert said_there == await game.logged()  # all of them, in order, none twice
+    assert said_there == _split(await game.logged())  # all of them, in order, none twice
     messages = fd.channel_messages(thread.id)
     assert len(messages) == 5  # one a delivery: the start and four moves
     assert any(line.startswith("**") and line.endswith("**")
@@ -136,7 +142,7 @@ async def test_every_line_goes_to_the_games_thread_once_in_order_across_a_restar
     assert "ended the game" in ended.ephemeral_texts()[-1]
     *story, last = fd.channel_messages(thread.id)
     assert [line.replace("**", "") for m in story for line in m.text.splitlines()] \
-        == await game.logged()  # the end's line too
+        == _split(await game.logged())  # the end's line too
     assert last.text == _closing(fd, game)
     assert thread.archived and not thread.locked  # anyone may still read it
     assert fd.nonce_repeats == 0
@@ -151,11 +157,11 @@ async def test_no_thread_until_a_moderator_turns_it_on_then_from_the_next_move(
     await game.move()
     assert fd.threads() == []
 
-    before = len(await game.logged())
+    before = len(_split(await game.logged()))
     assert say("settings.play_by_play_on") in await game.setting("on")
     await game.move()
     thread = _thread(fd, game.channel)
-    assert _lines(fd, thread) == (await game.logged())[before:]  # this move's, not older
+    assert _lines(fd, thread) == (_split(await game.logged()))[before:]  # this move's, not older
     assert say("settings.play_by_play_off") in await game.setting("off")
     await game.move()
     assert len(fd.channel_messages(thread.id)) == 1  # off again: nothing more there
@@ -181,7 +187,7 @@ async def test_a_channel_that_refuses_the_thread_still_plays(
     warned = [r for r in caplog.records if r.name == "cogs.play_by_play"]
     assert len(warned) == 1 and "play-by-play" in warned[0].getMessage()
     log = await (await fd.slash(game.host, game.channel, "game", "log")).wait()
-    assert (await game.logged())[-1] in log.ephemeral_texts()[0]  # every line is there
+    assert (_split(await game.logged()))[-1] in log.ephemeral_texts()[0]  # every line is there
 
 
 async def test_a_thread_post_whose_answer_was_lost_is_owed_and_shown_once(
@@ -203,9 +209,9 @@ async def test_a_thread_post_whose_answer_was_lost_is_owed_and_shown_once(
     table = await game.bot.store.load(game.channel)
     assert table is not None and table.delivered_seq == table.last_seq
     assert fd.nonce_repeats == 1  # the message Discord had made, answered again
-    assert _lines(fd, thread) == await game.logged()
+    assert _lines(fd, thread) == _split(await game.logged())
     await game.move()
-    assert _lines(fd, thread) == await game.logged()
+    assert _lines(fd, thread) == _split(await game.logged())
 
 
 async def test_a_deleted_thread_is_opened_anew_with_the_next_move(
@@ -213,10 +219,10 @@ async def test_a_deleted_thread_is_opened_anew_with_the_next_move(
     game = await _started(fd, start_hauntkeeper)
     old = _thread(fd, game.channel)
     old.deleted = True  # a moderator deleted it
-    before = len(await game.logged())
+    before = len(_split(await game.logged()))
     await game.move()
     new = _thread(fd, game.channel)
-    assert new.id != old.id and _lines(fd, new) == (await game.logged())[before:]
+    assert new.id != old.id and _lines(fd, new) == (_split(await game.logged()))[before:]
     table = await game.bot.store.load(game.channel)
     assert table is not None and table.delivered_seq == table.last_seq
 
@@ -244,7 +250,7 @@ async def test_a_team_game_tells_the_thread_its_public_lines_only(
         for user in (tom, rita):
             await (await fd.slash(user, channel, "game", "join")).wait()
         await bot.sessions.act(channel, host_actor, Action(T.ADD_AI))
-        game.started_at = len(await game.logged())
+        game.started_at = len(_split(await game.logged()))
         await (await fd.slash(host, channel, "game", "start")).wait()
         players = {host.id: host, tom.id: tom, rita.id: rita}
         while (table := await bot.store.load(channel)) is not None:
@@ -259,8 +265,8 @@ async def test_a_team_game_tells_the_thread_its_public_lines_only(
         private = [t for t in fd.threads(channel) if t.type == 12]
         assert len(public) == 1 and len(private) == 2
         *story, last = fd.channel_messages(public[0].id)
-        told = [line for m in story for line in m.text.splitlines()]
-        assert told == await game.logged()
+        told = [line.replace("**", "") for m in story for line in m.text.splitlines()]
+        assert told == _split(await game.logged())
         assert sum(line.endswith("made a move.") for line in told) == team_game.MOVES
         ended = await bot.store.load_latest(channel)
         assert ended is not None and ended.id is not None

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bot import locales
 from bot import table as T
 from bot.core.actions import Action
 from bot.core.events import Event, to_team
@@ -183,3 +185,28 @@ async def test_the_demo_transcript_keeps_team_lines(tmp_path: Path) -> None:
     # red has a human (who got the message above); blue is AI only, so it is noted
     assert outlet.lines == ["    (to the red: <@1>) hello red",
                             f"    (private to the blue) {lines_for(events, 'blue')}"]
+
+
+async def test_a_private_turn_in_dms_is_offered_in_its_players_language(
+        store: SqliteStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The public prompt is the server's (English here); Bob reads Chinese, and only he
+    sees his private turn's buttons (in his DMs): they are made again in his language,
+    the same actions at the same version."""
+    game_options = type(GAME).options
+    monkeypatch.setattr(type(GAME), "options", lambda self, state, seat: [
+        replace(o, label=f"{o.label} [{locales.current()}]")
+        for o in game_options(self, state, seat)])
+    sessions = Sessions(store, RecordingOutlet())
+    await sessions.open(CHANNEL, GUILD, HOST, KEY, 1)
+    for guest in (replace(BOB, language=locales.CHINESE), CAT):  # Bob's client: zh-TW
+        await sessions.act(CHANNEL, guest, Action(T.JOIN))
+    await sessions.act(CHANNEL, HOST, Action(T.ADD_AI))
+    await sessions.act(CHANNEL, HOST, Action(T.START))
+    moved = await play(sessions, HOST, 2)
+    assert moved.post is not None
+    public, own = moved.post.prompt, moved.post.own_prompt
+    assert public is not None and public.private and public.user_id == BOB.user_id
+    assert own is not None and own.version == public.version
+    assert all(o.label.endswith(f"[{locales.ENGLISH}]") for o in public.options)
+    assert all(o.label.endswith(f"[{locales.CHINESE}]") for o in own.options)
+    assert [o.action for o in own.options] == [o.action for o in public.options]

@@ -28,6 +28,7 @@ from typing import Any, Generic, TypeVar
 ENGLISH = "en"
 CHINESE = "zh-TW"
 LANGUAGES: tuple[str, ...] = (ENGLISH, CHINESE)
+OTHER_LANGUAGES: tuple[str, ...] = tuple(lang for lang in LANGUAGES if lang != ENGLISH)
 SUFFIX = {CHINESE: ".zh-TW.yaml"}  # a data file's mirror, by language
 
 # Discord's locale values that we speak, as the language we answer them in. Every
