@@ -163,7 +163,7 @@ def test_the_candle_is_fire_and_burning_needs_the_mummys_room() -> None:
     assert offer_ids(state, seat) == ["burn"]
     label = next(o.label for o in GAME.options(state, seat)
                  if o.action.args.get("what") == "burn")
-    assert label == "Burn the Mummy (Speed roll, 5+)"
+    assert label == f"Burn the Mummy (Speed roll, {PLUGIN.value(state, 'burn')}+)"
 
 
 def _burning(state: BetrayalState) -> int:

@@ -15,6 +15,7 @@ from bot.core.actions import Action
 from bot.games.betrayal import GAME, rolls, shown, traits
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import combat, flow, sides
+from bot.games.betrayal.haunting.ai import monster_action
 from bot.games.betrayal.state import HEROES, BetrayalState, Frame, Monster
 from bot.games.neibolt.scenarios import all_living_things_must_abide as al
 from tests.betrayal_haunt_helpers import played, seed_for, started
@@ -479,6 +480,48 @@ def test_ai_searches_the_triple_room_tile_while_it_could_find_something() -> Non
     assert "search" in offer_ids(state, seat)
     assert GAME.ai_action(state, seat) != Action("act", {"what": "search"})
     assert PLUGIN.goals(state, seat) == set()
+
+
+def test_the_form_never_attacks_into_its_known_weakness() -> None:
+    """The traitor knows every weakness: its form does not attack a hero who would stun
+    it with any win (the Demon and a hero holding an omen), and does attack one who
+    would not."""
+    state = start()
+    seat = hero_turn(state)
+    traitor = sides.traitor(state)
+    assert traitor is not None
+    here = state.explorers[seat].tile
+    for other in sides.heroes(state):
+        if other != seat:
+            put(state, other, next(i for i in range(len(state.tiles)) if i != here))
+    demon = _form_as(state, "demon", here)
+    demon.attacked, demon.skip, demon.moves = False, False, 0
+    attack = Action("mattack", {"m": demon.id, "target": seat})
+    state.explorers[seat].cards.append("crystal_ball")  # an omen
+    assert monster_action(GAME.seat_view(state, traitor)) != attack
+    state.explorers[seat].cards.clear()
+    assert monster_action(GAME.seat_view(state, traitor)) == attack
+
+
+def test_the_form_keeps_out_of_rooms_that_meet_its_weakness() -> None:
+    """Georgie's Ghost is stunned by any loss in the basement: it walks to the heroes
+    elsewhere, and with every hero down there it keeps out of the basement."""
+    state = start()
+    hero_turn(state)
+    heroes = sides.heroes(state)
+    basement = next(i for i, t in enumerate(state.tiles) if t.floor == "basement")
+    ground = next(i for i, t in enumerate(state.tiles) if t.floor == "ground")
+    for hero in heroes:
+        put(state, hero, basement)
+    put(state, heroes[0], ground)
+    ghost = _form_as(state, "georgies_ghost", ground)
+    assert PLUGIN.monster_goals(state, ghost) == {ground}
+    put(state, heroes[0], basement)
+    goals = PLUGIN.monster_goals(state, ghost)
+    assert goals == {ground}  # it stays where it stands, out of the basement
+    ghost.tile = basement
+    goals = PLUGIN.monster_goals(state, ghost)
+    assert goals and all(state.tiles[i].floor != "basement" for i in goals)
 
 
 @pytest.mark.parametrize("side", ["heroes", "traitor"])

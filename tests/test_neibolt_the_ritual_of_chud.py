@@ -13,7 +13,7 @@ from __future__ import annotations
 from bot.core.actions import Action
 from bot.games.betrayal import GAME, content, effects, links, traits
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunting import death, monsters, sides
+from bot.games.betrayal.haunting import combat, death, monsters, sides
 from bot.games.betrayal.house import DIRS, cell_of, doors, step
 from bot.games.betrayal.state import BetrayalState, Monster
 from bot.games.neibolt.scenarios import the_ritual_of_chud as rc
@@ -405,3 +405,22 @@ def test_a_hero_who_is_a_match_for_him_faces_him_to_drive_him_off() -> None:
     assert GAME.ai_action(state, DARRIN) == face
     state.explorers[DARRIN].traits["might"] = 0
     assert GAME.ai_action(state, DARRIN) != face
+
+
+def test_a_hero_who_faced_him_from_the_next_room_steps_in_and_fights() -> None:
+    """The face is made from the next room too: the hero then walks into his room and
+    attacks (before, it walked off about its errand and the face was wasted); once the
+    turn's attack is made, its errand again."""
+    state = rig(seat=DARRIN, clown_at="foyer", card=JENNY, darrin="entrance_hall",
+                jenny="grand_staircase")
+    might = traits.track(state, DARRIN, "might").values
+    state.explorers[DARRIN].traits["might"] = len(might) - 1
+    state.turn.flags[rc.FACED] = True
+    clown = rc.pennywise(state)
+    assert clown is not None
+    assert rc.TheRitualOfChud().goals(state, DARRIN) == {clown.tile}
+    state, _ = GAME.apply(state, DARRIN, GAME.ai_action(state, DARRIN))
+    assert state.explorers[DARRIN].tile == clown.tile
+    assert GAME.ai_action(state, DARRIN).kind == "attack"
+    state.turn.flags[combat.ATTACKED] = True
+    assert rc.TheRitualOfChud().goals(state, DARRIN) != {clown.tile}

@@ -259,6 +259,21 @@ def test_separate_nightmares_shows_one_floor() -> None:
     assert set(bg.overviews) == {"ground"}
 
 
+def test_the_whole_house_of_separate_nightmares_has_no_empty_floor_panel() -> None:
+    """/game map's whole house draws a panel only for a floor with something on it, as
+    the chat board does: the torn house is one ground-floor panel, its tiles inside."""
+    view = view_of("haunt separate_nightmares")
+    geo = map_geometry(view)
+    assert set(geo.panels) == set(geo.grids) == {"ground"}
+    px0, py0, px1, py1 = geo.panels["ground"]
+    assert all(px0 <= x0 < x1 <= px1 and py0 <= y0 < y1 <= py1
+               for x0, y0, x1, y1 in geo.tiles.values())
+    whole = Image.open(io.BytesIO(render_whole("betrayal", started(
+        "separate_nightmares", players=4)[0])))
+    assert whole.size == (geo.width, geo.height)
+    assert set(map_geometry(view_of("exploring, 4 players")).panels) == set(FLOORS)
+
+
 def test_the_large_floor_follows_the_mover() -> None:
     """The mover's floor is drawn large, the window round the mover, and the whole
     house stays at full size for /game map."""

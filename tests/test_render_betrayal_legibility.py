@@ -2,7 +2,7 @@
 wide, and stays inside its tile without running into anything else there.
 
 The sizes and boxes are read from the layout the renderer draws from (`map_geometry`,
-`_tile_parts`, `_strip_layout`, `_token_slots`), for real states: small and grown houses
+`tile_parts`, `strip_layout`, `token_slots`), for real states: small and grown houses
 of AI play, a haunt AI-played to its end, a rigged haunt with a crowd of explorers and
 monster stacks in one room, and full 47-room houses; at the bot's width and at 600 px;
 in English and with Chinese labels (tests/zh_labels.py), which are measured in the

@@ -73,7 +73,7 @@ def token_slots(n: int, t: int, strip_rows: int = 1,
     label width, label font size), relative to the tile. One column of discs with names
     when few share a tile, more columns (up to MAX_COLS) for a crowd. They
     stand above the `strip_rows` rows the tile's bottom strip uses (0: all the way down).
-    Labels are never below tf px (`_tile_parts`); a label that does not fit its slot at
+    Labels are never below tf px (`tile_parts`); a label that does not fit its slot at
     that size is cut to an initial or left out (`_label_text`)."""
     return _token_slots_cached(max(1, n), t, strip_rows, tf)
 

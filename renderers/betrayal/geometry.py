@@ -24,7 +24,7 @@ class MapGeometry:
     header: Box
     roster: Box
     footer: Box
-    panels: dict[str, Box]  # floor -> its panel
+    panels: dict[str, Box]  # floor -> its panel (floors with something on them)
     grids: dict[str, Box]  # floor -> the cells of its explored extent
     extents: dict[str, tuple[int, int, int, int]]  # floor -> grid x0, y0, x1, y1 (incl.)
     tiles: dict[str, Box]  # tile key -> tile box

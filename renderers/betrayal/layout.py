@@ -33,7 +33,7 @@ from renderers.common import Box, Point, font, font_signature, text_width
 BASE_WIDTH = 1200  # the width the frame sizes below are given at
 
 # Frame sizes at BASE_WIDTH, scaled by width / BASE_WIDTH. Tile internals scale with the
-# tile size instead (see `_tile_parts`).
+# tile size instead (see `tile_parts`).
 MARGIN = 16
 HEADER_H = 52
 ROSTER_H = 44
@@ -211,17 +211,48 @@ def _place(node: Node, box: Box, sizes: dict[str, tuple[int, int]], gap: int,
         pos += length + gap
 
 
-def _choose_layout(cells: dict[str, tuple[int, int]], width: int,
-                   fr: _Frame) -> tuple[str, Node, int]:
+def _choose_layout(cells: dict[str, tuple[int, int]], width: int, fr: _Frame,
+                   shown: tuple[str, ...] = FLOORS) -> tuple[str, Node, int]:
     """The arrangement and tile size to draw with (cached: it only changes when a floor's
     extent does)."""
-    return _choose_layout_cached(tuple(cells[f] for f in FLOORS), width, fr)
+    return _choose_layout_cached(tuple(cells[f] for f in FLOORS), width, fr, shown)
+
+
+def shown_floors(extents: dict[str, tuple[int, int, int, int] | None]) -> tuple[str, ...]:
+    """The floors that get a panel: those with something on them, as the chat board
+    draws them (a house torn onto one floor, Separate Nightmares', shows one panel,
+    not two empty ones); every floor if nothing is anywhere."""
+    found = tuple(f for f in FLOORS if extents.get(f) is not None)
+    return found or FLOORS
+
+
+def _pruned(node: Node, shown: tuple[str, ...]) -> Node | None:
+    """The arrangement with the floors not shown left out (a split left with one
+    child is that child)."""
+    if isinstance(node, str):
+        return node if node in shown else None
+    kind, *children = node
+    kept = [c for c in (_pruned(child, shown) for child in children) if c is not None]
+    if not kept:
+        return None
+    return kept[0] if len(kept) == 1 else (kind, *kept)
+
+
+def arrangements(shown: tuple[str, ...]) -> list[tuple[str, Node]]:
+    """ARRANGEMENTS for the floors shown, each distinct one once (first name kept)."""
+    found: list[tuple[str, Node]] = []
+    for name, node in ARRANGEMENTS:
+        cut = _pruned(node, shown)
+        if cut is not None and all(cut != other for _, other in found):
+            found.append((name, cut))
+    return found
 
 
 # Every channel's house grows its own way: room for the extents of a few hundred.
 @budgets.small(budgets.LAYOUTS)
 def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
-                          fr: _Frame) -> tuple[str, Node, int]:
+                          fr: _Frame, shown: tuple[str, ...] = FLOORS,
+                          ) -> tuple[str, Node, int]:
     """The arrangement and tile size to draw with.
 
     Per arrangement: the biggest tile (<= TILE_MAX) that fits the width, shrunk so the
@@ -259,7 +290,8 @@ def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
 
     best: tuple[float, int, int] | None = None
     choice: tuple[str, Node, int] | None = None
-    for index, (name, node) in enumerate(ARRANGEMENTS):
+    options = arrangements(shown)
+    for index, (name, node) in enumerate(options):
         t_w = largest(sizes, lambda t, n=node: size(n, t)[0] <= inner_w)
         if t_w is None:
             continue
@@ -271,9 +303,10 @@ def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
         if best is None or score > best:
             best, choice = score, (name, node, t)
     if choice is None:  # floors too wide for TILE_MIN: stack them, as big as fits
-        node = ARRANGEMENTS[1][1]
+        node = _pruned(ARRANGEMENTS[1][1], shown) or ARRANGEMENTS[1][1]
+        name = next(n for n, o in options if o == node)
         t = largest(range(8, t_max + 1), lambda t: size(node, t)[0] <= inner_w) or 8
-        choice = (ARRANGEMENTS[1][0], node, t)
+        choice = (name, node, t)
     return choice
 
 
@@ -294,7 +327,8 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
     s = fr.s
     extents = _extents(view)
     cells = {f: _cells(extents[f]) for f in FLOORS}
-    name, node, t = _choose_layout(cells, width, fr)
+    shown = shown_floors(extents)
+    name, node, t = _choose_layout(cells, width, fr, shown)
     g = _gap(t)
     sizes = {f: _panel_size(cells[f], t, fr) for f in FLOORS}
     body_w, body_h = _node_size(node, sizes, fr.panel_gap)
@@ -315,7 +349,7 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
 
     grids: dict[str, Box] = {}
     origins: dict[str, tuple[int, int]] = {}
-    for f in FLOORS:
+    for f in shown:
         px0, py0, px1, py1 = panels[f]
         cols, rows = cells[f]
         gw, gh = cols * t + (cols - 1) * g, rows * t + (rows - 1) * g

@@ -161,7 +161,7 @@ def _draw_house(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
     for _, look, _, _, _ in tiles:
         counts[look[1]] = counts.get(look[1], 0) + 1
     title_f = font(px(PANEL_TITLE_FONT, s), True)
-    for floor in FLOORS:
+    for floor in (f for f in FLOORS if f in geo.panels):
         box, extent = geo.panels[floor], geo.extents.get(floor)
         framed(canvas, box, px(10, s), PANEL, PANEL_EDGE, max(1, px(2, s)), BG)
         x0, y0, x1, _ = box

@@ -11,7 +11,7 @@ same in any house), so placing a tile draws one sprite at most. Between tiles, a
 is drawn across the gap when both have facing doors, a short stub when a door leads to
 unexplored space.
 
-Tile internals scale with the tile size (`_tile_parts`), not with the image width, but
+Tile internals scale with the tile size (`tile_parts`), not with the image width, but
 never draw text smaller than the map's in-tile floor (`tf`, renderers.betrayal.fonts
 .TILE_FONT scaled to the width): a tile's text must read once a chat shows the image
 READ_WIDTH wide, so a small tile gives its name and strip the room that text needs and
@@ -302,7 +302,7 @@ def strip_layout(look: TileLook, t: int, tf: int = 0) -> tuple[tuple[StripItem, 
     strip they use (0, 1 or 2), no text below tf px. Tokens and links flow along the
     strip, then along a second row just above it where the tile has room for one
     (`_second_row_fits`); what still does not fit becomes "+n". Explorers stand above
-    the rows used (`_token_slots`). The look names tokens by key and their words are
+    the rows used (`token_slots`). The look names tokens by key and their words are
     looked up here, so the layout is kept per language as well as per look."""
     return _strip_layout_cached(look, t, tf, font_signature(), current())
 

@@ -149,16 +149,19 @@ def _monsters(state: BetrayalState) -> Action:
 
 
 def monster_action(state: BetrayalState, *, attack: bool = True) -> Action:
-    """Attack a hero in the room, else step towards the nearest hero (or the haunt's
-    `monster_goals`), else end; with `attack` False, steps only. The traitor's AI
-    plays its monsters with it (from the traitor's view), and the engine plays a
-    cooperative haunt's house (from the house's view)."""
+    """Attack a hero in the room (one the haunt's `monster_attacks` allows), else step
+    towards the nearest hero (or the haunt's `monster_goals`), else end; with `attack`
+    False, steps only. The traitor's AI plays its monsters with it (from the traitor's
+    view), and the engine plays a cooperative haunt's house (from the house's view)."""
     require_view(state)
     options = monsters.legal(state)
+    hints = base.hooks(state, AIHooks)
     for action, _ in options:
         if attack and action.kind == monsters.M_ATTACK:
-            return action
-    hints = base.hooks(state, AIHooks)
+            monster = sides.monster(state, f"m{action.args['m']}")
+            if monster is not None and hints.monster_attacks(
+                    state, monster, int(action.args["target"])):
+                return action
     ways: dict[int, list[int]] | None = None
     for monster in sides.monsters(state):
         if not monsters.can_step(state, monster):

@@ -177,6 +177,12 @@ class AIHooks:
         """Tiles this monster's AI should head for (empty: the nearest hero)."""
         return set()
 
+    def monster_attacks(self, state: BetrayalState, monster: Monster, seat: int) -> bool:
+        """Whether this monster's AI attacks this hero in its room (default: always). A
+        haunt says no where the fight would hand the heroes what the monster's side
+        knows to fear."""
+        return True
+
     def ai_presses(self, state: BetrayalState, seat: int, target: int | str) -> bool:
         """Whether this explorer's AI makes an attack on `target` even when its dice are
         fewer (a monster that must be stunned to be beaten); default: only at a match."""

@@ -122,14 +122,21 @@ def could_find(state: BetrayalState, seat: int, target: int) -> bool:
 
 def weakness_met(state: BetrayalState, monster: Monster, seat: int, weapon: str) -> bool:
     """Whether the form's weakness holds as it loses a fight to this hero."""
-    spec = forms_data().get(monster.kind)
+    return weak_at(state, monster.kind, seat, monster.tile, weapon)
+
+
+def weak_at(state: BetrayalState, form_kind: str, seat: int, tile_id: int,
+            weapon: str) -> bool:
+    """Whether this form's weakness would hold in a fight with this hero in that room
+    (the traitor's AI asks it of rooms the form is not in yet)."""
+    spec = forms_data().get(form_kind)
     if spec is None:
         return False
     kind, value = str(spec.get("kind")), spec.get("value")
-    tile = state.tiles[monster.tile]
+    tile = state.tiles[tile_id]
     cards = state.explorers[seat].cards
     if kind == "company":
-        return any(h != seat and state.explorers[h].tile == monster.tile
+        return any(h != seat and state.explorers[h].tile == tile_id
                    for h in sides.heroes(state))
     if kind == "omen":
         return any(content.card(k).deck == "omen" for k in cards)
@@ -300,6 +307,38 @@ class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, 
             return clues
         return {found.tile}
 
+    def monster_attacks(self, state: BetrayalState, monster: Monster, seat: int) -> bool:
+        """The traitor knows every weakness: the form does not attack a hero it would be
+        stunned by on any loss (that hero's win hands the heroes a banishment)."""
+        return monster.kind not in forms_data() or not weakness_met(state, monster, seat, "")
+
+    def monster_goals(self, state: BetrayalState, monster: Monster) -> set[int]:
+        """The form walks to heroes it can fight without its weakness (a room or a hero
+        that would not meet it, armed heroes last for the form a weapon stuns); with
+        none, it keeps to a room where its weakness cannot hold (its own if it is one):
+        the traitor knows the weaknesses and does not walk It into one."""
+        if monster.kind not in forms_data():
+            return set()
+        heroes = [h for h in sides.heroes(state) if state.explorers[h].alive]
+        for armed_ok in (False, True):
+            safe = {state.explorers[h].tile for h in heroes
+                    if not weak_at(state, monster.kind, h, state.explorers[h].tile,
+                                   "" if armed_ok else _weapon(state, h))}
+            if safe:
+                return safe
+        if not self._room_weak(state, monster.kind, monster.tile):
+            return {monster.tile}
+        return {i for i in range(len(state.tiles))
+                if not self._room_weak(state, monster.kind, i)}
+
+    @staticmethod
+    def _room_weak(state: BetrayalState, form_kind: str, tile_id: int) -> bool:
+        """Whether the room alone (its floor or symbol) meets this form's weakness."""
+        spec = forms_data().get(form_kind, {})
+        kind, value, tile = str(spec.get("kind")), str(spec.get("value")), state.tiles[tile_id]
+        return (kind == "floor" and tile.floor == value) or (
+            kind == "symbol" and content.room(tile.room).symbol == value)
+
     def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
         """Banish whenever possible, then learn the weakness (not one already known),
         then search, unless even every die showing 2 would fall short once the number
@@ -319,6 +358,11 @@ class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, 
 
 
 PLUGIN = AllLivingThingsMustAbide()
+
+
+def _weapon(state: BetrayalState, seat: int) -> str:
+    """A weapon this hero holds (the first), or ""."""
+    return next((k for k in state.explorers[seat].cards if content.card(k).weapon), "")
 
 
 # ---------------------------------------------------------------- steps

@@ -313,8 +313,16 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
 
     # ---------------------------------------------------------------- the AI
     def goals(self, state: BetrayalState, seat: int) -> set[int]:
-        """The altar with an artifact to lay (or the ritual to do); else a dead hero's
-        artifacts where they lie; else explore (an empty set: the exploring AI)."""
+        """Having faced him to drive him off, his room until the turn's attack is made
+        (a face made from the next room is wasted unless the hero then steps in and
+        fights); else the altar with an
+        artifact to lay (or the ritual to do); else a dead hero's artifacts where they
+        lie; else explore (an empty set: the exploring AI)."""
+        found = pennywise(state)
+        flags = state.turn.flags
+        if found is not None and DRIVE_OFF and state.turn.seat == seat and flags.get(FACED) \
+                and not flags.get(combat.ATTACKED) and self.drives_off(state, seat, found):
+            return {found.tile}
         where = altar(state)
         if where is not None and (carried(state, seat) or all_done(state)):
             return {where}

@@ -149,6 +149,14 @@ class TheMummyWalks(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
         return False
 
     # ---------------------------------------------------------------- fire
+    def monster_trait(self, state: BetrayalState, monster: Monster, trait: str,
+                      base: int) -> int:
+        """The Mummy's Might by table size (`values.might`, designed: the heroes' side
+        grows with the table and the burning roll alone moved too far)."""
+        if monster.kind == "mummy" and trait == "might" and "might" in self.data.values:
+            return self.value(state, "might")
+        return base
+
     def has_fire(self, state: BetrayalState, seat: int) -> bool:
         assert state.haunt is not None
         return CANDLE in state.explorers[seat].cards \
