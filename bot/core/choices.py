@@ -82,7 +82,7 @@ class PendingChoice:
         return cls(raw["seat"], raw["prompt"], raw["kind"], list(raw["labels"]),
                    dict(raw.get("payload", {})), bool(raw.get("private", False)),
                    {lang: {"prompt": t["prompt"], "labels": list(t["labels"])}
-                    for lang, t in raw.get("texts", {}).items()})
+                    for lang, t in raw["texts"].items()})
 
 
 def texts_kept(raw: dict[str, Any]) -> dict[str, Any]:
