@@ -15,11 +15,11 @@ async def rig_the_spider(bot: HauntBot, channel: int) -> BetrayalState:
     """The Gardens on top of the room stack, the Spider on top of the event deck; saved."""
     table = await bot.store.load(channel)
     assert table is not None and table.state is not None
-    state = BetrayalState.from_dict(table.state)
+    state = games.get("betrayal").load(table.state)
     for pile, card in ((state.stack, "gardens"), (state.decks["event"], "spider")):
         pile.remove(card)
         pile.insert(0, card)
-    table.state = state.to_dict()
+    table.state = games.get("betrayal").dump(state)
     await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
     return state
 

@@ -7,7 +7,6 @@ import random
 
 from bot import games
 from bot.core.actions import Action
-from bot.games.betrayal.state import BetrayalState
 from tests.betrayal_e2e_helpers import explore_into_the_spider, rig_the_spider
 from tests.conftest import BotFactory
 from tests.e2e_helpers import (
@@ -91,7 +90,7 @@ async def test_four_explorers_play_turns_by_clicks_and_commands(
 
     table = await bot.store.load(channel)
     assert table is not None and table.state is not None
-    state = BetrayalState.from_dict(table.state)
+    state = games.get("betrayal").load(table.state)
     keys = [e.key for e in state.explorers]
     assert keys[1:] == ["zoe_ingstrom", "peter_akimoto", "ox_bellows"]
 
@@ -163,7 +162,7 @@ async def test_an_event_card_asks_its_explorer_and_the_answer_is_a_click(
     assert after.id == asked.id and "Speed" in after.text  # edited in place
     saved = await bot.store.load(channel)
     assert saved is not None and saved.state is not None
-    assert "spider" in BetrayalState.from_dict(saved.state).discards["event"]
+    assert "spider" in games.get("betrayal").load(saved.state).discards["event"]
 
 
 async def test_one_person_can_play_two_explorers(fd: FakeDiscord,
@@ -186,7 +185,7 @@ async def test_one_person_can_play_two_explorers(fd: FakeDiscord,
     table = await bot.store.load(channel)
     assert table is not None and table.seats_of(ann.id) == [0, 2]
     secret = await (await fd.slash(ann, channel, "secret")).wait()
-    state = BetrayalState.from_dict(table.state or {})
+    state = games.get("betrayal").load(table.state or {})
     labels = dict(games.get("betrayal").seat_choices()["explorer"])
     mine = [labels[state.explorers[i].key].split(" (")[0] for i in (0, 2)]
     assert all(name in secret.ephemeral_texts()[0] for name in mine)  # both sheets

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import games
 from bot.core.actions import Action
 from bot.games.betrayal import GAME
 from bot.games.betrayal.haunting import flow, sides
@@ -76,7 +77,7 @@ async def haunt_begins(fd: FakeDiscord, start_hauntkeeper: BotFactory,
     await open_and_start(fd, channel, users, "betrayal", seed=5)
     table = await bot.store.load(channel)
     assert table is not None and table.state is not None
-    table.state = grown_house(BetrayalState.from_dict(table.state)).to_dict()
+    table.state = games.get("betrayal").dump(grown_house(games.get("betrayal").load(table.state)))
     await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
     by_seat = {i: next(u for u in users if u.id == s.user_id) for i, s in enumerate(table.seats)}
     mover = by_seat[GAME.load(table.state).turn.seat]

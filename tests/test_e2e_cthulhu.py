@@ -11,7 +11,7 @@ import random
 import re
 from typing import Any
 
-from bot.games.cthulhu.state import CthulhuState
+from bot import games
 from cogs.common import DM_REMINDER
 from tests.conftest import BotFactory
 from tests.e2e_helpers import (
@@ -178,7 +178,7 @@ async def test_closed_dms_point_to_secret_and_nothing_leaks(fd: FakeDiscord,
     assert fd.dms(shy) == []
     table = await bot.store.load(channel)
     assert table is not None and table.state is not None
-    state = CthulhuState.from_dict(table.state)
+    state = games.get("cthulhu").load(table.state)
     seat = table.seat_of(shy.id)
     assert seat is not None
     mine = [state.characters[c].name for c in state.secrets[seat]]

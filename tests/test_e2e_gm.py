@@ -9,7 +9,6 @@ import re
 import pytest
 
 from bot import games
-from bot.games.betrayal.state import BetrayalState
 from bot.store import Table
 from bot.texts import say
 from tests.betrayal_e2e_helpers import explore_into_the_spider, rig_the_spider
@@ -209,7 +208,7 @@ async def test_undo_takes_back_a_card_draw(fd: FakeDiscord,
     assert choices
     drawn = await bot.store.load(channel)
     assert drawn is not None and drawn.state is not None
-    assert BetrayalState.from_dict(drawn.state).decks["event"][:1] != ["spider"]
+    assert games.get("betrayal").load(drawn.state).decks["event"][:1] != ["spider"]
 
     too_many = await (await fd.slash(mod, channel, "gm", "undo", steps=3)).wait()
     assert too_many.ephemeral_texts() == ["Moves that can be undone here: 1."]
@@ -218,7 +217,7 @@ async def test_undo_takes_back_a_card_draw(fd: FakeDiscord,
     after = await bot.store.load(channel)
     assert after is not None and after.state is not None
     assert after.state == before.state  # the deck as before: the Spider on top again
-    assert BetrayalState.from_dict(after.state).decks["event"][0] == "spider"
+    assert games.get("betrayal").load(after.state).decks["event"][0] == "spider"
     assert after.version > drawn.version > before.version
     told = [m.text for m in fd.channel_messages(channel) if "undid 1 move" in m.text
             and not m.ephemeral]

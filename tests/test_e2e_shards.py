@@ -17,10 +17,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot import games
 from bot.core.actions import Action
 from bot.games.betrayal import GAME
 from bot.games.betrayal.haunting import sides
-from bot.games.betrayal.state import BetrayalState
 from bot.store import PostgresStore, Table
 from tests.e2e_helpers import (
     game_components,
@@ -100,7 +100,8 @@ async def test_two_shard_processes_play_one_game_through_a_crash_once_each(
 
     # The house built by AI play, rigged so the next End turn starts the haunt.
     table = await loaded(store, channel)
-    table.state = grown_house(BetrayalState.from_dict(table.state or {})).to_dict()
+    betrayal = games.get("betrayal")
+    table.state = betrayal.dump(grown_house(betrayal.load(table.state or {})))
     await store.save(table, [], expected_version=table.version, actor_id=None, action=None)
     by_seat = {i: next(u for u in users if u.id == s.user_id) for i, s in enumerate(table.seats)}
     mover = by_seat[GAME.load(table.state).turn.seat]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from unittest import mock
 
+from bot import games
 from bot.games.betrayal import GAME
 from bot.games.betrayal.state import BetrayalState
 from bot.games.neibolt import encounters
@@ -53,9 +54,9 @@ async def test_a_neibolt_game_is_played_into_scenario_five_and_to_its_end(
 
     table = await bot.store.load(channel)
     assert table is not None and table.state is not None
-    state = _house(BetrayalState.from_dict(table.state))
+    state = _house(games.get("betrayal").load(table.state))
     assert state.edition == "neibolt"
-    table.state = state.to_dict()
+    table.state = games.get("betrayal").dump(state)
     await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
     by_seat = {i: next(u for u in users if u.id == s.user_id)
                for i, s in enumerate(table.seats)}
