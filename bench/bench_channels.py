@@ -93,6 +93,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_tables import LagProbe, NullOutlet, click, pct
 from bench.floors import encode_ms
+from bot import collector
 from bot import table as table_rules
 from bot.client import SWITCH_SECONDS
 from bot.core.actions import Action
@@ -525,7 +526,9 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
 
 async def main(args: argparse.Namespace) -> None:
     sys.setswitchinterval(SWITCH_SECONDS)  # as the bot runs (bot/client.py)
-    print(f"{os.cpu_count()} cores, shared; {load()}")
+    if args.gc == "bot":
+        collector.pace()  # as the bot runs (bot/client.py)
+    print(f"{os.cpu_count()} cores, shared; {load()}; collector thresholds {gc.get_threshold()}")
     with tempfile.TemporaryDirectory(prefix="hk-channels-") as tmp:
         for game in (GAMES if args.game == "all" else (args.game,)):
             await run_game(game, args, Path(tmp))
@@ -539,6 +542,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--together", type=int, default=3,
                         help="rounds of every channel at once (0: none)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--gc", choices=("bot", "default"), default="bot",
+                        help="the collector's pace: the bot's (bot/collector.py) or "
+                             "CPython's default, to compare")
     args = parser.parse_args(argv)
     if args.rounds < 2:
         parser.error("--rounds must be 2 or more: the figures are of the actions past each "
