@@ -528,6 +528,9 @@ async def main(args: argparse.Namespace) -> None:
     sys.setswitchinterval(SWITCH_SECONDS)  # as the bot runs (bot/client.py)
     if args.gc == "bot":
         collector.pace()  # as the bot runs (bot/client.py)
+    elif args.gc != "default":  # a candidate pace: "gen0,gen1,gen2"
+        young, middle, old = (int(n) for n in args.gc.split(","))
+        gc.set_threshold(young, middle, old)
     print(f"{os.cpu_count()} cores, shared; {load()}; collector thresholds {gc.get_threshold()}")
     with tempfile.TemporaryDirectory(prefix="hk-channels-") as tmp:
         for game in (GAMES if args.game == "all" else (args.game,)):
@@ -542,10 +545,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--together", type=int, default=3,
                         help="rounds of every channel at once (0: none)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--gc", choices=("bot", "default"), default="bot",
-                        help="the collector's pace: the bot's (bot/collector.py) or "
-                             "CPython's default, to compare")
+    parser.add_argument("--gc", default="bot",
+                        help="the collector's pace: bot (bot/collector.py), default "
+                             "(CPython's), or a candidate's thresholds 'gen0,gen1,gen2'")
     args = parser.parse_args(argv)
+    if args.gc not in ("bot", "default") and len(args.gc.split(",")) != 3:
+        parser.error("--gc: bot, default or three thresholds 'gen0,gen1,gen2'")
     if args.rounds < 2:
         parser.error("--rounds must be 2 or more: the figures are of the actions past each "
                      "channel's first")
