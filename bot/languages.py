@@ -9,6 +9,11 @@ one to one, and each English event takes its other texts from its twin
 path depends on its words), the step is said in English alone and a warning logged:
 a player reads English rather than a line that belongs to another event.
 
+A step that pauses on a choice (bot/core/choices.py) made its prompt and labels from
+data as it paused, so each language's replay made them in its words: they are kept
+with the English state's choice (`PendingChoice.texts`) for the buttons and the
+status lines each reader is shown later.
+
 Who reads what: public lines, the live message and the board in the server's language
 (`/gm settings language`, else the server's preferred locale as Discord last reported
 it: `Table.guild_language`); each player's DMs in their own (`Seat.language`, from their
@@ -21,6 +26,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
@@ -83,24 +89,65 @@ def said_in(step: Step, languages: Iterable[str]) -> tuple[Table, list[Event]]:
     if not others or not events:
         return table, events
     texts: list[dict[str, str]] = [{} for _ in events]
+    asked: dict[str, dict[str, Any]] = {}
     for language in others:
-        twins = _twins(step, language)
-        if twins is None or not _paired(events, twins):
+        played = _twins(step, language)
+        twins = None if played is None else played[1]
+        if played is None or twins is None or not _paired(events, twins):
             log.warning("a step of %s said %d events in English and %s in %s: said in "
                         "English only", table.kind, len(events),
                         "none" if twins is None else len(twins), language)
             continue
         for said, twin in zip(texts, twins, strict=True):
             said[language] = twin.text
+        words = _choice_words(table, played[0], language)
+        if words is not None:
+            asked[language] = words
+    if asked:
+        _keep_choice_words(table, asked)
     return table, [replace(e, texts={**e.texts, **t}) if t else e
                    for e, t in zip(events, texts, strict=True)]
 
 
-def _twins(step: Step, language: str) -> list[Event] | None:
-    """The step's events in `language`, or None when it went another way there."""
+def _pending(table: Table) -> dict[str, Any] | None:
+    """The table's stored pending choice, if its game is paused on one."""
+    raw = table.state.get("pending") if table.state else None
+    return raw if isinstance(raw, dict) else None
+
+
+def _choice_words(table: Table, twin: Table, language: str) -> dict[str, Any] | None:
+    """The prompt and labels `language`'s replay paused with, when it paused on the same
+    choice as English (same seat, kind and count of labels) and worded it otherwise: a
+    choice carried over from before the step brings its kept words with it."""
+    english, other = _pending(table), _pending(twin)
+    if english is None or other is None or any(
+            english[key] != other[key] for key in ("seat", "kind")):
+        return None
+    kept = other.get("texts", {}).get(language)
+    words = kept or {"prompt": other["prompt"], "labels": list(other["labels"])}
+    if len(words["labels"]) != len(english["labels"]) or (
+            words["prompt"] == english["prompt"] and words["labels"] == english["labels"]):
+        return None
+    return {"prompt": words["prompt"], "labels": list(words["labels"])}
+
+
+def _keep_choice_words(table: Table, asked: dict[str, dict[str, Any]]) -> None:
+    """Store the other languages' words with the English choice. A new state dict (the
+    one stepped from, an undo point, may share the old), so the decoded memo of the old
+    one is dropped with it and the state decoded again when read."""
+    assert table.state is not None
+    pending = _pending(table)
+    assert pending is not None
+    table.state = {**table.state,
+                   "pending": {**pending, "texts": {**pending.get("texts", {}), **asked}}}
+    table.memo = None
+
+
+def _twins(step: Step, language: str) -> tuple[Table, list[Event]] | None:
+    """The step in `language`, or None when it went another way there."""
     try:
         with speaking(language):
-            return step()[1]
+            return step()
     except (IllegalAction, KeyError, ValueError, IndexError, StopIteration):
         log.warning("a step played again in %s failed", language, exc_info=True)
         return None

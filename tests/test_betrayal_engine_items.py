@@ -166,7 +166,8 @@ def test_a_swap_offered_in_a_game_saved_before_the_rule_lapses() -> None:
     raw["script"] = [{"steps": [{"_trade_offer": {"from": OX, "give": "axe", "take": "armor"}}],
                       "seat": MISSY, "source": "", "origin": "engine", "vars": {}}]
     raw["pending"] = {"seat": MISSY, "prompt": "Swap?", "kind": "trade_answer",
-                      "labels": ["Accept", "Decline"], "payload": {}, "private": False}
+                      "labels": ["Accept", "Decline"], "payload": {}, "private": False,
+                      "texts": {}}
     stored = BetrayalState.from_dict(raw)
     assert GAME.to_act(stored) == MISSY
     state, events = choose(stored, 0)  # "Accept": the swap no longer exists

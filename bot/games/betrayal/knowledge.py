@@ -43,6 +43,7 @@ def seat_view(state: BetrayalState, seat: int | None) -> BetrayalState:
     if pending is not None and pending.private and pending.seat != seat:
         pending.labels = ["?"] * len(pending.labels)
         pending.payload = {}
+        pending.texts = {}  # the same labels in other languages
     if haunt is not None:
         base.hooks(view, BoardHooks).hide(view, seat, rng)
     view.rng = rng

@@ -36,7 +36,7 @@ from bot.games.betrayal import (
 from bot.games.betrayal.content import betrayal_line
 from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.haunting import flow, sides
-from bot.games.betrayal.state import BetrayalState
+from bot.games.betrayal.state import STATE_FORMATS, BetrayalState
 
 loading.load()  # every card, haunt and edition, so a game restored mid-haunt keeps its rules
 
@@ -44,6 +44,7 @@ loading.load()  # every card, haunt and edition, so a game restored mid-haunt ke
 class BetrayalGame(Game[BetrayalState]):
     key = "betrayal"
     state_type = BetrayalState
+    state_formats = STATE_FORMATS
     seats_per_player = 2  # RULES.md: seed 003 plays two explorers per person when few play
 
     @property
@@ -141,7 +142,7 @@ class BetrayalGame(Game[BetrayalState]):
         if state.pending is not None and seat != state.pending.seat:
             raise IllegalAction(betrayal_line("errors.someone_choosing",
                                               who=explorer_name(state, state.pending.seat),
-                                              prompt=state.pending.prompt))
+                                              prompt=state.pending.asked))
         if state.pending is None and seat != state.turn.seat:
             raise IllegalAction(betrayal_line("errors.not_your_turn",
                                               who=explorer_name(state, state.turn.seat),

@@ -307,7 +307,7 @@ def status_text(state: BetrayalState) -> str:
     lines = [_header(state)]
     if state.pending is not None and not state.over:
         lines.append(betrayal_line("views.choosing", who=explorer_name(state, state.pending.seat),
-                                   prompt=state.pending.prompt))
+                                   prompt=state.pending.asked))
     for seat in range(len(state.explorers)):
         ai = betrayal_line("views.ai") if state.ai[seat] else ""
         line = betrayal_line("views.status_line", who=explorer_name(state, seat),

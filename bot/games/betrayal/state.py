@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.choices import PendingChoice
+from bot.core.choices import PendingChoice, texts_kept
+from bot.core.formats import Formats
 from bot.core.rng import Rng
 from bot.core.stored import restored, stored_dict
 
@@ -178,3 +179,7 @@ class BetrayalState:
         data["haunt"] = Haunt(**raw["haunt"]) if raw.get("haunt") else None
         data["monsters"] = [Monster(**m) for m in raw.get("monsters", [])]
         return cls(**data)
+
+
+# Every shape the stored state has had (bot/core/formats.py): append, never edit.
+STATE_FORMATS = Formats((texts_kept,))

@@ -44,6 +44,7 @@ from bot.games.cthulhu.names import character_name, room_name
 from bot.games.cthulhu.state import (
     ABYSS,
     RUMBLES,
+    STATE_FORMATS,
     TELEPORT,
     Character,
     CthulhuState,
@@ -81,6 +82,7 @@ def _winners_line(state: CthulhuState, alone: str, shared: str) -> str:
 class CthulhuGame(Game[CthulhuState]):
     key = "cthulhu"
     state_type = CthulhuState
+    state_formats = STATE_FORMATS
 
     @property
     def title(self) -> str:  # type: ignore[override]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.choices import PendingChoice
+from bot.core.choices import PendingChoice, texts_kept
+from bot.core.formats import Formats
 from bot.core.rng import Rng
 from bot.core.stored import restored, stored_dict
 
@@ -96,3 +97,7 @@ class CthulhuState:
         data["passages"] = [(a, b) for a, b in raw["passages"]]
         data["results"] = [RumbleResult(**r) for r in raw["results"]]
         return cls(**data)
+
+
+# Every shape the stored state has had (bot/core/formats.py): append, never edit.
+STATE_FORMATS = Formats((texts_kept,))

@@ -182,7 +182,7 @@ class EvilBelowGame(Game[EvilBelowState]):
                 return evil_below_line("errors.someone_choosing",
                                        player=state.players[state.pending.seat])
             return None if kind == CHOOSE else evil_below_line("errors.choose_first",
-                                                               prompt=state.pending.prompt)
+                                                               prompt=state.pending.asked)
         move = actions.BY_KIND.get(kind)
         if move is None:
             return evil_below_line("errors.unknown_action", kind=kind)
@@ -238,7 +238,7 @@ class EvilBelowGame(Game[EvilBelowState]):
         elif state.pending:
             lines.append(evil_below_line("status.choosing",
                                          player=state.players[state.pending.seat],
-                                         prompt=state.pending.prompt))
+                                         prompt=state.pending.asked))
         else:
             lines.append(evil_below_line("status.turn", player=state.players[state.turn]))
         return "\n".join(lines)

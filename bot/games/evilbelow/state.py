@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.choices import PendingChoice
+from bot.core.choices import PendingChoice, texts_kept
 from bot.core.formats import Formats
 from bot.core.rng import Rng
 from bot.core.stored import restored, stored_dict
@@ -168,4 +168,4 @@ def stack_hidden_added(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 # Every shape the stored state has had (bot/core/formats.py): append, never edit.
-STATE_FORMATS = Formats((stack_hidden_added,))
+STATE_FORMATS = Formats((stack_hidden_added, texts_kept))
