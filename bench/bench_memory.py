@@ -38,6 +38,13 @@ Issue 23, 100 busy channels, 20,000 actions in all (`--channels 100 --actions 20
 worker thread, 128 MB allowed, 82 MB held at the end):
     0: 72, 1801: 136, 5829: 162, 9385: 173, 13152: 175, 16894: 180, 20017: 184, 20099: 179
     0: 72, 1644: 131, 5784: 162, 9041: 169, 12484: 175, 16108: 176, 19486: 182, 20099: 180
+
+Issue 23, the collector's pace (`--channels 100 --minutes 2 --every 30 --no-trace --gc
+default|bot`), one run after the other, load average 1.4-2.3, actions: RSS MB (live
+objects at the last sample of the run):
+    CPython (700, 10, 10):     0: 73, 4545: 158, 8375: 170, 12061: 179, 15593: 182 (106k)
+    bot (20_000, 50, 100):     0: 74, 4299: 159, 7899: 178, 11613: 183, 16048: 189 (221k)
+up to ~110,000 more objects wait for a pass at the bot's pace; 7 MB more RSS at 2 min.
 """
 
 from __future__ import annotations
