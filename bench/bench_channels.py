@@ -61,6 +61,25 @@ whole-encode floor, the loop's lag p99 / max with every channel at once (idle lo
 The board is 20-45 % of an action; the rest is six store calls (3-6 ms), the rules (1-6
 ms) and the plan's prompt (1-4 ms). Each longest lag at 200 channels is a full pass of
 the cyclic collector over ~95,000 objects the waiting actions hold (60-150 ms of CPU).
+
+The collector's pace (--gc; issue 23), 200 channels, `--rounds 2 --together 3`, one run
+after the other in the same session, load average 0.5-2.3: the loop's lag p99 / max ms
+with every channel at once, and the collector's longest pass (its generation):
+
+                  CPython (700, 10, 10)     (50_000, 20, 100)       (20_000, 50, 100) [bot]
+    cthulhu   1   17.9 / 42.2  gen2 24 ms   18.9 / 27.0  gen0 20    11.2 / 27.1  gen0 29
+              2    9.1 / 16.2  gen2 22      18.5 / 25.3  gen0 27    14.9 / 30.0  gen0 17
+              3                             21.4 / 37.7  gen0 29
+              4                             18.8 / 51.8  gen0 19
+    exploring 1    6.6 / 65.5  gen2 70      8.7 / 27.3  gen0 30      9.5 / 23.7  gen0 19
+              2   10.4 / 69.4  gen2 72     18.5 / 74.4  gen0 31      7.5 / 31.8  gen0 24
+              3                            15.7 / 37.3  gen0 33
+              4                            12.6 / 74.3  gen0 56
+    haunt     1   15.2 / 61.3  gen2 63     16.1 / 37.9  gen0 33      8.6 / 24.3  gen0 23
+
+CPython's pace made 250-630 young, 23-57 gen-1 and 2-5 full passes in a burst; the
+bot's, 9-21 young passes and no other. One stall of 74 ms came with no pass over 31
+ms (exploring at 50,000): the collector is not the only long stall.
 """
 
 from __future__ import annotations
@@ -93,6 +112,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_tables import LagProbe, NullOutlet, click, pct
 from bench.floors import encode_ms
+from bot import collector
 from bot import table as table_rules
 from bot.client import SWITCH_SECONDS
 from bot.core.actions import Action
@@ -525,7 +545,12 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
 
 async def main(args: argparse.Namespace) -> None:
     sys.setswitchinterval(SWITCH_SECONDS)  # as the bot runs (bot/client.py)
-    print(f"{os.cpu_count()} cores, shared; {load()}")
+    if args.gc == "bot":
+        collector.pace()  # as the bot runs (bot/client.py)
+    elif args.gc != "default":  # a candidate pace: "gen0,gen1,gen2"
+        young, middle, old = (int(n) for n in args.gc.split(","))
+        gc.set_threshold(young, middle, old)
+    print(f"{os.cpu_count()} cores, shared; {load()}; collector thresholds {gc.get_threshold()}")
     with tempfile.TemporaryDirectory(prefix="hk-channels-") as tmp:
         for game in (GAMES if args.game == "all" else (args.game,)):
             await run_game(game, args, Path(tmp))
@@ -539,7 +564,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--together", type=int, default=3,
                         help="rounds of every channel at once (0: none)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--gc", default="bot",
+                        help="the collector's pace: bot (bot/collector.py), default "
+                             "(CPython's), or a candidate's thresholds 'gen0,gen1,gen2'")
     args = parser.parse_args(argv)
+    if args.gc not in ("bot", "default") and len(args.gc.split(",")) != 3:
+        parser.error("--gc: bot, default or three thresholds 'gen0,gen1,gen2'")
     if args.rounds < 2:
         parser.error("--rounds must be 2 or more: the figures are of the actions past each "
                      "channel's first")

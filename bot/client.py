@@ -53,7 +53,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import games, health, retention
+from bot import collector, games, health, retention
 from bot.command_translator import CommandWords
 from bot.config import GRACE_DAYS, METRICS_ADDR
 from bot.loops import bounded, keep_running, stop_task
@@ -224,8 +224,10 @@ class HauntBot(commands.Bot):
         # out of the collector's sight, its full passes stay short (60-100 ms pauses of
         # the event loop without this, measured in bench_tables). The warm-up's caches
         # join them when it is done. A run loaded all this with the collector off
-        # (bot/__main__.py's main): it is on from here.
+        # (bot/__main__.py's main): it is on from here, at a long-running server's pace
+        # (bot/collector.py: its full passes were the loop's longest stalls).
         gc.freeze()
+        collector.pace()
         gc.enable()
 
     async def _warm_up(self) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import collector
 from bot.client import HauntBot
 from bot.sessions import Sessions
 from tests.e2e_helpers import latest_turn, open_and_start, press_move, to_move, turn_posts
@@ -110,11 +111,16 @@ async def test_a_stop_ends_a_warm_up_under_way(
     assert not warm_up.ended.is_set()
 
 
-async def test_the_bot_turns_the_collector_on_once_loaded(
+async def test_the_bot_turns_the_collector_on_once_loaded_at_a_servers_pace(
         fd: FakeDiscord, make_bot: Callable[[], Awaitable[HauntBot]]) -> None:
     gc.disable()  # as `python -m bot run` starts it
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)  # CPython's default
     try:
         await make_bot()
         assert gc.isenabled()
+        # at a long-running server's pace: young passes rare, full ones rarer
+        assert gc.get_threshold() == collector.THRESHOLDS
     finally:
+        gc.set_threshold(*before)
         gc.enable()
