@@ -3,8 +3,8 @@
 A table whose server or a player reads zh-TW plays each step twice (bot/languages.py's
 `said_in`): in English, the truth saved, and again under `speaking("zh-TW")` for the
 other texts. This times, on the same tables, one AI step of the table rules as the
-worker runs it (`table.ai_step`, the copy, the rules and the events), said in English
-only (the floor) and said in English and zh-TW, interleaved state by state, each the
+worker runs it (the AI's decision, made once, then the copy, the rules and the events),
+said in English only (the floor) and said in English and zh-TW, interleaved state by state, each the
 least of --repeat runs; and the delivery's plan (who gets what, the board drawn, its
 alt text) in each language. The ratio (two languages / English) is the figure.
 
@@ -15,20 +15,28 @@ whatever the translations hold yet.
     .venv/bin/python bench/bench_languages.py                  # about 20 s
     .venv/bin/python bench/bench_languages.py --games 4 --repeat 5
 
-Recorded on the shared 2-core machine, busy (load average 7.9 before, 8.3 after), the
-defaults (2 games each, --repeat 3), every data file mirrored; no step's twins differed:
+Recorded on the shared 2-core machine, the defaults (2 games each, --repeat 3), every
+data file mirrored; no step's twins differed. With the AI deciding again in each
+language (load average 7.9 before, 8.3 after):
 
     cthulhu ai step    n=178  en 0.539 ms  en+zh 1.040 ms  ratio median 1.97  p90 2.24
-    cthulhu plan       n=178  en 1.831 ms  zh    1.638 ms  ratio median 0.92  p90 1.18
     evilbelow ai step  n=296  en 0.704 ms  en+zh 1.377 ms  ratio median 2.04  p90 4.44
-    evilbelow plan     n=296  en 3.214 ms  zh    3.502 ms  ratio median 1.04  p90 2.86
     betrayal ai step   n=337  en 1.202 ms  en+zh 2.586 ms  ratio median 2.16  p90 5.04
-    betrayal plan      n=337  en 8.403 ms  zh    8.369 ms  ratio median 0.99  p90 1.78
 
-A second language doubles the rules step (the AI decides twice: the replay does not
-reuse the English decision yet) and costs the delivery nothing (one plan either way, in
-the server's language). Beside a whole action (the save, the board: bench_tables.py),
-the step is a small part: the second language adds 0.5 to 1.4 ms of worker CPU per step.
+The AI deciding once (table.ai_decision), its decision played in each language, as the
+worker does now (load average 0.30 before, 0.41 after):
+
+    cthulhu ai step    n=178  en 0.305 ms  en+zh 0.439 ms  ratio median 1.43  p90 1.57
+    cthulhu plan       n=178  en 0.913 ms  zh    0.935 ms  ratio median 1.03  p90 1.05
+    evilbelow ai step  n=296  en 0.417 ms  en+zh 0.537 ms  ratio median 1.28  p90 1.47
+    evilbelow plan     n=296  en 0.345 ms  zh    0.351 ms  ratio median 1.01  p90 1.08
+    betrayal ai step   n=318  en 0.935 ms  en+zh 1.502 ms  ratio median 1.58  p90 1.74
+    betrayal plan      n=318  en 0.500 ms  zh    0.491 ms  ratio median 1.00  p90 1.08
+
+A second language adds the rules' second pass (the words, the events), no second AI
+decision, and costs the delivery nothing (one plan either way, in the server's
+language). Beside a whole action (the save, the board: bench_tables.py), the step is a
+small part.
 """
 
 from __future__ import annotations
@@ -95,7 +103,9 @@ def measure(kind: str, games: int, players: int, repeat: int) -> list[str]:
     plans: tuple[list[float], list[float]] = ([], [])
     for table in states:
         def step(langs: tuple[str, ...], table: Table = table) -> object:
-            return said_in(lambda: table_rules.ai_step(table), langs)
+            # as the worker plays an AI step: decided once, played in each language
+            seat, action = table_rules.ai_decision(table)
+            return said_in(lambda: table_rules.play_decided(table, seat, action), langs)
 
         steps[0].append(least(lambda: step(()), repeat))
         steps[1].append(least(lambda: step((CHINESE,)), repeat))

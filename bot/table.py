@@ -164,24 +164,37 @@ def apply(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     return _play(table, actor, action)
 
 
-def ai_step(table: Table) -> tuple[Table, list[Event]]:
-    """Let the AI take the decision the game waits for (the seat must be an AI's)."""
+def ai_decision(table: Table, offer: bool = False) -> tuple[int, Action]:
+    """The seat and action the AI plays next: the decision the game waits for (the seat
+    must be an AI's), or with `offer` the first AI seat's out-of-turn offer (`ai_offer`).
+    Apart from playing it (`play_decided`), so a step said again in another language
+    plays the same decision without making it twice."""
     if table.paused:
         raise IllegalAction(say("errors.paused"))
+    if offer:
+        found = ai_offer(table) if table.status == ACTIVE else None
+        if found is None:
+            raise IllegalAction(say("errors.nothing_to_skip"))
+        return found
     seat = to_act_seat(table)
     if seat is None:
         raise IllegalAction(say("errors.nothing_to_skip"))
-    return _play_seat(table.copy(), seat, None)
+    return seat, game_of(table).ai_action(game_state(table), seat)
+
+
+def play_decided(table: Table, seat: int, action: Action) -> tuple[Table, list[Event]]:
+    """An AI's decision (`ai_decision`) played on a copy of the table."""
+    return _play_seat(table.copy(), seat, action)
+
+
+def ai_step(table: Table) -> tuple[Table, list[Event]]:
+    """Let the AI take the decision the game waits for (the seat must be an AI's)."""
+    return play_decided(table, *ai_decision(table))
 
 
 def ai_offer_step(table: Table) -> tuple[Table, list[Event]]:
     """Let the first AI seat with an out-of-turn offer (`ai_offer`) play it."""
-    if table.paused:
-        raise IllegalAction(say("errors.paused"))
-    offer = ai_offer(table) if table.status == ACTIVE else None
-    if offer is None:
-        raise IllegalAction(say("errors.nothing_to_skip"))
-    return _play_seat(table.copy(), offer[0], offer[1])
+    return play_decided(table, *ai_decision(table, offer=True))
 
 
 # -- lobby ------------------------------------------------------------------------------

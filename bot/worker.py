@@ -196,8 +196,10 @@ def _move(table: Table, actor: table_rules.Actor, action: Action,
 
 
 def _ai_move(table: Table, offer: bool, languages: tuple[str, ...]) -> Played:
-    step = table_rules.ai_offer_step if offer else table_rules.ai_step
-    new, events = said_in(lambda: step(table), languages)
+    """The AI decides once (a decision is made of keys, never of words); the decision is
+    then played in each language the table needs."""
+    seat, action = table_rules.ai_decision(table, offer)
+    new, events = said_in(lambda: table_rules.play_decided(table, seat, action), languages)
     return _played(new, events)
 
 
