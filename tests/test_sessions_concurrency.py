@@ -331,10 +331,10 @@ async def test_an_ai_step_that_fails_after_the_users_save_reports_the_users_move
         else:
             pytest.skip("no move handed the turn to the AI")
 
-        def broken(table: Table) -> None:
+        def broken(table: Table, offer: bool = False) -> None:
             raise RuntimeError("the AI is broken")
 
-        monkeypatch.setattr(T, "ai_step", broken)
+        monkeypatch.setattr(T, "ai_decision", broken)  # what the worker asks of the AI
         outcome = await sessions.act(7, T.Actor(prompt.user_id, prompt.name), option.action,
                                      version=table.version)
         assert outcome.delivered and outcome.post is not None
@@ -398,18 +398,18 @@ async def test_a_long_ai_chain_in_one_channel_does_not_hold_up_another(
         # every seat of channel 8 is the AI's now but the host's; each AI step is slow
         await sessions.act(8, T.Actor(0, "Mod", moderator=True),
                            Action(T.KICK, {"user": guest.user_id or 0}))
-        real = T.ai_step
+        real = T.ai_decision
         loop_thread = threading.current_thread()
         ticks = [0]
         steps: list[tuple[bool, int, int]] = []  # off the loop's thread, ticks before, after
 
-        def slow(table: Table) -> tuple[Table, list[Event]]:
+        def slow(table: Table, offer: bool = False) -> tuple[int, Action]:
             before = ticks[0]
             time.sleep(0.02)  # a heavy decision, in whatever thread runs it
             steps.append((threading.current_thread() is not loop_thread, before, ticks[0]))
-            return real(table)
+            return real(table, offer)
 
-        monkeypatch.setattr(T, "ai_step", slow)
+        monkeypatch.setattr(T, "ai_decision", slow)  # what the worker asks of the AI
         table = await store.load(8)
         assert table is not None
         while True:  # the host's move that hands the turn to the AI
