@@ -123,7 +123,7 @@ from bot.games.evilbelow import GAME as EVIL_BELOW
 from bot.live_message import step
 from bot.metrics import Recorder
 from bot.sessions import Post, Sessions
-from bot.store import SqliteStore, Table, open_store
+from bot.store import LiveMessage, SqliteStore, Table, open_store
 from renderers import budgets, png
 from renderers.common import PNG_COMPRESS_LEVEL
 from tests.betrayal_haunt_helpers import answer_pending, begin, explored
@@ -201,13 +201,14 @@ def quiet_haunt(game: str) -> ExitStack:
 @dataclass
 class LiveOutlet(NullOutlet):
     """What cogs/outlet.py's live post does with the store, without Discord: read the
-    stored live message, decide the step, save what it shows. Counts the uploads."""
+    stored live message, decide the step, and hand what it shows to the courier, which
+    stores it with the delivery's mark. Counts the uploads."""
 
     store: SqliteStore | None = None
     uploads: int = 0
     kept: int = 0  # boards not uploaded: the live message shows that board already
 
-    async def publish(self, table: Table, post: Post) -> None:
+    async def publish(self, table: Table, post: Post) -> LiveMessage | None:
         self.last[table.channel_id] = post
         assert self.store is not None and table.id is not None
         live = await self.store.get_live(table.id)
@@ -218,8 +219,8 @@ class LiveOutlet(NullOutlet):
         else:
             self.kept += 1
         message = live.message_id if live is not None and not decided.fresh else table.id
-        await self.store.set_live(table.id, dataclasses.replace(decided.live,
-                                                                 message_id=message))
+        shown = dataclasses.replace(decided.live, message_id=message)
+        return shown  # the courier stores it with the delivery's mark
 
 
 class RenderClock(Recorder):

@@ -48,7 +48,7 @@ from bot.delivery import (
 from bot.languages import server_language
 from bot.locales import speaking
 from bot.settings_cache import SettingsCache
-from bot.store import Store, StoreUnavailable
+from bot.store import LiveMessage, Store, StoreUnavailable
 from bot.table_record import Table
 from bot.worker import Worker
 
@@ -102,7 +102,7 @@ class Courier:
         try:
             language = await self.language(table)
             with speaking(language):
-                post = await self._send(table, owed, key, language)
+                post, live = await self._send(table, owed, key, language)
         except PostRefused as exc:  # stays owed; the outlet told the moderators once
             log.info("channel %s refuses the game's posts (%s); they stay owed",
                      table.channel_id, exc)
@@ -118,7 +118,7 @@ class Courier:
             log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
                         exc_info=True)
             return Outcome(table, events, None, delivered=False)
-        await self._mark_delivered(table)
+        await self._mark_delivered(table, live)
         return Outcome(table, events, post)
 
     async def _owed(self, table: Table) -> Sequenced:
@@ -127,13 +127,21 @@ class Courier:
             return []
         return [(e.seq, e.event()) for e in await self.store.undelivered(table.id)]
 
-    async def _mark_delivered(self, table: Table) -> None:
-        """The store hears the delivery is done. Should that fail, the delivery is sent
-        again later under the same keys, and shows once."""
-        if table.id is None or not owes(table):
+    async def _mark_delivered(self, table: Table, live: LiveMessage | None) -> None:
+        """The store hears the delivery is done, and the live message it left, in one
+        write. Should that fail, the delivery is sent again later under the same keys,
+        and shows once."""
+        if table.id is None:
             return
         try:
-            await self.store.mark_delivered(table.id, table.last_seq)
+            if not owes(table):
+                if live is not None:
+                    await self.store.set_live(table.id, live)
+                return
+            if live is None:
+                await self.store.mark_delivered(table.id, table.last_seq)
+            else:
+                await self.store.mark_delivered(table.id, table.last_seq, live)
             table.delivered_seq = table.last_seq
         except StoreUnavailable:  # sent; sent again under the same keys, shown once
             log.info("game %s is marked delivered when the store is back", table.id)
@@ -146,7 +154,8 @@ class Courier:
         settings = await self.settings.get(table.guild_id) if table.guild_id else None
         return server_language(table, settings)
 
-    async def _send(self, table: Table, owed: Sequenced, key: str, language: str) -> Post:
+    async def _send(self, table: Table, owed: Sequenced, key: str,
+                    language: str) -> tuple[Post, LiveMessage | None]:
         """Private lines one whisper each, as they came; a team's lines as one message
         per team (a team's thread reads like the channel: one post per move, not a line
         each); then the public post, which names whom a DM did not reach; then the
@@ -173,11 +182,12 @@ class Courier:
                     headlines=plan.headlines, whole=plan.whole, turns=plan.turns,
                     play_by_play=await self._play_by_play(table),
                     own_prompt=plan.own_prompt)
-        await self.outlet.publish(table, post)
+        live = await self.outlet.publish(table, post)
         missed = [u for u in await self._send_late(table, owed, key, language)
                   if u not in post.dm_failed]
-        return replace(post, dm_failed=[*post.dm_failed, *dict.fromkeys(missed)]) \
-            if missed else post
+        if missed:
+            post = replace(post, dm_failed=[*post.dm_failed, *dict.fromkeys(missed)])
+        return post, live
 
     async def _play_by_play(self, table: Table) -> bool:
         """Whether this delivery's lines go to the game's play-by-play thread too: the

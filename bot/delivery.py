@@ -35,6 +35,7 @@ from bot.core.actions import Option
 from bot.core.events import Event
 from bot.headlines import is_headline
 from bot.locales import ENGLISH, speaking
+from bot.store.records import LiveMessage
 from bot.table_record import Table
 from renderers import board
 
@@ -110,9 +111,11 @@ class DeliveryFailed(Exception):
 
 
 class Outlet(Protocol):
-    async def publish(self, table: Table, post: Post) -> None:
+    async def publish(self, table: Table, post: Post) -> LiveMessage | None:
         """Show a public post in the table's channel. Raises when it could not be
-        delivered and is worth another try; the events then stay owed."""
+        delivered and is worth another try; the events then stay owed. Returns the
+        game's live message as the post left it, which the courier stores with the
+        delivery's mark in one write (None: nothing to store)."""
 
     async def whisper(self, table: Table, user_id: int, text: str, *, key: str = "") -> bool:
         """Deliver a private line to one user; False when it could not be delivered."""

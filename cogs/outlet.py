@@ -92,7 +92,9 @@ class DiscordOutlet:
 
     # -- the channel ----------------------------------------------------------------------
 
-    async def publish(self, table: Table, post: Post) -> None:
+    async def publish(self, table: Table, post: Post) -> LiveMessage | None:
+        """The post, on the live message; returns the live message as it left it, for
+        the courier to store with the delivery's mark (None: it did not change)."""
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         dm_prompt: discord.Message | None = None
         prompt = post.prompt
@@ -107,7 +109,7 @@ class DiscordOutlet:
             # A step of a private turn the table does not see yet (a monster's move is
             # told with the rest of the monsters' turn): only the DM prompt changes.
             await self._clear_previous_dm(table, dm_prompt, prompt.user_id)
-            return
+            return None
         if table.status == OVER:  # the end: Play again, Replay
             rows = play_again_rows(table)
         else:  # a private turn: the channel still shows the others' out-of-turn buttons
@@ -117,8 +119,10 @@ class DiscordOutlet:
         if (table.status == OVER or post.dm_failed) and \
                 isinstance(tree, app_commands.CommandTree):  # lines naming a command
             await mentions.learn(tree, table.guild_id)
+        shown: LiveMessage | None = None  # what to store, even if a document fails
         try:
-            await self._live_post(table, post, rows, private_turn=dm_prompt is not None)
+            shown = await self._live_post(table, post, rows,
+                                          private_turn=dm_prompt is not None)
             for n, document in enumerate(post.documents):  # after the post: the books
                 for m, part in enumerate(chunks(document)):
                     await channel.send(part, allowed_mentions=discord.AllowedMentions.none(),
@@ -130,14 +134,14 @@ class DiscordOutlet:
             raise PostRefused(lacking) from exc
         except discord.NotFound as exc:  # the channel is gone: nothing resumes there
             log.warning("channel %s refused the game's post: %s", table.channel_id, exc)
-            return
+            return shown
         except discord.HTTPException as exc:
             if not malformed(exc):  # 5xx, 429s past discord.py's tries: owed, tried again
                 raise DeliveryFailed(f"{exc.status} {exc.text or exc}") from exc
             log.error("Discord refused the game's post in channel %s as malformed "
                       "(our bug; the post is dropped, the game goes on): %s",
                       table.channel_id, exc)
-            return
+            return shown
         await self._outage_ended(table)
         # After the live message, which players read first; before the DM prompt's
         # bookkeeping, which a delivery the thread leaves owed must find as it was.
@@ -147,6 +151,7 @@ class DiscordOutlet:
                                       prompt.user_id if prompt is not None else None)
         if table.status == OVER:
             await self._close_threads(table)
+        return shown
 
     # -- a channel that refuses the bot's posts ------------------------------------------
 
@@ -281,9 +286,12 @@ class DiscordOutlet:
     # -- the live message -----------------------------------------------------------------
 
     async def _live_post(self, table: Table, post: Post, rows: list[ControlRow], *,
-                         private_turn: bool) -> None:
+                         private_turn: bool) -> LiveMessage:
         """Edit the game's live message, or post a new one when the story needs it
-        (bot/live_message.py decides), then ping the player whose turn it became."""
+        (bot/live_message.py decides), then ping the player whose turn it became. The
+        live message it leaves is returned: the courier stores it with the delivery's
+        mark. It is read from the store, never from this process's memory: with several
+        shards, another process may have shown the game's later posts."""
         live = await self._live(table)
         ping_user = None
         if post.prompt is not None and not private_turn:
@@ -299,7 +307,9 @@ class DiscordOutlet:
             message_id = await self._send_live(table, live, post, rows, decided)
         shown = dataclasses.replace(decided.live, message_id=message_id)
         shown.ping_id = await self._ping(table, post, shown, decided)
-        await self._remember(table, shown)
+        if table.id is None:
+            self._unsaved_live[table.channel_id] = shown
+        return shown
 
     async def _live(self, table: Table) -> LiveMessage | None:
         if table.id is None:
@@ -307,6 +317,7 @@ class DiscordOutlet:
         return await self.store.get_live(table.id)
 
     async def _remember(self, table: Table, live: LiveMessage) -> None:
+        """Store the live message now (a reminder's ping, outside any delivery)."""
         if table.id is None:
             self._unsaved_live[table.channel_id] = live
         else:

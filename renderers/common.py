@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import math
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -647,6 +647,12 @@ def to_png(img: Image.Image, *, colours: int | None = 256, palette: Palette | No
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=compress_level, optimize=optimize)
     return buf.getvalue()
+
+
+def sentences(parts: Iterable[str]) -> str:
+    """Sentences one after another, as the language writes them: a space between them
+    in English, nothing in Chinese (its full stop closes them)."""
+    return TABLE.text("lists.between").join(p for p in parts if p)
 
 
 def sentence(text: str) -> str:

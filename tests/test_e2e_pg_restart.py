@@ -71,7 +71,9 @@ async def test_postgres_restarted_mid_game_owes_nothing_once_back(
     hold.release.set()
     await moved.wait(20, settle=False)
     await fd.settle(quiet=0.3, timeout=20)
-    assert moved.ephemeral_texts() == [say("delivery_owed")]  # saved, its post owed
+    # Saved, and shown: only the delivery's mark (with the live message it left) is
+    # owed to the store, so the mover hears the move is played, not that it waits.
+    assert moved.ephemeral_texts() == [say("view.step_done")]
     assert turn_posts(fd, channel) == posts + 1  # Discord shows it already
 
     # Clicks during the outage: one calm line each, nothing changes.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from typing import Any
 
 import discord
 from PIL import Image
@@ -46,6 +47,14 @@ def _post(lines: list[str], version: int, *, user: int | None = ANN, turn: str =
                 turn=turn, alt=f"board {version}" if image is not None else "")
 
 
+async def _publish(bot: Any, table: Table, post: Post) -> None:
+    """The post, and its live message stored as the courier stores it, with the
+    delivery's mark (bot/courier.py)."""
+    shown = await bot.outlet.publish(table, post)
+    if shown is not None and table.id is not None:
+        await bot.store.mark_delivered(table.id, 0, shown)
+
+
 def _bot_messages(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
     return [m for m in fd.channel_messages(channel) if m.author_id == fd.bot_user.id]
 
@@ -60,22 +69,22 @@ async def test_one_message_is_edited_and_the_board_sent_only_when_it_changed(
     table, _ = await _table(fd, start_hauntkeeper)
     bot = await start_hauntkeeper()
     first, second = tiny_png((10, 20, 30)), tiny_png((200, 10, 10))
-    await bot.outlet.publish(table, _post(["Ann moves."], 1, image=first))
+    await _publish(bot, table, _post(["Ann moves."], 1, image=first))
     (live,) = _lives(fd, table.channel_id)
     board_ids = list(live.attachment_ids)
-    await bot.outlet.publish(table, _post(["Ann looks around."], 2, image=first))
+    await _publish(bot, table, _post(["Ann looks around."], 2, image=first))
     live = fd.message(live.id)
     assert live.attachment_ids == board_ids  # the same board: not uploaded again
     assert live.text.startswith("Ann moves.\nAnn looks around.")  # one turn's lines
     assert ":2:reveal" in " ".join(live.custom_ids())  # the newest controls
     assert live.gallery() == [(first, "board 2")]  # the kept upload, its words anew
-    await bot.outlet.publish(table, _post(["Ann opens a door."], 3, image=second))
+    await _publish(bot, table, _post(["Ann opens a door."], 3, image=second))
     live = fd.message(live.id)
     assert [name for name, _ in live.attachments] == ["board.png"]
     assert live.attachments[0][1] == second and second.startswith(PNG_SIGNATURE)
     assert live.gallery() == [(second, "board 3")]
     board_ids = list(live.attachment_ids)
-    await bot.outlet.publish(table, _post(["The turn passes."], 4, turn="t2", image=second))
+    await _publish(bot, table, _post(["The turn passes."], 4, turn="t2", image=second))
     live = fd.message(live.id)
     assert live.attachment_ids == board_ids
     assert live.gallery() == [(second, "board 4")]  # the same board: not sent, still shown
@@ -89,8 +98,8 @@ async def test_a_new_chapter_and_the_end_are_new_messages(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     table, _ = await _table(fd, start_hauntkeeper)
     bot = await start_hauntkeeper()
-    await bot.outlet.publish(table, _post(["Round one."], 1))
-    await bot.outlet.publish(table, _post(["Round two begins."], 2, chapter="c2"))
+    await _publish(bot, table, _post(["Round one."], 1))
+    await _publish(bot, table, _post(["Round two begins."], 2, chapter="c2"))
     old, new = _lives(fd, table.channel_id)
     # What led to the new chapter ends the old message, its record; the new one starts
     # with the board, whose turn it is and the controls.
@@ -98,7 +107,7 @@ async def test_a_new_chapter_and_the_end_are_new_messages(
     assert new.text == "**<@42>**, it's your move." and new.custom_ids()
     over = Table(**{**table.__dict__, "status": OVER})
     end = Post(lines=["Ann wins."], key="7.3", chapter="c2", turn=None)
-    await bot.outlet.publish(over, end)
+    await _publish(bot, over, end)
     messages = _bot_messages(fd, table.channel_id)
     assert messages[-1].text.startswith("Ann wins.") and "game is over" in \
         messages[-1].text
@@ -110,14 +119,19 @@ async def test_a_restart_keeps_editing_and_a_deleted_message_is_posted_anew(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     table, _ = await _table(fd, start_hauntkeeper)
     bot = await start_hauntkeeper()
-    await bot.outlet.publish(table, _post(["One."], 1))
+    shown = await bot.outlet.publish(table, _post(["One."], 1))
     (live,) = _lives(fd, table.channel_id)
+    # The courier stores the live message the post left with the delivery's mark
+    # (bot/courier.py); published alone, nothing is stored until then.
+    assert shown is not None and shown.message_id == live.id and table.id is not None
+    assert await bot.store.get_live(table.id) is None
+    await bot.store.mark_delivered(table.id, 0, shown)
     bot = await start_hauntkeeper()  # a new process: only the store remembers
-    await bot.outlet.publish(table, _post(["Two."], 2))
+    await _publish(bot, table, _post(["Two."], 2))
     assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
     assert fd.message(live.id).text.startswith("One.\nTwo.")
     fd.message(live.id).deleted = True  # someone deleted it
-    await bot.outlet.publish(table, _post(["Three."], 3))
+    await _publish(bot, table, _post(["Three."], 3))
     (again,) = _lives(fd, table.channel_id)
     assert again.id != live.id and again.text.startswith("One.\nTwo.\nThree.")
 
@@ -126,17 +140,17 @@ async def test_a_delivery_sent_again_shows_once(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     table, _ = await _table(fd, start_hauntkeeper)
     bot = await start_hauntkeeper()
-    await bot.outlet.publish(table, _post(["One."], 1))
-    await bot.outlet.publish(table, _post(["Two."], 2))
+    await _publish(bot, table, _post(["One."], 1))
+    await _publish(bot, table, _post(["Two."], 2))
     count = len(_bot_messages(fd, table.channel_id))
-    await bot.outlet.publish(table, _post(["Two."], 2))  # after a crash, the same key
+    await _publish(bot, table, _post(["Two."], 2))  # after a crash, the same key
     (live,) = _lives(fd, table.channel_id)
     assert live.text.startswith("One.\nTwo.\n") and live.text.count("Two.") == 1
     assert len(_bot_messages(fd, table.channel_id)) == count
     long = [f"long line {n:02d} " + "v" * 90 for n in range(40)]  # past one message
-    await bot.outlet.publish(table, _post(long, 3, turn="t2"))
+    await _publish(bot, table, _post(long, 3, turn="t2"))
     texts = [m.text for m in _bot_messages(fd, table.channel_id)]
-    await bot.outlet.publish(table, _post(long, 3, turn="t2"))  # sent again
+    await _publish(bot, table, _post(long, 3, turn="t2"))  # sent again
     assert [m.text for m in _bot_messages(fd, table.channel_id)] == texts
 
 
@@ -146,7 +160,7 @@ async def test_long_text_is_split_at_lines_and_nothing_is_lost(
     bot = await start_hauntkeeper()
     lines = [f"line {n:03d} " + "y" * 80 for n in range(60)]  # about 5,500 characters
     giant = " ".join(f"word{n}" for n in range(600))  # one line longer than a message
-    await bot.outlet.publish(table, _post([*lines, giant, "The end."], 1))
+    await _publish(bot, table, _post([*lines, giant, "The end."], 1))
     messages = _bot_messages(fd, table.channel_id)
     texts = [m.text for m in messages if "your turn:" not in m.text]
     assert len(texts) >= 4 and all(len(t) <= LIMIT for t in texts)
@@ -158,8 +172,8 @@ async def test_long_text_is_split_at_lines_and_nothing_is_lost(
     # A turn that outgrows its message stays on it (a fight told card by card): the
     # oldest lines, shown already, give way to one line saying where they are.
     (live,) = _lives(fd, table.channel_id)
-    await bot.outlet.publish(table, _post(["x" * 1500], 2))
-    await bot.outlet.publish(table, _post(["z" * 1500], 3))
+    await _publish(bot, table, _post(["x" * 1500], 2))
+    await _publish(bot, table, _post(["z" * 1500], 3))
     assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
     trimmed = say("live.trimmed")
     assert fd.message(live.id).text == \
@@ -167,7 +181,7 @@ async def test_long_text_is_split_at_lines_and_nothing_is_lost(
     assert fd.message(live.id).custom_ids()
     # Lines of one delivery that cannot fit even alone go on anew, nothing cut; the
     # old message keeps its lines but not its "your move", since its controls went.
-    await bot.outlet.publish(table, _post(["q" * 1200, "r" * 1200], 4))
+    await _publish(bot, table, _post(["q" * 1200, "r" * 1200], 4))
     lives = _lives(fd, table.channel_id)
     assert len(lives) == 2 and lives[0].custom_ids() == []
     assert lives[0].text == f"{trimmed}\n{'z' * 1500}"
@@ -177,7 +191,7 @@ async def test_long_text_is_split_at_lines_and_nothing_is_lost(
     # way anyway, carries its first lines; the new one keeps room to go on in place.
     count = len(_bot_messages(fd, table.channel_id))
     turn = [f"turn two, line {n:02d} " + "w" * 60 for n in range(40)]  # ~3,200 characters
-    await bot.outlet.publish(table, _post(turn, 5, turn="t2", image=tiny_png((1, 2, 3))))
+    await _publish(bot, table, _post(turn, 5, turn="t2", image=tiny_png((1, 2, 3))))
     old, new = lives[-1], _lives(fd, table.channel_id)[-1]
     old = fd.message(old.id)
     assert old.text.startswith("turn two, line 00 ") and old.attachments == []
@@ -197,15 +211,15 @@ async def test_a_ping_when_the_turn_passes_to_another_human(
     def pings() -> list[FakeMessage]:
         return [m for m in _bot_messages(fd, table.channel_id) if "your turn:" in m.text]
 
-    await bot.outlet.publish(table, _post(["Ann starts."], 1))
+    await _publish(bot, table, _post(["Ann starts."], 1))
     (first,) = pings()
     (live,) = _lives(fd, table.channel_id)
     assert first.text == say("live.your_turn", mention=f"<@{ANN}>",
                                 link=f"https://discord.com/channels/{fd.guild_id}/"
                                      f"{table.channel_id}/{live.id}")
-    await bot.outlet.publish(table, _post(["Ann again."], 2))
+    await _publish(bot, table, _post(["Ann again."], 2))
     assert pings() == [first]  # the same player: no new ping
-    await bot.outlet.publish(table, _post(["Bo's turn."], 3, user=BO, turn="t2"))
+    await _publish(bot, table, _post(["Bo's turn."], 3, user=BO, turn="t2"))
     (second,) = pings()
     assert f"<@{BO}>" in second.text and fd.message(first.id).deleted
     assert [m.id for m in _lives(fd, table.channel_id)] == [live.id]
@@ -218,11 +232,11 @@ async def test_readers_see_the_edited_message_in_its_place(
     history), as Discord does."""
     table, _ = await _table(fd, start_hauntkeeper)
     bot = await start_hauntkeeper()
-    await bot.outlet.publish(table, _post(["One."], 1, image=tiny_png((1, 1, 1))))
+    await _publish(bot, table, _post(["One."], 1, image=tiny_png((1, 1, 1))))
     (live,) = _lives(fd, table.channel_id)
     user = fd.add_user("chatty")
     await fd.post_message(user, table.channel_id, "nice move")  # a player talks after it
-    await bot.outlet.publish(table, _post(["Two."], 2, image=tiny_png((9, 9, 9))))
+    await _publish(bot, table, _post(["Two."], 2, image=tiny_png((9, 9, 9))))
     channel = bot.get_channel(table.channel_id) or await bot.fetch_channel(table.channel_id)
     assert isinstance(channel, discord.TextChannel)
     fetched = await channel.fetch_message(live.id)
@@ -249,7 +263,7 @@ async def test_a_reminder_links_to_where_the_turns_controls_are(
     bot = await start_hauntkeeper()
     ann = fd.add_user("ann")
     options = [Option("Reveal", Action("reveal"))]
-    await bot.outlet.publish(table, Post(lines=["Ann's turn."], key="7.1", chapter="c1",
+    await _publish(bot, table, Post(lines=["Ann's turn."], key="7.1", chapter="c1",
                                          turn="t1", prompt=Prompt(0, ann.id, "Ann", options, 1)))
     (live,) = _lives(fd, table.channel_id)
     await bot.outlet.remind(table, ann.id, "Ann, hurry.")
@@ -259,7 +273,7 @@ async def test_a_reminder_links_to_where_the_turns_controls_are(
                             f"{live.id}")
 
     secret = Prompt(0, ann.id, "Ann", options, 2, private=True)
-    await bot.outlet.publish(table, Post(lines=["Ann plays in secret."], key="7.2",
+    await _publish(bot, table, Post(lines=["Ann plays in secret."], key="7.2",
                                          chapter="c1", turn="t2", prompt=secret))
     (dm,) = [m for m in fd.dms(ann) if m.custom_ids()]
     await bot.outlet.remind(table, ann.id, "Ann, hurry.")
@@ -278,18 +292,18 @@ async def test_lines_shown_already_are_not_shown_again_under_another_key(
     table, _ = await _table(fd, start_hauntkeeper)
     bot = await start_hauntkeeper()
     one = dataclasses.replace(_post(["Ann moves.", "Ann rolls a 3."], 1), seqs=[4, 5])
-    await bot.outlet.publish(table, one)
+    await _publish(bot, table, one)
     bot = await start_hauntkeeper()  # a new process: only the store remembers
     again = dataclasses.replace(_post(["Ann moves.", "Ann rolls a 3.", "Ann ends."], 2),
                                 seqs=[4, 5, 6])
-    await bot.outlet.publish(table, again)
+    await _publish(bot, table, again)
     (live,) = _lives(fd, table.channel_id)
     shown = live.text.splitlines()
     assert shown[:3] == ["Ann moves.", "Ann rolls a 3.", "Ann ends."]
     assert all(shown.count(line) == 1 for line in shown)
     chapter = dataclasses.replace(_post(["Ann ends.", "A new rumble."], 3, chapter="c2"),
                                   seqs=[6, 7])
-    await bot.outlet.publish(table, chapter)
+    await _publish(bot, table, chapter)
     texts = [line for m in _bot_messages(fd, table.channel_id)
              for line in m.text.splitlines()]
     assert texts.count("Ann ends.") == 1 and texts.count("A new rumble.") == 1

@@ -8,6 +8,7 @@ next to a placed tile with one of its doors facing a door there, as the rules pl
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 
@@ -39,6 +40,9 @@ from renderers.betrayal import (
     render_sheet_image,
     sheet_geometry,
 )
+from renderers.betrayal.palette import px as scaled_px
+from renderers.betrayal.sheet import SHEET_WIDTH
+from tests.zh_labels import is_chinese, translated, zh
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_BYTES = 400_000
@@ -716,3 +720,24 @@ def test_renders_with_the_fallback_font_only(monkeypatch: pytest.MonkeyPatch) ->
         assert render_sheet(sheet_view()).startswith(PNG_SIGNATURE)
     finally:
         common.font.cache_clear()
+
+
+@pytest.mark.parametrize("width", [800, 500])
+def test_a_sheet_in_chinese_wraps_every_card_inside_its_box(width: int) -> None:
+    """The explorer sheet with Chinese words (tests/zh_labels.py: made-up Chinese no
+    shorter than the English, with no spaces to break at): each card's text wraps
+    between characters inside its box, at most 8 lines, and the sheet draws."""
+    view = translated(sheet_view())
+    view = dataclasses.replace(view, cards=tuple(
+        dataclasses.replace(c, name=zh(c.name), text=zh(c.text)) for c in view.cards),
+        notes=tuple(zh(n) for n in view.notes), room=zh(view.room))
+    assert is_chinese(view.name + view.player + view.room)
+    geo = sheet_geometry(view, width)
+    text_f = common.font(scaled_px(15, width / SHEET_WIDTH))
+    for box, lines in zip(geo.cards, geo.card_lines, strict=True):
+        assert lines and len(lines) <= 8
+        assert all(is_chinese(line) for line in lines)
+        for line in lines:
+            assert common.text_width(text_f, line) <= box[2] - box[0], (line, box)
+    img = image(render_sheet(view, width=width))
+    assert img.size == (width, geo.height)

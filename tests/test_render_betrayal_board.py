@@ -46,6 +46,7 @@ from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged hau
 )
 from tests.test_render_betrayal import full_view
 from tests.test_render_betrayal_legibility import crowded_room, figures_of, late_game
+from tests.zh_labels import in_language, is_chinese, translated
 
 SHOWN_BOX = (550, 350)
 
@@ -343,3 +344,25 @@ def test_the_whole_house_covers_no_token_either(name: str) -> None:
         r = ring_outer(geo.token_radius[seat])
         box = (cx - r, cy - r, cx + r, cy + r)
         assert not [what for what, mark in marks if _overlap(box, mark)], (name, seat)
+
+
+# The same checks with Chinese labels (tests/zh_labels.py: made-up Chinese no shorter than
+# the English), over a few boards that between them hold every kind of piece: the most
+# explorers, a haunt's monsters and tokens, a crowded room, the biggest houses.
+ZH_STATES = ("exploring, 6 players", "haunt the_mummy_walks, 6 players", "crowd in a room",
+             "haunt pay_the_piper played out", "47 rooms, seed 0", "47 rooms, seed 2")
+
+
+@pytest.mark.parametrize("name", ZH_STATES)
+def test_in_chinese_every_text_reads_and_nothing_covers_a_token(
+        request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    in_language(request, monkeypatch, "zh-TW")
+    view = translated(view_of(name))
+    assert all(is_chinese(tile.name) for tile in view.tiles)
+    assert all(is_chinese(e.player + e.name) for e in view.explorers)
+    img = Image.open(io.BytesIO(render_chat(view)))
+    assert img.size == (BOARD_W, BOARD_H)
+    bg = board_geometry(view)
+    small = [(what, px) for what, px in _text_sizes(view, bg) if _shown(px) < READ_SHOWN_PX]
+    assert not small, (name, small)
+    check_tokens(name, view, bg)

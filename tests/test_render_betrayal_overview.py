@@ -35,6 +35,7 @@ from tests.test_render_betrayal_board import (
     check_tokens,
     view_of,
 )
+from tests.zh_labels import in_language, is_chinese, translated
 
 MARK_SHOWN_PX = 8  # an explorer's mark, across, as displayed
 APART = 2  # px at full size (1 px as displayed) between two marks
@@ -240,3 +241,19 @@ def test_marks_read_over_an_ai_game() -> None:
         check_chips(f"state {i}", view, bg)
         chips += len(bg.pins)
     assert chips  # the game's rooms were too small for their marks at times
+
+
+@pytest.mark.parametrize("name", list(CROWDS))
+def test_in_chinese_a_crowd_reads_on_its_chip_and_covers_nothing(
+        request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The crowded overviews with Chinese labels (tests/zh_labels.py): the overview's
+    title, the chip and the marks keep their places and sizes, nothing is covered, and
+    every marker is in the legend."""
+    in_language(request, monkeypatch, "zh-TW")
+    view = translated(_crowd_view(name))
+    assert all(is_chinese(e.player + e.name) for e in view.explorers)
+    bg = board_geometry(view)
+    check_marks_read(name, view, bg)
+    check_chips(name, view, bg)
+    check_tokens(name, view, bg)
+    check_legend(name, view, bg)

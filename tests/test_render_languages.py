@@ -98,3 +98,18 @@ def test_a_tile_strip_names_its_tokens_in_the_language_spoken() -> None:
                 [labels[language][0]]
             assert sprite.image.tobytes() == labels[language][1]
     assert labels[ENGLISH] != labels[CHINESE]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_an_alt_text_joins_its_sentences_as_its_language_writes(case: str) -> None:
+    """English sentences follow one another after a space; Chinese ones after their
+    full stop, with no space (a space there reads as a gap in the middle of a line)."""
+    state = CASES[case]()
+    kind = "betrayal" if case == "neibolt" else case
+    with speaking(ENGLISH):
+        english = describe_public(kind, state)
+    with speaking(CHINESE):
+        chinese = describe_public(kind, state)
+    assert ". " in english
+    assert "。" in chinese
+    assert "。 " not in chinese and " 。" not in chinese

@@ -5,27 +5,34 @@ names cut rather than spilled, and the picture drawn from the card alone."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import pytest
 from PIL import Image
 
 from renderers import common, stats_card
 from renderers.stats_card import Bar, Card, Panel, render_card
+from tests.zh_labels import is_chinese, zh
 
 SHOWN = (550, 350)
 READ_PX = 9
 
 
-def _card(rows: int, name: str = "Ann") -> Card:
-    bars = [Bar(f"{name} {n}", n + 1, n // 2) for n in range(rows)]
-    return Card(f"{name}'s games", "12 games played, 5 won", (Panel("By game", bars),
-                                                              Panel("By side", bars[:3])),
-                ("played", "won"), ["Best score 31", "Favourite: Ox Bellows (4 times)",
-                                    "Longest game: #12, 80 turns", "a fourth line"])
+def _card(rows: int, name: str = "Ann", words: Callable[[str], str] = str) -> Card:
+    """A card; `words` turns each of its texts into another language's (tests/zh_labels.py
+    `zh`: made-up Chinese no shorter than the English)."""
+    bars = [Bar(words(f"{name} {n}"), n + 1, n // 2) for n in range(rows)]
+    return Card(words(f"{name}'s games"), words("12 games played, 5 won"),
+                (Panel(words("By game"), bars), Panel(words("By side"), bars[:3])),
+                (words("played"), words("won")),
+                [words(t) for t in ("Best score 31", "Favourite: Ox Bellows (4 times)",
+                                    "Longest game: #12, 80 turns", "a fourth line")])
 
 
+@pytest.mark.parametrize("language", ["en", "zh-TW"])
 @pytest.mark.parametrize("rows", [0, 3, 20])
-def test_every_text_is_legible_at_chat_size(rows: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_text_is_legible_at_chat_size(rows: int, language: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     sizes: list[int] = []
     real = common.font
 
@@ -34,7 +41,12 @@ def test_every_text_is_legible_at_chat_size(rows: int, monkeypatch: pytest.Monke
         return real(size, bold)
 
     monkeypatch.setattr(stats_card, "font", recording)
-    image = Image.open(io.BytesIO(render_card(_card(rows, "A very long player name" * 3))))
+    words = zh if language == "zh-TW" else str
+    card = _card(rows, "A very long player name" * 3, words)
+    if language == "zh-TW":
+        assert is_chinese(card.title) and not any(c.isascii() and c.isalpha()
+                                                  for c in card.title)
+    image = Image.open(io.BytesIO(render_card(card)))
     scale = min(SHOWN[0] / image.size[0], SHOWN[1] / image.size[1], 1.0)
     assert image.size == SHOWN
     assert sizes and min(sizes) * scale >= READ_PX

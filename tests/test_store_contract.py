@@ -284,6 +284,28 @@ async def test_live_messages_round_trip_and_survive_reopening(any_store: Store,
         await again.close()
 
 
+async def test_a_delivery_mark_stores_the_live_message_it_left_in_the_same_write(
+        any_store: Store) -> None:
+    """The courier marks a delivery and stores the live message it left in one write
+    (bot/courier.py): one round trip, one transaction."""
+    table = await any_store.create(new_table(), [], HOST, None)
+    assert table.id is not None
+    table = await any_store.save(table, [Event("a")], expected_version=1, actor_id=HOST,
+                                 action=None)
+    live = LiveMessage(SNOWFLAKE + 701, "round.1", "turn.1", lines=["a"], delivery="1.2")
+    await any_store.mark_delivered(table.id, table.last_seq, live)
+    again = await any_store.load(CHANNEL)
+    assert again is not None and again.delivered_seq == again.last_seq == 1
+    assert await any_store.get_live(table.id) == live
+    # A late mark never moves the cursor back; the live message it carries is the
+    # newest the delivery showed, and replaces the one before.
+    newer = LiveMessage(SNOWFLAKE + 702, lines=["b"])
+    await any_store.mark_delivered(table.id, 0, newer)
+    again = await any_store.load(CHANNEL)
+    assert again is not None and again.delivered_seq == 1
+    assert await any_store.get_live(table.id) == newer
+
+
 async def test_team_threads_round_trip_and_survive_reopening(any_store: Store,
                                                              backend: Backend) -> None:
     game = await any_store.create(new_table(), [], HOST, None)

@@ -171,8 +171,11 @@ class Store(Protocol):
     async def undelivered(self, game_id: int) -> list[LoggedEvent]:
         """Events written but not yet delivered, oldest first."""
 
-    async def mark_delivered(self, game_id: int, seq: int) -> None:
-        """Events up to `seq` were delivered; never moves the cursor back."""
+    async def mark_delivered(self, game_id: int, seq: int,
+                             live: LiveMessage | None = None) -> None:
+        """Events up to `seq` were delivered; never moves the cursor back. `live`: the
+        game's live message as that delivery left it, remembered in the same write (one
+        round trip per delivery, not two)."""
 
     async def log(self, game_id: int, *, limit: int = 20,
                   public_only: bool = True) -> list[LoggedEvent]:

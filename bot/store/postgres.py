@@ -419,8 +419,14 @@ class PostgresStore:
     async def undelivered(self, game_id: int) -> list[R.LoggedEvent]:
         return Q.logged(await self._fetch(Q.UNDELIVERED, game_id, game_id))
 
-    async def mark_delivered(self, game_id: int, seq: int) -> None:
-        await self._execute(Q.MARK_DELIVERED, seq, game_id, seq)
+    async def mark_delivered(self, game_id: int, seq: int,
+                             live: R.LiveMessage | None = None) -> None:
+        if live is None:
+            await self._execute(Q.MARK_DELIVERED, seq, game_id, seq)
+            return
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(_pg(Q.SET_LIVE), *Q.live_params(game_id, live))
+            await conn.execute(_pg(Q.MARK_DELIVERED), seq, game_id, seq)
 
     # -- team threads -----------------------------------------------------------------------
 

@@ -387,9 +387,18 @@ class SqliteStore:
         """The outbox: events written but not yet marked delivered, oldest first."""
         return Q.logged(list(await self._read(Q.UNDELIVERED, (game_id, game_id))))
 
-    async def mark_delivered(self, game_id: int, seq: int) -> None:
+    async def mark_delivered(self, game_id: int, seq: int,
+                             live: LiveMessage | None = None) -> None:
         """Everything up to `seq` reached Discord; the cursor never moves back."""
-        await self.execute(Q.MARK_DELIVERED, (seq, game_id, seq))
+        if live is None:
+            await self.execute(Q.MARK_DELIVERED, (seq, game_id, seq))
+            return
+
+        def both(db: sqlite3.Connection) -> None:
+            db.execute(Q.SET_LIVE, Q.live_params(game_id, live))
+            db.execute(Q.MARK_DELIVERED, (seq, game_id, seq))
+
+        await self._on_writer(self._transaction, both)
 
     # -- team threads -----------------------------------------------------------------------
 

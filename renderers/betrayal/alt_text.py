@@ -10,7 +10,7 @@ from bot.games.betrayal.shown import map_view
 from bot.games.betrayal.state import BetrayalState
 from bot.paths import DATA
 from bot.texts import TextBook
-from renderers.common import sentence
+from renderers.common import sentence, sentences
 
 WORDS = TextBook(DATA / "betrayal" / "alt_text.yaml")
 
@@ -57,7 +57,7 @@ def describe_view(view: MapView) -> str:
     parts.append(_say("track", label=view.track.label, note=view.track.note))
     if view.footer:
         parts.append(sentence(view.footer))
-    return " ".join(parts)
+    return sentences(parts)
 
 
 def describe(state: BetrayalState) -> str:

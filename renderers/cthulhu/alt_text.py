@@ -8,6 +8,7 @@ from bot.games.cthulhu.names import character_name, room_name
 from bot.games.cthulhu.state import RUMBLES, CthulhuState
 from bot.paths import DATA
 from bot.texts import TextBook
+from renderers.common import sentences
 
 WORDS = TextBook(DATA / "cthulhu" / "alt_text.yaml")
 
@@ -66,4 +67,4 @@ def describe(state: CthulhuState) -> str:
         parts.append(_say("scores", scores=join.join(
             _say("score", player=p, points=state.scores[s]) for s, p in enumerate(state.players)
             if s < len(state.scores))))
-    return " ".join(p for p in parts if p)
+    return sentences(parts)

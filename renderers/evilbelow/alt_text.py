@@ -9,7 +9,7 @@ from bot.games.evilbelow.pictures import DOWN, BoardView, board_view
 from bot.games.evilbelow.state import EvilBelowState
 from bot.paths import DATA
 from bot.texts import TextBook
-from renderers.common import sentence
+from renderers.common import sentence, sentences
 
 WORDS = TextBook(DATA / "evilbelow" / "alt_text.yaml")
 
@@ -53,7 +53,7 @@ def describe_view(view: BoardView) -> str:
     parts += [_say("weakness", reward=w.reward, name=w.name) for w in view.weaknesses
               if w.name]
     parts.append(_say("found", count=view.weaknesses_done))
-    return " ".join(parts)
+    return sentences(parts)
 
 
 def describe(state: EvilBelowState) -> str:
