@@ -250,6 +250,48 @@ def test_the_deck_is_reshuffled_when_it_runs_out(fixed) -> None:  # type: ignore
     assert len(state.decks[encounters.DECK]) == 9 and len(state.discards[encounters.DECK]) == 1
 
 
+def test_lurking_cards_make_him_cower_up_to_the_tables_rank() -> None:
+    """DESIGNED (issue 21): a lurking card whose cower rank is within the haunt's
+    `cowers` value plays its cower line; every other card keeps its own line."""
+    assert lk.line_for("hometown_horrors", 1)["do"] == ["cower"]
+    assert lk.line_for("floating_lights", 1)["do"] == ["lurk"]
+    assert lk.line_for("knife_in_the_dark", 3)["do"] == ["cower"]
+    assert lk.line_for("knife_in_the_dark", 0)["do"] == ["lurk"]
+    assert lk.line_for("blood_tendrils", 3)["do"] == ["attack"]
+    state = rig(DARRIN)
+    assert lk.LetsKillThisClown().value(state, "cowers") == 1  # 4 players
+
+
+def test_a_cowering_card_stuns_him_for_his_next_turn(fixed) -> None:  # type: ignore[no-untyped-def]
+    """He cowers: stunned as if a hero had stunned him (a large monster token goes on
+    the deck), so the next hero in his room may crush him. At 4 players KNIFE IN THE
+    DARK (rank 3) still only lurks."""
+    state = rig(DARRIN, "grand_staircase", darrin="upper_landing")
+    top(state, "hometown_horrors")
+    state, lines = end_turn(state)
+    assert state.haunt is not None
+    assert clown(state).stunned and state.haunt.progress["token"]
+    assert any("cowers, stunned" in t for t in lines)
+    assert any("loses his next turn" in t for t in lines)
+    calm = rig(DARRIN, "grand_staircase", darrin="upper_landing")
+    top(calm, "knife_in_the_dark")
+    calm, lines = end_turn(calm)
+    assert not clown(calm).stunned and any("Pennywise waits" in t for t in lines)
+
+
+def test_the_ai_leaves_him_be_while_a_cowering_card_is_to_come() -> None:
+    """Track at 1, a hero with help in his room: it attacks him only once the
+    card that makes him cower has been drawn this deck (the drawn cards lie face up)."""
+    state = rig(DARRIN, "foyer", darrin="foyer", missy="foyer")
+    assert state.haunt is not None
+    state.haunt.progress["track"] = 1
+    assert "hometown_horrors" in state.decks[encounters.DECK]
+    assert GAME.ai_action(state, DARRIN).kind != "attack"
+    state.decks[encounters.DECK].remove("hometown_horrors")
+    state.discards[encounters.DECK].append("hometown_horrors")
+    assert GAME.ai_action(state, DARRIN).kind == "attack"
+
+
 # ---------------------------------------------------------------- whole games
 
 def test_both_sides_win_seeded_ai_games() -> None:

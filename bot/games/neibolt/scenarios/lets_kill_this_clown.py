@@ -11,7 +11,10 @@ Seed 000's rules, as played here (data in data/neibolt/haunts/lets_kill_this_clo
   does its `pennywise` line (data/neibolt/encounters.yaml, designed): move (3 dice, up
   to that many rooms toward the balloon; a 0 does not move him), attack (the balloon's
   holder, if in his room), attack_all (every hero in his room), deadlights (every hero
-  with line of sight to him is stunned: their next turn is spent recovering), lurk.
+  with line of sight to him is stunned: their next turn is spent recovering), lurk,
+  cower (DESIGNED, issue 21: he is stunned, as if a hero had stunned him; a lurking
+  card ranked within the haunt's `cowers` value for the table size plays its `cower`
+  line instead: small tables, whose crush has few heroes to help it, get more).
   RULING: when the deck runs out, the drawn ten are shuffled into a new deck.
 - "If Pennywise attacks a stunned player, he rolls 8 dice." No Mystic Elevator (a
   monster never rides it).
@@ -61,6 +64,16 @@ FRENZY = "frenzy"  # monster flag: this attack is on a stunned hero (8 dice)
 FRENZY_DICE = 8
 MOVE_DICE = 3
 TRAITS = ("knowledge", "sanity")
+
+
+def line_for(key: str, cowers: int) -> dict[str, Any]:
+    """What this card makes him do at this table: its `pennywise` line, or its `cower`
+    line when the card's cower rank is within `cowers` (the haunt's value)."""
+    line = encounters.pennywise_line(key)
+    cower = line.get("cower")
+    if isinstance(cower, dict) and int(cower.get("rank", 0)) <= cowers:
+        return {"do": ["cower"], "text": str(cower.get("text", ""))}
+    return line
 
 
 def pennywise(state: BetrayalState) -> Monster | None:
@@ -125,7 +138,7 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
             return
         key = deck.pop(0)
         state.discards.setdefault(encounters.DECK, []).append(key)
-        line = encounters.pennywise_line(key)
+        line = line_for(key, self.value(state, "cowers"))
         self.say(ctx, "draws", card=content.card(key).name, text=str(line.get("text", "")),
                  data={"card": key, "do": list(line.get("do", []))})
         ctx.push_child(frame, [{"_pw_do": {"what": str(w)}} for w in line.get("do", [])])
@@ -265,10 +278,20 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
         far = {t for t in seen if near.get(t, 99) >= 2}
         return far or seen or {found.tile}
 
+    def cower_to_come(self, state: BetrayalState) -> bool:
+        """Whether a card that makes him cower is still in the deck. The drawn cards lie
+        face up until the deck is used up (then all ten come back), so every seat may
+        count them: only the order is hidden."""
+        deck = state.decks.get(encounters.DECK, []) or state.discards.get(encounters.DECK, [])
+        cowers = self.value(state, "cowers")
+        return any(line_for(k, cowers)["do"] == ["cower"] for k in deck)
+
     def ai_presses(self, state: BetrayalState, seat: int, target: int | str) -> bool:
-        """Once the track is down: stun him, if this hero is strong or has help."""
-        return isinstance(target, str) and self.ready(state) and (
-            traits.value(state, seat, "might") >= 4 or self.crush_others(state, seat) >= 1)
+        """Once the track is down: stun him, if this hero is strong or has help. Not
+        while a card that makes him cower is still to come this deck: that stun costs
+        nothing, where a lost fight against his 6 dice costs Might the crush needs."""
+        return isinstance(target, str) and self.ready(state) and not self.cower_to_come(state) \
+            and (traits.value(state, seat, "might") >= 4 or self.crush_others(state, seat) >= 1)
 
     def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
         crush = next((o for o in offers if o.id == "crush"), None)
@@ -351,6 +374,10 @@ def _pw_do(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
             plugin.say(ctx, "deadlit", who=ctx.who(seat), data={"seat": seat})
         if not seen:
             plugin.say(ctx, "nobody_deadlit")
+    elif what == "cower":
+        combat.stun(ctx, found)
+        state.haunt.progress["token"] = True
+        plugin.say(ctx, "stunned")
     else:
         plugin.say(ctx, "lurks")
 
