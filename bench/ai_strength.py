@@ -35,8 +35,9 @@ Careful minus rushed, seeds 0-999, before: 2p +0.2 (+-3.1), 3p +1.2, 4p +6.6, 5p
 with views as before, game for game (the Betrayal AIs never read a secret; now they
 cannot); the Ritual's drive-off then moved its AI heroes from 41 to 39 of 100.
 Let's Kill This Clown careful - rushed, seeds 1-300: +24 / +33 / +38 / +46 points at
-3-6 players. The Ritual of Chud, seeds 1-500: +3.4 (+-4.6), +2.0 (+-5.0),
-+6.0 (+-5.0), +10.0 (+-5.3). Cthulhu, seat 0's share of wins over 200 seeds, one AI
+3-6 players (branch i21-coop's cowering cards, seeds 0-99: +46 / +44 / +53 / +48, the
+careful AI winning 49 / 46 / 53 / 48). The Ritual of Chud, seeds 1-500: +3.4 (+-4.6),
++2.0 (+-5.0), +6.0 (+-5.0), +10.0 (+-5.3). Cthulhu, seat 0's share of wins over 200 seeds, one AI
 among random players: 86 / 68 / 45 / 45 / 34% before, 86 / 64 / 47 / 42 / 35% after at
 2-6 players; at a table of AIs about a fair share, both.
 """
