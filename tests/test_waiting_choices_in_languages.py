@@ -24,7 +24,9 @@ from bot.core.choices import CHOOSE
 from bot.core.events import Event
 from bot.core.seats import Seat
 from bot.delivery import plan, sequenced
-from bot.locales import CHINESE, ENGLISH, speaking
+from bot.games import cthulhu
+from bot.games.base import PlayerInfo
+from bot.locales import CHINESE, ENGLISH, current, speaking
 from bot.store import Table, open_store
 from tests.golden_states import CHANNEL, HOST, VARIANTS, open_lobby, play_step, sessions_on
 from tests.test_choices_in_languages import GAMES, first_choice
@@ -176,3 +178,39 @@ async def test_a_game_ended_while_a_choice_waits_replays_exactly(tmp_path: Path)
         assert rebuilt.exact, rebuilt.why
     finally:
         await store.close()
+
+
+def test_a_game_that_words_its_choices_as_read_plays_a_pausing_step_once() -> None:
+    """Cthulhu words a choice again from its kind and payload as it is read: an English
+    table's step that pauses on one is played once, and a Chinese reader still reads it
+    in Chinese."""
+    game = cthulhu.GAME
+    assert game.words_choices_when_read
+    with speaking(ENGLISH):
+        state, _ = game.setup([PlayerInfo(n, ai=True) for n in ("Ann", "Bo", "Cy", "Di")],
+                              5, {})
+        for _ in range(STEPS):
+            seat = game.to_act(state)
+            assert seat is not None, "the game ended before any choice"
+            action = game.ai_action(state, seat)
+            after, _ = game.apply(state, seat, action)
+            if after.pending is not None and state.pending is None:
+                break
+            state = after
+    assert after.pending is not None
+    plays: list[str] = []
+
+    def step() -> tuple[Table, list[Event]]:
+        plays.append(current())
+        moved, events = game.apply(game.copy_state(state), seat, action)
+        return Table(channel_id=1, guild_id=2, kind="cthulhu", host_id=1, seed=5,
+                     state=game.dump(moved)), events
+
+    table, _ = languages.said_in(step, ())
+    assert plays == [ENGLISH] and languages.unworded(table, ()) == ()
+    assert table.state is not None and table.state["pending"]["texts"] == {}
+    paused = T.game_state(table)
+    with speaking(CHINESE):
+        prompt = game.status_text(paused)
+        labels = [o.label for o in game.options(paused, paused.pending.seat)]
+    assert CJK.search(prompt) and any(CJK.search(label) for label in labels)
