@@ -201,8 +201,9 @@ def quiet_haunt(game: str) -> ExitStack:
 @dataclass
 class LiveOutlet(NullOutlet):
     """What cogs/outlet.py's live post does with the store, without Discord: read the
-    stored live message, decide the step, and hand what it shows to the courier, which
-    stores it with the delivery's mark. Counts the uploads."""
+    live message (as the table was loaded with it), decide the step, and hand what it
+    shows to the courier, which stores it with the delivery's mark. Counts the
+    uploads."""
 
     store: SqliteStore | None = None
     uploads: int = 0
@@ -211,7 +212,8 @@ class LiveOutlet(NullOutlet):
     async def publish(self, table: Table, post: Post) -> LiveMessage | None:
         self.last[table.channel_id] = post
         assert self.store is not None and table.id is not None
-        live = await self.store.get_live(table.id)
+        live = table.shown[0] if table.shown is not None \
+            else await self.store.get_live(table.id)
         ping = post.prompt.user_id if post.prompt is not None else None
         decided = step(live, table, post, ping_user=ping)
         if decided.attach:
@@ -220,6 +222,7 @@ class LiveOutlet(NullOutlet):
             self.kept += 1
         message = live.message_id if live is not None and not decided.fresh else table.id
         shown = dataclasses.replace(decided.live, message_id=message)
+        table.shown = (shown,)
         return shown  # the courier stores it with the delivery's mark
 
 

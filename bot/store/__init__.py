@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.live_record import LiveMessage
 from bot.store.base import (
     ChannelBusy,
     Export,
@@ -24,7 +25,6 @@ from bot.store.records import (
     POSTS_REFUSED,
     REMIND_TIMER,
     GameResult,
-    LiveMessage,
     LoggedEvent,
     Notice,
     PlayedSeat,

@@ -40,6 +40,7 @@ from typing import Any
 import asyncpg
 
 from bot.core.events import Event
+from bot.live_record import LiveMessage
 from bot.store import records as R
 from bot.store import rows as Q
 from bot.store.base import ChannelBusy, Export, GameExists, NotEmpty, StaleVersion, StoreError
@@ -288,7 +289,8 @@ class PostgresStore:
         return _table(rows[0]) if rows else None
 
     async def load(self, channel_id: int) -> Table | None:
-        return await self._one(Q.LOAD_OPEN, channel_id, OVER)
+        rows = await self._fetch(Q.LOAD_OPEN_LIVE.format(columns=_COLUMNS), channel_id, OVER)
+        return Q.with_live(_table(rows[0]), rows[0]) if rows else None
 
     async def load_game(self, game_id: int) -> Table | None:
         return await self._one(Q.LOAD_GAME, game_id)
@@ -420,7 +422,7 @@ class PostgresStore:
         return Q.logged(await self._fetch(Q.UNDELIVERED, game_id, game_id))
 
     async def mark_delivered(self, game_id: int, seq: int,
-                             live: R.LiveMessage | None = None) -> None:
+                             live: LiveMessage | None = None) -> None:
         if live is None:
             await self._execute(Q.MARK_DELIVERED, seq, game_id, seq)
             return
@@ -538,11 +540,11 @@ class PostgresStore:
 
     # -- live messages ----------------------------------------------------------------------
 
-    async def get_live(self, game_id: int) -> R.LiveMessage | None:
+    async def get_live(self, game_id: int) -> LiveMessage | None:
         rows = await self._fetch(Q.GET_LIVE, game_id)
         return Q.live_of(rows[0]) if rows else None
 
-    async def set_live(self, game_id: int, live: R.LiveMessage) -> None:
+    async def set_live(self, game_id: int, live: LiveMessage) -> None:
         await self._execute(Q.SET_LIVE, *Q.live_params(game_id, live))
 
     # -- the bot's notices ------------------------------------------------------------------
