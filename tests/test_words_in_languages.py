@@ -3,9 +3,13 @@ held by caches) come from data/ in the language spoken, English unchanged."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot import games
+from bot.games.base import PlayerInfo
+from bot.games.betrayal import content
 from bot.games.cthulhu import layouts
 from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.rules import ordinal
@@ -65,3 +69,32 @@ def test_each_game_title_is_a_word_of_its_data_in_each_language(kind: str) -> No
         chinese = game.title
     assert english and chinese and english != chinese
     assert needs_cjk(chinese)
+
+
+ENGLISH_TRAIT_WORDS = re.compile(r"\b(Speed|Might|Sanity|Knowledge|physical|mental)\b")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_betrayal_names_traits_and_damage_in_the_language_spoken(seed: int) -> None:
+    """The code names traits and kinds of damage by their keys; the lines and buttons
+    say them from data/ (content.trait_name, damage_name): a Chinese game's rolls, trait
+    changes, damage prompts and choices carry no English trait or damage word."""
+    game = games.get("betrayal")
+    with speaking(CHINESE):
+        state, _ = game.setup([PlayerInfo(f"甲{i}", ai=True) for i in range(4)], seed, {})
+        said: list[str] = []
+        for _ in range(600):
+            seat = game.to_act(state)
+            if game.is_over(state) or seat is None:
+                break
+            said += [o.label for o in game.options(state, seat)]
+            state, events = game.apply(state, seat, game.ai_action(state, seat))
+            said += [e.text for e in events]
+        names = [content.trait_name(t) for t in content.TRAITS]
+    assert any(name in line for line in said for name in names)  # traits were named
+    english = sorted({m.group() for line in said for m in ENGLISH_TRAIT_WORDS.finditer(line)})
+    assert english == [], english
+    with speaking(ENGLISH):
+        assert [content.trait_name(t) for t in content.TRAITS] == [
+            "Speed", "Might", "Sanity", "Knowledge"]
+        assert content.damage_name("mental") == "mental"
