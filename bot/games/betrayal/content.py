@@ -272,6 +272,15 @@ def damage_name(kind: str) -> str:
     return betrayal_line(f"damage_kinds.{kind}") if kind in DAMAGE_KINDS else kind
 
 
+def token_name(kind: str) -> str:
+    """A token's name as a line says it ("secret passage"; 隱藏甬道 in Chinese), from its
+    key (data: token_names); a token not listed is named from its key."""
+    try:
+        return betrayal_line(f"token_names.{kind}")
+    except KeyError:
+        return kind.replace("_", " ")
+
+
 def rules_topics() -> dict[str, str]:
     return yaml_files.topics(DATA / "betrayal" / "rules.yaml")
 

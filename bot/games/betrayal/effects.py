@@ -298,7 +298,8 @@ def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                             card=content.card(key).name, amount=cut)
         line = "events.damage" if spec["amount"] > 0 else "events.damage_none"  # not "0"
         ctx.say(line, kind="damage", who=ctx.who(seat), amount=spec["amount"],
-                damage=spec["kind"], data={"seat": seat, "amount": spec["amount"]})
+                damage=content.damage_name(spec["kind"]),
+                data={"seat": seat, "amount": spec["amount"]})
     split_damage(ctx, frame, spec)
 
 
@@ -376,7 +377,7 @@ def put_token(ctx: Ctx, frame: Frame, arg: dict[str, Any], tile_id: int) -> None
     if arg["kind"] in LINK_TOKENS and previous is not None and previous != tile_id:
         join_last(ctx.state, arg["kind"], int(previous), tile_id)
     frame.vars[f"token:{arg['kind']}"] = tile_id
-    ctx.say("events.token", kind="token", token=arg["kind"].replace("_", " "),
+    ctx.say("events.token", kind="token", token=content.token_name(arg["kind"]),
             room=ctx.room_name(tile_id), data={"tile": tile_id, "token": arg["kind"]})
 
 
