@@ -28,7 +28,7 @@ from bot.sessions import Behind, Outcome, Sessions
 from bot.store import Store, StoreUnavailable, Table
 from bot.table import Actor
 from bot.texts import say
-from cogs import mentions
+from cogs import bot_permissions, mentions
 from cogs.bot_permissions import names_text
 
 log = logging.getLogger("hauntkeeper.interactions")
@@ -247,3 +247,12 @@ def acknowledgement(outcome: Outcome, done: str) -> str:
     if not outcome.refused:
         return say("permissions.refused_unknown", channel=channel)
     return say("permissions.refused", channel=channel, missing=names_text(outcome.refused))
+
+
+async def start_warning(interaction: discord.Interaction, kind: str) -> str | None:
+    """What the host reads at Start about the threads the game cannot open here (team
+    threads; the play-by-play thread where the server wants one): cogs/bot_permissions."""
+    settings = await sessions_of(interaction).settings.get(interaction.guild_id) \
+        if interaction.guild_id else None
+    return bot_permissions.threads_warning(
+        interaction, kind, play_by_play=settings is not None and settings.play_by_play is True)
