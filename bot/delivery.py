@@ -34,8 +34,8 @@ from bot import table as table_rules
 from bot.core.actions import Option
 from bot.core.events import Event
 from bot.headlines import is_headline
+from bot.live_record import LiveMessage
 from bot.locales import ENGLISH, speaking
-from bot.store.records import LiveMessage
 from bot.table_record import Table
 from renderers import board
 

@@ -14,6 +14,20 @@ data as it paused, so each language's replay made them in its words: they are ke
 with the English state's choice (`PendingChoice.texts`) for the buttons and the
 status lines each reader is shown later.
 
+A choice is worded in every language the bot speaks, not only those the table needs
+as it pauses (`unworded`): a choice waits, and while it waits the table may come to
+need another language with no step to say it in (the server switches `/gm settings
+language`, a Chinese reader takes a seat or clicks for the first time). The step that
+paused is at hand only while it is played; later, its words could be made only by
+loading the state before it (an undo point, or the seed) and the moves since from the
+store and playing them again, off the loop, for a moment that is rare. So the step is
+played once more now, for each language missing, only when it leaves a choice without
+that language's words: a few steps of a game, not each one (bench/bench_languages.py:
+59 of 318 of Betrayal's, 7 of 296 of Evil Below's; an English table's Betrayal step
+costs 1.09x on average). A game that words its choices as they are read (Cthulhu:
+`Game.words_choices_when_read`) needs none. A choice kept from before this (no words)
+reads in English until it is made.
+
 Who reads what: public lines, the live message and the board in the server's language
 (`/gm settings language`, else the server's preferred locale as Discord last reported
 it: `Table.guild_language`); each player's DMs in their own (`Seat.language`, from their
@@ -28,6 +42,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from bot import games
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.guild_settings import GuildSettings
@@ -86,20 +101,23 @@ def said_in(step: Step, languages: Iterable[str]) -> tuple[Table, list[Event]]:
     with speaking(ENGLISH):
         table, events = step()
     others = [lang for lang in languages if lang != ENGLISH]
-    if not others or not events:
+    spare = unworded(table, others)
+    if not spare and (not others or not events):
         return table, events
     texts: list[dict[str, str]] = [{} for _ in events]
     asked: dict[str, dict[str, Any]] = {}
-    for language in others:
+    for language in (*others, *spare):
         played = _twins(step, language)
         twins = None if played is None else played[1]
         if played is None or twins is None or not _paired(events, twins):
-            log.warning("a step of %s said %d events in English and %s in %s: said in "
-                        "English only", table.kind, len(events),
-                        "none" if twins is None else len(twins), language)
+            log.log(logging.WARNING if language in others else logging.INFO,
+                    "a step of %s said %d events in English and %s in %s: said in "
+                    "English only", table.kind, len(events),
+                    "none" if twins is None else len(twins), language)
             continue
-        for said, twin in zip(texts, twins, strict=True):
-            said[language] = twin.text
+        if language in others:  # a spare language's events have no reader: not kept
+            for said, twin in zip(texts, twins, strict=True):
+                said[language] = twin.text
         words = _choice_words(table, played[0], language)
         if words is not None:
             asked[language] = words
@@ -107,6 +125,19 @@ def said_in(step: Step, languages: Iterable[str]) -> tuple[Table, list[Event]]:
         _keep_choice_words(table, asked)
     return table, [replace(e, texts={**e.texts, **t}) if t else e
                    for e, t in zip(events, texts, strict=True)]
+
+
+def unworded(table: Table, languages: Iterable[str]) -> tuple[str, ...]:
+    """The languages the bot speaks, besides English and `languages` (said anyway), that
+    the table's pending choice has no words in: a step leaving it so is played in them
+    too, for the choice's words alone (see the module's docstring). None for a game
+    that words its choices as they are read (`Game.words_choices_when_read`)."""
+    pending = _pending(table)
+    if pending is None or games.get(table.kind).words_choices_when_read:
+        return ()
+    kept = pending.get("texts", {})
+    return tuple(lang for lang in LANGUAGES
+                 if lang != ENGLISH and lang not in languages and lang not in kept)
 
 
 def _pending(table: Table) -> dict[str, Any] | None:

@@ -28,13 +28,14 @@ states always are.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import moves as recorded
 from bot import table as table_rules
 from bot import timers
 from bot.core.actions import Action
+from bot.core.choices import game_only
 from bot.games.base import Game, PlayerInfo
 from bot.store.records import UndoPoint
 from bot.table_record import ACTIVE, LOBBY, UNDO_KEPT, Table
@@ -82,17 +83,28 @@ def rebuild(table: Table, moves: Sequence[tuple[int, list[recorded.Move]]],
     if not moves or recorded.SETUP not in moves[0][1][0]:
         if log is not None:
             moments = from_log(table, log)
-            if moments and game.dump(moments[-1].state) == game.dump(end):
-                return Rebuilt(table.kind, moments, exact=True)
+            if moments and same_game(game, moments[-1].state, end):
+                return Rebuilt(table.kind, _ending(moments, end), exact=True)
             return kept(table, points, "no moves kept, and its log plays elsewhere now")
         return kept(table, points, "no moves kept from its start")
     try:
         moments = _played_again(game, moves)
     except recorded.CannotReplay as exc:
         return kept(table, points, str(exc))
-    if game.dump(moments[-1].state) != game.dump(end):
+    if not same_game(game, moments[-1].state, end):
         return kept(table, points, "the moves played again end elsewhere")
-    return Rebuilt(table.kind, moments, exact=True)
+    return Rebuilt(table.kind, _ending(moments, end), exact=True)
+
+
+def same_game(game: Game[Any], replayed: Any, stored: Any) -> bool:
+    """The state played again is the stored one, but for a pending choice's words in
+    other languages (kept as the table paused, never by a replay: bot/languages.py)."""
+    return game_only(game.dump(replayed)) == game_only(game.dump(stored))
+
+
+def _ending(moments: list[Moment], end: Any) -> list[Moment]:
+    """The moments played again, the last one the stored end itself (its words too)."""
+    return [*moments[:-1], replace(moments[-1], state=end)]
 
 
 def _played_again(game: Game[Any], moves: Sequence[tuple[int, list[recorded.Move]]]

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.core.formats import Formats
 from bot.core.seats import Seat
+from bot.live_record import LiveMessage
 
 LOBBY = "lobby"
 ACTIVE = "active"
@@ -78,6 +79,12 @@ class Table:
     # None until the first (a default, as `memo`'s: no instance attribute until set).
     moves: list[dict[str, Any]] | None = field(default=None, init=False, compare=False,
                                                repr=False)
+    # The game's live message as the store held it when this table was loaded (`load`
+    # reads it in the same query), kept up to date by the deliveries made with this
+    # table: the delivery after an action then asks the store for nothing more. None:
+    # not known (ask the store); (None,): the game has no live message yet. Memory only.
+    shown: tuple[LiveMessage | None] | None = field(default=None, init=False,
+                                                     compare=False, repr=False)
 
     def copy(self) -> Table:
         """A copy whose seats and options may change without touching this one, with
@@ -89,6 +96,7 @@ class Table:
         other = dataclasses.replace(self, options=dict(self.options),
                                     seats=[seat.copy() for seat in self.seats])
         other.memo = self.memo
+        other.shown = self.shown
         return other
 
     def seat_of(self, user_id: int) -> int | None:

@@ -290,8 +290,9 @@ class DiscordOutlet:
         """Edit the game's live message, or post a new one when the story needs it
         (bot/live_message.py decides), then ping the player whose turn it became. The
         live message it leaves is returned: the courier stores it with the delivery's
-        mark. It is read from the store, never from this process's memory: with several
-        shards, another process may have shown the game's later posts."""
+        mark. It is read as the table was loaded with it (in the action's own read),
+        else from the store; never from memory kept between loads: with several shards,
+        another process may have shown the game's later posts."""
         live = await self._live(table)
         ping_user = None
         if post.prompt is not None and not private_turn:
@@ -309,11 +310,14 @@ class DiscordOutlet:
         shown.ping_id = await self._ping(table, post, shown, decided)
         if table.id is None:
             self._unsaved_live[table.channel_id] = shown
+        table.shown = (shown,)  # the next delivery made with this table reads it here
         return shown
 
     async def _live(self, table: Table) -> LiveMessage | None:
         if table.id is None:
             return self._unsaved_live.get(table.channel_id)
+        if table.shown is not None:  # loaded with it (bot/table_record.py's Table.shown)
+            return table.shown[0]
         return await self.store.get_live(table.id)
 
     async def _remember(self, table: Table, live: LiveMessage) -> None:
@@ -322,6 +326,7 @@ class DiscordOutlet:
             self._unsaved_live[table.channel_id] = live
         else:
             await self.store.set_live(table.id, live)
+            table.shown = (live,)
 
     def _files(self, post: Post, decided: Step) -> list[discord.File]:
         if not decided.attach or post.image is None:

@@ -10,17 +10,19 @@ as before. The real zh-TW files are read: a CJK character proves the Chinese.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from bot import languages
-from bot.core.choices import PendingChoice, texts_kept
+from bot.core.actions import Action
+from bot.core.choices import CHOOSE, PendingChoice, texts_kept
 from bot.core.events import Event
 from bot.core.seats import Seat
 from bot.games import betrayal, evilbelow
 from bot.games.base import Game, PlayerInfo
-from bot.locales import CHINESE, ENGLISH, speaking
+from bot.locales import CHINESE, ENGLISH, current, speaking
 from bot.store import Table
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -93,17 +95,32 @@ def test_the_kept_words_survive_the_store(kind: str) -> None:
     assert again.pending is not None and again.pending.texts == pending.texts
 
 
-def test_an_english_only_table_keeps_no_other_words() -> None:
+def test_an_english_only_table_plays_a_step_once_unless_it_leaves_a_choice_unworded() -> None:
+    """English readers only: a step is played once, but the one that pauses on a choice,
+    played again for the choice's words in each language the bot speaks (a reader of it
+    may come while it waits: tests/test_waiting_choices_in_languages.py); its lines stay
+    English only."""
     game = GAMES["betrayal"]
     state, seat, action = first_choice("betrayal", 5)
+    plays: list[str] = []
 
-    def step() -> tuple[Table, list[Event]]:
-        after, events = game.apply(game.copy_state(state), seat, action)
-        return Table(channel_id=1, guild_id=2, kind="betrayal", host_id=1, seed=5,
-                     state=game.dump(after)), events
+    def step(before: Any, chosen: Any) -> Callable[[], tuple[Table, list[Event]]]:
+        def played() -> tuple[Table, list[Event]]:
+            plays.append(current())
+            after, events = game.apply(game.copy_state(before), seat, chosen)
+            return Table(channel_id=1, guild_id=2, kind="betrayal", host_id=1, seed=5,
+                         state=game.dump(after)), events
+        return played
 
-    table, _ = languages.said_in(step, ())
-    assert table.state is not None and table.state["pending"]["texts"] == {}
+    table, events = languages.said_in(step(state, action), ())
+    assert plays == [ENGLISH, CHINESE] and all(not e.texts for e in events)
+    assert table.state is not None and set(table.state["pending"]["texts"]) == {CHINESE}
+    paused = game.load(table.state)
+    assert paused.pending is not None
+    plays.clear()
+    unpaused, _ = languages.said_in(step(paused, Action(CHOOSE, {"pick": 0})), ())
+    assert unpaused.state is not None and unpaused.state["pending"] is None  # settled
+    assert plays == [ENGLISH]
 
 
 def test_kept_words_that_do_not_fit_the_choice_read_in_english() -> None:

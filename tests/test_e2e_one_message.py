@@ -405,3 +405,32 @@ async def test_the_issues_first_fight_stays_on_one_message(
         assert len([line for line in text.splitlines() if line != trimmed]) \
             <= headlines.LINES, text
     assert fd.violations == []
+
+
+async def test_a_click_asks_the_store_to_read_once_and_write_twice(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One click, three round trips to the store: the load (the game with its live
+    message), the save (state, events, outbox), and the delivery's mark with the live
+    message the post left. Each was its own round trip before: the live message read,
+    and written, apart from the mark."""
+    game = await started(fd, start_hauntkeeper, ONE_CLICK)
+    store = game.bot.store
+    calls: list[str] = []
+    for name in ("load", "load_game", "load_latest", "get_live", "set_live", "save",
+                 "mark_delivered", "undelivered"):
+        inner = getattr(store, name)
+
+        async def counted(*args: Any, _name: str = name, _inner: Any = inner,
+                          **kwargs: Any) -> Any:
+            calls.append(_name)
+            return await _inner(*args, **kwargs)
+
+        monkeypatch.setattr(store, name, counted)
+    live = game.live
+    handle, _ = await _move(game)
+    assert handle.callback_type == UPDATE_MESSAGE and game.live.id == live.id
+    assert calls == ["load", "save", "mark_delivered"], calls
+    assert not await game.owed()
+    calls.clear()
+    await game.ends_well()

@@ -344,3 +344,27 @@ async def test_every_command_string_has_its_chinese_within_discords_limits() -> 
     assert all(not local for field, _, local in _localized(payload) if field == "name")
     assert "game" in names and "settings" in names  # typed names stay English
     assert all(1 <= len(v) <= 100 for v in words(CHINESE).values())
+
+
+class _NoDuplicates(yaml.SafeLoader):
+    """A YAML loader that refuses a key written twice in one mapping (PyYAML keeps the
+    last silently: a block pasted twice, or a translation that hides another)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            assert key not in seen, f"{key!r} twice, line {key_node.start_mark.line + 1}"
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+@pytest.mark.parametrize("path", sorted(DATA.rglob("*.yaml")),
+                         ids=lambda p: str(p.relative_to(DATA)))
+def test_no_data_file_writes_a_key_twice(path: Path) -> None:
+    yaml.load(path.read_text(encoding="utf-8"), Loader=_NoDuplicates)
+
+
+def test_the_duplicate_check_sees_a_key_written_twice() -> None:
+    with pytest.raises(AssertionError, match="'a' twice"):
+        yaml.load("a: 1\nb: 2\na: 3\n", Loader=_NoDuplicates)

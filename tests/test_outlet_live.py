@@ -105,7 +105,7 @@ async def test_a_new_chapter_and_the_end_are_new_messages(
     # with the board, whose turn it is and the controls.
     assert old.custom_ids() == [] and old.text == "Round one.\nRound two begins."
     assert new.text == "**<@42>**, it's your move." and new.custom_ids()
-    over = Table(**{**table.__dict__, "status": OVER})
+    over = dataclasses.replace(table, status=OVER)
     end = Post(lines=["Ann wins."], key="7.3", chapter="c2", turn=None)
     await _publish(bot, over, end)
     messages = _bot_messages(fd, table.channel_id)

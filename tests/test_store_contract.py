@@ -306,6 +306,24 @@ async def test_a_delivery_mark_stores_the_live_message_it_left_in_the_same_write
     assert await any_store.get_live(table.id) == newer
 
 
+async def test_loading_the_open_game_brings_its_live_message_along(any_store: Store) -> None:
+    """`load` (an action's read) knows the game's live message, so the delivery after
+    the action asks the store for nothing more (Table.shown); other reads leave it
+    unknown."""
+    table = await any_store.create(new_table(), [], HOST, None)
+    assert table.id is not None
+    loaded = await any_store.load(CHANNEL)
+    assert loaded is not None and loaded.shown == (None,)  # none yet
+    live = LiveMessage(SNOWFLAKE + 801, "round.1", "turn.2", "ab", ["One."], "1.2", True,
+                       SNOWFLAKE + 802, HOST, 7, "a board")
+    await any_store.set_live(table.id, live)
+    loaded = await any_store.load(CHANNEL)
+    assert loaded is not None and loaded.shown == (live,) and loaded.id == table.id
+    assert loaded.copy().shown == (live,)  # the action's copy carries it to the delivery
+    other = await any_store.load_game(table.id)
+    assert other is not None and other.shown is None  # not read: ask the store
+
+
 async def test_team_threads_round_trip_and_survive_reopening(any_store: Store,
                                                              backend: Backend) -> None:
     game = await any_store.create(new_table(), [], HOST, None)

@@ -3,9 +3,13 @@ held by caches) come from data/ in the language spoken, English unchanged."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot import games
+from bot.games.base import PlayerInfo
+from bot.games.betrayal import content
 from bot.games.cthulhu import layouts
 from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.rules import ordinal
@@ -65,3 +69,38 @@ def test_each_game_title_is_a_word_of_its_data_in_each_language(kind: str) -> No
         chinese = game.title
     assert english and chinese and english != chinese
     assert needs_cjk(chinese)
+
+
+# An English word (three letters or more) not in a command's name ("/secret").
+ENGLISH_WORD = re.compile(r"(?<![/\w])[A-Za-z][A-Za-z'-]{2,}")
+
+
+@pytest.mark.parametrize(("seed", "options"), [
+    *((seed, {}) for seed in range(1, 7)),
+    *((seed, {"expansion": "neibolt"}) for seed in range(1, 5))])
+def test_a_chinese_betrayal_game_says_no_english_word(seed: int,
+                                                      options: dict[str, str]) -> None:
+    """The code names traits, kinds of damage and tokens by their keys; the lines and
+    buttons say them from data/ (content.trait_name, damage_name, token_name): a Chinese
+    game's rolls, trait changes, damage, tokens and choices carry no English word."""
+    game = games.get("betrayal")
+    with speaking(CHINESE):
+        state, _ = game.setup([PlayerInfo(f"甲{i}", ai=True) for i in range(4)], seed,
+                              options)
+        said: list[str] = []
+        for _ in range(900):
+            seat = game.to_act(state)
+            if game.is_over(state) or seat is None:
+                break
+            said += [o.label for o in game.options(state, seat)]
+            state, events = game.apply(state, seat, game.ai_action(state, seat))
+            said += [e.text for e in events]
+        names = [content.trait_name(t) for t in content.TRAITS]
+    assert any(name in line for line in said for name in names)  # traits were named
+    english = sorted({m.group() for line in said for m in ENGLISH_WORD.finditer(line)})
+    assert english == [], english
+    with speaking(ENGLISH):
+        assert [content.trait_name(t) for t in content.TRAITS] == [
+            "Speed", "Might", "Sanity", "Knowledge"]
+        assert content.damage_name("mental") == "mental"
+        assert content.token_name("secret_passage") == "secret passage"

@@ -92,3 +92,14 @@ def texts_kept(raw: dict[str, Any]) -> dict[str, Any]:
     if raw.get("pending") is not None:
         raw["pending"]["texts"] = {}
     return raw
+
+
+def game_only(raw: dict[str, Any]) -> dict[str, Any]:
+    """A stored state without its pending choice's words in other languages: what the
+    game is, to compare with the same game played again elsewhere (bot/replay.py). A
+    table said a choice in other languages as it paused, a replay plays in English
+    alone: the words differ, the game does not."""
+    pending = raw.get("pending")
+    if not isinstance(pending, dict) or not pending.get("texts"):
+        return raw
+    return {**raw, "pending": {**pending, "texts": {}}}

@@ -57,6 +57,10 @@ class Game(ABC, Generic[S]):
     # since its first release lists the steps that bring an older stored state up to
     # date (CONTRIBUTING.md, "Change a stored state"). None yet: format 0.
     state_formats: Formats = Formats()
+    # The game words a pending choice again as it is read, in the reader's language
+    # (Cthulhu: from its kind and payload), so a table that reads only English need not
+    # play a step again for a choice's words in the others (bot/languages.py).
+    words_choices_when_read: bool = False
 
     def check_player_count(self, count: int, refusal: Callable[..., str]) -> None:
         """Refuse a table of the wrong size before anything is dealt; `refusal` is the

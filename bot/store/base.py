@@ -7,9 +7,9 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from bot.core.events import Event
+from bot.live_record import LiveMessage
 from bot.store.records import (
     GameResult,
-    LiveMessage,
     LoggedEvent,
     Notice,
     PlayedSeat,

@@ -40,13 +40,13 @@ from typing import Any
 import asyncpg
 
 from bot.core.events import Event
+from bot.live_record import LiveMessage
 from bot.store import records as R
 from bot.store import rows as Q
 from bot.store.base import ChannelBusy, Export, GameExists, NotEmpty, StaleVersion, StoreError
 from bot.store.pg_migrations import MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION_TABLE
 from bot.table_record import OVER, UNDO_KEPT, Table
 
-SCHEMES = ("postgresql://", "postgres://")
 _COLUMNS = Q.GAME_COLUMNS.format(envelope="state_json")
 _ACTION_KIND = "(action_json::jsonb ->> 'kind')"
 _ONE_OPEN_PER_CHANNEL = "games_one_open_per_channel"
@@ -66,11 +66,6 @@ CONNECT_SECONDS = 5.0
 _COLUMN_TYPES = ("SELECT column_name, data_type FROM information_schema.columns"
                  " WHERE table_schema = current_schema() AND table_name = $1")
 _RESTART_GAME_IDS = "SELECT setval(pg_get_serial_sequence('games', 'id'), $1, false)"
-
-
-def is_postgres_url(target: str) -> bool:
-    """Whether HAUNTKEEPER_DB names a PostgreSQL server rather than a SQLite file."""
-    return target.startswith(SCHEMES)
 
 
 @cache
@@ -102,6 +97,9 @@ def _key(prefix: bytes, channel_id: int) -> int:
 
 
 class PostgresStore:
+    # A server several processes share: any answer from it ends an outage (store/guard).
+    server = True
+
     def __init__(self, url: str, *, min_size: int = 0, max_size: int = 10,
                  lock_connections: int = 20, lock_wait: float = LOCK_WAIT) -> None:
         self.url = url
@@ -288,7 +286,8 @@ class PostgresStore:
         return _table(rows[0]) if rows else None
 
     async def load(self, channel_id: int) -> Table | None:
-        return await self._one(Q.LOAD_OPEN, channel_id, OVER)
+        rows = await self._fetch(Q.LOAD_OPEN_LIVE.format(columns=_COLUMNS), channel_id, OVER)
+        return Q.with_live(_table(rows[0]), rows[0]) if rows else None
 
     async def load_game(self, game_id: int) -> Table | None:
         return await self._one(Q.LOAD_GAME, game_id)
@@ -420,7 +419,7 @@ class PostgresStore:
         return Q.logged(await self._fetch(Q.UNDELIVERED, game_id, game_id))
 
     async def mark_delivered(self, game_id: int, seq: int,
-                             live: R.LiveMessage | None = None) -> None:
+                             live: LiveMessage | None = None) -> None:
         if live is None:
             await self._execute(Q.MARK_DELIVERED, seq, game_id, seq)
             return
@@ -538,11 +537,11 @@ class PostgresStore:
 
     # -- live messages ----------------------------------------------------------------------
 
-    async def get_live(self, game_id: int) -> R.LiveMessage | None:
+    async def get_live(self, game_id: int) -> LiveMessage | None:
         rows = await self._fetch(Q.GET_LIVE, game_id)
         return Q.live_of(rows[0]) if rows else None
 
-    async def set_live(self, game_id: int, live: R.LiveMessage) -> None:
+    async def set_live(self, game_id: int, live: LiveMessage) -> None:
         await self._execute(Q.SET_LIVE, *Q.live_params(game_id, live))
 
     # -- the bot's notices ------------------------------------------------------------------

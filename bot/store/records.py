@@ -102,28 +102,6 @@ class Notice:
     detail: str = ""
 
 
-@dataclass
-class LiveMessage:
-    """The one channel message a game keeps up to date (cogs/outlet.py), as the store
-    remembers it, so a restarted bot goes on editing it instead of posting anew."""
-
-    message_id: int
-    chapter: str | None = None  # the game's chapter it tells (Game.chapter)
-    turn: str | None = None  # the turn its lines belong to (Game.turn_name)
-    board_hash: str = ""  # the board PNG it shows: an unchanged board is not sent again
-    lines: list[str] = field(default_factory=list)  # the lines it shows now
-    delivery: str = ""  # the delivery that last set it: sent again, it changes nothing
-    extras: bool = False  # it shows pictures beside the board (dice) to take off later
-    ping_id: int | None = None  # the last "your turn" ping, deleted when the next is sent
-    ping_user: int | None = None  # the human whose turn it was at that delivery
-    # The last event (its seq in the game's log) whose line it has shown: a delivery
-    # carrying that event again, under another key, does not show it twice.
-    through: int = 0
-    alt: str = ""  # the alt text of the board it shows (said again with every edit)
-
-
-
-
 @dataclass(frozen=True)
 class SeatResult:
     """One seat of a finished game, as /stats counts it: who held it, the side it

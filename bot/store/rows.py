@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.events import Event
+from bot.live_record import LiveMessage
 from bot.store.records import (
     GameResult,
-    LiveMessage,
     LoggedEvent,
     PlayedSeat,
     SeatResult,
@@ -29,12 +29,19 @@ from bot.table_record import UNDO_KEPT, Table
 # backend reads it (SQLite decodes it through a converter, PostgreSQL as plain text).
 GAME_COLUMNS = ("id, channel_id, guild_id, kind, status, version, {envelope},"
                 " last_seq, delivered_seq")
+GAME_COLUMN_COUNT = GAME_COLUMNS.count(",") + 1
 EVENT_COLUMNS = "seq, version, ts, actor_id, audience, text, kind, seat, texts"
 TIMER_COLUMNS = "game_id, kind, version, channel_id, seat, user_id, due_at, armed_at"
 LIVE_COLUMNS = ("message_id, chapter, turn, board_hash, lines_json, delivery, extras,"
                 " ping_id, ping_user")
 
 LOAD_OPEN = "SELECT {columns} FROM games WHERE channel_id = ? AND status != ?"
+# The open game with its live message (LIVE_COLUMNS after the game's, NULL when it has
+# none yet): what an action loads, so that its delivery needs no read of its own.
+LOAD_OPEN_LIVE = ("SELECT {columns}, "
+                  + ", ".join(f"l.{c.strip()}" for c in LIVE_COLUMNS.split(","))
+                  + " FROM games LEFT JOIN live_messages l ON l.game_id = games.id"
+                  " WHERE games.channel_id = ? AND games.status != ?")
 LOAD_GAME = "SELECT {columns} FROM games WHERE id = ?"
 LOAD_LATEST = "SELECT {columns} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
 LOAD_LAST_OVER = ("SELECT {columns} FROM games WHERE channel_id = ? AND status = ?"
@@ -171,6 +178,14 @@ def saved(table: Table, version: int, last_seq: int, delivered_seq: int) -> Tabl
     """The table as a save left it: its new version and outbox cursor."""
     table.version = version
     table.last_seq, table.delivered_seq = last_seq, delivered_seq
+    return table
+
+
+def with_live(table: Table, row: Sequence[Any]) -> Table:
+    """The table of a LOAD_OPEN_LIVE row, knowing its live message (Table.shown): the
+    columns after the game's (GAME_COLUMNS) are the live message's, NULL for none."""
+    live = row[GAME_COLUMN_COUNT:]
+    table.shown = (live_of(live) if live[0] is not None else None,)
     return table
 
 

@@ -30,12 +30,12 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.core.events import Event
+from bot.live_record import LiveMessage
 from bot.store import rows as Q
 from bot.store.base import Export, GameExists, StaleVersion, StoreError
 from bot.store.migrations import MIGRATIONS
 from bot.store.records import (
     GameResult,
-    LiveMessage,
     LoggedEvent,
     Notice,
     PlayedSeat,
@@ -84,6 +84,9 @@ def unopenable(path: Path, exc: BaseException) -> str:
 
 
 class SqliteStore:
+    # A file this process owns, not a server: only a write that works ends an outage.
+    server = False
+
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._writer: ThreadPoolExecutor | None = None
@@ -215,7 +218,9 @@ class SqliteStore:
         return self._table(rows[0]) if rows else None
 
     async def load(self, channel_id: int) -> Table | None:
-        return await self._one(Q.LOAD_OPEN, (channel_id, OVER))
+        rows = list(await self._read(Q.LOAD_OPEN_LIVE.format(columns=_COLUMNS),
+                                     (channel_id, OVER)))
+        return Q.with_live(self._table(rows[0]), rows[0]) if rows else None
 
     async def load_game(self, game_id: int) -> Table | None:
         """One game by its id, finished or not (a crash may owe a finished game's end)."""

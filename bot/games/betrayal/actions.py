@@ -43,7 +43,8 @@ class Legal:
 def _crossing_note(crossing: tuple[str, int] | None) -> str:
     if crossing is None:
         return ""
-    return betrayal_line("labels.crossing", trait=crossing[0].capitalize(), target=crossing[1])
+    return betrayal_line("labels.crossing", trait=content.trait_name(crossing[0]),
+                         target=crossing[1])
 
 
 def room_offers(state: BetrayalState, seat: int) -> list[tuple[Offer, TurnPassive, Any]]:

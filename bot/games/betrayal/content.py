@@ -27,6 +27,7 @@ from bot.texts import TextBook
 TRAITS: tuple[str, ...] = ("speed", "might", "sanity", "knowledge")
 PHYSICAL: tuple[str, ...] = ("might", "speed")
 MENTAL: tuple[str, ...] = ("sanity", "knowledge")
+DAMAGE_KINDS: tuple[str, ...] = ("physical", "mental", "general")
 FLOORS: tuple[str, ...] = ("upper", "ground", "basement")
 DECKS: tuple[str, ...] = ("omen", "item", "event")
 CARD_FILES: dict[str, str] = {"omen": "omens", "item": "items", "event": "events"}
@@ -258,6 +259,26 @@ def _template(key: str) -> str:
 def betrayal_line(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
     return _TEXTS.say(key, **kw)
+
+
+def trait_name(trait: str) -> str:
+    """A trait's name as a line says it ("Speed"; 速度 in Chinese): the code names traits
+    by their keys, and a line must not carry the key's English into another language."""
+    return betrayal_line(f"trait_names.{trait}") if trait in TRAITS else trait.capitalize()
+
+
+def damage_name(kind: str) -> str:
+    """A kind of damage as a line says it ("physical"; 肉體 in Chinese), as `trait_name`."""
+    return betrayal_line(f"damage_kinds.{kind}") if kind in DAMAGE_KINDS else kind
+
+
+def token_name(kind: str) -> str:
+    """A token's name as a line says it ("secret passage"; 隱藏甬道 in Chinese), from its
+    key (data: token_names); a token not listed is named from its key."""
+    try:
+        return betrayal_line(f"token_names.{kind}")
+    except KeyError:
+        return kind.replace("_", " ")
 
 
 def rules_topics() -> dict[str, str]:

@@ -73,7 +73,7 @@ def label(state: BetrayalState, seat: int, choice: Choice, amount: int,
     """What the option reads: "All 3 to Might (5 → 2)", "2 to Might (5 → 3), 1 to Speed
     (4 → 3)", or for a first share "2 to Might (5 → 3), then the rest"."""
     if not choice.parts:  # a first share of nothing: the rest goes elsewhere
-        return content.betrayal_line("labels.damage_none_to", trait=first.capitalize())
+        return content.betrayal_line("labels.damage_none_to", trait=content.trait_name(first))
     words = [_part(state, seat, t, p, everything=p == amount and not choice.partial)
              for t, p in choice.parts]
     text = ", ".join(words)
@@ -85,7 +85,7 @@ def _part(state: BetrayalState, seat: int, trait: str, points: int, *,
     before = traits.value(state, seat, trait)
     after_index = max(traits.floor_index(state), traits.index(state, seat, trait) - points)
     after = 0 if after_index < 0 else traits.track(state, seat, trait).values[after_index]
-    name = trait.capitalize()
+    name = content.trait_name(trait)
     if everything and points == 1:
         key = "trait_change" if before != after else "trait_same"
         return content.betrayal_line(f"labels.{key}", trait=name, before=before, after=after)

@@ -129,13 +129,13 @@ def change(ctx: Ctx, seat: int, trait: str, amount: int, cause: Cause) -> None:
     after = traits.value(ctx.state, seat, trait)
     key = "gain" if amount > 0 else "lose"
     if moved == 0:  # at the end of its track: the line says so, not "4 → 4"
-        ctx.say(f"events.{key}_none", kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
-                amount=abs(amount), value=after)
+        ctx.say(f"events.{key}_none", kind="trait", who=ctx.who(seat),
+                trait=content.trait_name(trait), amount=abs(amount), value=after)
         return
     line = f"events.{key}" if before != after else f"events.{key}_same"  # a repeated value
     if traits.index(ctx.state, seat, trait) < 0:
         line = "events.lose_skull"  # 0 there is death: the line says where it fell
-    ctx.say(line, kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
+    ctx.say(line, kind="trait", who=ctx.who(seat), trait=content.trait_name(trait),
             amount=abs(moved), before=before, after=after, value=after,
             data={"seat": seat, "trait": trait, "moved": moved})
     trait_moved(ctx, seat, trait, moved, cause)
@@ -152,7 +152,7 @@ def heal(ctx: Ctx, seat: int, trait: str, cause: Cause) -> bool:
         return False
     after = traits.value(ctx.state, seat, trait)
     ctx.say("events.heal" if before != after else "events.heal_same", kind="trait",
-            who=ctx.who(seat), trait=trait.capitalize(), before=before, after=after,
+            who=ctx.who(seat), trait=content.trait_name(trait), before=before, after=after,
             data={"seat": seat, "trait": trait, "moved": moved})
     trait_moved(ctx, seat, trait, moved, cause)
     return True
@@ -168,7 +168,7 @@ def change_label(trait: str, before: int, after: int, *, stuck: str = "") -> str
     """A choice's label for a trait about to change: "Might (3 → 4)"; a step onto the
     same value, or none at all at an end of the track (`stuck`: "highest"/"lowest"),
     is said in words rather than as "4 → 4"."""
-    name = trait.capitalize()
+    name = content.trait_name(trait)
     if stuck:
         return content.betrayal_line(f"labels.trait_{stuck}", trait=name, before=before)
     if before == after:
@@ -278,11 +278,12 @@ def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                   for o in p.damage_offers(ctx, frame, spec, ref)]
         if offers and spec["amount"] > 0:
             labels = [content.betrayal_line("labels.damage_as_is", amount=spec["amount"],
-                                            kind=spec["kind"])] + [o["label"] for o in offers]
+                                            kind=content.damage_name(spec["kind"]))]
+            labels += [o["label"] for o in offers]
             spec["offers"] = offers
             pause(ctx, frame, {"_damage": spec}, "damage_offer",
                   content.betrayal_line("prompts.damage_offer", amount=spec["amount"],
-                                        kind=spec["kind"]),
+                                        kind=content.damage_name(spec["kind"])),
                   labels)
             return
     if not spec.get("reduced"):
@@ -297,7 +298,8 @@ def _damage(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                             card=content.card(key).name, amount=cut)
         line = "events.damage" if spec["amount"] > 0 else "events.damage_none"  # not "0"
         ctx.say(line, kind="damage", who=ctx.who(seat), amount=spec["amount"],
-                damage=spec["kind"], data={"seat": seat, "amount": spec["amount"]})
+                damage=content.damage_name(spec["kind"]),
+                data={"seat": seat, "amount": spec["amount"]})
     split_damage(ctx, frame, spec)
 
 
@@ -316,7 +318,8 @@ def split_damage(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     labels = [damage_split.label(ctx.state, seat, c, amount, lowerable[0]) for c in options]
     spec = {**spec, "traits": lowerable, "choices": [damage_split.to_data(c) for c in options]}
     pause(ctx, frame, {"_damage": spec}, "damage_split",
-          content.betrayal_line("prompts.damage_split", amount=amount, kind=spec["kind"]), labels)
+          content.betrayal_line("prompts.damage_split", amount=amount,
+                                kind=content.damage_name(spec["kind"])), labels)
 
 
 def _take_split(ctx: Ctx, frame: Frame, choice: damage_split.Choice) -> None:
@@ -374,7 +377,7 @@ def put_token(ctx: Ctx, frame: Frame, arg: dict[str, Any], tile_id: int) -> None
     if arg["kind"] in LINK_TOKENS and previous is not None and previous != tile_id:
         join_last(ctx.state, arg["kind"], int(previous), tile_id)
     frame.vars[f"token:{arg['kind']}"] = tile_id
-    ctx.say("events.token", kind="token", token=arg["kind"].replace("_", " "),
+    ctx.say("events.token", kind="token", token=content.token_name(arg["kind"]),
             room=ctx.room_name(tile_id), data={"tile": tile_id, "token": arg["kind"]})
 
 
@@ -415,7 +418,7 @@ def _attack(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     trait = str(arg.get("trait", "might"))
     dice = core_dice.roll_betrayal(ctx.state.rng, int(arg.get("dice", 4)))
     ctx.say("events.attack", kind="roll", who=ctx.who(frame.seat), strength=len(dice),
-            trait=trait.capitalize(), dice=" ".join(map(str, dice)), total=sum(dice),
+            trait=content.trait_name(trait), dice=" ".join(map(str, dice)), total=sum(dice),
             data={"dice": dice, "total": sum(dice)})
     ctx.push_child(frame, [{"roll": {"trait": trait, "purpose": "defense",
                                      "then": [{"_attack_result": {"attacker": sum(dice),

@@ -118,7 +118,7 @@ def _roll_public(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if "choose" in spec:  # the explorer picks the trait to roll (Spider, Possession)
         names = list(spec.pop("choose"))
         pause(ctx, frame, {"_roll_choose": {"traits": names, "roll": spec}}, "roll_trait",
-              content.betrayal_line("prompts.roll_which"), [t.capitalize() for t in names])
+              content.betrayal_line("prompts.roll_which"), [content.trait_name(t) for t in names])
         return
     spec["stage"] = "start"
     ctx.push_child(frame, [{"_roll": spec}])
@@ -186,7 +186,7 @@ def _roll(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 
 def _prompt(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> str:
-    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.betrayal_line(
+    what = content.trait_name(str(spec["trait"])) if spec.get("trait") else content.betrayal_line(
         "labels.plain_dice", count=spec["count"])
     if spec.get("rolled") is not None and spec["stage"] == "post":
         return content.betrayal_line("prompts.roll_after", what=what, total=total_of(spec))
@@ -199,7 +199,7 @@ def _dice_text(spec: dict[str, Any]) -> str:
 
 def _finish(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     total = total_of(spec)
-    what = str(spec["trait"]).capitalize() if spec.get("trait") else content.betrayal_line(
+    what = content.trait_name(str(spec["trait"])) if spec.get("trait") else content.betrayal_line(
         "labels.plain_dice", count=spec["count"])
     data = {"seat": frame.seat, "dice": list(spec.get("rolled", [])), "total": total,
             "trait": spec.get("trait")}

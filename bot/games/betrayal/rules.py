@@ -162,7 +162,7 @@ class BetrayalGame(Game[BetrayalState]):
         """Who the traitor was, and which explorers lived to the end."""
         seat = sides.traitor(state)
         lines = [] if seat is None else [
-            betrayal_line("replay.traitor", who=explorer_name(state, seat),
+            betrayal_line("replay.traitor_was", who=explorer_name(state, seat),
                           player=state.players[seat])]
         for n, explorer in enumerate(state.explorers):
             lines.append(betrayal_line("replay.alive" if explorer.alive else "replay.dead",

@@ -294,7 +294,7 @@ def sheet_text(state: BetrayalState, seat: int) -> str:
         track = info.traits[t]
         marks = " ".join(f"[{v}]" if i == e.traits[t] else str(v)
                          for i, v in enumerate(track.values))
-        lines.append(betrayal_line("views.trait_line", trait=t.capitalize(),
+        lines.append(betrayal_line("views.trait_line", trait=content.trait_name(t),
                                    value=traits.value(state, seat, t), track=marks))
     held = [card_name(k) for k in e.cards]
     lines.append(betrayal_line("views.cards",

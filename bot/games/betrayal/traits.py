@@ -76,4 +76,4 @@ def in_bounds(state: BetrayalState) -> bool:
 
 def sheet_line(state: BetrayalState, seat: int) -> str:
     """`Speed 4 · Might 3 · Sanity 3 · Knowledge 4` for status lines."""
-    return " · ".join(f"{t.capitalize()} {value(state, seat, t)}" for t in TRAITS)
+    return " · ".join(f"{content.trait_name(t)} {value(state, seat, t)}" for t in TRAITS)

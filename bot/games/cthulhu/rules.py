@@ -83,6 +83,7 @@ class CthulhuGame(Game[CthulhuState]):
     key = "cthulhu"
     state_type = CthulhuState
     state_formats = STATE_FORMATS
+    words_choices_when_read = True  # bot/games/cthulhu/asking.py
 
     @property
     def title(self) -> str:  # type: ignore[override]

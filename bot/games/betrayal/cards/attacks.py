@@ -119,7 +119,7 @@ def _duel(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     with_weapon = content.betrayal_line("events.duel_weapon", card=content.card(weapon).name) \
         if weapon else ""
     ctx.say("events.duel", kind="attack", who=ctx.who(attacker), other=ctx.who(defender),
-            trait=trait.capitalize(), dice=count, weapon=with_weapon,
+            trait=content.trait_name(trait), dice=count, weapon=with_weapon,
             data={"attacker": attacker, "defender": defender, "trait": trait, "weapon": weapon})
     ctx.push_child(frame, [*WEAPON_COSTS.get(weapon, ()),
                            {"roll": {"dice": count, "purpose": "attack", "then": [
@@ -142,7 +142,7 @@ def ask_weapon(ctx: Ctx, frame: Frame, key: str, spec: dict[str, Any], kind: str
                                      dice=attack_dice(state, seat, trait, k)) for k in options]
     pause(ctx, frame, {key: spec}, kind,
           content.betrayal_line("prompts.duel_weapon", other=other,
-                                trait=trait.capitalize()), labels)
+                                trait=content.trait_name(trait)), labels)
     return True
 
 
@@ -186,7 +186,8 @@ def _duel_result(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     cards = stealable(state, defender) if winner == attacker and amount >= 2 and not ranged \
         else []
     if cards:
-        labels = [content.betrayal_line("labels.duel_hurt", amount=amount, kind=kind)]
+        labels = [content.betrayal_line("labels.duel_hurt", amount=amount,
+                                          kind=content.damage_name(kind))]
         labels += [content.betrayal_line("labels.duel_take",
                                          card=content.card(k).name) for k in cards]
         pause(ctx, frame, {"_duel_spoils": {"attacker": attacker, "amount": amount,
@@ -232,7 +233,7 @@ def _thing_attack(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     trait = str(arg["trait"])
     dice = core_dice.roll_betrayal(ctx.state.rng, int(arg["dice"]))
     ctx.say("events.thing_attacks", kind="roll", thing=arg["thing"], who=ctx.who(frame.seat),
-            strength=len(dice), trait=trait.capitalize(), dice=" ".join(map(str, dice)),
+            strength=len(dice), trait=content.trait_name(trait), dice=" ".join(map(str, dice)),
             total=sum(dice), data={"seat": frame.seat, "dice": dice, "total": sum(dice)})
     ctx.push_child(frame, [{"roll": {"trait": trait, "purpose": "defense", "then": [
         {"_attack_result": {"attacker": sum(dice), "trait": trait}}]}}])

@@ -44,7 +44,7 @@ def remove_token(ctx: Ctx, frame: Frame, args: Any) -> None:
     tokens = ctx.state.tiles[int(tile)].tokens
     if int(index) < len(tokens) and tokens[int(index)].get("card") == frame.source:
         token = tokens.pop(int(index))
-        ctx.say("events.token_removed", token=token["kind"].replace("_", " "),
+        ctx.say("events.token_removed", token=content.token_name(token["kind"]),
                 room=ctx.room_name(int(tile)))
 
 

@@ -267,8 +267,8 @@ def _possession_drain(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     others = [t for t in TRAITS if traits.index(state, seat, t) > 0]
     if not others:
-        ctx.say("events.lowest_all", kind="trait", who=ctx.who(seat), trait=trait.capitalize(),
-                value=traits.value(state, seat, trait))
+        ctx.say("events.lowest_all", kind="trait", who=ctx.who(seat),
+                trait=content.trait_name(trait), value=traits.value(state, seat, trait))
         return
     if len(others) == 1:
         _to_lowest(ctx, frame, others[0])
@@ -276,7 +276,8 @@ def _possession_drain(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     labels = [change_label(t, traits.value(state, seat, t), traits.track(state, seat, t).values[0])
               for t in others]
     pause(ctx, frame, {"_possession_drain": {"traits": others}}, "possession_other",
-          content.betrayal_line("prompts.possession_other", trait=trait.capitalize()), labels)
+          content.betrayal_line("prompts.possession_other", trait=content.trait_name(trait)),
+          labels)
 
 
 @resumer("possession_other")

@@ -95,7 +95,7 @@ def _used(frame: Frame) -> bool:
 def _far_end(ctx: Ctx, frame: Frame, kind: str, candidates: list[int]) -> None:
     """The explorer picks the room of the second token; put_token joins the two."""
     movement.ask_tile(ctx, frame, {"_token_at": {"kind": kind}},
-                      content.betrayal_line("prompts.token_where", token=kind.replace("_", " ")),
+                      content.betrayal_line("prompts.token_where", token=content.token_name(kind)),
                       candidates)
 
 
@@ -119,7 +119,7 @@ def _passage(ctx: Ctx, frame: Frame, floor: str | None) -> None:
     ctx.say("events.passage_nowhere", floor=_floor_name(floor or state.tiles[here].floor))
     if lone is not None:
         tokens.pop(lone)
-        ctx.say("events.token_removed", token=PASSAGE.replace("_", " "),
+        ctx.say("events.token_removed", token=content.token_name(PASSAGE),
                 room=ctx.room_name(here))
 
 
@@ -370,7 +370,7 @@ def _join(ctx: Ctx, frame: Frame, here: int, there: int, d: str) -> None:
     state.tiles[here].tokens[-1]["wall"] = d
     state.tiles[there].tokens[-1]["wall"] = opposite(d)
     for tile_id in (here, there):
-        ctx.say("events.token", kind="token", token=WALL.replace("_", " "),
+        ctx.say("events.token", kind="token", token=content.token_name(WALL),
                 room=ctx.room_name(tile_id), data={"tile": tile_id, "token": WALL})
 
 

@@ -108,10 +108,10 @@ class TokenUse(TurnPassive):
             return []
         data = {"tile": tile, "index": index}
         offers = [Offer(f"{card.key}-{index}", content.betrayal_line(
-            "labels.token_use", token=token["kind"].replace("_", " "), card=card.name), data)]
+            "labels.token_use", token=content.token_name(token["kind"]), card=card.name), data)]
         if self.keyed and hooks.holds_custom(state, seat, "skeleton_key"):
             offers.append(Offer(f"{card.key}-{index}-key", content.betrayal_line(
-                "labels.token_key", token=token["kind"].replace("_", " ")),
+                "labels.token_key", token=content.token_name(token["kind"])),
                 {**data, "key": True}))
         return offers
 

@@ -229,7 +229,7 @@ def label(state: BetrayalState, seat: int, choice: AttackChoice) -> str:
         if choice.weapon else ""
     key = "labels.shoot" if choice.ranged else "labels.attack"
     return haunt_line(key, target=target_name(state, choice.target),
-                      trait=choice.trait.capitalize(),
+                      trait=content.trait_name(choice.trait),
                       dice=dice, weapon=weapon)
 
 
@@ -258,7 +258,7 @@ def _strike_monster(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     count = attack_dice(state, seat, trait, weapon)
     with_weapon = haunt_line("labels.with_weapon", card=content.card(weapon).name) if weapon else ""
     tell(ctx, "events.attack_monster", kind="attack", who=ctx.who(seat),
-         monster=monster_name(state, monster), trait=trait.capitalize(), dice=count,
+         monster=monster_name(state, monster), trait=content.trait_name(trait), dice=count,
          weapon=with_weapon, data={"attacker": seat, "monster": monster.id, "trait": trait})
     ctx.push_child(frame, [*WEAPON_COSTS.get(weapon, ()),
                            {"roll": {"dice": count, "purpose": "attack", "then": [
@@ -346,7 +346,7 @@ def _monster_strikes(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     trait = str(arg.get("trait", "might"))
     dice = _dice(state, monster_trait(state, monster, trait) or 0)
     tell(ctx, "events.monster_attacks", kind="attack", monster=monster_name(state, monster),
-         who=ctx.who(frame.seat), trait=trait.capitalize(), dice=" ".join(map(str, dice)),
+         who=ctx.who(frame.seat), trait=content.trait_name(trait), dice=" ".join(map(str, dice)),
          total=sum(dice), data={"monster": monster.id, "seat": frame.seat,
                                 "total": sum(dice)})
     ctx.push_child(frame, [{"roll": {"trait": trait, "purpose": "defense", "then": [
@@ -423,7 +423,7 @@ def _thing_strikes(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     ours = _dice(state, int(arg["dice"]))
     name = monster_name(state, monster)
     tell(ctx, "events.thing_attacks_monster", kind="attack", thing=thing, monster=name,
-         strength=len(ours), trait=trait.capitalize(), dice=" ".join(map(str, ours)),
+         strength=len(ours), trait=content.trait_name(trait), dice=" ".join(map(str, ours)),
          total=sum(ours), data={"monster": monster.id, "dice": ours, "total": sum(ours)})
     margin = sum(ours) - _monster_rolls(ctx, monster, trait)
     if margin > 0:

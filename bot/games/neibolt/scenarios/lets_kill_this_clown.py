@@ -204,7 +204,7 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
         offers: list[Offer] = []
         if found.tile in sees(state, here) and not any(r.startswith("taunt") for r in done):
             bonus = self.taunt_bonus(state, seat)
-            offers += [self.offer(state, f"taunt-{t}", trait=t.capitalize(),
+            offers += [self.offer(state, f"taunt-{t}", trait=content.trait_name(t),
                                   target=self.value(state, "taunt"),
                                   bonus=" +1" if bonus else "") for t in TRAITS]
         if found.tile == here and found.stunned:
@@ -220,7 +220,7 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
         if offer.id.startswith("taunt"):
             trait = offer.id.split("-", 1)[1]
             bonus = self.taunt_bonus(state, seat)
-            self.say(ctx, "taunt", who=ctx.who(seat), trait=trait.capitalize(),
+            self.say(ctx, "taunt", who=ctx.who(seat), trait=content.trait_name(trait),
                      bonus=self.text("taunt_bonus") if bonus else "")
             ctx.push([{"roll": {"trait": trait, "purpose": "haunt", "then": [
                 {"_pw_taunted": {"bonus": bonus}}]}}], seat, KEY)
