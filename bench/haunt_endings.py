@@ -85,7 +85,9 @@ round is its only designed number (round 60 at 3-4 players: 30 / 43 of 100 again
 29 / 41), and no AI change tried there helped (seeds 0-99, 3 / 4 players, of 29 / 41):
 the hunted hero fleeing out of his reach 23-25 / 31-38, heroes with nothing to find
 keeping away from him 27 / 35, damage kept off Might 17 / 27 or Speed 19 / 19, blows
-driving him the way farthest from the hunted hero 29 / 41.
+driving him the way farthest from the hunted hero 29 / 41, no artifact laid while he is
+within 4 / 7 rooms of the altar (unless the hero is hunted already) 26 / 31, 24 / 20.
+On main after the merge (seeds 0-199) the Ritual is still 27.5 / 38.5 / 39.0 / 43.5.
 """
 
 from __future__ import annotations
