@@ -58,9 +58,31 @@ whole-encode floor, the loop's lag p99 / max with every channel at once (idle lo
     lag 1     34 / 98 (11) 37 / 197 (9) 19 / 198 (8) 34 / 235 (11) 15 / 47 (4)
     lag 2     44 / 152 (12) 19 / 151 (4) 14 / 112 (4) 22 / 230 (4) 25 / 63 (3)
 
-The board is 20-45 % of an action; the rest is six store calls (3-6 ms), the rules (1-6
-ms) and the plan's prompt (1-4 ms). Each longest lag at 200 channels is a full pass of
-the cyclic collector over ~95,000 objects the waiting actions hold (60-150 ms of CPU).
+The board is 20-45 % of an action; the rest is the store calls, the rules (1-6 ms) and
+the plan's prompt (1-4 ms). The store calls were five an action (load, save, the live
+message read and written, the mark) and are three since 2026-12-06: the load brings the
+live message along (Table.shown) and the mark stores it (one transaction). Alternating
+runs at 50 channels, load average 0.3-0.9, mean / p50 over the whole-encode floor, for
+the mark's fold alone: cthulhu 2.06/1.95x and 1.79/1.73x before, 1.78/1.75x and
+1.84/1.80x after; haunt 2.64/2.61x and 2.57/2.57x before, 2.48/2.49x and 2.50/2.49x
+after (the live message's read and write went from 0.32-0.45 ms to 0.23-0.29 ms). The
+load's fold on its own (50 stored haunt games, one process): 0.50-0.62 ms a load with
+the live message against 0.89-0.95 ms for the load and the read apart.
+
+Both folds, every game (load average 3.0-4.0, two helpers' jobs beside it), mean / p50
+over the floor and, with every channel at once, loop lag p99 / max ms:
+
+              cthulhu       exploring     haunt         neibolt       evilbelow
+    50 ch     2.14 3.13x    2.96 3.86x    2.78 3.26x    3.15 3.91x    2.05 2.00x
+    lag       13.0 / 15.3   11.4 / 143.0  13.8 / 19.2   13.2 / 22.8   10.9 / 22.5
+    200 ch    2.98 3.20x    2.63 2.66x    4.86 5.02x    4.17 4.67x    2.35 3.13x
+    lag       9.2 / 24.3    22.4 / 43.6   15.1 / 63.8   11.3 / 74.3   19.3 / 53.6
+
+Neibolt and Evil Below alone at 200 channels, at the bot's collector pace, load 0.8-1.3
+(before the folds): lag p99 / max 8.5 / 20.6 and 11.8 / 23.5 ms; 143 and 192 actions/s.
+
+Before the collector's pace (below), each longest lag at 200 channels was a full pass
+of the cyclic collector over ~95,000 objects the waiting actions hold (60-150 ms of CPU).
 
 The collector's pace (--gc; issue 23), 200 channels, `--rounds 2 --together 3`, one run
 after the other in the same session, load average 0.5-2.3: the loop's lag p99 / max ms

@@ -57,9 +57,18 @@ other helpers' jobs: the wall times are two to three times the CPU times):
       floor (742 / 612 ms); CPU 969 / 953 ms = 3.55x / 3.39x (imports 336 / 350, setup
       107 / 100, warm-up 279 / 256, resume 239 / 239); peak RSS 107 / 98 MB
 
+  issue 23, 2026-12-06, two runs each, load average 3.0-3.2 (other helpers' jobs):
+      before: ours 1266 / 977 ms = 2.87x / 2.58x the floor (440 / 378 ms); imports
+      538 / 516 ms wall, CPU 1038 / 1031 ms; peak RSS 95 MB
+      a SQLite bot no longer imports asyncpg (bot/store/__init__.py loads the
+      PostgreSQL module for a PostgreSQL URL only): ours 766 / 703 ms = 3.05x / 2.36x
+      the floor (251 / 298 ms); imports 323 / 312 ms wall; CPU 954 / 932 ms (imports
+      319 / 308, setup 86 / 90, warm-up in the background 268 / 270, resume 274 /
+      256); peak RSS 92 MB. Both targets met at that load.
+
 The imports are near their floor: discord, aiosqlite and PIL take about 0.26 s of CPU
-here, with asyncpg, prometheus_client, yaml and dotenv (which the bot imports whatever
-its backend and settings) 0.33 s, and with all of ours 0.38 s. The resume pass's CPU is
+here, with prometheus_client, yaml and dotenv (which the bot imports whatever its
+settings) a little more; asyncpg (about 0.1 s) only for PostgreSQL. The resume pass's CPU is
 mostly its boards (a delivery's plan draws one), and so is the warm-up's.
 """
 

@@ -25,14 +25,11 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import asyncpg
-
 from bot import health
 from bot.config import ConfigError, Settings, load_settings
 from bot.shards import Shards, ShardSpecError, parse_shards
 from bot.store import StoreError, is_postgres_url, open_store
 from bot.store.backup import BackupError, backup
-from bot.store.copy import migrate
 
 if TYPE_CHECKING:
     from bot.client import HauntBot
@@ -192,6 +189,8 @@ def _forget_guild(guild_id: int) -> int:
         finally:
             await store.close()
 
+    import asyncpg  # its errors, only here: `run` never loads the driver for SQLite
+
     try:
         games = asyncio.run(forget())
     except StoreError as exc:
@@ -213,6 +212,10 @@ def _migrate_store(url: str, source: str | None) -> int:
             print("hauntkeeper: HAUNTKEEPER_DB already names PostgreSQL; give the SQLite "
                   "file with --from PATH", file=sys.stderr)
             return 2
+    import asyncpg  # the PostgreSQL side of the copy: loaded for this command alone
+
+    from bot.store.copy import migrate
+
     try:
         counts = asyncio.run(migrate(source, url))
     except (StoreError, OSError, asyncpg.PostgresError) as exc:

@@ -26,8 +26,8 @@ from dotenv import dotenv_values
 
 from bot import db_setting
 from bot.paths import checkout
-from bot.store.postgres import is_postgres_url
 from bot.store.sqlite import MEMORY
+from bot.store.urls import is_postgres_url
 
 DEFAULT_DB = "./hauntkeeper.sqlite3"
 HEARTBEAT_SUFFIX = "-heartbeat"  # beside the database, as SQLite's own -wal and -shm

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from bot.store.postgres import is_postgres_url
+from bot.store.urls import is_postgres_url
 
 SETTING = "HAUNTKEEPER_DB"
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")

@@ -30,7 +30,9 @@ CHANNEL = ("view_channel", "send_messages", "embed_links", "attach_files",
 IN_THREAD = ("view_channel", "send_messages_in_threads", "embed_links", "attach_files",
              "read_message_history")
 TEAM_THREADS = ("create_private_threads", "send_messages_in_threads")
-NAMED = frozenset(CHANNEL + IN_THREAD + TEAM_THREADS)  # those data/texts.yaml names
+# The game's public play-by-play thread, on servers that want one (/gm settings).
+PUBLIC_THREAD = ("create_public_threads", "send_messages_in_threads")
+NAMED = frozenset(CHANNEL + IN_THREAD + TEAM_THREADS + PUBLIC_THREAD)  # named in data
 
 
 THREAD_TYPES = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
@@ -97,15 +99,23 @@ def cannot_play(interaction: discord.Interaction) -> None:
                                 bot=bot.mention if bot else ""))
 
 
-def threads_warning(interaction: discord.Interaction, kind: str) -> str | None:
-    """For a team game without the private-thread permissions: the line telling the
-    host that team secrets will go by DM; None otherwise."""
-    if in_a_thread(interaction.channel) or not has_teams(kind):
+def threads_warning(interaction: discord.Interaction, kind: str, *,
+                    play_by_play: bool = False) -> str | None:
+    """At Start, what the threads the game would open lack here, told to the host: a
+    team game without the private-thread permissions sends team secrets by DM; a
+    server that wants every line in a public thread (`play_by_play`) gets none without
+    the public-thread ones. None when nothing is missing (or the game is in a thread,
+    which holds no threads)."""
+    if in_a_thread(interaction.channel):
         return None
-    lacking = missing(interaction.app_permissions, TEAM_THREADS)
-    if not lacking:
-        return None
-    return say("permissions.threads_missing", missing=names_text(lacking))
+    lines = []
+    lacking = missing(interaction.app_permissions, TEAM_THREADS) if has_teams(kind) else []
+    if lacking:
+        lines.append(say("permissions.threads_missing", missing=names_text(lacking)))
+    lacking = missing(interaction.app_permissions, PUBLIC_THREAD) if play_by_play else []
+    if lacking:
+        lines.append(say("permissions.play_by_play_missing", missing=names_text(lacking)))
+    return "\n".join(lines) or None
 
 
 def missing_in_cache(client: discord.Client, channel_id: int) -> list[str] | None:

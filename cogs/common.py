@@ -18,6 +18,7 @@ from discord import app_commands
 
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
+from bot.core.formats import UnknownFormat
 from bot.discord_limits import DISCORD_CONTENT_MAX
 from bot.guild_settings import GuildSettings
 from bot.languages import server_language
@@ -27,7 +28,7 @@ from bot.sessions import Behind, Outcome, Sessions
 from bot.store import Store, StoreUnavailable, Table
 from bot.table import Actor
 from bot.texts import say
-from cogs import mentions
+from cogs import bot_permissions, mentions
 from cogs.bot_permissions import names_text
 
 log = logging.getLogger("hauntkeeper.interactions")
@@ -128,7 +129,9 @@ async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: A
 async def handling(interaction: discord.Interaction, command: str, *,
                    channel_id: int | None = None) -> AsyncIterator[None]:
     """Turn IllegalAction into a short ephemeral answer and log the interaction; the
-    store away for now (StoreUnavailable) is one calm line too, and no traceback. The
+    store away for now (StoreUnavailable) is one calm line too, and no traceback, and
+    so is a game saved by a newer release (UnknownFormat: it stays as it is until that
+    release runs; a warning in the log tells the host). The
     whole interaction counts as under way (Sessions.serving), so a stop waits for its
     answer.
 
@@ -155,6 +158,11 @@ async def handling(interaction: discord.Interaction, command: str, *,
                 outcome = f"store unavailable: {exc.reason}"
                 with suppress(discord.HTTPException):
                     await say_ephemeral(interaction, say("errors.store_down"))
+            except UnknownFormat as exc:  # saved by a newer release: left as it is
+                outcome = "newer format"
+                log.warning("a game here was saved by a newer release: %s", exc)
+                with suppress(discord.HTTPException):
+                    await say_ephemeral(interaction, say("errors.newer_release"))
     except Exception:
         outcome = "error"
         log.exception("interaction failed: %s", command)
@@ -239,3 +247,12 @@ def acknowledgement(outcome: Outcome, done: str) -> str:
     if not outcome.refused:
         return say("permissions.refused_unknown", channel=channel)
     return say("permissions.refused", channel=channel, missing=names_text(outcome.refused))
+
+
+async def start_warning(interaction: discord.Interaction, kind: str) -> str | None:
+    """What the host reads at Start about the threads the game cannot open here (team
+    threads; the play-by-play thread where the server wants one): cogs/bot_permissions."""
+    settings = await sessions_of(interaction).settings.get(interaction.guild_id) \
+        if interaction.guild_id else None
+    return bot_permissions.threads_warning(
+        interaction, kind, play_by_play=settings is not None and settings.play_by_play is True)

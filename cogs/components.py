@@ -43,6 +43,7 @@ from cogs.common import (
     refuse,
     say_ephemeral,
     sessions_of,
+    start_warning,
 )
 from cogs.moderation_views import channel_list
 from cogs.replay import post as post_replay
@@ -125,8 +126,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             await _redraw(interaction, embed=lobby_embed(outcome.table, public), view=None)
         if not outcome.delivered:
             await say_ephemeral(interaction, acknowledgement(outcome, ""))
-        warning = bot_permissions.threads_warning(interaction, outcome.table.kind) \
-            if starting else None
+        warning = await start_warning(interaction, outcome.table.kind) if starting else None
         if warning:
             await say_ephemeral(interaction, warning)
         await answered(interaction, say("view.step_done"))  # the result was posted elsewhere

@@ -35,6 +35,7 @@ from cogs.common import (
     public_language,
     say_ephemeral,
     sessions_of,
+    start_warning,
 )
 from cogs.components import lobby_embed, lobby_view
 from cogs.outlet import chunks
@@ -216,7 +217,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 interaction.channel_id or 0, actor_of(interaction), action)
             first = next((e.text for e in outcome.events if e.audience.is_public), say("done"))
             answer = acknowledgement(outcome, first[:1700])
-            warning = bot_permissions.threads_warning(interaction, outcome.table.kind) \
+            warning = await start_warning(interaction, outcome.table.kind) \
                 if kind == table_rules.START else None
             await interaction.followup.send(f"{answer}\n{warning}" if warning else answer,
                                             ephemeral=True)

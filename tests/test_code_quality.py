@@ -242,6 +242,34 @@ def test_the_table_rules_load_no_database_driver() -> None:
     assert result.stdout.strip() == "[]"
 
 
+def test_a_sqlite_bot_never_loads_the_postgresql_driver() -> None:
+    """`python -m bot run` on SQLite, every cog and module of the bot imported, and a
+    SQLite store opened: asyncpg (about a tenth of the start) stays unloaded. Only a
+    PostgreSQL URL, or `PostgresStore` named, loads bot/store/postgres.py."""
+    modules = sorted(
+        ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for tree in ("bot", "cogs") for path in (ROOT / tree).rglob("*.py")
+        if path.name != "__init__.py" and "games" not in path.parts
+        and path.relative_to(ROOT).as_posix() not in POSTGRES_SIDE)
+    code = LOADED + "\n" + (
+        "import asyncio, bot.store\n"
+        "store = asyncio.run(bot.store.open_store(':memory:'))\n"
+        "asyncio.run(store.close())\n"
+        "print('asyncpg' in sys.modules)\n"
+        "bot.store.PostgresStore\n"
+        "print('asyncpg' in sys.modules)\n")
+    result = subprocess.run([sys.executable, "-c", code, "asyncpg", *modules], cwd=ROOT,
+                            capture_output=True, text=True, check=False,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["[]", "False", "True"]
+
+
+# The modules that are PostgreSQL's own (and the copy into it): they load the driver.
+POSTGRES_SIDE = frozenset({"bot/store/postgres.py", "bot/store/pg_migrations.py",
+                           "bot/store/copy.py"})
+
+
 # Each module is imported first, in a process that has imported only what lies outside
 # the game, so that the module's own imports (and theirs) run in its order. The Betrayal
 # package's `__init__` imports the whole game (its GAME), which would otherwise always

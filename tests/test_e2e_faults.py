@@ -16,16 +16,18 @@ ping is left out.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import Counter
 
 import pytest
 
 from bot.client import HauntBot
+from bot.table_record import ENVELOPE_FORMATS
 from bot.texts import say
 from cogs import reply
 from tests.conftest import BotFactory, ErrorCollector
-from tests.e2e_helpers import latest_turn, said, to_move, turn_posts, use_first
+from tests.e2e_helpers import game_components, latest_turn, said, to_move, turn_posts, use_first
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.faults import A_MESSAGE, MESSAGES, drop_gateway
 
@@ -232,3 +234,32 @@ async def test_the_sqlite_file_full_or_read_only_is_one_calm_line_and_then_plays
     else:
         await store.execute("PRAGMA max_page_count = 1073741823")
     await game.ends_well()
+
+
+async def test_a_game_saved_by_a_newer_release_is_named_so_and_left_untouched(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """A table whose stored format is past this code's (a newer release saved it, then
+    an older one was started) is never guessed at: a click or a command on it says so
+    in one private line, the store keeps the row byte for byte, and the host reads a
+    warning in the log."""
+    game = await started(fd, start_hauntkeeper)
+    store = game.bot.store
+    table = await store.load(game.channel)
+    assert table is not None and table.id is not None
+    (row,) = await store.execute("SELECT state_json, version FROM games WHERE id = ?",
+                                 (table.id,))
+    raw = json.loads(row[0])
+    raw["format"] = ENVELOPE_FORMATS.current + 1
+    newer = json.dumps(raw)
+    await store.execute("UPDATE games SET state_json = ? WHERE id = ?", (newer, table.id))
+    live = game.live
+    user = game.users[to_move(live) or 0]
+    comp = game_components(live)[0]
+    clicked = await (fd.click(user, live, comp["custom_id"]) if comp["type"] == 2 else
+                     fd.select(user, live, comp["custom_id"], [comp["options"][0]["value"]]))
+    await clicked.wait()
+    status = await (await fd.slash(user, game.channel, "game", "status")).wait()
+    for handle in (clicked, status):
+        assert handle.ephemeral_texts() == [say("errors.newer_release")]
+    assert await store.execute("SELECT state_json, version FROM games WHERE id = ?",
+                               (table.id,)) == [(newer, row[1])]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -36,6 +36,7 @@ class Game:
     host: FakeUser
     mod: FakeUser
     started_at: int  # how many public lines the log held before the start
+    start_said: list[str] = field(default_factory=list)  # what Start told the host
 
     @property
     def live(self) -> FakeMessage:
@@ -80,7 +81,8 @@ async def _started(fd: FakeDiscord, start: BotFactory, *, play_by_play: str | No
     for _ in range(2):
         await (await fd.click(host, lobby, add_ai)).wait()
     game.started_at = len(_split(await game.logged()))
-    await (await fd.slash(host, channel, "game", "start")).wait()
+    started = await (await fd.slash(host, channel, "game", "start")).wait()
+    game.start_said = started.ephemeral_texts()
     return game
 
 
@@ -175,6 +177,10 @@ async def test_a_channel_that_refuses_the_thread_still_plays(
         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="cogs.play_by_play")
     game = await _started(fd, start_hauntkeeper, deny=(denied,))
+    # The host hears it at Start, in the same private line: no thread, and what for.
+    [line] = game.start_said
+    assert line.endswith(say("permissions.play_by_play_missing",
+                             missing=say(f"permissions.names.{denied}")))
     for _ in range(3):
         posts = turn_posts(fd, game.channel)
         await game.move()
@@ -188,6 +194,15 @@ async def test_a_channel_that_refuses_the_thread_still_plays(
     assert len(warned) == 1 and "play-by-play" in warned[0].getMessage()
     log = await (await fd.slash(game.host, game.channel, "game", "log")).wait()
     assert (_split(await game.logged()))[-1] in log.ephemeral_texts()[0]  # every line is there
+
+
+async def test_start_says_nothing_of_threads_the_server_does_not_want(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    game = await _started(fd, start_hauntkeeper, play_by_play=None,
+                          deny=("create_public_threads",))
+    assert not any(say("permissions.names.create_public_threads") in line
+                   for line in game.start_said)
+    assert fd.threads(game.channel) == []
 
 
 async def test_a_thread_post_whose_answer_was_lost_is_owed_and_shown_once(

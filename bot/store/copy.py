@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.base import StoreError
-from bot.store.postgres import PostgresStore, is_postgres_url
+from bot.store.postgres import PostgresStore
 from bot.store.sqlite import MEMORY, SqliteStore
+from bot.store.urls import is_postgres_url
 
 
 async def copy_store(source: SqliteStore, target: PostgresStore) -> dict[str, int]:

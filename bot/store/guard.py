@@ -26,7 +26,6 @@ from typing import Any, TypeVar, cast
 
 from bot.store.base import StoreUnavailable
 from bot.store.outage import outage_reason
-from bot.store.postgres import PostgresStore
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +50,7 @@ class GuardedStore:
         self.outages = 0  # how many began since the start (tests and health read it)
         self._since = 0.0
         self._probe: asyncio.Task[None] | None = None
-        self._postgres = isinstance(inner, PostgresStore)
+        self._postgres = bool(getattr(inner, "server", False))  # PostgresStore.server
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self.inner, name)

@@ -13,8 +13,8 @@ ends in a TimeoutError, an OSError, which is no network gone).
 from __future__ import annotations
 
 import sqlite3
-
-import asyncpg
+import sys
+from types import ModuleType
 
 from bot.store.base import ChannelBusy, StoreUnavailable
 
@@ -27,8 +27,12 @@ _SQLITE = (("disk is full", "disk is full"),
 # asyncpg's own errors for a connection that is gone (its wording: "connection is closed",
 # "connection was closed in the middle of operation", "pool is closing").
 _CLOSED = ("connection is closed", "was closed", "pool is closing")
-_PG_DOWN = (asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError,
-            asyncpg.exceptions.TooManyConnectionsError)
+
+
+def _asyncpg() -> ModuleType | None:
+    """asyncpg, if this process loaded it: a SQLite bot never does (bot/store/__init__),
+    and an error of asyncpg's can only come from a process that did."""
+    return sys.modules.get("asyncpg")
 
 
 def _one_reason(exc: BaseException) -> str | None:
@@ -37,11 +41,15 @@ def _one_reason(exc: BaseException) -> str | None:
     if isinstance(exc, sqlite3.OperationalError):
         text = str(exc).lower()
         return next((reason for needle, reason in _SQLITE if needle in text), None)
-    if isinstance(exc, _PG_DOWN):
+    pg = _asyncpg()
+    if pg is None:
+        return f"PostgreSQL unreachable: {exc}" if isinstance(exc, OSError) else None
+    if isinstance(exc, pg.PostgresConnectionError | pg.exceptions.OperatorInterventionError
+                  | pg.exceptions.TooManyConnectionsError):
         return f"PostgreSQL: {exc}"
-    if isinstance(exc, asyncpg.InterfaceError) and any(w in str(exc) for w in _CLOSED):
+    if isinstance(exc, pg.InterfaceError) and any(w in str(exc) for w in _CLOSED):
         return f"PostgreSQL: {exc}"
-    if isinstance(exc, OSError | asyncpg.exceptions.ConnectionDoesNotExistError):
+    if isinstance(exc, OSError | pg.exceptions.ConnectionDoesNotExistError):
         return f"PostgreSQL unreachable: {exc}"
     return None
 

@@ -47,7 +47,6 @@ from bot.store.base import ChannelBusy, Export, GameExists, NotEmpty, StaleVersi
 from bot.store.pg_migrations import MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION_TABLE
 from bot.table_record import OVER, UNDO_KEPT, Table
 
-SCHEMES = ("postgresql://", "postgres://")
 _COLUMNS = Q.GAME_COLUMNS.format(envelope="state_json")
 _ACTION_KIND = "(action_json::jsonb ->> 'kind')"
 _ONE_OPEN_PER_CHANNEL = "games_one_open_per_channel"
@@ -67,11 +66,6 @@ CONNECT_SECONDS = 5.0
 _COLUMN_TYPES = ("SELECT column_name, data_type FROM information_schema.columns"
                  " WHERE table_schema = current_schema() AND table_name = $1")
 _RESTART_GAME_IDS = "SELECT setval(pg_get_serial_sequence('games', 'id'), $1, false)"
-
-
-def is_postgres_url(target: str) -> bool:
-    """Whether HAUNTKEEPER_DB names a PostgreSQL server rather than a SQLite file."""
-    return target.startswith(SCHEMES)
 
 
 @cache
@@ -103,6 +97,9 @@ def _key(prefix: bytes, channel_id: int) -> int:
 
 
 class PostgresStore:
+    # A server several processes share: any answer from it ends an outage (store/guard).
+    server = True
+
     def __init__(self, url: str, *, min_size: int = 0, max_size: int = 10,
                  lock_connections: int = 20, lock_wait: float = LOCK_WAIT) -> None:
         self.url = url

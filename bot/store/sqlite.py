@@ -84,6 +84,9 @@ def unopenable(path: Path, exc: BaseException) -> str:
 
 
 class SqliteStore:
+    # A file this process owns, not a server: only a write that works ends an outage.
+    server = False
+
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._writer: ThreadPoolExecutor | None = None
