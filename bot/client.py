@@ -205,7 +205,9 @@ class HauntBot(commands.Bot):
         self.add_dynamic_items(LogPage, *DYNAMIC_ITEMS)
         for extension in extensions():
             await self.load_extension(extension)
-        self.tree.on_error = self.on_app_command_error
+        # discord.py types these hooks as methods, to override in a subclass of the
+        # tree; set on the instance they work the same.
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.tree.interaction_check = table_check  # type: ignore[method-assign]
         if self.sync_commands and self.dev_guild:
             await self.sync_tree(self.dev_guild)

@@ -191,8 +191,8 @@ def _move(table: Table, actor: table_rules.Actor, action: Action,
     if (table.status != ACTIVE or actor.user_id is None
             or action.kind in table_rules.TABLE_KINDS):
         return _played(new, events)
-    said = next((e.text for e in events if e.audience.is_public), action.kind)
-    return _played(new, events, UndoWrite(keep=True, summary=said[:200]))
+    summary = next((e.text for e in events if e.audience.is_public), action.kind)
+    return _played(new, events, UndoWrite(keep=True, summary=summary[:200]))
 
 
 def _ai_move(table: Table, offer: bool, languages: tuple[str, ...]) -> Played:

@@ -80,7 +80,8 @@ def read(path: Traversable) -> Any:
     language = locales.current()
     if language == locales.ENGLISH:
         return english
-    words = mirror(path, language)
+    # mypy takes a Traversable (a Protocol) for unhashable; every real one hashes.
+    words = mirror(path, language)  # type: ignore[arg-type]
     return english if words is None else locales.overlay(english, words)
 
 
@@ -99,7 +100,8 @@ locales.keeps(_mapping.cache_clear)
 def mapping(path: Traversable) -> dict[str, Any]:
     """A content file that holds a mapping, in the language spoken now, read once per
     process and language (treat it as read-only: every caller shares it)."""
-    return _mapping(path, locales.current())
+    # mypy takes a Traversable (a Protocol) for unhashable; every real one hashes.
+    return _mapping(path, locales.current())  # type: ignore[arg-type]
 
 
 def topics(path: Traversable) -> dict[str, str]:

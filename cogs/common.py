@@ -11,7 +11,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
-from typing import Protocol
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -113,16 +113,16 @@ def actor_of(interaction: discord.Interaction) -> Actor:
                  guild_language=language_of(guild_locale) if guild_locale else None)
 
 
-async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: object) -> None:
+async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """Answer only the caller, whether or not the interaction was answered already; the
     commands the answer names are clickable (cogs/mentions.py), unless the longer
     mentions would push it past what Discord takes."""
     linked = await mentions.linked(bot_of(interaction).tree, interaction.guild_id, text)
     text = linked if len(linked) <= DISCORD_CONTENT_MAX else text
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)  # type: ignore[arg-type]
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)  # type: ignore[arg-type]
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
 @asynccontextmanager

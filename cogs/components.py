@@ -202,7 +202,11 @@ async def _own_prompt(interaction: discord.Interaction, channel_id: int,
 
 
 class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*"):
-    """Stands in for a component whose custom_id did not read: a click only says so."""
+    """Stands in for a component whose custom_id did not read: a click only says so.
+
+    The `from_custom_id`s below answer with one in place of their own class, which
+    discord.py runs as it would its own (it only calls the item's callback), though its
+    type hints promise the class itself: hence their type: ignore[override]."""
 
     def __init__(self, item: discord.ui.Item[Any], reason: str) -> None:
         super().__init__(item)
@@ -217,8 +221,9 @@ class Stray(Unreadable, template=r"(?s)(?!hk[shr]?:|hklog:).*"):
     nor a `/game log` page's (cogs/game_log.py)."""
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> Unreadable:
+    async def from_custom_id(  # type: ignore[override]  # see Unreadable
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> Unreadable:
         return Unreadable(item, say("errors.unreadable"))
 
 
@@ -238,8 +243,9 @@ class ActionButton(
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> ActionButton | Unreadable:
+    async def from_custom_id(  # type: ignore[override]  # see Unreadable
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> ActionButton | Unreadable:
         try:
             if not isinstance(item, discord.ui.Button):
                 raise IllegalAction(say("errors.unreadable"))
@@ -269,8 +275,9 @@ class ActionSelect(
         self.version = version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> ActionSelect | Unreadable:
+    async def from_custom_id(  # type: ignore[override]  # see Unreadable
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> ActionSelect | Unreadable:
         try:
             if type(item) is not discord.ui.Select:  # a string select, not a user select
                 raise IllegalAction(say("errors.unreadable"))
@@ -312,8 +319,9 @@ class ReplayButton(
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> ReplayButton | Unreadable:
+    async def from_custom_id(  # type: ignore[override]  # see Unreadable
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> ReplayButton | Unreadable:
         read = REPLAY.fullmatch(match.group(0))
         if read is None or not isinstance(item, discord.ui.Button):
             return Unreadable(item, say("errors.unreadable"))
@@ -343,8 +351,9 @@ class WholeHouse(
         self.channel_id = channel_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> WholeHouse | Unreadable:
+    async def from_custom_id(  # type: ignore[override]  # see Unreadable
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> WholeHouse | Unreadable:
         read = WHOLE_HOUSE.fullmatch(match.group(0))
         if read is None or not isinstance(item, discord.ui.Button):
             return Unreadable(item, say("errors.unreadable"))
@@ -757,8 +766,10 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
         words = {"host": f"<@{interaction.user.id}>", "game": games.get(table.kind).title}
         text = say("lobby.again_invite", players=", ".join(f"<@{u}>" for u in others),
                    **words) if others else say("lobby.again_alone", **words)
+    view = lobby_view(table, public)
+    assert view is not None  # a table just made is a lobby
     sent = await interaction.response.send_message(
-        text, embed=lobby_embed(table, public), view=lobby_view(table, public),
+        text, embed=lobby_embed(table, public), view=view,
         allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in others]))
     if sent.message_id is not None:

@@ -131,9 +131,11 @@ class LogPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
         page (custom ids must differ within a message)."""
         return f"hklog:{page}:{re.sub('[^a-z]', '', label.lower()) or 'page'}"
 
+    # discord.py types the item as any Item, not the DynamicItem's own (a Button here).
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> LogPage:
+    async def from_custom_id(  # type: ignore[override]
+            cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+            match: re.Match[str]) -> LogPage:
         return cls(item, int(match.group("page")))
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -26,8 +26,8 @@ from cogs.common import handling, sessions_of
 FIELD_LIMIT = 1024  # Discord: the characters of an embed field's value
 EMBED_LIMIT = 5500  # of an embed's 6,000 in all, with room for titles
 MAX_EMBEDS = 10  # a message holds 10 embeds
-Leaf = app_commands.Command  # type: ignore[type-arg]
-AnyCommand = app_commands.Command | app_commands.Group  # type: ignore[type-arg]
+Leaf = app_commands.Command
+AnyCommand = app_commands.Command | app_commands.Group
 
 
 class HelpCog(commands.Cog):

@@ -193,8 +193,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                     game=title, channel=f"<#{channel_id}>",
                     host=f"<@{running.host_id if running else 0}>")) from None
             public = public_language(interaction, outcome.table)
+            view = lobby_view(outcome.table, public)
+            assert view is not None  # a table just made is a lobby
             sent = await interaction.response.send_message(
-                embed=lobby_embed(outcome.table, public), view=lobby_view(outcome.table, public))
+                embed=lobby_embed(outcome.table, public), view=view)
             if sent.message_id is not None:
                 await bot_of(interaction).store.set_lobby_message(outcome.table.id or 0,
                                                                   sent.message_id)

@@ -6,10 +6,11 @@ outlet's parts can share it without importing the outlet."""
 from __future__ import annotations
 
 import hashlib
+from typing import Final
 
 import discord
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week, the longest Discord offers: games can be slow
+THREAD_ARCHIVE_MINUTES: Final = 10080  # a week, the longest Discord offers: games can be slow
 NONCE_LIMIT = 25  # Discord's longest nonce
 
 
@@ -17,7 +18,8 @@ def nonce(key: str, part: str) -> str | None:
     """The message's nonce: the delivery's key and the message's place in it. Sent
     with enforce_nonce (discord.py does so whenever a nonce is given), Discord answers a
     repeat within minutes with the message already made, so a delivery redone after a
-    crash shows once. No key, no nonce."""
+    crash shows once. No key, no nonce: discord.py's send takes None for none, though
+    its type hints leave None out (hence the type: ignore[arg-type] where it is sent)."""
     if not key:
         return None
     text = f"{key}.{part}"

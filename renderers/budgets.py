@@ -107,6 +107,11 @@ def image_bytes(img: Image.Image | None) -> int:
     return IMAGE_OVERHEAD + w * h * _PIXEL_BYTES.get(img.mode, 4) + 8 * h + palette
 
 
+# `image_bytes` for a cache of images that are never None: `lru_by_bytes` takes its
+# result type from the weigher's argument, and would type every mask `Image | None`.
+weigh_image: Callable[[Image.Image], int] = image_bytes
+
+
 # A FreeType face at a size, with the glyphs it has rendered (FreeType's own memory,
 # outside Python's sight): a generous estimate. An ink or a fitted palette: its colours,
 # its lookup image, its index of colours and its coverage ramps (256 indices a pair).

@@ -168,13 +168,15 @@ class Pieces(Generic[P]):
         update_wrapper(self, draw)
         register(self)
 
+    # The type: ignores: typing cannot say "P's positional arguments, no keywords"
+    # (P.args comes only with P.kwargs), and the cache key needs them hashable.
     def __call__(self, ink: Ink | None, *args: Hashable) -> Sprite:
         if ink is None:
-            return self.draw(*args)  # type: ignore[call-arg]
+            return self.draw(*args)  # type: ignore[arg-type, call-arg]
         key = (ink, current(), args) if self.words else (ink, args)
         sprite = self.kept.get(key)
         if sprite is None:
-            drawn = self.draw(*args)  # type: ignore[call-arg]
+            drawn = self.draw(*args)  # type: ignore[arg-type, call-arg]
             sprite = Sprite(indices(ink.quantize(drawn.image)), drawn.mask, drawn.offset)
             self.kept.put(key, sprite, sprite_bytes(sprite))
         return sprite

@@ -14,6 +14,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -433,7 +434,7 @@ def _rounded_mask(w: int, h: int, radius: int) -> Image.Image:
     return big.resize((w, h), Image.Resampling.BOX)
 
 
-@lru_by_bytes(budgets.SHAPE_MASKS, budgets.image_bytes)
+@lru_by_bytes(budgets.SHAPE_MASKS, budgets.weigh_image)
 def _ellipse_mask(w: int, h: int) -> Image.Image:
     k = _SUPERSAMPLE
     big = Image.new("L", (w * k, h * k), 0)
@@ -441,7 +442,7 @@ def _ellipse_mask(w: int, h: int) -> Image.Image:
     return big.resize((w, h), Image.Resampling.BOX)
 
 
-@lru_by_bytes(budgets.SHAPE_MASKS, budgets.image_bytes)
+@lru_by_bytes(budgets.SHAPE_MASKS, budgets.weigh_image)
 def _polygon_mask(w: int, h: int, points: tuple[tuple[float, float], ...]) -> Image.Image:
     k = _SUPERSAMPLE
     big = Image.new("L", (w * k, h * k), 0)
@@ -597,7 +598,8 @@ def make_palette(samples: Sequence[Image.Image], colours: int = 256,
     fitted = stack.quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
                             dither=Image.Dither.NONE)
     flat = fitted.getpalette() or []
-    used = sorted(index for _, index in fitted.getcolors(256) or [])
+    # cast: a "P" image's colours are palette indices; Pillow types them for any mode.
+    used = sorted(cast(int, index) for _, index in fitted.getcolors(256) or [])
     entries: list[Colour] = [(flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]) for i in used]
     pinned: list[Colour] = []
     for colour in dict.fromkeys((c[0], c[1], c[2]) for c in exact):
@@ -642,6 +644,7 @@ def to_png(img: Image.Image, *, colours: int | None = 256, palette: Palette | No
             img = rgb.quantize(palette=palette.lookup, dither=Image.Dither.NONE)
             img.putpalette(palette.colours)
         else:
+            assert colours is not None  # the test above: no palette, so colours
             img = rgb.quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
                                dither=Image.Dither.NONE)
     buf = io.BytesIO()

@@ -54,6 +54,7 @@ SLOW_FILES = (
     "test_cthulhu_ai.py", "test_evil_below_ai.py", "test_betrayal_house_plan.py",
     "test_replay_games.py",  # whole games played, then drawn
     "test_code_quality.py",  # ruff, and each module imported in a subprocess
+    "test_mypy.py",  # mypy over the source trees
 )
 SLOW_FIXTURES = frozenset({"fd", "start_hauntkeeper", "pg_server", "stores"})
 AI_GAMES = re.compile(r"ai_games?|ai_plays")  # a test named for the AI games it plays

@@ -30,10 +30,11 @@ GAMES: dict[str, Game[Any]] = {"betrayal": betrayal.GAME, "evilbelow": evilbelow
 STEPS = 400  # how far a seeded game is played looking for a choice (it pauses well before)
 
 
-def first_choice(kind: str, seed: int) -> tuple[Any, int, Any]:
-    """The first state, seat and action of a seeded all-AI game whose step pauses on a
-    choice: the step to say in two languages."""
-    game = GAMES[kind]
+def first_choice(kind: str | Game[Any], seed: int) -> tuple[Any, int, Any]:
+    """The first state, seat and action of a seeded all-AI game (of GAMES by its key,
+    or the game given) whose step pauses on a choice: the step to say in two
+    languages."""
+    game = GAMES[kind] if isinstance(kind, str) else kind
     players = [PlayerInfo(n, ai=True) for n in ("Ann", "Bo", "Cy", "Di")]
     with speaking(ENGLISH):
         state, _ = game.setup(players, seed, {})

@@ -25,7 +25,6 @@ from bot.core.events import Event
 from bot.core.seats import Seat
 from bot.delivery import plan, sequenced
 from bot.games import cthulhu
-from bot.games.base import PlayerInfo
 from bot.locales import CHINESE, ENGLISH, current, speaking
 from bot.store import Table, open_store
 from tests.golden_states import CHANNEL, HOST, VARIANTS, open_lobby, play_step, sessions_on
@@ -180,18 +179,7 @@ def test_a_game_that_words_its_choices_as_read_plays_a_pausing_step_once() -> No
     in Chinese."""
     game = cthulhu.GAME
     assert game.words_choices_when_read
-    with speaking(ENGLISH):
-        state, _ = game.setup([PlayerInfo(n, ai=True) for n in ("Ann", "Bo", "Cy", "Di")],
-                              5, {})
-        for _ in range(STEPS):
-            seat = game.to_act(state)
-            assert seat is not None, "the game ended before any choice"
-            action = game.ai_action(state, seat)
-            after, _ = game.apply(state, seat, action)
-            if after.pending is not None and state.pending is None:
-                break
-            state = after
-    assert after.pending is not None
+    state, seat, action = first_choice(game, 5)
     plays: list[str] = []
 
     def step() -> tuple[Table, list[Event]]:

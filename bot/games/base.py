@@ -18,7 +18,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
@@ -28,6 +28,17 @@ from bot.core.plain import copy_plain
 from bot.core.story import LogLine, Story, last_of
 
 S = TypeVar("S")
+
+
+class Seated(Protocol):
+    """A state that keeps its seats' names and AI flags in two lists (every game so
+    far), so `Game.seat_handed` can change a seat for it."""
+
+    players: list[str]
+    ai: list[bool]
+
+
+SeatedS = TypeVar("SeatedS", bound=Seated)
 
 # Content a server has played (Betrayal's haunts), for games that avoid repeating it.
 # An event naming a piece of content as it comes into play carries its key in
@@ -155,7 +166,8 @@ class Game(ABC, Generic[S]):
     def set_player(self, state: S, seat: int, info: PlayerInfo) -> S:
         """Record a seat changing hands (a kicked human becomes an AI)."""
 
-    def seat_handed(self, state: S, seat: int, info: PlayerInfo, refusal: str) -> S:
+    def seat_handed(self: Game[SeatedS], state: SeatedS, seat: int, info: PlayerInfo,
+                    refusal: str) -> SeatedS:
         """`set_player` for a state that keeps its seats' names and AI flags in
         `players` and `ai` lists (every game so far): a copy with this seat's changed,
         or `refusal` (the game's own words) for a seat that is not in the game."""

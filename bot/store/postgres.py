@@ -578,9 +578,10 @@ class _SharedLocks:
 
     async def unlock(self, conn: asyncpg.Connection, key: int) -> None:
         async with self._gate:
-            if conn is self._conn and not conn.is_closed():
+            held = self._conn
+            if held is not None and held is conn and not held.is_closed():
                 with suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-                    await conn.execute(_UNLOCK, key)
+                    await held.execute(_UNLOCK, key)
 
     async def close(self) -> None:
         async with self._gate:

@@ -225,7 +225,8 @@ def actions_of(rows: Sequence[Sequence[Any]]
 
 def logged(rows: Sequence[Sequence[Any]], *, newest_first: bool = False) -> list[LoggedEvent]:
     """Event rows (EVENT_COLUMNS) as logged events, oldest first."""
-    events = [LoggedEvent(*row[:8], texts=json.loads(row[8]) if row[8] else {})
+    events = [LoggedEvent(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7],
+                          texts=json.loads(row[8]) if row[8] else {})
               for row in rows]
     return events[::-1] if newest_first else events
 

@@ -18,12 +18,13 @@ read exactly what was drawn where (legibility as displayed, tokens uncovered).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
-from bot.games.betrayal.pictures import FLOORS, MapView
+from bot.games.betrayal.pictures import FLOORS, ExplorerView, MapView, MonsterView
 from bot.games.betrayal.shown import map_view
 from renderers import budgets
 from renderers.betrayal.explorers import (
@@ -63,6 +64,7 @@ from renderers.betrayal.map import (
 )
 from renderers.betrayal.overview import (
     CHIP,
+    Cell,
     Item,
     Kind,
     MonsterMark,
@@ -153,7 +155,7 @@ class BoardGeometry:
     summaries: tuple[Summary, ...]  # floors whose monsters are summed up by kind
     frame: Box | None  # the large panel's window, outlined on its floor's overview
     legend: tuple[tuple[LegendEntry, Box], ...]  # each entry and where it is written
-    texts: tuple[tuple[str, int], ...]  # (what, px) of every text drawn, for the tests
+    texts: tuple[tuple[str, float], ...]  # (what, px) of every text drawn, for the tests
     main_view: MapView  # the view the large panel's figures are drawn from
 
     @property
@@ -188,7 +190,8 @@ def focus_floor(view: MapView) -> tuple[str, tuple[int, int]]:
 
 def _floor_cells(view: MapView, floor: str) -> list[tuple[int, int]]:
     cells = [(t.x, t.y) for t in view.tiles if t.floor == floor]
-    cells += [(f.x, f.y) for f in (*view.explorers, *view.monsters) if f.floor == floor]
+    figures: tuple[ExplorerView | MonsterView, ...] = (*view.explorers, *view.monsters)
+    cells += [(f.x, f.y) for f in figures if f.floor == floor]
     return cells
 
 
@@ -424,8 +427,11 @@ def board_geometry(view: MapView) -> BoardGeometry:
         area = (x0 + edge, y0 + edge, x1 - edge, y1 - edge)  # inside the panel's border
         title_box = overview_title_of(view, f, slots[f], s)[3]
         floor_rooms = [obox(t.x, t.y) for t in view.tiles if t.floor == f]
-        placed_marks = place_marks(here, lambda cell, obox=obox: obox(*cell), c, area,
-                                   [title_box], floor_rooms, s)
+
+        def room_of(cell: Cell, obox: Callable[[int, int], Box] = obox) -> Box:
+            return obox(*cell)
+
+        placed_marks = place_marks(here, room_of, c, area, [title_box], floor_rooms, s)
         dots.update(placed_marks.dots)
         marks.extend(placed_marks.monsters)
         pins.extend(placed_marks.pins)
@@ -449,13 +455,16 @@ def board_geometry(view: MapView) -> BoardGeometry:
                    for i, e in enumerate(entries))
 
     title = px(PANEL_TITLE_FONT, s)
-    texts = [("overview_title", size), ("panel_title", title), ("tile", tf)]
+    texts: list[tuple[str, float]] = [("overview_title", size), ("panel_title", title),
+                                      ("tile", tf)]
     if marks:  # an overview's monster letter, and its count (SMALLEST_FONT, as drawn)
         texts.append(("overview_monster_letter", _overview_letter(s)))
     if any(mark.count_box for mark in marks):
         texts.append(("overview_monster_count", size))
     for entry, (lx0, _, lx1, _) in legend:
-        texts.append((f"legend {entry[2]}", _legend_words(entry, lx1 - lx0 - px(6, s), s)[1].size))
+        words_font = _legend_words(entry, lx1 - lx0 - px(6, s), s)[1]
+        assert isinstance(words_font, ImageFont.FreeTypeFont)  # `font` makes FreeType's
+        texts.append((f"legend {entry[2]}", words_font.size))
         if entry[1]:
             texts.append((f"legend_mark {entry[1]}", size))
     return BoardGeometry(map=geo, focus=floor, window=window, main=main, slots=slots,
@@ -561,10 +570,10 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
     by_seat = {ex.seat: ex for ex in view.explorers}
     for seat, (x0, y0, x1, y1) in bg.dots.items():
         ex = by_seat[seat]
-        tile = next((t for t in view.tiles if t.floor == ex.floor and (t.x, t.y) == (ex.x, ex.y)),
-                    None)
-        on = PANEL if tile is None else (START_FILL if tile.start else FLOOR_FILL).get(
-            tile.floor, FLOOR_FILL["ground"])
+        under = next((t for t in view.tiles
+                      if t.floor == ex.floor and (t.x, t.y) == (ex.x, ex.y)), None)
+        on = PANEL if under is None else (START_FILL if under.start else FLOOR_FILL).get(
+            under.floor, FLOOR_FILL["ground"])
         if seat in on_chip:
             on = CHIP
         r = max(1, (x1 - x0) // 2)

@@ -18,7 +18,7 @@ it: tokens and monsters on the floor colour of their tile, chips on the backgrou
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -228,7 +228,7 @@ def place_figures(groups: dict[Cell, list[Figure]], origin: Callable[[Cell], tup
     return placed
 
 
-def roster_chips(explorers: list[ExplorerView], roster: tuple[int, int, int, int],
+def roster_chips(explorers: Sequence[ExplorerView], roster: tuple[int, int, int, int],
                  gap: int, widest: int) -> dict[int, tuple[int, int, int, int]]:
     """A chip's box per seat, side by side along the roster strip, at most `widest`."""
     chips: dict[int, tuple[int, int, int, int]] = {}

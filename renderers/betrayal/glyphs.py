@@ -22,7 +22,7 @@ def _finish(big: Image.Image, d: int) -> Image.Image:
     return big.resize((d, d), Image.Resampling.BOX)
 
 
-@lru_by_bytes(budgets.SMALL_PIECES, budgets.image_bytes)
+@lru_by_bytes(budgets.SMALL_PIECES, budgets.weigh_image)
 def glyph(kind: str, d: int) -> Image.Image:
     """A d x d RGBA sprite: "omen" (crescent on a rose disc), "event" (spiral on a blue
     disc), "item" (amber diamond), "omen_off" (an omen not yet drawn), "skull"."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.games.betrayal.pictures import FLOORS, MapView
+from bot.games.betrayal.pictures import FLOORS, ExplorerView, MapView, MonsterView
 from renderers import budgets
 from renderers.betrayal.explorers import groups_of, place_figures, roster_chips
 from renderers.betrayal.fonts import (  # noqa: F401
@@ -82,7 +82,8 @@ def _extents(view: MapView) -> dict[str, tuple[int, int, int, int] | None]:
     for tile in view.tiles:
         if tile.floor in cells:
             cells[tile.floor].append((tile.x, tile.y))
-    for figure in (*view.explorers, *view.monsters):
+    figures: tuple[ExplorerView | MonsterView, ...] = (*view.explorers, *view.monsters)
+    for figure in figures:
         if figure.floor in cells:
             cells[figure.floor].append((figure.x, figure.y))
     out: dict[str, tuple[int, int, int, int] | None] = {}
@@ -288,15 +289,23 @@ def _choose_layout_cached(extents: tuple[tuple[int, int], ...], width: int,
                 hi = mid - 1
         return options[lo]
 
+    def widest(node: Node) -> int | None:
+        """The biggest tile size at which `node` fits the width."""
+        return largest(sizes, lambda t: size(node, t)[0] <= inner_w)
+
+    def tallest(node: Node, t_w: int) -> int | None:
+        """The biggest tile size up to `t_w` at which `node` keeps within the preview."""
+        return largest([t for t in sizes if t <= t_w],
+                       lambda t: fr.fixed_h + size(node, t)[1] <= box_h)
+
     best: tuple[float, int, int] | None = None
     choice: tuple[str, Node, int] | None = None
     options = arrangements(shown)
     for index, (name, node) in enumerate(options):
-        t_w = largest(sizes, lambda t, n=node: size(n, t)[0] <= inner_w)
+        t_w = widest(node)
         if t_w is None:
             continue
-        t_h = largest([t for t in sizes if t <= t_w],
-                      lambda t, n=node: fr.fixed_h + size(n, t)[1] <= box_h)
+        t_h = tallest(node, t_w)
         t = t_h if t_h is not None else t_min
         h = fr.fixed_h + size(node, t)[1]
         score = (t * min(1.0, box_h / h), -h, -index)

@@ -442,6 +442,7 @@ def _ink(width: int, colours: tuple[Colour, ...], fonts: tuple[object, ...]) -> 
     in English whatever the language spoken: one palette for every language."""
     with speaking(ENGLISH):
         image = compose(_sample_view(colours), width, None).image
+    assert image is not None  # drawn without an ink: in RGB
     return Ink(make_palette([image], exact=FLAT_COLOURS + colours))
 
 

@@ -436,10 +436,10 @@ def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: in
     summary = None
     if summed:
         kinds = _summed(here)
-        chip, at = _summary_chip(kinds, mark, pad, gap, area, taken, free, s)
-        _set_items(kinds, at, chip[0] + pad, chip[1] + pad, mark, None, s, dots, monsters)
-        summary = Summary(chip, tuple(filled), kinds)
-        taken.append(chip)
+        box, at = _summary_chip(kinds, mark, pad, gap, area, taken, free, s)
+        _set_items(kinds, at, box[0] + pad, box[1] + pad, mark, None, s, dots, monsters)
+        summary = Summary(box, tuple(filled), kinds)
+        taken.append(box)
 
     def order(p: tuple[Cell, list[Item]]) -> tuple[int, bool, int, int, int]:
         cell, items = p

@@ -158,10 +158,10 @@ def token_layout(count: int, area_h: int, s: float) -> tuple[int, int, int, int]
             return cols, round(pitch * s), max(2, round(radius * s)), max(6, round(size * s))
     # Past the last arrangement (a board drawn far under its size): rows squeezed.
     cols, _, radius, size = TOKEN_LAYOUTS[-1]
-    pitch = area_h / max(1, math.ceil(count / cols))
-    radius = min(radius * s, pitch * 0.42)
-    return cols, max(1, math.floor(pitch)), max(2, round(radius)), max(6, round(min(size * s,
-                                                                                     pitch * 0.7)))
+    squeezed = area_h / max(1, math.ceil(count / cols))
+    shrunk = min(radius * s, squeezed * 0.42)
+    return (cols, max(1, math.floor(squeezed)), max(2, round(shrunk)),
+            max(6, round(min(size * s, squeezed * 0.7))))
 
 
 def height_of(width: int) -> int:

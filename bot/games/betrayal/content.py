@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import yaml_files
 from bot.locales import per_language
@@ -193,18 +193,25 @@ def add_folder(edition: str, path: Traversable, decks: dict[str, str] | None = N
         _default.cache_clear()
 
 
+Info = TypeVar("Info")
+
+
+def _add(mine: dict[str, Info], theirs: dict[str, Info]) -> None:
+    twice = set(mine) & set(theirs)
+    if twice:
+        raise ValueError(f"content keys defined twice: {sorted(twice)}")
+    mine.update(theirs)
+
+
 def merge(parts: list[Content]) -> Content:
     """Several folders' content as one; a key met twice is a content error."""
     explorers: dict[str, ExplorerInfo] = {}
     rooms: dict[str, RoomInfo] = {}
     cards: dict[str, CardInfo] = {}
     for part in parts:
-        for mine, theirs in ((explorers, part.explorers), (rooms, part.rooms),
-                             (cards, part.cards)):
-            twice = set(mine) & set(theirs)
-            if twice:
-                raise ValueError(f"content keys defined twice: {sorted(twice)}")
-            mine.update(theirs)  # type: ignore[attr-defined]
+        _add(explorers, part.explorers)
+        _add(rooms, part.rooms)
+        _add(cards, part.cards)
     return Content(explorers, rooms, cards)
 
 

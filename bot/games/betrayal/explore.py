@@ -15,7 +15,7 @@ Collapsed Room, the Underground Lake, cards that put you in a new room).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from bot.core.events import DETAIL
 from bot.games.betrayal import content, editions, hooks, house
@@ -329,7 +329,8 @@ def _place_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
                 floor=content.betrayal_line(f"floors.{floor}"))
         ctx.push_child(frame, spec.get("fallback") or [])
         return
-    cells = list(dict.fromkeys(tuple(c) for c, _ in spots))
+    # cast: tuple() of a Cell is a Cell; mypy widens its items to object.
+    cells = list(dict.fromkeys(cast(Cell, tuple(c)) for c, _ in spots))
     if len(spots) == 1:
         _put(ctx, frame, spec, spots[0][0], spots[0][1])
         return

@@ -109,7 +109,8 @@ def rerolls_blanks(state: BetrayalState, seat: int, trait: str) -> bool:
 def total_of(spec: dict[str, Any]) -> int:
     if spec.get("fixed") is not None:
         return int(spec["fixed"])
-    return sum(spec.get("rolled", [])) + int(spec.get("bonus", 0))
+    rolled: list[int] = spec.get("rolled", [])
+    return sum(rolled) + int(spec.get("bonus", 0))
 
 
 @step("roll")

@@ -227,5 +227,5 @@ class WindingTunnels(RoomPassive, SightPassive):
     def sight_half(self, state: BetrayalState, tile: int, door: str, ref: Any) -> str | None:
         return door if tile == ref else None
 
-    def stops_sight(self, state: BetrayalState, tile: int, ref: Any) -> bool:
+    def stops_sight(self, state: BetrayalState, tile: int, ref: object) -> bool:
         return tile == ref

@@ -546,11 +546,12 @@ class Held(TurnPassive):
                       {"held": held, "card": key})]
 
     def act(self, ctx: Ctx, seat: int, offer: Offer, ref: Any) -> None:
-        spec = {"held": int(offer.data["held"]), "card": str(offer.data["card"])}
+        card = str(offer.data["card"])
+        spec = {"held": int(offer.data["held"]), "card": card}
         ctx.push([{"roll": {"trait": self.trait, "outcomes": [
             {"min": self.target, "do": [{"_held_free": spec}]},
             {"max": self.target - 1, "do": [{"_held_fail": spec}]}]}}],
-            seat, spec["card"], "event")
+            seat, card, "event")
 
 
 def _drop_tokens(state: BetrayalState, seat: int, key: str) -> None:

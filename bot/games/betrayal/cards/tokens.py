@@ -34,6 +34,8 @@ from bot.games.betrayal.state import BetrayalState
 
 
 def _token(state: BetrayalState, ref: Any) -> dict[str, Any]:
+    tile: int
+    index: int
     tile, index = ref
     return state.tiles[tile].tokens[index]
 

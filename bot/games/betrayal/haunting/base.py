@@ -58,7 +58,8 @@ def haunt_file(key: str) -> Traversable:
     """A haunt's data file: in data/betrayal/haunts/, else in the `haunts/` folder of
     the edition folder that holds it (content.FOLDERS). Looked up once per key and set
     of folders, so `/secret` does not touch the disk."""
-    return _haunt_file(key, HAUNT_DIR, tuple(content.FOLDERS[1:]))
+    # mypy takes a Traversable (a Protocol) for unhashable; every real one hashes.
+    return _haunt_file(key, HAUNT_DIR, tuple(content.FOLDERS[1:]))  # type: ignore[arg-type]
 
 
 @cache
@@ -275,7 +276,8 @@ def hooks(state: BetrayalState, part: type[Part]) -> Part:
     that part, else the part's neutral default, so the engine never asks a haunt for
     what its books do not change."""
     plugin = for_state(state)
-    return plugin if isinstance(plugin, part) else _neutral(part)
+    # mypy takes a class for unhashable (it reads object.__hash__ as unbound); it hashes.
+    return plugin if isinstance(plugin, part) else _neutral(part)  # type: ignore[arg-type]
 
 
 @cache

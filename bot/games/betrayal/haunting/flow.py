@@ -142,7 +142,9 @@ def _new_round(ctx: Ctx) -> None:
     plugin = base.for_state(state)
     limit, last = plugin.data.last_round, plugin.last_round(state)
     if limit is not None and limit.warn and haunt.round == last:
-        plugin.say(ctx, limit.warn, **{**plugin.numbers(state), limit.rounds: last})
+        # Any: mypy cannot tell a haunt's number names from say's own keywords.
+        warned: dict[str, Any] = {**plugin.numbers(state), limit.rounds: last}
+        plugin.say(ctx, limit.warn, **warned)
     base.hooks(state, TurnHooks).start_round(ctx)
     if state.over:
         return
@@ -264,7 +266,8 @@ def out_of_time(ctx: Ctx) -> bool:
     limit, last = plugin.data.last_round, plugin.last_round(state)
     if limit is None or last is None or state.haunt.round <= last:
         return False
-    numbers = {**plugin.numbers(state), limit.rounds: last}
+    # Any: mypy cannot tell a haunt's number names from say's own keywords.
+    numbers: dict[str, Any] = {**plugin.numbers(state), limit.rounds: last}
     if limit.said:
         plugin.say(ctx, limit.said, **numbers)
     finish(ctx, limit.winner, plugin.text(limit.reason, **numbers))
@@ -298,7 +301,7 @@ def finish(ctx: Ctx, side: str, reason: str) -> None:
                                      kind="book"))
 
 
-def _plain(text: str, kind: str = "haunt") -> object:
+def _plain(text: str, kind: str = "haunt") -> Event:
     return Event(text, kind=kind)
 
 

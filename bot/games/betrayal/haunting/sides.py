@@ -55,7 +55,8 @@ def heroes(state: BetrayalState, *, alive: bool = True) -> list[int]:
     """The heroes in turn order (from the traitor's left, or with no traitor the
     revealer's)."""
     count = len(state.players)
-    start = (traitor(state) if traitor(state) is not None else
+    found = traitor(state)
+    start = (found if found is not None else
              (state.haunt.revealer if state.haunt else -1))
     order = [(start + 1 + i) % count for i in range(count)]
     return [s for s in order if not is_traitor(state, s)

@@ -307,7 +307,8 @@ class SeparateNightmares(HauntPlugin, TurnHooks, MovementHooks, BoardHooks, AIHo
     def told(state: BetrayalState) -> Audience:
         """Who knows the nightmares in hand: the traitor alone (`private_notes`, and the
         choice of one is private)."""
-        return to_player(sides.traitor(state) if sides.traitor(state) is not None else -1)
+        traitor = sides.traitor(state)
+        return to_player(traitor if traitor is not None else -1)
 
     def hide(self, view: BetrayalState, seat: int | None, rng: Rng) -> None:
         """The traitor's hand, for a seat not told: as many nightmares, of those not
@@ -358,7 +359,8 @@ class SeparateNightmares(HauntPlugin, TurnHooks, MovementHooks, BoardHooks, AIHo
 
     def act(self, ctx: Ctx, seat: int, offer: Offer) -> None:
         state = ctx.state
-        kw = {"track": track(state), "target": self.value(state, "through")}
+        # Any: mypy cannot tell these names from say's own keywords.
+        kw: dict[str, Any] = {"track": track(state), "target": self.value(state, "through")}
         if offer.id == "through":
             self.say(ctx, "through", who=ctx.who(seat), **kw)
             ctx.push([{"roll": {"choose": ROLL_TRAITS, "purpose": "haunt",

@@ -153,7 +153,8 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
     @staticmethod
     def told(state: BetrayalState) -> Audience:
         """Who is told where the canoe lies: the traitor alone (until it is found)."""
-        return to_player(sides.traitor(state) if sides.traitor(state) is not None else -1)
+        traitor = sides.traitor(state)
+        return to_player(traitor if traitor is not None else -1)
 
     def hide(self, view: BetrayalState, seat: int | None, rng: Rng) -> None:
         """Where the canoe lies, for a seat not told: under any flotsam still unsearched."""

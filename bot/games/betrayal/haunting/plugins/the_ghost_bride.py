@@ -77,7 +77,8 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     @staticmethod
     def told(state: BetrayalState) -> Audience:
         """Who is told the lover: the traitor alone."""
-        return to_player(sides.traitor(state) if sides.traitor(state) is not None else -1)
+        traitor = sides.traitor(state)
+        return to_player(traitor if traitor is not None else -1)
 
     def hide(self, view: BetrayalState, seat: int | None, rng: Rng) -> None:
         """The lover, for a seat not told: any hero at all (the ghost drew from them)."""
@@ -172,11 +173,11 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
             movement.place_explorer(ctx, seat, chapel, forced=True)
             return
         if offer.id == "lay":
-            body = self.carried(state)
-            assert body is not None
-            self._lay(state, body, here)
+            carried = self.carried(state)
+            assert carried is not None
+            self._lay(state, carried, here)
             if state.tiles[here].room == CHAPEL:
-                state.haunt.progress["laid"] = body
+                state.haunt.progress["laid"] = carried
             self.say(ctx, "lay", who=ctx.who(seat), room=ctx.room_name(here))
             return
         target = self.value(state, "target")
