@@ -261,10 +261,10 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
                 self.say(ctx, "taken", who=ctx.who(seat), owner=explorer_name(state, owner))
             return
         if offer.id.startswith("give-"):
-            _, owner, other = offer.id.split("-")
-            _set(state, int(owner), HELD, int(other))
-            self.say(ctx, "given", who=ctx.who(seat), owner=explorer_name(state, int(owner)),
-                     other=ctx.who(int(other)))
+            _, whose, to = offer.id.split("-")
+            _set(state, int(whose), HELD, int(to))
+            self.say(ctx, "given", who=ctx.who(seat), owner=explorer_name(state, int(whose)),
+                     other=ctx.who(int(to)))
             return
         if offer.id == "face":
             target = self.value(state, "face")
@@ -326,8 +326,8 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
         where = altar(state)
         if where is not None and (carried(state, seat) or all_done(state)):
             return {where}
-        found = artifacts(state)
-        return {int(a["where"]) for o, a in found.items() if a["at"] == TILE
+        lying_about = artifacts(state)
+        return {int(a["where"]) for o, a in lying_about.items() if a["at"] == TILE
                 and (int(o) == seat or not state.explorers[int(o)].alive)}
 
     def ai_presses(self, state: BetrayalState, seat: int, target: int | str) -> bool:
