@@ -138,10 +138,7 @@ class Courier:
                 if live is not None:
                     await self.store.set_live(table.id, live)
                 return
-            if live is None:
-                await self.store.mark_delivered(table.id, table.last_seq)
-            else:
-                await self.store.mark_delivered(table.id, table.last_seq, live)
+            await self.store.mark_delivered(table.id, table.last_seq, live)
             table.delivered_seq = table.last_seq
         except StoreUnavailable:  # sent; sent again under the same keys, shown once
             log.info("game %s is marked delivered when the store is back", table.id)

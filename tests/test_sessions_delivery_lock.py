@@ -21,7 +21,7 @@ from bot import table as T
 from bot.core.errors import IllegalAction
 from bot.delivery import delivery_key
 from bot.sessions import Post, Sessions
-from bot.store import SqliteStore, Table
+from bot.store import LiveMessage, SqliteStore, Table
 from bot.texts import say
 from tests.test_sessions import RecordingOutlet
 from tests.test_sessions_concurrency import open_tables, turn_of
@@ -69,8 +69,9 @@ class Watched(SqliteStore):
         self.writes.append(f"save {saved.version}")
         return saved
 
-    async def mark_delivered(self, game_id: int, seq: int) -> None:
-        await super().mark_delivered(game_id, seq)
+    async def mark_delivered(self, game_id: int, seq: int,
+                             live: LiveMessage | None = None) -> None:
+        await super().mark_delivered(game_id, seq, live)
         self.writes.append("mark")
         if self.hold_mark:
             self.hold_mark = False

@@ -30,7 +30,15 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.sessions import Post, Sessions
-from bot.store import ACTIVE, PostgresStore, SqliteStore, Store, Table, is_postgres_url
+from bot.store import (
+    ACTIVE,
+    LiveMessage,
+    PostgresStore,
+    SqliteStore,
+    Store,
+    Table,
+    is_postgres_url,
+)
 from tests.pg_server import PgServer
 from tests.test_sessions import GUILD, KIND, RecordingOutlet
 
@@ -88,9 +96,10 @@ class KillPoints:
         self.fuse.tick("after the save committed")
         return saved
 
-    async def mark_delivered(self, game_id: int, seq: int) -> None:
+    async def mark_delivered(self, game_id: int, seq: int,
+                             live: LiveMessage | None = None) -> None:
         self.fuse.tick("before the delivery was marked")
-        await super().mark_delivered(game_id, seq)  # type: ignore[misc]
+        await super().mark_delivered(game_id, seq, live)  # type: ignore[misc]
 
 
 class KillableSqlite(KillPoints, SqliteStore):
