@@ -132,7 +132,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_tables import LagProbe, NullOutlet, click, pct
+from bench.bench_tables import LagProbe, NullOutlet, click, clicks, pct
 from bench.floors import encode_ms
 from bot import collector
 from bot import table as table_rules
@@ -428,34 +428,26 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
                       floors: Floors, channels: list[int], rounds: int,
                       renders: RenderClock, steps: Steps) -> Tally:
     tally = Tally()
-    live = list(channels)
     seen: dict[int, bytes] = {}
-    pick = 0
-    for _ in range(rounds):
-        for channel in list(live):
-            pick += 7
-            drawn, before = renders.ms, steps.ms.copy()
-            t0 = time.perf_counter()
-            if not await click(sessions, outlet, channel, pick):
-                live.remove(channel)
-                continue
-            took = (time.perf_counter() - t0) * 1000
-            post = outlet.last[channel]
-            table = await store.load_latest(channel)
-            assert table is not None and post.image is not None
-            base = await floors.store_ms(table)
-            tally.took.append(took)
-            tally.render.append(renders.ms - drawn)
-            tally.floor.append(base + encode_ms(post.image))
-            changed = changed_bands(post.image, seen.get(channel))
-            tally.bands.append(base + bands_ms(post.image, changed))
-            if channel in seen:
-                tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
-            tally.first.append(channel not in seen)
-            if channel in seen:
-                tally.steps.update(steps.ms - before)
-                tally.steps["render"] += renders.ms - drawn
-            seen[channel] = post.image
+    drawn, before = renders.ms, steps.ms.copy()  # as the next click starts
+    async for _, channel, took in clicks(sessions, outlet, channels, rounds):
+        post = outlet.last[channel]
+        table = await store.load_latest(channel)
+        assert table is not None and post.image is not None
+        base = await floors.store_ms(table)
+        tally.took.append(took)
+        tally.render.append(renders.ms - drawn)
+        tally.floor.append(base + encode_ms(post.image))
+        changed = changed_bands(post.image, seen.get(channel))
+        tally.bands.append(base + bands_ms(post.image, changed))
+        if channel in seen:
+            tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
+        tally.first.append(channel not in seen)
+        if channel in seen:
+            tally.steps.update(steps.ms - before)
+            tally.steps["render"] += renders.ms - drawn
+        seen[channel] = post.image
+        drawn, before = renders.ms, steps.ms.copy()
     return tally
 
 

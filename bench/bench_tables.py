@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,6 +98,23 @@ async def click(sessions: Sessions, outlet: NullOutlet, channel: int, pick: int)
     return True
 
 
+async def clicks(sessions: Sessions, outlet: NullOutlet, channels: list[int],
+                 rounds: int) -> AsyncIterator[tuple[int, int, float]]:
+    """Round robin: each channel in turn clicks its newest prompt, `rounds` times over;
+    a channel whose game is over drops out. Yields (round, channel, the click's ms) once
+    each click is done: what the caller does before asking for the next is not timed."""
+    live = list(channels)
+    pick = 0
+    for turn in range(rounds):
+        for channel in list(live):
+            pick += 7
+            t0 = time.perf_counter()
+            if not await click(sessions, outlet, channel, pick):
+                live.remove(channel)
+                continue
+            yield turn, channel, (time.perf_counter() - t0) * 1000
+
+
 class LagProbe:
     """How late a 5 ms sleep wakes up: the time the event loop was held by someone."""
 
@@ -133,25 +151,16 @@ async def round_robin(args: argparse.Namespace, tmp: Path) -> None:
     floors: list[float] = []
     ratios: list[float] = []
     later: list[float] = []  # ratios after each channel's first action (its caches cold)
-    pick = 0
-    live = list(channels)
-    for turn in range(args.rounds):
-        for channel in list(live):
-            pick += 7
-            t0 = time.perf_counter()
-            if not await click(sessions, outlet, channel, pick):
-                live.remove(channel)
-                continue
-            spent = (time.perf_counter() - t0) * 1000
-            post = outlet.last[channel]
-            table = await store.load_latest(channel)
-            assert table is not None
-            base = floor.measure(table, post.image)
-            actions.append(spent)
-            floors.append(base)
-            ratios.append(spent / base)
-            if turn:
-                later.append(spent / base)
+    async for turn, channel, spent in clicks(sessions, outlet, channels, args.rounds):
+        post = outlet.last[channel]
+        table = await store.load_latest(channel)
+        assert table is not None
+        base = floor.measure(table, post.image)
+        actions.append(spent)
+        floors.append(base)
+        ratios.append(spent / base)
+        if turn:
+            later.append(spent / base)
     print(f"round robin: {len(actions)} actions over {args.channels} channels "
           f"({args.game}{' haunt' if args.haunt else ''}"
           f"{', no render' if args.no_render else ''})")
