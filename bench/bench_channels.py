@@ -144,7 +144,7 @@ from bot.games.betrayal import editions, haunt_roll
 from bot.games.evilbelow import GAME as EVIL_BELOW
 from bot.live_message import step
 from bot.metrics import Recorder
-from bot.sessions import Post, Sessions
+from bot.sessions import WARM_BOARDS, Post, Sessions
 from bot.store import LiveMessage, SqliteStore, Table, open_store
 from renderers import budgets, png
 from renderers.common import PNG_COMPRESS_LEVEL
@@ -524,11 +524,12 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
     steps = Steps()
     steps.watch(store, sessions)
     await sessions.warm_up()
+    warmed = await sessions.warm_boards(args.warm)  # as the bot does after its start
     gc.collect()
     gc.freeze()
     floors = await Floors.open(tmp / f"{game}-floor.sqlite3")
-    print(f"{game}: {len(channels)} channels, each its own state (made in {made:.1f} s); "
-          f"{load()}; RSS {rss_mb():.0f} MB", flush=True)
+    print(f"{game}: {len(channels)} channels, each its own state (made in {made:.1f} s), "
+          f"{warmed} boards drawn ahead; {load()}; RSS {rss_mb():.0f} MB", flush=True)
     with quiet_haunt(game):
         caches = cache_counts()
         tally = await round_robin(sessions, outlet, store, floors, channels, args.rounds,
@@ -582,6 +583,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--together", type=int, default=3,
                         help="rounds of every channel at once (0: none)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warm", type=int, default=WARM_BOARDS,
+                        help="boards of the games played last drawn before the first "
+                             f"click, as a start does (default {WARM_BOARDS}; 0: none)")
     parser.add_argument("--gc", default="bot",
                         help="the collector's pace: bot (bot/collector.py), default "
                              "(CPython's), or a candidate's thresholds 'gen0,gen1,gen2'")

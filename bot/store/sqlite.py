@@ -340,6 +340,10 @@ class SqliteStore:
         rows = await self._read(Q.LIST_OPEN.format(columns=_COLUMNS), (OVER,))
         return [self._table(r) for r in rows]
 
+    async def recently_played(self, limit: int) -> list[Table]:
+        rows = await self._read(Q.RECENTLY_PLAYED.format(columns=_COLUMNS), (OVER, limit))
+        return [self._table(r) for r in rows]
+
     async def needing_attention(self, *, ai_turns: bool = True) -> list[tuple[int, int]]:
         """(game id, channel id) of every game that waits for the bot: an open game with
         an AI seat to act (or not known, for games saved before the store tracked it),
