@@ -87,6 +87,10 @@ EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.help",
               "cogs.stats")  # the table's own cogs
 COGS = "cogs"  # the package holding each game's cog, cogs/<key>.py
 ATTEND_WORKERS = 4  # games resumed side by side after a start
+# The recent games' boards wait this long after the first resume pass: the timers that
+# fell due while the bot was down fire first (bench/bench_startup.py: drawn at once, the
+# boards doubled the resume's wall time, 300 -> 600-770 ms).
+WARM_BOARDS_AFTER = 3.0
 RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
 SWITCH_SECONDS = 0.001
 FORGET_SECONDS = 3600.0  # how often servers left long enough ago are forgotten
@@ -115,6 +119,7 @@ class HauntBot(commands.Bot):
     retry_seconds = RETRY_SECONDS  # how often owed deliveries are tried again
     forget_seconds = FORGET_SECONDS  # how often due deletions of servers' data run
     sweep_seconds = retention.SWEEP_SECONDS  # how often finished games past their time go
+    warm_boards_after = WARM_BOARDS_AFTER  # seconds from the first resume pass to the boards
 
     def __init__(self, *, db_path: str, dev_guild: int | None = None,
                  sync_commands: bool = True, serve: bool = True,
@@ -253,9 +258,11 @@ class HauntBot(commands.Bot):
         log.info("renderers warmed up in %.0f ms", (time.perf_counter() - started) * 1000)
 
     async def _warm_boards(self) -> None:
-        """After the first pass over the waiting games (so it never slows the resume),
-        draw the boards of the games played last (Sessions.warm_boards): their next
+        """A little after the first pass over the waiting games (so it never slows the
+        resume, nor the timers that fell due meanwhile), draw the boards of the games
+        played last (Sessions.warm_boards): their next
         click draws only what it changes. A failure costs only that."""
+        await asyncio.sleep(self.warm_boards_after)
         started = time.perf_counter()
         try:
             drawn = await self.sessions.warm_boards()

@@ -635,12 +635,14 @@ class Sessions:
         as their next move's delivery would: a channel's first move after a start then
         draws only what it changed, instead of the whole board and every piece of it
         (bench/bench_channels.py: the first actions' p50 against the floor went from
-        5.7-6.2x to 3.1-3.2x). Run in the background at the start, after `warm_up`; a
-        stop under way ends it. Returns how many boards it drew."""
+        5.7-6.2x to 3.1-3.2x). Run in the background at the start, after `warm_up`; each
+        board waits for the interactions under way; a stop ends it. Returns how many
+        boards it drew."""
         if not self.render or limit <= 0:
             return 0
         drawn = 0
         for table in await self.store.recently_played(limit):
+            await self._idle.wait()  # the players' clicks first
             if self._draining:
                 break
             if table.state is None:

@@ -137,6 +137,7 @@ async def test_a_start_draws_the_boards_of_the_games_played_last_ahead(
     drawn.clear()
     with caplog.at_level(logging.INFO, logger="bot.client"):
         bot = HauntBot(db_path=str(tmp_path / "hk.sqlite3"), sync_commands=False)
+        bot.warm_boards_after = 0.0
         task = await start_bot(bot, fd)
         try:
             for _ in range(500):
