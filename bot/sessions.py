@@ -70,7 +70,7 @@ from bot.courier import Courier, Outcome, owes
 from bot.delivery import Outlet, Post, Prompt, Sequenced, prompt_of, sequenced
 from bot.games.base import PLAYED
 from bot.languages import heard, needed, server_language
-from bot.locales import ENGLISH, OTHER_LANGUAGES, speaking
+from bot.locales import ENGLISH, LANGUAGES, OTHER_LANGUAGES, speaking
 from bot.metrics import NO_GAME, NO_METRICS, Recorder
 from bot.settings_cache import SettingsCache
 from bot.store import (
@@ -620,15 +620,19 @@ class Sessions:
         return "\n\n".join(game.private_view(state, seat) for seat in seats)
 
     async def warm_up(self) -> None:
-        """Draw a new game's board of every kind once, off the loop: the renderers fit
-        their palettes and fill their caches now, not in the first player's click (a few
-        hundred ms). The bot runs it in the background at its start (bot/client.py), so
-        the registry is read once, as it is now: a game a test registers or drops
-        meanwhile changes nothing here."""
+        """Draw a new game's board of every kind once in every language, off the loop:
+        the renderers fit their palettes and fill their caches, and each language's
+        content is read, now, not in the first player's click (a few hundred ms). The
+        bot runs it in the background at its start (bot/client.py), so the registry is
+        read once, as it is now: a game a test registers or drops meanwhile changes
+        nothing here."""
         if not self.render:
             return
-        for key, game in list(games.all_games().items()):
-            await self.worker.warm_up(key, game)
+        known = list(games.all_games().items())
+        for language in LANGUAGES:  # each language's words and faces read now, not in
+            with speaking(language):  # its first player's click (~100 ms)
+                for key, game in known:
+                    await self.worker.warm_up(key, game)
 
     async def warm_boards(self, limit: int = WARM_BOARDS) -> int:
         """Draw the boards of the `limit` games played last, one at a time, off the loop,

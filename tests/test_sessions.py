@@ -22,6 +22,8 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.delivery import delivery_key
+from bot.games.betrayal import content as betrayal_content
+from bot.locales import LANGUAGES, speaking
 from bot.sessions import Post, Sessions
 from bot.store import ACTIVE, LOBBY, OVER, GameExists, SqliteStore, Store, Table, open_store
 from bot.texts import say
@@ -639,3 +641,16 @@ async def test_warm_boards_draws_the_games_played_last_and_no_more_once_stopping
     assert [GAME.dump(s) for s in drawn] == [GAME.dump(state_of(t)) for t in newest]
     await sessions.drain(0)
     assert await sessions.warm_boards(3) == 0
+
+
+async def test_warm_up_reads_every_languages_content_ahead(sessions: Sessions) -> None:
+    """A Chinese table's first click finds the Chinese rooms and cards read already
+    (they were read lazily in that click, ~100 ms of it)."""
+    betrayal_content.get()  # English, whatever came before
+    betrayal_content._default.cache_clear()
+    await sessions.warm_up()
+    misses = betrayal_content._default.cache_info().misses
+    for language in LANGUAGES:
+        with speaking(language):
+            betrayal_content.get()
+    assert betrayal_content._default.cache_info().misses == misses
