@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 
 from bot.core.actions import Action
-from bot.games.betrayal import GAME, rolls, shown, traits
+from bot.games.betrayal import GAME, content, rolls, shown, traits
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import combat, flow, sides
 from bot.games.betrayal.haunting.ai import monster_action
 from bot.games.betrayal.state import HEROES, BetrayalState, Frame, Monster
 from bot.games.neibolt.scenarios import all_living_things_must_abide as al
 from tests.betrayal_haunt_helpers import played, seed_for, started
-from tests.betrayal_haunt_rig import fixed
+from tests.betrayal_haunt_rig import fixed, set_trait
 
 __all__ = ["fixed"]  # a fixture, used by name
 
@@ -522,6 +522,60 @@ def test_the_form_keeps_out_of_rooms_that_meet_its_weakness() -> None:
     ghost.tile = basement
     goals = PLUGIN.monster_goals(state, ghost)
     assert goals and all(state.tiles[i].floor != "basement" for i in goals)
+
+
+def _alone_with(state: BetrayalState, seat: int, kind: str) -> Monster:
+    """The form as `kind` in this hero's room, the other heroes away."""
+    here = state.explorers[seat].tile
+    away = next(i for i in range(len(state.tiles)) if i != here)
+    for other in sides.heroes(state):
+        if other != seat:
+            put(state, other, away)
+    return _form_as(state, kind, here)
+
+
+def _attacks_it(state: BetrayalState, seat: int, form: Monster) -> bool:
+    action = GAME.ai_action(state, seat)
+    return action.kind == "attack" and action.args.get("target") == f"m{form.id}"
+
+
+def test_a_hero_sets_up_the_known_weakness_and_presses_the_fight() -> None:
+    """Issue 21: the AI sets a known weakness up on purpose. The Demon is stunned by any
+    loss to a hero holding an omen: once the table knows that, the omen's holder fights
+    it with fewer dice than it has; not knowing it, the hero does not."""
+    state = start()
+    seat = hero_turn(state)
+    demon = _alone_with(state, seat, "demon")
+    state.explorers[seat].cards.append("crystal_ball")  # an omen
+    track = content.explorer(state.explorers[seat].key).traits
+    for name in ("might", "sanity", "knowledge"):  # fewer dice than its 4
+        set_trait(state, seat, name, next(v for v in (3, 2) if v in track[name].values))
+    assert state.haunt is not None
+    assert not _attacks_it(state, seat, demon)
+    state.haunt.progress["revealed"].append("demon")
+    assert _attacks_it(state, seat, demon)
+    state.explorers[seat].cards.remove("crystal_ball")  # no omen: no weakness to meet
+    assert not _attacks_it(state, seat, demon)
+
+
+def test_heroes_lacking_what_a_known_weakness_needs_go_and_find_it() -> None:
+    """The Zombie gives way only to a weapon: once that is known, a hero without one
+    explores for one (no goal of its own) while an armed hero goes to the form; a
+    weakness any hero can meet (Stan's Head: company) sends everyone to it."""
+    state = start()
+    seat = hero_turn(state)
+    zombie = _alone_with(state, seat, "zombie")
+    assert state.haunt is not None
+    state.haunt.progress["revealed"].append("zombie")
+    zombie.tile = next(i for i in range(len(state.tiles))
+                       if i != state.explorers[seat].tile)
+    assert PLUGIN.goals(state, seat) == set()
+    state.explorers[seat].cards.append("axe")
+    assert PLUGIN.goals(state, seat) == {zombie.tile}
+    state.explorers[seat].cards.clear()
+    head = _form_as(state, "stans_head", zombie.tile)
+    state.haunt.progress["revealed"].append("stans_head")
+    assert PLUGIN.goals(state, seat) == {head.tile}
 
 
 @pytest.mark.parametrize("side", ["heroes", "traitor"])

@@ -105,7 +105,7 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
             theirs = (combat.monster_trait(state, found, trait) or 0) if found else 99
         else:
             theirs = traits.value(state, int(target), trait)
-        edge = ours - theirs
+        edge = hints.ai_attack_worth(state, seat, target, weapon, ours - theirs)
         if (edge >= 0 or hints.ai_presses(state, seat, target)) \
                 and (best is None or edge > best[0]):
             best = (edge, e.action)

@@ -188,6 +188,13 @@ class AIHooks:
         fewer (a monster that must be stunned to be beaten); default: only at a match."""
         return False
 
+    def ai_attack_worth(self, state: BetrayalState, seat: int, target: int | str,
+                        weapon: str, edge: int) -> int:
+        """What this attack is worth to this explorer's AI, in dice (`edge`: its dice
+        over the target's): it makes the attack worth the most, if that is 0 or more. A
+        haunt adds to a fight that gains more than a win usually does (default: edge)."""
+        return edge
+
     def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
         """Which special action the AI takes now, if any (default: the first)."""
         return offers[0] if offers else None

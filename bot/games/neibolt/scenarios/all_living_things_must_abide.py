@@ -57,6 +57,11 @@ CLUE_ROOMS = names.rooms("Ritual Room", "Library", "Specimen Room", "Gallery", "
 TRIPLE = names.rooms("triple room tile")
 LOOK_DECKS: tuple[str, ...] = ("item", "omen")
 LOOK_AT = 3  # seed 000: the top three cards
+# The AI's worth, in dice, of a fight that meets the form's known weakness (any win
+# stuns): pressed against a form up to this much stronger. Heroes' wins of 200 at 4
+# players (seeds 0-199): 104 with 2, 103 with 1, 105 with 3, 106 with none: fighting
+# into the weakness on purpose costs nothing and reads as a table would play.
+MET_WORTH = 2
 
 
 def forms_data() -> dict[str, dict[str, Any]]:
@@ -290,7 +295,8 @@ class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, 
     # ---------------------------------------------------------------- the AI
     def goals(self, state: BetrayalState, seat: int) -> set[int]:
         """Heroes: a stunned form first (to banish it); while its weakness is unknown,
-        those who know more than they hit go to a clue room; else to the form. With no
+        those who know more than they hit go to a clue room; once it is known, those who
+        lack the omen, weapon or card it needs explore for one; else to the form. With no
         form on the board, those whose search could find something go to the triple room
         tile (the others explore). The traitor hunts heroes."""
         if sides.is_traitor(state, seat):
@@ -301,11 +307,27 @@ class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, 
                 state, "search")) else set()
         if found.stunned:
             return {found.tile}
+        if found.kind in progress(state)["revealed"] and not self._could_meet(state, seat,
+                                                                           found.kind):
+            return set()  # explore: the omen, the weapon or the card it needs is out there
         clues = clue_tiles(state)
         if clues and found.kind not in progress(state)["revealed"] and \
                 traits.value(state, seat, "knowledge") >= traits.value(state, seat, "might"):
             return clues
         return {found.tile}
+
+    def ai_attack_worth(self, state: BetrayalState, seat: int, target: int | str,
+                        weapon: str, edge: int) -> int:
+        """Heroes set a known weakness up rather than hope for it: a fight that meets it
+        (this hero, this room, this weapon) stuns the form on any win, so it is worth
+        MET_WORTH dice more than another: the weapon attack before a bare one, the omen's
+        holder before the others, and pressed against a stronger form."""
+        found = sides.monster(state, target) if isinstance(target, str) else None
+        if sides.is_traitor(state, seat) or found is None or found.stunned \
+                or found.kind not in progress(state)["revealed"]:
+            return edge
+        return edge + (MET_WORTH if weak_at(state, found.kind, seat, found.tile, weapon)
+                       else 0)
 
     def monster_attacks(self, state: BetrayalState, monster: Monster, seat: int) -> bool:
         """The traitor knows every weakness: the form does not attack a hero it would be
@@ -330,6 +352,16 @@ class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, 
             return {monster.tile}
         return {i for i in range(len(state.tiles))
                 if not self._room_weak(state, monster.kind, i)}
+
+    @staticmethod
+    def _could_meet(state: BetrayalState, seat: int, form_kind: str) -> bool:
+        """Whether this hero could meet the form's weakness somewhere: always, for a
+        room's or company's; for an omen, a weapon or a card, only while holding one."""
+        kind = str(forms_data().get(form_kind, {}).get("kind"))
+        if kind not in ("omen", "weapon", "cards"):
+            return True
+        here = state.explorers[seat].tile
+        return weak_at(state, form_kind, seat, here, _weapon(state, seat))
 
     @staticmethod
     def _room_weak(state: BetrayalState, form_kind: str, tile_id: int) -> bool:
