@@ -144,7 +144,7 @@ from bot.games.betrayal import editions, haunt_roll
 from bot.games.evilbelow import GAME as EVIL_BELOW
 from bot.live_message import step
 from bot.metrics import Recorder
-from bot.sessions import Post, Sessions
+from bot.sessions import WARM_BOARDS, Post, Sessions
 from bot.store import LiveMessage, SqliteStore, Table, open_store
 from renderers import budgets, png
 from renderers.common import PNG_COMPRESS_LEVEL
@@ -376,6 +376,8 @@ class Tally:
     steps: collections.Counter[str] = field(default_factory=collections.Counter)  # later
     changed: list[float] = field(default_factory=list)  # share of bands, past the first
     render: list[float] = field(default_factory=list)  # ms of it drawing the board
+    # Past the first: (ratio to the floor, ms, its steps' ms, the bands' share redrawn)
+    parts: list[tuple[float, float, dict[str, float], float]] = field(default_factory=list)
 
     def later(self, values: list[float]) -> list[float]:
         return [v for v, f in zip(values, self.first, strict=True) if not f]
@@ -389,6 +391,18 @@ class Tally:
                 f"{statistics.median(later_took) / statistics.median(later_base):5.2f}x  "
                 f"p99 {pct(ratios, .99):5.2f}x   first actions p50 "
                 f"{statistics.median(cold):5.2f}x max {max(cold):6.2f}x")
+
+
+def worst_line(tally: Tally) -> str:
+    """What the slowest 1% of actions (past the first) spent their time on: is the p99
+    a board redrawn whole, the rules, or the store?"""
+    worst = sorted(tally.parts, key=lambda p: p[0], reverse=True)[:max(1, len(tally.parts)
+                                                                         // 100)]
+    return "the slowest 1%: " + "; ".join(
+        f"{ratio:.1f}x {ms:.1f} ms (render {spent.get('render', 0):.1f}, rules "
+        f"{spent.get('worker.move', 0):.1f}, store "
+        f"{sum(v for k, v in spent.items() if k.startswith('store.')):.1f}, bands "
+        f"{share:.0%})" for ratio, ms, spent, share in worst)
 
 
 def cache_counts() -> dict[str, tuple[int, int, int, int]]:
@@ -444,8 +458,11 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
             tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
         tally.first.append(channel not in seen)
         if channel in seen:
-            tally.steps.update(steps.ms - before)
-            tally.steps["render"] += renders.ms - drawn
+            spent = steps.ms - before
+            spent["render"] = renders.ms - drawn
+            tally.steps.update(spent)
+            tally.parts.append((took / tally.floor[-1], took, dict(spent),
+                                tally.changed[-1]))
         seen[channel] = post.image
         drawn, before = renders.ms, steps.ms.copy()
     return tally
@@ -524,11 +541,12 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
     steps = Steps()
     steps.watch(store, sessions)
     await sessions.warm_up()
+    warmed = await sessions.warm_boards(args.warm)  # as the bot does after its start
     gc.collect()
     gc.freeze()
     floors = await Floors.open(tmp / f"{game}-floor.sqlite3")
-    print(f"{game}: {len(channels)} channels, each its own state (made in {made:.1f} s); "
-          f"{load()}; RSS {rss_mb():.0f} MB", flush=True)
+    print(f"{game}: {len(channels)} channels, each its own state (made in {made:.1f} s), "
+          f"{warmed} boards drawn ahead; {load()}; RSS {rss_mb():.0f} MB", flush=True)
     with quiet_haunt(game):
         caches = cache_counts()
         tally = await round_robin(sessions, outlet, store, floors, channels, args.rounds,
@@ -548,6 +566,7 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
             f"{label} {ms / later:.2f}" for label, ms in tally.steps.most_common()
             if ms / later >= 0.01) + f", the rest (locks, the loop, the outlet) "
             f"{rest / later:.2f}")
+        print("  " + worst_line(tally))
         if tally.changed:
             print(f"  bands changed from the channel's board before: mean "
                   f"{statistics.mean(tally.changed):.0%} "
@@ -582,6 +601,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--together", type=int, default=3,
                         help="rounds of every channel at once (0: none)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warm", type=int, default=WARM_BOARDS,
+                        help="boards of the games played last drawn before the first "
+                             f"click, as a start does (default {WARM_BOARDS}; 0: none)")
     parser.add_argument("--gc", default="bot",
                         help="the collector's pace: bot (bot/collector.py), default "
                              "(CPython's), or a candidate's thresholds 'gen0,gen1,gen2'")

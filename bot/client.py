@@ -13,7 +13,9 @@ stored games costs little, and works through them a few at a time beside live cl
 The turn timers' dispatcher (bot/timers.py) starts then too, and fires the timers that
 fell due while the bot was down. The renderers warm up in the background from the end
 of setup_hook, while discord.py connects (`_warm_up`), so a start's own work is the
-imports, the store and the cogs, then that first pass.
+imports, the store and the cogs, then that first pass. After it, the boards of the games
+played last are drawn ahead in the background (`_warm_boards`), so their next click
+draws only what it changes.
 
 Every background task (the attend/retry loop, the heartbeat, the timers' dispatcher, the
 metrics' count, the forgetting of servers the bot left) survives an error in one pass
@@ -85,6 +87,10 @@ EXTENSIONS = ("cogs.lobby", "cogs.secret", "cogs.moderation", "cogs.help",
               "cogs.stats")  # the table's own cogs
 COGS = "cogs"  # the package holding each game's cog, cogs/<key>.py
 ATTEND_WORKERS = 4  # games resumed side by side after a start
+# The recent games' boards wait this long after the first resume pass: the timers that
+# fell due while the bot was down fire first (bench/bench_startup.py: drawn at once, the
+# boards doubled the resume's wall time, 300 -> 600-770 ms).
+WARM_BOARDS_AFTER = 3.0
 RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
 SWITCH_SECONDS = 0.001
 FORGET_SECONDS = 3600.0  # how often servers left long enough ago are forgotten
@@ -113,6 +119,7 @@ class HauntBot(commands.Bot):
     retry_seconds = RETRY_SECONDS  # how often owed deliveries are tried again
     forget_seconds = FORGET_SECONDS  # how often due deletions of servers' data run
     sweep_seconds = retention.SWEEP_SECONDS  # how often finished games past their time go
+    warm_boards_after = WARM_BOARDS_AFTER  # seconds from the first resume pass to the boards
 
     def __init__(self, *, db_path: str, dev_guild: int | None = None,
                  sync_commands: bool = True, serve: bool = True,
@@ -153,6 +160,8 @@ class HauntBot(commands.Bot):
         self._sweeping: asyncio.Task[None] | None = None
         self._resumed_at_start = False  # the first full pass (AI turns too) has run
         self._warming: asyncio.Task[None] | None = None  # the renderers' warm-up
+        # The recent games' boards, drawn after the first resume pass (`_warm_boards`).
+        self._warming_boards: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -248,6 +257,22 @@ class HauntBot(commands.Bot):
         gc.freeze()
         log.info("renderers warmed up in %.0f ms", (time.perf_counter() - started) * 1000)
 
+    async def _warm_boards(self) -> None:
+        """A little after the first pass over the waiting games (so it never slows the
+        resume, nor the timers that fell due meanwhile), draw the boards of the games
+        played last (Sessions.warm_boards): their next
+        click draws only what it changes. A failure costs only that."""
+        await asyncio.sleep(self.warm_boards_after)
+        started = time.perf_counter()
+        try:
+            drawn = await self.sessions.warm_boards()
+        except Exception:
+            log.warning("drawing the recent games' boards ahead failed; their first "
+                        "boards draw whole", exc_info=True)
+            return
+        log.info("drew the boards of the %d games played last in %.0f ms", drawn,
+                 (time.perf_counter() - started) * 1000)
+
     def _start_metrics(self) -> None:
         """The Prometheus endpoint and the open games' count, if a port is set."""
         if self.metrics_port is None:
@@ -311,6 +336,9 @@ class HauntBot(commands.Bot):
         """One pass: at the start every game that waits for the bot (AI turns too),
         until such a pass has worked once; then the owed deliveries."""
         await self.resume_games(ai_turns=not self._resumed_at_start)
+        if not self._resumed_at_start:
+            self._warming_boards = asyncio.create_task(
+                self._warm_boards(), name="hauntkeeper-warm-boards")
         self._resumed_at_start = True
         return self.retry_seconds
 
@@ -428,6 +456,7 @@ class HauntBot(commands.Bot):
             await self._heartbeat.stop()
         attending, forgetting, counting = self._attending, self._forgetting, self._counting
         await stop_task(self._warming, "the renderers' warm-up", log)
+        await stop_task(self._warming_boards, "the recent games' boards", log)
         await stop_task(attending, "the attend loop", log)
         await stop_task(forgetting, "the forget loop", log)
         await stop_task(self._sweeping, "the retention sweep", log)

@@ -1,8 +1,9 @@
 """The bot's start through the real discord.py against the fake Discord: the renderers'
 warm-up runs in the background, so the bot is ready, plays and delivers before it ends;
 when it ends, what it filled is frozen out of the collector's sight; a warm-up that fails
-leaves the bot running, its boards drawn cold; a stop ends a warm-up under way; a run
-loads the bot with the collector off (bot/__main__.py), and the bot turns it on."""
+leaves the bot running, its boards drawn cold; a stop ends a warm-up under way; after the
+first pass over the waiting games, the boards of the games played last are drawn ahead;
+a run loads the bot with the collector off (bot/__main__.py), and the bot turns it on."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import pytest
 from bot import collector
 from bot.client import HauntBot
 from bot.sessions import Sessions
+from bot.table_record import Table
+from renderers.canvas import clear_caches
 from tests.e2e_helpers import latest_turn, open_and_start, press_move, to_move, turn_posts
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.runner import start_bot, stop_bot
@@ -109,6 +112,45 @@ async def test_a_stop_ends_a_warm_up_under_way(
     await asyncio.wait_for(warm_up.began.wait(), 5)
     await asyncio.wait_for(stop_bot(bot, task), 10)
     assert not warm_up.ended.is_set()
+
+
+async def test_a_start_draws_the_boards_of_the_games_played_last_ahead(
+        fd: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[tuple[int, int]] = []  # (channel, version) of each board Sessions drew
+    real = Sessions.board
+
+    async def board(sessions: Sessions, table: Table, *, whole: bool = False) -> bytes | None:
+        image = await real(sessions, table, whole=whole)
+        if image is not None:
+            drawn.append((table.channel_id, table.version))
+        return image
+
+    monkeypatch.setattr(Sessions, "board", board)
+    channel = fd.add_channel("haunted")
+    alice, bob = fd.add_user("alice"), fd.add_user("bob")
+    first = HauntBot(db_path=str(tmp_path / "hk.sqlite3"), sync_commands=False)
+    task = await start_bot(first, fd)
+    await open_and_start(fd, channel, [alice, bob], "cthulhu", 3)
+    await stop_bot(first, task)
+    clear_caches()  # a new process: no board drawn yet
+    drawn.clear()
+    with caplog.at_level(logging.INFO, logger="bot.client"):
+        bot = HauntBot(db_path=str(tmp_path / "hk.sqlite3"), sync_commands=False)
+        bot.warm_boards_after = 0.0
+        task = await start_bot(bot, fd)
+        try:
+            for _ in range(500):
+                if any("drew the boards" in r.getMessage() for r in caplog.records):
+                    break
+                await asyncio.sleep(0.01)
+            table = await bot.store.load(channel)
+        finally:
+            await stop_bot(bot, task)
+    assert any("drew the boards of the 1 games played last" in r.getMessage()
+               for r in caplog.records)
+    assert table is not None
+    assert drawn == [(channel, table.version)]  # its board now, before anyone clicks
 
 
 async def test_the_bot_turns_the_collector_on_once_loaded_at_a_servers_pace(

@@ -17,11 +17,14 @@ from functools import cache
 from itertools import pairwise
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.games.betrayal.pictures import FLOORS, MapView, MonsterView
 from bot.games.betrayal.shown import map_view
 from renderers.betrayal import SHOWN_SCALE, BoardGeometry, board_geometry, render_chat_image
 from renderers.betrayal.board import overview_title_of
+from renderers.betrayal.overview import free_test
 from renderers.common import Box, parse_colour
 from tests.betrayal_haunt_helpers import house
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
@@ -257,3 +260,22 @@ def test_in_chinese_a_crowd_reads_on_its_chip_and_covers_nothing(
     check_chips(name, view, bg)
     check_tokens(name, view, bg)
     check_legend(name, view, bg)
+
+
+@settings(max_examples=200, deadline=None)
+@given(w=st.integers(1, 40), h=st.integers(1, 40),
+       blocked=st.lists(st.tuples(st.integers(-20, 200), st.integers(-20, 200),
+                                  st.integers(1, 60), st.integers(1, 60)), max_size=12),
+       places=st.lists(st.tuples(st.integers(-30, 220), st.integers(-30, 220)),
+                       min_size=1, max_size=30))
+def test_a_chips_free_places_are_those_clear_of_every_blocked_box(
+        w: int, h: int, blocked: list[tuple[int, int, int, int]],
+        places: list[tuple[int, int]]) -> None:
+    """The chip search's quick test (each column's blockers found once) says free
+    exactly where the chip keeps 1 px clear of every blocked box."""
+    boxes: list[Box] = [(x, y, x + bw, y + bh) for x, y, bw, bh in blocked]
+    free = free_test(w, h, boxes)
+    for x, y in places:
+        clear = not any(x < b[2] + 1 and b[0] < x + w + 1 and y < b[3] + 1
+                        and b[1] < y + h + 1 for b in boxes)
+        assert free(x, y) == clear

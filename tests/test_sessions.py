@@ -22,6 +22,8 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.delivery import delivery_key
+from bot.games.betrayal import content as betrayal_content
+from bot.locales import LANGUAGES, speaking
 from bot.sessions import Post, Sessions
 from bot.store import ACTIVE, LOBBY, OVER, GameExists, SqliteStore, Store, Table, open_store
 from bot.texts import say
@@ -157,7 +159,11 @@ def assert_png(data: bytes | None) -> None:
 
 
 async def stored(store: Store) -> Table:
-    table = await store.load(CHANNEL)
+    return await stored_in(store, CHANNEL)
+
+
+async def stored_in(store: Store, channel: int) -> Table:
+    table = await store.load(channel)
     assert table is not None
     return table
 
@@ -609,3 +615,42 @@ async def test_a_whole_game_with_three_humans_ends_and_the_log_matches_the_posts
     with pytest.raises(IllegalAction) as info:
         await sessions.act(CHANNEL, HOST, Action(T.END))
     assert info.value.message == say("errors.game_over")
+
+
+# ---------------------------------------------------------------- a start's boards
+
+async def test_warm_boards_draws_the_games_played_last_and_no_more_once_stopping(
+        sessions: Sessions, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A start draws the boards of the games played last, newest first, up to its
+    limit (their next click then draws only what changed); a stop ends it."""
+    for channel in (CHANNEL, CHANNEL + 1, CHANNEL + 2):
+        await sessions.open(channel, GUILD, HOST, KIND, SEED)
+        await sessions.act(channel, BOB, Action(T.JOIN))
+        await sessions.act(channel, HOST, Action(T.START))
+    await sessions.open(CHANNEL + 3, GUILD, HOST, KIND, SEED)  # a lobby: no board yet
+    drawn: list[Any] = []
+    real = sessions.worker.board
+
+    async def board(kind: str, state: Any, **kw: Any) -> bytes:
+        drawn.append(state)
+        return await real(kind, state, **kw)
+
+    monkeypatch.setattr(sessions.worker, "board", board)
+    assert await sessions.warm_boards(3) == 2  # the lobby, played last, has none
+    newest = [await stored_in(sessions.store, c) for c in (CHANNEL + 2, CHANNEL + 1)]
+    assert [GAME.dump(s) for s in drawn] == [GAME.dump(state_of(t)) for t in newest]
+    await sessions.drain(0)
+    assert await sessions.warm_boards(3) == 0
+
+
+async def test_warm_up_reads_every_languages_content_ahead(sessions: Sessions) -> None:
+    """A Chinese table's first click finds the Chinese rooms and cards read already
+    (they were read lazily in that click, ~100 ms of it)."""
+    betrayal_content.get()  # English, whatever came before
+    betrayal_content._default.cache_clear()
+    await sessions.warm_up()
+    misses = betrayal_content._default.cache_info().misses
+    for language in LANGUAGES:
+        with speaking(language):
+            betrayal_content.get()
+    assert betrayal_content._default.cache_info().misses == misses

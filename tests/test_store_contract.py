@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -239,6 +240,23 @@ async def test_the_outbox_cursor_moves_with_the_save_and_never_back(any_store: S
     table = await any_store.save(again, [Event("d")], expected_version=3, actor_id=HOST,
                                  action=None, delivered=True)
     assert (table.last_seq, table.delivered_seq) == (5, 5)
+
+
+async def test_recently_played_lists_open_games_played_last_first(
+        any_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    ticks = iter(range(1_800_000_000, 1_900_000_000))  # every write a second later
+    monkeypatch.setattr(time, "time", lambda: float(next(ticks)))
+    first = await any_store.create(new_table(CHANNEL), [], HOST, None)
+    second = await any_store.create(new_table(CHANNEL + 1), [], HOST, None)
+    ended = await any_store.create(new_table(CHANNEL + 2), [], HOST, None)
+    ended.status = OVER
+    await any_store.save(ended, [Event("the end")], expected_version=1, actor_id=None,
+                         action=None)
+    await any_store.save(first, [Event("a move")], expected_version=1, actor_id=HOST,
+                         action=None)  # played last: first in the list
+    assert [t.id for t in await any_store.recently_played(5)] == [first.id, second.id]
+    assert [t.id for t in await any_store.recently_played(1)] == [first.id]
+    assert (await any_store.recently_played(1))[0].state == first.state
 
 
 async def test_needing_attention_finds_ai_turns_and_owed_deliveries(any_store: Store) -> None:

@@ -145,6 +145,10 @@ class PerLanguage(Generic[T]):
     def cache_clear(self) -> None:
         self._cached.cache_clear()
 
+    def cache_info(self) -> Any:
+        """functools' count of hits and misses, over every language."""
+        return self._cached.cache_info()
+
 
 def per_language(build: Callable[..., T]) -> PerLanguage[T]:
     """`functools.cache`, one cache per language (see PerLanguage)."""

@@ -161,6 +161,10 @@ class Store(Protocol):
     async def list_open(self) -> list[Table]:
         """Every unfinished game, states and all (tools and tests; the bot reads ids)."""
 
+    async def recently_played(self, limit: int) -> list[Table]:
+        """The `limit` unfinished games played last, newest first: a start draws their
+        boards ahead of their next click."""
+
     async def needing_attention(self, *, ai_turns: bool = True) -> list[tuple[int, int]]:
         """(game id, channel id) of games that wait for the bot: an open game's AI turn,
         or events not yet delivered (finished games too)."""

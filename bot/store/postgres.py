@@ -383,6 +383,10 @@ class PostgresStore:
         return [_table(r) for r in await self._fetch(Q.LIST_OPEN.format(columns=_COLUMNS),
                                                      OVER)]
 
+    async def recently_played(self, limit: int) -> list[Table]:
+        sql = Q.RECENTLY_PLAYED.format(columns=_COLUMNS)
+        return [_table(r) for r in await self._fetch(sql, OVER, limit)]
+
     async def needing_attention(self, *, ai_turns: bool = True) -> list[tuple[int, int]]:
         rows = await self._fetch(Q.needing_attention_sql(ai_turns))
         return [(int(r[0]), int(r[1])) for r in rows]

@@ -33,6 +33,7 @@ from bot.core.events import Event
 from bot.live_record import LiveMessage
 from bot.store import rows as Q
 from bot.store.base import Export, GameExists, StaleVersion, StoreError
+from bot.store.checkpoints import FALLBACK_PAGES, Checkpointer
 from bot.store.migrations import MIGRATIONS
 from bot.store.records import (
     GameResult,
@@ -92,6 +93,8 @@ class SqliteStore:
         self._writer: ThreadPoolExecutor | None = None
         self._db: sqlite3.Connection | None = None  # used on the writer's thread only
         self._reader: aiosqlite.Connection | None = None
+        # A file's checkpoints, off the writes (bot/store/checkpoints.py); None in memory.
+        self.checkpoints: Checkpointer | None = None
 
     async def open(self) -> None:
         """Raises StoreError naming the file, the setting and the reason when the file
@@ -108,6 +111,9 @@ class SqliteStore:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hk-store")
         self._db = await self._on_writer(_connect, self.path)
+        if self.path != MEMORY:
+            await self.execute(f"PRAGMA wal_autocheckpoint={FALLBACK_PAGES}")
+            self.checkpoints = Checkpointer(self.path, _connect)
         await self._on_writer(self._migrate)
         await self.execute(Q.DROP_FINISHED_UNDO, (OVER,))  # what an older bot left
         if self.path != MEMORY:  # an in-memory database lives in one connection: reads
@@ -117,8 +123,10 @@ class SqliteStore:
                 await self._reader.execute(pragma)
 
     async def close(self) -> None:
-        reader, writer = self._reader, self._writer
-        self._reader = None
+        reader, writer, checkpoints = self._reader, self._writer, self.checkpoints
+        self._reader = self.checkpoints = None
+        if checkpoints is not None:
+            await asyncio.to_thread(checkpoints.close)
         if reader is not None:
             await reader.close()
         if writer is not None:
@@ -151,6 +159,8 @@ class SqliteStore:
             if db.in_transaction:  # SQLite rolled back itself on some errors (disk full):
                 db.execute("ROLLBACK")  # a second ROLLBACK would hide the cause
             raise
+        if self.checkpoints is not None:
+            self.checkpoints.wrote()
         return result
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
@@ -338,6 +348,10 @@ class SqliteStore:
 
     async def list_open(self) -> list[Table]:
         rows = await self._read(Q.LIST_OPEN.format(columns=_COLUMNS), (OVER,))
+        return [self._table(r) for r in rows]
+
+    async def recently_played(self, limit: int) -> list[Table]:
+        rows = await self._read(Q.RECENTLY_PLAYED.format(columns=_COLUMNS), (OVER, limit))
         return [self._table(r) for r in rows]
 
     async def needing_attention(self, *, ai_turns: bool = True) -> list[tuple[int, int]]:

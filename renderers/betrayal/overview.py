@@ -114,6 +114,23 @@ def _overlap(a: Box, b: Box, gap: int = 0) -> bool:
     return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
 
 
+def free_test(w: int, h: int, blocked: list[Box]) -> Callable[[int, int], bool]:
+    """Whether a w x h chip at (x, y) keeps 1 px clear of every `blocked` box (as
+    `_overlap(chip, box, 1)` is false for each). A chip search tries hundreds of places
+    on a few columns: each column's blockers are found once, so a place is checked
+    against those alone (the search was most of a crowded board's render)."""
+    forbidden = [(b[0] - w - 1, b[2] + 1, b[1] - h - 1, b[3] + 1) for b in blocked]
+    columns: dict[int, list[tuple[int, int]]] = {}
+
+    def free(x: int, y: int) -> bool:
+        spans = columns.get(x)
+        if spans is None:
+            spans = columns[x] = [(y0, y1) for x0, x1, y0, y1 in forbidden if x0 < x < x1]
+        return not any(y0 < y < y1 for y0, y1 in spans)
+
+    return free
+
+
 def _inside(box: Box, outer: Box) -> bool:
     return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] \
         and box[3] <= outer[3]
@@ -230,10 +247,10 @@ def _on_room(room: Box, w: int, h: int, area: Box, blocked: list[Box]) -> Box | 
     places = [(x, y) for x in range(max(area[0], rcx - w + 1), min(area[2] - w, rcx) + 1)
               for y in range(max(area[1], rcy - h + 1), min(area[3] - h, rcy) + 1)]
     places.sort(key=lambda p: (abs(p[0] + w / 2 - rcx) + abs(p[1] + h / 2 - rcy), p))
+    free = free_test(w, h, blocked)
     for x, y in places:
-        chip = (x, y, x + w, y + h)
-        if not any(_overlap(chip, b, 1) for b in blocked):
-            return chip
+        if free(x, y):
+            return (x, y, x + w, y + h)
     return None
 
 
@@ -246,14 +263,17 @@ def _place_summary(w: int, h: int, area: Box, blocked: list[Box], rooms: list[Bo
     xs = {*range(area[0], area[2] - w + 1, step), area[2] - w}
     ys = {*range(area[1], area[3] - h + 1, step), area[3] - h}
     best: tuple[float, Box] | None = None
+    free = free_test(w, h, blocked)
     for x in xs:
         for y in ys:
-            chip = (x, y, x + w, y + h)
-            if any(_overlap(chip, b, 1) for b in blocked):
+            if not free(x, y):
                 continue
-            covered = sum(max(0, min(chip[2], r[2]) - max(chip[0], r[0]))
-                          * max(0, min(chip[3], r[3]) - max(chip[1], r[1])) for r in rooms)
-            cost = math.hypot(area[2] - chip[2], chip[1] - area[1]) + covered
+            chip = (x, y, x + w, y + h)
+            cost = math.hypot(area[2] - chip[2], chip[1] - area[1])
+            if best is not None and cost >= best[0]:
+                continue  # covering rooms only adds to it
+            cost += sum(max(0, min(chip[2], r[2]) - max(chip[0], r[0]))
+                        * max(0, min(chip[3], r[3]) - max(chip[1], r[1])) for r in rooms)
             if best is None or cost < best[0]:
                 best = (cost, chip)
     return None if best is None else best[1]
@@ -285,16 +305,19 @@ def _best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
                   for y, gy, oy in rows for x, gx, ox in cols if gx >= gap or gy >= gap]
     candidates.sort()
     best: tuple[float, Box] | None = None
+    free = free_test(w, h, blocked)
     for near, y, x in candidates:
         if best is not None and near >= best[0]:
             break  # what follows only costs more
-        chip = (x, y, x + w, y + h)
-        if any(_overlap(chip, b, 1) for b in blocked):
+        if not free(x, y):
             continue
+        chip = (x, y, x + w, y + h)
         strokes = _leader(room, chip, width)
+        cost = near + (h if len(strokes) > 1 else 0)  # an elbow reads less plainly
+        if best is not None and cost >= best[0]:
+            continue  # covering rooms only adds to it
         if any(_overlap(stroke, b) for stroke in strokes for b in blocked):
             continue
-        cost = near + (h if len(strokes) > 1 else 0)  # an elbow reads less plainly
         covered = sum(max(0, min(chip[2], r[2]) - max(chip[0], r[0]))
                       * max(0, min(chip[3], r[3]) - max(chip[1], r[1])) for r in rooms)
         cost += covered / max(1, h)

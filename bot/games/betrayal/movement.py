@@ -22,7 +22,7 @@ from bot.games.betrayal.haunting import base as haunt_base
 from bot.games.betrayal.haunting import sides as haunt_sides
 from bot.games.betrayal.haunting.companions import companions_follow
 from bot.games.betrayal.haunting.parts import MovementHooks
-from bot.games.betrayal.house import DIRS, doors, opposite, through_door
+from bot.games.betrayal.house import DIRS, doors, opposite, plan
 from bot.games.betrayal.links import links_from
 from bot.games.betrayal.state import BetrayalState, Frame
 
@@ -91,8 +91,9 @@ def _may_enter(state: BetrayalState, seat: int, tile: int) -> bool:
 
 def _moves(state: BetrayalState, seat: int, here: int, extra: int) -> list[Move]:
     moves = []
+    exits = plan(state).exits[here]  # the house's door map, looked up once
     for d in DIRS:
-        target = through_door(state, here, d)
+        target = exits.get(d)
         if target is not None and can_spend(state, seat, 1, extra):
             moves.append(Move(target, 1 + extra, dir=d, crossing=crossing_for(state, seat, d)))
     for link in links_from(state, seat):
