@@ -34,10 +34,12 @@ def clown(state: BetrayalState) -> Monster:
 
 
 def rig(seat: int = DARRIN, clown_at: str = "grand_staircase", card: int | None = None,
-        **where: str) -> BetrayalState:
+        shadows: int = 0, **where: str) -> BetrayalState:
+    """The rig, Pennywise out of the shadows unless `shadows` turns are still to wait."""
     state = rig_house(KEY, rc.pennywise, seat, clown_at, where)
+    assert state.haunt is not None
+    state.haunt.progress["shadows"] = shadows
     if card is not None:
-        assert state.haunt is not None
         state.haunt.progress["card"] = card
     return state
 
@@ -180,6 +182,46 @@ def test_he_plays_after_the_holder_and_no_one_else(fixed) -> None:  # type: igno
     state, lines = play(state, "end_turn")
     assert "— The house's turn —" in lines and GAME.to_act(state) == MISSY
     assert clown(state).tile == tile(state, "foyer")
+
+
+def test_he_waits_in_the_shadows_for_his_first_turns(fixed) -> None:  # type: ignore[no-untyped-def]
+    """DESIGNED (issue 21), as the book says it: "Pennywise in the shadows: he waits out
+    his first 2 turns (none at a table of 6), neither moving nor attacking; the board
+    shows how many are left." In his holder's very room he still does not attack."""
+    state, events = started(KEY)
+    assert rc.shadows(state) == 2  # 4 players
+    book = next(e.text for e in events if e.kind == "book")
+    assert "he waits out his first 2 turns" in book
+    state = rig(DARRIN, "foyer", card=DARRIN, shadows=2, darrin="foyer")
+    assert "Pennywise in the shadows: 2 turns left" in rc.TheRitualOfChud().board_note(state)
+    state, lines = play(state, "end_turn")
+    assert "— The house's turn —" in lines
+    assert any("1 more turn before he steps out" in t for t in lines)
+    assert not any("attacks Darrin" in t for t in lines) and rc.shadows(state) == 1
+    assert "1 turn left" in rc.TheRitualOfChud().board_note(state)
+    state = rig(DARRIN, "grand_staircase", card=DARRIN, shadows=1, darrin="entrance_hall")
+    state, lines = play(state, "end_turn")
+    assert any("on his next turn he steps out" in t for t in lines)
+    assert clown(state).tile == tile(state, "grand_staircase") and rc.shadows(state) == 0
+    assert "shadows" not in rc.TheRitualOfChud().board_note(state)
+    state = rig(DARRIN, "grand_staircase", card=DARRIN, shadows=0, darrin="entrance_hall")
+    fixed.extend([1, 0, 0, 0])  # out of the shadows, his Speed 4 dice: one room
+    state, lines = play(state, "end_turn")
+    assert clown(state).tile == tile(state, "foyer")
+
+
+def test_his_waits_in_the_shadows_by_table_size() -> None:
+    """DESIGNED (issue 21): 6 at 3 players, 2 at 4 and 5, none at 6 (the `shadows`
+    value): at 6 players the rule is absent and his first turn is a real one."""
+    assert rc.shadows(started(KEY, players=3)[0]) == 6
+    assert rc.shadows(started(KEY, players=5)[0]) == 2
+    big = started(KEY, players=6)[0]
+    assert rc.shadows(big) == 0
+    assert "shadows" not in rc.TheRitualOfChud().board_note(big)
+    assert big.turn.seat == rc.holder(big)  # the holder plays first, then he does
+    _, lines = play(big, "end_turn")
+    assert "— The house's turn —" in lines
+    assert not any("from the shadows" in t for t in lines)
 
 
 def test_taking_the_card_moves_his_turn_even_after_he_played(fixed) -> None:  # type: ignore[no-untyped-def]

@@ -21,9 +21,16 @@ Seed 000's rules, as played here (data in data/neibolt/haunts/the_ritual_of_chud
 - Deposit an Artifact, Complete the Ritual: as the book says. A dead hero's artifacts
   lie where they fell (Take the artifacts, no roll).
 - The Monster Card passes on death to the next living hero on the left.
+- DESIGNED (issue 21's balance), Pennywise in the shadows: his first `shadows` turns
+  (the haunt's value by table size, 0 at 6 players) he neither moves nor attacks, each
+  one said and the board note counting them down (`house_turn`). Seed 000 gives him no
+  such wait; it adds to its rules and changes none of its numbers, so that a small
+  table, which has fewer heroes to find and carry the artifacts, wins about as often as
+  a big one (the figures tried are beside the value in the data).
 
 progress: "artifacts" (owner seat as text -> {"at": aside|held|tile|done, "where":
-seat or tile}), "card" (the holder), "altar" (its tile, or None), "ritual" (done).
+seat or tile}), "card" (the holder), "altar" (its tile, or None), "ritual" (done),
+"shadows" (his turns still to wait in the shadows).
 """
 
 from __future__ import annotations
@@ -125,6 +132,11 @@ def lying(state: BetrayalState, seat: int) -> list[int]:
             and a["where"] == here and (int(o) == seat or not state.explorers[int(o)].alive)]
 
 
+def shadows(state: BetrayalState) -> int:
+    """His turns still to be spent waiting in the shadows (designed)."""
+    return int(progress(state).get("shadows", 0))
+
+
 def all_done(state: BetrayalState) -> bool:
     return all(a["at"] == DONE for a in artifacts(state).values())
 
@@ -158,7 +170,8 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
         assert state.haunt is not None
         progress(state).update({"artifacts": {str(s): {"at": ASIDE, "where": None}
                                               for s in range(len(state.players))},
-                                "altar": None, "ritual": False})
+                                "altar": None, "ritual": False,
+                                "shadows": self.value(state, "shadows")})
         self.say(ctx, "artifacts_aside")
         _shuffle_back(ctx, self)
         tile = state.explorers[state.haunt.revealer].tile
@@ -178,6 +191,17 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
 
     def house_turn_after(self, state: BetrayalState, seat: int) -> bool:
         return holder(state) == seat
+
+    def house_turn(self, ctx: Ctx, frame: Frame) -> None:
+        """DESIGNED (issue 21): while he waits in the shadows, his turn is spent
+        waiting (no move, no attack), so a small table has a few turns' start on him."""
+        left = shadows(ctx.state)
+        if left > 0:
+            progress(ctx.state)["shadows"] = left - 1
+            self.say(ctx, "shadows" if left > 1 else "shadows_last", count=left - 1,
+                     data={"shadows": left - 1})
+            return
+        super().house_turn(ctx, frame)
 
     def can_attack(self, state: BetrayalState, attacker: str, target: str) -> bool:
         if attacker.startswith("m"):
@@ -309,7 +333,8 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
             "note", holder=explorer_name(state, seat) if seat is not None else "-",
             done=sum(1 for a in found.values() if a["at"] == DONE), total=len(found),
             altar=self.text("note_altar", room=content.room(state.tiles[where].room).name)
-            if where is not None else "")
+            if where is not None else "",
+            shadows=self.text("note_shadows", count=shadows(state)) if shadows(state) else "")
 
     # ---------------------------------------------------------------- the AI
     def goals(self, state: BetrayalState, seat: int) -> set[int]:
