@@ -60,7 +60,7 @@ load average 2 to 12. * = outside 40-60%.
     Wail                  54.0 (200)   52.5 (200)   57.0 (200)   52.5 (200)
     Henry on the Hunt     51.5 (200)   45.0 (200)   47.5 (200)   47.5 (200)
     Separate Nightmares   57.0 (200)   47.0 (200)   54.5 (200)   55.5 (200)
-    All Living Things     47.0 (200)   53.0 (200)   50.5 (200)   50.5 (200)
+    All Living Things     48.5 (200)   52.0 (200)   51.5 (200)   49.5 (200)
     Ritual of Chud        51.5 (200)   44.5 (200)   44.5 (200)   43.5 (200)
     Let's Kill This Clown 52.0 (200)   48.0 (200)   51.5 (200)   45.5 (200)
 Before (seeds 0-99, 100 games a cell; Neibolt 0-29, 30 a cell, All Living Things with
@@ -93,7 +93,10 @@ artifact laid while he is within 4 / 7 rooms of the altar (unless the hero is hu
 already) 26 / 31, 24 / 20;
 nor (i21-ritual, 3 players, seeds 100-199, of 26) heroes screening his way 22 or
 keeping the hunted hero company 13, a weaker hero facing him 28, the hunted hero
-seeking a strong one 18-25.
+seeking a strong one 18-25. All Living Things' row is the heroes setting a known
+weakness up on purpose (2026-12-06: a fight that meets it is worth 2 dice more, those
+lacking the omen, weapon or card it needs explore for one); it was 47.0 / 53.0 / 50.5 /
+50.5.
 """
 
 from __future__ import annotations

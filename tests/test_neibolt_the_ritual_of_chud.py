@@ -184,14 +184,15 @@ def test_he_plays_after_the_holder_and_no_one_else(fixed) -> None:  # type: igno
     assert clown(state).tile == tile(state, "foyer")
 
 
-def test_he_waits_in_the_shadows_for_his_first_turns(fixed) -> None:  # type: ignore[no-untyped-def]
-    """DESIGNED (issue 21), as the book says it: "Pennywise in the shadows: he waits out
-    his first 2 turns (none at a table of 6), neither moving nor attacking; the board
-    shows how many are left." In his holder's very room he still does not attack."""
+def test_he_waits_in_the_shadows_for_his_first_turns(fixed: list[int]) -> None:
+    """DESIGNED (issue 21), as the book says it: "Pennywise in the shadows: at a table
+    of 3 to 5 he first watches a few turns, neither moving nor attacking (at this table:
+    2); the board counts them down." In his holder's very room he still does not
+    attack."""
     state, events = started(KEY)
     assert rc.shadows(state) == 2  # 4 players
     book = next(e.text for e in events if e.kind == "book")
-    assert "he waits out his first 2 turns" in book
+    assert "neither moving nor attacking (at this table: 2)" in book
     state = rig(DARRIN, "foyer", card=DARRIN, shadows=2, darrin="foyer")
     assert "Pennywise in the shadows: 2 turns left" in rc.TheRitualOfChud().board_note(state)
     state, lines = play(state, "end_turn")
