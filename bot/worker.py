@@ -254,6 +254,7 @@ def _alt(kind: str, state: Any, language: str | None) -> str:
 
 
 def _warm_up(kind: str, game: Game[Any]) -> None:
+    game.read_ahead()
     state, _ = game.setup([PlayerInfo(f"P{n}") for n in range(game.min_players)], 0, {})
     render_public(kind, state)
     render_whole(kind, state)  # /game map's own palette

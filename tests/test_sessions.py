@@ -23,6 +23,7 @@ from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.delivery import delivery_key
 from bot.games.betrayal import content as betrayal_content
+from bot.games.betrayal.haunting import base as haunting_base
 from bot.locales import LANGUAGES, speaking
 from bot.sessions import Post, Sessions
 from bot.store import ACTIVE, LOBBY, OVER, GameExists, SqliteStore, Store, Table, open_store
@@ -644,13 +645,18 @@ async def test_warm_boards_draws_the_games_played_last_and_no_more_once_stopping
 
 
 async def test_warm_up_reads_every_languages_content_ahead(sessions: Sessions) -> None:
-    """A Chinese table's first click finds the Chinese rooms and cards read already
-    (they were read lazily in that click, ~100 ms of it)."""
+    """A Chinese table's first click finds the Chinese rooms, cards and haunts read
+    already (they were read lazily in that click, ~100 ms of it)."""
     betrayal_content.get()  # English, whatever came before
     betrayal_content._default.cache_clear()
+    haunting_base.load_data.cache_clear()
     await sessions.warm_up()
     misses = betrayal_content._default.cache_info().misses
+    haunt_misses = haunting_base.load_data.cache_info().misses
     for language in LANGUAGES:
         with speaking(language):
             betrayal_content.get()
+            for key in haunting_base.PLUGINS:  # every haunt's book and words too
+                haunting_base.load_data(key)
     assert betrayal_content._default.cache_info().misses == misses
+    assert haunting_base.load_data.cache_info().misses == haunt_misses

@@ -283,6 +283,11 @@ class Game(ABC, Generic[S]):
         `/stats server` can name what a server has not seen yet. None by default."""
         return {}
 
+    def read_ahead(self) -> None:
+        """Read now, in the language being spoken, what the game would otherwise read
+        at its first use (a haunt's book and words): the bot's warm-up calls it at the
+        start, so that no player's first click waits for the files. Nothing by default."""
+
     def copy_state(self, state: S) -> S:
         """A deep copy that equals the round trip through the stored form,
         `load(dump(state))`, built directly (bot/core/plain.py: several times cheaper),

@@ -35,6 +35,7 @@ from bot.games.betrayal import (
 )
 from bot.games.betrayal.content import betrayal_line
 from bot.games.betrayal.context import Ctx, explorer_name
+from bot.games.betrayal.haunting import base as haunting_base
 from bot.games.betrayal.haunting import flow, sides
 from bot.games.betrayal.state import STATE_FORMATS, BetrayalState
 
@@ -178,6 +179,13 @@ class BetrayalGame(Game[BetrayalState]):
 
     def content_names(self) -> dict[str, str]:
         return story.content_names()
+
+    def read_ahead(self) -> None:
+        """Every haunt's data (its book, values and lines), read lazily per language,
+        ~5 ms a haunt in the first action that needed it."""
+        for key in list(haunting_base.PLUGINS):
+            if haunting_base.has_data(key):
+                haunting_base.load_data(key)
 
     def status_text(self, state: BetrayalState) -> str:
         return shown.status_text(state)
