@@ -78,6 +78,27 @@ over the floor and, with every channel at once, loop lag p99 / max ms:
     200 ch    2.98 3.20x    2.63 2.66x    4.86 5.02x    4.17 4.67x    2.35 3.13x
     lag       9.2 / 24.3    22.4 / 43.6   15.1 / 63.8   11.3 / 74.3   19.3 / 53.6
 
+After the boards drawn ahead at a start (--warm, `Sessions.warm_boards`), the
+background checkpoints, the overview chips' quick test and every language read at the
+start (2026-12-06, load 0.4-1.0), mean / p50 over the floor, p99, first actions' p50,
+then lag p99 / max ms:
+
+    50 ch     cthulhu       exploring     haunt         neibolt       evilbelow
+    run 1     2.05 2.01x    2.62 2.75x    2.23 2.26x    2.51 2.52x    1.87 1.84x
+    run 2     1.70 1.68x    2.77 2.79x    2.46 2.51x    2.59 2.69x    1.81 1.82x
+    p99       2.97 2.43x    4.74 4.84x    3.57 3.75x    6.13 5.03x    2.85 2.87x
+    first     2.17 1.95x    3.07 2.90x    2.90 3.05x    2.78 2.92x    2.07 2.08x
+    lag 1     9.8 / 14.8    8.6 / 12.6    9.8 / 11.3    11.8 / 16.3   15.2 / 18.8
+    lag 2     8.8 / 15.9    8.9 / 11.2    10.5 / 32.4   9.5 / 10.5    24.9 / 29.3
+    200 ch    1.82 1.89x    2.86 2.98x    3.16 3.29x    2.83 2.90x    1.93 1.91x
+    p99       2.68x         5.05x         6.55x         4.93x         2.85x
+    first     2.10x         3.75x         4.77x         3.96x         2.26x
+    lag       22.7 / 29.7   13.8 / 26.0   12.7 / 37.5   14.5 / 25.3   9.3 / 35.6
+
+The first actions' p50 with 48 boards drawn ahead against none (`--warm 0`, the same
+code, load 2.0-2.6): cthulhu 2.04 / 2.22x, exploring 2.90 / 7.36x, haunt 3.14 / 4.32x,
+neibolt 3.20 / 4.57x, evilbelow 3.45 / 4.46x.
+
 Neibolt and Evil Below alone at 200 channels, at the bot's collector pace, load 0.8-1.3
 (before the folds): lag p99 / max 8.5 / 20.6 and 11.8 / 23.5 ms; 143 and 192 actions/s.
 

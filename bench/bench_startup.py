@@ -65,6 +65,13 @@ other helpers' jobs: the wall times are two to three times the CPU times):
       the floor (251 / 298 ms); imports 323 / 312 ms wall; CPU 954 / 932 ms (imports
       319 / 308, setup 86 / 90, warm-up in the background 268 / 270, resume 274 /
       256); peak RSS 92 MB. Both targets met at that load.
+  later the same day, load average 0.4: the warm-up reads every language (content,
+      words, faces, every haunt's data) and the boards of the 48 games played last are
+      drawn 3 s after the resume pass (drawn at once they doubled its wall time: ours
+      1390 / 1521 ms, resume 769 / 610): ours 663 / 642 ms = 2.24x the floor (291 ms);
+      CPU 1077 / 1038 ms (imports 303 / 303, setup 88 / 86, warm-up in the background
+      408 / 382, done 811 / 783 ms from the exec, before on_ready, resume 270 / 259);
+      peak RSS 105 MB (the second language's content and faces: +13 MB).
 
 The imports are near their floor: discord, aiosqlite and PIL take about 0.26 s of CPU
 here, with prometheus_client, yaml and dotenv (which the bot imports whatever its
