@@ -102,3 +102,21 @@ async def test_an_in_memory_store_has_no_checkpoints() -> None:
         await played(store, 3)
     finally:
         await store.close()
+
+
+async def test_a_commit_after_the_close_of_its_checkpoints_is_not_failed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commit a checkpoint would follow is done: a checkpointer already closed (a
+    stop under way) starts nothing and raises nothing."""
+    monkeypatch.setattr(checkpoints, "CHECKPOINT_EVERY", 1)
+    store = SqliteStore(tmp_path / "hk.sqlite3")
+    await store.open()
+    try:
+        assert store.checkpoints is not None
+        store.checkpoints.close()
+        done = store.checkpoints.done
+        await played(store, 3)
+        assert store.checkpoints.done == done
+        assert (await store.load(CHANNEL)) is not None
+    finally:
+        await store.close()

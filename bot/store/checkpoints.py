@@ -44,14 +44,19 @@ class Checkpointer:
         self._closed = False
 
     def wrote(self) -> None:
-        """A commit is done: start a checkpoint if enough have come since the last."""
+        """A commit is done: start a checkpoint if enough have come since the last.
+        Never raises: the commit it follows is done, and must not look failed. The
+        submit happens under the lock `close` takes, so it never meets a pool shut."""
         with self._lock:
             self._since += 1
             if self._since < CHECKPOINT_EVERY or self._running or self._closed:
                 return
             self._since = 0
             self._running = True
-        self._pool.submit(self._run)
+            try:
+                self._pool.submit(self._run)
+            except RuntimeError:  # the interpreter is shutting down: no more threads
+                self._running = False
 
     def _run(self) -> None:
         try:
