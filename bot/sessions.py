@@ -651,7 +651,12 @@ class Sessions:
                 break
             if table.state is None:
                 continue
-            await self.board(table)
+            try:
+                await self.board(table)
+            except Exception:  # one game's board (a newer release's state, a bug) costs
+                log.warning("could not draw game %s's board ahead", table.id,  # only it
+                            exc_info=True)
+                continue
             drawn += 1
         return drawn
 

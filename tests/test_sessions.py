@@ -640,6 +640,13 @@ async def test_warm_boards_draws_the_games_played_last_and_no_more_once_stopping
     assert await sessions.warm_boards(3) == 2  # the lobby, played last, has none
     newest = [await stored_in(sessions.store, c) for c in (CHANNEL + 2, CHANNEL + 1)]
     assert [GAME.dump(s) for s in drawn] == [GAME.dump(state_of(t)) for t in newest]
+    broken = await stored_in(sessions.store, CHANNEL + 2)
+    broken.state = {"format": 99}  # a newer release's save: that board is skipped
+    await sessions.store.save(broken, [], expected_version=broken.version, actor_id=None,
+                              action=None)
+    drawn.clear()
+    assert await sessions.warm_boards(3) == 1  # the others are still drawn
+    assert [GAME.dump(s) for s in drawn] == [GAME.dump(state_of(newest[1]))]
     await sessions.drain(0)
     assert await sessions.warm_boards(3) == 0
 
