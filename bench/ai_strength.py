@@ -39,7 +39,8 @@ Let's Kill This Clown careful - rushed, seeds 1-300: +24 / +33 / +38 / +46 point
 careful AI winning 49 / 46 / 53 / 48). The Ritual of Chud, seeds 1-500: +3.4 (+-4.6),
 +2.0 (+-5.0), +6.0 (+-5.0), +10.0 (+-5.3); with Pennywise in the shadows (branch
 i21-ritual), seeds 1-200: +18.0 (+-8.4), +18.5 (+-8.3), +11.0 (+-7.7), +11.5 (+-8.1),
-the careful AI winning 51.0 / 44.5 / 44.0 / 44.0%. Cthulhu, seat 0's share of wins over
+the careful AI winning 51.0 / 44.5 / 44.0 / 44.0%; with 4 waits at 6 players too,
+6 players: +20.0 (+-7.9), careful 48.5%, rushed 28.5%. Cthulhu, seat 0's share of wins over
 200 seeds, one AI among random players: 86 / 68 / 45 / 45 / 34% before, 86 / 64 / 47 /
 42 / 35% after at 2-6 players; at a table of AIs about a fair share, both.
 """

@@ -61,7 +61,7 @@ load average 2 to 12. * = outside 40-60%.
     Henry on the Hunt     51.5 (200)   45.0 (200)   47.5 (200)   47.5 (200)
     Separate Nightmares   57.0 (200)   47.0 (200)   54.5 (200)   55.5 (200)
     All Living Things     48.5 (200)   52.0 (200)   51.5 (200)   49.5 (200)
-    Ritual of Chud        51.5 (200)   44.5 (200)   44.5 (200)   43.5 (200)
+    Ritual of Chud        51.5 (200)   44.5 (200)   44.5 (200)   48.0 (200)
     Let's Kill This Clown 52.0 (200)   48.0 (200)   51.5 (200)   45.5 (200)
 Before (seeds 0-99, 100 games a cell; Neibolt 0-29, 30 a cell, All Living Things with
 the traitor already keeping It out of its known weaknesses): Night Murder 49 / 47 / 39 /
@@ -81,10 +81,11 @@ The Clown's row is branch i21-coop's (2026-12-06): up to three lurking Pennywise
 make him cower at 3-5 players (data/neibolt/haunts/lets_kill_this_clown.yaml `cowers`,
 with its reason), and the heroes hold their attacks while such a card is still in the
 deck; it was 27.0 / 37.0 / 40.5 / 45.5. The Ritual's row is branch i21-ritual's
-(2026-12-06): Pennywise waits out his first 6 / 2 / 2 / 0 turns in the shadows
+(2026-12-06): Pennywise waits out his first 6 / 2 / 2 / 4 turns in the shadows
 (the_ritual_of_chud.yaml `shadows`, with its reason and every figure tried); it was
 27.5 / 38.5 / 39.0 / 43.5, and on held-out seeds 200-399 34.5 / 35.5 / 37.0 / 37.0
-before, 45.0 / 43.0 / 42.0 / 37.0 after. Before it: a last round of 60 at 3-4 players
+before, 45.0 / 43.0 / 42.0 / 47.5 after (6 players' 4 waits came last: 48.0 on seeds
+0-199, 47.5 on 200-399). Before it: a last round of 60 at 3-4 players
 gave 30 / 43 of 100 against 29 / 41, and no AI change helped (seeds 0-99, 3 / 4
 players, of 29 / 41): the hunted hero fleeing out of his reach 23-25 / 31-38, heroes
 with nothing to find keeping away from him 27 / 35, damage kept off Might 17 / 27 or

@@ -185,10 +185,9 @@ def test_he_plays_after_the_holder_and_no_one_else(fixed) -> None:  # type: igno
 
 
 def test_he_waits_in_the_shadows_for_his_first_turns(fixed: list[int]) -> None:
-    """DESIGNED (issue 21), as the book says it: "Pennywise in the shadows: at a table
-    of 3 to 5 he first watches a few turns, neither moving nor attacking (at this table:
-    2); the board counts them down." In his holder's very room he still does not
-    attack."""
+    """DESIGNED (issue 21), as the book says it: "Pennywise in the shadows: he first
+    watches a few of his turns, neither moving nor attacking (at this table: 2); the
+    board counts them down." In his holder's very room he still does not attack."""
     state, events = started(KEY)
     assert rc.shadows(state) == 2  # 4 players
     book = next(e.text for e in events if e.kind == "book")
@@ -212,11 +211,14 @@ def test_he_waits_in_the_shadows_for_his_first_turns(fixed: list[int]) -> None:
 
 
 def test_his_waits_in_the_shadows_by_table_size() -> None:
-    """DESIGNED (issue 21): 6 at 3 players, 2 at 4 and 5, none at 6 (the `shadows`
-    value): at 6 players the rule is absent and his first turn is a real one."""
+    """DESIGNED (issue 21): 6 at 3 players, 2 at 4 and 5, 4 at 6 (the `shadows`
+    value). With none left (a game saved before the rule has none), his first turn is a
+    real one."""
     assert rc.shadows(started(KEY, players=3)[0]) == 6
     assert rc.shadows(started(KEY, players=5)[0]) == 2
     big = started(KEY, players=6)[0]
+    assert rc.shadows(big) == 4
+    del rc.progress(big)["shadows"]  # as a game saved before the rule
     assert rc.shadows(big) == 0
     assert "shadows" not in rc.TheRitualOfChud().board_note(big)
     assert big.turn.seat == rc.holder(big)  # the holder plays first, then he does

@@ -22,7 +22,7 @@ Seed 000's rules, as played here (data in data/neibolt/haunts/the_ritual_of_chud
   lie where they fell (Take the artifacts, no roll).
 - The Monster Card passes on death to the next living hero on the left.
 - DESIGNED (issue 21's balance), Pennywise in the shadows: his first `shadows` turns
-  (the haunt's value by table size, 0 at 6 players) he neither moves nor attacks, each
+  (the haunt's value by table size) he neither moves nor attacks, each
   one said and the board note counting them down (`house_turn`). Seed 000 gives him no
   such wait; it adds to its rules and changes none of its numbers, so that a small
   table, which has fewer heroes to find and carry the artifacts, wins about as often as
