@@ -63,6 +63,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -116,6 +117,26 @@ class Floor:
 
     def close(self) -> None:
         self.db.close()
+
+
+@dataclass
+class Timed:
+    """Each action's ms beside its floor's and their ratio, as a run collects them."""
+
+    actions: list[float] = field(default_factory=list)
+    floors: list[float] = field(default_factory=list)
+    ratios: list[float] = field(default_factory=list)
+
+    def add(self, spent: float, base: float) -> float:
+        """One action and its floor; returns their ratio."""
+        self.actions.append(spent)
+        self.floors.append(base)
+        self.ratios.append(spent / base)
+        return spent / base
+
+    def overall(self) -> float:
+        """The sum of the actions over the sum of the floors."""
+        return sum(self.actions) / sum(self.floors)
 
 
 def rss_mb() -> float:
@@ -253,9 +274,7 @@ async def main(games: int, actions: int, seed: int, render: bool, kind: str,
         await sessions.warm_up()  # as the bot starts: palettes fitted, not in a click
         floor = Floor(Path(tmp) / "floor.sqlite3")
         channels = [10_000 + n for n in range(games)]
-        timings: list[float] = []
-        floors: list[float] = []
-        ratios: list[float] = []
+        timed = Timed()
         by_kind: dict[str, list[float]] = defaultdict(list)
         for _ in range(actions):
             if not channels:
@@ -276,19 +295,16 @@ async def main(games: int, actions: int, seed: int, render: bool, kind: str,
             assert outcome.table.version == table.version + 1, "an AI chain ran"
             saved = await store.load_latest(channel)
             assert saved is not None
-            base = floor.measure(saved, outlet.last_image)
-            timings.append(spent)
-            floors.append(base)
-            ratios.append(spent / base)
+            timed.add(spent, floor.measure(saved, outlet.last_image))
             by_kind[option.action.kind].append(spent)
         floor.close()
         await store.close()
-    print(f"{len(timings)} actions through the sessions layer "
+    print(f"{len(timed.actions)} actions through the sessions layer "
           f"({'with' if render else 'without'} the board render):")
-    print(f"  action  {spread(timings)}")
-    print(f"  floor   {spread(floors)}")
-    print(f"  ratio   {spread(ratios, 'x')}   "
-          f"(sum of actions / sum of floors {sum(timings) / sum(floors):.2f}x)")
+    print(f"  action  {spread(timed.actions)}")
+    print(f"  floor   {spread(timed.floors)}")
+    print(f"  ratio   {spread(timed.ratios, 'x')}   "
+          f"(sum of actions / sum of floors {timed.overall():.2f}x)")
     for name, took in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
         print(f"    {name:<12} n={len(took):<5} median {statistics.median(took):6.2f} ms"
               f"   p99 {pct(took, 0.99):6.2f} ms")

@@ -49,7 +49,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_sessions import Floor, seed_games
+from bench_sessions import Floor, Timed, seed_games
 
 from bench.quiet import QuietOutlet
 from bot import table as table_rules
@@ -147,27 +147,22 @@ async def round_robin(args: argparse.Namespace, tmp: Path) -> None:
     sys.setswitchinterval(SWITCH_SECONDS)
     floor = Floor(tmp / "floor.sqlite3")
     channels = [10_000 + n for n in range(args.channels)]
-    actions: list[float] = []
-    floors: list[float] = []
-    ratios: list[float] = []
+    timed = Timed()
     later: list[float] = []  # ratios after each channel's first action (its caches cold)
     async for turn, channel, spent in clicks(sessions, outlet, channels, args.rounds):
-        post = outlet.last[channel]
         table = await store.load_latest(channel)
         assert table is not None
-        base = floor.measure(table, post.image)
-        actions.append(spent)
-        floors.append(base)
-        ratios.append(spent / base)
+        ratio = timed.add(spent, floor.measure(table, outlet.last[channel].image))
         if turn:
-            later.append(spent / base)
+            later.append(ratio)
+    actions, floors, ratios = timed.actions, timed.floors, timed.ratios
     print(f"round robin: {len(actions)} actions over {args.channels} channels "
           f"({args.game}{' haunt' if args.haunt else ''}"
           f"{', no render' if args.no_render else ''})")
     print(f"  action  p50 {statistics.median(actions):6.2f} ms  p99 {pct(actions, .99):6.2f} ms")
     print(f"  floor   p50 {statistics.median(floors):6.2f} ms  p99 {pct(floors, .99):6.2f} ms")
     print(f"  ratio   p50 {statistics.median(ratios):6.2f}x    p99 {pct(ratios, .99):6.2f}x   "
-          f"(sum of actions / sum of floors {sum(actions) / sum(floors):.2f}x)")
+          f"(sum of actions / sum of floors {timed.overall():.2f}x)")
     if later:
         print(f"  after each channel's first action: ratio p50 {statistics.median(later):.2f}x"
               f"  p99 {pct(later, .99):.2f}x")

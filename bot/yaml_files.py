@@ -62,16 +62,21 @@ def mirror_path(path: Traversable, language: str) -> Traversable | None:
     return parent / (name[: -len(".yaml")] + suffix)  # type: ignore[no-any-return]
 
 
-@cache
 def mirror(path: Traversable, language: str) -> Any:
     """`path`'s mirror in `language`, parsed once (None: there is none)."""
+    # mypy takes a Traversable (a Protocol) for unhashable; every real one hashes.
+    return _mirror(path, language)  # type: ignore[arg-type]
+
+
+@cache
+def _mirror(path: Traversable, language: str) -> Any:
     found = mirror_path(path, language)
     if found is None or not found.is_file():
         return None
     return read_english(found)
 
 
-locales.keeps(mirror.cache_clear)
+locales.keeps(_mirror.cache_clear)
 
 
 def read(path: Traversable) -> Any:
@@ -80,8 +85,7 @@ def read(path: Traversable) -> Any:
     language = locales.current()
     if language == locales.ENGLISH:
         return english
-    # mypy takes a Traversable (a Protocol) for unhashable; every real one hashes.
-    words = mirror(path, language)  # type: ignore[arg-type]
+    words = mirror(path, language)
     return english if words is None else locales.overlay(english, words)
 
 

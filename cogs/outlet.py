@@ -127,7 +127,7 @@ class DiscordOutlet:
             for n, document in enumerate(post.documents):  # after the post: the books
                 for m, part in enumerate(chunks(document)):
                     await channel.send(part, allowed_mentions=discord.AllowedMentions.none(),
-                                       nonce=nonce(post.key, f"d{n}.{m}"))  # type: ignore[arg-type]  # None: see nonce
+                                       nonce=nonce(post.key, f"d{n}.{m}"))
         except discord.Forbidden as exc:  # a permission taken away: owed, not lost
             lacking = missing_in_cache(self.client, table.channel_id) \
                 or (["view_channel"] if exc.code == MISSING_ACCESS else [])
@@ -278,7 +278,7 @@ class DiscordOutlet:
             return await dm.send(view=live_layout(
                 head,
                 colour=games.get(table.kind).colour, board=None, rows=rows),
-                nonce=nonce(key, "m"))  # type: ignore[arg-type]  # None: see nonce
+                nonce=nonce(key, "m"))
         except discord.HTTPException as exc:
             log.info("DM prompt to %s failed: %s", prompt.user_id, exc)
             self._undelivered.add((table.channel_id, prompt.user_id))
@@ -386,10 +386,10 @@ class DiscordOutlet:
                     "allowed_mentions": quiet})
                 overflow, reused = overflow[1:], True
         for n, part in enumerate(overflow, start=len(decided.overflow) - len(overflow)):
-            await channel.send(part, allowed_mentions=quiet, nonce=nonce(post.key, f"o{n}"))  # type: ignore[arg-type]  # None: see nonce
+            await channel.send(part, allowed_mentions=quiet, nonce=nonce(post.key, f"o{n}"))
         sent = await channel.send(view=self._layout(table, decided.text, decided.live, rows),
                                   files=self._files(post, decided), allowed_mentions=quiet,
-                                  nonce=nonce(post.key, "p"))  # type: ignore[arg-type]  # None: see nonce
+                                  nonce=nonce(post.key, "p"))
         if live is not None and live.message_id != sent.id and not reused:
             words = decided.close if decided.close is not None else text_of(live.lines, "")
             closed = self._layout(table, words, live)
@@ -423,7 +423,7 @@ class DiscordOutlet:
                         link=jump_link(table.guild_id, table.channel_id, live.message_id)),
                     allowed_mentions=discord.AllowedMentions(users=True, roles=False,
                                                              everyone=False),
-                    nonce=nonce(post.key, "n"))  # type: ignore[arg-type]  # None: see nonce
+                    nonce=nonce(post.key, "n"))
                 ping_id = int(sent.id)
             except discord.HTTPException as exc:
                 if not malformed(exc):
@@ -445,7 +445,7 @@ class DiscordOutlet:
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             for n, part in enumerate(chunks(text + footer)):
-                await channel.send(part, nonce=nonce(key, f"w{n}"))  # type: ignore[arg-type]  # None: see nonce
+                await channel.send(part, nonce=nonce(key, f"w{n}"))
             return True
         except discord.HTTPException as exc:
             log.info("DM to %s failed: %s", user_id, exc)
@@ -531,7 +531,7 @@ class DiscordOutlet:
         members while archived); members of a private thread read all of it anyway.
         """
         for n, part in enumerate(chunks(text)):
-            await thread.send(part, nonce=nonce(key, f"{thread.id % 1296}.{n}"))  # type: ignore[arg-type]  # None: see nonce
+            await thread.send(part, nonce=nonce(key, f"{thread.id % 1296}.{n}"))
         missing: list[int] = []
         for user_id in user_ids:
             if (thread.id, user_id) in self._thread_members:

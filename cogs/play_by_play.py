@@ -121,7 +121,7 @@ class PlayByPlay:
             try:
                 for n, piece in enumerate(chunks(text)):
                     await thread.send(piece, allowed_mentions=discord.AllowedMentions.none(),
-                                      nonce=nonce(key, f"{part}{thread.id % NONCE_SPREAD}.{n}"))  # type: ignore[arg-type]  # None: see nonce
+                                      nonce=nonce(key, f"{part}{thread.id % NONCE_SPREAD}.{n}"))
                 return thread
             except discord.NotFound:  # deleted: its nonces are its own, a new one's differ
                 log.info("play-by-play thread %s of game %s is gone", thread.id, table.id)

@@ -6,6 +6,7 @@ outlet's parts can share it without importing the outlet."""
 from __future__ import annotations
 
 import hashlib
+import secrets
 from typing import Final
 
 import discord
@@ -14,14 +15,14 @@ THREAD_ARCHIVE_MINUTES: Final = 10080  # a week, the longest Discord offers: gam
 NONCE_LIMIT = 25  # Discord's longest nonce
 
 
-def nonce(key: str, part: str) -> str | None:
+def nonce(key: str, part: str) -> str | int:
     """The message's nonce: the delivery's key and the message's place in it. Sent
     with enforce_nonce (discord.py does so whenever a nonce is given), Discord answers a
     repeat within minutes with the message already made, so a delivery redone after a
-    crash shows once. No key, no nonce: discord.py's send takes None for none, though
-    its type hints leave None out (hence the type: ignore[arg-type] where it is sent)."""
+    crash shows once. No key: a random one, as discord.py's send makes for a message
+    sent without (nothing to show once)."""
     if not key:
-        return None
+        return secrets.randbits(64)
     text = f"{key}.{part}"
     if len(text) <= NONCE_LIMIT:
         return text

@@ -44,7 +44,7 @@ def _monkey() -> BetrayalState:
     return state
 
 
-def test_toy_monkey_rolls_for_a_monster_and_attacks_it(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_toy_monkey_rolls_for_a_monster_and_attacks_it(fixed: list[int]) -> None:
     """當人物進入一個房間，若該房間內尚有其他人物/怪物，則擲骰2顆決定結果。骰數總和是1至2，
     玩具猴即針對一個同室的其他人物/怪物(玩家選擇)，進行一個3點速度Speed的襲擊。
 
@@ -59,7 +59,7 @@ def test_toy_monkey_rolls_for_a_monster_and_attacks_it(fixed) -> None:  # type: 
     assert state.monsters[0].id == brute.id and state.monsters[0].stunned
 
 
-def test_toy_monkey_beaten_by_a_monster_is_not_hurt(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_toy_monkey_beaten_by_a_monster_is_not_hurt(fixed: list[int]) -> None:
     """玩具猴不會因被擊敗而損壞。 The monkey is not damaged when it is beaten."""
     state = _monkey()
     spawn(state, "rat", "entrance_hall")
@@ -71,7 +71,7 @@ def test_toy_monkey_beaten_by_a_monster_is_not_hurt(fixed) -> None:  # type: ign
                                                   for e in events)
 
 
-def test_toy_monkey_kills_a_monster_its_haunt_kills(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_toy_monkey_kills_a_monster_its_haunt_kills(fixed: list[int]) -> None:
     state = _monkey()
     spawn(state, "rat", "entrance_hall")
     fixed.extend([1, 0, 2, 2, 2, 0, 0, 0, 0])
@@ -79,7 +79,7 @@ def test_toy_monkey_kills_a_monster_its_haunt_kills(fixed) -> None:  # type: ign
     assert not fixed and not state.monsters[0].alive  # the rat's `on_hit: kill`
 
 
-def test_toy_monkey_picks_among_explorers_and_monsters(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_toy_monkey_picks_among_explorers_and_monsters(fixed: list[int]) -> None:
     state = _monkey()
     place(state, "entrance_hall", JENNY)
     spawn(state, "brute", "entrance_hall")
@@ -111,7 +111,7 @@ def test_toy_monkey_does_nothing_to_a_monster_without_speed(
     assert any("The Toy Monkey attacks Darrin" in e for e in events)
 
 
-def test_toy_monkey_with_no_one_nor_monster_does_not_roll(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_toy_monkey_with_no_one_nor_monster_does_not_roll(fixed: list[int]) -> None:
     state = _monkey()
     spawn(state, "brute", "grand_staircase")  # elsewhere
     state, events = act(state, "move", dir="E")
@@ -133,7 +133,7 @@ def _darrin_in_the_foyer() -> BetrayalState:
     return state
 
 
-def test_bloody_vision_attacks_a_monster_here(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_bloody_vision_attacks_a_monster_here(fixed: list[int]) -> None:
     """骰數總和是0至1，人物必須向同房的人物/怪物進行襲擊。
 
     On 0-1 the explorer must attack an explorer or a monster in its room."""
@@ -146,7 +146,7 @@ def test_bloody_vision_attacks_a_monster_here(fixed) -> None:  # type: ignore[no
     assert state.monsters[0].stunned and state.turn.flags.get("attacked") is None
 
 
-def test_bloody_vision_picks_the_lowest_might_monster_or_explorer(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_bloody_vision_picks_the_lowest_might_monster_or_explorer(fixed: list[int]) -> None:
     """多於一個襲擊目標時，揀選其中力量Might數值最小的: the lowest Might among them all."""
     state = _darrin_in_the_foyer()
     place(state, "foyer", JENNY)
@@ -178,7 +178,7 @@ def test_bloody_vision_ties_between_a_monster_and_an_explorer_are_the_drawers(
     assert not fixed and state.monsters[0].stunned and not state.monsters[1].stunned
 
 
-def test_bloody_vision_steps_to_a_monster_one_room_away(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_bloody_vision_steps_to_a_monster_one_room_away(fixed: list[int]) -> None:
     """若同房並無其他人物/怪物，則檢視其他接鄰的房間: with no one here, a monster next door
     draws the explorer in."""
     state = _darrin_in_the_foyer()
@@ -190,7 +190,7 @@ def test_bloody_vision_steps_to_a_monster_one_room_away(fixed) -> None:  # type:
     assert state.monsters[0].stunned
 
 
-def test_bloody_vision_a_monster_without_might_is_no_target(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_bloody_vision_a_monster_without_might_is_no_target(fixed: list[int]) -> None:
     state = _darrin_in_the_foyer()
     spawn(state, "ghost", "foyer")  # Sanity, no Might
     state, events = _vision(state, fixed)
@@ -198,7 +198,7 @@ def test_bloody_vision_a_monster_without_might_is_no_target(fixed) -> None:  # t
     assert any("no one is near" in e for e in events) and not state.monsters[0].stunned
 
 
-def test_bloody_vision_on_a_monster_may_take_a_weapon(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_bloody_vision_on_a_monster_may_take_a_weapon(fixed: list[int]) -> None:
     state = _darrin_in_the_foyer()
     hold(state, DARRIN, "axe")
     spawn(state, "brute", "foyer")

@@ -64,7 +64,7 @@ def _dynamite() -> BetrayalState:
     return state
 
 
-def test_dynamite_blasts_everyone_in_the_next_room(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_dynamite_blasts_everyone_in_the_next_room(fixed: list[int]) -> None:
     state = _dynamite()
     brute = spawn(state, "brute", "entrance_hall").id
     ghost = spawn(state, "ghost", "entrance_hall").id
@@ -90,7 +90,7 @@ def test_dynamite_blasts_everyone_in_the_next_room(fixed) -> None:  # type: igno
     assert attacks(state) == [] and state.turn.seat == DARRIN
 
 
-def test_dynamite_is_not_offered_once_the_attack_is_made(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_dynamite_is_not_offered_once_the_attack_is_made(fixed: list[int]) -> None:
     state = _dynamite()
     brute = spawn(state, "brute", "foyer").id
     fixed.extend([1, 1, 0, 0, 1, 1, 0, 0, 0])  # a tie with the Brute
@@ -100,7 +100,7 @@ def test_dynamite_is_not_offered_once_the_attack_is_made(fixed) -> None:  # type
     assert not haunt_cards.Dynamite().can_use(state, DARRIN, "dynamite")
 
 
-def test_dynamite_kills_what_its_haunt_says_a_hit_kills(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_dynamite_kills_what_its_haunt_says_a_hit_kills(fixed: list[int]) -> None:
     state = _dynamite()
     place(state, "upper_landing", MISSY, JENNY)
     rat = spawn(state, "rat", "entrance_hall").id
@@ -157,7 +157,7 @@ def _bell() -> BetrayalState:
     return state
 
 
-def test_the_bell_on_5_gathers_the_heroes_its_user_picks(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_bell_on_5_gathers_the_heroes_its_user_picks(fixed: list[int]) -> None:
     state = _bell()
     fixed.extend([1, 1, 1, 1, 1])
     state, _ = act(state, "use", card="bell")
@@ -177,7 +177,7 @@ def test_the_bell_on_5_gathers_the_heroes_its_user_picks(fixed) -> None:  # type
     assert state.explorers[LONGFELLOW].tile == tile(state, "upper_landing")
 
 
-def test_the_bell_on_4_or_less_lets_the_traitor_draw_monsters(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_bell_on_4_or_less_lets_the_traitor_draw_monsters(fixed: list[int]) -> None:
     state = _bell()
     far = spawn(state, "brute", "entrance_hall").id
     spawn(state, "brute", "foyer")  # already with the Bell: nowhere nearer to go
@@ -193,7 +193,7 @@ def test_the_bell_on_4_or_less_lets_the_traitor_draw_monsters(fixed) -> None:  #
     assert state.turn.seat == DARRIN
 
 
-def test_the_traitor_may_leave_the_monsters_where_they_are(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_traitor_may_leave_the_monsters_where_they_are(fixed: list[int]) -> None:
     state = _bell()
     far = spawn(state, "brute", "entrance_hall").id
     fixed.extend([0, 0, 0, 0, 0])
@@ -202,7 +202,7 @@ def test_the_traitor_may_leave_the_monsters_where_they_are(fixed) -> None:  # ty
     assert _monster(state, far).tile == tile(state, "entrance_hall") and state.pending is None
 
 
-def test_with_no_traitor_every_monster_must_come(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_with_no_traitor_every_monster_must_come(fixed: list[int]) -> None:
     state = _bell()
     assert state.haunt is not None
     state.haunt.traitor = None
@@ -286,7 +286,7 @@ def test_the_traitor_chooses_where_the_mystic_elevator_goes() -> None:
     assert state.pending is None and state.tiles[lift].floor == "ground"
 
 
-def test_a_hero_in_the_mystic_elevator_rolls(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_hero_in_the_mystic_elevator_rolls(fixed: list[int]) -> None:
     state = rigged(DARRIN)
     ctx = Ctx(state)
     fixed.extend([0, 0])  # 0: it jolts and stays

@@ -55,7 +55,7 @@ def _index(state: BetrayalState, seat: int) -> dict[str, int]:
 
 # ---------------------------------------------------------------- the fight
 
-def test_might_against_might_the_higher_total_hits_by_the_difference(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_might_against_might_the_higher_total_hits_by_the_difference(fixed: list[int]) -> None:
     state = _duel()
     assert "Attack Jenny LeClerc: Might (4 dice)" in labels(state)
     before = _index(state, JENNY)
@@ -72,7 +72,7 @@ def test_might_against_might_the_higher_total_hits_by_the_difference(fixed) -> N
     assert state.pending is None and state.turn.seat == DARRIN
 
 
-def test_a_tie_hurts_no_one(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_tie_hurts_no_one(fixed: list[int]) -> None:
     state = _duel()
     before = [_index(state, s) for s in (DARRIN, JENNY)]
     fixed.extend([1, 1, 0, 0, 2, 0, 0, 0])  # 2 against 2
@@ -82,7 +82,7 @@ def test_a_tie_hurts_no_one(fixed) -> None:  # type: ignore[no-untyped-def]
     assert [_index(state, s) for s in (DARRIN, JENNY)] == before
 
 
-def test_the_attacker_can_lose_and_takes_the_damage(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_attacker_can_lose_and_takes_the_damage(fixed: list[int]) -> None:
     state = _duel()
     fixed.extend([0, 0, 0, 1, 2, 2, 2, 0])  # Darrin 1, Jenny 6
     state, events = act(state, "attack", target=JENNY, trait="might")
@@ -91,7 +91,7 @@ def test_the_attacker_can_lose_and_takes_the_damage(fixed) -> None:  # type: ign
     assert state.pending.kind == "damage_split"
 
 
-def test_the_defender_rolls_its_bare_trait_the_attacker_may_add_a_weapon(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_defender_rolls_its_bare_trait_the_attacker_may_add_a_weapon(fixed: list[int]) -> None:
     state = _duel(might_darrin=4)
     hold(state, DARRIN, "axe", "spear", "blood_dagger")
     hold(state, JENNY, "spear")  # no weapon in defence
@@ -108,7 +108,7 @@ def test_the_defender_rolls_its_bare_trait_the_attacker_may_add_a_weapon(fixed) 
     assert trait(state, DARRIN, "speed") < speed  # the Blood Dagger's price: 1 Speed
 
 
-def test_weapon_dice_stop_at_eight(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_weapon_dice_stop_at_eight(fixed: list[int]) -> None:
     state = _duel(might_darrin=7)
     hold(state, DARRIN, "spear")
     assert "Attack Jenny LeClerc: Might (8 dice, with the Spear)" in labels(state)
@@ -117,7 +117,7 @@ def test_weapon_dice_stop_at_eight(fixed) -> None:  # type: ignore[no-untyped-de
     assert any("rolls 8 dice: 1 1 1 1 1 1 1 1 = 8" in e for e in events)
 
 
-def test_only_one_attack_a_turn(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_only_one_attack_a_turn(fixed: list[int]) -> None:
     state = _duel()
     fixed.extend([1, 1, 0, 0, 2, 0, 0, 0])  # a tie: nothing to answer
     state, _ = act(state, "attack", target=JENNY, trait="might")
@@ -151,7 +151,7 @@ def test_beating_a_foe_by_two_may_take_a_card_instead_never_the_armor_nor_a_comp
     assert _index(state, JENNY) == before and state.pending is None
 
 
-def test_a_margin_of_one_steals_nothing(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_margin_of_one_steals_nothing(fixed: list[int]) -> None:
     state = _duel()
     hold(state, JENNY, "axe")
     fixed.extend([2, 1, 0, 0, 1, 1, 0, 0])  # 3 against 2
@@ -161,7 +161,7 @@ def test_a_margin_of_one_steals_nothing(fixed) -> None:  # type: ignore[no-untyp
 
 # ---------------------------------------------------------------- the Ring
 
-def test_the_ring_attacks_with_sanity_and_deals_mental_damage(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_ring_attacks_with_sanity_and_deals_mental_damage(fixed: list[int]) -> None:
     state = _duel()
     assert not any(a["trait"] == "sanity" for a in attacks(state))  # not without the Ring
     hold(state, DARRIN, "ring")
@@ -225,7 +225,7 @@ def test_a_wall_stops_the_revolver() -> None:
     assert attacks(state) == []
 
 
-def test_a_lost_shot_from_afar_hurts_no_one(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_lost_shot_from_afar_hurts_no_one(fixed: list[int]) -> None:
     state = rigged(DARRIN)
     _line(state)
     place(state, "foyer", JENNY)
@@ -239,7 +239,7 @@ def test_a_lost_shot_from_afar_hurts_no_one(fixed) -> None:  # type: ignore[no-u
     assert state.pending is None and [_index(state, s) for s in (DARRIN, JENNY)] == before
 
 
-def test_a_shot_from_afar_steals_nothing(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_shot_from_afar_steals_nothing(fixed: list[int]) -> None:
     state = rigged(DARRIN)
     _line(state)
     place(state, "foyer", JENNY)
@@ -251,7 +251,7 @@ def test_a_shot_from_afar_steals_nothing(fixed) -> None:  # type: ignore[no-unty
     assert state.pending.seat == JENNY
 
 
-def test_a_lost_shot_in_the_same_room_hurts_the_shooter(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_lost_shot_in_the_same_room_hurts_the_shooter(fixed: list[int]) -> None:
     state = rigged(DARRIN)
     _line(state)
     place(state, "entrance_hall", JENNY)
@@ -262,7 +262,7 @@ def test_a_lost_shot_in_the_same_room_hurts_the_shooter(fixed) -> None:  # type:
     assert state.pending is not None and state.pending.seat == DARRIN
 
 
-def test_a_shot_at_a_monster_from_afar_that_misses_hurts_no_one(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_shot_at_a_monster_from_afar_that_misses_hurts_no_one(fixed: list[int]) -> None:
     state = rigged(DARRIN)
     _line(state)
     brute = spawn(state, "brute", "grand_staircase")  # Speed 3
@@ -276,7 +276,7 @@ def test_a_shot_at_a_monster_from_afar_that_misses_hurts_no_one(fixed) -> None: 
 
 # ---------------------------------------------------------------- fights with monsters
 
-def test_an_explorer_who_loses_to_a_monster_splits_physical_damage(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_an_explorer_who_loses_to_a_monster_splits_physical_damage(fixed: list[int]) -> None:
     state = rigged(DARRIN)
     place(state, "foyer", DARRIN)
     set_trait(state, DARRIN, "might", 4)
@@ -288,7 +288,7 @@ def test_an_explorer_who_loses_to_a_monster_splits_physical_damage(fixed) -> Non
     assert pending is not None and pending.seat == DARRIN and "physical" in pending.prompt
 
 
-def test_a_ghost_beaten_with_the_ring_is_stunned(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_ghost_beaten_with_the_ring_is_stunned(fixed: list[int]) -> None:
     state = rigged(DARRIN)
     place(state, "foyer", DARRIN)
     hold(state, DARRIN, "ring")
@@ -314,7 +314,7 @@ def test_a_trait_at_the_skull_kills_only_in_the_haunt() -> None:
     assert not state.explorers[MISSY].alive
 
 
-def test_the_dead_drop_every_card_companions_too(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_dead_drop_every_card_companions_too(fixed: list[int]) -> None:
     state = _duel(might_darrin=7, might_jenny=3)
     hold(state, JENNY, "axe", "girl", "armor")
     set_trait(state, JENNY, "speed", 2)  # both physical traits on their lowest step
@@ -356,7 +356,7 @@ def test_the_dead_take_no_turns() -> None:
     assert MISSY not in sides.heroes(state) and MISSY in sides.heroes(state, alive=False)
 
 
-def test_an_explorer_who_dies_on_its_own_turn_ends_it(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_an_explorer_who_dies_on_its_own_turn_ends_it(fixed: list[int]) -> None:
     state = _duel(might_darrin=2, might_jenny=8)
     set_trait(state, DARRIN, "speed", 6)
     speed = traits.index(state, DARRIN, "speed")

@@ -68,7 +68,7 @@ def _monster(state: BetrayalState, monster_id: int):  # type: ignore[no-untyped-
 
 # ---------------------------------------------------------------- moves
 
-def test_each_kind_rolls_its_speed_for_its_moves_at_least_one(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_each_kind_rolls_its_speed_for_its_moves_at_least_one(fixed: list[int]) -> None:
     state = rigged(JENNY)
     brutes = [spawn(state, "brute", "basement_landing").id for _ in range(2)]
     rat = spawn(state, "rat", "basement_landing").id
@@ -78,7 +78,7 @@ def test_each_kind_rolls_its_speed_for_its_moves_at_least_one(fixed) -> None:  #
     assert _monster(state, rat).moves == 1  # a roll of 0 still moves 1 room
 
 
-def test_heroes_slow_a_monster_one_room_each(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_heroes_slow_a_monster_one_room_each(fixed: list[int]) -> None:
     state = rigged(JENNY)
     brute = spawn(state, "brute", "foyer").id
     place(state, "foyer", DARRIN, MISSY)
@@ -90,7 +90,7 @@ def test_heroes_slow_a_monster_one_room_each(fixed) -> None:  # type: ignore[no-
     assert not monsters.can_step(state, _monster(state, brute))  # 3 needed to leave again
 
 
-def test_a_slowed_monster_can_always_make_one_room(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_slowed_monster_can_always_make_one_room(fixed: list[int]) -> None:
     state = rigged(JENNY)
     brute = spawn(state, "brute", "foyer").id
     place(state, "foyer", DARRIN, MISSY, LONGFELLOW)
@@ -100,7 +100,7 @@ def test_a_slowed_monster_can_always_make_one_room(fixed) -> None:  # type: igno
     assert _monster(state, brute).moves == 0 and _moves(state, brute) == []
 
 
-def test_a_stunned_monster_skips_its_next_turn_and_recovers(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_stunned_monster_skips_its_next_turn_and_recovers(fixed: list[int]) -> None:
     state = rigged(JENNY)
     brute = spawn(state, "brute", "foyer")
     brute.stunned = True
@@ -124,7 +124,7 @@ def test_a_stunned_monster_does_not_slow_heroes() -> None:
     assert sides.slowing(state, DARRIN) == 0
 
 
-def test_monsters_never_enter_unexplored_space(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_monsters_never_enter_unexplored_space(fixed: list[int]) -> None:
     state = rigged(JENNY)
     room = next(r for r in explore.unplaced(state)
                 if len(content.room(r).doors) == 4 and "ground" in content.room(r).floors
@@ -140,7 +140,7 @@ def test_monsters_never_enter_unexplored_space(fixed) -> None:  # type: ignore[n
     assert set(_moves(state, hall)) == doors  # placed rooms only, through doors
 
 
-def test_monsters_climb_the_coal_chute_from_the_basement_landing(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_monsters_climb_the_coal_chute_from_the_basement_landing(fixed: list[int]) -> None:
     state = rigged(JENNY)
     chute = state.tile_of("coal_chute")
     if chute is None:
@@ -155,7 +155,7 @@ def test_monsters_climb_the_coal_chute_from_the_basement_landing(fixed) -> None:
 
 # ---------------------------------------------------------------- fights
 
-def test_a_monster_hit_is_stunned_or_killed_where_its_haunt_says(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_monster_hit_is_stunned_or_killed_where_its_haunt_says(fixed: list[int]) -> None:
     state = rigged(DARRIN)
     place(state, "foyer", DARRIN)
     set_trait(state, DARRIN, "might", 4)
@@ -173,7 +173,7 @@ def test_a_monster_hit_is_stunned_or_killed_where_its_haunt_says(fixed) -> None:
     assert any("The Rat is destroyed" in e for e in events)
 
 
-def test_monsters_carry_nothing_and_steal_nothing(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_monsters_carry_nothing_and_steal_nothing(fixed: list[int]) -> None:
     state = rigged(JENNY)
     brute = spawn(state, "brute", "foyer").id
     place(state, "foyer", DARRIN)
@@ -189,7 +189,7 @@ def test_monsters_carry_nothing_and_steal_nothing(fixed) -> None:  # type: ignor
     assert not hasattr(_monster(state, brute), "cards")
 
 
-def test_a_hero_who_wins_against_an_attacking_monster_stuns_it(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_hero_who_wins_against_an_attacking_monster_stuns_it(fixed: list[int]) -> None:
     state = rigged(JENNY)
     brute = spawn(state, "brute", "foyer").id
     place(state, "foyer", DARRIN)
@@ -222,7 +222,7 @@ def test_heroes_from_the_traitors_left_then_the_traitor_then_the_monsters() -> N
                                 (MONSTERS, JENNY), (HEROES, DARRIN)]
 
 
-def test_a_new_round_after_the_monsters(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_round_after_the_monsters(fixed: list[int]) -> None:
     state = rigged(JENNY)
     spawn(state, "brute", "basement_landing")
     assert state.haunt is not None
@@ -284,7 +284,7 @@ def test_the_traitor_is_slowed_by_heroes_not_by_monsters() -> None:
     assert sides.slowing(state, JENNY) == 0
 
 
-def test_the_damage_split_waits_for_its_explorer(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_damage_split_waits_for_its_explorer(fixed: list[int]) -> None:
     """A hero hurt in the monsters' turn chooses, then the traitor goes on."""
     state = rigged(JENNY)
     brute = spawn(state, "brute", "foyer").id

@@ -81,7 +81,7 @@ def test_the_cards_that_do_no_damage_are_data() -> None:
     assert content.card("hideous_shriek").does_damage
 
 
-def test_the_traitor_ignores_rotten_that_a_hero_draws(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_traitor_ignores_rotten_that_a_hero_draws(fixed: list[int]) -> None:
     state = rigged(DARRIN)
     before = {seat: _traits(state, seat) for seat in (MISSY, LONGFELLOW, JENNY, DARRIN)}
     fixed.extend([2] * 40)  # 5+: gain 1 Sanity, for whoever rolls
@@ -96,7 +96,7 @@ def test_the_traitor_ignores_rotten_that_a_hero_draws(fixed) -> None:  # type: i
     assert "rotten" in state.discards["event"]
 
 
-def test_a_traitor_who_draws_rotten_and_resolves_it_rolls_too(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_traitor_who_draws_rotten_and_resolves_it_rolls_too(fixed: list[int]) -> None:
     state = rigged(JENNY)
     before = _traits(state, JENNY)
     fixed.extend([2] * 40)  # Jenny's 2 dice: 4, so she loses 1 Might
@@ -108,7 +108,7 @@ def test_a_traitor_who_draws_rotten_and_resolves_it_rolls_too(fixed) -> None:  #
     assert _traits(state, JENNY)["might"] == before["might"] - 1
 
 
-def test_the_traitor_ignores_footsteps_everyone_loses(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_traitor_ignores_footsteps_everyone_loses(fixed: list[int]) -> None:
     """Footsteps' 0: every explorer loses 1 in a trait it picks; the traitor picks none."""
     state = rigged(DARRIN)
     before = {seat: _traits(state, seat) for seat in (MISSY, LONGFELLOW, JENNY, DARRIN)}
@@ -134,7 +134,7 @@ def _in_the_crypt(state: BetrayalState, *seats: int) -> None:
         state.explorers[seat].tile = crypt
 
 
-def test_the_traitor_nearest_to_footsteps_is_untouched(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_traitor_nearest_to_footsteps_is_untouched(fixed: list[int]) -> None:
     """4: you and the nearest explorer gain 1 Might. Jenny, the nearest, gains nothing."""
     state = rigged(DARRIN)
     _in_the_crypt(state, DARRIN, JENNY)
@@ -147,7 +147,7 @@ def test_the_traitor_nearest_to_footsteps_is_untouched(fixed) -> None:  # type: 
     assert trait(state, DARRIN, "might") == darrin + 1
 
 
-def test_a_hero_nearest_to_footsteps_gains(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_hero_nearest_to_footsteps_gains(fixed: list[int]) -> None:
     state = rigged(DARRIN)
     _in_the_crypt(state, DARRIN, MISSY)
     might = trait(state, MISSY, "might")
@@ -168,7 +168,7 @@ def test_image_in_the_mirror_goes_round_past_the_traitor() -> None:
     assert state.explorers[DARRIN].cards == []  # sent back into the item deck
 
 
-def test_a_card_that_does_damage_still_hits_the_traitor(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_card_that_does_damage_still_hits_the_traitor(fixed: list[int]) -> None:
     """Hideous Shriek: every explorer rolls Sanity; 0 brings 2 dice of mental damage."""
     state = rigged(DARRIN)
     place(state, "foyer", MISSY, LONGFELLOW, JENNY, DARRIN)

@@ -64,6 +64,19 @@ async def _state(bot: HauntBot, channel: int) -> tuple[int, Any]:
     return table.version, T.game_state(table)
 
 
+async def _still_waits_then_plays(fd: FakeDiscord, bot: HauntBot, channel: int,
+                                  pending: PendingChoice, who: FakeUser, message: FakeMessage,
+                                  custom_id: str) -> None:
+    """The choice still waits as it was asked (its English words kept in the state), and
+    a click on one of its buttons plays it."""
+    version, waiting = await _state(bot, channel)
+    assert waiting.pending is not None and waiting.pending.prompt == pending.prompt  # English
+    assert waiting.pending.labels == pending.labels
+    await (await fd.click(who, message, custom_id)).wait()
+    moved, after = await _state(bot, channel)  # the choice played
+    assert moved > version and after.pending != waiting.pending
+
+
 @pytest.mark.parametrize("kind", KINDS)
 async def test_a_chinese_player_handed_the_choosers_seat_reads_the_choice_in_chinese(
         fd: FakeDiscord, start_hauntkeeper: BotFactory, kind: str) -> None:
@@ -94,12 +107,8 @@ async def test_a_chinese_player_handed_the_choosers_seat_reads_the_choice_in_chi
     live = latest_turn(fd, channel)  # the channel's post: the server's English, as before
     assert [c["label"] for c in _choice_buttons(live)] == pending.labels
     assert not CJK.search(live.text)
-    version, waiting = await _state(bot, channel)
-    assert waiting.pending is not None and waiting.pending.prompt == pending.prompt
-    assert waiting.pending.labels == pending.labels
-    await (await fd.click(newbie, live, _choice_buttons(live)[0]["custom_id"])).wait()
-    moved, after = await _state(bot, channel)  # the choice played
-    assert moved > version and after.pending != waiting.pending
+    await _still_waits_then_plays(fd, bot, channel, pending, newbie, live,
+                                  _choice_buttons(live)[0]["custom_id"])
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -118,9 +127,5 @@ async def test_a_server_switched_to_chinese_shows_the_waiting_choice_in_chinese(
     live = latest_turn(fd, channel)  # posted again: the server's language now
     buttons = _choice_buttons(live)
     assert [b["label"] for b in buttons] == pending.said(CHINESE)[1] != pending.labels
-    version, waiting = await _state(bot, channel)
-    assert waiting.pending is not None and waiting.pending.prompt == pending.prompt  # English
-    assert waiting.pending.labels == pending.labels
-    await (await fd.click(chooser, live, buttons[-1]["custom_id"])).wait()
-    moved, after = await _state(bot, channel)  # the choice played
-    assert moved > version and after.pending != waiting.pending
+    await _still_waits_then_plays(fd, bot, channel, pending, chooser, live,
+                                  buttons[-1]["custom_id"])

@@ -72,7 +72,7 @@ def test_setup_follows_seed_000() -> None:
 
 # ---------------------------------------------------------------- the house's turn
 
-def test_the_house_plays_after_every_turn_with_no_seat_for_it(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_house_plays_after_every_turn_with_no_seat_for_it(fixed: list[int]) -> None:
     """Seed 000: "Pennywise Takes a Turn After Each Player's Turn." No seat plays him:
     his turn happens inside the apply that ended the hero's turn."""
     state = rig(DARRIN, "grand_staircase", darrin="entrance_hall")
@@ -86,7 +86,7 @@ def test_the_house_plays_after_every_turn_with_no_seat_for_it(fixed) -> None:  #
     assert "— The house's turn —" in lines and GAME.to_act(state) == LONGFELLOW
 
 
-def test_move_rolls_three_dice_toward_the_balloon(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_move_rolls_three_dice_toward_the_balloon(fixed: list[int]) -> None:
     """Seed 000: "If Pennywise needs to move, roll 3 dice. He can move up to that many
     spaces, and he always moves toward the hero with the red balloon token." """
     state = rig(DARRIN, "grand_staircase", darrin="entrance_hall")
@@ -97,7 +97,7 @@ def test_move_rolls_three_dice_toward_the_balloon(fixed) -> None:  # type: ignor
     assert any("rolls 1 0 0 = 1" in t for t in lines)
 
 
-def test_a_zero_does_not_move_him(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_zero_does_not_move_him(fixed: list[int]) -> None:
     """RULES.md section 2: scenario 5's Pennywise moves up to his 3-dice total (a 0 does
     not move him)."""
     state = rig(DARRIN, "grand_staircase", darrin="entrance_hall")
@@ -108,7 +108,7 @@ def test_a_zero_does_not_move_him(fixed) -> None:  # type: ignore[no-untyped-def
     assert any("he stays where he is" in t for t in lines)
 
 
-def test_attack_strikes_the_balloon_holder_in_his_room(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_attack_strikes_the_balloon_holder_in_his_room(fixed: list[int]) -> None:
     """Seed 000: "Pennywise will move toward them and attack them when instructed to do
     so by a Pennywise Encounter card." """
     state = rig(DARRIN, "foyer", darrin="foyer", missy="foyer")
@@ -119,7 +119,7 @@ def test_attack_strikes_the_balloon_holder_in_his_room(fixed) -> None:  # type: 
     assert not any("attacks Missy" in t for t in lines)
 
 
-def test_stunning_him_puts_a_token_on_the_deck_and_he_draws_nothing(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_stunning_him_puts_a_token_on_the_deck_and_he_draws_nothing(fixed: list[int]) -> None:
     """Seed 000: "If you stun Pennywise, put a large monster token facedown on top of
     the Pennywise Encounter deck." "If Pennywise is stunned, don't draw a card. Instead,
     remove the large monster token from the Pennywise Encounter deck." """
@@ -137,7 +137,7 @@ def test_stunning_him_puts_a_token_on_the_deck_and_he_draws_nothing(fixed) -> No
     assert any("no card is drawn" in t for t in lines)
 
 
-def test_deadlights_stun_everyone_in_sight_who_then_spends_a_turn(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_deadlights_stun_everyone_in_sight_who_then_spends_a_turn(fixed: list[int]) -> None:
     """Seed 000: "If Pennywise uses the Deadlights, each player with line of sight to
     Pennywise is stunned." "If you were stunned by the Deadlights, you spend your whole
     turn recovering... Pennywise still takes a turn after you." """
@@ -154,7 +154,7 @@ def test_deadlights_stun_everyone_in_sight_who_then_spends_a_turn(fixed) -> None
     assert GAME.to_act(state) == LONGFELLOW and not state.explorers[MISSY].flags.get(lk.DEADLIT)
 
 
-def test_he_rolls_8_dice_against_a_stunned_hero(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_he_rolls_8_dice_against_a_stunned_hero(fixed: list[int]) -> None:
     """Seed 000: "If Pennywise attacks a stunned player, he rolls 8 dice." """
     state = rig(MISSY, "foyer", darrin="foyer", missy="entrance_hall")
     state.explorers[DARRIN].flags[lk.DEADLIT] = True
@@ -165,7 +165,7 @@ def test_he_rolls_8_dice_against_a_stunned_hero(fixed) -> None:  # type: ignore[
     assert not clown(state).flags.get(lk.FRENZY)
 
 
-def test_taunt_takes_the_balloon_and_lowers_the_track(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_taunt_takes_the_balloon_and_lowers_the_track(fixed: list[int]) -> None:
     """Seed 000: "While in line of sight to Pennywise, make a Knowledge or Sanity roll.
     Add 1 to your roll if you're on the same tile as the player with the red balloon
     token. 4+ Take the red balloon token. Move the number track down one space, but not
@@ -190,7 +190,7 @@ def test_taunt_takes_the_balloon_and_lowers_the_track(fixed) -> None:  # type: i
     assert state.haunt.progress["track"] == 1  # not below 1
 
 
-def test_a_failed_taunt_ends_the_turn(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_failed_taunt_ends_the_turn(fixed: list[int]) -> None:
     """Seed 000: "0-3 End your turn." Out of sight, there is no taunt at all."""
     state = rig(MISSY, "grand_staircase", missy="entrance_hall")
     fixed.extend([0, 0, 0, 0, 0, 0, 0, 0])
@@ -203,7 +203,7 @@ def test_a_failed_taunt_ends_the_turn(fixed) -> None:  # type: ignore[no-untyped
     assert not any("Taunt" in o.label for o in GAME.options(far, MISSY))
 
 
-def test_crush_needs_him_stunned_and_wins_on_5(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_crush_needs_him_stunned_and_wins_on_5(fixed: list[int]) -> None:
     """Seed 000: "While on the same tile as Pennywise, make a Might roll. Add 1 to your
     roll for each other hero on the tile... Subtract the number on the number track from
     your result. You can only do this if Pennywise is stunned. 5+ The heroes win!" """
@@ -221,7 +221,7 @@ def test_crush_needs_him_stunned_and_wins_on_5(fixed) -> None:  # type: ignore[n
     assert any("The heroes win" in t for t in lines)
 
 
-def test_a_failed_crush_takes_the_balloon_and_raises_the_track(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_failed_crush_takes_the_balloon_and_raises_the_track(fixed: list[int]) -> None:
     """Seed 000: "0-4 Take the red balloon token. Move the number track up one space." """
     state = rig(MISSY, "foyer", missy="foyer")
     clown(state).stunned = True
@@ -240,7 +240,7 @@ def test_the_balloon_passes_left_on_death() -> None:
     assert state.haunt is not None and state.haunt.progress["balloon"] == LONGFELLOW
 
 
-def test_the_deck_is_reshuffled_when_it_runs_out(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_the_deck_is_reshuffled_when_it_runs_out(fixed: list[int]) -> None:
     """RULING: when the deck runs out, the drawn ten are shuffled into a new deck."""
     state = rig(DARRIN, "grand_staircase", darrin="upper_landing")
     state.discards[encounters.DECK] = list(state.decks[encounters.DECK])
@@ -262,7 +262,7 @@ def test_lurking_cards_make_him_cower_up_to_the_tables_rank() -> None:
     assert lk.LetsKillThisClown().value(state, "cowers") == 1  # 4 players
 
 
-def test_a_cowering_card_stuns_him_for_his_next_turn(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_a_cowering_card_stuns_him_for_his_next_turn(fixed: list[int]) -> None:
     """He cowers: stunned as if a hero had stunned him (a large monster token goes on
     the deck), so the next hero in his room may crush him. At 4 players KNIFE IN THE
     DARK (rank 3) still only lurks."""

@@ -171,7 +171,7 @@ def test_no_ritual_room_goes_back_if_each_would_cut_the_house_apart() -> None:
 
 # ---------------------------------------------------------------- the Monster Card, the house
 
-def test_he_plays_after_the_holder_and_no_one_else(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_he_plays_after_the_holder_and_no_one_else(fixed: list[int]) -> None:
     """Seed 000: "Whoever has the Monster Card is the target of Pennywise. Pennywise
     takes a turn after that player." No seat plays him."""
     state = rig(MISSY, card=DARRIN, missy="entrance_hall", darrin="foyer")
@@ -227,7 +227,7 @@ def test_his_waits_in_the_shadows_by_table_size() -> None:
     assert not any("from the shadows" in t for t in lines)
 
 
-def test_taking_the_card_moves_his_turn_even_after_he_played(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_taking_the_card_moves_his_turn_even_after_he_played(fixed: list[int]) -> None:
     """Seed 000: "If another hero takes the Monster Card... Pennywise now takes his turn
     after the new player, even if Pennywise has already taken a turn this round." An
     event room hands the card over."""
@@ -240,7 +240,7 @@ def test_taking_the_card_moves_his_turn_even_after_he_played(fixed) -> None:  # 
     assert "— The house's turn —" in lines
 
 
-def test_he_moves_by_his_speed_and_attacks_only_his_target(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_he_moves_by_his_speed_and_attacks_only_his_target(fixed: list[int]) -> None:
     """RULES.md section 2: he moves as a monster does (dice by Speed, at least 1) and
     attacks with Might. Seed 000: "he moves toward his target, and attacks them if he
     reaches their tile." """
@@ -278,7 +278,7 @@ def test_the_card_passes_left_on_death_and_artifacts_lie_there() -> None:
 
 # ---------------------------------------------------------------- exploring
 
-def test_an_event_room_gives_the_card_and_drops_the_highest_die(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_an_event_room_gives_the_card_and_drops_the_highest_die(fixed: list[int]) -> None:
     """Seed 000: "When you discover a tile with an Event symbol... Take the Monster Card.
     ... If you need to make any rolls on the Event card, ignore the highest die of the
     roll." """
@@ -297,7 +297,7 @@ def test_an_event_room_gives_the_card_and_drops_the_highest_die(fixed) -> None: 
     assert rc.EVENT_FLAG not in state.explorers[MISSY].flags
 
 
-def test_an_item_or_omen_room_may_give_the_artifact_instead(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_an_item_or_omen_room_may_give_the_artifact_instead(fixed: list[int]) -> None:
     """Seed 000: "You may find your artifact instead. Skip drawing a card and take your
     hero token." "If another hero is dead and doesn't have their artifact, you may find
     their artifact instead." """
@@ -334,7 +334,7 @@ def test_a_ritual_room_gives_the_card_and_takes_the_altar_once() -> None:
 
 # ---------------------------------------------------------------- facing him
 
-def test_his_room_is_barred_until_a_sanity_roll_of_5(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_his_room_is_barred_until_a_sanity_roll_of_5(fixed: list[int]) -> None:
     """Seed 000: "On your turn, you cannot move onto Pennywise's tile or attack him
     unless you first succeed on a Sanity roll of 5+. If you fail, you cannot try again
     until your next turn. If you succeed, you can both enter Pennywise's tile and attack
@@ -358,7 +358,7 @@ def test_his_room_is_barred_until_a_sanity_roll_of_5(fixed) -> None:  # type: ig
     assert any(o.action.kind == "attack" for o in GAME.options(state, MISSY))
 
 
-def test_damage_drives_him_away_and_never_stuns(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_damage_drives_him_away_and_never_stuns(fixed: list[int]) -> None:
     """Seed 000: "Pennywise cannot be stunned, but if you deal damage to him, move him
     that many spaces." RULES.md section 2: away from the attacker."""
     state = rig(LONGFELLOW, "foyer", card=DARRIN, longfellow="entrance_hall")
@@ -379,7 +379,7 @@ def test_damage_drives_him_away_and_never_stuns(fixed) -> None:  # type: ignore[
 
 # ---------------------------------------------------------------- the ritual
 
-def test_deposit_an_artifact(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_deposit_an_artifact(fixed: list[int]) -> None:
     """Seed 000: "While on the tile with the Altar token, make a Sanity roll. You may
     not do this if Pennywise is on your tile. 4+ Return your artifact to the box. 0-3
     Take the Monster Card and end your turn." """
@@ -402,7 +402,7 @@ def test_deposit_an_artifact(fixed) -> None:  # type: ignore[no-untyped-def]
     assert not any("Deposit" in o.label for o in GAME.options(blocked, MISSY))
 
 
-def test_complete_the_ritual_wins_or_hurts_the_starter(fixed) -> None:  # type: ignore[no-untyped-def]
+def test_complete_the_ritual_wins_or_hurts_the_starter(fixed: list[int]) -> None:
     """Seed 000: "after all artifacts have been deposited, take the Monster Card and roll
     ... Each remaining hero takes a die and rolls it. If the combined total is less than
     the number of dice rolled, the player that started takes Mental damage equal to the

@@ -98,10 +98,8 @@ def has_mirror(path: Traversable, language: str) -> bool:
 
 def missing(path: Traversable, language: str) -> list[str]:
     """`path`'s English words that its mirror in `language` does not say."""
-    english = yaml_files.read_english(path)
-    # mypy takes a Traversable (a Protocol) for unhashable; every real one hashes.
-    mirror = yaml_files.mirror(path, language)  # type: ignore[arg-type]
-    return list(word_paths(english, mirror, _name(path)))
+    return list(word_paths(yaml_files.read_english(path), yaml_files.mirror(path, language),
+                           _name(path)))
 
 
 def _name(path: Traversable) -> str:

@@ -35,9 +35,8 @@ TIMER_COLUMNS = "game_id, kind, version, channel_id, seat, user_id, due_at, arme
 LIVE_COLUMNS = ("message_id, chapter, turn, board_hash, lines_json, delivery, extras,"
                 " ping_id, ping_user")
 
-LOAD_OPEN = "SELECT {columns} FROM games WHERE channel_id = ? AND status != ?"
-# The open game with its live message (LIVE_COLUMNS after the game's, NULL when it has
-# none yet): what an action loads, so that its delivery needs no read of its own.
+# The channel's open game with its live message (LIVE_COLUMNS after the game's, NULL
+# when it has none yet): what an action loads, so its delivery needs no read of its own.
 LOAD_OPEN_LIVE = ("SELECT {columns}, "
                   + ", ".join(f"l.{c.strip()}" for c in LIVE_COLUMNS.split(","))
                   + " FROM games LEFT JOIN live_messages l ON l.game_id = games.id"

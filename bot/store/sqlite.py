@@ -111,13 +111,13 @@ class SqliteStore:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hk-store")
         self._db = await self._on_writer(_connect, self.path)
-        if self.path != MEMORY:
-            await self.execute(f"PRAGMA wal_autocheckpoint={FALLBACK_PAGES}")
-            self.checkpoints = Checkpointer(self.path, _connect)
         await self._on_writer(self._migrate)
         await self.execute(Q.DROP_FINISHED_UNDO, (OVER,))  # what an older bot left
         if self.path != MEMORY:  # an in-memory database lives in one connection: reads
-            self._reader = await aiosqlite.connect(  # go to the writer's thread too
+            # go to the writer's thread too, and it has no -wal file to checkpoint
+            await self.execute(f"PRAGMA wal_autocheckpoint={FALLBACK_PAGES}")
+            self.checkpoints = Checkpointer(self.path, _connect)
+            self._reader = await aiosqlite.connect(
                 self.path, isolation_level=None, detect_types=sqlite3.PARSE_COLNAMES)
             for pragma in PRAGMAS:
                 await self._reader.execute(pragma)

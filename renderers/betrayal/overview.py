@@ -131,6 +131,12 @@ def free_test(w: int, h: int, blocked: list[Box]) -> Callable[[int, int], bool]:
     return free
 
 
+def _covered(chip: Box, rooms: list[Box]) -> int:
+    """How much of the rooms (in px², summed) a chip there would hide."""
+    return sum(max(0, min(chip[2], r[2]) - max(chip[0], r[0]))
+               * max(0, min(chip[3], r[3]) - max(chip[1], r[1])) for r in rooms)
+
+
 def _inside(box: Box, outer: Box) -> bool:
     return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] \
         and box[3] <= outer[3]
@@ -272,8 +278,7 @@ def _place_summary(w: int, h: int, area: Box, blocked: list[Box], rooms: list[Bo
             cost = math.hypot(area[2] - chip[2], chip[1] - area[1])
             if best is not None and cost >= best[0]:
                 continue  # covering rooms only adds to it
-            cost += sum(max(0, min(chip[2], r[2]) - max(chip[0], r[0]))
-                        * max(0, min(chip[3], r[3]) - max(chip[1], r[1])) for r in rooms)
+            cost += _covered(chip, rooms)
             if best is None or cost < best[0]:
                 best = (cost, chip)
     return None if best is None else best[1]
@@ -318,9 +323,7 @@ def _best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
             continue  # covering rooms only adds to it
         if any(_overlap(stroke, b) for stroke in strokes for b in blocked):
             continue
-        covered = sum(max(0, min(chip[2], r[2]) - max(chip[0], r[0]))
-                      * max(0, min(chip[3], r[3]) - max(chip[1], r[1])) for r in rooms)
-        cost += covered / max(1, h)
+        cost += _covered(chip, rooms) / max(1, h)
         if best is None or cost < best[0]:
             best = (cost, chip)
     return None if best is None else best[1]
