@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot import games
+from bot import games, yaml_files
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import content
 from bot.games.cthulhu import layouts
@@ -15,6 +15,7 @@ from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.rules import ordinal
 from bot.locales import CHINESE, ENGLISH, speaking
 from bot.texts import TABLE, and_list, listed, say
+from renderers.betrayal.palette import token_code, token_label
 from renderers.cjk import needs_cjk
 
 
@@ -104,3 +105,16 @@ def test_a_chinese_betrayal_game_says_no_english_word(seed: int,
             "Speed", "Might", "Sanity", "Knowledge"]
         assert content.damage_name("mental") == "mental"
         assert content.token_name("secret_passage") == "secret passage"
+
+
+def test_every_token_the_engine_names_has_board_words_in_chinese() -> None:
+    """A token a line names (`token_names`) is drawn on the board too, labelled in the
+    legend and coded on its tile: in Chinese neither may fall back to its English key
+    (the Collapsed Room's "Below collapsed" once did)."""
+    kinds = set(yaml_files.read_english(content.DATA / "betrayal" / "texts.yaml")["token_names"])
+    assert "below_collapsed" in kinds
+    with speaking(CHINESE):
+        for kind in sorted(kinds):
+            label, code = token_label(kind), token_code(kind)
+            assert needs_cjk(label) and needs_cjk(code), (kind, label, code)
+            assert not re.search("[A-Za-z]", label + code), (kind, label, code)
