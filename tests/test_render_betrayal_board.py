@@ -29,6 +29,7 @@ from renderers.betrayal import (
     BOARD_W,
     READ_SHOWN_PX,
     SHOWN_SCALE,
+    SMALLEST_FONT,
     BoardGeometry,
     board_geometry,
     map_geometry,
@@ -36,8 +37,9 @@ from renderers.betrayal import (
 )
 from renderers.betrayal.board import focus_floor
 from renderers.betrayal.explorers import ring_outer
+from renderers.betrayal.palette import px
 from renderers.betrayal.tiles import link_letters, strip_layout, tile_look, tile_parts
-from renderers.common import Box
+from renderers.common import Box, fit_text
 from tests.betrayal_haunt_helpers import explored, house, started
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
     rig_plugin,
@@ -366,3 +368,19 @@ def test_in_chinese_every_text_reads_and_nothing_covers_a_token(
     small = [(what, px) for what, px in _text_sizes(view, bg) if _shown(px) < READ_SHOWN_PX]
     assert not small, (name, small)
     check_tokens(name, view, bg)
+
+
+def test_a_legend_name_a_column_would_cut_gets_a_row_of_its_own() -> None:
+    """At chat size the legend's two columns cut "clown-spider Pennywise" to
+    "clown-spide…": an entry a column would cut takes the legend's whole width, so the
+    name reads whole; the other entries keep two a row."""
+    state = started("lets_kill_this_clown", 4, 1)[0]
+    bg = board_geometry(map_view(state))
+    side = max(b[2] for _, b in bg.legend) - min(b[0] for _, b in bg.legend)
+    entry, box = next((e, b) for e, b in bg.legend if e[0] == "monster")
+    assert "clown-spider" in entry[2]
+    assert box[2] - box[0] == side
+    size = px(SMALLEST_FONT, bg.map.scale)
+    assert fit_text(entry[2], box[2] - box[0] - px(40, bg.map.scale), size,
+                    min_size=size)[1] == entry[2]  # after its mark: whole
+    assert any(b[2] - b[0] < side for _, b in bg.legend)  # the others: two a row

@@ -441,18 +441,8 @@ def board_geometry(view: MapView) -> BoardGeometry:
             a, b = obox(wx0, wy0), obox(wx1, wy1)
             frame = (a[0], a[1], b[2], b[3])
 
-    # The legend, under the overviews: a fixed height, so the slots above never move,
-    # two entries a row, three (their words shortened if need be) past 2 * LEGEND_ROWS;
-    # past 3 * LEGEND_ROWS (never seen in play) it grows over the basement's slot.
     entries = _legend_entries(view, shown, t, tf, tuple(marks), bool(summaries))
-    per_row = 2 if len(entries) <= 2 * LEGEND_ROWS else 3
-    n_rows = max(LEGEND_ROWS, -(-len(entries) // per_row))
-    legend_top = side[3] - n_rows * lrow
-    col_w = (side[2] - side[0]) // per_row
-    legend = tuple((e, (side[0] + (i % per_row) * col_w, legend_top + (i // per_row) * lrow,
-                        side[0] + (i % per_row + 1) * col_w,
-                        legend_top + (i // per_row + 1) * lrow))
-                   for i, e in enumerate(entries))
+    legend = _legend_layout(entries, side, lrow, s)
 
     title = px(PANEL_TITLE_FONT, s)
     texts: list[tuple[str, float]] = [("overview_title", size), ("panel_title", title),
@@ -590,6 +580,31 @@ def _overview_letter(s: float) -> int:
     """The size of a monster's letter in an overview: the legend's (SMALLEST_FONT), so
     the mark and its legend entry read alike."""
     return px(SMALLEST_FONT, s)
+
+
+def _legend_layout(entries: tuple[LegendEntry, ...], side: Box, lrow: int,
+                   s: float) -> tuple[tuple[LegendEntry, Box], ...]:
+    """The legend, under the overviews: a fixed height, so the slots above never move,
+    two entries a row, three (their words shortened if need be) past 2 * LEGEND_ROWS;
+    past 3 * LEGEND_ROWS (never seen in play) it grows over the basement's slot. With
+    two a row, an entry whose words a column would cut ("clown-spider Pennywise") gets
+    a row of its own, first, while the rows allow: its name is read whole at chat size."""
+    per_row = 2 if len(entries) <= 2 * LEGEND_ROWS else 3
+    n_rows = max(LEGEND_ROWS, -(-len(entries) // per_row))
+    top = side[3] - n_rows * lrow
+    col_w = (side[2] - side[0]) // per_row
+    wide = [e for e in entries
+            if per_row == 2 and _legend_words(e, col_w - px(6, s), s)[2] != e[2]]
+    narrow = [e for e in entries if e not in wide]
+    if not wide or len(wide) + -(-len(narrow) // 2) > n_rows:
+        wide, narrow = [], list(entries)
+    boxes = [(e, (side[0], top + i * lrow, side[2], top + (i + 1) * lrow))
+             for i, e in enumerate(wide)]
+    top += len(wide) * lrow
+    boxes += [(e, (side[0] + (i % per_row) * col_w, top + (i // per_row) * lrow,
+                   side[0] + (i % per_row + 1) * col_w, top + (i // per_row + 1) * lrow))
+              for i, e in enumerate(narrow)]
+    return tuple(boxes)
 
 
 def _legend_words(entry: LegendEntry, w: int, s: float) -> tuple[int, Font, str]:
