@@ -153,14 +153,29 @@ class PlayByPlay:
                 log.info("game %s's channel %s holds no threads: no play-by-play thread",
                          game_id, table.channel_id)
                 return None
-            thread = await parent.create_thread(
-                name=thread_name(table), type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+            thread = None if fresh else self._made_before(parent, table)
+            if thread is None:
+                thread = await parent.create_thread(
+                    name=thread_name(table), type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES)
         except discord.HTTPException as exc:
             self._refused(table, exc)
             return None
         await self.store.set_thread(game_id, PLAY_BY_PLAY, thread.id)
         return thread
+
+    def _made_before(self, parent: discord.TextChannel,
+                     table: Table) -> discord.Thread | None:
+        """The game's thread this bot opened before the store heard of it: a process
+        killed between the thread's creation and the store's write. Its name holds the
+        game's number, and Discord hands a starting bot the active threads with each
+        server (discord.py keeps them), so it is found without a request; adopting it
+        keeps the game to one thread rather than an empty one and a second."""
+        me, name = self.client.user, thread_name(table)
+        if me is None:
+            return None
+        return next((t for t in parent.threads
+                     if t.owner_id == me.id and t.name == name and not t.archived), None)
 
     async def _find(self, table: Table, thread_id: int) -> discord.Thread | None:
         """The stored thread, from discord.py's cache or Discord (an archived thread is

@@ -17,8 +17,10 @@ import pytest
 from bot import table as T
 from bot.client import HauntBot
 from bot.core.actions import Action
+from bot.delivery import PLAY_BY_PLAY
 from bot.headlines import LINES
 from bot.live_message import jump_link
+from bot.store import SqliteStore
 from bot.texts import say
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, press_move, said, to_move, turn_posts, use_first
@@ -227,6 +229,35 @@ async def test_a_thread_post_whose_answer_was_lost_is_owed_and_shown_once(
     assert _lines(fd, thread) == _split(await game.logged())
     await game.move()
     assert _lines(fd, thread) == _split(await game.logged())
+
+
+async def test_a_thread_made_just_before_a_crash_is_found_again_not_opened_twice(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies between Discord making the game's thread and the store noting
+    it (the store's write never happens). The delivery stays owed; the restarted bot
+    finds the thread it made among the server's active threads (its name holds the
+    game's number) and tells the lines there: one thread, every line, none twice."""
+    async def killed(*_: object, **__: object) -> None:
+        raise RuntimeError("the process died before the store heard of the thread")
+
+    monkeypatch.setattr(SqliteStore, "set_thread", killed)
+    game = await _started(fd, start_hauntkeeper)
+    made = _thread(fd, game.channel)
+    assert _lines(fd, made) == []  # made, then nothing: the store never knew it
+    table = await game.bot.store.load(game.channel)
+    assert table is not None and table.delivered_seq < table.last_seq  # owed
+    monkeypatch.undo()
+    game.bot = await start_hauntkeeper()
+    await game.bot.resume_games(ai_turns=False)
+    await fd.settle()
+    assert fd.threads(game.channel) == [made] and _thread_posts(fd) == 1
+    assert _lines(fd, made) == _split(await game.logged())
+    assert table.id is not None
+    assert await game.bot.store.get_thread(table.id, PLAY_BY_PLAY) == made.id
+    await game.move()
+    assert fd.threads(game.channel) == [made]
+    assert _lines(fd, made) == _split(await game.logged())
 
 
 async def test_a_deleted_thread_is_opened_anew_with_the_next_move(
