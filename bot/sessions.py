@@ -4,8 +4,10 @@
    nothing is held yet.
 2. The channel's lock, with the game loaded (`_ready`): this process's lock, then the
    store's (PostgreSQL's advisory lock, across processes: "busy" rather than a click
-   kept past Discord's patience). Nothing is kept in memory between actions, so every
-   process and a restarted bot see the same truth. A click drawn at another version is
+   kept past Discord's patience). The rules keep nothing in memory between actions, so
+   every process and a restarted bot see the same truth (a SQLite store answers the
+   load from the rows it last read or wrote, since one process owns its file:
+   bot/store/kept.py). A click drawn at another version is
    refused as stale. What an earlier delivery left owed goes out first, under its own
    key, with the lock let go (`_catch_up`), and the game is loaded again.
 3. The rules, in a worker thread (`self.worker.move`, bot/worker.py), said in English

@@ -34,6 +34,7 @@ from bot.live_record import LiveMessage
 from bot.store import rows as Q
 from bot.store.base import Export, GameExists, StaleVersion, StoreError
 from bot.store.checkpoints import FALLBACK_PAGES, Checkpointer
+from bot.store.kept import Kept, KeptRow
 from bot.store.migrations import MIGRATIONS
 from bot.store.records import (
     GameResult,
@@ -48,9 +49,11 @@ from bot.store.records import (
 from bot.table_record import OVER, UNDO_KEPT, Table
 
 # state_json is read through the "envelope" converter, so the JSON is decoded in the
-# reading connection's own thread, never on the event loop.
+# reading connection's own thread, never on the event loop. A load keeps the text too
+# ("kept_envelope": both), for the game's kept row (bot/store/kept.py).
 _ENVELOPE = 'state_json AS "e [envelope]"'
 _COLUMNS = Q.GAME_COLUMNS.format(envelope=_ENVELOPE)
+_KEPT_COLUMNS = Q.GAME_COLUMNS.format(envelope='state_json AS "e [kept_envelope]"')
 _ACTION_KIND = "json_extract(action_json, '$.kind')"
 _TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
 MEMORY = ":memory:"
@@ -59,6 +62,7 @@ PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA forei
 R = TypeVar("R")
 
 sqlite3.register_converter("envelope", json.loads)
+sqlite3.register_converter("kept_envelope", lambda raw: (raw.decode(), json.loads(raw)))
 
 
 def _connect(path: str) -> sqlite3.Connection:
@@ -95,6 +99,9 @@ class SqliteStore:
         self._reader: aiosqlite.Connection | None = None
         # A file's checkpoints, off the writes (bot/store/checkpoints.py); None in memory.
         self.checkpoints: Checkpointer | None = None
+        # The open games as this process last read or wrote them (bot/store/kept.py):
+        # every write below says which game it touches, or forgets them all.
+        self.kept = Kept()
 
     async def open(self) -> None:
         """Raises StoreError naming the file, the setting and the reason when the file
@@ -110,7 +117,7 @@ class SqliteStore:
         if self.path != MEMORY:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hk-store")
-        self._db = await self._on_writer(_connect, self.path)
+        self._db = await self._run(_connect, self.path)
         await self._on_writer(self._migrate)
         await self.execute(Q.DROP_FINISHED_UNDO, (OVER,))  # what an older bot left
         if self.path != MEMORY:  # an in-memory database lives in one connection: reads
@@ -131,16 +138,42 @@ class SqliteStore:
             await reader.close()
         if writer is not None:
             if self._db is not None:
-                await self._on_writer(self._db.close)
+                await self._run(self._db.close)
             writer.shutdown(wait=True)
         self._writer = self._db = None
 
     # -- the two connections ----------------------------------------------------------------
 
-    async def _on_writer(self, fn: Callable[..., R], *args: Any) -> R:
+    async def _run(self, fn: Callable[..., R], *args: Any) -> R:
         if self._writer is None:
             raise RuntimeError("The store is not open.")
         return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+
+    async def _on_writer(self, fn: Callable[..., R], *args: Any) -> R:
+        """A write that may change any game: every kept row is forgotten as it starts
+        and as it ends (the default: a write added later keeps nothing stale)."""
+        self.kept.forget()
+        try:
+            return await self._run(fn, *args)
+        finally:
+            self.kept.forget()
+
+    async def _touching(self, game_id: int, fn: Callable[..., R], *args: Any) -> R:
+        """A write that changes this game's kept row: stamped as it starts and as it
+        ends; should it fail, the row goes (the file may or may not hold the write)."""
+        self.kept.writing(game_id)
+        try:
+            return await self._run(fn, *args)
+        except BaseException:
+            self.kept.drop(game_id)
+            raise
+        finally:
+            self.kept.writing(game_id)
+
+    async def _aside(self, fn: Callable[..., R], *args: Any) -> R:
+        """A read on the writer's thread, or a write to nothing a load returns (timers,
+        settings, threads, notices, what a server played): the kept rows stay."""
+        return await self._run(fn, *args)
 
     @property
     def _conn(self) -> sqlite3.Connection:
@@ -165,12 +198,15 @@ class SqliteStore:
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """One statement on the writing connection, between transactions (tools and
-        tests reach past the interface with it)."""
-        return await self._on_writer(lambda: self._conn.execute(sql, params).fetchall())
+        tests reach past the interface with it): it may change any game."""
+        return await self._on_writer(self._statement, sql, params)
+
+    def _statement(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        return self._conn.execute(sql, params).fetchall()
 
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> Iterable[sqlite3.Row]:
         if self._reader is None:
-            return await self.execute(sql, params)
+            return await self._aside(self._statement, sql, params)
         return await self._reader.execute_fetchall(sql, params)
 
     def _migrate(self) -> None:
@@ -215,7 +251,7 @@ class SqliteStore:
                               [tuple(row) for row in cursor.fetchall()])
             return out
 
-        return await self._on_writer(self._transaction, snapshot)
+        return await self._aside(self._transaction, snapshot)
 
     # -- games ------------------------------------------------------------------------------
 
@@ -228,9 +264,25 @@ class SqliteStore:
         return self._table(rows[0]) if rows else None
 
     async def load(self, channel_id: int) -> Table | None:
-        rows = list(await self._read(Q.LOAD_OPEN_LIVE.format(columns=_COLUMNS),
+        """The channel's open game with its live message: its kept row if it has one,
+        else read from the file (and kept, bot/store/kept.py)."""
+        kept = self.kept.get(channel_id)
+        if kept is not None:
+            game, live = kept.decoded()
+            table = self._table(game)
+            table.shown = (live,)
+            return table
+        started = self.kept.now()
+        rows = list(await self._read(Q.LOAD_OPEN_LIVE.format(columns=_KEPT_COLUMNS),
                                      (channel_id, OVER)))
-        return Q.with_live(self._table(rows[0]), rows[0]) if rows else None
+        if not rows:
+            return None
+        row, (text, envelope) = rows[0], rows[0][6]
+        end = Q.GAME_COLUMN_COUNT
+        table = Q.with_live(self._table((*row[:6], envelope, *row[7:end])), row)
+        live = Q.live_of(row[end:]) if row[end] is not None else None
+        self.kept.read(channel_id, KeptRow((*row[:6], text, *row[7:end]), live), started)
+        return table
 
     async def load_game(self, game_id: int) -> Table | None:
         """One game by its id, finished or not (a crash may owe a finished game's end)."""
@@ -310,8 +362,11 @@ class SqliteStore:
                 db.executemany(Q.INSERT_SEAT, Q.seat_rows(result))
             return int(row[0]), int(row[1])
 
-        return Q.saved(table, expected_version + 1,
-                       *await self._on_writer(self._transaction, update))
+        last_seq, delivered_seq = await self._touching(table.id or 0, self._transaction,
+                                                       update)
+        self.kept.saved(table.id or 0, expected_version, table.status, state_json,
+                        last_seq, delivered_seq, open_game=table.status != OVER)
+        return Q.saved(table, expected_version + 1, last_seq, delivered_seq)
 
     # -- turn timers -------------------------------------------------------------------------
 
@@ -333,14 +388,14 @@ class SqliteStore:
                              (timer.game_id, timer.kind, timer.version)).fetchone()
             return TurnTimer(*row) if row is not None else None
 
-        return await self._on_writer(self._transaction, claim)
+        return await self._aside(self._transaction, claim)
 
     # -- what each server has played -------------------------------------------------------
 
     async def record_played(self, guild_id: int, kind: str, keys: Sequence[str]) -> None:
         now = time.time()
-        await self._on_writer(self._transaction,
-                              lambda db: _record_played(db, guild_id, kind, keys, now))
+        await self._aside(self._transaction,
+                          lambda db: _record_played(db, guild_id, kind, keys, now))
 
     async def played(self, guild_id: int, kind: str) -> list[str]:
         rows = await self._read(Q.PLAYED, (guild_id, kind))
@@ -371,7 +426,7 @@ class SqliteStore:
         def settle(db: sqlite3.Connection) -> None:
             db.execute(Q.SETTLE_AI_TURN, (ai_turn, game_id, version))
 
-        await self._on_writer(self._transaction, settle)
+        await self._aside(self._transaction, settle)  # ai_turn: no load reads it
 
     async def count_games(self) -> int:
         rows = list(await self._read(Q.COUNT_GAMES))
@@ -393,7 +448,7 @@ class SqliteStore:
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        await self.execute(Q.SET_LOBBY_MESSAGE, (message_id, game_id))
+        await self._aside(self._statement, Q.SET_LOBBY_MESSAGE, (message_id, game_id))
 
     # -- events and their delivery ---------------------------------------------------------
 
@@ -410,14 +465,17 @@ class SqliteStore:
                              live: LiveMessage | None = None) -> None:
         """Everything up to `seq` reached Discord; the cursor never moves back."""
         if live is None:
-            await self.execute(Q.MARK_DELIVERED, (seq, game_id, seq))
+            await self._touching(game_id, self._statement, Q.MARK_DELIVERED,
+                                 (seq, game_id, seq))
+            self.kept.marked(game_id, seq, None)
             return
 
         def both(db: sqlite3.Connection) -> None:
             db.execute(Q.SET_LIVE, Q.live_params(game_id, live))
             db.execute(Q.MARK_DELIVERED, (seq, game_id, seq))
 
-        await self._on_writer(self._transaction, both)
+        await self._touching(game_id, self._transaction, both)
+        self.kept.marked(game_id, seq, _as_read(game_id, live))
 
     # -- team threads -----------------------------------------------------------------------
 
@@ -430,7 +488,7 @@ class SqliteStore:
         return [int(row[0]) for row in rows]
 
     async def set_thread(self, game_id: int, team: str, thread_id: int) -> None:
-        await self.execute(Q.SET_THREAD, (game_id, team, thread_id))
+        await self._aside(self._statement, Q.SET_THREAD, (game_id, team, thread_id))
 
     # -- undo points and the moderators' log ---------------------------------------------
 
@@ -459,19 +517,19 @@ class SqliteStore:
         return dict(json.loads(rows[0][0])) if rows else {}
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        await self.execute(Q.SET_GUILD_SETTINGS,
-                           (guild_id, Q.settings_json(settings), time.time()))
+        await self._aside(self._statement, Q.SET_GUILD_SETTINGS,
+                          (guild_id, Q.settings_json(settings), time.time()))
 
     # -- servers the bot left ---------------------------------------------------------------
 
     async def schedule_forget(self, guild_id: int, at: float) -> None:
-        await self.execute(Q.SET_DEPARTURE, (guild_id, at))
+        await self._aside(self._statement, Q.SET_DEPARTURE, (guild_id, at))
 
     async def cancel_forget(self, guild_id: int) -> bool:
         def cancel(db: sqlite3.Connection) -> bool:
             return db.execute(Q.CANCEL_DEPARTURE, (guild_id,)).rowcount > 0
 
-        return await self._on_writer(self._transaction, cancel)
+        return await self._aside(self._transaction, cancel)
 
     async def forgets_due(self, now: float) -> list[int]:
         return [int(row[0]) for row in await self._read(Q.DEPARTURES_DUE, (now,))]
@@ -539,16 +597,25 @@ class SqliteStore:
         return Q.live_of(rows[0]) if rows else None
 
     async def set_live(self, game_id: int, live: LiveMessage) -> None:
-        await self.execute(Q.SET_LIVE, Q.live_params(game_id, live))
+        await self._touching(game_id, self._statement, Q.SET_LIVE,
+                             Q.live_params(game_id, live))
+        self.kept.shown(game_id, _as_read(game_id, live))
 
     # -- the bot's notices ------------------------------------------------------------------
 
     async def add_notice(self, game_id: int, kind: str, detail: str = "") -> None:
-        await self.execute(Q.ADD_NOTICE, (game_id, time.time(), kind, detail))
+        await self._aside(self._statement, Q.ADD_NOTICE,
+                          (game_id, time.time(), kind, detail))
 
     async def notices(self, game_id: int, *, limit: int = 25) -> list[Notice]:
         rows = await self._read(Q.NOTICES, (game_id, limit))
         return [Notice(float(r[0]), str(r[1]), str(r[2])) for r in reversed(list(rows))]
+
+
+def _as_read(game_id: int, live: LiveMessage) -> LiveMessage:
+    """The live message as a load would read it back from its row (a copy, in the
+    row's own types): what its game's kept row holds."""
+    return Q.live_of(Q.live_params(game_id, live)[1:])
 
 
 def _write_undo(db: sqlite3.Connection, game_id: int, version: int, undo: UndoWrite,

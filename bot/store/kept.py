@@ -1,0 +1,195 @@
+"""The open games a SQLite store last read or wrote, kept in memory: an action's load
+(`SqliteStore.load`, the game and its live message) then needs no trip to the file.
+
+Why: a load was one of an action's three trips to the store's threads, 0.35-0.6 ms of a
+3-8 ms action (bench/bench_channels.py, issue 23), and each trip hands the interpreter
+between threads. What a load returns is exactly what this process last wrote, unless
+someone else wrote since, and with SQLite no one else does: one process owns its file
+(bot/channel_locks.py). PostgreSQL keeps nothing of the kind: several processes share
+its database.
+
+Why it stays true:
+- Each write that changes what a load returns brings the kept row up to date as it
+  commits: a save (the game's row), a delivery's mark (its cursor and the live
+  message) and the live message's own write. Every other write that might (a raw
+  statement, a game begun or deleted) forgets every kept row; the writes that touch
+  nothing a load returns (timers, settings, notices, threads) leave them.
+- A row read from the file is kept only if no write touching its game started or
+  ended while it was read (`read`): a write under way when the read began brings the
+  row up to date itself when it ends, and one that began or ended meanwhile may have
+  been read half (before its commit, or after it but before its update here).
+- A write that fails forgets its game's row: the file may or may not hold it.
+- The text of the envelope is kept, not its decoded dict: each load decodes its own,
+  so a caller changing its table (its options, its seats) changes no other's.
+
+Bounded by bytes (`KEPT_BYTES`): a row forgotten is read again from the file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from bot.live_record import LiveMessage
+
+# What the kept rows may hold: a Betrayal table's envelope is 7-9 KB of JSON, Evil
+# Below's and Cthulhu's less, so 200 busy channels hold about 2 MB.
+KEPT_BYTES = 8 << 20
+KEPT_GAMES = 4096
+# Games whose last write is remembered (`_touched`); past this, the oldest is let go
+# and every read under way is treated as touched (nothing wrongly kept).
+TOUCHED = 4096
+# The weight of a row beside its envelope: its other columns, the live message, the
+# entry.
+_ROW_OVERHEAD = 1200
+
+
+@dataclass(frozen=True)
+class KeptRow:
+    """An open game as a load reads it: its columns (the store's GAME_COLUMNS, the
+    envelope as its JSON text) and its live message (None: none yet)."""
+
+    game: tuple[Any, ...]
+    live: LiveMessage | None
+
+    @property
+    def game_id(self) -> int:
+        return int(self.game[0])
+
+    def decoded(self) -> tuple[tuple[Any, ...], LiveMessage | None]:
+        """The row with its envelope decoded afresh, and a copy of its live message:
+        the caller's own to change."""
+        game = (*self.game[:6], json.loads(self.game[6]), *self.game[7:])
+        live = None if self.live is None else dataclasses.replace(
+            self.live, lines=list(self.live.lines))
+        return game, live
+
+
+# Where a save, a mark and a live message's write sit in GAME_COLUMNS:
+# id, channel_id, guild_id, kind, status, version, envelope, last_seq, delivered_seq.
+_STATUS, _VERSION, _ENVELOPE, _LAST, _DELIVERED = 4, 5, 6, 7, 8
+
+
+class Kept:
+    """The kept rows by channel, and when each game was last written (see the module's
+    docstring). Used on the event loop only: each method runs whole between two
+    awaits, so none sees another half done."""
+
+    def __init__(self, max_bytes: int = KEPT_BYTES, games: int = KEPT_GAMES) -> None:
+        self.max_bytes, self.games = max_bytes, games
+        self._rows: OrderedDict[int, tuple[KeptRow, int]] = OrderedDict()  # by channel
+        self._channel: dict[int, int] = {}  # game id -> the channel it is kept under
+        self._bytes = 0
+        self._clock = 0
+        self._touched: OrderedDict[int, int] = OrderedDict()  # game id -> its last stamp
+        self._forgot = 0  # the stamp of the last time everything was forgotten
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    # -- reads ------------------------------------------------------------------------------
+
+    def get(self, channel_id: int) -> KeptRow | None:
+        found = self._rows.get(channel_id)
+        if found is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._rows.move_to_end(channel_id)
+        return found[0]
+
+    def now(self) -> int:
+        """A read of the file starts: what `read` compares with once it is back."""
+        return self._clock
+
+    def read(self, channel_id: int, row: KeptRow, started: int) -> None:
+        """Keep a row read from the file, if nothing touched its game since `started`."""
+        touched = max(self._touched.get(row.game_id, 0), self._forgot)
+        if touched <= started:
+            self._keep(channel_id, row)
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def writing(self, game_id: int) -> None:
+        """A write touching this game starts (and, called again, ends)."""
+        self._clock += 1
+        self._touched[game_id] = self._clock
+        self._touched.move_to_end(game_id)
+        while len(self._touched) > TOUCHED:
+            self._touched.popitem(last=False)
+            self._forgot = self._clock
+
+    def forget(self) -> None:
+        """Every kept row goes: a write that may change any game starts or ends."""
+        self._clock += 1
+        self._forgot = self._clock
+        self._rows.clear()
+        self._channel.clear()
+        self._bytes = 0
+
+    def drop(self, game_id: int) -> None:
+        """This game's row goes (a write to it failed, or it changed past what the row
+        can follow)."""
+        channel_id = self._channel.pop(game_id, None)
+        if channel_id is not None:
+            _, weight = self._rows.pop(channel_id)
+            self._bytes -= weight
+
+    def saved(self, game_id: int, expected: int, status: str, envelope: str,
+              last_seq: int, delivered_seq: int, *, open_game: bool) -> None:
+        """A save of the game at version `expected` committed. Its row follows it if it
+        was kept at that version and the game is still open; else it goes."""
+        channel_id, row = self._of_game(game_id)
+        if row is None:
+            return
+        if row.game[_VERSION] != expected or not open_game:
+            self.drop(game_id)
+            return
+        game = list(row.game)
+        game[_STATUS], game[_VERSION], game[_ENVELOPE] = status, expected + 1, envelope
+        game[_LAST], game[_DELIVERED] = last_seq, delivered_seq
+        self._keep(channel_id, KeptRow(tuple(game), row.live))
+
+    def marked(self, game_id: int, seq: int, live: LiveMessage | None) -> None:
+        """A delivery's mark committed: the cursor moves up to `seq` (never back), and
+        the live message is `live` when given."""
+        channel_id, row = self._of_game(game_id)
+        if row is None:
+            return
+        game = list(row.game)
+        game[_DELIVERED] = max(game[_DELIVERED], seq)
+        self._keep(channel_id, KeptRow(tuple(game), row.live if live is None else live))
+
+    def shown(self, game_id: int, live: LiveMessage) -> None:
+        """The live message's write committed."""
+        channel_id, row = self._of_game(game_id)
+        if row is not None:
+            self._keep(channel_id, KeptRow(row.game, live))
+
+    # -- inside -----------------------------------------------------------------------------
+
+    def _of_game(self, game_id: int) -> tuple[int, KeptRow | None]:
+        channel_id = self._channel.get(game_id)
+        if channel_id is None:
+            return 0, None
+        return channel_id, self._rows[channel_id][0]
+
+    def _keep(self, channel_id: int, row: KeptRow) -> None:
+        old = self._rows.pop(channel_id, None)
+        if old is not None:
+            self._bytes -= old[1]
+            self._channel.pop(old[0].game_id, None)
+        weight = len(row.game[_ENVELOPE]) + _ROW_OVERHEAD
+        if weight > self.max_bytes:
+            return
+        self._rows[channel_id] = (row, weight)
+        self._channel[row.game_id] = channel_id
+        self._bytes += weight
+        while len(self._rows) > self.games or self._bytes > self.max_bytes:
+            _, (gone, dropped) = self._rows.popitem(last=False)
+            self._channel.pop(gone.game_id, None)
+            self._bytes -= dropped
