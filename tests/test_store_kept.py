@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from bot.core.events import Event
 from bot.core.seats import Seat
 from bot.store import LiveMessage, SqliteStore, StaleVersion, Table, open_store
-from bot.store.kept import Kept, KeptRow
+from bot.store.kept import LOADS_PER_PASS, Kept, KeptRow
 
 CHANNEL, OTHER, GUILD, HOST = 9_001, 9_002, 77, 55
 
@@ -272,3 +272,40 @@ async def test_a_save_that_fails_lets_its_row_go(
         await store.save(loaded, [Event("ours")], expected_version=loaded.version,
                          actor_id=HOST, action=None)
     assert seen(await store.load(CHANNEL)) == await in_file(reader, CHANNEL)
+
+
+async def test_kept_loads_at_once_decode_a_few_in_each_pass_of_the_loop(
+        stores: tuple[SqliteStore, SqliteStore], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many channels loading at once (a burst of clicks): a kept load decodes at once,
+    where a read of the file waits for its thread, so they take turns, a few in each
+    pass of the event loop, and the loop is never held by all of them."""
+    store, _ = stores
+    channels = [CHANNEL + 100 + n for n in range(5 * LOADS_PER_PASS)]
+    for channel in channels:
+        await store.create(table(channel), [Event("opened")], HOST, None)
+    for channel in channels:
+        assert await store.load(channel) is not None  # read from the file, and kept
+    decoded = [0]
+    real = KeptRow.decoded
+
+    def counted(self: KeptRow) -> Any:
+        decoded[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(KeptRow, "decoded", counted)
+    loop = asyncio.get_running_loop()
+    most, running = [0], [True]
+
+    def each_pass() -> None:  # runs once in every pass of the loop
+        most[0] = max(most[0], decoded[0])
+        decoded[0] = 0
+        if running[0]:
+            loop.call_soon(each_pass)
+
+    each_pass()
+    loaded = await asyncio.gather(*(store.load(c) for c in channels))
+    running[0] = False
+    most[0] = max(most[0], decoded[0])
+    assert [t.channel_id for t in loaded if t is not None] == channels
+    assert store.kept.hits >= len(channels)
+    assert 0 < most[0] <= LOADS_PER_PASS

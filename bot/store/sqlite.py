@@ -266,7 +266,9 @@ class SqliteStore:
     async def load(self, channel_id: int) -> Table | None:
         """The channel's open game with its live message: its kept row if it has one,
         else read from the file (and kept, bot/store/kept.py)."""
-        kept = self.kept.get(channel_id)
+        if self.kept.get(channel_id) is not None:
+            await self.kept.turn()
+        kept = self.kept.get(channel_id)  # again: a write may have ended meanwhile
         if kept is not None:
             game, live = kept.decoded()
             table = self._table(game)
@@ -312,7 +314,9 @@ class SqliteStore:
             _append(db, game_id, events, 1, 1, actor_id, action, now)
             return game_id
 
-        return Q.created(table, await self._on_writer(self._transaction, insert), len(events))
+        # A channel's new game: no open game was there to keep (else GameExists).
+        self.kept.drop_channel(table.channel_id)
+        return Q.created(table, await self._aside(self._transaction, insert), len(events))
 
     async def save(self, table: Table, events: Sequence[Event], *, expected_version: int,
                    actor_id: int | None, action: dict[str, Any] | None,
