@@ -69,6 +69,12 @@ after (the live message's read and write went from 0.32-0.45 ms to 0.23-0.29 ms)
 load's fold on its own (50 stored haunt games, one process): 0.50-0.62 ms a load with
 the live message against 0.89-0.95 ms for the load and the read apart.
 
+The load from memory (bot/store/kept.py, 2026-12-06): each action flipped a seeded
+coin, its channel's kept row dropped before the load or not, in one run (load average
+0.7-1.0): the load 0.16 / 0.30 / 0.16 ms against 0.63 / 0.70 / 0.55 ms from the file,
+the action 6.38 / 9.64 / 7.22 ms against 6.69 / 10.12 / 7.72 ms (Cthulhu, haunt, Evil
+Below; 182 and 168 actions).
+
 Both folds, every game (load average 3.0-4.0, two helpers' jobs beside it), mean / p50
 over the floor and, with every channel at once, loop lag p99 / max ms:
 
@@ -593,6 +599,8 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
                   f"{statistics.mean(tally.changed):.0%} "
                   f"p50 {statistics.median(tally.changed):.0%}")
         print("  caches (hits, held/budget): " + "; ".join(cache_lines(caches)))
+        print(f"  loads from the kept rows (bot/store/kept.py): {store.kept.hits} of "
+              f"{store.kept.hits + store.kept.misses}")
         alive = [c for c in channels if (await store.load(c)) is not None]
         if args.together:
             print("  " + await together(sessions, outlet, alive, args.together), flush=True)

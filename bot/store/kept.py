@@ -104,6 +104,10 @@ class Kept:
 
     # -- reads ------------------------------------------------------------------------------
 
+    def __contains__(self, channel_id: object) -> bool:
+        """Whether this channel's game is kept (not counted as a hit or a miss)."""
+        return channel_id in self._rows
+
     def get(self, channel_id: int) -> KeptRow | None:
         found = self._rows.get(channel_id)
         if found is None:

@@ -266,7 +266,7 @@ class SqliteStore:
     async def load(self, channel_id: int) -> Table | None:
         """The channel's open game with its live message: its kept row if it has one,
         else read from the file (and kept, bot/store/kept.py)."""
-        if self.kept.get(channel_id) is not None:
+        if channel_id in self.kept:
             await self.kept.turn()
         kept = self.kept.get(channel_id)  # again: a write may have ended meanwhile
         if kept is not None:
