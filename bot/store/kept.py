@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,8 +49,9 @@ TOUCHED = 4096
 # reader's thread, which hands the loads back one by one; a kept one decodes at once, so
 # 200 channels clicking together decoded 200 envelopes in one pass, and the loop's
 # longest wait grew from 41-48 to 106-114 ms (bench_channels, Cthulhu, 200 channels
-# at once). The rest wait for the next pass. With 4, 16 and 1000 a pass the longest
-# wait was 26-52, 29-40 and 84-108 ms (two runs each, the p99 8-22 ms in all).
+# at once). The rest wait, in order, for the passes after. With 4, 16 and 1000 a pass
+# the longest wait was 26-52, 29-40 and 84-108 ms (two runs each, the p99 8-22 ms in
+# all).
 LOADS_PER_PASS = 8
 # The weight of a row beside its envelope: its other columns, the live message, the
 # entry.
@@ -97,7 +98,8 @@ class Kept:
         self._touched: OrderedDict[int, int] = OrderedDict()  # game id -> its last stamp
         self._forgot = 0  # the stamp of the last time everything was forgotten
         self.hits = self.misses = 0
-        self._this_pass = 0  # kept loads decoded in this pass of the event loop
+        self._this_pass = 0  # kept loads let in since the pass began
+        self._waiting: deque[asyncio.Future[None]] = deque()  # loads waiting their turn
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -118,15 +120,28 @@ class Kept:
         return found[0]
 
     async def turn(self) -> None:
-        """Wait for a place among this pass's kept loads (LOADS_PER_PASS)."""
-        while self._this_pass >= LOADS_PER_PASS:
-            await asyncio.sleep(0)
-        if self._this_pass == 0:
-            asyncio.get_running_loop().call_soon(self._next_pass)
-        self._this_pass += 1
+        """Wait for a place among a pass's kept loads (LOADS_PER_PASS), first come
+        first served."""
+        if self._this_pass < LOADS_PER_PASS and not self._waiting:
+            if self._this_pass == 0:
+                asyncio.get_running_loop().call_soon(self._next_pass)
+            self._this_pass += 1
+            return
+        place = asyncio.get_running_loop().create_future()
+        self._waiting.append(place)
+        await place
 
     def _next_pass(self) -> None:
+        """A new pass: the next few waiting loads are let in (they run in the pass
+        after this one), and another pass is awaited while any were."""
         self._this_pass = 0
+        while self._waiting and self._this_pass < LOADS_PER_PASS:
+            place = self._waiting.popleft()
+            if not place.done():  # a load cancelled while it waited
+                place.set_result(None)
+                self._this_pass += 1
+        if self._this_pass:
+            asyncio.get_running_loop().call_soon(self._next_pass)
 
     def now(self) -> int:
         """A read of the file starts: what `read` compares with once it is back."""
