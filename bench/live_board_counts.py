@@ -39,7 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot import games
 from bot import table as table_rules
 from bot.core.actions import Action
-from bot.live_message import board_hash, step
+from bot.delivery import board_hash
+from bot.live_message import step
 from bot.sessions import Outcome, Post, Sessions
 from bot.store import OVER, LiveMessage, Table, open_store
 

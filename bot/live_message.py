@@ -19,11 +19,10 @@ repeat them.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from bot import headlines, mentions
-from bot.delivery import Post
+from bot.delivery import Post, board_hash
 from bot.discord_limits import CONTENT_MAX
 from bot.store import OVER, LiveMessage, Table
 from bot.texts import say
@@ -146,10 +145,6 @@ def text_of(shown: list[str], tail: str) -> str:
     return ("\n".join(shown) + tail).strip() or "…"
 
 
-def board_hash(image: bytes | None) -> str:
-    return hashlib.blake2s(image).hexdigest() if image is not None else ""
-
-
 @dataclass(frozen=True)
 class Step:
     """What one delivery does to the live message."""
@@ -227,7 +222,7 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
                                ("end", table.status == OVER),
                                ("chapter", live is not None and post.chapter != live.chapter),
                                ("long", fresh)) if c), "")
-    digest = board_hash(post.image)
+    digest = post.image_hash or board_hash(post.image)
     if fresh or live is None:
         attach = True
     else:

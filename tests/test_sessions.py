@@ -21,7 +21,7 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
-from bot.delivery import delivery_key
+from bot.delivery import board_hash, delivery_key
 from bot.games.betrayal import content as betrayal_content
 from bot.games.betrayal.haunting import base as haunting_base
 from bot.locales import ENGLISH, LANGUAGES, speaking
@@ -253,6 +253,8 @@ async def test_act_applies_saves_and_posts_one_prompt(
     assert post is outcome.post
     assert post.lines == [e.text for e in expected_events if e.audience.is_public]
     assert_png(post.image)
+    # The live message's hash of the board comes worked out with the plan, off the loop.
+    assert post.image_hash == board_hash(post.image) != ""
     next_seat = GAME.to_act(state_of(after))
     assert next_seat is not None
     prompt = post.prompt
