@@ -623,27 +623,31 @@ class Sessions:
         return "\n\n".join(game.private_view(state, seat) for seat in seats)
 
     async def warm_up(self) -> None:
-        """Draw a new game's board of every kind once in English and each language a
-        server chose, off the loop: the renderers fit their palettes and fill their
-        caches, and those languages' content is read, now, not in the first player's
-        click (a few hundred ms). The bot runs it in the background at its start
-        (bot/client.py), so the registry is read once, as it is now: a game a test
-        registers or drops meanwhile changes nothing here."""
+        """Read every language's content and draw a new game's board of every kind once
+        in English and each language a server chose, off the loop: the renderers fit
+        their palettes and fill their caches, and the words are read, now, not in the
+        first player's click (a few hundred ms). The bot runs it in the background at
+        its start (bot/client.py), so the registry is read once, as it is now: a game a
+        test registers or drops meanwhile changes nothing here."""
         if not self.render:
             return
         known = list(games.all_games().items())
-        for language in await self.languages_ahead():
+        drawn = await self.languages_drawn_ahead()
+        for language in LANGUAGES:
             with speaking(language):
                 for key, game in known:
-                    await self.worker.warm_up(key, game)
+                    await self.worker.warm_up(key, game, draw=language in drawn)
 
-    async def languages_ahead(self) -> tuple[str, ...]:
-        """English, and each language a server chose (/gm settings language), in the
-        bot's order. Another (a player's own locale, a server's preferred locale it
-        never chose) is read the first time a click needs it, about 100 ms of that
-        click, off the loop: reading every language at every start held 14 MB more
-        (bench/bench_memory.py, 100 busy channels: 198-199 MB against 184 MB) for
-        servers that may never speak it."""
+    async def languages_drawn_ahead(self) -> tuple[str, ...]:
+        """The languages whose boards the start draws: English, and each language a
+        server chose (/gm settings language), in the bot's order. Another's board
+        faces (a player's own locale, a server's preferred locale it never chose) are
+        drawn the first time a board in it is, about 100 ms of that click, off the loop:
+        drawing every language's at every start held 14 MB more (bench/bench_memory.py,
+        100 busy channels: 198-199 MB against 184 MB at 20,000 actions). Every
+        language's words are read at the start all the same (1-2 MB): a step that leaves
+        a choice waiting is said in each of them, whatever the table speaks
+        (bot/languages.py)."""
         chosen = {GuildSettings.from_dict(raw).language
                   for _, raw in await self.store.all_guild_settings()}
         return tuple(lang for lang in LANGUAGES if lang == ENGLISH or lang in chosen)

@@ -150,10 +150,11 @@ class Worker:
         the caller's)."""
         return await self._in_thread(_alt, kind, state, language)
 
-    async def warm_up(self, kind: str, game: Game[Any]) -> None:
-        """A new game's boards drawn once: the renderers fit their palettes and fill
-        their caches now, not in the first player's click."""
-        await self._in_thread(_warm_up, kind, game)
+    async def warm_up(self, kind: str, game: Game[Any], *, draw: bool = True) -> None:
+        """A new game set up (its content read) and, with `draw`, its boards drawn once:
+        the renderers fit their palettes and fill their caches now, not in the first
+        player's click."""
+        await self._in_thread(_warm_up, kind, game, draw)
 
     async def _in_thread(self, work: Callable[..., T], *args: Any) -> T:
         """The one place work is handed to a thread (what an executor takes), in the
@@ -253,8 +254,9 @@ def _alt(kind: str, state: Any, language: str | None) -> str:
         return describe_public(kind, state)
 
 
-def _warm_up(kind: str, game: Game[Any]) -> None:
+def _warm_up(kind: str, game: Game[Any], draw: bool) -> None:
     game.read_ahead()
     state, _ = game.setup([PlayerInfo(f"P{n}") for n in range(game.min_players)], 0, {})
-    render_public(kind, state)
-    render_whole(kind, state)  # /game map's own palette
+    if draw:
+        render_public(kind, state)
+        render_whole(kind, state)  # /game map's own palette

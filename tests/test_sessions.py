@@ -18,16 +18,18 @@ from PIL import Image
 
 from bot import games
 from bot import table as T
+from bot import worker as worker_module
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.delivery import board_hash, delivery_key
 from bot.games.betrayal import content as betrayal_content
 from bot.games.betrayal.haunting import base as haunting_base
-from bot.locales import ENGLISH, LANGUAGES, speaking
+from bot.locales import ENGLISH, LANGUAGES, current, speaking
 from bot.sessions import Post, Sessions
 from bot.store import ACTIVE, LOBBY, OVER, GameExists, SqliteStore, Store, Table, open_store
 from bot.texts import say
+from renderers import render_public
 
 KIND = "cthulhu"
 GAME = games.get(KIND)
@@ -656,33 +658,41 @@ async def test_warm_boards_draws_the_games_played_last_and_no_more_once_stopping
     assert await sessions.warm_boards(3) == 0
 
 
-async def test_warm_up_reads_the_languages_servers_chose_ahead_and_no_other(
-        sessions: Sessions) -> None:
-    """A Chinese server's first click finds the Chinese rooms, cards and haunts read
-    already (they were read lazily in that click, ~100 ms of it); a bot no server asked
-    Chinese of reads only English at its start (Chinese held 14 MB more), and reads
-    Chinese when a click first needs it."""
-    async def read_ahead() -> tuple[int, int]:
-        """The content reads a warm-up leaves to do in every language."""
-        betrayal_content.get()  # English, whatever came before
-        betrayal_content._default.cache_clear()
-        haunting_base.load_data.cache_clear()
-        await sessions.warm_up()
-        misses = betrayal_content._default.cache_info().misses
-        haunt_misses = haunting_base.load_data.cache_info().misses
-        for language in LANGUAGES:
-            with speaking(language):
-                betrayal_content.get()
-                for key in haunting_base.PLUGINS:  # every haunt's book and words too
-                    haunting_base.load_data(key)
-        return (betrayal_content._default.cache_info().misses - misses,
-                haunting_base.load_data.cache_info().misses - haunt_misses)
+async def test_warm_up_reads_every_languages_words_and_draws_the_chosen_ones_boards(
+        sessions: Sessions, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Chinese table's first click, or an English one's first waiting choice (said
+    in every language), finds the Chinese rooms, cards and haunts read already (they
+    were read lazily in that click, ~100 ms of it). Boards are drawn ahead in English
+    and the languages servers chose: Chinese board faces held 14 MB more."""
+    drawn: list[tuple[str, str]] = []
+    real = render_public
 
-    assert await sessions.languages_ahead() == (ENGLISH,)
-    assert await read_ahead() == (len(LANGUAGES) - 1, (len(LANGUAGES) - 1) * len(
-        haunting_base.PLUGINS))  # read when first needed
+    def counted(kind: str, state: Any) -> bytes:
+        drawn.append((current(), kind))
+        return real(kind, state)
+
+    monkeypatch.setattr(worker_module, "render_public", counted)
+    betrayal_content.get()  # English, whatever came before
+    betrayal_content._default.cache_clear()
+    haunting_base.load_data.cache_clear()
+    await sessions.warm_up()
+    misses = betrayal_content._default.cache_info().misses
+    haunt_misses = haunting_base.load_data.cache_info().misses
+    for language in LANGUAGES:
+        with speaking(language):
+            betrayal_content.get()
+            for key in haunting_base.PLUGINS:  # every haunt's book and words too
+                haunting_base.load_data(key)
+    assert betrayal_content._default.cache_info().misses == misses
+    assert haunting_base.load_data.cache_info().misses == haunt_misses
+    kinds = sorted(games.all_games())
+    assert sorted(drawn) == [(ENGLISH, kind) for kind in kinds]
+
     for n, language in enumerate(LANGUAGES):
         if language != ENGLISH:
             await sessions.store.set_guild_settings(GUILD + n, {"language": language})
-    assert await sessions.languages_ahead() == LANGUAGES
-    assert await read_ahead() == (0, 0)
+    assert await sessions.languages_drawn_ahead() == LANGUAGES
+    drawn.clear()
+    await sessions.warm_up()
+    assert sorted(drawn) == sorted((language, kind) for language in LANGUAGES
+                                   for kind in kinds)
