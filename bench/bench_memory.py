@@ -45,6 +45,12 @@ objects at the last sample of the run):
     CPython (700, 10, 10):     0: 73, 4545: 158, 8375: 170, 12061: 179, 15593: 182 (106k)
     bot (20_000, 50, 100):     0: 74, 4299: 159, 7899: 178, 11613: 183, 16048: 189 (221k)
 up to ~110,000 more objects wait for a pass at the bot's pace; 7 MB more RSS at 2 min.
+
+Issue 23, later the same day (`--channels 100 --actions 20000 --no-trace --every 30`),
+actions: RSS MB at the end, one run each, load average 0.6-1.1: every language's boards
+drawn ahead at the start, 198 / 199 (195 / 197 with the kept rows, bot/store/kept.py,
+off); English's only, 184; English's boards and every language's words (as now), 184,
+and 185 / 187 with English's words only.
 """
 
 from __future__ import annotations
