@@ -309,3 +309,26 @@ async def test_kept_loads_at_once_decode_a_few_in_each_pass_of_the_loop(
     assert [t.channel_id for t in loaded if t is not None] == channels
     assert store.kept.hits >= len(channels)
     assert 0 < most[0] <= LOADS_PER_PASS
+
+
+def test_a_store_used_on_a_new_event_loop_is_not_held_by_the_old_ones_passes() -> None:
+    """The passes belong to a loop: a loop that ends with its pass full (a test, a
+    restart in one process) leaves no load of the next loop waiting for it."""
+    kept = Kept()
+
+    async def full_pass() -> None:
+        async def take() -> None:
+            for _ in range(LOADS_PER_PASS):
+                await kept.turn()
+
+        # Taken in the loop's last pass: it stops before the next, which would free them.
+        asyncio.get_running_loop().create_task(take())
+
+    first = asyncio.new_event_loop()
+    first.run_until_complete(full_pass())
+    first.close()
+    second = asyncio.new_event_loop()
+    try:
+        second.run_until_complete(asyncio.wait_for(kept.turn(), 1))
+    finally:
+        second.close()

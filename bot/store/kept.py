@@ -100,6 +100,7 @@ class Kept:
         self.hits = self.misses = 0
         self._this_pass = 0  # kept loads let in since the pass began
         self._waiting: deque[asyncio.Future[None]] = deque()  # loads waiting their turn
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop of those passes
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -122,12 +123,16 @@ class Kept:
     async def turn(self) -> None:
         """Wait for a place among a pass's kept loads (LOADS_PER_PASS), first come
         first served."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # a store used on a new loop: the old one's passes
+            self._loop, self._this_pass = loop, 0  # never come
+            self._waiting.clear()
         if self._this_pass < LOADS_PER_PASS and not self._waiting:
             if self._this_pass == 0:
-                asyncio.get_running_loop().call_soon(self._next_pass)
+                loop.call_soon(self._next_pass)
             self._this_pass += 1
             return
-        place = asyncio.get_running_loop().create_future()
+        place = loop.create_future()
         self._waiting.append(place)
         await place
 
@@ -140,8 +145,8 @@ class Kept:
             if not place.done():  # a load cancelled while it waited
                 place.set_result(None)
                 self._this_pass += 1
-        if self._this_pass:
-            asyncio.get_running_loop().call_soon(self._next_pass)
+        if self._this_pass and self._loop is not None:
+            self._loop.call_soon(self._next_pass)
 
     def now(self) -> int:
         """A read of the file starts: what `read` compares with once it is back."""
