@@ -92,7 +92,7 @@ ATTEND_WORKERS = 4  # games resumed side by side after a start
 # boards doubled the resume's wall time, 300 -> 600-770 ms).
 WARM_BOARDS_AFTER = 3.0
 RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
-SWITCH_SECONDS = 0.001
+SWITCH_SECONDS = 0.0005
 FORGET_SECONDS = 3600.0  # how often servers left long enough ago are forgotten
 DAY = 86400.0
 
@@ -229,7 +229,12 @@ class HauntBot(commands.Bot):
         # Rules and renders run on a worker thread; the event loop waits for the GIL each
         # time it wakes. A shorter switch interval than the 5 ms default gets it back
         # sooner: the loop's p99 lag with 50 channels acting at once fell from 21-23 ms
-        # to 15-17 ms (bench/bench_tables.py).
+        # to 15-17 ms at 1 ms (bench/bench_tables.py); at 0.5 ms, with 200 channels at
+        # once (bench/bench_channels.py, three of its games, two runs each against 1 ms),
+        # the lightest game's fell from 23.0 / 26.4 to 15.4 / 15.6 ms and its longest
+        # wait from 40-52 to 31-43 ms (the other two: 33-53 to 24-29 ms), with as many
+        # actions a second within 5% (the lightest game 215 / 237 against 227 / 241, the
+        # other two 3-13% more).
         sys.setswitchinterval(SWITCH_SECONDS)
         # What is loaded now (content, texts, cogs) lives as long as the process: kept
         # out of the collector's sight, its full passes stay short (60-100 ms pauses of
