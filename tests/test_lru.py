@@ -54,6 +54,22 @@ def test_an_entry_heavier_than_the_budget_is_not_kept_and_pushes_nothing_out() -
     assert kept.get("a") is None and kept.cache_info().currbytes == 0
 
 
+def test_pop_and_peek_and_what_the_limits_push_out_is_told() -> None:
+    """`peek` is no use (the order and the counts stay), `pop` frees its bytes, and
+    `on_drop` hears of each entry the limits push out, and of nothing else."""
+    told: list[tuple[str, str]] = []
+    kept: Lru[str, str] = Lru(2, 50, on_drop=lambda key, value: told.append((key, value)))
+    kept.put("a", "A", 20)
+    kept.put("b", "B", 20)
+    assert kept.peek("a") == "A" and kept.cache_info().hits == 0
+    kept.put("c", "C", 20)  # a was used longest ago: the peek did not count as a use
+    assert told == [("a", "A")] and kept.peek("a") is None
+    assert kept.pop("b") == "B" and kept.pop("b") is None
+    assert kept.cache_info().currbytes == 20 and told == [("a", "A")]
+    kept.cache_clear()
+    assert told == [("a", "A")]
+
+
 def test_weights_must_make_sense() -> None:
     with pytest.raises(ValueError):
         Lru(3, 0)

@@ -41,7 +41,10 @@ class Lru(Generic[K, V]):
     """At most `size` entries (and `max_bytes` bytes, as `put` counts them); the one
     used longest ago goes first."""
 
-    def __init__(self, size: int, max_bytes: int | None = None, name: str = "") -> None:
+    def __init__(self, size: int, max_bytes: int | None = None, name: str = "",
+                 on_drop: Callable[[K, V], None] | None = None) -> None:
+        """`on_drop` hears of each entry the limits push out (not of `pop` or a
+        clear): a caller that indexes the entries another way keeps its index exact."""
         if size < 1:
             raise ValueError("an Lru keeps at least one entry")
         if max_bytes is not None and max_bytes < 1:
@@ -53,6 +56,7 @@ class Lru(Generic[K, V]):
         self._bytes = 0
         self.hits = self.misses = 0
         self._lock = Lock()
+        self._on_drop = on_drop
 
     def get(self, key: K) -> V | None:
         """The value kept for `key` (now the most recently used), None if none is (so
@@ -82,8 +86,24 @@ class Lru(Generic[K, V]):
             self._bytes += nbytes
             while self._entries and (len(self._entries) > self.size or (
                     self.max_bytes is not None and self._bytes > self.max_bytes)):
-                _, (_, dropped) = self._entries.popitem(last=False)
+                gone, (value, dropped) = self._entries.popitem(last=False)
                 self._bytes -= dropped
+                if self._on_drop is not None:
+                    self._on_drop(gone, value)
+
+    def peek(self, key: K) -> V | None:
+        """The value kept for `key`, not counted as a use, a hit or a miss."""
+        found = self._entries.get(key)
+        return None if found is None else found[0]
+
+    def pop(self, key: K) -> V | None:
+        """Forget `key`; the value it had (None: none)."""
+        with self._lock:
+            found = self._entries.pop(key, None)
+            if found is None:
+                return None
+            self._bytes -= found[1]
+            return found[0]
 
     def __contains__(self, key: object) -> bool:
         """Whether `key` is kept (not counted as a use, a hit or a miss)."""

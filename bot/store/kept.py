@@ -36,6 +36,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.lru import Lru
 from bot.live_record import LiveMessage
 
 # What the kept rows may hold: a Betrayal table's envelope is 7-9 KB of JSON, Evil
@@ -90,20 +91,26 @@ class Kept:
     awaits, so none sees another half done."""
 
     def __init__(self, max_bytes: int = KEPT_BYTES, games: int = KEPT_GAMES) -> None:
-        self.max_bytes, self.games = max_bytes, games
-        self._rows: OrderedDict[int, tuple[KeptRow, int]] = OrderedDict()  # by channel
+        self._rows: Lru[int, KeptRow] = Lru(games, max_bytes, "KEPT",
+                                            on_drop=self._pushed_out)
         self._channel: dict[int, int] = {}  # game id -> the channel it is kept under
-        self._bytes = 0
         self._clock = 0
         self._touched: OrderedDict[int, int] = OrderedDict()  # game id -> its last stamp
         self._forgot = 0  # the stamp of the last time everything was forgotten
-        self.hits = self.misses = 0
         self._this_pass = 0  # kept loads let in since the pass began
         self._waiting: deque[asyncio.Future[None]] = deque()  # loads waiting their turn
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop of those passes
 
     def __len__(self) -> int:
         return len(self._rows)
+
+    @property
+    def hits(self) -> int:
+        return self._rows.hits
+
+    @property
+    def misses(self) -> int:
+        return self._rows.misses
 
     # -- reads ------------------------------------------------------------------------------
 
@@ -112,13 +119,7 @@ class Kept:
         return channel_id in self._rows
 
     def get(self, channel_id: int) -> KeptRow | None:
-        found = self._rows.get(channel_id)
-        if found is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        self._rows.move_to_end(channel_id)
-        return found[0]
+        return self._rows.get(channel_id)
 
     async def turn(self) -> None:
         """Wait for a place among a pass's kept loads (LOADS_PER_PASS), first come
@@ -173,22 +174,21 @@ class Kept:
         """Every kept row goes: a write that may change any game starts or ends."""
         self._clock += 1
         self._forgot = self._clock
-        self._rows.clear()
+        self._rows.cache_clear()
         self._channel.clear()
-        self._bytes = 0
 
     def drop(self, game_id: int) -> None:
         """This game's row goes (a write to it failed, or it changed past what the row
         can follow)."""
         channel_id = self._channel.pop(game_id, None)
         if channel_id is not None:
-            _, weight = self._rows.pop(channel_id)
-            self._bytes -= weight
+            self._rows.pop(channel_id)
 
     def drop_channel(self, channel_id: int) -> None:
-        found = self._rows.get(channel_id)
+        """The row kept for this channel's game, whichever it is, goes."""
+        found = self._rows.pop(channel_id)
         if found is not None:
-            self.drop(found[0].game_id)
+            self._channel.pop(found.game_id, None)
 
     def saved(self, game_id: int, expected: int, status: str, envelope: str,
               last_seq: int, delivered_seq: int, *, open_game: bool) -> None:
@@ -227,20 +227,15 @@ class Kept:
         channel_id = self._channel.get(game_id)
         if channel_id is None:
             return 0, None
-        return channel_id, self._rows[channel_id][0]
+        return channel_id, self._rows.peek(channel_id)
 
     def _keep(self, channel_id: int, row: KeptRow) -> None:
-        old = self._rows.pop(channel_id, None)
-        if old is not None:
-            self._bytes -= old[1]
-            self._channel.pop(old[0].game_id, None)
-        weight = len(row.game[_ENVELOPE]) + _ROW_OVERHEAD
-        if weight > self.max_bytes:
-            return
-        self._rows[channel_id] = (row, weight)
+        self.drop_channel(channel_id)
         self._channel[row.game_id] = channel_id
-        self._bytes += weight
-        while len(self._rows) > self.games or self._bytes > self.max_bytes:
-            _, (gone, dropped) = self._rows.popitem(last=False)
-            self._channel.pop(gone.game_id, None)
-            self._bytes -= dropped
+        self._rows.put(channel_id, row, len(row.game[_ENVELOPE]) + _ROW_OVERHEAD)
+        if channel_id not in self._rows:  # heavier than the whole budget: not kept
+            del self._channel[row.game_id]
+
+    def _pushed_out(self, channel_id: int, row: KeptRow) -> None:
+        """The byte or count limit pushed this channel's row out."""
+        self._channel.pop(row.game_id, None)
