@@ -3,11 +3,12 @@
 A save writes its events to the game's log (the outbox: `last_seq` moves, `delivered_seq`
 does not). A delivery sends every event owed, in one go: its plan is made from the table
 as the store saved it (bot/delivery.py's `plan`, in a worker thread: the board is drawn
-there), then the outlet sends it, in this order: the team threads' members when a seat
-changed hands, each player's lines one whisper each, each team's lines as one message,
-the public post (which names whom a DM did not reach), then the documents that wait for
-the post (a side's secret book, which the post announces). Once all that is done,
-`mark_delivered` moves `delivered_seq`.
+there; or, for a move nothing but its save came before, made in the move's own trip for
+the table the save left: bot/worker.py's `Ahead`), then the outlet sends it, in this
+order: the team threads' members when a seat changed hands, each player's lines one
+whisper each, each team's lines as one message, the public post (which names whom a DM
+did not reach), then the documents that wait for the post (a side's secret book, which
+the post announces). Once all that is done, `mark_delivered` moves `delivered_seq`.
 
 A delivery is named by its key (`delivery_key`: the game at its version) and each
 whisper by its event's place in the log, and the outlet turns them into Discord nonces:
@@ -50,7 +51,7 @@ from bot.locales import speaking
 from bot.settings_cache import SettingsCache
 from bot.store import LiveMessage, Store, StoreUnavailable
 from bot.table_record import Table
-from bot.worker import Worker
+from bot.worker import Ahead, Worker
 
 log = logging.getLogger(__name__)
 
@@ -94,19 +95,24 @@ class Courier:
         self._gate = outlet if isinstance(outlet, ChannelGate) else None
         self._members = outlet if isinstance(outlet, MemberKeeper) else None
 
-    async def deliver(self, table: Table, owed: Sequenced | None = None) -> Outcome:
+    async def deliver(self, table: Table, owed: Sequenced | None = None,
+                      ahead: Ahead | None = None) -> Outcome:
         """Everything `table` owes, under the key of its version, then marked delivered.
         `owed`: the events of the saves just made, when the caller has them; they are
         all that is owed when nothing was owed before those saves, else (and when not
-        given) the owed events are read from the store."""
+        given) the owed events are read from the store. `ahead`: the plan the move's
+        trip made for them (bot/worker.py), used when it is the one this delivery
+        would make."""
         if owed is None or not _all_owed(table, owed):
-            owed = await self._owed(table)
+            owed, ahead = await self._owed(table), None
         events = [event for _, event in owed]
         key = delivery_key(table.id or 0, table.version)
         try:
             language = await self.language(table)
+            if ahead is not None and not ahead.fits(table, key, language, self.render):
+                ahead = None
             with speaking(language):
-                post, live = await self._send(table, owed, key, language)
+                post, live = await self._send(table, owed, key, language, ahead)
         except PostRefused as exc:  # stays owed; the outlet told the moderators once
             log.info("channel %s refuses the game's posts (%s); they stay owed",
                      table.channel_id, exc)
@@ -155,8 +161,8 @@ class Courier:
         settings = await self.settings.get(table.guild_id) if table.guild_id else None
         return server_language(table, settings)
 
-    async def _send(self, table: Table, owed: Sequenced, key: str,
-                    language: str) -> tuple[Post, LiveMessage | None]:
+    async def _send(self, table: Table, owed: Sequenced, key: str, language: str,
+                    ahead: Ahead | None = None) -> tuple[Post, LiveMessage | None]:
         """Private lines one whisper each, as they came; a team's lines as one message
         per team (a team's thread reads like the channel: one post per move, not a line
         each); then the public post, which names whom a DM did not reach; then the
@@ -167,7 +173,8 @@ class Courier:
             refused = await self._gate.refusal(table)
             if refused is not None:
                 raise refused
-        plan = await self.worker.plan(table, owed, key, render=self.render, language=language)
+        plan = ahead.plan if ahead is not None else await self.worker.plan(
+            table, owed, key, render=self.render, language=language)
         if plan.members is not None and self._members is not None:
             # before any team line: who left must not read this delivery's
             await self._members.members(table, plan.members)

@@ -19,8 +19,10 @@
 6. The delivery lock is taken (`turn.take`) before the channel's lock is let go, so the
    channel's deliveries keep the order of their saves, one at a time.
 7. The channel's lock is let go. The delivery (`_deliver`, bot/courier.py) plans what
-   the saves owe from the table as saved, sends it through the `Outlet` (Discord, the
-   demo or the tests), then marks it delivered. A slow Discord keeps no other click of
+   the saves owe from the table as saved (or takes the plan step 3 made for the table
+   the save was to leave, when the save left exactly that: bot/worker.py's `Ahead`),
+   sends it through the `Outlet` (Discord, the demo or the tests), then marks it
+   delivered. A slow Discord keeps no other click of
    the channel waiting; the delivery still runs in the click's own task, so the outlet's
    edit of the clicked message is the click's answer (cogs/reply.py).
 
@@ -92,7 +94,7 @@ from bot.store.guard import guarded
 from bot.summary import LOG_ALL
 from bot.table_record import ACTIVE, LOBBY, OVER, Table
 from bot.texts import say
-from bot.worker import WORKERS, AiWork, Played, Worker
+from bot.worker import WORKERS, Ahead, AiWork, Foresight, Played, Worker
 
 log = logging.getLogger(__name__)
 
@@ -182,8 +184,10 @@ class Sessions:
                     raise await self._no_game(channel_id)
                 if table.status == LOBBY and action.kind == table_rules.START:
                     await self._hand_in_played(table)
-                played = await self.worker.move(table, actor, action,
-                                                await self._languages(table, actor))
+                settings = await self._settings(table)
+                played = await self.worker.move(
+                    table, actor, action, await self._languages(table, actor, settings),
+                    foresight=Foresight(self.courier.render, settings))
                 lobby_only = table.status == LOBBY and played.table.status == LOBBY
                 saved = await self._save(played, table, actor.user_id, action,
                                          delivered=lobby_only, undo=played.undo)
@@ -192,7 +196,7 @@ class Sessions:
                 saved, owed = await self._ai_plays(saved, played.ai,
                                                    sequenced(saved, played.events))
                 await turn.take()  # before the channel's lock goes: deliveries keep order
-            return await self._deliver(turn, saved, owed)
+            return await self._deliver(turn, saved, owed, played.ahead)
 
     @asynccontextmanager
     async def _ready(self, channel_id: int, *, version: int | None = None,
@@ -377,13 +381,15 @@ class Sessions:
             work = played.ai
         return table, owed
 
-    async def _deliver(self, turn: DeliveryTurn, saved: Table, owed: Sequenced) -> Outcome:
+    async def _deliver(self, turn: DeliveryTurn, saved: Table, owed: Sequenced,
+                       ahead: Ahead | None = None) -> Outcome:
         """What the saves owe, sent in the channel's delivery turn, the channel's lock let
-        go. No turn (another process kept the delivery lock past the store's wait, or the
-        store is away): it stays owed, and the retry or the next click sends it."""
+        go (`ahead`: its plan, made with the move, bot/worker.py). No turn (another
+        process kept the delivery lock past the store's wait, or the store is away): it
+        stays owed, and the retry or the next click sends it."""
         if not turn.held:
             return Outcome(saved, [event for _, event in owed], delivered=False)
-        return await self.courier.deliver(saved, owed)
+        return await self.courier.deliver(saved, owed, ahead)
 
     @asynccontextmanager
     async def _locked(self, channel_id: int, *, refuse_busy: bool = True
@@ -404,11 +410,17 @@ class Sessions:
                 raise IllegalAction(say("errors.held")) from None
             yield
 
-    async def _languages(self, table: Table,
-                         actor: table_rules.Actor | None = None) -> tuple[str, ...]:
+    async def _settings(self, table: Table) -> GuildSettings | None:
+        """The table's server's settings (None outside a server)."""
+        return await self.settings.get(table.guild_id) if table.guild_id else None
+
+    async def _languages(self, table: Table, actor: table_rules.Actor | None = None,
+                         settings: GuildSettings | None = None) -> tuple[str, ...]:
         """Every language besides English this table's next step must be said in: the
-        server's and each seated player's, the actor's own included (bot/languages.py)."""
-        settings = await self.settings.get(table.guild_id) if table.guild_id else None
+        server's and each seated player's, the actor's own included (bot/languages.py).
+        `settings`: the server's, when the caller has them."""
+        if settings is None:
+            settings = await self._settings(table)
         server = server_language(table, settings)
         if actor is not None and table.guild_language is None and actor.guild_language:
             server = server_language(replace(table, guild_language=actor.guild_language),
