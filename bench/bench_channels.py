@@ -288,8 +288,9 @@ class RenderClock(Recorder):
 
 class Steps:
     """Wall ms each step of the door took, summed as it goes: every store call the
-    door and the live post await, and the worker's rules and delivery plan (the plan
-    holds the render, which `RenderClock` tells apart)."""
+    door and the live post await, and the worker's trips, without the boards drawn in
+    them (`RenderClock` tells them apart): the move's (the rules, and the delivery's
+    plan when it is made ahead, bot/worker.py's Ahead) and the plan's after a save."""
 
     STORE = ("load", "load_latest", "save", "mark_delivered", "undelivered", "get_live",
              "set_live", "played", "undo_points")
@@ -298,21 +299,23 @@ class Steps:
     def __init__(self) -> None:
         self.ms: collections.Counter[str] = collections.Counter()
 
-    def watch(self, store: SqliteStore, sessions: Sessions) -> None:
+    def watch(self, store: SqliteStore, sessions: Sessions, renders: RenderClock) -> None:
         for name in self.STORE:
             self._time(store, name, f"store.{name}")
         for name in self.WORKER:
-            self._time(sessions.worker, name, f"worker.{name}")
+            self._time(sessions.worker, name, f"worker.{name}", renders)
 
-    def _time(self, owner: object, name: str, label: str) -> None:
+    def _time(self, owner: object, name: str, label: str,
+              renders: RenderClock | None = None) -> None:
         inner: Callable[..., Awaitable[Any]] = getattr(owner, name)
 
         async def timed(*args: Any, **kwargs: Any) -> Any:
-            t0 = time.perf_counter()
+            t0, drawn = time.perf_counter(), renders.ms if renders else 0.0
             try:
                 return await inner(*args, **kwargs)
             finally:
-                self.ms[label] += (time.perf_counter() - t0) * 1000
+                board = renders.ms - drawn if renders else 0.0
+                self.ms[label] += (time.perf_counter() - t0) * 1000 - board
 
         setattr(owner, name, timed)
 
@@ -426,8 +429,8 @@ def worst_line(tally: Tally) -> str:
     worst = sorted(tally.parts, key=lambda p: p[0], reverse=True)[:max(1, len(tally.parts)
                                                                          // 100)]
     return "the slowest 1%: " + "; ".join(
-        f"{ratio:.1f}x {ms:.1f} ms (render {spent.get('render', 0):.1f}, rules "
-        f"{spent.get('worker.move', 0):.1f}, store "
+        f"{ratio:.1f}x {ms:.1f} ms (render {spent.get('render', 0):.1f}, rules and plan "
+        f"{spent.get('worker.move', 0) + spent.get('worker.plan', 0):.1f}, store "
         f"{sum(v for k, v in spent.items() if k.startswith('store.')):.1f}, bands "
         f"{share:.0%})" for ratio, ms, spent, share in worst)
 
@@ -472,12 +475,14 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
     seen: dict[int, bytes] = {}
     drawn, before = renders.ms, steps.ms.copy()  # as the next click starts
     async for _, channel, took in clicks(sessions, outlet, channels, rounds):
+        spent = steps.ms - before  # the click's own (the bench's reads below are not)
+        spent["render"] = renders.ms - drawn
         post = outlet.last[channel]
         table = await store.load_latest(channel)
         assert table is not None and post.image is not None
         base = await floors.store_ms(table)
         tally.took.append(took)
-        tally.render.append(renders.ms - drawn)
+        tally.render.append(spent["render"])
         tally.floor.append(base + encode_ms(post.image))
         changed = changed_bands(post.image, seen.get(channel))
         tally.bands.append(base + bands_ms(post.image, changed))
@@ -485,8 +490,6 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
             tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
         tally.first.append(channel not in seen)
         if channel in seen:
-            spent = steps.ms - before
-            spent["render"] = renders.ms - drawn
             tally.steps.update(spent)
             tally.parts.append((took / tally.floor[-1], took, dict(spent),
                                 tally.changed[-1]))
@@ -566,7 +569,7 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
     renders = RenderClock()
     sessions = Sessions(store, outlet, metrics=renders)
     steps = Steps()
-    steps.watch(store, sessions)
+    steps.watch(store, sessions, renders)
     await sessions.warm_up()
     warmed = await sessions.warm_boards(args.warm)  # as the bot does after its start
     gc.collect()
@@ -587,7 +590,6 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
               f"{statistics.mean(later_render):.2f} ms mean, "
               f"{sum(later_render) / sum(later_took):.0%} of its time")
         later = len(later_took)
-        tally.steps["worker.plan"] -= tally.steps["render"]  # the plan without its board
         rest = sum(later_took) - sum(tally.steps.values())
         print("  an action's steps, ms mean: " + ", ".join(
             f"{label} {ms / later:.2f}" for label, ms in tally.steps.most_common()
