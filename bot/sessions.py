@@ -193,10 +193,10 @@ class Sessions:
                                          delivered=lobby_only, undo=played.undo)
                 if lobby_only:  # the lobby message shows it (cogs/lobby.py): nothing owed
                     return Outcome(saved, played.events, lobby_only=True)
-                saved, owed = await self._ai_plays(saved, played.ai,
-                                                   sequenced(saved, played.events))
+                saved, owed, ahead = await self._ai_plays(
+                    saved, played.ai, sequenced(saved, played.events), played.ahead)
                 await turn.take()  # before the channel's lock goes: deliveries keep order
-            return await self._deliver(turn, saved, owed, played.ahead)
+            return await self._deliver(turn, saved, owed, ahead)
 
     @asynccontextmanager
     async def _ready(self, channel_id: int, *, version: int | None = None,
@@ -346,10 +346,13 @@ class Sessions:
         played.events.append(event)
         return result
 
-    async def _ai_plays(self, table: Table, work: AiWork,
-                        owed: Sequenced) -> tuple[Table, Sequenced]:
+    async def _ai_plays(self, table: Table, work: AiWork, owed: Sequenced,
+                        ahead: Ahead | None = None
+                        ) -> tuple[Table, Sequenced, Ahead | None]:
         """Let AI seats play until a human is needed, each step saved on its own; returns
-        the table after the last and every event owed, `owed` and theirs. An AI seat's
+        the table after the last, every event owed, `owed` and theirs, and the plan of
+        their delivery when the last step made it (`ahead`, the one made with `owed`'s
+        save, when no AI played: bot/worker.py's Ahead). An AI seat's
         out-of-turn offer comes before the AI to act moves (at most MAX_OFFERS_IN_A_ROW
         between two moves of the seat to act: a game whose AI never declines cannot hold
         the chain). A failure in the chain after the user's action was saved must not
@@ -366,9 +369,12 @@ class Sessions:
                 log.error("AI chain in channel %s did not settle", table.channel_id)
                 break
             offers = offers + 1 if offer else 0
+            ahead = None  # a plan made before this step is no longer the delivery's
             try:
-                played = await self.worker.ai_move(table, offer=offer,
-                                                   languages=await self._languages(table))
+                settings = await self._settings(table)
+                played = await self.worker.ai_move(
+                    table, offer=offer, languages=await self._languages(table, None, settings),
+                    foresight=Foresight(self.courier.render, settings), owed=owed)
                 table = await self._save(played, table, None, None)
             except StoreUnavailable:  # the outage is logged once, by the store
                 log.info("an AI step in channel %s waits for the store", table.channel_id)
@@ -378,8 +384,8 @@ class Sessions:
                               table.channel_id)
                 break
             owed = [*owed, *sequenced(table, played.events)]
-            work = played.ai
-        return table, owed
+            work, ahead = played.ai, played.ahead
+        return table, owed, ahead
 
     async def _deliver(self, turn: DeliveryTurn, saved: Table, owed: Sequenced,
                        ahead: Ahead | None = None) -> Outcome:
@@ -483,10 +489,10 @@ class Sessions:
                 saved = await self._save(played, table, actor.user_id,
                                          Action(table_rules.UNDO, {"steps": steps}),
                                          undo=UndoWrite(drop_from=point.version))
-                saved, owed = await self._ai_plays(saved, played.ai,
-                                                   sequenced(saved, played.events))
+                saved, owed, ahead = await self._ai_plays(saved, played.ai,
+                                                          sequenced(saved, played.events))
                 await turn.take()
-            return await self._deliver(turn, saved, owed)
+            return await self._deliver(turn, saved, owed, ahead)
 
     @staticmethod
     def _past(table: Table, point: UndoPoint) -> Table:
@@ -532,11 +538,11 @@ class Sessions:
                         await self.store.settle_ai_turn(table.id, table.version, work.any)
                     if not (self.ai_chain and work.any):
                         return caught_up
-                    saved, owed = await self._ai_plays(table, work, [])
+                    saved, owed, ahead = await self._ai_plays(table, work, [])
                     if saved.version == table.version:  # the chain saved nothing
                         return caught_up
                     await turn.take()
-                return await self._deliver(turn, saved, owed)
+                return await self._deliver(turn, saved, owed, ahead)
         except Behind as behind:  # owed again meanwhile, and not sent: tried again later
             return behind.outcome
 
@@ -565,20 +571,21 @@ class Sessions:
                     reminding = turn_timers.reminds(timer, settings)
                     saved: Table = table
                     owed: Sequenced = []  # a reminder owes nothing
+                    ahead: Ahead | None = None
                     if not reminding:  # the turn ends as the server says
                         ending = settings.timer_end
                         played = await self.worker.run_out(table, ending,
                                                            await self._languages(table))
                         saved = await self._save(played, table, None,
                                                  turn_timers.ran_out_action(ending))
-                        saved, owed = await self._ai_plays(saved, played.ai,
-                                                           sequenced(saved, played.events))
+                        saved, owed, ahead = await self._ai_plays(
+                            saved, played.ai, sequenced(saved, played.events))
                     # A reminder too: it takes the place of the live message's last ping.
                     await turn.take()
                 if reminding:
                     await self._remind(turn, table, timer)
                     return None
-                return await self._deliver(turn, saved, owed)
+                return await self._deliver(turn, saved, owed, ahead)
         except Behind:
             return None
 

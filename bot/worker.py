@@ -12,10 +12,11 @@ save needs, worked out in the same trip (the table as JSON, whether an AI goes n
 the undo point). A delivery's plan is made from the table as the store saved it, with
 its version and log positions. When a player's move hands the game to a human (no AI
 seat plays after it, the game goes on), the move's own trip makes that plan too, for
-the table the save will leave (`Ahead`): one trip to this thread instead of two, about
-0.3 ms of the ~0.6 ms a trip there and back costs (bench/bench_channels.py). The
-courier uses it only when the save left exactly that table, in the language it would
-plan in (bot/courier.py); else it plans again, as before.
+the table the save will leave (`Ahead`), and so does the last AI step of a chain: one
+trip to this thread instead of two, about 0.3 ms of the ~0.6 ms a trip there and back
+costs (bench/bench_channels.py). The courier uses it only when the save left exactly
+that table, in the language it would plan in (bot/courier.py); else it plans again, as
+before.
 
 Each trip takes the caller's context along (`_in_thread`), so a line made there (a
 refusal, say) is in the language the interaction speaks (bot/locales). A step of the
@@ -136,15 +137,23 @@ class Worker:
         """A user's action by the table rules (which pass a game's move to the game),
         said in English and in `languages`; refused in the caller's own language. With
         `foresight`, its delivery is planned in the same trip when it can be (`Ahead`)."""
-        played = await self._in_thread(_move, table, actor, action, languages, foresight)
-        if played.ahead is not None and played.ahead.plan.render_seconds is not None:
-            self.metrics.rendered(table.kind, played.ahead.plan.render_seconds)
-        return played
+        return self._timed(await self._in_thread(_move, table, actor, action, languages,
+                                                 foresight))
 
-    async def ai_move(self, table: Table, *, offer: bool,
-                      languages: tuple[str, ...] = ()) -> Played:
-        """One AI decision: an AI seat's out-of-turn offer, or the move of the AI to act."""
-        return await self._in_thread(_ai_move, table, offer, languages)
+    async def ai_move(self, table: Table, *, offer: bool, languages: tuple[str, ...] = (),
+                      foresight: Foresight | None = None,
+                      owed: Sequenced | None = None) -> Played:
+        """One AI decision: an AI seat's out-of-turn offer, or the move of the AI to act.
+        With `foresight`, the delivery of `owed` (what the saves before it owe) and of
+        this step is planned in the same trip when it can be (`Ahead`)."""
+        return self._timed(await self._in_thread(_ai_move, table, offer, languages,
+                                                 foresight, owed or []))
+
+    def _timed(self, played: Played) -> Played:
+        """The board a plan made ahead drew, counted for the metrics as any render."""
+        if played.ahead is not None and played.ahead.plan.render_seconds is not None:
+            self.metrics.rendered(played.table.kind, played.ahead.plan.render_seconds)
+        return played
 
     async def undo(self, table: Table, past: Table, actor: table_rules.Actor, steps: int,
                    summary: str, languages: tuple[str, ...] = ()) -> Played:
@@ -242,10 +251,12 @@ def _rules_move(table: Table, actor: table_rules.Actor, action: Action,
     return _played(new, events, UndoWrite(keep=True, summary=summary[:200]))
 
 
-def _ahead(played: Played, loaded: Table, foresight: Foresight | None) -> Played:
+def _ahead(played: Played, loaded: Table, foresight: Foresight | None,
+           owed: Sequenced | None = None) -> Played:
     """`played` with its delivery planned for the table its save will leave, when
     nothing but that save comes before the delivery: the game goes on (an end adds its
-    story to the events) and no AI seat plays first. The save writes version
+    story to the events) and no AI seat plays first. `owed`: what the saves before it
+    owe (an AI chain's earlier steps, and the move before them). The save writes version
     `loaded.version + 1` and the events after the loaded last one (bot/store); the
     courier checks that it did (`Ahead.fits`). A plan that fails here is left to the
     courier, which fails the same way after the save and keeps the delivery owed."""
@@ -256,7 +267,7 @@ def _ahead(played: Played, loaded: Table, foresight: Foresight | None) -> Played
     new.version, new.last_seq = loaded.version + 1, loaded.last_seq + len(played.events)
     try:
         language = server_language(new, foresight.settings)
-        plan = plan_delivery(new, sequenced(new, played.events),
+        plan = plan_delivery(new, [*(owed or []), *sequenced(new, played.events)],
                              delivery_key(new.id, new.version), render=foresight.render,
                              language=language)
         ahead = Ahead(plan, language, new.last_seq, foresight.render)
@@ -267,12 +278,14 @@ def _ahead(played: Played, loaded: Table, foresight: Foresight | None) -> Played
     return replace(played, ahead=ahead)
 
 
-def _ai_move(table: Table, offer: bool, languages: tuple[str, ...]) -> Played:
+def _ai_move(table: Table, offer: bool, languages: tuple[str, ...],
+             foresight: Foresight | None, owed: Sequenced) -> Played:
     """The AI decides once (a decision is made of keys, never of words); the decision is
-    then played in each language the table needs."""
+    then played in each language the table needs; its delivery planned ahead when the
+    chain ends with it."""
     seat, action = table_rules.ai_decision(table, offer)
     new, events = said_in(lambda: table_rules.play_decided(table, seat, action), languages)
-    return _played(new, events)
+    return _ahead(_played(new, events), table, foresight, owed)
 
 
 def _undo(table: Table, past: Table, actor: table_rules.Actor, steps: int,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot import delivery as delivery_module
-from bot.delivery import Plan, delivery_key, plan, sequenced
+from bot.delivery import DOCUMENT_KINDS, Plan, delivery_key, plan, sequenced
 from bot.guild_settings import GuildSettings
 from bot.locales import CHINESE, ENGLISH
 from bot.sessions import Sessions
@@ -43,12 +43,14 @@ def sessions(store: SqliteStore, outlet: RecordingOutlet) -> Sessions:
 
 
 class Trips:
-    """Counts the plans made after a save (Worker.plan) and keeps each move's Played."""
+    """Counts the plans made after a save (Worker.plan) and keeps each trip's Played,
+    the player's move's and the AI's, in order."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.plans = 0
         self.moves: list[Played] = []
-        real_plan, real_move = Worker.plan, Worker.move
+        self.trips: list[Played] = []
+        real_plan, real_move, real_ai = Worker.plan, Worker.move, Worker.ai_move
 
         async def counted_plan(worker: Worker, *args: Any, **kwargs: Any) -> Plan:
             self.plans += 1
@@ -57,10 +59,17 @@ class Trips:
         async def kept_move(worker: Worker, *args: Any, **kwargs: Any) -> Played:
             played = await real_move(worker, *args, **kwargs)
             self.moves.append(played)
+            self.trips.append(played)
+            return played
+
+        async def kept_ai(worker: Worker, *args: Any, **kwargs: Any) -> Played:
+            played = await real_ai(worker, *args, **kwargs)
+            self.trips.append(played)
             return played
 
         monkeypatch.setattr(Worker, "plan", counted_plan)
         monkeypatch.setattr(Worker, "move", kept_move)
+        monkeypatch.setattr(Worker, "ai_move", kept_ai)
 
 
 async def first_option_played(sessions: Sessions) -> Any:
@@ -155,28 +164,37 @@ async def test_a_plan_that_fails_in_the_moves_trip_leaves_the_move_saved_and_del
 async def test_ahead_only_when_nothing_but_the_save_comes_before_the_delivery(
         sessions: Sessions, store: SqliteStore, outlet: RecordingOutlet,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A whole game, two humans and an AI seat: a move the AI answers, and the move
-    that ends the game (its story joins the events in the save), are planned after the
-    save; every other is planned in its trip. Each post carries its saved version."""
+    """A whole game, two humans and an AI seat. A move the AI answers is planned by the
+    AI chain's last step, with the move's events and every step's; the step that ends
+    the game (its story joins the events in the save) leaves the plan to the courier
+    after the save; every other trip that ends a click plans its delivery. Each post
+    carries every event the click saved, and its saved version."""
     await open_game(sessions, BOB, ai=1)
     trips = Trips(monkeypatch)
     outlet.clear()
+    ends = 0
     for _ in range(200):
         table = await store.load_latest(CHANNEL)
         assert table is not None
         if table.status != ACTIVE:
             break
+        before = len(trips.trips)
         outcome = await first_option_played(sessions)
-        played = trips.moves[-1]
+        mine = trips.trips[before:]
         saved = outcome.table
-        ends = saved.status == OVER
-        assert (played.ahead is not None) == (not played.ai.any and not ends)
-        assert outlet.posts[-1][1].key == delivery_key(saved.id or 0, saved.version)
-    assert table is not None and table.status == OVER
-    ahead = sum(p.ahead is not None for p in trips.moves)
-    after = len(trips.moves) - ahead
-    assert ahead and after  # both kinds met
-    assert trips.plans == after
+        over = saved.status == OVER
+        ends += over
+        assert (mine[-1].ahead is not None) == (not over)  # the last trip planned it
+        assert all(p.ahead is None for p in mine[:-1])  # an AI step followed
+        post = outlet.posts[-1][1]
+        assert post.key == delivery_key(saved.id or 0, saved.version)
+        public = [e for p in mine for e in p.events
+                  if e.audience.is_public and e.kind not in DOCUMENT_KINDS]
+        assert post.lines[:len(public)] == [e.text for e in public]
+    assert table is not None and table.status == OVER and ends == 1
+    assert trips.plans == ends  # the end's, after its save; none other
+    assert any(t.ahead is not None for t in trips.moves)
+    assert any(t.ahead is not None for t in trips.trips if t not in trips.moves)
 
 
 def test_an_ahead_fits_only_the_table_key_language_and_drawing_it_was_made_for() -> None:
