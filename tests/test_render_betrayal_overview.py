@@ -12,6 +12,7 @@ is said to be."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from functools import cache
 from itertools import pairwise
@@ -24,7 +25,7 @@ from bot.games.betrayal.pictures import FLOORS, MapView, MonsterView
 from bot.games.betrayal.shown import map_view
 from renderers.betrayal import SHOWN_SCALE, BoardGeometry, board_geometry, render_chat_image
 from renderers.betrayal.board import overview_title_of
-from renderers.betrayal.overview import free_test
+from renderers.betrayal.overview import best_place, free_test, leader
 from renderers.common import Box, parse_colour
 from tests.betrayal_haunt_helpers import house
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
@@ -279,3 +280,63 @@ def test_a_chips_free_places_are_those_clear_of_every_blocked_box(
         clear = not any(x < b[2] + 1 and b[0] < x + w + 1 and y < b[3] + 1
                         and b[1] < y + h + 1 for b in boxes)
         assert free(x, y) == clear
+
+
+def places_sorted(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
+                  rows: list[tuple[int, int, float]], gap: int, width: int,
+                  blocked: list[Box], rooms: list[Box]) -> Box | None:
+    """The chip search as first written, the spec `best_place` keeps: every place listed
+    and sorted, nearest first, weighed in that order."""
+    places = sorted((math.hypot(max(0, gx), max(0, gy)) + 0.05 * math.hypot(ox, oy), y, x)
+                    for y, gy, oy in rows for x, gx, ox in cols if gx >= gap or gy >= gap)
+    best: tuple[float, Box] | None = None
+    for near, y, x in places:
+        if best is not None and near >= best[0]:
+            break
+        chip = (x, y, x + w, y + h)
+        if any(x < b[2] + 1 and b[0] < x + w + 1 and y < b[3] + 1 and b[1] < y + h + 1
+               for b in blocked):
+            continue
+        strokes = leader(room, chip, width)
+        cost = near + (h if len(strokes) > 1 else 0)
+        if any(s[0] < b[2] and b[0] < s[2] and s[1] < b[3] and b[1] < s[3]
+               for s in strokes for b in blocked):
+            continue
+        cost += sum(max(0, min(x + w, r[2]) - max(x, r[0]))
+                    * max(0, min(y + h, r[3]) - max(y, r[1])) for r in rooms) / max(1, h)
+        if best is None or cost < best[0]:
+            best = (cost, chip)
+    return None if best is None else best[1]
+
+
+# Boxes crowding the room (an overview is small and full): a near place is often taken
+# or covers a room, so the search goes past its first rings.
+boxes = st.lists(st.tuples(st.integers(0, 110), st.integers(0, 110), st.integers(4, 30),
+                           st.integers(4, 30)), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(room=st.tuples(st.integers(30, 70), st.integers(30, 70), st.integers(8, 30),
+                      st.integers(8, 30)),
+       w=st.integers(4, 50), h=st.integers(4, 30), gap=st.integers(1, 6),
+       step=st.integers(1, 12), blocked=boxes, rooms=boxes)
+def test_the_chip_search_ring_by_ring_finds_the_place_a_sorted_list_would(
+        room: tuple[int, int, int, int], w: int, h: int, gap: int, step: int,
+        blocked: list[tuple[int, int, int, int]],
+        rooms: list[tuple[int, int, int, int]]) -> None:
+    """`best_place` lists places ring by ring, not all of them sorted: the place it finds
+    (or that none is free) is the sorted list's, tie for tie."""
+    x0, y0, rw, rh = room
+    box: Box = (x0, y0, x0 + rw, y0 + rh)
+    area: Box = (0, 0, 130, 130)
+    xs = {*range(area[0], area[2] - w + 1, step), box[0], box[2] - w, box[2] + gap,
+          box[0] - gap - w, (box[0] + box[2] - w) // 2}
+    ys = {*range(area[1], area[3] - h + 1, step), box[1], box[3] - h, box[3] + gap,
+          box[1] - gap - h, (box[1] + box[3] - h) // 2}
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    cols = [(x, max(box[0] - x - w, x - box[2]), x + w / 2 - cx) for x in xs]
+    rows = [(y, max(box[1] - y - h, y - box[3]), y + h / 2 - cy) for y in ys]
+    blocked_boxes: list[Box] = [box, *((x, y, x + bw, y + bh) for x, y, bw, bh in blocked)]
+    room_boxes: list[Box] = [(x, y, x + bw, y + bh) for x, y, bw, bh in rooms]
+    found = best_place(box, w, h, cols, rows, gap, 2, blocked_boxes, room_boxes)
+    assert found == places_sorted(box, w, h, cols, rows, gap, 2, blocked_boxes, room_boxes)

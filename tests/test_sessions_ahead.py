@@ -15,7 +15,7 @@ from bot.delivery import DOCUMENT_KINDS, Plan, delivery_key, plan, sequenced
 from bot.guild_settings import GuildSettings
 from bot.locales import CHINESE, ENGLISH
 from bot.sessions import Sessions
-from bot.store import ACTIVE, OVER, SqliteStore, Table
+from bot.store import ACTIVE, OVER, Store, Table
 from bot.worker import Ahead, Played, Worker
 from tests.test_sessions import (
     BOB,
@@ -33,12 +33,18 @@ from tests.test_sessions import (
 
 
 @pytest.fixture
+def store(any_store: Store) -> Store:
+    """Each test on each store: the plan is made ahead on PostgreSQL too."""
+    return any_store
+
+
+@pytest.fixture
 def outlet() -> RecordingOutlet:
     return RecordingOutlet()
 
 
 @pytest.fixture
-def sessions(store: SqliteStore, outlet: RecordingOutlet) -> Sessions:
+def sessions(store: Store, outlet: RecordingOutlet) -> Sessions:
     return Sessions(store, outlet)
 
 
@@ -84,7 +90,7 @@ async def first_option_played(sessions: Sessions) -> Any:
 
 
 async def test_a_move_is_planned_in_its_own_trip_and_posts_what_a_plan_after_the_save_would(
-        sessions: Sessions, store: SqliteStore, outlet: RecordingOutlet,
+        sessions: Sessions, store: Store, outlet: RecordingOutlet,
         monkeypatch: pytest.MonkeyPatch) -> None:
     await open_game(sessions, BOB)
     trips = Trips(monkeypatch)
@@ -107,7 +113,7 @@ async def test_a_move_is_planned_in_its_own_trip_and_posts_what_a_plan_after_the
 
 
 async def test_a_language_changed_before_the_delivery_gets_a_plan_in_it(
-        sessions: Sessions, store: SqliteStore, outlet: RecordingOutlet,
+        sessions: Sessions, store: Store, outlet: RecordingOutlet,
         monkeypatch: pytest.MonkeyPatch) -> None:
     await open_game(sessions, BOB)
     trips = Trips(monkeypatch)
@@ -137,7 +143,7 @@ async def test_a_language_changed_before_the_delivery_gets_a_plan_in_it(
 
 
 async def test_a_plan_that_fails_in_the_moves_trip_leaves_the_move_saved_and_delivered(
-        sessions: Sessions, store: SqliteStore, outlet: RecordingOutlet,
+        sessions: Sessions, store: Store, outlet: RecordingOutlet,
         monkeypatch: pytest.MonkeyPatch) -> None:
     before = await open_game(sessions, BOB)
     trips = Trips(monkeypatch)
@@ -162,7 +168,7 @@ async def test_a_plan_that_fails_in_the_moves_trip_leaves_the_move_saved_and_del
 
 
 async def test_ahead_only_when_nothing_but_the_save_comes_before_the_delivery(
-        sessions: Sessions, store: SqliteStore, outlet: RecordingOutlet,
+        sessions: Sessions, store: Store, outlet: RecordingOutlet,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A whole game, two humans and an AI seat. A move the AI answers is planned by the
     AI chain's last step, with the move's events and every step's; the step that ends

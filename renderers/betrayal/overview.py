@@ -132,9 +132,15 @@ def free_test(w: int, h: int, blocked: list[Box]) -> Callable[[int, int], bool]:
 
 
 def _covered(chip: Box, rooms: list[Box]) -> int:
-    """How much of the rooms (in px², summed) a chip there would hide."""
-    return sum(max(0, min(chip[2], r[2]) - max(chip[0], r[0]))
-               * max(0, min(chip[3], r[3]) - max(chip[1], r[1])) for r in rooms)
+    """How much of the rooms (in px², summed) a chip there would hide. Rooms it misses
+    are passed over by comparisons alone: a crowded floor's chip search asks this of
+    every room for each place it weighs."""
+    x0, y0, x1, y1 = chip
+    total = 0
+    for rx0, ry0, rx1, ry1 in rooms:
+        if rx0 < x1 and x0 < rx1 and ry0 < y1 and y0 < ry1:
+            total += (min(x1, rx1) - max(x0, rx0)) * (min(y1, ry1) - max(y0, ry0))
+    return total
 
 
 def _inside(box: Box, outer: Box) -> bool:
@@ -150,7 +156,7 @@ def _in_room(room: Box, c: int) -> Box:
     return (dx, dy, dx + d, dy + d)
 
 
-def _leader(room: Box, chip: Box, width: int) -> tuple[Box, ...]:
+def leader(room: Box, chip: Box, width: int) -> tuple[Box, ...]:
     """Strokes from the room's edge to the chip's: one straight stroke when the two
     face each other across a row or a column, else an elbow out of the room's side."""
     rx, ry = (room[0] + room[2]) // 2, (room[1] + room[3]) // 2
@@ -229,10 +235,10 @@ def _place_chip(room: Box, w: int, h: int, area: Box, blocked: list[Box],
             for y in ys if area[1] <= y <= area[3] - h]
     # Places close by first (most chips find one there); the whole overview if none is.
     near_by = 2 * h + gap
-    best = _best_place(room, w, h, [c for c in cols if c[1] < near_by],
+    best = best_place(room, w, h, [c for c in cols if c[1] < near_by],
                        [r for r in rows if r[1] < near_by], gap, width, blocked, rooms)
     if best is None and far:
-        best = _best_place(room, w, h, cols, rows, gap, width, blocked, rooms)
+        best = best_place(room, w, h, cols, rows, gap, width, blocked, rooms)
     return best
 
 
@@ -301,32 +307,69 @@ def _summary_chip(kinds: tuple[Kind, ...], mark: int, pad: int, gap: int, area: 
     return (area[2] - w, area[1], area[2], area[1] + h), at
 
 
-def _best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
+def best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
                 rows: list[tuple[int, int, float]], gap: int, width: int,
                 blocked: list[Box], rooms: list[Box]) -> Box | None:
-    """Of the places these columns and rows give, the cheapest free one (None: none)."""
-    # Nearest first; of places as near, the one most squarely beside the room.
-    candidates = [(math.hypot(max(0, gx), max(0, gy)) + 0.05 * math.hypot(ox, oy), y, x)
-                  for y, gy, oy in rows for x, gx, ox in cols if gx >= gap or gy >= gap]
-    candidates.sort()
+    """Of the places these columns and rows give, the cheapest free one (None: none).
+
+    Places are weighed nearest first (of places as near, the one most squarely beside
+    the room), and the first free one is nearly always close by: so they are listed
+    ring by ring, those less than `reach` away first, the reach doubled while none
+    found costs less than it, rather than all of a floor's hundreds listed and sorted
+    for each chip. A place's distance is at least its column's and its row's, so a ring
+    lists only the columns and rows within reach; the order places are weighed in, and
+    so the place found, is the same as one sorted list's."""
+    hypot = math.hypot
+    # Each column and row: how far off the room it stands (clamped once), whether it
+    # clears the room that way (a place must clear it one way or the other).
+    across = sorted((max(0, gx), x, ox, gx >= gap) for x, gx, ox in cols)
+    down = sorted((max(0, gy), y, oy, gy >= gap) for y, gy, oy in rows)
     best: tuple[float, Box] | None = None
     free = free_test(w, h, blocked)
-    for near, y, x in candidates:
-        if best is not None and near >= best[0]:
-            break  # what follows only costs more
-        if not free(x, y):
-            continue
-        chip = (x, y, x + w, y + h)
-        strokes = _leader(room, chip, width)
-        cost = near + (h if len(strokes) > 1 else 0)  # an elbow reads less plainly
-        if best is not None and cost >= best[0]:
-            continue  # covering rooms only adds to it
-        if any(_overlap(stroke, b) for stroke in strokes for b in blocked):
-            continue
-        cost += _covered(chip, rooms) / max(1, h)
-        if best is None or cost < best[0]:
-            best = (cost, chip)
-    return None if best is None else best[1]
+    waiting: list[tuple[float, int, int]] = []  # listed, beyond the rings weighed so far
+    n_cols = n_rows = 0  # the columns and rows listed so far (the nearest of each)
+    reach = 2.0 * gap  # a place clears its room by the leader's length (gap) at least
+    while True:
+        c_in = n_cols
+        while c_in < len(across) and across[c_in][0] < reach:
+            c_in += 1
+        r_in = n_rows
+        while r_in < len(down) and down[r_in][0] < reach:
+            r_in += 1
+        last = c_in == len(across) and r_in == len(down)
+        # The places of the new columns with every row in reach, and of the columns
+        # listed before with the new rows.
+        for ci in range(c_in):
+            ax, x, ox, x_clear = across[ci]
+            for ri in range(n_rows if ci < n_cols else 0, r_in):
+                ay, y, oy, y_clear = down[ri]
+                if x_clear or y_clear:
+                    waiting.append((hypot(ax, ay) + 0.05 * hypot(ox, oy), y, x))
+        n_cols, n_rows = c_in, r_in
+        if last:
+            ring, waiting = waiting, []
+        else:
+            ring = [place for place in waiting if place[0] < reach]
+            waiting = [place for place in waiting if place[0] >= reach]
+        ring.sort()
+        for near, y, x in ring:
+            if best is not None and near >= best[0]:
+                return best[1]  # what follows only costs more
+            if not free(x, y):
+                continue
+            chip = (x, y, x + w, y + h)
+            strokes = leader(room, chip, width)
+            cost = near + (h if len(strokes) > 1 else 0)  # an elbow reads less plainly
+            if best is not None and cost >= best[0]:
+                continue  # covering rooms only adds to it
+            if any(_overlap(stroke, b) for stroke in strokes for b in blocked):
+                continue
+            cost += _covered(chip, rooms) / max(1, h)
+            if best is None or cost < best[0]:
+                best = (cost, chip)
+        if last or (best is not None and best[0] <= reach):
+            return None if best is None else best[1]
+        reach *= 2
 
 
 def _fits_inside(items: list[Item], inside: Box, mark: int) -> bool:
@@ -496,7 +539,7 @@ def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: in
                 stuck = stuck or cell
                 chip = _on_room(room, w, h, area, [b for b in others if b not in occupied]) \
                     or _over_room(room, w, h, area)
-        strokes = () if _overlap(chip, room) else _leader(room, chip,
+        strokes = () if _overlap(chip, room) else leader(room, chip,
                                                           max(1, round(LEADER * s)))
         _set_items(items, at, chip[0] + pad, chip[1] + pad, mark, room, s, dots, monsters)
         pins.append(Pin(room, chip, strokes, tuple(items)))
