@@ -129,6 +129,27 @@ with every channel at once, and the collector's longest pass (its generation):
 CPython's pace made 250-630 young, 23-57 gen-1 and 2-5 full passes in a burst; the
 bot's, 9-21 young passes and no other. One stall of 74 ms came with no pass over 31
 ms (exploring at 50,000): the collector is not the only long stall.
+
+With the delivery planned in the move's own trip (bot/worker.py's Ahead: one trip to
+the worker fewer) and the overview chips' places searched ring by ring (2026-12-06,
+load 0.57-1.13), mean / p50 over the floor, p99, then lag p99 / max ms with every
+channel at once; two runs each:
+
+              cthulhu       exploring     haunt         neibolt       evilbelow
+    50 ch     1.61 1.64x    2.30 2.35x    2.27 2.36x    2.09 2.21x    1.64 1.65x
+              1.56 1.58x    2.39 2.42x    2.17 2.25x    2.20 2.30x    1.59 1.58x
+    p99       2.21 2.05x    3.42 3.94x    3.55 3.45x    3.94 4.28x    2.24 2.28x
+    lag       3.2 / 10.0    4.3 / 11.4    4.7 / 7.5     5.6 / 6.8     3.9 / 4.4
+              2.7 / 6.7     5.4 / 11.8    3.4 / 14.6    5.6 / 7.3     3.9 / 4.7
+    200 ch    1.69 1.69x    2.29 2.33x    2.96 3.11x    2.45 2.65x    1.71 1.73x
+              1.65 1.65x    2.53 2.54x    2.86 3.03x    2.46 2.63x    1.78 1.78x
+    p99       2.49 2.47x    3.82 4.41x    5.85 5.31x    4.24 3.91x    2.43 2.55x
+    lag       9.1 / 19.0    6.2 / 30.3    6.6 / 41.6    6.4 / 60.6    5.7 / 25.3
+              5.3 / 31.1    8.0 / 21.6    5.8 / 27.4    8.3 / 60.7    3.2 / 44.8
+
+The plan made ahead alone, in-process A/B (each action a seeded coin, 50 channels, 8
+rounds, 182 actions with and 168 without, load 0.5-0.7): Cthulhu 1.76 against 1.83x,
+haunt 2.49 against 2.58x, Evil Below 1.64 against 1.71x.
 """
 
 from __future__ import annotations
