@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from bot.games.betrayal import house
 from bot.games.betrayal.house import Layout, cell_of, rotate, rotated_doors
 from bot.games.betrayal.links import connect, house_links, reachable
@@ -263,3 +266,30 @@ def test_last_resort_search_order() -> None:
     new = put(state, "attic", "upper", -1, 0, rotation=3)
     change = house.last_resort(state, "upper", {new}, [])
     assert change == house.Rearrangement(tile(state, "operating_laboratory"), 1)
+
+
+FLOOR_NAMES = ("ground", "upper")
+# A small grid, so a floor often has a door or two left open, one of them into the cell.
+cells = st.tuples(st.sampled_from(FLOOR_NAMES), st.integers(-1, 1), st.integers(-1, 1))
+sides = st.frozensets(st.sampled_from(("N", "E", "S", "W")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(placed=st.dictionaries(cells, sides, max_size=12), cell=cells, doors=sides,
+       floor=st.sampled_from(FLOOR_NAMES))
+def test_a_placement_keeps_a_floor_open_exactly_as_the_house_with_it_would(
+        placed: dict[house.Cell, frozenset[str]], cell: house.Cell, doors: frozenset[str],
+        floor: str) -> None:
+    """`open_with` answers without copying the house: the same as placing the tile (on
+    an empty cell or over one) and looking for an open door on the floor."""
+    layout = Layout(placed)
+    assert layout.open_with(cell, doors, floor) == \
+        layout.with_tile(cell, doors).is_open(floor)
+    assert layout.open_doors(floor) is layout.open_doors(floor)  # worked out once
+
+
+def test_a_room_set_on_a_floors_last_open_door_closes_it_unless_it_has_one() -> None:
+    last = Layout({("ground", 0, 0): frozenset({"N"})})  # one door, to (0, -1)
+    assert not last.open_with(("ground", 0, -1), frozenset({"S"}), "ground")
+    assert last.open_with(("ground", 0, -1), frozenset({"S", "N"}), "ground")
+    assert last.open_with(("upper", 0, -1), frozenset(), "ground")  # another floor

@@ -368,7 +368,7 @@ def _put(ctx: Ctx, frame: Frame, spec: dict[str, Any], cell: Cell, rotation: int
     layout = Layout.of(state)
     joined = next((d for d in DIRS if d in sides
                    and opposite(d) in layout.cells.get(house.step(cell, d), ())), None)
-    keep_open = layout.with_tile(cell, sides).is_open(cell[0])
+    keep_open = layout.open_with(cell, sides, cell[0])
     tile_id = place_tile(ctx, frame.seat, spec["room"], cell, rotation, joined,
                          last_resort=not keep_open, move_in=spec.get("move", True))
     frame.vars["placed"] = tile_id

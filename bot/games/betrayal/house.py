@@ -16,7 +16,7 @@ an answer can never be stale, and games with the same house share one entry.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from operator import attrgetter
 from types import MappingProxyType
@@ -82,6 +82,10 @@ class Layout:
     """Cell -> open sides, for every placed tile: enough to judge doors and floors."""
 
     cells: Mapping[Cell, frozenset[str]]
+    # Each floor's open doors, worked out once (the cells are read-only): a placement is
+    # weighed against them for every place and turn a room may take.
+    _open: dict[str, list[tuple[Cell, str]]] = field(default_factory=dict, init=False,
+                                                     repr=False, compare=False)
 
     @classmethod
     def of(cls, state: BetrayalState) -> Layout:
@@ -105,12 +109,27 @@ class Layout:
         return d in self.cells.get(cell, ()) and opposite(d) in self.cells.get(other, ())
 
     def open_doors(self, floor: str) -> list[tuple[Cell, str]]:
-        """Doors on this floor that lead to unexplored space (an empty cell)."""
-        return [(cell, d) for cell, sides in self.cells.items() if cell[0] == floor
+        """Doors on this floor that lead to unexplored space (an empty cell). The same
+        list each time: the caller must not change it."""
+        found = self._open.get(floor)
+        if found is None:
+            found = self._open[floor] = [
+                (cell, d) for cell, sides in self.cells.items() if cell[0] == floor
                 for d in sorted(sides, key=DIRS.index) if step(cell, d) not in self.cells]
+        return found
 
     def is_open(self, floor: str) -> bool:
         return bool(self.open_doors(floor))
+
+    def open_with(self, cell: Cell, sides: frozenset[str], floor: str) -> bool:
+        """Whether `floor` keeps an open door once a tile with these `sides` stands at
+        `cell`: `with_tile(cell, sides).is_open(floor)`, without copying the house. A
+        placement is weighed this way for each place and turn a room may take (the
+        Mystic Elevator's, a room explored, a room moved), so the copy was most of such
+        a step: its doors out, and every other tile's open door but one into `cell`."""
+        if cell[0] == floor and any(step(cell, d) not in self.cells for d in sides):
+            return True
+        return any(c != cell and step(c, d) != cell for c, d in self.open_doors(floor))
 
     def frontier(self, floor: str) -> list[Cell]:
         """Empty cells a new tile could join through a door, in a stable order."""
@@ -209,7 +228,7 @@ def explore_rotations(layout: Layout, room: str, cell: Cell, towards: str,
         sides = rotated_doors(room, r)
         if towards not in sides:
             continue
-        if floor_to_keep and not layout.with_tile(cell, sides).is_open(floor_to_keep):
+        if floor_to_keep and not layout.open_with(cell, sides, floor_to_keep):
             continue
         result.append(r)
     return result
@@ -225,7 +244,7 @@ def free_spots(layout: Layout, room: str, floor: str,
             sides = rotated_doors(room, r)
             if not layout.joins(cell, sides):
                 continue
-            if keep_open and not layout.with_tile(cell, sides).is_open(floor):
+            if keep_open and not layout.open_with(cell, sides, floor):
                 continue
             spots.append((cell, r))
     return spots

@@ -259,8 +259,8 @@ def elevator_spots(state: BetrayalState, tile_id: int,
     spots = []
     for floor in floors:
         for cell, r in free_spots(lifted, tile.room, floor):
-            final = lifted.with_tile(cell, rotated_doors(tile.room, r))
-            if (cell, r) != (here, tile.rotation) and final.is_open(tile.floor):
+            if (cell, r) != (here, tile.rotation) and lifted.open_with(
+                    cell, rotated_doors(tile.room, r), tile.floor):
                 spots.append((list(cell), r))
     return spots
 

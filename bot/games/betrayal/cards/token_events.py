@@ -275,7 +275,7 @@ def wall_rotations(state: BetrayalState, room: str, cell: Cell) -> list[int]:
         return []
     layout = Layout.of(state)
     return [r for r in distinct_rotations(room)
-            if layout.with_tile(cell, rotated_doors(room, r)).is_open(floor)]
+            if layout.open_with(cell, rotated_doors(room, r), floor)]
 
 
 def wall_sides(state: BetrayalState, tile_id: int) -> list[str]:
