@@ -19,10 +19,10 @@
 6. The delivery lock is taken (`turn.take`) before the channel's lock is let go, so the
    channel's deliveries keep the order of their saves, one at a time.
 7. The channel's lock is let go. The delivery (`_deliver`, bot/courier.py) plans what
-   the saves owe from the table as saved (or takes the plan step 3 made for the table
-   the save was to leave, when the save left exactly that: bot/worker.py's `Ahead`),
-   sends it through the `Outlet` (Discord, the demo or the tests), then marks it
-   delivered. A slow Discord keeps no other click of
+   the saves owe from the table as saved (or takes the plan that step 3, or the AI
+   chain's last step in 5, made for the table its save was to leave, when the save left
+   exactly that: bot/worker.py's `Ahead`), sends it through the `Outlet` (Discord, the
+   demo or the tests), then marks it delivered. A slow Discord keeps no other click of
    the channel waiting; the delivery still runs in the click's own task, so the outlet's
    edit of the clicked message is the click's answer (cogs/reply.py).
 
