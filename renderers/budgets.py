@@ -35,8 +35,10 @@ MB = 1 << 20
 # now have 85..120 bands; with each channel its own house (bench_channels, issue 23),
 # Betrayal's bands hit 39 % at 50 channels holding 12.8 MB and 44 % at 200 holding 24:
 # the share of a board an action changes (35..50 %, Cthulhu's 80 %) sets the rate, not
-# the budget, so 24 MB (8 went to whole boards and overviews).
-BANDS = 24 * MB
+# the budget, so 24 MB (8 went to whole boards and overviews). Then 20 MB (4 went to
+# TEXTS): 200 channels in the haunt, each its own house, held 16.4 MB of bands over 3
+# rounds and hit 40 % with 16, 20 or 24 MB (bench_channels' renders replayed).
+BANDS = 20 * MB
 # Whole boards (renderers.BOARDS) by their view's fingerprint: a board is 25..50 KB of
 # PNG, and a channel's next action finds its newest board unchanged a fifth of the time
 # in Betrayal, so it must outlast a round of every other channel: 200 channels' newest.
@@ -47,9 +49,12 @@ BOARDS = 10 * MB
 # 83 % instead of 98 % and bands 57 % instead of 75 %). 200 channels in the haunt held
 # 19.6 MB (bench_channels, issue 23): 24 MB leaves room.
 TILES = 24 * MB
-# Words and lines of text, shared by every board (a channel's names, its header words):
-# 0.5..3 KB each; 200 channels use ~2.5 MB.
-TEXTS = 8 * MB
+# Words and lines of text, shared by every board (a channel's names, its header words,
+# its rooms' names): 0.5..3 KB each. A text drawn again is a new piece, so every band
+# it lies in is new too. 200 channels in the haunt, each its own house, hold 10 MB of
+# them (3 rounds); with 8 MB they hit 93% and a render took 3.96-4.03 ms, with 10 or 12
+# MB 96% and 2.82-3.08 ms (bench_channels' renders replayed, 2026-12-06, issue 23).
+TEXTS = 12 * MB
 # Betrayal's explorer tokens and monsters: a piece per colour, state, size and label;
 # 200 channels in the haunt use ~2.5 MB and ~1.5 MB.
 FIGURES = 4 * MB
