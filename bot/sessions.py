@@ -184,7 +184,7 @@ class Sessions:
                     raise await self._no_game(channel_id)
                 if table.status == LOBBY and action.kind == table_rules.START:
                     await self._hand_in_played(table)
-                settings = await self._settings(table)
+                settings = await self.settings.get(table.guild_id)
                 played = await self.worker.move(
                     table, actor, action, await self._languages(table, actor, settings),
                     foresight=Foresight(self.courier.render, settings))
@@ -371,7 +371,7 @@ class Sessions:
             offers = offers + 1 if offer else 0
             ahead = None  # a plan made before this step is no longer the delivery's
             try:
-                settings = await self._settings(table)
+                settings = await self.settings.get(table.guild_id)
                 played = await self.worker.ai_move(
                     table, offer=offer, languages=await self._languages(table, None, settings),
                     foresight=Foresight(self.courier.render, settings), owed=owed)
@@ -416,17 +416,13 @@ class Sessions:
                 raise IllegalAction(say("errors.held")) from None
             yield
 
-    async def _settings(self, table: Table) -> GuildSettings | None:
-        """The table's server's settings (None outside a server)."""
-        return await self.settings.get(table.guild_id) if table.guild_id else None
-
     async def _languages(self, table: Table, actor: table_rules.Actor | None = None,
                          settings: GuildSettings | None = None) -> tuple[str, ...]:
         """Every language besides English this table's next step must be said in: the
         server's and each seated player's, the actor's own included (bot/languages.py).
         `settings`: the server's, when the caller has them."""
         if settings is None:
-            settings = await self._settings(table)
+            settings = await self.settings.get(table.guild_id)
         server = server_language(table, settings)
         if actor is not None and table.guild_language is None and actor.guild_language:
             server = server_language(replace(table, guild_language=actor.guild_language),
