@@ -58,58 +58,74 @@ def room_offers(state: BetrayalState, seat: int) -> list[tuple[Offer, TurnPassiv
             if o.id not in state.turn.rolls]
 
 
-def legal(state: BetrayalState, seat: int) -> list[Legal]:
-    """Every legal action of the active explorer (no choice pending)."""
+def legal(state: BetrayalState, seat: int, kind: str | None = None) -> list[Legal]:
+    """Every legal action of the active explorer (no choice pending); with `kind`, only
+    those of that kind. A move is checked against its own kind's list (`perform`): the
+    others' lists, and their labels, were most of a check's cost (issue 23)."""
     if state.over or state.pending is not None or seat != state.turn.seat:
         return []
     if haunt_actions.monster_stage(state):
         return [Legal(a, label, "success" if a.kind == monsters.M_END else "secondary")
-                for a, label in monsters.legal(state)]
+                for a, label in monsters.legal(state)
+                if kind is None or a.kind == kind]
     found: list[Legal] = []
+
+    def wanted(what: str) -> bool:
+        return kind is None or kind == what
+
     tiles = state.tiles
-    for m in movement.legal_moves(state, seat):
-        room = content.room(tiles[m.target].room).name
-        note = _crossing_note(m.crossing)
-        if m.dir:
-            found.append(Legal(Action(MOVE, {"dir": m.dir}), betrayal_line(
-                "labels.move", dir=betrayal_line(f"dirs.{m.dir}"), room=room) + note))
-        elif m.link:
-            found.append(Legal(Action(MOVE, {"via": m.link.kind, "to": m.target}),
-                               betrayal_line(f"link_labels.{m.link.kind}", room=room) + note))
-    if movement.can_spend(state, seat, 1, movement.slowed(state, seat)):
+    if wanted(MOVE):
+        for m in movement.legal_moves(state, seat):
+            room = content.room(tiles[m.target].room).name
+            note = _crossing_note(m.crossing)
+            if m.dir:
+                found.append(Legal(Action(MOVE, {"dir": m.dir}), betrayal_line(
+                    "labels.move", dir=betrayal_line(f"dirs.{m.dir}"), room=room) + note))
+            elif m.link:
+                found.append(Legal(Action(MOVE, {"via": m.link.kind, "to": m.target}),
+                                   betrayal_line(f"link_labels.{m.link.kind}", room=room)
+                                   + note))
+    if wanted(EXPLORE) and movement.can_spend(state, seat, 1, movement.slowed(state, seat)):
         for d in DIRS:
             if explore.can_explore(state, seat, d):
                 found.append(Legal(Action(EXPLORE, {"dir": d}), betrayal_line(
                     "labels.explore", dir=betrayal_line(f"dirs.{d}"))
                     + _crossing_note(movement.crossing_for(state, seat, d)), "primary"))
-    for key in items.usable(state, seat):
-        found.append(Legal(Action(USE, {"card": key}), betrayal_line("labels.use",
-                                                                     card=card_name(key))))
-    for deal in items.trades(state, seat):
-        args: dict[str, int | str] = {"with": deal.other, "give": deal.give}
-        label = betrayal_line("labels.give", card=card_name(deal.give),
-                              other=explorer_name(state, deal.other))
-        found.append(Legal(Action(TRADE, args), label))
-    for key in items.droppable(state, seat):
-        found.append(Legal(Action(DROP, {"card": key}), betrayal_line("labels.drop",
-                                                                      card=card_name(key))))
-    for key in items.pickable(state, seat):
-        found.append(Legal(Action(PICKUP, {"card": key}),
-                           betrayal_line("labels.pickup", card=card_name(key))))
-    for offer, _, _ in room_offers(state, seat):
-        found.append(Legal(Action(ACT, {"what": offer.id}), offer.label))
-    for offer in haunt_actions.offers(state, seat):
-        found.append(Legal(Action(ACT, {"what": offer.id}), offer.label, "primary"))
-    for action, label in haunt_actions.attacks(state, seat):
-        found.append(Legal(action, label, "danger"))
-    found.append(Legal(Action(END_TURN), betrayal_line("labels.end_turn"), "success"))
+    if wanted(USE):
+        for key in items.usable(state, seat):
+            found.append(Legal(Action(USE, {"card": key}),
+                               betrayal_line("labels.use", card=card_name(key))))
+    if wanted(TRADE):
+        for deal in items.trades(state, seat):
+            args: dict[str, int | str] = {"with": deal.other, "give": deal.give}
+            label = betrayal_line("labels.give", card=card_name(deal.give),
+                                  other=explorer_name(state, deal.other))
+            found.append(Legal(Action(TRADE, args), label))
+    if wanted(DROP):
+        for key in items.droppable(state, seat):
+            found.append(Legal(Action(DROP, {"card": key}),
+                               betrayal_line("labels.drop", card=card_name(key))))
+    if wanted(PICKUP):
+        for key in items.pickable(state, seat):
+            found.append(Legal(Action(PICKUP, {"card": key}),
+                               betrayal_line("labels.pickup", card=card_name(key))))
+    if wanted(ACT):
+        for offer, _, _ in room_offers(state, seat):
+            found.append(Legal(Action(ACT, {"what": offer.id}), offer.label))
+        for offer in haunt_actions.offers(state, seat):
+            found.append(Legal(Action(ACT, {"what": offer.id}), offer.label, "primary"))
+    if wanted(ATTACK):
+        for action, label in haunt_actions.attacks(state, seat):
+            found.append(Legal(action, label, "danger"))
+    if wanted(END_TURN):
+        found.append(Legal(Action(END_TURN), betrayal_line("labels.end_turn"), "success"))
     return found
 
 
 def perform(ctx: Ctx, seat: int, action: Action) -> None:
     """Start an action the rules allow; refuse anything else, with the reason."""
     state = ctx.state
-    allowed = [entry.action for entry in legal(state, seat)]
+    allowed = [entry.action for entry in legal(state, seat, action.kind)]
     if action not in allowed:
         raise IllegalAction(_refusal(state, seat, action))
     kind, args = action.kind, action.args
