@@ -38,21 +38,70 @@ class _Counting(string.Formatter):
         return str(super().format_field(value, format_spec))
 
 
-_COUNTING = _Counting()
+COUNTING = _Counting()
+
+# A counted field: the plain template's name for it, the argument it counts, its nouns.
+Counted = tuple[str, str, str, str]
+# Each template with counts, compiled once (`compiled`): string.Formatter walks a
+# template in Python on every call, several times the cost of str.format, and a board
+# says a dozen such lines each render (issue 23). Templates come from data/, so few;
+# bounded all the same.
+_COMPILED: dict[str, tuple[str, tuple[Counted, ...]] | None] = {}
+_COMPILED_MAX = 4096
+
+
+def compiled(template: str) -> tuple[str, tuple[Counted, ...]] | None:
+    """The template as a plain str.format one, each counted field (`{n:die|dice}`)
+    renamed to an argument `fill` says beforehand with `plural`; None when a counted
+    field is more than a name (an attribute, an index, a conversion, a nested field):
+    COUNTING fills those."""
+    plain: list[str] = []
+    counted: list[Counted] = []
+    for literal, field, spec, conversion in COUNTING.parse(template):
+        plain.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is None:
+            continue
+        if spec and "|" in spec:
+            if conversion or not field.isidentifier() or "{" in spec:
+                return None
+            one, _, many = spec.partition("|")
+            slot = f"_counted_{len(counted)}"
+            counted.append((slot, field, one, many))
+            plain.append("{" + slot + "}")
+        else:
+            plain.append("{" + field + (f"!{conversion}" if conversion else "")
+                         + (f":{spec}" if spec else "") + "}")
+    return "".join(plain), tuple(counted)
 
 
 def fill(template: str, **kwargs: Any) -> str:
     """The template filled with `kwargs`, counts agreeing with their nouns."""
     if "|" not in template:  # most lines: the plain (faster) str.format
         return template.format(**kwargs)
-    return _COUNTING.format(template, **kwargs)
+    try:
+        found = _COMPILED[template]
+    except KeyError:
+        if len(_COMPILED) >= _COMPILED_MAX:
+            _COMPILED.clear()
+        found = _COMPILED[template] = compiled(template)
+    if found is None:
+        return COUNTING.format(template, **kwargs)
+    plain, counted = found
+    for slot, field, one, many in counted:
+        kwargs[slot] = plural(kwargs[field], one, many)
+    return plain.format(**kwargs)
 
 
 class TextBook:
     def __init__(self, path: Traversable) -> None:
         self.path = path
         self._books: dict[str, dict[str, Any]] = {}  # language -> its data, read once
+        # language -> dotted key -> its template: a board looks up a hundred or more
+        # lines a render, and walking the nodes key part by key part cost more than
+        # filling most of them (issue 23).
+        self._lines: dict[str, dict[str, str]] = {}
         locales.keeps(self._books.clear)
+        locales.keeps(self._lines.clear)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -71,10 +120,17 @@ class TextBook:
 
     def text(self, key: str) -> str:
         """One template by dotted key ("errors.game_over"); KeyError if it is not a line."""
-        node = self.node(key)
-        if not isinstance(node, str):
-            raise KeyError(key)
-        return node
+        language = locales.current()
+        lines = self._lines.get(language)
+        if lines is None:
+            lines = self._lines[language] = {}
+        found = lines.get(key)
+        if found is None:
+            node = self.node(key)
+            if not isinstance(node, str):
+                raise KeyError(key)
+            found = lines[key] = node
+        return found
 
     def say(self, key: str, **kwargs: Any) -> str:
         """The template for `key` filled with `kwargs`."""
