@@ -100,9 +100,14 @@ log = logging.getLogger(__name__)
 
 MAX_AI_STEPS = 500  # a chain of AI decisions longer than this means a bug, not a game
 MAX_OFFERS_IN_A_ROW = 20  # AI out-of-turn actions between two moves of the seat to act
-# Boards a start draws ahead (`warm_boards`): about what the band cache keeps warm for
-# the channels that move next (renderers.budgets), drawn in ~1 s of a worker's time.
-WARM_BOARDS = 48
+# Boards a start draws ahead (`warm_boards`): the open games played last, as many as the
+# busiest servers we measure have channels at play (issue 23's 200), and what the band
+# cache keeps warm for them (renderers.budgets: 200 haunts held 16 of its 20 MB).
+# bench/bench_channels.py, 200 haunt channels: the first actions' p50 against the floor
+# 4.07-4.18x with 48 drawn ahead, 2.97-3.01x with 200 (their max 11-15x, 7.4x), for
+# ~10 MB more RSS once drawn, which those channels' first clicks would take anyway. Each
+# board waits for the clicks under way (~2 s of a worker's time for 200 cold boards).
+WARM_BOARDS = 200
 DRAIN_SECONDS = 5.0  # a stop waits this long at most for the interactions under way
 # Times a click finds its game owing a delivery and has it sent before it plays: more
 # than once only when another move was saved in between; past this, "busy".
