@@ -31,6 +31,7 @@ from bot.games.betrayal.pictures import (
     TraitView,
 )
 from bot.games.betrayal.state import MONSTERS, TRAITOR, BetrayalState, Monster
+from bot.locales import per_language
 
 _WINNERS: dict[str, str] = {"heroes": "views.won_heroes", "traitor": "views.won_traitor",
                             "none": "views.won_none"}
@@ -228,19 +229,21 @@ def _reserved(state: BetrayalState) -> tuple[str, ...]:
     keys = list(editions.for_state(state).haunts())
     if state.haunt is not None and state.haunt.key:
         keys.append(state.haunt.key)
-    look = _HauntLook()
     for key in dict.fromkeys(keys):
-        letters.update(_haunt_letters(key, look))
+        letters.update(haunt_letters(key))
     return tuple(sorted(c for c in letters if c.isalpha()))
 
 
-def _haunt_letters(key: str, look: _HauntLook) -> set[str]:
+@per_language
+def haunt_letters(key: str) -> frozenset[str]:
     """The capitals a haunt's monsters and tokens are drawn with (their glyphs and
-    initials: the map falls back to an initial where a font lacks a glyph). Read from
-    the data each time, as the map's looks are (`load_data` keeps the files)."""
+    initials: the map falls back to an initial where a font lacks a glyph). Kept per
+    language: every board asked again for each haunt its edition may begin, and the
+    data files do not change while the bot runs (issue 23)."""
+    look = _HauntLook()
     data = look.data(key)
     if data is None:
-        return set()
+        return frozenset()
     found: set[str] = set()
     for kind in data.monsters:
         name, glyph, _ = look.monster(key, kind)
@@ -248,7 +251,7 @@ def _haunt_letters(key: str, look: _HauntLook) -> set[str]:
     for kind in data.tokens:
         glyph, name = look.token(key, kind)
         found |= {glyph.upper(), name[:1].upper()}
-    return found
+    return frozenset(found)
 
 
 def sheet_view(state: BetrayalState, seat: int) -> SheetView:
