@@ -25,8 +25,10 @@ played once more now, for each language missing, only when it leaves a choice wi
 that language's words: a few steps of a game, not each one (bench/bench_languages.py:
 59 of 318 of Betrayal's, 7 of 296 of Evil Below's; an English table's Betrayal step
 costs 1.09x on average). A game that words its choices as they are read (Cthulhu:
-`Game.words_choices_when_read`) needs none. A choice kept from before this (no words)
-reads in English until it is made.
+`Game.words_choices_when_read`) needs none, nor does a choice an AI seat makes (the AI
+chain makes it at once, before anything shows it; a paused table's are worded). A
+choice kept from before this (no words), or an AI's handed to a player before it was
+made, reads in English until it is made.
 
 Who reads what: public lines, the live message and the board in the server's language
 (`/gm settings language`, else the server's preferred locale as Discord last reported
@@ -133,11 +135,21 @@ def unworded(table: Table, languages: Iterable[str]) -> tuple[str, ...]:
     too, for the choice's words alone (see the module's docstring). None for a game
     that words its choices as they are read (`Game.words_choices_when_read`)."""
     pending = _pending(table)
-    if pending is None or games.get(table.kind).words_choices_when_read:
+    if (pending is None or games.get(table.kind).words_choices_when_read
+            or _made_by_ai(table, pending)):
         return ()
     kept = pending.get("texts", {})
     return tuple(lang for lang in LANGUAGES
                  if lang != ENGLISH and lang not in languages and lang not in kept)
+
+
+def _made_by_ai(table: Table, pending: dict[str, Any]) -> bool:
+    """The choice waits for an AI seat of a table in play: the AI chain makes it right
+    after the save, under the channel's lock, before any post shows it (a paused
+    table's AI waits for /gm resume, so its choices are worded as a player's are)."""
+    seat = pending.get("seat")
+    return (not table.paused and isinstance(seat, int) and 0 <= seat < len(table.seats)
+            and table.seats[seat].ai)
 
 
 def _pending(table: Table) -> dict[str, Any] | None:

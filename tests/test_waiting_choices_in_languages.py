@@ -196,3 +196,33 @@ def test_a_game_that_words_its_choices_as_read_plays_a_pausing_step_once() -> No
         prompt = game.status_text(paused)
         labels = [o.label for o in game.options(paused, paused.pending.seat)]
     assert CJK.search(prompt) and any(CJK.search(label) for label in labels)
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+@pytest.mark.parametrize("paused", [False, True])
+def test_a_choice_an_ai_seat_makes_is_worded_only_on_a_paused_table(
+        kind: str, paused: bool) -> None:
+    """The AI chain makes an AI seat's choice right after the save, before any post
+    shows it: the step is played once, in English. A paused table holds the AI until
+    /gm resume, and a reader may come meanwhile: its choice is worded as a player's."""
+    game = GAMES[kind]
+    state, seat, action = first_choice(kind, 5)
+    plays: list[str] = []
+
+    def step() -> tuple[Table, list[Event]]:
+        plays.append(current())
+        after, events = game.apply(game.copy_state(state), seat, action)
+        table = english_table(kind, after)
+        waiting = T.game_state(table).pending.seat
+        table.seats[waiting] = Seat("AI", None, ai=True)
+        table.paused = paused
+        return table, events
+
+    table, _ = languages.said_in(step, ())
+    assert table.state is not None
+    if paused:
+        assert plays == [ENGLISH, CHINESE]
+        assert CJK.search(table.state["pending"]["texts"][CHINESE]["prompt"])
+    else:
+        assert plays == [ENGLISH]
+        assert table.state["pending"]["texts"] == {}
