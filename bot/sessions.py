@@ -15,7 +15,8 @@
 4. One transaction (`_save`): the new table, checked against the version loaded (a save
    that lost a race is refused "busy"), and its events (the outbox: owed until
    delivered), the undo point and the turn timers of the new version.
-5. The AI seats play until a human is needed (`_ai_plays`), each step saved on its own.
+5. The AI seats play until a human is needed (`_ai_plays`), a few steps to a trip to the
+   worker, each trip's steps saved together.
 6. The delivery lock is taken (`turn.take`) before the channel's lock is let go, so the
    channel's deliveries keep the order of their saves, one at a time.
 7. The channel's lock is let go. The delivery (`_deliver`, bot/courier.py) plans what
@@ -45,8 +46,9 @@ once; /gm settings writes through it).
 
 Several seats may act at once (bot/games/base.py, out_of_turn): after each action, and
 between the AI's moves in the chain, an AI seat with an out-of-turn offer plays it
-before the AI to act moves, seats in order, at most MAX_OFFERS_IN_A_ROW offers between
-two moves of the seat to act (a game whose AI never declines cannot hold the chain).
+before the AI to act moves, seats in order, at most MAX_OFFERS_IN_A_ROW (bot/worker.py)
+offers between two moves of the seat to act (a game whose AI never declines cannot hold
+the chain).
 
 The operators' metrics (bot/metrics.py) are a `Recorder` given to the constructor, off
 (recording nothing) unless the bot turns them on: users' actions played and refused, by
@@ -99,7 +101,6 @@ from bot.worker import WORKERS, Ahead, AiWork, Foresight, Played, Worker
 log = logging.getLogger(__name__)
 
 MAX_AI_STEPS = 500  # a chain of AI decisions longer than this means a bug, not a game
-MAX_OFFERS_IN_A_ROW = 20  # AI out-of-turn actions between two moves of the seat to act
 # Boards a start draws ahead (`warm_boards`): the open games played last, as many as the
 # busiest servers we measure have channels at play (issue 23's 200), and what the band
 # cache keeps warm for them (renderers.budgets: 200 haunts held 16 of its 20 MB).
@@ -354,33 +355,38 @@ class Sessions:
     async def _ai_plays(self, table: Table, work: AiWork, owed: Sequenced,
                         ahead: Ahead | None = None
                         ) -> tuple[Table, Sequenced, Ahead | None]:
-        """Let AI seats play until a human is needed, each step saved on its own; returns
-        the table after the last, every event owed, `owed` and theirs, and the plan of
-        their delivery when the last step made it (`ahead`, the one made with `owed`'s
-        save, when no AI played: bot/worker.py's Ahead). An AI seat's
-        out-of-turn offer comes before the AI to act moves (at most MAX_OFFERS_IN_A_ROW
-        between two moves of the seat to act: a game whose AI never declines cannot hold
-        the chain). A failure in the chain after the user's action was saved must not
-        hide that action: what was saved is delivered, and the chain is picked up again
-        later (the store still says an AI is to act)."""
+        """Let AI seats play until a human is needed, a few steps to a trip and each
+        trip's steps saved together (bot/worker.py's `ai_moves`: a trip works a few ms at
+        most, so other channels' work takes turns with a long chain); returns the table
+        after the last, every event owed, `owed` and theirs, and the plan of their
+        delivery when the last trip made it (`ahead`, the one made with `owed`'s save,
+        when no AI played: bot/worker.py's Ahead). An AI seat's out-of-turn offer comes
+        before the AI to act moves (at most bot/worker.py's MAX_OFFERS_IN_A_ROW between
+        two moves of the seat to act: a game whose AI never declines cannot hold the
+        chain). A failure in
+        the chain after the user's action was saved must not hide that action: what was
+        saved is delivered, and the chain is picked up again later (the store still
+        says an AI is to act). The AI's steps are the same whichever trips take them:
+        each is decided from the table the one before it left, and a crash before a
+        trip's save leaves the AI to act, to take the same steps again."""
         steps = 0
         offers = 0  # offers played since the seat to act last moved
         while self.ai_chain and table.status == ACTIVE:
-            offer = work.offer and offers < MAX_OFFERS_IN_A_ROW
-            if not (offer or work.to_act):
+            if not work.any:
                 break
-            steps += 1
-            if steps > MAX_AI_STEPS:
+            if steps >= MAX_AI_STEPS:
                 log.error("AI chain in channel %s did not settle", table.channel_id)
                 break
-            offers = offers + 1 if offer else 0
-            ahead = None  # a plan made before this step is no longer the delivery's
+            ahead = None  # a plan made before these steps is no longer the delivery's
             try:
                 settings = await self.settings.get(table.guild_id)
-                played = await self.worker.ai_move(
-                    table, offer=offer, languages=await self._languages(table, None, settings),
-                    foresight=Foresight(self.courier.render, settings), owed=owed)
-                table = await self._save(played, table, None, None)
+                chained = await self.worker.ai_moves(
+                    table, work, languages=await self._languages(table, None, settings),
+                    foresight=Foresight(self.courier.render, settings), owed=owed,
+                    steps=MAX_AI_STEPS - steps, offers=offers)
+                played = chained.played
+                if played is not None:
+                    table = await self._save(played, table, None, None)
             except StoreUnavailable:  # the outage is logged once, by the store
                 log.info("an AI step in channel %s waits for the store", table.channel_id)
                 break
@@ -388,6 +394,15 @@ class Sessions:
                 log.exception("an AI step in channel %s failed; what was saved is delivered",
                               table.channel_id)
                 break
+            if chained.failed is not None:
+                log.error("an AI step in channel %s failed; what was saved is delivered",
+                          table.channel_id, exc_info=chained.failed)
+            if played is None or chained.failed is not None:
+                if played is not None:
+                    owed = [*owed, *sequenced(table, played.events)]
+                    ahead = played.ahead
+                break
+            steps, offers = steps + chained.steps, chained.offers
             owed = [*owed, *sequenced(table, played.events)]
             work, ahead = played.ai, played.ahead
         return table, owed, ahead

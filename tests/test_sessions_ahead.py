@@ -16,7 +16,7 @@ from bot.guild_settings import GuildSettings
 from bot.locales import CHINESE, ENGLISH
 from bot.sessions import Sessions
 from bot.store import ACTIVE, OVER, Store, Table
-from bot.worker import Ahead, Played, Worker
+from bot.worker import Ahead, Chained, Played, Worker
 from tests.test_sessions import (
     BOB,
     CHANNEL,
@@ -50,13 +50,13 @@ def sessions(store: Store, outlet: RecordingOutlet) -> Sessions:
 
 class Trips:
     """Counts the plans made after a save (Worker.plan) and keeps each trip's Played,
-    the player's move's and the AI's, in order."""
+    the player's move's and the AI chain's (a trip's steps as one), in order."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.plans = 0
         self.moves: list[Played] = []
         self.trips: list[Played] = []
-        real_plan, real_move, real_ai = Worker.plan, Worker.move, Worker.ai_move
+        real_plan, real_move, real_ai = Worker.plan, Worker.move, Worker.ai_moves
 
         async def counted_plan(worker: Worker, *args: Any, **kwargs: Any) -> Plan:
             self.plans += 1
@@ -68,14 +68,15 @@ class Trips:
             self.trips.append(played)
             return played
 
-        async def kept_ai(worker: Worker, *args: Any, **kwargs: Any) -> Played:
-            played = await real_ai(worker, *args, **kwargs)
-            self.trips.append(played)
-            return played
+        async def kept_ai(worker: Worker, *args: Any, **kwargs: Any) -> Chained:
+            chained = await real_ai(worker, *args, **kwargs)  # an AI chain's trip
+            if chained.played is not None:
+                self.trips.append(chained.played)
+            return chained
 
         monkeypatch.setattr(Worker, "plan", counted_plan)
         monkeypatch.setattr(Worker, "move", kept_move)
-        monkeypatch.setattr(Worker, "ai_move", kept_ai)
+        monkeypatch.setattr(Worker, "ai_moves", kept_ai)
 
 
 async def first_option_played(sessions: Sessions) -> Any:

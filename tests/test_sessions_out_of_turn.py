@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bot import games
-from bot import sessions as sessions_module
 from bot import table as T
+from bot import worker as worker_module
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
@@ -112,7 +112,7 @@ class EndlessBells(BellGame):
 async def test_a_run_of_offers_is_bounded_and_the_game_goes_on(
         store: SqliteStore, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(games._GAMES, EndlessBells.key, EndlessBells())
-    monkeypatch.setattr(sessions_module, "MAX_OFFERS_IN_A_ROW", 3)
+    monkeypatch.setattr(worker_module, "MAX_OFFERS_IN_A_ROW", 3)
     sessions = Sessions(store, RecordingOutlet(), render=False)
     table = await started(sessions, BOB, ai=1, kind=EndlessBells.key)
     outcome = await sessions.act(CHANNEL, HOST, STEP, version=table.version)

@@ -17,6 +17,7 @@ import pytest
 
 from bot import table as T
 from bot import timers
+from bot import worker as worker_module
 from bot.core.actions import Action
 from bot.guild_settings import AI_PLAYS, REMIND, SKIP, GuildSettings
 from bot.sessions import Sessions
@@ -192,9 +193,11 @@ async def test_each_save_replaces_the_games_timers_for_its_new_version(
 
 
 async def test_only_the_save_that_hands_the_turn_to_a_human_arms(
-        store: SqliteStore, sessions: Sessions) -> None:
-    """The host plays against two AI seats: their moves are saves of their own, and only
-    the last, back at the host's turn, leaves timers (for that version)."""
+        store: SqliteStore, sessions: Sessions, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host plays against two AI seats: their moves are saves of their own (a trip
+    of the AI chain takes one step when it may work no time at all), and only the
+    last, back at the host's turn, leaves timers (for that version)."""
+    monkeypatch.setattr(worker_module, "CHAIN_SECONDS", 0.0)
     await set_timers(store)
     await sessions.open(CHANNEL, GUILD, HOST, KIND, SEED)
     for _ in range(2):
