@@ -52,8 +52,12 @@ def agrees_with_a_fresh_walk(state: BetrayalState) -> None:
 
 def random_play(seed: int, steps: int, players: int = 4) -> list[BetrayalState]:
     """The states of a game where every pick is a random legal option."""
-    rng = random.Random(seed)
     state, _ = GAME.setup([PlayerInfo(f"P{i}") for i in range(players)], seed, {})
+    return played_on(state, random.Random(seed), steps)
+
+
+def played_on(state: BetrayalState, rng: random.Random, steps: int) -> list[BetrayalState]:
+    """`state`, then the states of its game played on with random legal options."""
     seen = [state]
     for _ in range(steps):
         seat = GAME.to_act(state)

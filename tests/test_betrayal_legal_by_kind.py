@@ -16,7 +16,7 @@ from bot.games.betrayal import GAME, actions
 from bot.games.betrayal.haunting import monsters
 from bot.games.betrayal.state import BetrayalState
 from tests.betrayal_haunt_helpers import started
-from tests.test_betrayal_house_plan import random_play
+from tests.test_betrayal_house_plan import played_on, random_play
 
 KINDS = (actions.MOVE, actions.EXPLORE, actions.USE, actions.TRADE, actions.DROP,
          actions.PICKUP, actions.ACT, actions.ATTACK, actions.END_TURN, monsters.M_MOVE,
@@ -33,16 +33,7 @@ def agrees_by_kind(state: BetrayalState, seat: int) -> set[str]:
 
 def haunt_play(key: str, seed: int, steps: int) -> list[BetrayalState]:
     """The states of a haunt where every pick is a random legal option."""
-    rng = random.Random(seed)
-    state = started(key, 4, seed)[0]
-    seen = [state]
-    for _ in range(steps):
-        seat = GAME.to_act(state)
-        if seat is None:
-            break
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.options(state, seat)).action)
-        seen.append(state)
-    return seen
+    return played_on(started(key, 4, seed)[0], random.Random(seed), steps)
 
 
 def test_each_kind_lists_what_the_full_list_holds_while_exploring() -> None:
