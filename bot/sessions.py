@@ -363,12 +363,11 @@ class Sessions:
         when no AI played: bot/worker.py's Ahead). An AI seat's out-of-turn offer comes
         before the AI to act moves (at most bot/worker.py's MAX_OFFERS_IN_A_ROW between
         two moves of the seat to act: a game whose AI never declines cannot hold the
-        chain). A failure in
-        the chain after the user's action was saved must not hide that action: what was
-        saved is delivered, and the chain is picked up again later (the store still
-        says an AI is to act). The AI's steps are the same whichever trips take them:
-        each is decided from the table the one before it left, and a crash before a
-        trip's save leaves the AI to act, to take the same steps again."""
+        chain). A failure in the chain after the user's action was saved must not hide
+        that action: what was saved is delivered, and the chain is picked up again later
+        (the store still says an AI is to act). The AI's steps are the same whichever
+        trips take them: each is decided from the table the one before it left, and a
+        crash before a trip's save leaves the AI to act, to take the same steps again."""
         steps = 0
         offers = 0  # offers played since the seat to act last moved
         while self.ai_chain and table.status == ACTIVE:
@@ -394,17 +393,16 @@ class Sessions:
                 log.exception("an AI step in channel %s failed; what was saved is delivered",
                               table.channel_id)
                 break
+            if played is not None:
+                steps, offers = steps + chained.steps, chained.offers
+                owed = [*owed, *sequenced(table, played.events)]
+                work, ahead = played.ai, played.ahead
             if chained.failed is not None:
                 log.error("an AI step in channel %s failed; what was saved is delivered",
                           table.channel_id, exc_info=chained.failed)
-            if played is None or chained.failed is not None:
-                if played is not None:
-                    owed = [*owed, *sequenced(table, played.events)]
-                    ahead = played.ahead
                 break
-            steps, offers = steps + chained.steps, chained.offers
-            owed = [*owed, *sequenced(table, played.events)]
-            work, ahead = played.ai, played.ahead
+            if played is None:  # no step was open to the AI (its offers ran out)
+                break
         return table, owed, ahead
 
     async def _deliver(self, turn: DeliveryTurn, saved: Table, owed: Sequenced,
