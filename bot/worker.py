@@ -83,9 +83,10 @@ class AiWork:
 # step was a trip here and a save of its own. A trip stops taking steps once it has
 # worked this long, so one channel's chain holds the thread no longer than about a board
 # before the other channels' work gets its turn. A human against three AI seats (the
-# clicks an AI chain answered, 3 games each, two runs): Evil Below's chains 30.6 steps,
-# 5 saves instead of 31, 37-40 ms instead of 50-55; Betrayal's 9.5 steps, 2.2 saves,
-# 24-25 ms instead of 27-30 (quiet store and outlet, the boards drawn).
+# clicks an AI chain answered, 3 games each, two runs): Evil Below's chains of 30.6
+# steps saved in 5 saves instead of one a step, the click 37-40 ms instead of 50-55;
+# Betrayal's 9.5 steps in 2.2 saves, 24-25 ms instead of 27-30 (a SQLite file, the
+# boards drawn, the live message's store work, no Discord).
 CHAIN_SECONDS = 0.005
 # AI out-of-turn actions between two moves of the seat to act: a game whose AI never
 # declines cannot hold the chain.
