@@ -523,8 +523,13 @@ class Sessions:
                 work = await self.worker.ai_work(table)
                 if not work.any:
                     return None
-                played = await self.worker.ai_move(table, offer=work.offer,
-                                                   languages=await self._languages(table))
+                chained = await self.worker.ai_moves(
+                    table, work, languages=await self._languages(table), steps=1)
+                if chained.failed is not None:
+                    raise chained.failed
+                played = chained.played
+                if played is None:  # no step was open to the AI
+                    return None
                 saved = await self._save(played, table, None, None)
                 await turn.take()
             return await self._deliver(turn, saved, sequenced(saved, played.events))

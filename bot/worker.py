@@ -168,15 +168,6 @@ class Worker:
         return self._timed(await self._in_thread(_move, table, actor, action, languages,
                                                  foresight))
 
-    async def ai_move(self, table: Table, *, offer: bool, languages: tuple[str, ...] = (),
-                      foresight: Foresight | None = None,
-                      owed: Sequenced | None = None) -> Played:
-        """One AI decision: an AI seat's out-of-turn offer, or the move of the AI to act.
-        With `foresight`, the delivery of `owed` (what the saves before it owe) and of
-        this step is planned in the same trip when it can be (`Ahead`)."""
-        return self._timed(await self._in_thread(_ai_move, table, offer, languages,
-                                                 foresight, owed or []))
-
     async def ai_moves(self, table: Table, work: AiWork, *, languages: tuple[str, ...] = (),
                        foresight: Foresight | None = None, owed: Sequenced | None = None,
                        steps: int = 1, offers: int = 0) -> Chained:
@@ -319,22 +310,13 @@ def _ahead(played: Played, loaded: Table, foresight: Foresight | None,
     return replace(played, ahead=ahead)
 
 
-def _ai_move(table: Table, offer: bool, languages: tuple[str, ...],
-             foresight: Foresight | None, owed: Sequenced) -> Played:
-    """The AI decides once (a decision is made of keys, never of words); the decision is
-    then played in each language the table needs; its delivery planned ahead when the
-    chain ends with it."""
-    seat, action = table_rules.ai_decision(table, offer)
-    new, events = said_in(lambda: table_rules.play_decided(table, seat, action), languages)
-    return _ahead(_played(new, events), table, foresight, owed)
-
-
 def _ai_moves(table: Table, work: AiWork, languages: tuple[str, ...],
               foresight: Foresight | None, owed: Sequenced, steps: int,
               offers: int) -> Chained:
-    """AI steps in a row (see `Worker.ai_moves`), as `_ai_move` plays each, given back
-    as one: the last table, every event, every engine step (bot/moves.py) in order. A
-    step that raises ends the trip; the ones before it are kept."""
+    """AI steps in a row (see `Worker.ai_moves`), given back as one: the last table,
+    every event, every engine step (bot/moves.py) in order. The AI decides each once (a
+    decision is made of keys, never of words), then it is played in each language the
+    table needs. A step that raises ends the trip; the ones before it are kept."""
     started = time.perf_counter()
     current, taken = table, 0
     events: list[Event] = []
