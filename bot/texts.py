@@ -87,9 +87,15 @@ def fill(template: str, **kwargs: Any) -> str:
     if found is None:
         return COUNTING.format(template, **kwargs)
     plain, counted = found
-    for slot, field, one, many in counted:
-        kwargs[slot] = plural(kwargs[field], one, many)
-    return plain.format(**kwargs)
+    try:
+        for slot, field, one, many in counted:
+            kwargs[slot] = plural(kwargs[field], one, many)
+        return plain.format(**kwargs)
+    except (KeyError, IndexError, AttributeError, ValueError, TypeError):
+        # A call that cannot be filled: refused as the counting formatter refuses it
+        # (counted fields are worked out first here, so a template with two faults
+        # would otherwise name the other one).
+        return COUNTING.format(template, **kwargs)
 
 
 class TextBook:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot import locales, texts
@@ -37,6 +37,7 @@ def said(say: Callable[[str], str], text: str) -> tuple[str, str]:
 
 @settings(max_examples=400, deadline=None)
 @given(template)
+@example("{n!r:d}{missing:die|dice}")  # two faults: the first one named (CI's example)
 def test_fill_says_what_the_counting_formatter_says(text: str) -> None:
     expected = said(lambda t: COUNTING.format(t, **VALUES), text)
     assert said(lambda t: fill(t, **VALUES), text) == expected
