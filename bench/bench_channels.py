@@ -307,6 +307,29 @@ class RenderClock(Recorder):
         self.ms += seconds * 1000
 
 
+class CollectorClock:
+    """The wall ms the cyclic collector's passes took so far, whatever they stopped (a
+    pass holds every thread): an action's share is read around it, to tell a slow
+    action the collector landed in from one that drew a whole board."""
+
+    def __init__(self) -> None:
+        self.ms = 0.0
+        self._started = 0.0
+
+    def _note(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.ms += (time.perf_counter() - self._started) * 1000
+
+    def __enter__(self) -> CollectorClock:
+        gc.callbacks.append(self._note)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._note)
+
+
 class Steps:
     """Wall ms each step of the door took, summed as it goes: every store call the
     door and the live post await, and the worker's trips, without the boards drawn in
@@ -429,6 +452,7 @@ class Tally:
     render: list[float] = field(default_factory=list)  # ms of it drawing the board
     # Past the first: (ratio to the floor, ms, its steps' ms, the bands' share redrawn)
     parts: list[tuple[float, float, dict[str, float], float]] = field(default_factory=list)
+    collected: list[float] = field(default_factory=list)  # ms of collector passes in it
 
     def later(self, values: list[float]) -> list[float]:
         return [v for v, f in zip(values, self.first, strict=True) if not f]
@@ -449,11 +473,13 @@ def worst_line(tally: Tally) -> str:
     a board redrawn whole, the rules, or the store?"""
     worst = sorted(tally.parts, key=lambda p: p[0], reverse=True)[:max(1, len(tally.parts)
                                                                          // 100)]
-    return "the slowest 1%: " + "; ".join(
+    over = sum(1 for p in tally.parts if p[0] > 3)
+    return f"over 3x: {over} of {len(tally.parts)}; the slowest 1%: " + "; ".join(
         f"{ratio:.1f}x {ms:.1f} ms (render {spent.get('render', 0):.1f}, rules and plan "
         f"{spent.get('worker.move', 0) + spent.get('worker.plan', 0):.1f}, store "
-        f"{sum(v for k, v in spent.items() if k.startswith('store.')):.1f}, bands "
-        f"{share:.0%})" for ratio, ms, spent, share in worst)
+        f"{sum(v for k, v in spent.items() if k.startswith('store.')):.1f}, the collector "
+        f"{spent.get('collector', 0):.1f} within those, bands {share:.0%})"
+        for ratio, ms, spent, share in worst)
 
 
 def cache_counts() -> dict[str, tuple[int, int, int, int]]:
@@ -494,29 +520,41 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
                       renders: RenderClock, steps: Steps) -> Tally:
     tally = Tally()
     seen: dict[int, bytes] = {}
-    drawn, before = renders.ms, steps.ms.copy()  # as the next click starts
-    async for _, channel, took in clicks(sessions, outlet, channels, rounds):
-        spent = steps.ms - before  # the click's own (the bench's reads below are not)
-        spent["render"] = renders.ms - drawn
-        post = outlet.last[channel]
-        table = await store.load_latest(channel)
-        assert table is not None and post.image is not None
-        base = await floors.store_ms(table)
-        tally.took.append(took)
-        tally.render.append(spent["render"])
-        tally.floor.append(base + encode_ms(post.image))
-        changed = changed_bands(post.image, seen.get(channel))
-        tally.bands.append(base + bands_ms(post.image, changed))
-        if channel in seen:
-            tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
-        tally.first.append(channel not in seen)
-        if channel in seen:
-            tally.steps.update(spent)
-            tally.parts.append((took / tally.floor[-1], took, dict(spent),
-                                tally.changed[-1]))
-        seen[channel] = post.image
-        drawn, before = renders.ms, steps.ms.copy()
+    with CollectorClock() as collector:
+        drawn, before, swept = renders.ms, steps.ms.copy(), collector.ms  # as a click starts
+        async for _, channel, took in clicks(sessions, outlet, channels, rounds):
+            spent = steps.ms - before  # the click's own (the bench's reads below are not)
+            spent["render"] = renders.ms - drawn
+            spent["collector"] = collector.ms - swept
+            await tally_click(tally, seen, store, floors, outlet, channel, took, spent)
+            drawn, before, swept = renders.ms, steps.ms.copy(), collector.ms
     return tally
+
+
+async def tally_click(tally: Tally, seen: dict[int, bytes], store: SqliteStore,
+                      floors: Floors, outlet: LiveOutlet, channel: int, took: float,
+                      spent: collections.Counter[str]) -> None:
+    """One click's figures, read after it: its floors on its own bytes, the bands its
+    board changed, the steps it spent its time on."""
+    post = outlet.last[channel]
+    table = await store.load_latest(channel)
+    assert table is not None and post.image is not None
+    base = await floors.store_ms(table)
+    tally.took.append(took)
+    tally.render.append(spent["render"])
+    tally.floor.append(base + encode_ms(post.image))
+    changed = changed_bands(post.image, seen.get(channel))
+    tally.bands.append(base + bands_ms(post.image, changed))
+    if channel in seen:
+        tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
+    tally.first.append(channel not in seen)
+    if channel in seen:
+        tally.collected.append(spent.pop("collector"))
+        tally.steps.update(spent)
+        spent["collector"] = tally.collected[-1]
+        tally.parts.append((took / tally.floor[-1], took, dict(spent),
+                            tally.changed[-1]))
+    seen[channel] = post.image
 
 
 class GcProbe:
@@ -617,6 +655,10 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
             if ms / later >= 0.01) + f", the rest (locks, the loop, the outlet) "
             f"{rest / later:.2f}")
         print("  " + worst_line(tally))
+        hit = [ms for ms in tally.collected if ms > 0]
+        print(f"  the collector's passes landed in {len(hit)} of {later} actions, "
+              f"{sum(hit) / later:.2f} ms an action on average, longest "
+              f"{max(hit, default=0):.1f} ms")
         if tally.changed:
             print(f"  bands changed from the channel's board before: mean "
                   f"{statistics.mean(tally.changed):.0%} "

@@ -25,7 +25,7 @@ from bot.games.betrayal.pictures import FLOORS, MapView, MonsterView
 from bot.games.betrayal.shown import map_view
 from renderers.betrayal import SHOWN_SCALE, BoardGeometry, board_geometry, render_chat_image
 from renderers.betrayal.board import overview_title_of
-from renderers.betrayal.overview import best_place, free_test, leader
+from renderers.betrayal.overview import best_place, free_test, leader, on_room, walled_in
 from renderers.common import Box, parse_colour
 from tests.betrayal_haunt_helpers import house
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
@@ -340,3 +340,120 @@ def test_the_chip_search_ring_by_ring_finds_the_place_a_sorted_list_would(
     room_boxes: list[Box] = [(x, y, x + bw, y + bh) for x, y, bw, bh in rooms]
     found = best_place(box, w, h, cols, rows, gap, 2, blocked_boxes, room_boxes)
     assert found == places_sorted(box, w, h, cols, rows, gap, 2, blocked_boxes, room_boxes)
+
+
+def on_room_plain(room: Box, w: int, h: int, area: Box, blocked: list[Box]) -> Box | None:
+    """The search over a chip's own room as first written, the spec `on_room` keeps:
+    every place over the room's middle sorted nearest first (then leftmost, highest),
+    the first free one taken."""
+    rcx, rcy = (room[0] + room[2]) // 2, (room[1] + room[3]) // 2
+    places = [(x, y) for x in range(max(area[0], rcx - w + 1), min(area[2] - w, rcx) + 1)
+              for y in range(max(area[1], rcy - h + 1), min(area[3] - h, rcy) + 1)]
+    places.sort(key=lambda p: (abs(p[0] + w / 2 - rcx) + abs(p[1] + h / 2 - rcy), p))
+    for x, y in places:
+        if not any(x < b[2] + 1 and b[0] < x + w + 1 and y < b[3] + 1
+                   and b[1] < y + h + 1 for b in blocked):
+            return (x, y, x + w, y + h)
+    return None
+
+
+def hemmed(box: Box, side: int, gaps: tuple[int, ...] = (0, 0, 0, 0)) -> list[Box]:
+    """Four rooms of `side` px touching `box` on each side, as a floor's occupied rooms
+    round a crowded one stand (no leader leaves it, no chip fits close by); each of
+    them `gaps` px short of the room's corner (a way out, or none when 0)."""
+    x0, y0, x1, y1 = box
+    top, bottom, left, right = gaps
+    return [(x0 + top, y0 - side, x1, y0), (x0, y1, x1 - bottom, y1 + side),
+            (x0 - side, y0 + left, x0, y1), (x1, y0, x1 + side, y1 - right)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(room=st.tuples(st.integers(20, 90), st.integers(20, 90), st.integers(4, 30),
+                      st.integers(4, 30)),
+       w=st.integers(1, 50), h=st.integers(1, 30), blocked=boxes,
+       walled=st.integers(0, 12))
+def test_the_search_over_a_room_finds_the_place_the_plain_search_would(
+        room: tuple[int, int, int, int], w: int, h: int,
+        blocked: list[tuple[int, int, int, int]], walled: int) -> None:
+    """`on_room` finds each column's free rows from its blockers at once: the place it
+    finds (or that none is free) is the plain sorted search's, tie for tie, with the
+    room hemmed in by its neighbours or not."""
+    x0, y0, rw, rh = room
+    box: Box = (x0, y0, x0 + rw, y0 + rh)
+    others: list[Box] = [(x, y, x + bw, y + bh) for x, y, bw, bh in blocked]
+    if walled:
+        others += hemmed(box, walled)
+    area: Box = (0, 0, 130, 130)
+    assert on_room(box, w, h, area, others) == on_room_plain(box, w, h, area, others)
+
+
+@settings(max_examples=300, deadline=None)
+@given(room=st.tuples(st.integers(30, 70), st.integers(30, 70), st.integers(8, 30),
+                      st.integers(8, 30)),
+       w=st.integers(4, 50), h=st.integers(4, 30), gap=st.integers(1, 6),
+       step=st.integers(1, 12), blocked=boxes, rooms=boxes, walled=st.integers(0, 12),
+       way_out=st.integers(-1, 3), gap_px=st.sampled_from((1, 2, 4, 15)),
+       width=st.sampled_from((1, 2, 2, 3)), near_by=st.integers(0, 60))
+def test_a_hemmed_in_search_finds_what_the_whole_search_would(
+        room: tuple[int, int, int, int], w: int, h: int, gap: int, step: int,
+        blocked: list[tuple[int, int, int, int]], rooms: list[tuple[int, int, int, int]],
+        walled: int, way_out: int, gap_px: int, width: int, near_by: int) -> None:
+    """A room walled in by its neighbours (`walled_in`: no leader leaves it) finds no
+    place at once, and one with a way out (`gap_px` by one corner, on side `way_out`)
+    finds the place the sorted search would.
+    When no place close by is free, the search of the whole overview passes over the
+    places close by (`taken`): it finds what it finds weighing them again."""
+    x0, y0, rw, rh = room
+    box: Box = (x0, y0, x0 + rw, y0 + rh)
+    area: Box = (0, 0, 130, 130)
+    # Places overlapping the room's corner by a pixel or two too: the leaders squeezed
+    # past a wall's end.
+    xs = {*range(area[0], area[2] - w + 1, step), box[0], box[2] - w, box[2] + gap,
+          box[0] - gap - w, (box[0] + box[2] - w) // 2, box[0] - w + 1, box[0] - w + 2,
+          box[2] - 1, box[2] - 2}
+    ys = {*range(area[1], area[3] - h + 1, step), box[1], box[3] - h, box[3] + gap,
+          box[1] - gap - h, (box[1] + box[3] - h) // 2, box[1] - h + 1, box[1] - h + 2,
+          box[3] - 1, box[3] - 2}
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    cols = [(x, max(box[0] - x - w, x - box[2]), x + w / 2 - cx) for x in xs]
+    rows = [(y, max(box[1] - y - h, y - box[3]), y + h / 2 - cy) for y in ys]
+    blocked_boxes: list[Box] = [(x, y, x + bw, y + bh) for x, y, bw, bh in blocked]
+    gaps = tuple(gap_px if side == way_out else 0 for side in range(4))
+    if walled:
+        blocked_boxes += hemmed(box, walled, gaps)
+    room_boxes: list[Box] = [(x, y, x + bw, y + bh) for x, y, bw, bh in rooms]
+    near_cols = [c for c in cols if c[1] < near_by]
+    near_rows = [r for r in rows if r[1] < near_by]
+    whole = best_place(box, w, h, cols, rows, gap, width, blocked_boxes, room_boxes)
+    assert whole == places_sorted(box, w, h, cols, rows, gap, width, blocked_boxes,
+                                  room_boxes)
+    if walled and way_out < 0:
+        assert walled_in(box, w, h, width, blocked_boxes) and whole is None
+    if best_place(box, w, h, near_cols, near_rows, gap, width, blocked_boxes,
+                  room_boxes) is None:
+        taken = ({c[0] for c in near_cols}, {r[0] for r in near_rows})
+        assert best_place(box, w, h, cols, rows, gap, width, blocked_boxes, room_boxes,
+                          taken) == whole
+
+
+@pytest.mark.parametrize(("side", "chip"), [
+    (0, (31, 20, 41, 30)),  # above, its leader past the top wall's left end
+    (1, (59, 70, 69, 80)),  # below, past the bottom wall's right end
+    (2, (20, 31, 30, 41)),  # left, past the left wall's top end
+    (3, (70, 59, 80, 69)),  # right, past the right wall's bottom end
+])
+def test_a_one_pixel_way_out_is_a_way_out(side: int, chip: Box) -> None:
+    """A one-pixel leader squeezes past the end of a wall a pixel short of the room's
+    corner: the room is not walled in, and the chip found there is the one place; with
+    the wall closed, none is."""
+    room: Box = (40, 40, 60, 60)
+    w = h = 10
+    cols = [(chip[0], max(room[0] - chip[0] - w, chip[0] - room[2]), chip[0] + w / 2 - 50)]
+    rows = [(chip[1], max(room[1] - chip[1] - h, chip[1] - room[3]), chip[1] + h / 2 - 50)]
+    open_wall = hemmed(room, 5, tuple(1 if s == side else 0 for s in range(4)))
+    assert not walled_in(room, w, h, 1, open_wall)
+    assert best_place(room, w, h, cols, rows, 1, 1, open_wall, []) == chip
+    closed = hemmed(room, 5)
+    assert walled_in(room, w, h, 1, closed)
+    assert best_place(room, w, h, cols, rows, 1, 1, closed, []) is None
+    assert places_sorted(room, w, h, cols, rows, 1, 1, closed, []) is None

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from bot.core.lru import Lru
@@ -235,10 +236,12 @@ def _place_chip(room: Box, w: int, h: int, area: Box, blocked: list[Box],
             for y in ys if area[1] <= y <= area[3] - h]
     # Places close by first (most chips find one there); the whole overview if none is.
     near_by = 2 * h + gap
-    best = best_place(room, w, h, [c for c in cols if c[1] < near_by],
-                       [r for r in rows if r[1] < near_by], gap, width, blocked, rooms)
-    if best is None and far:
-        best = best_place(room, w, h, cols, rows, gap, width, blocked, rooms)
+    near_cols = [c for c in cols if c[1] < near_by]
+    near_rows = [r for r in rows if r[1] < near_by]
+    best = best_place(room, w, h, near_cols, near_rows, gap, width, blocked, rooms)
+    if best is None and far:  # none of the places close by is free: not weighed again
+        best = best_place(room, w, h, cols, rows, gap, width, blocked, rooms,
+                          ({c[0] for c in near_cols}, {r[0] for r in near_rows}))
     return best
 
 
@@ -252,18 +255,37 @@ def _over_room(room: Box, w: int, h: int, area: Box) -> Box:
     return (x, y, x + w, y + h)
 
 
-def _on_room(room: Box, w: int, h: int, area: Box, blocked: list[Box]) -> Box | None:
+def on_room(room: Box, w: int, h: int, area: Box, blocked: list[Box]) -> Box | None:
     """The free place for a w x h chip over the middle of its room, as near centred on
-    it as what is `blocked` allows (None: none)."""
+    it as what is `blocked` allows (None: none). Of places as near, the leftmost, then
+    the highest. Each column's free rows are found from its blockers' spans at once
+    (a hemmed-in chip has hundreds of places over its room, most of them taken)."""
     rcx, rcy = (room[0] + room[2]) // 2, (room[1] + room[3]) // 2
-    places = [(x, y) for x in range(max(area[0], rcx - w + 1), min(area[2] - w, rcx) + 1)
-              for y in range(max(area[1], rcy - h + 1), min(area[3] - h, rcy) + 1)]
-    places.sort(key=lambda p: (abs(p[0] + w / 2 - rcx) + abs(p[1] + h / 2 - rcy), p))
-    free = free_test(w, h, blocked)
-    for x, y in places:
-        if free(x, y):
-            return (x, y, x + w, y + h)
-    return None
+    top, bottom = max(area[1], rcy - h + 1), min(area[3] - h, rcy)
+    if top > bottom:
+        return None
+    forbidden = [(b[0] - w - 1, b[2] + 1, b[1] - h - 1, b[3] + 1) for b in blocked]
+    want = rcy - h / 2  # the row centred on the room (ceil(want - 0.5): the higher of two)
+    best: tuple[float, int, int] | None = None
+    for x in range(max(area[0], rcx - w + 1), min(area[2] - w, rcx) + 1):
+        off_x = abs(x + w / 2 - rcx)
+        if best is not None and off_x > best[0]:
+            continue  # no row of this column is as near
+        # The rows y0 < y < y1 of each blocker, merged: the free rows lie between them.
+        taken = sorted((y0 + 1, y1 - 1) for x0, x1, y0, y1 in forbidden
+                       if x0 < x < x1 and y0 + 1 <= y1 - 1)
+        lo = top
+        for y0, y1 in [*taken, (bottom + 1, bottom + 1)]:
+            hi = min(y0 - 1, bottom)
+            if lo <= hi:  # free rows lo..hi: the nearest the middle, the higher on a tie
+                y = min(max(math.ceil(want - 0.5), lo), hi)
+                place = (off_x + abs(y - want), x, y)
+                if best is None or place < best:
+                    best = place
+            lo = max(lo, y1 + 1)
+            if lo > bottom:
+                break
+    return None if best is None else (best[1], best[2], best[1] + w, best[2] + h)
 
 
 def _place_summary(w: int, h: int, area: Box, blocked: list[Box], rooms: list[Box],
@@ -307,10 +329,41 @@ def _summary_chip(kinds: tuple[Kind, ...], mark: int, pad: int, gap: int, area: 
     return (area[2] - w, area[1], area[2], area[1] + h), at
 
 
+def walled_in(room: Box, w: int, h: int, width: int, blocked: list[Box]) -> bool:
+    """Whether no leader can leave `room` for a w x h chip clear of it: the pixels just
+    outside each of its sides (its corners aside) are all under blocked boxes. Every
+    leader crosses one of them (a straight one leaves a side within the room's span, an
+    elbow leaves a side along the room's middle or drops through one from the middle),
+    so a room hemmed in by its neighbours finds nothing, at once, where its search
+    would weigh every place of the overview to find each leader blocked. For rooms and
+    chips at least a leader's width (the overviews' are many times that)."""
+    x0, y0, x1, y1 = room
+    if min(x1 - x0, y1 - y0) < 2 * width + 2 or min(w, h) < width:
+        return False
+    sides = ((x0, x1, [(b[0], b[2]) for b in blocked if b[1] <= y0 - 1 and y0 <= b[3]]),
+             (x0, x1, [(b[0], b[2]) for b in blocked if b[1] <= y1 and y1 + 1 <= b[3]]),
+             (y0, y1, [(b[1], b[3]) for b in blocked if b[0] <= x0 - 1 and x0 <= b[2]]),
+             (y0, y1, [(b[1], b[3]) for b in blocked if b[0] <= x1 and x1 + 1 <= b[2]]))
+    for start, end, spans in sides:
+        reached = start  # the side's pixels before this are under a blocked box
+        for lo, hi in sorted(spans):
+            if lo > reached:
+                return False
+            reached = max(reached, hi)
+            if reached >= end:
+                break
+        if reached < end:
+            return False
+    return True
+
+
 def best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
                 rows: list[tuple[int, int, float]], gap: int, width: int,
-                blocked: list[Box], rooms: list[Box]) -> Box | None:
-    """Of the places these columns and rows give, the cheapest free one (None: none).
+                blocked: list[Box], rooms: list[Box],
+                taken: tuple[AbstractSet[int], AbstractSet[int]] = (frozenset(), frozenset())
+                ) -> Box | None:
+    """Of the places these columns and rows give, the cheapest free one (None: none);
+    `taken` are columns and rows whose places a search before found none of free.
 
     Places are weighed nearest first (of places as near, the one most squarely beside
     the room), and the first free one is nearly always close by: so they are listed
@@ -318,32 +371,45 @@ def best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
     found costs less than it, rather than all of a floor's hundreds listed and sorted
     for each chip. A place's distance is at least its column's and its row's, so a ring
     lists only the columns and rows within reach; the order places are weighed in, and
-    so the place found, is the same as one sorted list's."""
+    so the place found, is the same as one sorted list's. A place the chip cannot take
+    is never listed: each column's blockers are found as it enters a ring, so a crowded
+    floor whose chip finds no place (it is searched whole, several times as the
+    overview is laid out again) weighs only the places it could have."""
+    if walled_in(room, w, h, width, blocked):
+        return None
     hypot = math.hypot
     # Each column and row: how far off the room it stands (clamped once), whether it
     # clears the room that way (a place must clear it one way or the other).
     across = sorted((max(0, gx), x, ox, gx >= gap) for x, gx, ox in cols)
     down = sorted((max(0, gy), y, oy, gy >= gap) for y, gy, oy in rows)
     best: tuple[float, Box] | None = None
-    free = free_test(w, h, blocked)
+    # A place keeps 1 px clear of each blocked box (as free_test): per column, the rows
+    # a box forbids lie strictly between y0 and y1.
+    forbidden = [(b[0] - w - 1, b[2] + 1, b[1] - h - 1, b[3] + 1) for b in blocked]
+    spans: list[list[tuple[int, int]]] = []  # per listed column, its forbidden rows
     waiting: list[tuple[float, int, int]] = []  # listed, beyond the rings weighed so far
     n_cols = n_rows = 0  # the columns and rows listed so far (the nearest of each)
     reach = 2.0 * gap  # a place clears its room by the leader's length (gap) at least
     while True:
         c_in = n_cols
         while c_in < len(across) and across[c_in][0] < reach:
+            x = across[c_in][1]
+            spans.append([(y0, y1) for x0, x1, y0, y1 in forbidden if x0 < x < x1])
             c_in += 1
         r_in = n_rows
         while r_in < len(down) and down[r_in][0] < reach:
             r_in += 1
         last = c_in == len(across) and r_in == len(down)
-        # The places of the new columns with every row in reach, and of the columns
-        # listed before with the new rows.
+        # The free places of the new columns with every row in reach, and of the
+        # columns listed before with the new rows.
         for ci in range(c_in):
             ax, x, ox, x_clear = across[ci]
+            column = spans[ci]
+            weighed = taken[1] if x in taken[0] else ()
             for ri in range(n_rows if ci < n_cols else 0, r_in):
                 ay, y, oy, y_clear = down[ri]
-                if x_clear or y_clear:
+                if (x_clear or y_clear) and y not in weighed and not any(
+                        y0 < y < y1 for y0, y1 in column):
                     waiting.append((hypot(ax, ay) + 0.05 * hypot(ox, oy), y, x))
         n_cols, n_rows = c_in, r_in
         if last:
@@ -355,14 +421,13 @@ def best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
         for near, y, x in ring:
             if best is not None and near >= best[0]:
                 return best[1]  # what follows only costs more
-            if not free(x, y):
-                continue
             chip = (x, y, x + w, y + h)
             strokes = leader(room, chip, width)
             cost = near + (h if len(strokes) > 1 else 0)  # an elbow reads less plainly
             if best is not None and cost >= best[0]:
                 continue  # covering rooms only adds to it
-            if any(_overlap(stroke, b) for stroke in strokes for b in blocked):
+            if any(s0 < b2 and b0 < s2 and s1 < b3 and b1 < s3
+                   for s0, s1, s2, s3 in strokes for b0, b1, b2, b3 in blocked):
                 continue
             cost += _covered(chip, rooms) / max(1, h)
             if best is None or cost < best[0]:
@@ -527,17 +592,17 @@ def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: in
         if chip is None and monsters_only:
             # Hemmed in close by: over its own room if that is clear (where they are,
             # with no leader), else anywhere with a leader, else sum the floor up.
-            chip = _on_room(room, w, h, area, others) or _place_chip(room, w, h, area,
+            chip = on_room(room, w, h, area, others) or _place_chip(room, w, h, area,
                                                                     others, free, s)
             if chip is None:
                 return None, None
         if chip is None:  # explorers hemmed in: over their room, clear of the rest if it can
-            chip = _on_room(room, w, h, area, others)
+            chip = on_room(room, w, h, area, others)
             if chip is None:
                 # Else over the edges of the occupied rooms round it (never their marks,
                 # chips or leaders): their marks are on chips, or inside and kept clear.
                 stuck = stuck or cell
-                chip = _on_room(room, w, h, area, [b for b in others if b not in occupied]) \
+                chip = on_room(room, w, h, area, [b for b in others if b not in occupied]) \
                     or _over_room(room, w, h, area)
         strokes = () if _overlap(chip, room) else leader(room, chip,
                                                           max(1, round(LEADER * s)))
