@@ -36,7 +36,10 @@ sending nothing. Beside each action, in the same run on the same bytes, two floo
 It prints, per game, the action's mean and p50 against each floor (mean / mean and
 p50 / p50), the p99 of the action's ratio to the floor once each channel's first action
 is past, the first actions apart (cold), how many boards were not uploaded (the same as
-the live message shows), and how many boards were drawn at all.
+the live message shows), and how many boards were drawn at all. For the p99: how many
+actions are over 3x, what the slowest 1% spent their time on (the board, the rules,
+the store, and the cyclic collector's passes that landed in them), and how many actions
+a collector's pass landed in.
 
 Then every channel at once (--together rounds): each round every channel clicks
 (asyncio.gather), with a 5 ms ticker measuring how late the event loop wakes it (its

@@ -16,6 +16,7 @@ from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, content, haunt_roll, house
 from bot.games.betrayal.house import DIRS, Cell, Layout, cell_of, rotate
 from bot.games.betrayal.state import BetrayalState, Tile
+from bot.locales import speaking
 from tests.betrayal_haunt_helpers import started
 
 
@@ -112,6 +113,19 @@ def test_the_same_tiles_under_other_content_are_another_house() -> None:
         agrees_with_a_fresh_walk(state)
         assert all(house.door_targets(state, t) == [] for t in range(len(state.tiles))
                    if not real.rooms[state.tiles[t].room].start)
+    agrees_with_a_fresh_walk(state)
+
+
+def test_a_house_has_one_door_map_in_every_language() -> None:
+    """The shipped content is one Content per language (its words), but its doors are
+    the same: a Chinese table's house shares its door map with an English one's rather
+    than taking a second entry of the bounded cache. Content a test installs is still
+    another house (above)."""
+    state = random_play(5, 60)[-1]
+    english, words = house.plan(state), content.get()
+    with speaking("zh-TW"):
+        assert content.get() is not words  # the premise: the words are another Content
+        assert house.plan(state) is english
     agrees_with_a_fresh_walk(state)
 
 

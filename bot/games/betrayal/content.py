@@ -228,6 +228,18 @@ def get() -> Content:
     return _override[-1] if _override else _default()
 
 
+# What the shipped content is, whatever its words' language: each language has a
+# Content of its own (`_default`), but their rooms' doors, kinds and numbers are the same.
+SHIPPED = object()
+
+
+def source() -> object:
+    """Which content the engine plays with, as a cache of what depends on its facts
+    alone (the house's door map) keys it: the same object in every language for the
+    shipped content (`SHIPPED`), the installed content itself for a test's."""
+    return _override[-1] if _override else SHIPPED
+
+
 class installed:
     """`with installed(content):` plays with other content (tests build small houses)."""
 

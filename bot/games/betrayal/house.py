@@ -23,7 +23,6 @@ from types import MappingProxyType
 
 from bot.core.lru import Lru
 from bot.games.betrayal import content
-from bot.games.betrayal.content import Content
 from bot.games.betrayal.state import BetrayalState, Tile
 
 DIRS: tuple[str, ...] = ("N", "E", "S", "W")
@@ -157,7 +156,7 @@ class Plan:
     exits: tuple[Mapping[str, int], ...]  # tile id -> side (N, E, S, W order) -> tile
 
 
-_PLANS: Lru[tuple[int, tuple[Place, ...]], tuple[Content, Plan]] = Lru(PLANS_KEPT)
+_PLANS: Lru[tuple[int, tuple[Place, ...]], tuple[object, Plan]] = Lru(PLANS_KEPT)
 
 
 def places(state: BetrayalState) -> tuple[Place, ...]:
@@ -166,10 +165,12 @@ def places(state: BetrayalState) -> tuple[Place, ...]:
 
 
 def plan(state: BetrayalState) -> Plan:
-    """The door map of the house as it stands now (see the module's docstring). The
-    content is part of the key because tests install their own rooms; the entry holds
-    the content object, so its id cannot be reused while the entry lives."""
-    source = content.get()
+    """The door map of the house as it stands now (see the module's docstring). Which
+    content is part of the key because tests install their own rooms (the shipped
+    content is one source in every language: a Chinese table's house shares its map
+    with the English words'); the entry holds the source object, so its id cannot be
+    reused while the entry lives."""
+    source = content.source()
     key = (id(source), places(state))
     hit = _PLANS.get(key)
     if hit is not None and hit[0] is source:
