@@ -722,6 +722,23 @@ def test_renders_with_the_fallback_font_only(monkeypatch: pytest.MonkeyPatch) ->
         common.font.cache_clear()
 
 
+def test_the_font_signature_follows_the_fonts_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cached drawn text is keyed by the fonts it was drawn in (`font_signature`), which
+    is itself kept until a font cache is cleared: fonts found again are a new signature,
+    and the same fonts found again the old one."""
+    before = common.font_signature()
+    assert common.font_signature() is before  # kept, not worked out again
+    monkeypatch.setattr(common, "FONT_CANDIDATES", {False: (), True: ()})
+    common.font.cache_clear()
+    try:
+        assert common.is_fallback_font(common.font(16))
+        assert common.font_signature() != before
+    finally:
+        monkeypatch.undo()
+        common.font.cache_clear()
+    assert common.font_signature() == before
+
+
 @pytest.mark.parametrize("width", [800, 500])
 def test_a_sheet_in_chinese_wraps_every_card_inside_its_box(width: int) -> None:
     """The explorer sheet with Chinese words (tests/zh_labels.py: made-up Chinese no

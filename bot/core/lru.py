@@ -171,6 +171,9 @@ class SmallCached(Generic[P, R]):
         self._entries: dict[Hashable, tuple[R, int]] = {}
         self._bytes = 0
         self.hits = self.misses = 0
+        # How many times it was cleared: what is worked out from its results may be
+        # kept under this count (renderers.common.font_signature), a clear makes it new.
+        self.generation = 0
         self._lock = Lock()  # writers only: a reader's dict lookup is atomic
         update_wrapper(self, fn)
 
@@ -205,6 +208,7 @@ class SmallCached(Generic[P, R]):
             self._entries.clear()
             self._bytes = 0
             self.hits = self.misses = 0
+            self.generation += 1
 
 
 def lru_by_bytes(max_bytes: int, weigh: Callable[[R], int], size: int = 1 << 20
