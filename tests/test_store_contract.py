@@ -257,6 +257,17 @@ async def test_recently_played_lists_open_games_played_last_first(
     assert [t.id for t in await any_store.recently_played(5)] == [first.id, second.id]
     assert [t.id for t in await any_store.recently_played(1)] == [first.id]
     assert (await any_store.recently_played(1))[0].state == first.state
+    # Each with its live message, as a load reads it (the first board drawn ahead is
+    # the one its next move's delivery compares with).
+    assert second.id is not None
+    await any_store.set_live(second.id, LiveMessage(41, lines=["x"]))
+    recent = {t.id: t for t in await any_store.recently_played(5)}
+    for channel in (CHANNEL, CHANNEL + 1):
+        loaded = await any_store.load(channel)
+        assert loaded is not None and loaded.id is not None
+        assert recent[loaded.id].shown == loaded.shown
+    assert recent[second.id].shown[0] is not None
+    assert recent[second.id].shown[0].message_id == 41
 
 
 async def test_needing_attention_finds_ai_turns_and_owed_deliveries(any_store: Store) -> None:

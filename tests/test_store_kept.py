@@ -200,8 +200,10 @@ async def test_after_any_writes_a_load_is_what_the_file_holds(
             assert seen(await store.load(c)) == await in_file(reader, c)
 
 
-# A job racing the others: a load (None) or a write, after so many turns of the loop.
-JOBS = st.lists(st.tuples(st.none() | WRITES, st.integers(0, 5)), min_size=2, max_size=8)
+# A job racing the others: a load (None), the start's read of the games played last
+# ("recent"), or a write, after so many turns of the loop.
+JOBS = st.lists(st.tuples(st.none() | st.just("recent") | WRITES, st.integers(0, 5)),
+                min_size=2, max_size=8)
 
 
 @given(JOBS)
@@ -209,9 +211,10 @@ JOBS = st.lists(st.tuples(st.none() | WRITES, st.integers(0, 5)), min_size=2, ma
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 async def test_loads_racing_writes_never_keep_a_stale_row(
         stores: tuple[SqliteStore, SqliteStore],
-        jobs: list[tuple[Write | None, int]]) -> None:
-    """Loads and writes of one game at once, each after a few turns of the loop that
-    hypothesis picks: once they are done, a load is the file's."""
+        jobs: list[tuple[Write | str | None, int]]) -> None:
+    """Loads (and reads of the games played last, which keep their rows too) and writes
+    of one game at once, each after a few turns of the loop that hypothesis picks: once
+    they are done, a load is the file's."""
     store, reader = stores
     old = await store.load(CHANNEL)
     if old is not None:
@@ -220,12 +223,15 @@ async def test_loads_racing_writes_never_keep_a_stale_row(
     await store.create(table(), [Event("opened")], HOST, None)
     store.kept.forget()  # the loads below read the file, racing the writes
 
-    async def job(what: Write | None, turns: int) -> None:
+    async def job(what: Write | str | None, turns: int) -> None:
         for _ in range(turns):
             await asyncio.sleep(0)
         if what is None:
             await store.load(CHANNEL)
+        elif what == "recent":
+            await store.recently_played(10)
         else:
+            assert not isinstance(what, str)
             await write(store, CHANNEL, what, racing=True)
 
     await asyncio.gather(*(job(what, turns) for what, turns in jobs))
@@ -254,6 +260,37 @@ async def test_a_kept_load_reads_nothing_and_hands_out_its_own_table(
     assert again is not None and reads == []
     assert again.options == {} and again.seats[0].name == "Ann" and again.state == {"n": 0}
     assert again is not first and again.state is not first.state
+
+
+async def test_the_games_played_last_are_kept_for_their_first_load(
+        stores: tuple[SqliteStore, SqliteStore], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start reads the games played last to draw their boards ahead
+    (Sessions.warm_boards); their rows are kept as a load's are, so each game's first
+    action after the start reads nothing from the file, and loads what the file holds."""
+    store, reader = stores
+    for channel in (CHANNEL, OTHER):
+        old = await store.load(channel)
+        if old is not None:
+            old.status = "over"
+            await store.save(old, [], expected_version=old.version, actor_id=None,
+                             action=None)
+        made = await store.create(table(channel), [Event("opened")], HOST, None)
+        assert made.id is not None
+        await store.set_live(made.id, LiveMessage(800 + channel % 7, lines=["l"]))
+    store.kept.forget()  # as after a start: nothing kept
+    recent = await store.recently_played(10)
+    assert {t.channel_id for t in recent} >= {CHANNEL, OTHER}
+    reads: list[str] = []
+    real = store._read
+
+    async def counted(sql: str, params: Any = ()) -> Any:
+        reads.append(sql)
+        return await real(sql, params)
+
+    monkeypatch.setattr(store, "_read", counted)
+    for channel in (CHANNEL, OTHER):
+        assert seen(await store.load(channel)) == await in_file(reader, channel)
+    assert reads == []
 
 
 async def test_a_save_that_fails_lets_its_row_go(

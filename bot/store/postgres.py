@@ -385,7 +385,7 @@ class PostgresStore:
 
     async def recently_played(self, limit: int) -> list[Table]:
         sql = Q.RECENTLY_PLAYED.format(columns=_COLUMNS)
-        return [_table(r) for r in await self._fetch(sql, OVER, limit)]
+        return [Q.with_live(_table(r), r) for r in await self._fetch(sql, OVER, limit)]
 
     async def needing_attention(self, *, ai_turns: bool = True) -> list[tuple[int, int]]:
         rows = await self._fetch(Q.needing_attention_sql(ai_turns))

@@ -46,9 +46,14 @@ LOAD_LATEST = "SELECT {columns} FROM games WHERE channel_id = ? ORDER BY id DESC
 LOAD_LAST_OVER = ("SELECT {columns} FROM games WHERE channel_id = ? AND status = ?"
                   " ORDER BY id DESC LIMIT 1")
 LIST_OPEN = "SELECT {columns} FROM games WHERE status != ?"
-# The games played last, newest first: the boards a start warms (Sessions.warm_boards).
-RECENTLY_PLAYED = ("SELECT {columns} FROM games WHERE status != ?"
-                   " ORDER BY updated_at DESC, id DESC LIMIT ?")
+# The games played last, newest first: the boards a start warms (Sessions.warm_boards),
+# each with its live message as LOAD_OPEN_LIVE reads it (a SQLite store keeps the rows
+# for the first loads after the start).
+RECENTLY_PLAYED = ("SELECT {columns}, "
+                   + ", ".join(f"l.{c.strip()}" for c in LIVE_COLUMNS.split(","))
+                   + " FROM games LEFT JOIN live_messages l ON l.game_id = games.id"
+                   " WHERE games.status != ? ORDER BY games.updated_at DESC, games.id DESC"
+                   " LIMIT ?")
 # The LIKE on the id's digits (a Discord id has 17 or more, so few rows match by chance,
 # however the JSON is spaced) only narrows the rows; the seats decide.
 OPEN_GAMES_OF = "SELECT {columns} FROM games WHERE status != ? AND state_json LIKE ? ORDER BY id"
