@@ -96,6 +96,11 @@ def is_bold(f: Font) -> bool:
     return isinstance(f, ImageFont.FreeTypeFont) and "bold" in (f.getname()[1] or "").lower()
 
 
+# The font caches themselves, for `font_signature` (whatever a test puts in their names).
+_FONTS = font
+_CJK_FONTS = cjk_font
+
+
 @budgets.small(budgets.MEASURES)
 def face_for(f: Font, text: str) -> Font:
     """The font `text` is measured and drawn in: `f`, or for a line with Chinese in it,
@@ -121,14 +126,16 @@ def font_signature() -> tuple[object, ...]:
     of caches that hold drawn text. Renders ask for it per piece (16 times a Betrayal or
     Cthulhu board), so it is kept until a font cache is cleared (the fonts are found
     again then): one lookup, 0.3 us, where asking the four fonts each time was 3.7 us."""
-    return _font_signature(font.generation, cjk_font.generation)
+    return _font_signature(_FONTS.generation, _CJK_FONTS.generation)
 
 
 @budgets.small(budgets.MEASURES)
 def _font_signature(fonts_made: int, cjk_made: int) -> tuple[object, ...]:
-    """The fonts' names, for the font caches' generations (only part of the key)."""
+    """The fonts' names, for the font caches' generations (only part of the key). The
+    caches are asked directly: a test spying on the fonts a board asks for (by replacing
+    `font` or `cjk_font` in a module) does not see this 16 px probe."""
     return tuple(f.getname() if isinstance(f, ImageFont.FreeTypeFont) else type(f).__name__
-                 for f in (font(16), font(16, True), cjk_font(16), cjk_font(16, True)))
+                 for f in (_FONTS(16), _FONTS(16, True), _CJK_FONTS(16), _CJK_FONTS(16, True)))
 
 
 # Typographic characters our labels use, with ASCII stand-ins for fonts lacking them

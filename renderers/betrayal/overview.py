@@ -593,7 +593,7 @@ def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: in
             # Hemmed in close by: over its own room if that is clear (where they are,
             # with no leader), else anywhere with a leader, else sum the floor up.
             chip = on_room(room, w, h, area, others) or _place_chip(room, w, h, area,
-                                                                    others, free, s)
+                                                                   others, free, s)
             if chip is None:
                 return None, None
         if chip is None:  # explorers hemmed in: over their room, clear of the rest if it can
