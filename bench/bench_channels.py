@@ -153,6 +153,18 @@ channel at once; two runs each:
 The plan made ahead alone, in-process A/B (each action a seeded coin, 50 channels, 8
 rounds, 182 actions with and 168 without, load 0.5-0.7): Cthulhu 1.76 against 1.83x,
 haunt 2.49 against 2.58x, Evil Below 1.64 against 1.71x.
+
+What set Betrayal's p99 at 200 channels (2026-12-06, the lines above the caches): two
+of the four slowest haunt actions were boards of 19-25 ms with only a fifth of their
+bands new, spent laying out a crowded floor overview again and again (a room hemmed in
+by its occupied neighbours: every place of the overview weighed for each chip, then for
+each retry). With walled-in rooms found at once (renderers/betrayal/overview.py) the
+12 layouts caught take 29.5 ms, not 193; no render over 9 ms spends more than 2.2 ms on
+them. Then, every game at 200 channels, load 0.7-1.0: mean / p50 1.74 / 1.74x, 2.18 /
+2.15x, 2.30 / 2.39x, 2.19 / 2.26x, 1.59 / 1.57x (cthulhu, exploring, haunt, neibolt,
+evilbelow); p99 2.51, 4.57, 4.12, 4.23, 2.55x; lag max 31.7, 35.3, 38.7, 48.7, 26.9 ms.
+What is over 3x now is the body of Betrayal's distribution (37-49 of 400 actions):
+boards with half or more of their bands new, and one collector pass in 250-400 actions.
 """
 
 from __future__ import annotations

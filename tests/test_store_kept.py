@@ -238,12 +238,8 @@ async def test_loads_racing_writes_never_keep_a_stale_row(
     assert seen(await store.load(CHANNEL)) == await in_file(reader, CHANNEL)
 
 
-async def test_a_kept_load_reads_nothing_and_hands_out_its_own_table(
-        stores: tuple[SqliteStore, SqliteStore], monkeypatch: pytest.MonkeyPatch) -> None:
-    store, _ = stores
-    await store.create(table(), [Event("opened")], HOST, None)
-    first = await store.load(CHANNEL)  # read from the file, and kept
-    assert first is not None
+def reads_of(store: SqliteStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The statements the store reads the file with from now on, as it reads them."""
     reads: list[str] = []
     real = store._read
 
@@ -252,6 +248,16 @@ async def test_a_kept_load_reads_nothing_and_hands_out_its_own_table(
         return await real(sql, params)
 
     monkeypatch.setattr(store, "_read", counted)
+    return reads
+
+
+async def test_a_kept_load_reads_nothing_and_hands_out_its_own_table(
+        stores: tuple[SqliteStore, SqliteStore], monkeypatch: pytest.MonkeyPatch) -> None:
+    store, _ = stores
+    await store.create(table(), [Event("opened")], HOST, None)
+    first = await store.load(CHANNEL)  # read from the file, and kept
+    assert first is not None
+    reads = reads_of(store, monkeypatch)
     first.options["x"] = 1  # the caller's own table: another load does not see it
     first.seats[0].name = "Changed"
     assert first.state is not None
@@ -280,14 +286,7 @@ async def test_the_games_played_last_are_kept_for_their_first_load(
     store.kept.forget()  # as after a start: nothing kept
     recent = await store.recently_played(10)
     assert {t.channel_id for t in recent} >= {CHANNEL, OTHER}
-    reads: list[str] = []
-    real = store._read
-
-    async def counted(sql: str, params: Any = ()) -> Any:
-        reads.append(sql)
-        return await real(sql, params)
-
-    monkeypatch.setattr(store, "_read", counted)
+    reads = reads_of(store, monkeypatch)
     for channel in (CHANNEL, OTHER):
         assert seen(await store.load(channel)) == await in_file(reader, channel)
     assert reads == []
