@@ -322,29 +322,6 @@ class RenderClock(Recorder):
         self.ms += seconds * 1000
 
 
-class CollectorClock:
-    """The wall ms the cyclic collector's passes took so far, whatever they stopped (a
-    pass holds every thread): an action's share is read around it, to tell a slow
-    action the collector landed in from one that drew a whole board."""
-
-    def __init__(self) -> None:
-        self.ms = 0.0
-        self._started = 0.0
-
-    def _note(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        else:
-            self.ms += (time.perf_counter() - self._started) * 1000
-
-    def __enter__(self) -> CollectorClock:
-        gc.callbacks.append(self._note)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        gc.callbacks.remove(self._note)
-
-
 class Steps:
     """Wall ms each step of the door took, summed as it goes: every store call the
     door and the live post await, and the worker's trips, without the boards drawn in
@@ -535,7 +512,7 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
                       renders: RenderClock, steps: Steps) -> Tally:
     tally = Tally()
     seen: dict[int, bytes] = {}
-    with CollectorClock() as collector:
+    with GcProbe() as collector:
         drawn, before, swept = renders.ms, steps.ms.copy(), collector.ms  # as a click starts
         async for _, channel, took in clicks(sessions, outlet, channels, rounds):
             spent = steps.ms - before  # the click's own (the bench's reads below are not)
@@ -564,10 +541,10 @@ async def tally_click(tally: Tally, seen: dict[int, bytes], store: SqliteStore,
         tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
     tally.first.append(channel not in seen)
     if channel in seen:
-        tally.collected.append(spent.pop("collector"))
+        collected = spent.pop("collector")  # not a step: it lands inside the others
+        tally.collected.append(collected)
         tally.steps.update(spent)
-        spent["collector"] = tally.collected[-1]
-        tally.parts.append((took / tally.floor[-1], took, dict(spent),
+        tally.parts.append((took / tally.floor[-1], took, {**spent, "collector": collected},
                             tally.changed[-1]))
     seen[channel] = post.image
 
@@ -580,6 +557,7 @@ class GcProbe:
 
     def __init__(self) -> None:
         self.passes: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
+        self.ms = 0.0  # the passes' wall ms so far: an action's share is read around it
         self._started = (0.0, 0.0)
 
     def _note(self, phase: str, info: dict[str, int]) -> None:
@@ -587,8 +565,9 @@ class GcProbe:
             self._started = (time.perf_counter(), time.thread_time())
         else:
             wall, cpu = self._started
-            self.passes[info["generation"]].append(
-                ((time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000))
+            took = (time.perf_counter() - wall) * 1000
+            self.ms += took
+            self.passes[info["generation"]].append((took, (time.thread_time() - cpu) * 1000))
 
     def __enter__(self) -> GcProbe:
         gc.callbacks.append(self._note)

@@ -248,9 +248,13 @@ class Worker:
 
 # -- in a worker thread ---------------------------------------------------------------------
 
-def _played(new: Table, events: list[Event], undo: UndoWrite | None = None) -> Played:
-    ai_to_act, offer = table_rules.ai_work(new)
-    return Played(new, events, json.dumps(new.envelope()), AiWork(ai_to_act, offer), undo,
+def _played(new: Table, events: list[Event], undo: UndoWrite | None = None,
+            ai: AiWork | None = None) -> Played:
+    """`new` as its save needs it; `ai`: what the AI seats may do on it, when the caller
+    has worked it out already (an AI chain does after each step)."""
+    if ai is None:
+        ai = AiWork(*table_rules.ai_work(new))
+    return Played(new, events, json.dumps(new.envelope()), ai, undo,
                   json.dumps(new.moves) if new.moves else None)
 
 
@@ -348,7 +352,7 @@ def _ai_moves(table: Table, work: AiWork, languages: tuple[str, ...],
     if taken == 0:
         return Chained(None, 0, offers, failed)
     current.moves = moves or None
-    played = _ahead(_played(current, events), table, foresight, owed)
+    played = _ahead(_played(current, events, ai=work), table, foresight, owed)
     return Chained(played, taken, offers, failed)
 
 

@@ -115,18 +115,34 @@ def _overlap(a: Box, b: Box, gap: int = 0) -> bool:
     return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
 
 
+# Where a w x h chip's top-left corner may not go, per blocked box: x0 < x < x1 and
+# y0 < y < y1 (the chip would come within 1 px of the box).
+Forbidden = list[tuple[int, int, int, int]]
+
+
+def forbidden_for(w: int, h: int, blocked: list[Box]) -> Forbidden:
+    """What each blocked box forbids a w x h chip's corner (see `Forbidden`)."""
+    return [(b[0] - w - 1, b[2] + 1, b[1] - h - 1, b[3] + 1) for b in blocked]
+
+
+def column_spans(forbidden: Forbidden, x: int) -> list[tuple[int, int]]:
+    """The rows forbidden in column x, as open spans (y0, y1): y0 < y < y1. A chip
+    search tries hundreds of places on a few columns: each column's spans are found
+    once, so a place is checked against those alone."""
+    return [(y0, y1) for x0, x1, y0, y1 in forbidden if x0 < x < x1]
+
+
 def free_test(w: int, h: int, blocked: list[Box]) -> Callable[[int, int], bool]:
     """Whether a w x h chip at (x, y) keeps 1 px clear of every `blocked` box (as
-    `_overlap(chip, box, 1)` is false for each). A chip search tries hundreds of places
-    on a few columns: each column's blockers are found once, so a place is checked
-    against those alone (the search was most of a crowded board's render)."""
-    forbidden = [(b[0] - w - 1, b[2] + 1, b[1] - h - 1, b[3] + 1) for b in blocked]
+    `_overlap(chip, box, 1)` is false for each), each column's spans found once (the
+    search was most of a crowded board's render)."""
+    forbidden = forbidden_for(w, h, blocked)
     columns: dict[int, list[tuple[int, int]]] = {}
 
     def free(x: int, y: int) -> bool:
         spans = columns.get(x)
         if spans is None:
-            spans = columns[x] = [(y0, y1) for x0, x1, y0, y1 in forbidden if x0 < x < x1]
+            spans = columns[x] = column_spans(forbidden, x)
         return not any(y0 < y < y1 for y0, y1 in spans)
 
     return free
@@ -264,7 +280,7 @@ def on_room(room: Box, w: int, h: int, area: Box, blocked: list[Box]) -> Box | N
     top, bottom = max(area[1], rcy - h + 1), min(area[3] - h, rcy)
     if top > bottom:
         return None
-    forbidden = [(b[0] - w - 1, b[2] + 1, b[1] - h - 1, b[3] + 1) for b in blocked]
+    forbidden = forbidden_for(w, h, blocked)
     want = rcy - h / 2  # the row centred on the room (ceil(want - 0.5): the higher of two)
     best: tuple[float, int, int] | None = None
     for x in range(max(area[0], rcx - w + 1), min(area[2] - w, rcx) + 1):
@@ -272,8 +288,8 @@ def on_room(room: Box, w: int, h: int, area: Box, blocked: list[Box]) -> Box | N
         if best is not None and off_x > best[0]:
             continue  # no row of this column is as near
         # The rows y0 < y < y1 of each blocker, merged: the free rows lie between them.
-        taken = sorted((y0 + 1, y1 - 1) for x0, x1, y0, y1 in forbidden
-                       if x0 < x < x1 and y0 + 1 <= y1 - 1)
+        taken = sorted((y0 + 1, y1 - 1) for y0, y1 in column_spans(forbidden, x)
+                       if y0 + 1 <= y1 - 1)
         lo = top
         for y0, y1 in [*taken, (bottom + 1, bottom + 1)]:
             hi = min(y0 - 1, bottom)
@@ -383,9 +399,8 @@ def best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
     across = sorted((max(0, gx), x, ox, gx >= gap) for x, gx, ox in cols)
     down = sorted((max(0, gy), y, oy, gy >= gap) for y, gy, oy in rows)
     best: tuple[float, Box] | None = None
-    # A place keeps 1 px clear of each blocked box (as free_test): per column, the rows
-    # a box forbids lie strictly between y0 and y1.
-    forbidden = [(b[0] - w - 1, b[2] + 1, b[1] - h - 1, b[3] + 1) for b in blocked]
+    # A place keeps 1 px clear of each blocked box (as free_test).
+    forbidden = forbidden_for(w, h, blocked)
     spans: list[list[tuple[int, int]]] = []  # per listed column, its forbidden rows
     waiting: list[tuple[float, int, int]] = []  # listed, beyond the rings weighed so far
     n_cols = n_rows = 0  # the columns and rows listed so far (the nearest of each)
@@ -393,8 +408,7 @@ def best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
     while True:
         c_in = n_cols
         while c_in < len(across) and across[c_in][0] < reach:
-            x = across[c_in][1]
-            spans.append([(y0, y1) for x0, x1, y0, y1 in forbidden if x0 < x < x1])
+            spans.append(column_spans(forbidden, across[c_in][1]))
             c_in += 1
         r_in = n_rows
         while r_in < len(down) and down[r_in][0] < reach:
