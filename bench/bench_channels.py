@@ -30,8 +30,11 @@ sending nothing. Beside each action, in the same run on the same bytes, two floo
             of the same state + a whole PNG encode of the same board (Pillow, the
             renderers' settings), as issue 23 states it
     bands   the same, but encoding only the bands that changed since the channel's last
-            board (each changed band's scanlines deflated on its own at the renderers'
-            level): what an incremental render cannot go under
+            board (each changed band's scanlines deflated on its own, as the renderers
+            deflate them: renderers.png.band): what an incremental render cannot go under
+    deflate the floor, with the whole board deflated band by band as the renderers do
+            (zlib-ng since 2026-12-07, 1.5x zlib's speed) instead of Pillow's zlib encode:
+            the whole-encode floor had the renderers' deflate been the floor's
 
 It prints, per game, the action's mean and p50 against each floor (mean / mean and
 p50 / p50), the p99 of the action's ratio to the floor once each channel's first action
@@ -210,7 +213,6 @@ from bot.metrics import Recorder
 from bot.sessions import WARM_BOARDS, Post, Sessions
 from bot.store import LiveMessage, SqliteStore, Table, open_store
 from renderers import budgets, png
-from renderers.common import PNG_COMPRESS_LEVEL
 from tests.betrayal_haunt_helpers import answer_pending, begin, explored
 from tests.evil_below_helpers import ai_states
 
@@ -390,7 +392,7 @@ def bands_ms(data: bytes, bands: list[int]) -> float:
         lines.append(b"".join(b"\x00" + raw[y * w:(y + 1) * w] for y in range(y0, y1)))
     t0 = time.perf_counter()
     for scan in lines:
-        png.band(scan, PNG_COMPRESS_LEVEL)
+        png.band(scan)
     return (time.perf_counter() - t0) * 1000
 
 
@@ -433,11 +435,12 @@ class Floors:
 
 @dataclass
 class Tally:
-    """Per action: its ms, both floors, whether it was the channel's first."""
+    """Per action: its ms, its floors, whether it was the channel's first."""
 
     took: list[float] = field(default_factory=list)
     floor: list[float] = field(default_factory=list)
     bands: list[float] = field(default_factory=list)
+    deflate: list[float] = field(default_factory=list)
     first: list[bool] = field(default_factory=list)
     steps: collections.Counter[str] = field(default_factory=collections.Counter)  # later
     changed: list[float] = field(default_factory=list)  # share of bands, past the first
@@ -453,7 +456,7 @@ class Tally:
         took, later_took, later_base = self.took, self.later(self.took), self.later(base)
         ratios = [t / b for t, b in zip(later_took, later_base, strict=True)]
         cold = [t / b for t, b, f in zip(took, base, self.first, strict=True) if f]
-        return (f"vs {label:<6} {statistics.mean(later_base):6.2f} ms: mean "
+        return (f"vs {label:<7} {statistics.mean(later_base):6.2f} ms: mean "
                 f"{statistics.mean(later_took) / statistics.mean(later_base):5.2f}x  p50 "
                 f"{statistics.median(later_took) / statistics.median(later_base):5.2f}x  "
                 f"p99 {pct(ratios, .99):5.2f}x   first actions p50 "
@@ -537,6 +540,8 @@ async def tally_click(tally: Tally, seen: dict[int, bytes], store: SqliteStore,
     tally.floor.append(base + encode_ms(post.image))
     changed = changed_bands(post.image, seen.get(channel))
     tally.bands.append(base + bands_ms(post.image, changed))
+    tally.deflate.append(base + bands_ms(post.image, list(range(len(idat_chunks(
+        post.image)) - 2))))
     if channel in seen:
         tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
     tally.first.append(channel not in seen)
@@ -637,7 +642,8 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
         print(f"  {len(tally.took)} actions in {args.rounds} rounds; boards uploaded "
               f"{outlet.uploads}, kept {outlet.kept}", flush=True)
         print("  " + tally.line("floor", tally.floor))
-        print("  " + tally.line("bands", tally.bands), flush=True)
+        print("  " + tally.line("bands", tally.bands))
+        print("  " + tally.line("deflate", tally.deflate), flush=True)
         later_render, later_took = tally.later(tally.render), tally.later(tally.took)
         print(f"  of an action (past the first): the board drawn "
               f"{statistics.mean(later_render):.2f} ms mean, "

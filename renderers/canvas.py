@@ -43,7 +43,6 @@ from bot.core.lru import CacheInfo, Lru
 from bot.locales import current
 from renderers import BOARDS, budgets, heap, png
 from renderers.common import (
-    PNG_COMPRESS_LEVEL,
     Box,
     Colour,
     Font,
@@ -453,7 +452,7 @@ class Canvas:
                 img = self._raster((line, height), 1, -y0, self._touching(y0, y0 + height))
                 img.im.paste(0, (0, 0, 1, height))
                 data = img.tobytes()
-            found = png.band(data, PNG_COMPRESS_LEVEL)
+            found = png.band(data)
             BANDS.put(band_keys[b], found, band_bytes(band_keys[b], found))
             bands[b] = found
         heap.board_drawn()

@@ -3,29 +3,49 @@
 From one action to the next most of a board is the same (the house, the panels; a
 token moves, the header changes), and compressing the pixels is most of a render's
 cost. So the PNG's pixel data is written as one zlib stream cut into bands of
-BAND_ROWS rows, each compressed on its own (deflate, the boards' compression level,
-flushed to a byte boundary) and stored in its own IDAT chunk; a band is cached under
-an exact description of what was drawn in it (`renderers.canvas` builds it from the
-pieces and fills it composed there), so a band drawn the same way again, in this game
-or any other, is copied instead of drawn and compressed. Its checksum (adler32) is
+BAND_ROWS rows, each compressed on its own (deflate, flushed to a byte boundary) and
+stored in its own IDAT chunk; a band is cached under an exact description of what was
+drawn in it (`renderers.canvas` builds it from the pieces and fills it composed there),
+so a band drawn the same way again, in this game or any other, is copied instead of
+drawn and compressed. Its checksum (adler32) is
 kept with it and the stream's is combined from the bands' (`adler32_combine`).
 
 The file is an ordinary PNG (any decoder reads split IDATs), a few per cent bigger
 than one stream (each band starts without a dictionary): ~64 KB where Pillow writes
-~62 KB for a full house. The cache (`renderers.canvas.BANDS`) holds compressed bands
-and their descriptions, bounded by bytes (`renderers.budgets.BANDS`): boards now have
-60..120 bands, so a count sized for the 25..47 of old thrashed with 200 channels.
+~62 KB for a full house.
+
+The bands are deflated by zlib-ng (`zlib-ng`, wheels for Linux, macOS and Windows),
+not zlib: on 60 boards of every game, all bands of a board took 1.11 ms at zlib-ng's
+level 2 against 1.64 ms at zlib's level 3 (the boards' level before), and came 4 %
+smaller (38.8 KB against 40.3 KB). A turn with many bands new (a new floor in focus,
+Cthulhu's moves across the house) spent a third of its render compressing (issue 23).
+The checksums (adler32 of the scanlines, crc32 of the chunks) are zlib-ng's too: the
+same values, 13x zlib's speed.
+
+ISA-L (`isal`) deflates the same bands in 0.48 ms for 1 % more bytes, but was not
+taken: its hand-written vector code returns without clearing the vector registers'
+upper halves (no vzeroupper), and every SSE routine the process runs after it, zlib's
+and Pillow's among them, ran 40-50 % slower on the AMD EPYC we measured on (2026-12-07),
+until some compiled AVX code cleared them. zlib-ng's compiled code leaves them clean.
+
+The cache (`renderers.canvas.BANDS`) holds compressed bands and their descriptions,
+bounded by bytes (`renderers.budgets.BANDS`): boards now have 60..120 bands, so a count
+sized for the 25..47 of old thrashed with 200 channels.
 """
 
 from __future__ import annotations
 
 import struct
-import zlib
 from collections.abc import Sequence
+
+from zlib_ng import zlib_ng
 
 from renderers import budgets
 
 BAND_ROWS = 32  # 16 rows: +10 % bytes; 64: fewer bands reused when a token moves
+# zlib-ng's level 1 is twice as fast again but 40 % bigger on these boards; 3 is 20 %
+# slower than 2 for 5 % fewer bytes.
+BAND_LEVEL = 2
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ADLER_BASE = 65521
 
@@ -37,17 +57,17 @@ _ADLER_BASE = 65521
 Band = tuple[bytes, int, int]
 
 
-def band(scanlines: bytes, level: int) -> Band:
+def band(scanlines: bytes) -> Band:
     """Compress one band's scanlines (filter byte included) into an IDAT chunk that
     continues any stream: its own deflate blocks, none final, ending byte-aligned."""
-    deflate = zlib.compressobj(level, zlib.DEFLATED, -15)
-    data = deflate.compress(scanlines) + deflate.flush(zlib.Z_SYNC_FLUSH)
-    return (chunk(b"IDAT", data), zlib.adler32(scanlines), len(scanlines))
+    deflate = zlib_ng.compressobj(BAND_LEVEL, zlib_ng.DEFLATED, -15)
+    data = deflate.compress(scanlines) + deflate.flush(zlib_ng.Z_SYNC_FLUSH)
+    return (chunk(b"IDAT", data), zlib_ng.adler32(scanlines), len(scanlines))
 
 
 def chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(
-        ">I", zlib.crc32(data, zlib.crc32(kind)))
+        ">I", zlib_ng.crc32(data, zlib_ng.crc32(kind)))
 
 
 def adler32_combine(first: int, second: int, second_len: int) -> int:
