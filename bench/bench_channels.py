@@ -168,6 +168,31 @@ them. Then, every game at 200 channels, load 0.7-1.0: mean / p50 1.74 / 1.74x, 2
 evilbelow); p99 2.51, 4.57, 4.12, 4.23, 2.55x; lag max 31.7, 35.3, 38.7, 48.7, 26.9 ms.
 What is over 3x now is the body of Betrayal's distribution (37-49 of 400 actions):
 boards with half or more of their bands new, and one collector pass in 250-400 actions.
+
+The bands deflated by zlib-ng (renderers/png.py, 2026-12-07): an in-process A/B, each
+action a seeded coin between zlib's level 3 and zlib-ng's level 2 for the bands it
+draws (50 channels, 8 rounds, 182 and 168 actions, load 0.3-0.4): Cthulhu 1.74 against
+1.85x (its render 3.19 against 3.46 ms: 78 % of its bands are new each move), haunt
+2.49 against 2.53x (4.23 against 4.52 ms). The whole-encode floor stays Pillow's zlib;
+the `deflate` line is the same floor with the renderers' deflate. Then every game, two
+runs each, load 0.5-1.1, mean / p50 over the floor, p99, over 3x:
+
+    50 ch     cthulhu       exploring     haunt         neibolt       evilbelow
+    run 1     1.47 1.45x    2.00 2.13x    2.21 2.27x    2.06 2.11x    1.58 1.57x
+    run 2     1.69 1.80x    2.21 2.30x    2.34 2.40x    2.49 2.62x    2.03 2.24x
+    p99       2.13, 2.59x   3.30, 3.36x   3.54, 3.89x   4.50, 5.21x   2.52, 3.01x
+    over 3x   0, 0 of 250   8, 6          18, 31        18, 76        0, 4
+    200 ch
+    run 1     1.51 1.52x    2.40 2.44x    2.27 2.30x    2.11 2.21x    1.59 1.54x
+    run 2     1.77 1.89x    2.34 2.41x    2.54 2.59x    2.66 2.83x    1.88 1.83x
+    p99       2.45, 2.69x   4.05, 4.44x   3.94, 4.45x   3.71, 4.77x   2.73, 3.05x
+    over 3x   0, 4 of 1000  163, 122      82, 253       63, 343       3, 12
+    lag max   38.3, 30.9    26.0, 45.4    27.9, 41.0    20.1, 41.8    17.2, 29.4 ms
+
+At 200 channels a young collector pass over 23,000-29,000 surviving objects (cache
+entries; 105,000-120,000 references, no large container) took 7-13 ms alone and 16-25
+ms in the runs; it landed in 1-2 of 1,000 actions, so it shows in the slowest 1% but
+does not set the p99.
 """
 
 from __future__ import annotations
