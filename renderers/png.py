@@ -26,9 +26,10 @@ same values, 13x zlib's speed.
 
 ISA-L (`isal`) deflates the same bands in 0.48 ms for 1 % more bytes, but was not
 taken: its hand-written vector code returns without clearing the vector registers'
-upper halves (no vzeroupper), and every SSE routine the process runs after it, zlib's
-and Pillow's among them, ran 40-50 % slower on the AMD EPYC we measured on (2026-12-07),
-until some compiled AVX code cleared them. zlib-ng's compiled code leaves them clean.
+upper halves (no vzeroupper), and every SSE routine the process ran after it, zlib's
+and Pillow's among them, was slower on the AMD EPYC we measured on (2026-12-07): Pillow's
+PNG encode by 25-90 % (most often 45-85 %), CPython's zlib by about 45 %, until some
+compiled AVX code cleared them. zlib-ng's compiled code leaves them clean.
 
 The cache (`renderers.canvas.BANDS`) holds compressed bands and their descriptions,
 bounded by bytes (`renderers.budgets.BANDS`): boards now have 60..120 bands, so a count
