@@ -403,22 +403,23 @@ def changed_bands(data: bytes, before: bytes | None) -> list[int]:
     return [b for b, chunk in enumerate(now) if b >= len(old) or old[b] != chunk]
 
 
-def bands_ms(data: bytes, bands: list[int]) -> float:
-    """ms to deflate only these bands' scanlines, each on its own (renderers.png.band)."""
-    if not bands:
-        return 0.0
+def band_lines(data: bytes) -> list[bytes]:
+    """Each band's scanlines (filter bytes included) of a board, top to bottom, as the
+    renderers compress them."""
     with png_image(data) as img:
         w, h = img.size
         raw = img.tobytes()
     rows = png.BAND_ROWS
-    lines = []
-    for b in bands:
-        y0, y1 = b * rows, min(h, (b + 1) * rows)
-        lines.append(b"".join(b"\x00" + raw[y * w:(y + 1) * w] for y in range(y0, y1)))
+    return [b"".join(b"\x00" + raw[y * w:(y + 1) * w] for y in range(y0, min(h, y0 + rows)))
+            for y0 in range(0, h, rows)]
+
+
+def deflate_ms(lines: list[bytes]) -> float:
+    """ms to deflate these bands' scanlines, each on its own (renderers.png.band)."""
     t0 = time.perf_counter()
     for scan in lines:
         png.band(scan)
-    return (time.perf_counter() - t0) * 1000
+    return (time.perf_counter() - t0) * 1000 if lines else 0.0
 
 
 def png_image(data: bytes) -> Image.Image:
@@ -564,11 +565,11 @@ async def tally_click(tally: Tally, seen: dict[int, bytes], store: SqliteStore,
     tally.render.append(spent["render"])
     tally.floor.append(base + encode_ms(post.image))
     changed = changed_bands(post.image, seen.get(channel))
-    tally.bands.append(base + bands_ms(post.image, changed))
-    tally.deflate.append(base + bands_ms(post.image, list(range(len(idat_chunks(
-        post.image)) - 2))))
+    lines = band_lines(post.image)  # decoded once for both band floors
+    tally.bands.append(base + deflate_ms([lines[b] for b in changed]))
+    tally.deflate.append(base + deflate_ms(lines))
     if channel in seen:
-        tally.changed.append(len(changed) / max(1, len(idat_chunks(post.image)) - 2))
+        tally.changed.append(len(changed) / max(1, len(lines)))
     tally.first.append(channel not in seen)
     if channel in seen:
         collected = spent.pop("collector")  # not a step: it lands inside the others

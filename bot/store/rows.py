@@ -35,12 +35,13 @@ TIMER_COLUMNS = "game_id, kind, version, channel_id, seat, user_id, due_at, arme
 LIVE_COLUMNS = ("message_id, chapter, turn, board_hash, lines_json, delivery, extras,"
                 " ping_id, ping_user")
 
-# The channel's open game with its live message (LIVE_COLUMNS after the game's, NULL
-# when it has none yet): what an action loads, so its delivery needs no read of its own.
-LOAD_OPEN_LIVE = ("SELECT {columns}, "
-                  + ", ".join(f"l.{c.strip()}" for c in LIVE_COLUMNS.split(","))
-                  + " FROM games LEFT JOIN live_messages l ON l.game_id = games.id"
-                  " WHERE games.channel_id = ? AND games.status != ?")
+# Games with their live messages: LIVE_COLUMNS after the game's, NULL when it has none.
+_WITH_LIVE = ("SELECT {columns}, "
+              + ", ".join(f"l.{c.strip()}" for c in LIVE_COLUMNS.split(","))
+              + " FROM games LEFT JOIN live_messages l ON l.game_id = games.id")
+# The channel's open game with its live message: what an action loads, so its delivery
+# needs no read of its own.
+LOAD_OPEN_LIVE = _WITH_LIVE + " WHERE games.channel_id = ? AND games.status != ?"
 LOAD_GAME = "SELECT {columns} FROM games WHERE id = ?"
 LOAD_LATEST = "SELECT {columns} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
 LOAD_LAST_OVER = ("SELECT {columns} FROM games WHERE channel_id = ? AND status = ?"
@@ -49,11 +50,8 @@ LIST_OPEN = "SELECT {columns} FROM games WHERE status != ?"
 # The games played last, newest first: the boards a start warms (Sessions.warm_boards),
 # each with its live message as LOAD_OPEN_LIVE reads it (a SQLite store keeps the rows
 # for the first loads after the start).
-RECENTLY_PLAYED = ("SELECT {columns}, "
-                   + ", ".join(f"l.{c.strip()}" for c in LIVE_COLUMNS.split(","))
-                   + " FROM games LEFT JOIN live_messages l ON l.game_id = games.id"
-                   " WHERE games.status != ? ORDER BY games.updated_at DESC, games.id DESC"
-                   " LIMIT ?")
+RECENTLY_PLAYED = (_WITH_LIVE + " WHERE games.status != ?"
+                   " ORDER BY games.updated_at DESC, games.id DESC LIMIT ?")
 # The LIKE on the id's digits (a Discord id has 17 or more, so few rows match by chance,
 # however the JSON is spaced) only narrows the rows; the seats decide.
 OPEN_GAMES_OF = "SELECT {columns} FROM games WHERE status != ? AND state_json LIKE ? ORDER BY id"

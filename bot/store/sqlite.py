@@ -287,7 +287,8 @@ class SqliteStore:
         end = Q.GAME_COLUMN_COUNT
         table = Q.with_live(self._table((*row[:6], envelope, *row[7:end])), row)
         live = Q.live_of(row[end:]) if row[end] is not None else None
-        self.kept.read(int(row[1]), KeptRow((*row[:6], text, *row[7:end]), live), started)
+        self.kept.read(table.channel_id, KeptRow((*row[:6], text, *row[7:end]), live),
+                       started)
         return table
 
     async def load_game(self, game_id: int) -> Table | None:

@@ -440,8 +440,7 @@ def best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
             cost = near + (h if len(strokes) > 1 else 0)  # an elbow reads less plainly
             if best is not None and cost >= best[0]:
                 continue  # covering rooms only adds to it
-            if any(s0 < b2 and b0 < s2 and s1 < b3 and b1 < s3
-                   for s0, s1, s2, s3 in strokes for b0, b1, b2, b3 in blocked):
+            if any(_overlap(stroke, b) for stroke in strokes for b in blocked):
                 continue
             cost += _covered(chip, rooms) / max(1, h)
             if best is None or cost < best[0]:
