@@ -7,6 +7,7 @@ only this layer knows which Discord user sits where.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -48,6 +49,17 @@ FOR_SEAT = "for_seat"
 SEATS_MOVED = "seats_moved"
 # A table option: a moderator chose the seed (cogs/lobby.py); the lobby says so.
 SEEDED = "seeded"
+# The bits of a seed no one chose (`fresh_seed`). The seed fixes every shuffle and die,
+# and a game's public opening (where the pieces stand, who starts) tells seeds apart:
+# with 32 bits, trying every seed against a Cthulhu opening took 23 s of C and found
+# the one dealt, so every secret pair and face-down portal with it. 2**63 seeds cannot
+# be tried. (63, not 64: a seed stays a signed 64-bit integer wherever it is kept.)
+SEED_BITS = 63
+
+
+def fresh_seed() -> int:
+    """A seed for a game whose seed no one chose: unguessable from what the table shows."""
+    return secrets.randbits(SEED_BITS)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 import re
-import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -756,7 +755,7 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
     options["today"] = datetime.now(UTC).strftime("%m-%d")
     try:
         outcome = await sessions.open(channel_id, interaction.guild_id, host, ended.kind,
-                                      secrets.randbits(32), options)
+                                      table_rules.fresh_seed(), options)
     except GameExists:
         raise IllegalAction(say("errors.again_taken")) from None
     table = outcome.table

@@ -8,7 +8,6 @@ the channel never fills with copies of the lobby.
 from __future__ import annotations
 
 import io
-import secrets
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from datetime import UTC, datetime
@@ -118,7 +117,8 @@ def _chosen_seed(interaction: discord.Interaction, chosen: int) -> int:
     nothing new, and the demo and a bug report still reproduce a seeded game exactly.
     Mixing a per-server secret into the deal was weighed and left out: it would keep
     the seed from a moderator who can read the seats anyway, at the price of that
-    reproduction. Everyone else gets a seed no one chose."""
+    reproduction. Everyone else gets a seed no one chose, too long to find by trying
+    every seed against the public opening (`table_rules.fresh_seed`)."""
     if not is_moderator(interaction):
         raise IllegalAction(say("errors.seed_mods_only"))
     if not 0 <= chosen <= MAX_SEED:
@@ -173,7 +173,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 raise IllegalAction(say("errors.option_misfit", option="game"))
             options: dict[str, str] = chosen_options(game.value, **setup)
             if seed is None:
-                seed = secrets.randbits(32)
+                seed = table_rules.fresh_seed()
             else:  # chosen: moderators only, and said openly in the lobby
                 seed = _chosen_seed(interaction, seed)
                 options[table_rules.SEEDED] = "yes"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from itertools import combinations
 
 from bot.core.actions import Action
 from bot.core.rng import Rng
 from bot.games.base import PlayerInfo
 from bot.games.cthulhu import GAME
 from bot.games.cthulhu.ai import keeper_and_decoy
-from bot.games.cthulhu.state import ABYSS, TELEPORT, CthulhuState
+from bot.games.cthulhu.state import ABYSS, TELEPORT, CthulhuState, salts_dealt
 from tests.test_cthulhu_rules import (
     ATTIC,
     BALLROOM,
@@ -358,3 +359,102 @@ def test_ai_rumbles_end_for_every_player_count() -> None:
     for count in (2, 3, 5, 6):
         for seed in range(10):
             assert max(rumble_lengths(count, 500 + seed)) <= 80, (count, seed)
+
+
+# -- an AI's pair is its own (the salt) ---------------------------------------------------
+
+def _public_only(real: CthulhuState, observer: int, ai_seat: int,
+                 candidate: tuple[int, int], rng: Rng) -> CthulhuState:
+    """`real` as `observer` could rebuild it with `candidate` as the AI seat's pair: the
+    game's Rng thrown away, the face-down portals and the other pairs made up, and no
+    salt but 0 (no seat is shown one)."""
+    state = GAME.copy_state(real)
+    state.rng = Rng(12345)
+    kinds = [k for room in state.room_portals for k in room] + state.reserve
+    rng.shuffle(kinds)
+    for room in state.room_portals:
+        room[:] = kinds[:len(room)]
+        del kinds[:len(room)]
+    state.reserve = kinds
+    free = [c for c in range(len(state.characters))
+            if c not in real.secrets[observer] and c not in candidate]
+    rng.shuffle(free)
+    for seat in range(len(state.players)):
+        if seat == ai_seat:
+            state.secrets[seat] = sorted(candidate)
+        elif seat != observer:
+            state.secrets[seat] = sorted(free[:2])
+            del free[:2]
+    state.salts = [0] * len(state.salts)
+    return state
+
+
+def test_an_ais_pair_cannot_be_read_off_its_moves_by_running_the_ai_again() -> None:
+    """Seed 002: keep your identity secret. An observer with the engine's code runs the
+    AI again for every pair an AI seat might hold, on the table as it sees it, and keeps
+    the pairs that choose what the AI chose. Without the seats' salts this named 23 of
+    24 AI seats' pairs within a rumble; with them, no pair is named."""
+    named = tried = 0
+    for seed in range(3):
+        info = [PlayerInfo("Human")] + [PlayerInfo(f"AI{i}", ai=True) for i in (1, 2, 3)]
+        state, _ = GAME.setup(info, seed, {"layout": "manor"})
+        rng = Rng(seed + 1)
+        pairs = [p for p in combinations(range(12), 2) if not set(p) & set(state.secrets[0])]
+        left = {seat: list(pairs) for seat in (1, 2, 3)}
+        for _ in range(12):  # the rumble's first dozen turns: enough to name most, before
+            seat = GAME.to_act(state)
+            assert seat is not None
+            if seat == 0:
+                action = rng.choice(GAME.options(state, seat)).action
+            else:
+                action = GAME.ai_action(state, seat)
+                left[seat] = [p for p in left[seat] if GAME.ai_action(
+                    _public_only(state, 0, seat, p, rng), seat) == action]
+            state, _ = GAME.apply(state, seat, action)
+            if state.rumble > 1:
+                break
+        for seat in (1, 2, 3):
+            tried += 1
+            named += left[seat] == [tuple(sorted(state.secrets[seat]))]
+    assert tried == 9 and named == 0
+
+
+def test_a_seats_view_keeps_its_own_salt_and_blanks_the_others() -> None:
+    state, _ = GAME.setup(players(4), 11, {})
+    assert len(set(state.salts)) == 4 and all(state.salts)
+    for seat in range(4):
+        view = GAME.seat_view(state, seat)
+        assert view.salts == [state.salts[seat] if s == seat else 0 for s in range(4)]
+    again, _ = GAME.setup(players(4), 11, {})
+    assert again.salts == state.salts  # from the seed: a replay deals the same
+    other, _ = GAME.setup(players(4), 12, {})
+    assert other.salts != state.salts
+
+
+def test_the_salt_moves_the_ais_choices_and_others_salts_do_not() -> None:
+    """The salt is the AI's own coin: with another salt it would sometimes choose
+    otherwise; another seat's salt changes nothing it does."""
+    differs = 0
+    seen = 0
+    for state, seat in situations(6):
+        if len(GAME.options(state, seat)) < 3:
+            continue
+        seen += 1
+        action = GAME.ai_action(state, seat)
+        resalted = GAME.copy_state(state)
+        resalted.salts = [s + 1 if i == seat else s for i, s in enumerate(state.salts)]
+        differs += GAME.ai_action(resalted, seat) != action
+        others = GAME.copy_state(state)
+        others.salts = [s if i == seat else s ^ 0xFFFF for i, s in enumerate(state.salts)]
+        assert GAME.ai_action(others, seat) == action
+    assert seen >= 100 and differs >= seen // 10
+
+
+def test_a_state_stored_before_salts_loads_with_none() -> None:
+    state, _ = GAME.setup(players(3), 5, {})
+    raw = state.to_dict()
+    del raw["salts"]
+    upgraded = salts_dealt(raw)
+    assert upgraded["salts"] == []
+    assert GAME.ai_action(CthulhuState.from_dict(upgraded), GAME.to_act(state) or 0) in [
+        o.action for o in GAME.options(state, GAME.to_act(state) or 0)]

@@ -127,6 +127,7 @@ async def test_play_again_opens_a_lobby_with_the_same_seats_invited(
     assert table.id != ended.id and table.kind == "cthulhu"
     assert table.options.get("layout") == "crooked"  # the same setup, a new deal
     assert "seeded" not in table.options and table.seed != ended.seed  # ...a fresh deal
+    assert 2**32 <= table.seed < 2**63  # as unguessable as /game new's (1 in 2**31 below)
     assert await bot.store.lobby_message(table.id or 0) == lobby.id
 
     for user in (host, third):  # one click each

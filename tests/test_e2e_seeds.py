@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import table as table_rules
 from bot.texts import say
 from tests.conftest import BotFactory
 from tests.fakediscord import FakeDiscord, FakeMessage
@@ -30,6 +31,10 @@ async def test_only_a_moderator_chooses_the_seed_and_the_lobby_says_so(
     unseeded = await (await fd.slash(player, here, "game", "new", game="cthulhu")).wait()
     assert unseeded.response is not None
     assert say("lobby.seeded_title") not in _fields(unseeded.response)
+    dealt = await bot.store.load(here)
+    # A seed no one chose cannot be found by trying every one against the public opening
+    # (32 bits could: every secret pair came with it). Below 2**32 by chance: 1 in 2**31.
+    assert dealt is not None and 2**32 <= dealt.seed < 2**63
 
     seeded = await (await fd.slash(mod, there, "game", "new", game="cthulhu", seed=7)).wait()
     lobby = seeded.response
@@ -37,3 +42,10 @@ async def test_only_a_moderator_chooses_the_seed_and_the_lobby_says_so(
     assert _fields(lobby)[say("lobby.seeded_title")] == say("lobby.seeded")
     table = await bot.store.load(there)
     assert table is not None and table.seed == 7  # as chosen: the demo reproduces it
+
+
+def test_a_fresh_seed_has_63_bits() -> None:
+    drawn = [table_rules.fresh_seed() for _ in range(200)]
+    assert all(0 <= seed < 2**table_rules.SEED_BITS for seed in drawn)
+    assert table_rules.SEED_BITS == 63 and max(seed.bit_length() for seed in drawn) == 63
+    assert len(set(drawn)) == len(drawn)

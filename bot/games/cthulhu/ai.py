@@ -31,6 +31,7 @@ from bot.core.actions import Action
 from bot.core.choices import CHOOSE
 from bot.core.rng import Rng
 from bot.core.views import require_view
+from bot.games.cthulhu.knowledge import own_salt
 from bot.games.cthulhu.moves import (
     FIGHT,
     MOVE,
@@ -75,14 +76,17 @@ class Mind:
 def keeper_and_decoy(state: CthulhuState, seat: int) -> tuple[int | None, int | None]:
     """The character this seat plays for, and the other one.
 
-    While both are in the house the keeper is picked by a hash fixed for the rumble, so
-    the AI does not change its mind between turns. Once one is out, the one still in
-    the house is the keeper: it will leave later, so it scores at least as much.
+    While both are in the house the keeper is picked by a hash fixed for the rumble
+    (salted with the seat's own salt, or its pair would name its keeper), so the AI does
+    not change its mind between turns. Once one is out, the one still in the house is
+    the keeper: it will leave later, so it scores at least as much.
     """
     pair = state.secrets[seat]
     inside = [c for c in pair if state.location[c] is not None]
     if len(inside) == 2:
-        first = Rng.from_seed(f"keeper:{seat}:{state.rumble}:{pair[0]}:{pair[1]}").below(2)
+        salt = own_salt(state, seat)
+        first = Rng.from_seed(
+            f"keeper:{seat}:{salt}:{state.rumble}:{pair[0]}:{pair[1]}").below(2)
         return pair[first], pair[1 - first]
     if len(inside) == 1:
         return inside[0], next(c for c in pair if c != inside[0])

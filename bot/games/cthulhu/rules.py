@@ -117,6 +117,7 @@ class CthulhuGame(Game[CthulhuState]):
             characters=[Character(c.name, c.colour) for c in cast],
             location=[], room_portals=[], reserve=[],
             scores=[0] * len(players),
+            salts=knowledge.seat_salts(seed, len(players)),
             rng=rng,
         )
         events: list[Event] = []

@@ -72,6 +72,9 @@ class CthulhuState:
     # fight adds its character's "from" and "to" to the fight's {"room", "removed"}).
     # Each new turn's action replaces it; {} before the first.
     last: dict[str, Any] = field(default_factory=dict)
+    # Seat -> a number that seat alone holds, dealt at setup and shown to no one: what its
+    # AI's own coin is seeded with (knowledge.py). [] in a game stored before there were.
+    salts: list[int] = field(default_factory=list)
     rng: Rng = field(default_factory=lambda: Rng(0))
 
     def neighbours(self, room: int) -> list[int]:
@@ -99,5 +102,12 @@ class CthulhuState:
         return cls(**data)
 
 
+def salts_dealt(raw: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: each seat's salt (`salts`), so an AI's choices no longer name its
+    pair (knowledge.py). A game stored before has none, and its AI plays on as it did."""
+    raw["salts"] = []
+    return raw
+
+
 # Every shape the stored state has had (bot/core/formats.py): append, never edit.
-STATE_FORMATS = Formats((texts_kept,))
+STATE_FORMATS = Formats((texts_kept, salts_dealt))
