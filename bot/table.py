@@ -17,7 +17,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import PUBLIC, Event, to_player, to_team
 from bot.core.seats import Seat
-from bot.games.base import Game, PlayerInfo
+from bot.games.base import HOST_SEAT, Game, PlayerInfo
 from bot.table_record import ACTIVE, LOBBY, OVER, UNDO_KEPT, Table
 from bot.texts import ai_names, say
 
@@ -51,9 +51,9 @@ SEATS_MOVED = "seats_moved"
 SEEDED = "seeded"
 # The bits of a seed no one chose (`fresh_seed`). The seed fixes every shuffle and die,
 # and a game's public opening (where the pieces stand, who starts) tells seeds apart:
-# with 32 bits, trying every seed against a Cthulhu opening took 23 s of C and found
-# the one dealt, so every secret pair and face-down portal with it. 2**63 seeds cannot
-# be tried. (63, not 64: a seed stays a signed 64-bit integer wherever it is kept.)
+# with 32 bits, trying every seed against a hidden-identity game's opening took 23 s
+# of C and found the one dealt, and every secret of the deal with it. 2**63 seeds
+# cannot be tried. (63, not 64: a seed stays a signed 64-bit integer wherever it is kept.)
 SEED_BITS = 63
 
 
@@ -252,10 +252,14 @@ def _pick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
 
 
 def setup_options(table: Table) -> dict[str, Any]:
-    """The table's options plus every seat's lobby picks, as the game's setup reads them."""
+    """The table's options plus every seat's lobby picks, as the game's setup reads them,
+    and the host's seat (HOST_SEAT), for rules whose choice defaults to the host."""
     options = dict(table.options)
     for name in game_of(table).seat_choices():
         options[f"{name}s"] = [seat.picks.get(name) for seat in table.seats]
+    host = table.seat_of(table.host_id)
+    if host is not None:
+        options[HOST_SEAT] = host
     return options
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
-from bot.games.base import PlayerInfo
-from bot.games.evilbelow import attacks, content
+from bot.games.base import HOST_SEAT, PlayerInfo
+from bot.games.evilbelow import attacks, content, sightings
 from bot.games.evilbelow.state import (
     ACTIONS,
     DRAINPIPE,
@@ -84,6 +85,30 @@ def test_the_youngest_player_starts() -> None:
     assert GAME.to_act(state) == 2 and state.turn == 2
     with pytest.raises(IllegalAction):
         GAME.setup([PlayerInfo("A"), PlayerInfo("B")], 1, {"youngest": 5})
+
+
+def test_the_host_is_the_youngest_unless_named() -> None:
+    """RULES.md: 'the host names the youngest player in the lobby (default: the host)'.
+    The table hands the host's seat to the setup: when the host left the lobby (an AI
+    took seat 0) or a moderator gave the role to another, the host's seat starts."""
+    ann, bo, mod = T.Actor(1, "Ann"), T.Actor(2, "Bo"), T.Actor(99, "Mod", moderator=True)
+    table, _ = T.new_table("evilbelow", 10, 1, ann, 5)
+    for actor, kind in ((ann, T.ADD_AI), (bo, T.JOIN), (ann, T.LEAVE), (bo, T.START)):
+        table, _ = T.apply(table, actor, Action(kind))
+    assert table.seats[0].ai and table.seat_of(table.host_id) == 1
+    assert T.game_state(table).turn == 1
+    table, _ = T.new_table("evilbelow", 11, 1, ann, 5)
+    table, _ = T.apply(table, bo, Action(T.JOIN))
+    table, _ = T.apply(table, mod, Action(T.HOST, {"user": 2}))
+    table, _ = T.apply(table, bo, Action(T.START))
+    assert T.game_state(table).turn == 1
+    # Named in the lobby, the youngest starts whoever hosts; with no table, the first seat.
+    players = [PlayerInfo("A"), PlayerInfo("B"), PlayerInfo("C")]
+    state, _ = GAME.setup(players, 1, {HOST_SEAT: 1, "youngest": "0"})
+    assert state.turn == 0
+    state, _ = GAME.setup(players, 1, {HOST_SEAT: 2})
+    assert state.turn == 2
+    assert GAME.setup(players, 1, {})[0].turn == 0
 
 
 def test_characters_are_picked_once_each() -> None:
@@ -270,6 +295,45 @@ def test_any_die_moves_to_an_adjacent_location() -> None:
         act(state, 0, "move", die=PHARMACY, to=BARRENS)  # that die is spent
     with pytest.raises(IllegalAction):
         act(state, 0, "move", die=SQUARE, to=PHARMACY)  # not adjacent
+
+
+def test_the_prepare_to_fight_example_walks_our_town() -> None:
+    """The rulebook's example: Ben 'is currently in The Barrens and has four dice left
+    ... He uses the first die to move to House on Neibolt Street and immediately puts his
+    red card into the Fight Stack. Next he uses a die showing a red hand symbol to draw
+    ... The new card is also red, so he puts that card into the Fight Stack as well. He
+    then uses a die to move to Keene's Pharmacy and places the blue Keene's Pharmacy
+    card ... Using his last die, he moves to Town Square, where Pennywise and Richie are
+    located. ... He draws a card and sees that it is a purple Town Square card. He
+    places that card into the Fight Stack'. Our designed map must allow each step."""
+    state = arrange(["ben", "richie"], {0: BARRENS, 1: SQUARE})
+    state.heroes[0].hand = [card(PHARMACY, INHALER), card(NEIBOLT, ROCK)]
+    for top in (card(SQUARE, ARCADE), card(NEIBOLT, BOAT)):  # the red one drawn first
+        for pile in (state.totem_deck, state.fight_stack, state.stack_hidden):
+            if top in pile:
+                pile.remove(top)
+        state.totem_deck.append(top)
+    state = actions_phase(state, {NEIBOLT: HAND, STANDPIPE: HEART, APARTMENT: HEART,
+                                  BUTCHER: HEART, BARRENS: BALLOON, SQUARE: BALLOON,
+                                  PHARMACY: BALLOON})
+    state.dice_used = [face == BALLOON for face in state.dice]  # four dice left
+    state.pennywise = SQUARE
+    stack = len(state.fight_stack)
+    state, _ = act(state, 0, "move", die=STANDPIPE, to=NEIBOLT)
+    state, _ = act(state, 0, "place", card=card(NEIBOLT, ROCK))
+    state, _ = act(state, 0, "pickup", die=NEIBOLT, what="draw")
+    state, _ = act(state, 0, "place", card=card(NEIBOLT, BOAT))
+    state, _ = act(state, 0, "move", die=APARTMENT, to=PHARMACY)
+    state, _ = act(state, 0, "place", card=card(PHARMACY, INHALER))
+    state, _ = act(state, 0, "move", die=BUTCHER, to=SQUARE)
+    assert state.heroes[0].location == SQUARE and all(state.dice_used)
+    state, _ = act(state, 0, "fight")
+    state, _ = act(state, 0, "place", card=card(SQUARE, ARCADE))
+    assert state.fight_stack[stack:] == [card(NEIBOLT, ROCK), card(NEIBOLT, BOAT),
+                                         card(PHARMACY, INHALER), card(SQUARE, ARCADE)]
+    board = content.board()
+    for a, b in ((BARRENS, NEIBOLT), (NEIBOLT, PHARMACY), (PHARMACY, SQUARE)):
+        assert b in board.neighbours(a) and a in board.neighbours(b)
 
 
 def test_pick_up_draws_only_with_the_die_of_where_you_stand() -> None:
@@ -504,7 +568,7 @@ def test_richie_pulls_pennywise_once_a_turn() -> None:
     state.pennywise = APARTMENT  # next to Town Square
     state, _ = act(state, 0, "richie")
     assert state.pennywise == SQUARE and "richie" not in kinds(state, 0)
-    state.pennywise = PHARMACY  # not adjacent to Town Square
+    state.pennywise = BARRENS  # not adjacent to Town Square
     state.richie_used = False
     assert "richie" not in kinds(state, 0)
 
@@ -519,6 +583,53 @@ def test_eddie_slips_two_cards_in_when_pennywise_joins_him() -> None:
     state, _ = act(state, 1, "place", card=card(NEIBOLT, 0))
     state, _ = act(state, 1, "place", card=card(BARRENS, 0))
     assert "place" not in kinds(state, 1) and len(state.heroes[1].hand) == 1
+
+
+def _pennywise_jumps_to_eddie_then_leaves() -> tuple[EvilBelowState, list]:
+    """Bev (active) and Eddie at the Pharmacy; the Barrens' balloon puts a child on an
+    Evil Influence attack space, so Pennywise jumps to them (a one-Bravery attack), and
+    then leaves for the Barrens, where he is strongest."""
+    state = arrange(["bev", "eddie"], {0: PHARMACY, 1: PHARMACY})
+    _take(state, content.board().influence_attacks[0] - 1)
+    state.circles[BARRENS][0] = None
+    state.heroes[1].hand = [card(NEIBOLT, ROCK), card(BARRENS, ROCK), card(SQUARE, ROCK)]
+    one_bravery = content.attack_ids()[6]  # 0/A: 'lower Bravery by 1'
+    for pile in (state.attack_pile, state.fight_stack):
+        if one_bravery in pile:
+            pile.remove(one_bravery)
+    state.attack_pile.append(one_bravery)
+    state, events = rolled(state, {BARRENS: BALLOON})
+    assert state.pending is not None and state.pending.kind == attacks.PICK_BRAVERY
+    state, more = choose(state, 0)  # Bev takes the point
+    return state, events + more
+
+
+def test_eddie_is_asked_before_pennywise_leaves_him_after_the_sightings() -> None:
+    """Eddie: 'Whenever Pennywise is in your location, you may place up to two cards
+    from your hand into the Fight Stack.' RULES.md: 'Eddie's ability triggers each time
+    he and Pennywise come to share a location'. No card goes in while the dice resolve,
+    so when an Evil Influence attack brings Pennywise to Eddie and he would move on
+    before Eddie could act, Eddie (out of turn) is asked first, up to two cards."""
+    state, events = _pennywise_jumps_to_eddie_then_leaves()
+    assert any(e.kind == "ability" for e in events)  # the announcement ...
+    assert state.pennywise == PHARMACY  # ... and Pennywise waits with Eddie
+    assert state.pending is not None and state.pending.kind == sightings.PICK_EDDIE
+    assert state.pending.seat == 1 and GAME.to_act(state) == 1
+    assert len(state.pending.labels) == 4  # each card, or none
+    assert GAME.ai_action(state, 1) == Action("choose", {"pick": 0})  # an AI Eddie places
+    stack = len(state.fight_stack)
+    state, _ = choose(state, 2)  # the Town Square card, of no location there
+    assert state.pending is not None and state.pending.kind == sightings.PICK_EDDIE
+    state, _ = choose(state, 0)
+    assert state.fight_stack[stack:] == [card(SQUARE, ROCK), card(NEIBOLT, ROCK)]
+    assert state.heroes[1].hand == [card(BARRENS, ROCK)]
+    assert state.pending is None and state.pennywise == BARRENS and state.eddie_left == 0
+    assert state.phase == ACTIONS and GAME.to_act(state) == 0
+    state, _ = _pennywise_jumps_to_eddie_then_leaves()
+    assert state.pending is not None
+    state, _ = choose(state, len(state.pending.labels) - 1)  # Eddie keeps his cards
+    assert state.pending is None and state.pennywise == BARRENS
+    assert len(state.heroes[1].hand) == 3
 
 
 def test_ben_has_no_hand_limit_and_draws_when_he_fights() -> None:
@@ -550,6 +661,28 @@ def test_a_player_at_zero_bravery_loses_the_game() -> None:
     state.heroes[1].bravery = 1
     state, _ = rolled(state, {BARRENS: BALLOON})
     assert state.over and state.result == LOSS_BRAVERY and GAME.to_act(state) is None
+
+
+def test_a_sighting_that_breaks_a_losers_bravery_loses_at_once() -> None:
+    """'If any of the Balloons are for a location where a player's Character is present,
+    that player immediately loses 1 Bravery.' and the game is lost when 'Any player's
+    Bravery falls to 0.': the game ends there, a Bravery loss, before that sighting's
+    victim is taken, whether that child would land on an Evil Influence attack space
+    (no attack plays out) or fill the track's last space (not an Evil Influence loss)."""
+    board = content.board()
+    for before in (board.influence_attacks[0] - 1, board.influence_length - 1):
+        state = arrange(["bev", "ben"], {0: BARRENS, 1: BARRENS})
+        _take(state, before)
+        state.heroes[0].bravery = 1
+        state.heroes[0].hand = [card(NEIBOLT, ROCK)]
+        state.heroes[1].hand = [card(NEIBOLT, INHALER)]
+        state, events = rolled(state, {BARRENS: BALLOON})
+        assert state.over and state.result == LOSS_BRAVERY
+        assert state.pending is None and state.damage == [] and state.held is None
+        assert len(state.track) == before and not any(e.kind == "attack" for e in events)
+        assert [h.hand for h in state.heroes] == [[card(NEIBOLT, ROCK)],
+                                                  [card(NEIBOLT, INHALER)]]
+        assert [h.bravery for h in state.heroes] == [0, 4]  # both were there
 
 
 def test_a_full_evil_influence_track_loses() -> None:

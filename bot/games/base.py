@@ -46,6 +46,11 @@ SeatedS = TypeVar("SeatedS", bound=Seated)
 # server's keys to the next game's `setup` as options[PLAYED] (a list of keys).
 PLAYED = "played"
 
+# A table fact: the seat of the lobby's host when the game starts, handed to `setup` as
+# options[HOST_SEAT] (bot/table.py, setup_options; recorded with the setup, so a replay
+# starts alike), for rules that leave a choice to the host with the host as default.
+HOST_SEAT = "host_seat"
+
 
 @dataclass(frozen=True)
 class PlayerInfo:

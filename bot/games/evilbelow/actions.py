@@ -216,11 +216,7 @@ def _place(state: EvilBelowState, seat: int, action: Action, events: list[Event]
         and content.card_location(card) == hero.location
     if not matching:
         state.eddie_left -= 1  # Eddie's ability, not the location, let it in
-    hero.hand.remove(card)
-    state.fight_stack.append(card)
-    events.append(Event(evil_below_line("events.place", character=effects.hero_name(state, seat),
-                                        card=content.card_name(card), size=len(state.fight_stack)),
-                        kind="place", data={"seat": seat, "card": card}))
+    effects.place_card(state, seat, card, events)
 
 
 def _ride_legal(state: EvilBelowState, seat: int) -> list[Legal]:

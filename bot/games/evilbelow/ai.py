@@ -31,6 +31,7 @@ from bot.games.evilbelow import (
     content,
     effects,
     fight,
+    sightings,
     weaknesses,
 )
 from bot.games.evilbelow.content import HAND, HEART
@@ -118,6 +119,8 @@ def offer(state: EvilBelowState, seat: int) -> Action | None:
 def _pick(state: EvilBelowState) -> int:
     pending = state.pending
     assert pending is not None
+    if pending.kind == sightings.PICK_EDDIE:
+        return 0  # as out of turn (`offer`): Eddie's allowance is always spent
     targets = pending.payload["targets"]
     if pending.kind == attacks.PICK_BRAVERY:
         return max(range(len(targets)), key=lambda i: state.heroes[int(targets[i])].bravery)

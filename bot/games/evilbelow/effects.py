@@ -104,6 +104,15 @@ def attack_to_stack_card(state: EvilBelowState, card: int, events: list[Event]) 
                         data={"attacks": attacks}))
 
 
+def place_card(state: EvilBelowState, seat: int, card: int, events: list[Event]) -> None:
+    """A card from this seat's face-up hand into the Fight Stack, openly."""
+    state.heroes[seat].hand.remove(card)
+    state.fight_stack.append(card)
+    events.append(Event(evil_below_line("events.place", character=hero_name(state, seat),
+                                        card=content.card_name(card), size=len(state.fight_stack)),
+                        kind="place", data={"seat": seat, "card": card}))
+
+
 def discard_totem(state: EvilBelowState, seat: int, card: int, events: list[Event]) -> None:
     state.heroes[seat].hand.remove(card)
     state.totem_discard.append(card)
@@ -144,10 +153,13 @@ def finish(state: EvilBelowState, result: str, events: list[Event]) -> None:
 def check_losses(state: EvilBelowState, events: list[Event]) -> bool:
     """Seed 001's losses that can be checked at rest, each at its own moment: a
     Bravery at 0 and every attack card in the Fight Stack lose as soon as they happen
-    (between two dice too), but three empty locations lose only "after Resolving
-    Sightings", so not while the roll still has balloons to resolve (sightings.py checks
-    once the last one is done). The full Evil Influence track ends the game where the
-    child lands (sightings.py). True once the game is over."""
+    (between two dice too; a sighting's Bravery loss is checked before its victim is
+    taken, sightings.py; an attack's damage all resolves first: "After resolving the
+    Attack, if any player's Bravery is reduced to zero ... all players lose"), but
+    three empty locations lose only "after Resolving Sightings", so not while the roll
+    still has balloons to resolve (sightings.py checks once the last one is done). The
+    full Evil Influence track ends the game where the child lands (sightings.py). True
+    once the game is over."""
     if state.over:
         return True
     if any(h.bravery <= 0 for h in state.heroes):

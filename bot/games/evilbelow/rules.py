@@ -52,6 +52,7 @@ STEPS: dict[str, Callable[[EvilBelowState, list[Event]], None]] = {
 CHOICES: dict[str, Callable[[EvilBelowState, dict[str, Any], int, list[Event]], None]] = {
     sightings.PICK_PENNYWISE:
         lambda s, payload, pick, e: sightings.choose(s, int(payload["targets"][pick]), e),
+    sightings.PICK_EDDIE: sightings.choose_eddie,
     attacks.PICK_BRAVERY: lambda s, payload, pick, e: attacks.choose(
         s, attacks.PICK_BRAVERY, payload, pick, e),
     attacks.PICK_DISCARD: lambda s, payload, pick, e: attacks.choose(

@@ -7,6 +7,7 @@ from typing import Any
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.rng import Rng
+from bot.games.base import HOST_SEAT
 from bot.games.evilbelow import content
 from bot.games.evilbelow.content import evil_below_line
 from bot.games.evilbelow.state import DRAINPIPE, ROLL, EvilBelowState, Hero
@@ -67,8 +68,9 @@ def build(names: list[str], ai: list[bool], seed: int,
         stack = [w.key for w in content.weaknesses() if w.reward == reward]
         rng.shuffle(stack)
         stacks.append(stack)
-    # Step 9: the youngest starts.
-    youngest = options.get(YOUNGEST, 0)
+    # Step 9: the youngest starts. RULES.md: the host names them in the lobby, and by
+    # default it is the host (the table hands in the host's seat; none: the first seat).
+    youngest = options.get(YOUNGEST, options.get(HOST_SEAT, 0))
     if isinstance(youngest, bool) or not isinstance(youngest, int) \
             or not 0 <= youngest < count:
         raise IllegalAction(evil_below_line("errors.bad_youngest", count=count))
