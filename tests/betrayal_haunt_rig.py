@@ -21,9 +21,10 @@ from bot.games.betrayal import GAME, content
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, monsters
 from bot.games.betrayal.haunting.base import HauntData, HauntPlugin, MonsterKind
+from bot.games.betrayal.house import Layout, free_spots
 from bot.games.betrayal.state import HEROES, TRAITOR, BetrayalState, Monster, Turn
 from tests.betrayal_haunt_helpers import haunted
-from tests.test_betrayal_engine_helpers import apply, choose, hold, script_dice
+from tests.test_betrayal_engine_helpers import apply, choose, hold, put, script_dice
 
 RIGGED = "rigged"
 MISSY, LONGFELLOW, JENNY, DARRIN = 0, 1, 2, 3  # seed 1's house: Jenny is the traitor
@@ -54,9 +55,26 @@ def fixed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return script_dice(monkeypatch)
 
 
+# Where the explorers' trait clips stand (indexes on their tracks) in the rig the tests
+# are written against: set before the haunt begins, so they do not hang on what AI play
+# did to them in seed 1's house, and Jenny, with the lowest Sanity, is Pay the Piper's
+# traitor.
+CLIPS = {
+    MISSY: {"speed": 2, "might": 3, "sanity": 2, "knowledge": 3},
+    LONGFELLOW: {"speed": 1, "might": 2, "sanity": 3, "knowledge": 4},
+    JENNY: {"speed": 4, "might": 4, "sanity": 2, "knowledge": 2},
+    DARRIN: {"speed": 4, "might": 2, "sanity": 3, "knowledge": 3},
+}
+
+
+def _known_traits(state: BetrayalState) -> None:
+    for seat, clips in CLIPS.items():
+        state.explorers[seat].traits.update(clips)
+
+
 @cache
 def _base() -> BetrayalState:
-    return haunted("pay_the_piper", seed=1)
+    return haunted("pay_the_piper", seed=1, prepare=_known_traits)
 
 
 def rigged(seat: int = DARRIN) -> BetrayalState:
@@ -96,6 +114,16 @@ def place(state: BetrayalState, room: str, *seats: int) -> int:
     for seat in seats:
         state.explorers[seat].tile = where
     return where
+
+
+def joined(state: BetrayalState, room: str, floor: str) -> int:
+    """The room's tile; one not in seed 1's house is put where exploring could have put
+    it (joined to a door of `floor`), so a test does not hang on what AI play found."""
+    found = state.tile_of(room)
+    if found is not None:
+        return found
+    (where, x, y), rotation = free_spots(Layout.of(state), room, floor)[0]
+    return put(state, room, where, x, y, rotation)
 
 
 def spawn(state: BetrayalState, kind: str, room: str) -> Monster:

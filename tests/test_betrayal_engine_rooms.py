@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games.betrayal import content
 from bot.games.betrayal.house import Layout
 from tests.test_betrayal_engine_helpers import (
     MISSY,
@@ -183,6 +184,31 @@ def test_the_collapsed_room_drops_its_discoverer(dice) -> None:  # type: ignore[
     assert state.explorers[OX].tile == cellar
     assert "axe" in state.explorers[OX].cards  # the Wine Cellar's item, drawn on landing
     assert any("gives way" in e for e in events)
+
+
+def test_the_collapsed_room_s_fall_hurts_before_the_room_below_is_found(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003, Collapsed Room: 否則人物墜落至地下，並需擲骰1顆…肉體損傷。若人物墜落至地下，
+    如同探險般…翻出一個房間 -- the faller takes 1 die of physical damage, and the basement
+    room it lands in is found as when exploring. The damage comes first: the Armor drawn
+    in the room below does not soak it."""
+    state = new_game()
+    stack_top(state, "collapsed_room", "wine_cellar")
+    deck_top(state, "item", "armor")
+    before = dict(state.explorers[OX].traits)
+    dice.extend([0, 0, 0, 0, 2])  # Ox's Speed 4: under 5; the fall's die: 2
+    state, events = apply(state, "explore", dir="N")
+    while state.pending:
+        state, more = choose(state, 0)
+        events += more
+    assert state.explorers[OX].tile == tile(state, "wine_cellar")
+    assert "armor" in state.explorers[OX].cards
+    lost = sum(before[t] - state.explorers[OX].traits[t] for t in before)
+    assert lost == 2  # the whole die: the Armor came after
+    ox = content.explorer(state.explorers[OX].key).name
+    hurt = events.index(content.betrayal_line("events.damage", who=ox, amount=2,
+                                              damage=content.damage_name("physical")))
+    found = next(i for i, e in enumerate(events) if content.room("wine_cellar").name in e)
+    assert hurt < found
 
 
 def test_the_collapsed_room_holds_a_quick_explorer(dice) -> None:  # type: ignore[no-untyped-def]

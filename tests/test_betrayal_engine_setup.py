@@ -9,13 +9,16 @@ import pytest
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.games.base import PlayerInfo
-from bot.games.betrayal import GAME, content, map_view, sheet_view
+from bot.games.betrayal import GAME, content, effects, map_view, sheet_view
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.state import STATE_FORMATS, BetrayalState
 from bot.games.betrayal.turn import day_of_year, first_player
 from tests.test_betrayal_engine_helpers import (
     MISSY,
     OX,
     PETER,
     apply,
+    at,
     choose,
     deck_top,
     dice,
@@ -140,6 +143,99 @@ def test_the_haunt_begins_under_the_omen_count(dice) -> None:  # type: ignore[no
     assert not any("the game ends here" in e for e in events)  # the haunt is played
     assert GAME.to_act(state) is not None
     assert "haunt has begun" in map_view(state).footer or state.haunt.key
+
+
+def _draws(state: BetrayalState, seat: int, deck: str) -> tuple[BetrayalState, list[str]]:
+    """`seat` draws the top card of `deck` now, as a card or room would make it."""
+    ctx = Ctx(state)
+    ctx.push([{"draw": {"deck": deck, "count": 1}}], seat)
+    effects.run(ctx)
+    return state, [e.text for e in ctx.events]
+
+
+def _missy_draws_an_omen_on_ox_s_turn(dice: list[int]) -> BetrayalState:
+    """Ox, in the basement, draws the Mystic Slide: it passes left to Missy, who fails
+    her Might roll and falls into a new basement room, the Gymnasium, where she turns up
+    the Book. It is still Ox's turn."""
+    state = new_game()
+    at(state, OX, "basement_landing")
+    stack_top(state, "gymnasium")
+    deck_top(state, "event", "mystic_slide")
+    deck_top(state, "omen", "book")
+    dice.extend([0, 0, 0, 0])  # Missy's Might 3: 0; the slide's die of damage: 0
+    state, _ = _draws(state, OX, "event")
+    while state.pending:
+        state, _ = choose(state, 0)
+    assert state.turn.seat == OX and "book" in state.explorers[MISSY].cards
+    assert state.tiles[state.explorers[MISSY].tile].room == "gymnasium"
+    return state
+
+
+def test_an_omen_drawn_on_another_s_turn_is_rolled_for_by_its_drawer(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003: 每當一名玩家翻開一張預兆牌後，在該玩家完結其回合後，必須試圖揭露真相 (whoever
+    turns up an omen makes the haunt roll after ending their own turn), and 擲骰的玩家即是
+    揭露者 (the one who rolls is the revealer)."""
+    state = _missy_draws_an_omen_on_ox_s_turn(dice)
+    state, events = apply(state, "end_turn")  # Ox's turn: he drew no omen
+    assert not _haunt_rolls(state, events)
+    assert state.turn.seat == MISSY and state.phase == "explore"
+    dice[:] = [0, 0, 0, 0, 0, 0]  # 0, under 1 omen
+    state, events = apply(state, "end_turn")
+    assert _haunt_rolls(state, events) == [content.betrayal_line(
+        "events.haunt_roll_owed", who=_name(state, MISSY), omens=1,
+        omen=content.card("book").name)]
+    assert state.haunt is not None
+    assert (state.haunt.revealer, state.haunt.omen, state.haunt.room) == (
+        MISSY, "book", "gymnasium")
+
+
+def test_one_haunt_roll_a_turn_with_an_owed_omen_and_one_of_its_own(dice) -> None:  # type: ignore[no-untyped-def]
+    """RULES.md: after a turn in which an omen was drawn, roll 6 dice -- one roll for
+    the turn, however many omens (one owed from another's turn, one drawn now): read
+    with the last one drawn."""
+    state = _missy_draws_an_omen_on_ox_s_turn(dice)
+    state, _ = apply(state, "end_turn")
+    deck_top(state, "omen", "holy_symbol")
+    state, _ = _draws(state, MISSY, "omen")
+    dice[:] = [0, 0, 0, 0, 0, 0]  # 0, under 2 omens
+    state, events = apply(state, "end_turn")
+    assert _haunt_rolls(state, events) == [content.betrayal_line(
+        "events.haunt_roll", who=_name(state, MISSY), omens=2)]
+    assert state.haunt is not None
+    assert (state.haunt.revealer, state.haunt.omen) == (MISSY, "holy_symbol")
+
+
+def test_a_game_stored_mid_turn_before_omens_were_owed_plays_on(dice) -> None:  # type: ignore[no-untyped-def]
+    """The format step `omens_owed`: a state stored before marked Missy's omen on Ox's
+    turn (`turn.omen`) and no explorer owed one. It loads, owing nothing, and Ox's turn
+    still rolls for it, as it would have then (one roll, not two)."""
+    state = _missy_draws_an_omen_on_ox_s_turn(dice)
+    raw = json.loads(json.dumps(GAME.dump(state)))
+    raw["format"] = STATE_FORMATS.current - 1
+    for explorer in raw["explorers"]:
+        del explorer["owed_omen"], explorer["owed_omen_room"]
+    raw["turn"]["omen"], raw["turn"]["omen_room"] = "book", "gymnasium"
+    old = GAME.load(raw)
+    assert all(e.owed_omen == "" == e.owed_omen_room for e in old.explorers)
+    dice[:] = [2, 2, 2, 2, 2, 2]
+    old, events = apply(old, "end_turn")
+    assert _haunt_rolls(old, events) == [content.betrayal_line(
+        "events.haunt_roll", who=_name(old, OX), omens=1)]
+    old, events = apply(old, "end_turn")
+    assert not _haunt_rolls(old, events)
+
+
+def _name(state: BetrayalState, seat: int) -> str:
+    return content.explorer(state.explorers[seat].key).name
+
+
+def _haunt_rolls(state: BetrayalState, events: list[str]) -> list[str]:
+    """The lines that announce a haunt roll, whoever makes it."""
+    said = {content.betrayal_line(key, who=_name(state, seat), omens=n, omen=content.card(o).name)
+            for key in ("events.haunt_roll", "events.haunt_roll_owed")
+            for seat in range(len(state.explorers)) for n in range(1, 14)
+            for o in ("book", "holy_symbol")}
+    return [e for e in events if e in said]
 
 
 # ---------------------------------------------------------------- refusals

@@ -336,6 +336,7 @@ def test_the_traitor_may_attack_with_sanity() -> None:
     assert PLUGIN.attack_traits(state, hero) == set()
     room = state.explorers[hero].tile
     state = _turn(state, traitor, room)
+    state.explorers[traitor].side = state.explorers[hero].side  # a split room: beside it
     traits = {c.trait for c in combat.choices(state, traitor) if c.target == hero}
     assert {"might", "sanity"} <= traits
 

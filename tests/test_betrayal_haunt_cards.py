@@ -31,6 +31,7 @@ from tests.betrayal_haunt_rig import (
     choose,
     fixed,
     hold,
+    joined,
     labels,
     place,
     rig_plugin,
@@ -232,6 +233,7 @@ def test_the_traitor_ignores_room_rolls_that_do_no_damage() -> None:
     assert haunt_cards.harmless_roll("graveyard") and haunt_cards.harmless_roll("attic")
     assert not haunt_cards.harmless_roll("crypt")  # damage: it still hurts the traitor
     assert not haunt_cards.harmless_roll("library")  # a gain, not a roll
+    joined(state, "graveyard", "ground")
     place(state, "graveyard", JENNY, DARRIN)
     assert movement.leave_steps(state, JENNY) == []
     assert movement.leave_steps(state, DARRIN) != []  # a hero still rolls

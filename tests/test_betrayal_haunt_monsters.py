@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bot.games.betrayal import content, explore
 from bot.games.betrayal.haunting import monsters, sides
+from bot.games.betrayal.haunting.words import haunt_line
 from bot.games.betrayal.house import DIRS, through_door
 from bot.games.betrayal.state import HEROES, MONSTERS, TRAITOR, BetrayalState
 from tests.betrayal_haunt_rig import (
@@ -151,6 +152,30 @@ def test_monsters_climb_the_coal_chute_from_the_basement_landing(fixed: list[int
     state, _ = act(state, monsters.M_MOVE, m=rat, to=chute)
     assert _monster(state, rat).tile == chute
     assert tile(state, "basement_landing") in monsters.neighbours(state, chute)  # and down
+
+
+def test_a_monster_left_in_the_coal_chute_slides_down_as_the_monsters_turn_ends(
+        fixed: list[int]) -> None:
+    """Seed 003, Coal Chute: 回合完結時，任何人物/怪物皆不可停留在煤導槽 (at the end of a
+    turn no explorer or monster may stay in the Coal Chute): it slides down to the
+    Basement Landing, as an explorer does, and the table is told."""
+    state = rigged(JENNY)
+    chute = state.tile_of("coal_chute")
+    if chute is None:
+        chute = put(state, "coal_chute", "ground", 40, 42)
+    landing = tile(state, "basement_landing")
+    rat = spawn(state, "rat", "basement_landing").id
+    stays = spawn(state, "brute", "foyer").id
+    state = _monsters_turn(state, [1, 0, 0, 0, 0, 0, 0], fixed)
+    state, _ = act(state, monsters.M_MOVE, m=rat, to=chute)
+    state, events = act(state, monsters.M_END)
+    assert _monster(state, rat).tile == landing
+    assert _monster(state, stays).tile == tile(state, "foyer")
+    said = haunt_line("events.monster_slides", monster="Rat",
+                      source=content.room("coal_chute").name,
+                      target=content.room("basement_landing").name)
+    assert said in events
+    assert events.index(said) < events.index(haunt_line("events.monsters_done"))
 
 
 # ---------------------------------------------------------------- fights

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bot.core.actions import Action
-from bot.games.betrayal import GAME
-from bot.games.betrayal.haunting import sides
+from bot.games.betrayal import GAME, content, movement
+from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.haunting import death, flow, monsters, sides
 from bot.games.betrayal.haunting.base import load_data
 from bot.games.betrayal.haunting.plugins.pay_the_piper import CHAMBER, PayThePiper
 from bot.games.betrayal.state import BetrayalState
@@ -18,6 +19,8 @@ from tests.betrayal_haunt_helpers import (
     house,
     played,
 )
+from tests.betrayal_haunt_rig import turn_of
+from tests.test_betrayal_engine_helpers import script_dice
 
 KEY = "pay_the_piper"
 PLUGIN = PayThePiper()
@@ -36,8 +39,6 @@ def test_setup_places_the_rats_around_the_traitor(players: int) -> None:
     traitor = sides.traitor(state)
     assert traitor is not None
     home = state.explorers[traitor].tile
-    from bot.games.betrayal.haunting import monsters
-
     around = {home, *monsters.neighbours(state, home)}
     assert {r.tile for r in rats} <= around
     assert state.tile_of(CHAMBER) is not None  # searched out if it was not in the house
@@ -109,9 +110,65 @@ def test_killing_the_traitor_wins_only_before_the_chamber() -> None:
     assert PLUGIN.winner(state) is None
 
 
-def test_the_swarm_grows_each_round_while_the_traitor_lives() -> None:
-    from bot.games.betrayal.context import Ctx
+def _beside_the_chamber() -> tuple[BetrayalState, int]:
+    """The traitor's turn, standing in a room next to the Pentagram Chamber with the
+    Speed to walk in and out again; she has not entered it yet."""
+    state, traitor = _ritual_state(0)
+    chamber = state.tile_of(CHAMBER)
+    assert chamber is not None and state.haunt is not None
+    state.explorers[traitor].tile = monsters.neighbours(state, chamber)[0]
+    state.haunt.progress.pop("entered", None)
+    state.script.clear()
+    state.pending = None
+    explorer = state.explorers[traitor]
+    explorer.traits["speed"] = len(content.explorer(explorer.key).traits["speed"].values) - 1
+    return state, traitor
 
+
+def _walk(state: BetrayalState, seat: int, to: int) -> BetrayalState:
+    """Take the move option into `to`, answering what leaving sets off (a roll)."""
+    room = state.tiles[to].room
+    move = next(o.action for o in GAME.options(state, seat)
+                if o.action.kind == "move" and content.room(room).name in o.label)
+    state, _ = GAME.apply(state, seat, move)
+    return answer_pending(state)
+
+
+def test_a_traitor_who_walked_in_and_out_this_turn_has_entered_the_chamber(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 003 (line 73): the heroes win by killing the traitor before she enters the
+    Pentagram Chamber (殺光所有老鼠、或在叛徒進入五芒星堂前殺死它). She walks in, chants,
+    walks out in the same turn and is then killed: too late, the heroes have not won."""
+    script_dice(monkeypatch).extend([2] * 16)
+    state, traitor = _beside_the_chamber()
+    outside = state.explorers[traitor].tile
+    chamber = state.tile_of(CHAMBER)
+    assert chamber is not None
+    state = _walk(state, traitor, chamber)
+    assert state.haunt is not None and state.haunt.progress.get("entered")
+    state, _ = GAME.apply(state, traitor, Action("act", {"what": "ritual"}))
+    state = _walk(state, traitor, outside)
+    assert state.at(traitor).room != CHAMBER
+    ctx = Ctx(state)
+    death.die(ctx, traitor)
+    flow.settle(ctx)
+    assert PLUGIN.winner(state) is None and not state.over
+
+
+def test_a_traitor_moved_into_the_chamber_by_a_card_has_entered_it() -> None:
+    """Seed 003 (line 73): 在叛徒進入五芒星堂前 -- entering counts however she gets in,
+    a card's move too (noted at once, not at the end of her turn)."""
+    state, traitor = _beside_the_chamber()
+    chamber = state.tile_of(CHAMBER)
+    assert chamber is not None
+    turn_of(state, sides.heroes(state)[0])
+    ctx = Ctx(state)
+    movement.place_explorer(ctx, traitor, chamber, forced=True)
+    assert state.haunt is not None and state.haunt.progress.get("entered")
+    assert PLUGIN.text("entered", who=ctx.who(traitor)) in [e.text for e in ctx.events]
+
+
+def test_the_swarm_grows_each_round_while_the_traitor_lives() -> None:
     state, _ = _start()
     before = len(sides.monsters(state, "rat"))
     state.haunt.round = 2

@@ -192,6 +192,28 @@ def test_the_haunt_roll_counts_face_up_encounters(dice: list[int]) -> None:
     assert "Haunt roll: 4. Not yet (it needs 5+)." in said and state.haunt is None
 
 
+def test_each_haunt_roll_has_the_dice_its_encounter_was_drawn_with(dice: list[int]) -> None:
+    """Seed 000: "if there are three Pennywise Encounter cards drawn this game, you roll
+    3 dice when you draw the third one". RULES.md section 2: one roll per encounter
+    drawn (ours made at the turn's end): of two drawn in one turn (a second omen room,
+    as The Walls can place), the first rolls the count it made, the second one more."""
+    state = nb_game()
+    face_up(state, "knife_in_the_dark")
+    state, _ = meet(state, dice, "floating_lights", [2, 2])  # the 2nd drawn this game
+    deck_top(state, encounters.DECK, "a_stretching_hall")  # the 3rd, the same turn
+    dice.extend([2] * value(state, OX, "knowledge"))
+    ctx = Ctx(state)
+    ctx.push([{"_nb_encounter": {}}], OX)
+    run(ctx)
+    assert state.turn.flags[encounters.DRAWN] == ["floating_lights", "a_stretching_hall"]
+    state, said = end_turn(state, dice, [0] * (2 + 3))  # 2 dice, then 3
+    rolls = [line for line in said if line.startswith("Haunt roll for")]
+    assert "FLOATING LIGHTS" in rolls[0] and "(2)" in rolls[0]
+    assert "A STRETCHING HALL" in rolls[1] and "(3)" in rolls[1]
+    assert said.count("Haunt roll: 0. Not yet (it needs 5+).") == 2
+    assert dice == []  # 2 dice, then 3: every scripted die rolled
+
+
 def test_five_or_more_starts_the_haunt_and_the_card_picks_the_scenario(
         dice: list[int]) -> None:
     # Seed 000: "A haunt roll of 5+ triggers the haunt!" and "When the haunt is

@@ -11,13 +11,14 @@ from __future__ import annotations
 from bot.games.betrayal import GAME, traits
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import death, sides
+from bot.games.betrayal.house import cell_of
 from bot.games.betrayal.state import BetrayalState, Monster, Turn
 from bot.games.neibolt import encounters
 from bot.games.neibolt.scenarios import lets_kill_this_clown as lk
 from tests.betrayal_haunt_helpers import outcome, played, seed_for, started
 from tests.betrayal_haunt_rig import fixed, tile
 from tests.neibolt_rig import DARRIN, LONGFELLOW, MISSY, answered, rig_house
-from tests.test_betrayal_engine_helpers import apply, choose, hold
+from tests.test_betrayal_engine_helpers import apply, choose, hold, put
 
 __all__ = ["fixed"]  # a fixture, used by name
 
@@ -152,6 +153,36 @@ def test_deadlights_stun_everyone_in_sight_who_then_spends_a_turn(fixed: list[in
     assert any("spends the whole turn recovering" in t for t in lines)
     assert deck_next in state.discards[encounters.DECK]
     assert GAME.to_act(state) == LONGFELLOW and not state.explorers[MISSY].flags.get(lk.DEADLIT)
+
+
+def tunnels_beside_the_landing(state: BetrayalState) -> tuple[int, str, str]:
+    """The Winding Tunnels (doors E W) laid beside the Basement Landing: its id, the
+    half whose door opens on the landing, and the far half."""
+    landing = state.tiles[tile(state, "basement_landing")]
+    taken = {cell_of(t) for t in state.tiles}
+    dx, near, far = next((dx, near, far) for dx, near, far in ((1, "W", "E"), (-1, "E", "W"))
+                         if ("basement", landing.x + dx, landing.y) not in taken)
+    return put(state, "winding_tunnels", "basement", landing.x + dx, landing.y), near, far
+
+
+def test_each_half_of_the_winding_tunnels_sees_out_of_its_own_door(fixed: list[int]) -> None:
+    """Seed 000, the Winding Tunnels: "The rooms do not have line of sight to each
+    other, and line of sight does not continue through this tile." That parts the
+    halves; it does not blind them: a hero on the half whose door faces Pennywise has
+    line of sight to him (Taunt; the Deadlights: "each player with line of sight to
+    Pennywise is stunned"), one on the far half has none."""
+    state = rig(DARRIN, "basement_landing")
+    middle, near, far = tunnels_beside_the_landing(state)
+    for seat, half in ((DARRIN, near), (MISSY, far)):
+        state.explorers[seat].tile, state.explorers[seat].side = middle, half
+    assert any("Taunt Pennywise" in o.label for o in GAME.options(state, DARRIN))
+    missy = GAME.copy_state(state)
+    missy.turn = Turn(seat=MISSY, number=state.turn.number)
+    assert not any("Taunt Pennywise" in o.label for o in GAME.options(missy, MISSY))
+    top(state, "time_to_sink")  # deadlights
+    state, lines = end_turn(state)
+    assert any(t.startswith('Darrin "Flash" Williams sees the Deadlights') for t in lines)
+    assert not state.explorers[MISSY].flags.get(lk.DEADLIT)
 
 
 def test_he_rolls_8_dice_against_a_stunned_hero(fixed: list[int]) -> None:

@@ -95,6 +95,28 @@ def test_the_darkened_hallway_draws_two_events_one_after_the_other(dice) -> None
     assert state.turn.movement_over
 
 
+def test_the_darkened_hallway_draws_both_events_before_resolving_either(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 000: "Draw both events, resolve them one at a time in the order they were
+    drawn." The first (The Walls) places a room with an event symbol, which draws its
+    own card: the third from the top, the Hallway's two being off the deck already.
+    While the first is resolved the second waits among the cards being read out."""
+    state = nb_game()
+    stack_top(state, "darkened_hallway", "gardens")
+    deck_top(state, "event", "the_walls", "night_view", "creepy_crawlies")
+    dice.extend([2] * 40)
+    state, events = apply(state, "explore", dir="N")
+    while state.pending is not None:
+        if "night_view" in state.resolving:
+            assert state.decks["event"][0] == "creepy_crawlies"
+            check(state)  # every card somewhere, the waiting one too
+        state, more = choose(state, 0)
+        events += more
+    assert first(events, "discovers the Gardens") < first(events, "Creepy Crawlies") \
+        < first(events, "Night View")
+    assert state.discards["event"][-3:] == ["creepy_crawlies", "the_walls", "night_view"]
+    assert state.resolving == []
+
+
 def test_anything_that_stops_an_event_stops_both() -> None:
     """Seed 000: "If anything prevents you from drawing an Event card (such as using
     the Idol omen), do not draw either Event card.\""""

@@ -10,9 +10,13 @@ engine's own `_symbol` step for its tile (what exploring into it runs).
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from bot.core.actions import Action
 from bot.games.betrayal import GAME, content, effects, links, traits
-from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.context import Ctx, explorer_name
 from bot.games.betrayal.haunting import combat, death, monsters, sides
 from bot.games.betrayal.house import DIRS, cell_of, doors, step
 from bot.games.betrayal.state import BetrayalState, Monster
@@ -20,7 +24,7 @@ from bot.games.neibolt.scenarios import the_ritual_of_chud as rc
 from tests.betrayal_haunt_helpers import begin, outcome, played, seed_for, started
 from tests.betrayal_haunt_rig import fixed, tile
 from tests.neibolt_rig import DARRIN, JENNY, LONGFELLOW, MISSY, answered, rig_house
-from tests.test_betrayal_engine_helpers import apply, deck_top, put
+from tests.test_betrayal_engine_helpers import apply, deck_top, hold, put
 
 __all__ = ["fixed"]  # a fixture, used by name
 
@@ -34,11 +38,10 @@ def clown(state: BetrayalState) -> Monster:
 
 
 def rig(seat: int = DARRIN, clown_at: str = "grand_staircase", card: int | None = None,
-        shadows: int = 0, **where: str) -> BetrayalState:
-    """The rig, Pennywise out of the shadows unless `shadows` turns are still to wait."""
+        **where: str) -> BetrayalState:
+    """The rig, the Monster Card with `card` if given."""
     state = rig_house(KEY, rc.pennywise, seat, clown_at, where)
     assert state.haunt is not None
-    state.haunt.progress["shadows"] = shadows
     if card is not None:
         state.haunt.progress["card"] = card
     return state
@@ -184,47 +187,43 @@ def test_he_plays_after_the_holder_and_no_one_else(fixed: list[int]) -> None:
     assert clown(state).tile == tile(state, "foyer")
 
 
-def test_he_waits_in_the_shadows_for_his_first_turns(fixed: list[int]) -> None:
-    """DESIGNED (issue 21), as the book says it: "Pennywise in the shadows: he first
-    watches a few of his turns, neither moving nor attacking (at this table: 2); the
-    board counts them down." In his holder's very room he still does not attack."""
-    state, events = started(KEY)
-    assert rc.shadows(state) == 2  # 4 players
-    book = next(e.text for e in events if e.kind == "book")
-    assert "neither moving nor attacking (at this table: 2)" in book
-    state = rig(DARRIN, "foyer", card=DARRIN, shadows=2, darrin="foyer")
-    assert "Pennywise in the shadows: 2 turns left" in rc.TheRitualOfChud().board_note(state)
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_he_hunts_from_his_first_turn(fixed: list[int], players: int) -> None:
+    """Seed 000: "On Pennywise's turn, he moves toward his target, and attacks them if
+    he reaches their tile." RULES.md section 2: "the bot plays Pennywise by the rules
+    printed there", which give him no turns to wait (issue 21's designed wait in the
+    shadows is gone, at every table size)."""
+    begun, events = started(KEY, players=players)
+    state = GAME.copy_state(begun)
+    seat = rc.holder(state)
+    assert seat is not None and state.turn.seat == seat  # the holder plays first, then he does
+    state.explorers[seat].tile = clown(state).tile
+    state.pending = None
+    fixed.extend([0, 0, 0, 0] + [2] * 5)  # no move (0 = 1, he stays), then Might 5
     state, lines = play(state, "end_turn")
     assert "— The house's turn —" in lines
-    assert any("1 more turn before he steps out" in t for t in lines)
-    assert not any("attacks Darrin" in t for t in lines) and rc.shadows(state) == 1
-    assert "1 turn left" in rc.TheRitualOfChud().board_note(state)
-    state = rig(DARRIN, "grand_staircase", card=DARRIN, shadows=1, darrin="entrance_hall")
-    state, lines = play(state, "end_turn")
-    assert any("on his next turn he steps out" in t for t in lines)
-    assert clown(state).tile == tile(state, "grand_staircase") and rc.shadows(state) == 0
-    assert "shadows" not in rc.TheRitualOfChud().board_note(state)
-    state = rig(DARRIN, "grand_staircase", card=DARRIN, shadows=0, darrin="entrance_hall")
-    fixed.extend([1, 0, 0, 0])  # out of the shadows, his Speed 4 dice: one room
-    state, lines = play(state, "end_turn")
-    assert clown(state).tile == tile(state, "foyer")
+    assert any(f"attacks {explorer_name(state, seat)}" in t for t in lines)
+    assert "shadows" not in rc.progress(begun)
+    assert not any("shadows" in e.text for e in events if e.kind == "book")
 
 
-def test_his_waits_in_the_shadows_by_table_size() -> None:
-    """DESIGNED (issue 21): 6 at 3 players, 2 at 4 and 5, 4 at 6 (the `shadows`
-    value). With none left (a game saved before the rule has none), his first turn is a
-    real one."""
-    assert rc.shadows(started(KEY, players=3)[0]) == 6
-    assert rc.shadows(started(KEY, players=5)[0]) == 2
-    big = started(KEY, players=6)[0]
-    assert rc.shadows(big) == 4
-    del rc.progress(big)["shadows"]  # as a game saved before the rule
-    assert rc.shadows(big) == 0
-    assert "shadows" not in rc.TheRitualOfChud().board_note(big)
-    assert big.turn.seat == rc.holder(big)  # the holder plays first, then he does
-    _, lines = play(big, "end_turn")
-    assert "— The house's turn —" in lines
-    assert not any("from the shadows" in t for t in lines)
+def test_a_game_stored_while_he_waited_loads_and_he_acts_on_his_next_turn(
+        fixed: list[int]) -> None:
+    """A table stored in format 1, Pennywise with 2 turns still to wait in the shadows:
+    the count is kept in the haunt's progress but nothing reads it (the board's note
+    is as without it), and on his next turn he attacks his target in his room, as seed
+    000 says."""
+    state = rig(DARRIN, "foyer", card=DARRIN, darrin="foyer")
+    raw = json.loads(json.dumps(GAME.dump(state)))
+    raw["format"] = 1
+    for explorer in raw["explorers"]:  # format 1 had no owed omens (`omens_owed`)
+        del explorer["owed_omen"], explorer["owed_omen_room"]
+    raw["haunt"]["progress"]["shadows"] = 2
+    back = GAME.load(raw)
+    assert rc.TheRitualOfChud().board_note(back) == rc.TheRitualOfChud().board_note(state)
+    fixed.extend([0, 0, 0, 0] + [2] * 5)
+    back, lines = play(back, "end_turn")
+    assert any("attacks Darrin" in t for t in lines)
 
 
 def test_taking_the_card_moves_his_turn_even_after_he_played(fixed: list[int]) -> None:
@@ -297,6 +296,33 @@ def test_an_event_room_gives_the_card_and_drops_the_highest_die(fixed: list[int]
     assert rc.EVENT_FLAG not in state.explorers[MISSY].flags
 
 
+def test_every_roll_on_the_event_drops_its_highest_die_and_no_roll_after(
+        fixed: list[int]) -> None:
+    """Seed 000: "If you need to make any rolls on the Event card, ignore the highest
+    die of the roll." The defence against the card's attack is a roll on it too (Creepy
+    Puppet: "a Might 4 attack"); a roll made after the card is resolved is not."""
+    state = rig(MISSY, card=DARRIN)
+    deck_top(state, "event", "creepy_puppet")
+    might = traits.value(state, MISSY, "might")
+    fixed.extend([0, 0, 0, 0] + [2] * might)  # the puppet's 4 dice, then Missy's Might
+    state, lines = discover(state, MISSY, event_room(state))
+    state, lines = answered(state, lines)
+    assert any("highest die (2) does not count" in t for t in lines)
+    assert any(t.startswith("Missy Dubourde rolls Might:") and t.endswith(f"= {2 * might - 2}.")
+               for t in lines)
+    assert rc.EVENT_FLAG not in state.explorers[MISSY].flags
+    # Later the same turn, a roll on another event card (a Closet Door left in the house,
+    # say) keeps every die.
+    fixed.clear()
+    fixed.extend([2, 2])
+    ctx = Ctx(state)
+    ctx.push([{"roll": {"dice": 2}}], MISSY, "closet_door", "event")
+    effects.run(ctx)
+    said = [e.text for e in ctx.events]
+    assert not any("does not count" in t for t in said)
+    assert any(t.endswith("= 4.") for t in said)
+
+
 def test_an_item_or_omen_room_may_give_the_artifact_instead(fixed: list[int]) -> None:
     """Seed 000: "You may find your artifact instead. Skip drawing a card and take your
     hero token." "If another hero is dead and doesn't have their artifact, you may find
@@ -356,6 +382,26 @@ def test_his_room_is_barred_until_a_sanity_roll_of_5(fixed: list[int]) -> None:
                 if o.action.kind == "move" and "Foyer" in o.label)
     state, _ = play(state, move.kind, **move.args)
     assert any(o.action.kind == "attack" for o in GAME.options(state, MISSY))
+
+
+def test_a_hero_with_the_revolver_may_face_him_from_afar(fixed: list[int]) -> None:
+    """Seed 000: "you cannot move onto Pennywise's tile or attack him unless you first
+    succeed on a Sanity roll of 5+." An attack from a distance (the Revolver, along a
+    line of sight) is one too: the roll is offered wherever it would let the hero at
+    him, and only there."""
+    state = rig(DARRIN, "grand_staircase", card=MISSY, darrin="entrance_hall")
+    assert not any(o.action.args.get("what") == "face" for o in GAME.options(state, DARRIN))
+    hold(state, DARRIN, "revolver")  # the Foyer between them, in a line of doors
+    assert any(o.action.args.get("what") == "face" for o in GAME.options(state, DARRIN))
+    assert not any(o.action.kind == "attack" for o in GAME.options(state, DARRIN))
+    fixed.extend([2] * traits.value(state, DARRIN, "sanity"))
+    state, _ = play(state, "act", what="face")
+    assert state.turn.flags.get(rc.FACED)
+    assert any(o.action.kind == "attack" and "from afar" in o.label
+               for o in GAME.options(state, DARRIN))
+    unseen = rig(DARRIN, "grand_staircase", card=MISSY, darrin="dining_room")
+    hold(unseen, DARRIN, "revolver")  # out of his sight: nothing to face
+    assert not any(o.action.args.get("what") == "face" for o in GAME.options(unseen, DARRIN))
 
 
 def test_damage_drives_him_away_and_never_stuns(fixed: list[int]) -> None:

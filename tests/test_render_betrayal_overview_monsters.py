@@ -148,11 +148,12 @@ def test_monster_marks_read_over_a_haunt(key: str, players: int) -> None:
     assert marks, key  # monsters were on the overviews
 
 
-def _crowded_floor(players: int, rooms: int, explorers: int = 2) -> MapView:
-    """A house of `players` with monsters of three kinds in `rooms` rooms spread over its
-    biggest floor (one to three of a kind), `explorers` explorers there in other rooms,
-    and the floor in play another (a room placed there this turn, no one moving)."""
-    view = map_view(house(players=players))
+def _crowded_floor(players: int, rooms: int, explorers: int = 2, seed: int = 1) -> MapView:
+    """A house of `players` (AI play on `seed`) with monsters of three kinds in `rooms`
+    rooms spread over its biggest floor (one to three of a kind), `explorers` explorers
+    there in other rooms, and the floor in play another (a room placed there this turn,
+    no one moving)."""
+    view = map_view(house(players=players, seed=seed))
     floor = max(FLOORS, key=lambda f: sum(t.floor == f for t in view.tiles))
     on = [t for t in view.tiles if t.floor == floor]
     assert len(on) >= rooms + explorers, (floor, len(on))
@@ -175,8 +176,8 @@ def _crowded_floor(players: int, rooms: int, explorers: int = 2) -> MapView:
 
 
 @cache
-def _crowd(players: int, rooms: int, explorers: int = 2) -> MapView:
-    return _crowded_floor(players, rooms, explorers)
+def _crowd(players: int, rooms: int, explorers: int = 2, seed: int = 1) -> MapView:
+    return _crowded_floor(players, rooms, explorers, seed)
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -201,8 +202,10 @@ def test_a_crowded_floor_sums_its_monsters_up(players: int) -> None:
 @pytest.mark.parametrize("players", PLAYERS)
 def test_a_few_monster_rooms_get_a_mark_each(players: int) -> None:
     """MONSTER_CHIPS rooms of monsters spread over a floor not in play (its explorers
-    where they were): a mark per kind per room, each with its count, and no summary."""
-    view = _crowd(players, MONSTER_CHIPS, 0)
+    where they were): a mark per kind per room, each with its count, and no summary.
+    Seed 3's houses leave each of those rooms a place for its chip (in seed 1's house of
+    4 one is hemmed in, and its floor is rightly summed up instead)."""
+    view = _crowd(players, MONSTER_CHIPS, 0, seed=3)
     bg = _check_all(f"{MONSTER_CHIPS} monster rooms, {players} players", view)
     assert not bg.summaries
     assert any(m.count_box for m in bg.monster_marks)  # three of a kind: "×3"

@@ -3,7 +3,9 @@
 Omens and items are kept (their `on_gain` runs); Bite is an omen that is not carried
 (it lies on the omen table, only to be counted); events are read out (`resolving`)
 and discarded, unless a `lasting` step keeps them in front of the explorer. Every
-omen drawn counts towards the haunt roll and marks the turn for it (seed 003).
+omen drawn counts towards the haunt roll, and is marked for the roll of the explorer
+who drew it (seed 003: that player rolls as its own turn ends): on the turn when it is
+that explorer's, else on the explorer, until its own turn ends.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.rolls import forget_rolls
-from bot.games.betrayal.state import Frame
+from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
 
 
 def draw_top(ctx: Ctx, deck: str) -> str | None:
@@ -54,8 +56,8 @@ def resolve_card(ctx: Ctx, seat: int, key: str) -> None:
             text=card.text, data={"seat": seat, "card": key, "deck": card.deck})
     if card.deck == "omen":
         state.omens_drawn += 1
-        state.turn.omen = state.last_omen = key
-        state.turn.omen_room = state.last_omen_room = state.at(seat).room
+        state.last_omen, state.last_omen_room = key, state.at(seat).room
+        note_omen(state, seat, key, state.last_omen_room)
         state.quiet_turns = 0
     # After the card's own steps, `_finish_card` puts an unkept card where it belongs.
     if card.keep and card.deck != "event":
@@ -71,6 +73,18 @@ def resolve_card(ctx: Ctx, seat: int, key: str) -> None:
             # (the `_traitor_event` step of cards/haunt_cards.py asks)
             steps.insert(0, {"_traitor_event": {}})
         ctx.push(steps, seat, key, card.deck)
+
+
+def note_omen(state: BetrayalState, seat: int, key: str, room: str) -> None:
+    """Mark an omen for the haunt roll of the explorer who drew it (seed 003: 每當一名玩家
+    翻開一張預兆牌後，在該玩家完結其回合後…): drawn on its own turn, the turn rolls for it;
+    drawn on another's (a Mystic Slide passed to it), the explorer owes the roll until
+    its own turn ends. Before the haunt only: after it no haunt roll is made."""
+    if seat == state.turn.seat:
+        state.turn.omen, state.turn.omen_room = key, room
+    elif state.phase == EXPLORE:
+        explorer = state.explorers[seat]
+        explorer.owed_omen, explorer.owed_omen_room = key, room
 
 
 @step("_finish_card")

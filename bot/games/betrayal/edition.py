@@ -25,11 +25,18 @@ class Classic(Edition):
     order = 0
 
     def turn_over(self, ctx: Ctx, frame: Frame) -> None:
+        """Seed 003: the player who turned up an omen makes the haunt roll as its own
+        turn ends; one roll, however many omens (RULES.md), read with the last one."""
         state = ctx.state
-        if state.turn.omen and state.phase == EXPLORE:
-            ctx.say("events.haunt_roll", who=ctx.who(frame.seat), omens=state.omens_drawn)
-            ctx.push_child(frame, [{"roll": {"dice": HAUNT_DICE, "purpose": "haunt",
-                                             "then": [{"_haunt_check": {}}]}}])
+        if state.phase != EXPLORE:
+            return
+        omen, room, now = haunt_roll.roll_owed(state, frame.seat)
+        if not omen:
+            return
+        ctx.say("events.haunt_roll" if now else "events.haunt_roll_owed",
+                who=ctx.who(frame.seat), omens=state.omens_drawn, omen=content.card(omen).name)
+        ctx.push_child(frame, [{"roll": {"dice": HAUNT_DICE, "purpose": "haunt", "then": [
+            {"_haunt_check": {"omen": omen, "room": room}}]}}])
 
     def stalled(self, state: BetrayalState) -> bool:
         return haunt_roll.stalled(state)

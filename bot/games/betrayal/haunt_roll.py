@@ -1,5 +1,8 @@
 """The haunt roll (RULES.md, classic): after a turn in which an omen was drawn, roll six
-dice; below the number of omens drawn so far, the haunt begins.
+dice; below the number of omens drawn so far, the haunt begins. Seed 003 has the player
+who turned up the omen roll, after its own turn: an omen drawn on another's turn (a
+Mystic Slide passed to it) is rolled for when the drawer's turn ends (`roll_owed`), and
+the one who rolls is the revealer.
 
 The haunt chart (data/betrayal/haunt_chart.yaml) then says which of the 8 haunts
 (haunts.yaml) begins, from the omen and the room it turned up in. The game records who
@@ -168,19 +171,36 @@ def stalled(state: BetrayalState) -> bool:
             and state.quiet_turns >= STALL_ROUNDS * len(state.players))
 
 
+def roll_owed(state: BetrayalState, seat: int) -> tuple[str, str, bool]:
+    """The omen (and its room) this explorer makes the haunt roll for as its turn ends,
+    "" for none, and whether it drew that omen on this turn (else on another's). Seed
+    003: whoever turns up an omen rolls after its own turn; one roll a turn (RULES.md),
+    read with the last omen it drew. The debt is paid: it is cleared."""
+    explorer = state.explorers[seat]
+    owed = explorer.owed_omen, explorer.owed_omen_room
+    explorer.owed_omen = explorer.owed_omen_room = ""
+    if state.turn.omen and state.turn.seat == seat:
+        return state.turn.omen, state.turn.omen_room, True
+    return owed[0], owed[1], False
+
+
 @step("_haunt_check")
 def _haunt_check(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    """The roll's total against the omens drawn; the roller is the revealer. The omen and
+    room come with the step (a step stored before they did reads this turn's)."""
     state = ctx.state
+    spec = arg if isinstance(arg, dict) else {}
+    omen = str(spec.get("omen") or state.turn.omen)
+    room = str(spec.get("room") or state.turn.omen_room)
     total = int(frame.vars.get("roll", 0))
     if not starts(total, state.omens_drawn):
         ctx.say("events.haunt_not_yet", total=total, omens=state.omens_drawn)
         return
     ctx.say("events.haunt_begins", kind="haunt", who=ctx.who(frame.seat), total=total,
-            omens=state.omens_drawn, omen=content.card(state.turn.omen).name,
-            room=content.room(state.turn.omen_room).name,
-            data={"revealer": frame.seat, "omen": state.turn.omen,
-                  "room": state.turn.omen_room, "roll": total})
-    begin(ctx, frame.seat, state.turn.omen, state.turn.omen_room, total)
+            omens=state.omens_drawn, omen=content.card(omen).name,
+            room=content.room(room).name,
+            data={"revealer": frame.seat, "omen": omen, "room": room, "roll": total})
+    begin(ctx, frame.seat, omen, room, total)
 
 
 def begin_stalled(ctx: Ctx, seat: int) -> None:
@@ -204,6 +224,8 @@ def begin(ctx: Ctx, seat: int, omen: str, room: str, total: int,
     state = ctx.state
     state.script.clear()  # before the swap: the omens it hands over push their steps
     state.pending = None
+    for explorer in state.explorers:  # no haunt roll is made once the haunt has begun
+        explorer.owed_omen = explorer.owed_omen_room = ""
     haunt = chosen
     if haunt is None:
         key, omen, _ = editions.for_state(state).choose_haunt(ctx, seat, omen, room)

@@ -209,6 +209,7 @@ def place_explorer(ctx: Ctx, seat: int, tile_id: int, side: str | None = None,
                 data={"seat": seat, "to": tile_id})
     if state.haunt is not None:
         companions_follow(ctx, seat, tile_id)
+    haunt_base.hooks(state, MovementHooks).entered(ctx, seat, tile_id)
     if enter:
         ctx.push([{"_entered": {"tile": tile_id}}], seat, state.tiles[tile_id].room, "room")
 

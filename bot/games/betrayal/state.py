@@ -34,6 +34,11 @@ class Explorer:
     benefits: list[str] = field(default_factory=list)  # once-per-explorer rooms used
     flags: dict[str, Any] = field(default_factory=dict)  # card handlers' own notes
     alive: bool = True
+    # An omen it drew on another explorer's turn (a Mystic Slide passed to it), and the
+    # room it turned up in: seed 003 has the one who drew it make the haunt roll, at the
+    # end of its own turn (edition.py). "" when no roll is owed.
+    owed_omen: str = ""
+    owed_omen_room: str = ""
 
 
 @dataclass
@@ -62,7 +67,7 @@ class Turn:
     dropped: list[str] = field(default_factory=list)
     picked: list[str] = field(default_factory=list)
     rolls: list[str] = field(default_factory=list)  # voluntary rolls made (once a turn each)
-    omen: str = ""  # the last omen drawn this turn, and where
+    omen: str = ""  # the last omen drawn this turn by the explorer to play, and where
     omen_room: str = ""
     elevator: bool = False  # the Mystic Elevator moved this turn
     flags: dict[str, Any] = field(default_factory=dict)
@@ -181,5 +186,17 @@ class BetrayalState:
         return cls(**data)
 
 
+def omens_owed(raw: dict[str, Any]) -> dict[str, Any]:
+    """A game state's format step: an omen drawn on another explorer's turn makes its
+    haunt roll at the end of the drawer's own turn (seed 003), so each explorer keeps
+    the omen it owes a roll for (`owed_omen`, `owed_omen_room`). A game stored before
+    marked every omen on the turn it was drawn in (`turn.omen`): that turn still rolls
+    for it, and no explorer owes one."""
+    for explorer in raw.get("explorers", []):
+        explorer["owed_omen"] = ""
+        explorer["owed_omen_room"] = ""
+    return raw
+
+
 # Every shape the stored state has had (bot/core/formats.py): append, never edit.
-STATE_FORMATS = Formats((texts_kept,))
+STATE_FORMATS = Formats((texts_kept, omens_owed))

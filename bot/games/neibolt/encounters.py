@@ -12,7 +12,9 @@ before the haunt, kept face up, each one making a haunt roll.
   card that started it picks the scenario (its `scenario:`, seed 000's pairs).
 - RULING: the roll is made at the end of the turn, as the classic game's haunt roll
   after an omen ("similar to an Omen card", seed 000), one roll per encounter drawn
-  that turn, in the order drawn; the first that starts the haunt ends the rest.
+  that turn, in the order drawn; the first that starts the haunt ends the rest. Each
+  roll has the dice its encounter gave when drawn (seed 000: the third encounter drawn
+  this game rolls 3 dice), not the count the turn ends with (`roll_dice`).
 - "Bury" (seed 000) puts a card on the bottom of its deck (`bury`).
 """
 
@@ -36,6 +38,19 @@ def face_up(state: BetrayalState) -> list[str]:
 
 def dice(state: BetrayalState) -> int:
     return min(len(face_up(state)), MAX_DICE)
+
+
+def roll_dice(state: BetrayalState, key: str) -> int:
+    """The dice of the haunt roll this turn's encounter `key` makes: the face-up count
+    as it was when it was drawn (itself included), at most 8. Seed 000: "if there are
+    three Pennywise Encounter cards drawn this game, you roll 3 dice when you draw the
+    third one". Those drawn before this turn, then this turn's in the order drawn (the
+    face-up row only grows before the haunt, so the count is read back from it)."""
+    drawn = [k for k in state.turn.flags.get(DRAWN, []) if k in face_up(state)]
+    if key not in drawn:
+        return dice(state)
+    before = len(face_up(state)) - len(drawn)
+    return min(before + drawn.index(key) + 1, MAX_DICE)
 
 
 def scenario_of(key: str) -> str:
@@ -89,7 +104,7 @@ def haunt_rolls(ctx: Ctx, frame: Frame) -> None:
     steps: list[dict[str, Any]] = []
     for key in drawn:
         steps.append({"_nb_roll_said": {"card": key}})
-        steps.append({"roll": {"dice": dice(state), "purpose": "haunt",
+        steps.append({"roll": {"dice": roll_dice(state, key), "purpose": "haunt",
                                "then": [{"_nb_haunt_check": {"card": key}}]}})
     if steps:
         ctx.push_child(frame, steps)
@@ -97,8 +112,9 @@ def haunt_rolls(ctx: Ctx, frame: Frame) -> None:
 
 @step("_nb_roll_said")
 def _roll_said(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    tell(ctx, "events.haunt_roll", who=ctx.who(frame.seat), dice=dice(ctx.state),
-         card=content.card(str(arg["card"])).name)
+    key = str(arg["card"])
+    tell(ctx, "events.haunt_roll", who=ctx.who(frame.seat), dice=roll_dice(ctx.state, key),
+         card=content.card(key).name)
 
 
 @step("_nb_haunt_check")

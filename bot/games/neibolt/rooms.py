@@ -3,9 +3,10 @@
 Each room's rule is a passive registered with the Betrayal core's card registry
 (cards.passive), as the classic rooms are; `load` is called once by edition.py.
 
-- Darkened Hallway (`darkened_hallway`): its event symbol draws two events, resolved
-  one at a time in the order drawn; whatever stops an event being drawn
-  (Passive.prevents_draw, seed 000's Idol) stops both.
+- Darkened Hallway (`darkened_hallway`): its event symbol draws two events (both off
+  the deck before either is resolved), resolved one at a time in the order drawn;
+  whatever stops an event being drawn (Passive.prevents_draw, seed 000's Idol) stops
+  both.
 - Old Well (`old_well`): before the symbol's item, a Knowledge roll. 4+: an extra item.
   0-3: the explorer buries an item it already holds (its pick); holding none, nothing
   is buried, and the item found here is kept all the same. Omens are not items.
@@ -80,14 +81,30 @@ class DarkenedHallway(RoomPassive):
 
 @step("_nb_hallway")
 def _hallway(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    """Two draws, the second after the first is resolved (the draws run in order in
-    this frame, each card's own steps above it); none if an event may not be drawn."""
-    if hooks.draw_prevented(ctx.state, frame.seat, EVENT):
+    """Seed 000: "Draw both events, resolve them one at a time in the order they were
+    drawn." Both come off the deck now, so nothing the first one does (a room it places
+    drawing its own card) takes the second; the second waits with the cards being read
+    out (`resolving`) until its turn. None if an event may not be drawn. (`arg["steps"]`,
+    the plain draw this replaces, is kept for the games stored with it.)"""
+    state = ctx.state
+    if hooks.draw_prevented(state, frame.seat, EVENT):
         tell(ctx, "events.hallway_prevented", who=ctx.who(frame.seat))
         return
     tell(ctx, "events.hallway", who=ctx.who(frame.seat))
-    steps = list(arg["steps"])
-    ctx.push_child(frame, [*steps, *steps])
+    drawn = [key for key in (decks.draw_top(ctx, EVENT), decks.draw_top(ctx, EVENT))
+             if key is not None]
+    state.resolving.extend(drawn)
+    ctx.push_child(frame, [{"_nb_hallway_card": {"card": key}} for key in drawn])
+
+
+@step("_nb_hallway_card")
+def _hallway_card(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """One of the Hallway's two events, drawn already: resolved as any event drawn."""
+    key = str(arg["card"])
+    if key not in ctx.state.resolving:
+        return
+    ctx.state.resolving.remove(key)  # resolve_card lists it again while it is read out
+    decks.resolve_card(ctx, frame.seat, key)
 
 
 # ---------------------------------------------------------------- Old Well

@@ -265,6 +265,12 @@ class SightPassive(Passive):
         """Line of sight reaches this room but goes no further through it."""
         return False
 
+    def walls_off(self, state: BetrayalState, tile: int, viewer: int | None, ref: Any) -> bool:
+        """For `viewer` (a seat; None: anyone), line of sight neither enters this room
+        nor leaves it, as if walls stood at its doors (the Smoke): nothing in it is seen
+        from outside, nor seen through."""
+        return False
+
 
 # Every part a passive may fill in.
 PASSIVE_PARTS: tuple[type[Passive], ...] = (

@@ -8,14 +8,19 @@ Cards (items.yaml / omens.yaml `custom:`):
   such a room, only the half behind that door: combat.looks_out, facing_half):
   everyone there rolls Speed, explorers of either side and monsters;
   0-4: an explorer takes 4 physical damage, a monster is hit (combat.hurt_monster:
-  stunned, or what its haunt says); 5+: unhurt. A monster kind marked
-  `incorporeal: true` in its haunt's data is untouched (the card's own words).
-- Druidic Charm (`druidic_charm_flash`): every monster in the room is stunned.
+  stunned, or what its haunt says); 5+: unhurt. A monster without Speed, without
+  Might, or of a kind marked `incorporeal: true` in its haunt's data is untouched
+  (the card's own words).
+- Druidic Charm (`druidic_charm_flash`): every monster in the room is stunned, through
+  combat.stun like any stun, so the haunt may refuse it or answer it.
 - Bell (`bell_gather_heroes` on 5+, `bell_draw_monsters` on 0-4) and the Spirit
   Board's haunt half (omens.py): heroes, or monsters, move 1 room toward the card's
   user, one at a time, as long as their chooser likes. The Bell's user moves the
-  heroes; the traitor moves the monsters (a choice for the traitor's seat); with no
-  traitor, every monster must move.
+  heroes, but not one held fast by a card (hooks.blocked: "those who cannot act
+  because of a special event"); the traitor moves the monsters (a choice for the
+  traitor's seat); with no traitor, every monster must move. The Bell's 0-4 does
+  nothing when the traitor rings it (the card); the Spirit Board's traitor may be its
+  holder (its card).
 
 The house is the traitor's home (seed 003, "Haunt": the traitor and the monsters are
 not affected by rolls or cards that cause no damage; the traitor may choose not to be
@@ -42,7 +47,7 @@ from collections import deque
 from typing import Any
 
 from bot.core import dice as core_dice
-from bot.games.betrayal import content, movement
+from bot.games.betrayal import content, hooks, movement
 from bot.games.betrayal.cards import HandPassive, Passive, RoomPassive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
@@ -102,6 +107,13 @@ def incorporeal(state: BetrayalState, monster: Monster) -> bool:
     return bool((kinds.get(monster.kind) or {}).get("incorporeal"))
 
 
+def blast_proof(state: BetrayalState, monster: Monster) -> bool:
+    """Seed 003: the Dynamite does nothing to a monster without Speed, without Might,
+    or incorporeal."""
+    return combat.monster_trait(state, monster, "speed") is None \
+        or combat.monster_trait(state, monster, "might") is None
+
+
 @step("_dynamite_blast")
 def _dynamite_blast(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     state, tile = ctx.state, int(arg["tile"])
@@ -112,6 +124,9 @@ def _dynamite_blast(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         name = combat.monster_name(state, monster)
         if incorporeal(state, monster):
             ctx.say("events.dynamite_passes", monster=name)
+            continue
+        if blast_proof(state, monster):
+            ctx.say("events.dynamite_no_effect", monster=name)
             continue
         speed = combat.monster_trait(state, monster, "speed") or 0
         dice = core_dice.roll_betrayal(state.rng, min(8, speed)) if speed > 0 else []
@@ -146,7 +161,7 @@ def druidic_charm_flash(ctx: Ctx, frame: Frame, args: Any) -> None:
     if not dazzled:
         ctx.say("events.charm_nothing")
     for monster in dazzled:
-        combat.stun(ctx, monster)
+        combat.stun(ctx, monster, str(frame.seat))
 
 
 # ---------------------------------------------------------------- drawn toward the user
@@ -197,8 +212,10 @@ def drawn(state: BetrayalState, what: str, user: int, goal: int,
                 found.append((f"m{m.id}", target))
         return found
     for seat in sides.heroes(state):
+        if seat == user or str(seat) in done or hooks.blocked(state, seat):
+            continue  # the Bell: "except those who cannot act because of an event"
         target = explorer_toward(state, state.explorers[seat].tile, goal)
-        if seat != user and str(seat) not in done and target is not None:
+        if target is not None:
             found.append((str(seat), target))
     return found
 
@@ -284,6 +301,10 @@ def bell_gather_heroes(ctx: Ctx, frame: Frame, args: Any) -> None:
 
 @handler("bell_draw_monsters")
 def bell_draw_monsters(ctx: Ctx, frame: Frame, args: Any) -> None:
+    """Seed 003: 0-4 has no effect when the Bell's holder is the traitor."""
+    if sides.is_traitor(ctx.state, frame.seat):
+        ctx.say("events.bell_traitor", who=ctx.who(frame.seat))
+        return
     draw_toward(frame, "monsters", ctx.state.explorers[frame.seat].tile)
 
 

@@ -123,9 +123,10 @@ class CollapsedRoom(RoomPassive):
 @handler("collapsed_room_fall")
 def collapsed_room_fall(ctx: Ctx, frame: Frame, args: Any) -> None:
     """The floor gives way: a new basement room is found as if explored, the explorer
-    lands in it, and it is marked Below Collapsed Room. With no basement room left to
-    place, the explorer lands in the Basement Landing, marked instead (RULING, as seed
-    003 does for monsters)."""
+    lands in it, and it is marked Below Collapsed Room. The fall's damage runs before
+    this step (rooms.yaml), so nothing drawn in the room below can soften it. With no
+    basement room left to place, the explorer lands in the Basement Landing, marked
+    instead (RULING, as seed 003 does for monsters)."""
     here = ctx.state.explorers[frame.seat].tile
     ctx.say("events.fall", who=ctx.who(frame.seat), room=ctx.room_name(here))
     frame.steps.insert(0, {"_below_link": {"from": here}})

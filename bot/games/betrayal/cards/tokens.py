@@ -5,6 +5,10 @@
   every explorer counts as a hero for the Blessing (nobody is a traitor yet); in the
   haunt none of the three touches the traitor's rolls (seed 003: cards that do no
   damage do not affect it).
+- Smoke also blocks line of sight "like a wall" (seed 003): a shot from afar neither
+  reaches into its room nor passes through it, nor leaves it (SightPassive.walls_off,
+  haunting/combat.sight_lines); in the haunt the traitor sees through it, as its dice
+  leave the traitor's rolls alone.
 - Secret Passage and Secret Stairs are links between their two tokens (links.py).
 - Closet, Safe, Skeletons, Slide and Wall Switch offer their card's `use` steps to an
   explorer in the room, once a turn each (a chosen roll, seed 003). The steps run with
@@ -22,6 +26,7 @@ from bot.games.betrayal.cards import (
     Offer,
     RollPassive,
     RoomPassive,
+    SightPassive,
     TurnPassive,
     passive,
 )
@@ -72,8 +77,15 @@ class Drip(RoomDice):
 
 
 @passive("smoke")
-class Smoke(RoomDice):
+class Smoke(RoomDice, SightPassive):
+    """Seed 003: the smoke blocks sight like a wall; no one outside its room sees
+    what is in it. As with its dice, not the traitor's sight in the haunt (a card that
+    does no damage: sides.unaffected)."""
+
     delta = -2
+
+    def walls_off(self, state: BetrayalState, tile: int, viewer: int | None, ref: Any) -> bool:
+        return viewer is None or not sides.unaffected(state, viewer, self.name, None)
 
 
 class LinkToken(RoomPassive):

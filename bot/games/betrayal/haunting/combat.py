@@ -5,13 +5,18 @@ Once per turn an explorer may attack one opponent in its room: Might against Mig
 or another trait where a card (the Ring: Sanity; the Revolver: Speed) or the haunt
 allows it, never a trait the target lacks. One weapon at a time, 8 dice at most. The
 Revolver also shoots along a straight line with no wall between, through any number of
-doors; losing such a ranged attack hurts no one, and it can steal nothing. A room may
-bend line of sight (Passive.sight_half: only one half of it is seen through a door;
-Passive.stops_sight: the line goes no further), and explorers on two sides of a split
-room are never together, so neither a fight nor a shot crosses such a line. Fights
-between explorers are cards/attacks.py's duel (the loser splits its damage; a winner
-by 2 or more may steal a card instead). A monster that loses is stunned, or killed if
-its haunt says so; an explorer that loses to a monster takes the damage.
+doors, and across the barrier of a split room (seed 003, the Catacombs, the Chasm, the
+Tower: no attack on the other side of it, a distance attack excepted); losing such a
+ranged attack hurts no one, and it can steal nothing. A room may bend line of sight
+(SightPassive.sight_half: only one half of it is seen through a door, and then its
+halves do not see each other either; stops_sight: the line goes no further;
+walls_off: the line neither enters nor leaves it, the Smoke). Explorers on two sides
+of a split room are never together, so no fight but such a shot crosses the barrier.
+Fights between explorers are cards/attacks.py's duel (the loser splits its damage; a
+winner by 2 or more may steal a card instead). A monster that loses is stunned, or
+killed if its haunt says so; an explorer that loses to a monster takes the damage.
+Every stun, a fight's or a card's (the Druidic Charm), goes through `stun`, where the
+haunt may refuse it or answer it (CombatHooks.can_stun, on_stunned).
 """
 
 from __future__ import annotations
@@ -105,6 +110,20 @@ def stops_sight(state: BetrayalState, tile_id: int) -> bool:
                for p, ref in hooks.of_tile(state, tile_id, SightPassive))
 
 
+def walled_off(state: BetrayalState, tile_id: int, viewer: int | None = None) -> bool:
+    """No line of sight of `viewer`'s (None: anyone's) enters or leaves this room (the
+    Smoke: "like a wall")."""
+    return any(p.walls_off(state, tile_id, viewer, ref)
+               for p, ref in hooks.of_tile(state, tile_id, SightPassive))
+
+
+def split_for_the_eye(state: BetrayalState, tile_id: int) -> bool:
+    """A room that shows only one half of itself through a door (sight_half: the
+    Winding Tunnels) has no line of sight between its halves either. The classic split
+    rooms are not: seed 003 lets a distance attack cross their barrier."""
+    return any(sight_half(state, tile_id, d) is not None for d in DIRS)
+
+
 def looks_out(state: BetrayalState, tile_id: int, side: str | None, door: str) -> bool:
     """Whether one standing on `side` of this room sees (or throws) out through `door`."""
     half = sight_half(state, tile_id, door)
@@ -119,25 +138,30 @@ def facing_half(state: BetrayalState, tile_id: int, from_tile: int) -> str | Non
     return None
 
 
-def line_of_sight(state: BetrayalState, tile_id: int, side: str | None = None) -> list[int]:
-    """Rooms in a straight line from this one (seen from `side` of it) through doors,
-    no wall between."""
-    return [t for t, _ in sight_lines(state, tile_id, side)]
+def line_of_sight(state: BetrayalState, tile_id: int, side: str | None = None,
+                  viewer: int | None = None) -> list[int]:
+    """Rooms in a straight line from this one (seen from `side` of it, by `viewer`)
+    through doors, no wall between."""
+    return [t for t, _ in sight_lines(state, tile_id, side, viewer)]
 
 
-def sight_lines(state: BetrayalState, tile_id: int,
-                side: str | None = None) -> list[tuple[int, str | None]]:
+def sight_lines(state: BetrayalState, tile_id: int, side: str | None = None,
+                viewer: int | None = None) -> list[tuple[int, str | None]]:
     """`line_of_sight`, each room with the side of it seen (None: the whole room). A
     room may stop the line, or show only one half of itself (Passive.sight_half,
-    stops_sight)."""
+    stops_sight), or hide itself altogether from `viewer` (walls_off; None: anyone).
+    RULING: the Smoke says no one outside sees into its room, "like a wall"; a wall
+    blocks both ways, so from within a smoky room no line of sight leads out either."""
     found: list[tuple[int, str | None]] = []
+    if walled_off(state, tile_id, viewer):
+        return found
     for d in DIRS:
         if not looks_out(state, tile_id, side, d):
             continue
         here = tile_id
         for _ in range(len(state.tiles)):
             nxt = through_door(state, here, d)
-            if nxt is None:
+            if nxt is None or walled_off(state, nxt, viewer):
                 break
             found.append((nxt, sight_half(state, nxt, opposite(d))))
             if stops_sight(state, nxt):
@@ -165,6 +189,17 @@ def _targets_in(state: BetrayalState, seat: int, tile_id: int, near: bool,
     if side == sides.HERO:
         found += [f"m{m.id}" for m in sides.monsters(state) if m.tile == tile_id]
     return found
+
+
+def across_the_barrier(state: BetrayalState, seat: int) -> list[int]:
+    """The foes in this explorer's split room on the other side of its barrier, when
+    the room lets its halves see each other (not split_for_the_eye): seed 003 refuses
+    every attack on them but a distance attack."""
+    here = state.explorers[seat].tile
+    if split_for_the_eye(state, here):
+        return []
+    return [t for t in _targets_in(state, seat, here, near=False)
+            if isinstance(t, int) and not items.together(state, seat, t)]
 
 
 def monsters_in(state: BetrayalState, tile_id: int) -> list[Monster]:
@@ -215,11 +250,13 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
         if "revolver" in cards and _has_trait(state, target, "speed"):
             found.append(AttackChoice(target, "speed", "revolver"))
     if "revolver" in cards:
-        for tile_id, half in sight_lines(state, here, state.explorers[seat].side):
-            for target in _targets_in(state, seat, tile_id, near=False, half=half):
-                if base.hooks(state, CombatHooks).can_attack(state, str(seat), str(target)) \
-                        and _has_trait(state, target, "speed"):
-                    found.append(AttackChoice(target, "speed", "revolver", ranged=True))
+        afar: list[int | str] = list(across_the_barrier(state, seat))
+        for tile_id, half in sight_lines(state, here, state.explorers[seat].side, seat):
+            afar += _targets_in(state, seat, tile_id, near=False, half=half)
+        for target in afar:
+            if base.hooks(state, CombatHooks).can_attack(state, str(seat), str(target)) \
+                    and _has_trait(state, target, "speed"):
+                found.append(AttackChoice(target, "speed", "revolver", ranged=True))
     return found
 
 
@@ -302,8 +339,11 @@ def _monster_rolls(ctx: Ctx, monster: Monster, trait: str) -> int:
     return sum(dice)
 
 
-def hurt_monster(ctx: Ctx, monster: Monster, amount: int, attacker: str, weapon: str) -> None:
-    """A monster lost a fight: its haunt may decide; else it is stunned or killed."""
+def hurt_monster(ctx: Ctx, monster: Monster, amount: int, attacker: str, weapon: str,
+                 by: str | None = None) -> None:
+    """A monster lost a fight: its haunt may decide; else it is stunned or killed.
+    `by`: the seat a stun is owed to when no explorer struck (the Toy Monkey's holder);
+    else the attacker."""
     state = ctx.state
     plugin = base.for_state(state)
     if base.hooks(state, CombatHooks).hurt_monster(ctx, monster, amount, attacker, weapon):
@@ -312,13 +352,24 @@ def hurt_monster(ctx: Ctx, monster: Monster, amount: int, attacker: str, weapon:
     if kind is not None and kind.on_hit == "kill":
         kill_monster(ctx, monster)
         return
-    stun(ctx, monster)
+    stun(ctx, monster, attacker if by is None else by)
 
 
-def stun(ctx: Ctx, monster: Monster) -> None:
+def stun(ctx: Ctx, monster: Monster, by: str = "") -> bool:
+    """Stun a monster: the one door for every stun (a lost fight, the Dynamite, the
+    Druidic Charm), so that its haunt may refuse it (CombatHooks.can_stun) or answer it
+    as its book says (CombatHooks.on_stunned). `by`: the seat that stunned it (digits), or
+    "" when no seat did. Whether it is stunned now."""
+    state = ctx.state
+    combat_hooks = base.hooks(state, CombatHooks)
+    name = monster_name(state, monster)
+    if not combat_hooks.can_stun(state, monster):
+        tell(ctx, "events.not_stunned", monster=name, data={"monster": monster.id})
+        return False
     monster.stunned = True
-    tell(ctx, "events.stunned", kind="monster", monster=monster_name(ctx.state, monster),
-         data={"monster": monster.id})
+    tell(ctx, "events.stunned", kind="monster", monster=name, data={"monster": monster.id})
+    combat_hooks.on_stunned(ctx, monster, by)
+    return True
 
 
 def kill_monster(ctx: Ctx, monster: Monster) -> None:
@@ -413,7 +464,8 @@ def thing_strikes(ctx: Ctx, seat: int, monster: Monster, thing: str, trait: str,
 @step("_thing_strikes")
 def _thing_strikes(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     """The thing's dice against the monster's own: a monster that loses is hurt as in
-    any fight (no explorer struck it, so no hero is credited); a thing that loses is
+    any fight (no explorer struck it, so no hero is credited with the blow, but a stun
+    is owed to the thing's holder: the Mummy's Girl runs to it); a thing that loses is
     not hurt (the Toy Monkey "is not damaged by being beaten")."""
     state = ctx.state
     monster = sides.monster(state, str(arg["monster"]))
@@ -427,6 +479,6 @@ def _thing_strikes(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
          total=sum(ours), data={"monster": monster.id, "dice": ours, "total": sum(ours)})
     margin = sum(ours) - _monster_rolls(ctx, monster, trait)
     if margin > 0:
-        hurt_monster(ctx, monster, margin, "", "")
+        hurt_monster(ctx, monster, margin, "", "", by=str(frame.seat))
     else:
         tell(ctx, "events.thing_fended", monster=name, thing=thing)

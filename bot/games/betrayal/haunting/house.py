@@ -57,7 +57,7 @@ def _house_step(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     done = int(spec.get("done", 0))
     action = ai.monster_action(house_view(state), attack=bool(spec.get("attack", True)))
     if action.kind == monsters.M_END or done >= STEP_LIMIT:
-        monsters.tell_moves(ctx)
+        monsters.end_turn(ctx)
         return
     frame.steps.insert(0, {"_house_step": {**spec, "done": done + 1}})
     monsters.perform(ctx, action)

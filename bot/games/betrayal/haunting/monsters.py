@@ -5,7 +5,8 @@ total (at least 1) is how many rooms each monster of that kind may enter this tu
 monster stunned when its turn starts only recovers (flips back). Leaving a room where
 heroes stand costs one more room per hero there. Monsters never explore (they keep to
 placed rooms), carry nothing, steal nothing, and may climb the Coal Chute back up from
-the Basement Landing. Each may attack once in its turn. The traitor's player moves
+the Basement Landing (but, as explorers, never end their turn in it: they slide back
+down). Each may attack once in its turn. The traitor's player moves
 them, one room at a time, then ends their turn.
 """
 
@@ -152,7 +153,7 @@ def perform(ctx: Ctx, action: Action) -> bool:
     sees the monsters' turn as one message with the map."""
     state = ctx.state
     if action.kind == M_END:
-        tell_moves(ctx)
+        end_turn(ctx)
         return False
     monster = sides.monster(state, f"m{action.args['m']}")
     assert monster is not None
@@ -174,6 +175,24 @@ def perform(ctx: Ctx, action: Action) -> bool:
     combat.monster_attack(ctx, monster, int(action.args["target"]),
                           base.hooks(state, CombatHooks).monster_attack_trait(state, monster))
     return True
+
+
+def end_turn(ctx: Ctx) -> None:
+    """The monsters' turn is over: their moves told to the table, then seed 003's Coal
+    Chute (回合完結時，任何人物/怪物皆不可停留在煤導槽: no one, monster or explorer,
+    stays in it as a turn ends): a monster still there slides down its chute, as an
+    explorer does (cards/rooms.py, CoalChute)."""
+    tell_moves(ctx)
+    state = ctx.state
+    chutes = {a: b for a, b, kind in house_links(state) if kind == "chute"}
+    for monster in sides.monsters(state):
+        landing = chutes.get(monster.tile)
+        if landing is None:
+            continue
+        source, monster.tile = monster.tile, landing
+        tell(ctx, "events.monster_slides", kind="move",
+             monster=combat.monster_name(state, monster), source=ctx.room_name(source),
+             target=ctx.room_name(landing), data={"monster": monster.id, "to": landing})
 
 
 def tell_moves(ctx: Ctx) -> None:

@@ -107,6 +107,12 @@ class MovementHooks:
         """An explorer has just found and entered this room; what is pushed here runs
         before the room's own effects and its card symbol."""
 
+    def entered(self, ctx: Ctx, seat: int, tile_id: int) -> None:
+        """An explorer has just been put in this room, however it came (a door, a link,
+        a discovery, a card's move), before anything entering it sets off: a haunt that
+        must know who ever set foot where (Pay the Piper's Pentagram Chamber) notes it
+        here, since the explorer may leave again before its turn ends."""
+
     def elevator_floors(self, state: BetrayalState, total: int,
                         floors: tuple[str, ...]) -> tuple[str, ...]:
         """The floors the Mystic Elevator may go to on this roll (`floors`: seed 003's
@@ -131,6 +137,15 @@ class CombatHooks:
         """A monster lost a fight by `amount`. Return True when the plugin dealt with it;
         False lets the engine stun it (or kill it, `on_hit: kill`)."""
         return False
+
+    def can_stun(self, state: BetrayalState, monster: Monster) -> bool:
+        """Whether this monster may be stunned at all, whatever stuns it (a lost fight,
+        the Dynamite, the Druidic Charm: every stun comes through combat.stun)."""
+        return True
+
+    def on_stunned(self, ctx: Ctx, monster: Monster, by: str) -> None:
+        """A monster has just been stunned, by whatever (combat.stun): the haunt answers
+        as its book says. `by`: the seat that stunned it (digits), or "" (none did)."""
 
     def monster_trait(self, state: BetrayalState, monster: Monster, trait: str,
                       base: int) -> int:

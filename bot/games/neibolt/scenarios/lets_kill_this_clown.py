@@ -87,9 +87,18 @@ def holder(state: BetrayalState) -> int | None:
     return int(seat) if seat is not None else None
 
 
-def sees(state: BetrayalState, tile: int) -> set[int]:
-    """The rooms in line of sight of this one (itself too)."""
-    return {tile, *combat.line_of_sight(state, tile)}
+def sees(state: BetrayalState, tile: int, side: str | None = None) -> set[int]:
+    """The rooms in line of sight of this one (itself too), seen from `side` of it (a
+    hero's half of the Winding Tunnels: seed 000's "line of sight does not continue
+    through this tile" parts the halves, and each half still sees out of its own
+    door; with no side, a split room sees out of neither)."""
+    return {tile, *combat.line_of_sight(state, tile, side)}
+
+
+def hero_sees(state: BetrayalState, seat: int) -> set[int]:
+    """The rooms this hero has line of sight to, from where it stands."""
+    explorer = state.explorers[seat]
+    return sees(state, explorer.tile, explorer.side)
 
 
 @register(KEY)
@@ -202,7 +211,7 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
         here = state.explorers[seat].tile
         done = state.turn.rolls
         offers: list[Offer] = []
-        if found.tile in sees(state, here) and not any(r.startswith("taunt") for r in done):
+        if found.tile in hero_sees(state, seat) and not any(r.startswith("taunt") for r in done):
             bonus = self.taunt_bonus(state, seat)
             offers += [self.offer(state, f"taunt-{t}", trait=content.trait_name(t),
                                   target=self.value(state, "taunt"),
@@ -367,8 +376,7 @@ def _pw_do(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
             frame.steps.insert(0, {"_pw_attack": {"seat": seat}})
     elif what == "deadlights":
         plugin.say(ctx, "deadlights", room=ctx.room_name(found.tile))
-        seen = [s for s in sides.heroes(state) if found.tile in sees(state,
-                                                                     state.explorers[s].tile)]
+        seen = [s for s in sides.heroes(state) if found.tile in hero_sees(state, s)]
         for seat in seen:
             state.explorers[seat].flags[DEADLIT] = True
             plugin.say(ctx, "deadlit", who=ctx.who(seat), data={"seat": seat})

@@ -12,25 +12,26 @@ Seed 000's rules, as played here (data in data/neibolt/haunts/the_ritual_of_chud
   be stunned: damage dealt to him drives him that many rooms away from the attacker,
   who picks the way (`_chud_push`). No Mystic Elevator (a monster never rides it).
 - Exploring (edition.py asks `symbol_steps`): an event room hands the discoverer the
-  Monster Card and its event's rolls ignore their highest die (the `nb_chud_event`
-  flag's passive, `drops_highest`); an item or omen room may give up the discoverer's
+  Monster Card and its event's rolls ignore their highest die, defence rolls too (the
+  `nb_chud_event` flag's passive, `drops_highest`, up while that event is resolved
+  and no longer); an item or omen room may give up the discoverer's
   artifact (or a dead hero's not yet found) instead of its card; a ritual room hands
   over the Monster Card and takes the altar if it is not placed yet.
 - Face Pennywise: a Sanity roll of 5+ lets the hero enter his room and attack him this
-  turn (`can_enter`, `can_attack`); once a turn.
+  turn (`can_enter`, `can_attack`); once a turn. Offered wherever facing him would let
+  the hero at him: in his room or the next, or with the Revolver in line of sight of
+  him (`within_reach`).
 - Deposit an Artifact, Complete the Ritual: as the book says. A dead hero's artifacts
   lie where they fell (Take the artifacts, no roll).
 - The Monster Card passes on death to the next living hero on the left.
-- DESIGNED (issue 21's balance), Pennywise in the shadows: his first `shadows` turns
-  (the haunt's value by table size) he neither moves nor attacks, each
-  one said and the board note counting them down (`house_turn`). Seed 000 gives him no
-  such wait; it adds to its rules and changes none of its numbers, so that a small
-  table, which has fewer heroes to find and carry the artifacts, wins about as often as
-  a big one (the figures tried are beside the value in the data).
+- He acts from his first turn: seed 000 prints his turn ("he moves toward his target,
+  and attacks them if he reaches their tile") and no wait, and RULES.md has the bot
+  play him by the rules printed. (Issue 21's designed wait in the shadows is gone: a
+  balance number may not override a printed rule. A game stored while he waited keeps
+  a "shadows" count in its progress, which nothing reads: he acts on his next turn.)
 
 progress: "artifacts" (owner seat as text -> {"at": aside|held|tile|done, "where":
-seat or tile}), "card" (the holder), "altar" (its tile, or None), "ritual" (done),
-"shadows" (his turns still to wait in the shadows).
+seat or tile}), "card" (the holder), "altar" (its tile, or None), "ritual" (done).
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ RITUAL_NAMES = ("Old Well", "Ancient Den", "Ritual Room", "Nursery", "Bloody Roo
 ASIDE, HELD, TILE, DONE = "aside", "held", "tile", "done"
 DRIVE_OFF = True  # the AI faces him, when it is a match for him, to drive him off
 DRIVE_OFF_RANGE = 2  # rooms from the Monster Card's holder at which he is driven off
+RANGED = "revolver"  # the weapon that attacks from afar (combat.choices: a Speed shot)
 
 
 def ritual_rooms() -> frozenset[str]:
@@ -132,9 +134,19 @@ def lying(state: BetrayalState, seat: int) -> list[int]:
             and a["where"] == here and (int(o) == seat or not state.explorers[int(o)].alive)]
 
 
-def shadows(state: BetrayalState) -> int:
-    """His turns still to be spent waiting in the shadows (designed)."""
-    return int(progress(state).get("shadows", 0))
+def within_reach(state: BetrayalState, seat: int, found: Monster) -> bool:
+    """Whether facing him would let this hero at him this turn (seed 000: "you cannot
+    move onto Pennywise's tile or attack him unless you first succeed on a Sanity roll
+    of 5+"): he is in its room or the next (the way in), or it holds a weapon that
+    strikes from afar and he stands in its line of sight (the Revolver's shot along a
+    straight line through doors: combat.choices), no attack made yet this turn."""
+    explorer = state.explorers[seat]
+    here = explorer.tile
+    if found.tile == here or found.tile in links.walkable(state, here):
+        return True
+    return (RANGED in explorer.cards and not state.turn.flags.get(combat.ATTACKED)
+            and combat.monster_trait(state, found, "speed") is not None
+            and found.tile in combat.line_of_sight(state, here, explorer.side))
 
 
 def all_done(state: BetrayalState) -> bool:
@@ -170,8 +182,7 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
         assert state.haunt is not None
         progress(state).update({"artifacts": {str(s): {"at": ASIDE, "where": None}
                                               for s in range(len(state.players))},
-                                "altar": None, "ritual": False,
-                                "shadows": self.value(state, "shadows")})
+                                "altar": None, "ritual": False})
         self.say(ctx, "artifacts_aside")
         _shuffle_back(ctx, self)
         tile = state.explorers[state.haunt.revealer].tile
@@ -191,17 +202,6 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
 
     def house_turn_after(self, state: BetrayalState, seat: int) -> bool:
         return holder(state) == seat
-
-    def house_turn(self, ctx: Ctx, frame: Frame) -> None:
-        """DESIGNED (issue 21): while he waits in the shadows, his turn is spent
-        waiting (no move, no attack), so a small table has a few turns' start on him."""
-        left = shadows(ctx.state)
-        if left > 0:
-            progress(ctx.state)["shadows"] = left - 1
-            self.say(ctx, "shadows" if left > 1 else "shadows_last", count=left - 1,
-                     data={"shadows": left - 1})
-            return
-        super().house_turn(ctx, frame)
 
     def can_attack(self, state: BetrayalState, attacker: str, target: str) -> bool:
         if attacker.startswith("m"):
@@ -227,6 +227,11 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
         ctx.push([{"_chud_push": {"left": amount, "from": origin}}], seat, KEY)
         return True
 
+    def can_stun(self, state: BetrayalState, monster: Monster) -> bool:
+        """Seed 000: "Pennywise cannot be stunned", by a fight or by anything else (the
+        Druidic Charm's flash)."""
+        return monster.kind != KIND
+
     def on_death(self, ctx: Ctx, seat: int) -> None:
         state = ctx.state
         where = state.explorers[seat].tile
@@ -243,7 +248,8 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
     def symbol_steps(self, state: BetrayalState, symbol: str,
                      steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if symbol == "event":
-            return [{"_chud_event_room": {}}, {"_chud_ritual_room": {}}, *steps]
+            return [{"_chud_event_room": {}}, {"_chud_ritual_room": {}}, *steps,
+                    {"_chud_event_done": {}}]
         if symbol in ("item", "omen"):
             return [{"_chud_ritual_room": {}}, {"_chud_find": {"steps": steps}}]
         return [{"_chud_ritual_room": {}}, *steps]
@@ -272,8 +278,8 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
                     offers.append(self.offer(state, f"give-{owner}-{other}",
                                              owner=explorer_name(state, owner),
                                              who=explorer_name(state, other)))
-        if found is not None and not state.turn.flags.get(FACED) and (
-                found.tile == here or found.tile in links.walkable(state, here)):
+        if found is not None and not state.turn.flags.get(FACED) and within_reach(state, seat,
+                                                                                   found):
             offers.append(self.offer(state, "face", target=self.value(state, "face")))
         return offers
 
@@ -333,8 +339,7 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
             "note", holder=explorer_name(state, seat) if seat is not None else "-",
             done=sum(1 for a in found.values() if a["at"] == DONE), total=len(found),
             altar=self.text("note_altar", room=content.room(state.tiles[where].room).name)
-            if where is not None else "",
-            shadows=self.text("note_shadows", count=shadows(state)) if shadows(state) else "")
+            if where is not None else "")
 
     # ---------------------------------------------------------------- the AI
     def goals(self, state: BetrayalState, seat: int) -> set[int]:
@@ -501,9 +506,23 @@ def _plugin() -> TheRitualOfChud:
 @step("_chud_event_room")
 def _chud_event_room(ctx: Ctx, frame: Frame, arg: Any) -> None:
     """Seed 000: an event room: "Take the Monster Card." and "If you need to make any
-    rolls on the Event card, ignore the highest die of the roll." """
+    rolls on the Event card, ignore the highest die of the roll." The flag is up while
+    the room's event cards are resolved (`_chud_event_done` lowers it after them): a
+    count, as an event may lead into another event room (The Walls)."""
     _plugin().give_card(ctx, frame.seat)
-    ctx.state.explorers[frame.seat].flags[EVENT_FLAG] = True
+    flags = ctx.state.explorers[frame.seat].flags
+    flags[EVENT_FLAG] = int(flags.get(EVENT_FLAG, 0)) + 1
+
+
+@step("_chud_event_done")
+def _chud_event_done(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    """The event room's cards are resolved: rolls after them keep every die."""
+    flags = ctx.state.explorers[frame.seat].flags
+    left = int(flags.get(EVENT_FLAG, 0)) - 1
+    if left > 0:
+        flags[EVENT_FLAG] = left
+    else:
+        flags.pop(EVENT_FLAG, None)
 
 
 @step("_chud_ritual_room")
@@ -619,13 +638,15 @@ def _push_to(ctx: Ctx, found: Monster, tile: int) -> None:
 
 @passive(EVENT_FLAG)
 class EventRoomDice(RollPassive, TurnPassive):
-    """The discoverer of an event room: the event's rolls ignore their highest die,
-    for the rest of the turn."""
+    """The discoverer of an event room, while its event is resolved: every roll the
+    event card makes it roll ignores its highest die, a defence against the card's
+    attack too (Creepy Puppet: it is the hero's roll on that card); nothing after the
+    card does. A game stored with the flag up from before it was lowered after the card
+    keeps it to the turn's end, as it did (`end_turn`)."""
 
     def drops_highest(self, state: BetrayalState, frame: Frame, roll: dict[str, Any],
                       ref: Any) -> bool:
-        return frame.origin == "event" \
-            and roll.get("purpose") != "defense" and bool(roll.get("rolled"))
+        return frame.origin == "event" and bool(roll.get("rolled"))
 
     def end_turn(self, ctx: Ctx, seat: int, ref: Any) -> None:
         ctx.state.explorers[seat].flags.pop(EVENT_FLAG, None)

@@ -15,6 +15,7 @@ from bot.games.betrayal.plugin_api import (
     Ctx,
     Frame,
     HauntPlugin,
+    MovementHooks,
     Offer,
     TurnHooks,
     explore,
@@ -29,7 +30,7 @@ CHAMBER = "pentagram_chamber"
 
 
 @register("pay_the_piper")
-class PayThePiper(HauntPlugin, TurnHooks, AIHooks):
+class PayThePiper(HauntPlugin, TurnHooks, MovementHooks, AIHooks):
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state
         traitor = sides.traitor(state)
@@ -68,7 +69,15 @@ class PayThePiper(HauntPlugin, TurnHooks, AIHooks):
         ctx.push([{"roll": {"trait": "sanity", "purpose": "haunt", "then": [
             {"_piper_ritual": {"target": target}}]}}], seat, "haunt")
 
+    def entered(self, ctx: Ctx, seat: int, tile_id: int) -> None:
+        """Seed 003: the heroes win by killing the traitor *before* she enters the
+        Pentagram Chamber. Noted the moment she sets foot in it, however she came:
+        she may chant and walk out again within the same turn."""
+        self._note_entered(ctx)
+
     def end_turn(self, ctx: Ctx, seat: int) -> None:
+        # Also at a turn's end: a game stored mid-turn before `entered` was noted on
+        # entering has the traitor standing in the chamber unnoted.
         self._note_entered(ctx)
 
     def _note_entered(self, ctx: Ctx) -> None:

@@ -132,21 +132,24 @@ class TheMummyWalks(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
         progress["carried"] = True
         self.say(ctx, "seized", room=ctx.room_name(found.tile))
 
-    def hurt_monster(self, ctx: Ctx, monster: Monster, amount: int, attacker: str,
-                     weapon: str) -> bool:
-        """Stunned, the Mummy lets the Girl go: she runs to the hero who did it."""
+    def on_stunned(self, ctx: Ctx, monster: Monster, by: str) -> None:
+        """Stunned by anything (a fight, the Dynamite, the Druidic Charm, the Toy
+        Monkey), the Mummy lets the Girl go and the nights start over: she runs to the
+        hero who stunned it; when no hero did (the traitor's Dynamite), to the hero on
+        the traitor's left, as when the haunt began."""
         state = ctx.state
         assert state.haunt is not None
         progress = state.haunt.progress
-        if monster.kind == "mummy" and progress.get("carried") and attacker.isdigit() \
-                and state.explorers[int(attacker)].alive and GIRL in state.omen_table:
-            seat = int(attacker)
-            state.omen_table.remove(GIRL)
-            progress["carried"] = False
-            progress["nights"] = 0
-            decks.give_card(ctx, seat, GIRL)
-            self.say(ctx, "freed", who=ctx.who(seat))
-        return False
+        heroes = sides.heroes(state)
+        if monster.kind != "mummy" or not progress.get("carried") \
+                or GIRL not in state.omen_table or not heroes:
+            return
+        seat = int(by) if by.isdigit() and int(by) in heroes else heroes[0]
+        state.omen_table.remove(GIRL)
+        progress["carried"] = False
+        progress["nights"] = 0
+        decks.give_card(ctx, seat, GIRL)
+        self.say(ctx, "freed", who=ctx.who(seat))
 
     # ---------------------------------------------------------------- fire
     def monster_trait(self, state: BetrayalState, monster: Monster, trait: str,
