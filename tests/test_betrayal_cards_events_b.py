@@ -571,6 +571,22 @@ def test_whoops_with_no_item() -> None:
     assert any("no item to lose" in e for e in events)
 
 
+def test_whoops_never_takes_the_blood_dagger() -> None:
+    """Seed 003, the Blood Dagger: "這物品不可轉交或丟棄" (it cannot be handed over or
+    discarded); Whoops! discards an item card at random: one that may be discarded."""
+    for seed in range(1, 15):
+        state = new_game(seed=seed)
+        hold(state, OX, "blood_dagger", "axe")
+        after, _ = draw(state, "whoops")
+        assert "blood_dagger" in after.explorers[OX].cards
+        assert after.discards["item"] == ["axe"]
+    state = new_game()
+    hold(state, OX, "blood_dagger")
+    after, events = draw(state, "whoops")
+    assert after.explorers[OX].cards == ["blood_dagger"] and after.discards["item"] == []
+    assert any("no item to lose" in e for e in events)
+
+
 def test_whoops_runs_the_items_loss() -> None:
     """A card leaving the hand takes back what it gave (the Toy Monkey's gains)."""
     state = new_game()

@@ -455,8 +455,9 @@ def _what_the_move(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 @handler("whoops")
 def whoops(ctx: Ctx, frame: Frame, args: Any) -> None:
-    """Discard one of your item cards at random (omens stay)."""
-    held = item_cards(ctx.state, frame.seat)
+    """Discard one of your item cards at random (omens stay): one you could give up, as
+    the wind's (seed 003's Blood Dagger "cannot be handed over or discarded")."""
+    held = given_up(ctx.state, frame.seat)
     if not held:
         ctx.say("events.whoops_nothing", who=ctx.who(frame.seat))
         return
