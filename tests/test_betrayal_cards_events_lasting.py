@@ -377,6 +377,34 @@ def test_lights_out_one_room_a_turn() -> None:
     assert moves(state) == [] and state.explorers[OX].lasting == ["lights_out"]
 
 
+def gallery_and_rope() -> tuple[BetrayalState, int]:
+    """Ox in the dark, alone in the Upper Landing with the Rope; the Gallery south of
+    it, the Ballroom under the Gallery: the Ballroom's tile."""
+    state = dark()
+    alone(state)
+    put(state, "gallery", "upper", 0, 1)
+    ballroom = put(state, "ballroom", "ground", 0, 1)
+    hold(state, OX, "rope")
+    at(state, OX, "upper_landing")
+    return state, ballroom
+
+
+def test_lights_out_counts_a_room_entered_for_free() -> None:
+    """Seed 003, Lights Out: 保有這咭牌期間，人物在其回合中移動時，只可進入一個房間 [while
+    the card is kept, the explorer enters only one room when it moves on its turn]. A
+    way that costs no Speed (the Rope down from the Gallery) still enters a room: after
+    the Gallery, not the Ballroom too; after the Rope down, no door, nor the Rope up."""
+    state, ballroom = gallery_and_rope()
+    state, _ = apply(state, "move", dir="S")
+    assert state.explorers[OX].tile == tile(state, "gallery")
+    assert moves(state) == [] and "Go down the Rope to the Ballroom" not in labels(state)
+    state, _ = gallery_and_rope()
+    at(state, OX, "gallery")
+    state, _ = apply(state, "move", via="rope_down", to=ballroom)
+    assert state.explorers[OX].tile == ballroom
+    assert moves(state) == [] and "Climb the Rope up to the Gallery" not in labels(state)
+
+
 def test_lights_out_ends_with_company_at_the_end_of_the_turn() -> None:
     state = dark()  # Missy and Peter in the Entrance Hall too
     assert state.explorers[OX].lasting == ["lights_out"]  # not before the turn ends

@@ -13,7 +13,10 @@ import pytest
 import bot.games.betrayal.cards.items as card_items
 import bot.games.betrayal.cards.omens as card_omens
 from bot.games.betrayal import GAME, content, decks, rolls
+from bot.games.betrayal.cards.attacks import explorer_attack
 from bot.games.betrayal.state import HAUNT, Frame
+from tests import betrayal_haunt_rig as rig
+from tests.betrayal_haunt_rig import fixed, rig_plugin
 from tests.test_betrayal_cards_omens_items import (
     TRAITS,
     alone,
@@ -21,6 +24,7 @@ from tests.test_betrayal_cards_omens_items import (
     engine,
     idx,
     lying,
+    next_turn_of_ox,
     outcome_for,
     refused,
     set_all,
@@ -43,7 +47,7 @@ from tests.test_betrayal_engine_helpers import (
 )
 from tests.test_betrayal_engine_traits import run_steps
 
-__all__ = ["dice"]
+__all__ = ["dice", "fixed", "rig_plugin"]
 
 
 # ---------------------------------------------------------------- items
@@ -153,6 +157,73 @@ def test_the_dog_does_not_carry_the_blood_dagger() -> None:
     corridor(alone)
     hold(alone, OX, "dog", "blood_dagger")
     assert card_omens.carryable(alone, OX) == [] and card_omens.dog_targets(alone, OX) == []
+
+
+def test_a_weapon_that_fought_is_not_traded_or_dropped_that_turn(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003 line 252 (again in its FAQ): 「在同一回合中，玩家行使某物件的效用後，即不可
+    主動轉交或丟棄該物件」 [the turn an explorer uses an object's effect, it may not hand
+    that object over or drop it]. The Axe's effect is its die in an attack (line 401:
+    以力量作襲擊時，可多擲1顆 [attacking with Might, roll 1 more die]): once it has struck,
+    it stays with its explorer until the next turn; a weapon left out of the fight does
+    not."""
+    state = new_game()
+    hold(state, OX, "axe", "spear")
+    state, _ = engine(state, lambda ctx: explorer_attack(ctx, OX, MISSY, "might",
+                                                         "bloody_vision", "event"))
+    assert state.pending.kind == "duel_weapon"
+    dice.extend([0] * 6 + [0] * 3)  # Ox's 5 Might and the Axe's die; Missy's 3: a tie
+    state, _ = choose(state, "The Axe")
+    assert not dice and state.pending is None
+    shown = labels(state)
+    assert not [x for x in shown if "Axe" in x]  # neither given nor dropped
+    assert "Drop the Spear" in shown and "Give the Spear to Missy Dubourde" in shown
+    refused(state, "drop", card="axe")
+    refused(state, "trade", **{"with": MISSY, "give": "axe"})
+    state = next_turn_of_ox(state)
+    assert "Drop the Axe" in labels(state)
+
+
+def test_a_weapon_that_struck_a_monster_stays_that_turn(fixed: list[int]) -> None:
+    """The same rule in the haunt, against a monster (seed 003 line 252): the Axe that
+    fought cannot be handed over or dropped before the next turn."""
+    state = rig.rigged(rig.DARRIN)
+    rig.place(state, "foyer", rig.DARRIN, rig.MISSY)
+    brute = rig.spawn(state, "brute", "foyer")  # Might 5
+    rig.set_trait(state, rig.DARRIN, "might", 4)
+    hold(state, rig.DARRIN, "axe")
+    fixed.extend([0] * 5 + [0] * 5)  # Darrin's 4 dice and the Axe's; the brute's 5: a tie
+    state, _ = rig.act(state, "attack", target=f"m{brute.id}", trait="might", weapon="axe")
+    assert not fixed and state.pending is None
+    assert not [x for x in rig.labels(state) if "Axe" in x]
+
+
+def test_a_weapon_fights_once_a_turn(fixed: list[int]) -> None:
+    """Seed 003 line 249: 「在玩家回合中，每件物件的效用僅可行使一次」 [on a player's turn,
+    each object's effect may be used only once]. An attack a card forces (Bloody Vision)
+    is not the turn's own attack, so an explorer may fight twice in a turn: the Axe that
+    struck in the first fight adds no die to the second, whichever comes first."""
+    state = rig.rigged(rig.DARRIN)
+    rig.place(state, "foyer", rig.DARRIN, rig.JENNY, rig.MISSY)
+    rig.set_trait(state, rig.DARRIN, "might", 4)
+    rig.set_trait(state, rig.JENNY, "might", 4)
+    hold(state, rig.DARRIN, "axe", "spear")
+    assert {a.get("weapon") for a in rig.attacks(state)} >= {"axe", "spear"}
+    state, _ = engine(state, lambda ctx: explorer_attack(ctx, rig.DARRIN, rig.MISSY, "might",
+                                                         "bloody_vision", "event"))
+    assert state.pending.labels == ["No weapon (4 dice)", "The Axe (5 dice)",
+                                    "The Spear (6 dice)"]
+    fixed.extend([0] * 5 + [0] * 3)  # with the Axe, against Missy's 3: a tie
+    state, _ = rig.choose(state, "The Axe")
+    assert not fixed and state.pending is None
+    weapons = {a.get("weapon") for a in rig.attacks(state)}
+    assert "spear" in weapons and "axe" not in weapons  # the turn's own attack
+    fixed.extend([0] * 6 + [0] * 4)  # with the Spear, against Jenny's 4: a tie
+    state, _ = rig.act(state, "attack", target=rig.JENNY, trait="might", weapon="spear")
+    assert not fixed and state.pending is None
+    fixed.extend([0] * 4 + [0] * 3)  # a second forced fight: bare hands, no question
+    state, _ = engine(state, lambda ctx: explorer_attack(ctx, rig.DARRIN, rig.MISSY, "might",
+                                                         "bloody_vision", "event"))
+    assert not fixed and state.pending is None
 
 
 def test_bell_use_waits_for_the_haunt_and_its_bands() -> None:

@@ -227,6 +227,29 @@ def test_dog_does_not_fetch_what_was_dropped_this_turn() -> None:
     assert state.pending is None and any("finds nothing" in e for e in events)
 
 
+def test_dog_does_not_fetch_a_companion_the_dead_left() -> None:
+    """Seed 003 line 265: 「髒狗Dog、女孩Girl、瘋漢Madman則會跟上第一個到達這房間的人物」
+    [the Dog, the Girl and the Madman follow the first explorer to reach the room]. A
+    companion a dead explorer left waits for an explorer to walk in; the Dog is no
+    explorer, and fetching (line 342: 這動物可撿拾...1件物件 [it may pick up one object])
+    is no way round it. It still fetches an item lying beside the companion."""
+    state = new_game()
+    corridor(state)
+    state.phase = HAUNT
+    hold(state, OX, "dog")
+    lying(state, "gardens", "girl", "madman")  # a dead explorer's companions
+    assert card_omens.fetchable(state, tile(state, "gardens")) == []
+    state, events = apply(state, "use", card="dog")
+    assert state.pending is None and any("finds nothing" in e for e in events)
+    state = new_game()
+    corridor(state)
+    state.phase = HAUNT
+    hold(state, OX, "dog")
+    lying(state, "gardens", "girl", "axe")
+    state, _ = apply(state, "use", card="dog")
+    assert state.pending.labels == ["Bring back the Axe", "Nothing: call it back"]
+
+
 def test_mask_on_and_off(dice) -> None:  # type: ignore[no-untyped-def]
     state = new_game()  # Ox: Sanity 3, Knowledge 3 (indexes 2, 2)
     alone(state)

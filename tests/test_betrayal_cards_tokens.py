@@ -14,9 +14,11 @@ import bot.games.betrayal.cards.token_events  # noqa: F401  (its handlers, witho
 from bot.games.betrayal import GAME, content
 from bot.games.betrayal.cards import HANDLERS
 from bot.games.betrayal.house import Layout, cell_of, tile_at
-from bot.games.betrayal.links import reachable
+from bot.games.betrayal.links import connect, reachable
 from bot.games.betrayal.state import HAUNT, BetrayalState, Haunt
 from bot.texts import plural
+from tests import betrayal_haunt_rig as rig
+from tests.betrayal_haunt_rig import rig_plugin
 from tests.test_betrayal_engine_helpers import (
     MISSY,
     OX,
@@ -36,7 +38,7 @@ from tests.test_betrayal_engine_helpers import (
 )
 from tests.test_betrayal_engine_traits import run_steps
 
-__all__ = ["dice"]
+__all__ = ["dice", "rig_plugin"]
 
 HANDLED = ("secret_passage_any", "secret_passage_upper", "secret_passage_ground",
            "secret_passage_basement", "secret_stairs_other_end", "secret_stairs_climb",
@@ -176,6 +178,62 @@ def test_secret_passage_choice_goes_to_its_drawer(dice) -> None:  # type: ignore
     assert set(state.pending.labels) == {"Entrance Hall", "Grand Staircase"}
     state, _ = choose(state, "Grand Staircase")
     assert tokens(state, "foyer")[0]["link"] == tile(state, "grand_staircase")
+
+
+SPLIT_PASSAGE = ("若崩塌的房間Collapsed Room(房間)、隱藏甬道Secret Passage(事件)、或隱藏梯間"
+                 "Secret Stairs(事件)連接上這房間，玩家只可將標記放在其中一度門扉door前。"
+                 "經由這些特殊通道到達這房間的人物，若要前進至另一門扉時仍需通過能力考驗")
+
+
+def _by_the_catacombs(dice: list[int], drawer_side: str | None) -> BetrayalState:
+    """A Secret Passage between the Foyer and the Catacombs (doors N and S, Sanity 6+ to
+    cross): drawn by Ox in the Catacombs on `drawer_side` (the far end in the Upper
+    Landing), or with None in the Foyer (the far end in the Catacombs)."""
+    state = new_game()
+    put(state, "catacombs", "basement", 0, 1)
+    if drawer_side is None:
+        at(state, OX, "foyer")
+        dice.extend([0, 0, 0])  # basement
+        state, _ = draw(state, "secret_passage")
+        state, _ = choose(state, "Catacombs")
+    else:
+        at(state, OX, "catacombs", side=drawer_side)
+        dice.extend([2, 2, 0])  # upper: the Upper Landing alone
+        state, _ = draw(state, "secret_passage")
+    assert state.pending is None
+    state.turn.moves, state.turn.movement_over = 0, False
+    return state
+
+
+def test_a_far_end_in_a_split_room_lies_by_one_door(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003, the split rooms (SPLIT_PASSAGE): a passage's token in a split room lies
+    before one of its doors, and one who comes by it must roll to reach the other door.
+    The far end laid in the Catacombs lies by its first door (N), where arrivals stand:
+    from the S side the passage is reached only by crossing (Sanity 6+)."""
+    state = _by_the_catacombs(dice, None)
+    catacombs = tile(state, "catacombs")
+    assert state.tiles[catacombs].tokens[0]["side"] == "N"
+    at(state, OX, "catacombs", side="S")
+    assert "Take the secret passage to the Foyer (cross first: Sanity 6+)" in labels(state)
+    at(state, OX, "catacombs", side="N")
+    assert "Take the secret passage to the Foyer" in labels(state)
+    at(state, OX, "foyer")
+    state, _ = apply(state, "move", via="secret_passage", to=catacombs)
+    assert state.explorers[OX].side == "N"
+
+
+def test_one_arrives_by_a_passage_at_its_door(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003 (SPLIT_PASSAGE), the near end: Ox lays the passage standing on the S side
+    of the Catacombs. Whoever comes through it from the Upper Landing steps out by that
+    S door: back through it with no roll, north only across the barrier."""
+    state = _by_the_catacombs(dice, "S")
+    catacombs = tile(state, "catacombs")
+    assert state.tiles[catacombs].tokens[0]["side"] == "S"
+    at(state, OX, "upper_landing")
+    state, _ = apply(state, "move", via="secret_passage", to=catacombs)
+    assert state.explorers[OX].side == "S"
+    assert "Take the secret passage to the Upper Landing" in labels(state)
+    assert "Move north to the Basement Landing (cross first: Sanity 6+)" in labels(state)
 
 
 # ---------------------------------------------------------------- Secret Stairs
@@ -610,6 +668,62 @@ def test_revolving_wall_works_from_either_side(dice) -> None:  # type: ignore[no
     assert state.explorers[MISSY].tile == tile(state, "bloody_room")
     assert state.turn.moves == 1
     assert any("finds the switch" in e for e in events)
+
+
+def test_a_wall_switch_not_found_costs_no_speed(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003, Revolving Wall: 骰數總和是0至2，人物沒有找到旋轉門的開關 [0-2: the explorer
+    does not find the switch]; and Speed goes by the rooms entered (每進入一個房間，人物即
+    耗用1點速度 [each room entered costs 1 Speed]). A failed search leaves the explorer
+    where it was with all its Speed."""
+    state = new_game()
+    stack_top(state, "bloody_room")
+    deck_top(state, "item", "axe")
+    state, _ = draw(state, "revolving_wall")
+    state.turn.moves = 0
+    state.turn.movement_over = False
+    dice.extend([1, 1, 0])  # Ox's Knowledge 3: 2
+    state, _ = apply(state, "act", what="revolving_wall-0")
+    assert state.explorers[OX].tile == tile(state, "bloody_room")
+    assert state.turn.moves == 0
+
+
+SLOWING = ("敵對雙方的人物若同處某房間，當其中一方的人物/怪物要離開這房間時…房中每有一名敵手，"
+           "人物則必須多耗用1點速度離開房間")
+
+
+def _among_brutes(state: BetrayalState) -> int:
+    """Darrin in the Foyer with two of the traitor's monsters: the Foyer's tile."""
+    foyer = rig.place(state, "foyer", rig.DARRIN)
+    rig.spawn(state, "brute", "foyer")
+    rig.spawn(state, "brute", "foyer")
+    return foyer
+
+
+def test_the_slide_costs_what_leaving_past_opponents_costs(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003, the haunt (SLOWING): when foes share a room, one who leaves it pays 1
+    more Speed for each foe there. The Slide is a way out of its room: ridden past two
+    monsters it costs 3 Speed, as a door would, not 1."""
+    state = rig.rigged(rig.DARRIN)
+    foyer = _among_brutes(state)
+    state.tiles[foyer].tokens.append({"kind": "slide", "card": "mystic_slide"})
+    dice.extend([2] * value(state, rig.DARRIN, "might"))  # 5+: ride
+    state, _ = apply(state, "act", what="mystic_slide-0")
+    state, _ = choose(state, "Basement Landing")
+    assert state.explorers[rig.DARRIN].tile == tile(state, "basement_landing")
+    assert state.turn.moves == 3
+
+
+def test_the_wall_switch_costs_what_leaving_past_opponents_costs(dice) -> None:  # type: ignore[no-untyped-def]
+    """Seed 003, the haunt (SLOWING), as for the Slide: passing the Revolving Wall past
+    two monsters costs 3 Speed."""
+    state = rig.rigged(rig.DARRIN)
+    foyer = _among_brutes(state)
+    hall = tile(state, "entrance_hall")
+    connect(state, "wall_switch", foyer, hall, "revolving_wall")
+    dice.extend([2] * value(state, rig.DARRIN, "knowledge"))  # 3+: through
+    state, _ = apply(state, "act", what="revolving_wall-0")
+    assert state.explorers[rig.DARRIN].tile == hall
+    assert state.turn.moves == 3
 
 
 # ---------------------------------------------------------------- Closet Door

@@ -8,6 +8,7 @@ than 25, and the engine still refuses a pick that is not on offer.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,8 +18,11 @@ from bot.core.actions import MENU_LIMIT, Action
 from bot.core.errors import IllegalAction
 from bot.games.betrayal import GAME, traits
 from bot.games.betrayal.state import BetrayalState
+from tests.betrayal_haunt_rig import DARRIN, fixed, rig_plugin, rigged
 from tests.test_betrayal_engine_helpers import OX, choose, new_game
 from tests.test_betrayal_engine_traits import run_steps
+
+__all__ = ["fixed", "rig_plugin"]
 
 SETTINGS = settings(max_examples=20, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -104,3 +108,47 @@ def test_the_ai_spreads_damage_onto_the_highest_trait() -> None:
     state, _ = GAME.apply(state, OX, GAME.ai_action(state, OX))
     assert state.pending is None
     assert state.explorers[OX].traits == {**state.explorers[OX].traits, "might": 3, "speed": 2}
+
+
+def _hurt_in_the_haunt(indices: dict[str, int], kind: str, amount: int) -> BetrayalState:
+    """As `_hurt`, once the haunt's first round has begun: the skull can be reached."""
+    state = rigged(DARRIN)
+    state.haunt = replace(state.haunt, round=max(1, state.haunt.round)) \
+        if state.haunt is not None else None
+    state.explorers[DARRIN].traits.update(indices)
+    state, _ = run_steps(state, [{"damage": {"kind": kind, "amount": amount}}], seat=DARRIN)
+    return state
+
+
+def test_a_split_that_kills_is_offered_only_when_every_split_does(fixed: list[int]) -> None:
+    """Seed 003: 若無可避免地人物的某項能力下降到骷髏圖案，則該人物即已死亡 (an explorer
+    dies when a trait unavoidably reaches the skull): while the damage can go elsewhere,
+    no option sends a trait to the skull."""
+    state = _hurt_in_the_haunt({"might": 0, "speed": 4}, "physical", 1)
+    assert state.explorers[DARRIN].alive and state.pending is None  # Speed takes it
+    assert state.explorers[DARRIN].traits["might"] == 0
+    assert state.explorers[DARRIN].traits["speed"] == 3
+    state = _hurt_in_the_haunt({"might": 1, "speed": 2}, "physical", 2)
+    assert state.pending is not None  # 2 can go 1-1 or 0-2, never all on Might
+    assert all("Might (" not in label or "→ 0" not in label  # Might at 1: 1 step is death
+               for label in state.pending.labels)
+    for pick in range(len(state.pending.labels)):
+        after, _ = GAME.apply(state, DARRIN, Action("choose", {"pick": pick}))
+        assert after.explorers[DARRIN].alive
+    doomed = _hurt_in_the_haunt({"might": 0, "speed": 0}, "physical", 3)  # 2 steps, 3 hurt
+    assert doomed.pending is not None  # no way round it: every split is offered, and kills
+    for pick in range(len(doomed.pending.labels)):
+        after, _ = GAME.apply(doomed, DARRIN, Action("choose", {"pick": pick}))
+        assert not after.explorers[DARRIN].alive
+
+
+def test_general_damage_asked_in_two_steps_never_forces_a_death(fixed: list[int]) -> None:
+    """The first share offered leaves the rest room to be taken without a death."""
+    state = _hurt_in_the_haunt({"speed": 1, "might": 7, "sanity": 7, "knowledge": 7},
+                               "general", 6)
+    assert state.pending is not None
+    for pick in range(len(state.pending.labels)):
+        after, _ = GAME.apply(state, DARRIN, Action("choose", {"pick": pick}))
+        while after.pending is not None and after.pending.kind == "damage_split":
+            after, _ = GAME.apply(after, DARRIN, Action("choose", {"pick": 0}))
+        assert after.explorers[DARRIN].alive

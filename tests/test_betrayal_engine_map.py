@@ -9,7 +9,9 @@ from bot.games.betrayal import house
 from bot.games.betrayal.house import Layout, cell_of, rotate, rotated_doors
 from bot.games.betrayal.links import connect, house_links, reachable
 from tests.test_betrayal_engine_helpers import (
+    MISSY,
     OX,
+    PETER,
     apply,
     at,
     choose,
@@ -94,16 +96,44 @@ def test_foyer_and_stairs_from_basement() -> None:
 
 
 def test_coal_chute_slides_for_free() -> None:
+    """Seed 003, Coal Chute: 人物可從煤導槽移到地下室，卻不可從地下室移到煤導槽。由煤導槽滑落至
+    下臺階不會耗用速度 [one may go from the Coal Chute to the basement, not from the
+    basement to the chute; sliding down to the Basement Landing costs no Speed]. The
+    slide is a way one takes: entering the chute does not slide you at once, and you may
+    go back out by its door."""
     state = new_game()
     chute = put(state, "coal_chute", "ground", 0, -1, rotation=2)  # door S, onto the hall
-    state, events = apply(state, "move", dir="N")
+    state, _ = apply(state, "move", dir="N")
     landing = tile(state, "basement_landing")
+    assert state.explorers[OX].tile == chute and state.turn.moves == 1
+    assert "Slide down the chute to the Basement Landing" in labels(state)
+    back, _ = apply(state, "move", dir="S")  # turning back: one more room of Speed
+    assert back.explorers[OX].tile == tile(state, "entrance_hall") and back.turn.moves == 2
+    state, events = apply(state, "move", via="chute", to=landing)
     assert state.explorers[OX].tile == landing
     assert state.turn.moves == 1  # entering the Chute; the slide itself costs nothing
     assert any("slides down the Coal Chute" in e for e in events)
     assert (chute, landing, "chute") in house_links(state)
     # One way: nothing leads back up from the Basement Landing.
     assert not any("Coal Chute" in label for label in labels(state))
+
+
+def test_no_one_is_left_in_the_coal_chute_as_a_turn_ends() -> None:
+    """Seed 003, Coal Chute: 回合完結時，任何人物/怪物皆不可停留在煤導槽 [as a turn ends, no
+    explorer or monster may stay in the Coal Chute]: whoever is in it then slides down,
+    the explorer whose turn it was, and another a card left there."""
+    state = new_game()
+    chute = put(state, "coal_chute", "ground", 0, -1, rotation=2)
+    landing = tile(state, "basement_landing")
+    state, _ = apply(state, "move", dir="N")
+    state.explorers[MISSY].tile = chute  # as a card's move would leave her
+    state, events = apply(state, "end_turn")
+    assert state.explorers[OX].tile == landing and state.explorers[MISSY].tile == landing
+    assert sum("slides down the Coal Chute" in e for e in events) == 2
+    assert state.turn.seat == MISSY
+    state.explorers[PETER].tile = chute  # Missy's turn ends elsewhere: Peter slides
+    state, _ = apply(state, "end_turn")
+    assert state.explorers[PETER].tile == landing
 
 
 def test_rope_climbs_to_the_chute_and_slides_back_at_the_end(dice) -> None:  # type: ignore[no-untyped-def]

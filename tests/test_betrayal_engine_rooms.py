@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.betrayal import content
-from bot.games.betrayal.house import Layout
+from bot.games.betrayal import content, traits
+from bot.games.betrayal.haunting import sides
+from bot.games.betrayal.house import DIRS, Layout, through_door
+from bot.games.betrayal.state import BetrayalState
+from tests import betrayal_haunt_rig as rig
+from tests.betrayal_haunt_rig import rig_plugin
 from tests.test_betrayal_engine_helpers import (
     MISSY,
     OX,
@@ -22,7 +26,7 @@ from tests.test_betrayal_engine_helpers import (
     tile,
 )
 
-__all__ = ["dice"]
+__all__ = ["dice", "rig_plugin"]
 
 
 # ---------------------------------------------------------------- leaving
@@ -88,6 +92,30 @@ def test_once_per_explorer_gains(room: str, floor: str, trait: str) -> None:
     missy = state.explorers[MISSY].traits[trait]
     state, _ = apply(state, "end_turn")
     assert state.explorers[MISSY].traits[trait] == missy + 1  # once per explorer
+
+
+@pytest.mark.parametrize(("room", "floor", "trait"), [
+    ("chapel", "ground", "sanity"), ("gymnasium", "basement", "speed"),
+    ("larder", "basement", "might"), ("library", "ground", "knowledge")])
+def test_a_gain_at_the_top_of_the_track_is_no_benefit(room: str, floor: str,
+                                                      trait: str) -> None:
+    """Seed 003, Chapel (Gymnasium, Larder, Library): 當人物完結其遊戲回合時仍留在這房間，其
+    神志即上升1個級別。每名人物只可得益於這房間一次 [an explorer ending its turn here gains 1
+    Sanity; each explorer may benefit from this room once]. At the top of its track the
+    explorer gains nothing, so it has not benefited yet: a later turn here, lower, gains."""
+    state = new_game()
+    put(state, room, floor, 7, 7)
+    at(state, OX, room)
+    state.explorers[OX].traits[trait] = traits.TOP
+    state, events = apply(state, "end_turn")
+    assert state.explorers[OX].traits[trait] == traits.TOP
+    assert any("already at its highest" in e for e in events)
+    assert state.explorers[OX].benefits == []
+    state.explorers[OX].traits[trait] = 2
+    state.turn.seat = OX
+    state, _ = apply(state, "end_turn")
+    assert state.explorers[OX].traits[trait] == 3
+    assert state.explorers[OX].benefits == [room]
 
 
 @pytest.mark.parametrize(("room", "kind"), [("crypt", "mental"), ("furnace_room", "physical")])
@@ -284,3 +312,57 @@ def test_the_elevator_never_closes_a_floor(dice) -> None:  # type: ignore[no-unt
     dice.extend([1, 0])  # basement: the elevator would seal it
     state, events = apply(state, "move", dir="N")
     assert state.tiles[elevator].floor == "ground" and any("nowhere to go" in e for e in events)
+
+
+# ---------------------------------------------------------------- in the haunt
+
+def _monster_tile(state: BetrayalState, monster: int) -> int:
+    found = sides.monster(state, f"m{monster}")
+    assert found is not None
+    return found.tile
+
+
+def test_a_monster_a_card_moved_into_the_coal_chute_slides_as_the_turn_ends() -> None:
+    """Seed 003, Coal Chute: 回合完結時，任何人物/怪物皆不可停留在煤導槽 [as a turn ends, no
+    explorer or monster may stay in the Coal Chute]. The Spirit Board's haunt half moves
+    a Rat from the Basement Landing up into the chute on a hero's turn; as that turn
+    ends, the Rat slides back down (the monsters' own turn does the same)."""
+    state = rig.rigged(rig.DARRIN)
+    chute = rig.joined(state, "coal_chute", "ground")
+    state.explorers[rig.DARRIN].tile = next(
+        t for d in DIRS if (t := through_door(state, chute, d)) is not None)
+    rat = rig.spawn(state, "rat", "basement_landing")
+    rig.hold(state, rig.DARRIN, "spirit_board")
+    state, _ = apply(state, "use", card="spirit_board")
+    state, _ = choose(state, "Rat: Basement Landing → Coal Chute")  # the traitor moves it
+    assert _monster_tile(state, rat.id) == chute
+    state, events = apply(state, "end_turn")
+    assert _monster_tile(state, rat.id) == tile(state, "basement_landing")
+    assert any("slides down to the Basement Landing" in e for e in events)
+
+
+def test_leaving_by_a_free_way_still_pays_for_the_opponents_in_the_room() -> None:
+    """Seed 003, moving: 房中每有一名敵手，人物則必須多耗用1點速度離開房間 [for each opponent
+    in the room, one spends 1 more Speed to leave it]. The Rope's climb costs no Speed
+    (使用繩索…無需耗用人物的速度), but two Rats in the Basement Landing still cost 2 to
+    leave it; and, slowed or not, the first room of a turn can always be entered."""
+    state = rig.rigged(rig.DARRIN)
+    chute = rig.joined(state, "coal_chute", "ground")
+    rig.place(state, "basement_landing", rig.DARRIN)
+    rig.hold(state, rig.DARRIN, "rope")
+    for _ in range(2):
+        rig.spawn(state, "rat", "basement_landing")
+    rig.set_trait(state, rig.DARRIN, "speed", 6)
+    climb = "Climb the Rope up to the Coal Chute"
+    state.turn.moves = 5  # 5 + 2 > 6: no way out of the rats
+    assert climb not in rig.labels(state)
+    state.turn.moves = 4
+    state, _ = apply(state, "move", via="rope_chute", to=chute)
+    assert state.explorers[rig.DARRIN].tile == chute and state.turn.moves == 6
+    state = rig.rigged(rig.DARRIN)
+    rig.joined(state, "coal_chute", "ground")
+    rig.place(state, "basement_landing", rig.DARRIN)
+    rig.hold(state, rig.DARRIN, "rope")
+    for _ in range(8):
+        rig.spawn(state, "rat", "basement_landing")
+    assert climb in rig.labels(state)  # the first move of the turn: always one room

@@ -85,7 +85,8 @@ def test_dynamite_blasts_everyone_in_the_next_room(fixed: list[int]) -> None:
     pending = state.pending
     assert pending is not None and pending.seat == JENNY and pending.kind == "damage_split"
     assert "4 physical" in pending.prompt
-    state, _ = choose(state, "All 4 to Speed")
+    state, _ = choose(state, pending.labels[0])  # a split that keeps her alive
+    assert state.explorers[JENNY].alive
     assert "dynamite" in state.discards["item"] and "dynamite" not in state.explorers[DARRIN].cards
     assert state.turn.flags.get(combat.ATTACKED)  # it was the turn's attack
     assert attacks(state) == [] and state.turn.seat == DARRIN

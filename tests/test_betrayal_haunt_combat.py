@@ -64,8 +64,10 @@ def test_might_against_might_the_higher_total_hits_by_the_difference(fixed: list
     assert any("beats Jenny LeClerc by 3" in e for e in events)
     pending = state.pending
     assert pending is not None and pending.seat == JENNY and pending.kind == "damage_split"
+    # One pick, any split but those that take her Might (4, two steps above the skull)
+    # to the skull while Speed can take it (seed 003: a death only when unavoidable).
     assert [label.split(" (")[0] for label in pending.labels] == [
-        "All 3 to Might", "2 to Might", "1 to Might", "All 3 to Speed"]  # one pick, any split
+        "1 to Might", "All 3 to Speed"]
     state, _ = choose(state, "All 3 to Speed")  # the loser splits its damage as it likes
     after = _index(state, JENNY)
     assert after["speed"] == before["speed"] - 3 and after["might"] == before["might"]
@@ -167,13 +169,14 @@ def test_the_ring_attacks_with_sanity_and_deals_mental_damage(fixed: list[int]) 
     hold(state, DARRIN, "ring")
     set_trait(state, DARRIN, "sanity", 4)
     set_trait(state, JENNY, "sanity", 4)
+    state.explorers[JENNY].traits["knowledge"] = 7  # room for all 5 of it
     assert "Attack Jenny LeClerc: Sanity (4 dice)" in labels(state)
     fixed.extend([2, 2, 2, 0, 1, 0, 0, 0])  # 6 against 1
     state, events = act(state, "attack", target=JENNY, trait="sanity")
     assert any("Jenny LeClerc rolls Sanity" in e for e in events)
     pending = state.pending
     assert pending is not None and pending.seat == JENNY
-    assert pending.labels[0].startswith("All 5 to Sanity")
+    assert all("Sanity" in label or "Knowledge" in label for label in pending.labels)
     assert pending.labels[-1].startswith("All 5 to Knowledge")
     assert "mental" in pending.prompt
 

@@ -19,7 +19,7 @@ from bot.games.betrayal.haunting.ai import monster_action
 from bot.games.betrayal.state import HEROES, BetrayalState, Frame, Monster
 from bot.games.neibolt.scenarios import all_living_things_must_abide as al
 from tests.betrayal_haunt_helpers import played, seed_for, started
-from tests.betrayal_haunt_rig import fixed, set_trait
+from tests.betrayal_haunt_rig import fixed, set_trait, turn_of
 
 __all__ = ["fixed"]  # a fixture, used by name
 
@@ -544,12 +544,21 @@ def test_a_hero_sets_up_the_known_weakness_and_presses_the_fight() -> None:
     loss to a hero holding an omen: once the table knows that, the omen's holder fights
     it with fewer dice than it has; not knowing it, the hero does not."""
     state = start()
-    seat = hero_turn(state)
+    hero_turn(state)
+    names = ("might", "sanity", "knowledge")
+
+    def weak(seat: int) -> bool:  # a track that can show fewer dice than its 4 in each
+        track = content.explorer(state.explorers[seat].key).traits
+        return all(min(track[name].values) < 4 for name in names)
+
+    seat = next(s for s in sides.heroes(state) if weak(s))  # not Ox's Might, say
+    turn_of(state, seat)
+    hero_turn(state)
     demon = _alone_with(state, seat, "demon")
     state.explorers[seat].cards.append("crystal_ball")  # an omen
     track = content.explorer(state.explorers[seat].key).traits
-    for name in ("might", "sanity", "knowledge"):  # fewer dice than its 4
-        set_trait(state, seat, name, next(v for v in (3, 2) if v in track[name].values))
+    for name in names:  # fewer dice than its 4
+        set_trait(state, seat, name, max(v for v in track[name].values if v < 4))
     assert state.haunt is not None
     assert not _attacks_it(state, seat, demon)
     state.haunt.progress["revealed"].append("demon")

@@ -33,8 +33,12 @@ def clown(state: BetrayalState) -> Monster:
 
 def rig(seat: int = DARRIN, clown_at: str = "grand_staircase", **where: str) -> BetrayalState:
     """The haunt at the start of `seat`'s turn, Pennywise in `clown_at`, every hero in
-    the Upper Landing unless `where` (seat name -> room) says otherwise."""
-    return rig_house(KEY, lk.pennywise, seat, clown_at, where)
+    the Upper Landing unless `where` (seat name -> room) says otherwise. Darrin holds
+    the red balloon, whoever the seeded game made the revealer (its left takes it)."""
+    state = rig_house(KEY, lk.pennywise, seat, clown_at, where)
+    assert state.haunt is not None
+    state.haunt.progress["balloon"] = DARRIN
+    return state
 
 
 def top(state: BetrayalState, key: str) -> None:

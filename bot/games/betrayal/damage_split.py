@@ -7,7 +7,10 @@ and the rest after it, so every legal split stays reachable in two or three pick
 
 Only traits that can still lose are offered. A trait loses at most the steps it has
 left (down to its lowest value before the haunt, to the skull after); points put on it
-past that are lost, as "All 4 to Speed" always allowed.
+past that are lost, as "All 4 to Speed" always allowed. Once the skull can be reached, a
+split that takes a trait to it is offered only when every split does: seed 003 has an
+explorer die when a trait reaches the skull "unavoidably" (若無可避免地), so the damage
+goes where it does not kill while it can.
 A split is a list of [trait, points] pairs (points > 0), in the order the traits are
 listed; a partial one (the first trait's share only) is flagged in the choice.
 """
@@ -54,9 +57,12 @@ def choices(state: BetrayalState, seat: int, names: list[str], amount: int) -> l
     two splits may end the same; the first listed stands for both) if they fit in one
     menu, else the first trait's share, the rest asked after it."""
     caps = [room(state, seat, t) for t in names]
+    spare = _spare(state, caps, amount)
     seen: set[tuple[int, ...]] = set()
     full: list[Choice] = []
     for split in _compositions(amount, len(names)):
+        if spare and _kills(split, caps):
+            continue
         outcome = tuple(min(p, c) for p, c in zip(split, caps, strict=True))
         if outcome not in seen:
             seen.add(outcome)
@@ -65,7 +71,20 @@ def choices(state: BetrayalState, seat: int, names: list[str], amount: int) -> l
     if len(full) <= MENU_LIMIT or len(names) <= 2:
         return full
     return [Choice(((names[0], p),) if p else (), partial=True)
-            for p in range(amount, -1, -1)]
+            for p in range(amount, -1, -1)
+            if not spare or (not _kills((p,), caps[:1])
+                             and amount - p <= sum(c - 1 for c in caps[1:]))]
+
+
+def _spare(state: BetrayalState, caps: list[int], amount: int) -> bool:
+    """Whether the skull can be reached now but the damage can all be taken without
+    reaching it (each trait may lose one step less than it has left)."""
+    return traits.floor_index(state) < 0 and amount <= sum(c - 1 for c in caps)
+
+
+def _kills(split: tuple[int, ...], caps: list[int]) -> bool:
+    """Whether a split takes some trait to the skull (every step it had left)."""
+    return any(0 < p >= c for p, c in zip(split, caps, strict=False))
 
 
 def label(state: BetrayalState, seat: int, choice: Choice, amount: int,

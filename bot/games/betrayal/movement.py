@@ -47,11 +47,17 @@ def speed_limit(state: BetrayalState, seat: int) -> int:
 
 def can_spend(state: BetrayalState, seat: int, cost: int, slowed: int = 0) -> bool:
     """Whether a move costing `cost` (+ `slowed` for opponents in the room) fits this
-    turn's Speed. Seed 003: slowed or not, an explorer can always move one room."""
+    turn's Speed. Seed 003: slowed or not, an explorer can always move one room. A way
+    that costs nothing (the Rope, the Coal Chute) still costs the opponents' extra:
+    房中每有一名敵手，人物則必須多耗用1點速度離開房間 [each opponent in the room costs 1
+    more Speed to leave it], however one leaves."""
     turn = state.turn
     if turn.movement_over or hooks.blocked(state, seat):
         return False
-    if cost == 0:
+    cap = hooks.speed_cap(state, seat)
+    if cap is not None and turn.moves + turn.free_moves >= cap:
+        return False  # Lights Out: 只可進入一個房間 [one room]: a free way enters one too
+    if cost == 0 and not slowed:
         return turn.free_moves < FREE_MOVES
     if slowed and turn.moves == 0 and speed_limit(state, seat) > 0:
         return True
@@ -99,8 +105,8 @@ def _moves(state: BetrayalState, seat: int, here: int, extra: int) -> list[Move]
     for link in links_from(state, seat):
         if not link.walkable:
             continue  # crossed only by a roll, offered as the token's use
-        cost = link.cost + extra if link.cost else 0
-        if can_spend(state, seat, link.cost, extra if link.cost else 0):
+        cost = link.cost + extra
+        if can_spend(state, seat, link.cost, extra):
             moves.append(Move(link.target, cost, link=link,
                               crossing=crossing_for(state, seat, link.side)))
     return moves

@@ -3,10 +3,11 @@
 Turns go clockwise (rising seat numbers). The first explorer is the one whose birthday
 comes next after the game's start date (seed 003). Ending a turn runs, in order: the
 room's end-of-turn rule (the Crypt's damage, the Library's once-per-explorer gain),
-the passives watching the end of a turn (the Coal Chute's slide, lasting events), and
-the edition's haunt trigger (editions.py; the classic game: if an omen was drawn this
-turn, the haunt roll of haunt_roll.py). A table of AI explorers only that finds nothing for
-ten rounds begins the haunt at once (the edition's `stalled`).
+the passives watching the end of a turn (lasting events; the Coal Chute, which slides
+down whoever is still in it), and the edition's haunt trigger (editions.py; the classic
+game: if an omen was drawn this turn, the haunt roll of haunt_roll.py). A table of AI
+explorers only that finds nothing for ten rounds begins the haunt at once (the
+edition's `stalled`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.core.events import DETAIL
-from bot.games.betrayal import content, editions, hooks
+from bot.games.betrayal import content, editions, hooks, traits
 from bot.games.betrayal.cards import TurnPassive
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
@@ -93,15 +94,35 @@ def _room_end(ctx: Ctx, frame: Frame, arg: Any) -> None:
         if room.key in explorer.benefits:
             ctx.say("events.benefit_used", kind=DETAIL, who=ctx.who(seat), room=room.name)
             return
-        explorer.benefits.append(room.key)
+        if _gains_something(state, seat, room.on_end_turn):
+            # Seed 003: 每名人物只可得益於這房間一次 [each explorer may benefit from this
+            # room once]: a gain onto a trait already at its top is no benefit, and
+            # does not spend it.
+            explorer.benefits.append(room.key)
     ctx.push(list(room.on_end_turn), seat, room.key, "room")
+
+
+def _gains_something(state: BetrayalState, seat: int,
+                     steps: tuple[dict[str, Any], ...]) -> bool:
+    """Some `gain` among a room's steps would raise a trait (one it may choose) not yet
+    at its top."""
+    return any(traits.index(state, seat, str(t)) < traits.TOP
+               for s in steps if "gain" in s
+               for t in s["gain"].get("choose") or [s["gain"]["trait"]])
 
 
 @step("_end_hooks")
 def _end_hooks(ctx: Ctx, frame: Frame, arg: Any) -> None:
+    """The passives watching the end of this turn: the explorer's cards, its room's own
+    and its room's tokens, and the other rooms' own: a room's rule may reach whoever
+    is in it as any turn ends (the Coal Chute: seed 003, 回合完結時，任何人物/怪物皆不可
+    停留在煤導槽 [no one, explorer or monster, may stay in it as a turn ends])."""
     state, seat = ctx.state, frame.seat
+    here = state.explorers[seat].tile
     found = [*hooks.of_explorer(state, seat, TurnPassive),
-             *hooks.of_tile(state, state.explorers[seat].tile, TurnPassive)]
+             *hooks.of_tile(state, here, TurnPassive)]
+    found += [(passive, ref) for tile in range(len(state.tiles)) if tile != here
+              for passive, ref in hooks.of_tile(state, tile, TurnPassive) if ref == tile]
     for passive, ref in reversed(found):
         passive.end_turn(ctx, seat, ref)
 

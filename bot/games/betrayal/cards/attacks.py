@@ -9,11 +9,12 @@ attacks someone in the room, or its holder). Both go through here.
   physical; Sanity or Knowledge: mental); a tie hurts no one. Each loser splits its own
   damage (its own choice). On its own turn the attacker may add one weapon it holds for
   that trait (the `on: attack` dice of the Axe, Spear, Blood Dagger; the Blood Dagger
-  costs 1 Speed); no weapon is a choice too. An attacker that beats the defender by 2
-  or more may take one of the defender's cards instead of hurting it (seed 003: only a
-  card that could be handed over, and never the Armor); a stolen Blood Dagger costs its
-  loser 2 dice of physical damage. Attacks are not trait rolls: no Blessing, Drip,
-  Smoke or Candle dice, and no weapon when defending.
+  costs 1 Speed); no weapon is a choice too. A weapon that fought is used for the
+  turn: it cannot be traded or dropped until the next (`weapon_steps`). An attacker
+  that beats the defender by 2 or more may take one of the defender's cards instead of
+  hurting it (seed 003: only a card that could be handed over, and never the Armor); a
+  stolen Blood Dagger costs its loser 2 dice of physical damage. Attacks are not trait
+  rolls: no Blessing, Drip, Smoke or Candle dice, and no weapon when defending.
 - `thing_attack`: something of fixed strength attacks an explorer (the Toy Monkey,
   Speed 3): the engine's `attack` step under the thing's name (its dice rolled for
   it, the explorer's bare trait against them); only the explorer can be hurt.
@@ -49,6 +50,18 @@ def damage_kind(trait: str) -> str:
     return "physical" if trait in PHYSICAL else "mental"
 
 
+def weapon_steps(state: BetrayalState, weapon: str) -> list[dict[str, Any]]:
+    """What fighting with `weapon` (none: "") costs before the dice, and the weapon noted
+    as used this turn: seed 003 line 252 (and its FAQ), 「玩家行使某物件的效用後，即不可主動
+    轉交或丟棄該物件」 [once you have used an object's effect this turn, you may not hand
+    it over or drop it], so an Axe that struck cannot be passed on until the next turn."""
+    if not weapon:
+        return []
+    if weapon not in state.turn.used:
+        state.turn.used.append(weapon)
+    return list(WEAPON_COSTS.get(weapon, ()))
+
+
 # ---------------------------------------------------------------- weapons and spoils
 
 def weapon_dice(key: str, trait: str) -> int:
@@ -62,10 +75,12 @@ def weapon_dice(key: str, trait: str) -> int:
 
 def weapons(state: BetrayalState, seat: int, trait: str) -> list[str]:
     """The weapons this explorer may add to an attack with `trait` now: only on its own
-    turn (seed 003: "when you attack with Might on your turn")."""
+    turn (seed 003: "when you attack with Might on your turn"), and only one that has not
+    fought yet this turn (line 249: each object's effect once a turn)."""
     if state.turn.seat != seat:
         return []
-    return [k for k in state.explorers[seat].cards if weapon_dice(k, trait) > 0]
+    return [k for k in state.explorers[seat].cards
+            if weapon_dice(k, trait) > 0 and k not in state.turn.used]
 
 
 def attack_dice(state: BetrayalState, seat: int, trait: str, weapon: str) -> int:
@@ -121,7 +136,7 @@ def _duel(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     ctx.say("events.duel", kind="attack", who=ctx.who(attacker), other=ctx.who(defender),
             trait=content.trait_name(trait), dice=count, weapon=with_weapon,
             data={"attacker": attacker, "defender": defender, "trait": trait, "weapon": weapon})
-    ctx.push_child(frame, [*WEAPON_COSTS.get(weapon, ()),
+    ctx.push_child(frame, [*weapon_steps(state, weapon),
                            {"roll": {"dice": count, "purpose": "attack", "then": [
                                {"_duel_defend": {"defender": defender, "trait": trait,
                                                  "ranged": ranged}}]}}])

@@ -445,7 +445,8 @@ def jonahs_turn(ctx: Ctx, frame: Frame, args: Any) -> None:
 @passive("lights_out")
 class LightsOut(TurnPassive, HandPassive):
     """One room a turn, until its explorer ends a turn with another explorer or in the
-    Furnace Room, or holds the Candle."""
+    Furnace Room, or holds the Candle. The cap counts rooms entered, by a way that costs
+    no Speed too (the Rope: movement.can_spend)."""
 
     def speed_cap(self, state: BetrayalState, seat: int, ref: Any) -> int | None:
         return None if CANDLE in state.explorers[seat].cards else 1

@@ -135,8 +135,11 @@ def carryable(state: BetrayalState, seat: int) -> list[str]:
 
 
 def fetchable(state: BetrayalState, tile_id: int) -> list[str]:
-    """The cards lying in a room that the Dog may bring back."""
-    return [k for k in state.tiles[tile_id].items if k not in state.turn.dropped]
+    """The cards lying in a room that the Dog may bring back: never a companion a dead
+    explorer left there, which waits to follow the first explorer to walk in (seed 003;
+    haunting/companions.py), as no one may pick it up by hand (items.pickable)."""
+    return [k for k in state.tiles[tile_id].items
+            if k not in state.turn.dropped and not content.card(k).companion]
 
 
 def dog_targets(state: BetrayalState, seat: int) -> list[int]:

@@ -24,7 +24,7 @@ from bot.games.betrayal.cards import (
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, step
 from bot.games.betrayal.explore import CELL_LIMIT, cell_label, explore_like, rotation_label
-from bot.games.betrayal.haunting import base, sides
+from bot.games.betrayal.haunting import base, monsters, sides
 from bot.games.betrayal.haunting.parts import MovementHooks
 from bot.games.betrayal.house import (
     ROOTS,
@@ -72,21 +72,24 @@ class BasementStairs(RoomPassive):
 
 @passive("coal_chute")
 class CoalChute(TurnPassive, RoomPassive):
-    """One way down to the Basement Landing, free; entering slides you at once (unless
-    you climbed up with the Rope), and no one ends a turn here."""
+    """One way down to the Basement Landing, free (seed 003: 人物可從煤導槽移到地下室，卻不可
+    從地下室移到煤導槽。由煤導槽滑落至下臺階不會耗用速度): the slide is a link, taken or not.
+    Entering does not slide you: you may slide, or go back out by its door with the
+    Speed left. But no one stays here as any turn ends (回合完結時，任何人物/怪物皆不可停留
+    在煤導槽): turn.py runs this `end_turn` at every explorer's turn end wherever the
+    explorer is, and whoever is still here, explorer or monster (a card may have moved
+    them in), slides down then; the monsters' own turn slides them too
+    (haunting/monsters.py, `leave_chutes`)."""
 
     def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
         landing = state.tile_of("basement_landing")
         return [] if landing is None else [Link("chute", landing, cost=0)]
 
-    def entered(self, ctx: Ctx, seat: int, tile: int, ref: Any) -> None:
-        if ctx.state.turn.flags.get("arrived_by") == "rope_chute":
-            return
-        self._slide(ctx, seat)
-
     def end_turn(self, ctx: Ctx, seat: int, ref: Any) -> None:
-        if ctx.state.explorers[seat].tile == ref:
-            self._slide(ctx, seat)
+        for other, explorer in enumerate(ctx.state.explorers):
+            if explorer.alive and explorer.tile == ref:
+                self._slide(ctx, other)
+        monsters.leave_chutes(ctx)
 
     def _slide(self, ctx: Ctx, seat: int) -> None:
         landing = ctx.state.tile_of("basement_landing")

@@ -7,6 +7,8 @@ room dice of Blessing, Drip and Smoke) is in cards/tokens.py; this module lays t
 - Secret Passage: the first token goes in the drawer's room (a plain `token` step),
   3 dice pick the floor of the other end (6 any, 4-5 upper, 2-3 ground, 0-1 basement)
   and the explorer picks a placed room there; effects.put_token joins the two ends.
+  A far end in a split room lies by its first door (`_far_token`); one arrives by a
+  passage or stair at the door its token lies by (cards/tokens.LinkToken).
 - Secret Stairs: the other end goes in a placed room of another floor, the explorer's
   pick; then the explorer may take the stairs at once and draws 1 more event there.
 - Mystic Slide: only above the basement, else the card passes left; Might 5+ rides to a
@@ -17,7 +19,8 @@ room dice of Blessing, Drip and Smoke) is in cards/tokens.py; this module lays t
   with a room behind it the two are joined, else a new room is found there as if
   exploring (drawn from the stack with explore.draw_room, set down with
   explore.place_tile, any turn that keeps its floor open) and the drawer steps in. Its
-  use (Knowledge 3+) takes the explorer through.
+  use (Knowledge 3+) takes the explorer through, for what leaving by a door costs
+  (tokens.way_out_cost); a roll of 0-2 finds no switch and costs no Speed.
 
 RULINGS (where seed 003 and the notes of events.yaml are silent):
 - A Secret Passage's far end goes in another room than the first token's. When the
@@ -46,9 +49,10 @@ from typing import Any
 
 from bot.games.betrayal import content, movement
 from bot.games.betrayal.cards import handler, resumer
+from bot.games.betrayal.cards.tokens import way_out_cost
 from bot.games.betrayal.content import FLOORS
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.effects import pause, put_token, step
 from bot.games.betrayal.explore import (
     draw_room,
     explore_like,
@@ -94,9 +98,23 @@ def _used(frame: Frame) -> bool:
 
 def _far_end(ctx: Ctx, frame: Frame, kind: str, candidates: list[int]) -> None:
     """The explorer picks the room of the second token; put_token joins the two."""
-    movement.ask_tile(ctx, frame, {"_token_at": {"kind": kind}},
+    movement.ask_tile(ctx, frame, {"_far_token": {"kind": kind}},
                       content.betrayal_line("prompts.token_where", token=content.token_name(kind)),
                       candidates)
+
+
+@step("_far_token")
+def _far_token(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """The second token. In a split room it lies by the room's first door, where one
+    arriving by a link or a card stands (movement.arrival_side; seed 003: 玩家只可將標記
+    放在其中一度門扉前 [the token goes before one of the room's doors])."""
+    spec = dict(arg)
+    tile_id = int(spec.pop("tile"))
+    put_token(ctx, frame, spec, tile_id)
+    token = ctx.state.tiles[tile_id].tokens[-1]
+    side = movement.arrival_side(ctx.state, tile_id)
+    if side is not None and not token.get("side"):
+        token["side"] = side
 
 
 def _first_end(ctx: Ctx, frame: Frame, kind: str) -> int:
@@ -184,7 +202,9 @@ def _stairs_climb(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> Non
             source=ctx.room_name(source), target=ctx.room_name(target),
             data={"seat": seat, "to": target})
     frame.steps.insert(0, {"draw": {"deck": "event", "count": 1}})
-    movement.place_explorer(ctx, seat, target, via=STAIRS)
+    arrive = next((t.get("side") for t in ctx.state.tiles[target].tokens
+                   if t["kind"] == STAIRS and t.get("link") == source), None)
+    movement.place_explorer(ctx, seat, target, side=arrive, via=STAIRS)
 
 
 # ---------------------------------------------------------------- Mystic Slide
@@ -386,6 +406,7 @@ def revolving_wall_pass(ctx: Ctx, frame: Frame, args: Any) -> None:
     if token.get("kind") != WALL or token.get("link") is None \
             or state.explorers[frame.seat].tile != int(tile):
         return
+    state.turn.moves += way_out_cost(state, frame.seat)  # found: now it is a way out
     frame.steps[0:0] = [*movement.leave_steps(state, frame.seat),
                         {"_wall_through": {"from": int(tile), "to": int(token["link"]),
                                            "side": opposite(str(token.get("wall", "N")))}}]

@@ -13,7 +13,11 @@
 - Closet, Safe, Skeletons, Slide and Wall Switch offer their card's `use` steps to an
   explorer in the room, once a turn each (a chosen roll, seed 003). The steps run with
   `frame.vars["token_tile"]`/`["token_index"]` set, for `remove_token`. The Slide and
-  the Wall Switch are ways out of the room, so they need a move left.
+  the Wall Switch are ways out of the room: they need a move left and cost what
+  leaving by a door costs (`way_out_cost`: 1 Speed, and in the haunt 1 more for each
+  opponent in the room). The Slide always takes its user out, so it costs as it is
+  used; the Wall Switch only when its roll finds the switch (0-2 finds nothing, and
+  seed 003 counts Speed by the rooms entered).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from bot.games.betrayal.cards import (
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import sides
 from bot.games.betrayal.links import LINK_TOKENS
-from bot.games.betrayal.movement import can_spend
+from bot.games.betrayal.movement import can_spend, slowed
 from bot.games.betrayal.rolls import is_trait_roll
 from bot.games.betrayal.state import BetrayalState
 
@@ -89,11 +93,20 @@ class Smoke(RoomDice, SightPassive):
 
 
 class LinkToken(RoomPassive):
+    """The way from a linked token to its twin. In a split room a token lies by one of
+    its doors (`side`; seed 003: 玩家只可將標記放在其中一度門扉前 [the token goes before one
+    of its doors]): one leaves by it from that side, and arrives by it at its twin's
+    side (經由這些特殊通道到達這房間的人物，若要前進至另一門扉時仍需通過能力考驗 [who comes
+    by such a passage still rolls to reach the other door])."""
+
     def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
         token = _token(state, ref)
         if token["kind"] not in LINK_TOKENS or token.get("link") is None:
             return []
-        return [Link(token["kind"], int(token["link"]), side=token.get("side"))]
+        there = int(token["link"])
+        twin = next((t for t in state.tiles[there].tokens
+                     if t["kind"] == token["kind"] and t.get("link") == tile), {})
+        return [Link(token["kind"], there, side=token.get("side"), arrive=twin.get("side"))]
 
 
 @passive("secret_passage")
@@ -106,10 +119,20 @@ class SecretStairs(LinkToken):
     """Two Secret Stairs tokens join rooms on different floors."""
 
 
+def way_out_cost(state: BetrayalState, seat: int) -> int:
+    """The Speed a way out of the room by a token (the Slide, the Wall Switch) costs:
+    entering one room, 1 (seed 003: 經由特殊通道在兩個房間往返，皆只算作進入一間房間計算
+    [a special passage counts as entering one room]), and in the haunt 1 more for each
+    opponent in the room (房中每有一名敵手，人物則必須多耗用1點速度離開房間 [each opponent
+    in the room costs 1 more Speed to leave it]), as by a door."""
+    return 1 + slowed(state, seat)
+
+
 class TokenUse(TurnPassive):
     """Offers the token card's `use` steps to whoever stands in its room."""
 
     moves_out = False  # using it is a way out of the room (needs a move left)
+    pays_on_use = True  # a way out is paid as it is used (else by its own steps)
     keyed = False  # the Skeleton Key opens it without a roll
 
     def actions(self, state: BetrayalState, seat: int, ref: Any) -> list[Offer]:
@@ -118,7 +141,7 @@ class TokenUse(TurnPassive):
         card = content.card(token["card"])
         if state.explorers[seat].tile != tile or not card.use:
             return []
-        if self.moves_out and not can_spend(state, seat, 1):
+        if self.moves_out and not can_spend(state, seat, 1, slowed(state, seat)):
             return []
         data = {"tile": tile, "index": index}
         offers = [Offer(f"{card.key}-{index}", content.betrayal_line(
@@ -135,8 +158,8 @@ class TokenUse(TurnPassive):
         steps = list(card.use)
         if offer.data.get("key"):
             steps = _best_outcome(steps)
-        if self.moves_out:
-            ctx.state.turn.moves += 1
+        if self.moves_out and self.pays_on_use:
+            ctx.state.turn.moves += way_out_cost(ctx.state, seat)
         ctx.push(steps, seat, card.key, card.deck,
                  {"token_tile": offer.data["tile"], "token_index": offer.data["index"]})
 
@@ -184,9 +207,11 @@ class MysticSlide(TokenUse):
 class RevolvingWall(TokenUse, RoomPassive):
     """Its two Wall Switch tokens (laid with links.connect) join two rooms, but only a
     Knowledge roll gets you through: the link is listed for the map and the house's
-    connectivity, and crossing it is the token's use."""
+    connectivity, and crossing it is the token's use, paid only when the roll finds the
+    switch (token_events.revolving_wall_pass)."""
 
     moves_out = True
+    pays_on_use = False
 
     def links(self, state: BetrayalState, seat: int, tile: int, ref: Any) -> list[Link]:
         token = _token(state, ref)

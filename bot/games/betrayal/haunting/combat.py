@@ -28,11 +28,11 @@ from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content, hooks, items, traits
 from bot.games.betrayal.cards import SightPassive, resumer
 from bot.games.betrayal.cards.attacks import (
-    WEAPON_COSTS,
     ask_weapon,
     attack_dice,
     pick_weapon,
     weapon_dice,
+    weapon_steps,
 )
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import step
@@ -236,7 +236,9 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
             or not state.explorers[seat].alive or hooks.blocked(state, seat):
         return []
     here = state.explorers[seat].tile
-    cards = state.explorers[seat].cards
+    # A weapon that fought this turn (a card's forced attack) fights no more (seed 003
+    # line 249: each object's effect once a turn; cards/attacks.weapon_steps).
+    cards = [k for k in state.explorers[seat].cards if k not in state.turn.used]
     found: list[AttackChoice] = []
     for target in _targets_in(state, seat, here, near=True):
         if not base.hooks(state, CombatHooks).can_attack(state, str(seat), str(target)):
@@ -297,7 +299,7 @@ def _strike_monster(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     tell(ctx, "events.attack_monster", kind="attack", who=ctx.who(seat),
          monster=monster_name(state, monster), trait=content.trait_name(trait), dice=count,
          weapon=with_weapon, data={"attacker": seat, "monster": monster.id, "trait": trait})
-    ctx.push_child(frame, [*WEAPON_COSTS.get(weapon, ()),
+    ctx.push_child(frame, [*weapon_steps(state, weapon),
                            {"roll": {"dice": count, "purpose": "attack", "then": [
                                {"_monster_defends": dict(arg)}]}}])
 

@@ -178,11 +178,17 @@ def perform(ctx: Ctx, action: Action) -> bool:
 
 
 def end_turn(ctx: Ctx) -> None:
-    """The monsters' turn is over: their moves told to the table, then seed 003's Coal
-    Chute (回合完結時，任何人物/怪物皆不可停留在煤導槽: no one, monster or explorer,
-    stays in it as a turn ends): a monster still there slides down its chute, as an
-    explorer does (cards/rooms.py, CoalChute)."""
+    """The monsters' turn is over: their moves told to the table, then the Coal Chute
+    (`leave_chutes`)."""
     tell_moves(ctx)
+    leave_chutes(ctx)
+
+
+def leave_chutes(ctx: Ctx) -> None:
+    """Seed 003's Coal Chute (回合完結時，任何人物/怪物皆不可停留在煤導槽: no one, monster
+    or explorer, stays in it as a turn ends): a monster still there slides down its
+    chute, at the end of their turn and of an explorer's (a card may have moved it in:
+    cards/rooms.py, CoalChute)."""
     state = ctx.state
     chutes = {a: b for a, b, kind in house_links(state) if kind == "chute"}
     for monster in sides.monsters(state):
