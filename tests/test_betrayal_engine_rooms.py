@@ -366,3 +366,19 @@ def test_leaving_by_a_free_way_still_pays_for_the_opponents_in_the_room() -> Non
     for _ in range(8):
         rig.spawn(state, "rat", "basement_landing")
     assert climb in rig.labels(state)  # the first move of the turn: always one room
+
+
+def test_a_hero_the_opponents_hold_back_is_told_so() -> None:
+    """Seed 003, moving: 房中每有一名敵手，人物則必須多耗用1點速度離開房間 [each opponent in
+    the room costs 1 more Speed to leave it]. A hero with Speed left for a room, but not
+    for the two Rats with it, is told that the opponents cost the Speed it lacks, not
+    that the open door is no way."""
+    state = rig.rigged(rig.DARRIN)
+    rig.place(state, "foyer", rig.DARRIN)
+    for _ in range(2):
+        rig.spawn(state, "rat", "foyer")
+    rig.set_trait(state, rig.DARRIN, "speed", 4)
+    state.turn.moves = 2  # 2 + 1 + 2 Rats > 4
+    said = rig.refusal(state, "move", dir="E")
+    assert said == ("You don't have the Speed for that: leaving costs 1 more for each "
+                    "opponent here (2 opponents, 2 Speed left).")

@@ -320,6 +320,22 @@ def test_holding_a_hero_under(monkeypatch: pytest.MonkeyPatch, total: int, hurt:
     assert before - _physical(state, hero) == (2 if hurt else 0)
 
 
+def test_holding_under_is_once_a_turn_not_once_a_hero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The traitor's book: "once a turn, in a flooded room, pick a hero in your room".
+    With two heroes in her room she holds one of them under, not both."""
+    state, _ = _start()
+    first, second = sides.heroes(state)[:2]
+    traitor = _traitor(state)
+    wet = next(i for i in range(len(state.tiles)) if flooded(state, i))
+    state.explorers[first].tile = state.explorers[second].tile = wet
+    state = _turn(state, traitor, wet)
+    assert Action("act", {"what": f"hold-{second}"}) in _options(state, traitor)
+    _dice(monkeypatch, 4)
+    state, _ = GAME.apply(state, traitor, Action("act", {"what": f"hold-{first}"}))
+    state = _answer(state)
+    assert Action("act", {"what": f"hold-{second}"}) not in _options(state, traitor)
+
+
 def test_no_holding_under_on_dry_land() -> None:
     state, _ = _start()
     hero, traitor = _hero(state), _traitor(state)

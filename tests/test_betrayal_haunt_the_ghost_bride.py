@@ -185,6 +185,21 @@ def test_the_traitor_lifts_a_body_carries_it_and_lays_it_down() -> None:
     assert state.haunt.progress["laid"] is None  # not in the Chapel: no vigil body
 
 
+def test_she_lifts_one_body_a_turn() -> None:
+    """The traitor's book: "Once a turn you may lift a body in your room ... and once a
+    turn lay it down." Laying one down does not let her lift another that turn."""
+    state, _ = _start()
+    _, lover, others = _cast(state)
+    room = _away(state)
+    _bride_with_body(state, others[0], room)
+    traitor = _bride_with_body(state, lover, room)
+    state, _ = GAME.apply(state, traitor, _act(f"lift-{lover}"))
+    state, _ = GAME.apply(state, traitor, _act("lay"))
+    assert sorted(PLUGIN.bodies(state, room)) == sorted([lover, others[0]])
+    assert not [a for a in _options(state, traitor) if str(a.args.get("what", "")
+                                                           ).startswith("lift")]
+
+
 def test_heroes_cannot_lift_bodies() -> None:
     state, _ = _start()
     _, lover, others = _cast(state)

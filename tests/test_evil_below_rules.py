@@ -9,7 +9,7 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.games.base import HOST_SEAT, PlayerInfo
-from bot.games.evilbelow import attacks, content, sightings
+from bot.games.evilbelow import attacks, content, effects, sightings
 from bot.games.evilbelow.state import (
     ACTIONS,
     DRAINPIPE,
@@ -630,6 +630,25 @@ def test_eddie_is_asked_before_pennywise_leaves_him_after_the_sightings() -> Non
     state, _ = choose(state, len(state.pending.labels) - 1)  # Eddie keeps his cards
     assert state.pending is None and state.pennywise == BARRENS
     assert len(state.heroes[1].hand) == 3
+
+
+def test_eddies_allowance_lasts_while_he_and_pennywise_stay_together() -> None:
+    """Eddie: 'Whenever Pennywise is in your location, you may place up to two cards
+    from your hand into the Fight Stack.' A fight's shuffle shuts the stack for that
+    fight only; once it is over and they still share a location, the cards he has not
+    placed may still go in (the eddie topic says so)."""
+    state = _fight_ready(["bev", "eddie"], [card(SQUARE, ROCK), card(SQUARE, CAP)])
+    state.pennywise = BUTCHER
+    effects.move_pennywise(state, SQUARE, [], "richie")  # he comes to them
+    state.heroes[1].hand = [card(NEIBOLT, ROCK), card(BARRENS, ROCK)]
+    assert state.eddie_left == 2 and "place" in kinds(state, 1)
+    state, _ = act(state, 0, "fight")
+    state, _ = act(state, 0, "reveal")
+    assert "place" not in kinds(state, 1)  # the stack is shuffled: not in this fight
+    state, _ = act(state, 0, "stop")
+    assert state.turn == 1 and state.pennywise == state.heroes[1].location == SQUARE
+    assert {o.action.args.get("card") for o in GAME.options(state, 1)
+            if o.action.kind == "place"} == {card(NEIBOLT, ROCK), card(BARRENS, ROCK)}
 
 
 def test_ben_has_no_hand_limit_and_draws_when_he_fights() -> None:

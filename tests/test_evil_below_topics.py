@@ -52,6 +52,31 @@ def test_every_character_has_a_topic_naming_them(character: str) -> None:
     assert first in TOPICS[character]
 
 
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def test_the_move_topic_counts_and_names_the_short_cuts() -> None:
+    """The board's links beyond the ring of seven are the short cuts the move topic lists
+    (the board does not draw them), in both languages."""
+    board = content.board()
+    ring = {frozenset((i, (i + 1) % len(board.names))) for i in range(len(board.names))}
+    cuts = [link for link in board.links if frozenset(link) not in ring]
+    assert f"{NUMBER_WORDS[len(cuts)]} short cuts" in TOPICS["move"]
+    for a, b in cuts:
+        for where in (a, b):
+            short = board.names[where].replace("House on ", "").replace(" Street", "")
+            short = short.replace("Quality Meats ", "").replace("The ", "")
+            assert short in TOPICS["move"], short
+
+
+def test_the_topics_say_who_starts_and_that_a_sighting_can_lose_at_once() -> None:
+    """RULES.md: the host names the youngest (default: the host); seed 001: the players
+    at a sighting 'immediately' lose 1 Bravery, and a Bravery at 0 loses."""
+    assert "youngest" in TOPICS["turn"] and "by default it is the host" in TOPICS["turn"]
+    assert "lose at once" in TOPICS["sightings"]
+    assert "asked first" in TOPICS["eddie"]
+
+
 def test_stan_is_marked_as_our_design() -> None:
     assert "design" in TOPICS["stan"]
 

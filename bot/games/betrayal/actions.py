@@ -183,6 +183,12 @@ def _refusal(state: BetrayalState, seat: int, action: Action) -> str:
             return betrayal_line("errors.movement_over")
         if not movement.can_spend(state, seat, 1):
             return betrayal_line("errors.no_speed", speed=movement.speed_limit(state, seat))
+        slowed = movement.slowed(state, seat)
+        if slowed and not movement.can_spend(state, seat, 1, slowed):
+            # Seed 003: each opponent in the room costs 1 more Speed to leave it; a door
+            # that is there is not "no way", the opponents are what stops the move.
+            left = movement.speed_limit(state, seat) - state.turn.moves
+            return betrayal_line("errors.no_speed_slowed", opponents=slowed, speed=left)
         return betrayal_line("errors.no_way" if kind == MOVE else "errors.cannot_explore",
                              dir=args.get("dir", args.get("via", "?")))
     key = str(args.get("card") or args.get("give") or "")

@@ -211,7 +211,8 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
         assert state.haunt is not None
         here = state.explorers[seat].tile
         if sides.is_traitor(state, seat):
-            if not flooded(state, here):
+            # Once a turn, whichever hero (her book): one id a hero would allow one each.
+            if not flooded(state, here) or any(r.startswith("hold-") for r in state.turn.rolls):
                 return []
             return [self.offer(state, f"hold-{h}", other=content.explorer(
                         state.explorers[h].key).name, target=self.value(state, "hold"))

@@ -139,9 +139,12 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     def offers(self, state: BetrayalState, seat: int) -> list[Offer]:
         here = state.explorers[seat].tile
         if sides.is_traitor(state, seat):
+            # One lift a turn, whichever body (her book): one id a body would allow more.
+            lifted = any(r.startswith("lift-") for r in state.turn.rolls)
             found = [self.offer(state, "lay")] if self.carried(state) is not None else [
                 self.offer(state, f"lift-{body}", name=content.explorer(
-                    state.explorers[body].key).name) for body in self.bodies(state, here)]
+                    state.explorers[body].key).name)
+                for body in ([] if lifted else self.bodies(state, here))]
             chapel = state.tile_of(CHAPEL)
             if chapel is not None and chapel != here and state.turn.moves == 0 \
                     and not state.turn.movement_over:
