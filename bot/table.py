@@ -318,7 +318,20 @@ def _hand_all_to_ai(table: Table, seats: list[int], text: str) -> tuple[Table, l
     for n, seat in enumerate(seats):
         table, more = _hand_to_ai(table, seat, text if n == 0 else "")
         events.extend(e for e in more if e.text)
-    return table, events
+    return table, [*events, *_seated_host(table)]
+
+
+def _seated_host(table: Table) -> list[Event]:
+    """A running game's host plays in it: when the host's last seat goes (left, kicked,
+    handed on), the first human seat's holder is the host, as in the lobby. Otherwise
+    someone who no longer plays could still end everyone else's game (/game end)."""
+    if table.status != ACTIVE or table.seat_of(table.host_id) is not None:
+        return []
+    human = next((s for s in table.seats if s.is_human), None)
+    if human is None:
+        return []
+    table.host_id = human.user_id or 0
+    return [Event(say("lobby.host_moved", name=human.name))]
 
 
 def _vacate_lobby_seat(table: Table, seat: int, name: str) -> tuple[Table, list[Event]]:
@@ -445,7 +458,7 @@ def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
               Event(game.private_view(state, seat), to_player(seat))]
     if seat in team_of:
         events.append(Event(say("moderation.seat_joins_team", new=name), to_team(team_of[seat])))
-    return table, events
+    return table, [*events, *_seated_host(table)]
 
 
 def _host(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:

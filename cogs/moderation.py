@@ -84,7 +84,8 @@ class ModerationCog(commands.GroupCog, group_name="gm",
     async def end(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, "end", Action(table_rules.END))
 
-    @app_commands.command(name="kick", description="Hand a player's seat to the AI")
+    @app_commands.command(name="kick", description="Take a player out of the game (in a "
+                                                   "running game, the AI takes over)")
     @app_commands.describe(player="The player to remove from the game")
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         await self._run(interaction, "kick", Action(table_rules.KICK, {"user": player.id}))

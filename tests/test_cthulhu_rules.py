@@ -17,6 +17,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.rng import Rng
+from bot.core.story import LogLine
 from bot.games import get
 from bot.games.base import PlayerInfo
 from bot.games.cthulhu import GAME, content, layouts
@@ -426,6 +427,21 @@ def test_the_last_fight_still_resolves_its_abyss() -> None:
     result = new.results[0]
     assert result.survivor == PROFESSOR and result.removed[-1] == HEIRESS
     assert result.points == [10, 9, 2]
+
+
+def test_the_story_tells_the_deciding_abyss_too() -> None:
+    # Rulebook: "Abyss portal: The character that was just removed goes back to the room,
+    # and the active player chooses a different character in the room to be removed."
+    # The last fight's story line must not leave its survivor thrown out.
+    state = arrange(where={PROFESSOR: LIBRARY, HEIRESS: LIBRARY}, portals={LIBRARY: [ABYSS]},
+                    removed=[2, 3, 4, 5, 6, 7, 8, 9, 10, 11], rumble=3)
+    new, events = GAME.apply(state, 0, fight(LIBRARY, PROFESSOR))
+    log = [LogLine(e.kind, "public" if e.audience.is_public else "player", e.text, 0)
+           for e in events]
+    deciding = GAME.story(new, log).turning[-1]
+    assert deciding.startswith("The deciding fight: Alice starts a fight in the Library")
+    assert "spits the Professor back" in deciding
+    assert "the Heiress is dragged out" in deciding.replace("The Heiress", "the Heiress")
 
 
 def test_a_last_teleport_has_nothing_to_do() -> None:

@@ -16,7 +16,7 @@ from tests.conftest import BotFactory
 from tests.e2e_helpers import game_components, latest_turn, open_and_start, to_move, use_first
 from tests.fakediscord import FakeDiscord, FakeUser
 
-MOD_ONLY = "Only moderators (Manage Channels) can do that."
+MOD_ONLY = "Only moderators (Manage Channels, or the server's moderator role) can do that."
 PAUSED = "The game is paused by a moderator."
 
 

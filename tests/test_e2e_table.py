@@ -10,6 +10,7 @@ import re
 import pytest
 
 from bot.store import OVER
+from bot.texts import say
 from tests.conftest import BotFactory
 from tests.e2e_helpers import (
     PNG_SIGNATURE,
@@ -108,7 +109,7 @@ async def test_moderators_end_kick_and_skip(fd: FakeDiscord,
 
     fd.enforce_command_permissions = False  # as if a server opened /gm to everyone
     sneaky = await (await fd.slash(guest, channel, "gm", "skip")).wait()
-    assert sneaky.ephemeral_texts() == ["Only moderators (Manage Channels) can do that."]
+    assert sneaky.ephemeral_texts() == [say("errors.mod_only")]
     fd.enforce_command_permissions = True
 
     posts = turn_posts(fd, channel)

@@ -374,6 +374,20 @@ def test_the_game_ends_when_no_human_is_left() -> None:
     assert all(s.ai for s in table.seats)
 
 
+def test_a_host_who_leaves_or_is_kicked_from_a_running_game_hands_the_host_on() -> None:
+    """README: /game end is the host's or a moderator's. A host whose seat went to the
+    AI no longer plays: the next human seat is the host, as in the lobby, and the one
+    who left can no longer end everyone else's game."""
+    for actor, action in ((HOST, Action(T.LEAVE)),
+                          (MOD, Action(T.KICK, {"user": HOST.user_id or 0}))):
+        table, events = T.apply(started(BOB, CAT), actor, action)
+        assert table.status == ACTIVE and table.host_id == BOB.user_id
+        assert texts(events)[-1] == say("lobby.host_moved", name=BOB.name)
+        refused(table, HOST, Action(T.END), say("errors.host_or_mod"))
+        ended, _ = T.apply(table, BOB, Action(T.END))
+        assert ended.status == OVER
+
+
 # ---------------------------------------------------------------- dispatch into the game
 
 def test_a_legal_game_action_by_the_seat_to_act_is_played() -> None:
@@ -508,6 +522,7 @@ def _check_invariants(table: Table) -> None:
         assert state.players == [s.name for s in table.seats]
         assert state.ai == [s.ai for s in table.seats]
         assert T.to_act_seat(table) is not None
+        assert table.seat_of(table.host_id) is not None, "the host plays a running game"
     if table.status == OVER:
         assert T.to_act_seat(table) is None
     for seat in table.seats:

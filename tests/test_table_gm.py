@@ -114,6 +114,20 @@ def test_seat_hands_an_ai_seat_to_a_member_with_its_secrets() -> None:
     assert T.game_state(handed).secrets == T.game_state(kicked).secrets
 
 
+def test_handing_on_the_hosts_seat_hands_on_the_host() -> None:
+    """The host's only seat handed to another member: the host no longer plays, so the
+    first human seat's holder hosts (and ends) the game from now on."""
+    table = started()
+    seat = table.seat_of(HOST.user_id or 0)
+    assert seat is not None
+    handed, events = T.apply(table, MOD, Action(T.SEAT, {"seat": seat, "user": NEW.user_id,
+                                                         "name": NEW.name}))
+    assert handed.seat_of(handed.host_id) is not None and handed.host_id != HOST.user_id
+    host = handed.seats[handed.seat_of(handed.host_id) or 0].name
+    assert events[-1].text == say("lobby.host_moved", name=host)
+    refused(handed, HOST, Action(T.END), say("errors.host_or_mod"))
+
+
 def test_seat_refusals_leave_the_table_alone() -> None:
     table = started()
     refused(table, BOB, Action(T.SEAT, {"seat": 0, "user": 3}), say("errors.mod_only"))

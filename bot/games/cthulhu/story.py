@@ -28,7 +28,7 @@ def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
             cthulhu_line("story.survivor_item", number=r.number,
                          character=character_name(state, r.survivor))
             for r in state.results])))
-    fight = last_of(log, "fight")
+    fight = _deciding_fight(log)
     if fight:
         turning.append(cthulhu_line("story.deciding", line=fight))
     seats = []
@@ -45,3 +45,18 @@ def story_of(state: CthulhuState, log: list[LogLine]) -> Story:
         seats.append(SeatStory(side=SOLO, won=seat in winners, score=state.scores[seat],
                                did=did))
     return Story(outcome=outcome, turning=turning, seats=seats)
+
+
+def _deciding_fight(log: list[LogLine]) -> str:
+    """The last fight's line, followed by its abyss lines if it flipped one: an abyss
+    sends the thrown-out character back (ruling 6), so the fight line alone would name
+    the rumble's survivor as thrown out."""
+    fights = [i for i, line in enumerate(log)
+              if line.kind == "fight" and line.audience == "public"]
+    if not fights:
+        return ""
+    told = log[fights[-1]].text
+    for line in log[fights[-1] + 1:]:
+        if line.kind == "abyss" and line.audience == "public":
+            told = cthulhu_line("story.then", first=told, then=line.text)
+    return told
