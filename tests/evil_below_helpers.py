@@ -93,3 +93,27 @@ def ai_states(players: int, seed: int, every: int = 10, cap: int = 600) -> list[
             found.append(state)
     found.append(state)
     return found
+
+
+def take(state: EvilBelowState, n: int,
+         rows: tuple[int, ...] = (NEIBOLT, STANDPIPE, APARTMENT)) -> None:
+    """Move n children onto the Evil Influence track, left to right from these rows."""
+    for loc in rows:
+        row = state.circles[loc]
+        for i, t in enumerate(row):
+            if n and t is not None:
+                state.track.append(t)
+                row[i] = None
+                n -= 1
+
+
+def fight_ready(characters: list[str], stack: list[int]) -> EvilBelowState:
+    """Everyone with Pennywise in Town Square, the actions phase, this Fight Stack."""
+    state = actions_phase(arrange(characters, {i: SQUARE for i in range(len(characters))}),
+                          {})
+    state.pennywise = SQUARE
+    state.fight_stack = list(stack)
+    state.attack_pile = [c for c in content.attack_ids() if c not in stack]
+    state.totem_deck = [c for c in range(49) if c not in stack]
+    return state
+

@@ -9,7 +9,7 @@ from bot import table as T
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.games.base import HOST_SEAT, PlayerInfo
-from bot.games.evilbelow import attacks, content, effects, sightings
+from bot.games.evilbelow import attacks, content
 from bot.games.evilbelow.state import (
     ACTIONS,
     DRAINPIPE,
@@ -39,8 +39,10 @@ from tests.evil_below_helpers import (
     arrange,
     card,
     choose,
+    fight_ready,
     kinds,
     rolled,
+    take,
 )
 
 ATTACK = content.attack_ids()[0]
@@ -210,17 +212,6 @@ def test_balloon_dice_are_set_aside() -> None:
 
 # ---------------------------------------------------------------- Evil Influence attacks
 
-def _take(state, n: int, rows: tuple[int, ...] = (NEIBOLT, STANDPIPE, APARTMENT)) -> None:  # type: ignore[no-untyped-def]
-    """Move n children onto the Evil Influence track, left to right from these rows."""
-    for loc in rows:
-        row = state.circles[loc]
-        for i, t in enumerate(row):
-            if n and t is not None:
-                state.track.append(t)
-                row[i] = None
-                n -= 1
-
-
 def test_an_attack_space_makes_pennywise_attack_the_active_player() -> None:
     """'Every time a Victim token is placed on a Pennywise Attack symbol space on the
     Evil Influence track, Pennywise will attack the active player ... Immediately move
@@ -228,7 +219,7 @@ def test_an_attack_space_makes_pennywise_attack_the_active_player() -> None:
     the card facedown on the Fight Stack.'"""
     space = content.board().influence_attacks[0]
     state = arrange(["bev", "ben"], {0: SQUARE})
-    _take(state, space - 1)
+    take(state, space - 1)
     floating = content.attack_ids()[1]  # printed: 0/A 'Lower Bravery by 1 and discard 2'
     state.attack_pile.remove(floating) if floating in state.attack_pile else \
         state.fight_stack.remove(floating)
@@ -434,21 +425,11 @@ def test_totems_go_into_the_fight_stack_for_free_where_they_belong() -> None:
 
 # ---------------------------------------------------------------- fights
 
-def _fight_ready(characters: list[str], stack: list[int]):  # type: ignore[no-untyped-def]
-    state = actions_phase(arrange(characters, {i: SQUARE for i in range(len(characters))}),
-                          {})
-    state.pennywise = SQUARE
-    state.fight_stack = list(stack)
-    state.attack_pile = [c for c in content.attack_ids() if c not in stack]
-    state.totem_deck = [c for c in range(49) if c not in stack]
-    return state
-
-
 def test_a_fight_needs_pennywise_the_active_player_and_a_friend() -> None:
     """'To fight Pennywise, the active player and at least one other player must be in
     the same location as Pennywise.' ... 'If the Fight Stack is empty, players may not
     initiate a fight'."""
-    state = _fight_ready(["bev", "bill"], [card(NEIBOLT, ROCK)])
+    state = fight_ready(["bev", "bill"], [card(NEIBOLT, ROCK)])
     assert "fight" in kinds(state, 0)
     state.heroes[1].location = NEIBOLT
     assert "fight" not in kinds(state, 0)
@@ -463,7 +444,7 @@ def test_reveal_at_least_one_then_stop_collects_every_weakness_met() -> None:
     are met. It is possible for the same Totem cards to be used to complete multiple
     Weaknesses in one fight.'"""
     stack = [card(NEIBOLT, ROCK), card(BARRENS, ROCK), card(STANDPIPE, POSTCARD)]
-    state = _fight_ready(["bev", "bill"], stack)
+    state = fight_ready(["bev", "bill"], stack)
     state.weakness_stacks = [["twin_totems"], ["all_over_town"], ["whole_club"]]
     state, _ = act(state, 0, "fight")
     assert state.phase == FIGHT and "stop" not in kinds(state, 0)
@@ -484,7 +465,7 @@ def test_revealing_an_attack_card_ends_the_fight_with_a_counterattack() -> None:
     revealed must be discarded ... Pennywise counterattacks ... Place the Pennywise
     Attack card facedown on the bottom of the Attack card draw pile.'"""
     werewolf = content.attack_ids()[6]  # designed: 0/A lose 1 Bravery
-    state = _fight_ready(["bev", "bill"], [werewolf, card(NEIBOLT, ROCK)])
+    state = fight_ready(["bev", "bill"], [werewolf, card(NEIBOLT, ROCK)])
     state, _ = act(state, 0, "fight")
     state.fight.shuffled = True  # type: ignore[union-attr]
     state, _ = act(state, 0, "reveal")
@@ -501,7 +482,7 @@ def test_a_special_totem_pays_out_even_if_an_attack_follows() -> None:
     even if a Pennywise Attack card is revealed.'"""
     boat = card(NEIBOLT, BOAT)  # Bill's special totem (designed)
     assert content.specials()[boat] == "bill"
-    state = _fight_ready(["bev", "bill"], [content.attack_ids()[6], boat])
+    state = fight_ready(["bev", "bill"], [content.attack_ids()[6], boat])
     state, _ = act(state, 0, "fight")
     state.fight.shuffled = True  # type: ignore[union-attr]
     state, _ = act(state, 0, "reveal")
@@ -509,167 +490,6 @@ def test_a_special_totem_pays_out_even_if_an_attack_follows() -> None:
     state, _ = act(state, 0, "reveal")
     state, _ = choose(state, 0)
     assert state.strength == 1
-
-
-# ---------------------------------------------------------------- abilities
-
-def test_bill_draws_when_a_victim_is_taken_where_he_stands() -> None:
-    """Bill: 'Whenever a Victim is abducted from your location, if you have two or fewer
-    cards in hand, draw a card.'"""
-    state = arrange(["bev", "bill"])
-    state, _ = rolled(state, {NEIBOLT: BALLOON})
-    assert len(state.heroes[1].hand) == 1
-    state.phase = ROLL
-    state.heroes[1].hand = [card(BARRENS, 0), card(BARRENS, 1), card(BARRENS, 2)]
-    state, _ = rolled(state, {NEIBOLT: BALLOON})
-    assert len(state.heroes[1].hand) == 3
-
-
-def test_bev_cheers_up_everyone_with_her_at_the_start_of_her_turn() -> None:
-    """Bev: 'At the beginning of your turn, if at least one other player is in your
-    location, all players in that location gain 1 Bravery.'"""
-    state = actions_phase(arrange(["bill", "bev"], {1: NEIBOLT}), {})
-    state.heroes[0].bravery = state.heroes[1].bravery = 3
-    state, _ = act(state, 0, "end_turn")
-    assert [h.bravery for h in state.heroes] == [4, 4]
-
-
-def test_mike_adds_his_only_card_to_the_fight() -> None:
-    """Mike: 'Whenever you fight Pennywise, if you have only one card in hand, you may
-    add it to the cards revealed in the Attack.'"""
-    state = _fight_ready(["mike", "bev"], [card(NEIBOLT, ROCK)])
-    state.heroes[0].hand = [card(BARRENS, ROCK)]
-    state, _ = act(state, 0, "fight")
-    assert "mike" in kinds(state, 0)
-    state, _ = act(state, 0, "mike")
-    assert state.fight.revealed == [card(BARRENS, ROCK)]  # type: ignore[union-attr]
-    assert "mike" not in kinds(state, 0)
-
-
-def test_mikes_card_does_not_stand_for_a_card_from_the_stack() -> None:
-    """'If a player chooses to fight Pennywise, at least one card must be revealed from
-    the Fight Stack before the player may choose to stop.' Mike's card comes from his
-    hand, so only a card from the stack opens the way to stopping."""
-    state = _fight_ready(["mike", "bev"], [card(NEIBOLT, ROCK), card(STANDPIPE, ROCK)])
-    state.heroes[0].hand = [card(BARRENS, ROCK)]
-    state, _ = act(state, 0, "fight")
-    state, _ = act(state, 0, "mike")
-    assert "stop" not in kinds(state, 0) and "reveal" in kinds(state, 0)
-    with pytest.raises(IllegalAction):
-        act(state, 0, "stop")
-    state, _ = act(state, 0, "reveal")
-    assert "stop" in kinds(state, 0)
-
-
-def test_richie_pulls_pennywise_once_a_turn() -> None:
-    """Richie: 'Once per turn on your turn, you may move Pennywise from an adjacent
-    location into your location.'"""
-    state = actions_phase(arrange(["richie", "bev"]), {})
-    state.pennywise = APARTMENT  # next to Town Square
-    state, _ = act(state, 0, "richie")
-    assert state.pennywise == SQUARE and "richie" not in kinds(state, 0)
-    state.pennywise = BARRENS  # not adjacent to Town Square
-    state.richie_used = False
-    assert "richie" not in kinds(state, 0)
-
-
-def test_eddie_slips_two_cards_in_when_pennywise_joins_him() -> None:
-    """Eddie: 'Whenever Pennywise is in your location, you may place up to two cards
-    from your hand into the Fight Stack.' RULES.md: each time they come to share."""
-    state = arrange(["bev", "eddie"])
-    state.heroes[1].hand = [card(NEIBOLT, 0), card(BARRENS, 0), card(STANDPIPE, 0)]
-    state, _ = rolled(state, {PHARMACY: BALLOON})
-    assert state.pennywise == PHARMACY and "place" in kinds(state, 1)
-    state, _ = act(state, 1, "place", card=card(NEIBOLT, 0))
-    state, _ = act(state, 1, "place", card=card(BARRENS, 0))
-    assert "place" not in kinds(state, 1) and len(state.heroes[1].hand) == 1
-
-
-def _pennywise_jumps_to_eddie_then_leaves() -> tuple[EvilBelowState, list]:
-    """Bev (active) and Eddie at the Pharmacy; the Barrens' balloon puts a child on an
-    Evil Influence attack space, so Pennywise jumps to them (a one-Bravery attack), and
-    then leaves for the Barrens, where he is strongest."""
-    state = arrange(["bev", "eddie"], {0: PHARMACY, 1: PHARMACY})
-    _take(state, content.board().influence_attacks[0] - 1)
-    state.circles[BARRENS][0] = None
-    state.heroes[1].hand = [card(NEIBOLT, ROCK), card(BARRENS, ROCK), card(SQUARE, ROCK)]
-    one_bravery = content.attack_ids()[6]  # 0/A: 'lower Bravery by 1'
-    for pile in (state.attack_pile, state.fight_stack):
-        if one_bravery in pile:
-            pile.remove(one_bravery)
-    state.attack_pile.append(one_bravery)
-    state, events = rolled(state, {BARRENS: BALLOON})
-    assert state.pending is not None and state.pending.kind == attacks.PICK_BRAVERY
-    state, more = choose(state, 0)  # Bev takes the point
-    return state, events + more
-
-
-def test_eddie_is_asked_before_pennywise_leaves_him_after_the_sightings() -> None:
-    """Eddie: 'Whenever Pennywise is in your location, you may place up to two cards
-    from your hand into the Fight Stack.' RULES.md: 'Eddie's ability triggers each time
-    he and Pennywise come to share a location'. No card goes in while the dice resolve,
-    so when an Evil Influence attack brings Pennywise to Eddie and he would move on
-    before Eddie could act, Eddie (out of turn) is asked first, up to two cards."""
-    state, events = _pennywise_jumps_to_eddie_then_leaves()
-    assert any(e.kind == "ability" for e in events)  # the announcement ...
-    assert state.pennywise == PHARMACY  # ... and Pennywise waits with Eddie
-    assert state.pending is not None and state.pending.kind == sightings.PICK_EDDIE
-    assert state.pending.seat == 1 and GAME.to_act(state) == 1
-    assert len(state.pending.labels) == 4  # each card, or none
-    assert GAME.ai_action(state, 1) == Action("choose", {"pick": 0})  # an AI Eddie places
-    stack = len(state.fight_stack)
-    state, _ = choose(state, 2)  # the Town Square card, of no location there
-    assert state.pending is not None and state.pending.kind == sightings.PICK_EDDIE
-    state, _ = choose(state, 0)
-    assert state.fight_stack[stack:] == [card(SQUARE, ROCK), card(NEIBOLT, ROCK)]
-    assert state.heroes[1].hand == [card(BARRENS, ROCK)]
-    assert state.pending is None and state.pennywise == BARRENS and state.eddie_left == 0
-    assert state.phase == ACTIONS and GAME.to_act(state) == 0
-    state, _ = _pennywise_jumps_to_eddie_then_leaves()
-    assert state.pending is not None
-    state, _ = choose(state, len(state.pending.labels) - 1)  # Eddie keeps his cards
-    assert state.pending is None and state.pennywise == BARRENS
-    assert len(state.heroes[1].hand) == 3
-
-
-def test_eddies_allowance_lasts_while_he_and_pennywise_stay_together() -> None:
-    """Eddie: 'Whenever Pennywise is in your location, you may place up to two cards
-    from your hand into the Fight Stack.' A fight's shuffle shuts the stack for that
-    fight only; once it is over and they still share a location, the cards he has not
-    placed may still go in (the eddie topic says so)."""
-    state = _fight_ready(["bev", "eddie"], [card(SQUARE, ROCK), card(SQUARE, CAP)])
-    state.pennywise = BUTCHER
-    effects.move_pennywise(state, SQUARE, [], "richie")  # he comes to them
-    state.heroes[1].hand = [card(NEIBOLT, ROCK), card(BARRENS, ROCK)]
-    assert state.eddie_left == 2 and "place" in kinds(state, 1)
-    state, _ = act(state, 0, "fight")
-    state, _ = act(state, 0, "reveal")
-    assert "place" not in kinds(state, 1)  # the stack is shuffled: not in this fight
-    state, _ = act(state, 0, "stop")
-    assert state.turn == 1 and state.pennywise == state.heroes[1].location == SQUARE
-    assert {o.action.args.get("card") for o in GAME.options(state, 1)
-            if o.action.kind == "place"} == {card(NEIBOLT, ROCK), card(BARRENS, ROCK)}
-
-
-def test_ben_has_no_hand_limit_and_draws_when_he_fights() -> None:
-    """Ben: 'You have no maximum hand size. Whenever you fight Pennywise, draw a card.'"""
-    state = _fight_ready(["ben", "bev"], [card(NEIBOLT, ROCK)])
-    state.heroes[0].hand = [card(NEIBOLT, 0), card(NEIBOLT, 1), card(NEIBOLT, 2)]
-    state, _ = act(state, 0, "fight")
-    assert len(state.heroes[0].hand) == 4
-
-
-def test_stan_peeks_at_the_next_card_once_a_fight() -> None:
-    """Stan (designed): once per fight, with Stan where the fight is, the fighter may
-    look at the next card of the Fight Stack."""
-    state = _fight_ready(["bev", "stan"], [card(NEIBOLT, ROCK), card(BARRENS, ROCK)])
-    state, _ = act(state, 0, "fight")
-    state, events = act(state, 0, "peek")
-    top = state.fight_stack[-1]
-    assert any(e.kind == "peek" and e.data["card"] == top for e in events)
-    assert "peek" not in kinds(state, 0)
-    state, _ = act(state, 0, "reveal")
-    assert state.fight.revealed == [top]  # type: ignore[union-attr]
 
 
 # ---------------------------------------------------------------- the end
@@ -691,7 +511,7 @@ def test_a_sighting_that_breaks_a_losers_bravery_loses_at_once() -> None:
     board = content.board()
     for before in (board.influence_attacks[0] - 1, board.influence_length - 1):
         state = arrange(["bev", "ben"], {0: BARRENS, 1: BARRENS})
-        _take(state, before)
+        take(state, before)
         state.heroes[0].bravery = 1
         state.heroes[0].hand = [card(NEIBOLT, ROCK)]
         state.heroes[1].hand = [card(NEIBOLT, INHALER)]
@@ -708,7 +528,7 @@ def test_a_full_evil_influence_track_loses() -> None:
     """'All of the spaces in the Evil Influence track are filled with Victim tokens.'
     RULES.md: 'a full Evil Influence track ends the game before its attack resolves'."""
     state = arrange(["bev", "ben"])
-    _take(state, content.board().influence_length - 1)
+    take(state, content.board().influence_length - 1)
     state, _ = rolled(state, {BARRENS: BALLOON})
     assert state.over and state.result == LOSS_INFLUENCE and state.held is None
 
@@ -735,7 +555,7 @@ def _two_empty_and_one_left_in_the_standpipe(state: EvilBelowState,
     moved = [t for t in state.box if t >= content.board().attack_tokens][:track]
     state.track += moved
     state.box = [t for t in state.box if t not in moved]
-    _take(state, track - len(state.track), (BUTCHER,))
+    take(state, track - len(state.track), (BUTCHER,))
     state.circles[STANDPIPE] = [None, None, None, state.circles[STANDPIPE][3]]
 
 
@@ -794,7 +614,7 @@ def test_the_strength_token_at_the_end_wins() -> None:
     """'The players win only if they are able to move the Losers' Club Strength token to
     the end of the track.'"""
     stack = [card(NEIBOLT, ROCK), card(BARRENS, ROCK)]
-    state = _fight_ready(["bev", "bill"], stack)
+    state = fight_ready(["bev", "bill"], stack)
     state.strength = content.board().strength_length - 1
     state.weakness_stacks = [["twin_totems"], [], []]
     state, _ = act(state, 0, "fight")

@@ -75,6 +75,18 @@ def last_of(log: list[LogLine], kind: str) -> str:
     return ""
 
 
+def last_and_after(log: list[LogLine], kind: str, after: str) -> list[str]:
+    """The last public line of `kind`, then the public lines of `after` told since ([]
+    if none): a turning point whose sequel changes what it meant (a fight, then what
+    its portal undid)."""
+    found = next((i for i in range(len(log) - 1, -1, -1)
+                  if log[i].kind == kind and log[i].audience == "public"), None)
+    if found is None:
+        return []
+    return [log[found].text, *(line.text for line in log[found + 1:]
+                               if line.kind == after and line.audience == "public")]
+
+
 def first_of(log: list[LogLine], kind: str) -> str:
     """The first public line of this kind ("" if none)."""
     for line in log:

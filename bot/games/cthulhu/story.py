@@ -4,7 +4,16 @@ two characters it hid last (public once the game is over)."""
 
 from __future__ import annotations
 
-from bot.core.story import SOLO, LogLine, SeatStory, Story, deeds_of, last_of, with_deeds
+from bot.core.story import (
+    SOLO,
+    LogLine,
+    SeatStory,
+    Story,
+    deeds_of,
+    last_and_after,
+    last_of,
+    with_deeds,
+)
 from bot.games.cthulhu.content import cthulhu_line
 from bot.games.cthulhu.names import character_name
 from bot.games.cthulhu.state import CthulhuState
@@ -51,12 +60,7 @@ def _deciding_fight(log: list[LogLine]) -> str:
     """The last fight's line, followed by its abyss lines if it flipped one: an abyss
     sends the thrown-out character back (ruling 6), so the fight line alone would name
     the rumble's survivor as thrown out."""
-    fights = [i for i, line in enumerate(log)
-              if line.kind == "fight" and line.audience == "public"]
-    if not fights:
-        return ""
-    told = log[fights[-1]].text
-    for line in log[fights[-1] + 1:]:
-        if line.kind == "abyss" and line.audience == "public":
-            told = cthulhu_line("story.then", first=told, then=line.text)
+    told = ""
+    for text in last_and_after(log, "fight", "abyss"):
+        told = cthulhu_line("story.then", first=told, then=text) if told else text
     return told

@@ -47,6 +47,7 @@ from bot.games.betrayal.state import BetrayalState, Frame, Monster
 SLAIN = "slain"
 
 ATTACKED = "attacked"  # turn flag: this explorer has made its attack this turn
+REVOLVER = "revolver"  # the one weapon that shoots from afar (seed 003)
 
 
 @dataclass(frozen=True)
@@ -248,17 +249,25 @@ def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:
                 continue
             found.append(AttackChoice(target, trait))
             found += [AttackChoice(target, trait, w) for w in cards
-                      if w != "revolver" and weapon_dice(w, trait) > 0]
-        if "revolver" in cards and _has_trait(state, target, "speed"):
-            found.append(AttackChoice(target, "speed", "revolver"))
-    if "revolver" in cards:
-        afar: list[int | str] = list(across_the_barrier(state, seat))
-        for tile_id, half in sight_lines(state, here, state.explorers[seat].side, seat):
-            afar += _targets_in(state, seat, tile_id, near=False, half=half)
-        for target in afar:
+                      if w != REVOLVER and weapon_dice(w, trait) > 0]
+        if REVOLVER in cards and _has_trait(state, target, "speed"):
+            found.append(AttackChoice(target, "speed", REVOLVER))
+    if REVOLVER in cards:
+        for target in within_shot(state, seat):
             if base.hooks(state, CombatHooks).can_attack(state, str(seat), str(target)) \
                     and _has_trait(state, target, "speed"):
-                found.append(AttackChoice(target, "speed", "revolver", ranged=True))
+                found.append(AttackChoice(target, "speed", REVOLVER, ranged=True))
+    return found
+
+
+def within_shot(state: BetrayalState, seat: int) -> list[int | str]:
+    """The foes a shot from afar by this explorer would reach, whether it may shoot them
+    or not: across its split room's barrier, and along its lines of sight (as it sees
+    them: the Smoke)."""
+    here = state.explorers[seat].tile
+    found: list[int | str] = list(across_the_barrier(state, seat))
+    for tile_id, half in sight_lines(state, here, state.explorers[seat].side, seat):
+        found += _targets_in(state, seat, tile_id, near=False, half=half)
     return found
 
 

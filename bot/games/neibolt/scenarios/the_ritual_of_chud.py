@@ -80,7 +80,6 @@ RITUAL_NAMES = ("Old Well", "Ancient Den", "Ritual Room", "Nursery", "Bloody Roo
 ASIDE, HELD, TILE, DONE = "aside", "held", "tile", "done"
 DRIVE_OFF = True  # the AI faces him, when it is a match for him, to drive him off
 DRIVE_OFF_RANGE = 2  # rooms from the Monster Card's holder at which he is driven off
-RANGED = "revolver"  # the weapon that attacks from afar (combat.choices: a Speed shot)
 
 
 def ritual_rooms() -> frozenset[str]:
@@ -139,14 +138,14 @@ def within_reach(state: BetrayalState, seat: int, found: Monster) -> bool:
     move onto Pennywise's tile or attack him unless you first succeed on a Sanity roll
     of 5+"): he is in its room or the next (the way in), or it holds a weapon that
     strikes from afar and he stands in its line of sight (the Revolver's shot along a
-    straight line through doors: combat.choices), no attack made yet this turn."""
+    straight line through doors: combat.within_shot), no attack made yet this turn."""
     explorer = state.explorers[seat]
     here = explorer.tile
     if found.tile == here or found.tile in links.walkable(state, here):
         return True
-    return (RANGED in explorer.cards and not state.turn.flags.get(combat.ATTACKED)
+    return (combat.REVOLVER in explorer.cards and not state.turn.flags.get(combat.ATTACKED)
             and combat.monster_trait(state, found, "speed") is not None
-            and found.tile in combat.line_of_sight(state, here, explorer.side))
+            and f"m{found.id}" in combat.within_shot(state, seat))
 
 
 def all_done(state: BetrayalState) -> bool:
