@@ -110,7 +110,7 @@ def pick_move(found: Seat, to: str, die: str | None) -> Action:
         raise IllegalAction(evil_below_line("cog.move_targets",
                                             targets=", ".join(_names()[t] for t in targets)))
     dice = [int(a.args["die"]) for a in fits]
-    chosen = location_index(die) if die else spare_die(found.state, dice)
+    chosen = location_index(die) if die else spare_die(found.state, dice, found.seat, where)
     if chosen not in dice:
         raise IllegalAction(evil_below_line("cog.die_used", die=_names()[chosen]))
     return next(a for a in fits if a.args["die"] == chosen)

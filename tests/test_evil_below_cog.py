@@ -147,11 +147,12 @@ async def test_place_offers_the_cards_of_this_place_and_matches_typed_names(
     assert (await _state(bot, channel))[1].fight_stack[-1] == mine[1]
 
 
-@pytest.mark.parametrize("standing, dice, spent", [
-    ([0, 1], [0, 1, 4], 4),  # nobody stands at 4: its die is the one nobody needs
-    ([0, 1], [0, 1], 0),  # every die is someone's: the first
+@pytest.mark.parametrize("standing, to, dice, spent", [
+    ([0, 1], 4, [0, 1, 4], 0),  # Bill leaves Neibolt alone: its die is the one nobody needs
+    ([1, 3], 0, [0, 3, 5], 5),  # nobody stands at 5, nor will: Bill arrives at 0
+    ([0, 0], 4, [0, 4], 0),  # Bev stays at 0 and Bill needs 4: every die is someone's
 ])
 def test_a_move_without_a_die_spends_one_nobody_could_use(
-        standing: list[int], dice: list[int], spent: int) -> None:
+        standing: list[int], to: int, dice: list[int], spent: int) -> None:
     state = arrange(["bill", "bev"], dict(enumerate(standing)))
-    assert spare_die(state, dice) == spent
+    assert spare_die(state, dice, 0, to) == spent

@@ -62,15 +62,19 @@ def _free_dice(state: EvilBelowState) -> list[int]:
     return [d for d, used in enumerate(state.dice_used) if not used and state.dice[d]]
 
 
-def spare_die(state: EvilBelowState, dice: list[int]) -> int:
-    """The die a move spends when the player names none (a typed command): one no Loser
-    could use where it belongs (nobody stands there), else the first."""
-    return spare_order(state, dice)[0]
+def spare_die(state: EvilBelowState, dice: list[int], seat: int, to: int) -> int:
+    """The die this seat's move to `to` spends when the player names none (a typed
+    command): one no Loser could use where it belongs once the move is made, else the
+    first."""
+    return spare_order(state, dice, seat, to)[0]
 
 
-def spare_order(state: EvilBelowState, dice: list[int]) -> list[int]:
-    """Dice by how little a move costs with them: first those no Loser stands at."""
-    standing = {hero.location for hero in state.heroes}
+def spare_order(state: EvilBelowState, dice: list[int], seat: int, to: int) -> list[int]:
+    """Dice by how little this seat's move to `to` costs with them: first those of the
+    places no Loser stands at once it is made. The mover stands at `to` then, so that
+    die is the one they may want next (the rulebook's Ben moves to Neibolt, then draws
+    with its die), and the one of the place they leave is free, unless someone stays."""
+    standing = {hero.location for s, hero in enumerate(state.heroes) if s != seat} | {to}
     return sorted(dice, key=lambda d: (d in standing, d))
 
 
@@ -102,15 +106,17 @@ def _roll(state: EvilBelowState, seat: int, action: Action, events: list[Event])
 
 def _move_legal(state: EvilBelowState, seat: int) -> list[Legal]:
     """Where first, then which die: any free die moves, so under each place the die no
-    Loser could use where it belongs comes first (the one a typed move spends)."""
+    Loser could use where it belongs once the move is made comes first (the one a typed
+    move spends)."""
     here = _here(state, seat)
-    dice = spare_order(state, _free_dice(state))
+    free = _free_dice(state)
     return [Legal(Action(MOVE, {"die": d, "to": to}),
                   evil_below_line("labels.move", target=_names()[to],
                                   die=_die(d, state.dice[d])), "move",
                   first=evil_below_line("labels.move_where", target=_names()[to]),
                   then=_die(d, state.dice[d]))
-            for to in content.board().neighbours(here) for d in dice]
+            for to in content.board().neighbours(here)
+            for d in spare_order(state, free, seat, to)]
 
 
 def _move(state: EvilBelowState, seat: int, action: Action, events: list[Event]) -> None:

@@ -15,6 +15,12 @@ before the haunt, kept face up, each one making a haunt roll.
   that turn, in the order drawn; the first that starts the haunt ends the rest. Each
   roll has the dice its encounter gave when drawn (seed 000: the third encounter drawn
   this game rolls 3 dice), not the count the turn ends with (`roll_dice`).
+- The one who drew the encounter rolls for it ("you roll 3 dice when you draw the third
+  one", seed 000), and is the revealer if it starts the haunt. Drawn on another
+  explorer's turn (a Mystic Slide that drops it into an omen room), it is owed, as an
+  omen drawn so is in the classic game (seed 003: the drawer rolls after its own
+  turn): kept on the drawer (`OWED`, with its dice) and rolled for as its own turn
+  ends, before that turn's own encounters (drawn earlier).
 - "Bury" (seed 000) puts a card on the bottom of its deck (`bury`).
 """
 
@@ -22,13 +28,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.betrayal.plugin_api import BetrayalState, Ctx, Frame, content, haunt_roll, step
+from bot.games.betrayal.plugin_api import (
+    EXPLORE,
+    BetrayalState,
+    Ctx,
+    Frame,
+    content,
+    haunt_roll,
+    step,
+)
 from bot.games.neibolt.words import tell
 
 DECK = "encounter"
 HAUNT_AT = 5  # seed 000: a haunt roll of 5+ triggers the haunt
 MAX_DICE = 8  # RULING: never more than 8 dice
-DRAWN = "encounters"  # turn.flags: the encounters drawn this turn, in order
+DRAWN = "encounters"  # turn.flags: the encounters the explorer to play drew this turn
+DICE = "encounter_dice"  # turn.flags: each of those encounters -> the dice it rolls
+OWED = "nb_owed_encounters"  # an explorer's flags: [{card, dice}] drawn on others' turns
 
 
 def face_up(state: BetrayalState) -> list[str]:
@@ -40,12 +56,23 @@ def dice(state: BetrayalState) -> int:
     return min(len(face_up(state)), MAX_DICE)
 
 
+def drawn_dice(state: BetrayalState) -> int:
+    """The dice an encounter being drawn now will roll: the face-up ones and those
+    being read out (itself among them), at most 8."""
+    reading = [k for k in state.resolving if content.card(k).deck == DECK]
+    return min(len(face_up(state)) + len(reading), MAX_DICE)
+
+
 def roll_dice(state: BetrayalState, key: str) -> int:
     """The dice of the haunt roll this turn's encounter `key` makes: the face-up count
     as it was when it was drawn (itself included), at most 8. Seed 000: "if there are
     three Pennywise Encounter cards drawn this game, you roll 3 dice when you draw the
-    third one". Those drawn before this turn, then this turn's in the order drawn (the
-    face-up row only grows before the haunt, so the count is read back from it)."""
+    third one". Kept when it was drawn (`DICE`); a game stored before reads it back
+    from the face-up row: those drawn before this turn, then this turn's in the order
+    drawn (the row only grows before the haunt)."""
+    kept = state.turn.flags.get(DICE, {})
+    if key in kept:
+        return int(kept[key])
     drawn = [k for k in state.turn.flags.get(DRAWN, []) if k in face_up(state)]
     if key not in drawn:
         return dice(state)
@@ -81,11 +108,29 @@ def resolve(ctx: Ctx, seat: int, key: str) -> None:
     card = content.card(key)
     tell(ctx, "events.encounter", kind="card", who=ctx.who(seat), card=card.name,
          text=card.text, data={"seat": seat, "card": key, "deck": DECK})
-    state.turn.flags.setdefault(DRAWN, []).append(key)
     state.quiet_turns = 0
     state.resolving.append(key)
+    note_roll(state, seat, key)
     ctx.push([{"_finish_card": {"card": key}}], seat, key, DECK)
     ctx.push(list(card.on_draw), seat, key, DECK)
+
+
+def note_roll(state: BetrayalState, seat: int, key: str) -> None:
+    """Mark the haunt roll this encounter owes, for the explorer who drew it, with the
+    dice it makes now: on the turn, if it is that explorer's; else on the explorer,
+    until its own turn ends. Before the haunt only: after it no haunt roll is made."""
+    count = drawn_dice(state)
+    if seat == state.turn.seat:
+        state.turn.flags.setdefault(DRAWN, []).append(key)
+        state.turn.flags.setdefault(DICE, {})[key] = count
+    elif state.phase == EXPLORE:
+        state.explorers[seat].flags.setdefault(OWED, []).append({"card": key, "dice": count})
+
+
+def forget_owed(state: BetrayalState) -> None:
+    """The haunt has begun: no encounter's haunt roll is owed any more."""
+    for explorer in state.explorers:
+        explorer.flags.pop(OWED, None)
 
 
 @step("_nb_encounter")
@@ -98,13 +143,19 @@ def _encounter(ctx: Ctx, frame: Frame, arg: Any) -> None:
 
 
 def haunt_rolls(ctx: Ctx, frame: Frame) -> None:
-    """The end of an exploring turn: one haunt roll per encounter drawn this turn."""
+    """The end of an exploring turn: one haunt roll per encounter its explorer drew,
+    those owed from others' turns first, then this turn's, in the order drawn."""
     state = ctx.state
-    drawn = [k for k in state.turn.flags.get(DRAWN, []) if k in face_up(state)]
+    owed = state.explorers[frame.seat].flags.pop(OWED, [])
+    rolls = [(str(o["card"]), int(o["dice"]), True) for o in owed]
+    rolls += [(k, roll_dice(state, k), False)
+              for k in state.turn.flags.get(DRAWN, []) if k in face_up(state)]
     steps: list[dict[str, Any]] = []
-    for key in drawn:
-        steps.append({"_nb_roll_said": {"card": key}})
-        steps.append({"roll": {"dice": roll_dice(state, key), "purpose": "haunt",
+    for key, count, was_owed in rolls:
+        if key not in face_up(state):
+            continue
+        steps.append({"_nb_roll_said": {"card": key, "dice": count, "owed": was_owed}})
+        steps.append({"roll": {"dice": count, "purpose": "haunt",
                                "then": [{"_nb_haunt_check": {"card": key}}]}})
     if steps:
         ctx.push_child(frame, steps)
@@ -113,8 +164,9 @@ def haunt_rolls(ctx: Ctx, frame: Frame) -> None:
 @step("_nb_roll_said")
 def _roll_said(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     key = str(arg["card"])
-    tell(ctx, "events.haunt_roll", who=ctx.who(frame.seat), dice=roll_dice(ctx.state, key),
-         card=content.card(key).name)
+    count = int(arg.get("dice") or roll_dice(ctx.state, key))
+    tell(ctx, "events.haunt_roll_owed" if arg.get("owed") else "events.haunt_roll",
+         who=ctx.who(frame.seat), dice=count, card=content.card(key).name)
 
 
 @step("_nb_haunt_check")
@@ -126,6 +178,7 @@ def _haunt_check(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         tell(ctx, "events.haunt_not_yet", total=total, need=HAUNT_AT)
         return
     room = state.at(frame.seat).room
+    forget_owed(state)
     tell(ctx, "events.haunt_begins", kind="haunt", who=ctx.who(frame.seat), total=total,
          card=content.card(key).name,
          data={"revealer": frame.seat, "omen": key, "room": room, "roll": total})
@@ -138,6 +191,7 @@ def begin_stalled(ctx: Ctx, seat: int) -> None:
     state = ctx.state
     key = face_up(state)[-1]
     room = state.at(seat).room
+    forget_owed(state)
     tell(ctx, "events.haunt_stalled", kind="haunt", who=ctx.who(seat),
          rounds=haunt_roll.STALL_ROUNDS, card=content.card(key).name,
          data={"revealer": seat, "omen": key, "room": room, "roll": -1})

@@ -3,7 +3,8 @@ a fight with a monster ends.
 
 Once per turn an explorer may attack one opponent in its room: Might against Might,
 or another trait where a card (the Ring: Sanity; the Revolver: Speed) or the haunt
-allows it, never a trait the target lacks. One weapon at a time, 8 dice at most. The
+allows it, never a trait the target lacks (nor one its haunt refuses:
+CombatHooks.can_fight_with). One weapon at a time, 8 dice at most. The
 Revolver also shoots along a straight line with no wall between, through any number of
 doors, and across the barrier of a split room (seed 003, the Catacombs, the Chasm, the
 Tower: no attack on the other side of it, a distance attack excepted); losing such a
@@ -214,8 +215,15 @@ def card_targets(state: BetrayalState, seat: int, tile_id: int, trait: str) -> l
     Monkey, Bloody Vision): seed 003 never attacks with a trait the target lacks, and
     the haunt may shield some (`can_attack`: the Heart and the Brain)."""
     return [m for m in monsters_in(state, tile_id)
-            if monster_trait(state, m, trait) is not None
+            if fought_with(state, m, trait)
             and base.hooks(state, CombatHooks).can_attack(state, str(seat), f"m{m.id}")]
+
+
+def fought_with(state: BetrayalState, monster: Monster, trait: str) -> bool:
+    """Whether an attack with `trait` may be made on this monster: never with a trait it
+    lacks (seed 003), nor one its haunt refuses (CombatHooks.can_fight_with)."""
+    return monster_trait(state, monster, trait) is not None \
+        and base.hooks(state, CombatHooks).can_fight_with(state, monster, trait)
 
 
 def target_trait(state: BetrayalState, target: int | str, trait: str) -> int | None:
@@ -228,7 +236,11 @@ def target_trait(state: BetrayalState, target: int | str, trait: str) -> int | N
 
 
 def _has_trait(state: BetrayalState, target: int | str, trait: str) -> bool:
-    return isinstance(target, int) or target_trait(state, target, trait) is not None
+    """Whether `trait` may be used against this fighter (an explorer has every trait)."""
+    if isinstance(target, int):
+        return True
+    found = sides.monster(state, target)
+    return found is not None and fought_with(state, found, trait)
 
 
 def choices(state: BetrayalState, seat: int) -> list[AttackChoice]:

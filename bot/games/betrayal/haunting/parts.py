@@ -138,6 +138,13 @@ class CombatHooks:
         False lets the engine stun it (or kill it, `on_hit: kill`)."""
         return False
 
+    def can_fight_with(self, state: BetrayalState, monster: Monster, trait: str) -> bool:
+        """Whether an attack with `trait` may be made on this monster at all, an
+        explorer's or a card's (seed 003 already refuses a trait the monster lacks): a
+        haunt may refuse more (a banshee fought with Sanity alone keeps her Speed to
+        move by)."""
+        return True
+
     def can_stun(self, state: BetrayalState, monster: Monster) -> bool:
         """Whether this monster may be stunned at all, whatever stuns it (a lost fight,
         the Dynamite, the Druidic Charm: every stun comes through combat.stun)."""

@@ -529,7 +529,8 @@ def _alta_card(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 @step("_alta_banish")
 def _alta_banish(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     """The form defends with its Sanity. Won: it is removed and the track goes down
-    one. Lost: no damage, and the hero's turn ends."""
+    one. Lost: no damage, and the hero's turn ends. A tie is neither (seed 003: on
+    equal totals no one is hurt): nothing happens, and the turn goes on."""
     state = ctx.state
     monster = sides.monster(state, str(arg["monster"]))
     if monster is None:
@@ -546,6 +547,9 @@ def _alta_banish(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         notes["banished"].append(monster.kind)
         PLUGIN.say(ctx, "banished", form=name, left=notes["left"],
                    data={"form": monster.kind, "left": notes["left"]})
+        return
+    if int(frame.vars.get("roll", 0)) == sum(rolled):
+        PLUGIN.say(ctx, "banish_tie", form=name, who=ctx.who(frame.seat))
         return
     PLUGIN.say(ctx, "banish_fails", form=name, who=ctx.who(frame.seat))
     if state.turn.seat == frame.seat:

@@ -23,6 +23,7 @@ from bot.games.betrayal.plugin_api import (
     Frame,
     HauntPlugin,
     Monster,
+    MovementHooks,
     Offer,
     TurnHooks,
     attack_dice,
@@ -62,7 +63,7 @@ def vital_organs(state: BetrayalState) -> list[Monster]:
 
 
 @register(KEY)
-class ItsAlive(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
+class ItsAlive(HauntPlugin, TurnHooks, MovementHooks, CombatHooks, AIHooks):
     # ---------------------------------------------------------------- setup
     def setup(self, ctx: Ctx) -> None:
         state = ctx.state
@@ -138,6 +139,11 @@ class ItsAlive(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
             state.at(seat).items.append(SPEAR)
             self.say(ctx, "spear_dropped", who=ctx.who(seat),
                      room=ctx.room_name(state.explorers[seat].tile))
+        self._grow(ctx)
+
+    def discovered(self, ctx: Ctx, seat: int, tile_id: int) -> None:
+        """An organ appears "as soon as its room is in the house" (its books): the hero
+        who finds the Attic with the Spear may drive it into the Brain that same turn."""
         self._grow(ctx)
 
     # ---------------------------------------------------------------- fighting

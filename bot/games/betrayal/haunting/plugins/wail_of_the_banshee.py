@@ -61,6 +61,11 @@ class WailOfTheBanshee(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     def attack_traits(self, state: BetrayalState, seat: int) -> set[str]:
         return set() if sides.is_traitor(state, seat) else {"sanity"}
 
+    def can_fight_with(self, state: BetrayalState, monster: Monster, trait: str) -> bool:
+        """Her books: "She can only be fought with Sanity". Her Speed moves her; it is
+        no way to fight her (the Revolver, the Toy Monkey)."""
+        return monster.kind != BANSHEE or trait == "sanity"
+
     def monster_attack_trait(self, state: BetrayalState, monster: Monster) -> str:
         return "sanity" if monster.kind == BANSHEE else "might"
 
