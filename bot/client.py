@@ -28,7 +28,9 @@ cannot be opened stops the start with one line, never after a login.
 When the bot is removed from a server (`on_guild_remove`) that server's data is
 deleted after a grace period (HAUNTKEEPER_FORGET_AFTER_DAYS), kept as a due time in the
 store so a restart in between changes nothing; coming back within it (`on_guild_join`,
-or finding the server there at a start) keeps everything.
+or finding the server there at a start) keeps everything. Meanwhile nothing is sent
+there (cogs/outlet.py's `refusal`). A game whose channel is deleted ends at once
+(`on_game_channel_gone`): nothing could be shown there again.
 
 Metrics for its operators (bot/metrics.py) are off unless a port is given
 (HAUNTKEEPER_METRICS_PORT): then prometheus_client's HTTP server starts on its own thread
@@ -360,6 +362,23 @@ class HauntBot(commands.Bot):
         """Added to a server: if it is one the bot left within the grace, keep its data."""
         if await self.store.cancel_forget(guild.id):
             log.info("back in server %s: its data is kept", guild.id)
+
+    # -- a game's channel deleted ---------------------------------------------------------
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.on_game_channel_gone(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.on_game_channel_gone(payload.thread_id)  # a game played in a thread
+
+    async def on_game_channel_gone(self, channel_id: int) -> None:
+        """A channel was deleted (the gateway said so, or, deleted while the bot was away,
+        the outlet met Discord's unknown channel): a game played there ends, rather than
+        playing on unseen with its timers and retries (Sessions.channel_gone)."""
+        try:
+            await self.sessions.channel_gone(channel_id)
+        except (ChannelBusy, StoreUnavailable) as exc:  # the next post there says it again
+            log.info("the game of deleted channel %s is closed later: %s", channel_id, exc)
 
     def runs_guild(self, guild_id: int) -> bool:
         """Whether this process receives this server's events (its shard is ours)."""

@@ -5,10 +5,11 @@ does not). A delivery sends every event owed, in one go: its plan is made from t
 as the store saved it (bot/delivery.py's `plan`, in a worker thread: the board is drawn
 there; or, for a move nothing but its save came before, made in the move's own trip for
 the table the save left: bot/worker.py's `Ahead`), then the outlet sends it, in this
-order: the team threads' members when a seat changed hands, each player's lines one
-whisper each, each team's lines as one message, the public post (which names whom a DM
-did not reach), then the documents that wait for the post (a side's secret book, which
-the post announces). Once all that is done, `mark_delivered` moves `delivered_seq`.
+order: the team threads' members when a seat changed hands or a team got its book, each
+player's lines one whisper each, each team's lines as one message, the public post (which
+names whom a DM did not reach), then the documents that wait for the post (a side's
+secret book, which the post announces). Once all that is done, `mark_delivered` moves
+`delivered_seq`.
 
 A delivery is named by its key (`delivery_key`: the game at its version) and each
 whisper by its event's place in the log, and the outlet turns them into Discord nonces:

@@ -178,8 +178,9 @@ class Plan:
     chapter: str | None = None
     turn: str | None = None
     render_seconds: float | None = None  # how long the images took (None: none drawn)
-    # A seat passed on (table_rules.SEATS_MOVED): each team and the users holding its
-    # seats now, whom its thread must hold, and no one else. None: no seat moved.
+    # A seat passed on (table_rules.SEATS_MOVED), or a team got its book: each team and
+    # the users holding its seats now, whom its thread must hold, and no one else. None:
+    # neither.
     members: dict[str, list[int]] | None = None
     seqs: list[int] = field(default_factory=list)  # each of `lines`' events' seq
     alt: str = ""  # the board's alt text
@@ -205,9 +206,13 @@ class MemberKeeper(Protocol):
 
 
 def members(table: Table, sequenced: Sequenced) -> dict[str, list[int]] | None:
-    """Who each team's thread must hold, when one of these events passed a seat on: the
-    humans holding the team's seats now (none moved: None)."""
-    if not any(e.kind == table_rules.SEATS_MOVED for _, e in sequenced):
+    """Who each team's thread must hold, when one of these events passed a seat on, or
+    sent a team its book (the sides just formed: a thread kept from sides a moderator's
+    undo took back may hold someone now on the other side): the humans holding the
+    team's seats now (neither: None)."""
+    if not any(e.kind == table_rules.SEATS_MOVED
+               or (e.audience.kind == "team" and e.kind in DOCUMENT_KINDS)
+               for _, e in sequenced):
         return None
     return {team: _team_users(table, seats) for team, seats in _teams(table).items()}
 

@@ -463,6 +463,26 @@ class Sessions:
                                             {"kind": "lobby.open", "args": {"game": kind}})
             return Outcome(table, events)
 
+    async def channel_gone(self, channel_id: int) -> bool:
+        """The channel was deleted (Discord said so, or refused a post there as an unknown
+        channel): nothing can be shown there again, so its open game, lobby or running,
+        ends now, its turn timers with it (every save replaces them), and nothing is
+        left owed to be retried for ever: what it owed had nowhere to go. True when a
+        game was closed. ChannelBusy: this process is stopping, or another holds the
+        channel (the next post there meets the unknown channel again)."""
+        gone = Action(table_rules.GONE)
+        async with self._locked(channel_id, refuse_busy=False):
+            table = await self._load(channel_id)
+            if table is None:
+                return False
+            played = await self.worker.move(table, table_rules.AI_ACTOR, gone,
+                                            await self._languages(table))
+            saved = await self._save(played, table, None, gone, delivered=True)
+            if saved.id is not None and owes(saved):
+                await self.store.mark_delivered(saved.id, saved.last_seq)
+        log.info("channel %s was deleted: game %s is closed", channel_id, saved.id)
+        return True
+
     async def refuse_stale(self, table: Table) -> IllegalAction:
         """What a click from an older message gets (for a cog's own step that plays
         nothing, such as the first half of a two-step choice): as a move's click would."""

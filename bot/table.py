@@ -35,10 +35,13 @@ RESUME = "gm.resume"
 SEAT = "gm.seat"
 HOST = "gm.host"
 UNDO = "gm.undo"  # the sessions restore an earlier envelope (`restore`); no _HANDLERS entry
+# The game's channel was deleted: the bot itself closes the game (Sessions.channel_gone),
+# since nothing can be shown there again. No user may play it.
+GONE = "table.gone"
 TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, START, END, KICK, SKIP, PICK, SECOND, PAUSE,
-                         RESUME, SEAT, HOST, UNDO})
+                         RESUME, SEAT, HOST, UNDO, GONE})
 # What a paused table still takes: the moderators' own tools that play no move.
-WHILE_PAUSED = frozenset({END, KICK, PAUSE, RESUME, SEAT, HOST, UNDO, LEAVE})
+WHILE_PAUSED = frozenset({END, KICK, PAUSE, RESUME, SEAT, HOST, UNDO, LEAVE, GONE})
 # A button for one seat's out-of-turn action names that seat in this argument, which the
 # table takes off before the game sees the action (no game's actions use the name).
 FOR_SEAT = "for_seat"
@@ -388,6 +391,15 @@ def _end(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]
     return table, [Event(table.ended_reason, kind="ended")]
 
 
+def _gone(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    """The channel is gone, lobby or game: only the bot (no user) says so."""
+    if actor.user_id is not None:
+        raise IllegalAction(say("errors.host_or_mod"))
+    table.status = OVER
+    table.ended_reason = say("moderation.channel_gone")
+    return table, [Event(table.ended_reason, kind="ended")]
+
+
 def _kick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
     _need_moderator(actor)
     target = action.int_arg("user")
@@ -450,7 +462,7 @@ def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     before = say("moderation.seat_ai") if old.ai else old.name
     if held:  # their second seat, named as the lobby names one
         name = say("lobby.second_name", name=table.seats[held[0]].name)
-    table.seats[seat].user_id, table.seats[seat].name, table.seats[seat].ai = user, name, False
+    _pass_seat(table, seat, user, name)
     state = hand_over(table, game, state, seat, PlayerInfo(name, False))
     set_state(table, game, state)
     events = [Event(say("moderation.seat_handed", seat=seat + 1, old=before, new=name,
@@ -459,6 +471,17 @@ def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     if seat in team_of:
         events.append(Event(say("moderation.seat_joins_team", new=name), to_team(team_of[seat])))
     return table, [*events, *_seated_host(table)]
+
+
+def _pass_seat(table: Table, seat: int, user: int, name: str) -> None:
+    """The seat is this member's now. Its player's language goes with the player, not
+    the seat: the new holder reads its whispers in the language known from their other
+    seat (or from this one, taken back from the AI), else English until they are heard
+    from (bot/languages.py, `heard`)."""
+    held = table.seats[seat]
+    known = next((s.language for s in table.seats
+                  if s.user_id == user and (not s.ai or s is held) and s.language), None)
+    held.user_id, held.name, held.ai, held.language = user, name, False, known
 
 
 def _host(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
@@ -621,8 +644,7 @@ def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[E
                 taker = takers[0]
                 first = table.seats[table.seats_of(taker or 0)[0]].name
                 name = say("lobby.second_name", name=first)
-                table.seats[seat].user_id, table.seats[seat].name = taker, name
-                table.seats[seat].ai = False
+                _pass_seat(table, seat, taker or 0, name)
                 events.append(Event(say("table.seat_passed", old=old, seat=seat + 1,
                                         new=first), kind=SEATS_MOVED))
             else:
@@ -657,7 +679,7 @@ def _host_name(table: Table) -> str:
 
 
 _HANDLERS = {JOIN: _join, LEAVE: _leave, ADD_AI: _add_ai, START: _start, END: _end,
-             KICK: _kick, SKIP: _skip, PICK: _pick, SECOND: _second, PAUSE: _pause,
+             GONE: _gone, KICK: _kick, SKIP: _skip, PICK: _pick, SECOND: _second, PAUSE: _pause,
              RESUME: _resume, SEAT: _seat, HOST: _host}
 
 

@@ -15,7 +15,7 @@ named to the host at Start rather than refused.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import discord
 
@@ -116,6 +116,21 @@ def threads_warning(interaction: discord.Interaction, kind: str, *,
     if lacking:
         lines.append(say("permissions.play_by_play_missing", missing=names_text(lacking)))
     return "\n".join(lines) or None
+
+
+def left_server(client: discord.Client, guild_id: int | None) -> bool:
+    """The bot is no longer in this server (kicked, or the server deleted: GUILD_DELETE
+    took it out of discord.py's cache), as far as this process can tell: it is ready
+    and runs the server's shard. A server in an outage stays in the cache, unavailable.
+    Discord would answer every request there with 403 Missing Access, and refused
+    requests count towards its invalid-request limit, which bans the bot's address for
+    every server: so nothing is sent there (cogs/outlet.py)."""
+    if guild_id is None or not client.is_ready():
+        return False
+    runs: Callable[[int], bool] | None = getattr(client, "runs_guild", None)
+    if runs is not None and not runs(guild_id):
+        return False
+    return client.get_guild(guild_id) is None
 
 
 def missing_in_cache(client: discord.Client, channel_id: int) -> list[str] | None:

@@ -22,6 +22,7 @@ from bot.core.formats import UnknownFormat
 from bot.discord_limits import DISCORD_CONTENT_MAX
 from bot.guild_settings import GuildSettings
 from bot.languages import server_language
+from bot.live_message import chunks
 from bot.locales import language_of, speak
 from bot.metrics import Recorder
 from bot.sessions import Behind, Outcome, Sessions
@@ -123,6 +124,14 @@ async def say_ephemeral(interaction: discord.Interaction, text: str, **kwargs: A
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def say_whole_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """`say_ephemeral` for a text that may run past one message (a seat's secrets: a
+    haunt's book, then the notes told to its side alone): all of it, in as many private
+    messages as it takes, split at line breaks, never cut short."""
+    for part in chunks(text):
+        await say_ephemeral(interaction, part)
 
 
 @asynccontextmanager

@@ -41,10 +41,12 @@ from cogs.common import (
     public_language,
     refuse,
     say_ephemeral,
+    say_whole_ephemeral,
     sessions_of,
     start_warning,
 )
 from cogs.moderation_views import channel_list
+from cogs.replay import GAME_ID_LIMIT
 from cogs.replay import post as post_replay
 from cogs.reply import answered, answering
 from cogs.rights import click_actor
@@ -62,6 +64,12 @@ PER_ROW = 5
 PER_SELECT = 25
 OWN_ROWS = 2  # other seats that always get a row each (the turn keeps at least three)
 LIVE_ROWS = 8  # the live message's rows at most, within Components v2's 40 components
+# What only the game channel's own messages carry (the lobby's buttons and selects, the
+# end's Play again): each answers by redrawing the message clicked or posting a lobby
+# there, so from a DM (a forged id: no DM shows them) it is refused, not played.
+LOBBY_KINDS = frozenset({table_rules.JOIN, table_rules.LEAVE, table_rules.ADD_AI,
+                         table_rules.START, table_rules.PICK, table_rules.SECOND})
+CHANNEL_ONLY = LOBBY_KINDS | {PLAY_AGAIN}
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -90,10 +98,12 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
         return
     async with handling(interaction, label, channel_id=channel_id):
         actor = await click_actor(interaction, channel_id)
+        if action.kind in CHANNEL_ONLY and interaction.channel_id != channel_id:
+            raise IllegalAction(say("errors.other_channel"))
         if action.kind == SECRET:
             bot_of(interaction).outlet.take_undelivered(channel_id, interaction.user.id)
             text = await sessions_of(interaction).secret(channel_id, interaction.user.id)
-            await say_ephemeral(interaction, _clip(text, 2000))
+            await say_whole_ephemeral(interaction, text)
             return
         if action.kind == PRIVATE_CHOICES:
             await _show_private_choices(interaction, channel_id, version)
@@ -107,7 +117,9 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
         if action.kind == STEP:
             await _show_second_step(interaction, channel_id, version, action.int_arg("n"))
             return
-        starting = action.kind == table_rules.START and interaction.channel_id == channel_id
+        if action.kind in LOBBY_KINDS:
+            await _on_its_lobby(interaction, channel_id)
+        starting = action.kind == table_rules.START  # in its channel (CHANNEL_ONLY)
         if starting:  # the lobby's Start: only where the bot can show the game
             bot_permissions.cannot_play(interaction)
         # Not deferred first: a refusal is the click's own ephemeral answer, and an edit
@@ -118,7 +130,8 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             version=None if version == ANY_VERSION else version,
         ))
         public = public_language(interaction, outcome.table)
-        if outcome.lobby_only:  # a lobby change: redraw the lobby message in place
+        closed = action.kind in LOBBY_KINDS and outcome.table.state is None  # its last left
+        if outcome.lobby_only or closed:  # a lobby change: redraw the lobby message in place
             await _redraw(interaction, embed=lobby_embed(outcome.table, public),
                           view=lobby_view(outcome.table, public))
         elif action.kind == table_rules.START:
@@ -129,6 +142,20 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
         if warning:
             await say_ephemeral(interaction, warning)
         await answered(interaction, say("view.step_done"))  # the result was posted elsewhere
+
+
+async def _on_its_lobby(interaction: discord.Interaction, channel_id: int) -> None:
+    """Lobby buttons name the channel, not the lobby (their version is ANY_VERSION), so
+    one left on the message of a lobby that closed would act on the lobby opened after
+    it, and redraw that old message as the new one: refused as stale instead. A lobby
+    whose message is not known (opened before it was kept) is not checked."""
+    table = await sessions_of(interaction).table(channel_id)
+    message = interaction.message
+    if table is None or table.status != LOBBY or message is None:
+        return  # the table's rules refuse it in their own words
+    shown = await bot_of(interaction).store.lobby_message(table.id or 0)
+    if shown is not None and shown != message.id:
+        raise IllegalAction(say("errors.old_lobby"))
 
 
 async def _redraw(interaction: discord.Interaction, **fields: Any) -> None:
@@ -300,7 +327,7 @@ class ActionSelect(
                          f"select {action.kind}")
 
 
-REPLAY = re.compile(r"hkr:1:([0-9]{1,19})")  # format 1: the finished game's id
+REPLAY = re.compile(r"(?s)hkr:1:(.*)")  # format 1: the finished game's id
 
 
 class ReplayButton(
@@ -322,16 +349,21 @@ class ReplayButton(
             cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
             match: re.Match[str]) -> ReplayButton | Unreadable:
         read = REPLAY.fullmatch(match.group(0))
-        if read is None or not isinstance(item, discord.ui.Button):
-            return Unreadable(item, say("errors.unreadable"))
-        return cls(int(read.group(1)), row=item.row)
+        try:
+            if read is None or not isinstance(item, discord.ui.Button):
+                raise IllegalAction(say("errors.unreadable"))
+            # Within the store's ids: a larger one would fail in the store, not here.
+            game_id = wire.read_number(read.group(1), GAME_ID_LIMIT, low=1)
+        except IllegalAction as exc:
+            return Unreadable(item, exc.message)
+        return cls(game_id, row=item.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "replay button"):
             await post_replay(interaction, self.game_id)
 
 
-WHOLE_HOUSE = re.compile(r"hkh:1:([0-9]{1,20})")  # format 1: the channel's id
+WHOLE_HOUSE = re.compile(r"(?s)hkh:1:(.*)")  # format 1: the channel's id
 
 
 class WholeHouse(
@@ -354,9 +386,15 @@ class WholeHouse(
             cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
             match: re.Match[str]) -> WholeHouse | Unreadable:
         read = WHOLE_HOUSE.fullmatch(match.group(0))
-        if read is None or not isinstance(item, discord.ui.Button):
-            return Unreadable(item, say("errors.unreadable"))
-        return cls(int(read.group(1)), row=item.row)
+        try:
+            if read is None or not isinstance(item, discord.ui.Button):
+                raise IllegalAction(say("errors.unreadable"))
+            # A Discord id, as every other custom_id's channel: in a DM it is looked
+            # up in the store, whose ids end below 2**63.
+            channel_id = wire.read_snowflake(read.group(1))
+        except IllegalAction as exc:
+            return Unreadable(item, exc.message)
+        return cls(channel_id, row=item.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "whole house", channel_id=self.channel_id):

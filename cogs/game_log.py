@@ -22,6 +22,7 @@ from bot.locales import current
 from bot.store import LoggedEvent
 from bot.texts import say
 from cogs.common import bot_of, handling, sessions_of
+from cogs.components import Unreadable
 
 LOG_EVENTS = 20_000  # more public lines than the longest game says
 PAGE = CONTENT_MAX - 60  # a page's lines, leaving room for its heading
@@ -117,9 +118,15 @@ async def show(interaction: discord.Interaction, page: int | None) -> None:
                                                 ephemeral=True)
 
 
-class LogPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
-              template=r"hklog:(?P<page>[0-9]{1,6}):[a-z]+"):
-    """A page button of `/game log`: the page it opens, read anew when pressed."""
+PAGE_ID = re.compile(r"hklog:(?P<page>[0-9]{1,6}):[a-z]+")
+
+
+class LogPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)hklog:.*"):
+    """A page button of `/game log`: the page it opens, read anew when pressed.
+
+    Its template takes every id under its prefix (which cogs/components.py's Stray
+    leaves to it), so one that does not read is answered as unreadable, not left for
+    Discord to call failed."""
 
     def __init__(self, item: discord.ui.Button[Any], page: int) -> None:
         super().__init__(item)
@@ -131,12 +138,14 @@ class LogPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
         page (custom ids must differ within a message)."""
         return f"hklog:{page}:{re.sub('[^a-z]', '', label.lower()) or 'page'}"
 
-    # discord.py types the item as any Item, not the DynamicItem's own (a Button here).
     @classmethod
-    async def from_custom_id(  # type: ignore[override]
-            cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-            match: re.Match[str]) -> LogPage:
-        return cls(item, int(match.group("page")))
+    async def from_custom_id(  # type: ignore[override]  # see components.Unreadable
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+            match: re.Match[str]) -> LogPage | Unreadable:
+        read = PAGE_ID.fullmatch(match.group(0))
+        if read is None or not isinstance(item, discord.ui.Button):
+            return Unreadable(item, say("errors.unreadable"))
+        return cls(item, int(read.group("page")))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "game log page"):

@@ -133,15 +133,15 @@ async def _require_table(interaction: discord.Interaction, *, latest: bool = Fal
     return table
 
 
-async def _redraw_lobby(interaction: discord.Interaction, table: Table, *,
-                        buttons: bool = True) -> None:
+async def redraw_lobby(interaction: discord.Interaction, table: Table, *,
+                       buttons: bool = True) -> None:
     """Show the lobby as it is now in its own message, as the buttons do; a new lobby
     message only when that one is gone (deleted, or never known). Once the game starts
     (`buttons` False) the old lobby just loses its buttons."""
     store = bot_of(interaction).store
     message_id = await store.lobby_message(table.id or 0)
     public = public_language(interaction, table)
-    view = lobby_view(table, public) if buttons else None
+    view = lobby_view(table, public) if buttons else None  # none once closed, too
     if message_id is not None:
         channel = interaction.client.get_partial_messageable(table.channel_id)
         with suppress(discord.HTTPException):  # gone (or unreadable): a lobby goes on anew
@@ -221,10 +221,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 if kind == table_rules.START else None
             await interaction.followup.send(f"{answer}\n{warning}" if warning else answer,
                                             ephemeral=True)
-            if outcome.lobby_only:
-                await _redraw_lobby(interaction, outcome.table)
+            if outcome.lobby_only or outcome.table.state is None:  # changed, or closed
+                await redraw_lobby(interaction, outcome.table)
             elif kind == table_rules.START:
-                await _redraw_lobby(interaction, outcome.table, buttons=False)
+                await redraw_lobby(interaction, outcome.table, buttons=False)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby",
                           extras=LIMITS)

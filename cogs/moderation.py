@@ -30,6 +30,7 @@ from cogs.common import (
     say_ephemeral,
     sessions_of,
 )
+from cogs.lobby import redraw_lobby
 from cogs.moderation_views import (
     KEEP_CHOICES,
     LANGUAGE_CHOICES,
@@ -64,11 +65,15 @@ async def _answer(interaction: discord.Interaction, outcome: Outcome) -> None:
 
 
 async def _play(interaction: discord.Interaction, action: Action) -> None:
-    """A table action on this channel's game, answered privately with its public line."""
+    """A table action on this channel's game, answered privately with its public line;
+    in a lobby (a kick, a new host, its end) the lobby's message shows the change, as it
+    does for /game join: a lobby change posts nothing else."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await sessions_of(interaction).act(
         interaction.channel_id or 0, actor_of(interaction), action)
     await _answer(interaction, outcome)
+    if outcome.lobby_only or outcome.table.state is None:  # a lobby changed, or closed
+        await redraw_lobby(interaction, outcome.table)
 
 
 @app_commands.default_permissions(manage_channels=True)

@@ -14,9 +14,12 @@ A channel that refuses the bot's posts (403: a permission taken away) does not l
 game: the post raises PostRefused, the delivery stays owed, and the actor is told what
 is missing. The game's moderators get one notice per outage in /gm log (the store's
 bot_notices, so a restart does not tell it again), and one more when posts go through
-again. While discord.py's cache says the permission is still missing, a retry sends
-nothing (`refusal`). A deleted channel (404) is different: nothing can resume there, so
-its post is dropped with a log line, as before.
+again. While discord.py's cache says the permission is still missing, or that the bot
+is no longer in the server (kicked: its games are kept for the grace period, and
+Discord would refuse every request there), a retry sends nothing (`refusal`). A deleted
+channel (404) is different: nothing can resume there, so its post is dropped with a log
+line, and its game is closed (`_gone`; the gateway's CHANNEL_DELETE closes it at once
+when the bot hears of it).
 
 A server may want every public line in a public thread of the game as well: after the
 live message, cogs/play_by_play.py posts them there (the post says whether)."""
@@ -43,7 +46,7 @@ from bot.sessions import Post, Prompt
 from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
 from bot.texts import say
 from cogs import mentions
-from cogs.bot_permissions import missing_in_cache
+from cogs.bot_permissions import left_server, missing_in_cache
 from cogs.components import ControlRow, live_rows, play_again_rows
 from cogs.live_layout import BOARD_FILE, CONTROLS_BUDGET, Board, live_layout
 from cogs.play_by_play import PlayByPlay
@@ -53,6 +56,7 @@ from cogs.sending import THREAD_ARCHIVE_MINUTES, malformed, nonce, permanent
 log = logging.getLogger(__name__)
 
 MISSING_ACCESS = 50001  # Discord's code for a channel the bot may not even view
+UNKNOWN_CHANNEL = 10003  # Discord's code for a channel that does not exist (deleted)
 # What the outlet remembers per channel, member or thread, most recent kept: a process
 # serving many channels must not grow with every channel it ever served, and forgetting
 # the oldest costs one more request or one notice fewer (issue 19). ~200 bytes an entry.
@@ -135,6 +139,7 @@ class DiscordOutlet:
             raise PostRefused(lacking) from exc
         except discord.NotFound as exc:  # the channel is gone: nothing resumes there
             log.warning("channel %s refused the game's post: %s", table.channel_id, exc)
+            self._gone(table, exc)
             return shown
         except discord.HTTPException as exc:
             if not malformed(exc):  # 5xx, 429s past discord.py's tries: owed, tried again
@@ -154,12 +159,22 @@ class DiscordOutlet:
             await self._close_threads(table)
         return shown
 
+    def _gone(self, table: Table, exc: discord.HTTPException) -> None:
+        """Discord knows the game's channel no more (deleted while the bot was away, so
+        no CHANNEL_DELETE was heard): the bot closes its game (bot/client.py's
+        `on_game_channel_gone`, a task of its own: this delivery holds the channel's
+        delivery turn), so no timer or retry plays on there unseen."""
+        if exc.code == UNKNOWN_CHANNEL and table.status != OVER:
+            self.client.dispatch("game_channel_gone", table.channel_id)
+
     # -- a channel that refuses the bot's posts ------------------------------------------
 
     async def refusal(self, table: Table) -> PostRefused | None:
         """Before a delivery sends anything: the refusal its post would meet, as far as
         discord.py's cache of roles and overwrites tells (bot.delivery.ChannelGate)."""
         lacking = missing_in_cache(self.client, table.channel_id)
+        if lacking is None and left_server(self.client, table.guild_id):
+            lacking = ["view_channel"]  # kicked: kept for the grace period, sent nothing
         if not lacking:  # all there, or the cache cannot tell: try
             return None
         await self._outage_began(table, lacking)
@@ -588,6 +603,10 @@ class DiscordOutlet:
 
         It takes the place of the game's last "your turn" ping (deleted), and the next
         ping or reminder deletes it in turn: the channel keeps one such line at most."""
+        if left_server(self.client, table.guild_id):  # a refused request, and no one there
+            log.info("no turn reminder in channel %s: the bot left its server",
+                     table.channel_id)
+            return
         dm = self._last_dm_prompt.get(table.channel_id)
         live = await self._live(table)
         link = None
@@ -605,6 +624,7 @@ class DiscordOutlet:
             if not permanent(exc):
                 raise
             log.warning("channel %s refused a turn reminder: %s", table.channel_id, exc)
+            self._gone(table, exc)
             return
         if live is None:
             return

@@ -6,8 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_limits import CONTENT_MAX
-from cogs.common import bot_of, handling, say_ephemeral, sessions_of
+from cogs.common import bot_of, handling, say_whole_ephemeral, sessions_of
 
 
 class SecretCog(commands.Cog):
@@ -21,7 +20,7 @@ class SecretCog(commands.Cog):
                                                         interaction.user.id)
             text = await sessions_of(interaction).secret(interaction.channel_id or 0,
                                                          interaction.user.id)
-            await say_ephemeral(interaction, text[:CONTENT_MAX])
+            await say_whole_ephemeral(interaction, text)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -33,7 +33,9 @@ What is refused (the documented choices):
 
 Tests set a channel's permissions for the bot with `FakeDiscord.set_bot_permissions`
 (a member overwrite, announced with CHANNEL_UPDATE as Discord does, so the bot's cache
-sees it too) and take them back with `clear_bot_permissions`.
+sees it too) and take them back with `clear_bot_permissions`. `remove_bot` kicks the
+bot from a server (GUILD_DELETE; from then on 403 Missing Access on its channels, as in
+any server the bot is not in) and `invite_bot` lets it back in (GUILD_CREATE).
 """
 
 from __future__ import annotations
@@ -185,6 +187,8 @@ class BotPermissionsMixin:
         if parent is None:
             return self.bot_permissions
         guild = self.guild_of(parent)
+        if self.bot_user.id not in guild.member_ids:  # kicked: a server it is not in
+            return 0
         return in_channel(self.bot_permissions, parent.permission_overwrites,
                           guild_id=guild.id, role_ids=self.bot_user.role_ids,
                           member_id=self.bot_user.id, thread=thread)
@@ -248,6 +252,22 @@ class BotPermissionsMixin:
             if loop.time() > deadline:
                 raise AssertionError(f"the bot's cache has {seen} in {channel_id}, not {want}")
             await asyncio.sleep(POLL_SECONDS)
+
+    async def remove_bot(self: FakeDiscord, guild_id: int | None = None) -> None:
+        """The bot kicked from a server: Discord sends GUILD_DELETE (no `unavailable`),
+        then answers its requests on the server's channels with 403 Missing Access, as in
+        any server it is not in (no View Channel: `bot_permissions_in` says 0)."""
+        guild = self.guilds[guild_id or self.guild_id]
+        await self.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+        guild.member_ids.discard(self.bot_user.id)
+
+    async def invite_bot(self: FakeDiscord, guild_id: int | None = None) -> None:
+        """The bot invited back: a member again, told with a join's GUILD_CREATE."""
+        guild = self.guilds[guild_id or self.guild_id]
+        guild.member_ids.add(self.bot_user.id)
+        joined = self._guild_json(guild)
+        joined.pop("unavailable", None)  # a join's, not an outage's end (guild_available)
+        await self.dispatch("GUILD_CREATE", joined)
 
     def _announce_permissions(self: FakeDiscord) -> None:
         """The bot's role changed: every guild hears it (GUILD_ROLE_UPDATE)."""

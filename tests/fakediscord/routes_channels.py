@@ -230,6 +230,14 @@ class ChannelRoutesMixin:
                 return self._error(request, 503, 0, "upstream connect error")
         return json_response(self._message_json(msg))
 
+    async def delete_channel(self, channel_id: int) -> None:
+        """A moderator deletes a channel or thread, as Discord tells the bot: CHANNEL_DELETE
+        (THREAD_DELETE for a thread); from then on its routes answer 404 Unknown Channel."""
+        channel = self.channels[channel_id]
+        channel.deleted = True
+        event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+        await self.dispatch(event, self._channel_json(channel))
+
     def hold_next_send(self, channel_id: int, *, after: bool = False) -> Hold:
         """Hold the next message the bot sends to this channel (see `Hold`)."""
         hold = Hold(after=after)

@@ -44,10 +44,20 @@ def seat_view(state: BetrayalState, seat: int | None) -> BetrayalState:
         pending.labels = ["?"] * len(pending.labels)
         pending.payload = {}
         pending.texts = {}  # the same labels in other languages
+        _blank_paused_step(view)
     if haunt is not None:
         base.hooks(view, BoardHooks).hide(view, seat, rng)
     view.rng = rng
     return mark(view)
+
+
+def _blank_paused_step(view: BetrayalState) -> None:
+    """The step a pending choice paused keeps what its chooser is shown (the den's two
+    cards, the order of a deck's top three): in another seat's view only its name is
+    left. The choice resumes from the last frame's first step (effects.resume)."""
+    if view.script and view.script[-1].steps:
+        steps = view.script[-1].steps
+        steps[0] = {name: {} for name in steps[0]}
 
 
 def house_view(state: BetrayalState) -> BetrayalState:
