@@ -6,7 +6,8 @@ Start would fail, and the table would wait forever on a game nobody sees. So `/g
 new` and Start read the interaction's `app_permissions` (the bot's resolved rights
 there, sent by Discord with every interaction) and refuse in one line naming what is
 missing and where it is granted. The outlet asks the same question of discord.py's
-cache when Discord refuses a post later (`missing_in_cache`).
+cache before a running game's post, and when Discord refuses one (`missing_in_cache`),
+for only what those posts need (`POSTING`).
 
 Every game needs the channel ones. A game that splits into secret teams also wants the
 private-thread ones; without them its team lines go by DM (cogs/outlet.py), so they are
@@ -29,6 +30,12 @@ CHANNEL = ("view_channel", "send_messages", "embed_links", "attach_files",
            "read_message_history")
 IN_THREAD = ("view_channel", "send_messages_in_threads", "embed_links", "attach_files",
              "read_message_history")
+# What a running game's posts need: the live message is Components v2 (text, the
+# board, buttons) with no embed, and nothing reads the channel's history, so Discord
+# takes them without Embed Links or Read Message History. The outlet asks only these:
+# a moderator who takes one of the others away mid-game does not stop the game.
+POSTING = ("view_channel", "send_messages", "attach_files")
+POSTING_IN_THREAD = ("view_channel", "send_messages_in_threads", "attach_files")
 TEAM_THREADS = ("create_private_threads", "send_messages_in_threads")
 # The game's public play-by-play thread, on servers that want one (/gm settings).
 PUBLIC_THREAD = ("create_public_threads", "send_messages_in_threads")
@@ -134,13 +141,15 @@ def left_server(client: discord.Client, guild_id: int | None) -> bool:
 
 
 def missing_in_cache(client: discord.Client, channel_id: int) -> list[str] | None:
-    """What the bot lacks in this channel by discord.py's cache (roles and overwrites,
-    kept up to date by the gateway); None when the cache cannot tell (no such channel,
-    no member of ours), and the outlet then just tries."""
+    """What the bot lacks in this channel to post a running game's messages (`POSTING`),
+    by discord.py's cache (roles and overwrites, kept up to date by the gateway); None
+    when the cache cannot tell (no such channel, no member of ours), and the outlet
+    then just tries."""
     channel = client.get_channel(channel_id)
     if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
         return None
     me = channel.guild.me
     if me is None:
         return None
-    return missing(channel.permissions_for(me), needed(thread=in_a_thread(channel)))
+    posting = POSTING_IN_THREAD if in_a_thread(channel) else POSTING
+    return missing(channel.permissions_for(me), posting)

@@ -289,3 +289,26 @@ async def test_in_a_thread_send_messages_in_threads_is_what_counts(
     other = fd.add_thread(parent, "another", owner=alice)
     refused = await (await fd.slash(alice, other, "game", "new", game="cthulhu")).wait()
     assert refused.ephemeral_texts() == [_cannot_play(fd, other, "Send Messages in Threads")]
+
+
+@pytest.mark.parametrize("taken", ["embed_links", "read_message_history"])
+async def test_a_permission_no_running_game_post_needs_does_not_hold_the_game(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory, taken: str) -> None:
+    """A running game's posts carry no embed and read no history (the live message is
+    Components v2: text, the board and buttons), so Discord takes them without Embed
+    Links or Read Message History: a moderator who takes one away mid-game must not
+    stop the game, nor be told it is missing."""
+    bot, channel, by_id, mod = await _two_playing(fd, start_hauntkeeper, f"no-{taken}")
+    rng = random.Random(6)
+    fd.set_bot_permissions(channel, deny=[taken])
+    await fd.permissions_reached(bot, channel)
+    posts = turn_posts(fd, channel)
+
+    clicked = await _move(fd, channel, by_id, rng)
+    assert not any("missing" in text for text in clicked.ephemeral_texts())
+    await fd.settle()
+    table = await _table(bot, channel)
+    assert table.delivered_seq == table.last_seq  # shown, nothing owed
+    assert turn_posts(fd, channel) == posts + 1
+    assert fd.errors == []
+    assert await bot.store.notices(table.id or 0) == []
