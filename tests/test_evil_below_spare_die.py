@@ -1,4 +1,4 @@
-"""IT: Evil Below (rules audit): the die a move spends when the player names none.
+"""IT: Evil Below: the die a move spends when the player names none.
 
 Seed 001: "Plan your turn to use as many dice as possible" and "any die may be used to
 move your Character mover to an adjacent location". A typed move (and the first die the

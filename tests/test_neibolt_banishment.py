@@ -1,4 +1,4 @@
-"""Audit of COME HOME TO EVIL's scenarios 1-3 against seed 000, sentence by sentence:
+"""COME HOME TO EVIL's scenarios 1-3 against seed 000, sentence by sentence:
 the defects found, each driven through the engine."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Audit of the Pennywise Encounter deck against seed 000 ("How to Play"): who makes an
+"""The Pennywise Encounter deck against seed 000 ("How to Play"): who makes an
 encounter's haunt roll, with how many dice, and each card's scare as the engine
 resolves it."""
 
@@ -22,6 +22,7 @@ from tests.test_betrayal_engine_helpers import (
     at,
     choose,
     deck_top,
+    hold,
     script_dice,
     stack_top,
     value,
@@ -163,3 +164,24 @@ def test_no_owed_roll_is_made_once_the_haunt_has_begun(dice: list[int]) -> None:
     state, _ = apply(state, "end_turn")
     assert state.haunt is not None and state.haunt.revealer == OX
     assert all(encounters.OWED not in e.flags for e in state.explorers)
+
+
+def test_the_rabbits_foot_does_not_touch_an_encounter_s_haunt_roll(dice: list[int]) -> None:
+    """Seed 000: an encounter "will have you make a haunt roll after resolving it,
+    similar to an Omen card", and seed 003 makes that roll 在該玩家完結其回合後 (once
+    the turn is over), while the Rabbit's Foot serves 人物在其回合中 (a roll during its
+    holder's turn): the roll stands as the dice fell, as in the classic game."""
+    state = nb_game()
+    hold(state, OX, "rabbits_foot")
+    deck_top(state, encounters.DECK, "a_stretching_hall")
+    dice.extend([0] * value(state, OX, "knowledge"))
+    ctx = Ctx(state)
+    ctx.push([{"_nb_encounter": {}}], OX)
+    run(ctx)
+    while state.pending:
+        state, _ = choose(state, 0)
+    dice[:] = [0]
+    state, said = apply(state, "end_turn")
+    assert len(rolls_said(said)) == 1 and dice == []
+    assert state.pending is None, state.pending and state.pending.labels
+    assert state.turn.seat == MISSY

@@ -12,6 +12,7 @@ from bot.games.betrayal import content, haunt_roll
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.editions import DEFAULT, Edition, register
 from bot.games.betrayal.pictures import TrackView
+from bot.games.betrayal.rolls import AFTER_TURN
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame
 
 OMEN_CARDS = 13  # the marks of the footer's omen track: every omen of the deck
@@ -35,8 +36,9 @@ class Classic(Edition):
             return
         ctx.say("events.haunt_roll" if now else "events.haunt_roll_owed",
                 who=ctx.who(frame.seat), omens=state.omens_drawn, omen=content.card(omen).name)
-        ctx.push_child(frame, [{"roll": {"dice": HAUNT_DICE, "purpose": "haunt", "then": [
-            {"_haunt_check": {"omen": omen, "room": room}}]}}])
+        ctx.push_child(frame, [{"roll": {"dice": HAUNT_DICE, "purpose": "haunt", AFTER_TURN: True,
+                                         "then": [{"_haunt_check": {"omen": omen,
+                                                                    "room": room}}]}}])
 
     def stalled(self, state: BetrayalState) -> bool:
         return haunt_roll.stalled(state)

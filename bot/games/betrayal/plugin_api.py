@@ -78,10 +78,11 @@ from bot.games.betrayal.house import DIRS, cell_of, doors, opposite, plan
 from bot.games.betrayal.links import distances_to, graph_of, walkable
 from bot.games.betrayal.movement import ask_tile, place_explorer
 from bot.games.betrayal.pictures import TrackView
-from bot.games.betrayal.rolls import MAX_DICE
+from bot.games.betrayal.rolls import AFTER_TURN, MAX_DICE
 from bot.games.betrayal.state import EXPLORE, BetrayalState, Frame, Monster
 
 __all__ = [
+    "AFTER_TURN",
     "DIRS",
     "EXPLORE",
     "MAX_DICE",

@@ -30,6 +30,9 @@ from bot.games.betrayal.state import BetrayalState, Frame
 
 MAX_DICE = 8
 CARD_ROLLS = "card_rolls"  # turn flag: card or room key -> the rolls of its resolution
+# A roll's flag: made once its roller's turn is over (seed 003: the haunt roll comes
+# 在該玩家完結其回合後, after the turn), so nothing that serves "on your turn" reaches it.
+AFTER_TURN = "after_turn"
 
 
 def card_rolls(state: BetrayalState, source: str) -> list[dict[str, Any]]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.betrayal.plugin_api import (
+    AFTER_TURN,
     EXPLORE,
     BetrayalState,
     Ctx,
@@ -155,7 +156,7 @@ def haunt_rolls(ctx: Ctx, frame: Frame) -> None:
         if key not in face_up(state):
             continue
         steps.append({"_nb_roll_said": {"card": key, "dice": count, "owed": was_owed}})
-        steps.append({"roll": {"dice": count, "purpose": "haunt",
+        steps.append({"roll": {"dice": count, "purpose": "haunt", AFTER_TURN: True,
                                "then": [{"_nb_haunt_check": {"card": key}}]}})
     if steps:
         ctx.push_child(frame, steps)

@@ -16,7 +16,7 @@ from bot.games.betrayal import content, decks
 from bot.games.betrayal.cards import Offer, RollPassive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import ask, pause, step
-from bot.games.betrayal.rolls import ask_value, is_trait_roll, reroll, total_of
+from bot.games.betrayal.rolls import AFTER_TURN, ask_value, is_trait_roll, reroll, total_of
 from bot.games.betrayal.state import Frame
 
 TOP = 8  # the Angel Feather's highest pick (seed 003: 0 to 8)
@@ -124,12 +124,14 @@ def _lucky_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 class RabbitsFoot(RollPassive):
     """On its holder's turn, once: reroll one die of a roll just made, any die (seed
     003: a 2 too, though that can only lower the total). Dice of one face are alike,
-    so it offers one reroll a face shown (3 options at most)."""
+    so it offers one reroll a face shown (3 options at most). Seed 003: 人物在其回合中
+    [during its turn]: not the haunt roll, made once the turn is over (AFTER_TURN)."""
 
     def roll_offers(self, ctx: Ctx, frame: Frame, roll: dict[str, Any], stage: str,
                     ref: Any) -> list[Offer]:
         turn = ctx.state.turn
-        if stage != "post" or turn.seat != frame.seat or ref in turn.used:
+        if stage != "post" or turn.seat != frame.seat or ref in turn.used \
+                or roll.get(AFTER_TURN):
             return []
         faces = sorted(set(roll.get("rolled", [])))
         return [Offer(f"rabbit-{face}", content.betrayal_line("labels.rabbits_foot", face=face),
