@@ -37,6 +37,7 @@ from bot import timers
 from bot.core.actions import Action
 from bot.core.choices import game_only
 from bot.games.base import Game, PlayerInfo
+from bot.locales import ENGLISH, speaking
 from bot.store.records import UndoPoint
 from bot.table_record import ACTIVE, LOBBY, UNDO_KEPT, Table
 from bot.texts import say
@@ -75,7 +76,16 @@ def rebuild(table: Table, moves: Sequence[tuple[int, list[recorded.Move]]],
             points: Sequence[UndoPoint] = (), log: Logged | None = None) -> Rebuilt:
     """The game's states from its recorded moves, checked against its stored end; a game
     without them, from its event `log` (`from_log`); when neither plays to the stored end
-    on this release, what is kept (`kept`)."""
+    on this release, what is kept (`kept`). Played again in English whatever language
+    the replay is drawn in: the stored states are English's (bot/languages.py's
+    `said_in`), and a state keeps some words (Betrayal's winning reason), so a game
+    played again in another language would not end in the stored state."""
+    with speaking(ENGLISH):
+        return _rebuilt(table, moves, points, log)
+
+
+def _rebuilt(table: Table, moves: Sequence[tuple[int, list[recorded.Move]]],
+             points: Sequence[UndoPoint], log: Logged | None) -> Rebuilt:
     game = table_rules.game_of(table)
     if table.state is None:
         raise ValueError(f"game {table.id} never started: nothing to replay")
@@ -202,7 +212,8 @@ def _lobby(table: Table) -> Table:
 def _logged(current: Table, actor: int | None, action: Action, points: list[Table]) -> Table:
     """One logged save's action on the table, keeping the undo points as the bot did."""
     if action.kind == timers.RAN_OUT:
-        return timers.run_out(current, str(action.args.get("end", "")))[0]
+        return timers.run_out(current, str(action.args.get("end", "")),
+                              bool(action.args.get(table_rules.WHOLE_TURN)))[0]
     who = table_rules.Actor(actor, "", True)
     if action.kind == table_rules.UNDO:
         steps = action.int_arg("steps")
@@ -282,7 +293,7 @@ class Progress:
 
 
 def draw(table: Table, rebuilt: Rebuilt, progress: Progress | None = None,
-         most: int = MOST_FRAMES, outcome: str = "") -> Animation:
+         most: int = MOST_FRAMES, outcome: str = "", ended: str | None = None) -> Animation:
     """The replay as an animated image: the chosen states drawn by the game's own
     renderer (public information only, as on the live message), then the end card: who
     won (`outcome`, the story's line the table read at the end) and what was secret,
@@ -295,20 +306,23 @@ def draw(table: Table, rebuilt: Rebuilt, progress: Progress | None = None,
         pictures.append(animation.frame(render_public(table.kind, step.state)))
         progress.done = n / (len(shown) + 2)
     pictures.append(animation.card(say("replay.end_title", title=game.title),
-                                   end_lines(table, rebuilt, outcome)))
+                                   end_lines(table, rebuilt, outcome, ended)))
     progress.done = (len(shown) + 1) / (len(shown) + 2)
     made = animation.animate(pictures)
     progress.done = 1.0
     return made
 
 
-def end_lines(table: Table, rebuilt: Rebuilt, outcome: str = "") -> list[str]:
-    """The end card's words: how the table ended (who won, or who ended it), the secrets
-    of a game played to its end (never of one cut short: no book was opened then), a
-    note when not exact."""
+def end_lines(table: Table, rebuilt: Rebuilt, outcome: str = "",
+              ended: str | None = None) -> list[str]:
+    """The end card's words: how the table ended (who won, or who ended it: `ended`, in
+    the card's language; the table's record, in English, if not given), the secrets of
+    a game played to its end (never of one cut short: no book was opened then), a note
+    when not exact."""
     game = table_rules.game_of(table)
     end = rebuilt.moments[-1].state
-    lines = [line for line in dict.fromkeys((outcome, table.ended_reason)) if line]
+    why = table.ended_reason if ended is None else ended
+    lines = [line for line in dict.fromkeys((outcome, why)) if line]
     if game.is_over(end):
         lines += game.revealed(end)
     if not rebuilt.exact:

@@ -29,7 +29,7 @@ from bot import replay
 from bot.locales import ENGLISH, speaking
 from bot.replay import Progress
 from bot.store import Store, UndoPoint
-from bot.summary import logged_summary, outcome_line
+from bot.summary import logged_end, outcome_line
 from bot.table_record import Table
 from bot.texts import say
 from renderers.animation import Animation
@@ -89,17 +89,18 @@ class Replays:
         points = await store.undo_points(table.id or 0, limit=10_000)
         log = await store.actions(table.id or 0)
         result = await store.result(table.id or 0)
-        told = await logged_summary(store, table.id or 0)
+        told, why = await logged_end(store, table.id or 0)
         outcome = outcome_line(told.text_in(language)) if told is not None \
             else result.outcome if result is not None else ""
+        ended = why.text_in(language) if why is not None else table.ended_reason
         loop = asyncio.get_running_loop()
         if not self.in_process:
             return await loop.run_in_executor(self._threads(), _made, table, moves, points,
-                                              log, outcome, progress, language)
+                                              log, (outcome, ended), progress, language)
         pool = self._process()
         self._shared.value = 0.0
-        work = loop.run_in_executor(pool, _made_apart, table, moves, points, log, outcome,
-                                    language)
+        work = loop.run_in_executor(pool, _made_apart, table, moves, points, log,
+                                    (outcome, ended), language)
         try:
             while not (await asyncio.wait({work}, timeout=POLL))[0]:
                 progress.done = float(self._shared.value)
@@ -140,10 +141,13 @@ class Replays:
 
 
 def _made(table: Table, moves: Moves, points: list[UndoPoint], log: replay.Logged,
-          outcome: str, progress: Progress, language: str = ENGLISH) -> Animation:
+          end: tuple[str, str], progress: Progress, language: str = ENGLISH) -> Animation:
+    """`end`: how the game ended, as the end card says it (the story's line, and why it
+    was ended early), in `language`."""
+    outcome, ended = end
     with speaking(language):
         return replay.draw(table, replay.rebuild(table, moves, points, log), progress,
-                           outcome=outcome)
+                           outcome=outcome, ended=ended)
 
 
 # -- in the drawing process ------------------------------------------------------------------
@@ -172,8 +176,8 @@ class _Shared(Progress):
 
 
 def _made_apart(table: Table, moves: Moves, points: list[UndoPoint], log: replay.Logged,
-                outcome: str, language: str = ENGLISH) -> Animation:
-    return _made(table, moves, points, log, outcome, _Shared(), language)
+                end: tuple[str, str], language: str = ENGLISH) -> Animation:
+    return _made(table, moves, points, log, end, _Shared(), language)
 
 
 REPLAYS = Replays()  # the bot's: its limits are this process's

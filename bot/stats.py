@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from bot.core.story import HOUSE
+from bot.core.story import HOUSE, NO_SIDE
 from bot.store.records import PlayedSeat
 
 TABLE_ROWS = 8  # players a server's table shows
@@ -38,21 +38,34 @@ class MemberStats:
     longest: PlayedSeat | None = None
 
 
+def by_game(seats: list[PlayedSeat]) -> list[list[PlayedSeat]]:
+    """The seats grouped by game, in their order: one person may hold two seats of one
+    game (Betrayal's second explorer, seed 003), which is still one game played, and
+    those seats are on one side (bot/table.py's `_split_teams`)."""
+    games: dict[int, list[PlayedSeat]] = {}
+    for seat in seats:
+        games.setdefault(seat.game_id, []).append(seat)
+    return list(games.values())
+
+
 def member_stats(seats: list[PlayedSeat]) -> MemberStats:
     stats = MemberStats()
     characters: Counter[str] = Counter()
-    for played in seats:
-        won = played.seat.won
+    for held in by_game(seats):
+        played = held[0]
+        won = any(s.seat.won for s in held)
         stats.total.add(won)
         stats.by_game.setdefault(played.kind, Tally()).add(won)
-        stats.by_side.setdefault(played.seat.side, Tally()).add(won)
-        if played.seat.score is not None:
-            stats.scores.setdefault(played.kind, []).append(played.seat.score)
+        if played.seat.side != NO_SIDE:  # a game ended early played no side
+            stats.by_side.setdefault(played.seat.side, Tally()).add(won)
+        for seat in held:
+            if seat.seat.score is not None:
+                stats.scores.setdefault(played.kind, []).append(seat.seat.score)
+            if seat.seat.character:
+                characters[seat.seat.character] += 1
         if played.seat.side == HOUSE:
             stats.together.setdefault(played.kind, {}).setdefault(
                 played.table_size, Tally()).add(won)
-        if played.seat.character:
-            characters[played.seat.character] += 1
         if stats.longest is None or played.turns > stats.longest.turns:
             stats.longest = played
     if characters:
@@ -85,11 +98,15 @@ def server_stats(seats: list[PlayedSeat], played: dict[str, list[str]],
     games: dict[int, PlayedSeat] = {}
     players: dict[int, Tally] = {}
     latest_name: dict[int, str] = {}
-    for seat in seats:
-        games.setdefault(seat.game_id, seat)
-        if seat.seat.user_id is not None and not seat.seat.ai:
-            players.setdefault(seat.seat.user_id, Tally()).add(seat.seat.won)
-            latest_name[seat.seat.user_id] = seat.seat.name
+    for held in by_game(seats):
+        games[held[0].game_id] = held[0]
+        humans: dict[int, list[PlayedSeat]] = {}
+        for seat in held:
+            if seat.seat.user_id is not None and not seat.seat.ai:
+                humans.setdefault(seat.seat.user_id, []).append(seat)
+        for user, theirs in humans.items():
+            players.setdefault(user, Tally()).add(any(s.seat.won for s in theirs))
+            latest_name[user] = theirs[0].seat.name  # their first seat: their own name
     stats.games = len(games)
     stats.by_game = dict(Counter(g.kind for g in games.values()))
     rows = [PlayerRow(user, latest_name[user], t.played, t.won) for user, t in players.items()]

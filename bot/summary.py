@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from bot import table as table_rules
 from bot.core.events import Event
-from bot.core.story import SOLO, LogLine, SeatStory, Story
+from bot.core.story import NO_SIDE, LogLine, SeatStory, Story, last_of
 from bot.delivery import TURN_KIND
 from bot.locales import current
 from bot.store.base import Store
@@ -25,6 +25,7 @@ from bot.table_record import OVER, Table
 from bot.texts import say
 
 SUMMARY_KIND = "summary"  # the event that carries the story on the final post
+ENDED_KIND = "ended"  # the line that says why a game was ended early (bot/table.py)
 MAX_TURNING = 3
 LINE_MAX = 160  # a line longer than this (a quoted card) is cut: the log keeps it whole
 SUMMARY_MAX = 1400  # the whole block: the final post keeps room for the last turn's lines
@@ -50,14 +51,16 @@ def turns_of(log: Sequence[LogLine]) -> int:
 
 
 def story_of(table: Table, log: list[LogLine]) -> Story:
-    """The game's own story when it ended by its rules; else (a moderator ended it, or
-    it never started) only that it ended, and nothing the game kept hidden."""
+    """The game's own story when it ended by its rules; else (a moderator ended it,
+    everyone left, its channel was deleted) only that it ended and why, in the words the
+    table read then, and nothing the game kept hidden."""
     if table.state is not None:
         game = table_rules.game_of(table)
         state = table_rules.game_state(table)
         if game.is_over(state):
             return game.story(state, log)
-    return Story(outcome=say("summary.ended_early"))
+    why = last_of(log, ENDED_KIND)
+    return Story(outcome=say("summary.ended_early"), turning=[why] if why else [])
 
 
 def _cut(line: str) -> str:
@@ -89,7 +92,7 @@ def told(table: Table, story: Story, turns: int) -> str:
 
 def result_of(table: Table, story: Story, turns: int, summary: str) -> GameResult:
     """The rows the store keeps of the finished game (its start and end are the store's)."""
-    parts = story.seats or [SeatStory(side=SOLO) for _ in table.seats]
+    parts = story.seats or [SeatStory(side=NO_SIDE) for _ in table.seats]
     seats = [SeatResult(n, seat.user_id, seat.name, seat.ai, part.side, part.won, part.score,
                         part.character)
              for n, (seat, part) in enumerate(zip(table.seats, parts, strict=False))]
@@ -115,8 +118,17 @@ def summarise(table: Table, entries: Sequence[LoggedEvent],
 async def logged_summary(store: Store, game_id: int) -> LoggedEvent | None:
     """The summary a finished game's final post told, as logged with its other
     languages (`text_in`); None for a game that has none, or whose log was let go."""
+    return (await logged_end(store, game_id))[0]
+
+
+async def logged_end(store: Store, game_id: int
+                     ) -> tuple[LoggedEvent | None, LoggedEvent | None]:
+    """A finished game's summary and the line that said why it was ended early (None:
+    it ended by its rules, or its log was let go), as logged with their other
+    languages: the table's record keeps the reason in English alone."""
     entries = await store.log(game_id, limit=SUMMARY_SEARCH)
-    return next((e for e in entries if e.kind == SUMMARY_KIND), None)
+    return (next((e for e in entries if e.kind == SUMMARY_KIND), None),
+            next((e for e in reversed(entries) if e.kind == ENDED_KIND), None))
 
 
 def outcome_line(summary: str) -> str:

@@ -58,6 +58,13 @@ SEEDED = "seeded"
 # of C and found the one dealt, and every secret of the deal with it. 2**63 seeds
 # cannot be tried. (63, not 64: a seed stays a signed 64-bit integer wherever it is kept.)
 SEED_BITS = 63
+# The most decisions the AI plays for one seat's turn (`play_turn`): a bound, so a game
+# whose AI never ends a turn cannot hold the table; no turn of ours comes near it.
+TURN_STEPS = 200
+# A skip's or a timer's argument: the AI plays the seat's whole turn (`play_turn`). A
+# logged action without it (recorded by an earlier release) played one decision, and
+# replays so (bot/replay.py).
+WHOLE_TURN = "whole"
 
 
 def fresh_seed() -> int:
@@ -207,6 +214,24 @@ def ai_step(table: Table) -> tuple[Table, list[Event]]:
     return play_decided(table, *ai_decision(table))
 
 
+def play_turn(table: Table, seat: int) -> tuple[Table, list[Event]]:
+    """The AI plays the rest of `seat`'s turn for it (/gm skip, a turn timer's end): its
+    decisions while the game waits for that seat in the same turn (the game's
+    `turn_name`), so a turn of several decisions (a roll, each die, the end) is played
+    whole, not one decision a call. A decision asked of another seat (a human's choice)
+    or the game's end stops it. The seat stays its holder's."""
+    table = table.copy()
+    game = game_of(table)
+    turn = game.turn_name(game_state(table))
+    events: list[Event] = []
+    for _ in range(TURN_STEPS):
+        table, played = _play_seat(table, seat, None)
+        events += played
+        if to_act_seat(table) != seat or game.turn_name(game_state(table)) != turn:
+            break
+    return table, events
+
+
 def ai_offer_step(table: Table) -> tuple[Table, list[Event]]:
     """Let the first AI seat with an out-of-turn offer (`ai_offer`) play it."""
     return play_decided(table, *ai_decision(table, offer=True))
@@ -290,11 +315,15 @@ def _add_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Eve
     game = game_of(table)
     if len(table.seats) >= game.max_players:
         raise IllegalAction(say("errors.table_full", max=game.max_players))
-    taken = {s.name for s in table.seats}
-    name = next((n for n in ai_names() if n not in taken),
-                say("lobby.ai_seat", number=len(table.seats) + 1))
+    name = _ai_name(table, len(table.seats) + 1)
     table.seats.append(Seat(name, None, ai=True))
     return table, [Event(say("lobby.ai_added", name=name))]
+
+
+def _ai_name(table: Table, number: int) -> str:
+    """An AI seat's name no seat of the table has (seat `number` if none is left)."""
+    taken = {s.name for s in table.seats}
+    return next((n for n in ai_names() if n not in taken), say("lobby.ai_seat", number=number))
 
 
 def _leave(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
@@ -418,7 +447,10 @@ def _skip(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     if seat is None:
         raise IllegalAction(say("errors.nothing_to_skip"))
     note = Event(say("moderation.skipped", name=actor.name, target=table.seats[seat].name))
-    table, events = _play_seat(table, seat, None)
+    if action.args.get(WHOLE_TURN):
+        table, events = play_turn(table, seat)
+    else:  # logged by an earlier release: one decision
+        table, events = _play_seat(table, seat, None)
     return table, [note, *events]
 
 
@@ -648,8 +680,11 @@ def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[E
                 events.append(Event(say("table.seat_passed", old=old, seat=seat + 1,
                                         new=first), kind=SEATS_MOVED))
             else:
-                table.seats[seat].user_id, table.seats[seat].ai = None, True
-                name = table.seats[seat].name
+                # The AI's own name: the seat is no longer its player's at all, and under
+                # their name the story would count them among the side they left.
+                name = _ai_name(table, seat + 1)
+                held = table.seats[seat]
+                held.user_id, held.ai, held.name, held.language = None, True, name, None
                 events.append(Event(say("table.seat_to_ai", old=old, seat=seat + 1),
                                     kind=SEATS_MOVED))
             state = hand_over(table, game, state, seat, PlayerInfo(name, table.seats[seat].ai))

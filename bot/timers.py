@@ -70,10 +70,13 @@ def arm(table: Table, settings: GuildSettings, now: float) -> list[TimerArm]:
 
 def fires(timer: TurnTimer, table: Table | None, settings: GuildSettings) -> bool:
     """A claimed timer still applies: its game, unchanged since it was armed (any action
-    makes a new version), running, not paused, and the server still has a timer."""
+    makes a new version), running, not paused, and the server still has this timer (a
+    moderator's 0 turns one off at once, the one armed already too)."""
+    still_set = settings.remind_minutes if timer.kind == REMIND_TIMER \
+        else settings.act_minutes
     return (table is not None and table.id == timer.game_id
             and table.version == timer.version and table.status == ACTIVE
-            and not table.paused and settings.timer_on)
+            and not table.paused and still_set is not None)
 
 
 def reminds(timer: TurnTimer, settings: GuildSettings) -> bool:
@@ -88,10 +91,11 @@ def reminder(timer: TurnTimer, now: float) -> str:
     return say("timers.remind", mention=f"<@{timer.user_id}>", elapsed=elapsed)
 
 
-def run_out(table: Table, ending: str) -> tuple[Table, list[Event]]:
+def run_out(table: Table, ending: str, whole: bool = True) -> tuple[Table, list[Event]]:
     """The turn's time is up: the seat's turn is skipped (the game's plain end of turn,
-    played for its holder) or played by the AI for it, as /gm skip does; one public line
-    says which. The seat stays its holder's."""
+    played for its holder) or its rest played by the AI for it, as /gm skip does; one
+    public line says which. The seat stays its holder's. `whole` False: one decision,
+    as an earlier release played it (a logged game replayed, bot/replay.py)."""
     seat = table_rules.to_act_seat(table)
     if seat is None:
         raise ValueError("a timer ran out in a game that waits for no one")
@@ -102,12 +106,15 @@ def run_out(table: Table, ending: str) -> tuple[Table, list[Event]]:
         new, events = table_rules.apply(table, holder, table_rules.for_seat(passing, seat))
         return new, [Event(say("timers.skipped", name=name)), *events]
     note = say("timers.skip_by_ai" if ending == SKIP else "timers.ai_plays", name=name)
-    new, events = table_rules.ai_step(table)
+    if whole:
+        new, events = table_rules.play_turn(table, seat)
+    else:
+        new, events = table_rules.ai_step(table)
     return new, [Event(note), *events]
 
 
 def ran_out_action(ending: str) -> Action:
-    return Action(RAN_OUT, {"end": ending})
+    return Action(RAN_OUT, {"end": ending, table_rules.WHOLE_TURN: 1})
 
 
 # -- the dispatcher -------------------------------------------------------------------------
@@ -177,7 +184,11 @@ class TimerDispatcher:
         now = self.clock()
         nearest = now + MAX_SLEEP
         self._resting = {key: until for key, until in self._resting.items() if until > now}
-        for timer in await self.store.timers_due(nearest, limit=BATCH):
+        # The timers firing or resting are passed over below: read that many more, or
+        # a batch of channels that cannot be shown (their timers kept, due earliest)
+        # would hide every later timer for as long as they stay so.
+        skipped = len(self._firing) + len(self._resting)
+        for timer in await self.store.timers_due(nearest, limit=BATCH + skipped):
             key = (timer.game_id, timer.kind, timer.version)
             rest = self._resting.get(key, 0.0)
             if key in self._firing:

@@ -97,7 +97,7 @@ class ModerationCog(commands.GroupCog, group_name="gm",
 
     @app_commands.command(name="skip", description="Let the AI play the current turn")
     async def skip(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, "skip", Action(table_rules.SKIP))
+        await self._run(interaction, "skip", Action(table_rules.SKIP, {table_rules.WHOLE_TURN: 1}))
 
     @app_commands.command(name="pause", description="Pause the game: no moves until resumed")
     async def pause(self, interaction: discord.Interaction) -> None:

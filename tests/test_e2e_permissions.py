@@ -298,7 +298,7 @@ async def test_a_permission_no_running_game_post_needs_does_not_hold_the_game(
     Components v2: text, the board and buttons), so Discord takes them without Embed
     Links or Read Message History: a moderator who takes one away mid-game must not
     stop the game, nor be told it is missing."""
-    bot, channel, by_id, mod = await _two_playing(fd, start_hauntkeeper, f"no-{taken}")
+    bot, channel, by_id, _ = await _two_playing(fd, start_hauntkeeper, f"no-{taken}")
     rng = random.Random(6)
     fd.set_bot_permissions(channel, deny=[taken])
     await fd.permissions_reached(bot, channel)

@@ -344,7 +344,7 @@ def test_skip_lets_the_ai_play_exactly_the_waiting_seats_decision() -> None:
     assert [(e.text, e.audience) for e in events[1:]] == [(e.text, e.audience)
                                                          for e in expected_events]
     assert new.state == GAME.dump(expected_state)
-    assert not new.seats[seat].ai  # a skip is one decision, not a hand-over
+    assert not new.seats[seat].ai  # the seat is played for, not handed over
 
 
 # ---------------------------------------------------------------- leaving a running game

@@ -490,3 +490,37 @@ async def test_a_timer_due_while_down_fires_once_after_the_restart(
     # The reminder came first (due first), once; the end then played the turn.
     assert outlet.reminders == [(CHANNEL, to_act_user(table), timers.reminder(
         TurnTimer(0, REMIND_TIMER, 0, CHANNEL, 0, to_act_user(table), 0, START), clock()))]
+
+
+def _evil_below_turn() -> tuple[Table, int]:
+    """A two-player IT: Evil Below game at its first human turn, a turn of several
+    decisions (the roll, the dice, the end)."""
+    table, _ = T.new_table("evilbelow", CHANNEL, GUILD, T.Actor(1, "ann"), SEED)
+    table, _ = T.apply(table, T.Actor(2, "ben"), Action(T.JOIN))
+    table, _ = T.apply(table, T.Actor(1, "ann"), Action(T.START))
+    seat = T.to_act_seat(table)
+    assert seat is not None
+    return table, seat
+
+
+def _same_turn(before: Table, after: Table, seat: int) -> bool:
+    game = T.game_of(before)
+    return (T.to_act_seat(after) == seat and game.turn_name(T.game_state(after))
+            == game.turn_name(T.game_state(before)))
+
+
+def test_a_timer_and_a_skip_play_the_whole_turn_and_old_logs_replay_one_decision() -> None:
+    """README: at the limit the AI "plays the turn", and /gm skip lets "the AI play the
+    current turn": the whole of it. A game logged by an earlier release recorded one
+    decision for each (no WHOLE_TURN in the action), and replays so (bot/replay.py)."""
+    table, seat = _evil_below_turn()
+    mod = T.Actor(9, "mod", True)
+    assert timers.ran_out_action(AI_PLAYS).args.get(T.WHOLE_TURN)
+    whole, _ = timers.run_out(table, AI_PLAYS)
+    assert not _same_turn(table, whole, seat)
+    one, _ = timers.run_out(table, AI_PLAYS, whole=False)
+    assert _same_turn(table, one, seat)
+    skipped, _ = T.apply(table, mod, Action(T.SKIP, {T.WHOLE_TURN: 1}))
+    assert not _same_turn(table, skipped, seat)
+    logged, _ = T.apply(table, mod, Action(T.SKIP))
+    assert _same_turn(table, logged, seat)

@@ -19,6 +19,9 @@ TRAITOR = "traitor"
 HOUSE = "house"  # a cooperative game: the table together against the game
 SOLO = "solo"  # every player for themselves (Cthulhu's scores)
 SIDES = (HEROES, TRAITOR, HOUSE, SOLO)
+# A seat of a game ended before its own end (a moderator, everyone gone, its channel
+# deleted): it played no side to an end, and /stats counts it on none.
+NO_SIDE = ""
 
 
 @dataclass(frozen=True)

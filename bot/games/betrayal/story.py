@@ -22,6 +22,8 @@ from bot.games.betrayal.explore import DISCOVER
 from bot.games.betrayal.haunt_list import haunts
 from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.haunting.combat import SLAIN
+from bot.games.betrayal.haunting.flow import winner_key
+from bot.games.betrayal.haunting.words import haunt_line
 from bot.games.betrayal.state import BetrayalState
 
 
@@ -32,12 +34,12 @@ def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
     if haunt is None or not haunt.winner:
         outcome = betrayal_line("story.no_haunt" if haunt is None else "story.winner_none")
     elif haunt.winner == sides.EVIL and plugin.cooperative:
-        outcome = betrayal_line("story.winner_house", reason=haunt.reason)
+        outcome = betrayal_line("story.winner_house", reason=reason_said(state, log))
     elif haunt.winner == sides.EVIL and traitor is not None:
         outcome = betrayal_line("story.winner_traitor", explorer=explorer_name(state, traitor),
-                                player=state.players[traitor], reason=haunt.reason)
+                                player=state.players[traitor], reason=reason_said(state, log))
     else:
-        outcome = betrayal_line("story.winner_heroes", reason=haunt.reason)
+        outcome = betrayal_line("story.winner_heroes", reason=reason_said(state, log))
     turning: list[str] = []
     name = ""
     if haunt is not None and haunt.key:
@@ -77,6 +79,25 @@ def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
                                did=did))
     return Story(outcome=outcome, turning=turning, seats=seats,
                  content=haunt.key if haunt is not None else "", content_name=name)
+
+
+def reason_said(state: BetrayalState, log: list[LogLine]) -> str:
+    """Why the winning side won, in the language the story is told in. The state keeps
+    the reason in English (the engine's truth: bot/languages.py's `said_in`); the line
+    that told the table who won was said in each of its languages, and the log reads it
+    in this one, so the reason is read back from it. Where the line does not fit its
+    template here (a table that never read this language), the English reason."""
+    haunt = state.haunt
+    assert haunt is not None
+    mark = "\x00"
+    around = haunt_line(winner_key(state, haunt.winner), reason=mark).split(mark)
+    told = last_of(log, "game_over")
+    if len(around) == 2 and told:
+        before, after = around
+        inside = told[len(before):len(told) - len(after)]
+        if told.startswith(before) and told.endswith(after) and inside.strip():
+            return inside
+    return haunt.reason
 
 
 def content_names() -> dict[str, str]:

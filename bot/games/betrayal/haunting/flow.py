@@ -284,9 +284,8 @@ def finish(ctx: Ctx, side: str, reason: str) -> None:
     state.pending = None
     state.script.clear()
     plugin = base.for_state(state)
-    line = "events.winner_house" if plugin.cooperative and side == sides.EVIL \
-        else f"events.winner_{side}"
-    tell(ctx, line, kind="game_over", reason=reason, data={"winner": side, "reason": reason})
+    tell(ctx, winner_key(state, side), kind="game_over", reason=reason,
+         data={"winner": side, "reason": reason})
     ending = plugin.data.books.get(side, {}).get("ending")
     if plugin.cooperative and side == sides.EVIL:  # the one book tells both endings
         ending = plugin.data.books.get(sides.HERO, {}).get("ending_lost")
@@ -299,6 +298,14 @@ def finish(ctx: Ctx, side: str, reason: str) -> None:
             ctx.events.append(_plain(haunt_line("books.now_public") + "\n" + book_text(state,
                                                                                        book_side),
                                      kind="book"))
+
+
+def winner_key(state: BetrayalState, side: str) -> str:
+    """The line (haunt_texts.yaml) that tells the table which side won, with its
+    reason: a cooperative haunt's evil side is the house itself."""
+    cooperative = base.for_state(state).cooperative
+    return "events.winner_house" if cooperative and side == sides.EVIL \
+        else f"events.winner_{side}"
 
 
 def _plain(text: str, kind: str = "haunt") -> Event:
