@@ -13,12 +13,13 @@ import pytest
 from bot import games
 from bot import table as T
 from bot.core.actions import Action
-from bot.core.story import HEROES, HOUSE, SIDES, SOLO, TRAITOR, LogLine, Story
+from bot.core.story import HEROES, HOUSE, SIDES, SOLO, TRAITOR, LogLine, Story, with_deeds
 from bot.games.base import PlayerInfo
 from bot.games.betrayal.content import betrayal_line
 from bot.games.betrayal.explore import DISCOVER
 from bot.games.cthulhu.content import cthulhu_line
 from bot.games.evilbelow.content import evil_below_line
+from bot.locales import CHINESE, ENGLISH, speaking
 from bot.sessions import Sessions
 from bot.store import OVER, SqliteStore, open_store
 from bot.summary import SUMMARY_KIND, summarise, told
@@ -214,3 +215,15 @@ def test_betrayal_story_of_an_ai_game(seed: int, options: dict) -> None:
         found = sum(1 for line in log if line.kind == DISCOVER and line.seat == seat)
         assert (betrayal_line("story.deed_rooms", count=found) in part.did) == (found > 0)
     assert sum(1 for line in log if line.kind == DISCOVER) > 0
+
+
+def test_a_seats_deeds_are_joined_in_the_language_told() -> None:
+    """A Chinese story reads Chinese punctuation between a seat's line and its deeds,
+    not the English "; " and ", "."""
+    with speaking(CHINESE):
+        assert with_deeds("倖存", ["發現 4 個房間", "打倒 1 隻怪物"]) == \
+            "倖存；發現 4 個房間、打倒 1 隻怪物"
+    with speaking(ENGLISH):
+        assert with_deeds("alive", ["found 4 rooms", "", "slew 1 monster"]) == \
+            "alive; found 4 rooms, slew 1 monster"
+        assert with_deeds("", ["found 4 rooms"]) == "found 4 rooms"

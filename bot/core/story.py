@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bot.texts import say
+
 # The sides a seat may end on, counted by /stats: a game with teams says which team a
 # seat played for; everyone else played for themselves (or all together, against the
 # game: the house).
@@ -113,6 +115,7 @@ def deeds_of(log: list[LogLine], seat: int, kind: str) -> int:
 
 def with_deeds(did: str, deeds: list[str]) -> str:
     """A seat's line with its deeds after it ("alive, carrying 2 cards; found 4 rooms,
-    slew 1 monster"), the deeds it has none of left out."""
-    done = ", ".join(d for d in deeds if d)
-    return f"{did}; {done}" if did and done else did or done
+    slew 1 monster"), the deeds it has none of left out; joined by the punctuation of
+    the language being spoken (a Chinese story reads 、 and ；)."""
+    done = say("summary.deeds_between").join(d for d in deeds if d)
+    return say("summary.deeds_after", did=did, deeds=done) if did and done else did or done

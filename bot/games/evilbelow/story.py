@@ -20,10 +20,13 @@ from bot.games.evilbelow.state import WIN, EvilBelowState
 
 def story_of(state: EvilBelowState, log: list[LogLine]) -> Story:
     won = state.result == WIN
+    # Every end comes during a turn (a fight, a sighting, a lost Bravery), which
+    # `turns_played` does not count yet: the board's header reads "Turn N" then.
+    turns = state.turns_played + 1
     if won:
-        outcome = evil_below_line("story.win", turns=state.turns_played)
+        outcome = evil_below_line("story.win", turns=turns)
     elif state.result:
-        outcome = evil_below_line("story.lost", turns=state.turns_played,
+        outcome = evil_below_line("story.lost", turns=turns,
                                   why=evil_below_line(f"story.why_{state.result}"))
     else:  # only a finished game has a story: its result is set
         outcome = last_of(log, "game_over")
