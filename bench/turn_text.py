@@ -67,6 +67,10 @@ class TextOutlet(QuietOutlet):
     live_chars: list[int] = field(default_factory=list)  # the live message's text
     live_lines: list[int] = field(default_factory=list)
     overflow: int = 0
+    # Messages a new chapter's opening took before its live message, when what led to it
+    # (a haunt revealed amid AI turns) outgrew the old message: told whole, once a
+    # chapter (bot/live_message.py), not a turn's overflow.
+    spilled: int = 0
     texts: list[str] = field(default_factory=list)  # the live texts, for the tests
     # Deliveries whose live text holds a line told whole (a rumble's score), by index of
     # `texts`: not a turn, and not held to a turn's few lines.
@@ -90,7 +94,10 @@ class TextOutlet(QuietOutlet):
             if any(post.whole):
                 self.wholes.append(len(self.texts))
             self.texts.append(decided.text)
-            self.overflow += len(decided.overflow) - decided.reuse
+            if decided.why == "chapter":
+                self.spilled += len(decided.overflow)
+            else:
+                self.overflow += len(decided.overflow) - decided.reuse
         message_id = self.live.message_id if self.live is not None else 0
         if decided.fresh:
             message_id, self.next_id = self.next_id, self.next_id + 1

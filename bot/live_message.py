@@ -185,18 +185,26 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     same_turn = live is not None and post.chapter == live.chapter \
         and post.turn == live.turn and table.status != OVER
     close = None
+    spilled: list[str] = []  # a chapter's end too long for the old message
     if live is not None and fresh and not gone and table.status == OVER:
         close = text_of(live.lines, "")  # its controls go, and so does its "your move"
     if live is not None and fresh and not gone and table.status != OVER:
         # A new chapter: what led to it ends the old message, read in order above the
-        # new one, which starts with no lines; unless they do not fit there.
-        # Every headline: a chapter's end (the haunt revealed, a rumble scored) is told
-        # whole, once a chapter.
+        # new one, which starts with no lines. Every headline: a chapter's end (the
+        # haunt revealed, a rumble scored) is told whole, once a chapter; lines too long
+        # for the old message are told as the live message tells them (their first
+        # sentence), and what still does not fit goes between the two messages as plain
+        # messages. (Cut to a glance, AI turns around a haunt revealed on an AI's turn
+        # lost the reveal and the traitor's name.)
         ending = [*live.lines, *new_lines]
+        brief = [*live.lines, *(headlines.short(line) for line in new_lines)]
         if not fit(ending, "")[0]:
-            close, new_lines = text_of(ending, ""), []
+            close = text_of(ending, "")
+        elif not fit(brief, "")[0]:
+            close = text_of(brief, "")
         else:
-            close = text_of(live.lines, "")
+            close, spilled = text_of(live.lines, ""), brief[len(live.lines):]
+        new_lines = []
         close = close if ending else None
     if table.status != OVER:  # the end is told whole: who won, and why
         new_lines = glance(new_lines, failed, tail, told=told, newest=False, whole=whole)
@@ -237,7 +245,8 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
         fresh=fresh,
         why=why,
         text=text_of(shown, tail),
-        overflow=chunks("\n".join(overflow)) if any(x.strip() for x in overflow) else [],
+        overflow=chunks("\n".join([*spilled, *overflow]))
+        if any(x.strip() for x in [*spilled, *overflow]) else [],
         attach=attach,
         close=close,
         reuse=why == "long" and not same_turn and bool(overflow),

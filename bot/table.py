@@ -336,12 +336,21 @@ def _leave(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
 
 
 def _vacate_lobby_seats(table: Table, seats: list[int], name: str) -> tuple[Table, list[Event]]:
-    events: list[Event] = []
+    """Free one person's lobby seats (both, for a person playing two explorers) as one
+    leaving: the host moves to the next human, or the lobby closes. Seat by seat, a host
+    leaving two seats would first be "handed" the host by their own other seat."""
+    hosted = any(table.seats[seat].user_id == table.host_id for seat in seats)
     for seat in sorted(seats, reverse=True):  # from the back, so indexes stay valid
-        table, more = _vacate_lobby_seat(table, seat, name)
-        events.extend(more)
-        if table.status == OVER:
-            break
+        del table.seats[seat]
+    events = [Event(say("lobby.left", name=name))]
+    humans = [s for s in table.seats if s.is_human]
+    if not humans:
+        table.status = OVER
+        table.ended_reason = say("lobby.closed")
+        events.append(Event(table.ended_reason))
+    elif hosted:
+        table.host_id = humans[0].user_id or 0
+        events.append(Event(say("lobby.host_moved", name=humans[0].name)))
     return table, events
 
 
@@ -364,22 +373,6 @@ def _seated_host(table: Table) -> list[Event]:
         return []
     table.host_id = human.user_id or 0
     return [Event(say("lobby.host_moved", name=human.name))]
-
-
-def _vacate_lobby_seat(table: Table, seat: int, name: str) -> tuple[Table, list[Event]]:
-    """Free a lobby seat; the host moves to the next human, or the lobby closes."""
-    user_id = table.seats[seat].user_id
-    del table.seats[seat]
-    events = [Event(say("lobby.left", name=name))]
-    humans = [s for s in table.seats if s.is_human]
-    if not humans:
-        table.status = OVER
-        table.ended_reason = say("lobby.closed")
-        events.append(Event(table.ended_reason))
-    elif user_id == table.host_id:
-        table.host_id = humans[0].user_id or 0
-        events.append(Event(say("lobby.host_moved", name=humans[0].name)))
-    return table, events
 
 
 def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:

@@ -28,6 +28,7 @@ from bot import games
 from bot import table as table_rules
 from bot.core import wire
 from bot.core.actions import Action, Option
+from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.locales import ENGLISH, speaking
 from bot.sessions import GameExists, Prompt
@@ -175,7 +176,13 @@ async def _show_private_choices(interaction: discord.Interaction, channel_id: in
     private = Prompt(prompt.seat, prompt.user_id, prompt.name,
                      [replace(o, first="", then="") for o in prompt.options if o.private],
                      prompt.version)
-    await say_ephemeral(interaction, say("view.private_only"),
+    # Buttons are named only by their answers (two cards' names: which is kept?), so
+    # the question is said above them; a select says it as its placeholder.
+    asked = {o.group for o in private.options if o.action.kind == CHOOSE}
+    words = say("view.private_only")
+    if len(asked) == 1 and len(private.options) <= PER_ROW:
+        words += "\n" + say("view.choice_heading", question=asked.pop())
+    await say_ephemeral(interaction, words,
                         view=prompt_view(channel_id, private, with_secret=False,
                                          reveal_private=True))
 
@@ -496,7 +503,7 @@ def prompt_rows(channel_id: int, prompt: Prompt | None, *, with_secret: bool = T
         taken = (len(extra) if split else 1) if extra else 0
         limit = max_rows - min(taken, max_rows - 1) if main else 0
         if main:
-            _turn_rows(rows, channel_id, prompt, limit, selects, reveal_private)
+            _turn_rows(rows, channel_id, prompt, limit, selects, reveal_private, headings)
         if split:
             for other in extra:
                 if len(rows) >= max_rows:
@@ -550,8 +557,11 @@ def live_rows(channel_id: int, prompt: Prompt | None, *, budget: int, main: bool
 
 
 def _turn_rows(rows: list[ControlRow], channel_id: int, prompt: Prompt, limit: int,
-               selects: list[int], reveal_private: bool) -> None:
-    """The turn's own controls, while there are fewer than `limit` rows."""
+               selects: list[int], reveal_private: bool, headings: bool = False) -> None:
+    """The turn's own controls, while there are fewer than `limit` rows. A waiting
+    choice's buttons are named only by their answers ("Bev's Apartment", "No one"), and
+    the line that asked it is in the log: with `headings` its question stands above them
+    (a select says it as its placeholder)."""
     shown = [o for o in prompt.options if reveal_private or not o.private]
     if len(shown) < len(prompt.options) and len(rows) < limit:
         rows.append(ControlRow([ActionButton(
@@ -562,10 +572,12 @@ def _turn_rows(rows: list[ControlRow], channel_id: int, prompt: Prompt, limit: i
             break
         options = first_steps(prompt, grouped)
         if len(options) <= PER_ROW:
+            asked = headings and all(o.action.kind == CHOOSE for o in options)
             rows.append(ControlRow([ActionButton(
                 channel_id, prompt.version, option.action, label=option.label,
                 style=_STYLES.get(option.style, discord.ButtonStyle.secondary),
-            ) for option in options]))
+            ) for option in options], say("view.choice_heading", question=group)
+                if asked else ""))
             continue
         chunks = [options[i:i + PER_SELECT] for i in range(0, len(options), PER_SELECT)]
         for part, chunk in enumerate(chunks, start=1):

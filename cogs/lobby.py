@@ -20,6 +20,7 @@ from bot import games
 from bot import table as table_rules
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
+from bot.locales import current
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
 from bot.texts import listed, say
@@ -50,6 +51,19 @@ GAME_CHOICES = [
 ]
 
 
+def typed_value(allowed: dict[str, str], typed: str) -> str | None:
+    """The value (of value -> label) that `typed` names: a value or a label in full, any
+    case; else, typed rather than picked from the list, a part only one of them has."""
+    wanted = typed.strip().lower()
+    match = next((v for v, label in allowed.items()
+                  if wanted in (v.lower(), label.lower())), None)
+    if match is None and wanted:
+        partial = [v for v, label in allowed.items()
+                   if wanted in v.lower() or wanted in label.lower()]
+        match = partial[0] if len(partial) == 1 else None
+    return match
+
+
 def chosen_options(kind: str, **given: str | None) -> dict[str, str]:
     """Check setup options against what the game offers, before anything is stored."""
     offered = games.get(kind).setup_choices()
@@ -60,13 +74,7 @@ def chosen_options(kind: str, **given: str | None) -> dict[str, str]:
         allowed = {v: label for v, label in offered.get(name, [])}
         if not allowed:
             raise IllegalAction(say("errors.no_such_option", game=games.get(kind).title, name=name))
-        wanted = value.strip().lower()
-        match = next((v for v, label in allowed.items()
-                      if wanted in (v.lower(), label.lower())), None)
-        if match is None and wanted:  # typed, not picked: a part only one of them has
-            partial = [v for v, label in allowed.items()
-                       if wanted in v.lower() or wanted in label.lower()]
-            match = partial[0] if len(partial) == 1 else None
+        match = typed_value(allowed, value)
         if match is None:
             raise IllegalAction(say("errors.unknown_option",
                                     name=games.get(kind).option_label(name), value=value[:40],
@@ -100,8 +108,8 @@ def _pick_action(typed: str) -> PickResolver:
         if not choices:
             raise IllegalAction(say("errors.nothing_to_pick", game=game.title))
         name, values = next(iter(choices.items()))
-        wanted = typed.strip().lower()
-        value = next((v for v, label in values if wanted in (v, label.lower())), typed)
+        # No match: the typed words go on, for the table's refusal to quote them.
+        value = typed_value(dict(values), typed) or typed
         return Action(table_rules.PICK, {"name": name, "value": value})
 
     return resolve
@@ -269,7 +277,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
     async def status(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "game status"):
             table = await _require_table(interaction, latest=True)
-            embed = lobby_embed(table)
+            embed = lobby_embed(table, current())  # a private answer: the asker's language
             if table.state is not None:
                 game = games.get(table.kind)
                 # An embed field holds 1,024 characters: a long status takes several,

@@ -210,7 +210,7 @@ async def test_a_fight_stays_on_one_message(fd: FakeDiscord,
     users = [fd.add_user(n) for n in ("ann", "bob", "cat", "dan")]
     bot = await start_hauntkeeper()
     opened = await (await fd.slash(users[0], channel, "game", "new", game="evilbelow",
-                                   seed=7, youngest="3")).wait()
+                                   seed=7, youngest="4")).wait()
     lobby = opened.messages[-1]
     for user in users[1:]:
         await (await fd.slash(user, channel, "game", "join")).wait()
@@ -248,13 +248,14 @@ async def test_a_fight_stays_on_one_message(fd: FakeDiscord,
 
 async def _issue_table(fd: FakeDiscord, start_hauntkeeper: BotFactory,
                        ) -> tuple[int, HauntBot, dict[int, FakeUser]]:
-    """Issue 20's table: `/game new game:evilbelow seed:7 youngest:3`, three friends join
+    """Issue 20's table: `/game new game:evilbelow seed:7 youngest:4` (seat 4; the issue
+    typed its index, 3, from before the option counted seats from 1), three friends join
     by command, three AI seats from the lobby's button, started; the people by seat."""
     channel = fd.add_channel("derry")
     users = [fd.add_user(n) for n in ("ann", "bob", "cat", "dan")]
     bot = await start_hauntkeeper()
     opened = await (await fd.slash(users[0], channel, "game", "new", game="evilbelow",
-                                   seed=7, youngest="3")).wait()
+                                   seed=7, youngest="4")).wait()
     lobby = opened.messages[-1]
     for user in users[1:]:
         await (await fd.slash(user, channel, "game", "join")).wait()

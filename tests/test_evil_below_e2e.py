@@ -87,7 +87,7 @@ async def test_four_friends_play_evil_below_by_commands_and_clicks(
     mod = fd.add_user("mod", manage_channels=True)
     bot = await start_hauntkeeper()
     opened = await (await fd.slash(ann, channel, "game", "new", game="evilbelow",
-                                   seed=SEED, youngest="0")).wait()
+                                   seed=SEED, youngest="1")).wait()
     lobby = opened.messages[-1]
     fields = {f["name"]: f["value"] for e in lobby.embeds for f in e.get("fields", [])}
     assert fields.get("Youngest") == "Seat 1 is the youngest"

@@ -280,6 +280,16 @@ def betrayal_line(key: str, **kw: Any) -> str:
     return _TEXTS.say(key, **kw)
 
 
+# The marks a card's name may end in ("Whoops!", "What the...?", 哎唷！).
+OWN_MARKS = ".!?…。！？"
+
+
+def stop_after(name: str) -> str:
+    """What ends a sentence that ends in `name`: the language's stop (events.stop), or
+    nothing after a name that brings its own mark, which read "What the...?." before."""
+    return "" if name.rstrip().endswith(tuple(OWN_MARKS)) else betrayal_line("events.stop")
+
+
 def trait_name(trait: str) -> str:
     """A trait's name as a line says it ("Speed"; 速度 in Chinese): the code names traits
     by their keys, and a line must not carry the key's English into another language."""

@@ -53,7 +53,8 @@ def resolve_card(ctx: Ctx, seat: int, key: str) -> None:
     card = content.card(key)
     forget_rolls(state, key)
     ctx.say(f"events.draw_{card.deck}", kind="card", who=ctx.who(seat), card=card.name,
-            text=card.text, data={"seat": seat, "card": key, "deck": card.deck})
+            stop=content.stop_after(card.name), text=card.text,
+            data={"seat": seat, "card": key, "deck": card.deck})
     if card.deck == "omen":
         state.omens_drawn += 1
         state.last_omen, state.last_omen_room = key, state.at(seat).room

@@ -312,14 +312,24 @@ class CthulhuGame(Game[CthulhuState]):
                events: list[Event]) -> None:
         state.removed.pop()
         state.location[returned] = room
+        others = [c for c in state.in_room(room) if c != returned]
+        if len(others) == 1:  # RULING: no choice to make
+            # One line for the swap: told apart, a glance at the channel could keep the
+            # fight's "thrown out" and lose the line that undid it.
+            self._remove(state, others[0])
+            state.last["removed"] = others[0]
+            events.append(Event(cthulhu_line("events.abyss_swap",
+                                             returned=character_name(state, returned),
+                                             room=room_name(state, room),
+                                             character=character_name(state, others[0])),
+                                kind="abyss", data={"room": room, "returned": returned,
+                                                    "removed": others[0]}))
+            self._replace_portal(state, room, ABYSS, room, events)
+            return
         events.append(Event(cthulhu_line("events.abyss_return",
                                          character=character_name(state, returned),
                                          room=room_name(state, room)), kind="abyss",
                             data={"room": room, "returned": returned}))
-        others = [c for c in state.in_room(room) if c != returned]
-        if len(others) == 1:  # RULING: no choice to make
-            self._abyss_take(state, room, others[0], "events.abyss_auto", events)
-            return
         player = state.players[state.turn]
         state.pending = asked(state, state.turn, PICK_ABYSS,
                               {"room": room, "candidates": others})
@@ -526,10 +536,17 @@ class CthulhuGame(Game[CthulhuState]):
     def set_player(self, state: CthulhuState, seat: int, info: PlayerInfo) -> CthulhuState:
         return self.seat_handed(state, seat, info, cthulhu_line("errors.not_playing"))
 
+    def detail_kinds(self) -> frozenset[str]:
+        """A portal flipping and its replacement are left to the log: what the flip did
+        (an abyss's swap, a teleport, its question) is what the channel reads."""
+        return super().detail_kinds() | {"portal"}
+
     def whole_kinds(self) -> frozenset[str]:
         """A rumble's score names every seat's secrets and points: the table reads it
-        whole, at the end of the rumble's message."""
-        return frozenset({"score"})
+        whole, at the end of the rumble's message. What an abyss did is always read too:
+        the fight's line before it names a character the abyss sent back, and the AI
+        seats' moves after it would push it off the live message."""
+        return frozenset({"score", "abyss"})
 
     def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         return content.rules_topics()

@@ -92,9 +92,8 @@ class EvilBelowGame(Game[EvilBelowState]):
               options: dict[str, Any]) -> tuple[EvilBelowState, list[Event]]:
         self.check_player_count(len(players), partial(evil_below_line, "errors.bad_player_count"))
         opts = dict(options)
-        youngest = opts.get(setup.YOUNGEST)
-        if isinstance(youngest, str) and youngest.isdigit():
-            opts[setup.YOUNGEST] = int(youngest)
+        if setup.YOUNGEST in opts:
+            opts[setup.YOUNGEST] = setup.youngest_seat(opts[setup.YOUNGEST])
         state, events = setup.build([p.name for p in players], [p.ai for p in players],
                                     seed, opts)
         turns.begin_turn(state, events)
@@ -288,5 +287,6 @@ class EvilBelowGame(Game[EvilBelowState]):
             return super().option_label(name)
 
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
-        return {setup.YOUNGEST: [(str(s), evil_below_line("labels.youngest", seat=s + 1))
+        return {setup.YOUNGEST: [(setup.youngest_value(s),
+                                  evil_below_line("labels.youngest", seat=s + 1))
                                  for s in range(self.max_players)]}

@@ -15,7 +15,28 @@ from bot.games.evilbelow.state import DRAINPIPE, ROLL, EvilBelowState, Hero
 FIGHT_TOTEMS, FIGHT_ATTACKS = 6, 1  # seed 001, step 6A
 START_BRAVERY = 5  # seed 001, step 2
 YOUNGEST = "youngest"  # setup option: the seat that starts (RULES.md: the host names it)
+# The lobby's values for it: "seat1" is seat 1, as its label and the lobby's roster count
+# seats. Not the bare index: typed rather than picked, "1" then named the second seat.
+SEAT_VALUE = "seat"
 CHARACTERS = "characters"  # seat picks: one character key per seat, or None
+
+
+def youngest_value(seat: int) -> str:
+    """The lobby's value naming this seat (0-based) as the youngest."""
+    return f"{SEAT_VALUE}{seat + 1}"
+
+
+def youngest_seat(raw: Any) -> Any:
+    """The `youngest` option as a seat index: the lobby's "seatN" (seat N, from 1), or
+    an index as a number or digits (an option stored by an earlier release, whose lobby
+    offered the bare index; a game built in code). Anything else is left for `build` to
+    refuse."""
+    if not isinstance(raw, str):
+        return raw
+    text = raw.strip().lower()
+    if text.startswith(SEAT_VALUE) and text[len(SEAT_VALUE):].isdigit():
+        return int(text[len(SEAT_VALUE):]) - 1
+    return int(text) if text.isdigit() else raw
 
 
 def pick_characters(count: int, picks: list[Any] | None) -> list[str]:

@@ -108,7 +108,8 @@ def resolve(ctx: Ctx, seat: int, key: str) -> None:
     state = ctx.state
     card = content.card(key)
     tell(ctx, "events.encounter", kind="card", who=ctx.who(seat), card=card.name,
-         text=card.text, data={"seat": seat, "card": key, "deck": DECK})
+         stop=content.stop_after(card.name), text=card.text,
+         data={"seat": seat, "card": key, "deck": DECK})
     state.quiet_turns = 0
     state.resolving.append(key)
     note_roll(state, seat, key)
