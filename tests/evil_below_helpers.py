@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.core.actions import Action
 from bot.core.events import Event
 from bot.games.base import PlayerInfo
-from bot.games.evilbelow import EvilBelowGame, content, rules, sightings
+from bot.games.evilbelow import EvilBelowGame, attacks, content, rules, sightings
 from bot.games.evilbelow.content import BALLOON, HAND, HEART
 from bot.games.evilbelow.state import ACTIONS, SIGHTINGS, EvilBelowState
 
@@ -117,3 +117,26 @@ def fight_ready(characters: list[str], stack: list[int]) -> EvilBelowState:
     state.totem_deck = [c for c in range(49) if c not in stack]
     return state
 
+
+
+ROCK = 1  # the second totem of each location
+
+
+def pennywise_jumps_to_eddie_then_leaves() -> tuple[EvilBelowState, list[Event]]:
+    """Bev (seat 0, to act) and Eddie (seat 1) at the Pharmacy; the Barrens' balloon puts
+    a child on an Evil Influence attack space, so Pennywise jumps to them (a one-Bravery
+    attack, which Bev takes), and is about to leave for the Barrens, where he is
+    strongest: Eddie, holding three cards, is asked first."""
+    state = arrange(["bev", "eddie"], {0: PHARMACY, 1: PHARMACY})
+    take(state, content.board().influence_attacks[0] - 1)
+    state.circles[BARRENS][0] = None
+    state.heroes[1].hand = [card(NEIBOLT, ROCK), card(BARRENS, ROCK), card(SQUARE, ROCK)]
+    one_bravery = content.attack_ids()[6]  # 0/A: 'lower Bravery by 1'
+    for pile in (state.attack_pile, state.fight_stack):
+        if one_bravery in pile:
+            pile.remove(one_bravery)
+    state.attack_pile.append(one_bravery)
+    state, events = rolled(state, {BARRENS: BALLOON})
+    assert state.pending is not None and state.pending.kind == attacks.PICK_BRAVERY
+    state, more = choose(state, 0)  # Bev takes the point
+    return state, events + more

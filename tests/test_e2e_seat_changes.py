@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from bot import table as T
+from bot.client import HauntBot
 from bot.discord_limits import DISCORD_CONTENT_MAX
 from bot.games.betrayal import GAME
 from bot.games.betrayal.context import explorer_name
@@ -19,7 +20,7 @@ from bot.locales import CHINESE, ENGLISH
 from tests.betrayal_haunt_helpers import started
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, open_and_start
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeUser
 from tests.test_betrayal_engine_traits import run_steps
 from tests.test_e2e_betrayal_haunt import dm_prompt, grown_house, haunt_begins
 
@@ -137,17 +138,7 @@ async def test_the_traitors_seat_handed_on_brings_its_book_and_turns_to_the_new_
     assert not fd.can_read(newbie, thread.id)
 
     # Played on until the traitor's seat is to act: its turn reaches newbie's DMs only.
-    for _ in range(200):
-        table = await bot.store.load(channel)
-        assert table is not None and table.state is not None
-        now = GAME.load(table.state)
-        seat = GAME.to_act(now)
-        if seat == traitor or seat is None:
-            break
-        await bot.sessions.act(channel, T.Actor(by_seat[seat].id, by_seat[seat].name),
-                               GAME.ai_action(now, seat), version=table.version)
-    await fd.settle()
-    assert seat == traitor
+    await play_until_turn_of(fd, bot, channel, by_seat, traitor)
     assert dm_prompt(fd, newbie).custom_ids()
     assert len(fd.dms(old)) == old_dms, [m.text for m in fd.dms(old)[old_dms:]]
     for path in (("log",), ("status",)):
@@ -214,27 +205,42 @@ async def test_a_private_choice_waiting_passes_with_its_seat(
     assert top not in alt and top_key not in alt
 
 
+async def traitors_turn(fd: FakeDiscord, start: BotFactory
+                        ) -> tuple[int, HauntBot, dict[int, FakeUser], int]:
+    """A haunt begun, then played on by each seat's AI choice (as its holder) until the
+    traitor's private turn waits: the channel, the bot, who holds each seat, the traitor."""
+    channel, bot, by_seat, state = await haunt_begins(fd, start)
+    traitor = sides.traitor(state)
+    assert traitor is not None
+    await play_until_turn_of(fd, bot, channel, by_seat, traitor)
+    return channel, bot, by_seat, traitor
+
+
+async def play_until_turn_of(fd: FakeDiscord, bot: HauntBot, channel: int,
+                             by_seat: dict[int, FakeUser], wanted: int) -> None:
+    """Each other seat plays its AI's choice (as its holder) until `wanted` is to act."""
+    seat: int | None = None
+    for _ in range(200):
+        table = await bot.store.load(channel)
+        assert table is not None and table.state is not None
+        now = GAME.load(table.state)
+        seat = GAME.to_act(now)
+        if seat == wanted or seat is None:
+            break
+        await bot.sessions.act(channel, T.Actor(by_seat[seat].id, by_seat[seat].name),
+                               GAME.ai_action(now, seat), version=table.version)
+    await fd.settle()
+    assert seat == wanted
+
+
 async def test_a_traitor_who_leaves_mid_turn_leaves_the_seat_to_the_ai(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     """bot/table.py's `_hand_to_ai`: "The seat stays (secrets and score stay with it); the
     AI plays it from now on." The traitor leaves while the traitor's seat is to act: the
     AI plays the seat at once and the game goes on to the heroes' turns; the buttons left
     in the old holder's DMs play nothing, and nothing more of the seat reaches them."""
-    channel, bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
-    traitor = sides.traitor(state)
-    assert traitor is not None
+    channel, bot, by_seat, traitor = await traitors_turn(fd, start_hauntkeeper)
     old = by_seat[traitor]
-    for _ in range(200):
-        table = await bot.store.load(channel)
-        assert table is not None and table.state is not None
-        now = GAME.load(table.state)
-        seat = GAME.to_act(now)
-        if seat == traitor or seat is None:
-            break
-        await bot.sessions.act(channel, T.Actor(by_seat[seat].id, by_seat[seat].name),
-                               GAME.ai_action(now, seat), version=table.version)
-    await fd.settle()
-    assert seat == traitor
     prompt = dm_prompt(fd, old)
     button = next(c for c in prompt.custom_ids() if c.startswith(("hk:", "hks:")))
     seen = len(fd.dms(old))
@@ -296,21 +302,8 @@ async def test_the_traitors_seat_handed_on_in_the_middle_of_its_private_turn(
     begun". The seat passes while its private turn waits: the turn's buttons reach the
     new holder's DMs, the old holder's DM buttons are taken away, and a click the old
     holder's client kept plays nothing."""
-    channel, bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
-    traitor = sides.traitor(state)
-    assert traitor is not None
+    channel, bot, by_seat, traitor = await traitors_turn(fd, start_hauntkeeper)
     old = by_seat[traitor]
-    for _ in range(200):
-        table = await bot.store.load(channel)
-        assert table is not None and table.state is not None
-        now = GAME.load(table.state)
-        seat = GAME.to_act(now)
-        if seat == traitor or seat is None:
-            break
-        await bot.sessions.act(channel, T.Actor(by_seat[seat].id, by_seat[seat].name),
-                               GAME.ai_action(now, seat), version=table.version)
-    await fd.settle()
-    assert seat == traitor
     prompt = dm_prompt(fd, old)
     button = next(c for c in prompt.custom_ids() if c.startswith(("hk:", "hks:")))
     mod, newbie = fd.add_user("mod", manage_channels=True), fd.add_user("newbie")

@@ -22,25 +22,13 @@ from bot import timers
 from bot.client import HauntBot
 from bot.core.actions import Action
 from bot.courier import owes
-from bot.games.evilbelow import attacks, content, sightings
-from bot.games.evilbelow.state import EvilBelowState
+from bot.games.evilbelow import sightings
 from bot.guild_settings import AI_PLAYS, SKIP, GuildSettings
 from bot.store import END_TIMER, REMIND_TIMER, Table
 from bot.texts import say
 from tests.conftest import BotFactory
 from tests.e2e_helpers import open_and_start
-from tests.evil_below_helpers import (
-    BALLOON,
-    BARRENS,
-    NEIBOLT,
-    PHARMACY,
-    SQUARE,
-    arrange,
-    card,
-    choose,
-    rolled,
-    take,
-)
+from tests.evil_below_helpers import pennywise_jumps_to_eddie_then_leaves
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.helpers import team_game
 from tests.test_e2e_timers import fall_due, reminders, started_with_timers, wait_until
@@ -172,29 +160,6 @@ async def test_gm_skip_lets_the_ai_play_the_whole_turn(
 
 # ---------------------------------------------------------------- a choice asked out of turn
 
-ROCK = 1  # the second totem of each location
-
-
-def pennywise_jumps_to_eddie_then_leaves() -> EvilBelowState:
-    """Bev (seat 0, to act) and Eddie (seat 1) at the Pharmacy; an Evil Influence attack
-    brings Pennywise there, and he is about to leave for the Barrens: Eddie is asked
-    first (tests/test_evil_below_abilities.py arranges the same)."""
-    state = arrange(["bev", "eddie"], {0: PHARMACY, 1: PHARMACY})
-    take(state, content.board().influence_attacks[0] - 1)
-    state.circles[BARRENS][0] = None
-    state.heroes[1].hand = [card(NEIBOLT, ROCK), card(BARRENS, ROCK), card(SQUARE, ROCK)]
-    one_bravery = content.attack_ids()[6]  # 0/A: 'lower Bravery by 1'
-    for pile in (state.attack_pile, state.fight_stack):
-        if one_bravery in pile:
-            pile.remove(one_bravery)
-    state.attack_pile.append(one_bravery)
-    state, _ = rolled(state, {BARRENS: BALLOON})
-    assert state.pending is not None and state.pending.kind == attacks.PICK_BRAVERY
-    state, _ = choose(state, 0)  # Bev takes the point
-    assert state.pending is not None and state.pending.kind == sightings.PICK_EDDIE
-    return state
-
-
 async def eddie_asked(fd: FakeDiscord, start: BotFactory,
                       settings: GuildSettings) -> tuple[HauntBot, int, list[FakeUser]]:
     """Bev's turn (ann); Pennywise came to Eddie (bo) and is about to leave him, so Eddie
@@ -207,7 +172,8 @@ async def eddie_asked(fd: FakeDiscord, start: BotFactory,
     bot.sessions.settings.forget(fd.guild_id)
     await open_and_start(fd, channel, users, "evilbelow", seed=5)
     await fd.settle()
-    state = pennywise_jumps_to_eddie_then_leaves()
+    state, _ = pennywise_jumps_to_eddie_then_leaves()
+    assert state.pending is not None and state.pending.kind == sightings.PICK_EDDIE
     table = await loaded(bot, channel)
     game = T.game_of(table)
     T.set_state(table, game, state)

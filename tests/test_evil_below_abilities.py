@@ -8,11 +8,10 @@ import pytest
 
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
-from bot.games.evilbelow import attacks, content, effects, sightings
+from bot.games.evilbelow import content, effects, sightings
 from bot.games.evilbelow.state import (
     ACTIONS,
     ROLL,
-    EvilBelowState,
 )
 from tests.evil_below_helpers import (
     APARTMENT,
@@ -31,8 +30,8 @@ from tests.evil_below_helpers import (
     choose,
     fight_ready,
     kinds,
+    pennywise_jumps_to_eddie_then_leaves,
     rolled,
-    take,
 )
 
 ATTACK = content.attack_ids()[0]
@@ -113,32 +112,13 @@ def test_eddie_slips_two_cards_in_when_pennywise_joins_him() -> None:
     assert "place" not in kinds(state, 1) and len(state.heroes[1].hand) == 1
 
 
-def _pennywise_jumps_to_eddie_then_leaves() -> tuple[EvilBelowState, list]:
-    """Bev (active) and Eddie at the Pharmacy; the Barrens' balloon puts a child on an
-    Evil Influence attack space, so Pennywise jumps to them (a one-Bravery attack), and
-    then leaves for the Barrens, where he is strongest."""
-    state = arrange(["bev", "eddie"], {0: PHARMACY, 1: PHARMACY})
-    take(state, content.board().influence_attacks[0] - 1)
-    state.circles[BARRENS][0] = None
-    state.heroes[1].hand = [card(NEIBOLT, ROCK), card(BARRENS, ROCK), card(SQUARE, ROCK)]
-    one_bravery = content.attack_ids()[6]  # 0/A: 'lower Bravery by 1'
-    for pile in (state.attack_pile, state.fight_stack):
-        if one_bravery in pile:
-            pile.remove(one_bravery)
-    state.attack_pile.append(one_bravery)
-    state, events = rolled(state, {BARRENS: BALLOON})
-    assert state.pending is not None and state.pending.kind == attacks.PICK_BRAVERY
-    state, more = choose(state, 0)  # Bev takes the point
-    return state, events + more
-
-
 def test_eddie_is_asked_before_pennywise_leaves_him_after_the_sightings() -> None:
     """Eddie: 'Whenever Pennywise is in your location, you may place up to two cards
     from your hand into the Fight Stack.' RULES.md: 'Eddie's ability triggers each time
     he and Pennywise come to share a location'. No card goes in while the dice resolve,
     so when an Evil Influence attack brings Pennywise to Eddie and he would move on
     before Eddie could act, Eddie (out of turn) is asked first, up to two cards."""
-    state, events = _pennywise_jumps_to_eddie_then_leaves()
+    state, events = pennywise_jumps_to_eddie_then_leaves()
     assert any(e.kind == "ability" for e in events)  # his ability is announced,
     assert state.pennywise == PHARMACY  # and Pennywise waits with Eddie
     assert state.pending is not None and state.pending.kind == sightings.PICK_EDDIE
@@ -153,7 +133,7 @@ def test_eddie_is_asked_before_pennywise_leaves_him_after_the_sightings() -> Non
     assert state.heroes[1].hand == [card(BARRENS, ROCK)]
     assert state.pending is None and state.pennywise == BARRENS and state.eddie_left == 0
     assert state.phase == ACTIONS and GAME.to_act(state) == 0
-    state, _ = _pennywise_jumps_to_eddie_then_leaves()
+    state, _ = pennywise_jumps_to_eddie_then_leaves()
     assert state.pending is not None
     state, _ = choose(state, len(state.pending.labels) - 1)  # Eddie keeps his cards
     assert state.pending is None and state.pennywise == BARRENS

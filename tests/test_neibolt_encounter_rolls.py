@@ -80,6 +80,18 @@ def missy_meets_it_on_ox_s_turn(dice: list[int], card: str = "floating_lights"
     return state
 
 
+def ox_meets_a_stretching_hall(state: BetrayalState, dice: list[int]) -> BetrayalState:
+    """Ox, on his turn, meets A STRETCHING HALL (its Knowledge roll all 0s)."""
+    deck_top(state, encounters.DECK, "a_stretching_hall")
+    dice.extend([0] * value(state, OX, "knowledge"))
+    ctx = Ctx(state)
+    ctx.push([{"_nb_encounter": {}}], OX)
+    run(ctx)
+    while state.pending:
+        state, _ = choose(state, 0)
+    return state
+
+
 def test_an_encounter_met_on_another_s_turn_is_rolled_for_by_the_one_who_met_it(
         dice: list[int]) -> None:
     """Seed 000: each encounter "will have you make a haunt roll after resolving it,
@@ -121,13 +133,7 @@ def test_the_active_explorer_s_own_encounter_counts_one_met_before_it_by_another
     """Seed 000: "you roll 3 dice when you draw the third one": Missy met the 3rd on
     Ox's turn, then Ox meets the 4th; Ox rolls 4 dice for his, Missy 3 for hers."""
     state = missy_meets_it_on_ox_s_turn(dice)
-    deck_top(state, encounters.DECK, "a_stretching_hall")
-    dice.extend([0] * value(state, OX, "knowledge"))
-    ctx = Ctx(state)
-    ctx.push([{"_nb_encounter": {}}], OX)
-    run(ctx)
-    while state.pending:
-        state, _ = choose(state, 0)
+    state = ox_meets_a_stretching_hall(state, dice)
     dice[:] = [0, 0, 0, 0]
     state, said = apply(state, "end_turn")
     rolls = rolls_said(said)
@@ -153,13 +159,7 @@ def test_no_owed_roll_is_made_once_the_haunt_has_begun(dice: list[int]) -> None:
     card": from then on no haunt roll is made, so Missy's owed one is dropped when Ox's
     own encounter starts the haunt first."""
     state = missy_meets_it_on_ox_s_turn(dice)
-    deck_top(state, encounters.DECK, "a_stretching_hall")
-    dice.extend([0] * value(state, OX, "knowledge"))
-    ctx = Ctx(state)
-    ctx.push([{"_nb_encounter": {}}], OX)
-    run(ctx)
-    while state.pending:
-        state, _ = choose(state, 0)
+    state = ox_meets_a_stretching_hall(state, dice)
     dice[:] = [2, 2, 1, 0]
     state, _ = apply(state, "end_turn")
     assert state.haunt is not None and state.haunt.revealer == OX
@@ -173,13 +173,7 @@ def test_the_rabbits_foot_does_not_touch_an_encounter_s_haunt_roll(dice: list[in
     holder's turn): the roll stands as the dice fell, as in the classic game."""
     state = nb_game()
     hold(state, OX, "rabbits_foot")
-    deck_top(state, encounters.DECK, "a_stretching_hall")
-    dice.extend([0] * value(state, OX, "knowledge"))
-    ctx = Ctx(state)
-    ctx.push([{"_nb_encounter": {}}], OX)
-    run(ctx)
-    while state.pending:
-        state, _ = choose(state, 0)
+    state = ox_meets_a_stretching_hall(state, dice)
     dice[:] = [0]
     state, said = apply(state, "end_turn")
     assert len(rolls_said(said)) == 1 and dice == []
