@@ -408,18 +408,22 @@ def _need_moderator_in_game(table: Table, actor: Actor) -> None:
 def _end(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
     if actor.user_id != table.host_id and not actor.moderator:
         raise IllegalAction(say("errors.host_or_mod"))
+    return table, [_close(table, say("moderation.ended", name=actor.name))]
+
+
+def _close(table: Table, reason: str) -> Event:
+    """End a running game (or a lobby) before its own end, for `reason`: the line the
+    table reads, kept as the game's ended reason (its story and replay say it)."""
     table.status = OVER
-    table.ended_reason = say("moderation.ended", name=actor.name)
-    return table, [Event(table.ended_reason, kind="ended")]
+    table.ended_reason = reason
+    return Event(reason, kind="ended")
 
 
 def _gone(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
     """The channel is gone, lobby or game: only the bot (no user) says so."""
     if actor.user_id is not None:
         raise IllegalAction(say("errors.host_or_mod"))
-    table.status = OVER
-    table.ended_reason = say("moderation.channel_gone")
-    return table, [Event(table.ended_reason, kind="ended")]
+    return table, [_close(table, say("moderation.channel_gone"))]
 
 
 def _kick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
@@ -563,9 +567,7 @@ def _hand_to_ai(table: Table, seat: int, text: str) -> tuple[Table, list[Event]]
     table.seats[seat].ai = True
     events = [Event(text, kind=SEATS_MOVED if table.state is not None else "info")]
     if not any(s.is_human for s in table.seats):
-        table.status = OVER
-        table.ended_reason = say("moderation.abandoned")
-        events.append(Event(table.ended_reason, kind="ended"))
+        events.append(_close(table, say("moderation.abandoned")))
     game = game_of(table)
     if table.state is not None:
         state = hand_over(table, game, game_state(table), seat,

@@ -5,7 +5,7 @@ it was posted at and the action, so it works after a restart (nothing in memory)
 a click on an old turn's message is refused as stale instead of acting twice.
 Lobby buttons carry version 0: joining must work whatever happened since; so does the
 end's Play again, which names the game that ended instead. The lobby
-message (its embed and buttons) is built here too, since a click redraws it.
+message's buttons are built here too, since a click redraws it (its words: cogs/lobby_embed.py).
 
 The templates match every custom_id a client could send (bot/core/wire.py reads them
 strictly afterwards), and one more catches all the others: discord.py leaves an
@@ -32,8 +32,8 @@ from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.locales import ENGLISH, speaking
 from bot.sessions import GameExists, Prompt
-from bot.store import ACTIVE, LOBBY, OVER, Table
-from bot.texts import TABLE, say
+from bot.store import LOBBY, OVER, Table
+from bot.texts import say
 from cogs import bot_permissions, click_limit
 from cogs.common import (
     acknowledgement,
@@ -46,6 +46,7 @@ from cogs.common import (
     sessions_of,
     start_warning,
 )
+from cogs.lobby_embed import lobby_embed
 from cogs.moderation_views import channel_list
 from cogs.replay import GAME_ID_LIMIT
 from cogs.replay import post as post_replay
@@ -650,75 +651,6 @@ def _select(channel_id: int, version: int, selects: list[int], placeholder: str,
 
 
 # -- the lobby message ------------------------------------------------------------------
-
-def lobby_embed(table: Table, language: str = ENGLISH) -> discord.Embed:
-    """The lobby message's embed, in the server's `language` (a public message)."""
-    with speaking(language):
-        return _lobby_embed(table)
-
-
-def _lobby_embed(table: Table) -> discord.Embed:
-    game = games.get(table.kind)
-    if table.status == LOBBY:
-        title = say("lobby.title", game=game.title)
-    else:
-        title = say("lobby.title_active" if table.status == ACTIVE else "lobby.title_ended",
-                    game=game.title)
-    lines = []
-    picked = game.seat_choices()
-    for index, seat in enumerate(table.seats, start=1):
-        first = table.seats_of(seat.user_id or 0)[:1] == [index - 1]
-        is_host = seat.user_id == table.host_id and not seat.ai
-        tags = say("lobby.host_tag") if is_host and first else ""
-        tags += say("lobby.ai_tag") if seat.ai else ""
-        tags += say("lobby.second_tag") if not seat.ai and not first else ""
-        name = f"<@{seat.user_id}>" if seat.user_id and not seat.ai else seat.name
-        for pick, value in seat.picks.items():
-            tags += f" · {dict(picked.get(pick, [])).get(value, value)}"
-        lines.append(say("lobby.roster_line", index=index, name=name, tags=tags))
-    roster = "\n".join(lines) or say("lobby.empty_seat")
-    description = "\n\n".join(part for part in (about(table), roster) if part)
-    embed = discord.Embed(title=title, description=description,
-                          colour=discord.Colour.dark_purple())
-    offered = game.setup_choices()
-    for name, value in table.options.items():
-        if name in offered:
-            label = dict(offered[name]).get(str(value), str(value))
-            embed.add_field(name=game.option_label(name).capitalize(), value=label)
-    if table.options.get(table_rules.SEEDED):  # said openly: the table knows (cogs/lobby.py)
-        embed.add_field(name=say("lobby.seeded_title"), value=say("lobby.seeded"),
-                        inline=False)
-    embed.set_footer(text=_footer(table))
-    return embed
-
-
-def about(table: Table) -> str:
-    """What the game is, for whoever meets the lobby: its few words (data/texts.yaml's
-    `about`, the variant's where a setup option picks one), players and length; nothing
-    for a game without them (every game of ours has them: tests/test_e2e_lobby.py)."""
-    game = games.get(table.kind)
-    try:
-        words = TABLE.node(f"about.{table.kind}")
-    except KeyError:
-        return ""
-    variant = next((str(v) for v in table.options.values() if str(v) in words), "default")
-    entry = words[variant]
-    line = say("lobby.about_line", min=game.min_players, max=game.max_players,
-               length=entry["length"])
-    return f"{str(entry['text']).strip()}\n*{line}*"
-
-
-def _footer(table: Table) -> str:
-    """The lobby's footer as the table is now: what it needs before Start, and after
-    it no longer "needs 2 to start"."""
-    game = games.get(table.kind)
-    if table.status == ACTIVE:
-        return say("lobby.footer_active", count=len(table.seats))
-    if table.status != LOBBY:
-        return say("lobby.footer_ended")
-    return say("lobby.footer", count=len(table.seats), max=game.max_players,
-               min=game.min_players)
-
 
 def lobby_view(table: Table, language: str = ENGLISH) -> discord.ui.View | None:
     """The lobby's buttons, labelled in the server's `language`."""

@@ -37,7 +37,8 @@ from cogs.common import (
     sessions_of,
     start_warning,
 )
-from cogs.components import lobby_embed, lobby_view
+from cogs.components import lobby_view
+from cogs.lobby_embed import lobby_embed
 from cogs.outlet import chunks
 from cogs.setup_options import setup_options
 from cogs.topics import rules_topics

@@ -11,8 +11,9 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.locales import CHINESE, ENGLISH, speaking
 from bot.table import PICK, Actor, apply, new_table
-from cogs.components import ActionSelect, lobby_embed, lobby_view
+from cogs.components import ActionSelect, lobby_view
 from cogs.lobby import chosen_options
+from cogs.lobby_embed import lobby_embed
 from renderers.cjk import needs_cjk
 
 ANN = Actor(1, "Ann")

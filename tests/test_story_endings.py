@@ -6,8 +6,6 @@ leaving or by its channel deleted."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot import replay
@@ -19,7 +17,7 @@ from bot.replay import Progress
 from bot.replays import Replays
 from bot.sessions import Sessions
 from bot.stats import member_stats, server_stats
-from bot.store import ACTIVE, OVER, PlayedSeat, SeatResult, SqliteStore, Table, open_store
+from bot.store import ACTIVE, OVER, PlayedSeat, SeatResult, SqliteStore, Table
 from bot.summary import SUMMARY_KIND, outcome_line
 from bot.texts import say
 from tests.test_sessions import BOB, HOST, RecordingOutlet
@@ -30,14 +28,6 @@ ALL = 10**6
 # A host who reads Traditional Chinese, on a server that does: every step is said in it
 # too (bot/languages.py), and the story is told in it.
 HOST_ZH = T.Actor(HOST.user_id, HOST.name, language=ZH, guild_language=ZH)
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> SqliteStore:
-    s = await open_store(tmp_path / "endings.db")
-    assert isinstance(s, SqliteStore)
-    yield s  # type: ignore[misc]
-    await s.close()
 
 
 async def played_to_its_end(sessions: Sessions, kind: str, host: T.Actor, seed: int,
