@@ -22,6 +22,7 @@ from bot.games.base import PlayerInfo
 from bot.games.betrayal.shown import map_view
 from bot.games.cthulhu.state import CthulhuState
 from bot.games.evilbelow import EvilBelowGame
+from bot.games.evilbelow.content import evil_below_line
 from bot.games.evilbelow.pictures import board_view
 from bot.games.evilbelow.state import WIN
 from renderers import (
@@ -36,6 +37,7 @@ from renderers import (
 )
 from renderers.cthulhu import layout as cthulhu_layout
 from renderers.cthulhu import pieces as cthulhu_pieces
+from renderers.evilbelow import draw as evil_draw
 from renderers.evilbelow import layout as evil_layout
 from tests.e2e_helpers import latest_turn, open_and_start, to_move, use_first
 from tests.evil_below_helpers import ai_states
@@ -135,18 +137,18 @@ def test_evil_below_weakness_names_keep_clear_of_their_count(
     in_language(request, monkeypatch, language)
     seen = 0
     for state in ai_states(4, seed=3, every=10):
-        view = evilbelow.board_view(state)
+        view = board_view(state)
         k = evilbelow.geometry(view).scale
         f = common.font(round(max(11, evilbelow.MIN_TEXT) * k))
         for w in view.weaknesses:
             name = w.name or "-"
-            left = evilbelow.evil_below_line("views.weakness_left", left=w.left)
-            lines = evilbelow.weakness_lines(name, left, k)
+            left = evil_below_line("views.weakness_left", left=w.left)
+            lines = evil_draw.weakness_lines(name, left, k)
             assert 1 <= len(lines) <= 2
             count_x0 = (evil_layout.COLUMN_W - 4) * k - common.text_width(f, left)
             for line in lines:
-                right = evilbelow.WEAK_NAME_X * k + common.text_width(f, line)
-                assert right + evilbelow.WEAK_GAP * k - 1 <= count_x0, (line, left)
+                right = evil_draw.WEAK_NAME_X * k + common.text_width(f, line)
+                assert right + evil_draw.WEAK_GAP * k - 1 <= count_x0, (line, left)
             seen += 1
     assert seen
 

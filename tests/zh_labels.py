@@ -32,6 +32,7 @@ from renderers.betrayal import words as betrayal_words
 from renderers.cjk import needs_cjk
 from renderers.cthulhu import draw as cthulhu_draw
 from renderers.cthulhu import pieces as cthulhu_pieces
+from renderers.evilbelow import draw as evil_draw
 
 LANGUAGES = ("en", "zh-TW")
 # Dense characters, all in the shipped face.
@@ -86,7 +87,7 @@ def _walk(value: Any, label: bool) -> Any:
 def speak_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
     """The renderers draw Chinese: the views they build are translated, and the words
     they look up as they draw answer in Chinese."""
-    for module, name in ((betrayal_words, "betrayal_line"), (evilbelow, "evil_below_line"),
+    for module, name in ((betrayal_words, "betrayal_line"), (evil_draw, "evil_below_line"),
                          (cthulhu_draw, "cthulhu_line"), (cthulhu_pieces, "cthulhu_line")):
         original = getattr(module, name)
         monkeypatch.setattr(module, name,
