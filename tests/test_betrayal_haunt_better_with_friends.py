@@ -306,7 +306,7 @@ def test_holding_a_hero_under(monkeypatch: pytest.MonkeyPatch, total: int, hurt:
     state, _ = _start()
     hero, traitor = _hero(state), _traitor(state)
     wet = next(i for i in range(len(state.tiles)) if flooded(state, i))
-    state.explorers[hero].tile = wet
+    state.explorers[hero].tile, state.explorers[hero].side = wet, None  # beside her
     state = _turn(state, traitor, wet)
     hold = Action("act", {"what": f"hold-{hero}"})
     assert hold in _options(state, traitor)
@@ -328,6 +328,7 @@ def test_holding_under_is_once_a_turn_not_once_a_hero(monkeypatch: pytest.Monkey
     traitor = _traitor(state)
     wet = next(i for i in range(len(state.tiles)) if flooded(state, i))
     state.explorers[first].tile = state.explorers[second].tile = wet
+    state.explorers[first].side = state.explorers[second].side = None  # beside her
     state = _turn(state, traitor, wet)
     assert Action("act", {"what": f"hold-{second}"}) in _options(state, traitor)
     _dice(monkeypatch, 4)

@@ -250,14 +250,15 @@ def test_three_turns_with_the_lovers_body_in_the_chapel_win() -> None:
     assert all(e.audience.is_public and "lover" not in e.data for e in ctx.events)
 
 
-def test_a_laid_body_keeps_the_vigil_while_she_is_away() -> None:
+def test_a_laid_body_keeps_the_vigil_while_she_stays_with_it() -> None:
+    """Seed 003: she stays in the Chapel with the body (叛徒跟那個屍體待在教堂裡面); away
+    from it, she keeps no vigil (tests/test_betrayal_haunt_second_pass_b.py)."""
     state, _ = _start()
     _, lover, _ = _cast(state)
     traitor = _bride_with_body(state, lover, _chapel(state))
     state, _ = GAME.apply(state, traitor, _act(f"lift-{lover}"))
     state, _ = GAME.apply(state, traitor, _act("lay"))
     assert state.haunt.progress["laid"] == lover
-    _put(state, _away(state), traitor)
     _vigil(state, 3)
     assert PLUGIN.winner(state) == ("traitor", PLUGIN.text("reason_vigil"))
 

@@ -354,7 +354,7 @@ def test_the_ai_traitor_joins_the_set_where_the_walk_is_longest() -> None:
     assert len({(s["dx"], s["dy"]) for s in spots}) == len(spots)
 
 
-def _to_room(state: BetrayalState, seat: int, room: str) -> None:
+def to_room(state: BetrayalState, seat: int, room: str) -> None:
     found = state.tile_of(room)
     assert found is not None
     state.explorers[seat].tile, state.explorers[seat].side = found, None
@@ -367,7 +367,7 @@ def test_help_another_hero(dice: list[int], faces: list[int], helped: bool) -> N
     any tile with another hero on it. End your turn." """
     state, _ = rigged()
     seat = hero_turn(state)
-    _to_room(state, seat, "foyer")
+    to_room(state, seat, "foyer")
     assert "help" in offer_ids(state, seat)
     state.haunt.progress["track"] = 0  # type: ignore[union-attr]
     dice.extend(faces)
@@ -386,7 +386,7 @@ def test_help_another_hero(dice: list[int], faces: list[int], helped: bool) -> N
 def _all_in_hall(state: BetrayalState) -> list[int]:
     heroes = sides.heroes(state)
     for h in heroes:
-        _to_room(state, h, "entrance_hall")
+        to_room(state, h, "entrance_hall")
     return heroes
 
 
@@ -429,7 +429,7 @@ def test_find_a_way_out_alone(dice: list[int]) -> None:
     for h in sides.heroes(state):
         if h != seat:
             state.explorers[h].alive = False
-    _to_room(state, seat, "entrance_hall")
+    to_room(state, seat, "entrance_hall")
     dice.extend(_sanity_faces(state, [seat], [4]))
     state, _ = apply(state, "act", seat, what="out")
     assert state.over and state.haunt is not None and state.haunt.winner == "heroes"
@@ -438,7 +438,7 @@ def test_find_a_way_out_alone(dice: list[int]) -> None:
 def test_find_a_way_out_needs_every_hero_in_the_entrance_hall() -> None:
     state, _ = rigged()
     seat = hero_turn(state)
-    _to_room(state, seat, "entrance_hall")
+    to_room(state, seat, "entrance_hall")
     assert "out" not in offer_ids(state, seat)
 
 

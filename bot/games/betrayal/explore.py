@@ -35,7 +35,7 @@ from bot.games.betrayal.house import (
     rotated_doors,
 )
 from bot.games.betrayal.links import link_cells
-from bot.games.betrayal.movement import place_explorer
+from bot.games.betrayal.movement import arrival_side, place_explorer
 from bot.games.betrayal.state import BetrayalState, Frame, Tile
 
 # The kind of the line that tells a room is found: the story counts each seat's by it.
@@ -373,4 +373,10 @@ def _put(ctx: Ctx, frame: Frame, spec: dict[str, Any], cell: Cell, rotation: int
                          last_resort=not keep_open, move_in=spec.get("move", True))
     frame.vars["placed"] = tile_id
     if spec.get("token"):
-        state.tiles[tile_id].tokens.append({"kind": spec["token"], "card": frame.source})
+        token: dict[str, Any] = {"kind": spec["token"], "card": frame.source}
+        side = arrival_side(state, tile_id, joined)
+        if side is not None:
+            # Seed 003, line 570: in a split room the token lies before one door, the
+            # one its explorer came in by (the Below Collapsed Room: where it fell).
+            token["side"] = side
+        state.tiles[tile_id].tokens.append(token)

@@ -22,6 +22,7 @@ from bot.games.betrayal.house import DIRS, ROOTS, Cell, Layout, Plan, cell_of, p
 from bot.games.betrayal.state import BetrayalState
 
 LINK_TOKENS: tuple[str, ...] = ("secret_passage", "secret_stairs")
+BELOW_COLLAPSED = "below_collapsed"  # the token of the room the Collapsed Room falls into
 
 
 def links_from(state: BetrayalState, seat: int, tile_id: int | None = None) -> list[Link]:
@@ -128,6 +129,14 @@ def distances_to(graph: Mapping[int, list[int]], goals: set[int]) -> dict[int, i
 def link_cells(state: BetrayalState) -> list[tuple[Cell, Cell]]:
     """Links as cell pairs, for the geometry's connectivity checks."""
     return [(cell_of(state.tiles[a]), cell_of(state.tiles[b])) for a, b, _ in house_links(state)]
+
+
+def token_side(state: BetrayalState, tile_id: int, kind: str) -> str | None:
+    """The door a token of this kind lies by in a split room (seed 003, line 570:
+    玩家只可將標記放在其中一度門扉前 [the token goes before one of its doors]); None where
+    the room is not split, or no such token lies there."""
+    return next((t.get("side") for t in state.tiles[tile_id].tokens if t["kind"] == kind),
+                None)
 
 
 def connect(state: BetrayalState, kind: str, a: int, b: int, card: str) -> None:

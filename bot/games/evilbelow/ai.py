@@ -48,6 +48,7 @@ SMALL_TABLE = 3  # Losers at most at a table that takes any fight not a bad bet
 MIN_TOTEMS = 9  # totems in the stack before a bigger table fights
 GOOD_STACK = 0.7  # share of totems that makes a bigger table's stack healthy
 FLUSH_AT = 8  # attack cards in the stack that make a fight necessary anyway
+WIN_SHOT = 0.5  # a fight promising this share of the Strength still needed: any table
 BRAVERY_COST = 0.5  # a point of Bravery lost, in Strength
 CARD_COST = 0.25  # a totem lost from a hand or the Fight Stack, in Strength
 LOSS_COST = 8.0  # a Loser falling: the game (more than the whole Strength track)
@@ -151,10 +152,14 @@ def stack_is_good(state: EvilBelowState) -> bool:
     bigger table can make up a fight whenever it likes, so it waits for a healthy stack
     (MIN_TOTEMS totems, GOOD_STACK of it), which meets weaknesses several at once. A
     small one (SMALL_TABLE Losers or fewer) rarely gets two of them beside Pennywise, so
-    it takes any fight that is not a bad bet (`fight_gain` at least FIGHT_GAIN)."""
+    it takes any fight that is not a bad bet (`fight_gain` at least FIGHT_GAIN). Any
+    table takes a fight that promises a good share of what is left to win (WIN_SHOT):
+    waiting for a healthier stack only gives Pennywise more turns."""
     count = attacks_in(state)
     if count >= FLUSH_AT:
         return True
+    if fight_gain(state) >= WIN_SHOT * strength_needed(state):
+        return True  # a fight that may well end the game is not put off for a bigger one
     if len(state.players) <= SMALL_TABLE:
         return fight_gain(state) >= FIGHT_GAIN
     totems = len(state.fight_stack) - count
@@ -178,6 +183,12 @@ def fight_gain(state: EvilBelowState) -> float:
 
 
 _last_gain: list[tuple[Any, float] | None] = [None]  # (the view, its fight_gain)
+
+
+def strength_needed(state: EvilBelowState) -> int:
+    """Spaces the Strength token still has to go: the most any fight is worth, since
+    reaching the end wins the game (seed 001) and spaces beyond it buy nothing."""
+    return content.board().strength_length - state.strength
 
 
 def _value(state: EvilBelowState, revealed: list[int]) -> int:
@@ -253,15 +264,16 @@ def outlook(state: EvilBelowState, where: int, revealed: list[int]) -> float:
                        and state.heroes[seat].location == where)
     return _outlook(tuple(revealed), tuple(known), unseen, tuple(pool),
                     len(state.fight_stack), tuple(fight.face_up(state)), paying,
-                    counter_cost(state, where))
+                    counter_cost(state, where), strength_needed(state))
 
 
 @lru_cache(maxsize=4096)
 def _outlook(revealed: tuple[int, ...], known: tuple[int, ...], unseen: int,
              pool: tuple[int, ...], size: int, weak: tuple[str, ...], paying: frozenset[int],
-             cost: float) -> float:
-    """`outlook` from what it depends on (kept: a turn asks it again and again). The
-    samples come from an Rng of the AI's own, never the game's."""
+             cost: float, need: int) -> float:
+    """`outlook` from what it depends on (kept: a turn asks it again and again), each
+    draw worth at most the `need` spaces that win. The samples come from an Rng of the
+    AI's own, never the game's."""
     count = len(known) + unseen
     sampler = Rng(len(revealed) * 1000 + size * 31 + count)
     special = content.special_reward()
@@ -273,8 +285,8 @@ def _outlook(revealed: tuple[int, ...], known: tuple[int, ...], unseen: int,
         worth = 0.0
         for _ in range(SAMPLES):
             drawn = _draw(sampler, known, unseen, pool, k)
-            worth += _met(weak, (*revealed, *drawn)) \
-                + special * sum(1 for c in drawn if c in paying)
+            worth += min(need, _met(weak, (*revealed, *drawn))
+                         + special * sum(1 for c in drawn if c in paying))
         best = max(best, safe * worth / SAMPLES - (1 - safe) * cost)
     return best
 
@@ -285,7 +297,7 @@ def reveal_worth(state: EvilBelowState) -> float:
     f = state.fight
     assert f is not None
     ahead = max(outlook(state, f.location, f.revealed), -counter_cost(state, f.location))
-    return ahead - _value(state, f.revealed)
+    return ahead - min(strength_needed(state), _value(state, f.revealed))
 
 
 def _fight_step(state: EvilBelowState, seat: int) -> Action:
@@ -296,8 +308,8 @@ def _fight_step(state: EvilBelowState, seat: int) -> Action:
         return mike
     if f.from_stack() < 1:
         return Action(actions.REVEAL)  # seed 001: at least one card from the stack
-    if not state.fight_stack:
-        return Action(actions.STOP)
+    if not state.fight_stack or _value(state, f.revealed) >= strength_needed(state):
+        return Action(actions.STOP)  # nothing left, or a stop that wins the game
     peek = _first(state, seat, actions.PEEK)
     if peek is not None:
         return peek

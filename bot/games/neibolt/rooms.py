@@ -22,7 +22,8 @@ Each room's rule is a passive registered with the Betrayal core's card registry
   move of its own (a link to the same tile, `cross_over`). No line of sight between the
   halves nor through the tile (Passive.sight_half, stops_sight: the Revolver, the
   Dynamite's throw), and explorers on different halves are never together, so no
-  attack that needs the same room or line of sight crosses the line.
+  attack that needs the same room or line of sight crosses the line. Nor is anything
+  else the scenarios ask of heroes "on the same tile" (`same_tile`).
 
 The AI answers a pending choice with its first option, so each choice here lists the
 AI's pick first: the Den's better card, the Well's least missed item.
@@ -223,6 +224,14 @@ def _den_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
 
 
 # ---------------------------------------------------------------- Winding Tunnels
+
+def same_tile(state: BetrayalState, a: int, b: int) -> bool:
+    """Whether two explorers are on the same tile, as the scenarios mean it: the same
+    room, and in the Winding Tunnels the same half (seed 000: "This tile counts as two
+    unconnected tiles"). A plain room has no halves (side None for all in it)."""
+    first, second = state.explorers[a], state.explorers[b]
+    return first.tile == second.tile and first.side == second.side
+
 
 @passive("winding_tunnels")
 class WindingTunnels(RoomPassive, SightPassive):

@@ -22,6 +22,7 @@ from bot.games.betrayal.cards import (
 )
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause
+from bot.games.betrayal.links import BELOW_COLLAPSED, token_side
 from bot.games.betrayal.state import BetrayalState, Frame
 
 
@@ -82,7 +83,10 @@ class Rope(DamagePassive, RoomPassive):
             found.append(Link("rope_up", gallery, cost=0))
         for i, t in enumerate(state.tiles):
             if t.room == "collapsed_room" and t.flags.get("below") == tile:
-                found.append(Link("rope_up", i, cost=0))
+                # The hole is by the Below Collapsed Room token: in a split room, one
+                # climbs from that door (from the other, one crosses first).
+                found.append(Link("rope_up", i, cost=0,
+                                  side=token_side(state, tile, BELOW_COLLAPSED)))
         return found
 
     def shields(self, state: BetrayalState, seat: int, source: str, ref: Any) -> bool:

@@ -34,7 +34,8 @@ from bot.games.betrayal.house import (
     reached,
     rotated_doors,
 )
-from bot.games.betrayal.links import link_cells
+from bot.games.betrayal.links import BELOW_COLLAPSED as BELOW
+from bot.games.betrayal.links import link_cells, token_side
 from bot.games.betrayal.movement import place_explorer
 from bot.games.betrayal.state import BetrayalState, Frame
 
@@ -118,9 +119,11 @@ class CollapsedRoom(RoomPassive):
         below = state.tiles[tile].flags.get("below")
         if below is None:
             return []
+        # One lands by the Below Collapsed Room token: in a split room, by its door.
+        arrive = token_side(state, int(below), BELOW)
         if has_rope(state, seat):
-            return [Link("rope_down", int(below), cost=0)]
-        return [Link("collapsed_jump", int(below), steps=JUMP_DAMAGE)]
+            return [Link("rope_down", int(below), cost=0, arrive=arrive)]
+        return [Link("collapsed_jump", int(below), steps=JUMP_DAMAGE, arrive=arrive)]
 
 
 @handler("collapsed_room_fall")
@@ -133,14 +136,14 @@ def collapsed_room_fall(ctx: Ctx, frame: Frame, args: Any) -> None:
     here = ctx.state.explorers[frame.seat].tile
     ctx.say("events.fall", who=ctx.who(frame.seat), room=ctx.room_name(here))
     frame.steps.insert(0, {"_below_link": {"from": here}})
-    explore_like(frame, "basement", token="below_collapsed",
+    explore_like(frame, "basement", token=BELOW,
                  fallback=[{"_fall_landing": {"from": here}}])
 
 
 @step("_below_link")
 def _below_link(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     placed = frame.vars.get("placed")
-    if placed is not None and any(t["kind"] == "below_collapsed"
+    if placed is not None and any(t["kind"] == BELOW
                                   for t in ctx.state.tiles[int(placed)].tokens):
         ctx.state.tiles[int(arg["from"])].flags["below"] = int(placed)
 
@@ -150,7 +153,7 @@ def _fall_landing(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     landing = ctx.state.tile_of("basement_landing")
     if landing is None:
         return
-    ctx.state.tiles[landing].tokens.append({"kind": "below_collapsed", "card": ""})
+    ctx.state.tiles[landing].tokens.append({"kind": BELOW, "card": ""})
     ctx.state.tiles[int(arg["from"])].flags["below"] = landing
     place_explorer(ctx, frame.seat, landing, forced=True)
 

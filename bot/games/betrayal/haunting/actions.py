@@ -9,6 +9,7 @@ kinds of monsters.py (mmove, mattack, mend).
 from __future__ import annotations
 
 from bot.core.actions import Action
+from bot.games.betrayal import hooks
 from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import base, combat, flow, monsters
@@ -29,8 +30,11 @@ def attacks(state: BetrayalState, seat: int) -> list[tuple[Action, str]]:
 
 
 def offers(state: BetrayalState, seat: int) -> list[Offer]:
-    """The haunt's special actions open now, each once a turn."""
-    if not flow.is_haunt(state) or not state.explorers[seat].alive:
+    """The haunt's special actions open now, each once a turn. An explorer held fast
+    (Webs, Debris: seed 003 line 674, 「保有這咭牌期間，人物不可進行任何行動」 [while it holds
+    the card, the explorer may take no action]) has none, as it has no attack."""
+    if not flow.is_haunt(state) or not state.explorers[seat].alive \
+            or hooks.blocked(state, seat):
         return []
     return [o for o in base.hooks(state, TurnHooks).offers(state, seat)
             if o.id not in state.turn.rolls]

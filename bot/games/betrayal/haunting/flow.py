@@ -146,6 +146,10 @@ def _new_round(ctx: Ctx) -> None:
         warned: dict[str, Any] = {**plugin.numbers(state), limit.rounds: last}
         plugin.say(ctx, limit.warn, **warned)
     base.hooks(state, TurnHooks).start_round(ctx)
+    # Seed 003: 「一旦一方完成其勝利條件，遊戲即時完結」 [once a side meets its goal the game
+    # ends at once]: what the round's start did (the water reaching the Tower) is
+    # judged before anyone's turn begins.
+    settle(ctx)
     if state.over:
         return
     heroes = sides.heroes(state)

@@ -56,6 +56,7 @@ from bot.games.betrayal.plugin_api import (
     turn,
 )
 from bot.games.neibolt import encounters
+from bot.games.neibolt.rooms import same_tile
 
 KEY = "lets_kill_this_clown"
 KIND = "pennywise"
@@ -194,14 +195,14 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
             self.say(ctx, "balloon_passes", who=ctx.who(heir), data={"balloon": heir})
 
     def taunt_bonus(self, state: BetrayalState, seat: int) -> int:
-        """+1 on the tile of the red balloon's holder (another hero)."""
+        """+1 on the tile of the red balloon's holder (another hero): on the same half
+        of the Winding Tunnels, two tiles in seed 000's words (`same_tile`)."""
         other = holder(state)
-        return int(other is not None and other != seat
-                   and state.explorers[other].tile == state.explorers[seat].tile)
+        return int(other is not None and other != seat and same_tile(state, seat, other))
 
     def crush_others(self, state: BetrayalState, seat: int) -> int:
-        here = state.explorers[seat].tile
-        return sum(1 for h in sides.heroes(state) if h != seat and state.explorers[h].tile == here)
+        """The other heroes on the crusher's tile (its half of the Winding Tunnels)."""
+        return sum(1 for h in sides.heroes(state) if h != seat and same_tile(state, seat, h))
 
     def offers(self, state: BetrayalState, seat: int) -> list[Offer]:
         found = pennywise(state)

@@ -68,7 +68,7 @@ TRIPLE = rooms("triple room tile")  # the Entrance Hall, the Foyer, the Grand St
 ELEVATOR_MOVES = (2, 4)  # seed 000: the Mystic Elevator only moves on a roll of 2 or 4
 JOIN_CHOICES = 12  # the traitor's choice of where a set joins: the worst ones for the heroes
 HELP_TRACK = 2  # the AI helps another hero once the track is this low
-NIGHTMARE_PICK, JOIN_PICK = "sn_nightmare", "sn_join"
+NIGHTMARE_PICK, JOIN_PICK, HELP_SIDE_PICK = "sn_nightmare", "sn_join", "sn_help_side"
 ROLL_TRAITS = ["knowledge", "sanity"]
 
 
@@ -565,9 +565,42 @@ def _help(ctx: Ctx, frame: Frame, arg: Any) -> None:
     ask_tile(ctx, frame, {"_sn_helped": {}}, p.text("help_prompt"), tiles)
 
 
+def _hero_halves(state: BetrayalState, seat: int, tile_id: int) -> list[str]:
+    """The halves of a split room (the Winding Tunnels: seed 000, "This tile counts as
+    two unconnected tiles") with another hero on them, cut-off heroes' first (the AI's
+    pick); none for a plain room, where no one stands on a side."""
+    heroes = sorted((h for h in sides.heroes(state) if h != seat
+                     and state.explorers[h].tile == tile_id),
+                    key=lambda h: (connected(state, h), h))
+    return [str(s) for s in dict.fromkeys(state.explorers[h].side for h in heroes)
+            if s is not None]
+
+
 @step("_sn_helped")
 def _helped(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
-    place_explorer(ctx, frame.seat, int(arg["tile"]), forced=True)
+    """Seed 000: "Place your figure on any tile with another hero on it": beside them,
+    on their half of a split room; heroes on both halves: the helper picks the half."""
+    tile = int(arg["tile"])
+    halves = _hero_halves(ctx.state, frame.seat, tile)
+    if len(halves) > 1:
+        labels = [content.betrayal_line("views.side", dir=content.betrayal_line(f"dirs.{h}"))
+                  for h in halves]
+        pause(ctx, frame, {"_sn_help_side": {"tile": tile, "halves": halves}}, HELP_SIDE_PICK,
+              plugin().text("help_prompt"), labels)
+        return
+    place_explorer(ctx, frame.seat, tile, side=halves[0] if halves else None, forced=True)
+
+
+@step("_sn_help_side")
+def _help_side(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
+    """Only ever run through its choice (`sn_help_side`)."""
+
+
+@resumer(HELP_SIDE_PICK)
+def _help_side_picked(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
+    spec = frame.steps.pop(0)["_sn_help_side"]
+    place_explorer(ctx, frame.seat, int(spec["tile"]), side=str(spec["halves"][pick]),
+                   forced=True)
 
 
 @step("_sn_end_turn")

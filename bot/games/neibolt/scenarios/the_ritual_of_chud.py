@@ -69,6 +69,7 @@ from bot.games.betrayal.plugin_api import (
     turn,
 )
 from bot.games.neibolt.names import rooms
+from bot.games.neibolt.rooms import same_tile
 
 KEY = "the_ritual_of_chud"
 KIND = "pennywise"
@@ -272,8 +273,8 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
         for owner in held:
             if state.explorers[owner].alive:
                 continue
-            for other in sides.heroes(state):
-                if other != seat and state.explorers[other].tile == here:
+            for other in sides.heroes(state):  # a trade: the same tile (and half)
+                if other != seat and same_tile(state, seat, other):
                     offers.append(self.offer(state, f"give-{owner}-{other}",
                                              owner=explorer_name(state, owner),
                                              who=explorer_name(state, other)))

@@ -29,6 +29,7 @@ from bot.games.betrayal.plugin_api import (
     Monster,
     Offer,
     TurnHooks,
+    combat,
     content,
     explore,
     flow,
@@ -156,6 +157,16 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
         traitor = sides.traitor(state)
         return to_player(traitor if traitor is not None else -1)
 
+    def private_notes(self, state: BetrayalState, seat: int) -> list[str]:
+        """The traitor's `/secret` keeps what she was told once: which flotsam hides the
+        canoe (until it is found, when all have seen it)."""
+        assert state.haunt is not None
+        hidden = state.haunt.progress.get("canoe")
+        if hidden is None or state.haunt.progress.get("found") \
+                or not self.told(state).reaches(seat, sides.teams(state)):
+            return []
+        return [self.text("canoe_secret", room=content.room(state.tiles[int(hidden)].room).name)]
+
     def hide(self, view: BetrayalState, seat: int | None, rng: Rng) -> None:
         """Where the canoe lies, for a seat not told: under any flotsam still unsearched."""
         assert view.haunt is not None
@@ -214,19 +225,21 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
             # Once a turn, whichever hero (her book): one id a hero would allow one each.
             if not flooded(state, here) or any(r.startswith("hold-") for r in state.turn.rolls):
                 return []
+            # "A hero in your room": beside her, as for a fight (not across a split
+            # room's barrier).
             return [self.offer(state, f"hold-{h}", other=content.explorer(
                         state.explorers[h].key).name, target=self.value(state, "hold"))
-                    for h in sides.heroes(state) if state.explorers[h].tile == here]
+                    for h in sides.heroes(state) if combat.beside(state, seat, h)]
         found: list[Offer] = []
         if has_token(state, here, FLOTSAM):
             found.append(self.offer(state, "search", target=self.value(state, "search")))
         if carrier(state) is None and has_token(state, here, CANOE):
             found.append(self.offer(state, "take"))
         if carrier(state) == seat:
+            # Handed over as a card is traded: to a hero beside the carrier.
             found += [self.offer(state, f"give-{h}", other=content.explorer(
                           state.explorers[h].key).name)
-                      for h in sides.heroes(state)
-                      if h != seat and state.explorers[h].tile == here]
+                      for h in sides.heroes(state) if combat.beside(state, seat, h)]
         return found
 
     def act(self, ctx: Ctx, seat: int, offer: Offer) -> None:

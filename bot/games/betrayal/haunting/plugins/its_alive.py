@@ -148,8 +148,10 @@ class ItsAlive(HauntPlugin, TurnHooks, MovementHooks, CombatHooks, AIHooks):
 
     # ---------------------------------------------------------------- fighting
     def offers(self, state: BetrayalState, seat: int) -> list[Offer]:
+        # The Spear's effect works once a turn (seed 003 line 249): once it has fought
+        # this turn (a card's forced attack: Bloody Vision), it drives into no organ.
         if sides.is_traitor(state, seat) or SPEAR not in state.explorers[seat].cards \
-                or state.turn.flags.get(combat.ATTACKED):
+                or state.turn.flags.get(combat.ATTACKED) or SPEAR in state.turn.used:
             return []
         here = state.explorers[seat].tile
         dice = attack_dice(state, seat, "might", SPEAR)

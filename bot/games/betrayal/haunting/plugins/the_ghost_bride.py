@@ -9,9 +9,9 @@ name no one, so the heroes can only guess. Dawn (the heroes win once round {dawn
 over) is the engine's `last_round` (data).
 
 progress: "lover" (the lover's seat: the secret), "carried" (seat of the body the
-traitor carries, or None), "laid" (the body she laid down in the Chapel, or None),
-"vigil" (her vigil's count), "vigil_body" (whose body it is kept over), "successes"
-(the heroes' rite).
+traitor carries, or None), "laid" (the body she laid down in the Chapel, or that fell
+there, or None), "vigil" (her vigil's count), "vigil_body" (whose body it is kept
+over), "successes" (the heroes' rite).
 """
 
 from __future__ import annotations
@@ -107,8 +107,11 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     # ---- bodies
     def on_death(self, ctx: Ctx, seat: int) -> None:
         """A hero leaves a body (every hero alike, so no body marks the lover); the
-        traitor's death drops the body she carried."""
+        traitor's death drops the body she carried. A hero who falls in the Chapel lies
+        there as if laid down (seed 003: she stays in the Chapel with the body; it is
+        there already), unless a body she laid down lies there still."""
         state = ctx.state
+        assert state.haunt is not None
         tile = state.explorers[seat].tile
         if sides.is_traitor(state, seat):
             body = self.carried(state)
@@ -117,6 +120,8 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
                 self.say(ctx, "dropped", who=ctx.who(seat), room=ctx.room_name(tile))
             return
         self._lay(state, seat, tile)
+        if tile == state.tile_of(CHAPEL) and self.laid(state) is None:
+            state.haunt.progress["laid"] = seat
         self.say(ctx, "body", room=ctx.room_name(tile), data={"tile": tile})
 
     def _lay(self, state: BetrayalState, body: int, tile: int) -> None:
@@ -146,8 +151,8 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
                     state.explorers[body].key).name)
                 for body in ([] if lifted else self.bodies(state, here))]
             chapel = state.tile_of(CHAPEL)
-            if chapel is not None and chapel != here and state.turn.moves == 0 \
-                    and not state.turn.movement_over:
+            if chapel is not None and chapel != here and not state.turn.moves \
+                    and not state.turn.free_moves and not state.turn.movement_over:
                 found.append(self.offer(state, "drift"))
             return found
         if state.tiles[here].room != CHAPEL:
@@ -192,20 +197,24 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
             vars={"extra_dice": 1 if card else 0})
 
     # ---- the vigil
+    def laid(self, state: BetrayalState) -> int | None:
+        """The body laid down in the Chapel (or fallen there), while it lies there still."""
+        chapel = state.tile_of(CHAPEL)
+        laid = state.haunt.progress.get("laid") if state.haunt else None
+        return int(laid) if chapel is not None and laid is not None \
+            and int(laid) in self.bodies(state, chapel) else None
+
     def vigil_body(self, state: BetrayalState) -> int | None:
-        """The body the traitor keeps vigil over now: the one she carries while she
-        stands in the Chapel, else the one she laid down there, while it still lies
-        there (she may go about her business meanwhile)."""
+        """The body the traitor keeps vigil over now. Seed 003: she stays in the Chapel
+        with the body (叛徒跟那個屍體待在教堂裡面), so only while she stands there: the one
+        she carries, else the one laid down there."""
         traitor = sides.traitor(state)
         chapel = state.tile_of(CHAPEL)
-        if traitor is None or chapel is None or not state.explorers[traitor].alive:
+        if traitor is None or chapel is None or not state.explorers[traitor].alive \
+                or state.explorers[traitor].tile != chapel:
             return None
         carried = self.carried(state)
-        if carried is not None and state.explorers[traitor].tile == chapel:
-            return carried
-        laid = state.haunt.progress.get("laid") if state.haunt else None
-        return int(laid) if laid is not None and int(laid) in self.bodies(state, chapel) \
-            else None
+        return carried if carried is not None else self.laid(state)
 
     def end_turn(self, ctx: Ctx, seat: int) -> None:
         state = ctx.state
@@ -247,7 +256,7 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     def targets(self, state: BetrayalState, seat: int) -> set[int]:
         """Where this explorer's AI is headed. Heroes gather in the Chapel for the rite.
         The traitor hunts her lover, then goes to his body, then carries it to the
-        Chapel; once it lies there she hunts the heroes (empty: the engine's hunt)."""
+        Chapel, and keeps her vigil there (empty: the engine's hunt)."""
         chapel = state.tile_of(CHAPEL)
         if not sides.is_traitor(state, seat):
             return {chapel} if chapel is not None else set()
@@ -258,8 +267,8 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
             return {state.explorers[lover].tile}
         if self.carried(state) == lover:
             return {chapel} if chapel is not None else set()
-        if state.haunt is not None and state.haunt.progress.get("laid") == lover:
-            return set()
+        if self.laid(state) == lover:
+            return {chapel} if chapel is not None else set()
         return {t for t in range(len(state.tiles)) if lover in self.bodies(state, t)}
 
     def goals(self, state: BetrayalState, seat: int) -> set[int]:
@@ -283,7 +292,7 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
             return offers[0] if offers else None
         lover = self.lover(state)
         in_chapel = state.at(seat).room == CHAPEL
-        laid = state.haunt.progress.get("laid") if state.haunt else None
+        laid = self.laid(state)
         for offer in offers:
             if offer.id == f"lift-{lover}" and not (in_chapel and laid == lover):
                 return offer
@@ -325,9 +334,10 @@ def walk_step(state: BetrayalState, start: int, goals: set[int]) -> int | None:
 def _bride_stairs(ctx: Ctx, frame: Frame, arg: Any) -> None:
     """Designed, after seed 003's rule for monsters: if no way leads up out of the
     basement while someone stands in it, the Stairs from Basement are placed, so both
-    sides can reach the Chapel."""
+    sides can reach the Chapel. Explorers cannot climb the Coal Chute (monsters can):
+    a house whose only way down is the chute still has no way up."""
     state = ctx.state
-    if not flow.basement_cut_off(state) or flow.STAIRS not in explore.unplaced(state) \
+    if not flow.no_way_up(state) or flow.STAIRS not in explore.unplaced(state) \
             or not any(e.alive and state.tiles[e.tile].floor == "basement"
                        for e in state.explorers):
         return
