@@ -299,13 +299,12 @@ def draw(table: Table, rebuilt: Rebuilt, progress: Progress | None = None,
     won (`outcome`, the story's line the table read at the end) and what was secret,
     once the game is over (Game.revealed)."""
     progress = progress or Progress()
-    game = table_rules.game_of(table)
     shown = chosen(rebuilt.moments, most)
     pictures = []
     for n, step in enumerate(shown, start=1):
         pictures.append(animation.frame(render_public(table.kind, step.state)))
         progress.done = n / (len(shown) + 2)
-    pictures.append(animation.card(say("replay.end_title", title=game.title),
+    pictures.append(animation.card(say("replay.end_title", title=table_rules.title(table)),
                                    end_lines(table, rebuilt, outcome, ended)))
     progress.done = (len(shown) + 1) / (len(shown) + 2)
     made = animation.animate(pictures)

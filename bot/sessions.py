@@ -40,8 +40,9 @@ what the server has seen. Sessions name no game: the keys are the game's own.
 
 Turn timers (bot/timers.py): a save that hands the turn to a human arms the server's
 timers in the same transaction, and every save replaces them, so any action cancels
-them. `fire_timer` fires one as a click would play, only if the table is still at the
-version the timer was armed for. The server's settings come from `settings` (read
+them; a save that leaves the same turn waiting arms them again from that turn's start.
+`fire_timer` fires one as a click would play, only if the table is still at the version
+the timer was armed for. The server's settings come from `settings` (read
 once; /gm settings writes through it).
 
 Several seats may act at once (bot/games/base.py, out_of_turn): after each action, and
@@ -310,7 +311,7 @@ class Sessions:
         owed until delivered, unless `delivered`), whether an AI is to act, the content
         it put in play, the undo point and the turn timers of the new version."""
         keys = [str(e.data[PLAYED]) for e in played.events if e.data.get(PLAYED)]
-        timers = await self._arm(played)
+        timers = await self._arm(played, loaded)
         result = None
         if played.table.status == OVER and loaded.status != OVER:
             result = await self._told(played)
@@ -587,12 +588,22 @@ class Sessions:
 
     # -- turn timers ----------------------------------------------------------------------
 
-    async def _arm(self, played: Played) -> list[TimerArm]:
-        """The turn timers this save arms (none while an AI is to act: the chain goes on)."""
+    async def _arm(self, played: Played, loaded: Table) -> list[TimerArm]:
+        """The turn timers this save arms (none while an AI is to act: the chain goes on),
+        counted from the turn's start: a save that leaves waiting the turn `loaded`
+        waited for (a move within it) arms them from when its timers were first armed
+        (the store's, read only then), so a turn's limit is not put off by each move."""
         if played.ai.to_act or played.table.status != ACTIVE:
             return []
         settings = await self.settings.get(played.table.guild_id)
-        return turn_timers.arm(played.table, settings, self.clock())
+        if not settings.timer_on:
+            return []
+        now = self.clock()
+        since = now
+        turn = turn_timers.turn_of(played.table)
+        if turn is not None and loaded.id is not None and turn == turn_timers.turn_of(loaded):
+            since = turn_timers.turn_start(await self.store.timers_of(loaded.id), turn, now)
+        return turn_timers.arm(played.table, settings, now, since)
 
     async def fire_timer(self, timer: TurnTimer) -> Outcome | None:
         """A turn timer fell due: claim it (once, whoever else tries), then, if the table

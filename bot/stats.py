@@ -14,6 +14,19 @@ from bot.store.records import PlayedSeat
 
 TABLE_ROWS = 8  # players a server's table shows
 CONTENT_ROWS = 5  # most played pieces of content shown
+EDITION_MARK = "/"  # between a game's kind and its edition in the keys games are counted by
+
+
+def played_as(seat: PlayedSeat) -> str:
+    """The game as /stats counts it: its kind, and its edition where it played one
+    ("betrayal/<expansion>"), so each edition is counted and named apart (Game.title_of)."""
+    return f"{seat.kind}{EDITION_MARK}{seat.edition}" if seat.edition else seat.kind
+
+
+def kind_and_edition(key: str) -> tuple[str, str]:
+    """A `played_as` key back as (kind, edition)."""
+    kind, _, edition = key.partition(EDITION_MARK)
+    return kind, edition
 
 
 @dataclass
@@ -29,10 +42,10 @@ class Tally:
 @dataclass
 class MemberStats:
     total: Tally = field(default_factory=Tally)
-    by_game: dict[str, Tally] = field(default_factory=dict)
+    by_game: dict[str, Tally] = field(default_factory=dict)  # by `played_as`
     by_side: dict[str, Tally] = field(default_factory=dict)
-    scores: dict[str, list[int]] = field(default_factory=dict)  # kind -> final scores
-    # a cooperative game (every seat on the house's side): kind -> table size -> tally
+    scores: dict[str, list[int]] = field(default_factory=dict)  # played_as -> final scores
+    # a cooperative game (every seat on the house's side): played_as -> size -> tally
     together: dict[str, dict[int, Tally]] = field(default_factory=dict)
     favourite: tuple[str, int] | None = None  # the character played most, how often
     longest: PlayedSeat | None = None
@@ -55,16 +68,17 @@ def member_stats(seats: list[PlayedSeat]) -> MemberStats:
         played = held[0]
         won = any(s.seat.won for s in held)
         stats.total.add(won)
-        stats.by_game.setdefault(played.kind, Tally()).add(won)
+        game = played_as(played)
+        stats.by_game.setdefault(game, Tally()).add(won)
         if played.seat.side != NO_SIDE:  # a game ended early played no side
             stats.by_side.setdefault(played.seat.side, Tally()).add(won)
         for seat in held:
             if seat.seat.score is not None:
-                stats.scores.setdefault(played.kind, []).append(seat.seat.score)
+                stats.scores.setdefault(game, []).append(seat.seat.score)
             if seat.seat.character:
                 characters[seat.seat.character] += 1
         if played.seat.side == HOUSE:
-            stats.together.setdefault(played.kind, {}).setdefault(
+            stats.together.setdefault(game, {}).setdefault(
                 played.table_size, Tally()).add(won)
         if stats.longest is None or played.turns > stats.longest.turns:
             stats.longest = played
@@ -84,7 +98,7 @@ class PlayerRow:
 @dataclass
 class ServerStats:
     games: int = 0
-    by_game: dict[str, int] = field(default_factory=dict)
+    by_game: dict[str, int] = field(default_factory=dict)  # by `played_as`
     table: list[PlayerRow] = field(default_factory=list)
     most_played: list[tuple[str, int]] = field(default_factory=list)  # content name, games
     unseen: dict[str, list[str]] = field(default_factory=dict)  # kind -> content names
@@ -108,7 +122,7 @@ def server_stats(seats: list[PlayedSeat], played: dict[str, list[str]],
             players.setdefault(user, Tally()).add(any(s.seat.won for s in theirs))
             latest_name[user] = theirs[0].seat.name  # their first seat: their own name
     stats.games = len(games)
-    stats.by_game = dict(Counter(g.kind for g in games.values()))
+    stats.by_game = dict(Counter(played_as(g) for g in games.values()))
     rows = [PlayerRow(user, latest_name[user], t.played, t.won) for user, t in players.items()]
     rows.sort(key=lambda r: (-r.won, -r.played, r.name))
     stats.table = rows[:TABLE_ROWS]

@@ -98,7 +98,8 @@ def result_of(table: Table, story: Story, turns: int, summary: str) -> GameResul
              for n, (seat, part) in enumerate(zip(table.seats, parts, strict=False))]
     return GameResult(table.id or 0, table.guild_id, table.channel_id, table.kind, turns,
                       story.content, _cut(story.outcome), json.dumps(story.to_dict()),
-                      summary, seats)
+                      summary, seats,
+                      edition=table_rules.game_of(table).edition_of(table.options))
 
 
 def summarise(table: Table, entries: Sequence[LoggedEvent],

@@ -24,6 +24,7 @@ from bot.texts import ai_names, say
 JOIN = "lobby.join"
 LEAVE = "lobby.leave"
 ADD_AI = "lobby.ai"
+REMOVE_AI = "lobby.remove_ai"
 START = "lobby.start"
 END = "table.end"
 KICK = "gm.kick"
@@ -38,8 +39,8 @@ UNDO = "gm.undo"  # the sessions restore an earlier envelope (`restore`); no _HA
 # The game's channel was deleted: the bot itself closes the game (Sessions.channel_gone),
 # since nothing can be shown there again. No user may play it.
 GONE = "table.gone"
-TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, START, END, KICK, SKIP, PICK, SECOND, PAUSE,
-                         RESUME, SEAT, HOST, UNDO, GONE})
+TABLE_KINDS = frozenset({JOIN, LEAVE, ADD_AI, REMOVE_AI, START, END, KICK, SKIP, PICK, SECOND,
+                         PAUSE, RESUME, SEAT, HOST, UNDO, GONE})
 # What a paused table still takes: the moderators' own tools that play no move.
 WHILE_PAUSED = frozenset({END, KICK, PAUSE, RESUME, SEAT, HOST, UNDO, LEAVE, GONE})
 # A button for one seat's out-of-turn action names that seat in this argument, which the
@@ -104,6 +105,13 @@ def players(table: Table) -> list[PlayerInfo]:
 
 def game_of(table: Table) -> Game[Any]:
     return games.get(table.kind)
+
+
+def title(table: Table) -> str:
+    """The game's name as this table plays it: its edition's where its setup picked one
+    (Game.title_of), in the language spoken."""
+    game = game_of(table)
+    return game.title_of(game.edition_of(table.options))
 
 
 def game_state(table: Table) -> Any:
@@ -262,7 +270,7 @@ def _pick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     name, value = str(action.args.get("name", "")), str(action.args.get("value", ""))
     offered = dict(game.seat_choices().get(name, []))
     if not offered:
-        raise IllegalAction(say("errors.no_such_pick", game=game.title, name=name[:30]))
+        raise IllegalAction(say("errors.no_such_pick", game=title(table), name=name[:30]))
     if value not in offered:
         raise IllegalAction(say("errors.bad_pick", name=game.option_label(name),
                                 value=value[:40]))
@@ -300,7 +308,7 @@ def _second(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Eve
     if not mine:
         raise IllegalAction(say("errors.not_seated"))
     if len(mine) >= game.seats_per_player:
-        raise IllegalAction(say("errors.seats_per_player", game=game.title,
+        raise IllegalAction(say("errors.seats_per_player", game=title(table),
                                 most=game.seats_per_player))
     if len(table.seats) >= game.max_players:
         raise IllegalAction(say("errors.table_full", max=game.max_players))
@@ -318,6 +326,30 @@ def _add_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Eve
     name = _ai_name(table, len(table.seats) + 1)
     table.seats.append(Seat(name, None, ai=True))
     return table, [Event(say("lobby.ai_added", name=name))]
+
+
+def remove_ai_action(table: Table, seat: int) -> Action:
+    """The lobby menu's entry that takes this AI seat out: the seat by its place, and
+    how many seats the lobby had when the menu was drawn (`_remove_ai`)."""
+    return Action(REMOVE_AI, {"seat": seat, "seats": len(table.seats)})
+
+
+def _remove_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
+    """Add AI seat's way back, before the start: the host, who starts the game with the
+    seats as they are, or a moderator takes one AI seat out. A seat is named by its place
+    and the lobby's size when the menu was drawn: once someone left or joined, that place
+    may hold another seat, so a menu read before its redraw is refused, not applied."""
+    _need_lobby(table)
+    if actor.user_id != table.host_id and not actor.moderator:
+        raise IllegalAction(say("errors.remove_ai_host", host=_host_name(table)))
+    seat = action.int_arg("seat")
+    if action.int_arg("seats") != len(table.seats) or not 0 <= seat < len(table.seats):
+        raise IllegalAction(say("errors.remove_ai_stale"))
+    if not table.seats[seat].ai:
+        raise IllegalAction(say("errors.not_ai_seat", seat=seat + 1,
+                                name=table.seats[seat].name))
+    name = table.seats.pop(seat).name
+    return table, [Event(say("lobby.ai_removed", name=name, by=actor.name))]
 
 
 def _ai_name(table: Table, number: int) -> str:
@@ -381,7 +413,7 @@ def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
     if actor.user_id != table.host_id:
         raise IllegalAction(say("errors.host_only", host=_host_name(table)))
     if len(table.seats) < game.min_players:
-        raise IllegalAction(say("errors.too_few", game=game.title, min=game.min_players,
+        raise IllegalAction(say("errors.too_few", game=title(table), min=game.min_players,
                                 count=len(table.seats)))
     options = setup_options(table)
     state, events = game.setup(players(table), table.seed, options)
@@ -389,7 +421,7 @@ def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
     set_state(table, game, state)
     table.status = ACTIVE
     names = ", ".join(s.name for s in table.seats)
-    return table, [Event(say("lobby.started", game=game.title, players=names)), *events]
+    return table, [Event(say("lobby.started", game=title(table), players=names)), *events]
 
 
 # -- moderation ---------------------------------------------------------------------------
@@ -483,7 +515,7 @@ def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     game, state = game_of(table), game_state(table)
     held = table.seats_of(user)
     if len(held) >= game.seats_per_player:
-        raise IllegalAction(say("errors.seats_per_player", game=game.title,
+        raise IllegalAction(say("errors.seats_per_player", game=title(table),
                                 most=game.seats_per_player))
     team_of = {s: team for team, seats in game.teams(state).items() for s in seats}
     if any(team_of.get(s, team_of.get(seat)) != team_of.get(seat) for s in held):
@@ -491,8 +523,12 @@ def _seat(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     before = say("moderation.seat_ai") if old.ai else old.name
     if held:  # their second seat, named as the lobby names one
         name = say("lobby.second_name", name=table.seats[held[0]].name)
+    losing = None if old.ai or old.user_id is None else old.user_id
+    own = own_name(table, losing) if losing is not None else ""
     _pass_seat(table, seat, user, name)
     state = hand_over(table, game, state, seat, PlayerInfo(name, False))
+    if losing is not None:  # the seat's last holder may be left with one seat
+        state = _alone_again(table, game, state, losing, own)
     set_state(table, game, state)
     events = [Event(say("moderation.seat_handed", seat=seat + 1, old=before, new=name,
                         name=actor.name), kind=SEATS_MOVED),
@@ -659,9 +695,8 @@ def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[E
         if len({team_of[i] for i in mine}) < 2:
             continue
         keep = min({team_of[i] for i in mine}, key=lambda name: (len(teams[name]), name))
-        kept = next(i for i in mine if team_of[i] == keep)
+        old = own_name(table, user or 0)
         for seat in [i for i in mine if team_of[i] != keep]:
-            old = table.seats[kept].name
             takers = sorted(
                 {table.seats[s].user_id for s in teams[team_of[seat]]
                  if table.seats[s].is_human and table.seats[s].user_id != user
@@ -683,7 +718,26 @@ def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[E
                 events.append(Event(say("table.seat_to_ai", old=old, seat=seat + 1),
                                     kind=SEATS_MOVED))
             state = hand_over(table, game, state, seat, PlayerInfo(name, table.seats[seat].ai))
+        state = _alone_again(table, game, state, user or 0, old)
     return state, events
+
+
+def own_name(table: Table, user: int) -> str:
+    """A player's own name: their seats' shortest (a second seat's is their name and its
+    "(2nd)" tag, in the language it was made in), "" for someone without a seat."""
+    return min((table.seats[i].name for i in table.seats_of(user)), key=len, default="")
+
+
+def _alone_again(table: Table, game: Game[Any], state: Any, user: int, own: str) -> Any:
+    """A player left with one seat (the split, /gm seat) reads their own name on it again:
+    the lobby's "(2nd)" tells two seats of one player apart, and there are not two to
+    tell apart now. Renamed through the game too, so its lines, the story and /stats
+    name them as the table knows them."""
+    mine = table.seats_of(user)
+    if len(mine) != 1 or not own or table.seats[mine[0]].name == own:
+        return state
+    table.seats[mine[0]].name = own
+    return hand_over(table, game, state, mine[0], PlayerInfo(own, False))
 
 
 def record(table: Table, move: recorded.Move) -> None:
@@ -708,9 +762,9 @@ def _host_name(table: Table) -> str:
     return say("table.the_host")
 
 
-_HANDLERS = {JOIN: _join, LEAVE: _leave, ADD_AI: _add_ai, START: _start, END: _end,
-             GONE: _gone, KICK: _kick, SKIP: _skip, PICK: _pick, SECOND: _second, PAUSE: _pause,
-             RESUME: _resume, SEAT: _seat, HOST: _host}
+_HANDLERS = {JOIN: _join, LEAVE: _leave, ADD_AI: _add_ai, REMOVE_AI: _remove_ai, START: _start,
+             END: _end, GONE: _gone, KICK: _kick, SKIP: _skip, PICK: _pick, SECOND: _second,
+             PAUSE: _pause, RESUME: _resume, SEAT: _seat, HOST: _host}
 
 
 def public_events(events: list[Event]) -> list[Event]:

@@ -5,8 +5,12 @@ A server may set a turn timer (GuildSettings: remind_minutes, act_minutes, timer
 When a save hands the turn to a human, the sessions layer arms the turn's timers in that
 same save (`arm`), both counted from the start of the turn: a reminder after
 remind_minutes, and after act_minutes the server's ending (remind again, the AI plays
-the turn, or the turn is skipped). Every save replaces the game's timers, so any action
-cancels them, and a timer is good only at the table version it was armed for (`fires`).
+the turn, or the turn is skipped). Every save replaces the game's timers, and a timer is
+good only at the table version it was armed for (`fires`); a save that leaves the same
+turn waiting (a move within a turn of several, another seat's out-of-turn action) arms
+them again from that turn's start (`turn_of`, `turn_start`), as /gm settings says: a
+limit per turn, not per idle stretch. A reminder whose moment passed meanwhile is not
+armed again (it was sent, or the player has just acted).
 
 The timers live in the store, not in memory, so a restart loses none: the dispatcher
 reads the earliest from the store when it starts, and one that fell due while the bot
@@ -18,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 
 from bot import table as table_rules
@@ -51,21 +55,54 @@ RAN_OUT = "timer.ran_out"  # the action the log records for a timer's ending
 
 # -- arming and firing (pure) --------------------------------------------------------------
 
-def arm(table: Table, settings: GuildSettings, now: float) -> list[TimerArm]:
-    """The timers a save of `table` arms: none when the server has no timer, the game is
-    not running (lobby, over), paused, or waits for nobody human (an AI is to act)."""
-    if not settings.timer_on or table.status != ACTIVE or table.paused:
-        return []
+Turn = tuple[int, int, str | None]  # the seat to act, its holder, the game's turn name
+
+
+def turn_of(table: Table) -> Turn | None:
+    """The human turn a table waits for (None: not running, paused, or an AI's to act):
+    two saves that leave the same one are moves within one turn."""
+    if table.status != ACTIVE or table.paused:
+        return None
     seat = table_rules.to_act_seat(table)
     if seat is None:
-        return []
+        return None
     holder = table.seats[seat]
     if holder.ai or holder.user_id is None:
+        return None
+    turn = table_rules.game_of(table).turn_name(table_rules.game_state(table))
+    return seat, holder.user_id, turn
+
+
+def turn_start(armed: Sequence[TurnTimer], turn: Turn, now: float) -> float:
+    """When the turn under way began: what its timers armed so far say (a timer already
+    fired is gone; its partner still knows), else `now`."""
+    return min((t.armed_at for t in armed if (t.seat, t.user_id) == turn[:2]), default=now)
+
+
+def arm(table: Table, settings: GuildSettings, now: float,
+        since: float | None = None) -> list[TimerArm]:
+    """The timers a save of `table` arms: none when the server has no timer, the game is
+    not running (lobby, over), paused, or waits for nobody human (an AI is to act).
+    Counted from `since`, the turn's start (`now` for a new turn). A reminder whose
+    moment has passed is left out; the limit's is armed due at once: the turn is up."""
+    if not settings.timer_on:
         return []
-    return [TimerArm(kind, seat, holder.user_id, now + minutes * 60.0, now)
-            for kind, minutes in ((REMIND_TIMER, settings.remind_minutes),
-                                  (END_TIMER, settings.act_minutes))
-            if minutes is not None]
+    turn = turn_of(table)
+    if turn is None:
+        return []
+    seat, user, _ = turn
+    began = now if since is None else min(since, now)
+    arms = []
+    for kind, minutes in ((REMIND_TIMER, settings.remind_minutes),
+                          (END_TIMER, settings.act_minutes)):
+        if minutes is None:
+            continue
+        due = began + minutes * 60.0
+        only_reminds = kind == REMIND_TIMER or settings.timer_end not in (AI_PLAYS, SKIP)
+        if due <= now and only_reminds:
+            continue
+        arms.append(TimerArm(kind, seat, user, due, began))
+    return arms
 
 
 def fires(timer: TurnTimer, table: Table | None, settings: GuildSettings) -> bool:

@@ -92,7 +92,7 @@ async def _send(interaction: discord.Interaction, table: Table, action: Action) 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
-                  group_description="Your turn in Betrayal at House on the Hill"):
+                  group_description="Your turn in Betrayal (any edition)"):
     async def _play(self, interaction: discord.Interaction, command: str, kinds: set[str],
                     typed: str) -> None:
         async with handling(interaction, f"betrayal {command}"):

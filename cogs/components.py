@@ -70,7 +70,8 @@ LIVE_ROWS = 8  # the live message's rows at most, within Components v2's 40 comp
 # end's Play again): each answers by redrawing the message clicked or posting a lobby
 # there, so from a DM (a forged id: no DM shows them) it is refused, not played.
 LOBBY_KINDS = frozenset({table_rules.JOIN, table_rules.LEAVE, table_rules.ADD_AI,
-                         table_rules.START, table_rules.PICK, table_rules.SECOND})
+                         table_rules.REMOVE_AI, table_rules.START, table_rules.PICK,
+                         table_rules.SECOND})
 CHANNEL_ONLY = LOBBY_KINDS | {PLAY_AGAIN}
 
 _STYLES = {
@@ -674,8 +675,8 @@ def _lobby_view(table: Table) -> discord.ui.View | None:
     if game.seats_per_player > 1:
         view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(table_rules.SECOND),
                                    label=say("lobby.second"), row=0))
-    # a row for the buttons, one for How to play
-    picks = list(game.seat_choices().items())[:MAX_ROWS - 2]
+    # a row for the buttons, one for taking AI seats out, one for How to play
+    picks = list(game.seat_choices().items())[:MAX_ROWS - 3]
     for n, (name, values) in enumerate(picks):
         view.add_item(ActionSelect(
             table.channel_id, ANY_VERSION, n,
@@ -685,8 +686,21 @@ def _lobby_view(table: Table) -> discord.ui.View | None:
                 for value, label in values[:25]],
             row=n + 1,
         ))
+    rows = len(picks) + 1
+    ais = [n for n, seat in enumerate(table.seats) if seat.ai][:PER_SELECT]
+    if ais:  # Add AI seat's way back: the host (or a moderator) picks the seat
+        view.add_item(ActionSelect(
+            table.channel_id, ANY_VERSION, len(picks),
+            placeholder=say("lobby.remove_ai_placeholder"),
+            options=[discord.SelectOption(
+                label=_clip(say("lobby.roster_line", index=n + 1, name=table.seats[n].name,
+                                tags=""), 100),
+                value=table_rules.remove_ai_action(table, n).encode()) for n in ais],
+            row=rows,
+        ))
+        rows += 1
     view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(HOW_TO_PLAY),
-                               label=say("lobby.how_to_play"), row=len(picks) + 1))
+                               label=say("lobby.how_to_play"), row=rows))
     return view
 
 
@@ -744,7 +758,7 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
     others = invited(ended, interaction.user.id)
     public = public_language(interaction, table)  # a public post: the server's language
     with speaking(public):
-        words = {"host": f"<@{interaction.user.id}>", "game": games.get(table.kind).title}
+        words = {"host": f"<@{interaction.user.id}>", "game": table_rules.title(table)}
         text = say("lobby.again_invite", players=", ".join(f"<@{u}>" for u in others),
                    **words) if others else say("lobby.again_alone", **words)
     view = lobby_view(table, public)

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
+from bot import table as table_rules
 from bot.command_translator import translated
 from bot.locales import current
 from bot.mentions import BOOK
@@ -44,7 +45,8 @@ class HelpCog(commands.Cog):
                                                         latest=True) \
                 if interaction.guild_id is not None else None
             embeds = help_embeds(self.bot.tree, ids, interaction,
-                                 here=here.kind if here is not None else None)
+                                 here=here.kind if here is not None else None,
+                                 named=table_rules.title(here) if here is not None else None)
             await interaction.followup.send(embeds=embeds, ephemeral=True)
 
     async def cog_unload(self) -> None:
@@ -83,9 +85,11 @@ def _line(command: Leaf, ids: dict[str, int]) -> str:
 
 def sections(tree: app_commands.CommandTree, ids: dict[str, int],
              interaction: discord.Interaction,
-             here: str | None = None) -> list[tuple[str, list[str]]]:
-    """(heading, lines): the game of this channel (`here`, a game's key) first, then the
-    table's commands, then one section per game."""
+             here: str | None = None,
+             named: str | None = None) -> list[tuple[str, list[str]]]:
+    """(heading, lines): the game of this channel (`here`, a game's key) first, headed
+    by its name as the channel plays it (`named`: its edition's), then the table's
+    commands, then one section per game."""
     titles = {key: game.title for key, game in games.all_games().items()}
     table: list[str] = []
     by_game: dict[str, list[str]] = {}
@@ -102,7 +106,7 @@ def sections(tree: app_commands.CommandTree, ids: dict[str, int],
             table.extend(lines)
     found = [(say("help.table"), table)] if table else []
     ours = games.all_games()[here].title if here in games.all_games() else None
-    first = [(say("help.this_game", game=ours), by_game.pop(ours))] \
+    first = [(say("help.this_game", game=named or ours), by_game.pop(ours))] \
         if ours in by_game else []
     return first + found + sorted(by_game.items())
 
@@ -126,7 +130,7 @@ def _fields(heading: str, lines: list[str]) -> Iterator[tuple[str, str]]:
 
 def help_embeds(tree: app_commands.CommandTree, ids: dict[str, int],
                 interaction: discord.Interaction,
-                here: str | None = None) -> list[discord.Embed]:
+                here: str | None = None, named: str | None = None) -> list[discord.Embed]:
     """Getting started, then the sections as fields, in as many embeds as their length
     needs."""
     intro = say("help.intro") if ids else say("help.unsynced")
@@ -137,7 +141,7 @@ def help_embeds(tree: app_commands.CommandTree, ids: dict[str, int],
     language = say("help.language")  # names /gm settings unlinked: a moderators' command
     start = [(say("help.getting_started"), [steps])]
     last = [(say("help.language_title"), [language])]  # how a server switches language
-    for heading, lines in start + sections(tree, ids, interaction, here) + last:
+    for heading, lines in start + sections(tree, ids, interaction, here, named) + last:
         for name, value in _fields(heading, lines):
             if size + len(name) + len(value) > EMBED_LIMIT or len(embeds[-1].fields) == 25:
                 if len(embeds) == MAX_EMBEDS:

@@ -28,9 +28,10 @@ HERE, SERVER = "here", "server"
 GAME_ID_LIMIT = 2**63  # the store's ids are BIGINT
 
 
-def title_of(kind: str) -> str:
-    """The game's title; a kind no longer installed is named by its key."""
-    return games.get(kind).title if kind in games.all_games() else kind
+def title_of(kind: str, edition: str = "") -> str:
+    """The game's name as it was played (its edition's: Game.title_of); a kind no longer
+    installed is named by its key."""
+    return games.get(kind).title_of(edition) if kind in games.all_games() else kind
 
 
 def length_text(result: GameResult) -> str:
@@ -43,7 +44,7 @@ def length_text(result: GameResult) -> str:
 def entry(result: GameResult) -> str:
     """One game of the list: what, when, who, who won, how long."""
     winners = [s.name for s in result.winners]
-    return say("history.entry", id=result.game_id, game=title_of(result.kind),
+    return say("history.entry", id=result.game_id, game=title_of(result.kind, result.edition),
                date=f"<t:{int(result.ended_at)}:d>",
                players=", ".join(s.name for s in result.seats) or "-",
                winner=", ".join(winners) if winners else say("history.no_winner"),
@@ -59,7 +60,8 @@ def page_text(results: list[GameResult], page: int, pages: int, where: str) -> s
 def summary_text(result: GameResult, story: str | None = None) -> str:
     """The story of one game as the table read it (`story`: in the reader's language,
     else the stored English), under a line saying which game."""
-    head = say("history.opened", id=result.game_id, game=title_of(result.kind),
+    head = say("history.opened", id=result.game_id,
+               game=title_of(result.kind, result.edition),
                date=f"<t:{int(result.ended_at)}:f>", length=length_text(result))
     return f"{head}\n{result.summary if story is None else story}"[:CONTENT_MAX]
 

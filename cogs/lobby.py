@@ -107,7 +107,7 @@ def _pick_action(typed: str) -> PickResolver:
         game = games.get(table.kind)
         choices = game.seat_choices()
         if not choices:
-            raise IllegalAction(say("errors.nothing_to_pick", game=game.title))
+            raise IllegalAction(say("errors.nothing_to_pick", game=table_rules.title(table)))
         name, values = next(iter(choices.items()))
         # No match: the typed words go on, for the table's refusal to quote them.
         value = typed_value(dict(values), typed) or typed
@@ -195,7 +195,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                     options)
             except GameExists:
                 running = await sessions_of(interaction).table(channel_id)
-                title = games.get(running.kind).title if running else say("errors.some_game")
+                title = table_rules.title(running) if running else say("errors.some_game")
                 lobby = running is not None and running.status == LOBBY
                 raise IllegalAction(say(
                     "errors.game_exists_lobby" if lobby else "errors.game_exists_play",

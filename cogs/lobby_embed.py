@@ -22,10 +22,10 @@ def lobby_embed(table: Table, language: str = ENGLISH) -> discord.Embed:
 def _lobby_embed(table: Table) -> discord.Embed:
     game = games.get(table.kind)
     if table.status == LOBBY:
-        title = say("lobby.title", game=game.title)
+        title = say("lobby.title", game=table_rules.title(table))
     else:
         title = say("lobby.title_active" if table.status == ACTIVE else "lobby.title_ended",
-                    game=game.title)
+                    game=table_rules.title(table))
     lines = []
     picked = game.seat_choices()
     for index, seat in enumerate(table.seats, start=1):

@@ -41,7 +41,7 @@ from bot.core.lru import RecentDict, RecentSet
 from bot.delivery import PLAY_BY_PLAY, DeliveryFailed, PostRefused
 from bot.languages import user_language
 from bot.live_message import LIMIT, Step, chunks, jump_link, step, text_of
-from bot.locales import speaking
+from bot.locales import current, speaking
 from bot.sessions import Post, Prompt
 from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
 from bot.texts import say
@@ -49,9 +49,10 @@ from cogs import mentions
 from cogs.bot_permissions import left_server, missing_in_cache
 from cogs.components import ControlRow, live_rows, play_again_rows
 from cogs.live_layout import BOARD_FILE, CONTROLS_BUDGET, Board, live_layout
+from cogs.lobby_embed import lobby_embed
 from cogs.play_by_play import PlayByPlay
 from cogs.reply import edit_by_reply
-from cogs.sending import THREAD_ARCHIVE_MINUTES, malformed, nonce, permanent
+from cogs.sending import THREAD_ARCHIVE_MINUTES, THREAD_ARCHIVED, malformed, nonce, permanent
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +158,7 @@ class DiscordOutlet:
                                       prompt.user_id if prompt is not None else None)
         if table.status == OVER:
             await self._close_threads(table)
+            await self._close_lobby(table)
         return shown
 
     def _gone(self, table: Table, exc: discord.HTTPException) -> None:
@@ -233,6 +235,18 @@ class DiscordOutlet:
         if live is None or not live.message_id:
             return f"<#{table.channel_id}>"
         return jump_link(table.guild_id, table.channel_id, live.message_id)
+
+    async def _close_lobby(self, table: Table) -> None:
+        """The game is over: its lobby message, still in the channel's history above the
+        game, stops saying it is in play (its title says it ended, in the language the
+        delivery speaks). Only a courtesy: a lobby message gone or unreadable is left."""
+        message_id = await self.store.lobby_message(table.id or 0)
+        if message_id is None:
+            return
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        with suppress(discord.HTTPException):
+            await channel.get_partial_message(message_id).edit(
+                embed=lobby_embed(table, current()), view=None)
 
     async def _close_threads(self, table: Table) -> None:
         """The game is over: each team thread gets a last line pointing to the result,
@@ -420,7 +434,20 @@ class DiscordOutlet:
         if await edit_by_reply(message_id, fields()):
             return
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        await channel.get_partial_message(message_id).edit(**fields())
+        message = channel.get_partial_message(message_id)
+        try:
+            await message.edit(**fields())
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+            # A game played in a thread Discord archived after its quiet time: it takes
+            # no edit until it is active again, and any member may wake it (a locked
+            # one only a moderator: that refusal is then the answer).
+            thread = await self.client.fetch_channel(table.channel_id)  # not in the cache
+            if not isinstance(thread, discord.Thread):  # only a thread is archived
+                raise
+            await thread.edit(archived=False)
+            await message.edit(**fields())
 
     async def _ping(self, table: Table, post: Post, live: LiveMessage,
                     decided: Step) -> int | None:

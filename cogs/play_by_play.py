@@ -36,19 +36,17 @@ import logging
 
 import discord
 
-from bot import games
+from bot import table as table_rules
 from bot.core.lru import RecentSet
 from bot.delivery import PLAY_BY_PLAY, DeliveryFailed, Post
 from bot.live_message import chunks
 from bot.store import OVER, Store, Table
 from bot.texts import say
-from cogs.sending import THREAD_ARCHIVE_MINUTES, malformed, nonce
+from cogs.sending import THREAD_ARCHIVE_MINUTES, THREAD_ARCHIVED, THREAD_LOCKED, malformed, nonce
 
 log = logging.getLogger(__name__)
 
 NAME_MOST = 100  # Discord: a thread's name is 1-100 characters
-THREAD_LOCKED = 160005  # Discord's code for a thread a moderator locked
-THREAD_ARCHIVED = 50083  # Discord's code for an operation an archived thread refuses
 NONCE_SPREAD = 1296  # a thread's id modulo this in its nonces: two base-36 digits' worth
 
 
@@ -69,7 +67,7 @@ def bold(line: str) -> str:
 
 def thread_name(table: Table) -> str:
     return say("play_by_play.thread_name", game=table.id or 0,
-               title=games.get(table.kind).title)[:NAME_MOST]
+               title=table_rules.title(table))[:NAME_MOST]
 
 
 class PlayByPlay:

@@ -17,7 +17,7 @@ import io
 
 import discord
 
-from bot import games
+from bot import table as table_rules
 from bot.core.errors import IllegalAction
 from bot.core.wire import read_number
 from bot.languages import server_language
@@ -102,7 +102,7 @@ async def _drawn(interaction: discord.Interaction, table: Table) -> None:
         await interaction.edit_original_response(content=failed)
         raise IllegalAction(say("replay.failed")) from None
     with speaking(language):
-        title = games.get(table.kind).title
+        title = table_rules.title(table)
         image = discord.File(io.BytesIO(made.data), filename=f"replay-{number}.{made.format}",
                              description=say("replay.alt", game=number, title=title))
         posted = say("replay.posted", game=number, title=title,

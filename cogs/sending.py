@@ -13,6 +13,11 @@ import discord
 
 THREAD_ARCHIVE_MINUTES: Final = 10080  # a week, the longest Discord offers: games can be slow
 NONCE_LIMIT = 25  # Discord's longest nonce
+# Discord's codes for what a thread's state refuses (developer docs, "Threads"): an edit
+# in an archived thread (a post wakes it, unless it is locked), and a post or an edit in
+# a thread a moderator locked, by a bot without Manage Threads.
+THREAD_ARCHIVED: Final = 50083
+THREAD_LOCKED: Final = 160005
 
 
 def nonce(key: str, part: str) -> str | int:

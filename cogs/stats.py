@@ -20,7 +20,14 @@ from discord.ext import commands
 from bot import games
 from bot.core.errors import IllegalAction
 from bot.core.story import SIDES
-from bot.stats import MemberStats, ServerStats, member_stats, server_stats
+from bot.stats import (
+    MemberStats,
+    ServerStats,
+    kind_and_edition,
+    member_stats,
+    played_as,
+    server_stats,
+)
 from bot.store import Store
 from bot.texts import say
 from cogs.click_limit import LIMITS
@@ -33,12 +40,17 @@ ALT_MAX = 1024
 UNSEEN_SHOWN = 6  # names of unseen content listed per game
 
 
+def named(key: str) -> str:
+    """A game as /stats counted it (bot/stats.py's `played_as`), by its name as played."""
+    return title_of(*kind_and_edition(key))
+
+
 def member_card(name: str, stats: MemberStats) -> Card:
-    by_game = [Bar(title_of(kind), t.played, t.won) for kind, t in sorted(stats.by_game.items())]
+    by_game = [Bar(named(key), t.played, t.won) for key, t in sorted(stats.by_game.items())]
     by_side = [Bar(say(f"stats.side_{side}"), stats.by_side[side].played,
                    stats.by_side[side].won) for side in SIDES if side in stats.by_side]
-    for kind, sizes in sorted(stats.together.items()):
-        by_side += [Bar(say("stats.together", game=title_of(kind), size=size), t.played, t.won)
+    for key, sizes in sorted(stats.together.items()):
+        by_side += [Bar(say("stats.together", game=named(key), size=size), t.played, t.won)
                     for size, t in sorted(sizes.items())]
     return Card(say("stats.member_title", name=name),
                 say("stats.member_subtitle", played=stats.total.played, won=stats.total.won),
@@ -48,21 +60,21 @@ def member_card(name: str, stats: MemberStats) -> Card:
 
 def member_footer(stats: MemberStats) -> list[str]:
     lines = []
-    for kind, scores in sorted(stats.scores.items()):
-        lines.append(say("stats.scores", game=title_of(kind), best=max(scores),
+    for key, scores in sorted(stats.scores.items()):
+        lines.append(say("stats.scores", game=named(key), best=max(scores),
                          average=round(sum(scores) / len(scores), 1)))
     if stats.favourite is not None:
         lines.append(say("stats.favourite", character=stats.favourite[0],
                          times=stats.favourite[1]))
     if stats.longest is not None:
-        lines.append(say("stats.longest", game=title_of(stats.longest.kind),
+        lines.append(say("stats.longest", game=named(played_as(stats.longest)),
                          id=stats.longest.game_id, turns=stats.longest.turns))
     return lines
 
 
 def server_card(name: str, stats: ServerStats) -> Card:
     table = [Bar(row.name, row.played, row.won) for row in stats.table]
-    by_game = [Bar(title_of(kind), count, 0) for kind, count in sorted(stats.by_game.items())]
+    by_game = [Bar(named(key), count, 0) for key, count in sorted(stats.by_game.items())]
     footer = [say("stats.most_played", content=", ".join(
         say("stats.content_count", name=n, count=c) for n, c in stats.most_played))] \
         if stats.most_played else []

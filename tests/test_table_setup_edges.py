@@ -61,7 +61,7 @@ def test_each_game_starts_from_its_fewest_to_its_most_and_no_further(
     short = _lobby(kind, options, fewest - 1)
     with pytest.raises(IllegalAction) as refused:
         T.apply(short, HANA, Action(T.START))
-    assert refused.value.message == say("errors.too_few", game=game.title, min=fewest,
+    assert refused.value.message == say("errors.too_few", game=T.title(short), min=fewest,
                                         count=fewest - 1)
     for count in (fewest, most):
         table, _ = T.apply(_lobby(kind, options, count), HANA, Action(T.START))

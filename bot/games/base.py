@@ -16,7 +16,7 @@ when `ai_offer` names one, before the AI to act moves.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -223,6 +223,18 @@ class Game(ABC, Generic[S]):
         commands and state, so each game says the word from its texts, in the language
         spoken, lowercase as in a sentence ("Choose your explorer…"). By default the key."""
         return name
+
+    def edition_of(self, options: Mapping[str, Any] | None) -> str:
+        """The edition a table with these setup options plays ("" for the game's own): a
+        game whose setup picks a box of its own (an expansion played as its own game)
+        names it. Kept with a finished game's result, so its name outlives the table."""
+        return ""
+
+    def title_of(self, edition: str = "") -> str:
+        """The game's name as players read it for a table of this edition (`edition_of`):
+        the lobby, /game status, the story, /game history, /stats and /help say the
+        edition played. An edition this release does not know reads as the game."""
+        return self.title
 
     def teams(self, state: S) -> dict[str, list[int]]:
         """Team name -> its seats, for events sent `to_team(name)` (e.g. Betrayal's heroes

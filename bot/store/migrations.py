@@ -222,4 +222,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE events ADD COLUMN texts TEXT;
     """,
+    # 16: the edition a finished game played (Game.edition_of: '' for the game's own,
+    # a Betrayal expansion's key), so /game history and /stats name the game as it was
+    # played (an expansion played as its own box). Games finished before it read as ''.
+    """
+    ALTER TABLE game_results ADD COLUMN edition TEXT NOT NULL DEFAULT '';
+    """,
 ]

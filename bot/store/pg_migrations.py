@@ -183,4 +183,8 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE events ADD COLUMN texts TEXT;
     """,
+    # 9: SQLite's step 16, the edition a finished game played.
+    """
+    ALTER TABLE game_results ADD COLUMN edition TEXT NOT NULL DEFAULT '';
+    """,
 ]

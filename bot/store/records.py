@@ -136,6 +136,9 @@ class GameResult:
     seats: list[SeatResult] = field(default_factory=list)
     started_at: float = 0.0
     ended_at: float = 0.0
+    # The edition played (Game.edition_of: "" for the game's own), which names the game
+    # in /game history and /stats (Game.title_of).
+    edition: str = ""
 
     @property
     def winners(self) -> list[SeatResult]:
@@ -155,3 +158,4 @@ class PlayedSeat:
     ended_at: float
     table_size: int
     seat: SeatResult
+    edition: str = ""  # as GameResult's

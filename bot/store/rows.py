@@ -344,17 +344,17 @@ def count_sql(table: str) -> str:
 # -- finished games: /game history, /stats and the retention sweep --------------------------
 
 RESULT_COLUMNS = ("r.game_id, r.guild_id, r.channel_id, r.kind, r.turns, r.content,"
-                  " r.outcome, r.story_json, r.summary, r.started_at, r.ended_at")
+                  " r.outcome, r.story_json, r.summary, r.started_at, r.ended_at, r.edition")
 SEAT_COLUMNS = "seat, user_id, name, ai, side, won, score, character"
 # The game's row gives where it was played and when its lobby opened (its start); the
 # casts tell PostgreSQL the parameters' types, which a SELECT list does not. A result
 # already written (a save redone) stays as it was.
 INSERT_RESULT = ("INSERT INTO game_results (game_id, guild_id, channel_id, kind, started_at,"
-                 " ended_at, turns, content, outcome, story_json, summary)"
+                 " ended_at, turns, content, outcome, story_json, summary, edition)"
                  " SELECT id, guild_id, channel_id, kind, created_at,"
                  " CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER), CAST(? AS TEXT),"
-                 " CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT) FROM games WHERE id = ?"
-                 " ON CONFLICT (game_id) DO NOTHING")
+                 " CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)"
+                 " FROM games WHERE id = ? ON CONFLICT (game_id) DO NOTHING")
 INSERT_SEAT = (f"INSERT INTO result_seats (game_id, {SEAT_COLUMNS})"
                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING")
 RESULT = f"SELECT {RESULT_COLUMNS} FROM game_results r WHERE r.game_id = ?"
@@ -367,7 +367,8 @@ SEATS_OF = (f"SELECT game_id, {SEAT_COLUMNS} FROM result_seats WHERE game_id IN 
 # Every seat of the server's finished games (one member's with {user}), oldest first.
 PLAYED_SEATS = ("SELECT r.game_id, r.kind, r.turns, r.content, r.started_at, r.ended_at,"
                 " (SELECT COUNT(*) FROM result_seats n WHERE n.game_id = r.game_id),"
-                " s.seat, s.user_id, s.name, s.ai, s.side, s.won, s.score, s.character"
+                " s.seat, s.user_id, s.name, s.ai, s.side, s.won, s.score, s.character,"
+                " r.edition"
                 " FROM result_seats s JOIN game_results r ON r.game_id = s.game_id"
                 " WHERE r.guild_id = ?{user} ORDER BY r.ended_at, r.game_id, s.seat")
 ALL_SETTINGS = "SELECT guild_id, settings_json FROM guild_settings ORDER BY guild_id"
@@ -417,17 +418,18 @@ def results_of(rows: Sequence[Sequence[Any]],
         seats.setdefault(int(row[0]), []).append(seat_result_of(row[1:]))
     return [GameResult(int(r[0]), None if r[1] is None else int(r[1]), int(r[2]), str(r[3]),
                        int(r[4]), str(r[5]), str(r[6]), str(r[7]), str(r[8]),
-                       seats.get(int(r[0]), []), float(r[9]), float(r[10])) for r in rows]
+                       seats.get(int(r[0]), []), float(r[9]), float(r[10]), str(r[11]))
+            for r in rows]
 
 
 def played_seat_of(row: Sequence[Any]) -> PlayedSeat:
     return PlayedSeat(int(row[0]), str(row[1]), int(row[2]), str(row[3]), float(row[4]),
-                      float(row[5]), int(row[6]), seat_result_of(row[7:]))
+                      float(row[5]), int(row[6]), seat_result_of(row[7:15]), str(row[15]))
 
 
 def result_params(result: GameResult, now: float) -> tuple[Any, ...]:
     return (now, result.turns, result.content, result.outcome, result.story, result.summary,
-            result.game_id)
+            result.edition, result.game_id)
 
 
 def seat_rows(result: GameResult) -> list[tuple[Any, ...]]:

@@ -23,6 +23,8 @@ whose component was rewritten, as a modified client can (see test_fakediscord_ru
 `fd.set_bot_permissions(channel, deny=["send_messages"])` takes rights from the bot in one
 channel, refused as Discord refuses them (permissions.py; `clear_bot_permissions` gives
 them back), and `await fd.permissions_reached(bot, channel)` waits until the bot knows.
+`await fd.delete_channel(cid)` and `await fd.set_thread(tid, archived=True, locked=True)`
+are a moderator's (or Discord's) doing; `fd.advance_clock(seconds)` ages interactions.
 """
 
 from .models import FakeChannel, FakeMessage, FakeUser, InteractionHandle, flat_components

@@ -329,5 +329,6 @@ class DriverMixin:
         )
         self.interactions[iid] = handle
         self._by_token[handle.token] = handle
+        handle.sent_at = self.now()
         await self.dispatch("INTERACTION_CREATE", payload)
         return handle

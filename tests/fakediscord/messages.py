@@ -43,6 +43,22 @@ def pinged_users(content: str, allowed: Json | None) -> list[int]:
 
 
 IMAGE_TYPES = {"png": "image/png", "webp": "image/webp", "gif": "image/gif"}
+# Discord's code for a message with nothing to show (Create Message: "at least one of
+# content, embeds, sticker_ids, components, files[n], or poll" is required; an edit that
+# takes all of them away is refused alike).
+EMPTY_MESSAGE = 50006
+SHOWN_FIELDS = ("content", "embeds", "components", "sticker_ids", "poll")
+
+
+def empty_after(msg: FakeMessage | None, body: Json, names_after: list[str]) -> bool:
+    """Whether the create (`msg` None) or edit of `msg` leaves a message with nothing to
+    show: no content, embed, component, sticker, poll or attachment."""
+    kept: Json = {}
+    if msg is not None:
+        kept = {"content": msg.content, "embeds": msg.embeds, "components": msg.components,
+                "poll": msg.poll}
+    shown = {name: body[name] if name in body else kept.get(name) for name in SHOWN_FIELDS}
+    return not names_after and not any(shown.values())
 
 
 class MessageStoreMixin:
@@ -140,7 +156,10 @@ class MessageStoreMixin:
                         files: Uploads) -> web.Response | None:
         """Discord's 400 for a Components v2 rule this create (`msg` None) or edit breaks
         (layout.py), recorded in `violations` like a spec refusal; None when fine."""
-        found = layout.violations(msg, body, self._names_after(msg, body, files))
+        names = self._names_after(msg, body, files)
+        found = layout.violations(msg, body, names)
+        if not found and empty_after(msg, body, names):
+            return self._empty(request)
         if not found:
             return None
         path = "/" + request.match_info["tail"]  # as the spec check names it (rest.py)
@@ -149,6 +168,13 @@ class MessageStoreMixin:
         answer = error_body(found)
         self.errors.append((f"{request.method} {request.path}", 400, answer))
         return json_response(answer, 400)
+
+    def _empty(self, request: web.Request) -> web.Response:
+        """Discord's 400 50006 for a message left with nothing to show, as a violation
+        too: the bot should never send one."""
+        path = "/" + request.match_info["tail"]
+        self.violations.append(f"{request.method} {path}: an empty message")
+        return self._error(request, 400, EMPTY_MESSAGE, "Cannot send an empty message")
 
     def _apply_attachments(
         self, msg: FakeMessage, body: Json, files: Uploads, *, editing: bool

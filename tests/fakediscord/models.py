@@ -303,6 +303,9 @@ class InteractionHandle:
         self.touched_ids: list[int] = []
         self.choices: list[Json] | None = None
         self.modal: Json | None = None
+        # When Discord sent it (`FakeDiscord.now`): its 3 s to the first answer and its
+        # token's 15 minutes count from here (routes_interactions.py).
+        self.sent_at = 0.0
         self._responded = asyncio.Event()
 
     def __repr__(self) -> str:

@@ -21,7 +21,9 @@ What is refused (the documented choices):
 - embeds without Embed Links: Discord does not refuse the message, it drops the rich
   embeds (a message left with nothing to show is 400 50006, as an empty one is).
 - editing or deleting the bot's own message needs View Channel only: Send Messages
-  restricts new messages, not existing ones (discord-api-docs issue 3096).
+  restricts new messages, not existing ones (discord-api-docs issue 3096). Deleting
+  another's message needs Manage Messages (403 50013), and in a DM is refused (50003)
+  (developer docs, "Delete Message"; routes_channels.py).
 - a private thread without Create Private Threads, a public one (type 11, with or
   without a starter message) without Create Public Threads: 403 50013.
 - editing a thread (developer docs, "Modify Channel" for threads and "Threads" >
@@ -30,6 +32,17 @@ What is refused (the documented choices):
   holder's to change (unarchiving is any member's, but once it is locked its creator's
   or Manage Threads'); locking or unlocking it is Manage Threads' only (403 50013).
 - history without Read Message History: an empty list, as Discord answers.
+- messages in a locked or archived thread (developer docs, "Threads": Locked Threads,
+  Active & Archived Threads; error codes 50083 and 160005): "Users (including bot users)
+  without the MANAGE_THREADS permission ... won't be able to create or update messages in
+  locked threads"; "Users cannot edit messages ... in archived threads. The only
+  operation that should happen within an archived thread is messages being deleted.
+  Sending a message will automatically unarchive the thread, unless the thread has been
+  locked by a moderator"; deleting messages in a locked thread "will only be allowed ...
+  if that thread is also active". So, without Manage Threads: a post or an edit in a
+  locked thread is 403 160005 (400 50083 while it is archived too), a delete there 400
+  50083 while it is archived; an edit in any archived thread is 400 50083; a post in an
+  archived thread the bot may unarchive unarchives it (THREAD_UPDATE).
 
 Tests set a channel's permissions for the bot with `FakeDiscord.set_bot_permissions`
 (a member overwrite, announced with CHANNEL_UPDATE as Discord does, so the bot's cache
@@ -143,6 +156,7 @@ def refusal_to_open_thread(perms: int, *, private: bool) -> Refusal | None:
 
 
 THREAD_ARCHIVED = (400, 50083, "Thread is archived")
+THREAD_LOCKED = (403, 160005, "Thread is locked")
 CREATOR_FIELDS = ("name", "archived", "auto_archive_duration")
 
 
@@ -159,6 +173,20 @@ def refusal_to_edit_thread(perms: int, thread: FakeChannel, body: Json, *,
     if (creators or (unarchiving and thread.locked)) and not (creator or manages):
         return MISSING_PERMISSIONS
     return None
+
+
+def refusal_in_thread(perms: int, thread: FakeChannel, *, send: bool = False,
+                       edit: bool = False) -> Refusal | None:
+    """A message made (`send`), edited (`edit`) or else deleted in a thread, as its
+    locked and archived state let the bot (see the module docstring)."""
+    manages = bool(perms & (MANAGE_THREADS | ADMINISTRATOR))
+    if edit and thread.archived:
+        return THREAD_ARCHIVED
+    if not thread.locked or manages:
+        return None
+    if send or edit:
+        return THREAD_ARCHIVED if thread.archived else THREAD_LOCKED
+    return THREAD_ARCHIVED if thread.archived else None
 
 
 def without_embeds(perms: int, body: Json, *, files: bool, edit: bool = False) -> Refusal | None:

@@ -15,11 +15,13 @@ from aiohttp import web
 
 from .common import CID, GUILD, MID, Route, json_response, overwrite_json
 from .models import EPHEMERAL, FakeChannel, FakeMessage, snowflake_iso
-from .permissions import refusal_to_edit_thread, refusal_to_open_thread
+from .permissions import refusal_in_thread, refusal_to_edit_thread, refusal_to_open_thread
 
 SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
+MANAGE_MESSAGES = discord.Permissions(manage_messages=True).value
 NONCE_SECONDS = 300.0  # Discord checks a nonce against "the past few minutes"
 NONCE_LIMIT = 25
+CATEGORY = 4  # a channel type that holds channels, never messages or threads
 
 
 @dataclass
@@ -79,6 +81,31 @@ class ChannelRoutesMixin:
     def _channel(self, p: dict[str, str]) -> FakeChannel | None:
         channel = self.channels.get(int(p["cid"]))
         return None if channel is None or channel.deleted else channel
+
+    def _channel_message(self, request: web.Request,
+                         p: dict[str, str]) -> FakeMessage | web.Response:
+        """The message a `/channels/{cid}/messages/{mid}` route names, or Discord's
+        answer when there is none: the channel first (deleted: 404 Unknown Channel, 10003,
+        whatever became of its messages), then the message (10008)."""
+        channel = self._channel(p)
+        if channel is None:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        msg = self._find_message(channel.id, p["mid"])
+        if msg is None:
+            return self._error(request, 404, 10008, "Unknown Message")
+        return msg
+
+    def _gone_with(self, channel: FakeChannel) -> list[FakeChannel]:
+        """A channel deleted, and its threads with it. Discord sends CHANNEL_DELETE for
+        the channel only, no THREAD_DELETE for its threads (developer docs, "Threads":
+        the gateway sends no thread-specific event when a channel goes; discord.js PR
+        10883: "THREAD_DELETE is not sent when you delete parent channels"); discord.py
+        tells its own thread_delete for the threads it holds (active ones)."""
+        channel.deleted = True
+        threads = [] if channel.is_thread else self.threads(channel.id)
+        for thread in threads:
+            thread.deleted = True
+        return threads
 
     def _bot_may(self, channel: FakeChannel, needed: int) -> bool:
         """Whether the bot holds these permission bits (Administrator implies all); tests
@@ -163,7 +190,7 @@ class ChannelRoutesMixin:
         channel = self._channel(p)
         if channel is None or channel.is_dm:
             return self._error(request, 404, 10003, "Unknown Channel")
-        channel.deleted = True
+        self._gone_with(channel)
         data = self._channel_json(channel)
         self._dispatch_soon("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", data)
         return json_response(data)
@@ -191,10 +218,14 @@ class ChannelRoutesMixin:
             return self._error(request, 404, 10003, "Unknown Channel")
         if channel.is_dm and not self.users[channel.recipient_id or 0].dms_open:
             return self._error(request, 403, 50007, "Cannot send messages to this user")
+        if channel.type == CATEGORY:
+            return self._error(request, 400, 50008, "Cannot send messages in a non-text channel")
         if channel.type == 12 and self.bot_user.id not in channel.member_ids:
             return self._error(request, 403, 50001, "Missing Access")
         body, files = await self._read_body(request)
         refused = self.bot_refusal(channel, files=bool(files), body=body)  # permissions.py
+        if refused is None and channel.is_thread:  # permissions.py: locked, archived
+            refused = refusal_in_thread(self.bot_permissions_in(channel.id), channel, send=True)
         if refused is not None:
             return self._error(request, *refused)
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions whisper
@@ -222,7 +253,9 @@ class ChannelRoutesMixin:
             msg.nonce = str(nonce)
             now = asyncio.get_running_loop().time()
             self._nonces[(self.bot_user.id, msg.nonce)] = (msg.id, now)
-        channel.archived = False
+        if channel.archived:  # "Sending a message will automatically unarchive the thread"
+            channel.archived = False
+            self._dispatch_soon("THREAD_UPDATE", self._channel_json(channel))
         if hold is not None and hold.after:
             hold.reached.set()
             await hold.release.wait()
@@ -232,11 +265,26 @@ class ChannelRoutesMixin:
 
     async def delete_channel(self, channel_id: int) -> None:
         """A moderator deletes a channel or thread, as Discord tells the bot: CHANNEL_DELETE
-        (THREAD_DELETE for a thread); from then on its routes answer 404 Unknown Channel."""
+        (THREAD_DELETE for a thread); from then on its routes answer 404 Unknown Channel.
+        A channel's threads go with it, unannounced (`_gone_with`)."""
         channel = self.channels[channel_id]
-        channel.deleted = True
+        self._gone_with(channel)
         event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
         await self.dispatch(event, self._channel_json(channel))
+
+    async def set_thread(self, thread_id: int, *, archived: bool | None = None,
+                         locked: bool | None = None) -> None:
+        """A thread archived (by Discord, after its quiet time, or by a moderator) or
+        locked by a moderator, or undone, as Discord tells the bot: THREAD_UPDATE. From
+        then on its messages are refused as permissions.py's `refusal_in_thread` says."""
+        thread = self.channels[thread_id]
+        if not thread.is_thread:
+            raise ValueError(f"channel {thread_id} is not a thread")
+        if archived is not None:
+            thread.archived = archived
+        if locked is not None:
+            thread.locked = locked
+        await self.dispatch("THREAD_UPDATE", self._channel_json(thread))
 
     def hold_next_send(self, channel_id: int, *, after: bool = False) -> Hold:
         """Hold the next message the bot sends to this channel (see `Hold`)."""
@@ -251,25 +299,28 @@ class ChannelRoutesMixin:
         return hold
 
     async def _get_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        msg = self._find_message(int(p["cid"]), p["mid"])
-        if msg is None:
-            return self._error(request, 404, 10008, "Unknown Message")
+        msg = self._channel_message(request, p)
+        if isinstance(msg, web.Response):
+            return msg
         refused = self.bot_refusal(self.channels[msg.channel_id], edit=True)  # permissions.py
         if refused is not None:
             return self._error(request, *refused)
         return json_response(self._message_json(msg))
 
     async def _edit_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        msg = self._find_message(int(p["cid"]), p["mid"])
-        if msg is None:
-            return self._error(request, 404, 10008, "Unknown Message")
+        msg = self._channel_message(request, p)
+        if isinstance(msg, web.Response):
+            return msg
         if msg.author_id != self.bot_user.id:
             return self._error(
                 request, 403, 50005, "Cannot edit a message authored by another user"
             )
         body, files = await self._read_body(request)
-        refused = self.bot_refusal(self.channels[msg.channel_id], files=bool(files), body=body,
+        channel = self.channels[msg.channel_id]
+        refused = self.bot_refusal(channel, files=bool(files), body=body,
                                    edit=True)  # permissions.py
+        if refused is None and channel.is_thread:  # permissions.py: locked, archived
+            refused = refusal_in_thread(self.bot_permissions_in(channel.id), channel, edit=True)
         if refused is not None:
             return self._error(request, *refused)
         refused = self._layout_refusal(request, msg, body, files)  # layout.py: v2 rules
@@ -290,18 +341,28 @@ class ChannelRoutesMixin:
         return json_response(self._message_json(msg))
 
     async def _delete_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        msg = self._find_message(int(p["cid"]), p["mid"])
-        if msg is None:
-            return self._error(request, 404, 10008, "Unknown Message")
-        refused = self.bot_refusal(self.channels[msg.channel_id], edit=True)  # permissions.py
+        msg = self._channel_message(request, p)
+        if isinstance(msg, web.Response):
+            return msg
+        channel = self.channels[msg.channel_id]
+        refused = self.bot_refusal(channel, edit=True)  # permissions.py
+        if refused is None and channel.is_thread:  # permissions.py: locked and archived
+            refused = refusal_in_thread(self.bot_permissions_in(channel.id), channel)
         if refused is not None:
             return self._error(request, *refused)
+        if msg.author_id != self.bot_user.id:  # Delete Message: another's needs Manage
+            if channel.is_dm:  # Messages, and in a DM nobody deletes the other's
+                return self._error(request, 403, 50003, "Cannot execute action on a DM channel")
+            if not self._bot_may(channel, MANAGE_MESSAGES):
+                return self._error(request, 403, 50013, "Missing Permissions")
         self._delete(msg)
         return web.Response(status=204)
 
     async def _create_thread(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         parent = self._channel(p)
-        if parent is None or parent.is_dm or parent.is_thread:
+        if parent is None:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        if parent.is_dm or parent.is_thread or parent.type == CATEGORY:
             return self._error(request, 400, 50024, "Cannot execute action on this channel type")
         body = await request.json()
         starter: FakeMessage | None = None
@@ -340,14 +401,14 @@ class ChannelRoutesMixin:
         uid = self.bot_user.id if p["uid"] == "@me" else int(p["uid"])
         if uid not in self.users:
             return self._error(request, 404, 10013, "Unknown User")
+        if thread.archived:  # 50083: "... such as editing a message or adding a user"
+            return self._error(request, 400, 50083, "Thread is archived")
         if (
             request.method == "PUT"
             and uid != self.bot_user.id
-            and (thread.archived or not self._bot_may(thread, SEND_MESSAGES_IN_THREADS))
+            and not self._bot_may(thread, SEND_MESSAGES_IN_THREADS)
         ):
             return self._error(request, 403, 50013, "Missing Permissions")
-        if request.method == "DELETE" and thread.archived:  # Discord: not while archived
-            return self._error(request, 400, 50083, "Thread is archived")
         if request.method == "PUT":
             thread.member_ids.add(uid)
         else:

@@ -12,6 +12,14 @@ from aiohttp import web
 from .common import HOOK, MID, Route, json_response, truthy
 from .models import EPHEMERAL, LOADING, FakeMessage, InteractionHandle, Json
 
+# Discord's docs (Receiving and Responding): "Interaction tokens are valid for 15 minutes
+# and can be used to send followup messages but you must send an initial response within
+# 3 seconds of receiving the event. If the 3 second deadline is exceeded, the token will
+# be invalidated." Late, the callback meets 404 Unknown interaction (10062), the token's
+# webhook 401 Invalid Webhook Token (50027).
+ANSWER_SECONDS = 3.0
+TOKEN_SECONDS = 15 * 60.0
+
 
 class InteractionRoutesMixin:
     """Interaction callbacks and interaction webhooks.
@@ -35,6 +43,9 @@ class InteractionRoutesMixin:
             return self._error(request, 404, 10062, "Unknown interaction")
         if handle.callback_type is not None:
             return self._error(request, 400, 40060, "Interaction has already been acknowledged.")
+        if self.now() - handle.sent_at > ANSWER_SECONDS:
+            self.late_answers.append(handle.id)
+            return self._error(request, 404, 10062, "Unknown interaction")
         body, files = await self._read_body(request)
         ctype = int(body.get("type", 0))
         data: Json = body.get("data") or {}
@@ -97,16 +108,20 @@ class InteractionRoutesMixin:
                 result["resource"] = {"type": ctype, "message": self._message_json(msg)}
         return json_response(result)
 
-    def _hook(self, p: dict[str, str]) -> InteractionHandle | None:
+    def _hook(self, request: web.Request, p: dict[str, str]) -> InteractionHandle | web.Response:
+        """The interaction whose token the webhook route names, or Discord's answer: none
+        answered with it (404 Unknown Webhook), or its 15 minutes gone (401)."""
         handle = self._by_token.get(p["token"])
         if handle is None or int(p["app"]) != self.application_id or handle.callback_type is None:
-            return None
+            return self._error(request, 404, 10015, "Unknown Webhook")
+        if self.now() - handle.sent_at > TOKEN_SECONDS:
+            return self._error(request, 401, 50027, "Invalid Webhook Token")
         return handle
 
     async def _followup(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        handle = self._hook(p)
-        if handle is None:
-            return self._error(request, 404, 10015, "Unknown Webhook")
+        handle = self._hook(request, p)
+        if isinstance(handle, web.Response):
+            return handle
         body, files = await self._read_body(request)
         original = handle.response
         fills = (
@@ -133,9 +148,9 @@ class InteractionRoutesMixin:
         return web.Response(status=204)
 
     async def _webhook_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        handle = self._hook(p)
-        if handle is None:
-            return self._error(request, 404, 10015, "Unknown Webhook")
+        handle = self._hook(request, p)
+        if isinstance(handle, web.Response):
+            return handle
         mid = handle.original_message_id if p["mid"] == "@original" else int(p["mid"])
         owned = {handle.original_message_id, *handle.followup_ids}
         msg = self.messages.get(mid or 0)

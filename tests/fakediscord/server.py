@@ -114,6 +114,9 @@ class FakeDiscord(
         adds it; `pause` is how it waits (a test may replace it to see the waits)."""
         self.latency = latency
         self.pause: Callable[[float], Awaitable[None]] = asyncio.sleep
+        # Seconds added to the event loop's clock for Discord's deadlines (`now`): a test
+        # moves Discord's time on (`advance_clock`) without waiting it out.
+        self.clock_skew = 0.0
         self._snowflake = SnowflakeFactory()
         self.application_id = self._snowflake()
         self.guild_id = guild_id or (self._snowflake.on_shard(*guild_shard) if guild_shard
@@ -151,6 +154,8 @@ class FakeDiscord(
         self.resume_count = 0
         self.faults = Faults()  # errors a test injects (faults.py)
         self.nonce_repeats = 0  # sends answered with an earlier message (enforce_nonce)
+        # Interactions whose first answer came after Discord's 3 seconds (refused 10062).
+        self.late_answers: list[int] = []
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._holds: dict[int, Hold] = {}
         self._edit_holds: dict[int, Hold] = {}
@@ -232,6 +237,15 @@ class FakeDiscord(
 
     def _touch(self) -> None:
         self._last_activity = asyncio.get_running_loop().time()
+
+    def now(self) -> float:
+        """Discord's clock for its deadlines (an interaction's 3 seconds and its token's
+        15 minutes): the event loop's, moved on by `advance_clock`."""
+        return asyncio.get_running_loop().time() + self.clock_skew
+
+    def advance_clock(self, seconds: float) -> None:
+        """Let `seconds` pass for Discord's deadlines at once (a token grows old)."""
+        self.clock_skew += seconds
 
     # ------------------------------------------------------------------ model
 

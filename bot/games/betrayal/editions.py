@@ -35,6 +35,12 @@ class Edition:
     name = ""  # as the lobby offers it
     order = 0  # where the lobby lists it (the classic game first)
 
+    def title(self) -> str:
+        """The game's name as a table of this edition reads it, in the language spoken:
+        an expansion played as its own box says its own (seed 000's cover); by default
+        the classic game's."""
+        return content.betrayal_line("title")
+
     # ---- setup
     def story(self) -> str:
         """The story read out as the game opens: the box's own (an expansion sets its

@@ -9,6 +9,7 @@ data/betrayal/rules.yaml (topic `rulings`) and marked RULING in the code.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -213,6 +214,19 @@ class BetrayalGame(Game[BetrayalState]):
         for edition in self._editions_of(options):
             titles.update(edition.titles())
         return titles
+
+    def edition_of(self, options: Mapping[str, Any] | None) -> str:
+        """The expansion a table plays ("" for the classic game, and for an option no
+        edition of this release knows)."""
+        key = str((options or {}).get(setup.EXPANSION) or "").strip().lower()
+        return key if key != editions.DEFAULT and editions.known(key) else ""
+
+    def title_of(self, edition: str = "") -> str:
+        """An expansion played as its own box (seed 000) reads its own name wherever the
+        game is named (Edition.title)."""
+        if edition and editions.known(edition):
+            return editions.get(edition).title()
+        return self.title
 
     @staticmethod
     def _editions_of(options: dict[str, Any] | None) -> list[editions.Edition]:

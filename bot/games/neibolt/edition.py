@@ -42,6 +42,11 @@ class Neibolt(Edition):
     name = neibolt_line("labels.edition")
     order = 1
 
+    def title(self) -> str:
+        """Seed 000 is its own box, Betrayal at the Neibolt House: a table playing it
+        reads that name, not the classic game's."""
+        return neibolt_line("title")
+
     def story(self) -> str:
         """Seed 000 has the COME HOME TO EVIL card's story read out instead of the
         classic game's; the card's words are not ours to print, so this is our telling."""
