@@ -45,6 +45,10 @@ illegal action, no loop, no game capped, no sure win thrown away, in 765 games (
       3p 17/13, 4p 9/21, 5p 18/12, 6p 14/16; 114-212 actions (max 485). 22 wins delayed
       (the traitor's monsters finish their turn before the round's end wins it; a hero
       attacks before the step or the end of turn that wins), none lost.
+    Then the AI took a win it had now (ai.win_now) and priced crossing rolls by their
+      odds (ai_ways): seeds 0-39, both editions, 3-6p (320 games): 0 wins delayed (24
+      before on the same seeds), 0 dithers; heroes / traitor classic 3p 18/22, 4p 22/18,
+      5p 25/15, 6p 18/22; Neibolt 3p 23/17, 4p 15/25, 5p 26/14, 6p 23/17.
     Haunts by key, 4p, seeds 0-14: heroes' wins 2 (the Ritual) to 11 (Ghost Bride) of
       15; haunt_endings.py over 100 seeds puts the Ritual, the Clown and Wail at 40-45%.
 """

@@ -317,8 +317,9 @@ def test_an_ai_hero_throws_the_dynamite_at_a_pack_of_monsters(fixed: list[int]) 
     assert GAME.ai_action(state, DARRIN) == dynamite
     state, _ = GAME.apply(state, DARRIN, dynamite)
     assert state.pending is not None  # which room: the AI picks the pack's
+    pick = GAME.ai_action(state, DARRIN)  # decided first: its look-ahead rolls dice too
     fixed.extend([0] * 7)  # the brute's 3 and the rat's 4 Speed dice: all blanks
-    state, _ = GAME.apply(state, DARRIN, GAME.ai_action(state, DARRIN))
+    state, _ = GAME.apply(state, DARRIN, pick)
     hit = [m for m in state.monsters if m.id in pack]
     assert all(m.stunned or not m.alive for m in hit)
 

@@ -4,14 +4,21 @@ only ever picks one of `options()`.
 
 Decisions are deterministic (the same view gives the same action), which keeps the
 replays exact and the tests stable; the seat's view (knowledge.py) is all it is
-handed. It walks towards the nearest room with a door onto unexplored space
-(breadth-first over doors and the house's links), and every move it makes brings it
-strictly closer, so it never walks back and forth. Held by
-Webs or Debris it tries to break free (and frees others held where it stands); when
-the only way on is across a split room it makes the crossing roll, if it could pass
-it; with no room to explore in reach it takes the Revolving Wall's switch or rides
-the Mystic Elevator. Together these keep AI-only games from running for ever
+handed. It walks the cheapest way to a door onto unexplored space (over doors and the
+house's links, ai_ways.costs_to), and every move it makes leaves it strictly less to
+go, so it never walks back and forth. A split room's crossing roll is priced by its
+odds (a failure ends the turn's movement): it rolls when the roll is the cheaper way,
+and walks round when a roll it seldom passes is not (3 dice for Sanity 6+ pass once
+in 27 tries). Held by Webs or Debris it tries to break free (and frees others held
+where it stands); with no room to explore in reach it takes the Revolving Wall's
+switch or rides the Mystic Elevator. Together these keep AI-only games from running for ever
 (tests/test_betrayal_engine_ai.py); haunt_roll.stalled is the last safety net.
+
+Once the haunt has begun, before anything else, it looks for a win its side can take
+now (`win_now`): each of its options (at most WIN_TRIES, those that end a turn first)
+is played on a copy of its view (playing.py), and one that wins there and in WORLDS
+other deals of what the seat cannot see is taken. Still only the view: the copies are
+of it, and their dice come from its Rng or from other worlds'.
 """
 
 from __future__ import annotations
@@ -19,13 +26,25 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.actions import Action
+from bot.core.errors import IllegalAction
+from bot.core.rng import Rng
 from bot.core.views import require_view
-from bot.games.betrayal import ai_ways, content, damage_split, explore, movement, rolls, traits
+from bot.games.betrayal import (
+    ai_ways,
+    content,
+    damage_split,
+    explore,
+    knowledge,
+    movement,
+    playing,
+    traits,
+)
 from bot.games.betrayal.actions import Legal, legal
 from bot.games.betrayal.cards.rolls import PICKED
 from bot.games.betrayal.haunting import ai as haunt_ai
-from bot.games.betrayal.haunting import base
+from bot.games.betrayal.haunting import base, monsters, sides
 from bot.games.betrayal.haunting.parts import AIHooks
+from bot.games.betrayal.house import DIRS
 from bot.games.betrayal.links import distances_to
 from bot.games.betrayal.state import BetrayalState
 
@@ -33,6 +52,9 @@ SAFE_USES: frozenset[str] = frozenset({"puzzle_box", "mystic_coin", "healing_sal
                                        "smelling_salts", "medical_kit"})
 SAFE_ACTS: tuple[str, ...] = ("vault", "closet_door")
 HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a_to_l.Held
+WIN_TRIES = 40  # the most actions a decision plays out on copies, looking for a win now
+WORLDS = 2  # other deals of what the seat cannot see that such a win must hold in
+TURN_ENDS: frozenset[str] = frozenset({"end_turn", monsters.M_END})
 
 
 def choose_action(state: BetrayalState, seat: int) -> Action:
@@ -40,8 +62,13 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
     (haunting/ai.py), then the explorer's."""
     require_view(state)
     if state.pending is not None:
-        return state.pending.options()[_pick(state, seat)].action
+        options = state.pending.options()
+        won = win_now(state, seat, [o.action for o in options])
+        return won if won is not None else options[_pick(state, seat)].action
     entries = legal(state, seat)  # what options() lists, found once for the whole decision
+    won = win_now(state, seat, [e.action for e in entries])
+    if won is not None:
+        return won
     if state.haunt is not None and state.haunt.key:
         chosen = haunt_ai.choose(state, seat, entries)
         if chosen is not None:
@@ -69,11 +96,38 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
     plain = [a for crossing, a in explores if crossing is None]
     if plain:
         return plain[0]
-    step = _towards_frontier(state, seat, entries, [a for c, a in explores
-                                                     if rolls.could_pass(state, seat, c)])
+    step = _towards_frontier(state, seat, entries, [(c, a) for c, a in explores if c])
     if step is not None:
         return step
     return kinds.get("end_turn", entries[0].action)
+
+
+def win_now(state: BetrayalState, seat: int, actions: list[Action]) -> Action | None:
+    """An action that ends the game won by the seat's side now, played on a copy of the
+    view (playing.py) and found winning there and in WORLDS other deals of all the seat
+    cannot see (other dice too): taken before anything else, so monsters do not finish
+    their moves before the end of turn that wins, nor a hero attack before the step that
+    does. At most WIN_TRIES actions are tried, those that end a turn first."""
+    haunt = state.haunt
+    if haunt is None or not haunt.key or state.over:
+        return None
+    side = sides.side_of(state, seat)
+    tried = sorted(actions, key=lambda a: a.kind not in TURN_ENDS)[:WIN_TRIES]
+    for action in tried:
+        if _wins(state, seat, action, side) and all(
+                _wins(knowledge.dealt_otherwise(state, seat, Rng.from_seed(
+                    f"win:{n}:{state.rng.state}")), seat, action, side)
+                for n in range(WORLDS)):
+            return action
+    return None
+
+
+def _wins(state: BetrayalState, seat: int, action: Action, side: str) -> bool:
+    try:
+        after, _ = playing.play(state, seat, action)
+    except IllegalAction:
+        return False
+    return after.over and after.haunt is not None and after.haunt.winner == side
 
 
 def _pick(state: BetrayalState, seat: int) -> int:
@@ -134,53 +188,38 @@ def _lucky_die(spec: dict[str, Any]) -> int:
 
 
 def _towards_frontier(state: BetrayalState, seat: int, entries: list[Legal],
-                      crossing_explores: list[Action]) -> Action | None:
-    """A step that brings the explorer strictly closer to a room it can explore from
-    (so it never walks back and forth): a plain move first, else a crossing roll it
-    could pass (exploring from here, or moving on), else the Revolving Wall's switch,
-    else a ride in the Mystic Elevator when no room to explore from can be reached."""
+                      crossing_explores: list[tuple[tuple[str, int], Action]],
+                      ) -> Action | None:
+    """The first step of the cheapest way to a door to explore through (ai_ways): a move,
+    or a crossing roll to explore from here, each roll priced by its odds, so a roll
+    that seldom passes gives way to a walk round (so, too, it never walks back and
+    forth); else the Revolving Wall's switch, else a ride in the Mystic Elevator when
+    no room to explore from can be reached."""
+    prices = ai_ways.split_prices(state, seat)
+    goals: dict[int, set[str] | None] = {
+        t: ({d for d in DIRS if explore.can_explore_from(state, t, d)} if t in prices
+            else None)
+        for t in explore.frontier(state)}
+    costs = ai_ways.costs_to(state, seat, goals, prices)
+    moves = ai_ways.moves(state, seat, entries)
+    step = ai_ways.cheapest_step(state, seat, costs, prices, moves, crossing_explores)
+    if step is not None:
+        return step
+    to_goal = ai_ways.by_room(costs)
     here = state.explorers[seat].tile
-    ways = ai_ways.ways(state)
-    to_goal = distances_to(ways, explore.frontier(state))
     near = to_goal.get(here)
-    if near == 0 and crossing_explores:
-        return crossing_explores[0]
-    moves = _moves(state, seat, entries)
-    for crossing_ok in (False, True):
-        best: tuple[int, int, Action] | None = None
-        for target, crossing, action in moves:
-            if crossing is not None and not (
-                    crossing_ok and rolls.could_pass(state, seat, crossing)):
-                continue
-            dist = to_goal.get(target)
-            if dist is not None and (near is None or dist < near) \
-                    and (best is None or (dist, target) < best[:2]):
-                best = (dist, target, action)
-        if best is not None:
-            return best[2]
     wall = ai_ways.wall_switch(state, seat, entries, to_goal, near)
     if wall is not None:
         return wall
     if near is None:
-        return _towards_elevator(state, seat, moves, ways)
+        return _towards_elevator(state, seat, _moves(state, seat, entries), ai_ways.ways(state))
     return None
 
 
 def _moves(state: BetrayalState, seat: int, entries: list[Legal],
            ) -> list[tuple[int, tuple[str, int] | None, Action]]:
     """The legal moves as (target tile, crossing roll or None, action)."""
-    found = []
-    moves = movement.legal_moves(state, seat)
-    for e in entries:
-        if e.action.kind != "move":
-            continue
-        args = e.action.args
-        for m in moves:
-            if (m.dir and m.dir == args.get("dir")) or (
-                    m.link and m.link.kind == args.get("via") and m.target == args.get("to")):
-                found.append((m.target, m.crossing, e.action))
-                break
-    return found
+    return [(m.target, m.crossing, action) for m, action in ai_ways.moves(state, seat, entries)]
 
 
 def _towards_elevator(state: BetrayalState, seat: int,

@@ -5,15 +5,31 @@ other for it.
 The AI counts every house link as a way, the Revolving Wall too (crossed only by a
 roll, its switch an act): a pocket of rooms that only the wall opens onto would
 otherwise hold an explorer, and a goal there, out of reach for ever.
+
+A split room's crossing roll is priced by its odds (`crossing_price`): a failed roll
+ends the turn's movement, so a roll that seldom passes costs turns, and a longer walk
+that needs no roll is often cheaper. `costs_to` walks the house with each half of a
+split room a place of its own, and `cheapest_step` takes the step (or the crossing
+roll) that the cheapest way starts with; the cost left falls with every step, so the
+AI never walks back and forth.
 """
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Mapping, Sequence
+from functools import cache
+
 from bot.core.actions import Action
+from bot.games.betrayal import movement, rolls
 from bot.games.betrayal.actions import Legal
-from bot.games.betrayal.house import plan
+from bot.games.betrayal.house import DIRS, doors, opposite, plan
 from bot.games.betrayal.links import house_links
+from bot.games.betrayal.movement import Move
 from bot.games.betrayal.state import BetrayalState
+
+FACES = (0, 1, 2)  # a Betrayal die: two blanks, two ones, two twos (each face as likely)
+Place = tuple[int, str]  # a room, and the half of a split room one stands in ("" if whole)
 
 
 def ways(state: BetrayalState) -> dict[int, list[int]]:
@@ -25,8 +41,157 @@ def ways(state: BetrayalState) -> dict[int, list[int]]:
     return {t: [*exits[t].values(), *sorted(links.get(t, ()))] for t in range(len(state.tiles))}
 
 
+@cache
+def odds(dice: int, target: int) -> float:
+    """The chance that `dice` Betrayal dice show `target` or more in all."""
+    totals = {0: 1.0}
+    for _ in range(dice):
+        rolled: dict[int, float] = {}
+        for total, chance in totals.items():
+            for face in FACES:
+                rolled[total + face] = rolled.get(total + face, 0.0) + chance / len(FACES)
+        totals = rolled
+    return sum(chance for total, chance in totals.items() if total >= target)
+
+
+def crossing_price(state: BetrayalState, seat: int,
+                   crossing: tuple[str, int] | None) -> float | None:
+    """A crossing roll's cost in rooms walked: each failure ends the turn's movement, and
+    (1 - p) / p failures are to be expected before it passes, each a turn of the
+    explorer's Speed lost. 0: no roll; None: a roll it can never pass."""
+    if crossing is None:
+        return 0.0
+    trait, target = crossing
+    chance = odds(rolls.crossing_dice(state, seat, trait), target)
+    if chance <= 0:
+        return None
+    return (1 - chance) / chance * max(1, movement.speed_limit(state, seat))
+
+
+def _halves(state: BetrayalState, prices: Mapping[int, float | None], tile: int) -> list[str]:
+    return sorted(doors(state.tiles[tile]), key=DIRS.index) if tile in prices else [""]
+
+
+def place_of(state: BetrayalState, seat: int, prices: Mapping[int, float | None],
+             tile: int, side: str | None) -> Place:
+    """Where one stands arriving in `tile` by the door (or the side) `side`: by that door
+    in a split room, else by its first door (movement.arrival_side)."""
+    if tile not in prices:
+        return (tile, "")
+    halves = _halves(state, prices, tile)
+    return (tile, side if side in halves else (halves[0] if halves else ""))
+
+
+def split_prices(state: BetrayalState, seat: int) -> dict[int, float | None]:
+    """Each split room this explorer would roll to cross, with that roll's price."""
+    prices: dict[int, float | None] = {}
+    for tile in range(len(state.tiles)):
+        crossing = movement.room_crossing(state, seat, tile)
+        if crossing is not None:
+            prices[tile] = crossing_price(state, seat, crossing)
+    return prices
+
+
+def costs_to(state: BetrayalState, seat: int, goals: Mapping[int, set[str] | None],
+             prices: Mapping[int, float | None]) -> dict[Place, float]:
+    """What getting to one of `goals` costs this explorer from every place, in rooms
+    walked, each crossing roll at its price: one search backwards from the goals (the
+    ways may be one-way: the Coal Chute). `goals` maps a room to the doors one must
+    stand by to use it (a split room's half; None: anywhere in it)."""
+    exits = plan(state).exits
+    links: dict[int, set[int]] = {}
+    for a, b, _ in house_links(state):
+        links.setdefault(a, set()).add(b)
+    back: dict[Place, list[tuple[Place, float]]] = {}
+    for a in range(len(state.tiles)):
+        price = prices.get(a)
+        for half in _halves(state, prices, a):
+            for d, b in exits[a].items():
+                cost = 1.0
+                if half and half != d:
+                    if price is None:
+                        continue
+                    cost += price
+                back.setdefault(place_of(state, seat, prices, b, opposite(d)), []).append(
+                    ((a, half), cost))
+            for b in sorted(links.get(a, ())):
+                back.setdefault(place_of(state, seat, prices, b, None), []).append(
+                    ((a, half), 1.0))
+    found: dict[Place, float] = {}
+    todo: list[tuple[float, Place]] = []
+    for tile, by in goals.items():
+        price = prices.get(tile)
+        for half in _halves(state, prices, tile):
+            start = 0.0 if not half or by is None or half in by else price
+            if start is not None:
+                heapq.heappush(todo, (start, (tile, half)))
+    while todo:
+        cost, place = heapq.heappop(todo)
+        if place in found:
+            continue
+        found[place] = cost
+        for prev, step in back.get(place, ()):
+            if prev not in found:
+                heapq.heappush(todo, (cost + step, prev))
+    return found
+
+
+def by_room(costs: Mapping[Place, float]) -> dict[int, float]:
+    """Each room's cheapest half (for the Revolving Wall's switch)."""
+    rooms: dict[int, float] = {}
+    for (tile, _), cost in costs.items():
+        rooms[tile] = min(cost, rooms.get(tile, cost))
+    return rooms
+
+
+def moves(state: BetrayalState, seat: int, entries: list[Legal]) -> list[tuple[Move, Action]]:
+    """The legal moves, each with the action that makes it."""
+    found = []
+    legal = movement.legal_moves(state, seat)
+    for e in entries:
+        if e.action.kind != "move":
+            continue
+        args = e.action.args
+        for m in legal:
+            if (m.dir and m.dir == args.get("dir")) or (
+                    m.link and m.link.kind == args.get("via") and m.target == args.get("to")):
+                found.append((m, e.action))
+                break
+    return found
+
+
+def cheapest_step(state: BetrayalState, seat: int, costs: Mapping[Place, float],
+                  prices: Mapping[int, float | None], steps: list[tuple[Move, Action]],
+                  crossings: Sequence[tuple[tuple[str, int], Action]] = ()) -> Action | None:
+    """The action the cheapest way to a goal starts with: a step that leaves less to go
+    (a crossing roll on the way paid at its price), or one of `crossings`, a roll that
+    reaches the goal where the explorer stands (exploring across a split room); None
+    when no goal can be reached."""
+    explorer = state.explorers[seat]
+    here = place_of(state, seat, prices, explorer.tile, explorer.side)
+    near = costs.get(here)
+    if near is None:
+        return None
+    best: tuple[float, int, int, Action] | None = None
+    for crossing, action in crossings:
+        price = crossing_price(state, seat, crossing)
+        if price is not None and (best is None or (price, 0, -1) < best[:3]):
+            best = (price, 0, -1, action)
+    for m, action in steps:
+        price = crossing_price(state, seat, m.crossing)
+        side = opposite(m.dir) if m.dir else m.link.arrive if m.link else None
+        left = costs.get(place_of(state, seat, prices, m.target, side))
+        if price is None or left is None or left >= near:
+            continue
+        value = 1 + price + left
+        key = (value, 1 if m.crossing else 0, m.target)
+        if best is None or key < best[:3]:
+            best = (*key, action)
+    return best[3] if best else None
+
+
 def wall_switch(state: BetrayalState, seat: int, entries: list[Legal],
-                to_goal: dict[int, int], near: int | None) -> Action | None:
+                to_goal: Mapping[int, float], near: float | None) -> Action | None:
     """The Revolving Wall's switch here, when the room behind it is closer to the goal."""
     here = state.explorers[seat].tile
     for e in entries:

@@ -17,6 +17,7 @@ A seat of None is the house's view (haunting/house.py): told only what is public
 from __future__ import annotations
 
 from bot.core.plain import copy_plain
+from bot.core.rng import Rng
 from bot.core.views import mark, redeal, view_rng
 from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.parts import BoardHooks
@@ -33,12 +34,7 @@ def seat_view(state: BetrayalState, seat: int | None) -> BetrayalState:
                    haunt.round if haunt else -1, haunt.stage if haunt else "",
                    len(view.script), view.pending.kind if view.pending else "",
                    tuple((m.id, m.tile, m.moves) for m in view.monsters))
-    for deck in sorted(view.decks):
-        redeal(rng, [view.decks[deck]])
-    top = view.stack[:1] if view.stack and view.stack[0] in _placing(view) else []
-    rest = view.stack[len(top):]
-    redeal(rng, [rest])
-    view.stack = [*top, *rest]
+    _redeal(view, rng)
     pending = view.pending
     if pending is not None and pending.private and pending.seat != seat:
         pending.labels = ["?"] * len(pending.labels)
@@ -49,6 +45,29 @@ def seat_view(state: BetrayalState, seat: int | None) -> BetrayalState:
         base.hooks(view, BoardHooks).hide(view, seat, rng)
     view.rng = rng
     return mark(view)
+
+
+def dealt_otherwise(view: BetrayalState, seat: int, rng: Rng) -> BetrayalState:
+    """A copy of this seat's view with all it cannot see dealt anew from `rng` (the decks,
+    the room stack, the haunt's secrets it was not told) and other dice to come: a world
+    the seat cannot tell from its view's, for an AI that tries an action in more than
+    one (ai.py: a win it can take now must hold in each). The view is left as it was."""
+    world = copy_plain(view)
+    _redeal(world, rng)
+    if world.haunt is not None:
+        base.hooks(world, BoardHooks).hide(world, seat, rng)
+    world.rng = Rng(rng.next_u64())
+    return world
+
+
+def _redeal(view: BetrayalState, rng: Rng) -> None:
+    """The decks' order and the room stack's (a tile being placed stays on top)."""
+    for deck in sorted(view.decks):
+        redeal(rng, [view.decks[deck]])
+    top = view.stack[:1] if view.stack and view.stack[0] in _placing(view) else []
+    rest = view.stack[len(top):]
+    redeal(rng, [rest])
+    view.stack = [*top, *rest]
 
 
 def _blank_paused_step(view: BetrayalState) -> None:

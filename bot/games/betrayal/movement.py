@@ -74,10 +74,15 @@ def crossing_for(state: BetrayalState, seat: int, side: str | None) -> tuple[str
     explorer = state.explorers[seat]
     if side is None or explorer.side is None or explorer.side == side:
         return None
+    return room_crossing(state, seat, explorer.tile)
+
+
+def room_crossing(state: BetrayalState, seat: int, tile_id: int) -> tuple[str, int] | None:
+    """The roll this explorer makes to get from one half of the split room `tile_id` to
+    the other (None: the room is not split, or the explorer crosses without a roll)."""
     if state.haunt is not None and state.haunt.traitor == seat and not state.over:
         return None  # seed 003: rolls that do no damage do not stop the traitor
-    name = content.room(state.tiles[explorer.tile].room).custom
-    passive = PASSIVES.get(name)
+    passive = PASSIVES.get(content.room(state.tiles[tile_id].room).custom)
     return passive.crossing() if isinstance(passive, RoomPassive) else None
 
 

@@ -85,8 +85,12 @@ def could_pass(state: BetrayalState, seat: int, crossing: tuple[str, int] | None
     if crossing is None:
         return True
     trait, target = crossing
-    frame = Frame([], seat, state.at(seat).room, "room")
-    return 2 * dice_for(state, frame, {"trait": trait}) >= target
+    return 2 * crossing_dice(state, seat, trait) >= target
+
+
+def crossing_dice(state: BetrayalState, seat: int, trait: str) -> int:
+    """The dice the explorer would roll for a crossing in its room now."""
+    return dice_for(state, Frame([], seat, state.at(seat).room, "room"), {"trait": trait})
 
 
 def card_modifiers(state: BetrayalState, seat: int, trait: str, from_event: bool) -> int:

@@ -14,7 +14,6 @@ from functools import partial
 from typing import Any
 
 from bot.core.actions import Action, Option
-from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.story import LogLine, Story
@@ -25,10 +24,10 @@ from bot.games.betrayal import (
     chapters,
     content,
     editions,
-    effects,
     knowledge,
     links,
     loading,
+    playing,
     setup,
     shown,
     story,
@@ -122,19 +121,7 @@ class BetrayalGame(Game[BetrayalState]):
     def apply(self, state: BetrayalState, seat: int,
               action: Action) -> tuple[BetrayalState, list[Event]]:
         self._check_actor(state, seat)
-        new = self.copy_state(state)
-        ctx = Ctx(new)
-        if new.pending is not None:
-            pick = new.pending.pick(seat, action)
-            effects.resume(ctx, pick)
-        elif action.kind == CHOOSE:
-            raise IllegalAction(betrayal_line("errors.nothing_to_choose"))
-        else:
-            actions.perform(ctx, seat, action)
-            effects.run(ctx)
-        flow.after_action(ctx)
-        links.remember(new)
-        return new, ctx.events
+        return playing.play(state, seat, action)
 
     def _check_actor(self, state: BetrayalState, seat: int) -> None:
         if state.over:
@@ -178,8 +165,11 @@ class BetrayalGame(Game[BetrayalState]):
     def story(self, state: BetrayalState, log: list[LogLine]) -> Story:
         return story.story_of(state, log)
 
-    def content_names(self) -> dict[str, str]:
-        return story.content_names()
+    def content_names(self, edition: str | None = None) -> dict[str, str]:
+        return story.content_names(edition)
+
+    def edition_keys(self) -> list[str]:
+        return ["" if key == editions.DEFAULT else key for key, _ in editions.offered()]
 
     def read_ahead(self) -> None:
         """Every haunt's data (its book, values and lines), read lazily per language,

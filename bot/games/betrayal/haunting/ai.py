@@ -13,16 +13,21 @@ from __future__ import annotations
 
 from bot.core.actions import Action
 from bot.core.views import require_view
-from bot.games.betrayal import movement, traits
+from bot.games.betrayal import traits
 from bot.games.betrayal.actions import Legal, legal
-from bot.games.betrayal.ai_ways import wall_switch, ways
+from bot.games.betrayal.ai_ways import (
+    by_room,
+    cheapest_step,
+    costs_to,
+    moves,
+    split_prices,
+    wall_switch,
+)
 from bot.games.betrayal.cards.attacks import attack_dice
 from bot.games.betrayal.cards.haunt_cards import blast_rooms, incorporeal
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
 from bot.games.betrayal.haunting.parts import AIHooks
-from bot.games.betrayal.links import distances_to
-from bot.games.betrayal.rolls import could_pass
 from bot.games.betrayal.state import BetrayalState
 
 
@@ -114,34 +119,16 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
 
 def _towards(state: BetrayalState, seat: int, entries: list[Legal],
              goals: set[int]) -> Action | None:
-    """A move that brings the explorer strictly closer to one of `goals`: a plain one
-    first, else one across a split room whose roll it could make, else the Revolving
-    Wall's switch (distance counts the wall as a way, as in `ai_ways`)."""
-    to_goal = distances_to(ways(state), goals)
-    near = to_goal.get(state.explorers[seat].tile)
-    moves = movement.legal_moves(state, seat)
-    for crossing_ok in (False, True):
-        best: tuple[int, int, Action] | None = None
-        for e in entries:
-            if e.action.kind != "move":
-                continue
-            args = e.action.args
-            for m in moves:
-                if not ((m.dir and m.dir == args.get("dir")) or (
-                        m.link and m.link.kind == args.get("via")
-                        and m.target == args.get("to"))):
-                    continue
-                if m.crossing is not None and not (crossing_ok
-                                                   and could_pass(state, seat, m.crossing)):
-                    break
-                dist = to_goal.get(m.target)
-                if dist is not None and (near is None or dist < near) \
-                        and (best is None or (dist, m.target) < best[:2]):
-                    best = (dist, m.target, e.action)
-                break
-        if best is not None:
-            return best[2]
-    return wall_switch(state, seat, entries, to_goal, near)
+    """The first step of the cheapest way to one of `goals` (ai_ways: a split room's
+    crossing roll priced by its odds, so a roll it seldom passes gives way to a walk
+    round), else the Revolving Wall's switch (distance counts the wall as a way)."""
+    prices = split_prices(state, seat)
+    costs = costs_to(state, seat, dict.fromkeys(goals), prices)
+    step = cheapest_step(state, seat, costs, prices, moves(state, seat, entries))
+    if step is not None:
+        return step
+    to_goal = by_room(costs)
+    return wall_switch(state, seat, entries, to_goal, to_goal.get(state.explorers[seat].tile))
 
 
 def _monsters(state: BetrayalState) -> Action:
