@@ -22,7 +22,7 @@ or goes for the kill as soon as it may), on the same seeds, Evil Below or a
 cooperative Neibolt scenario.
 
 Random picks come from an Rng of the bench's own (seeded per game), never the game's.
-A game that reaches --cap actions is counted as capped (no side won).
+A game that reaches CAP actions is counted as capped (no side won).
 
 Figures (issue 21: AIs decide from their seat's view; "before" is the code before it,
 "after" with views, Evil Below's new fight policy and the Ritual's drive-off).

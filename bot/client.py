@@ -138,6 +138,11 @@ class HauntBot(commands.Bot):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()  # no privileged intents: slash commands only
         options.setdefault("chunk_guilds_at_startup", False)
+        # Every message the bot sends may quote what someone typed (a refusal names the
+        # topic or seat asked for, a seat's name is a display name): never let that
+        # ping everyone or a role. A message that pings its players lists them itself.
+        options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False,
+                                                                       roles=False))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, **options)
         self.db_path = db_path

@@ -9,7 +9,9 @@ order: the team threads' members when a seat changed hands or a team got its boo
 player's lines one whisper each, each team's lines as one message, the public post (which
 names whom a DM did not reach), then the documents that wait for the post (a side's
 secret book, which the post announces). Once all that is done, `mark_delivered` moves
-`delivered_seq`.
+`delivered_seq`. The whispers to different players go side by side, and the post waits
+for them only `WHISPER_GRACE`: a player's DM channel has one Discord rate limit for all
+their games, and their busy DMs must not hold up another channel's post.
 
 A delivery is named by its key (`delivery_key`: the game at its version) and each
 whisper by its event's place in the log, and the outlet turns them into Discord nonces:
@@ -31,6 +33,7 @@ retry, the store coming back).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, replace
 
@@ -55,6 +58,13 @@ from bot.table_record import Table
 from bot.worker import Ahead, Worker
 
 log = logging.getLogger(__name__)
+
+# Seconds the public post waits for the delivery's whispers, which normally take one
+# round trip: past it (a player's DM channel waiting out Discord's rate limit, emptied
+# by their whispers from other games) the post goes first and the whispers follow, still
+# before the delivery is marked; a DM that then fails is told to its player privately
+# at their next click, as a late document's is.
+WHISPER_GRACE = 1.0
 
 
 @dataclass
@@ -164,10 +174,13 @@ class Courier:
 
     async def _send(self, table: Table, owed: Sequenced, key: str, language: str,
                     ahead: Ahead | None = None) -> tuple[Post, LiveMessage | None]:
-        """Private lines one whisper each, as they came; a team's lines as one message
-        per team (a team's thread reads like the channel: one post per move, not a line
-        each); then the public post, which names whom a DM did not reach; then the
-        private and team documents (a secret book), which the post announces.
+        """Private lines one whisper each, as they came (each player's in order, the
+        players side by side); a team's lines as one message per team (a team's thread
+        reads like the channel: one post per move, not a line each); then the public
+        post, which names whom a DM did not reach (a whisper still waiting on Discord
+        after WHISPER_GRACE is not waited for: the post goes, the whisper follows before
+        the mark); then the private and team documents (a secret book), which the post
+        announces.
         Nothing at all while the outlet knows the channel refuses the post: the lines
         would go out again with the post, once it can be made."""
         if self._gate is not None:
@@ -179,24 +192,47 @@ class Courier:
         if plan.members is not None and self._members is not None:
             # before any team line: who left must not read this delivery's
             await self._members.members(table, plan.members)
-        failed: list[int] = []
-        for user_id, text, whisper in plan.whispers:
-            if not await self.outlet.whisper(table, user_id, text, key=whisper):
-                failed.append(user_id)
-        for team, users, text, team_key in plan.teams:
-            failed += await self.outlet.team(table, team, users, text, key=team_key)
-        post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt,
-                    dm_failed=list(dict.fromkeys(failed)), documents=plan.documents, key=key,
-                    chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs, alt=plan.alt,
-                    headlines=plan.headlines, whole=plan.whole, turns=plan.turns,
-                    play_by_play=await self._play_by_play(table),
-                    own_prompt=plan.own_prompt, image_hash=plan.image_hash)
-        live = await self.outlet.publish(table, post)
-        missed = [u for u in await self._send_late(table, owed, key, language)
+        whispering = asyncio.create_task(self._whisper(table, plan.whispers))
+        try:
+            done, _ = await asyncio.wait({whispering}, timeout=WHISPER_GRACE)
+            failed: list[int] = whispering.result() if done else []
+            for team, users, text, team_key in plan.teams:
+                failed += await self.outlet.team(table, team, users, text, key=team_key)
+            post = Post(lines=plan.lines, image=plan.image, prompt=plan.prompt,
+                        dm_failed=list(dict.fromkeys(failed)), documents=plan.documents,
+                        key=key, chapter=plan.chapter, turn=plan.turn, seqs=plan.seqs,
+                        alt=plan.alt, headlines=plan.headlines, whole=plan.whole,
+                        turns=plan.turns, play_by_play=await self._play_by_play(table),
+                        own_prompt=plan.own_prompt, image_hash=plan.image_hash)
+            live = await self.outlet.publish(table, post)
+            held = [] if done else await whispering  # sent before the mark, all the same
+        except BaseException:  # the delivery stays owed: sent again, under the same nonces
+            whispering.cancel()
+            await asyncio.gather(whispering, return_exceptions=True)
+            raise
+        missed = [u for u in [*held, *await self._send_late(table, owed, key, language)]
                   if u not in post.dm_failed]
         if missed:
             post = replace(post, dm_failed=[*post.dm_failed, *dict.fromkeys(missed)])
         return post, live
+
+    async def _whisper(self, table: Table, whispers: list[tuple[int, str, str]]) -> list[int]:
+        """Each player's whispers in order, the players side by side: one player's DMs
+        waiting on Discord (their DM channel's rate limit, emptied by their other games'
+        whispers) hold up nobody else's. The users a whisper did not reach, in order."""
+        lines: dict[int, list[tuple[str, str]]] = {}
+        for user_id, text, whisper in whispers:
+            lines.setdefault(user_id, []).append((text, whisper))
+
+        async def one(user_id: int) -> bool:
+            reached = True
+            for text, whisper in lines[user_id]:
+                reached = await self.outlet.whisper(table, user_id, text, key=whisper) \
+                    and reached
+            return reached
+
+        reached = await asyncio.gather(*(one(u) for u in lines))
+        return [u for u, ok in zip(lines, reached, strict=True) if not ok]
 
     async def _play_by_play(self, table: Table) -> bool:
         """Whether this delivery's lines go to the game's play-by-play thread too: the

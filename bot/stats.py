@@ -20,7 +20,12 @@ EDITION_MARK = "/"  # between a game's kind and its edition in the keys games ar
 def played_as(seat: PlayedSeat) -> str:
     """The game as /stats counts it: its kind, and its edition where it played one
     ("betrayal/<expansion>"), so each edition is counted and named apart (Game.title_of)."""
-    return f"{seat.kind}{EDITION_MARK}{seat.edition}" if seat.edition else seat.kind
+    return game_key(seat.kind, seat.edition)
+
+
+def game_key(kind: str, edition: str = "") -> str:
+    """The key of a game of this kind and edition, as `played_as` counts it."""
+    return f"{kind}{EDITION_MARK}{edition}" if edition else kind
 
 
 def kind_and_edition(key: str) -> tuple[str, str]:
@@ -98,20 +103,23 @@ class PlayerRow:
 @dataclass
 class ServerStats:
     games: int = 0
-    by_game: dict[str, int] = field(default_factory=dict)  # by `played_as`
+    by_game: dict[str, Tally] = field(default_factory=dict)  # by `played_as`
     table: list[PlayerRow] = field(default_factory=list)
     most_played: list[tuple[str, int]] = field(default_factory=list)  # content name, games
-    unseen: dict[str, list[str]] = field(default_factory=dict)  # kind -> content names
+    unseen: dict[str, list[str]] = field(default_factory=dict)  # played_as -> content names
 
 
 def server_stats(seats: list[PlayedSeat], played: dict[str, list[str]],
                  names: dict[str, dict[str, str]]) -> ServerStats:
     """`played`: the content keys the server has played, by game kind (played_content);
-    `names`: every piece of content each game may bring, key -> name."""
+    `names`: every piece of content each game may bring, key -> name, by `played_as`
+    (each edition's its own: its content is named under its own title). A game counts
+    as won by the server when one of its members won it (not only the AI or the game)."""
     stats = ServerStats()
     games: dict[int, PlayedSeat] = {}
     players: dict[int, Tally] = {}
     latest_name: dict[int, str] = {}
+    per_game: dict[str, Tally] = {}
     for held in by_game(seats):
         games[held[0].game_id] = held[0]
         humans: dict[int, list[PlayedSeat]] = {}
@@ -121,17 +129,20 @@ def server_stats(seats: list[PlayedSeat], played: dict[str, list[str]],
         for user, theirs in humans.items():
             players.setdefault(user, Tally()).add(any(s.seat.won for s in theirs))
             latest_name[user] = theirs[0].seat.name  # their first seat: their own name
+        per_game.setdefault(played_as(held[0]), Tally()).add(
+            any(s.seat.won for theirs in humans.values() for s in theirs))
     stats.games = len(games)
-    stats.by_game = dict(Counter(played_as(g) for g in games.values()))
+    stats.by_game = per_game
     rows = [PlayerRow(user, latest_name[user], t.played, t.won) for user, t in players.items()]
     rows.sort(key=lambda r: (-r.won, -r.played, r.name))
     stats.table = rows[:TABLE_ROWS]
-    content = Counter((g.kind, g.content) for g in games.values() if g.content)
-    stats.most_played = [(names.get(kind, {}).get(key, key), count)
-                         for (kind, key), count in content.most_common(CONTENT_ROWS)]
-    for kind, every in names.items():
-        seen = set(played.get(kind, ())) | {key for (k, key) in content if k == kind}
+    content = Counter((played_as(g), g.content) for g in games.values() if g.content)
+    stats.most_played = [(names.get(game, {}).get(key, key), count)
+                         for (game, key), count in content.most_common(CONTENT_ROWS)]
+    for game, every in names.items():
+        kind, _ = kind_and_edition(game)
+        seen = set(played.get(kind, ())) | {key for (_, key) in content}
         missing = [name for key, name in every.items() if key not in seen]
         if missing:
-            stats.unseen[kind] = missing
+            stats.unseen[game] = missing
     return stats

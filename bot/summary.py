@@ -75,14 +75,24 @@ def seat_line(name: str, part: SeatStory) -> str:
     return _cut(say(key, who=who, did=part.did or say(f"summary.side_{part.side}")))
 
 
+def seat_name(table: Table, seat: int) -> str:
+    """The seat's player as the story names them: by their own name, also on a second
+    seat (whose "(2nd)", made once in the lobby's language, only tells two seats' buttons
+    apart: the story names each seat's character beside it)."""
+    held = table.seats[seat]
+    if held.ai or held.user_id is None:
+        return held.name
+    return table_rules.own_name(table, held.user_id) or held.name
+
+
 def told(table: Table, story: Story, turns: int) -> str:
     """The block the final post ends with: a heading, who won and how, the turning
     points, then each seat's line (the first seats' when the block would run long)."""
     lines = [say("summary.heading", turns=turns), _cut(story.outcome)]
     lines += [_cut(say("summary.turning", line=t)) for t in story.turning[:MAX_TURNING]]
     used = sum(len(line) + 1 for line in lines)
-    for seat, part in zip(table.seats, story.seats, strict=False):
-        line = seat_line(seat.name, part)
+    for seat, part in enumerate(story.seats[:len(table.seats)]):
+        line = seat_line(seat_name(table, seat), part)
         if used + len(line) + 1 > SUMMARY_MAX:
             break
         lines.append(line)
@@ -93,8 +103,8 @@ def told(table: Table, story: Story, turns: int) -> str:
 def result_of(table: Table, story: Story, turns: int, summary: str) -> GameResult:
     """The rows the store keeps of the finished game (its start and end are the store's)."""
     parts = story.seats or [SeatStory(side=NO_SIDE) for _ in table.seats]
-    seats = [SeatResult(n, seat.user_id, seat.name, seat.ai, part.side, part.won, part.score,
-                        part.character)
+    seats = [SeatResult(n, seat.user_id, seat_name(table, n), seat.ai, part.side, part.won,
+                        part.score, part.character)
              for n, (seat, part) in enumerate(zip(table.seats, parts, strict=False))]
     return GameResult(table.id or 0, table.guild_id, table.channel_id, table.kind, turns,
                       story.content, _cut(story.outcome), json.dumps(story.to_dict()),

@@ -19,7 +19,7 @@ from bot.core.events import PUBLIC, Event, to_player, to_team
 from bot.core.seats import Seat
 from bot.games.base import HOST_SEAT, Game, PlayerInfo
 from bot.table_record import ACTIVE, LOBBY, OVER, UNDO_KEPT, Table
-from bot.texts import ai_names, say
+from bot.texts import ai_names, and_list, say
 
 JOIN = "lobby.join"
 LEAVE = "lobby.leave"
@@ -404,7 +404,7 @@ def _seated_host(table: Table) -> list[Event]:
     if human is None:
         return []
     table.host_id = human.user_id or 0
-    return [Event(say("lobby.host_moved", name=human.name))]
+    return [Event(say("lobby.host_moved", name=own_name(table, table.host_id)))]
 
 
 def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
@@ -420,7 +420,11 @@ def _start(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
     record(table, recorded.setup_move(players(table), table.seed, options))
     set_state(table, game, state)
     table.status = ACTIVE
-    names = ", ".join(s.name for s in table.seats)
+    # Each player once, by their own name (two explorers are one player), then the AI
+    # seats, in the language's own way of listing.
+    names = and_list(list(dict.fromkeys(
+        s.name if s.ai or s.user_id is None else own_name(table, s.user_id)
+        for s in table.seats)))
     return table, [Event(say("lobby.started", game=title(table), players=names)), *events]
 
 
@@ -465,8 +469,8 @@ def _kick(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     if not theirs:
         raise IllegalAction(say("errors.kick_target", name=f"<@{target}>"))
     if table.status == LOBBY:
-        return _vacate_lobby_seats(table, theirs, table.seats[theirs[0]].name)
-    text = say("moderation.kicked", target=table.seats[theirs[0]].name, name=actor.name)
+        return _vacate_lobby_seats(table, theirs, own_name(table, target))
+    text = say("moderation.kicked", target=own_name(table, target), name=actor.name)
     return _hand_all_to_ai(table, theirs, text)
 
 
@@ -557,10 +561,9 @@ def _host(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
     if not mine:
         raise IllegalAction(say("errors.host_target", name=f"<@{user}>"))
     if user == table.host_id:
-        raise IllegalAction(say("errors.host_already", name=table.seats[mine[0]].name))
+        raise IllegalAction(say("errors.host_already", name=own_name(table, user)))
     table.host_id = user
-    return table, [Event(say("moderation.host", new=table.seats[mine[0]].name,
-                             name=actor.name))]
+    return table, [Event(say("moderation.host", new=own_name(table, user), name=actor.name))]
 
 
 def undo_steps(steps: object) -> int:
@@ -586,16 +589,23 @@ def restore(current: Table, past: Table, actor: Actor, steps: int,
     table.status, table.ended_reason = ACTIVE, past.ended_reason
     game = game_of(table)
     record(table, recorded.restore_move(past.version))
+    handed: list[int] = []
     if len(past.seats) == len(current.seats):
         state = game_state(table)
         for seat, (was, now) in enumerate(zip(past.seats, current.seats, strict=True)):
             if (was.user_id, was.name, was.ai) != (now.user_id, now.name, now.ai):
                 state = hand_over(table, game, state, seat, PlayerInfo(now.name, now.ai))
+                if now.is_human and now.user_id != was.user_id:
+                    handed.append(seat)
         set_state(table, game, state)
     text = say("moderation.undone", name=actor.name, count=steps,
                actions=say("moderation.action_word" if steps == 1 else "moderation.actions_word"),
                summary=summary)
-    return table, [Event(text[:1900])]
+    # A seat that changed hands since then (/gm seat, a split team) holds its secrets as
+    # they stood then, which its holder never read: told again, as `_seat` tells them.
+    state = game_state(table)
+    return table, [Event(text[:1900]),
+                   *(Event(game.private_view(state, seat), to_player(seat)) for seat in handed)]
 
 
 def _hand_to_ai(table: Table, seat: int, text: str) -> tuple[Table, list[Event]]:
@@ -677,7 +687,8 @@ def _play_seat(table: Table, seat: int, action: Action | None) -> tuple[Table, l
     set_state(table, game, state)
     if game.is_over(state):
         table.status = OVER
-    return table, [*(replace(e, seat=seat) for e in events), *moved]
+    return table, [*(e if e.seat is not None else replace(e, seat=seat) for e in events),
+                   *moved]
 
 
 def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[Event]]:

@@ -12,6 +12,19 @@ for only what those posts need (`POSTING`).
 Every game needs the channel ones. A game that splits into secret teams also wants the
 private-thread ones; without them its team lines go by DM (cogs/outlet.py), so they are
 named to the host at Start rather than refused.
+
+Which threads a game's channel can hold at all is Discord's, by the channel's type
+(developer docs, "Threads"): "Private threads ... can only be created in GUILD_TEXT
+channels"; a public thread's type "matches the type of the parent channel" (a text
+channel's is a PUBLIC_THREAD, an announcement channel's an ANNOUNCEMENT_THREAD); a voice
+or stage channel's text chat, a thread and a forum's post hold none (the thread
+permissions are the text channels' only: "Permissions", the T column). So the outlet
+asks for a thread only where one can be (`private_threads_in`, `public_thread_in`), and
+the host hears at Start what the game does instead. A game inside a private thread needs
+the bot in it ("You must be invited to the thread to be able to view or participate in
+it, or be a moderator"): an interaction there is answered all the same, but no post
+would be taken, so `/game new` asks Discord first and says how to add the bot. A thread
+a moderator locked takes no post from a bot without Manage Threads: refused too.
 """
 
 from __future__ import annotations
@@ -44,6 +57,21 @@ NAMED = frozenset(CHANNEL + IN_THREAD + TEAM_THREADS + PUBLIC_THREAD)  # named i
 
 THREAD_TYPES = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
                           discord.ChannelType.news_thread})
+# The public thread each kind of channel makes (Discord: its parent's type decides).
+PUBLIC_THREAD_OF = {discord.ChannelType.text: discord.ChannelType.public_thread,
+                    discord.ChannelType.news: discord.ChannelType.news_thread}
+
+
+def private_threads_in(channel: object) -> bool:
+    """Whether Discord lets a private thread open in this channel: a text channel's only
+    (not an announcement channel's, a voice channel's chat or a thread)."""
+    return getattr(channel, "type", None) == discord.ChannelType.text
+
+
+def public_thread_in(channel: object) -> discord.ChannelType | None:
+    """The type of the public thread this channel makes, None where it holds none."""
+    kind = getattr(channel, "type", None)
+    return PUBLIC_THREAD_OF.get(kind) if isinstance(kind, discord.ChannelType) else None
 
 
 def in_a_thread(channel: object) -> bool:
@@ -95,33 +123,61 @@ def names_text(names: list[str]) -> str:
     return ", ".join(shown[:-1]) + say("permissions.and") + shown[-1]
 
 
-def cannot_play(interaction: discord.Interaction) -> None:
-    """Refuse (IllegalAction) when the bot may not show a game in this channel."""
-    lacking = missing(interaction.app_permissions,
-                      needed(thread=in_a_thread(interaction.channel)))
+async def cannot_play(interaction: discord.Interaction) -> None:
+    """Refuse (IllegalAction) when the bot may not show a game in this channel: a
+    private thread it is not in, a locked thread, or a permission it lacks here."""
+    channel, perms = interaction.channel, interaction.app_permissions
+    bot = interaction.client.user
+    manages = perms.administrator or perms.manage_threads
+    if getattr(channel, "type", None) == discord.ChannelType.private_thread and not manages \
+            and not await _in_thread(interaction):
+        raise IllegalAction(say("permissions.not_in_thread", bot=bot.mention if bot else ""))
+    if getattr(channel, "locked", False) and not manages:
+        raise IllegalAction(say("permissions.thread_locked"))
+    lacking = missing(perms, needed(thread=in_a_thread(channel)))
     if lacking:
-        bot = interaction.client.user
         raise IllegalAction(say("permissions.cannot_play", missing=names_text(lacking),
                                 channel=f"<#{interaction.channel_id}>",
                                 bot=bot.mention if bot else ""))
 
 
+async def _in_thread(interaction: discord.Interaction) -> bool:
+    """Whether the bot is a member of the interaction's (private) thread, as Discord
+    says: not one (404), or a thread it may not even see (403), is no. discord.py's
+    cache cannot tell: it keeps a private thread the bot was taken out of. A Discord
+    that fails for now (5xx) is not held against the game: its posts tell later."""
+    user = interaction.client.user
+    if user is None or interaction.channel_id is None:
+        return True
+    try:
+        await interaction.client.http.get_thread_member(interaction.channel_id, user.id)
+    except (discord.NotFound, discord.Forbidden):
+        return False
+    except discord.HTTPException:
+        return True
+    return True
+
+
 def threads_warning(interaction: discord.Interaction, kind: str, *,
                     play_by_play: bool = False) -> str | None:
-    """At Start, what the threads the game would open lack here, told to the host: a
-    team game without the private-thread permissions sends team secrets by DM; a
-    server that wants every line in a public thread (`play_by_play`) gets none without
-    the public-thread ones. None when nothing is missing (or the game is in a thread,
-    which holds no threads)."""
-    if in_a_thread(interaction.channel):
-        return None
+    """At Start, what the threads the game would open are not, told to the host: a team
+    game whose channel holds no private threads, or where the bot lacks their
+    permissions, sends team secrets by DM; a server that wants every line in a public
+    thread (`play_by_play`) gets none where the channel holds no threads or the bot
+    lacks the public-thread permissions. None when nothing is missing."""
+    channel, perms = interaction.channel, interaction.app_permissions
+    known = isinstance(getattr(channel, "type", None), discord.ChannelType)  # else: try
     lines = []
-    lacking = missing(interaction.app_permissions, TEAM_THREADS) if has_teams(kind) else []
-    if lacking:
-        lines.append(say("permissions.threads_missing", missing=names_text(lacking)))
-    lacking = missing(interaction.app_permissions, PUBLIC_THREAD) if play_by_play else []
-    if lacking:
-        lines.append(say("permissions.play_by_play_missing", missing=names_text(lacking)))
+    if has_teams(kind):
+        if known and not private_threads_in(channel):
+            lines.append(say("permissions.no_team_threads_here"))
+        elif lacking := missing(perms, TEAM_THREADS):
+            lines.append(say("permissions.threads_missing", missing=names_text(lacking)))
+    if play_by_play:
+        if known and public_thread_in(channel) is None:
+            lines.append(say("permissions.no_play_by_play_here"))
+        elif lacking := missing(perms, PUBLIC_THREAD):
+            lines.append(say("permissions.play_by_play_missing", missing=names_text(lacking)))
     return "\n".join(lines) or None
 
 

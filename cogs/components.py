@@ -124,7 +124,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             await _on_its_lobby(interaction, channel_id)
         starting = action.kind == table_rules.START  # in its channel (CHANNEL_ONLY)
         if starting:  # the lobby's Start: only where the bot can show the game
-            bot_permissions.cannot_play(interaction)
+            await bot_permissions.cannot_play(interaction)
         # Not deferred first: a refusal is the click's own ephemeral answer, and an edit
         # of the clicked message answers it as UPDATE_MESSAGE (cogs/reply.py); a slow
         # action is deferred after reply.PATIENCE.
@@ -745,7 +745,7 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
     parent = channel.parent_id if isinstance(channel, discord.Thread) else None
     if not settings.game_allowed_in(channel_id, parent):
         raise IllegalAction(say("errors.game_channels_only", channels=channel_list(settings)))
-    bot_permissions.cannot_play(interaction)
+    await bot_permissions.cannot_play(interaction)
     offered = games.get(ended.kind).setup_choices()
     options: dict[str, Any] = {k: v for k, v in ended.options.items() if k in offered}
     options["today"] = datetime.now(UTC).strftime("%m-%d")

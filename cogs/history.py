@@ -17,9 +17,9 @@ from bot.core.errors import IllegalAction
 from bot.core.wire import read_number
 from bot.discord_limits import CONTENT_MAX
 from bot.locales import current
-from bot.store import GameResult
+from bot.store import GameResult, SeatResult
 from bot.summary import logged_summary
-from bot.texts import say
+from bot.texts import listed, say
 from cogs.common import bot_of, say_ephemeral
 from cogs.components import ReplayButton
 
@@ -41,13 +41,23 @@ def length_text(result: GameResult) -> str:
     return say("history.hours", hours=minutes // 60, minutes=minutes % 60)
 
 
+def each_once(seats: list[SeatResult]) -> list[str]:
+    """The seats' names, a player holding two seats (Betrayal's second explorer) named
+    once: seats are told apart by their user, an AI's by its seat."""
+    named: dict[int, str] = {}
+    for seat in seats:
+        named.setdefault(seat.user_id if seat.user_id is not None and not seat.ai
+                         else -1 - seat.seat, seat.name)
+    return list(named.values())
+
+
 def entry(result: GameResult) -> str:
-    """One game of the list: what, when, who, who won, how long."""
-    winners = [s.name for s in result.winners]
+    """One game of the list: what, when, who, who won, how long. Names are listed the
+    way the reader's language lists them, each player once (one may hold two seats)."""
+    players, winners = listed(each_once(result.seats)), listed(each_once(result.winners))
     return say("history.entry", id=result.game_id, game=title_of(result.kind, result.edition),
-               date=f"<t:{int(result.ended_at)}:d>",
-               players=", ".join(s.name for s in result.seats) or "-",
-               winner=", ".join(winners) if winners else say("history.no_winner"),
+               date=f"<t:{int(result.ended_at)}:d>", players=players or "-",
+               winner=winners or say("history.no_winner"),
                turns=result.turns, length=length_text(result))
 
 

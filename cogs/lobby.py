@@ -46,6 +46,7 @@ from cogs.topics import rules_topics
 MAX_SEED = 2**53 - 1  # the largest integer every Discord client shows exactly
 FIELD_LIMIT = 1024  # Discord: the characters of one embed field's value
 MAX_STATUS_FIELDS = 4  # and an embed holds 6,000 characters in all
+KNOWN_TOPICS_SHOWN = 200  # a refused topic names the others only if they fit in this
 
 GAME_CHOICES = [
     app_commands.Choice(name=g.title, value=key) for key, g in games.all_games().items()
@@ -176,7 +177,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                   **setup: str | None) -> None:
         """The game's own options (`setup`) are every game's setup_choices, as options."""
         async with handling(interaction, "game new"):
-            bot_permissions.cannot_play(interaction)  # before a lobby nobody could play
+            await bot_permissions.cannot_play(interaction)  # before a lobby nobody could play
             channel_id = interaction.channel_id or 0
             if game.value not in games.all_games():  # a game an older bot offered
                 raise IllegalAction(say("errors.option_misfit", option="game"))
@@ -217,7 +218,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             if not isinstance(action, Action):
                 action = await action(interaction)
             if kind == table_rules.START:
-                bot_permissions.cannot_play(interaction)
+                await bot_permissions.cannot_play(interaction)
             # Deferred privately: the first follow-up takes the defer's place and its
             # visibility, so a refusal reads to the caller alone. What the table should
             # see goes out on its own: the game's post, or the lobby as it is now.
@@ -344,7 +345,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             topics = await self._topics(interaction)
             key = _topic_key(topics, topic)
             if key is None:
-                known = ", ".join(title for title, _ in topics.values())[:1500]
+                known = ", ".join(title for title, _ in topics.values())
+                if len(known) > KNOWN_TOPICS_SHOWN:  # a refusal stays short: the picker lists
+                    raise IllegalAction(say("errors.no_rules_topic_pick", topic=topic[:50]))
                 raise IllegalAction(say("errors.no_rules_topic", topic=topic[:50], known=known))
             title, text = topics[key]
             await say_ephemeral(interaction, f"**{title}**\n{text}"[:2000])

@@ -55,6 +55,11 @@ ON_OFF = [app_commands.Choice(name=say(f"settings.switch_{value}"), value=value)
 
 
 def _need_moderator(interaction: discord.Interaction) -> None:
+    """A server's moderator, in a server. /gm is registered guild-only, but a client with
+    an old command list may still send it from a DM, where no one has a channel's rights:
+    "not here", not "not a moderator", which a moderator would misread."""
+    if interaction.guild_id is None:
+        raise IllegalAction(say("errors.not_here"))
     if not is_moderator(interaction):
         raise IllegalAction(say("errors.mod_only"))
 
@@ -117,9 +122,11 @@ class ModerationCog(commands.GroupCog, group_name="gm",
             _need_moderator(interaction)
             if member.bot:
                 raise IllegalAction(say("errors.seat_bot"))
-            table = await sessions_of(interaction).table(interaction.channel_id or 0)
-            if table is None:
-                raise IllegalAction(say("errors.no_game"))
+            sessions = sessions_of(interaction)
+            table = await sessions.table(interaction.channel_id or 0)
+            if table is None:  # as the other tools say it (Sessions.act)
+                ended = await sessions.table(interaction.channel_id or 0, latest=True)
+                raise IllegalAction(say("errors.game_over" if ended else "errors.no_game"))
             await _play(interaction, Action(table_rules.SEAT, {
                 "seat": seat_index(table, seat), "user": member.id,
                 "name": member.display_name}))

@@ -37,6 +37,7 @@ import discord
 from discord import app_commands
 
 from bot import games
+from bot import table as table_rules
 from bot.core.lru import RecentDict, RecentSet
 from bot.delivery import PLAY_BY_PLAY, DeliveryFailed, PostRefused
 from bot.languages import user_language
@@ -46,7 +47,7 @@ from bot.sessions import Post, Prompt
 from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
 from bot.texts import say
 from cogs import mentions
-from cogs.bot_permissions import left_server, missing_in_cache
+from cogs.bot_permissions import left_server, missing_in_cache, private_threads_in
 from cogs.components import ControlRow, live_rows, play_again_rows
 from cogs.live_layout import BOARD_FILE, CONTROLS_BUDGET, Board, live_layout
 from cogs.lobby_embed import lobby_embed
@@ -58,10 +59,31 @@ log = logging.getLogger(__name__)
 
 MISSING_ACCESS = 50001  # Discord's code for a channel the bot may not even view
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel that does not exist (deleted)
+UNKNOWN_MEMBER = 10007  # Discord's code for a user who is not a member (of a thread here)
+# The table's actions whose actor took a seat, and those whose `user` was given one or
+# had theirs taken: with the seats' holders, everyone who ever held a seat of a game.
+SEATED_ACTORS = frozenset({"lobby.open", table_rules.JOIN, table_rules.SECOND})
+SEATED_USERS = frozenset({table_rules.SEAT, table_rules.KICK})
 # What the outlet remembers per channel, member or thread, most recent kept: a process
 # serving many channels must not grow with every channel it ever served, and forgetting
 # the oldest costs one more request or one notice fewer (issue 19). ~200 bytes an entry.
 KEPT = 10_000
+
+
+def past_holders(table: Table,
+                 actions: list[tuple[int, int | None, dict[str, Any] | None]]) -> set[int]:
+    """Everyone the table knows to have held one of its seats: its seats' holders now
+    (a seat handed to the AI keeps its last player's id), whoever took a seat in the
+    lobby, and whoever a moderator seated or kicked (the log's actions, Store.actions)."""
+    users = {seat.user_id for seat in table.seats if seat.user_id is not None}
+    for _version, actor, action in actions:
+        kind = (action or {}).get("kind")
+        if kind in SEATED_ACTORS and actor is not None:
+            users.add(actor)
+        elif kind in SEATED_USERS:
+            with suppress(KeyError, TypeError, ValueError):
+                users.add(int((action or {})["args"]["user"]))
+    return users
 
 
 class DiscordOutlet:
@@ -506,7 +528,7 @@ class DiscordOutlet:
             if thread is None:
                 break
             try:
-                missing = await self._post_in_thread(thread, user_ids, text, key)
+                missing = await self._post_in_thread(table, thread, user_ids, text, key)
                 break
             except discord.NotFound:  # the thread was deleted: open a new one, once
                 log.info("team thread %s of game %s is gone", thread.id, table.id)
@@ -550,7 +572,9 @@ class DiscordOutlet:
             parent = self.client.get_channel(table.channel_id)
             if parent is None:
                 parent = await self.client.fetch_channel(table.channel_id)
-            if isinstance(parent, discord.TextChannel):  # not, say, a game inside a thread
+            # A text channel's only: not an announcement channel's, a voice chat's or a
+            # thread's, where Discord makes none (cogs/bot_permissions.py); DMs there.
+            if isinstance(parent, discord.TextChannel) and private_threads_in(parent):
                 thread = await parent.create_thread(
                     name=say("dm.thread_name", team=team, game=game_id)[:100],
                     type=discord.ChannelType.private_thread,
@@ -565,7 +589,7 @@ class DiscordOutlet:
         await self.store.set_thread(game_id, team, thread.id)
         return thread
 
-    async def _post_in_thread(self, thread: discord.Thread, user_ids: list[int],
+    async def _post_in_thread(self, table: Table, thread: discord.Thread, user_ids: list[int],
                               text: str, key: str) -> list[int]:
         """Post, then add the members not added yet; returns those who could not be added.
 
@@ -584,15 +608,19 @@ class DiscordOutlet:
                 log.info("could not add %s to team thread %s: %s", user_id, thread.id, exc)
                 missing.append(user_id)
                 continue
+            await self.store.add_thread_member(table.id or 0, thread.id, user_id)
             self._thread_members.add((thread.id, user_id))
         return missing
 
     async def members(self, table: Table, teams: dict[str, list[int]]) -> None:
         """A seat passed on: each team thread keeps exactly the team's holders (and the
-        bot). The list is read from Discord, not from this process's memory, so it is
-        right after a restart and whichever process added whom; the one who left is
-        removed (a private thread's history is then closed to them) and a new holder
-        added. A thread not opened yet needs nothing: it opens with the holders."""
+        bot, and whoever joined it of their own accord: a moderator). The one who left is
+        taken out (a private thread's history is then closed to them) and a new holder
+        put in. Discord lists a thread's members only to a bot with the GUILD_MEMBERS
+        privileged intent, which this one does without (README), so whom the bot put in
+        is the store's record (`_keep_members`): right after a restart, and whichever
+        process put whom in. A thread not opened yet needs nothing: it opens with the
+        holders."""
         me = self.client.user.id if self.client.user is not None else 0
         for team, user_ids in teams.items():
             if table.id is None or await self.store.get_thread(table.id, team) is None:
@@ -601,25 +629,50 @@ class DiscordOutlet:
             if thread is None:
                 continue
             try:
-                await self._keep_members(thread, set(user_ids), me)
+                await self._keep_members(table, thread, set(user_ids), me)
             except discord.HTTPException as exc:
                 if not permanent(exc):
                     raise  # the delivery stays owed and is tried again
                 log.warning("team thread %s of game %s: members not kept: %s", thread.id,
                             table.id, exc)
 
-    async def _keep_members(self, thread: discord.Thread, wanted: set[int], me: int) -> None:
+    async def _keep_members(self, table: Table, thread: discord.Thread, wanted: set[int],
+                            me: int) -> None:
+        """Take out whom the bot put in and the team no longer wants, put in the team's
+        holders, then record that the thread holds exactly them. A thread opened before
+        the record was kept may hold anyone who ever held a seat of the game: each is
+        taken out (Discord answers a non-member 404 Unknown Member, or takes nothing).
+        A holder the record has is asked for (Get Thread Member, which needs no
+        privileged intent): they may have left the thread themselves."""
         if thread.archived:  # Discord takes no one out of an archived thread
             thread = await thread.edit(archived=False)
-        present = {m.id for m in await thread.fetch_members()}
-        for user_id in sorted(present - wanted - {me}):
-            await thread.remove_user(discord.Object(user_id))
+        game_id = table.id or 0
+        record = await self.store.thread_members(game_id, thread.id)
+        put_in = set(record.users)
+        if not record.whole:
+            put_in |= past_holders(table, await self.store.actions(game_id))
+        for user_id in sorted(put_in - wanted - {me}):
+            try:
+                await thread.remove_user(discord.Object(user_id))
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_MEMBER:
+                    raise
             self._thread_members.discard((thread.id, user_id))
-        for user_id in sorted(wanted - present):
-            await thread.add_user(discord.Object(user_id))
+        for user_id in sorted(wanted - {me}):
+            if user_id not in record.users or not await self._in_thread(thread, user_id):
+                await thread.add_user(discord.Object(user_id))
             self._thread_members.add((thread.id, user_id))
-        for user_id in wanted & present:
-            self._thread_members.add((thread.id, user_id))
+        await self.store.set_thread_members(game_id, thread.id, sorted(wanted - {me}))
+
+    @staticmethod
+    async def _in_thread(thread: discord.Thread, user_id: int) -> bool:
+        """Whether the user is in the thread now, asked of Discord one user at a time:
+        the one way to know without the privileged intent List Thread Members needs."""
+        try:
+            await thread.fetch_member(user_id)
+        except discord.NotFound:
+            return False
+        return True
 
     # -- a turn timer's reminder ----------------------------------------------------------
 

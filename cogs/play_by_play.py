@@ -42,6 +42,7 @@ from bot.delivery import PLAY_BY_PLAY, DeliveryFailed, Post
 from bot.live_message import chunks
 from bot.store import OVER, Store, Table
 from bot.texts import say
+from cogs.bot_permissions import public_thread_in
 from cogs.sending import THREAD_ARCHIVE_MINUTES, THREAD_ARCHIVED, THREAD_LOCKED, malformed, nonce
 
 log = logging.getLogger(__name__)
@@ -146,7 +147,11 @@ class PlayByPlay:
         try:
             parent = self.client.get_channel(table.channel_id) \
                 or await self.client.fetch_channel(table.channel_id)
-            if not isinstance(parent, discord.TextChannel):  # a game inside a thread
+            # The type Discord makes there: a text channel's public thread, an
+            # announcement channel's announcement thread; none in a thread or a voice
+            # channel's chat (cogs/bot_permissions.py), where Start told the host so.
+            kind = public_thread_in(parent)
+            if not isinstance(parent, discord.TextChannel) or kind is None:
                 self.skipped.add(game_id)
                 log.info("game %s's channel %s holds no threads: no play-by-play thread",
                          game_id, table.channel_id)
@@ -154,7 +159,7 @@ class PlayByPlay:
             thread = None if fresh else self._made_before(parent, table)
             if thread is None:
                 thread = await parent.create_thread(
-                    name=thread_name(table), type=discord.ChannelType.public_thread,
+                    name=thread_name(table), type=kind,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES)
         except discord.HTTPException as exc:
             self._refused(table, exc)

@@ -23,13 +23,14 @@ from bot.core.story import SIDES
 from bot.stats import (
     MemberStats,
     ServerStats,
+    game_key,
     kind_and_edition,
     member_stats,
     played_as,
     server_stats,
 )
 from bot.store import Store
-from bot.texts import say
+from bot.texts import listed, say
 from cogs.click_limit import LIMITS
 from cogs.common import bot_of, handling
 from cogs.history import title_of
@@ -74,13 +75,13 @@ def member_footer(stats: MemberStats) -> list[str]:
 
 def server_card(name: str, stats: ServerStats) -> Card:
     table = [Bar(row.name, row.played, row.won) for row in stats.table]
-    by_game = [Bar(named(key), count, 0) for key, count in sorted(stats.by_game.items())]
-    footer = [say("stats.most_played", content=", ".join(
-        say("stats.content_count", name=n, count=c) for n, c in stats.most_played))] \
+    by_game = [Bar(named(key), t.played, t.won) for key, t in sorted(stats.by_game.items())]
+    footer = [say("stats.most_played", content=listed(
+        [say("stats.content_count", name=n, count=c) for n, c in stats.most_played]))] \
         if stats.most_played else []
-    footer += [say("stats.unseen", game=title_of(kind), count=len(names),
-                   names=", ".join(names[:UNSEEN_SHOWN]))
-               for kind, names in sorted(stats.unseen.items())]
+    footer += [say("stats.unseen", game=named(key), count=len(names),
+                   names=listed(names[:UNSEEN_SHOWN]))
+               for key, names in sorted(stats.unseen.items())]
     return Card(say("stats.server_title", name=name),
                 say("stats.server_subtitle", games=stats.games),
                 (Panel(say("stats.players"), table), Panel(say("stats.by_game"), by_game)),
@@ -93,8 +94,9 @@ def card_text(card: Card) -> str:
     lines = [card.title, card.subtitle]
     for panel in card.panels:
         if panel.bars:
-            lines.append(f"{panel.title}: " + "; ".join(
-                say("stats.bar", label=b.label, won=b.won, played=b.played) for b in panel.bars))
+            lines.append(say("stats.panel", title=panel.title, bars=say(
+                "stats.bars_between").join(say("stats.bar", label=b.label, won=b.won,
+                                               played=b.played) for b in panel.bars)))
     return "\n".join([*lines, *card.footer])
 
 
@@ -106,11 +108,20 @@ async def send_card(interaction: discord.Interaction, card: Card) -> None:
         file=discord.File(io.BytesIO(image), filename=CARD_FILE, description=text[:ALT_MAX]))
 
 
+def content_names_by_game() -> dict[str, dict[str, str]]:
+    """Every game's content (Game.content_names), by game as /stats counts games
+    (`played_as`): each edition's own under its own key, so it is named under its own
+    title."""
+    names = {game_key(kind, edition): game.content_names(edition)
+             for kind, game in games.all_games().items() for edition in game.edition_keys()}
+    return {key: n for key, n in names.items() if n}
+
+
 async def content_played(store: Store, guild_id: int) -> tuple[dict[str, list[str]],
                                                                dict[str, dict[str, str]]]:
-    names = {kind: game.content_names() for kind, game in games.all_games().items()}
-    names = {kind: n for kind, n in names.items() if n}
-    return {kind: await store.played(guild_id, kind) for kind in names}, names
+    names = content_names_by_game()
+    kinds = dict.fromkeys(kind_and_edition(key)[0] for key in names)
+    return {kind: await store.played(guild_id, kind) for kind in kinds}, names
 
 
 class StatsCog(commands.GroupCog, group_name="stats", group_extras=LIMITS,

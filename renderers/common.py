@@ -427,6 +427,24 @@ def mix(a: Colour, b: Colour, t: float) -> Colour:
             round(a[2] + (b[2] - a[2]) * t))
 
 
+# WCAG's least contrast for text under 18 px: a board's labels are 9-11 px as the chat
+# shows them, so a saturated mark colour (a red, a magenta) is too dark for its words.
+READ_CONTRAST = 4.5
+
+
+def legible_ink(colour: Colour, grounds: Iterable[Colour],
+                ratio: float = READ_CONTRAST) -> Colour:
+    """`colour` lightened towards white, the least that keeps `ratio` of contrast on
+    every one of `grounds`: the same hue for words as for the marks it names. Meant for
+    module constants (it is not cached)."""
+    grounds = tuple(grounds)
+    for step in range(21):
+        ink = mix(colour, WHITE, step / 20)
+        if all(contrast_ratio(ink, g) >= ratio for g in grounds):
+            return ink
+    return WHITE
+
+
 # -------------------------------------------------------------------------- shapes
 # Pillow's ellipse and rounded_rectangle are not anti-aliased and look jagged on
 # tokens a few dozen pixels wide. We draw a mask 4x larger, shrink it (which averages

@@ -76,7 +76,7 @@ async def test_rules_status_map_and_log(fd: FakeDiscord, start_hauntkeeper: BotF
     image = shown.messages[-1]
     assert image.ephemeral and image.attachments[0][1].startswith(PNG_SIGNATURE)
     log = await (await fd.slash(host, channel, "game", "log")).wait()
-    assert "begins with host, guest" in log.ephemeral_texts()[0]
+    assert "begins with host and guest" in log.ephemeral_texts()[0]
 
 
 async def test_bad_input_is_refused_and_the_game_is_untouched(

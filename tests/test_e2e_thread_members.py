@@ -2,7 +2,8 @@
 moderator, or one who leaves, is taken out of the heroes' private thread (its history
 and what the team posts later are closed to them); a member the seat is handed to with
 /gm seat is added, and gets the seat's secrets by DM. A restart between the two keeps it
-right: the members are read from Discord, not from the bot's memory."""
+right: whom the bot put in is the store's record, not the bot's memory (Discord lists a
+thread's members only with a privileged intent: test_e2e_thread_members_without_intent.py)."""
 
 from __future__ import annotations
 

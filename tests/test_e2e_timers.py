@@ -77,6 +77,7 @@ async def test_the_player_is_reminded_and_then_the_ai_plays_their_turn(
     await fall_due(bot, REMIND_TIMER)
     bot.timers.wake()
     await wait_until(lambda: len(reminders(fd, channel)) == 1)
+    await fd.settle()  # the reminder is posted first, then the old ping deleted
     [reminder] = reminders(fd, channel)
     # Armed a moment ago, its minute moved into the past: "1 minute so far".
     assert reminder.text.startswith(say("timers.remind", mention=f"<@{waiting}>",

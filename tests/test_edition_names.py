@@ -13,7 +13,7 @@ from bot import table as table_rules
 from bot.core.actions import Action
 from bot.locales import CHINESE, speaking
 from bot.store import OVER
-from bot.texts import say
+from bot.texts import and_list, say
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, unlinked
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -88,7 +88,7 @@ async def test_the_lobby_status_and_start_name_the_neibolt_house(
     table = await bot.store.load(channel)
     assert table is not None and table.id is not None
     logged = [e.text for e in await bot.store.log(table.id, limit=50)]
-    names = ", ".join(s.name for s in table.seats)
+    names = and_list([s.name for s in table.seats])
     assert say("lobby.started", game=NEIBOLT, players=names) in logged
 
 

@@ -6,6 +6,7 @@ fails even when the bot swallows the 400. And the bot's real command tree passes
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -46,19 +47,27 @@ def command(name: str = "game", **option: Any) -> dict[str, Any]:
 
 async def call(fd: FakeDiscord, method: str, path: str, body: Any,
                *, multipart: bool = False) -> tuple[int, Any]:
-    """One raw request to the fake's REST API: (status, decoded JSON or None)."""
+    """One raw request to the fake's REST API: (status, decoded JSON or None). A 429
+    (the fake keeps Discord's rate limits: tests/fakediscord/buckets.py) is waited out
+    and the request sent again, as a client must."""
     url = fd.base_url + "/api/v10" + path
     async with aiohttp.ClientSession() as http:
-        if multipart:
-            form = aiohttp.FormData()
-            form.add_field("payload_json", json.dumps(body), content_type="application/json")
-            form.add_field("files[0]", b"\x89PNG", filename="a.png", content_type="image/png")
-            kwargs: dict[str, Any] = {"data": form}
-        else:
-            kwargs = {"json": body}
-        async with http.request(method, url, **kwargs) as resp:
-            text = await resp.text()
-            return resp.status, (json.loads(text) if text else None)
+        while True:
+            if multipart:
+                form = aiohttp.FormData()
+                form.add_field("payload_json", json.dumps(body),
+                               content_type="application/json")
+                form.add_field("files[0]", b"\x89PNG", filename="a.png",
+                               content_type="image/png")
+                kwargs: dict[str, Any] = {"data": form}
+            else:
+                kwargs = {"json": body}
+            async with http.request(method, url, **kwargs) as resp:
+                text = await resp.text()
+                answer = json.loads(text) if text else None
+                if resp.status != 429:
+                    return resp.status, answer
+            await asyncio.sleep(answer["retry_after"])
 
 
 async def refused(fd: FakeDiscord, method: str, path: str, body: Any, *where: str,

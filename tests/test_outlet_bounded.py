@@ -46,6 +46,16 @@ class Thread:
         self.added.append(user.id)
 
 
+class Record:
+    """A store that keeps only whom the outlet put in a team thread."""
+
+    def __init__(self) -> None:
+        self.added: list[tuple[int, int, int]] = []
+
+    async def add_thread_member(self, game_id: int, thread_id: int, user_id: int) -> None:
+        self.added.append((game_id, thread_id, user_id))
+
+
 @dataclass
 class Message:
     id: int
@@ -60,7 +70,7 @@ def table(channel: int) -> Table:
 @pytest.fixture
 def outlet(monkeypatch: pytest.MonkeyPatch) -> DiscordOutlet:
     monkeypatch.setattr(outlet_module, "KEPT", KEPT)
-    return DiscordOutlet(ClosedDms(), store=None)  # type: ignore[arg-type]
+    return DiscordOutlet(ClosedDms(), store=Record())  # type: ignore[arg-type]
 
 
 def held(outlet: DiscordOutlet) -> dict[str, int]:
@@ -84,7 +94,8 @@ async def test_thread_members_and_dm_prompts_of_many_channels_stay_bounded(
     for channel in range(1, CHANNELS + 1):
         thread = Thread(channel * 1000)
         members = [channel * 10 + 1, channel * 10 + 2]
-        assert await outlet._post_in_thread(thread, members, "team line", "") == []
+        assert await outlet._post_in_thread(table(channel), thread,
+                                             members, "team line", "") == []
         assert thread.added == members
         dm = Message(channel * 7, Message(channel * 5, None))
         await outlet._clear_previous_dm(table(channel), dm, members[0])  # type: ignore[arg-type]
@@ -92,7 +103,8 @@ async def test_thread_members_and_dm_prompts_of_many_channels_stay_bounded(
     sizes = held(outlet)
     assert sizes["_thread_members"] == sizes["_last_dm_prompt"] == sizes["_no_thread"] == KEPT
     newest = Thread(CHANNELS * 1000)
-    await outlet._post_in_thread(newest, [CHANNELS * 10 + 1, CHANNELS * 10 + 2], "again", "")
+    await outlet._post_in_thread(table(CHANNELS), newest,
+                                 [CHANNELS * 10 + 1, CHANNELS * 10 + 2], "again", "")
     assert newest.added == []  # still known: no request to add them again
     assert outlet._last_dm_prompt[CHANNELS] == (CHANNELS * 5, CHANNELS * 7, CHANNELS * 10 + 1)
 

@@ -23,15 +23,16 @@ from bot.games.betrayal.state import BetrayalState
 from renderers.betrayal import READ_PX, READ_WIDTH, map_geometry, render_map
 from renderers.betrayal.explorers import (
     groups_of,
-    is_large,
     label_dx,
     label_text,
     letter_size,
+    monster_radius,
     monster_text,
     ring_outer,
     token_slots,
 )
 from renderers.betrayal.geometry import MapGeometry
+from renderers.betrayal.palette import glyph_mark
 from renderers.betrayal.tiles import (
     link_letters,
     strip_layout,
@@ -141,7 +142,8 @@ def figures_of(view: MapView, geo: MapGeometry) -> Iterator[tuple[tuple[str, int
                 letter = letter_size(radius, size)
                 if m.stunned:
                     text = None  # the badge takes the label's start: the label is shorter
-                assert radius == (is_large(r) if figure.large else r)
+                assert radius == monster_radius(r, figure.large, glyph_mark(m.glyph, m.name),
+                                                size)
             disc = (cx - outer, cy - outer, cx + outer, cy + outer)
             ink = None if text is None else _text_box(cx + label_dx(r), cy, text, size)
             if text is not None:

@@ -28,7 +28,7 @@ from bot.games.betrayal.haunting import base as haunting_base
 from bot.locales import ENGLISH, LANGUAGES, current, speaking
 from bot.sessions import Post, Sessions
 from bot.store import ACTIVE, LOBBY, OVER, GameExists, SqliteStore, Store, Table, open_store
-from bot.texts import say
+from bot.texts import and_list, say
 from renderers import render_public
 
 KIND = "cthulhu"
@@ -217,7 +217,7 @@ async def test_start_posts_the_board_and_whispers_secrets_only_to_their_humans(
     assert_png(post.image)
     # the start itself, then every public line of the game's setup (and of AI turns)
     assert post.lines[0] == say("lobby.started", game=GAME.title,
-                                players=", ".join(s.name for s in outcome.table.seats))
+                                players=and_list([s.name for s in outcome.table.seats]))
     assert post.lines == [e.text for e in outcome.events if e.audience.is_public]
     secrets = private_events(outcome.events)
     assert secrets, "the game deals secrets at the start"

@@ -81,6 +81,7 @@ async def _fill(store: Store) -> list[int]:
     await store.mark_delivered(playing.id or 0, playing.last_seq - 1)  # the last one owed
     await store.set_thread(playing.id or 0, "heroes", SNOWFLAKE + 300)
     await store.set_thread(playing.id or 0, "traitor", SNOWFLAKE + 301)
+    await store.add_thread_member(playing.id or 0, SNOWFLAKE + 300, HOST)
     await store.set_live(playing.id or 0, LiveMessage(
         SNOWFLAKE + 400, "haunt", "turn.2", "ab12", ["One.", "Two ✓."], "3.1", extras=True,
         ping_id=SNOWFLAKE + 401, ping_user=HOST))
@@ -131,6 +132,8 @@ async def _seen(store: Store, game_ids: list[int]) -> dict[str, Any]:
             await store.moves(game),
             await store.moderator_log(game), await store.timers_of(game),
             await store.threads_of(game), await store.get_thread(game, "heroes"),
+            await store.thread_members(game, SNOWFLAKE + 300),
+            await store.thread_members(game, SNOWFLAKE + 301),
             await store.lobby_message(game), await store.get_live(game),
             await store.notices(game), await store.result(game))
     return seen

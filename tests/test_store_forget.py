@@ -29,6 +29,7 @@ KEPT = {
     "games": "guild_id = {g}",
     "events": _OF_GAMES,
     "team_threads": _OF_GAMES,
+    "thread_members": _OF_GAMES,
     "undo_points": _OF_GAMES,
     "moves": _OF_GAMES,
     "turn_timers": _OF_GAMES,
@@ -85,6 +86,7 @@ async def _a_server_with_everything(store: Store, guild: int, channel: int) -> N
     await store.set_live(game.id, LiveMessage(message_id=OTHER))
     await store.add_notice(game.id, POSTS_REFUSED, "send_messages")
     await store.set_thread(game.id, "heroes", OTHER + 1)
+    await store.add_thread_member(game.id, OTHER + 1, HOST)
     await store.set_guild_settings(guild, {"remind_minutes": 5})
     await store.record_played(guild, "betrayal", ["h2"])
     await store.schedule_forget(guild, START + 100)

@@ -21,7 +21,7 @@ from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.table_record import ACTIVE, LOBBY, OVER, Table
-from bot.texts import ai_names, say
+from bot.texts import ai_names, and_list, say
 
 KIND = "cthulhu"
 GAME = games.get(KIND)
@@ -227,7 +227,7 @@ def test_start_creates_the_game_state_and_announces_it() -> None:
     assert new.status == ACTIVE and table.status == LOBBY
     expected_state, expected_events = GAME.setup(T.players(table), SEED, table.options)
     assert new.state == GAME.dump(expected_state)
-    names = ", ".join(s.name for s in table.seats)
+    names = and_list([s.name for s in table.seats])  # "Hana, Bob and Ada"
     assert events[0].text == say("lobby.started", game=GAME.title, players=names)
     assert [(e.text, e.audience) for e in events[1:]] == [(e.text, e.audience)
                                                          for e in expected_events]

@@ -21,7 +21,7 @@ from bot.core.events import Event
 from bot.games.evilbelow.content import evil_below_line
 from bot.locales import speaking
 from bot.table_record import ACTIVE, LOBBY, OVER, Table
-from bot.texts import say
+from bot.texts import and_list, say
 
 HANA = T.Actor(1, "Hana")
 BOB = T.Actor(2, "Bob")
@@ -175,3 +175,21 @@ def test_a_youngest_seat_the_table_does_not_have_is_refused_at_start(stored: str
         T.apply(table, HANA, Action(T.START))
     with speaking("en"):
         assert refused.value.message == evil_below_line("errors.bad_youngest", count=2)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-TW"])
+def test_the_opening_line_names_each_player_once_in_their_own_name(language: str) -> None:
+    """The line a game opens with names who plays: a player holding two explorers is one
+    player (not "Hana, Hana (2nd)"), listed the language's way."""
+    with speaking(language):
+        table, _ = T.new_table("betrayal", 5, 6, HANA, SEED, {"today": "03-01"})
+        table, _ = T.apply(table, BOB, Action(T.JOIN))
+        table, _ = T.apply(table, HANA, Action(T.SECOND))
+        table, events = T.apply(table, HANA, Action(T.START))
+        assert table.status == ACTIVE
+        names = [s.name for s in table.seats]
+        assert len(names) == 3 and names[0] == "Hana" and names[2] != "Hana"
+        from_texts = say("lobby.started", game=T.title(table), players=and_list(
+            ["Hana", "Bob"]))
+        assert _texts(events)[0] == from_texts
+        assert names[2] not in _texts(events)[0]

@@ -65,8 +65,10 @@ class Event:
     audience: Audience = PUBLIC
     kind: str = "info"
     data: dict[str, Any] = field(default_factory=dict)
-    # The seat whose move made it (set by the table rules, not the engines; None for the
-    # table's own lines): the end-of-game story counts each seat's deeds by it.
+    # The seat whose deed it is: the table rules set the seat whose move made it, unless
+    # the engine named another (a monster slain by the hero it attacked, on its
+    # master's move); None for the table's own lines. The end-of-game story counts each
+    # seat's deeds by it.
     seat: int | None = None
     # The same line in the table's other languages (language -> text), made by playing
     # the action again under that language (bot/languages.py); the engines never fill it.

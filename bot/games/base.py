@@ -294,11 +294,17 @@ class Game(ABC, Generic[S]):
         ending = last_of(log, "game_over") or self.status_text(state).split("\n")[0]
         return Story(outcome=ending)
 
-    def content_names(self) -> dict[str, str]:
+    def content_names(self, edition: str | None = None) -> dict[str, str]:
         """Every piece of content this game may bring into play (Betrayal's haunts), key
         -> name as players read it: the keys its events record as played (PLAYED), so
-        `/stats server` can name what a server has not seen yet. None by default."""
+        `/stats server` can name what a server has not seen yet. With `edition` (as
+        `edition_of` names it), only that edition's own. None by default."""
         return {}
+
+    def edition_keys(self) -> list[str]:
+        """Every edition a table of this game may play, as `edition_of` names them (""
+        for the game's own): /stats names each one's content under its own title."""
+        return [""]
 
     def read_ahead(self) -> None:
         """Read now, in the language being spoken, what the game would otherwise read

@@ -1,6 +1,6 @@
 """What a language still lacks: every English string players read that its mirror does
 not say (`python -m bot.locales missing`; tests/test_locales.py keeps the list empty for
-every file that has a mirror, and the slash commands).
+every data file but those its UNTRANSLATED_YET names, and the slash commands).
 
 Which strings are words, not structure, is judged as the mirror rules say: names, texts,
 labels, titles, topics, templates, prompts, story lines and books are words; keys, ids,

@@ -34,6 +34,7 @@ from bot.store.records import (
     Notice,
     PlayedSeat,
     SeatResult,
+    ThreadMembers,
     TimerArm,
     TurnTimer,
     UndoPoint,
@@ -48,7 +49,8 @@ __all__ = ["ACTIVE", "END_TIMER", "LOBBY", "OVER", "POSTS_BACK", "POSTS_REFUSED"
            "GameExists", "GameResult", "LiveMessage", "LoggedEvent", "NotEmpty", "Notice",
            "PlayedSeat", "PostgresStore", "SeatResult",
            "SqliteStore", "StaleVersion", "Store", "StoreError", "StoreUnavailable", "Table",
-           "TimerArm", "TurnTimer", "UndoPoint", "UndoWrite", "is_postgres_url", "open_store"]
+           "ThreadMembers", "TimerArm", "TurnTimer", "UndoPoint", "UndoWrite",
+           "is_postgres_url", "open_store"]
 
 
 POSTGRES_MODULE = "bot.store.postgres"

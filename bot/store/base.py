@@ -13,6 +13,7 @@ from bot.store.records import (
     LoggedEvent,
     Notice,
     PlayedSeat,
+    ThreadMembers,
     TimerArm,
     TurnTimer,
     UndoPoint,
@@ -200,6 +201,18 @@ class Store(Protocol):
 
     async def threads_of(self, game_id: int) -> list[int]:
         """Every team thread this game has opened (to close them when it ends)."""
+
+    async def thread_members(self, game_id: int, thread_id: int) -> ThreadMembers:
+        """Whom the bot put in this team thread of the game and has not taken out."""
+
+    async def add_thread_member(self, game_id: int, thread_id: int, user_id: int) -> None:
+        """The bot put this user in this team thread (once is enough: a second is kept
+        as one)."""
+
+    async def set_thread_members(self, game_id: int, thread_id: int,
+                                 user_ids: Sequence[int]) -> None:
+        """The bot made this team thread hold exactly these users (of those it puts in):
+        the thread's record is replaced, and whole from now on."""
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         """This server's table settings as stored (bot.guild_settings reads them); {} when

@@ -34,6 +34,7 @@ PROBE_SECONDS = 1.0
 # write that succeeds ends such an outage. On PostgreSQL any answer does (the server is
 # reached again), and so does the probe.
 WRITES = frozenset({"create", "save", "mark_delivered", "set_live", "set_thread",
+                    "add_thread_member", "set_thread_members",
                     "set_lobby_message", "set_guild_settings", "claim_timer",
                     "record_played", "settle_ai_turn", "execute"})
 S = TypeVar("S")

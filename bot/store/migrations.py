@@ -228,4 +228,19 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE game_results ADD COLUMN edition TEXT NOT NULL DEFAULT '';
     """,
+    # 17: who the bot put in each team thread and has not taken out (cogs/outlet.py).
+    # Without the GUILD_MEMBERS privileged intent Discord will not list a thread's
+    # members, so the bot keeps its own record, shared by every process and kept over a
+    # restart, to take out whoever no longer holds the team's seat. members_kept: the
+    # thread's record is whole (a thread opened from now on, or one put right once);
+    # a thread opened before this step has none (0) until a seat passes on there.
+    """
+    CREATE TABLE thread_members (
+        game_id    INTEGER NOT NULL REFERENCES games(id),
+        thread_id  INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        PRIMARY KEY (game_id, thread_id, user_id)
+    );
+    ALTER TABLE team_threads ADD COLUMN members_kept INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

@@ -187,4 +187,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE game_results ADD COLUMN edition TEXT NOT NULL DEFAULT '';
     """,
+    # 10: SQLite's step 17, whom the bot put in each team thread (see there).
+    """
+    CREATE TABLE thread_members (
+        game_id    BIGINT NOT NULL REFERENCES games(id),
+        thread_id  BIGINT NOT NULL,
+        user_id    BIGINT NOT NULL,
+        PRIMARY KEY (game_id, thread_id, user_id)
+    );
+    ALTER TABLE team_threads ADD COLUMN members_kept BOOLEAN NOT NULL DEFAULT FALSE;
+    """,
 ]

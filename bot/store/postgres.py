@@ -443,6 +443,22 @@ class PostgresStore:
     async def set_thread(self, game_id: int, team: str, thread_id: int) -> None:
         await self._execute(Q.SET_THREAD, game_id, team, thread_id)
 
+    async def thread_members(self, game_id: int, thread_id: int) -> R.ThreadMembers:
+        users = await self._fetch(Q.THREAD_MEMBERS, game_id, thread_id)
+        kept = await self.pool.fetchval(_pg(Q.THREAD_MEMBERS_KEPT), game_id, thread_id)
+        return R.ThreadMembers(frozenset(int(r[0]) for r in users), bool(kept))
+
+    async def add_thread_member(self, game_id: int, thread_id: int, user_id: int) -> None:
+        await self._execute(Q.ADD_THREAD_MEMBER, game_id, thread_id, user_id)
+
+    async def set_thread_members(self, game_id: int, thread_id: int,
+                                 user_ids: Sequence[int]) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(_pg(Q.CLEAR_THREAD_MEMBERS), game_id, thread_id)
+            await conn.executemany(_pg(Q.ADD_THREAD_MEMBER),
+                                   [(game_id, thread_id, u) for u in dict.fromkeys(user_ids)])
+            await conn.execute(_pg(Q.KEEP_THREAD_MEMBERS), game_id, thread_id)
+
     # -- undo points and the moderators' log ---------------------------------------------
 
     async def undo_points(self, game_id: int, *, limit: int = UNDO_KEPT) -> list[R.UndoPoint]:

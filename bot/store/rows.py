@@ -102,8 +102,20 @@ INSERT_PLAYED = ("INSERT INTO played_content (guild_id, kind, content_key, first
 
 GET_THREAD = "SELECT thread_id FROM team_threads WHERE game_id = ? AND team = ?"
 THREADS_OF = "SELECT thread_id FROM team_threads WHERE game_id = ? ORDER BY team"
-SET_THREAD = ("INSERT INTO team_threads (game_id, team, thread_id) VALUES (?, ?, ?)"
-              " ON CONFLICT (game_id, team) DO UPDATE SET thread_id = excluded.thread_id")
+# A thread set now is one the bot just opened: its record of members starts whole.
+SET_THREAD = ("INSERT INTO team_threads (game_id, team, thread_id, members_kept)"
+              " VALUES (?, ?, ?, TRUE) ON CONFLICT (game_id, team)"
+              " DO UPDATE SET thread_id = excluded.thread_id, members_kept = TRUE")
+# Whom the bot put in a team thread (cogs/outlet.py), and whether that record is whole.
+THREAD_MEMBERS = ("SELECT user_id FROM thread_members WHERE game_id = ? AND thread_id = ?"
+                  " ORDER BY user_id")
+THREAD_MEMBERS_KEPT = ("SELECT members_kept FROM team_threads"
+                       " WHERE game_id = ? AND thread_id = ?")
+ADD_THREAD_MEMBER = ("INSERT INTO thread_members (game_id, thread_id, user_id)"
+                     " VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+CLEAR_THREAD_MEMBERS = "DELETE FROM thread_members WHERE game_id = ? AND thread_id = ?"
+KEEP_THREAD_MEMBERS = ("UPDATE team_threads SET members_kept = TRUE"
+                       " WHERE game_id = ? AND thread_id = ?")
 
 UNDO_POINTS = ("SELECT version, {envelope}, actor_id, summary FROM undo_points"
                " WHERE game_id = ? ORDER BY version DESC LIMIT ?")
@@ -289,6 +301,7 @@ COPIED_TABLES: dict[str, str] = {
     "games": "id",
     "events": "game_id, seq",
     "team_threads": "game_id, team",
+    "thread_members": "game_id, thread_id, user_id",
     "played_content": "guild_id, kind, content_key",
     "guild_settings": "guild_id",
     "undo_points": "game_id, version",
@@ -312,6 +325,7 @@ _OF_GUILD = "game_id IN (SELECT id FROM games WHERE guild_id = ?)"
 FORGET_GUILD = (
     f"DELETE FROM events WHERE {_OF_GUILD}",
     f"DELETE FROM team_threads WHERE {_OF_GUILD}",
+    f"DELETE FROM thread_members WHERE {_OF_GUILD}",
     f"DELETE FROM undo_points WHERE {_OF_GUILD}",
     f"DELETE FROM moves WHERE {_OF_GUILD}",
     f"DELETE FROM turn_timers WHERE {_OF_GUILD}",
@@ -381,8 +395,8 @@ COUNT_EXPIRED = ("SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'ov
                  " AND updated_at < ?")
 SWEEP_GAMES = (
     *(f"DELETE FROM {table} WHERE {_EXPIRED}" for table in (
-        "events", "team_threads", "undo_points", "moves", "turn_timers", "live_messages",
-        "bot_notices", "result_seats", "game_results")),
+        "events", "team_threads", "thread_members", "undo_points", "moves", "turn_timers",
+        "live_messages", "bot_notices", "result_seats", "game_results")),
     "DELETE FROM games WHERE guild_id = ? AND status = 'over' AND updated_at < ?",
 )
 

@@ -41,6 +41,7 @@ from bot.store.records import (
     LoggedEvent,
     Notice,
     PlayedSeat,
+    ThreadMembers,
     TimerArm,
     TurnTimer,
     UndoPoint,
@@ -504,6 +505,25 @@ class SqliteStore:
 
     async def set_thread(self, game_id: int, team: str, thread_id: int) -> None:
         await self._aside(self._statement, Q.SET_THREAD, (game_id, team, thread_id))
+
+    async def thread_members(self, game_id: int, thread_id: int) -> ThreadMembers:
+        users = await self._read(Q.THREAD_MEMBERS, (game_id, thread_id))
+        kept = list(await self._read(Q.THREAD_MEMBERS_KEPT, (game_id, thread_id)))
+        return ThreadMembers(frozenset(int(r[0]) for r in users),
+                             bool(kept and kept[0][0]))
+
+    async def add_thread_member(self, game_id: int, thread_id: int, user_id: int) -> None:
+        await self._aside(self._statement, Q.ADD_THREAD_MEMBER, (game_id, thread_id, user_id))
+
+    async def set_thread_members(self, game_id: int, thread_id: int,
+                                 user_ids: Sequence[int]) -> None:
+        def replace(db: sqlite3.Connection) -> None:
+            db.execute(Q.CLEAR_THREAD_MEMBERS, (game_id, thread_id))
+            db.executemany(Q.ADD_THREAD_MEMBER,
+                           [(game_id, thread_id, u) for u in dict.fromkeys(user_ids)])
+            db.execute(Q.KEEP_THREAD_MEMBERS, (game_id, thread_id))
+
+        await self._aside(self._transaction, replace)
 
     # -- undo points and the moderators' log ---------------------------------------------
 

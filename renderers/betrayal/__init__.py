@@ -21,6 +21,8 @@ callers use is imported from here (`renderers.betrayal`); the modules split the 
 - `sheet`     an explorer's sheet: `render_sheet`, `render_sheet_image`, `sheet_geometry`
 - `glyphs`    the omen, event, item and skull sprites
 - `palette`   colours, token labels and the scaling rule shared by all of the above
+- `geometry`  `MapGeometry`, the record `layout` fills and the drawing modules read
+- `words`     the words drawn, from data/betrayal/texts.yaml's `board` section
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ from renderers.betrayal.palette import (
     TOKEN_EDGE,
     TRAIL,
     TRAITOR,
+    TRAITOR_TEXT,
     glyph_mark,
     px,
 )
@@ -63,6 +64,7 @@ from renderers.common import (
     parse_colour,
     polygon,
     rounded_box,
+    text_bbox,
     text_width,
 )
 
@@ -110,8 +112,8 @@ def _token_slots_cached(n: int, t: int, strip_rows: int,
         # disc: shrink the disc (down to R_MIN tile sides) until one fits beside it.
         while r > r_min and room(r) < LABEL_ROOM * label_size(r):
             r -= 1
-        if rows > 1 and pitch < label_size(r):  # labels would run into the next row's
-            return r, 0, label_size(r)
+        if rows > 1 and pitch < label_size(r) * LABEL_INK:  # they would run into the
+            return r, 0, label_size(r)                     # next row's disc or label
         return r, room(r), label_size(r)
 
     options = range(1, min(n, MAX_COLS) + 1)
@@ -142,6 +144,11 @@ def _token_slots_cached(n: int, t: int, strip_rows: int,
 MAX_COLS = 6  # a crowd stands in up to this many columns
 R_MIN = 0.05  # the smallest disc radius (per tile side) a label may shrink a disc to
 LABEL_ROOM = 1.6  # label room per font size that holds two characters ("P2", "×3")
+# A label's ink is taller than its font size: a Chinese name's reaches 1.1 of it (22 px
+# at 20), and a row of labels needs that much pitch not to touch the next row's discs.
+# (A Latin line with both an accented capital and a descender, "ÉgPy", reaches 1.15;
+# names seldom have both, and a row that tight would lose every label.)
+LABEL_INK = 1.1
 
 
 def _ring(r: int) -> tuple[int, int]:
@@ -214,12 +221,15 @@ def place_figures(groups: dict[Cell, list[Figure]], origin: Callable[[Cell], tup
     for cell, group in groups.items():
         x0, y0 = origin(cell)
         slots = token_slots(len(group), t, strip_rows.get(cell, 0), tf)
-        for figure, (sx, sy, r, _, _) in zip(group, slots, strict=True):
+        for figure, (sx, sy, r, _, size) in zip(group, slots, strict=True):
             ex = figure.explorer
             if ex is None:
+                first = figure.monsters[0]
+                radius = monster_radius(r, figure.large, glyph_mark(first.glyph, first.name),
+                                        size)
                 for m in figure.monsters:
                     placed.monsters[m.id] = (x0 + sx, y0 + sy)
-                    placed.monster_radius[m.id] = is_large(r) if figure.large else r
+                    placed.monster_radius[m.id] = radius
                 continue
             placed.tokens[ex.seat] = (x0 + sx, y0 + sy)
             placed.radius[ex.seat] = r
@@ -405,7 +415,7 @@ def label_text(ex: ExplorerView, label_w: int, size: int) -> tuple[str, Font, Co
         text = name[:1]
         if text_width(f, text) > label_w:
             return None
-    fill = GOLD if ex.acting else TRAITOR if ex.traitor and ex.alive else \
+    fill = GOLD if ex.acting else TRAITOR_TEXT if ex.traitor and ex.alive else \
         TEXT if ex.alive else MUTED
     return text, f, fill
 
@@ -450,6 +460,34 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
     if shown is not None:
         draw_text(draw, (x, cy), shown, font(size, True), MUTED if m.stunned else TEXT,
                   anchor="lm", bold=True)
+
+
+def monster_radius(r: int, large: bool, mark: str, size: int) -> int:
+    """A monster disc's radius in a slot made for radius r: r (a large one's bigger,
+    `is_large`), grown until its letter, drawn at the slot's label size at least, lies
+    inside the disc's edge. A slot shrunk to make room for a label leaves a disc smaller
+    than its letter, which then covers it and reads as a stray letter, not a monster.
+    It grows at most to the reach an acting explorer's ring takes (`ring_outer`), which
+    every slot keeps clear and a monster has no ring to fill."""
+    return _monster_radius(r, large, mark, size, font_signature())
+
+
+@budgets.small(budgets.LAYOUTS)
+def _monster_radius(r: int, large: bool, mark: str, size: int,
+                    fonts: tuple[object, ...]) -> int:
+    """`monster_radius`, measured once per font set (`fonts` only keys the cache)."""
+    radius = is_large(r) if large else r
+    while radius < ring_outer(r) and not letter_fits(radius, mark, size):
+        radius += 1
+    return radius
+
+
+def letter_fits(radius: int, mark: str, size: int) -> bool:
+    """Whether a monster's letter, centred on its disc, lies inside the disc's edge."""
+    edge = max(1, round(radius / 7))
+    x0, y0, x1, y1 = text_bbox(font(letter_size(radius, size), True), mark, "mm")
+    inner = radius - edge
+    return max(-x0, x1, -y0, y1) <= inner
 
 
 def letter_size(radius: int, size: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import zlib
 
 from renderers.betrayal.words import word_or
-from renderers.common import BLACK, WHITE, Colour, font, has_glyph, mix
+from renderers.common import BLACK, WHITE, Colour, font, has_glyph, legible_ink, mix
 
 # A dark house; each floor's tiles are tinted so the panels read apart at a glance.
 BG: Colour = (14, 13, 18)
@@ -55,6 +55,9 @@ MONSTER_EDGE: Colour = CARD_FACE
 STUNNED: Colour = (104, 94, 98)
 HAUNT_TOKEN: Colour = (128, 184, 64)
 TRAITOR: Colour = (236, 64, 172)
+# The traitor's name on a tile, in the band's hue: TRAITOR itself stands only 2-3:1 from
+# the floors (2:1 on a start tile), too little for 9 px words.
+TRAITOR_TEXT: Colour = legible_ink(TRAITOR, (*FLOOR_FILL.values(), *START_FILL.values()))
 
 # Tokens a room can hold: a label and a colour (the labels and their two-letter codes
 # are the board's words, in data/betrayal/texts.yaml).
@@ -68,7 +71,7 @@ FIXED_TOKEN_COLOURS: dict[str, Colour] = {"secret_passage": (64, 132, 120),
 FLAT_COLOURS: tuple[Colour, ...] = (
     BG, PANEL, PANEL_EDGE, TEXT, MUTED, DIM, WALL, GOLD, TRAIL, FRESH, RING_GAP, TOKEN_EDGE,
     DEAD, OMEN, EVENT, ITEM, BARRIER, LINK, ACCENT, CARD_FACE, PILE_BG, START_LINE,
-    *FLOOR_FILL.values(), MONSTER, STUNNED, HAUNT_TOKEN, TRAITOR,
+    *FLOOR_FILL.values(), MONSTER, STUNNED, HAUNT_TOKEN, TRAITOR, TRAITOR_TEXT,
     *START_FILL.values(), *TOKEN_COLOURS, *FIXED_TOKEN_COLOURS.values(), BLACK, WHITE,
 )
 

@@ -9,8 +9,8 @@ Geometry is computed once, in `board_geometry`, from arithmetic alone (no font
 measurements), and the renderer draws from that same object. Tests and anything else
 that needs to know "what is where" therefore see exactly what was drawn.
 
-Sizes are written for a 1200 px wide board and scaled; at 1200 px room names are ~24 px
-and token labels ~17-21 px so the board still reads when Discord shows it at ~600 px.
+Sizes are written for the 1100 px wide board (layout.py's BASE_WIDTH) and scaled; no
+text is smaller than what still reads when Discord shows the board 550 px wide.
 
 A board is drawn after every action of every channel, so it is composed in its PNG
 palette from pieces any game may share (`renderers.canvas`: rooms, tokens, slots,

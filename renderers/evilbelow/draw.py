@@ -29,6 +29,7 @@ from renderers.common import (
 )
 from renderers.evilbelow.glyphs import (
     ATTACK,
+    ATTACK_TEXT,
     BG,
     BIKE,
     EDGE,
@@ -208,7 +209,7 @@ def _fight_panel(b: Board, view: BoardView, geo: Geometry) -> None:
     b.glyph(balloon, (x0 + 14 * k, y0 + 50 * k), PANEL, 12 * k, 5 * k, ATTACK)
     b.text((x0 + 28 * k, y0 + 53 * k), evil_below_line("views.stack_attacks",
                                                        attacks=view.fight_attacks),
-           12, ATTACK, PANEL, bold=True, width=width - 22)
+           12, ATTACK_TEXT, PANEL, bold=True, width=width - 22)
     for n, line in enumerate((evil_below_line("views.attack_pile", count=view.attack_pile),
                               evil_below_line("views.totems", deck=view.totem_deck),
                               evil_below_line("views.discard", discard=view.totem_discard))):
@@ -233,7 +234,7 @@ def _tracks(b: Board, view: BoardView, geo: Geometry) -> None:
         ty = TRACK_Y[row]
         note = f"{track.filled}/{track.length}"
         b.text((x * k, (ty + TRACK_LABEL_H / 2) * k), f"{track.label} {note}", 12,
-               GOLD if row else (ATTACK if track.filled else TEXT), BG, bold=True,
+               GOLD if row else (ATTACK_TEXT if track.filled else TEXT), BG, bold=True,
                width=COLUMN_W)
         sy = ty + TRACK_LABEL_H + 1
         spaces = track.length if row == 0 else track.length + 1  # Strength has Start

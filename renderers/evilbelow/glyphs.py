@@ -24,6 +24,7 @@ from renderers.common import (
     fit_text,
     fit_wrapped,
     font,
+    legible_ink,
     mix,
     parse_colour,
     polygon,
@@ -56,9 +57,12 @@ BIKE: Colour = (120, 200, 220)
 CARD: Colour = (72, 58, 104)  # a card's back
 CARD_EDGE: Colour = (150, 128, 196)
 TRAIL: Colour = (104, 182, 255)  # this turn's moves: locations framed, heroes ringed
+# Words in the attack's red (Evil Influence, the Fight Stack's attacks): ATTACK itself
+# stands only 3:1 from the panels, too little for 11 px text.
+ATTACK_TEXT: Colour = legible_ink(ATTACK, (BG, PANEL))
 FLAT_COLOURS: tuple[Colour, ...] = (BG, PANEL, EDGE, TEXT, MUTED, HOLE, DOWN_FILL, DOWN_RING,
-                                    CHILD_FILL, CHILD_INK, ATTACK, BALLOON, STRING, GOLD, BIKE,
-                                    CARD, CARD_EDGE, TRAIL, BLACK, WHITE)
+                                    CHILD_FILL, CHILD_INK, ATTACK, ATTACK_TEXT, BALLOON, STRING,
+                                    GOLD, BIKE, CARD, CARD_EDGE, TRAIL, BLACK, WHITE)
 
 SHORT: dict[str, str] = {"bill": "Bi", "bev": "Bv", "ben": "Bn", "mike": "M", "richie": "R",
                          "eddie": "E", "stan": "S"}

@@ -23,8 +23,15 @@ whose component was rewritten, as a modified client can (see test_fakediscord_ru
 `fd.set_bot_permissions(channel, deny=["send_messages"])` takes rights from the bot in one
 channel, refused as Discord refuses them (permissions.py; `clear_bot_permissions` gives
 them back), and `await fd.permissions_reached(bot, channel)` waits until the bot knows.
+`fd.add_channel(name, kind=2)` makes another kind of channel (voice 2, announcement 5,
+stage 13, forum 15, media 16: channel_types.py says what each takes and refuses), and
+`fd.add_thread(parent, name, owner=user, private=True)` a member's thread of the type its
+parent makes; the bot sees a private one once `fd.add_thread_member(tid, fd.bot_user)`.
 `await fd.delete_channel(cid)` and `await fd.set_thread(tid, archived=True, locked=True)`
 are a moderator's (or Discord's) doing; `fd.advance_clock(seconds)` ages interactions.
+Discord's rate limits are kept (buckets.py): every answer carries its bucket's headers
+and a request past one gets Discord's 429, in windows shrunk by `rate_window_scale`
+(`FakeDiscord(rate_window_scale=1.0)` for Discord's own sizes).
 """
 
 from .models import FakeChannel, FakeMessage, FakeUser, InteractionHandle, flat_components

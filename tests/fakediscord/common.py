@@ -45,6 +45,7 @@ EVERYONE_PERMISSIONS = discord.Permissions(
     speak=True,
 ).value
 MANAGER_PERMISSIONS = discord.Permissions(manage_channels=True).value
+GUILD_MEMBERS_INTENT = 1 << 1  # privileged: the Developer Portal must allow it
 GUILD_MESSAGES_INTENT = 1 << 9
 DM_MESSAGES_INTENT = 1 << 12
 MESSAGE_CONTENT_INTENT = 1 << 15

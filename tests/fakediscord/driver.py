@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from .channel_types import NO_CHAT
 from .common import MESSAGE_CONTENT_INTENT
 from .models import FakeMessage, FakeUser, InteractionHandle, Json
 
@@ -213,7 +214,8 @@ class DriverMixin:
     async def settle(
         self, quiet: float = 0.05, timeout: float = 10.0, busy_polls: int = 50
     ) -> None:
-        """Wait until the bot is idle: no request in flight or for `quiet` seconds, and no
+        """Wait until the bot is idle: no request in flight or for `quiet` seconds, no
+        rate limit it may be waiting out (a bucket it emptied, a 429: buckets.py), and no
         discord.py interaction-handling task still running (see `busy_task_prefixes`).
 
         A handler that stays pending without making requests (`await view.wait()`,
@@ -228,7 +230,8 @@ class DriverMixin:
         while True:
             busy = self._busy_tasks()
             idle_for = loop.time() - self._last_activity
-            if self._inflight == 0 and idle_for >= quiet:
+            limited = self.rate_limits.quiet_at() - self.now()
+            if self._inflight == 0 and idle_for >= quiet and limited <= 0:
                 if not busy or idle_polls >= busy_polls:
                     return
                 idle_polls += 1
@@ -239,7 +242,8 @@ class DriverMixin:
                     f"bot still busy after {timeout}s: {self._inflight} requests in flight, "
                     f"tasks {[t.get_name() for t in busy]}"
                 )
-            await asyncio.sleep(0.01 if busy or self._inflight else max(quiet - idle_for, 0.005))
+            await asyncio.sleep(0.01 if busy or self._inflight
+                                else max(quiet - idle_for, limited, 0.005))
 
     async def wait_until(
         self, predicate: Callable[[], object], timeout: float = 5.0, what: str = ""
@@ -278,6 +282,14 @@ class DriverMixin:
         channel = self.channels[channel_id]
         if channel.is_dm and channel.recipient_id != user.id:
             raise ValueError(f"{user.name} is not the recipient of DM channel {channel_id}")
+        if channel.type in NO_CHAT:  # channel_types.py: no message box, no command
+            raise ValueError(f"Discord sends no interaction from channel {channel_id} "
+                             f"(type {channel.type}: it holds only channels or threads)")
+        if itype in (2, 4) and channel.is_thread and channel.archived:
+            raise ValueError("Discord takes no application command in an archived thread")
+        if not self.can_read(user, channel_id):
+            raise ValueError(f"{user.name} cannot see channel {channel_id} (a private "
+                             "thread they were not invited to)")
         iid = self._snowflake()
         payload: Json = {
             "id": str(iid),

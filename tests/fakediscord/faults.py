@@ -1,17 +1,19 @@
 """Faults a test injects into the fake Discord: REST errors on chosen routes (a 5xx, a
 400, a storm of 429s with Discord's rate-limit headers, per route or global) and the
-gateway dropping.
+gateway dropping. Discord's own limits, which a bot meets without a test's help, are
+buckets.py's.
 
 A fault answers the next `times` requests matching its method and path, before any
 route handler runs, so the request changes nothing, as when Discord refuses it. A 429
 carries what Discord sends (https://discord.com/developers/docs/topics/rate-limits):
-Retry-After, X-RateLimit-Limit/-Remaining/-Reset/-Reset-After/-Bucket/-Scope, and
-X-RateLimit-Global with `"global": true` in the body for the global limit.
+Retry-After, X-RateLimit-Limit/-Remaining/-Reset/-Reset-After/-Bucket/-Scope, or for
+the global limit X-RateLimit-Global and -Scope with `"global": true` in the body.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from collections.abc import Callable
@@ -19,6 +21,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from aiohttp import web
+
+from .buckets import Rule
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -40,23 +44,28 @@ class Fault:
     on_hit: Callable[[], None] | None = None  # what else happens then (a deletion)
     hits: int = 0  # requests it answered
 
-    def response(self) -> web.Response:
+    def response(self, rule: Rule | None = None) -> web.Response:
+        """The answer; a 429 on a route names that route's bucket (`rule`, buckets.py),
+        so the bot's record of its buckets stays as Discord's would; a global one names
+        none, as Discord's does not."""
         body: dict[str, object] = {"code": self.code, "message": self.message}
         # Discord's answers come through its proxy; discord.py takes a 429 without Via
         # for a Cloudflare ban and does not wait it out.
         headers = {"Content-Type": "application/json", "Via": "1.1 google"}
         if self.status == 429:
             body.update(retry_after=self.retry_after, **{"global": self.is_global})
-            headers.update({
-                "Retry-After": f"{max(1, round(self.retry_after))}",
-                "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
-                "X-RateLimit-Reset": f"{time.time() + self.retry_after:.3f}",
-                "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
-                "X-RateLimit-Bucket": "fault-bucket",
-                "X-RateLimit-Scope": "global" if self.is_global else "user",
-            })
+            headers["Retry-After"] = f"{max(1, math.ceil(self.retry_after))}"
             if self.is_global:
-                headers["X-RateLimit-Global"] = "true"
+                headers.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"})
+            else:
+                headers.update({
+                    "X-RateLimit-Limit": str(rule.limit if rule else 5),
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset": f"{time.time() + self.retry_after:.3f}",
+                    "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
+                    "X-RateLimit-Bucket": rule.bucket if rule else "fault-bucket",
+                    "X-RateLimit-Scope": "user",
+                })
         return web.Response(body=json.dumps(body).encode(), status=self.status,
                             headers=headers)
 
@@ -84,15 +93,16 @@ class Faults:
         return self.add(method, path, 429, times=times, retry_after=retry_after,
                         is_global=is_global, message="You are being rate limited.")
 
-    def take(self, method: str, path: str) -> web.Response | None:
-        """The answer of the first armed fault this request meets (None: no fault)."""
+    def take(self, method: str, path: str, rule: Rule | None = None) -> web.Response | None:
+        """The answer of the first armed fault this request meets (None: no fault);
+        `rule`: the limit of the route it is on, if the fake knows the route."""
         for fault in self.armed:
             if fault.times > 0 and fault.method == method and fault.path.match(path):
                 fault.times -= 1
                 fault.hits += 1
                 if fault.on_hit is not None:
                     fault.on_hit()
-                return fault.response()
+                return fault.response(rule)
         return None
 
 

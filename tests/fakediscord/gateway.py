@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import WSMsgType, web
 
+from .common import GUILD_MEMBERS_INTENT
 from .models import FakeGuild, Json
 
 
@@ -131,6 +132,14 @@ class GatewayMixin:
         if identify.get("shard"):
             ready["shard"] = identify["shard"]
         return ready
+
+    def _members_intent(self) -> bool:
+        """Whether the application may use what the GUILD_MEMBERS privileged intent
+        restricts (List Thread Members). Discord keys it on the Developer Portal's
+        switch; an IDENTIFY asking for the intent without it is closed with 4014, so an
+        application that ever identified with it has it, and one that never did (this
+        bot: README, "no privileged intents") is taken to have it off."""
+        return any(s.intents & GUILD_MEMBERS_INTENT for s in self._sessions)
 
     def _guilds_of(self, session: Session) -> list[FakeGuild]:
         return [g for g in self.guilds.values() if session.covers(g.id)]

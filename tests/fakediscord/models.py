@@ -101,7 +101,9 @@ class FakeGuild:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (0), DM (1), category (4) or thread (11 public, 12 private).
+    """A guild channel (text 0, voice 2, category 4, announcement 5, stage 13, forum 15,
+    media 16), a DM (1) or a thread (10 announcement, 11 public, 12 private): what each
+    takes is in channel_types.py.
 
     `guild_id` None means the first guild (threads: their parent's); DMs have none.
     """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from .channel_types import VOCAL
 from .common import EVERYONE_PERMISSIONS, MANAGER_PERMISSIONS
 from .models import FakeChannel, FakeGuild, FakeMessage, FakeUser, Json, snowflake_iso
 
@@ -108,6 +109,8 @@ class PayloadsMixin:
             "last_message_id": None,
             "flags": 0,
         }
+        if channel.type in VOCAL:  # discord.py reads these of a voice or stage channel
+            data.update(bitrate=64000, user_limit=0, rtc_region=None)
         if channel.is_thread:
             data.update(
                 owner_id=str(channel.owner_id),
@@ -143,7 +146,8 @@ class PayloadsMixin:
             "member_count": len(users),
             "members": [self._member_json(u, guild) for u in users],
             "channels": [self._channel_json(c) for c in channels if not c.is_thread],
-            "threads": [self._channel_json(c) for c in channels if c.is_thread and not c.archived],
+            "threads": [self._channel_json(c) for c in channels  # those it may see
+                        if c.is_thread and not c.archived and self.bot_sees(c)],
             "roles": self._roles_json(guild),
             "joined_at": self.bot_user.joined_at,
             "emojis": [],

@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from .channel_types import PRIVATE_THREAD
 from .common import or_bits
 from .models import FakeChannel, Json
 
@@ -220,6 +221,16 @@ class BotPermissionsMixin:
         return in_channel(self.bot_permissions, parent.permission_overwrites,
                           guild_id=guild.id, role_ids=self.bot_user.role_ids,
                           member_id=self.bot_user.id, thread=thread)
+
+    def bot_sees(self: FakeDiscord, channel: FakeChannel) -> bool:
+        """Whether the bot may see the channel at all as a thread's member would: a
+        private thread only once invited, or as a moderator (Manage Threads): "You must
+        be invited to the thread to be able to view or participate in it, or be a
+        moderator" (developer docs, "Threads"). Refused otherwise with 50001 Missing
+        Access, and the gateway says nothing of the thread."""
+        if channel.type != PRIVATE_THREAD or self.bot_user.id in channel.member_ids:
+            return True
+        return bool(self.bot_permissions_in(channel.id) & (MANAGE_THREADS | ADMINISTRATOR))
 
     def bot_refusal(self: FakeDiscord, channel: FakeChannel, *, files: bool = False,
                     body: Json | None = None, edit: bool = False) -> Refusal | None:

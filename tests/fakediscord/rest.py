@@ -13,7 +13,8 @@ import re
 
 from aiohttp import BodyPartReader, web
 
-from .common import Route, Uploads, json_response
+from .buckets import rule_for
+from .common import Handler, Route, Uploads, json_response
 from .limits import TOO_LARGE, UPLOAD_MAX
 from .models import Json
 from .spec_check import error_body, spec_check
@@ -46,6 +47,9 @@ class RestMixin:
             await self._travel()  # the request's way to Discord
             self.requests.append(f"{request.method} {path}")
             answer = await self._answer(request, path)
+            # Discord's answers come through its proxy; discord.py takes a 429 without
+            # Via for a Cloudflare ban and does not wait it out.
+            answer.headers.setdefault("Via", "1.1 google")
             await self._travel()  # the answer's way back
             return answer
         finally:
@@ -59,26 +63,47 @@ class RestMixin:
             await self.pause(self.latency / 2)
 
     async def _answer(self, request: web.Request, path: str) -> web.StreamResponse:
-        """The request as Discord handles it, once it has arrived."""
-        refused = self.faults.take(request.method, path)  # a test's fault (faults.py)
+        """The request as Discord handles it, once it has arrived: a test's fault first
+        (faults.py: the request never reached Discord's count), then Discord's rate
+        limits (buckets.py), then the route's handler; every answer past the limits
+        carries its bucket's headers."""
+        found = self._route(request.method, path)
+        rule = None if found is None else rule_for(request.method, path, found[0].pattern)
+        refused = self.faults.take(request.method, path, rule)
         if refused is not None:
             return refused
-        for method, pattern, handler in self._routes:
+        if found is None:
+            return self._unhandled(request, path)
+        pattern, handler, params = found
+        verdict = self.rate_limits.take(request.method, path, pattern.pattern, self.now())
+        if verdict.refusal is not None:
+            return verdict.refusal
+        answer = await self._handled(request, path, handler, params)
+        answer.headers.update(verdict.headers)
+        return answer
+
+    def _route(self, method: str, path: str
+               ) -> tuple[re.Pattern[str], Handler, dict[str, str]] | None:
+        """The first route whose method and path match, with the path's named parts."""
+        for wanted, pattern, handler in self._routes:
             match = pattern.match(path)
-            if match and method == request.method:
-                try:
-                    refused = await self._too_large(request, path)
-                    if refused is None:
-                        refused = await self._refused_by_spec(request, path)
-                    if refused is not None:
-                        return refused
-                    return await handler(request, match.groupdict())
-                except Exception as exc:  # a 500 would make discord.py retry for seconds
-                    self.unhandled.append(f"{request.method} {path} crashed: {exc!r}")
-                    return json_response(
-                        {"code": 0, "message": f"fake Discord crashed: {exc!r}"}, 400
-                    )
-        return self._unhandled(request, path)
+            if match and wanted == method:
+                return pattern, handler, match.groupdict()
+        return None
+
+    async def _handled(self, request: web.Request, path: str, handler: Handler,
+                       params: dict[str, str]) -> web.StreamResponse:
+        """The handler's answer, after the checks every body meets."""
+        try:
+            refused = await self._too_large(request, path)
+            if refused is None:
+                refused = await self._refused_by_spec(request, path)
+            if refused is not None:
+                return refused
+            return await handler(request, params)
+        except Exception as exc:  # a 500 would make discord.py retry for seconds
+            self.unhandled.append(f"{request.method} {path} crashed: {exc!r}")
+            return json_response({"code": 0, "message": f"fake Discord crashed: {exc!r}"}, 400)
 
     async def _refused_by_spec(self, request: web.Request, path: str) -> web.Response | None:
         """Discord's 400 for a body its API specification or documented limits refuse

@@ -13,11 +13,13 @@ the test helpers that add or look up users, channels and messages. The rest is m
 - payloads.py: JSON of users, members, roles, channels, the guild and messages
 - gateway.py: the websocket (IDENTIFY, READY, GUILD_CREATE, RESUME) and `dispatch`
 - rest.py: REST plumbing (route table, dispatcher, errors, request bodies, attachments)
+- buckets.py: Discord's rate limits (per-route buckets, the global limit, their headers)
 - routes_app.py, routes_channels.py, routes_interactions.py: the REST handlers by area
 - messages.py: the message store (create, edit, delete, attachments, gateway echo)
 - options.py: slash-command data built and validated like Discord does
 - driver.py: what tests call as users (`slash`, `click`, ...) and `settle`
 - permissions.py: the bot's permissions per channel, and what Discord refuses without them
+- channel_types.py: Discord's kinds of channel, and what each takes (messages, threads)
 - spec_check.py (with spec_prepare.py, limits.py and spec/): every request body checked
   against Discord's OpenAPI spec and documented limits; what Discord would refuse gets
   its 400 and lands in `violations`, which fail the test at `stop`
@@ -35,6 +37,8 @@ import discord.http
 import yarl
 from aiohttp import web
 
+from . import channel_types
+from .buckets import DEFAULT_SCALE, RateLimits
 from .common import (
     DM_MESSAGES_INTENT,
     EVERYONE_PERMISSIONS,
@@ -105,14 +109,19 @@ class FakeDiscord(
         guild_id: int | None = None,
         guild_shard: tuple[int, int] | None = None,
         latency: float = 0.0,
+        rate_window_scale: float = DEFAULT_SCALE,
     ) -> None:
         """`guild_id` lets a bot whose config names its guild sync commands to this one;
         `guild_shard` ([id, count]) picks the first guild's id so its events go to that
         shard. `latency` (seconds, a round trip; settable later too) is added to every
         REST call, half on the request's way and half on the answer's, and half of it to
         every event pushed to the bot (an interaction too), as the network to Discord
-        adds it; `pause` is how it waits (a test may replace it to see the waits)."""
+        adds it; `pause` is how it waits (a test may replace it to see the waits).
+        `rate_window_scale` shrinks Discord's rate-limit windows (buckets.py) so the
+        suite does not wait out real seconds; 1.0 is Discord's size (settable later
+        too, as `rate_limits.scale`)."""
         self.latency = latency
+        self.rate_limits = RateLimits(rate_window_scale)  # Discord's buckets (buckets.py)
         self.pause: Callable[[float], Awaitable[None]] = asyncio.sleep
         # Seconds added to the event loop's clock for Discord's deadlines (`now`): a test
         # moves Discord's time on (`advance_clock`) without waiting it out.
@@ -311,24 +320,50 @@ class FakeDiscord(
         if role_id not in user.role_ids:
             user.role_ids.append(role_id)
 
-    def add_channel(self, name: str, *, topic: str | None = None, guild: int | None = None) -> int:
-        """A new text channel of a guild (the first one unless `guild` is given); its id."""
+    def add_channel(self, name: str, *, topic: str | None = None, guild: int | None = None,
+                    kind: int = channel_types.TEXT) -> int:
+        """A new channel of a guild (the first one unless `guild` is given); its id.
+        `kind`: Discord's channel type, a text channel unless told (voice 2, category
+        4, announcement 5, stage 13, forum 15, media 16: channel_types.py says what
+        each takes)."""
+        if kind not in channel_types.GUILD_CHANNELS:
+            raise ValueError(f"a guild channel is not of type {kind}")
         cid = self._snowflake()
-        channel = FakeChannel(id=cid, name=name, position=len(self.channels), topic=topic,
-                              guild_id=guild or self.guild_id)
+        channel = FakeChannel(id=cid, name=name, type=kind, position=len(self.channels),
+                              topic=topic, guild_id=guild or self.guild_id)
         self.channels[cid] = channel
         self._dispatch_soon("CHANNEL_CREATE", self._channel_json(channel))
         return cid
 
-    def add_thread(self, parent: int, name: str, *, owner: FakeUser) -> int:
-        """A public thread a member opened under a text channel; the bot hears of it as
-        Discord tells it (THREAD_CREATE); returns its id."""
+    def add_thread(self, parent: int, name: str, *, owner: FakeUser,
+                   private: bool = False) -> int:
+        """A thread a member opened under a channel: public (an announcement thread under
+        an announcement channel, a post in a forum or media channel) or `private` (a
+        text channel's only), of the type Discord gives it (channel_types.py); returns
+        its id. The bot hears of it as Discord tells it (THREAD_CREATE), and of a
+        private one only once it may see it: invited (`add_thread_member`), or with
+        Manage Threads."""
+        kind = channel_types.member_thread(self.channels[parent].type, private=private)
         tid = self._snowflake()
-        thread = FakeChannel(id=tid, name=name, type=11, parent_id=parent, owner_id=owner.id,
+        thread = FakeChannel(id=tid, name=name, type=kind, parent_id=parent, owner_id=owner.id,
                              member_ids={owner.id})
         self.channels[tid] = thread
-        self._dispatch_soon("THREAD_CREATE", self._channel_json(thread) | {"newly_created": True})
+        if self.bot_sees(thread):
+            self._dispatch_soon("THREAD_CREATE",
+                                self._channel_json(thread) | {"newly_created": True})
         return tid
+
+    def add_thread_member(self, thread_id: int, user: FakeUser) -> None:
+        """A member of a thread adds someone to it (a mention of them in a private
+        thread does). The bot added to a private thread it could not see hears of the
+        thread then, as Discord tells it (THREAD_CREATE)."""
+        thread = self.channels[thread_id]
+        if not thread.is_thread:
+            raise ValueError(f"channel {thread_id} is not a thread")
+        sees = self.bot_sees(thread)
+        thread.member_ids.add(user.id)
+        if user.id == self.bot_user.id and not sees:
+            self._dispatch_soon("THREAD_CREATE", self._channel_json(thread))
 
     def guild_of(self, channel: FakeChannel) -> FakeGuild:
         """The guild a (non-DM) channel belongs to; a thread's is its parent's."""

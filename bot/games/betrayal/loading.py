@@ -19,7 +19,7 @@ them needs no list edited:
 3. the classic haunts, every module of `haunting/plugins/`;
 4. the editions: every package under bot/games/ with an `edition` module (the classic
    edition in bot/games/betrayal/ first, then the others by name), each followed by the
-   packages its Edition names in `loads` (an expansion's rooms and scenarios).
+   packages its edition module names in `LOADS` (an expansion's rooms and scenarios).
 
 Only importlib is used, so this module sits below everything it loads and no import
 circle can form through it.
@@ -97,6 +97,6 @@ def _edition_modules(finder: Callable[[str], Any]) -> list[str]:
 
 
 def _loads_of(edition_module: str) -> tuple[str, ...]:
-    """The packages and modules the edition in this module names in `loads`."""
+    """The packages and modules the edition in this module names in `LOADS`."""
     module = importlib.import_module(edition_module)
     return tuple(getattr(module, "LOADS", ()))

@@ -26,6 +26,8 @@ from bot.games.betrayal.haunting.flow import winner_key
 from bot.games.betrayal.haunting.words import haunt_line
 from bot.games.betrayal.state import BetrayalState
 
+OMEN = "omen"  # the deck a classic haunt's card comes from (content.DECKS)
+
 
 def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
     haunt = state.haunt
@@ -45,10 +47,7 @@ def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
     if haunt is not None and haunt.key:
         info = haunts().get(haunt.key)
         name = info.name if info is not None else haunt.key
-        turning.append(betrayal_line("story.haunt", haunt=name,
-                                     revealer=explorer_name(state, haunt.revealer),
-                                     omen=content.card(haunt.omen).name if haunt.omen else "?",
-                                     room=content.room(haunt.room).name if haunt.room else "?"))
+        turning.append(haunt_begun(state, name))
         turning.append(betrayal_line("story.haunt_traitor", explorer=explorer_name(state, traitor),
                                      player=state.players[traitor]) if traitor is not None
                        else betrayal_line("story.haunt_together"))
@@ -81,6 +80,20 @@ def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
                  content=haunt.key if haunt is not None else "", content_name=name)
 
 
+def haunt_begun(state: BetrayalState, name: str) -> str:
+    """The haunt, who revealed it, with what and where. An edition's haunt may begin
+    with a card of another deck, named as printed (an expansion's encounter: "THE
+    EATER OF WORLDS"), which reads as drawn, not as "the" omen."""
+    haunt = state.haunt
+    assert haunt is not None
+    card = content.card(haunt.omen) if haunt.omen else None
+    return betrayal_line("story.haunt" if card is None or card.deck == OMEN
+                         else "story.haunt_card", haunt=name,
+                         revealer=explorer_name(state, haunt.revealer),
+                         omen=card.name if card is not None else "?",
+                         room=content.room(haunt.room).name if haunt.room else "?")
+
+
 def reason_said(state: BetrayalState, log: list[LogLine]) -> str:
     """Why the winning side won, in the language the story is told in. The state keeps
     the reason in English (the engine's truth: bot/languages.py's `said_in`); the line
@@ -100,7 +113,7 @@ def reason_said(state: BetrayalState, log: list[LogLine]) -> str:
     return haunt.reason
 
 
-def content_names() -> dict[str, str]:
-    """Every haunt a server may meet (every edition's), by key: what /stats lists as not
-    yet seen."""
-    return {key: info.name for key, info in haunts().items()}
+def content_names(edition: str | None = None) -> dict[str, str]:
+    """Every haunt a server may meet (every edition's; with `edition`, that edition's
+    own, "" the classic 8), by key: what /stats lists as not yet seen."""
+    return {key: info.name for key, info in haunts(edition).items()}

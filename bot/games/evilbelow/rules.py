@@ -35,6 +35,7 @@ from bot.games.evilbelow import (
 )
 from bot.games.evilbelow.content import evil_below_line
 from bot.games.evilbelow.state import AFTERMATH, SIGHTINGS, STATE_FORMATS, EvilBelowState
+from bot.texts import listed
 
 
 def _aftermath(state: EvilBelowState, events: list[Event]) -> None:
@@ -198,7 +199,7 @@ class EvilBelowGame(Game[EvilBelowState]):
         """The cards each Loser still held at the end."""
         return [evil_below_line("replay.hand", player=state.players[seat],
                                 character=content.character(hero.character).name,
-                                cards=", ".join(content.card_name(c) for c in hero.hand)
+                                cards=listed([content.card_name(c) for c in hero.hand])
                                 or evil_below_line("status.no_cards"))
                 for seat, hero in enumerate(state.heroes)]
 

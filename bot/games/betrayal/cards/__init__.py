@@ -18,8 +18,9 @@ lies in a room, or when its room is placed. Every hook has a neutral default, so
 card with no handler yet simply does nothing special.
 
 This package's `__init__` is only the registry, at the bottom of the engine: it imports
-none of the card modules beside it (they import it to register). The engine's top,
-rules.py, imports them all, so every handler is in place before a game is played.
+none of the card modules beside it (they import it to register). Betrayal's loader,
+loading.py, imports them all (rules.py runs it), so every handler is in place before a
+game is played.
 
 What a handler can use (all plain data, so a paused card survives a save):
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.dice import roll_betrayal
+from bot.core.events import PUBLIC, Event
 from bot.games.betrayal import content, hooks, items, traits
 from bot.games.betrayal.cards import SightPassive, resumer
 from bot.games.betrayal.cards.attacks import (
@@ -380,7 +381,7 @@ def hurt_monster(ctx: Ctx, monster: Monster, amount: int, attacker: str, weapon:
         return
     kind = plugin.data.monsters.get(monster.kind)
     if kind is not None and kind.on_hit == "kill":
-        kill_monster(ctx, monster)
+        kill_monster(ctx, monster, attacker)
         return
     stun(ctx, monster, attacker if by is None else by)
 
@@ -402,11 +403,14 @@ def stun(ctx: Ctx, monster: Monster, by: str = "") -> bool:
     return True
 
 
-def kill_monster(ctx: Ctx, monster: Monster) -> None:
+def kill_monster(ctx: Ctx, monster: Monster, by: str = "") -> None:
+    """`by`: the seat whose explorer struck the blow (digits; "" when none did), the
+    slayer the story credits: a monster that loses its own attack dies by its target's
+    hand, on its master's move (Event.seat)."""
     name = monster_name(ctx.state, monster)
     monster.alive = False
-    tell(ctx, "events.monster_killed", kind=SLAIN, monster=name,
-         data={"monster": monster.id})
+    ctx.events.append(Event(haunt_line("events.monster_killed", monster=name), PUBLIC, SLAIN,
+                            {"monster": monster.id}, seat=int(by) if by.isdigit() else None))
 
 
 # ---------------------------------------------------------------- monster vs explorer

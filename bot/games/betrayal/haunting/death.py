@@ -13,6 +13,7 @@ from bot.games.betrayal.haunting import base
 from bot.games.betrayal.haunting.parts import TurnHooks
 from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.state import BetrayalState
+from bot.texts import listed
 
 # Steps that only put a card where it belongs once it has been read: they still run
 # when the explorer they were for has died; the rest of its steps are dropped as they
@@ -43,7 +44,7 @@ def die(ctx: Ctx, seat: int) -> None:
     for key in explorer.lasting:
         state.discards[content.card(key).deck].append(key)
     explorer.lasting.clear()
-    names = ", ".join(content.card(k).name for k in dropped)
+    names = listed([content.card(k).name for k in dropped])
     tell(ctx, "events.death", kind="death", who=ctx.who(seat), player=state.players[seat],
          room=ctx.room_name(explorer.tile),
          cards=tell_cards(names), data={"seat": seat, "tile": explorer.tile,
