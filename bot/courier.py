@@ -80,6 +80,9 @@ class Outcome:
     # Not delivered because the channel refuses the bot's posts: the permissions missing
     # (Discord's names; empty when unknown), for the line the actor reads.
     refused: list[str] | None = None
+    # Why, when it is no permission's want but a thread's (bot/delivery.py's
+    # NOT_IN_THREAD, THREAD_LOCKED): the remedy the actor reads is another.
+    refused_cause: str = ""
 
     @property
     def dm_failed(self) -> list[int]:
@@ -127,7 +130,8 @@ class Courier:
         except PostRefused as exc:  # stays owed; the outlet told the moderators once
             log.info("channel %s refuses the game's posts (%s); they stay owed",
                      table.channel_id, exc)
-            return Outcome(table, events, None, delivered=False, refused=exc.missing)
+            return Outcome(table, events, None, delivered=False, refused=exc.missing,
+                           refused_cause=exc.cause)
         except StoreUnavailable:  # the outage is logged once, by the store
             log.info("delivery in channel %s waits for the store", table.channel_id)
             return Outcome(table, events, None, delivered=False)

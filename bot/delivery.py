@@ -142,16 +142,27 @@ class Outlet(Protocol):
         (with a link to the game's live message, where the turn's controls are)."""
 
 
+# Why a thread refuses the bot's posts when no permission of its would mend it
+# (PostRefused.cause): the bot was taken out of the private thread (Discord: "You must be
+# invited to the thread to be able to view or participate in it"), or a moderator locked
+# the thread (no posts there without Manage Threads). Their remedy is another: add the
+# bot back, unlock the thread.
+NOT_IN_THREAD = "not_in_thread"
+THREAD_LOCKED = "thread_locked"
+
+
 class PostRefused(Exception):
     """Discord refused the game's channel post for want of the bot's permissions there
     (403): not a failure another try at once would mend, and not one to drop either.
     The delivery stays owed and goes out once the permission is back (the 30 s retry, or
     the next click); the player who acted is told what is missing (`missing`, Discord's
-    permission names; empty when unknown)."""
+    permission names; empty when unknown), or, when a thread refuses for a cause no
+    permission mends, that cause (`cause`: NOT_IN_THREAD, THREAD_LOCKED; "" otherwise)."""
 
-    def __init__(self, missing: list[str]) -> None:
-        super().__init__(", ".join(missing) or "permissions")
+    def __init__(self, missing: list[str], cause: str = "") -> None:
+        super().__init__(cause or ", ".join(missing) or "permissions")
         self.missing = missing
+        self.cause = cause
 
 
 @runtime_checkable

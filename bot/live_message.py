@@ -31,9 +31,15 @@ LIMIT = CONTENT_MAX  # our longest message, a margin under Discord's 2,000
 ROOMY = LIMIT // 2  # a live message that starts after overflow holds this much at most
 
 
-def footer(table: Table, post: Post, *, private_turn: bool = False) -> str:
+def footer(table: Table, post: Post, *, private_turn: bool = False,
+           paused_by: str = "") -> str:
     """Who is to act, after the lines. On a private turn the channel only learns who is
-    playing, never their options."""
+    playing, never their options. A paused game waits for a moderator, not a player:
+    it says so, and who paused it (`paused_by`, a mention; empty: not known), in the
+    place of "your move", which would ask for a move the table refuses."""
+    if table.paused and table.status != OVER:
+        who = paused_by or say("live.a_moderator")
+        return "\n" + mentions.BOOK.link(say("live.paused", who=who), table.guild_id)
     if post.prompt is not None:
         prompt = post.prompt
         who = f"<@{prompt.user_id}>" if prompt.user_id else prompt.name
@@ -163,15 +169,16 @@ class Step:
 
 
 def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bool = False,
-         ping_user: int | None = None, gone: bool = False) -> Step:
+         ping_user: int | None = None, gone: bool = False, paused_by: str = "") -> Step:
     """The live message after `post`. `live`: what it shows now (None: no message yet);
     `gone`: it was deleted; `ping_user`: the human this delivery asks to act in the
-    channel (None for an AI, nobody, or a turn played from DMs)."""
+    channel (None for an AI, nobody, a turn played from DMs, or a paused game: the
+    resume then pings them, as a turn's start does); `paused_by`: see `footer`."""
     new_lines = post_lines(post, live.through if live is not None else 0, headlines=True)
     failed = failed_lines(post)
     told = bool(post.headlines) and len(post.headlines) == len(post.lines)
     whole = frozenset(line for line, w in zip(post.lines, post.whole, strict=False) if w)
-    tail = footer(table, post, private_turn=private_turn)
+    tail = footer(table, post, private_turn=private_turn, paused_by=paused_by)
     if live is not None and post.key and live.delivery == post.key:
         # This delivery was sent and remembered before a crash: the same edit again,
         # or, the message deleted since, its lines anew.

@@ -192,6 +192,7 @@ class Sessions:
                 if table.status == LOBBY and action.kind == table_rules.START:
                     await self._hand_in_played(table)
                 settings = await self.settings.get(table.guild_id)
+                actor = replace(actor, public_language=self._server(table, actor, settings))
                 played = await self.worker.move(
                     table, actor, action, await self._languages(table, actor, settings),
                     foresight=Foresight(self.courier.render, settings))
@@ -442,14 +443,20 @@ class Sessions:
         `settings`: the server's, when the caller has them."""
         if settings is None:
             settings = await self.settings.get(table.guild_id)
-        server = server_language(table, settings)
-        if actor is not None and table.guild_language is None and actor.guild_language:
-            server = server_language(replace(table, guild_language=actor.guild_language),
-                                     settings)
-        wanted = set(needed(table, server))
+        wanted = set(needed(table, self._server(table, actor, settings)))
         if actor is not None and actor.language and actor.language != ENGLISH:
             wanted.add(actor.language)
         return tuple(sorted(wanted))
+
+    @staticmethod
+    def _server(table: Table, actor: table_rules.Actor | None,
+                settings: GuildSettings) -> str:
+        """The language of the table's public posts, the acting interaction's report of
+        the server's locale standing in for a table that has none yet."""
+        if actor is not None and table.guild_language is None and actor.guild_language:
+            return server_language(replace(table, guild_language=actor.guild_language),
+                                   settings)
+        return server_language(table, settings)
 
     # -- the other ways in ----------------------------------------------------------------
 

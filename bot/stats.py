@@ -53,6 +53,9 @@ class MemberStats:
     # a cooperative game (every seat on the house's side): played_as -> size -> tally
     together: dict[str, dict[int, Tally]] = field(default_factory=dict)
     favourite: tuple[str, int] | None = None  # the character played most, how often
+    # The game (`played_as`) the favourite was last counted in: its name is the story's,
+    # in English, and that game names it in the reader's language (Game.character_word).
+    favourite_in: str = ""
     longest: PlayedSeat | None = None
 
 
@@ -69,6 +72,7 @@ def by_game(seats: list[PlayedSeat]) -> list[list[PlayedSeat]]:
 def member_stats(seats: list[PlayedSeat]) -> MemberStats:
     stats = MemberStats()
     characters: Counter[str] = Counter()
+    played_in: dict[str, str] = {}  # a character -> the game it was last counted in
     for held in by_game(seats):
         played = held[0]
         won = any(s.seat.won for s in held)
@@ -82,6 +86,7 @@ def member_stats(seats: list[PlayedSeat]) -> MemberStats:
                 stats.scores.setdefault(game, []).append(seat.seat.score)
             if seat.seat.character:
                 characters[seat.seat.character] += 1
+                played_in[seat.seat.character] = game
         if played.seat.side == HOUSE:
             stats.together.setdefault(game, {}).setdefault(
                 played.table_size, Tally()).add(won)
@@ -89,6 +94,7 @@ def member_stats(seats: list[PlayedSeat]) -> MemberStats:
             stats.longest = played
     if characters:
         stats.favourite = characters.most_common(1)[0]
+        stats.favourite_in = played_in[stats.favourite[0]]
     return stats
 
 

@@ -18,6 +18,7 @@ from bot.core.errors import IllegalAction
 from bot.core.events import PUBLIC, Event, to_player, to_team
 from bot.core.seats import Seat
 from bot.games.base import HOST_SEAT, Game, PlayerInfo
+from bot.locales import current, speaking
 from bot.table_record import ACTIVE, LOBBY, OVER, UNDO_KEPT, Table
 from bot.texts import ai_names, and_list, say
 
@@ -85,6 +86,11 @@ class Actor:
     # table's default (bot/languages.py's `heard`).
     language: str | None = None
     guild_language: str | None = None
+    # The language of the table's public posts as the sessions layer reads it (the
+    # server's /gm settings language, else its preferred locale; bot/languages.py's
+    # `server_language`): an AI seat added is named in it, as the players read the
+    # seats. None: not known (the language being spoken).
+    public_language: str | None = None
 
 
 AI_ACTOR = Actor(None, "AI")
@@ -323,7 +329,7 @@ def _add_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Eve
     game = game_of(table)
     if len(table.seats) >= game.max_players:
         raise IllegalAction(say("errors.table_full", max=game.max_players))
-    name = _ai_name(table, len(table.seats) + 1)
+    name = _ai_name(table, len(table.seats) + 1, actor.public_language)
     table.seats.append(Seat(name, None, ai=True))
     return table, [Event(say("lobby.ai_added", name=name))]
 
@@ -352,10 +358,14 @@ def _remove_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[
     return table, [Event(say("lobby.ai_removed", name=name, by=actor.name))]
 
 
-def _ai_name(table: Table, number: int) -> str:
-    """An AI seat's name no seat of the table has (seat `number` if none is left)."""
-    taken = {s.name for s in table.seats}
-    return next((n for n in ai_names() if n not in taken), say("lobby.ai_seat", number=number))
+def _ai_name(table: Table, number: int, language: str | None = None) -> str:
+    """An AI seat's name no seat of the table has (seat `number` if none is left), in
+    `language` (the one spoken when None). The name is stored with the seat and every
+    language's telling of a step uses it, so it is picked in one language, not in each."""
+    with speaking(language or current()):
+        taken = {s.name for s in table.seats}
+        return next((n for n in ai_names() if n not in taken),
+                    say("lobby.ai_seat", number=number))
 
 
 def _leave(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:

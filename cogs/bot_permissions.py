@@ -35,6 +35,7 @@ import discord
 
 from bot import games
 from bot.core.errors import IllegalAction
+from bot.delivery import NOT_IN_THREAD, THREAD_LOCKED
 from bot.games.base import Game
 from bot.texts import say
 
@@ -54,6 +55,11 @@ TEAM_THREADS = ("create_private_threads", "send_messages_in_threads")
 PUBLIC_THREAD = ("create_public_threads", "send_messages_in_threads")
 NAMED = frozenset(CHANNEL + IN_THREAD + TEAM_THREADS + PUBLIC_THREAD)  # named in data
 
+
+# Discord's error codes for a post a thread refuses (its API docs, "JSON Error Codes"):
+# Missing Access, and "Thread is locked".
+MISSING_ACCESS_CODE = 50001
+THREAD_LOCKED_CODE = 160005
 
 THREAD_TYPES = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
                           discord.ChannelType.news_thread})
@@ -78,6 +84,19 @@ def in_a_thread(channel: object) -> bool:
     """A game played inside a thread: there, Send Messages in Threads is what posts
     (an interaction's channel may be a Thread or only a partial one that knows its type)."""
     return isinstance(channel, discord.Thread) or getattr(channel, "type", None) in THREAD_TYPES
+
+
+def thread_cause(channel: object, code: int) -> str:
+    """Why a thread refused the bot's post (Discord's error `code`), when no permission
+    mends it (bot/delivery.py): locked (160005), or a private thread whose Missing Access
+    (50001) says the bot is no longer in it (discord.py's cache still knows the thread:
+    it keeps a private thread the bot was taken out of). "" for any other refusal."""
+    if code == THREAD_LOCKED_CODE:
+        return THREAD_LOCKED
+    if code == MISSING_ACCESS_CODE and \
+            getattr(channel, "type", None) == discord.ChannelType.private_thread:
+        return NOT_IN_THREAD
+    return ""
 
 
 def needed(*, thread: bool) -> tuple[str, ...]:

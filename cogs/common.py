@@ -238,6 +238,8 @@ def refusal_text(exc: IllegalAction) -> str:
         return exc.message
     behind = exc.outcome
     channel = f"<#{behind.table.channel_id}>"
+    if behind.refused_cause:
+        return say(f"permissions.behind_{behind.refused_cause}", channel=channel)
     if not behind.refused:
         return say("permissions.behind_unknown", channel=channel)
     return say("permissions.behind", channel=channel, missing=names_text(behind.refused))
@@ -247,12 +249,16 @@ def acknowledgement(outcome: Outcome, done: str) -> str:
     """The private line after a played action: `done`, unless the post is still owed
     (Discord refused it for now): the move stands, and the post follows. A channel that
     refuses the bot's posts is named, with what the bot lacks there and where it is
-    granted: nobody else can see why the game stands still."""
+    granted: nobody else can see why the game stands still. A thread that refuses them
+    for a cause no permission mends (the bot taken out of it, or it locked) says that
+    cause's remedy instead."""
     if outcome.delivered:
         return done
     if outcome.refused is None:
         return say("delivery_owed")
     channel = f"<#{outcome.table.channel_id}>"
+    if outcome.refused_cause:
+        return say(f"permissions.refused_{outcome.refused_cause}", channel=channel)
     if not outcome.refused:
         return say("permissions.refused_unknown", channel=channel)
     return say("permissions.refused", channel=channel, missing=names_text(outcome.refused))

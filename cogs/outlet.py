@@ -8,7 +8,10 @@ when a new one is posted instead, and the store remembers which message it is, s
 restarted bot edits the same one. An edit pings nobody: when the turn passes to another
 human, a short ping links to the live message, and the previous ping is deleted. The
 edit of the message a click was made on is that click's answer while it is open
-(UPDATE_MESSAGE, cogs/reply.py): one request instead of a defer and a PATCH.
+(UPDATE_MESSAGE, cogs/reply.py): one request instead of a defer and a PATCH. A paused
+game (/gm pause) shows no move: the live message says who paused it, a private turn's DM
+prompt loses its buttons by an edit (no new DM), and the resume's delivery brings the
+controls back with one ping or one fresh DM prompt, as a turn's start does.
 
 A channel that refuses the bot's posts (403: a permission taken away) does not lose the
 game: the post raises PostRefused, the delivery stays owed, and the actor is told what
@@ -47,7 +50,12 @@ from bot.sessions import Post, Prompt
 from bot.store import OVER, POSTS_BACK, POSTS_REFUSED, LiveMessage, Store, Table
 from bot.texts import say
 from cogs import mentions
-from cogs.bot_permissions import left_server, missing_in_cache, private_threads_in
+from cogs.bot_permissions import (
+    left_server,
+    missing_in_cache,
+    private_threads_in,
+    thread_cause,
+)
 from cogs.components import ControlRow, live_rows, play_again_rows
 from cogs.live_layout import BOARD_FILE, CONTROLS_BUDGET, Board, live_layout
 from cogs.lobby_embed import lobby_embed
@@ -125,7 +133,11 @@ class DiscordOutlet:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         dm_prompt: discord.Message | None = None
         prompt = post.prompt
-        if (table.status != "over" and prompt is not None and prompt.private
+        # A paused game shows no move (each would only be refused): no turn's controls,
+        # no DM prompt (the one sent loses its buttons, unnotified); the resume's
+        # delivery brings them back, and notifies the player as a turn's start does.
+        paused = table.paused and table.status != OVER
+        if (not paused and table.status != "over" and prompt is not None and prompt.private
                 and prompt.user_id is not None):
             dm_prompt = await self._prompt_by_dm(table, post.own_prompt or prompt, post.key)
             if dm_prompt is None and prompt.user_id not in post.dm_failed:
@@ -141,16 +153,18 @@ class DiscordOutlet:
         if table.status == OVER:  # the end: Play again, Replay
             rows = play_again_rows(table)
         else:  # a private turn: the channel still shows the others' out-of-turn buttons
-            rows = live_rows(table.channel_id, post.prompt, budget=CONTROLS_BUDGET,
-                             main=dm_prompt is None, kind=table.kind)
+            rows = live_rows(table.channel_id, None if paused else post.prompt,
+                             budget=CONTROLS_BUDGET, main=dm_prompt is None, kind=table.kind)
         tree = getattr(self.client, "tree", None)
-        if (table.status == OVER or post.dm_failed) and \
+        if (table.status == OVER or post.dm_failed or paused) and \
                 isinstance(tree, app_commands.CommandTree):  # lines naming a command
             await mentions.learn(tree, table.guild_id)
         shown: LiveMessage | None = None  # what to store, even if a document fails
         try:
             shown = await self._live_post(table, post, rows,
-                                          private_turn=dm_prompt is not None)
+                                          private_turn=dm_prompt is not None,
+                                          paused_by=await self._paused_by(table)
+                                          if paused else "")
             for n, document in enumerate(post.documents):  # after the post: the books
                 for m, part in enumerate(chunks(document)):
                     await channel.send(part, allowed_mentions=discord.AllowedMentions.none(),
@@ -159,7 +173,8 @@ class DiscordOutlet:
             lacking = missing_in_cache(self.client, table.channel_id) \
                 or (["view_channel"] if exc.code == MISSING_ACCESS else [])
             await self._outage_began(table, lacking)
-            raise PostRefused(lacking) from exc
+            raise PostRefused(lacking, thread_cause(self.client.get_channel(table.channel_id),
+                                                    exc.code)) from exc
         except discord.NotFound as exc:  # the channel is gone: nothing resumes there
             log.warning("channel %s refused the game's post: %s", table.channel_id, exc)
             self._gone(table, exc)
@@ -176,8 +191,11 @@ class DiscordOutlet:
         # bookkeeping, which a delivery the thread leaves owed must find as it was.
         result = await self._result_link(table) if table.status == OVER else ""
         await self.play_by_play.tell(table, post, result=result)
-        await self._clear_previous_dm(table, dm_prompt,
-                                      prompt.user_id if prompt is not None else None)
+        if paused:
+            await self._hold_dm(table)
+        else:
+            await self._clear_previous_dm(table, dm_prompt,
+                                          prompt.user_id if prompt is not None else None)
         if table.status == OVER:
             await self._close_threads(table)
             await self._close_lobby(table)
@@ -311,6 +329,31 @@ class DiscordOutlet:
             with suppress(discord.HTTPException):
                 await dm_channel.get_partial_message(previous_dm[1]).edit(**used)
 
+    async def _hold_dm(self, table: Table) -> None:
+        """A paused game: the DM prompt of its private turn (while this process knows it)
+        loses its buttons and says why, by an edit, which notifies nobody. It stays
+        remembered: the resume's fresh prompt takes its place as after a move."""
+        held = self._last_dm_prompt.get(table.channel_id)
+        if held is None:
+            return
+        dm_channel = self.client.get_partial_messageable(
+            held[0], type=discord.ChannelType.private)
+        with speaking(user_language(table, held[2])):
+            words = say("dm.prompt_paused", channel=f"<#{table.channel_id}>")
+        with suppress(discord.HTTPException):
+            await dm_channel.get_partial_message(held[1]).edit(content=None, view=live_layout(
+                words, colour=games.get(table.kind).colour, board=None))
+
+    async def _paused_by(self, table: Table) -> str:
+        """Who paused the game, as a mention for the live message: the last /gm pause
+        in its log (one read, made only while paused); empty when not known."""
+        if table.id is None:
+            return ""
+        for _version, actor, action in reversed(await self.store.actions(table.id)):
+            if (action or {}).get("kind") == table_rules.PAUSE:
+                return f"<@{actor}>" if actor is not None else ""
+        return ""
+
     async def _prompt_by_dm(self, table: Table, prompt: Prompt,
                             key: str) -> discord.Message | None:
         """A private turn's buttons in the player's DMs; None when the DM fails.
@@ -338,7 +381,7 @@ class DiscordOutlet:
     # -- the live message -----------------------------------------------------------------
 
     async def _live_post(self, table: Table, post: Post, rows: list[ControlRow], *,
-                         private_turn: bool) -> LiveMessage:
+                         private_turn: bool, paused_by: str = "") -> LiveMessage:
         """Edit the game's live message, or post a new one when the story needs it
         (bot/live_message.py decides), then ping the player whose turn it became. The
         live message it leaves is returned: the courier stores it with the delivery's
@@ -347,15 +390,16 @@ class DiscordOutlet:
         another process may have shown the game's later posts."""
         live = await self._live(table)
         ping_user = None
-        if post.prompt is not None and not private_turn:
+        if post.prompt is not None and not private_turn and not table.paused:
             ping_user = post.prompt.user_id
-        decided = step(live, table, post, private_turn=private_turn, ping_user=ping_user)
+        decided = step(live, table, post, private_turn=private_turn, ping_user=ping_user,
+                       paused_by=paused_by)
         message_id = None
         if not decided.fresh and live is not None:
             message_id = await self._edit_live(table, live, post, rows, decided)
             if message_id is None:  # the message was deleted: it starts again, anew
                 decided = step(live, table, post, private_turn=private_turn,
-                               ping_user=ping_user, gone=True)
+                               ping_user=ping_user, gone=True, paused_by=paused_by)
         if message_id is None:
             message_id = await self._send_live(table, live, post, rows, decided)
         shown = dataclasses.replace(decided.live, message_id=message_id)

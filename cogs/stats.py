@@ -59,13 +59,24 @@ def member_card(name: str, stats: MemberStats) -> Card:
                 (say("stats.played"), say("stats.won")), member_footer(stats))
 
 
+def character_word(key: str, stored: str) -> str:
+    """A character as the results keep it (the story's English name), named in the
+    reader's language by the game it was played in (`played_as` key); a game this
+    release does not have says it as stored."""
+    kind, _ = kind_and_edition(key)
+    if kind not in games.all_games():
+        return stored
+    return games.get(kind).character_word(stored)
+
+
 def member_footer(stats: MemberStats) -> list[str]:
     lines = []
     for key, scores in sorted(stats.scores.items()):
         lines.append(say("stats.scores", game=named(key), best=max(scores),
                          average=round(sum(scores) / len(scores), 1)))
     if stats.favourite is not None:
-        lines.append(say("stats.favourite", character=stats.favourite[0],
+        lines.append(say("stats.favourite",
+                         character=character_word(stats.favourite_in, stats.favourite[0]),
                          times=stats.favourite[1]))
     if stats.longest is not None:
         lines.append(say("stats.longest", game=named(played_as(stats.longest)),

@@ -16,8 +16,8 @@ from bot.core.events import Event
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, editions, effects, haunt_roll
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.haunting import flow
-from bot.games.betrayal.state import BetrayalState
+from bot.games.betrayal.haunting import flow, sides
+from bot.games.betrayal.state import HEROES, TRAITOR, BetrayalState, Turn
 
 PLAYERS = 4
 
@@ -169,3 +169,19 @@ def seed_for(key: str, winner: str, players: int = PLAYERS) -> int:
     seed = first_seed(key, winner, players)
     assert seed is not None, f"no AI game of {key} in {SEEDS} won by the {winner}"
     return seed
+
+
+def turn_of(state: BetrayalState, seat: int) -> None:
+    """A fresh turn of this explorer in the haunt, nothing pending: a test sets up the
+    moment it needs without playing every turn before it."""
+    assert state.haunt is not None
+    state.script.clear()
+    state.pending = None
+    state.turn = Turn(seat=seat, number=state.turn.number + 1)
+    state.haunt.stage = TRAITOR if sides.is_traitor(state, seat) else HEROES
+
+
+def put(state: BetrayalState, tile: int, *seats: int) -> None:
+    """These explorers stand in this room (on no side of a split one), moved by hand."""
+    for seat in seats:
+        state.explorers[seat].tile, state.explorers[seat].side = tile, None

@@ -29,6 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench import bench_ai_balance as bench
 from bot.core.actions import Action
 from bot.core.rng import Rng
 from bot.core.views import is_view
@@ -51,25 +52,13 @@ SETTINGS = settings(max_examples=15, deadline=None,
 HAUNTS = sorted(haunts())
 
 
-def ai_step(game: Game[Any], state: Any) -> tuple[int, Action]:
-    """The AI's next move at an all-AI table, as the sessions layer asks: an
-    out-of-turn offer first, else the seat to act."""
-    for other in game.out_of_turn(state):
-        offered = game.ai_offer(state, other)
-        if offered is not None:
-            return other, offered
-    seat = game.to_act(state)
-    assert seat is not None
-    return seat, game.ai_action(state, seat)
-
-
 def ai_states(game: Game[Any], state: Any, limit: int) -> Iterator[Any]:
     """The states an all-AI table passes through from `state`, up to `limit` of them."""
     for _ in range(limit):
         if game.is_over(state):
             return
         yield state
-        seat, action = ai_step(game, state)
+        seat, action = bench.step(game, state)
         state, _ = game.apply(state, seat, action)
 
 

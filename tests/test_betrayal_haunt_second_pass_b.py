@@ -19,8 +19,8 @@ from bot.games.betrayal.haunting import death, flow, sides
 from bot.games.betrayal.haunting.plugins.pay_the_piper import CHAMBER
 from bot.games.betrayal.haunting.plugins.the_ghost_bride import CHAPEL, KEY, TheGhostBride
 from bot.games.betrayal.haunting.plugins.wail_of_the_banshee import BANSHEE
-from bot.games.betrayal.state import HEROES, TRAITOR, BetrayalState, Turn
-from tests.betrayal_haunt_helpers import answer_pending, begin, house
+from bot.games.betrayal.state import BetrayalState
+from tests.betrayal_haunt_helpers import answer_pending, begin, house, put, turn_of
 from tests.betrayal_haunt_rig import joined
 from tests.test_betrayal_engine_helpers import hold
 
@@ -39,18 +39,6 @@ def _start_on(built: BetrayalState, key: str,
     return answer_pending(state)
 
 
-def _turn_of(state: BetrayalState, seat: int) -> None:
-    """A fresh turn of this explorer, nothing pending."""
-    assert state.haunt is not None
-    state.script.clear()
-    state.pending = None
-    state.turn = Turn(seat=seat, number=state.turn.number + 1)
-    state.haunt.stage = TRAITOR if sides.is_traitor(state, seat) else HEROES
-
-
-def _put(state: BetrayalState, tile: int, *seats: int) -> None:
-    for seat in seats:
-        state.explorers[seat].tile, state.explorers[seat].side = tile, None
 
 
 def _held(state: BetrayalState, seat: int, card: str = "webs") -> None:
@@ -87,8 +75,8 @@ def test_a_hero_held_fast_makes_no_rite(card: str) -> None:
     state = _start("wail_of_the_banshee", _no_board)
     banshee = sides.monsters(state, BANSHEE)[0]
     hero = sides.heroes(state)[0]
-    _put(state, banshee.tile, hero)
-    _turn_of(state, hero)
+    put(state, banshee.tile, hero)
+    turn_of(state, hero)
     assert "rite" in _acts(state, hero)
     _held(state, hero, card)
     assert _acts(state, hero) == [f"{card}-self"]
@@ -101,8 +89,8 @@ def test_a_traitor_held_fast_in_the_pentagram_chamber_cannot_chant() -> None:
     traitor = sides.traitor(state)
     chamber = state.tile_of(CHAMBER)
     assert traitor is not None and chamber is not None
-    _put(state, chamber, traitor)
-    _turn_of(state, traitor)
+    put(state, chamber, traitor)
+    turn_of(state, traitor)
     assert "ritual" in _acts(state, traitor)
     _held(state, traitor)
     assert "ritual" not in _acts(state, traitor)
@@ -114,9 +102,9 @@ def test_a_bride_held_fast_neither_drifts_nor_lifts() -> None:
     traitor, lover = sides.traitor(state), BRIDE.lover(state)
     assert traitor is not None and lover is not None
     room = _away(state)
-    _put(state, room, traitor, lover)
+    put(state, room, traitor, lover)
     death.die(Ctx(state), lover)
-    _turn_of(state, traitor)
+    turn_of(state, traitor)
     assert {"drift", f"lift-{lover}"} <= set(_acts(state, traitor))
     _held(state, traitor)
     assert _acts(state, traitor) == ["webs-self"]
@@ -150,9 +138,9 @@ def test_the_lover_killed_in_the_chapel_is_watched_over_where_he_fell() -> None:
     state = _start(KEY)
     traitor, lover = sides.traitor(state), BRIDE.lover(state)
     assert traitor is not None and lover is not None
-    _put(state, _chapel(state), traitor, lover)
+    put(state, _chapel(state), traitor, lover)
     death.die(Ctx(state), lover)
-    _turn_of(state, traitor)
+    turn_of(state, traitor)
     _vigil(state, BRIDE.value(state, "vigil"))
     assert BRIDE.winner(state) == ("traitor", BRIDE.text("reason_vigil"))
 
@@ -164,15 +152,15 @@ def test_the_bride_keeps_her_vigil_in_the_chapel_herself() -> None:
     traitor, lover = sides.traitor(state), BRIDE.lover(state)
     assert traitor is not None and lover is not None and state.haunt is not None
     chapel = _chapel(state)
-    _put(state, chapel, traitor, lover)
+    put(state, chapel, traitor, lover)
     death.die(Ctx(state), lover)
-    _turn_of(state, traitor)
+    turn_of(state, traitor)
     state, _ = GAME.apply(state, traitor, _act(f"lift-{lover}"))
     state, _ = GAME.apply(state, traitor, _act("lay"))
     assert state.haunt is not None and state.haunt.progress["laid"] == lover
     _vigil(state, 1)
     assert state.haunt.progress["vigil"] == 1
-    _put(state, _away(state), traitor)
+    put(state, _away(state), traitor)
     _vigil(state, BRIDE.value(state, "vigil"))
     assert state.haunt.progress["vigil"] == 0
     assert BRIDE.winner(state) is None
@@ -185,11 +173,11 @@ def test_the_ai_bride_stays_in_the_chapel_with_her_lovers_body() -> None:
     traitor, lover = sides.traitor(state), BRIDE.lover(state)
     assert traitor is not None and lover is not None
     chapel = _chapel(state)
-    _put(state, chapel, traitor, lover)
+    put(state, chapel, traitor, lover)
     death.die(Ctx(state), lover)
     for hero in sides.heroes(state):
-        _put(state, _away(state), hero)
-    _turn_of(state, traitor)
+        put(state, _away(state), hero)
+    turn_of(state, traitor)
     assert BRIDE.goals(state, traitor) == {chapel}
     for _ in range(10):
         action = GAME.ai_action(state, traitor)
@@ -210,8 +198,8 @@ def test_no_drift_to_the_chapel_after_a_free_move() -> None:
     ballroom = joined(state, "ballroom", "ground")
     joined(state, "gallery", "upper")
     hold(state, traitor, "rope")
-    _put(state, ballroom, traitor)
-    _turn_of(state, traitor)
+    put(state, ballroom, traitor)
+    turn_of(state, traitor)
     assert "drift" in _acts(state, traitor)
     climb = next(o.action for o in GAME.options(state, traitor)
                  if o.action.kind == "move" and o.action.args.get("via") == "rope_up")

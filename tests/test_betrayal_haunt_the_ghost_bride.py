@@ -23,13 +23,15 @@ from bot.games.betrayal.haunting.plugins.the_ghost_bride import (
     TheGhostBride,
     walk_step,
 )
-from bot.games.betrayal.state import HEROES, TRAITOR, BetrayalState, Turn
+from bot.games.betrayal.state import BetrayalState
 from bot.texts import fill
 from tests.betrayal_haunt_helpers import (
     answer_pending,
     begin,
     house,
     played,
+    put,
+    turn_of,
 )
 from tests.test_betrayal_engine_helpers import dice
 
@@ -57,17 +59,6 @@ def _chapel(state: BetrayalState) -> int:
     return found
 
 
-def _turn_of(state: BetrayalState, seat: int) -> None:
-    assert state.haunt is not None
-    state.script.clear()
-    state.pending = None
-    state.turn = Turn(seat=seat, number=state.turn.number + 1)
-    state.haunt.stage = TRAITOR if sides.is_traitor(state, seat) else HEROES
-
-
-def _put(state: BetrayalState, tile: int, *seats: int) -> None:
-    for seat in seats:
-        state.explorers[seat].tile, state.explorers[seat].side = tile, None
 
 
 def _away(state: BetrayalState, *avoid: int) -> int:
@@ -162,8 +153,8 @@ def _bride_with_body(state: BetrayalState, body: int, room_tile: int) -> int:
                  if t.get("haunt") == KEY and t["seat"] == body)
     state.tiles[state.explorers[body].tile].tokens.remove(token)
     state.tiles[room_tile].tokens.append(token)
-    _put(state, room_tile, traitor)
-    _turn_of(state, traitor)
+    put(state, room_tile, traitor)
+    turn_of(state, traitor)
     return traitor
 
 
@@ -205,8 +196,8 @@ def test_heroes_cannot_lift_bodies() -> None:
     _, lover, others = _cast(state)
     room = _away(state)
     _bride_with_body(state, lover, room)
-    _put(state, room, others[0])
-    _turn_of(state, others[0])
+    put(state, room, others[0])
+    turn_of(state, others[0])
     assert not [a for a in _options(state, others[0]) if str(a.args.get("what", "")
                                                              ).startswith("lift")]
 
@@ -214,8 +205,8 @@ def test_heroes_cannot_lift_bodies() -> None:
 def test_the_chapel_calls_her_before_she_moves() -> None:
     state, _ = _start()
     traitor, _, _ = _cast(state)
-    _put(state, _away(state), traitor)
-    _turn_of(state, traitor)
+    put(state, _away(state), traitor)
+    turn_of(state, traitor)
     assert _act("drift") in _options(state, traitor)
     after, events = GAME.apply(state, traitor, _act("drift"))
     assert after.explorers[traitor].tile == _chapel(after)
@@ -271,11 +262,11 @@ def test_leaving_with_the_body_breaks_the_vigil() -> None:
     state.tiles[_chapel(state)].tokens.clear()
     _vigil(state, 2)
     assert state.haunt.progress["vigil"] == 2
-    _put(state, _away(state), traitor)
+    put(state, _away(state), traitor)
     ctx = _vigil(state, 1)
     assert state.haunt.progress["vigil"] == 0
     assert PLUGIN.text("vigil_broken") in [e.text for e in ctx.events]
-    _put(state, _chapel(state), traitor)
+    put(state, _chapel(state), traitor)
     _vigil(state, 2)
     assert PLUGIN.winner(state) is None  # it started again
 
@@ -299,10 +290,10 @@ RITE = _act("rite")
 def _hero_in_chapel(state: BetrayalState) -> int:
     traitor, _, others = _cast(state)
     hero = others[0]
-    _put(state, _chapel(state), hero)
-    _put(state, _away(state, _chapel(state)), traitor)
+    put(state, _chapel(state), hero)
+    put(state, _away(state, _chapel(state)), traitor)
     state.explorers[hero].cards.clear()
-    _turn_of(state, hero)
+    turn_of(state, hero)
     return hero
 
 
@@ -340,11 +331,11 @@ def test_the_holy_symbol_adds_a_die(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_no_rite_outside_the_chapel_nor_for_the_traitor() -> None:
     state, _ = _start()
     hero = _hero_in_chapel(state)
-    _put(state, _away(state), hero)
+    put(state, _away(state), hero)
     assert RITE not in _options(state, hero)
     traitor, _, _ = _cast(state)
-    _put(state, _chapel(state), traitor)
-    _turn_of(state, traitor)
+    put(state, _chapel(state), traitor)
+    turn_of(state, traitor)
     assert RITE not in _options(state, traitor)
 
 
@@ -354,14 +345,14 @@ def test_she_may_strike_with_sanity_the_heroes_only_with_might() -> None:
     state, _ = _start()
     traitor, lover, _ = _cast(state)
     room = _away(state)
-    _put(state, room, traitor, lover)
+    put(state, room, traitor, lover)
     for seat in (traitor, lover):
         state.explorers[seat].cards.clear()
-    _turn_of(state, traitor)
+    turn_of(state, traitor)
     mine = {str(o.action.args["trait"]) for o in GAME.options(state, traitor)
             if o.action.kind == "attack"}
     assert mine == {"might", "sanity"}
-    _turn_of(state, lover)
+    turn_of(state, lover)
     theirs = {str(o.action.args["trait"]) for o in GAME.options(state, lover)
               if o.action.kind == "attack"}
     assert theirs == {"might"}

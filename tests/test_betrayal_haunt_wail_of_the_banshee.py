@@ -17,13 +17,14 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.haunting import combat, flow, monsters, sides
 from bot.games.betrayal.haunting.base import load_data
 from bot.games.betrayal.haunting.plugins.wail_of_the_banshee import BANSHEE, WailOfTheBanshee
-from bot.games.betrayal.state import HEROES, MONSTERS, BetrayalState, Monster, Turn
+from bot.games.betrayal.state import MONSTERS, BetrayalState, Monster, Turn
 from bot.texts import fill
 from tests.betrayal_haunt_helpers import (
     answer_pending,
     begin,
     house,
     played,
+    turn_of,
 )
 from tests.test_betrayal_engine_helpers import dice
 
@@ -51,14 +52,6 @@ def _banshee(state: BetrayalState) -> Monster:
     assert len(found) == 1
     return found[0]
 
-
-def _turn_of(state: BetrayalState, seat: int) -> None:
-    """A fresh turn of this explorer, nothing pending."""
-    assert state.haunt is not None
-    state.script.clear()
-    state.pending = None
-    state.turn = Turn(seat=seat, number=state.turn.number + 1)
-    state.haunt.stage = HEROES if not sides.is_traitor(state, seat) else "traitor"
 
 
 # ---------------------------------------------------------------- setup
@@ -108,7 +101,7 @@ def _hero_with_banshee(state: BetrayalState) -> int:
         state.explorers[seat].tile = spare if seat != hero else banshee.tile
         state.explorers[seat].side = None
     assert traitor is not None and state.explorers[traitor].tile != banshee.tile
-    _turn_of(state, hero)
+    turn_of(state, hero)
     return hero
 
 
@@ -216,7 +209,7 @@ def test_no_rite_away_from_her_nor_for_the_traitor() -> None:
     traitor = sides.traitor(state)
     assert traitor is not None
     state.explorers[traitor].tile = _banshee(state).tile
-    _turn_of(state, traitor)
+    turn_of(state, traitor)
     assert RITE not in _options(state, traitor)
 
 

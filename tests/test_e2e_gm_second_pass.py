@@ -204,8 +204,9 @@ async def _holds_true(fd: FakeDiscord, bot: HauntBot, channel: int,
                       users: dict[int, FakeUser], said: object) -> None:
     """What must hold after any moderator's tool: each team thread holds exactly the
     humans of its team's seats; only a private turn's holder has live buttons in their
-    DMs; the turn timers wait for the holder of the seat to act (none while paused or
-    for an AI); the live message asks the holder of a public turn to move."""
+    DMs (nobody while paused); the turn timers wait for the holder of the seat to act
+    (none while paused or for an AI); the live message asks the holder of a public turn
+    to move (nobody while paused: it says a moderator holds the game)."""
     table = await bot.store.load(channel)
     if table is None or table.state is None or table.id is None:
         return
@@ -217,7 +218,8 @@ async def _holds_true(fd: FakeDiscord, bot: HauntBot, channel: int,
             assert fd.channels[thread].member_ids - {fd.bot_user.id} == humans, said
     seat = T.to_act_seat(table)
     human = seat is not None and table.seats[seat].is_human
-    private = human and seat is not None and game.prompt_private(state, seat)
+    private = human and seat is not None and game.prompt_private(state, seat) \
+        and not table.paused
     holder = table.seats[seat].user_id if human and seat is not None else None
     buttons = {uid for uid, user in users.items() for m in fd.dms(user)
                if any(c.startswith(("hk:", "hks:")) and f":{channel}:" in c
@@ -229,7 +231,9 @@ async def _holds_true(fd: FakeDiscord, bot: HauntBot, channel: int,
     else:
         assert armed and {(t.seat, t.user_id, t.version) for t in armed} == {
             (seat, holder, table.version)}, said
-    if human and not private:
+    if table.paused:
+        assert to_move(latest_turn(fd, channel)) is None, said
+    elif human and not private:
         assert to_move(latest_turn(fd, channel)) == holder, said
 
 

@@ -10,10 +10,10 @@ import re
 from bot import table as T
 from bot.core.actions import Action
 from bot.locales import CHINESE, speaking
-from bot.store import ACTIVE, OVER
 from bot.texts import say
 from tests.conftest import BotFactory
 from tests.fakediscord import FakeDiscord, FakeUser
+from tests.test_story_endings import ai_plays_out
 
 # The English list and label punctuation a Chinese line must not carry.
 ENGLISH_MARKS = (", ", "; ")
@@ -42,17 +42,8 @@ async def test_a_chinese_servers_history_and_stats_of_a_two_explorer_game(
     await sessions.act(channel, host, Action(T.SECOND))
     for _ in range(2):
         await sessions.act(channel, host, Action(T.ADD_AI))
-    outcome = await sessions.act(channel, host, Action(T.START))
-    for _ in range(3000):
-        table = outcome.table
-        if table.status != ACTIVE:
-            break
-        seat = T.to_act_seat(table)
-        assert seat is not None
-        action = T.game_of(table).ai_action(T.game_state(table), seat)
-        outcome = await sessions.act(channel, host, T.for_seat(action, seat),
-                                     version=table.version)
-    assert outcome.table.status == OVER
+    started = await sessions.act(channel, host, Action(T.START))
+    outcome = await ai_plays_out(sessions, channel, host, started)
     await fd.settle()
     game_id = outcome.table.id
     with speaking(CHINESE):

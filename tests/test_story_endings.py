@@ -12,6 +12,7 @@ from bot import replay
 from bot import table as T
 from bot.core.actions import Action
 from bot.core.story import SIDES
+from bot.courier import Outcome
 from bot.locales import speaking
 from bot.replay import Progress
 from bot.replays import Replays
@@ -30,13 +31,10 @@ ALL = 10**6
 HOST_ZH = T.Actor(HOST.user_id, HOST.name, language=ZH, guild_language=ZH)
 
 
-async def played_to_its_end(sessions: Sessions, kind: str, host: T.Actor, seed: int,
-                            options: dict[str, str] | None = None) -> Table:
-    """A host and two AI seats, the host's moves the AI's choice, to the game's own end."""
-    await sessions.open(CHANNEL, GUILD, host, kind, seed, options)
-    for _ in range(2):
-        await sessions.act(CHANNEL, host, Action(T.ADD_AI))
-    outcome = await sessions.act(CHANNEL, host, Action(T.START))
+async def ai_plays_out(sessions: Sessions, channel: int, actor: T.Actor,
+                       outcome: Outcome) -> Outcome:
+    """Every seat's moves the AI's choice (`actor` plays each, named for its seat), from
+    `outcome` to the game's own end."""
     for _ in range(5000):
         table = outcome.table
         if table.status != ACTIVE:
@@ -44,8 +42,20 @@ async def played_to_its_end(sessions: Sessions, kind: str, host: T.Actor, seed: 
         seat = T.to_act_seat(table)
         assert seat is not None
         action = T.game_of(table).ai_action(T.game_state(table), seat)
-        outcome = await sessions.act(CHANNEL, host, action, version=table.version)
+        outcome = await sessions.act(channel, actor, T.for_seat(action, seat),
+                                     version=table.version)
     assert outcome.table.status == OVER
+    return outcome
+
+
+async def played_to_its_end(sessions: Sessions, kind: str, host: T.Actor, seed: int,
+                            options: dict[str, str] | None = None) -> Table:
+    """A host and two AI seats, the host's moves the AI's choice, to the game's own end."""
+    await sessions.open(CHANNEL, GUILD, host, kind, seed, options)
+    for _ in range(2):
+        await sessions.act(CHANNEL, host, Action(T.ADD_AI))
+    outcome = await ai_plays_out(sessions, CHANNEL, host,
+                                 await sessions.act(CHANNEL, host, Action(T.START)))
     return outcome.table
 
 

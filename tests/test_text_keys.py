@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bot.core.story import SIDES
+from bot.delivery import NOT_IN_THREAD, THREAD_LOCKED
 from bot.games.betrayal import content as betrayal
 from bot.games.cthulhu import content as cthulhu
 from bot.games.evilbelow import content as evil_below
@@ -102,6 +103,8 @@ DOMAINS: dict[tuple[str, str], tuple[TextBook, set[str]]] = {
     ("cogs/lobby.py", "history.where_{}"): (TABLE, {HERE, SERVER}),
     ("cogs/stats.py", "stats.side_{}"): (TABLE, set(SIDES)),
     ("bot/summary.py", "summary.side_{}"): (TABLE, set(SIDES)),
+    ("cogs/common.py", "permissions.refused_{}"): (TABLE, {NOT_IN_THREAD, THREAD_LOCKED}),
+    ("cogs/common.py", "permissions.behind_{}"): (TABLE, {NOT_IN_THREAD, THREAD_LOCKED}),
 }
 
 

@@ -301,6 +301,13 @@ class Game(ABC, Generic[S]):
         `edition_of` names it), only that edition's own. None by default."""
         return {}
 
+    def character_word(self, stored: str) -> str:
+        """A character as a finished game's story named it (`SeatStory.character`, kept
+        in the results: said in English, the engine's truth) -> named in the language
+        spoken, for /stats. A name the game does not know is said as stored (the
+        default: the game names no characters)."""
+        return stored
+
     def edition_keys(self) -> list[str]:
         """Every edition a table of this game may play, as `edition_of` names them (""
         for the game's own): /stats names each one's content under its own title."""

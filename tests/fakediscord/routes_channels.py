@@ -88,6 +88,14 @@ class ChannelRoutesMixin:
         channel = self.channels.get(int(p["cid"]))
         return None if channel is None or channel.deleted else channel
 
+    def _seen_thread(self, request: web.Request, p: dict[str, str]) -> FakeChannel | web.Response:
+        """The thread a request names, or Discord's answer when there is none to see:
+        404 Unknown Channel, or a private thread's 403 (`_unseen`)."""
+        thread = self._channel(p)
+        if thread is None or not thread.is_thread:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        return self._unseen(request, thread) or thread
+
     def _unseen(self, request: web.Request, channel: FakeChannel) -> web.Response | None:
         """Discord's answer to any request of the bot's about a private thread it was
         not invited to (permissions.py, `bot_sees`): 403 Missing Access."""
@@ -460,12 +468,9 @@ class ChannelRoutesMixin:
                                 p: dict[str, str]) -> web.StreamResponse:
         """One member of a thread (Get Thread Member): "returns a 404 response" when the
         user is not one; a private thread the bot may not see answers 403 first."""
-        thread = self._channel(p)
-        if thread is None or not thread.is_thread:
-            return self._error(request, 404, 10003, "Unknown Channel")
-        unseen = self._unseen(request, thread)
-        if unseen is not None:
-            return unseen
+        thread = self._seen_thread(request, p)
+        if not isinstance(thread, FakeChannel):
+            return thread
         uid = int(p["uid"])
         if uid not in thread.member_ids:
             return self._error(request, 404, 10007, "Unknown Member")
@@ -478,12 +483,9 @@ class ChannelRoutesMixin:
         is enabled for your application" (resources/channel, List Thread Members):
         without it, the 403 Missing Access (50001) Discord answers the other endpoint
         that intent restricts (List Guild Members). Get Thread Member is not restricted."""
-        thread = self._channel(p)
-        if thread is None or not thread.is_thread:
-            return self._error(request, 404, 10003, "Unknown Channel")
-        unseen = self._unseen(request, thread)
-        if unseen is not None:
-            return unseen
+        thread = self._seen_thread(request, p)
+        if not isinstance(thread, FakeChannel):
+            return thread
         if not self._members_intent():
             return self._error(request, 403, 50001, "Missing Access")
         return json_response([{"id": str(thread.id), "user_id": str(uid),

@@ -51,6 +51,8 @@ from bot.games.betrayal.state import BetrayalState
 SAFE_USES: frozenset[str] = frozenset({"puzzle_box", "mystic_coin", "healing_salve",
                                        "smelling_salts", "medical_kit"})
 SAFE_ACTS: tuple[str, ...] = ("vault", "closet_door")
+# The Mystic Coin's edge (a 0 on its die): 1 off one trait of each pair, its holder's pick.
+COIN, COIN_EDGE = "mystic_coin", (("might", "speed"), ("knowledge", "sanity"))
 HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a_to_l.Held
 WIN_TRIES = 40  # the most actions a decision plays out on copies, looking for a win now
 WORLDS = 2  # other deals of what the seat cannot see that such a win must hold in
@@ -80,7 +82,8 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
         if e.action.kind == "pickup":
             return e.action
     for e in entries:
-        if e.action.kind == "use" and e.action.args["card"] in SAFE_USES:
+        if e.action.kind == "use" and e.action.args["card"] in SAFE_USES \
+                and not _use_may_kill(state, seat, str(e.action.args["card"])):
             return e.action
     for e in entries:
         if e.action.kind == "act" and str(e.action.args["what"]).startswith(SAFE_ACTS):
@@ -100,6 +103,16 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
     if step is not None:
         return step
     return kinds.get("end_turn", entries[0].action)
+
+
+def _use_may_kill(state: BetrayalState, seat: int, card: str) -> bool:
+    """Whether a "safe" use may kill its user: only once the skull can be reached (seed
+    003 line 264; before the haunt no trait falls below its lowest value), and only the
+    Mystic Coin's edge, when both traits of one of its pairs are on their lowest values
+    (its 1 point then takes one of them to the skull, for a gain of 1 on a 1 or a 2)."""
+    if card != COIN or traits.floor_index(state) >= 0:
+        return False
+    return any(all(traits.index(state, seat, t) <= 0 for t in pair) for pair in COIN_EDGE)
 
 
 def win_now(state: BetrayalState, seat: int, actions: list[Action]) -> Action | None:

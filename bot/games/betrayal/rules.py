@@ -168,6 +168,9 @@ class BetrayalGame(Game[BetrayalState]):
     def content_names(self, edition: str | None = None) -> dict[str, str]:
         return story.content_names(edition)
 
+    def character_word(self, stored: str) -> str:
+        return story.explorer_word(stored)
+
     def edition_keys(self) -> list[str]:
         return ["" if key == editions.DEFAULT else key for key, _ in editions.offered()]
 

@@ -25,6 +25,7 @@ from bot.games.betrayal.haunting.combat import SLAIN
 from bot.games.betrayal.haunting.flow import winner_key
 from bot.games.betrayal.haunting.words import haunt_line
 from bot.games.betrayal.state import BetrayalState
+from bot.locales import ENGLISH, speaking
 
 OMEN = "omen"  # the deck a classic haunt's card comes from (content.DECKS)
 
@@ -111,6 +112,15 @@ def reason_said(state: BetrayalState, log: list[LogLine]) -> str:
         if told.startswith(before) and told.endswith(after) and inside.strip():
             return inside
     return haunt.reason
+
+
+def explorer_word(stored: str) -> str:
+    """An explorer as a story named it (English, the engine's truth) -> named in the
+    language spoken, through its key; a name not ours is said as stored."""
+    with speaking(ENGLISH):
+        keys = {info.name: key for key, info in content.get().explorers.items()}
+    key = keys.get(stored)
+    return stored if key is None else content.explorer(key).name
 
 
 def content_names(edition: str | None = None) -> dict[str, str]:

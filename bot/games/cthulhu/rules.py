@@ -40,7 +40,7 @@ from bot.games.cthulhu.moves import (
     winners,
 )
 from bot.games.cthulhu.moves import legal_actions as legal_actions  # kept importable here
-from bot.games.cthulhu.names import character_name, room_name
+from bot.games.cthulhu.names import character_name, character_word, room_name
 from bot.games.cthulhu.state import (
     ABYSS,
     RUMBLES,
@@ -509,6 +509,9 @@ class CthulhuGame(Game[CthulhuState]):
 
     def story(self, state: CthulhuState, log: list[LogLine]) -> Story:
         return story.story_of(state, log)
+
+    def character_word(self, stored: str) -> str:
+        return character_word(stored)
 
     def status_text(self, state: CthulhuState) -> str:
         tag = cthulhu_line("status.ai_tag")

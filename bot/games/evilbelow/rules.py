@@ -220,6 +220,9 @@ class EvilBelowGame(Game[EvilBelowState]):
     def story(self, state: EvilBelowState, log: list[LogLine]) -> Story:
         return story.story_of(state, log)
 
+    def character_word(self, stored: str) -> str:
+        return story.character_word(stored)
+
     def status_text(self, state: EvilBelowState) -> str:
         board = content.board()
         attacks_in = sum(1 for c in state.fight_stack if content.is_attack(c))

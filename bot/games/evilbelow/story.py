@@ -16,6 +16,7 @@ from bot.core.story import (
 from bot.games.evilbelow import content
 from bot.games.evilbelow.content import evil_below_line
 from bot.games.evilbelow.state import WIN, EvilBelowState
+from bot.locales import ENGLISH, speaking
 
 
 def story_of(state: EvilBelowState, log: list[LogLine]) -> Story:
@@ -47,3 +48,12 @@ def story_of(state: EvilBelowState, log: list[LogLine]) -> Story:
             did=with_deeds(evil_below_line("story.did", bravery=hero.bravery,
                                            cards=len(hero.hand)), deeds)))
     return Story(outcome=outcome, turning=turning, seats=seats)
+
+
+def character_word(stored: str) -> str:
+    """A hero as a story named it (English, the engine's truth) -> named in the language
+    spoken, through its key; a name not ours is said as stored."""
+    with speaking(ENGLISH):
+        keys = {info.name: info.key for info in content.characters()}
+    key = keys.get(stored)
+    return stored if key is None else content.character(key).name

@@ -62,6 +62,18 @@ def weapon_steps(state: BetrayalState, weapon: str) -> list[dict[str, Any]]:
     return list(WEAPON_COSTS.get(weapon, ()))
 
 
+def price_kills(state: BetrayalState, seat: int, weapon: str) -> bool:
+    """Whether fighting with `weapon` would kill this explorer before a die is rolled:
+    its price (the Blood Dagger's 1 Speed) takes a trait already on its lowest value to
+    the skull, once the skull can be reached. Seed 003 line 264 has an explorer die when
+    a trait reaches the skull 若無可避免地 [unavoidably]; this death is the attacker's own
+    choice, which the AI does not make."""
+    if traits.floor_index(state) >= 0:
+        return False
+    return any(traits.index(state, seat, str(cost["lose"]["trait"])) < int(cost["lose"]["amount"])
+               for cost in WEAPON_COSTS.get(weapon, ()) if "lose" in cost)
+
+
 # ---------------------------------------------------------------- weapons and spoils
 
 def weapon_dice(key: str, trait: str) -> int:

@@ -5,7 +5,8 @@ Deterministic, like the exploring AI (same view, same action), and always one of
 listed options. The haunt tells it where to go (`HauntPlugin.goals`) and which special
 action to take (`ai_offer`); otherwise heroes keep exploring (a room may hold what
 they need) and the traitor hunts the nearest hero. An explorer attacks when its dice
-are at least a match for the target's; monsters attack a hero in their room, else
+are at least a match for the target's, never with a weapon whose price would kill it
+(cards/attacks.price_kills); monsters attack a hero in their room, else
 walk towards the nearest one.
 """
 
@@ -23,7 +24,7 @@ from bot.games.betrayal.ai_ways import (
     split_prices,
     wall_switch,
 )
-from bot.games.betrayal.cards.attacks import attack_dice
+from bot.games.betrayal.cards.attacks import attack_dice, price_kills
 from bot.games.betrayal.cards.haunt_cards import blast_rooms, incorporeal
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
@@ -103,6 +104,8 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
             continue
         args = e.action.args
         trait, weapon = str(args["trait"]), str(args.get("weapon", ""))
+        if price_kills(state, seat, weapon):
+            continue  # the Blood Dagger's Speed would kill it before the dice
         ours = attack_dice(state, seat, trait, weapon)
         target = args["target"]
         if isinstance(target, str):
