@@ -14,7 +14,6 @@ from __future__ import annotations
 from bot.core.actions import Action
 from bot.games.betrayal import GAME, items
 from bot.games.betrayal.haunting import monsters
-from bot.games.betrayal.state import BetrayalState
 from tests.betrayal_haunt_rig import (
     DARRIN,
     JENNY,
@@ -32,17 +31,9 @@ from tests.betrayal_haunt_rig import (
 )
 from tests.test_betrayal_engine_helpers import deck_top
 from tests.test_betrayal_engine_traits import run_steps
+from tests.test_betrayal_haunt_combat import duel
 
 __all__ = ["fixed", "rig_plugin"]
-
-
-def _duel(might_darrin: int = 4, might_jenny: int = 4) -> BetrayalState:
-    """Darrin's turn, Darrin and the traitor Jenny in the Foyer."""
-    state = rigged(DARRIN)
-    place(state, "foyer", DARRIN, JENNY)
-    set_trait(state, DARRIN, "might", might_darrin)
-    set_trait(state, JENNY, "might", might_jenny)
-    return state
 
 
 # ---------------------------------------------------------------- stealing
@@ -68,7 +59,7 @@ def test_a_stolen_blood_dagger_costs_its_loser_two_dice_of_damage(fixed: list[in
     """Blood Dagger (seed 003): 「這物品不可轉交或丟棄。若這物品遭到偷竊，失主需擲骰2顆，其點數
     總和即人物受到的肉體損傷」 [it cannot be handed over nor dropped; if it is stolen, its
     loser rolls 2 dice and takes that much physical damage]."""
-    state = _duel()
+    state = duel()
     hold(state, JENNY, "blood_dagger")
     fixed.extend([2, 2, 0, 0, 1, 1, 0, 0])  # 4 against 2
     state, _ = act(state, "attack", target=JENNY, trait="might")
@@ -150,7 +141,7 @@ def test_an_ai_hero_on_its_lowest_speed_does_not_die_by_the_blood_dagger() -> No
     下降1個級別。……玩家可選不使用這武器」 [its Speed falls 1 at once; the player may
     choose not to use it]. On its lowest Speed the dagger's price kills before a die is
     rolled: the AI fights bare-handed, and takes the dagger while Speed is to spare."""
-    state = _duel()
+    state = duel()
     hold(state, DARRIN, "blood_dagger")
     state.explorers[DARRIN].traits["speed"] = 0
     assert GAME.ai_action(state, DARRIN) == Action("attack", {"target": JENNY, "trait": "might"})

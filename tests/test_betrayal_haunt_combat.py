@@ -40,7 +40,7 @@ from tests.test_betrayal_engine_helpers import put
 __all__ = ["fixed", "rig_plugin"]
 
 
-def _duel(might_darrin: int = 4, might_jenny: int = 4) -> BetrayalState:
+def duel(might_darrin: int = 4, might_jenny: int = 4) -> BetrayalState:
     """Darrin's turn, Darrin and the traitor Jenny in the Foyer."""
     state = rigged(DARRIN)
     place(state, "foyer", DARRIN, JENNY)
@@ -56,7 +56,7 @@ def _index(state: BetrayalState, seat: int) -> dict[str, int]:
 # ---------------------------------------------------------------- the fight
 
 def test_might_against_might_the_higher_total_hits_by_the_difference(fixed: list[int]) -> None:
-    state = _duel()
+    state = duel()
     assert "Attack Jenny LeClerc: Might (4 dice)" in labels(state)
     before = _index(state, JENNY)
     fixed.extend([2, 2, 1, 0, 1, 1, 0, 0])  # Darrin 5, Jenny 2: she is hit for 3
@@ -75,7 +75,7 @@ def test_might_against_might_the_higher_total_hits_by_the_difference(fixed: list
 
 
 def test_a_tie_hurts_no_one(fixed: list[int]) -> None:
-    state = _duel()
+    state = duel()
     before = [_index(state, s) for s in (DARRIN, JENNY)]
     fixed.extend([1, 1, 0, 0, 2, 0, 0, 0])  # 2 against 2
     state, events = act(state, "attack", target=JENNY, trait="might")
@@ -85,7 +85,7 @@ def test_a_tie_hurts_no_one(fixed: list[int]) -> None:
 
 
 def test_the_attacker_can_lose_and_takes_the_damage(fixed: list[int]) -> None:
-    state = _duel()
+    state = duel()
     fixed.extend([0, 0, 0, 1, 2, 2, 2, 0])  # Darrin 1, Jenny 6
     state, events = act(state, "attack", target=JENNY, trait="might")
     assert any("Jenny LeClerc beats Darrin \"Flash\" Williams by 5" in e for e in events)
@@ -94,7 +94,7 @@ def test_the_attacker_can_lose_and_takes_the_damage(fixed: list[int]) -> None:
 
 
 def test_the_defender_rolls_its_bare_trait_the_attacker_may_add_a_weapon(fixed: list[int]) -> None:
-    state = _duel(might_darrin=4)
+    state = duel(might_darrin=4)
     hold(state, DARRIN, "axe", "spear", "blood_dagger")
     hold(state, JENNY, "spear")  # no weapon in defence
     set_trait(state, DARRIN, "speed", 6)
@@ -111,7 +111,7 @@ def test_the_defender_rolls_its_bare_trait_the_attacker_may_add_a_weapon(fixed: 
 
 
 def test_weapon_dice_stop_at_eight(fixed: list[int]) -> None:
-    state = _duel(might_darrin=7)
+    state = duel(might_darrin=7)
     hold(state, DARRIN, "spear")
     assert "Attack Jenny LeClerc: Might (8 dice, with the Spear)" in labels(state)
     fixed.extend([1] * 8 + [0] * 4)
@@ -120,7 +120,7 @@ def test_weapon_dice_stop_at_eight(fixed: list[int]) -> None:
 
 
 def test_only_one_attack_a_turn(fixed: list[int]) -> None:
-    state = _duel()
+    state = duel()
     fixed.extend([1, 1, 0, 0, 2, 0, 0, 0])  # a tie: nothing to answer
     state, _ = act(state, "attack", target=JENNY, trait="might")
     assert state.pending is None and attacks(state) == []
@@ -140,7 +140,7 @@ def test_no_attack_on_your_own_side_nor_out_of_the_room() -> None:
 
 def test_beating_a_foe_by_two_may_take_a_card_instead_never_the_armor_nor_a_companion(
         fixed) -> None:  # type: ignore[no-untyped-def]
-    state = _duel()
+    state = duel()
     hold(state, JENNY, "armor", "girl", "axe")
     before = _index(state, JENNY)
     fixed.extend([2, 2, 0, 0, 1, 1, 0, 0])  # 4 against 2
@@ -154,7 +154,7 @@ def test_beating_a_foe_by_two_may_take_a_card_instead_never_the_armor_nor_a_comp
 
 
 def test_a_margin_of_one_steals_nothing(fixed: list[int]) -> None:
-    state = _duel()
+    state = duel()
     hold(state, JENNY, "axe")
     fixed.extend([2, 1, 0, 0, 1, 1, 0, 0])  # 3 against 2
     state, _ = act(state, "attack", target=JENNY, trait="might")
@@ -164,7 +164,7 @@ def test_a_margin_of_one_steals_nothing(fixed: list[int]) -> None:
 # ---------------------------------------------------------------- the Ring
 
 def test_the_ring_attacks_with_sanity_and_deals_mental_damage(fixed: list[int]) -> None:
-    state = _duel()
+    state = duel()
     assert not any(a["trait"] == "sanity" for a in attacks(state))  # not without the Ring
     hold(state, DARRIN, "ring")
     set_trait(state, DARRIN, "sanity", 4)
@@ -318,7 +318,7 @@ def test_a_trait_at_the_skull_kills_only_in_the_haunt() -> None:
 
 
 def test_the_dead_drop_every_card_companions_too(fixed: list[int]) -> None:
-    state = _duel(might_darrin=7, might_jenny=3)
+    state = duel(might_darrin=7, might_jenny=3)
     hold(state, JENNY, "axe", "girl", "armor")
     set_trait(state, JENNY, "speed", 2)  # both physical traits on their lowest step
     fixed.extend([2] * 7 + [0] * 3)  # 14 against 0: enough to kill whatever she picks
@@ -360,7 +360,7 @@ def test_the_dead_take_no_turns() -> None:
 
 
 def test_an_explorer_who_dies_on_its_own_turn_ends_it(fixed: list[int]) -> None:
-    state = _duel(might_darrin=2, might_jenny=8)
+    state = duel(might_darrin=2, might_jenny=8)
     set_trait(state, DARRIN, "speed", 6)
     speed = traits.index(state, DARRIN, "speed")
     fixed.extend([0, 0] + [2] * 8)  # 0 against 16

@@ -60,6 +60,22 @@ async def play_action(fd: FakeDiscord, user: FakeUser, message: FakeMessage,
     assert handle.ephemeral_texts() in ([], [say("view.step_done")]), handle.ephemeral_texts()
 
 
+async def until_a_private_turn(fd: FakeDiscord, bot: Any, channel: int,
+                               by_seat: dict[int, FakeUser]) -> None:
+    """Each seat's player clicks the AI's choice until a turn is played from DMs (the
+    traitor's, once the haunt has begun)."""
+    for _ in range(200):
+        saved = await bot.store.load(channel)
+        assert saved is not None
+        state = GAME.load(saved.state or {})
+        seat = GAME.to_act(state)
+        assert seat is not None
+        if GAME.prompt_private(state, seat):
+            return
+        await play_action(fd, by_seat[seat], latest_turn(fd, channel), GAME.ai_action(state, seat))
+    raise AssertionError("no turn was played from DMs in 200 moves")
+
+
 def dm_prompt(fd: FakeDiscord, user: FakeUser) -> FakeMessage:
     prompts = [m for m in fd.dms(user) if any(c.startswith(("hk:", "hks:"))
                                                for c in m.custom_ids())]
@@ -208,15 +224,7 @@ async def test_the_traitors_dm_prompt_offers_the_whole_house(
     traitor = sides.traitor(state)
     assert traitor is not None
     villain = by_seat[traitor]
-    for _ in range(200):
-        saved = await bot.store.load(channel)
-        assert saved is not None
-        state = GAME.load(saved.state or {})
-        seat = GAME.to_act(state)
-        assert seat is not None
-        if GAME.prompt_private(state, seat):
-            break
-        await play_action(fd, by_seat[seat], latest_turn(fd, channel), GAME.ai_action(state, seat))
+    await until_a_private_turn(fd, bot, channel, by_seat)
     prompt = dm_prompt(fd, villain)
     assert prompt.v2 and f"hkh:1:{channel}" in prompt.custom_ids()
     before = await bot.store.load(channel)

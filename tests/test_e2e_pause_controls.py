@@ -25,7 +25,12 @@ from tests.e2e_helpers import (
     unlinked,
 )
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_e2e_betrayal_haunt import dm_prompt, haunt_begins, play_action
+from tests.test_e2e_betrayal_haunt import (
+    dm_prompt,
+    haunt_begins,
+    play_action,
+    until_a_private_turn,
+)
 
 PAUSED = say("errors.paused")
 SECRETS = "view.secret"  # "My secrets" stays: reading works while paused
@@ -97,16 +102,7 @@ async def test_a_paused_dm_turn_loses_its_buttons_and_resume_sends_one_prompt(
     assert traitor is not None
     villain = by_seat[traitor]
     mod = fd.add_user("mod", manage_channels=True)
-    for _ in range(200):
-        saved = await bot.store.load(channel)
-        assert saved is not None
-        state = GAME.load(saved.state or {})
-        seat = GAME.to_act(state)
-        assert seat is not None
-        if GAME.prompt_private(state, seat):
-            break
-        await play_action(fd, by_seat[seat], latest_turn(fd, channel),
-                          GAME.ai_action(state, seat))
+    await until_a_private_turn(fd, bot, channel, by_seat)
     await fd.settle()
     prompt = dm_prompt(fd, villain)
     dms = len(fd.dms(villain))
