@@ -177,6 +177,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                   **setup: str | None) -> None:
         """The game's own options (`setup`) are every game's setup_choices, as options."""
         async with handling(interaction, "game new"):
+            if interaction.guild_id is None:  # an old client's command list, in a DM
+                raise IllegalAction(say("errors.not_here"))
             await bot_permissions.cannot_play(interaction)  # before a lobby nobody could play
             channel_id = interaction.channel_id or 0
             if game.value not in games.all_games():  # a game an older bot offered

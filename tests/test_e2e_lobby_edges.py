@@ -171,3 +171,18 @@ async def test_a_finished_games_lobby_message_says_it_ended(
     lobby = fd.message(opened.response.id)
     assert lobby.embeds[0]["title"] == say("lobby.title_ended", game=game)
     assert lobby.custom_ids() == []
+
+
+async def test_game_new_from_a_dm_opens_no_lobby(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """README: the `/game` commands belong to a server channel (Discord hides `/game new`
+    in DMs). A client with an old command list may still send it from a DM: it is told
+    the command is not for here, and no lobby opens in the DM."""
+    bot = await start_hauntkeeper()
+    ann = fd.add_user("ann")
+    fd.enforce_command_permissions = False  # an old client's command list
+    dm = fd.open_dm(ann)
+    answer = await (await fd.slash(ann, dm, "game", "new", game="cthulhu")).wait()
+    fd.enforce_command_permissions = True
+    assert answer.ephemeral_texts() == [say("errors.not_here")]
+    assert await bot.store.load(dm) is None
