@@ -75,6 +75,7 @@ from bot.games.betrayal.haunting.parts import (
     TurnHooks,
 )
 from bot.games.betrayal.house import DIRS, cell_of, doors, opposite, plan
+from bot.games.betrayal.items import together
 from bot.games.betrayal.links import distances_to, graph_of, walkable
 from bot.games.betrayal.movement import ask_tile, place_explorer
 from bot.games.betrayal.pictures import TrackView
@@ -143,6 +144,7 @@ __all__ = [
     "rolls",
     "sides",
     "step",
+    "together",
     "traits",
     "turn",
     "walkable",

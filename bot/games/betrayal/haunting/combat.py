@@ -194,13 +194,6 @@ def _targets_in(state: BetrayalState, seat: int, tile_id: int, near: bool,
     return found
 
 
-def beside(state: BetrayalState, seat: int, other: int) -> bool:
-    """Two explorers within arm's reach: the same room, and the same side of a split
-    room (seed 003: no fight across its barrier; a trade neither). A haunt's hands-on
-    action (holding a hero under, handing over its token) asks this, as a fight does."""
-    return items.together(state, seat, other)
-
-
 def across_the_barrier(state: BetrayalState, seat: int) -> list[int]:
     """The foes in this explorer's split room on the other side of its barrier, when
     the room lets its halves see each other (not split_for_the_eye): seed 003 refuses

@@ -29,7 +29,6 @@ from bot.games.betrayal.plugin_api import (
     Monster,
     Offer,
     TurnHooks,
-    combat,
     content,
     explore,
     flow,
@@ -37,6 +36,7 @@ from bot.games.betrayal.plugin_api import (
     register,
     sides,
     step,
+    together,
 )
 
 KEY = "better_with_friends"
@@ -229,7 +229,7 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
             # room's barrier).
             return [self.offer(state, f"hold-{h}", other=content.explorer(
                         state.explorers[h].key).name, target=self.value(state, "hold"))
-                    for h in sides.heroes(state) if combat.beside(state, seat, h)]
+                    for h in sides.heroes(state) if together(state, seat, h)]
         found: list[Offer] = []
         if has_token(state, here, FLOTSAM):
             found.append(self.offer(state, "search", target=self.value(state, "search")))
@@ -239,7 +239,7 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
             # Handed over as a card is traded: to a hero beside the carrier.
             found += [self.offer(state, f"give-{h}", other=content.explorer(
                           state.explorers[h].key).name)
-                      for h in sides.heroes(state) if combat.beside(state, seat, h)]
+                      for h in sides.heroes(state) if together(state, seat, h)]
         return found
 
     def act(self, ctx: Ctx, seat: int, offer: Offer) -> None:
