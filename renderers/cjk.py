@@ -2,8 +2,8 @@
 
 DejaVu has no CJK glyphs, and a slim image has no system font that does, so a label in
 Chinese would be drawn as a row of boxes. The package carries Noto Sans CJK TC cut down
-to the glyphs our texts use and the most common Traditional characters (players' names
-are theirs to choose), built by tools/subset_cjk_font.py. A string with any CJK
+to the glyphs our texts use and the 5,401 Traditional characters of Big5's common level
+(players' names are theirs to choose), built by tools/subset_cjk_font.py. A string with any CJK
 character in it is drawn whole in this face, at the same pixel size: the face has Latin
 glyphs too, so one string is one face and its width is measured as it is drawn.
 """

@@ -4,8 +4,8 @@ into the renderers' fonts folder with its licence (renderers/cjk.py draws with i
 The whole face is ~19 MB a weight; the boards need a few thousand characters: every one
 the Chinese texts use (data/**/*.zh-TW.yaml), every other character of data/ (Latin
 and symbols, since a mixed string is drawn whole in this face), a fixed set of digits
-and CJK punctuation, and COMMON: the most frequent Traditional characters, because
-players' names and moves typed in Chinese reach the boards too.
+and CJK punctuation, and the Traditional characters in common use (COMMON and Big5's
+level of common characters), because players' names typed in Chinese reach the boards too.
 
 COMMON was built once, from the Unicode Han database (Unihan 15.0, Debian's
 unicode-data): the characters with kFrequency 1 to 4 (frequency in Traditional Chinese
@@ -127,6 +127,24 @@ COMMON = (
 )
 
 
+# Big5's first level: the 5,401 characters Taiwan's Ministry of Education lists as in
+# common use (0xA440..0xC67E). COMMON alone (~2,800) left ordinary name characters out
+# (沃, 淇, 琳...), and a player's name on a board drawn as boxes reads as a bug; the
+# whole level costs about 0.5 MB a weight.
+BIG5_COMMON_FIRST, BIG5_COMMON_LAST = 0xA440, 0xC67E
+
+
+def big5_common() -> set[str]:
+    """Every character of Big5's level of common characters."""
+    found: set[str] = set()
+    for code in range(BIG5_COMMON_FIRST, BIG5_COMMON_LAST + 1):
+        try:
+            found.add(code.to_bytes(2, "big").decode("big5"))
+        except UnicodeDecodeError:
+            continue  # the bytes between Big5's two trail-byte ranges
+    return found
+
+
 def translated_text() -> str:
     """Every Chinese file of data/, read as text (comments too: cheap and harmless)."""
     return "".join(p.read_text(encoding="utf-8") for p in sorted(DATA.rglob("*.zh-TW.yaml")))
@@ -139,7 +157,8 @@ def translated_cjk() -> set[str]:
 
 def wanted() -> set[str]:
     every = "".join(p.read_text(encoding="utf-8") for p in sorted(DATA.rglob("*.yaml")))
-    chars = set(every) | set(FIXED) | set(PRINTABLE_ASCII) | set(LATIN_AND_SIGNS) | set(COMMON)
+    chars = (set(every) | set(FIXED) | set(PRINTABLE_ASCII) | set(LATIN_AND_SIGNS)
+             | set(COMMON) | big5_common())
     return {ch for ch in chars if ch.isprintable() or ch == "\u3000"}
 
 
