@@ -58,22 +58,38 @@ def choices(state: BetrayalState, seat: int, names: list[str], amount: int) -> l
     menu, else the first trait's share, the rest asked after it."""
     caps = [room(state, seat, t) for t in names]
     spare = _spare(state, caps, amount)
+    deadly = traits.floor_index(state) < 0
     seen: set[tuple[int, ...]] = set()
     full: list[Choice] = []
     for split in _compositions(amount, len(names)):
         if spare and _kills(split, caps):
             continue
-        outcome = tuple(min(p, c) for p, c in zip(split, caps, strict=True))
+        outcome = _outcome(split, caps, deadly=deadly)
         if outcome not in seen:
             seen.add(outcome)
             full.append(Choice(tuple((t, p) for t, p in zip(names, split, strict=True)
                                      if p > 0)))
     if len(full) <= MENU_LIMIT or len(names) <= 2:
         return full
+    # A first share that kills ends it all alike, whatever it is: the largest stands for all.
     return [Choice(((names[0], p),) if p else (), partial=True)
             for p in range(amount, -1, -1)
             if not spare or (not _kills((p,), caps[:1])
-                             and amount - p <= sum(c - 1 for c in caps[1:]))]
+                             and amount - p <= sum(c - 1 for c in caps[1:]))
+            if not (deadly and caps[0] <= p < amount)]
+
+
+def _outcome(split: tuple[int, ...], caps: list[int], *, deadly: bool) -> tuple[int, ...]:
+    """The steps each trait really loses: no more than it has left, and once the skull
+    can be reached, nothing after the share that reaches it (the explorer is dead, and
+    effects._take_split stops there), so "All 3 to Might" and "2 to Might, 1 to Speed"
+    with Might one step above the skull are one option, not two."""
+    taken: list[int] = []
+    for points, cap in zip(split, caps, strict=True):
+        taken.append(min(points, cap))
+        if deadly and 0 < points >= cap:
+            break
+    return (*taken, *([0] * (len(caps) - len(taken))))
 
 
 def _spare(state: BetrayalState, caps: list[int], amount: int) -> bool:

@@ -259,6 +259,10 @@ def ask_tile(ctx: Ctx, frame: Frame, then: dict[str, Any], prompt: str,
 def _ask_tile_step(ctx: Ctx, frame: Frame, spec: dict[str, Any]) -> None:
     state = ctx.state
     tiles = spec["tiles"]
+    if len(tiles) == 1:  # the floor picked has one such room: no question left
+        name, arg = next(iter(spec["then"].items()))
+        frame.steps.insert(0, {name: {**arg, "tile": tiles[0]}})
+        return
     floors = [f for f in FLOORS if any(state.tiles[t].floor == f for t in tiles)]
     if len(tiles) > PICK_LIMIT and len(floors) > 1 and not spec.get("floor"):
         spec["floors"] = floors

@@ -71,6 +71,10 @@ def resolve_next(state: EvilBelowState, events: list[Event]) -> None:
         _mill(state, int(unit["n"]), events)
     elif kind == BRAVERY:
         targets = [unit["seat"]] if "seat" in unit else bravery_targets(state, here)
+        if len(targets) > 1 and _all_goes(state, BRAVERY,
+                                          sum(state.heroes[s].bravery for s in here)):
+            _no_choice(state, BRAVERY, events)
+            targets = targets[:1]
         if len(targets) == 1:
             state.damage.pop(0)
             effects.lose_bravery(state, targets[0], 1, events)
@@ -86,7 +90,9 @@ def resolve_next(state: EvilBelowState, events: list[Event]) -> None:
         if not cards:
             state.damage.pop(0)
             events.append(Event(evil_below_line("events.nothing_to_discard"), kind="discard"))
-        elif len(cards) == 1:
+        elif len(cards) == 1 or _all_goes(state, DISCARD, len(cards)):
+            if len(cards) > 1:
+                _no_choice(state, DISCARD, events)
             state.damage.pop(0)
             effects.discard_totem(state, cards[0][0], cards[0][1], events)
         else:
@@ -98,6 +104,22 @@ def resolve_next(state: EvilBelowState, events: list[Event]) -> None:
                 payload={"targets": [[s, c] for s, c in cards]})
     if not state.damage and state.pending is None:
         _put_away(state, events)
+
+
+def _all_goes(state: EvilBelowState, kind: str, there: int) -> bool:
+    """Whether the points of this kind still to land (this one too) take all `there` is
+    of it (every card in hand, every point of Bravery): then every way of placing them
+    ends alike, and asking which would be a question without a difference."""
+    return sum(1 for u in state.damage if u["kind"] == kind) >= there
+
+
+def _no_choice(state: EvilBelowState, kind: str, events: list[Event]) -> None:
+    """Say once why the active player is not asked: it is all lost whichever way."""
+    if any(e.data.get("all_lost") == kind for e in events):
+        return
+    line = "events.all_bravery_lost" if kind == BRAVERY else "events.all_cards_lost"
+    events.append(Event(evil_below_line(line, location=effects.where_name(state.damage_at)),
+                        kind=kind, data={"all_lost": kind}))
 
 
 def bravery_targets(state: EvilBelowState, here: list[int]) -> list[int]:

@@ -335,7 +335,7 @@ def what_the_floors(state: BetrayalState, tile_id: int) -> list[tuple[str, ...]]
     return [group for group in ((tile.floor,), others, rest) if group]
 
 
-def what_the_spots(state: BetrayalState, tile_id: int) -> list[tuple[list[Any], int]]:
+def what_the_spots(state: BetrayalState, tile_id: int) -> list[list[Any]]:
     """The first group of floors with a place for the room (never where it is now)."""
     here = list(cell_of(state.tiles[tile_id]))
     for floors in what_the_floors(state, tile_id):

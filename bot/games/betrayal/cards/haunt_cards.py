@@ -47,10 +47,12 @@ from collections import deque
 from typing import Any
 
 from bot.core import dice as core_dice
+from bot.core.choices import PendingChoice
+from bot.core.plain import copy_plain
 from bot.games.betrayal import content, hooks, movement
 from bot.games.betrayal.cards import HandPassive, Passive, RoomPassive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
-from bot.games.betrayal.effects import pause, step
+from bot.games.betrayal.effects import pause, resume, step
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.house import DIRS, door_targets, through_door
 from bot.games.betrayal.links import house_links
@@ -374,10 +376,32 @@ def reached(ctx: Ctx, frame: Frame, seats: list[int]) -> list[int]:
 @step("_traitor_event")
 def _traitor_event(ctx: Ctx, frame: Frame, arg: Any) -> None:
     """Asked first in the event's steps: "Ignore it" clears them (the `decline`
-    resumer of basics.py); the card is discarded as usual."""
-    pause(ctx, frame, {"_traitor_event": {}}, "decline",
+    resumer of basics.py); the card is discarded as usual. Not asked when resolving
+    it would end exactly as ignoring it (Whoops! with no item to lose, the Beckoning
+    with no one in reach): then it is resolved, and its own lines say it did nothing."""
+    raw: dict[str, Any] = {"_traitor_event": {}}
+    if _resolving_is_ignoring(ctx, raw):
+        return
+    pause(ctx, frame, raw, "decline",
           content.betrayal_line("prompts.traitor_event", card=card_name(frame.source)),
           [content.betrayal_line("labels.resolve_it"), content.betrayal_line("labels.ignore_it")])
+
+
+def _resolving_is_ignoring(ctx: Ctx, raw: dict[str, Any]) -> bool:
+    """Both answers played out on copies of the house (its dice to come too): alike,
+    and the resolved card told no one anything in private, the question is no question.
+    A roll, a draw or a choice on the way makes them differ, so those are still asked."""
+    ends: list[dict[str, Any]] = []
+    for pick in (0, 1):
+        trial = copy_plain(ctx.state)
+        trial.script[-1].steps.insert(0, dict(raw))
+        trial.pending = PendingChoice(trial.script[-1].seat, "", "decline", ["", ""])
+        played = Ctx(trial)
+        resume(played, pick)
+        if any(not e.audience.is_public for e in played.events):
+            return False
+        ends.append(trial.to_dict())
+    return ends[0] == ends[1]
 
 
 ELEVATOR_CHOICES: tuple[tuple[str, int], ...] = (("upper", 3), ("ground", 2), ("basement", 1))

@@ -75,6 +75,9 @@ def _crystal_ball(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if not cards:
         ctx.say("events.crystal_ball_empty")
         return
+    if len(cards) == 1:  # the deck's one card: "set one card aside" leaves no choice
+        _on_top(ctx, frame, deck, cards[0])
+        return
     pause(ctx, frame, {"_crystal_ball_card": {"deck": deck, "cards": cards}},
           "crystal_ball_card", content.betrayal_line("prompts.crystal_ball_card", deck=deck),
           [card_name(k) for k in cards], private=True)
@@ -83,7 +86,11 @@ def _crystal_ball(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 @resumer("crystal_ball_card")
 def _crystal_ball_card(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     spec = frame.steps.pop(0)["_crystal_ball_card"]
-    deck, key = str(spec["deck"]), str(spec["cards"][pick])
+    _on_top(ctx, frame, str(spec["deck"]), str(spec["cards"][pick]))
+
+
+def _on_top(ctx: Ctx, frame: Frame, deck: str, key: str) -> None:
+    """The card set aside goes on top of its shuffled deck, for its finder to know."""
     pile = ctx.state.decks[deck]
     pile.remove(key)
     ctx.state.rng.shuffle(pile)

@@ -253,7 +253,10 @@ class MysticElevator(TurnPassive):
 
 
 def elevator_spots(state: BetrayalState, tile_id: int,
-                   floors: tuple[str, ...]) -> list[tuple[list[Any], int]]:
+                   floors: tuple[str, ...]) -> list[list[Any]]:
+    """Each spot the tile may go to, as [cell as a list, rotation]: lists, never tuples,
+    since the spots wait in the script for a choice and must come back from the store
+    as they went in."""
     tile = state.tiles[tile_id]
     here = cell_of(tile)
     layout = Layout.of(state)
@@ -268,7 +271,7 @@ def elevator_spots(state: BetrayalState, tile_id: int,
         for cell, r in free_spots(lifted, tile.room, floor):
             if (cell, r) != (here, tile.rotation) and lifted.open_with(
                     cell, rotated_doors(tile.room, r), tile.floor):
-                spots.append((list(cell), r))
+                spots.append([list(cell), r])
     return spots
 
 

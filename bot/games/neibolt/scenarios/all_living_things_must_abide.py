@@ -460,6 +460,9 @@ def _alta_token(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if not sources or traitor is None:
         PLUGIN.say(ctx, "token_none", room=ctx.room_name(tile))
         return
+    if len(sources) == 1:  # one token on the board: the traitor has nothing to choose
+        _move_token(ctx, sources[0], tile)
+        return
     pause(ctx, frame, {"_alta_token_pick": {"tile": tile, "sources": sources}}, "alta_token",
           PLUGIN.text("token_pick", who=ctx.who(frame.seat)),
           [ctx.room_name(i) for i in sources], seat=traitor)
@@ -468,7 +471,10 @@ def _alta_token(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 @resumer("alta_token")
 def _alta_token_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     spec = frame.steps.pop(0)["_alta_token_pick"]
-    source, tile = int(spec["sources"][pick]), int(spec["tile"])
+    _move_token(ctx, int(spec["sources"][pick]), int(spec["tile"]))
+
+
+def _move_token(ctx: Ctx, source: int, tile: int) -> None:
     _remove_token(ctx.state, source)
     _add_token(ctx.state, tile)
     PLUGIN.say(ctx, "token_moved", source=ctx.room_name(source), room=ctx.room_name(tile))
@@ -505,24 +511,30 @@ def _alta_cards(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if not top:
         PLUGIN.say(ctx, "deck_empty", deck=deck)
         return
+    if len(top) == 1:  # the deck's last card: "take one of them" leaves no choice
+        _take_card(ctx, frame, deck, top, 0)
+        return
     pause(ctx, frame, {"_alta_card": {"deck": deck, "cards": top}}, "alta_card",
           PLUGIN.text("search_pick_card"), [content.card(k).name for k in top], private=True)
 
 
 @resumer("alta_card")
 def _alta_card(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
-    """Take the chosen card; the rest go to the bottom of the deck (buried)."""
     spec = frame.steps.pop(0)["_alta_card"]
+    _take_card(ctx, frame, str(spec["deck"]), [str(k) for k in spec["cards"]], pick)
+
+
+def _take_card(ctx: Ctx, frame: Frame, deck: str, cards: list[str], pick: int) -> None:
+    """Take the chosen card; the rest go to the bottom of the deck (buried)."""
     state = ctx.state
-    deck, cards = str(spec["deck"]), [str(k) for k in spec["cards"]]
     for key in cards:
         state.decks[deck].remove(key)
     chosen = cards[pick]
     rest = [k for k in cards if k != chosen]
     for key in rest:
         bury(state, key)
-    PLUGIN.say(ctx, "search_buried", who=ctx.who(frame.seat), count=len(rest), deck=deck,
-               card=content.card(chosen).name)
+    PLUGIN.say(ctx, "search_buried" if rest else "search_took", who=ctx.who(frame.seat),
+               count=len(rest), deck=deck, card=content.card(chosen).name)
     decks.give_card(ctx, frame.seat, chosen)
 
 

@@ -270,6 +270,9 @@ def _henry_search(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         plugin.say(ctx, "peek_empty")
         return
     plugin.say(ctx, "peek", who=ctx.who(seat), count=len(cards))
+    if len(cards) == 1:  # the deck's last card: "take one of them" leaves no choice
+        _keep(ctx, frame, cards, 0)
+        return
     # Weapons first (the AI takes the first choice); otherwise as they lay.
     cards.sort(key=lambda k: not content.card(k).weapon)
     pause(ctx, frame, {"_henry_keep": {"cards": cards}}, "henry_keep",
@@ -285,8 +288,13 @@ def _henry_keep(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 @resumer("henry_keep")
 def _henry_kept(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     frame.steps.pop(0)
+    _keep(ctx, frame, [str(k) for k in raw["_henry_keep"]["cards"]], pick)
+
+
+def _keep(ctx: Ctx, frame: Frame, cards: list[str], pick: int) -> None:
+    """The card kept is resolved as drawn; the others are buried, unnamed."""
     state = ctx.state
-    cards = [str(k) for k in raw["_henry_keep"]["cards"]]
+    cards = list(cards)
     for key in cards:
         state.decks[ITEM].remove(key)
     kept = cards.pop(pick)
