@@ -1,5 +1,8 @@
 """The slash commands in the user's language: discord.py's `app_commands.Translator`,
-reading data/commands.zh-TW.yaml (English string -> its Chinese).
+reading data/commands.zh-TW.yaml (English string -> its Chinese) and, for the words a
+game says itself (its title, the `/game new game:` choice, and its setup options'
+descriptions), the game's own texts: a game brings them in its own data/<key>/ mirror,
+so adding one adds no line to the shared file (tests/test_command_words_of_games.py).
 
 Discord shows a command's localized descriptions and choice names to a user whose
 client is in that locale; the tree is synced with them (`tree.sync` asks the translator
@@ -22,8 +25,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot import yaml_files
-from bot.locales import CHINESE, ENGLISH, supported
+from bot import games, yaml_files
+from bot.locales import CHINESE, ENGLISH, speaking, supported
 from bot.paths import DATA
 
 FILES = {CHINESE: DATA / "commands.zh-TW.yaml"}
@@ -35,12 +38,31 @@ COMMAND_TREE_NAMES = (1, 32)
 
 @cache
 def words(language: str) -> dict[str, str]:
-    """English -> the language's words for the command tree (empty for English)."""
+    """English -> the language's words for the command tree (empty for English): the
+    shared file's, then each game's own (`game_words`)."""
     path: Traversable | None = FILES.get(language)
     if path is None or not path.is_file():
         return {}
     raw = yaml_files.read_english(path) or {}
-    return {str(k): str(v) for k, v in (raw.get("strings") or {}).items()}
+    found = {str(k): str(v) for k, v in (raw.get("strings") or {}).items()}
+    found.update(game_words(language))
+    return found
+
+
+def game_words(language: str) -> dict[str, str]:
+    """English -> `language` for what each game says in the command tree: its title and
+    its setup options' descriptions (`Game.setup_option_help`), each read from the
+    game's texts in both languages. A line its texts do not translate is left out (the
+    shared file may still give it; else `words_missing` names it)."""
+    found: dict[str, str] = {}
+    for game in games.all_games().values():
+        with speaking(ENGLISH):
+            english = {"": game.title, **game.setup_option_help()}
+        with speaking(language):
+            spoken = {"": game.title, **game.setup_option_help()}
+        found.update({english[key]: text for key, text in spoken.items()
+                      if key in english and text and text != english[key]})
+    return found
 
 
 def translated(english: str, language: str) -> str:

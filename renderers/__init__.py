@@ -2,8 +2,9 @@
 information.
 
 A game's renderer is `renderers/<key>.py` or the package `renderers/<key>/`, exposing
-`render_board(state, *, width=...) -> bytes` (one picture per post: what a turn rolled
-is drawn on the board), and says in words what the board shows with
+`render_board(state) -> bytes` (one picture per post: what a turn rolled is drawn on
+the board; the table passes the state alone, so a keyword of a renderer's own (a
+`width`, say) needs a default), and says in words what the board shows with
 `describe(state) -> str` (the
 package's `alt_text` module, or the module itself): the image's alt text, for players
 who use a screen reader. No list of games is kept here. RENDERERS

@@ -155,16 +155,34 @@ def test_the_games_are_the_packages_with_a_game_in_key_order() -> None:
     assert set(found) <= set(games.all_games())
 
 
-@pytest.mark.parametrize("key", ["betrayal", "cthulhu", "evilbelow"])
+# A cog's command group, as cogs/<key>.py declares it (`GroupCog, group_name="<key>"`).
+GROUP_NAME = re.compile(r"""GroupCog\b[^)]*?\bgroup_name\s*=\s*["']([^"']+)["']""", re.S)
+
+
+@pytest.mark.parametrize("key", sorted(games.all_games()))
 def test_a_games_key_names_its_package_data_renderer_and_cog(key: str) -> None:
-    """README: a game lives at bot/games/<key>/; its words in data/<key>/, its boards in
-    renderers/<key>/, its commands in cogs/<key>.py. (Evil Below's engine was in
+    """README: a game lives at bot/games/<key>/; its words in data/<key>/, its board in
+    renderers/<key>.py or renderers/<key>/, its commands (if it has any) in
+    cogs/<key>.py, the only name bot/client.py's `extensions` loads. Every registered
+    game is held to it, not a list of the games there were. (Evil Below's engine was in
     evil_below/ under the key evilbelow.)"""
     game = games.get(key)
     assert type(game).__module__.split(".")[:3] == ["bot", "games", key]
-    for part in (f"bot/games/{key}/__init__.py", f"data/{key}", f"renderers/{key}/__init__.py",
-                 f"cogs/{key}.py"):
+    for part in (f"bot/games/{key}/__init__.py", f"data/{key}"):
         assert (ROOT / part).exists(), part
+    assert renderers.renderer_of(key).__name__ == f"renderers.{key}"
+    misnamed = sorted(path.name for path in (ROOT / "cogs").glob("*.py")
+                      if key in GROUP_NAME.findall(path.read_text(encoding="utf-8"))
+                      and path.stem != key)
+    assert misnamed == [], f"/{key}'s commands must be in cogs/{key}.py to be loaded"
+
+
+def test_the_cogs_named_by_a_game_are_found_by_its_key() -> None:
+    """The pattern above reads the game cogs' groups as they are written."""
+    found = {path.stem: GROUP_NAME.findall(path.read_text(encoding="utf-8"))
+             for path in (ROOT / "cogs").glob("*.py")}
+    for key in ("betrayal", "cthulhu", "evilbelow"):
+        assert key in found[key], key
 
 
 def test_each_game_setup_option_is_described_by_its_game() -> None:

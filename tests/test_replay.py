@@ -167,8 +167,8 @@ async def test_a_finished_game_of_an_earlier_release_replays_what_it_can(
         first, last = rebuilt.moments[0].state, rebuilt.moments[-1].state
         assert not game.is_over(first) and game.dump(last) == game.dump(T.game_state(table))
         noted = say("replay.kept") in replay.end_lines(table, rebuilt)
-        if rebuilt.exact:
-            assert len(rebuilt.moments) > 20 and not noted
+        if rebuilt.exact:  # every turn, however short the game: more than the two kept
+            assert len(rebuilt.moments) > 2 and not noted
         else:
             assert len(rebuilt.moments) == 2 and noted  # the opening and the end
         made = replay.draw(table, rebuilt)
@@ -177,18 +177,25 @@ async def test_a_finished_game_of_an_earlier_release_replays_what_it_can(
         await store.close()
 
 
+# The golden finished games that today's rules and AI no longer play to their stored end
+# (their replay is what is kept). A variant added since (a new game's golden tables,
+# made by today's rules) still replays exactly, so it need not be named here.
+NO_LONGER_EXACT = {"cthulhu", "neibolt", "evilbelow"}
+
+
 def test_of_the_first_releases_finished_golden_tables_betrayals_plays_again() -> None:
     """Today's rules and AI still play 0.1.0's golden Betrayal game to its stored end;
     Cthulhu's, Evil Below's and the Neibolt House's AI or rules have changed since.
-    (When this changes, say so: a replay of such an old game becomes what is kept.)"""
+    (When this changes, say so in NO_LONGER_EXACT: a replay of such an old game becomes
+    what is kept.)"""
     exact = {}
     for variant in VARIANTS:
         golden = json.loads((RELEASE / f"{variant.name}-over.json").read_text(encoding="utf-8"))
         table = Table.from_row(id=1, channel_id=CHANNEL, guild_id=1, kind=golden["kind"],
                                status=OVER, version=500, envelope=golden["envelope"])
         exact[variant.name] = replay.rebuild(table, [], [], []).exact
-    assert exact == {"cthulhu": False, "betrayal": True, "neibolt": False,
-                     "evilbelow": False}
+    assert exact["betrayal"]
+    assert {name for name, same in exact.items() if not same} == NO_LONGER_EXACT
 
 
 async def test_a_game_of_an_earlier_release_replays_its_undo_points_too(
