@@ -5,8 +5,10 @@ PostgreSQL, `backup` copies the SQLite file while the bot runs, `forget-guild` d
 server's data (docs/operations.md).
 
 Exit codes: 0 done (or stopped on a signal, after closing), 1 a failure at run time
-(Discord refused the token, a backup failed), 2 a setting or an argument that is wrong
-(HAUNTKEEPER_DB that cannot be opened included: it is found before logging in).
+(Discord refused the token, at the start or later with a gateway close code after which
+a bot must not reconnect, such as 4004 or 4014; a backup failed), 2 a setting or an
+argument that is wrong (HAUNTKEEPER_DB that cannot be opened included: it is found before
+logging in).
 
 The one module that imports inside functions, on purpose: discord.py, the games and the
 renderers load only for the subcommand that needs them, so `--help`, `health` (a
@@ -271,7 +273,7 @@ def _run(spec: str | None, count: int | None) -> int:
     settings = _settings()
     if settings is None:
         return 2
-    from bot.client import make_bot
+    from bot.client import gateway_refusal, make_bot
 
     bot = make_bot(shards, db_path=settings.db_path, dev_guild=settings.dev_guild,
                    health_file=_beat_of(settings, shards), metrics_port=settings.metrics_port,
@@ -287,7 +289,8 @@ def _run(spec: str | None, count: int | None) -> int:
         print(f"hauntkeeper: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # discord.LoginFailure and friends: say it in one line
-        print(f"hauntkeeper: could not start: {exc}", file=sys.stderr)
+        refused = gateway_refusal(exc)  # a close code Discord would only give again
+        print(f"hauntkeeper: {refused or f'could not start: {exc}'}", file=sys.stderr)
         return 1
     return 0
 

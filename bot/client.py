@@ -414,6 +414,12 @@ class HauntBot(commands.Bot):
         """Deliver what is owed and (at a start) play the AI turns a restart interrupted,
         a few games at a time; returns how many games were looked at."""
         started = time.perf_counter()
+        # First the whispers a crash cut off after their delivery was marked (the DM
+        # tail, bot/courier.py): each player's before any newer whisper to them.
+        try:
+            await self.sessions.courier.resume_tails()
+        except StoreUnavailable:
+            log.info("the DM tails wait for the store")
         waiting = await self.store.needing_attention(ai_turns=ai_turns)
         queue: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
         for item in waiting:
@@ -517,6 +523,36 @@ class ShardedHauntBot(HauntBot, commands.AutoShardedBot):
         shards = self.shards.values()
         return self.is_ready() and not self.is_closed() and bool(shards) \
             and not any(shard.is_closed() for shard in shards)
+
+
+# Discord's gateway close codes after which a bot must not reconnect (discord.py stops
+# on them instead of trying again), with what each means to the operator who must act.
+REFUSALS = {
+    4004: "authentication failed: the token is wrong or was reset; put the bot's current "
+          "token (Developer Portal, Bot, Reset Token) in DISCORD_TOKEN",
+    4010: "invalid shard: --shards names a shard outside --shard-count",
+    4011: "sharding required: the bot is in too many servers for one connection; run it "
+          "with --shard-count",
+    4012: "invalid API version",
+    4013: "invalid intents",
+    4014: "disallowed intents: the bot asked for a privileged intent the Developer Portal "
+          "does not allow it",
+}
+
+
+def gateway_refusal(exc: BaseException) -> str | None:
+    """The operator's line for Discord closing the gateway for good (a close code after
+    which reconnecting would only be refused again), or None for any other failure.
+    discord.py's own words give a bare code ("WebSocket closed with 4004") or, for
+    4014, no code at all."""
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        code: int | None = 4014
+    elif isinstance(exc, discord.ConnectionClosed):
+        code = exc.code
+    else:
+        return None
+    meaning = REFUSALS.get(code or 0, "a close code discord.py does not reconnect after")
+    return f"Discord closed the gateway with {code} ({meaning}); not reconnecting"
 
 
 def make_bot(shards: Shards | None, **options: Any) -> HauntBot:

@@ -13,6 +13,16 @@ secret book, which the post announces). Once all that is done, `mark_delivered` 
 for them only `WHISPER_GRACE`: a player's DM channel has one Discord rate limit for all
 their games, and their busy DMs must not hold up another channel's post.
 
+Nor the channel's next move: the mark waits for no whisper still on its way. A delivery
+whose whispers (or whose player's secret book) still wait on Discord is marked with its
+*DM tail* (the store's `dm_tails`: from which event on whispers may be owed, written with
+the mark), and the whispers go on in the background; their end closes the tail
+(`store.whispered`). Each player's whispers keep their order through a lane per player
+(`_lane`: a later delivery's DM to them queues behind the earlier one's), and each
+game's tails close in order (`_tails`: a tail closes only after the one before it). A
+crash before a tail closed leaves its row: the next start sends its events' whispers
+again under their own keys (`resume_tails`), so what got through shows once.
+
 A delivery is named by its key (`delivery_key`: the game at its version) and each
 whisper by its event's place in the log, and the outlet turns them into Discord nonces:
 a delivery cut short (a crash, Discord failing) is sent again under the same keys, so
@@ -35,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from dataclasses import dataclass, replace
 
 from bot.core.events import Event
@@ -49,6 +60,7 @@ from bot.delivery import (
     delivery_key,
     is_late,
     late,
+    whispers_of,
 )
 from bot.languages import server_language
 from bot.locales import speaking
@@ -108,6 +120,11 @@ class Courier:
         # check of a runtime-checkable protocol costs ~25 us, on the loop, each delivery.
         self._gate = outlet if isinstance(outlet, ChannelGate) else None
         self._members = outlet if isinstance(outlet, MemberKeeper) else None
+        # Each player's DM lane: their whispers one at a time, in the order asked for.
+        self._lanes: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
+        # Each game's DM tail still under way in this process (the newest), by game id.
+        self._tails: dict[int, asyncio.Task[None]] = {}
 
     async def deliver(self, table: Table, owed: Sequenced | None = None,
                       ahead: Ahead | None = None) -> Outcome:
@@ -126,7 +143,7 @@ class Courier:
             if ahead is not None and not ahead.fits(table, key, language, self.render):
                 ahead = None
             with speaking(language):
-                post, live = await self._send(table, owed, key, language, ahead)
+                post, live, tail = await self._send(table, owed, key, language, ahead)
         except PostRefused as exc:  # stays owed; the outlet told the moderators once
             log.info("channel %s refuses the game's posts (%s); they stay owed",
                      table.channel_id, exc)
@@ -143,7 +160,7 @@ class Courier:
             log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
                         exc_info=True)
             return Outcome(table, events, None, delivered=False)
-        await self._mark_delivered(table, live)
+        await self._mark_delivered(table, live, tail, owed[0][0] if owed else None)
         return Outcome(table, events, post)
 
     async def _owed(self, table: Table) -> Sequenced:
@@ -152,23 +169,100 @@ class Courier:
             return []
         return [(e.seq, e.event()) for e in await self.store.undelivered(table.id)]
 
-    async def _mark_delivered(self, table: Table, live: LiveMessage | None) -> None:
+    async def _mark_delivered(self, table: Table, live: LiveMessage | None,
+                              tail: asyncio.Task[list[int]] | None = None,
+                              first: int | None = None) -> None:
         """The store hears the delivery is done, and the live message it left, in one
         write. Should that fail, the delivery is sent again later under the same keys,
-        and shows once."""
+        and shows once. `tail`: its whispers still on their way (from event `first`
+        on): the same write opens the game's DM tail, closed when they went; so it is
+        when an earlier tail of the game is still under way, which closes first."""
         if table.id is None:
+            if tail is not None:
+                await tail
             return
+        before = self._tails.get(table.id)
+        chained = tail is not None or before is not None
         try:
             if not owes(table):
                 if live is not None:
                     await self.store.set_live(table.id, live)
+                if tail is not None:  # nothing was owed: no row to keep, only the order
+                    self._follow(table.id, before, tail, None)
                 return
-            await self.store.mark_delivered(table.id, table.last_seq, live)
+            if chained and first is not None:
+                await self.store.mark_delivered(table.id, table.last_seq, live,
+                                                dm_from=first)
+            else:
+                await self.store.mark_delivered(table.id, table.last_seq, live)
             table.delivered_seq = table.last_seq
         except StoreUnavailable:  # sent; sent again under the same keys, shown once
             log.info("game %s is marked delivered when the store is back", table.id)
+            chained = False
         except Exception:  # sent already; at worst sent again under the same keys
             log.exception("could not mark game %s delivered", table.id)
+            chained = False
+        if chained:
+            self._follow(table.id, before, tail, table.last_seq)
+        elif tail is not None:  # unmarked: sent again with the delivery; keep the order
+            self._follow(table.id, before, tail, None)
+
+    def _follow(self, game_id: int, before: asyncio.Task[None] | None,
+                whispering: asyncio.Task[list[int]] | None, upto: int | None) -> None:
+        """The game's newest DM tail: once the one before it and `whispering` are done,
+        every whisper up to event `upto` went (None: nothing to tell the store)."""
+
+        async def closing() -> None:
+            try:
+                if before is not None:
+                    await asyncio.gather(before, return_exceptions=True)
+                if whispering is not None:
+                    await asyncio.gather(whispering, return_exceptions=True)
+                if upto is not None:
+                    await self.store.whispered(game_id, upto)
+            except StoreUnavailable:  # the row stays: sent again, under the same keys
+                log.info("game %s: its DM tail closes when the store is back", game_id)
+            except Exception:
+                log.exception("could not close the DM tail of game %s", game_id)
+            finally:
+                if self._tails.get(game_id) is task:
+                    del self._tails[game_id]
+
+        task = asyncio.create_task(closing(), name=f"hauntkeeper-dm-tail-{game_id}")
+        self._tails[game_id] = task
+
+    async def tails_done(self, timeout: float | None = None) -> bool:
+        """Wait up to `timeout` for the DM tails under way in this process (a stop, a
+        test), never cutting one short (one left keeps its row); True when none is."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while self._tails:
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                return False
+            await asyncio.wait(list(self._tails.values()), timeout=left)
+        return True
+
+    async def resume_tails(self) -> int:
+        """At a start (and each retry): the whispers a crash cut off in a DM tail, sent
+        again in order under their own keys (Discord shows what got through once), then
+        the tail closed. A tail under way in this process is its own. How many tails
+        were taken up."""
+        taken = 0
+        for game_id, _channel, first, last in await self.store.dm_tails():
+            if game_id in self._tails:
+                continue
+            table = await self.store.load_game(game_id)
+            events = await self.store.tail_events(game_id, first, last)
+            if table is None or not events:
+                await self.store.whispered(game_id, last)
+                continue
+            with speaking(await self.language(table)):
+                whispers = whispers_of(table, [(e.seq, e.event()) for e in events])
+            whispering = asyncio.create_task(self._whisper(table, whispers))
+            self._follow(game_id, None, whispering, last)
+            taken += 1
+        return taken
 
     async def language(self, table: Table) -> str:
         """The language of the table's public posts now (read per delivery, so a change
@@ -177,14 +271,16 @@ class Courier:
         return server_language(table, settings)
 
     async def _send(self, table: Table, owed: Sequenced, key: str, language: str,
-                    ahead: Ahead | None = None) -> tuple[Post, LiveMessage | None]:
+                    ahead: Ahead | None = None
+                    ) -> tuple[Post, LiveMessage | None, asyncio.Task[list[int]] | None]:
         """Private lines one whisper each, as they came (each player's in order, the
         players side by side); a team's lines as one message per team (a team's thread
         reads like the channel: one post per move, not a line each); then the public
         post, which names whom a DM did not reach (a whisper still waiting on Discord
-        after WHISPER_GRACE is not waited for: the post goes, the whisper follows before
-        the mark); then the private and team documents (a secret book), which the post
-        announces.
+        after WHISPER_GRACE is not waited for: the post goes, the whisper follows); then
+        the private and team documents (a secret book), which the post announces. The
+        whispers still on their way are returned (the DM tail, see the module's
+        docstring): the mark does not wait for them.
         Nothing at all while the outlet knows the channel refuses the post: the lines
         would go out again with the post, once it can be made."""
         if self._gate is not None:
@@ -209,16 +305,23 @@ class Courier:
                         turns=plan.turns, play_by_play=await self._play_by_play(table),
                         own_prompt=plan.own_prompt, image_hash=plan.image_hash)
             live = await self.outlet.publish(table, post)
-            held = [] if done else await whispering  # sent before the mark, all the same
+            missed, books = await self._send_late(table, owed, key, language,
+                                                  wait=bool(done))
         except BaseException:  # the delivery stays owed: sent again, under the same nonces
             whispering.cancel()
             await asyncio.gather(whispering, return_exceptions=True)
             raise
-        missed = [u for u in [*held, *await self._send_late(table, owed, key, language)]
-                  if u not in post.dm_failed]
+        tail: asyncio.Task[list[int]] | None = None
+        if books is not None and not done:  # behind the whispers on their way
+            tail = asyncio.create_task(_both(whispering, books))
+        elif books is not None:
+            tail = books
+        elif not done:
+            tail = whispering
+        missed = [u for u in missed if u not in post.dm_failed]
         if missed:
             post = replace(post, dm_failed=[*post.dm_failed, *dict.fromkeys(missed)])
-        return post, live
+        return post, live, tail
 
     async def _whisper(self, table: Table, whispers: list[tuple[int, str, str]]) -> list[int]:
         """Each player's whispers in order, the players side by side: one player's DMs
@@ -230,13 +333,22 @@ class Courier:
 
         async def one(user_id: int) -> bool:
             reached = True
-            for text, whisper in lines[user_id]:
-                reached = await self.outlet.whisper(table, user_id, text, key=whisper) \
-                    and reached
+            async with self._lane(user_id):  # behind the player's earlier whispers
+                for text, whisper in lines[user_id]:
+                    reached = await self.outlet.whisper(table, user_id, text, key=whisper) \
+                        and reached
             return reached
 
         reached = await asyncio.gather(*(one(u) for u in lines))
         return [u for u, ok in zip(lines, reached, strict=True) if not ok]
+
+    def _lane(self, user_id: int) -> asyncio.Lock:
+        """The player's DM lane (kept while someone holds or waits for it)."""
+        lane = self._lanes.get(user_id)
+        if lane is None:
+            lane = asyncio.Lock()
+            self._lanes[user_id] = lane
+        return lane
 
     async def _play_by_play(self, table: Table) -> bool:
         """Whether this delivery's lines go to the game's play-by-play thread too: the
@@ -246,21 +358,39 @@ class Courier:
             return False
         return (await self.settings.get(table.guild_id)).play_by_play is True
 
-    async def _send_late(self, table: Table, owed: Sequenced, key: str,
-                         language: str) -> list[int]:
-        """The documents that wait for the post (delivery.late); the users they could not
-        reach. The post went first, so it cannot name them: the outcome does, and the
-        outlet tells them privately at their next click."""
+    async def _send_late(self, table: Table, owed: Sequenced, key: str, language: str, *,
+                         wait: bool) -> tuple[list[int], asyncio.Task[list[int]] | None]:
+        """The documents that wait for the post (delivery.late), the users they could
+        not reach, and the private ones still on their way (a task, None when none is).
+        The private ones go first, each in its player's lane after their whispers:
+        waited for up to WHISPER_GRACE when the whispers went (`wait`: one round trip,
+        as a whisper's), not waited for when they did not (a DM tail already); then the
+        team ones. The post went first, so it cannot name whom they missed: the outcome
+        does, and the outlet tells them privately at their next click."""
         if not any(is_late(event) for _, event in owed):
-            return []
+            return [], None
         whispers, teams = late(table, owed, key, language)
+        books = asyncio.create_task(self._whisper(table, whispers)) if whispers else None
         failed: list[int] = []
-        for user_id, text, whisper in whispers:
-            if not await self.outlet.whisper(table, user_id, text, key=whisper):
-                failed.append(user_id)
-        for team, users, text, team_key in teams:
-            failed += await self.outlet.team(table, team, users, text, key=team_key)
-        return failed
+        try:
+            if books is not None and wait:
+                finished, _ = await asyncio.wait({books}, timeout=WHISPER_GRACE)
+                if finished:
+                    failed += books.result()
+                    books = None
+            for team, users, text, team_key in teams:
+                failed += await self.outlet.team(table, team, users, text, key=team_key)
+        except BaseException:
+            if books is not None:
+                books.cancel()
+                await asyncio.gather(books, return_exceptions=True)
+            raise
+        return failed, books
+
+
+async def _both(first: asyncio.Task[list[int]], then: asyncio.Task[list[int]]) -> list[int]:
+    """Whom either missed: a delivery's whispers and its books, one DM tail."""
+    return [*await first, *await then]
 
 
 def _all_owed(table: Table, owed: Sequenced) -> bool:

@@ -243,6 +243,13 @@ def late(table: Table, sequenced: Sequenced, key: str,
                     language)
 
 
+def whispers_of(table: Table, sequenced: Sequenced) -> Whispers:
+    """Every whisper these events make, early and late ones in the log's order, each
+    under its event's key (a DM tail sent again after a crash: bot/courier.py)."""
+    mine = [(seq, event) for seq, event in sequenced if event.audience.kind == "player"]
+    return _private(table, mine, "", ENGLISH)[0]
+
+
 def _private(table: Table, sequenced: Sequenced, prefix: str,
              language: str) -> tuple[Whispers, TeamMessages]:
     """A player's events one whisper each, in the player's language; a team's joined

@@ -266,5 +266,6 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
             alt=post.alt if post.image is not None or live is None else live.alt,
             ping_id=live.ping_id if live is not None else None,
             ping_user=ping_user if table.status != OVER else None,
+            dm_prompt=live.dm_prompt if live is not None else None,
             through=max([live.through if live is not None else 0, *post.seqs])),
     )

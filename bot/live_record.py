@@ -29,3 +29,7 @@ class LiveMessage:
     # carrying that event again, under another key, does not show it twice.
     through: int = 0
     alt: str = ""  # the alt text of the board it shows (said again with every edit)
+    # A private turn's prompt in its player's DMs, as (DM channel, message, player): the
+    # next delivery takes its buttons off (a pause holds it). Kept with the live message
+    # in the store, so a restarted bot, or another process, still finds it. None: none.
+    dm_prompt: tuple[int, int, int] | None = None

@@ -384,7 +384,8 @@ class Sessions:
                 chained = await self.worker.ai_moves(
                     table, work, languages=await self._languages(table, None, settings),
                     foresight=Foresight(self.courier.render, settings), owed=owed,
-                    steps=MAX_AI_STEPS - steps, offers=offers)
+                    steps=MAX_AI_STEPS - steps, offers=offers,
+                    public=self._server(table, None, settings))
                 played = chained.played
                 if played is not None:
                     table = await self._save(played, table, None, None)
@@ -553,8 +554,10 @@ class Sessions:
                 work = await self.worker.ai_work(table)
                 if not work.any:
                     return None
+                settings = await self.settings.get(table.guild_id)
                 chained = await self.worker.ai_moves(
-                    table, work, languages=await self._languages(table), steps=1)
+                    table, work, languages=await self._languages(table, None, settings),
+                    steps=1, public=self._server(table, None, settings))
                 if chained.failed is not None:
                     raise chained.failed
                 played = chained.played
@@ -615,17 +618,18 @@ class Sessions:
         return turn_timers.arm(played.table, settings, now, since)
 
     async def fire_timer(self, timer: TurnTimer) -> Outcome | None:
-        """A turn timer fell due: claim it (once, whoever else tries), then, if the table
-        is still as it was armed, remind the player or end the turn as the server says.
-        What is owed goes first; when it cannot, the timer is left unclaimed and tried
-        again."""
+        """A turn timer fell due: if the table is still as it was armed, remind the
+        player or end the turn as the server says; else it is dropped. It leaves the
+        store only with what it did, so a process killed half way loses no firing: the
+        turn's end goes with the save of its ending (every save replaces the game's
+        timers), a reminder once it was sent (`_remind`). What is owed goes first; when
+        it cannot, the timer stays and is tried again."""
         try:
             async with self.locks.turn(timer.channel_id) as turn:
                 async with self._ready(timer.channel_id, refuse_busy=False) as table:
-                    if await self.store.claim_timer(timer) is None:
-                        return None  # fired already, or a save replaced it
                     settings = await self.settings.get(table.guild_id if table else None)
                     if table is None or not turn_timers.fires(timer, table, settings):
+                        await self.store.claim_timer(timer)  # fired already, or outlived
                         return None
                     reminding = turn_timers.reminds(timer, settings)
                     saved: Table = table
@@ -633,8 +637,9 @@ class Sessions:
                     ahead: Ahead | None = None
                     if not reminding:  # the turn ends as the server says
                         ending = settings.timer_end
-                        played = await self.worker.run_out(table, ending,
-                                                           await self._languages(table))
+                        played = await self.worker.run_out(
+                            table, ending, await self._languages(table, None, settings),
+                            self._server(table, None, settings))
                         saved = await self._save(played, table, None,
                                                  turn_timers.ran_out_action(ending))
                         saved, owed, ahead = await self._ai_plays(
@@ -652,14 +657,20 @@ class Sessions:
         """The player's reminder, in the channel's delivery turn (the outlet keeps the live
         message's last ping, which a delivery changes too)."""
         if not turn.held:
-            log.info("a turn reminder in channel %s is dropped: no turn to send it",
+            log.info("a turn reminder in channel %s waits: no turn to send it",
                      table.channel_id)
+            return
+        # Claimed once sent, in the delivery turn: a firing that got here first sent it
+        # already, and a kill before the claim leaves it to be sent again.
+        if not any((t.kind, t.version) == (timer.kind, timer.version)
+                   for t in await self.store.timers_of(timer.game_id)):
             return
         # The reminder pings the player in the channel: a public line, in the server's
         # language (read now, as a delivery reads it), its jump link's words too.
         with speaking(await self.courier.language(table)):
             await self.outlet.remind(table, timer.user_id,
                                      turn_timers.reminder(timer, self.clock()))
+        await self.store.claim_timer(timer)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -786,6 +797,10 @@ class Sessions:
             await asyncio.wait_for(self._idle.wait(), timeout)
         if self._serving:
             log.warning("stopping with %d interactions still under way", self._serving)
+        # A player's DMs still on their way (the DM tail, bot/courier.py): a tail cut
+        # off keeps its row, and the next start sends it again.
+        if not await self.courier.tails_done(timeout):
+            log.info("stopping with DMs still on their way; the next start sends them")
         return self._serving
 
 

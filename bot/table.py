@@ -218,37 +218,42 @@ def ai_decision(table: Table, offer: bool = False) -> tuple[int, Action]:
     return seat, game_of(table).ai_action(game_state(table), seat)
 
 
-def play_decided(table: Table, seat: int, action: Action) -> tuple[Table, list[Event]]:
-    """An AI's decision (`ai_decision`) played on a copy of the table."""
-    return _play_seat(table.copy(), seat, action)
+def play_decided(table: Table, seat: int, action: Action,
+                 language: str | None = None) -> tuple[Table, list[Event]]:
+    """An AI's decision (`ai_decision`) played on a copy of the table; `language`: the
+    table's public posts' (`Actor.public_language`), which a seat the step hands to the
+    AI is named in."""
+    return _play_seat(table.copy(), seat, action, language)
 
 
-def ai_step(table: Table) -> tuple[Table, list[Event]]:
+def ai_step(table: Table, language: str | None = None) -> tuple[Table, list[Event]]:
     """Let the AI take the decision the game waits for (the seat must be an AI's)."""
-    return play_decided(table, *ai_decision(table))
+    return play_decided(table, *ai_decision(table), language)
 
 
-def play_turn(table: Table, seat: int) -> tuple[Table, list[Event]]:
+def play_turn(table: Table, seat: int,
+              language: str | None = None) -> tuple[Table, list[Event]]:
     """The AI plays the rest of `seat`'s turn for it (/gm skip, a turn timer's end): its
     decisions while the game waits for that seat in the same turn (the game's
     `turn_name`), so a turn of several decisions (a roll, each die, the end) is played
     whole, not one decision a call. A decision asked of another seat (a human's choice)
-    or the game's end stops it. The seat stays its holder's."""
+    or the game's end stops it. The seat stays its holder's. `language`: as
+    `play_decided`'s."""
     table = table.copy()
     game = game_of(table)
     turn = game.turn_name(game_state(table))
     events: list[Event] = []
     for _ in range(TURN_STEPS):
-        table, played = _play_seat(table, seat, None)
+        table, played = _play_seat(table, seat, None, language)
         events += played
         if to_act_seat(table) != seat or game.turn_name(game_state(table)) != turn:
             break
     return table, events
 
 
-def ai_offer_step(table: Table) -> tuple[Table, list[Event]]:
+def ai_offer_step(table: Table, language: str | None = None) -> tuple[Table, list[Event]]:
     """Let the first AI seat with an out-of-turn offer (`ai_offer`) play it."""
-    return play_decided(table, *ai_decision(table, offer=True))
+    return play_decided(table, *ai_decision(table, offer=True), language)
 
 
 # -- lobby ------------------------------------------------------------------------------
@@ -354,8 +359,16 @@ def _remove_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[
     if not table.seats[seat].ai:
         raise IllegalAction(say("errors.not_ai_seat", seat=seat + 1,
                                 name=table.seats[seat].name))
-    name = table.seats.pop(seat).name
+    name = _free_lobby_seat(table, seat)
     return table, [Event(say("lobby.ai_removed", name=name, by=actor.name))]
+
+
+def _free_lobby_seat(table: Table, seat: int) -> str:
+    """Take a seat out of the lobby (the seats after it move up one), and with it the
+    game's setup options' hold on its place (`Game.options_without_seat`: a youngest
+    named by seat follows its player). Its name, for the line that says so."""
+    table.options = game_of(table).options_without_seat(table.options, seat)
+    return table.seats.pop(seat).name
 
 
 def _ai_name(table: Table, number: int, language: str | None = None) -> str:
@@ -383,7 +396,7 @@ def _vacate_lobby_seats(table: Table, seats: list[int], name: str) -> tuple[Tabl
     leaving two seats would first be "handed" the host by their own other seat."""
     hosted = any(table.seats[seat].user_id == table.host_id for seat in seats)
     for seat in sorted(seats, reverse=True):  # from the back, so indexes stay valid
-        del table.seats[seat]
+        _free_lobby_seat(table, seat)
     events = [Event(say("lobby.left", name=name))]
     humans = [s for s in table.seats if s.is_human]
     if not humans:
@@ -491,9 +504,9 @@ def _skip(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
         raise IllegalAction(say("errors.nothing_to_skip"))
     note = Event(say("moderation.skipped", name=actor.name, target=table.seats[seat].name))
     if action.args.get(WHOLE_TURN):
-        table, events = play_turn(table, seat)
+        table, events = play_turn(table, seat, actor.public_language)
     else:  # logged by an earlier release: one decision
-        table, events = _play_seat(table, seat, None)
+        table, events = _play_seat(table, seat, None, actor.public_language)
     return table, [note, *events]
 
 
@@ -642,7 +655,7 @@ def _play(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event
         action = Action(action.kind, {k: v for k, v in action.args.items() if k != FOR_SEAT})
     else:
         seat = _acting_seat(table, actor)
-    return _play_seat(table, seat, action)
+    return _play_seat(table, seat, action, actor.public_language)
 
 
 def for_seat(action: Action, seat: int) -> Action:
@@ -686,14 +699,17 @@ def _acting_seat(table: Table, actor: Actor) -> int:
     return seat
 
 
-def _play_seat(table: Table, seat: int, action: Action | None) -> tuple[Table, list[Event]]:
+def _play_seat(table: Table, seat: int, action: Action | None,
+               language: str | None = None) -> tuple[Table, list[Event]]:
+    """`action` (None: the AI's) played for `seat`; a seat it hands to the AI is named in
+    `language`, the table's public posts' (None: the language spoken)."""
     game = game_of(table)
     state = game_state(table)
     if action is None:
         action = game.ai_action(state, seat)
     state, events = game.apply(state, seat, action)
     record(table, recorded.action_move(seat, action))
-    state, moved = _split_teams(table, game, state)
+    state, moved = _split_teams(table, game, state, language)
     set_state(table, game, state)
     if game.is_over(state):
         table.status = OVER
@@ -701,11 +717,13 @@ def _play_seat(table: Table, seat: int, action: Action | None) -> tuple[Table, l
                    *moved]
 
 
-def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[Event]]:
+def _split_teams(table: Table, game: Game[Any], state: Any,
+                 language: str | None) -> tuple[Any, list[Event]]:
     """No one may hold seats on two teams (they would read both secret books). Seed
     003's way, when one person plays two explorers and one turns traitor: the other
     seat goes to a player of its own team who holds the fewest seats (and may take one
-    more), else to the AI. The seat on the smaller team (the traitor's) stays."""
+    more), else to the AI, named in `language` as an AI seat added in the lobby is. The
+    seat on the smaller team (the traitor's) stays."""
     teams = game.teams(state)
     if len(teams) < 2:
         return state, []
@@ -733,7 +751,7 @@ def _split_teams(table: Table, game: Game[Any], state: Any) -> tuple[Any, list[E
             else:
                 # The AI's own name: the seat is no longer its player's at all, and under
                 # their name the story would count them among the side they left.
-                name = _ai_name(table, seat + 1)
+                name = _ai_name(table, seat + 1, language)
                 held = table.seats[seat]
                 held.user_id, held.ai, held.name, held.language = None, True, name, None
                 events.append(Event(say("table.seat_to_ai", old=old, seat=seat + 1),

@@ -14,7 +14,9 @@ armed again (it was sent, or the player has just acted).
 
 The timers live in the store, not in memory, so a restart loses none: the dispatcher
 reads the earliest from the store when it starts, and one that fell due while the bot
-was down fires right away, once (a firing first claims its row by deleting it).
+was down fires right away, once. A firing takes its row out with what it did (the turn's
+end in the save of its ending, a reminder once sent: Sessions.fire_timer), so a process
+killed half way leaves it to fire again.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ def arm(table: Table, settings: GuildSettings, now: float,
 
 
 def fires(timer: TurnTimer, table: Table | None, settings: GuildSettings) -> bool:
-    """A claimed timer still applies: its game, unchanged since it was armed (any action
+    """A timer due still applies: its game, unchanged since it was armed (any action
     makes a new version), running, not paused, and the server still has this timer (a
     moderator's 0 turns one off at once, the one armed already too)."""
     still_set = settings.remind_minutes if timer.kind == REMIND_TIMER \
@@ -128,25 +130,27 @@ def reminder(timer: TurnTimer, now: float) -> str:
     return say("timers.remind", mention=f"<@{timer.user_id}>", elapsed=elapsed)
 
 
-def run_out(table: Table, ending: str, whole: bool = True) -> tuple[Table, list[Event]]:
+def run_out(table: Table, ending: str, whole: bool = True,
+            language: str | None = None) -> tuple[Table, list[Event]]:
     """The turn's time is up: the seat's turn is skipped (the game's plain end of turn,
     played for its holder) or its rest played by the AI for it, as /gm skip does; one
     public line says which. The seat stays its holder's. `whole` False: one decision,
-    as an earlier release played it (a logged game replayed, bot/replay.py)."""
+    as an earlier release played it (a logged game replayed, bot/replay.py).
+    `language`: the table's public posts' (bot/table.py's `play_decided`)."""
     seat = table_rules.to_act_seat(table)
     if seat is None:
         raise ValueError("a timer ran out in a game that waits for no one")
     game, name = table_rules.game_of(table), table.seats[seat].name
     passing = game.pass_turn(table_rules.game_state(table), seat) if ending == SKIP else None
     if passing is not None:
-        holder = table_rules.Actor(table.seats[seat].user_id, name)
+        holder = table_rules.Actor(table.seats[seat].user_id, name, public_language=language)
         new, events = table_rules.apply(table, holder, table_rules.for_seat(passing, seat))
         return new, [Event(say("timers.skipped", name=name)), *events]
     note = say("timers.skip_by_ai" if ending == SKIP else "timers.ai_plays", name=name)
     if whole:
-        new, events = table_rules.play_turn(table, seat)
+        new, events = table_rules.play_turn(table, seat, language)
     else:
-        new, events = table_rules.ai_step(table)
+        new, events = table_rules.ai_step(table, language)
     return new, [Event(note), *events]
 
 
@@ -163,7 +167,7 @@ class TimerDispatcher:
     then, fire. The sleep is capped (MAX_SLEEP) and an asyncio.Event cuts it short when a
     save arms a timer due sooner (`armed`). Each firing runs as a task of its own, a few
     at once, so a slow or failing channel delays no other; a failure is logged and the
-    dispatcher goes on. `fire` claims the timer and acts (Sessions.fire_timer).
+    dispatcher goes on. `fire` acts and takes the timer out (Sessions.fire_timer).
     """
 
     def __init__(self, store: Store, fire: Callable[[TurnTimer], Awaitable[object]], *,
@@ -252,8 +256,8 @@ class TimerDispatcher:
             log.exception("turn timer %s of game %s in channel %s failed", timer.kind,
                           timer.game_id, timer.channel_id)
         finally:
-            # Fired or failed, it rests: a firing claims its row, so only one that failed
-            # before its claim is still stored, and it must not be tried in a tight loop.
+            # Fired or failed, it rests: a firing takes its row out with what it did, so
+            # only one that failed is still stored, and it must not be tried in a tight loop.
             self._resting[key] = self.clock() + RETRY_AFTER
             self._firing.pop(key, None)
             self._wake.set()

@@ -170,13 +170,14 @@ class Worker:
 
     async def ai_moves(self, table: Table, work: AiWork, *, languages: tuple[str, ...] = (),
                        foresight: Foresight | None = None, owed: Sequenced | None = None,
-                       steps: int = 1, offers: int = 0) -> Chained:
+                       steps: int = 1, offers: int = 0, public: str | None = None) -> Chained:
         """AI decisions one after another, at most `steps`, until a human is needed or
         the trip has worked CHAIN_SECONDS (`offers`: out-of-turn offers played since
         the seat to act last moved). Their delivery is planned in the same trip when the
-        chain ends with them (`Ahead`, with `owed`)."""
+        chain ends with them (`Ahead`, with `owed`). `public`: the language of the
+        table's public posts, which a seat handed to the AI is named in."""
         chained = await self._in_thread(_ai_moves, table, work, languages, foresight,
-                                        owed or [], steps, offers)
+                                        owed or [], steps, offers, public)
         if chained.played is not None:
             self._timed(chained.played)
         return chained
@@ -192,10 +193,11 @@ class Worker:
         """The table taken back to `past` (/gm undo), saying who undid what."""
         return await self._in_thread(_undo, table, past, actor, steps, summary, languages)
 
-    async def run_out(self, table: Table, ending: str,
-                      languages: tuple[str, ...] = ()) -> Played:
-        """A turn timer ran out: the turn ends as the server says (bot/timers.py)."""
-        return await self._in_thread(_run_out, table, ending, languages)
+    async def run_out(self, table: Table, ending: str, languages: tuple[str, ...] = (),
+                      public: str | None = None) -> Played:
+        """A turn timer ran out: the turn ends as the server says (bot/timers.py);
+        `public` as `ai_moves`'."""
+        return await self._in_thread(_run_out, table, ending, languages, public)
 
     async def ai_work(self, table: Table) -> AiWork:
         """What the AI seats may do on this table now (a resumed game's chain)."""
@@ -316,7 +318,7 @@ def _ahead(played: Played, loaded: Table, foresight: Foresight | None,
 
 def _ai_moves(table: Table, work: AiWork, languages: tuple[str, ...],
               foresight: Foresight | None, owed: Sequenced, steps: int,
-              offers: int) -> Chained:
+              offers: int, public: str | None) -> Chained:
     """AI steps in a row (see `Worker.ai_moves`), given back as one: the last table,
     every event, every engine step (bot/moves.py) in order. The AI decides each once (a
     decision is made of keys, never of words), then it is played in each language the
@@ -335,7 +337,7 @@ def _ai_moves(table: Table, work: AiWork, languages: tuple[str, ...],
 
             def step(at: Table = current, seat: int = seat,
                      action: Action = action) -> tuple[Table, list[Event]]:
-                return table_rules.play_decided(at, seat, action)
+                return table_rules.play_decided(at, seat, action, public)
 
             new, said = said_in(step, languages)
         except Exception as exc:  # the caller logs it; the steps before it are saved
@@ -363,8 +365,10 @@ def _undo(table: Table, past: Table, actor: table_rules.Actor, steps: int,
     return _played(new, events)
 
 
-def _run_out(table: Table, ending: str, languages: tuple[str, ...]) -> Played:
-    new, events = said_in(lambda: turn_timers.run_out(table, ending), languages)
+def _run_out(table: Table, ending: str, languages: tuple[str, ...],
+             public: str | None) -> Played:
+    new, events = said_in(lambda: turn_timers.run_out(table, ending, language=public),
+                          languages)
     return _played(new, events)
 
 

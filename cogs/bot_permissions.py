@@ -39,15 +39,18 @@ from bot.delivery import NOT_IN_THREAD, THREAD_LOCKED
 from bot.games.base import Game
 from bot.texts import say
 
-# In the order a moderator meets them in the channel's permission list.
-CHANNEL = ("view_channel", "send_messages", "embed_links", "attach_files",
-           "read_message_history")
-IN_THREAD = ("view_channel", "send_messages_in_threads", "embed_links", "attach_files",
-             "read_message_history")
+# What a lobby needs, in the order a moderator meets them in the channel's permission
+# list. The lobby is an embed, and `/game join` and its kin redraw it with the bot's own
+# edit, which Discord strips of its embed without Embed Links (an interaction's answer
+# is the interaction's webhook: not the bot's Embed Links, Discord's change log of
+# 2022-06-29). Read Message History is asked nowhere: the bot reads no history (no
+# Get Channel Messages, no reply), it edits its own messages by id.
+CHANNEL = ("view_channel", "send_messages", "embed_links", "attach_files")
+IN_THREAD = ("view_channel", "send_messages_in_threads", "embed_links", "attach_files")
 # What a running game's posts need: the live message is Components v2 (text, the
-# board, buttons) with no embed, and nothing reads the channel's history, so Discord
-# takes them without Embed Links or Read Message History. The outlet asks only these:
-# a moderator who takes one of the others away mid-game does not stop the game.
+# board, buttons) with no embed, so Discord takes them without Embed Links. Start and a
+# replay ask only these, and so does the outlet: a moderator who takes Embed Links away
+# once the lobby is done does not stop the game.
 POSTING = ("view_channel", "send_messages", "attach_files")
 POSTING_IN_THREAD = ("view_channel", "send_messages_in_threads", "attach_files")
 TEAM_THREADS = ("create_private_threads", "send_messages_in_threads")
@@ -99,8 +102,11 @@ def thread_cause(channel: object, code: int) -> str:
     return ""
 
 
-def needed(*, thread: bool) -> tuple[str, ...]:
-    return IN_THREAD if thread else CHANNEL
+def needed(*, thread: bool, lobby: bool = True) -> tuple[str, ...]:
+    """A lobby's (`lobby`: its embed too) or a running game's permissions."""
+    if lobby:
+        return IN_THREAD if thread else CHANNEL
+    return POSTING_IN_THREAD if thread else POSTING
 
 
 def has_teams(kind: str) -> bool:
@@ -142,9 +148,29 @@ def names_text(names: list[str]) -> str:
     return ", ".join(shown[:-1]) + say("permissions.and") + shown[-1]
 
 
-async def cannot_play(interaction: discord.Interaction) -> None:
+def why(names: list[str]) -> str:
+    """What each missing permission is for, one short sentence each."""
+    return " ".join(say(f"permissions.why.{name}") for name in names)
+
+
+def may_embed(client: discord.Client, channel_id: int) -> bool:
+    """Whether an embed the bot posts or edits in with its own token shows there, by
+    discord.py's cache (Discord drops it without Embed Links); True when the cache
+    cannot tell."""
+    channel = client.get_channel(channel_id)
+    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return True
+    me = channel.guild.me
+    if me is None:
+        return True
+    perms = channel.permissions_for(me)
+    return perms.administrator or perms.embed_links
+
+
+async def cannot_play(interaction: discord.Interaction, *, lobby: bool = True) -> None:
     """Refuse (IllegalAction) when the bot may not show a game in this channel: a
-    private thread it is not in, a locked thread, or a permission it lacks here."""
+    private thread it is not in, a locked thread, or a permission it lacks here: a
+    lobby's (`lobby`), or only a running game's (Start, a replay)."""
     channel, perms = interaction.channel, interaction.app_permissions
     bot = interaction.client.user
     manages = perms.administrator or perms.manage_threads
@@ -153,11 +179,11 @@ async def cannot_play(interaction: discord.Interaction) -> None:
         raise IllegalAction(say("permissions.not_in_thread", bot=bot.mention if bot else ""))
     if getattr(channel, "locked", False) and not manages:
         raise IllegalAction(say("permissions.thread_locked"))
-    lacking = missing(perms, needed(thread=in_a_thread(channel)))
+    lacking = missing(perms, needed(thread=in_a_thread(channel), lobby=lobby))
     if lacking:
-        raise IllegalAction(say("permissions.cannot_play", missing=names_text(lacking),
-                                channel=f"<#{interaction.channel_id}>",
-                                bot=bot.mention if bot else ""))
+        refusal = say("permissions.cannot_play", missing=names_text(lacking),
+                      channel=f"<#{interaction.channel_id}>", bot=bot.mention if bot else "")
+        raise IllegalAction(f"{refusal} {why(lacking)}")
 
 
 async def _in_thread(interaction: discord.Interaction) -> bool:

@@ -52,6 +52,7 @@ from cogs.replay import GAME_ID_LIMIT
 from cogs.replay import post as post_replay
 from cogs.reply import answered, answering
 from cogs.rights import click_actor
+from cogs.sending import THREAD_ARCHIVED
 from cogs.topics import how_to_play
 from renderers import shows_part
 
@@ -124,7 +125,7 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
             await _on_its_lobby(interaction, channel_id)
         starting = action.kind == table_rules.START  # in its channel (CHANNEL_ONLY)
         if starting:  # the lobby's Start: only where the bot can show the game
-            await bot_permissions.cannot_play(interaction)
+            await bot_permissions.cannot_play(interaction, lobby=False)
         # Not deferred first: a refusal is the click's own ephemeral answer, and an edit
         # of the clicked message answers it as UPDATE_MESSAGE (cogs/reply.py); a slow
         # action is deferred after reply.PATIENCE.
@@ -163,11 +164,20 @@ async def _on_its_lobby(interaction: discord.Interaction, channel_id: int) -> No
 
 async def _redraw(interaction: discord.Interaction, **fields: Any) -> None:
     """Edit the clicked message: as the click's answer while it is open, else through
-    the interaction's webhook (the click was deferred)."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.edit_message(**fields)
+    the interaction's webhook (the click was deferred). In a thread a moderator locked,
+    Discord refuses a public answer (50083, tests/fakediscord/routes_interactions.py's
+    LOCKED_ANSWER): the change was saved all the same, and the clicker reads so,
+    privately (an ephemeral answer still goes through)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        else:
+            await interaction.response.edit_message(**fields)
+    except discord.HTTPException as exc:
+        if exc.code != THREAD_ARCHIVED:
+            raise
+        await say_ephemeral(interaction, say("permissions.refused_thread_locked",
+                                             channel=f"<#{interaction.channel_id}>"))
 
 
 async def _show_private_choices(interaction: discord.Interaction, channel_id: int,

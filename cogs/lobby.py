@@ -8,9 +8,11 @@ the channel never fills with copies of the lobby.
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from datetime import UTC, datetime
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -40,8 +42,11 @@ from cogs.common import (
 from cogs.components import lobby_view
 from cogs.lobby_embed import lobby_embed
 from cogs.outlet import chunks
+from cogs.sending import THREAD_ARCHIVED
 from cogs.setup_options import setup_options
 from cogs.topics import rules_topics
+
+log = logging.getLogger(__name__)
 
 MAX_SEED = 2**53 - 1  # the largest integer every Discord client shows exactly
 FIELD_LIMIT = 1024  # Discord: the characters of one embed field's value
@@ -154,13 +159,26 @@ async def redraw_lobby(interaction: discord.Interaction, table: Table, *,
     view = lobby_view(table, public) if buttons else None  # none once closed, too
     if message_id is not None:
         channel = interaction.client.get_partial_messageable(table.channel_id)
+        # An edit by the bot's own token: without Embed Links, Discord would drop the
+        # embed (an empty lobby); the old words then stay, and only the buttons change.
+        fields: dict[str, Any] = {"view": view}
+        if bot_permissions.may_embed(interaction.client, table.channel_id):
+            fields["embed"] = lobby_embed(table, public)
         with suppress(discord.HTTPException):  # gone (or unreadable): a lobby goes on anew
-            await channel.get_partial_message(message_id).edit(embed=lobby_embed(table, public),
-                                                               view=view)
+            await channel.get_partial_message(message_id).edit(**fields)
             return
     if view is None:
         return
-    sent = await interaction.followup.send(embed=lobby_embed(table, public), view=view, wait=True)
+    try:
+        sent = await interaction.followup.send(embed=lobby_embed(table, public), view=view,
+                                               wait=True)
+    except discord.HTTPException as exc:
+        # A thread a moderator locked takes no public answer (50083): the change was
+        # saved, and the caller's own answer already said so.
+        if exc.code != THREAD_ARCHIVED:
+            raise
+        log.info("lobby of game %s not redrawn: its thread is locked", table.id)
+        return
     await store.set_lobby_message(table.id or 0, sent.id)
 
 
@@ -219,8 +237,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
         async with handling(interaction, "game " + kind.rsplit(".", 1)[-1]):
             if not isinstance(action, Action):
                 action = await action(interaction)
-            if kind == table_rules.START:
-                await bot_permissions.cannot_play(interaction)
+            if kind == table_rules.START:  # a running game's posts: no embed
+                await bot_permissions.cannot_play(interaction, lobby=False)
             # Deferred privately: the first follow-up takes the defer's place and its
             # visibility, so a refusal reads to the caller alone. What the table should
             # see goes out on its own: the game's post, or the lobby as it is now.

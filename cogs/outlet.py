@@ -52,6 +52,7 @@ from bot.texts import say
 from cogs import mentions
 from cogs.bot_permissions import (
     left_server,
+    may_embed,
     missing_in_cache,
     private_threads_in,
     thread_cause,
@@ -94,6 +95,14 @@ def past_holders(table: Table,
     return users
 
 
+def _dm_of(message: discord.Message | None,
+           user_id: int | None) -> tuple[int, int, int] | None:
+    """A DM prompt as the live message keeps it (LiveMessage.dm_prompt)."""
+    if message is None or user_id is None:
+        return None
+    return message.channel.id, message.id, user_id
+
+
 class DiscordOutlet:
     def __init__(self, client: discord.Client, store: Store) -> None:
         self.client = client
@@ -101,8 +110,6 @@ class DiscordOutlet:
         # The live message of a table the store has no id for (tests): the others are
         # kept in the store, so a restarted bot goes on editing the same message.
         self._unsaved_live: RecentDict[int, LiveMessage] = RecentDict(KEPT)
-        # A private turn's prompt in a DM: game channel -> (DM channel, message, player).
-        self._last_dm_prompt: RecentDict[int, tuple[int, int, int]] = RecentDict(KEPT)
         # (channel, user) whose DM failed and who has not been told so privately yet.
         self._undelivered: RecentSet[tuple[int, int]] = RecentSet(KEPT)
         # (thread, user) added to a team thread by this process: one request per member
@@ -133,6 +140,12 @@ class DiscordOutlet:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         dm_prompt: discord.Message | None = None
         prompt = post.prompt
+        # The DM prompt out before this post, as the store keeps it with the live message
+        # (LiveMessage.dm_prompt): known to a restarted bot, and to every process.
+        before = await self._live(table)
+        if table.id is not None:  # read once: the live post reads it here again
+            table.shown = (before,)
+        previous = before.dm_prompt if before is not None else None
         # A paused game shows no move (each would only be refused): no turn's controls,
         # no DM prompt (the one sent loses its buttons, unnotified); the resume's
         # delivery brings them back, and notifies the player as a turn's start does.
@@ -148,8 +161,8 @@ class DiscordOutlet:
             # A step of a private turn the table does not see yet (a monster's move is
             # told with the rest of the monsters' turn): only the DM prompt changes.
             assert prompt is not None  # a DM prompt is only made for a prompt
-            await self._clear_previous_dm(table, dm_prompt, prompt.user_id)
-            return None
+            await self._clear_dm(table, previous)
+            return self._with_dm(table, before, _dm_of(dm_prompt, prompt.user_id))
         if table.status == OVER:  # the end: Play again, Replay
             rows = play_again_rows(table)
         else:  # a private turn: the channel still shows the others' out-of-turn buttons
@@ -191,11 +204,14 @@ class DiscordOutlet:
         # bookkeeping, which a delivery the thread leaves owed must find as it was.
         result = await self._result_link(table) if table.status == OVER else ""
         await self.play_by_play.tell(table, post, result=result)
-        if paused:
-            await self._hold_dm(table)
+        if paused:  # held: the resume's fresh prompt takes its place as after a move
+            await self._hold_dm(table, previous)
+            newest = previous
         else:
-            await self._clear_previous_dm(table, dm_prompt,
-                                          prompt.user_id if prompt is not None else None)
+            await self._clear_dm(table, previous)
+            newest = _dm_of(dm_prompt, prompt.user_id if prompt is not None else None)
+        if shown is not None:  # stored with the delivery's mark
+            shown.dm_prompt = newest
         if table.status == OVER:
             await self._close_threads(table)
             await self._close_lobby(table)
@@ -281,7 +297,9 @@ class DiscordOutlet:
         game, stops saying it is in play (its title says it ended, in the language the
         delivery speaks). Only a courtesy: a lobby message gone or unreadable is left."""
         message_id = await self.store.lobby_message(table.id or 0)
-        if message_id is None:
+        # Without Embed Links Discord would drop the embed this edit sends: the lobby
+        # would go blank rather than say the game ended.
+        if message_id is None or not may_embed(self.client, table.channel_id):
             return
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         with suppress(discord.HTTPException):
@@ -310,14 +328,21 @@ class DiscordOutlet:
             except discord.HTTPException as exc:
                 log.info("could not close thread %s: %s", thread_id, exc)
 
-    async def _clear_previous_dm(self, table: Table, dm_prompt: discord.Message | None,
-                                 user_id: int | None) -> None:
-        """Remember the newest DM prompt (`user_id`'s) and take the buttons off the one
-        before, and its "your move" with them."""
-        previous_dm = self._last_dm_prompt.pop(table.channel_id, None)
-        if dm_prompt is not None and user_id is not None:
-            self._last_dm_prompt[table.channel_id] = (dm_prompt.channel.id, dm_prompt.id,
-                                                      user_id)
+    def _with_dm(self, table: Table, live: LiveMessage | None,
+                 dm: tuple[int, int, int] | None) -> LiveMessage | None:
+        """The live message, unchanged on Discord, now knowing the newest DM prompt: for
+        the courier to store (None: the game has no live message to keep it with)."""
+        if live is None:
+            return None
+        kept = dataclasses.replace(live, dm_prompt=dm)
+        if table.id is None:
+            self._unsaved_live[table.channel_id] = kept
+        table.shown = (kept,)
+        return kept
+
+    async def _clear_dm(self, table: Table, previous_dm: tuple[int, int, int] | None) -> None:
+        """Take the buttons off the DM prompt the post replaces, and its "your move" with
+        them."""
         if previous_dm is not None:  # its "your move" goes with its buttons
             used: dict[str, Any] = {"content": None, "view": live_layout(
                 say("dm.prompt_used", channel=f"<#{table.channel_id}>"),
@@ -329,11 +354,9 @@ class DiscordOutlet:
             with suppress(discord.HTTPException):
                 await dm_channel.get_partial_message(previous_dm[1]).edit(**used)
 
-    async def _hold_dm(self, table: Table) -> None:
-        """A paused game: the DM prompt of its private turn (while this process knows it)
-        loses its buttons and says why, by an edit, which notifies nobody. It stays
-        remembered: the resume's fresh prompt takes its place as after a move."""
-        held = self._last_dm_prompt.get(table.channel_id)
+    async def _hold_dm(self, table: Table, held: tuple[int, int, int] | None) -> None:
+        """A paused game: the DM prompt of its private turn loses its buttons and says
+        why, by an edit, which notifies nobody."""
         if held is None:
             return
         dm_channel = self.client.get_partial_messageable(
@@ -723,7 +746,7 @@ class DiscordOutlet:
     async def remind(self, table: Table, user_id: int, text: str) -> None:
         """One short line in the channel that pings the player and no one else, with a
         jump link to where the turn's controls are: the game's live message, or the
-        player's DM prompt on a turn played from DMs (while this process knows it).
+        player's DM prompt on a turn played from DMs (kept with the live message).
 
         It takes the place of the game's last "your turn" ping (deleted), and the next
         ping or reminder deletes it in turn: the channel keeps one such line at most."""
@@ -731,8 +754,8 @@ class DiscordOutlet:
             log.info("no turn reminder in channel %s: the bot left its server",
                      table.channel_id)
             return
-        dm = self._last_dm_prompt.get(table.channel_id)
         live = await self._live(table)
+        dm = live.dm_prompt if live is not None else None
         link = None
         if dm is not None and dm[2] == user_id:
             link = jump_link(None, dm[0], dm[1])

@@ -64,7 +64,7 @@ async def finished(interaction: discord.Interaction, game_id: int | None) -> Tab
 async def post(interaction: discord.Interaction, game_id: int | None) -> None:
     """Answer with the progress line, draw the replay off the loop, then show it. Where
     the bot may not show a game (its permissions there), refused first, in words."""
-    await bot_permissions.cannot_play(interaction)
+    await bot_permissions.cannot_play(interaction, lobby=False)  # pictures, no embed
     table = await finished(interaction, game_id)
     try:
         with REPLAYS.slot(interaction.channel_id or 0):

@@ -27,9 +27,11 @@ from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHan
 from tests.helpers import team_game
 
 
-def _cannot_play(fd: FakeDiscord, channel: int, missing: str) -> str:
-    return say("permissions.cannot_play", missing=missing, channel=f"<#{channel}>",
-               bot=fd.bot_user.mention)
+def _cannot_play(fd: FakeDiscord, channel: int, missing: str, *why: str) -> str:
+    """The refusal, then what each missing permission (`why`: Discord's names) is for."""
+    return " ".join([say("permissions.cannot_play", missing=missing, channel=f"<#{channel}>",
+                         bot=fd.bot_user.mention),
+                     *(say(f"permissions.why.{name}") for name in why)])
 
 
 def _refused(channel: int, missing: str) -> str:
@@ -66,13 +68,15 @@ async def test_game_new_is_refused_in_one_line_where_the_bot_cannot_send(
 
     handle = await (await fd.slash(alice, channel, "game", "new", game="cthulhu")).wait()
     # Send Messages alone is named: Discord drops Embed Links and Attach Files with it
-    assert handle.ephemeral_texts() == [_cannot_play(fd, channel, "Send Messages")]
+    assert handle.ephemeral_texts() == [_cannot_play(fd, channel, "Send Messages",
+                                                           "send_messages")]
     assert await bot.store.load(channel) is None  # no lobby nobody could play
     assert fd.channel_messages(channel) == []
 
     fd.set_bot_permissions(channel, deny=["view_channel"])  # no access: that alone
     handle = await (await fd.slash(alice, channel, "game", "new", game="cthulhu")).wait()
-    assert handle.ephemeral_texts() == [_cannot_play(fd, channel, "View Channel")]
+    assert handle.ephemeral_texts() == [_cannot_play(fd, channel, "View Channel",
+                                                           "view_channel")]
 
     fd.clear_bot_permissions(channel)
     handle = await (await fd.slash(alice, channel, "game", "new", game="cthulhu")).wait()
@@ -95,10 +99,11 @@ async def test_start_is_refused_without_attach_files_by_button_and_by_command(
 
     clicked = await (await fd.click(alice, fd.message(lobby.id),
                                     _lobby_button(lobby, "lobby.start"))).wait()
-    missing = "Embed Links and Attach Files"
-    assert clicked.ephemeral_texts() == [_cannot_play(fd, channel, missing)]
+    # a running game posts no embed: Attach Files alone is named (the board's)
+    refusal = _cannot_play(fd, channel, "Attach Files", "attach_files")
+    assert clicked.ephemeral_texts() == [refusal]
     typed = await (await fd.slash(alice, channel, "game", "start")).wait()
-    assert typed.ephemeral_texts() == [_cannot_play(fd, channel, missing)]
+    assert typed.ephemeral_texts() == [refusal]
     assert await _table(bot, channel) == before  # still the lobby, untouched
     assert fd.errors == []  # refused before the bot asked Discord for anything
 
@@ -288,7 +293,8 @@ async def test_in_a_thread_send_messages_in_threads_is_what_counts(
     fd.set_bot_permissions(parent, deny=["send_messages_in_threads"])
     other = fd.add_thread(parent, "another", owner=alice)
     refused = await (await fd.slash(alice, other, "game", "new", game="cthulhu")).wait()
-    assert refused.ephemeral_texts() == [_cannot_play(fd, other, "Send Messages in Threads")]
+    assert refused.ephemeral_texts() == [_cannot_play(fd, other, "Send Messages in Threads",
+                                                         "send_messages_in_threads")]
 
 
 @pytest.mark.parametrize("taken", ["embed_links", "read_message_history"])

@@ -128,7 +128,8 @@ async def test_what_cannot_be_replayed_is_refused_privately_and_nothing_is_poste
     answered = await (await fd.slash(guest, channel, "game", "replay")).wait()
     assert answered.ephemeral_texts() == [say(
         "permissions.cannot_play", missing=say("permissions.names.attach_files"),
-        channel=f"<#{channel}>", bot=fd.bot_user.mention)]
+        channel=f"<#{channel}>", bot=fd.bot_user.mention) + " " + say(
+        "permissions.why.attach_files")]
     assert not [name for m in fd.channel_messages(channel) for name, _ in m.attachments
                 if name.startswith("replay-")]
 

@@ -153,6 +153,7 @@ async def test_team_lines_go_to_private_threads_and_the_blue_seat_plays_from_dms
     await _click(fd, t.host, latest_turn(fd, t.channel), "Signal 2")
     second = fd.dms(t.tom)[-1]
     assert second.id != prompt.id and game_components(second)
+    old_button = _button(second, "Signal 1")
 
     # (e) a restart: the bot forgets its memory, the threads come from the store
     t.bot = await start_hauntkeeper()
@@ -167,10 +168,11 @@ async def test_team_lines_go_to_private_threads_and_the_blue_seat_plays_from_dms
     assert red.member_ids == {fd_bot, t.host.id, t.rita.id}
     assert len(_texts(fd, red.id)) == 5 and _thread_posts(fd) == 2
 
-    # (d) the DM prompt from before the restart kept its buttons; they refuse, privately
-    assert game_components(fd.message(second.id))
+    # (d) the DM prompt from before the restart lost its buttons (the store keeps it
+    # with the live message); a client not redrawn yet is refused, privately
+    assert game_components(fd.message(second.id)) == []
     version, before = await _state(t)
-    stale = await _click(fd, t.tom, fd.message(second.id), "Signal 1")
+    stale = await (await fd.forge(t.tom, fd.message(second.id), old_button)).wait()
     assert stale.ephemeral_texts() == [say("errors.stale")]
     assert (await _state(t)) == (version, before)
 

@@ -20,6 +20,7 @@ whom it added, and leaving alone a moderator who joined the thread of their own 
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 
@@ -228,22 +229,39 @@ async def test_the_record_of_thread_members_is_kept_per_thread_and_survives_reop
         await again.close()
 
 
-async def _as_before_the_record(backend: Backend, steps: int) -> None:
+def _record_step(migrations: list[str]) -> int:
+    """How many migration steps come before the one that made the record."""
+    return next(i for i, sql in enumerate(migrations) if "CREATE TABLE thread_members" in sql)
+
+
+def _undo_from_the_record(migrations: list[str]) -> list[str]:
+    """SQL taking the schema back to before the record's step: that step's own undo,
+    then the tables and columns every later step made (they run again when the store
+    opens), newest first."""
+    undo = ["DROP TABLE thread_members", "ALTER TABLE team_threads DROP COLUMN members_kept"]
+    for sql in reversed(migrations[_record_step(migrations) + 1:]):
+        undo += [f"DROP TABLE {t}" for t in re.findall(r"CREATE TABLE (\w+)", sql)]
+        undo += [f"ALTER TABLE {t} DROP COLUMN {c}"
+                 for t, c in re.findall(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", sql)]
+    return undo
+
+
+async def _as_before_the_record(backend: Backend) -> None:
     """The store's data as the release before the record's migration step left it."""
-    undo = ("DROP TABLE thread_members",
-            "ALTER TABLE team_threads DROP COLUMN members_kept")
     if backend.server is None:
+        undo = _undo_from_the_record(sqlite_migrations.MIGRATIONS)
         with sqlite3.connect(backend.target) as db:
             for sql in undo:
                 db.execute(sql)
-            db.execute(f"PRAGMA user_version = {steps - 1}")
+            db.execute(f"PRAGMA user_version = {_record_step(sqlite_migrations.MIGRATIONS)}")
         db.close()
         return
     conn = await asyncpg.connect(backend.target)
     try:
-        for sql in undo:
+        for sql in _undo_from_the_record(pg_migrations.MIGRATIONS):
             await conn.execute(sql)
-        await conn.execute("UPDATE schema_version SET version = $1", steps - 1)
+        await conn.execute("UPDATE schema_version SET version = $1",
+                           _record_step(pg_migrations.MIGRATIONS))
     finally:
         await conn.close()
 
@@ -260,7 +278,7 @@ async def test_a_team_thread_from_before_the_record_is_not_taken_for_whole(
     await any_store.close()
     steps = {"sqlite": len(sqlite_migrations.MIGRATIONS),
              "postgres": len(pg_migrations.MIGRATIONS)}[backend.name]
-    await _as_before_the_record(backend, steps)
+    await _as_before_the_record(backend)
     migrated = await backend.open()
     try:
         assert await migrated.schema_version() == steps

@@ -392,6 +392,8 @@ async def test_a_players_busy_dms_never_delay_another_channels_post(
     await fd.wait_until(lambda: turn_posts(fd, last) > 0, 15, "the sixth game's start")
     assert fd.now() < resets_at, "the sixth channel waited for the host's DMs"
     await fd.wait_until(lambda: turn_posts(fd, lobbies[4]) > 0, 15, "the fifth's start")
+    # the secrets waiting on the DM bucket follow their posts (the DM tail, bot/courier.py)
+    await fd.wait_until(lambda: len(fd.dms(host)) >= 6, 15, "every secret by DM")
     await fd.settle(timeout=15)
     assert len(fd.dms(host)) == 6  # every secret reached the host, once
     assert started.responded and fd.late_answers == []

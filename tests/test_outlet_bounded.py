@@ -56,12 +56,6 @@ class Record:
         self.added.append((game_id, thread_id, user_id))
 
 
-@dataclass
-class Message:
-    id: int
-    channel: Any
-
-
 def table(channel: int) -> Table:
     return Table(channel_id=channel, guild_id=1, kind="cthulhu", host_id=channel * 10,
                  seed=1, status=ACTIVE, id=channel)
@@ -75,7 +69,7 @@ def outlet(monkeypatch: pytest.MonkeyPatch) -> DiscordOutlet:
 
 def held(outlet: DiscordOutlet) -> dict[str, int]:
     return {name: len(getattr(outlet, name)) for name in (
-        "_unsaved_live", "_last_dm_prompt", "_undelivered", "_thread_members", "_no_thread")}
+        "_unsaved_live", "_undelivered", "_thread_members", "_no_thread")}
 
 
 async def test_failed_dms_of_many_channels_are_remembered_up_to_the_bound(
@@ -89,7 +83,7 @@ async def test_failed_dms_of_many_channels_are_remembered_up_to_the_bound(
     assert not outlet.take_undelivered(1, 11)  # the oldest was let go
 
 
-async def test_thread_members_and_dm_prompts_of_many_channels_stay_bounded(
+async def test_thread_members_of_many_channels_stay_bounded(
         outlet: DiscordOutlet) -> None:
     for channel in range(1, CHANNELS + 1):
         thread = Thread(channel * 1000)
@@ -97,16 +91,13 @@ async def test_thread_members_and_dm_prompts_of_many_channels_stay_bounded(
         assert await outlet._post_in_thread(table(channel), thread,
                                              members, "team line", "") == []
         assert thread.added == members
-        dm = Message(channel * 7, Message(channel * 5, None))
-        await outlet._clear_previous_dm(table(channel), dm, members[0])  # type: ignore[arg-type]
         outlet._no_thread.add((channel, "traitor"))
     sizes = held(outlet)
-    assert sizes["_thread_members"] == sizes["_last_dm_prompt"] == sizes["_no_thread"] == KEPT
+    assert sizes["_thread_members"] == sizes["_no_thread"] == KEPT
     newest = Thread(CHANNELS * 1000)
     await outlet._post_in_thread(table(CHANNELS), newest,
                                  [CHANNELS * 10 + 1, CHANNELS * 10 + 2], "again", "")
     assert newest.added == []  # still known: no request to add them again
-    assert outlet._last_dm_prompt[CHANNELS] == (CHANNELS * 5, CHANNELS * 7, CHANNELS * 10 + 1)
 
 
 async def test_games_whose_play_by_play_thread_was_refused_stay_bounded(

@@ -110,11 +110,12 @@ async def test_a_step_that_fails_keeps_the_steps_before_it(
         real = T.play_decided
         calls = [0]
 
-        def third_fails(at: Table, seat: int, action: Action) -> Any:
+        def third_fails(at: Table, seat: int, action: Action,
+                        language: str | None = None) -> Any:
             calls[0] += 1
             if calls[0] == 3:
                 raise RuntimeError("a broken AI step")
-            return real(at, seat, action)
+            return real(at, seat, action, language)
 
         monkeypatch.setattr(T, "play_decided", third_fails)
         with caplog.at_level(logging.ERROR):

@@ -78,7 +78,8 @@ async def _fill(store: Store) -> list[int]:
         action={"kind": "gm.pause"}, ai_turn=None, undo=UndoWrite(keep=True, summary="paused"),
         timers=[TimerArm(REMIND_TIMER, 0, HOST, START + 60, START),
                 TimerArm(END_TIMER, 0, HOST, START + 120, START)])
-    await store.mark_delivered(playing.id or 0, playing.last_seq - 1)  # the last one owed
+    await store.mark_delivered(playing.id or 0, playing.last_seq - 1,  # the last one owed
+                               dm_from=playing.last_seq - 1)  # and a DM tail
     await store.set_thread(playing.id or 0, "heroes", SNOWFLAKE + 300)
     await store.set_thread(playing.id or 0, "traitor", SNOWFLAKE + 301)
     await store.add_thread_member(playing.id or 0, SNOWFLAKE + 300, HOST)
@@ -118,6 +119,7 @@ async def _seen(store: Store, game_ids: list[int]) -> dict[str, Any]:
     for channel in (LOBBY_CHANNEL, PLAYING_CHANNEL, HISTORY_CHANNEL):
         seen[f"load {channel}"] = await store.load(channel)
         seen[f"latest {channel}"] = await store.load_latest(channel)
+    seen["dm tails"] = await store.dm_tails()
     for guild in (GUILD, OTHER_GUILD):
         seen[f"settings {guild}"] = await store.guild_settings(guild)
         seen[f"played {guild}"] = await store.played(guild, "betrayal")

@@ -19,7 +19,7 @@ from bot.games.evilbelow import content as evil_below
 from bot.guild_settings import TIMER_ENDS
 from bot.texts import TABLE, TextBook
 from cogs.betrayal import DIRECTION_VALUES
-from cogs.bot_permissions import NAMED
+from cogs.bot_permissions import CHANNEL, IN_THREAD, NAMED
 from cogs.history import HERE, SERVER
 from cogs.moderation_views import KEEP_CHOICES, LANGUAGE_CHOICES, SWITCH
 
@@ -95,6 +95,8 @@ DOMAINS: dict[tuple[str, str], tuple[TextBook, set[str]]] = {
         | literal_kwargs("cogs/cthulhu.py", "_complete", "after")),
     ("cogs/evilbelow.py", "faces.{}"): (evil_below._TEXTS, _faces()),
     ("cogs/bot_permissions.py", "permissions.names.{}"): (TABLE, set(NAMED)),
+    # what cannot_play explains: a lobby's permissions (a running game's are among them)
+    ("cogs/bot_permissions.py", "permissions.why.{}"): (TABLE, set(CHANNEL + IN_THREAD)),
     ("cogs/moderation.py", "settings.keep_choice_{}"): (TABLE, set(KEEP_CHOICES)),
     ("cogs/moderation.py", "settings.language_choice_{}"): (TABLE, set(LANGUAGE_CHOICES)),
     ("cogs/moderation_views.py", "settings.language_choice_{}"): (TABLE, set(LANGUAGE_CHOICES)),

@@ -201,6 +201,12 @@ class Game(ABC, Generic[S]):
         """Setup options a lobby may set: option -> [(value, label)] (e.g. the house)."""
         return {}
 
+    def options_without_seat(self, options: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        """The lobby's setup options once `seat` (0-based) left it and the seats after it
+        moved up one: an option naming a seat by its place must go on naming the same
+        player, or none once theirs is the seat that left. By default, unchanged."""
+        return dict(options)
+
     def setup_option_help(self) -> dict[str, str]:
         """Option -> a line saying what it sets, for each of `setup_choices` (the help
         `/game new` shows beside the option; Discord allows 100 characters)."""

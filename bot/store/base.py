@@ -177,10 +177,24 @@ class Store(Protocol):
         """Events written but not yet delivered, oldest first."""
 
     async def mark_delivered(self, game_id: int, seq: int,
-                             live: LiveMessage | None = None) -> None:
+                             live: LiveMessage | None = None, *,
+                             dm_from: int | None = None) -> None:
         """Events up to `seq` were delivered; never moves the cursor back. `live`: the
         game's live message as that delivery left it, remembered in the same write (one
-        round trip per delivery, not two)."""
+        round trip per delivery, not two). `dm_from`: whispers of the events from that
+        one on may still be on their way (the DM tail, bot/courier.py), remembered in
+        the same write unless an earlier one is remembered already."""
+
+    async def whispered(self, game_id: int, seq: int) -> None:
+        """Every whisper of the game's events up to `seq` went: its DM tail ends, or,
+        when a later delivery was marked meanwhile, starts after `seq`."""
+
+    async def dm_tails(self) -> list[tuple[int, int, int, int]]:
+        """(game id, channel id, first event, last delivered event) of every game whose
+        whispers from that event on may still be owed (a crash cut its DM tail)."""
+
+    async def tail_events(self, game_id: int, first: int, last: int) -> list[LoggedEvent]:
+        """The game's events from `first` to `last`, oldest first."""
 
     async def log(self, game_id: int, *, limit: int = 20,
                   public_only: bool = True) -> list[LoggedEvent]:

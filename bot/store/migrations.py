@@ -243,4 +243,15 @@ MIGRATIONS: list[str] = [
     );
     ALTER TABLE team_threads ADD COLUMN members_kept INTEGER NOT NULL DEFAULT 0;
     """,
+    # 18: the DM tail (bot/courier.py). A delivery is marked once its public post is
+    # made, even while a player's whispers still wait out their DM channel's rate limit,
+    # so the channel's next move waits for no one's DMs; this row says from which event
+    # on whispers may still be owed, so a crash before they went loses none (they are
+    # sent again under their own keys at the next start). No row: nothing owed.
+    """
+    CREATE TABLE dm_tails (
+        game_id     INTEGER PRIMARY KEY,
+        from_seq    INTEGER NOT NULL
+    );
+    """,
 ]

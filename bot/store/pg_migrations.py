@@ -197,4 +197,11 @@ MIGRATIONS: list[str] = [
     );
     ALTER TABLE team_threads ADD COLUMN members_kept BOOLEAN NOT NULL DEFAULT FALSE;
     """,
+    # 11: SQLite's step 18, the DM tail (see there).
+    """
+    CREATE TABLE dm_tails (
+        game_id     BIGINT  PRIMARY KEY,
+        from_seq    INTEGER NOT NULL
+    );
+    """,
 ]

@@ -423,13 +423,29 @@ class PostgresStore:
         return Q.logged(await self._fetch(Q.UNDELIVERED, game_id, game_id))
 
     async def mark_delivered(self, game_id: int, seq: int,
-                             live: LiveMessage | None = None) -> None:
-        if live is None:
+                             live: LiveMessage | None = None, *,
+                             dm_from: int | None = None) -> None:
+        if live is None and dm_from is None:
             await self._execute(Q.MARK_DELIVERED, seq, game_id, seq)
             return
         async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute(_pg(Q.SET_LIVE), *Q.live_params(game_id, live))
+            if live is not None:
+                await conn.execute(_pg(Q.SET_LIVE), *Q.live_params(game_id, live))
+            if dm_from is not None:
+                await conn.execute(_pg(Q.OPEN_DM_TAIL), game_id, dm_from)
             await conn.execute(_pg(Q.MARK_DELIVERED), seq, game_id, seq)
+
+    async def whispered(self, game_id: int, seq: int) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(_pg(Q.CLOSE_DM_TAIL), game_id, seq, game_id, seq)
+            await conn.execute(_pg(Q.MOVE_DM_TAIL), seq + 1, game_id, seq + 1)
+
+    async def dm_tails(self) -> list[tuple[int, int, int, int]]:
+        return [(int(r[0]), int(r[1]), int(r[2]), int(r[3]))
+                for r in await self._fetch(Q.DM_TAILS)]
+
+    async def tail_events(self, game_id: int, first: int, last: int) -> list[R.LoggedEvent]:
+        return Q.logged(await self._fetch(Q.TAIL_EVENTS, game_id, first, last))
 
     # -- team threads -----------------------------------------------------------------------
 

@@ -81,6 +81,19 @@ LOG = f"SELECT {EVENT_COLUMNS} FROM events WHERE {{where}} ORDER BY seq DESC LIM
 UNDELIVERED = (f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq >"
                " (SELECT delivered_seq FROM games WHERE id = ?) ORDER BY seq")
 MARK_DELIVERED = "UPDATE games SET delivered_seq = ? WHERE id = ? AND delivered_seq < ?"
+# The DM tail (bot/courier.py): a delivery marked while whispers of its events were
+# still waiting on Discord (a player's DM channel's rate limit) leaves a row saying from
+# which event on whispers may be owed; the whispers' end takes it away, or moves it on
+# when later deliveries were marked meanwhile. Kept by the courier in step with the mark.
+OPEN_DM_TAIL = ("INSERT INTO dm_tails (game_id, from_seq) VALUES (?, ?)"
+                " ON CONFLICT (game_id) DO NOTHING")
+CLOSE_DM_TAIL = ("DELETE FROM dm_tails WHERE game_id = ? AND from_seq <= ?"
+                 " AND (SELECT delivered_seq FROM games WHERE id = ?) <= ?")
+MOVE_DM_TAIL = "UPDATE dm_tails SET from_seq = ? WHERE game_id = ? AND from_seq < ?"
+DM_TAILS = ("SELECT t.game_id, g.channel_id, t.from_seq, g.delivered_seq FROM dm_tails t"
+            " JOIN games g ON g.id = t.game_id ORDER BY t.game_id")
+TAIL_EVENTS = (f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq >= ?"
+               " AND seq <= ? ORDER BY seq")
 # {kind} is the dialect's way to read the action's kind out of its JSON.
 MODERATOR_LOG = (f"SELECT {EVENT_COLUMNS} FROM events WHERE seq IN (SELECT MIN(seq) FROM events"
                  " WHERE game_id = ? AND audience = 'public' AND actor_id IS NOT NULL AND"
@@ -207,21 +220,27 @@ def with_live(table: Table, row: Sequence[Any]) -> Table:
 
 
 def live_of(row: Sequence[Any]) -> LiveMessage:
-    """lines_json holds {"lines": [...], "through": seq, "alt": text}, or, as written
-    before the seq was kept, the list of lines alone (through 0: nothing is held back);
-    "alt" came later still (none: the board's next edit says it again)."""
+    """lines_json holds {"lines": [...], "through": seq, "alt": text, "dm": [DM channel,
+    message, player]}, or, as written before the seq was kept, the list of lines alone
+    (through 0: nothing is held back); "alt" came later still (none: the board's next
+    edit says it again), "dm" last (none: no DM prompt out, or one this release's
+    predecessor kept in memory only)."""
     kept = json.loads(row[4])
     if isinstance(kept, list):
         kept = {"lines": kept, "through": 0}
+    dm = kept.get("dm")
     return LiveMessage(int(row[0]), row[1], row[2], row[3], list(kept["lines"]), row[5],
                        bool(row[6]), row[7], row[8], int(kept["through"]),
-                       str(kept.get("alt", "")))
+                       str(kept.get("alt", "")),
+                       (int(dm[0]), int(dm[1]), int(dm[2])) if dm else None)
 
 
 def live_params(game_id: int, live: LiveMessage) -> tuple[Any, ...]:
+    kept: dict[str, Any] = {"lines": live.lines, "through": live.through, "alt": live.alt}
+    if live.dm_prompt is not None:
+        kept["dm"] = list(live.dm_prompt)
     return (game_id, live.message_id, live.chapter, live.turn, live.board_hash,
-            json.dumps({"lines": live.lines, "through": live.through, "alt": live.alt}),
-            live.delivery, bool(live.extras), live.ping_id, live.ping_user)
+            json.dumps(kept), live.delivery, bool(live.extras), live.ping_id, live.ping_user)
 
 
 def undo_point_of(row: Sequence[Any], envelope: dict[str, Any]) -> UndoPoint:
@@ -299,6 +318,7 @@ def settings_json(settings: dict[str, Any]) -> str:
 # bookkeeping (its schema's version) is not data and is not copied.
 COPIED_TABLES: dict[str, str] = {
     "games": "id",
+    "dm_tails": "game_id",
     "events": "game_id, seq",
     "team_threads": "game_id, team",
     "thread_members": "game_id, thread_id, user_id",
@@ -330,6 +350,7 @@ FORGET_GUILD = (
     f"DELETE FROM moves WHERE {_OF_GUILD}",
     f"DELETE FROM turn_timers WHERE {_OF_GUILD}",
     f"DELETE FROM live_messages WHERE {_OF_GUILD}",
+    f"DELETE FROM dm_tails WHERE {_OF_GUILD}",
     f"DELETE FROM bot_notices WHERE {_OF_GUILD}",
     f"DELETE FROM result_seats WHERE {_OF_GUILD}",
     f"DELETE FROM game_results WHERE {_OF_GUILD}",
@@ -396,7 +417,7 @@ COUNT_EXPIRED = ("SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'ov
 SWEEP_GAMES = (
     *(f"DELETE FROM {table} WHERE {_EXPIRED}" for table in (
         "events", "team_threads", "thread_members", "undo_points", "moves", "turn_timers",
-        "live_messages", "bot_notices", "result_seats", "game_results")),
+        "live_messages", "dm_tails", "bot_notices", "result_seats", "game_results")),
     "DELETE FROM games WHERE guild_id = ? AND status = 'over' AND updated_at < ?",
 )
 

@@ -478,20 +478,38 @@ class SqliteStore:
         return Q.logged(list(await self._read(Q.UNDELIVERED, (game_id, game_id))))
 
     async def mark_delivered(self, game_id: int, seq: int,
-                             live: LiveMessage | None = None) -> None:
+                             live: LiveMessage | None = None, *,
+                             dm_from: int | None = None) -> None:
         """Everything up to `seq` reached Discord; the cursor never moves back."""
-        if live is None:
+        if live is None and dm_from is None:
             await self._touching(game_id, self._statement, Q.MARK_DELIVERED,
                                  (seq, game_id, seq))
             self.kept.marked(game_id, seq, None)
             return
 
         def both(db: sqlite3.Connection) -> None:
-            db.execute(Q.SET_LIVE, Q.live_params(game_id, live))
+            if live is not None:
+                db.execute(Q.SET_LIVE, Q.live_params(game_id, live))
+            if dm_from is not None:
+                db.execute(Q.OPEN_DM_TAIL, (game_id, dm_from))
             db.execute(Q.MARK_DELIVERED, (seq, game_id, seq))
 
         await self._touching(game_id, self._transaction, both)
-        self.kept.marked(game_id, seq, _as_read(game_id, live))
+        self.kept.marked(game_id, seq, _as_read(game_id, live) if live is not None else None)
+
+    async def whispered(self, game_id: int, seq: int) -> None:
+        def both(db: sqlite3.Connection) -> None:
+            db.execute(Q.CLOSE_DM_TAIL, (game_id, seq, game_id, seq))
+            db.execute(Q.MOVE_DM_TAIL, (seq + 1, game_id, seq + 1))
+
+        await self._run(self._transaction, both)
+
+    async def dm_tails(self) -> list[tuple[int, int, int, int]]:
+        return [(int(r[0]), int(r[1]), int(r[2]), int(r[3]))
+                for r in await self._read(Q.DM_TAILS)]
+
+    async def tail_events(self, game_id: int, first: int, last: int) -> list[LoggedEvent]:
+        return Q.logged(list(await self._read(Q.TAIL_EVENTS, (game_id, first, last))))
 
     # -- team threads -----------------------------------------------------------------------
 

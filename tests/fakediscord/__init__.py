@@ -32,6 +32,12 @@ are a moderator's (or Discord's) doing; `fd.advance_clock(seconds)` ages interac
 Discord's rate limits are kept (buckets.py): every answer carries its bucket's headers
 and a request past one gets Discord's 429, in windows shrunk by `rate_window_scale`
 (`FakeDiscord(rate_window_scale=1.0)` for Discord's own sizes).
+The gateway does to the bot what Discord's may (gateway.py): op 7 (`reconnect_bot`), op 9
+(`invalidate_session(resumable=)`), a zombied socket (`stall_gateway`), a close code
+(`close_gateway(4014)`, `revoke_token()` for 4004), a cut (faults.py `drop_gateway(fd,
+cut=True)`); events sent while the bot is away are replayed at its RESUME, and
+`async with fd.hold_gateway():` keeps it away meanwhile (`heartbeat_interval`, ms, is
+settable so a zombie is found quickly).
 """
 
 from .models import FakeChannel, FakeMessage, FakeUser, InteractionHandle, flat_components

@@ -110,10 +110,14 @@ _MESSAGES = {400: "Invalid Form Body", 404: "Unknown Message", 500: "Internal Se
              502: "Bad Gateway", 503: "Service Unavailable"}
 
 
-async def drop_gateway(fd: FakeDiscord) -> None:
-    """Cut the bot's gateway connection as a network fault would (close code 4000, which
-    discord.py may resume): it connects again and RESUMEs."""
+async def drop_gateway(fd: FakeDiscord, *, cut: bool = False) -> None:
+    """Cut the bot's gateway connection as a network fault would: closed with code 4000,
+    which discord.py may resume, or (`cut`) the TCP connection dropped with no close
+    frame at all. Either way it connects again and RESUMEs."""
     session = fd._live_session()
     if session is None:
         raise RuntimeError("no bot is connected")
-    await session.ws.close(code=4000, message=b"fault: connection dropped")
+    if cut and session.transport is not None:
+        session.transport.abort()
+        return
+    await fd._close_socket(session.ws, 4000, "fault: connection dropped")

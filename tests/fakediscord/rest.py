@@ -67,6 +67,10 @@ class RestMixin:
         (faults.py: the request never reached Discord's count), then Discord's rate
         limits (buckets.py), then the route's handler; every answer past the limits
         carries its bucket's headers."""
+        if self.token_revoked and not path.startswith(("/interactions/", "/webhooks/")):
+            # A reset token: Discord refuses the bot's calls (an interaction's callback
+            # and webhook need none).
+            return json_response({"message": "401: Unauthorized", "code": 0}, 401)
         found = self._route(request.method, path)
         rule = None if found is None else rule_for(request.method, path, found[0].pattern)
         refused = self.faults.take(request.method, path, rule)

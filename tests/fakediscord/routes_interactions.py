@@ -11,6 +11,7 @@ from aiohttp import web
 
 from .common import HOOK, MID, Route, json_response, truthy
 from .models import EPHEMERAL, LOADING, FakeMessage, InteractionHandle, Json
+from .permissions import ADMINISTRATOR, MANAGE_THREADS
 
 # Discord's docs (Receiving and Responding): "Interaction tokens are valid for 15 minutes
 # and can be used to send followup messages but you must send an initial response within
@@ -19,6 +20,15 @@ from .models import EPHEMERAL, LOADING, FakeMessage, InteractionHandle, Json
 # webhook 401 Invalid Webhook Token (50027).
 ANSWER_SECONDS = 3.0
 TOKEN_SECONDS = 15 * 60.0
+# A thread a moderator locked: "Users (including bot users) without the MANAGE_THREADS
+# permission ... won't be able to create or update messages in locked threads"
+# (developer docs, "Threads"), an interaction's answer included: a response or
+# follow-up made there meets `{"message": "Thread is archived", "code": 50083}`
+# (discord/discord-api-docs#6884, closed by Discord as intended; #5517, the callback in
+# a locked and archived thread). An ephemeral answer is the user's alone (Discord makes
+# its own context-menu answers there ephemeral, #6884), and a defer makes nothing yet:
+# those go through.
+LOCKED_ANSWER = (400, 50083, "Thread is archived")
 
 
 class InteractionRoutesMixin:
@@ -60,6 +70,10 @@ class InteractionRoutesMixin:
             return self._error(request, 400, 40000, f"callback type {ctype} invalid here")
         if ctype in (4, 7):  # a message made or edited by the answer: layout.py's rules
             edited = self.messages[handle.message_id or 0] if ctype == 7 else None
+            public = not (edited.ephemeral if edited is not None
+                          else int(data.get("flags") or 0) & EPHEMERAL)
+            if public and self._answer_locked_out(handle):
+                return self._error(request, *LOCKED_ANSWER)
             refused = self._layout_refusal(request, edited, data, files)
             if refused is not None:
                 return refused
@@ -108,6 +122,14 @@ class InteractionRoutesMixin:
                 result["resource"] = {"type": ctype, "message": self._message_json(msg)}
         return json_response(result)
 
+    def _answer_locked_out(self, handle: InteractionHandle) -> bool:
+        """Whether the interaction was made in a thread now locked, where the bot may
+        not manage threads: its public answers are refused (LOCKED_ANSWER)."""
+        channel = self.channels.get(handle.channel_id or 0)
+        if channel is None or not channel.is_thread or not channel.locked:
+            return False
+        return not self.bot_permissions_in(channel.id) & (MANAGE_THREADS | ADMINISTRATOR)
+
     def _hook(self, request: web.Request, p: dict[str, str]) -> InteractionHandle | web.Response:
         """The interaction whose token the webhook route names, or Discord's answer: none
         answered with it (404 Unknown Webhook), or its 15 minutes gone (401)."""
@@ -133,6 +155,10 @@ class InteractionRoutesMixin:
         refused = self._layout_refusal(request, original if fills else None, body, files)
         if refused is not None:
             return refused
+        ephemeral = original.ephemeral if fills and original is not None \
+            else bool(int(body.get("flags") or 0) & EPHEMERAL)
+        if not ephemeral and self._answer_locked_out(handle):
+            return self._error(request, *LOCKED_ANSWER)
         if fills and original is not None:
             # The first follow-up after a "thinking" defer fills in the placeholder and
             # keeps the defer's ephemerality.
@@ -164,5 +190,7 @@ class InteractionRoutesMixin:
             refused = self._layout_refusal(request, msg, body, files)  # layout.py
             if refused is not None:
                 return refused
+            if not msg.ephemeral and self._answer_locked_out(handle):
+                return self._error(request, *LOCKED_ANSWER)
             self._edit(msg, body, files, handle)
         return json_response(self._message_json(msg))

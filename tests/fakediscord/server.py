@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import weakref
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -51,7 +52,7 @@ from .common import (
 )
 from .driver import BUSY_TASK_PREFIXES, DriverMixin
 from .faults import Faults
-from .gateway import GatewayMixin, Session
+from .gateway import HEARTBEAT_INTERVAL, PRIVILEGED_INTENTS, GatewayMixin, Session
 from .messages import MessageStoreMixin
 from .models import (
     FakeChannel,
@@ -161,6 +162,16 @@ class FakeDiscord(
         self.identified_shards: list[tuple[int, int]] = []  # [id, count] of each IDENTIFY
         self.shard_count = 1  # what GET /gateway/bot recommends
         self.resume_count = 0
+        self.replayed = 0  # events a RESUME sent again (gateway.py)
+        self.heartbeats = 0  # op 1s the bot sent
+        self.heartbeat_interval = HEARTBEAT_INTERVAL  # ms, HELLO's: tests shorten it
+        # The Developer Portal's privileged-intent switches (all on unless a test turns
+        # one off: an IDENTIFY asking for one that is off is closed with 4014).
+        self.enabled_intents = PRIVILEGED_INTENTS
+        self.token_revoked = False  # `revoke_token`: 4004 on the gateway, 401 on REST
+        self._gateway_open = asyncio.Event()  # cleared while `hold_gateway` holds
+        self._gateway_open.set()
+        self._closed_by_discord: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
         self.faults = Faults()  # errors a test injects (faults.py)
         self.nonce_repeats = 0  # sends answered with an earlier message (enforce_nonce)
         # Interactions whose first answer came after Discord's 3 seconds (refused 10062).
@@ -206,7 +217,7 @@ class FakeDiscord(
         Fails (AssertionError) if a request broke Discord's spec or limits: the bot may
         have swallowed the 400, but real Discord would have refused it too."""
         for session in self._sessions:
-            if session.live:
+            if not session.ws.closed:
                 await session.ws.close()
         for task in list(self._background):
             task.cancel()

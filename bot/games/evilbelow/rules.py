@@ -10,7 +10,7 @@ the out-of-turn actions it may take now (a Bike ride, cards into the Fight Stack
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -282,6 +282,22 @@ class EvilBelowGame(Game[EvilBelowState]):
 
     def setup_option_help(self) -> dict[str, str]:
         return {setup.YOUNGEST: evil_below_line("setup_help.youngest")}
+
+    def options_without_seat(self, options: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        """The youngest is a player the host named by their seat's place: a seat before
+        theirs leaving moves them up one, and theirs leaving names no one (the host
+        starts, the rulings' default), not whoever moved into the place."""
+        opts = dict(options)
+        if setup.YOUNGEST not in opts:
+            return opts
+        youngest = setup.youngest_seat(opts[setup.YOUNGEST])
+        if isinstance(youngest, bool) or not isinstance(youngest, int) or youngest < seat:
+            return opts  # unreadable (the start refuses it) or before the seat: as it is
+        if youngest == seat:
+            del opts[setup.YOUNGEST]
+        else:
+            opts[setup.YOUNGEST] = setup.youngest_value(youngest - 1)
+        return opts
 
     def option_label(self, name: str) -> str:
         """Its lobby picks' and setup options' words (texts.yaml's `options`)."""
