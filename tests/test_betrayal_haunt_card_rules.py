@@ -9,7 +9,7 @@ played wrong.
   hero an event keeps from acting.
 - Every stun goes through one door (combat.stun) that the haunt answers: the Druidic
   Charm and the Toy Monkey stun the Mummy as a fight does (the Girl escapes, the nights
-  start over), and Pennywise in The Ritual of Chud is not stunned by the Charm.
+  start over), and Pennywise in The Ritual of Chüd is not stunned by the Charm.
 
 Rigged states (tests/betrayal_haunt_rig.py), the dice scripted (`fixed`) in the order
 they are rolled.

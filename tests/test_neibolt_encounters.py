@@ -218,7 +218,7 @@ def test_five_or_more_starts_the_haunt_and_the_card_picks_the_scenario(
         dice: list[int]) -> None:
     # Seed 000: "A haunt roll of 5+ triggers the haunt!" and "When the haunt is
     # triggered, refer to the COME HOME TO EVIL scenario card to determine which haunt
-    # has been activated." (Swirling Visions / Floating Lights: The Ritual of Chud.)
+    # has been activated." (Swirling Visions / Floating Lights: The Ritual of Chüd.)
     state = nb_game()
     face_up(state, "knife_in_the_dark", "time_to_sink")
     state, _ = meet(state, dice, "floating_lights", [2, 2])
@@ -226,7 +226,7 @@ def test_five_or_more_starts_the_haunt_and_the_card_picks_the_scenario(
     assert state.haunt is not None and state.phase == HAUNT
     assert state.haunt.key == "the_ritual_of_chud" and state.haunt.omen == "floating_lights"
     assert state.haunt.revealer == OX
-    assert any("**FLOATING LIGHTS** begins scenario 4, **The Ritual of Chud**" in line
+    assert any("**FLOATING LIGHTS** begins scenario 4, **The Ritual of Chüd**" in line
                for line in said)
 
 

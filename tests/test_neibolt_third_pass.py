@@ -3,7 +3,7 @@ the rulebook no earlier test quoted or drove, each tried on the engine. The edit
 set-up (the event deck, the {a/b/c/d} numbers at three and six seats), each scenario's "Once
 during your turn" limits, and the places where one of the four rooms meets a
 scenario's own rule (the Darkened Hallway's two events under Separate Nightmares'
-number track and under The Ritual of Chud's lowered dice).
+number track and under The Ritual of Chüd's lowered dice).
 """
 
 from __future__ import annotations
@@ -380,7 +380,7 @@ def _altar(state: BetrayalState, room: str) -> int:
 
 
 def test_pennywise_the_clown_of_the_ritual_has_the_printed_traits() -> None:
-    """Seed 000, The Ritual of Chud: "Monster: Pennywise the Clown. Might 5 Speed 4
+    """Seed 000, The Ritual of Chüd: "Monster: Pennywise the Clown. Might 5 Speed 4
     Sanity 5 Knowledge 4"."""
     state = _ritual()
     clown = rc.pennywise(state)
@@ -475,7 +475,7 @@ def test_a_failed_face_may_be_tried_again_next_turn(fixed: list[int]) -> None:
 
 
 def test_the_hallway_s_two_events_each_drop_their_highest_die(fixed: list[int]) -> None:
-    """Seed 000, The Ritual of Chud: "When you discover a tile with an Event symbol…
+    """Seed 000, The Ritual of Chüd: "When you discover a tile with an Event symbol…
     If you need to make any rolls on the Event card, ignore the highest die of the
     roll." The Darkened Hallway ("Draw both events, resolve them one at a time"): the
     rolls of both its events drop their highest die."""
