@@ -36,7 +36,7 @@ with views as before, game for game (the Betrayal AIs never read a secret; now t
 cannot); the Ritual's drive-off then moved its AI heroes from 41 to 39 of 100.
 Let's Kill This Clown careful - rushed, seeds 1-300: +24 / +33 / +38 / +46 points at
 3-6 players (branch i21-coop's cowering cards, seeds 0-99: +46 / +44 / +53 / +48, the
-careful AI winning 49 / 46 / 53 / 48). The Ritual of Chud, seeds 1-500: +3.4 (+-4.6),
+careful AI winning 49 / 46 / 53 / 48). The Ritual of Chüd, seeds 1-500: +3.4 (+-4.6),
 +2.0 (+-5.0), +6.0 (+-5.0), +10.0 (+-5.3); with Pennywise in the shadows (branch
 i21-ritual), seeds 1-200: +18.0 (+-8.4), +18.5 (+-8.3), +11.0 (+-7.7), +11.5 (+-8.1),
 the careful AI winning 51.0 / 44.5 / 44.0 / 44.0%; with 4 waits at 6 players too,
@@ -109,7 +109,7 @@ def _clown_rushed() -> Iterator[None]:
 
 @contextmanager
 def _ritual_rushed() -> Iterator[None]:
-    """The Ritual of Chud: face Pennywise and attack him whenever he is in reach,
+    """The Ritual of Chüd: face Pennywise and attack him whenever he is in reach,
     whatever the dice."""
     plugin = PLUGINS["the_ritual_of_chud"]
     cls = type(plugin)

@@ -32,7 +32,7 @@ wall): every game reached a haunt and a winner (heroes 1119, traitor 881), longe
 Neibolt House figures (issue 9, 2026-12-01, --edition neibolt --players 3 4 5 6
 --seeds 40 --first 1: 800 games, 147 s wall): 0 capped. Heroes / house-or-traitor wins
 at 4 players (40 games each): Henry on the Hunt 23/17, Separate Nightmares 20/20, All
-Living Things Must Abide 17/23, The Ritual of Chud 18/22, Let's Kill This Clown 15/25;
+Living Things Must Abide 17/23, The Ritual of Chüd 18/22, Let's Kill This Clown 15/25;
 at 3 / 5 / 6 players: Henry 27/13, 22/18, 24/16; Nightmares 21/19, 17/23, 22/18; Forms
 18/22, 25/15, 18/22; Ritual 14/26, 20/20, 16/24; Clown 13/27, 14/26, 21/19 (the
 cooperative scenarios after their last rounds by table size: Ritual 20 at 5 seats and 24
@@ -61,7 +61,7 @@ load average 2 to 12. * = outside 40-60%.
     Henry on the Hunt     51.5 (200)   45.0 (200)   47.5 (200)   47.5 (200)
     Separate Nightmares   57.0 (200)   47.0 (200)   54.5 (200)   55.5 (200)
     All Living Things     48.5 (200)   52.0 (200)   51.5 (200)   49.5 (200)
-    Ritual of Chud        51.5 (200)   44.5 (200)   44.5 (200)   48.0 (200)
+    Ritual of Chüd        51.5 (200)   44.5 (200)   44.5 (200)   48.0 (200)
     Let's Kill This Clown 52.0 (200)   48.0 (200)   51.5 (200)   45.5 (200)
 Before (seeds 0-99, 100 games a cell; Neibolt 0-29, 30 a cell, All Living Things with
 the traitor already keeping It out of its known weaknesses): Night Murder 49 / 47 / 39 /

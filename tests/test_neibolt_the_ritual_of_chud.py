@@ -1,4 +1,4 @@
-"""The Ritual of Chud (seed 000, scenario 4): a cooperative haunt where the house plays
+"""The Ritual of Chüd (seed 000, scenario 4): a cooperative haunt where the house plays
 Pennywise the Clown (bot/games/neibolt/scenarios/the_ritual_of_chud.py).
 
 The rig: the haunt begun on seed 1's Neibolt house (4 players, revealer Jenny, seat 2),
