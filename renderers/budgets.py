@@ -31,23 +31,25 @@ MB = 1 << 20
 # in all. A channel's next board reuses most of its last one's bands, and all the other
 # channels' boards come in between, so the cache must hold the last board of every
 # channel taking turns: 200 channels of mixed games hit as often with 32 MB as with 48
-# (bench_render_rr, 8 rounds: 79 / 75 / 90 % for Cthulhu / exploring / haunt). Boards
+# (bench_render_rr, 8 rounds: 79 / 75 / 90 % for its three kinds of board). Boards
 # now have 85..120 bands; with each channel its own house (bench_channels, issue 23),
-# Betrayal's bands hit 39 % at 50 channels holding 12.8 MB and 44 % at 200 holding 24:
-# the share of a board an action changes (35..50 %, Cthulhu's 80 %) sets the rate, not
+# a tiled house's bands hit 39 % at 50 channels holding 12.8 MB and 44 % at 200 holding
+# 24: the share of a board an action changes (35..50 %, up to 80 %) sets the rate, not
 # the budget, so 24 MB (8 went to whole boards and overviews). Then 20 MB (4 went to
 # TEXTS): 200 channels in the haunt, each its own house, held 16.4 MB of bands over 3
-# rounds and hit 40 % with 16, 20 or 24 MB (bench_channels' renders replayed).
-BANDS = 20 * MB
+# rounds and hit 40 % with 16, 20 or 24 MB (bench_channels' renders replayed). Then
+# 18 MB (2 went to STRIPS).
+BANDS = 18 * MB
 # Whole boards (renderers.BOARDS) by their view's fingerprint: a board is 25..50 KB of
 # PNG, and a channel's next action finds its newest board unchanged a fifth of the time
-# in Betrayal, so it must outlast a round of every other channel: 200 channels' newest.
+# in a tiled house, so it must outlast a round of every other channel: 200 channels'
+# newest.
 BOARDS = 10 * MB
-# Betrayal's tiles, shared by every house (45 rooms, 13 sizes, a few looks each): 8..32
-# KB as indices; 200 channels mid-game use ~32 MB of them. Too few cost twice: a tile
-# drawn again is a new piece, so every band it lies in is new too (with 24 MB, tiles hit
-# 83 % instead of 98 % and bands 57 % instead of 75 %). 200 channels in the haunt held
-# 19.6 MB (bench_channels, issue 23): 24 MB leaves room.
+# Room tiles of a house laid out tile by tile, shared by every house (45 rooms, 13
+# sizes, a few looks each): 8..32 KB as indices; 200 channels mid-game use ~32 MB of
+# them. Too few cost twice: a tile drawn again is a new piece, so every band it lies in
+# is new too (with 24 MB, tiles hit 83 % instead of 98 % and bands 57 % instead of 75 %).
+# 200 channels in the haunt held 19.6 MB (bench_channels, issue 23): 24 MB leaves room.
 TILES = 24 * MB
 # Words and lines of text, shared by every board (a channel's names, its header words,
 # its rooms' names): 0.5..3 KB each. A text drawn again is a new piece, so every band
@@ -55,12 +57,12 @@ TILES = 24 * MB
 # them (3 rounds); with 8 MB they hit 93% and a render took 3.96-4.03 ms, with 10 or 12
 # MB 96% and 2.82-3.08 ms (bench_channels' renders replayed, 2026-12-06, issue 23).
 TEXTS = 12 * MB
-# Betrayal's explorer tokens and monsters: a piece per colour, state, size and label;
-# 200 channels in the haunt use ~2.5 MB and ~1.5 MB.
+# Figures on a board (explorer tokens, monsters): a piece per colour, state, size and
+# label; 200 channels in the haunt use ~2.5 MB and ~1.5 MB.
 FIGURES = 4 * MB
-# Panel-wide pieces (Betrayal's legend strips, Evil Below's plates and glyphs).
+# Panel-wide pieces (legend strips, plates and glyphs).
 WIDE_PIECES = 4 * MB
-# Every other piece cache (Cthulhu's rooms, slots and pawns, frames, chips, the omen
+# Every other piece cache (rooms, slots and pawns, frames, chips, the omen
 # track, glyphs): a fixed few hundred pieces each, under 0.5 MB with 200 channels.
 SMALL_PIECES = 1 * MB
 # Text masks (common.text_mask: the RGB path, sheets, palette fits; the indexed words
@@ -83,9 +85,14 @@ MEASURES = MB // 2
 # each kind of layout worked out from numbers (tile parts, door orders, strips, token
 # slots, a house's arrangement, tile sizes, progress lines, a tile's fit: 0.2..3 KB),
 LAYOUTS = MB // 2
+# but a tiled house's strips (the tokens, links and symbol along a room tile's foot: a
+# look per room as it stands, ~1.5 KB each) have their own: 50 channels in the haunt,
+# each its own house, make 470 looks in 6 rounds; with LAYOUTS they hit 78 %, each miss
+# laying a strip out again and fitting its words (issue 23),
+STRIPS = 2 * MB
 # and each kind of ink (a fitted palette per board width and font set, INK_BYTES: a few).
 INKS = MB // 2
-# Betrayal's overviews laid out (renderers.betrayal.overview.PLACED): ~1..4 KB each, four
+# A tiled house's overviews laid out (a renderer's `PLACED`): ~1..4 KB each, four
 # floors a house; with 1 MB, 200 channels in the haunt hit 15 % of the time.
 OVERVIEWS = 4 * MB
 
@@ -129,12 +136,25 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+class Shared(tuple):
+    """A tuple that many cache keys name and none owns (the fonts' signature,
+    renderers.common.font_signature: one object, kept by its own cache): weighed as a
+    pointer. Weighed whole it was ~1.2 KB of every key holding it, more than the rest of
+    the key and its result together: the tile strips' layouts (0.5 MB) kept 230 entries
+    and hit 78 % with 50 channels in the haunt, each miss laying a strip out again and
+    measuring its words (issue 23)."""
+
+    __slots__ = ()
+
+
 def rough_bytes(value: object) -> int:
     """What a small cache's key or result costs, near enough: containers with what they
     hold, texts at their size, images at `image_bytes`, dataclasses with their fields; a
-    font (the font cache's own, kept there) as a pointer."""
+    font (the font cache's own, kept there) and a `Shared` tuple as a pointer."""
     if value is None or isinstance(value, (bool, int, float)):
         return _SCALAR
+    if isinstance(value, Shared):
+        return _REFERENCE
     if isinstance(value, (str, bytes)):
         return sys.getsizeof(value)
     if isinstance(value, (tuple, list, set, frozenset)):

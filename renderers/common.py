@@ -123,19 +123,21 @@ def is_fallback_font(f: Font) -> bool:
 
 def font_signature() -> tuple[object, ...]:
     """Which fonts text is drawn in now (changes when fonts are found or lost), for keys
-    of caches that hold drawn text. Renders ask for it per piece (16 times a Betrayal or
-    Cthulhu board), so it is kept until a font cache is cleared (the fonts are found
+    of caches that hold drawn text. Renders ask for it per piece (16 times a board), so
+    it is kept until a font cache is cleared (the fonts are found
     again then): one lookup, 0.3 us, where asking the four fonts each time was 3.7 us."""
     return _font_signature(_FONTS.generation, _CJK_FONTS.generation)
 
 
-@budgets.small(budgets.MEASURES)
+@budgets.small(budgets.MEASURES, lambda names: budgets.rough_bytes(tuple(names)))
 def _font_signature(fonts_made: int, cjk_made: int) -> tuple[object, ...]:
     """The fonts' names, for the font caches' generations (only part of the key). The
     caches are asked directly: a test spying on the fonts a board asks for (by replacing
-    `font` or `cjk_font` in a module) does not see this 16 px probe."""
-    return tuple(f.getname() if isinstance(f, ImageFont.FreeTypeFont) else type(f).__name__
-                 for f in (_FONTS(16), _FONTS(16, True), _CJK_FONTS(16), _CJK_FONTS(16, True)))
+    `font` or `cjk_font` in a module) does not see this 16 px probe. A `Shared` tuple:
+    weighed whole here, where it is kept, and as a pointer in the keys naming it."""
+    return budgets.Shared(
+        f.getname() if isinstance(f, ImageFont.FreeTypeFont) else type(f).__name__
+        for f in (_FONTS(16), _FONTS(16, True), _CJK_FONTS(16), _CJK_FONTS(16, True)))
 
 
 # Typographic characters our labels use, with ASCII stand-ins for fonts lacking them

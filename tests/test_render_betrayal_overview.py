@@ -25,7 +25,13 @@ from bot.games.betrayal.pictures import FLOORS, MapView, MonsterView
 from bot.games.betrayal.shown import map_view
 from renderers.betrayal import SHOWN_SCALE, BoardGeometry, board_geometry, render_chat_image
 from renderers.betrayal.board import overview_title_of
-from renderers.betrayal.overview import best_place, free_test, leader, on_room, walled_in
+from renderers.betrayal.overview import (
+    best_place,
+    free_test,
+    leaders,
+    on_room,
+    walled_in,
+)
 from renderers.common import Box, parse_colour
 from tests.betrayal_haunt_helpers import house
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
@@ -297,11 +303,13 @@ def places_sorted(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
         if any(x < b[2] + 1 and b[0] < x + w + 1 and y < b[3] + 1 and b[1] < y + h + 1
                for b in blocked):
             continue
-        strokes = leader(room, chip, width)
-        cost = near + (h if len(strokes) > 1 else 0)
-        if any(s[0] < b[2] and b[0] < s[2] and s[1] < b[3] and b[1] < s[3]
-               for s in strokes for b in blocked):
+        # The plainest way a leader may run that crosses nothing blocked.
+        strokes = next((way for way in leaders(room, chip, width) if not any(
+            s[0] < b[2] and b[0] < s[2] and s[1] < b[3] and b[1] < s[3]
+            for s in way for b in blocked)), None)
+        if strokes is None:
             continue
+        cost = near + (h if len(strokes) > 1 else 0)
         cost += sum(max(0, min(x + w, r[2]) - max(x, r[0]))
                     * max(0, min(y + h, r[3]) - max(y, r[1])) for r in rooms) / max(1, h)
         if best is None or cost < best[0]:

@@ -113,7 +113,7 @@ def _check_monsters(name: str, view: MapView, bg: BoardGeometry) -> int:
     return len(bg.monster_marks)
 
 
-def _check_all(name: str, view: MapView) -> BoardGeometry:
+def check_all(name: str, view: MapView) -> BoardGeometry:
     bg = board_geometry(view)
     _check_monsters(name, view, bg)
     check_marks_read(name, view, bg)
@@ -123,7 +123,7 @@ def _check_all(name: str, view: MapView) -> BoardGeometry:
     return bg
 
 
-def _played(key: str, players: int) -> Iterator[BetrayalState]:
+def played_states(key: str, players: int) -> Iterator[BetrayalState]:
     """The haunt just begun on a house of `players`, then every state of AI play."""
     state = started(key, players=players)[0]
     for _ in range(ACTIONS):
@@ -140,11 +140,11 @@ def test_monster_marks_read_over_a_haunt(key: str, players: int) -> None:
     """Every haunt and scenario with monsters, from its start through AI play: each
     monster is counted on its floor's overview by marks that read at chat size."""
     marks = 0
-    for i, state in enumerate(_played(key, players)):
+    for i, state in enumerate(played_states(key, players)):
         view = map_view(state)
         marks += _check_monsters(f"{key} state {i}", view, board_geometry(view))
         if i % 10 == 0:  # the rest of the board's checks, on every tenth state
-            _check_all(f"{key} state {i}", view)
+            check_all(f"{key} state {i}", view)
     assert marks, key  # monsters were on the overviews
 
 
@@ -186,7 +186,7 @@ def test_a_crowded_floor_sums_its_monsters_up(players: int) -> None:
     up by kind, their rooms are filled, the legend names both, and nothing covers an
     explorer's mark."""
     view = _crowd(players, 10)
-    bg = _check_all(f"crowded floor, {players} players", view)
+    bg = check_all(f"crowded floor, {players} players", view)
     floor = view.monsters[0].floor
     assert floor != bg.focus
     (summary,) = bg.summaries
@@ -206,7 +206,7 @@ def test_a_few_monster_rooms_get_a_mark_each(players: int) -> None:
     Seed 3's houses leave each of those rooms a place for its chip (in seed 1's house of
     4 one is hemmed in, and its floor is rightly summed up instead)."""
     view = _crowd(players, MONSTER_CHIPS, 0, seed=3)
-    bg = _check_all(f"{MONSTER_CHIPS} monster rooms, {players} players", view)
+    bg = check_all(f"{MONSTER_CHIPS} monster rooms, {players} players", view)
     assert not bg.summaries
     assert any(m.count_box for m in bg.monster_marks)  # three of a kind: "×3"
     assert not any(entry[0] == "monster_mark" for entry, _ in bg.legend)

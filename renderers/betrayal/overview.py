@@ -20,8 +20,12 @@ nearest their room: never over another chip, leader, occupied room or mark, nor 
 the overview's title, so no explorer's mark is ever covered. A chip hemmed in by its
 neighbours' goes over the middle of its own room instead (no leader needed: it stands
 where they are); an explorers' chip that still finds no place is laid out first next
-time (RETRIES), and at worst stands over the edges of the occupied rooms round its own,
-never over a mark, chip or leader."""
+time (RETRIES, the order found kept when the floor's monsters are then summed up), and
+at worst stands over the edges of the occupied rooms round its own, never over a mark,
+chip or leader. A leader runs straight, or elbows out of the room's side or, where
+its neighbours wall that side in (a crowd of small rooms at six players), out of its
+top or bottom: with chips some 22 px across for rooms of 4 to 11 px, the nearest places
+of the first chips otherwise wall the last rooms in."""
 
 from __future__ import annotations
 
@@ -49,7 +53,7 @@ LEADER = 2  # a leader's width
 ROOM_GAP = 3  # the least room left between a chip and its room (the leader's length)
 STEP = 6  # the grid free places are looked for on (and flush with the room's sides)
 MONSTER_CHIPS = 4  # rooms holding only monsters that get a chip each, per floor
-RETRIES = 4  # layouts tried, each placing first an explorers' chip that found no place
+RETRIES = 8  # layouts tried, each placing first an explorers' chip that found no place
 CHIP: Colour = BG  # a chip's face: the marks on it read as on the board's darkest
 LIT: Colour = TEXT  # a pinned room, its leader and its chip's edge
 
@@ -193,6 +197,64 @@ def leader(room: Box, chip: Box, width: int) -> tuple[Box, ...]:
     out_x0, out_x1 = (room[2], x + width) if x >= room[2] else (x, room[0])
     y0, y1 = (ry - half, chip[1]) if chip[1] >= ry else (chip[3], ry - half + width)
     return ((out_x0, ry - half, out_x1, ry - half + width), (x, y0, x + width, y1))
+
+
+def _clamp(v: int, lo: int, hi: int) -> int | None:
+    """v moved into lo..hi (None: the span is empty)."""
+    return None if lo > hi else min(max(v, lo), hi)
+
+
+def leaders(room: Box, chip: Box, width: int) -> list[tuple[Box, ...]]:
+    """The ways a leader may run from the room's edge to the chip's, the plainest
+    first: `leader`'s; then, for a room whose neighbours wall in the sides that stroke
+    would leave by (a crowd of rooms side by side at the foot of an overview), an elbow
+    out of its top or bottom along its middle column, then across to the chip's side
+    along a row of the chip clear of the room; and one out of its left or right side
+    along its middle row, then up or down to the chip along a column clear of it."""
+    out = [leader(room, chip, width)]
+    rx, ry = (room[0] + room[2]) // 2, (room[1] + room[3]) // 2
+    half = width // 2
+    x = rx - half  # the stroke down (or up) the room's middle column
+    if chip[0] > x + width or chip[2] < x:
+        across: tuple[int, int] | None = None
+        below = _clamp(room[3] + width, max(chip[1], room[3]), chip[3] - width)
+        above = _clamp(room[1] - 2 * width, chip[1], min(chip[3], room[1]) - width)
+        if below is not None:
+            down = (x, room[3], x + width, below + width)
+            across = (below, below + width)
+        elif above is not None:
+            down = (x, above, x + width, room[1])
+            across = (above, above + width)
+        if across is not None:
+            ay0, ay1 = across
+            out.append((down, (x + width, ay0, chip[0], ay1) if chip[0] > x + width
+                        else (chip[2], ay0, x, ay1)))
+    y = ry - half  # the stroke out along the room's middle row
+    if chip[1] > y + width or chip[3] < y:
+        side: tuple[int, int] | None = None
+        right = _clamp(room[2] + width, max(chip[0], room[2]), chip[2] - width)
+        left = _clamp(room[0] - 2 * width, chip[0], min(chip[2], room[0]) - width)
+        if right is not None:
+            out_x = (room[2], y, right + width, y + width)
+            side = (right, right + width)
+        elif left is not None:
+            out_x = (left, y, room[0], y + width)
+            side = (left, left + width)
+        if side is not None:
+            sx0, sx1 = side
+            out.append((out_x, (sx0, y + width, sx1, chip[1]) if chip[1] > y + width
+                        else (sx0, chip[3], sx1, y)))
+    return out
+
+
+def clear_leader(room: Box, chip: Box, width: int, blocked: list[Box]
+                 ) -> tuple[Box, ...] | None:
+    """The plainest of the `leaders` from the room to the chip crossing nothing
+    `blocked` (None: each crosses something)."""
+    for strokes in leaders(room, chip, width):
+        if not any(_overlap(stroke, b) for stroke in strokes for b in blocked):
+            return strokes
+    return None
 
 
 def _gap(a: Box, b: Box) -> float:
@@ -436,11 +498,15 @@ def best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
             if best is not None and near >= best[0]:
                 return best[1]  # what follows only costs more
             chip = (x, y, x + w, y + h)
-            strokes = leader(room, chip, width)
-            cost = near + (h if len(strokes) > 1 else 0)  # an elbow reads less plainly
+            plain = leader(room, chip, width)
+            cost = near + (h if len(plain) > 1 else 0)  # an elbow reads less plainly
             if best is not None and cost >= best[0]:
-                continue  # covering rooms only adds to it
-            if any(_overlap(stroke, b) for stroke in strokes for b in blocked):
+                continue  # covering rooms (or a leader's other ways) only adds to it
+            strokes = clear_leader(room, chip, width, blocked)
+            if strokes is None:
+                continue
+            cost = near + (h if len(strokes) > 1 else 0)
+            if best is not None and cost >= best[0]:
                 continue
             cost += _covered(chip, rooms) / max(1, h)
             if best is None or cost < best[0]:
@@ -524,33 +590,36 @@ def _place_marks(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c
     alone = [cell for cell, items in here.items()
              if not any(isinstance(i, int) for i in items)
              and not _fits_inside(items, _in_room(room_of(cell), c), mark)]
-    last = Marks({}, (), ())
+    kept: tuple[bool, Marks] | None = None  # the best layout with a chip stuck
     modes = (True,) if len(alone) > MONSTER_CHIPS else (False, True) if alone else (False,)
+    first: list[Cell] = []  # kept from one mode to the next: the order found so far
     for summed in modes:
-        first: list[Cell] = []
         for _ in range(RETRIES):
-            marks, stuck = _lay_out(here, room_of, c, area, blocked, rooms, s, summed,
-                                    first)
+            marks, stuck, crossed = _lay_out(here, room_of, c, area, blocked, rooms, s,
+                                             summed, first)
             if marks is None:
                 break  # a monsters' chip found no place: sum the floor's monsters up
-            last = marks
             if stuck is None:
                 return marks
+            if kept is None or (kept[0] and not crossed):
+                kept = (crossed, marks)
             # An explorers' chip found no place: placed first, it may (the chips placed
             # before it took the places it could have had).
             if stuck in first:
-                break
+                first.remove(stuck)
             first.insert(0, stuck)
-    return last  # an explorers' chip over its room and the edges of those round it
+    # An explorers' chip over its room and the edges of those round it (over other
+    # chips only if every layout tried put one there).
+    return Marks({}, (), ()) if kept is None else kept[1]
 
 
 def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: int,
              area: Box, blocked: list[Box], rooms: list[Box], s: float, summed: bool,
-             first: list[Cell]) -> tuple[Marks | None, Cell | None]:
+             first: list[Cell]) -> tuple[Marks | None, Cell | None, bool]:
     """`place_marks` with a chip per room holding only monsters (no marks: one of them
     found no free place), or with the floor's monsters `summed` up on one chip; the
     rooms `first` get their chips first. With the marks, the room whose explorers' chip
-    found no free place (None: none)."""
+    found no free place (None: none), and whether a chip had to go over another's."""
     dots: dict[int, Box] = {}
     monsters: list[MonsterMark] = []
     pins: list[Pin] = []
@@ -595,7 +664,7 @@ def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: in
                 cell[0])
 
     stuck = None
-
+    crossed = False
     for cell, items in sorted(pinned, key=order):
         room = room_of(cell)
         w, h, at = _chip_layout(items, mark, pad, gap, widest, s)
@@ -608,21 +677,24 @@ def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: in
             chip = on_room(room, w, h, area, others) or _place_chip(room, w, h, area,
                                                                    others, free, s)
             if chip is None:
-                return None, None
+                return None, None, False
         if chip is None:  # explorers hemmed in: over their room, clear of the rest if it can
             chip = on_room(room, w, h, area, others)
             if chip is None:
                 # Else over the edges of the occupied rooms round it (never their marks,
                 # chips or leaders): their marks are on chips, or inside and kept clear.
                 stuck = stuck or cell
-                chip = on_room(room, w, h, area, [b for b in others if b not in occupied]) \
-                    or _over_room(room, w, h, area)
-        strokes = () if _overlap(chip, room) else leader(room, chip,
-                                                          max(1, round(LEADER * s)))
+                chip = on_room(room, w, h, area, [b for b in others if b not in occupied])
+                if chip is None:
+                    crossed = True
+                    chip = _over_room(room, w, h, area)
+        width = max(1, round(LEADER * s))
+        strokes = () if _overlap(chip, room) else (
+            clear_leader(room, chip, width, others) or leader(room, chip, width))
         _set_items(items, at, chip[0] + pad, chip[1] + pad, mark, room, s, dots, monsters)
         pins.append(Pin(room, chip, strokes, tuple(items)))
         taken += [chip, *strokes]
-    return Marks(dots, tuple(monsters), tuple(pins), summary), stuck
+    return Marks(dots, tuple(monsters), tuple(pins), summary), stuck, crossed
 
 
 def light_room(canvas: Canvas, pin: Pin) -> None:

@@ -307,7 +307,7 @@ def strip_layout(look: TileLook, t: int, tf: int = 0) -> tuple[tuple[StripItem, 
     return _strip_layout_cached(look, t, tf, font_signature(), current())
 
 
-@budgets.small(budgets.LAYOUTS)
+@budgets.small(budgets.STRIPS)
 def _strip_layout_cached(look: TileLook, t: int, tf: int, fonts: tuple[object, ...],
                          language: str) -> tuple[tuple[StripItem, ...], int]:
     _, _, _, symbol, tokens, pile, _, _, links, haunted = look
