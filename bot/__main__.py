@@ -56,7 +56,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="remove the commands instead (of --guild's server, or the "
                            "global ones)")
     demo = sub.add_parser("demo", help="watch AI players play a whole game, no Discord needed")
-    demo.add_argument("--game", choices=sorted(games.all_games()), default="cthulhu")
+    offered = sorted(games.all_games())  # no game is named here: the first found is the default
+    demo.add_argument("--game", choices=offered, default=offered[0],
+                      help=f"which game (default {offered[0]})")
     demo.add_argument("--players", type=int, default=4, help="how many seats (default 4)")
     demo.add_argument("--seed", type=int, default=1, help="fixes shuffles and dice (default 1)")
     demo.add_argument("--expansion", default=None,

@@ -1,8 +1,10 @@
 """The slash commands in the user's language: discord.py's `app_commands.Translator`,
 reading data/commands.zh-TW.yaml (English string -> its Chinese) and, for the words a
-game says itself (its title, the `/game new game:` choice, and its setup options'
-descriptions), the game's own texts: a game brings them in its own data/<key>/ mirror,
-so adding one adds no line to the shared file (tests/test_command_words_of_games.py).
+game says itself (its title, the `/game new game:` choice, its setup options'
+descriptions, and its own commands' words: `Game.command_words`), the game's own texts:
+a game brings them in its own data/<key>/ mirror, so adding one adds no line to the
+shared file (tests/test_command_words_of_games.py). A game's cog writes its commands
+in the English of those texts (`english_words`).
 
 Discord shows a command's localized descriptions and choice names to a user whose
 client is in that locale; the tree is synced with them (`tree.sync` asks the translator
@@ -20,12 +22,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 from importlib.resources.abc import Traversable
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from bot import games, yaml_files
+from bot.games.base import Game
 from bot.locales import CHINESE, ENGLISH, speaking, supported
 from bot.paths import DATA
 
@@ -50,19 +54,35 @@ def words(language: str) -> dict[str, str]:
 
 
 def game_words(language: str) -> dict[str, str]:
-    """English -> `language` for what each game says in the command tree: its title and
-    its setup options' descriptions (`Game.setup_option_help`), each read from the
-    game's texts in both languages. A line its texts do not translate is left out (the
-    shared file may still give it; else `words_missing` names it)."""
+    """English -> `language` for what each game says in the command tree: its title, its
+    setup options' descriptions (`Game.setup_option_help`) and its own commands' words
+    (`Game.command_words`), each read from the game's texts in both languages. A line
+    its texts do not translate is left out (the shared file may still give it; else
+    `words_missing` names it)."""
     found: dict[str, str] = {}
     for game in games.all_games().values():
         with speaking(ENGLISH):
-            english = {"": game.title, **game.setup_option_help()}
+            english = _said(game)
         with speaking(language):
-            spoken = {"": game.title, **game.setup_option_help()}
+            spoken = _said(game)
         found.update({english[key]: text for key, text in spoken.items()
                       if key in english and text and text != english[key]})
     return found
+
+
+def _said(game: Game[Any]) -> dict[str, str]:
+    """A game's words in the command tree, in the language spoken, keyed by where they
+    are in the game (so its two languages pair up)."""
+    return {"title": game.title,
+            **{f"option.{name}": text for name, text in game.setup_option_help().items()},
+            **{f"command.{key}": text for key, text in game.command_words().items()}}
+
+
+def english_words(kind: str) -> dict[str, str]:
+    """The words of game `kind`'s own commands as its cog writes them into the tree: in
+    English, whatever the language of the moment (the translator gives the others)."""
+    with speaking(ENGLISH):
+        return games.get(kind).command_words()
 
 
 def translated(english: str, language: str) -> str:

@@ -102,7 +102,7 @@ def load_settings(env: Mapping[str, str] | None = None,
         raise ConfigError(
             "DISCORD_TOKEN is not set: put your bot token in the environment or in a .env "
             "file (see README.md). To try hauntkeeper without Discord, run: "
-            f"{demo_command()} --game cthulhu"
+            f"{demo_command()}"
         )
     guild_raw = merged.get("HAUNTKEEPER_DEV_GUILD", "").strip()
     if guild_raw and not guild_raw.isdigit():

@@ -23,9 +23,9 @@ loading the state before it (an undo point, or the seed) and the moves since fro
 store and playing them again, off the loop, for a moment that is rare. So the step is
 played once more now, for each language missing, only when it leaves a choice without
 that language's words: a few steps of a game, not each one (bench/bench_languages.py:
-59 of 318 of Betrayal's, 7 of 296 of Evil Below's; an English table's Betrayal step
-costs 1.09x on average). A game that words its choices as they are read (Cthulhu:
-`Game.words_choices_when_read`) needs none, nor does a choice an AI seat makes (the AI
+59 of 318 of one game's, 7 of 296 of another's; an English table's step costs 1.09x
+on average in the first). A game that words its choices as they are read
+(`Game.words_choices_when_read`) needs none, nor does a choice an AI seat makes (the AI
 chain makes it at once, before anything shows it; a paused table's are worded). A
 choice kept from before this (no words), or an AI's handed to a player before it was
 made, reads in English until it is made.

@@ -78,7 +78,7 @@ def rebuild(table: Table, moves: Sequence[tuple[int, list[recorded.Move]]],
     without them, from its event `log` (`from_log`); when neither plays to the stored end
     on this release, what is kept (`kept`). Played again in English whatever language
     the replay is drawn in: the stored states are English's (bot/languages.py's
-    `said_in`), and a state keeps some words (Betrayal's winning reason), so a game
+    `said_in`), and a state may keep some words (a winning reason), so a game
     played again in another language would not end in the stored state."""
     with speaking(ENGLISH):
         return _rebuilt(table, moves, points, log)

@@ -19,7 +19,7 @@ EDITION_MARK = "/"  # between a game's kind and its edition in the keys games ar
 
 def played_as(seat: PlayedSeat) -> str:
     """The game as /stats counts it: its kind, and its edition where it played one
-    ("betrayal/<expansion>"), so each edition is counted and named apart (Game.title_of)."""
+    ("<kind>/<edition>"), so each edition is counted and named apart (Game.title_of)."""
     return game_key(seat.kind, seat.edition)
 
 
@@ -61,7 +61,7 @@ class MemberStats:
 
 def by_game(seats: list[PlayedSeat]) -> list[list[PlayedSeat]]:
     """The seats grouped by game, in their order: one person may hold two seats of one
-    game (Betrayal's second explorer, seed 003), which is still one game played, and
+    game (a second seat, `Game.seats_per_player`), which is still one game played, and
     those seats are on one side (bot/table.py's `_split_teams`)."""
     games: dict[int, list[PlayedSeat]] = {}
     for seat in seats:

@@ -14,7 +14,7 @@ calls `plural`. `fill` is `str.format` with that one addition, for every templat
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib.resources.abc import Traversable
 from typing import Any
 
@@ -141,6 +141,20 @@ class TextBook:
     def say(self, key: str, **kwargs: Any) -> str:
         """The template for `key` filled with `kwargs`."""
         return fill(self.text(key), **kwargs)
+
+    def lines(self, key: str) -> dict[str, str]:
+        """Every line under `key`, by its dotted key below it ("move", "traits.might"),
+        in the language spoken: words a caller takes as a whole (a game's commands)."""
+        return dict(_flat(self.node(key), ""))
+
+
+def _flat(node: Any, prefix: str) -> Iterator[tuple[str, str]]:
+    """A node's lines by dotted key below it."""
+    if isinstance(node, dict):
+        for part, below in node.items():
+            yield from _flat(below, f"{prefix}{part}.")
+    elif isinstance(node, str):
+        yield prefix.removesuffix("."), node
 
 
 TABLE = TextBook(DATA / "texts.yaml")

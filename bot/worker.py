@@ -15,7 +15,7 @@ positions. When a player's move hands the game to a human (no AI
 seat plays after it, the game goes on), the move's own trip makes that plan too, for
 the table the save will leave (`Ahead`), and so does an AI chain's last trip: one
 trip to this thread instead of two. A trip's waits, for the thread to start the work and
-for the loop to take its result back, were 0.11 + 0.20 ms on average (Cthulhu, 50
+for the loop to take its result back, were 0.11 + 0.20 ms on average (one game, 50
 channels taking turns, bench/bench_channels.py). The courier uses it only when the save
 left exactly that table, in the language it would plan in (bot/courier.py); else it
 plans again, as before.
@@ -29,7 +29,7 @@ One thread on purpose: it shares the GIL with the loop, and each more one makes 
 loop wait longer for it while many channels act at once, for no more work done (the
 rules and most of a render are Python, which the GIL runs one thread at a time). With
 200 channels acting at once on the shared 2-core box, one thread instead of two gave the
-loop a p99 lag of 11 and 20 ms instead of 74 and 31 ms (Betrayal exploring, Cthulhu),
+loop a p99 lag of 11 and 20 ms instead of 74 and 31 ms (two games' tables),
 and 96 and 161 actions/s instead of 52 and 122 (bench/bench_channels.py, issue 23).
 What it costs: a slow step (an AI's long decision) is waited for by the steps queued
 behind it, where two threads would have run both at half speed.
@@ -83,9 +83,9 @@ class AiWork:
 # step was a trip here and a save of its own. A trip stops taking steps once it has
 # worked this long, so one channel's chain holds the thread no longer than about a board
 # before the other channels' work gets its turn. A human against three AI seats (the
-# clicks an AI chain answered, 3 games each, two runs): Evil Below's chains of 30.6
+# clicks an AI chain answered, 3 games each, two runs): one game's chains of 30.6
 # steps saved in 5 saves instead of one a step, the click 37-40 ms instead of 50-55;
-# Betrayal's 9.5 steps in 2.2 saves, 24-25 ms instead of 27-30 (a SQLite file, the
+# another's 9.5 steps in 2.2 saves, 24-25 ms instead of 27-30 (a SQLite file, the
 # boards drawn, the live message's store work, no Discord).
 CHAIN_SECONDS = 0.005
 # AI out-of-turn actions between two moves of the seat to act: a game whose AI never

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import games
 from bot import table as table_rules
+from bot.command_translator import english_words
 from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
@@ -37,12 +38,13 @@ from cogs.rights import command_actor, command_table
 from renderers.betrayal import render_sheet
 
 KIND = "betrayal"
+WORDS = english_words(KIND)  # the commands' words (texts.yaml's `commands`)
 ATTACK = {"attack"}
 HAUNT_ACTS = {"act", "mmove", "mattack", "mend"}  # haunt and room actions, the monsters' turn
-TRAITS = [app_commands.Choice(name=t.capitalize(), value=t)
+TRAITS = [app_commands.Choice(name=WORDS[f"traits.{t}"], value=t)
           for t in ("might", "speed", "sanity", "knowledge")]
 DIRECTION_VALUES = ("N", "E", "S", "W")
-DIRECTIONS = [app_commands.Choice(name=content.betrayal_line(f"dirs.{v}"), value=v)
+DIRECTIONS = [app_commands.Choice(name=WORDS[f"directions.{v}"], value=v)
               for v in DIRECTION_VALUES]
 
 
@@ -92,16 +94,15 @@ async def _send(interaction: discord.Interaction, table: Table, action: Action) 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
-                  group_description="Your turn in Betrayal (any edition)"):
+                  group_description=WORDS["group"]):
     async def _play(self, interaction: discord.Interaction, command: str, kinds: set[str],
                     typed: str) -> None:
         async with handling(interaction, f"betrayal {command}"):
             table, options = await _options(interaction, kinds)
             await _send(interaction, table, pick(options, typed, command))
 
-    @app_commands.command(name="move", description="Move through a door or a special way")
-    @app_commands.describe(direction="Through the door on this side",
-                           room="Or: where to (stairs, passages and other ways included)")
+    @app_commands.command(name="move", description=WORDS["move"])
+    @app_commands.describe(direction=WORDS["move_direction"], room=WORDS["move_room"])
     @app_commands.choices(direction=DIRECTIONS)
     async def move(self, interaction: discord.Interaction,
                    direction: app_commands.Choice[str] | None = None,
@@ -116,8 +117,8 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
                          current: str) -> list[app_commands.Choice[str]]:
         return await _choices(interaction, {"move"}, current)
 
-    @app_commands.command(name="explore", description="Open a door into the unknown")
-    @app_commands.describe(direction="Which door to explore through")
+    @app_commands.command(name="explore", description=WORDS["explore"])
+    @app_commands.describe(direction=WORDS["explore_direction"])
     @app_commands.choices(direction=DIRECTIONS)
     async def explore(self, interaction: discord.Interaction,
                       direction: app_commands.Choice[str]) -> None:
@@ -135,37 +136,37 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
                                                           direction=content.betrayal_line(f"dirs.{direction}")))
             await _send(interaction, table, match[0].action)
 
-    @app_commands.command(name="rotate", description="Choose how the new room is turned")
-    @app_commands.describe(rotation="One of the ways the new room fits")
+    @app_commands.command(name="rotate", description=WORDS["rotate"])
+    @app_commands.describe(rotation=WORDS["rotate_rotation"])
     async def rotate(self, interaction: discord.Interaction, rotation: str) -> None:
         await self._play(interaction, "rotate", {"choose"}, rotation)
 
-    @app_commands.command(name="choose", description="Answer the choice the game asks of you")
-    @app_commands.describe(option="Your answer")
+    @app_commands.command(name="choose", description=WORDS["choose"])
+    @app_commands.describe(option=WORDS["choose_option"])
     async def choose(self, interaction: discord.Interaction, option: str) -> None:
         await self._play(interaction, "choose", {"choose"}, option)
 
-    @app_commands.command(name="use", description="Use an item, an omen or a room's action")
-    @app_commands.describe(item="What to use")
+    @app_commands.command(name="use", description=WORDS["use"])
+    @app_commands.describe(item=WORDS["use_item"])
     async def use(self, interaction: discord.Interaction, item: str) -> None:
         await self._play(interaction, "use", {"use", "act"}, item)
 
-    @app_commands.command(name="trade", description="Trade a card with an explorer here")
-    @app_commands.describe(offer="Who gets what")
+    @app_commands.command(name="trade", description=WORDS["trade"])
+    @app_commands.describe(offer=WORDS["trade_offer"])
     async def trade(self, interaction: discord.Interaction, offer: str) -> None:
         await self._play(interaction, "trade", {"trade"}, offer)
 
-    @app_commands.command(name="drop", description="Leave a card in this room")
-    @app_commands.describe(item="What to drop")
+    @app_commands.command(name="drop", description=WORDS["drop"])
+    @app_commands.describe(item=WORDS["drop_item"])
     async def drop(self, interaction: discord.Interaction, item: str) -> None:
         await self._play(interaction, "drop", {"drop"}, item)
 
-    @app_commands.command(name="pickup", description="Take a card lying in this room")
-    @app_commands.describe(item="What to pick up")
+    @app_commands.command(name="pickup", description=WORDS["pickup"])
+    @app_commands.describe(item=WORDS["pickup_item"])
     async def pickup(self, interaction: discord.Interaction, item: str) -> None:
         await self._play(interaction, "pickup", {"pickup"}, item)
 
-    @app_commands.command(name="end-turn", description="End your turn")
+    @app_commands.command(name="end-turn", description=WORDS["end_turn"])
     async def end_turn(self, interaction: discord.Interaction) -> None:
         await self._play(interaction, "end-turn", {"end_turn"}, "end")
 
@@ -199,10 +200,8 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
                       current: str) -> list[app_commands.Choice[str]]:
         return await _choices(interaction, {"pickup"}, current)
 
-    @app_commands.command(name="sheet", description="An explorer's sheet: traits and cards",
-                          extras=FREE)
-    @app_commands.describe(explorer="Whose sheet: any explorer at the table (yours if left "
-                                    "out)")
+    @app_commands.command(name="sheet", description=WORDS["sheet"], extras=FREE)
+    @app_commands.describe(explorer=WORDS["sheet_explorer"])
     async def sheet(self, interaction: discord.Interaction,
                     explorer: app_commands.Range[str, 1, 100] | None = None) -> None:
         async with handling(interaction, "betrayal sheet"):
@@ -227,10 +226,9 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
         return [app_commands.Choice(name=label[:100], value=str(i)) for i, label in named
                 if needle in label.lower()][:25]
 
-    @app_commands.command(name="attack", description="Attack an opponent (the haunt only)")
-    @app_commands.describe(target="Whom (or which monster) to attack",
-                           trait="Might unless a card or the haunt lets you use another",
-                           weapon="A weapon you hold (one at a time)")
+    @app_commands.command(name="attack", description=WORDS["attack"])
+    @app_commands.describe(target=WORDS["attack_target"], trait=WORDS["attack_trait"],
+                           weapon=WORDS["attack_weapon"])
     @app_commands.choices(trait=TRAITS)
     async def attack(self, interaction: discord.Interaction, target: str,
                      trait: app_commands.Choice[str] | None = None,
@@ -265,8 +263,8 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
         return [app_commands.Choice(name=w.replace("_", " "), value=w) for w in weapons
                 if current.lower() in w][:25]
 
-    @app_commands.command(name="act", description="A special action of the haunt or the room")
-    @app_commands.describe(action="What to do (in the monsters' turn: a monster's move)")
+    @app_commands.command(name="act", description=WORDS["act"])
+    @app_commands.describe(action=WORDS["act_action"])
     async def act(self, interaction: discord.Interaction, action: str) -> None:
         await self._play(interaction, "act", HAUNT_ACTS, action)
 

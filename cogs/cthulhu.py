@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot import games
 from bot import table as table_rules
+from bot.command_translator import english_words
 from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
@@ -26,6 +27,7 @@ from cogs.common import acknowledgement, handling, sessions_of
 from cogs.rights import command_actor, command_table
 
 KIND = "cthulhu"
+WORDS = english_words(KIND)  # the commands' words (texts.yaml's `commands`)
 
 
 async def _state_and_options(interaction: discord.Interaction
@@ -79,7 +81,7 @@ def _arg_values(options: list[Option], kind: str, arg: str, **fixed: int) -> lis
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class CthulhuCog(commands.GroupCog, group_name="cthulhu", group_extras=LIMITS,
-                 group_description="Your move in Cthulhu in the House"):
+                 group_description=WORDS["group"]):
     async def _act(self, interaction: discord.Interaction, command: str,
                    make: Callable[[CthulhuState], Action]) -> None:
         async with handling(interaction, command):
@@ -91,9 +93,8 @@ class CthulhuCog(commands.GroupCog, group_name="cthulhu", group_extras=LIMITS,
             await interaction.followup.send(
                 acknowledgement(outcome, content.cthulhu_line("cog.done")), ephemeral=True)
 
-    @app_commands.command(name="move", description="Move a character that is alone in its room")
-    @app_commands.describe(character="Who moves (only characters alone in a room)",
-                           room="Where to (through a passage)")
+    @app_commands.command(name="move", description=WORDS["move"])
+    @app_commands.describe(character=WORDS["move_character"], room=WORDS["move_room"])
     async def move(self, interaction: discord.Interaction, character: str, room: str) -> None:
         def make(state: CthulhuState) -> Action:
             return Action("move", {
@@ -102,9 +103,8 @@ class CthulhuCog(commands.GroupCog, group_name="cthulhu", group_extras=LIMITS,
             })
         await self._act(interaction, "cthulhu move", make)
 
-    @app_commands.command(name="fight", description="Start a fight and remove a character")
-    @app_commands.describe(room="A room with two or more characters",
-                           remove="The character who leaves the house")
+    @app_commands.command(name="fight", description=WORDS["fight"])
+    @app_commands.describe(room=WORDS["fight_room"], remove=WORDS["fight_remove"])
     async def fight(self, interaction: discord.Interaction, room: str, remove: str) -> None:
         def make(state: CthulhuState) -> Action:
             return Action("fight", {

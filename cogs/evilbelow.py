@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import table as table_rules
+from bot.command_translator import english_words
 from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.choices import CHOOSE
@@ -31,10 +32,11 @@ from cogs.click_limit import LIMITS
 from cogs.common import acknowledgement, handling, pick_option, sessions_of
 from cogs.rights import command_actor, command_table
 
-PICKUPS = [app_commands.Choice(name=evil_below_line("cog.pickup_draw"), value=moves.DRAW),
-           app_commands.Choice(name=evil_below_line("cog.pickup_bike"), value=moves.BIKE)]
-COURAGES = [app_commands.Choice(name=evil_below_line("cog.courage_bravery"), value=moves.BRAVERY),
-            app_commands.Choice(name=evil_below_line("cog.courage_rescue"), value=moves.RESCUE)]
+WORDS = english_words(GAME.key)  # the commands' words (texts.yaml's `commands`)
+PICKUPS = [app_commands.Choice(name=WORDS["pickups.draw"], value=moves.DRAW),
+           app_commands.Choice(name=WORDS["pickups.bike"], value=moves.BIKE)]
+COURAGES = [app_commands.Choice(name=WORDS["courages.bravery"], value=moves.BRAVERY),
+            app_commands.Choice(name=WORDS["courages.rescue"], value=moves.RESCUE)]
 ABILITIES = {moves.RICHIE, moves.PEEK, moves.MIKE}
 
 
@@ -202,7 +204,7 @@ def _move_dice(found: Seat, to: object) -> list[tuple[str, str]]:
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class EvilBelowCog(commands.GroupCog, group_name="evilbelow", group_extras=LIMITS,
-                   group_description="Your move in IT: Evil Below"):
+                   group_description=WORDS["group"]):
     async def _play(self, interaction: discord.Interaction, command: str,
                     make: Callable[[Seat], Action]) -> None:
         async with handling(interaction, f"evilbelow {command}"):
@@ -214,14 +216,12 @@ class EvilBelowCog(commands.GroupCog, group_name="evilbelow", group_extras=LIMIT
             await interaction.followup.send(acknowledgement(outcome, evil_below_line("cog.done")),
                                             ephemeral=True)
 
-    @app_commands.command(name="roll", description="Roll all seven dice (once a turn)")
+    @app_commands.command(name="roll", description=WORDS["roll"])
     async def roll(self, interaction: discord.Interaction) -> None:
         await self._play(interaction, "roll", lambda f: only(f, moves.ROLL_K))
 
-    @app_commands.command(name="move", description="Spend a die to walk to a neighbouring "
-                                                   "location")
-    @app_commands.describe(to="Where to (a neighbouring location)",
-                           die="Which unused die to spend (any: left out, one nobody needs)")
+    @app_commands.command(name="move", description=WORDS["move"])
+    @app_commands.describe(to=WORDS["move_to"], die=WORDS["move_die"])
     async def move(self, interaction: discord.Interaction, to: str,
                    die: str | None = None) -> None:
         await self._play(interaction, "move", lambda f: pick_move(f, to, die))
@@ -237,24 +237,22 @@ class EvilBelowCog(commands.GroupCog, group_name="evilbelow", group_extras=LIMIT
         to = getattr(interaction.namespace, "to", None)
         return await _complete(interaction, current, lambda f: _move_dice(f, to))
 
-    @app_commands.command(name="pickup", description="Use your location's pick-up die: "
-                                                     "draw a totem or take a Bike")
-    @app_commands.describe(what="A totem card or the Bike lying here")
+    @app_commands.command(name="pickup", description=WORDS["pickup"])
+    @app_commands.describe(what=WORDS["pickup_what"])
     @app_commands.choices(what=PICKUPS)
     async def pickup(self, interaction: discord.Interaction,
                      what: app_commands.Choice[str]) -> None:
         await self._play(interaction, "pickup", lambda f: pick_what(f, moves.PICKUP, what.value))
 
-    @app_commands.command(name="courage", description="Use your location's courage die: "
-                                                      "Bravery for all here, or a rescue")
-    @app_commands.describe(what="+1 Bravery to everyone here, or rescue a victim")
+    @app_commands.command(name="courage", description=WORDS["courage"])
+    @app_commands.describe(what=WORDS["courage_what"])
     @app_commands.choices(what=COURAGES)
     async def courage(self, interaction: discord.Interaction,
                       what: app_commands.Choice[str]) -> None:
         await self._play(interaction, "courage", lambda f: pick_what(f, moves.COURAGE, what.value))
 
-    @app_commands.command(name="place", description="Put a totem card into the Fight Stack")
-    @app_commands.describe(card="A card you may place now")
+    @app_commands.command(name="place", description=WORDS["place"])
+    @app_commands.describe(card=WORDS["place_card"])
     async def place(self, interaction: discord.Interaction, card: str) -> None:
         await self._play(interaction, "place", lambda f: pick_place(f, card))
 
@@ -264,8 +262,8 @@ class EvilBelowCog(commands.GroupCog, group_name="evilbelow", group_extras=LIMIT
         return await _complete(interaction, current, lambda f: _values(
             f, moves.PLACE, "card", content.card_name))
 
-    @app_commands.command(name="ride", description="Ride your Bike anywhere, on anyone's turn")
-    @app_commands.describe(to="Where to ride (the Bike stays there)")
+    @app_commands.command(name="ride", description=WORDS["ride"])
+    @app_commands.describe(to=WORDS["ride_to"])
     async def ride(self, interaction: discord.Interaction, to: str) -> None:
         await self._play(interaction, "ride", lambda f: pick_ride(f, to))
 
@@ -275,26 +273,24 @@ class EvilBelowCog(commands.GroupCog, group_name="evilbelow", group_extras=LIMIT
         return await _complete(interaction, current, lambda f: _values(
             f, moves.RIDE, "to", lambda to: _names()[to]))
 
-    @app_commands.command(name="fight", description="Fight Pennywise where you stand")
+    @app_commands.command(name="fight", description=WORDS["fight"])
     async def fight(self, interaction: discord.Interaction) -> None:
         await self._play(interaction, "fight", lambda f: only(f, moves.FIGHT_K))
 
-    @app_commands.command(name="reveal", description="Reveal the next card of the Fight Stack")
+    @app_commands.command(name="reveal", description=WORDS["reveal"])
     async def reveal(self, interaction: discord.Interaction) -> None:
         await self._play(interaction, "reveal", lambda f: only(f, moves.REVEAL))
 
-    @app_commands.command(name="stop", description="Stop the fight and collect the "
-                                                   "weaknesses met")
+    @app_commands.command(name="stop", description=WORDS["stop"])
     async def stop(self, interaction: discord.Interaction) -> None:
         await self._play(interaction, "stop", lambda f: only(f, moves.STOP))
 
-    @app_commands.command(name="end-turn", description="End your turn (unused dice are lost)")
+    @app_commands.command(name="end-turn", description=WORDS["end_turn"])
     async def end_turn(self, interaction: discord.Interaction) -> None:
         await self._play(interaction, "end-turn", lambda f: only(f, moves.END_TURN))
 
-    @app_commands.command(name="choose", description="Answer the choice the game asks of you "
-                                                     "(Pennywise's tie, where damage lands)")
-    @app_commands.describe(option="Your answer")
+    @app_commands.command(name="choose", description=WORDS["choose"])
+    @app_commands.describe(option=WORDS["choose_option"])
     async def choose(self, interaction: discord.Interaction, option: str) -> None:
         await self._play(interaction, "choose", lambda f: pick_labelled(
             f, {CHOOSE}, option, evil_below_line("cog.no_choice")))
@@ -305,9 +301,8 @@ class EvilBelowCog(commands.GroupCog, group_name="evilbelow", group_extras=LIMIT
         return await _complete(interaction, current, lambda f: [
             (o.action.encode(), o.label) for o in f.options if o.action.kind == CHOOSE])
 
-    @app_commands.command(name="ability", description="Use your character's ability "
-                                                      "(Richie, Stan, Mike)")
-    @app_commands.describe(ability="What to do")
+    @app_commands.command(name="ability", description=WORDS["ability"])
+    @app_commands.describe(ability=WORDS["ability_ability"])
     async def ability(self, interaction: discord.Interaction, ability: str) -> None:
         await self._play(interaction, "ability", lambda f: pick_labelled(
             f, ABILITIES, ability, evil_below_line("cog.no_ability")))

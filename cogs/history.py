@@ -42,7 +42,7 @@ def length_text(result: GameResult) -> str:
 
 
 def each_once(seats: list[SeatResult]) -> list[str]:
-    """The seats' names, a player holding two seats (Betrayal's second explorer) named
+    """The seats' names, a player holding two seats (`Game.seats_per_player`) named
     once: seats are told apart by their user, an AI's by its seat."""
     named: dict[int, str] = {}
     for seat in seats:

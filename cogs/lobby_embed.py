@@ -10,7 +10,7 @@ from bot import games
 from bot import table as table_rules
 from bot.locales import ENGLISH, speaking
 from bot.store import ACTIVE, LOBBY, Table
-from bot.texts import TABLE, say
+from bot.texts import say
 
 
 def lobby_embed(table: Table, language: str = ENGLISH) -> discord.Embed:
@@ -55,19 +55,16 @@ def _lobby_embed(table: Table) -> discord.Embed:
 
 
 def about(table: Table) -> str:
-    """What the game is, for whoever meets the lobby: its few words (data/texts.yaml's
-    `about`, the variant's where a setup option picks one), players and length; nothing
-    for a game without them (every game of ours has them: tests/test_e2e_lobby.py)."""
+    """What the game is, for whoever meets the lobby: its few words (`Game.about`, the
+    edition's where the setup picks one), players and length; nothing for a game
+    without them."""
     game = games.get(table.kind)
-    try:
-        words = TABLE.node(f"about.{table.kind}")
-    except KeyError:
+    words = game.about(game.edition_of(table.options))
+    if words is None:
         return ""
-    variant = next((str(v) for v in table.options.values() if str(v) in words), "default")
-    entry = words[variant]
     line = say("lobby.about_line", min=game.min_players, max=game.max_players,
-               length=entry["length"])
-    return f"{str(entry['text']).strip()}\n*{line}*"
+               length=words.length)
+    return f"{words.text.strip()}\n*{line}*"
 
 
 def _footer(table: Table) -> str:

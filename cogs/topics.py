@@ -24,7 +24,7 @@ def rules_topics(kind: str, options: dict[str, Any] | None) -> dict[str, tuple[s
 
 def how_to_play(kind: str, options: dict[str, Any]) -> str:
     """The rules' overview, then the overview of the variant played (a topic named like
-    the option's value: a Betrayal expansion's key), then where the rest is."""
+    the option's value: an expansion's key), then where the rest is."""
     topics = rules_topics(kind, options)
     keys = ["overview", *(str(v) for v in options.values() if str(v) in topics)]
     if not any(k in topics for k in keys):

@@ -13,14 +13,14 @@ combined from the bands' (`adler32_combine`).
 The file is an ordinary PNG (any decoder reads split IDATs). Each band starts without
 a dictionary, which would cost a few per cent over one stream; the bands' deflate
 (below) wins most of it back: on 20 boards each, 0-5 % bigger than Pillow's whole
-encode at the renderers' settings (haunt 38.4 KB against 38.3, Cthulhu 41.0 against
-39.0, Evil Below 52.6 against 51.6).
+encode at the renderers' settings (the three games' boards: 38.4 KB against 38.3, 41.0
+against 39.0, 52.6 against 51.6).
 
 The bands are deflated by zlib-ng (`zlib-ng`, wheels for Linux, macOS and Windows),
 not zlib: on 60 boards of every game, all bands of a board took 1.11 ms at zlib-ng's
 level 2 against 1.64 ms at zlib's level 3 (the boards' level before), and came 4 %
 smaller (38.8 KB against 40.3 KB). A turn with many bands new (a new floor in focus,
-Cthulhu's moves across the house) spent a third of its render compressing (issue 23).
+moves across the whole house) spent a third of its render compressing (issue 23).
 The checksums (adler32 of the scanlines, crc32 of the chunks) are zlib-ng's too: the
 same values, 13x zlib's speed.
 

@@ -124,8 +124,8 @@ def test_three_failed_tries_free_the_held(dice, card: str) -> None:  # type: ign
     dice.extend([1, 1, 1, 0, 0])  # Ox: 3
     state, events = apply(state, "act", what=f"{card}-self")
     assert said(events, "2 of 3 tries failed") and state.explorers[OX].lasting == [card]
-    assert labels(state) == ["End turn"]
-    state = ends(state)
+    # Held, he may do nothing more: his turn ends by itself (docs/rulings.md, Turns 12).
+    assert said(events, "nothing left to do") and state.turn.seat == MISSY
     dice.extend([0, 0, 0])  # Missy fails again: the third
     state, events = apply(state, "act", what=offer)
     assert said(events, "After 3 failed tries, Ox Bellows works free")
@@ -368,13 +368,14 @@ def test_lights_out_one_room_a_turn() -> None:
     state = dark()
     at(state, MISSY, "upper_landing")
     at(state, PETER, "upper_landing")
-    state, _ = apply(state, "move", dir="W")
-    assert state.explorers[OX].tile == tile(state, "foyer") and moves(state) == []
-    state = ends(state)  # alone in the Foyer: kept
-    assert state.explorers[OX].lasting == ["lights_out"]
+    state, events = apply(state, "move", dir="W")
+    # One room, and nothing else left to him: his turn ends by itself (docs/rulings.md,
+    # Turns 12), alone in the Foyer: kept.
+    assert state.explorers[OX].tile == tile(state, "foyer") and said(events, "nothing left")
+    assert state.explorers[OX].lasting == ["lights_out"] and state.turn.seat == MISSY
     state = ends(ends(state))
-    state, _ = apply(state, "move", dir="W")
-    assert moves(state) == [] and state.explorers[OX].lasting == ["lights_out"]
+    state, events = apply(state, "move", dir="W")
+    assert said(events, "nothing left") and state.explorers[OX].lasting == ["lights_out"]
 
 
 def gallery_and_rope() -> tuple[BetrayalState, int]:

@@ -28,6 +28,7 @@ from tests.test_betrayal_engine_helpers import (
     dice,
     new_game,
     put,
+    stack_top,
     tile,
 )
 from tests.test_betrayal_engine_traits import run_steps
@@ -208,6 +209,9 @@ def test_a_table_with_people_never_stalls() -> None:
 def test_a_room_found_or_an_omen_drawn_resets_the_count(dice) -> None:  # type: ignore[no-untyped-def]
     state = new_game()
     state.quiet_turns = 7
+    # A room with no card to draw: his turn goes on (a card would end his movement, and
+    # with nothing left to do his turn would end by itself: docs/rulings.md, Turns 12).
+    stack_top(state, "creaky_hallway")
     state, _ = apply(state, "explore", dir="N")
     while state.pending:
         state, _ = choose(state, 0)

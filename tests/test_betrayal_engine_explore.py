@@ -14,6 +14,7 @@ from tests.test_betrayal_engine_helpers import (
     choose,
     deck_top,
     dice,
+    hold,
     labels,
     new_game,
     put,
@@ -87,7 +88,9 @@ def test_an_event_room_reads_the_event_and_discards_it(dice) -> None:  # type: i
     state, events = apply(state, "explore", dir="N")
     assert state.discards["event"] == ["night_view"] and not state.resolving
     assert any("gains 1 Knowledge" in e or "Knowledge moves 1 step up" in e for e in events)
-    assert state.turn.movement_over
+    # The card ends his movement; holding nothing, he has nothing left to do, and his
+    # turn ends by itself (docs/rulings.md, Turns 12).
+    assert any("nothing left to do" in e for e in events) and state.turn.seat != OX
 
 
 def test_a_room_without_a_symbol_lets_you_move_on() -> None:
@@ -114,6 +117,7 @@ def test_the_underground_lake_lies_in_the_basement() -> None:
 
 def test_movement_within_speed() -> None:
     state = new_game()  # Ox: Speed 4
+    hold(state, OX, "bottle")  # something left to do: his turn waits for him
     put(state, "bedroom", "upper", 1, 0)  # doors E W
     state, _ = apply(state, "move", dir="W")  # Foyer
     state, _ = apply(state, "move", dir="W")  # Grand Staircase

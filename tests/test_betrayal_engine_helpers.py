@@ -130,12 +130,12 @@ def script_dice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Script the dice: append faces; each die rolled takes the next one (a roll of N
     dice takes N faces), the explorers' rolls and the haunt's (monsters, fights) alike.
     Unscripted dice fall back to the seeded Rng."""
-    from bot.core import dice as core_dice
+    from bot.games.betrayal import dice as betrayal_dice
     from bot.games.betrayal import rolls
     from bot.games.betrayal.haunting import combat, monsters
 
     queue: list[int] = []
-    real = core_dice.roll_betrayal
+    real = betrayal_dice.roll_betrayal
 
     def scripted(rng: Any, count: int, cap: int = 8) -> list[int]:
         n = min(max(1, count), cap)
@@ -145,7 +145,7 @@ def script_dice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             return taken
         return real(rng, count, cap)
 
-    for module in (core_dice, rolls, combat, monsters):
+    for module in (betrayal_dice, rolls, combat, monsters):
         monkeypatch.setattr(module, "roll_betrayal", scripted)
     return queue
 

@@ -148,8 +148,11 @@ def test_crossing_a_split_room(dice, room: str, floor: str, trait: str,  # type:
         in found
     dice.extend([0] * 8)
     stuck, events = apply(state, "move", dir="E")
-    assert stuck.explorers[OX].tile == split and stuck.turn.movement_over
+    assert stuck.explorers[OX].tile == split
     assert any("can move no further" in e for e in events)
+    # Holding nothing, he has nothing left to do: his turn ends by itself
+    # (docs/rulings.md, Turns 12).
+    assert any("nothing left to do" in e for e in events) and stuck.turn.seat != OX
     dice[:] = [2] * 8
     across, _ = apply(state, "move", dir="E")
     assert across.explorers[OX].tile == tile(state, "dusty_hallway")

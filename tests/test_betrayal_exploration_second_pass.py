@@ -90,8 +90,9 @@ def test_exploring_through_a_split_room_s_far_door_crosses_first(dice) -> None: 
     assert "Explore east (cross first: Might 3+)" in labels(state)
     placed = len(state.tiles)
     dice.extend([0] * 8)
-    stuck, _ = apply(state, "explore", dir="E")
-    assert len(stuck.tiles) == placed and stuck.turn.movement_over
+    stuck, events = apply(state, "explore", dir="E")
+    # Stopped, and holding nothing: his turn ends by itself (docs/rulings.md, Turns 12).
+    assert len(stuck.tiles) == placed and any("nothing left to do" in e for e in events)
     assert stuck.explorers[OX].tile == tower and stuck.explorers[OX].side == "W"
     dice[:] = [2] * 8
     stack_top(state, "creaky_hallway")

@@ -111,8 +111,9 @@ def test_a_stunned_monster_skips_its_next_turn_and_recovers(fixed: list[int]) ->
     assert any("The Brute shakes off its stun" in e for e in events)
     after = _monster(state, brute.id)
     assert not after.stunned and after.skip and after.moves == 0
-    assert [o.action.kind for o in _options(state)] == [monsters.M_END]  # no move, no attack
-    state, _ = act(state, monsters.M_END)  # the next round: it slows heroes again
+    # No move, no attack: the monsters' turn ends by itself (docs/rulings.md, Turns 12),
+    # and in the next round it slows heroes again.
+    assert any("The monsters have nothing left to do" in e for e in events)
     assert state.turn.seat == DARRIN and sides.slowing(state, DARRIN) == 1
 
 
@@ -149,8 +150,12 @@ def test_monsters_climb_the_coal_chute_from_the_basement_landing(fixed: list[int
     rat = spawn(state, "rat", "basement_landing").id
     state = _monsters_turn(state, [1, 0, 0, 0], fixed)
     assert chute in _moves(state, rat)
-    state, _ = act(state, monsters.M_MOVE, m=rat, to=chute)
-    assert _monster(state, rat).tile == chute
+    state, events = act(state, monsters.M_MOVE, m=rat, to=chute)
+    assert "The Rat moves from the Basement Landing to the Coal Chute." in events
+    # Its one move spent, the monsters' turn ends by itself (docs/rulings.md, Turns 12),
+    # and the Rat slides back down: no one stays in the chute as a turn ends.
+    assert any("The monsters have nothing left to do" in e for e in events)
+    assert _monster(state, rat).tile == tile(state, "basement_landing")
     assert tile(state, "basement_landing") in monsters.neighbours(state, chute)  # and down
 
 
@@ -221,9 +226,10 @@ def test_a_hero_who_wins_against_an_attacking_monster_stuns_it(fixed: list[int])
     set_trait(state, DARRIN, "might", 4)
     state = _monsters_turn(state, [0, 0, 0], fixed)
     fixed.extend([0] * 5 + [2, 2, 2, 2])
-    state, _ = act(state, monsters.M_ATTACK, m=brute, target=DARRIN)
+    state, events = act(state, monsters.M_ATTACK, m=brute, target=DARRIN)
     assert _monster(state, brute).stunned and state.pending is None
-    assert [o.action.kind for o in _options(state)] == [monsters.M_END]  # it does no more
+    # It does no more: the monsters' turn ends by itself (docs/rulings.md, Turns 12).
+    assert any("The monsters have nothing left to do" in e for e in events)
 
 
 # ---------------------------------------------------------------- the order of play
@@ -294,6 +300,7 @@ def test_an_explorer_can_always_move_one_room() -> None:
     for _ in range(4):
         spawn(state, "brute", "foyer")
     assert sides.slowing(state, DARRIN) == 5  # 1 + 5 is more than Speed 4
+    hold(state, DARRIN, "bottle")  # something left to do: his turn waits for him
     assert any("Move east" in label for label in labels(state))
     state, _ = act(state, "move", dir="E")
     assert state.explorers[DARRIN].tile == tile(state, "entrance_hall")

@@ -79,7 +79,10 @@ def test_the_door_map_answers_as_a_fresh_walk_on_random_play() -> None:
 
 
 def test_answers_follow_every_change_to_the_tiles() -> None:
-    state = random_play(1, 300)[-1]
+    # A house whose last rooms each join another, so every change below shows (in
+    # seed 1's, as random play goes since turns with nothing left end by themselves,
+    # the last room lies apart, and moving it to another floor changes no door).
+    state = random_play(2, 300)[-1]
     assert len(state.tiles) >= 10
     # rooms with one to three doors: any quarter turn, or four doors instead, shows
     k, j, m = [i for i, t in enumerate(state.tiles)

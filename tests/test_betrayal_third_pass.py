@@ -69,6 +69,7 @@ def test_a_stair_link_costs_one_speed() -> None:
     room: 1 Speed.] Ox (Speed 4) walks to the Grand Staircase (2), climbs (3) and has
     one room left to enter."""
     state = new_game()
+    hold(state, OX, "bottle")  # something left to do: his turn waits for him
     state, _ = apply(state, "move", dir="W")
     state, _ = apply(state, "move", dir="W")
     landing = tile(state, "upper_landing")
@@ -89,6 +90,7 @@ def test_a_card_drawn_ends_movement_even_by_a_passage_it_opens() -> None:
     Ballroom (an event room) with Speed to spare; its event is a Secret Passage: the
     passage is there for later, not for now."""
     state = new_game()
+    hold(state, OX, "bottle")  # something left to do: his turn waits for him
     stack_top(state, "ballroom")
     deck_top(state, "event", "secret_passage")
     state, _ = apply(state, "explore", dir="N")
@@ -209,6 +211,7 @@ def test_the_underground_lake_draws_its_event_where_it_lands(dice) -> None:  # t
     if explored.] And line 237: a room a card-free fall lands one in is still found: its
     event symbol draws its event, and the finder's movement is over."""
     state = new_game()
+    hold(state, OX, "bottle")  # something left to do: his turn waits for him
     at(state, OX, "upper_landing")
     stack_top(state, "underground_lake")
     deck_top(state, "event", "night_view")

@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 from bot.config import DEFAULT_DB, ConfigError, load_settings, read_dotenv
 from bot.core.actions import Action
 from bot.core.choices import PendingChoice
-from bot.core.dice import BETRAYAL_FACES, roll, roll_betrayal
+from bot.core.dice import roll
 from bot.core.errors import IllegalAction
 from bot.core.events import PUBLIC, Audience, Event, to_player, to_team
 from bot.core.rng import Rng
+from bot.games.betrayal.dice import FACES as BETRAYAL_FACES
+from bot.games.betrayal.dice import roll_betrayal
 
 
 def test_rng_replays_from_its_state() -> None:

@@ -1,10 +1,12 @@
 """Games, their cogs, renderers and `/game new` options are found by the game's key.
 
 Why: adding a game must be adding its own files (bot/games/<key>/, cogs/<key>.py,
-renderers/<key>), never a line in the table's modules. One test reads those modules for
-any game's name; the others add a whole game from a temporary folder (put on the
-packages' `__path__`) and see it found, its cog loaded, its board drawn and its setup
-option offered by `/game new`, through the real bot and the fake Discord.
+renderers/<key>, data/<key>/), never a line in a shared module. One test reads every
+shared module and data file (code, comments and docstrings) for any game's name: its
+key, an expansion's, or a name in its titles; the others add a whole game from a
+temporary folder (put on the packages' `__path__`) and see it found, its cog loaded,
+its board drawn and its setup option offered by `/game new`, through the real bot and
+the fake Discord.
 """
 
 from __future__ import annotations
@@ -23,15 +25,19 @@ import cogs
 import renderers
 from bot import games
 from bot.client import extensions
+from bot.locales import LANGUAGES, speaking
 from bot.paths import ROOT
 from cogs.setup_options import option_help
 from tests.conftest import BotFactory
 from tests.e2e_helpers import PNG_SIGNATURE
 from tests.fakediscord import FakeDiscord
 
-# The modules every game shares: none may name a game.
-TABLE_MODULES = ("bot/client.py", "bot/games/__init__.py", "renderers/__init__.py",
-                 "bot/sessions.py", "bot/table.py", "cogs/lobby.py")
+# Words of a title that name no game by themselves ("House", "Hill", "Evil"), and the
+# marks that part a title into its names ("IT: Evil Below" -> "evil below").
+ORDINARY = frozenset({"a", "an", "and", "at", "in", "of", "on", "the", "it", "house",
+                      "hill", "evil", "below", "none", "classic", "game",
+                      "牠"})  # IT's Chinese name is the Chinese "it" as well
+PARTS = re.compile(r"[:：()（）,，、·]|\b(?:a|an|and|at|in|of|on|the|none)\b", re.IGNORECASE)
 
 KEY = "lanterns"
 TITLE = "Lanterns in the Dark"
@@ -125,12 +131,22 @@ def lantern_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
 
 
 def _game_words() -> list[str]:
-    """Every found game's key and title, and the name of every game package (an edition
-    such as Neibolt is one too)."""
-    found = list(games.walk_games())
-    words = {w for g in found for w in (g.key, g.title)}
-    words |= {name for name in _packages()}
-    return sorted(words)
+    """Every registered game's key and every game package's name (an expansion such as
+    Neibolt is one), and the names in their titles, in each language: each edition's
+    title and the label `/game new` offers it by ("... (Pennywise)"), parted at
+    punctuation and small words, without the ordinary words a title also holds."""
+    words = {name for name in _packages()}
+    for language in LANGUAGES:
+        with speaking(language):
+            for game in games.walk_games():
+                words.add(game.key)
+                editions = game.edition_keys()
+                titles = [game.title_of(edition) for edition in editions]
+                titles += [label for choices in game.setup_choices().values()
+                           for value, label in choices if value in editions]
+                for title in titles:
+                    words |= {" ".join(part.lower().split()) for part in PARTS.split(title)}
+    return sorted(w for w in words if w.strip() and w not in ORDINARY)
 
 
 def _packages() -> list[str]:
@@ -138,13 +154,58 @@ def _packages() -> list[str]:
                   if (p / "__init__.py").exists())
 
 
-def test_the_table_modules_name_no_game() -> None:
+def _own(path: Path, folder: Path, keys: set[str]) -> bool:
+    """A game's own file in `folder`: in a package named by its key, or a module so named
+    (cogs/<key>.py, renderers/<key>.py)."""
+    parts = path.relative_to(folder).parts
+    return parts[0] in keys or (len(parts) == 1 and path.stem in keys)
+
+
+def _shared_files() -> list[Path]:
+    """Every module and data file the games share: all of bot/ but the game packages,
+    cogs/ but a game's own cog, renderers/ but a game's own, and data/*.yaml (a game's
+    words are in data/<key>/)."""
+    keys = set(_packages()) | set(games.all_games())
+    games_folder = ROOT / "bot" / "games"
+    found = [p for p in (ROOT / "bot").rglob("*.py")
+             if not (p.is_relative_to(games_folder) and _own(p, games_folder, keys))]
+    found += [p for folder in (ROOT / "cogs", ROOT / "renderers") for p in folder.rglob("*.py")
+              if not _own(p, folder, keys)]
+    return sorted(found + list((ROOT / "data").glob("*.yaml")))
+
+
+def _named(text: str, words: list[str]) -> list[str]:
+    """The game names in `text`: a name of several words matches them however they are
+    joined ("evil below", "evil_below", "EvilBelow")."""
+    pattern = re.compile("|".join(r"[\s_-]*".join(map(re.escape, w.split()))
+                                  for w in sorted(words, key=len, reverse=True)),
+                         re.IGNORECASE)
+    return sorted({m.group(0).lower() for m in pattern.finditer(text)})
+
+
+def test_the_shared_modules_name_no_game() -> None:
+    """A shared module that names a game (in code, a comment or a docstring) is a line a
+    newcomer's game would need too: what a game needs of it is a `Game` hook instead."""
     words = _game_words()
-    assert {"betrayal", "cthulhu", "neibolt"} <= set(words)
-    pattern = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
-    named = {path: sorted({m.group(0) for m in pattern.finditer((ROOT / path).read_text())})
-             for path in TABLE_MODULES}
+    assert {"betrayal", "cthulhu", "evilbelow", "evil below", "neibolt",
+            "pennywise"} <= set(words)
+    shared = _shared_files()
+    assert {ROOT / "bot" / "table.py", ROOT / "bot" / "games" / "base.py",
+            ROOT / "cogs" / "lobby_embed.py", ROOT / "renderers" / "canvas.py",
+            ROOT / "data" / "texts.yaml", ROOT / "bot" / "core" / "rng.py"} <= set(shared)
+    assert not {ROOT / "cogs" / "betrayal.py", ROOT / "renderers" / "betrayal" / "board.py",
+                ROOT / "bot" / "games" / "neibolt" / "edition.py"} & set(shared)
+    named = {str(path.relative_to(ROOT)): _named(path.read_text(encoding="utf-8"), words)
+             for path in shared}
     assert {path: found for path, found in named.items() if found} == {}
+
+
+def test_a_name_is_found_however_it_is_written() -> None:
+    words = _game_words()
+    assert _named("see bot/games/evil_below and IT: Evil Below", words) == [
+        "evil below", "evil_below"]
+    assert _named("Betrayal at the Neibolt House", words) == ["betrayal", "neibolt house"]
+    assert _named("the haunted house on the hill", words) == []
 
 
 def test_the_games_are_the_packages_with_a_game_in_key_order() -> None:

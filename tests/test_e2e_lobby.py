@@ -11,7 +11,7 @@ import pytest
 
 from bot import games
 from bot.store import LOBBY, OVER
-from bot.texts import TABLE, say
+from bot.texts import say
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, unlinked
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -43,8 +43,9 @@ async def _lobby(fd: FakeDiscord, channel: int, host: FakeUser, game: str,
 
 def test_every_game_has_its_few_words_and_every_topic_a_title() -> None:
     for key, game in games.all_games().items():
-        words = TABLE.node(f"about.{key}")
-        assert {"length", "text"} <= set(words["default"]), key
+        for edition in game.edition_keys():  # in the game's own texts, not the shared ones
+            words = game.about(edition)
+            assert words is not None and words.text.strip() and words.length, (key, edition)
         titles = game.rules_titles()
         assert set(titles) == set(game.rules_topics()), key
         assert all(t and "_" not in t and t[0].isupper() for t in titles.values()), titles
@@ -59,9 +60,9 @@ async def test_the_lobby_says_what_the_game_is_and_how_to_play(
     channel, other = fd.add_channel("lobby"), fd.add_channel("neibolt")
     host, guest, passer = fd.add_user("host"), fd.add_user("guest"), fd.add_user("passer")
     lobby = await _lobby(fd, channel, host, "cthulhu")
-    about = TABLE.node("about.cthulhu.default")
-    assert str(about["text"]).strip() in lobby.text
-    assert say("lobby.about_line", min=2, max=6, length=about["length"]) in lobby.text
+    about = games.get("cthulhu").about()
+    assert about is not None and about.text.strip() in lobby.text
+    assert say("lobby.about_line", min=2, max=6, length=about.length) in lobby.text
     assert "needs 2 to start" in _footer(lobby) and f"<@{host.id}>" in lobby.text
 
     before = await bot.store.load(channel)
@@ -75,7 +76,9 @@ async def test_the_lobby_says_what_the_game_is_and_how_to_play(
     assert len(text) <= 1900
 
     neibolt = await _lobby(fd, other, host, "betrayal", expansion="neibolt")
-    assert str(TABLE.node("about.betrayal.neibolt")["text"]).strip() in neibolt.text
+    edition, classic = games.get("betrayal").about("neibolt"), games.get("betrayal").about()
+    assert edition is not None and classic is not None
+    assert edition.text.strip() in neibolt.text and classic.text != edition.text  # its own
     shown = await (await fd.click(guest, neibolt, _id(neibolt, HOW))).wait()
     [text] = shown.ephemeral_texts()
     topics = games.get("betrayal").rules_topics({"expansion": "neibolt"})

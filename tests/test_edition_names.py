@@ -168,3 +168,29 @@ def test_the_table_rules_name_the_edition_in_refusals() -> None:
         assert str(refused).startswith(f"In {NEIBOLT} ")
     else:
         raise AssertionError("a third seat was taken")
+
+
+def test_the_editions_are_offered_in_the_language_spoken() -> None:
+    """The expansion option's labels (the lobby's field, /game new's list) are read when
+    asked: a label read once as the module loaded stayed English on a zh-TW server."""
+    game = games.get("betrayal")
+    english = dict(game.setup_choices()["expansion"])
+    with speaking(CHINESE):
+        chinese = dict(game.setup_choices()["expansion"])
+    assert english["neibolt"] == "Betrayal at the Neibolt House (Pennywise)"
+    assert chinese["neibolt"].startswith(NEIBOLT_ZH)
+    assert chinese["classic"] != english["classic"] and set(chinese) == set(english)
+
+
+async def test_a_zh_tw_reader_sees_the_edition_field_in_chinese(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
+    """/game status of a Neibolt lobby, read by a zh-TW user: its expansion field too."""
+    await start_hauntkeeper()
+    channel = fd.add_channel("neibolt")
+    ann, bo = fd.add_user("ann"), fd.add_user("bo", locale="zh-TW")
+    await (await fd.slash(ann, channel, "game", "new", game="betrayal",
+                          expansion="neibolt")).wait()
+    status = await (await fd.slash(bo, channel, "game", "status")).wait()
+    assert status.response is not None
+    fields = [str(f.get("value", "")) for f in status.response.embeds[0].get("fields", [])]
+    assert any(value.startswith(NEIBOLT_ZH) for value in fields), fields

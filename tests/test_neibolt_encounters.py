@@ -28,6 +28,7 @@ from tests.test_betrayal_engine_helpers import (
     apply,
     choose,
     deck_top,
+    hold,
     script_dice,
     stack_top,
     value,
@@ -62,15 +63,18 @@ def nb_game(seed: int = 5, ai: bool = False) -> BetrayalState:
     return state
 
 
-def meet(state: BetrayalState, dice: list[int], card: str, faces: list[int]
-         ) -> tuple[BetrayalState, list[str]]:
+def meet(state: BetrayalState, dice: list[int], card: str, faces: list[int],
+         then: list[int] | None = None) -> tuple[BetrayalState, list[str]]:
     """Ox explores north into the Dining Room (an omen room) and meets `card`, its trait
-    roll scripted as `faces` (padded to the trait's value)."""
+    roll scripted as `faces` (padded to the trait's value). `then`: the haunt roll's
+    dice, when his turn ends with the encounter (holding nothing, he has nothing left
+    to do, and the turn ends by itself: docs/rulings.md, Turns 12)."""
     stack_top(state, "dining_room")
     deck_top(state, encounters.DECK, card)
     trait = content.card(card).raw["on_draw"][0]["roll"]["trait"]
     count = value(state, OX, trait)
     dice.extend((faces + [0] * count)[:count])
+    dice.extend(then or [])
     state, said = apply(state, "explore", dir="N")
     while state.pending is not None and state.pending.seat == OX \
             and "Keep" not in " ".join(state.pending.labels):
@@ -164,7 +168,9 @@ def test_an_omen_room_draws_an_encounter_instead_of_an_omen(dice: list[int]) -> 
     assert state.explorers[OX].cards == []
     # "Keep the Pennywise Encounter cards faceup as you draw them."
     assert encounters.face_up(state) == ["floating_lights"]
-    assert state.turn.movement_over
+    # The card ends his movement; holding nothing, he has nothing left to do, and his
+    # turn ends by itself (docs/rulings.md, Turns 12).
+    assert any("nothing left to do" in line for line in said) and state.turn.seat != OX
 
 
 def test_an_encounter_hands_out_an_omen_only_if_it_says_so(dice: list[int]) -> None:
@@ -186,8 +192,9 @@ def test_the_haunt_roll_counts_face_up_encounters(dice: list[int]) -> None:
     state = nb_game()
     face_up(state, "knife_in_the_dark", "time_to_sink")
     state.omen_table.append(state.decks["omen"].pop(0))  # one omen out on the table
-    state, _ = meet(state, dice, "floating_lights", [2, 2])
-    state, said = end_turn(state, dice, [2, 1, 1])  # 3 dice: 4, not yet
+    # His turn ends by itself with the encounter, and its roll with it: 3 dice: 4, not yet
+    state, said = meet(state, dice, "floating_lights", [2, 2], then=[2, 1, 1])
+    assert any("nothing left to do" in line for line in said) and dice == []
     assert any("(3)" in line and "FLOATING LIGHTS" in line for line in said)
     assert "Haunt roll: 4. Not yet (it needs 5+)." in said and state.haunt is None
 
@@ -198,6 +205,7 @@ def test_each_haunt_roll_has_the_dice_its_encounter_was_drawn_with(dice: list[in
     drawn (ours made at the turn's end): of two drawn in one turn (a second omen room,
     as The Walls can place), the first rolls the count it made, the second one more."""
     state = nb_game()
+    hold(state, OX, "bottle")  # something left to do: his turn waits for him
     face_up(state, "knife_in_the_dark")
     state, _ = meet(state, dice, "floating_lights", [2, 2])  # the 2nd drawn this game
     deck_top(state, encounters.DECK, "a_stretching_hall")  # the 3rd, the same turn
@@ -221,8 +229,7 @@ def test_five_or_more_starts_the_haunt_and_the_card_picks_the_scenario(
     # has been activated." (Swirling Visions / Floating Lights: The Ritual of Chüd.)
     state = nb_game()
     face_up(state, "knife_in_the_dark", "time_to_sink")
-    state, _ = meet(state, dice, "floating_lights", [2, 2])
-    state, said = end_turn(state, dice, [2, 2, 1])
+    state, said = meet(state, dice, "floating_lights", [2, 2], then=[2, 2, 1])
     assert state.haunt is not None and state.phase == HAUNT
     assert state.haunt.key == "the_ritual_of_chud" and state.haunt.omen == "floating_lights"
     assert state.haunt.revealer == OX
@@ -240,8 +247,7 @@ def test_the_haunt_roll_never_takes_more_than_eight_dice(dice: list[int]) -> Non
     state = nb_game()
     face_up(state, *[k for k in list(state.decks[encounters.DECK]) if k != "floating_lights"])
     assert len(encounters.face_up(state)) == 9
-    state, _ = meet(state, dice, "floating_lights", [2, 2])
-    state, said = end_turn(state, dice, [0] * 8)
+    state, said = meet(state, dice, "floating_lights", [2, 2], then=[0] * 8)
     assert any("(8)" in line for line in said) and "Haunt roll: 0. Not yet (it needs 5+)." \
         in said
 

@@ -29,6 +29,7 @@ from tests.test_betrayal_engine_helpers import (
     apply,
     choose,
     deck_top,
+    hold,
     put,
     script_dice,
     stack_top,
@@ -37,6 +38,9 @@ from tests.test_neibolt_encounter_rolls import missy_meets_it_on_ox_s_turn
 
 NEIBOLT = "neibolt"
 OMEN = "skull"  # an omen that touches no trait when drawn
+# A card Ox holds so that his turn waits for its "End turn" once the encounter is
+# over (a turn with nothing left to do ends by itself: docs/rulings.md, Turns 12).
+SPARE = "bottle"
 # What each card says it does (data/neibolt/encounters.yaml `text`, RULES.md section 2:
 # designed): the trait rolled, then the 4+ band and the 0-3 band, each as
 # (what, which, how much): gain/lose a trait's step, damage (kind, points; a die of
@@ -116,6 +120,7 @@ def expected(before: dict[str, int], effect: Effect) -> dict[str, int] | tuple[s
 
 def check_band(card: str, total: int, band: Effect, dice: list[int]) -> None:
     state = nb_game()
+    hold(state, OX, SPARE)
     deck_top(state, "omen", OMEN)
     before = clips(state)
     omens = list(state.decks["omen"])
@@ -132,7 +137,7 @@ def check_band(card: str, total: int, band: Effect, dice: list[int]) -> None:
     # Its drawer alone: no one else's trait moves.
     assert after[1:] == before[1:]
     drew_omen = band[0] == "omen"
-    assert state.explorers[OX].cards == ([OMEN] if drew_omen else [])
+    assert state.explorers[OX].cards == ([SPARE, OMEN] if drew_omen else [SPARE])
     assert state.decks["omen"] == (omens[1:] if drew_omen else omens)
     # "Keep the Pennywise Encounter cards faceup as you draw them."
     assert encounters.face_up(state) == [card]
@@ -263,6 +268,7 @@ def test_the_ancient_den_s_kept_encounter_rolls_the_face_up_count_with_itself(
         state.decks[encounters.DECK].remove(card)
         state.discards[encounters.DECK].append(card)
     deck_top(state, encounters.DECK, "a_stretching_hall", "blood_tendrils")
+    hold(state, OX, SPARE)
     state.explorers[OX].tile = state.tile_of("basement_landing") or 0
     stack_top(state, "ancient_den")
     state, _ = apply(state, "explore", dir="N")

@@ -92,7 +92,9 @@ def test_the_darkened_hallway_draws_two_events_one_after_the_other(dice) -> None
     crawlies, view = first(events, "Creepy Crawlies"), first(events, "Night View")
     assert crawlies < first(events, "rolls Sanity") < view  # the first resolved first
     assert view < first(events, "rolls Knowledge")
-    assert state.turn.movement_over
+    # The cards end his movement; holding nothing, he has nothing left to do, and his
+    # turn ends by itself (docs/rulings.md, Turns 12).
+    assert first(events, "rolls Knowledge") < first(events, "nothing left to do")
 
 
 def test_the_darkened_hallway_draws_both_events_before_resolving_either(dice) -> None:  # type: ignore[no-untyped-def]
@@ -216,14 +218,15 @@ def test_the_ancient_den_before_the_haunt_keeps_one_of_two_encounters(dice) -> N
     dice.extend([0] * 8)
     state, events = choose(state, "BLOOD TENDRILS")
     while state.pending is not None:  # the scare's damage, split
-        state, _ = choose(state, 0)
+        state, more = choose(state, 0)
+        events += more
     assert state.decks[encounters.DECK][-1] == "a_stretching_hall"  # buried
     assert "a_stretching_hall" not in state.decks[encounters.DECK][:-1]
     assert encounters.face_up(state) == ["blood_tendrils"]
-    assert state.turn.flags[encounters.DRAWN] == ["blood_tendrils"]
     assert state.decks["omen"] == omens  # instead of the symbol's draw, not besides it
-    state, events = apply(state, "end_turn")
-    assert any("Haunt roll for BLOOD TENDRILS" in e for e in events)
+    # Holding nothing, he has nothing left to do: his turn ends by itself
+    # (docs/rulings.md, Turns 12), and the kept encounter's roll comes with its end.
+    assert first(events, "nothing left to do") < first(events, "Haunt roll for BLOOD TENDRILS")
 
 
 def test_the_ancient_den_keeps_the_buried_card_secret() -> None:
@@ -322,8 +325,9 @@ def test_the_winding_tunnels_cross_on_knowledge_four(dice) -> None:  # type: ign
     assert any(label.startswith("Move east") and "(cross first: Knowledge 4+)" in label
                for label in found)
     dice.extend([0] * 8)
-    stuck, _ = apply(state, "move", dir="E")
-    assert stuck.explorers[OX].tile == middle and stuck.turn.movement_over
+    stuck, events = apply(state, "move", dir="E")
+    # Stopped, and holding nothing: his turn ends by itself (docs/rulings.md, Turns 12).
+    assert stuck.explorers[OX].tile == middle and any("nothing left" in e for e in events)
     assert stuck.explorers[OX].side == "W"
     dice[:] = [2] * 8
     across, _ = apply(state, "move", dir="E")

@@ -4,7 +4,7 @@ strings, numbers, booleans and None, nothing else.
 Every `apply` copies the state first so that a refused action leaves it untouched.
 The copy used to be a round trip through the stored form (`load(dump(state))`), but
 `dataclasses.asdict` deep-copies every leaf through `copy.deepcopy` and costs more
-than the rules themselves (about 1 ms for a 47-tile Betrayal house). This builds the
+than the rules themselves (about 1 ms for a house of 47 tiles). This builds the
 same thing directly: each dataclass again with its fields copied, each container
 anew, each immutable leaf shared. Anything else is refused (a set, an object), as the
 store would refuse it, so the copy still proves the state stays plain data.

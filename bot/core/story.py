@@ -19,7 +19,7 @@ from bot.texts import say
 HEROES = "heroes"
 TRAITOR = "traitor"
 HOUSE = "house"  # a cooperative game: the table together against the game
-SOLO = "solo"  # every player for themselves (Cthulhu's scores)
+SOLO = "solo"  # every player for themselves (a game each seat scores for itself)
 SIDES = (HEROES, TRAITOR, HOUSE, SOLO)
 # A seat of a game ended before its own end (a moderator, everyone gone, its channel
 # deleted): it played no side to an end, and /stats counts it on none.
@@ -43,7 +43,7 @@ class SeatStory:
 
     side: str = SOLO
     won: bool = False
-    score: int | None = None  # a game that scores (Cthulhu): the seat's final points
+    score: int | None = None  # in a game that scores: the seat's final points
     character: str = ""  # who the seat played (an explorer, a Loser), "" if no one
     did: str = ""  # a short line: what this seat did
 
@@ -51,7 +51,7 @@ class SeatStory:
 @dataclass
 class Story:
     """Who won and how, the few turning points, and each seat's part (index = seat).
-    `content` names the game's big piece of content played (Betrayal's haunt key), for
+    `content` names the game's big piece of content played (a scenario's key), for
     the server's stats; `content_name` is its name as players read it."""
 
     outcome: str

@@ -6,8 +6,8 @@ from an Rng kept inside the state, so a game replays from its seed and its actio
 engines copy first (see `copy_state`) and then mutate the copy.
 
 Several seats may act at once: `to_act` names the seat the game waits for, and
-`out_of_turn` the other seats that may act now, without waiting (a Bike ride in IT:
-Evil Below, at any moment of anyone's turn). `options` of such a seat are exactly its
+`out_of_turn` the other seats that may act now, without waiting (a move a card allows
+at any moment of anyone's turn). `options` of such a seat are exactly its
 out-of-turn actions, and `apply` takes them from that seat like any other action. The
 table shows each such seat its own buttons; an AI seat takes its out-of-turn action
 when `ai_offer` names one, before the AI to act moves.
@@ -40,7 +40,7 @@ class Seated(Protocol):
 
 SeatedS = TypeVar("SeatedS", bound=Seated)
 
-# Content a server has played (Betrayal's haunts), for games that avoid repeating it.
+# Content a server has played (a game's scenarios), for games that avoid repeating it.
 # An event naming a piece of content as it comes into play carries its key in
 # data[PLAYED]; the sessions layer remembers it per server and game kind, and hands the
 # server's keys to the next game's `setup` as options[PLAYED] (a list of keys).
@@ -50,6 +50,21 @@ PLAYED = "played"
 # options[HOST_SEAT] (bot/table.py, setup_options; recorded with the setup, so a replay
 # starts alike), for rules that leave a choice to the host with the host as default.
 HOST_SEAT = "host_seat"
+
+
+@dataclass(frozen=True)
+class About:
+    """The lobby's few words on a game, in the language spoken: what it is about, and
+    about how long a table plays (the lobby adds the number of players)."""
+
+    text: str
+    length: str
+
+    @classmethod
+    def said(cls, line: Callable[[str], str]) -> About:
+        """A game's texts' `about` (its `text` and `length`), read with the game's own
+        `line` (e.g. its `<game>_line`), so in the language spoken."""
+        return cls(text=line("about.text"), length=line("about.length"))
 
 
 @dataclass(frozen=True)
@@ -68,13 +83,13 @@ class Game(ABC, Generic[S]):
     state_type: type[S]  # a dataclass with to_dict() and from_dict(raw)
     min_players: int
     max_players: int
-    seats_per_player: int = 1  # Betrayal lets one person play two explorers when few play
+    seats_per_player: int = 1  # a game may let one person play two seats when few play
     # The stored state's formats (bot/core/formats.py): a game whose state changed shape
     # since its first release lists the steps that bring an older stored state up to
     # date (CONTRIBUTING.md, "Change a stored state"). None yet: format 0.
     state_formats: Formats = Formats()
     # The game words a pending choice again as it is read, in the reader's language
-    # (Cthulhu: from its kind and payload), so a table that reads only English need not
+    # (from its kind and payload), so a table that reads only English need not
     # play a step again for a choice's words in the others (bot/languages.py).
     words_choices_when_read: bool = False
 
@@ -243,8 +258,8 @@ class Game(ABC, Generic[S]):
         return self.title
 
     def teams(self, state: S) -> dict[str, list[int]]:
-        """Team name -> its seats, for events sent `to_team(name)` (e.g. Betrayal's heroes
-        and traitor once the haunt splits the table). Games without teams have none."""
+        """Team name -> its seats, for events sent `to_team(name)` (e.g. heroes and a
+        traitor once the story splits the table). Games without teams have none."""
         return {}
 
     def prompt_private(self, state: S, seat: int) -> bool:
@@ -301,7 +316,7 @@ class Game(ABC, Generic[S]):
         return Story(outcome=ending)
 
     def content_names(self, edition: str | None = None) -> dict[str, str]:
-        """Every piece of content this game may bring into play (Betrayal's haunts), key
+        """Every piece of content this game may bring into play (its scenarios), key
         -> name as players read it: the keys its events record as played (PLAYED), so
         `/stats server` can name what a server has not seen yet. With `edition` (as
         `edition_of` names it), only that edition's own. None by default."""
@@ -313,6 +328,20 @@ class Game(ABC, Generic[S]):
         spoken, for /stats. A name the game does not know is said as stored (the
         default: the game names no characters)."""
         return stored
+
+    def command_words(self) -> dict[str, str]:
+        """The words of the game's own commands (cogs/<key>.py: its group's, commands' and
+        options' descriptions, its choices' names), by key, in the language spoken, from
+        the game's texts: the cog writes the English into the command tree, and
+        bot/command_translator.py pairs each with its words in the other languages.
+        None by default (a game with no commands of its own)."""
+        return {}
+
+    def about(self, edition: str = "") -> About | None:
+        """The lobby's few words on the game as a table of this edition (`edition_of`)
+        plays it, from the game's own texts; None (the default) shows none. Every game
+        of ours has them (tests/test_e2e_lobby.py)."""
+        return None
 
     def edition_keys(self) -> list[str]:
         """Every edition a table of this game may play, as `edition_of` names them (""

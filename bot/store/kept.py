@@ -39,8 +39,8 @@ from typing import Any
 from bot.core.lru import Lru
 from bot.live_record import LiveMessage
 
-# What the kept rows may hold: a Betrayal table's envelope is 7-9 KB of JSON, Evil
-# Below's and Cthulhu's less, so 200 busy channels hold about 2 MB.
+# What the kept rows may hold: the largest game's table envelope is 7-9 KB of JSON, the
+# others' less, so 200 busy channels hold about 2 MB.
 KEPT_BYTES = 8 << 20
 KEPT_GAMES = 4096
 # Games whose last write is remembered (`_touched`); past this, the oldest is let go
@@ -49,7 +49,7 @@ TOUCHED = 4096
 # Kept loads decoded in one pass of the event loop. A load from the file waits for the
 # reader's thread, which hands the loads back one by one; a kept one decodes at once, so
 # 200 channels clicking together decoded 200 envelopes in one pass, and the loop's
-# longest wait grew from 41-48 to 106-114 ms (bench_channels, Cthulhu, 200 channels
+# longest wait grew from 41-48 to 106-114 ms (bench_channels, its default game, 200 channels
 # at once). The rest wait, in order, for the passes after. With 4, 16 and 1000 a pass
 # the longest wait was 26-52, 29-40 and 84-108 ms (two runs each, the p99 8-22 ms in
 # all).

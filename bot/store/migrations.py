@@ -36,7 +36,7 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, seq)
     );
     """,
-    # 2: the private thread the bot opened for each team of a game (Betrayal's heroes),
+    # 2: the private thread the bot opened for each team of a game (Game.teams),
     # so a restarted bot posts in the same thread instead of opening another.
     """
     CREATE TABLE team_threads (
@@ -67,8 +67,8 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_owing_delivery ON games(channel_id) WHERE delivered_seq < last_seq;
     """,
     # 4: what each server (guild) has played of a game's content, the first time it came
-    # up: Betrayal's haunts, so a server's next game can choose one it has not played
-    # (seed 003, Selecting the Haunt). Keyed by the game's kind, so any game may use it.
+    # up (a game's scenarios), so a server's next game can choose one it has not played
+    # (bot/games/base.py's PLAYED). Keyed by the game's kind, so any game may use it.
     """
     CREATE TABLE played_content (
         guild_id         INTEGER NOT NULL,
@@ -223,7 +223,7 @@ MIGRATIONS: list[str] = [
     ALTER TABLE events ADD COLUMN texts TEXT;
     """,
     # 16: the edition a finished game played (Game.edition_of: '' for the game's own,
-    # a Betrayal expansion's key), so /game history and /stats name the game as it was
+    # an expansion's key), so /game history and /stats name the game as it was
     # played (an expansion played as its own box). Games finished before it read as ''.
     """
     ALTER TABLE game_results ADD COLUMN edition TEXT NOT NULL DEFAULT '';

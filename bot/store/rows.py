@@ -143,7 +143,7 @@ KEEP_UNDO = ("INSERT INTO undo_points (game_id, version, envelope, actor_id, sum
              " envelope = excluded.envelope, actor_id = excluded.actor_id,"
              " summary = excluded.summary, created_at = excluded.created_at")
 # A finished game is out of undo's reach (only a running game's moves are taken back):
-# the save that ends it drops every point it kept (~94 KB for a Cthulhu game).
+# the save that ends it drops every point it kept (~94 KB for a whole game of ours).
 DROP_ALL_UNDO = "DELETE FROM undo_points WHERE game_id = ?"
 # At each start: the points of games that ended before the save dropped them (a bot
 # older than that kept ~94 KB per finished game). Nothing, once swept.

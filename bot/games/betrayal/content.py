@@ -269,6 +269,12 @@ def explorer(key: str) -> ExplorerInfo:
 _TEXTS = TextBook(DATA / "betrayal" / "texts.yaml")
 
 
+def command_words() -> dict[str, str]:
+    """The words of the game's own commands (texts.yaml's `commands`), in the language
+    spoken (Game.command_words)."""
+    return _TEXTS.lines("commands")
+
+
 def _template(key: str) -> str:
     """One template from texts.yaml by dotted key ("errors.not_your_turn"). A key the
     file lacks is a KeyError: there is no other source of player-facing lines."""

@@ -22,8 +22,10 @@ HAUNT_DICE = 6
 @register
 class Classic(Edition):
     key = DEFAULT
-    name = content.betrayal_line("labels.edition_classic")
     order = 0
+
+    def label(self) -> str:
+        return content.betrayal_line("labels.edition_classic")
 
     def turn_over(self, ctx: Ctx, frame: Frame) -> None:
         """Seed 003: the player who turned up an omen makes the haunt roll as its own

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.games.base import About
 from bot.games.betrayal import content, loading
 from bot.games.betrayal.pictures import TrackView
 from bot.games.betrayal.state import BetrayalState, Frame
@@ -32,14 +33,24 @@ class Edition:
     """One edition's rules beside the core. Subclasses register with `@register`."""
 
     key = ""
-    name = ""  # as the lobby offers it
     order = 0  # where the lobby lists it (the classic game first)
+
+    def label(self) -> str:
+        """Its name as the lobby offers it, in the language spoken (read per call: a
+        class attribute would be read once, in English, when the module loads)."""
+        return self.key
 
     def title(self) -> str:
         """The game's name as a table of this edition reads it, in the language spoken:
         an expansion played as its own box says its own (seed 000's cover); by default
         the classic game's."""
         return content.betrayal_line("title")
+
+    def about(self) -> About:
+        """The lobby's few words on the game a table of this edition plays, in the
+        language spoken: an expansion played as its own box says its own; by default
+        the classic game's."""
+        return About.said(content.betrayal_line)
 
     # ---- setup
     def story(self) -> str:
@@ -140,4 +151,5 @@ def for_state(state: BetrayalState) -> Edition:
 def offered() -> list[tuple[str, str]]:
     """(key, name) of every edition, in the lobby's order."""
     loading.load()
-    return [(e.key, e.name) for e in sorted(EDITIONS.values(), key=lambda e: (e.order, e.key))]
+    return [(e.key, e.label())
+            for e in sorted(EDITIONS.values(), key=lambda e: (e.order, e.key))]

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.core import dice as core_dice
 from bot.core.choices import PendingChoice
 from bot.games.betrayal import content, damage_split, hooks, traits
+from bot.games.betrayal import dice as betrayal_dice
 from bot.games.betrayal.cards import (
     HANDLERS,
     RESUMERS,
@@ -416,7 +416,7 @@ def _attack(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     """An unseen thing attacks: its dice (rolled for it) against the explorer's trait.
     The winner's margin is the loser's damage; only the explorer can be hurt."""
     trait = str(arg.get("trait", "might"))
-    dice = core_dice.roll_betrayal(ctx.state.rng, int(arg.get("dice", 4)))
+    dice = betrayal_dice.roll_betrayal(ctx.state.rng, int(arg.get("dice", 4)))
     ctx.say("events.attack", kind="roll", who=ctx.who(frame.seat), strength=len(dice),
             trait=content.trait_name(trait), dice=" ".join(map(str, dice)), total=sum(dice),
             data={"dice": dice, "total": sum(dice)})

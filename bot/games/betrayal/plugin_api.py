@@ -19,7 +19,8 @@ The parts, in the order a plugin meets them:
 - card and room rules: `Offer`, `Cause`, `Link`, `Passive` and the parts a passive fills
   in (`RollPassive`, `DamagePassive`, `TurnPassive`, `HandPassive`, `RoomPassive`,
   `SightPassive`), `handler`, `passive`, `resumer`; the step vocabulary `step`,
-  `pause`, `change`; dice `attack_dice`, `weapon_dice`, `MAX_DICE`;
+  `pause`, `change`; dice `attack_dice`, `weapon_dice`, `MAX_DICE` (and the `dice`
+  module: `dice.roll_betrayal`, found by name so tests that script the dice reach it);
 - the house and its ways: `DIRS`, `cell_of`, `doors`, `opposite`, `plan`, `walkable`,
   `graph_of`, `distances_to`, `ask_tile`, `place_explorer`;
 - the engine's modules a plugin calls into by name (`sides.heroes`, `traits.value`,
@@ -33,6 +34,7 @@ from __future__ import annotations
 from bot.games.betrayal import (
     content,
     decks,
+    dice,
     explore,
     haunt_roll,
     hooks,
@@ -118,6 +120,7 @@ __all__ = [
     "combat",
     "content",
     "decks",
+    "dice",
     "distances_to",
     "doors",
     "explore",

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.dice import roll_betrayal
 from bot.games.betrayal import content, hooks, traits
 from bot.games.betrayal.cards import RollPassive, resumer
 from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.dice import roll_betrayal
 from bot.games.betrayal.effects import ask, offer_data, offer_from, pause, step
 from bot.games.betrayal.state import BetrayalState, Frame
 

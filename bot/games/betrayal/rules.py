@@ -17,7 +17,7 @@ from bot.core.actions import Action, Option
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.story import LogLine, Story
-from bot.games.base import Game, PlayerInfo
+from bot.games.base import About, Game, PlayerInfo
 from bot.games.betrayal import (
     actions,
     ai,
@@ -221,6 +221,12 @@ class BetrayalGame(Game[BetrayalState]):
             return editions.get(edition).title()
         return self.title
 
+    def about(self, edition: str = "") -> About:
+        """Each edition's own few words (Edition.about): an expansion played as its own
+        box is its own game to whoever meets the lobby."""
+        return editions.get(edition if edition and editions.known(edition)
+                            else editions.DEFAULT).about()
+
     @staticmethod
     def _editions_of(options: dict[str, Any] | None) -> list[editions.Edition]:
         if options is None:
@@ -233,6 +239,9 @@ class BetrayalGame(Game[BetrayalState]):
         return {setup.EXPANSION: editions.offered(),
                 setup.FRESH: [(value, betrayal_line(f"labels.fresh_{value}")) for value in ("on",
                                                                                             "off")]}
+
+    def command_words(self) -> dict[str, str]:
+        return content.command_words()
 
     def setup_option_help(self) -> dict[str, str]:
         return {name: betrayal_line(f"setup_help.{name}") for name in (setup.EXPANSION,

@@ -53,6 +53,12 @@ def rules_titles() -> dict[str, str]:
 _TEXTS = TextBook(DATA / "cthulhu" / "texts.yaml")
 
 
+def command_words() -> dict[str, str]:
+    """The words of the game's own commands (texts.yaml's `commands`), in the language
+    spoken (Game.command_words)."""
+    return _TEXTS.lines("commands")
+
+
 def text(key: str) -> str:
     """One template from texts.yaml by dotted key ("errors.game_over")."""
     return _TEXTS.text(key)

@@ -20,7 +20,7 @@ from bot.core.events import Event, to_player
 from bot.core.rng import Rng
 from bot.core.seats import next_seat
 from bot.core.story import LogLine, Story
-from bot.games.base import Game, PlayerInfo
+from bot.games.base import About, Game, PlayerInfo
 from bot.games.cthulhu import chapters, content, knowledge, layouts, story
 from bot.games.cthulhu.ai import choose_action
 from bot.games.cthulhu.asking import asked, worded
@@ -559,6 +559,12 @@ class CthulhuGame(Game[CthulhuState]):
 
     def setup_choices(self) -> dict[str, list[tuple[str, str]]]:
         return {"layout": [(key, layouts.layout_title(key)) for key in layouts.layout_keys()]}
+
+    def about(self, edition: str = "") -> About:
+        return About.said(cthulhu_line)
+
+    def command_words(self) -> dict[str, str]:
+        return content.command_words()
 
     def setup_option_help(self) -> dict[str, str]:
         return {"layout": cthulhu_line("setup_help.layout")}

@@ -221,6 +221,12 @@ def rules_titles() -> dict[str, str]:
 _TEXTS = TextBook(DATA / "evilbelow" / "texts.yaml")
 
 
+def command_words() -> dict[str, str]:
+    """The words of the game's own commands (texts.yaml's `commands`), in the language
+    spoken (Game.command_words)."""
+    return _TEXTS.lines("commands")
+
+
 def evil_below_line(key: str, **kw: Any) -> str:
     """A player-facing line: the template for `key` filled with `kw`."""
     return _TEXTS.say(key, **kw)

@@ -19,7 +19,7 @@ from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
 from bot.core.events import Event
 from bot.core.story import LogLine, Story
-from bot.games.base import Game, PlayerInfo
+from bot.games.base import About, Game, PlayerInfo
 from bot.games.evilbelow import (
     actions,
     ai,
@@ -27,6 +27,7 @@ from bot.games.evilbelow import (
     chapters,
     content,
     effects,
+    idle,
     knowledge,
     setup,
     sightings,
@@ -162,6 +163,8 @@ class EvilBelowGame(Game[EvilBelowState]):
                 raise IllegalAction(evil_below_line(f"errors.illegal_{action.kind}"))
             move.do(new, seat, action, events)
         advance(new, events)
+        if idle.end_idle_turn(new, events):  # nothing left to decide: the turn ends
+            advance(new, events)
         return new, events
 
     def refusal(self, state: EvilBelowState, seat: int, kind: str) -> str:
@@ -279,6 +282,12 @@ class EvilBelowGame(Game[EvilBelowState]):
                                        if s != seat):
             raise IllegalAction(evil_below_line("errors.character_taken",
                                                 name=content.character(value).name))
+
+    def about(self, edition: str = "") -> About:
+        return About.said(evil_below_line)
+
+    def command_words(self) -> dict[str, str]:
+        return content.command_words()
 
     def setup_option_help(self) -> dict[str, str]:
         return {setup.YOUNGEST: evil_below_line("setup_help.youngest")}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.base import About
 from bot.games.betrayal.plugin_api import (
     EXPLORE,
     BetrayalState,
@@ -39,13 +40,19 @@ content.add_folder(KEY, FOLDER, {encounters.DECK: "encounters"})
 @register_edition
 class Neibolt(Edition):
     key = KEY
-    name = neibolt_line("labels.edition")
     order = 1
+
+    def label(self) -> str:
+        return neibolt_line("labels.edition")
 
     def title(self) -> str:
         """Seed 000 is its own box, Betrayal at the Neibolt House: a table playing it
         reads that name, not the classic game's."""
         return neibolt_line("title")
+
+    def about(self) -> About:
+        """Seed 000's box, told in its own few words in the lobby."""
+        return About.said(neibolt_line)
 
     def story(self) -> str:
         """Seed 000 has the COME HOME TO EVIL card's story read out instead of the

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import dice as core_dice
 from bot.games.betrayal import content, decks, hooks, items, traits
+from bot.games.betrayal import dice as betrayal_dice
 from bot.games.betrayal.cards import resumer
 from bot.games.betrayal.content import PHYSICAL
 from bot.games.betrayal.context import Ctx
@@ -258,7 +258,7 @@ def _thing_attack(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     """The engine's `attack` step, named: the thing's dice, then the explorer's defence
     roll and the engine's result (the margin hurts the explorer; `last_attack` noted)."""
     trait = str(arg["trait"])
-    dice = core_dice.roll_betrayal(ctx.state.rng, int(arg["dice"]))
+    dice = betrayal_dice.roll_betrayal(ctx.state.rng, int(arg["dice"]))
     ctx.say("events.thing_attacks", kind="roll", thing=arg["thing"], who=ctx.who(frame.seat),
             strength=len(dice), trait=content.trait_name(trait), dice=" ".join(map(str, dice)),
             total=sum(dice), data={"seat": frame.seat, "dice": dice, "total": sum(dice)})

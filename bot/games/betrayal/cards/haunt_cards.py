@@ -46,10 +46,10 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from bot.core import dice as core_dice
 from bot.core.choices import PendingChoice
 from bot.core.plain import copy_plain
 from bot.games.betrayal import content, hooks, movement
+from bot.games.betrayal import dice as betrayal_dice
 from bot.games.betrayal.cards import HandPassive, Passive, RoomPassive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import pause, resume, step
@@ -131,7 +131,7 @@ def _dynamite_blast(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
             ctx.say("events.dynamite_no_effect", monster=name)
             continue
         speed = combat.monster_trait(state, monster, "speed") or 0
-        dice = core_dice.roll_betrayal(state.rng, min(8, speed)) if speed > 0 else []
+        dice = betrayal_dice.roll_betrayal(state.rng, min(8, speed)) if speed > 0 else []
         ctx.say("events.dynamite_monster", kind="roll", monster=name,
                 dice=" ".join(map(str, dice)) or "-", total=sum(dice),
                 data={"monster": monster.id, "dice": dice, "total": sum(dice)})

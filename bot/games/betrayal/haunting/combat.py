@@ -25,7 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.dice import roll_betrayal
 from bot.core.events import PUBLIC, Event
 from bot.games.betrayal import content, hooks, items, traits
 from bot.games.betrayal.cards import SightPassive, resumer
@@ -37,6 +36,7 @@ from bot.games.betrayal.cards.attacks import (
     weapon_steps,
 )
 from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.dice import roll_betrayal
 from bot.games.betrayal.effects import step
 from bot.games.betrayal.haunting import base, sides
 from bot.games.betrayal.haunting.parts import CombatHooks

@@ -16,10 +16,10 @@ from collections import deque
 from typing import Any
 
 from bot.core.actions import Action
-from bot.core.dice import roll_betrayal
 from bot.core.events import to_player
 from bot.games.betrayal import content, links
 from bot.games.betrayal.context import Ctx
+from bot.games.betrayal.dice import roll_betrayal
 from bot.games.betrayal.haunting import base, combat, sides
 from bot.games.betrayal.haunting.parts import CombatHooks
 from bot.games.betrayal.haunting.words import haunt_line, tell
@@ -175,6 +175,12 @@ def perform(ctx: Ctx, action: Action) -> bool:
     combat.monster_attack(ctx, monster, int(action.args["target"]),
                           base.hooks(state, CombatHooks).monster_attack_trait(state, monster))
     return True
+
+
+def nothing_left(ctx: Ctx) -> None:
+    """No monster may move or attack any more: their turn ends by itself (playing.py,
+    `_close_idle_turns`), and the table reads why."""
+    tell(ctx, "events.monsters_nothing_left")
 
 
 def end_turn(ctx: Ctx) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import dice as core_dice
 from bot.core.events import to_player
 from bot.games.betrayal.plugin_api import (
     AIHooks,
@@ -36,6 +35,7 @@ from bot.games.betrayal.plugin_api import (
     combat,
     content,
     decks,
+    dice,
     load_data,
     monsters,
     pause,
@@ -232,9 +232,9 @@ class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, 
             return
         found = form(state)
         assert found is not None
-        dice = attack_dice(state, seat, "sanity", "")
-        self.say(ctx, "banish", who=ctx.who(seat), form=form_name(found.kind), dice=dice)
-        ctx.push([{"roll": {"dice": dice, "purpose": "attack", "then": [
+        number = attack_dice(state, seat, "sanity", "")
+        self.say(ctx, "banish", who=ctx.who(seat), form=form_name(found.kind), dice=number)
+        ctx.push([{"roll": {"dice": number, "purpose": "attack", "then": [
             {"_alta_banish": {"monster": f"m{found.id}"}}]}}], seat, KEY)
 
     # ---------------------------------------------------------------- stunning
@@ -548,7 +548,7 @@ def _alta_banish(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if monster is None:
         return
     name = form_name(monster.kind)
-    rolled = core_dice.roll_betrayal(state.rng, max(1, combat.monster_trait(
+    rolled = dice.roll_betrayal(state.rng, max(1, combat.monster_trait(
         state, monster, "sanity") or 1))
     PLUGIN.say(ctx, "banish_rolls", kind="roll", form=name, dice=" ".join(map(str, rolled)),
                total=sum(rolled), data={"dice": rolled, "total": sum(rolled)})

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import dice as core_dice
 from bot.games.betrayal.plugin_api import (
     AIHooks,
     BetrayalState,
@@ -47,6 +46,7 @@ from bot.games.betrayal.plugin_api import (
     TurnHooks,
     combat,
     content,
+    dice,
     explorer_name,
     monsters,
     register,
@@ -237,7 +237,7 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
             return
         # Crush: plain dice, one per point of Might, so no item or omen can touch it.
         might = traits.value(state, seat, "might")
-        rolled = core_dice.roll_betrayal(state.rng, might)
+        rolled = dice.roll_betrayal(state.rng, might)
         others = self.crush_others(state, seat)
         track = int(state.haunt.progress["track"])
         total = sum(rolled) + others - track
@@ -356,7 +356,7 @@ def _pw_do(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
         return
     what = str(arg["what"])
     if what == "move":
-        rolled = core_dice.roll_betrayal(state.rng, MOVE_DICE)
+        rolled = dice.roll_betrayal(state.rng, MOVE_DICE)
         total = sum(rolled)
         if total <= 0:
             plugin.say(ctx, "no_move", kind="roll", dice=" ".join(map(str, rolled)))

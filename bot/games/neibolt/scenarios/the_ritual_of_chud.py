@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import dice as core_dice
 from bot.games.betrayal.plugin_api import (
     AIHooks,
     BetrayalState,
@@ -56,6 +55,7 @@ from bot.games.betrayal.plugin_api import (
     TurnPassive,
     combat,
     content,
+    dice,
     explorer_name,
     links,
     monsters,
@@ -314,7 +314,7 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
         self.give_card(ctx, seat)
         count = len(sides.heroes(state))
         self.say(ctx, "ritual", who=ctx.who(seat), count=count)
-        rolled = core_dice.roll_betrayal(state.rng, count)
+        rolled = dice.roll_betrayal(state.rng, count)
         total = sum(rolled)
         self.say(ctx, "ritual_roll", kind="roll", dice=" ".join(map(str, rolled)),
                  total=total, count=count, data={"dice": rolled, "total": total})

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import dice as core_dice
 from bot.games.betrayal.plugin_api import (
     MAX_DICE,
     AIHooks,
@@ -26,6 +25,7 @@ from bot.games.betrayal.plugin_api import (
     TurnHooks,
     change,
     content,
+    dice,
     flow,
     monsters,
     register,
@@ -111,11 +111,11 @@ class WailOfTheBanshee(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
             if state.tiles[state.explorers[seat].tile].floor != floor:
                 continue
             count = max(1, min(MAX_DICE, traits.value(state, seat, "sanity")))
-            dice = core_dice.roll_betrayal(state.rng, count)
+            rolled = dice.roll_betrayal(state.rng, count)
             self.say(ctx, "wail_roll", kind="roll", who=ctx.who(seat),
-                     dice=" ".join(map(str, dice)), total=sum(dice),
-                     data={"seat": seat, "dice": dice, "total": sum(dice)})
-            if sum(dice) >= target:
+                     dice=" ".join(map(str, rolled)), total=sum(rolled),
+                     data={"seat": seat, "dice": rolled, "total": sum(rolled)})
+            if sum(rolled) >= target:
                 self.say(ctx, "wail_holds", who=ctx.who(seat))
                 continue
             self.say(ctx, "wail_hurts", who=ctx.who(seat))
