@@ -107,6 +107,19 @@ async def haunt_begins(fd: FakeDiscord, start_hauntkeeper: BotFactory,
     return channel, bot, by_seat, state
 
 
+async def at_the_traitors_dm_turn(fd: FakeDiscord, start_hauntkeeper: BotFactory,
+                                  ) -> tuple[int, Any, FakeUser, FakeUser, FakeMessage]:
+    """`haunt_begins`, then played on to the traitor's first turn from DMs: the channel,
+    the bot, the traitor's user, a moderator, and the traitor's DM prompt."""
+    channel, bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
+    traitor = sides.traitor(state)
+    assert traitor is not None
+    mod = fd.add_user("mod", manage_channels=True)
+    await until_a_private_turn(fd, bot, channel, by_seat)
+    await fd.settle()
+    return channel, bot, by_seat[traitor], mod, dm_prompt(fd, by_seat[traitor])
+
+
 async def test_the_traitor_plays_from_the_dm_to_a_winner(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     channel, bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)

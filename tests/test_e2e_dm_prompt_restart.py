@@ -10,23 +10,15 @@ on, each click on them refused.
 
 from __future__ import annotations
 
-from bot.games.betrayal.haunting import sides
 from tests.conftest import BotFactory
 from tests.e2e_helpers import game_components, latest_turn
 from tests.fakediscord import FakeDiscord
-from tests.test_e2e_betrayal_haunt import dm_prompt, haunt_begins, until_a_private_turn
+from tests.test_e2e_betrayal_haunt import at_the_traitors_dm_turn, dm_prompt
 
 
 async def test_a_pause_after_a_restart_takes_the_dm_prompts_buttons_away(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    channel, bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
-    traitor = sides.traitor(state)
-    assert traitor is not None
-    villain = by_seat[traitor]
-    mod = fd.add_user("mod", manage_channels=True)
-    await until_a_private_turn(fd, bot, channel, by_seat)
-    await fd.settle()
-    prompt = dm_prompt(fd, villain)
+    channel, _, villain, mod, prompt = await at_the_traitors_dm_turn(fd, start_hauntkeeper)
     assert game_components(prompt)
     dms = len(fd.dms(villain))
 
@@ -49,14 +41,7 @@ async def test_a_turn_ended_elsewhere_after_a_restart_clears_the_dm_prompt(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     """A moderator's /gm skip plays the private turn for its player after the restart:
     the DM prompt of the turn it ended loses its buttons, as it did before one."""
-    channel, bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
-    traitor = sides.traitor(state)
-    assert traitor is not None
-    villain = by_seat[traitor]
-    mod = fd.add_user("mod", manage_channels=True)
-    await until_a_private_turn(fd, bot, channel, by_seat)
-    await fd.settle()
-    prompt = dm_prompt(fd, villain)
+    channel, bot, _, mod, prompt = await at_the_traitors_dm_turn(fd, start_hauntkeeper)
     before = await bot.store.load(channel)
     assert before is not None
 

@@ -26,10 +26,9 @@ from tests.e2e_helpers import (
 )
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_e2e_betrayal_haunt import (
+    at_the_traitors_dm_turn,
     dm_prompt,
-    haunt_begins,
     play_action,
-    until_a_private_turn,
 )
 
 PAUSED = say("errors.paused")
@@ -97,14 +96,7 @@ async def test_a_paused_dm_turn_loses_its_buttons_and_resume_sends_one_prompt(
     """Betrayal, the traitor's turn after the haunt (played from DMs): the pause takes
     the DM prompt's buttons away by editing it (no new DM, no notification) and the
     channel says the game is paused; the resume sends one fresh DM prompt, which plays."""
-    channel, bot, by_seat, state = await haunt_begins(fd, start_hauntkeeper)
-    traitor = sides.traitor(state)
-    assert traitor is not None
-    villain = by_seat[traitor]
-    mod = fd.add_user("mod", manage_channels=True)
-    await until_a_private_turn(fd, bot, channel, by_seat)
-    await fd.settle()
-    prompt = dm_prompt(fd, villain)
+    channel, bot, villain, mod, prompt = await at_the_traitors_dm_turn(fd, start_hauntkeeper)
     dms = len(fd.dms(villain))
 
     await (await fd.slash(mod, channel, "gm", "pause")).wait()
@@ -127,6 +119,8 @@ async def test_a_paused_dm_turn_loses_its_buttons_and_resume_sends_one_prompt(
     saved = await bot.store.load(channel)
     assert saved is not None and not saved.paused
     state = GAME.load(saved.state or {})
+    traitor = sides.traitor(state)
+    assert traitor is not None
     await play_action(fd, villain, fresh, GAME.ai_action(state, traitor))
     after = await bot.store.load(channel)
     assert after is not None and after.version == saved.version + 1
