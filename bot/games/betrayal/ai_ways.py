@@ -118,21 +118,21 @@ def costs_to(state: BetrayalState, seat: int, goals: Mapping[int, set[str] | Non
                 back.setdefault(place_of(state, seat, prices, b, None), []).append(
                     ((a, half), 1.0))
     found: dict[Place, float] = {}
-    todo: list[tuple[float, Place]] = []
+    frontier: list[tuple[float, Place]] = []
     for tile, by in goals.items():
         price = prices.get(tile)
         for half in _halves(state, prices, tile):
             start = 0.0 if not half or by is None or half in by else price
             if start is not None:
-                heapq.heappush(todo, (start, (tile, half)))
-    while todo:
-        cost, place = heapq.heappop(todo)
+                heapq.heappush(frontier, (start, (tile, half)))
+    while frontier:
+        cost, place = heapq.heappop(frontier)
         if place in found:
             continue
         found[place] = cost
         for prev, step in back.get(place, ()):
             if prev not in found:
-                heapq.heappush(todo, (cost + step, prev))
+                heapq.heappush(frontier, (cost + step, prev))
     return found
 
 

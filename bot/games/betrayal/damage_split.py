@@ -87,7 +87,7 @@ def _outcome(split: tuple[int, ...], caps: list[int], *, deadly: bool) -> tuple[
     taken: list[int] = []
     for points, cap in zip(split, caps, strict=True):
         taken.append(min(points, cap))
-        if deadly and 0 < points >= cap:
+        if deadly and points > 0 and points >= cap:
             break
     return (*taken, *([0] * (len(caps) - len(taken))))
 
