@@ -77,7 +77,7 @@ def resolve_next(state: EvilBelowState, events: list[Event]) -> None:
             targets = targets[:1]
         if len(targets) == 1:
             state.damage.pop(0)
-            effects.lose_bravery(state, targets[0], 1, events)
+            effects.lose_bravery(state, targets[0], 1, events, joined=True)
         else:
             state.pending = PendingChoice(
                 seat=state.turn, prompt=evil_below_line("prompts.bravery"), kind=PICK_BRAVERY,
@@ -89,7 +89,10 @@ def resolve_next(state: EvilBelowState, events: list[Event]) -> None:
         cards = discard_targets(state, here)
         if not cards:
             state.damage.pop(0)
-            events.append(Event(evil_below_line("events.nothing_to_discard"), kind="discard"))
+            # Said once for the attack's discards that find no card, not once a card.
+            if not events or not events[-1].data.get("nothing_held"):
+                events.append(Event(evil_below_line("events.nothing_to_discard"),
+                                    kind="discard", data={"nothing_held": True}))
         elif len(cards) == 1 or _all_goes(state, DISCARD, len(cards)):
             if len(cards) > 1:
                 _no_choice(state, DISCARD, events)
@@ -136,7 +139,7 @@ def choose(state: EvilBelowState, kind: str, payload: dict[str, Any], pick: int,
            events: list[Event]) -> None:
     state.damage.pop(0)
     if kind == PICK_BRAVERY:
-        effects.lose_bravery(state, int(payload["targets"][pick]), 1, events)
+        effects.lose_bravery(state, int(payload["targets"][pick]), 1, events, joined=True)
     else:
         seat, card = payload["targets"][pick]
         effects.discard_totem(state, int(seat), int(card), events)

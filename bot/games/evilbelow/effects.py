@@ -57,13 +57,31 @@ def draw_totem(state: EvilBelowState, seat: int, events: list[Event]) -> int | N
     return card
 
 
-def lose_bravery(state: EvilBelowState, seat: int, amount: int, events: list[Event]) -> None:
+def lose_bravery(state: EvilBelowState, seat: int, amount: int, events: list[Event], *,
+                 joined: bool = False) -> None:
+    """`joined`: one point of an attack's lines, which land one at a time (seed 001: the
+    effect is satisfied to its full extent). Points landing on the same Loser one after
+    another are told as one line: what they took and what is left, once, not "loses 1
+    Bravery, but has none left to lose (0)" for every point past the last."""
     hero = state.heroes[seat]
-    line = "events.bravery_lost" if hero.bravery > 0 else "events.bravery_none"
-    hero.bravery = max(0, hero.bravery - amount)
+    lost = min(hero.bravery, amount)
+    hero.bravery -= lost
+    last = events[-1] if events else None
+    if joined and last is not None and last.kind == "bravery" \
+            and last.data.get("seat") == seat and "asked" in last.data:
+        events.pop()
+        amount += int(last.data["asked"])
+        lost += int(last.data["lost"])
+    if lost == amount:
+        line = "events.bravery_lost"
+    else:
+        line = "events.bravery_none" if lost == 0 else "events.bravery_spent"
+    data: dict[str, int] = {"seat": seat, "bravery": hero.bravery}
+    if joined:
+        data |= {"asked": amount, "lost": lost}
     events.append(Event(evil_below_line(line, character=hero_name(state, seat),
-                                        amount=amount, bravery=hero.bravery), kind="bravery",
-                        data={"seat": seat, "bravery": hero.bravery}))
+                                        amount=lost or amount, bravery=hero.bravery),
+                        kind="bravery", data=data))
 
 
 def gain_bravery(state: EvilBelowState, seats: list[int], events: list[Event]) -> None:

@@ -95,7 +95,10 @@ def _show(state: EvilBelowState, card: int, key: str, events: list[Event]) -> No
         state.fight.shown.append(card)
     met = [content.weakness(k).reward for k in face_up(state)
            if weaknesses.met(k, state.fight.revealed)]
-    events.append(Event(evil_below_line(key, card=content.card_name(card),
+    # The counts that say something: no weakness met says none; one worth a space each
+    # needs no worth beside it.
+    said = key if sum(met) != len(met) else f"{key}_met" if met else f"{key}_unmet"
+    events.append(Event(evil_below_line(said, card=content.card_name(card),
                                         count=len(state.fight.revealed),
                                         met=len(met), spaces=sum(met)),
                         kind="reveal", data={"card": card, "attack": False}))
