@@ -20,8 +20,9 @@ Seed 000's rules, as played here (data in data/neibolt/haunts/lets_kill_this_clo
   monster never rides it).
 - Taunt (line of sight; Knowledge or Sanity; +1 beside the balloon's holder): 4+ takes
   the balloon and moves the track down 1 (not below 1); 0-3 ends the turn.
-- Crush (his room, him stunned): Might dice +1 per other hero there, no card can
-  change it, minus the track: 5+ the heroes win; 0-4 takes the balloon, track up 1.
+- Crush (his room, him stunned): Might dice +1 per other hero there, minus the
+  track; no item or omen can change it, an event's token in the room still does
+  (`crush_dice`): 5+ the heroes win; 0-4 takes the balloon, track up 1.
 - The balloon passes on death to the next living hero on the left.
 
 progress: "track", "balloon" (the holder's seat), "token" (a large monster token lies
@@ -33,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.betrayal.plugin_api import (
+    MAX_DICE,
     AIHooks,
     BetrayalState,
     BoardHooks,
@@ -43,11 +45,13 @@ from bot.games.betrayal.plugin_api import (
     HouseHooks,
     Monster,
     Offer,
+    RollPassive,
     TurnHooks,
     combat,
     content,
     dice,
     explorer_name,
+    hooks,
     monsters,
     register,
     sides,
@@ -94,6 +98,17 @@ def sees(state: BetrayalState, tile: int, side: str | None = None) -> set[int]:
     through this tile" parts the halves, and each half still sees out of its own
     door; with no side, a split room sees out of neither)."""
     return {tile, *combat.line_of_sight(state, tile, side)}
+
+
+def crush_dice(state: BetrayalState, seat: int) -> int:
+    """The Crush's dice: Might, and the dice the room's tokens give or take. Seed 000
+    bars "any items or omens" from the roll, no more; an event's token (the Blessing,
+    the Drip, the Smoke) touches 「任何能力考驗」 [any trait roll] in its room (seed 003)."""
+    roll = {"trait": "might", "purpose": "haunt"}
+    here = state.explorers[seat].tile
+    extra = sum(p.roll_dice(state, seat, roll, ref)
+                for p, ref in hooks.of_tile(state, here, RollPassive))
+    return max(1, min(MAX_DICE, traits.value(state, seat, "might") + extra))
 
 
 def hero_sees(state: BetrayalState, seat: int) -> set[int]:
@@ -218,7 +233,7 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
                                   target=self.value(state, "taunt"),
                                   bonus=" +1" if bonus else "") for t in TRAITS]
         if found.tile == here and found.stunned:
-            offers.append(self.offer(state, "crush", dice=traits.value(state, seat, "might"),
+            offers.append(self.offer(state, "crush", dice=crush_dice(state, seat),
                                      others=self.crush_others(state, seat),
                                      track=int(state.haunt.progress["track"]),
                                      target=self.value(state, "crush")))
@@ -235,9 +250,8 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
             ctx.push([{"roll": {"trait": trait, "purpose": "haunt", "then": [
                 {"_pw_taunted": {"bonus": bonus}}]}}], seat, KEY)
             return
-        # Crush: plain dice, one per point of Might, so no item or omen can touch it.
-        might = traits.value(state, seat, "might")
-        rolled = dice.roll_betrayal(state.rng, might)
+        # Crush: no item or omen touches it; the room's tokens do (crush_dice).
+        rolled = dice.roll_betrayal(state.rng, crush_dice(state, seat))
         others = self.crush_others(state, seat)
         track = int(state.haunt.progress["track"])
         total = sum(rolled) + others - track
