@@ -17,5 +17,5 @@ class QuietOutlet:
                    key: str = "") -> list[int]:
         return []
 
-    async def remind(self, table: Table, user_id: int, text: str) -> None:
+    async def remind(self, table: Table, user_id: int, text: str, *, key: str = "") -> None:
         return None

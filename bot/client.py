@@ -32,6 +32,15 @@ or finding the server there at a start) keeps everything. Meanwhile nothing is s
 there (cogs/outlet.py's `refusal`). A game whose channel is deleted ends at once
 (`on_game_channel_gone`): nothing could be shown there again.
 
+An interaction comes in once (`_interaction`). Discord's gateway replays a resumed
+session's missed events ("the gateway will send the missed events in order"), and one
+the bot had dispatched before the drop may come again; Discord takes one answer per
+interaction, so the copy could only act without answering: a lobby's Add AI seat
+pressed once made two seats, then the copy's answer was refused (40060), an error in
+the log. The latest ids taken in are kept, bounded (`SEEN_INTERACTIONS`), and a copy is
+dropped before discord.py hands it to a command or a button. In memory, per process:
+Discord sends a guild's events to one shard, so a copy comes to the same process.
+
 Metrics for its operators (bot/metrics.py) are off unless a port is given
 (HAUNTKEEPER_METRICS_PORT): then prometheus_client's HTTP server starts on its own thread
 in setup_hook, the sessions get the recorder, and the open games are counted every few
@@ -60,6 +69,7 @@ from discord.ext import commands
 from bot import collector, games, health, retention
 from bot.command_translator import CommandWords
 from bot.config import GRACE_DAYS, METRICS_ADDR
+from bot.core.lru import RecentSet
 from bot.loops import bounded, keep_running, stop_task
 from bot.metrics import (
     NO_METRICS,
@@ -97,6 +107,9 @@ RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
 SWITCH_SECONDS = 0.0005
 FORGET_SECONDS = 3600.0  # how often servers left long enough ago are forgotten
 DAY = 86400.0
+# Interaction ids remembered to drop a copy (an interaction is answerable for 15 minutes,
+# and a replay repeats only the moments before a drop): well under a megabyte.
+SEEN_INTERACTIONS = 10_000
 
 
 def extensions() -> list[str]:
@@ -145,6 +158,11 @@ class HauntBot(commands.Bot):
                                                                        roles=False))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, **options)
+        # Every interaction enters through this one parser, commands and components alike:
+        # a copy of one already taken is dropped here (`_interaction`).
+        self._seen: RecentSet[int] = RecentSet(SEEN_INTERACTIONS)
+        self._parse_interaction = self._connection.parsers["INTERACTION_CREATE"]
+        self._connection.parsers["INTERACTION_CREATE"] = self._interaction
         self.db_path = db_path
         self.dev_guild = dev_guild
         self.sync_commands = sync_commands
@@ -327,6 +345,15 @@ class HauntBot(commands.Bot):
             await self.tree.sync()
         log.info("cleared the slash commands%s",
                  f" of guild {guild_id}" if guild_id else " registered globally")
+
+    def _interaction(self, data: dict[str, Any]) -> None:
+        """The gateway's INTERACTION_CREATE, let through the first time its id comes."""
+        interaction_id = int(data["id"])
+        if interaction_id in self._seen:
+            log.info("interaction %s came again from the gateway; dropped", interaction_id)
+            return
+        self._seen.add(interaction_id)
+        self._parse_interaction(data)
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))

@@ -21,7 +21,9 @@ the mark), and the whispers go on in the background; their end closes the tail
 (`_lane`: a later delivery's DM to them queues behind the earlier one's), and each
 game's tails close in order (`_tails`: a tail closes only after the one before it). A
 crash before a tail closed leaves its row: the next start sends its events' whispers
-again under their own keys (`resume_tails`), so what got through shows once.
+again under their own keys (`resume_tails`), so what got through shows once. Whom a
+DM missed after the post went (the post names only whom it knew of) the channel is told
+in a line of its own, in the post's words (`_tell_missed`).
 
 A delivery is named by its key (`delivery_key`: the game at its version) and each
 whisper by its event's place in the log, and the outlet turns them into Discord nonces:
@@ -46,12 +48,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.core.events import Event
 from bot.delivery import (
     ChannelGate,
     DeliveryFailed,
+    LateNotes,
     MemberKeeper,
     Outlet,
     Post,
@@ -60,6 +64,7 @@ from bot.delivery import (
     delivery_key,
     is_late,
     late,
+    whisper_key,
     whispers_of,
 )
 from bot.languages import server_language
@@ -120,6 +125,7 @@ class Courier:
         # check of a runtime-checkable protocol costs ~25 us, on the loop, each delivery.
         self._gate = outlet if isinstance(outlet, ChannelGate) else None
         self._members = outlet if isinstance(outlet, MemberKeeper) else None
+        self._notes = outlet if isinstance(outlet, LateNotes) else None
         # Each player's DM lane: their whispers one at a time, in the order asked for.
         self._lanes: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary())
@@ -160,7 +166,8 @@ class Courier:
             log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
                         exc_info=True)
             return Outcome(table, events, None, delivered=False)
-        await self._mark_delivered(table, live, tail, owed[0][0] if owed else None)
+        await self._mark_delivered(table, live, tail, owed[0][0] if owed else None,
+                                   named=post.dm_failed, key=key)
         return Outcome(table, events, post)
 
     async def _owed(self, table: Table) -> Sequenced:
@@ -171,12 +178,14 @@ class Courier:
 
     async def _mark_delivered(self, table: Table, live: LiveMessage | None,
                               tail: asyncio.Task[list[int]] | None = None,
-                              first: int | None = None) -> None:
+                              first: int | None = None, *, named: Sequence[int] = (),
+                              key: str = "") -> None:
         """The store hears the delivery is done, and the live message it left, in one
         write. Should that fail, the delivery is sent again later under the same keys,
         and shows once. `tail`: its whispers still on their way (from event `first`
         on): the same write opens the game's DM tail, closed when they went; so it is
-        when an earlier tail of the game is still under way, which closes first."""
+        when an earlier tail of the game is still under way, which closes first.
+        `named`: whom the post named already as missed by a DM; `key`: the delivery's."""
         if table.id is None:
             if tail is not None:
                 await tail
@@ -188,7 +197,7 @@ class Courier:
                 if live is not None:
                     await self.store.set_live(table.id, live)
                 if tail is not None:  # nothing was owed: no row to keep, only the order
-                    self._follow(table.id, before, tail, None)
+                    self._follow(table, before, tail, None, named, key)
                 return
             if chained and first is not None:
                 await self.store.mark_delivered(table.id, table.last_seq, live,
@@ -203,21 +212,31 @@ class Courier:
             log.exception("could not mark game %s delivered", table.id)
             chained = False
         if chained:
-            self._follow(table.id, before, tail, table.last_seq)
+            self._follow(table, before, tail, table.last_seq, named, key)
         elif tail is not None:  # unmarked: sent again with the delivery; keep the order
-            self._follow(table.id, before, tail, None)
+            self._follow(table, before, tail, None, named, key)
 
-    def _follow(self, game_id: int, before: asyncio.Task[None] | None,
-                whispering: asyncio.Task[list[int]] | None, upto: int | None) -> None:
+    def _follow(self, table: Table, before: asyncio.Task[None] | None,
+                whispering: asyncio.Task[list[int]] | None, upto: int | None,
+                named: Sequence[int] = (), key: str = "") -> None:
         """The game's newest DM tail: once the one before it and `whispering` are done,
-        every whisper up to event `upto` went (None: nothing to tell the store)."""
+        every whisper up to event `upto` went (None: nothing to tell the store). Whom
+        they missed (but the post, `named`, did not name) the channel is told first, so
+        a kill before the close tells it again under the same key (the tail's last
+        event's, else the delivery's `key`): shown once."""
+        game_id = table.id or 0
+        note_key = f"{whisper_key(game_id, upto)}.m" if upto is not None else f"{key}.m"
 
         async def closing() -> None:
             try:
                 if before is not None:
                     await asyncio.gather(before, return_exceptions=True)
                 if whispering is not None:
-                    await asyncio.gather(whispering, return_exceptions=True)
+                    [missed] = await asyncio.gather(whispering, return_exceptions=True)
+                    if isinstance(missed, list):
+                        await self._tell_missed(
+                            table, [u for u in missed if u not in named], note_key,
+                            await self.language(table))
                 if upto is not None:
                     await self.store.whispered(game_id, upto)
             except StoreUnavailable:  # the row stays: sent again, under the same keys
@@ -260,7 +279,7 @@ class Courier:
             with speaking(await self.language(table)):
                 whispers = whispers_of(table, [(e.seq, e.event()) for e in events])
             whispering = asyncio.create_task(self._whisper(table, whispers))
-            self._follow(game_id, None, whispering, last)
+            self._follow(table, None, whispering, last)
             taken += 1
         return taken
 
@@ -320,8 +339,23 @@ class Courier:
             tail = whispering
         missed = [u for u in missed if u not in post.dm_failed]
         if missed:
+            await self._tell_missed(table, missed, f"{key}.l", language)
             post = replace(post, dm_failed=[*post.dm_failed, *dict.fromkeys(missed)])
         return post, live, tail
+
+    async def _tell_missed(self, table: Table, users: list[int], key: str,
+                           language: str) -> None:
+        """DMs that failed after the post went, told in the channel as the post tells
+        the ones it knows of (an outlet with LateNotes; the others' players hear it at
+        their next click). A failure to tell is logged: the DMs' record goes on."""
+        if self._notes is None or not users:
+            return
+        try:
+            with speaking(language):
+                await self._notes.dms_missed(table, list(dict.fromkeys(users)), key=key)
+        except Exception:
+            log.warning("could not tell channel %s whom a DM missed", table.channel_id,
+                        exc_info=True)
 
     async def _whisper(self, table: Table, whispers: list[tuple[int, str, str]]) -> list[int]:
         """Each player's whispers in order, the players side by side: one player's DMs
@@ -365,8 +399,9 @@ class Courier:
         The private ones go first, each in its player's lane after their whispers:
         waited for up to WHISPER_GRACE when the whispers went (`wait`: one round trip,
         as a whisper's), not waited for when they did not (a DM tail already); then the
-        team ones. The post went first, so it cannot name whom they missed: the outcome
-        does, and the outlet tells them privately at their next click."""
+        team ones. The post went first, so it cannot name whom they missed: `_send` tells
+        the channel in a line of its own (`_tell_missed`), the outcome names them, and
+        the outlet tells them privately at their next click."""
         if not any(is_late(event) for _, event in owed):
             return [], None
         whispers, teams = late(table, owed, key, language)

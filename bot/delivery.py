@@ -137,9 +137,10 @@ class Outlet(Protocol):
                    key: str = "") -> list[int]:
         """Deliver one message to a team's users only; returns those it could not reach."""
 
-    async def remind(self, table: Table, user_id: int, text: str) -> None:
+    async def remind(self, table: Table, user_id: int, text: str, *, key: str = "") -> None:
         """A turn timer's reminder: a short channel message that pings only this player
-        (with a link to the game's live message, where the turn's controls are)."""
+        (with a link to the game's live message, where the turn's controls are). `key`
+        (`timer_key`): sent again under it, it shows once."""
 
 
 # Why a thread refuses the bot's posts when no permission of its would mend it
@@ -173,6 +174,20 @@ class ChannelGate(Protocol):
 
     async def refusal(self, table: Table) -> PostRefused | None:
         """The refusal this delivery would meet in the table's channel; None: try."""
+
+
+@runtime_checkable
+class LateNotes(Protocol):
+    """An outlet that tells the channel whom a DM missed after the post went (a whisper
+    Discord refused only after WHISPER_GRACE, a book sent after the post): the post names
+    whom a DM missed when it knows in time, and a late failure is told the same way, not
+    left until the player's next click. Outlets without a channel (the demo's, the
+    tests') need not."""
+
+    async def dms_missed(self, table: Table, user_ids: list[int], *, key: str) -> None:
+        """One short line per player, in the post's words and naming no secret; `key`:
+        sent again under it, it shows once. Never raises: the player's next click tells
+        them too."""
 
 
 @dataclass(frozen=True)
@@ -401,6 +416,13 @@ def delivery_key(game_id: int, version: int) -> str:
 def whisper_key(game_id: int, seq: int) -> str:
     """One private event's name: its place in the game's log."""
     return f"{_base36(game_id)}.e{_base36(seq)}"
+
+
+def timer_key(game_id: int, kind: str, version: int) -> str:
+    """A turn timer's reminder's name: its stored row (game, kind, version), which fires
+    once, so a reminder sent again after a kill between its send and the row's removal
+    shows once (Discord's nonce)."""
+    return f"{_base36(game_id)}.{_base36(version)}.{kind}"
 
 
 def _base36(n: int) -> str:

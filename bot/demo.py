@@ -49,7 +49,7 @@ class FileOutlet:
         self.lines.append(f"    (to the {team}: {members}) {text}")
         return []
 
-    async def remind(self, table: Table, user_id: int, text: str) -> None:
+    async def remind(self, table: Table, user_id: int, text: str, *, key: str = "") -> None:
         self.lines.append(text)
 
 

@@ -74,7 +74,7 @@ from bot.channel_locks import ChannelLocks, DeliveryTurn
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.courier import Courier, Outcome, owes
-from bot.delivery import Outlet, Post, Prompt, Sequenced, prompt_of, sequenced
+from bot.delivery import Outlet, Post, Prompt, Sequenced, prompt_of, sequenced, timer_key
 from bot.games.base import PLAYED
 from bot.guild_settings import GuildSettings
 from bot.languages import heard, needed, server_language
@@ -661,7 +661,8 @@ class Sessions:
                      table.channel_id)
             return
         # Claimed once sent, in the delivery turn: a firing that got here first sent it
-        # already, and a kill before the claim leaves it to be sent again.
+        # already, and a kill before the claim leaves it to be sent again, under the
+        # same nonce (the timer's row: `timer_key`), which Discord answers with the first.
         if not any((t.kind, t.version) == (timer.kind, timer.version)
                    for t in await self.store.timers_of(timer.game_id)):
             return
@@ -669,7 +670,8 @@ class Sessions:
         # language (read now, as a delivery reads it), its jump link's words too.
         with speaking(await self.courier.language(table)):
             await self.outlet.remind(table, timer.user_id,
-                                     turn_timers.reminder(timer, self.clock()))
+                                     turn_timers.reminder(timer, self.clock()),
+                                     key=timer_key(timer.game_id, timer.kind, timer.version))
         await self.store.claim_timer(timer)
 
     # -- reading --------------------------------------------------------------------------

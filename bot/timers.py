@@ -16,7 +16,9 @@ The timers live in the store, not in memory, so a restart loses none: the dispat
 reads the earliest from the store when it starts, and one that fell due while the bot
 was down fires right away, once. A firing takes its row out with what it did (the turn's
 end in the save of its ending, a reminder once sent: Sessions.fire_timer), so a process
-killed half way leaves it to fire again.
+killed half way leaves it to fire again; the reminder goes under a Discord nonce made of
+its row (bot/delivery.py's `timer_key`), so one that reached Discord before the kill
+shows once.
 """
 
 from __future__ import annotations

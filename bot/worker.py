@@ -56,6 +56,7 @@ from bot.delivery import Plan, Sequenced, delivery_key, sequenced
 from bot.delivery import plan as plan_delivery
 from bot.games.base import Game, PlayerInfo
 from bot.guild_settings import GuildSettings
+from bot.headlines import is_headline
 from bot.languages import heard, said_in, server_language
 from bot.metrics import Recorder
 from bot.store import GameResult, LoggedEvent, UndoWrite
@@ -285,8 +286,17 @@ def _rules_move(table: Table, actor: table_rules.Actor, action: Action,
     if (table.status != ACTIVE or actor.user_id is None
             or action.kind in table_rules.TABLE_KINDS):
         return _played(new, events)
-    summary = next((e.text for e in events if e.audience.is_public), action.kind)
-    return _played(new, events, UndoWrite(keep=True, summary=summary[:200]))
+    return _played(new, events, UndoWrite(keep=True, summary=_undo_summary(new, events, action)))
+
+
+def _undo_summary(table: Table, events: list[Event], action: Action) -> str:
+    """A move as /gm undo names it: its first public headline (the news the live message
+    told: an Evil Below reveal's card, not the shuffle the log keeps before it), else its
+    first public line, else its kind."""
+    public = [e for e in events if e.audience.is_public]
+    details = table_rules.game_of(table).detail_kinds()
+    first = next((e for e in public if is_headline(e, details)), public[0] if public else None)
+    return (first.text if first is not None else action.kind)[:200]
 
 
 def _ahead(played: Played, loaded: Table, foresight: Foresight | None,

@@ -103,6 +103,15 @@ def _dm_of(message: discord.Message | None,
     return message.channel.id, message.id, user_id
 
 
+def _still_waits(dm: tuple[int, int, int] | None, prompt: Prompt | None) -> bool:
+    """A paused game's DM prompt is its reader's turn still: the turn is played from
+    DMs, by them. A seat handed on (/gm kick, /gm seat) or a turn the channel plays
+    again (/gm undo) while paused is not: its prompt is done with, not held, so it does
+    not promise its buttons back to someone the resume sends nothing."""
+    return (dm is not None and prompt is not None and prompt.private
+            and prompt.user_id == dm[2])
+
+
 class DiscordOutlet:
     def __init__(self, client: discord.Client, store: Store) -> None:
         self.client = client
@@ -112,6 +121,9 @@ class DiscordOutlet:
         self._unsaved_live: RecentDict[int, LiveMessage] = RecentDict(KEPT)
         # (channel, user) whose DM failed and who has not been told so privately yet.
         self._undelivered: RecentSet[tuple[int, int]] = RecentSet(KEPT)
+        # (channel, user) the channel was told a DM missed, since a DM last reached them:
+        # a late failure is told once until they open their DMs (`dms_missed`).
+        self._named_missed: RecentSet[tuple[int, int]] = RecentSet(KEPT)
         # (thread, user) added to a team thread by this process: one request per member
         # and start, instead of one per message.
         self._thread_members: RecentSet[tuple[int, int]] = RecentSet(KEPT)
@@ -173,6 +185,8 @@ class DiscordOutlet:
                 isinstance(tree, app_commands.CommandTree):  # lines naming a command
             await mentions.learn(tree, table.guild_id)
         shown: LiveMessage | None = None  # what to store, even if a document fails
+        for user_id in post.dm_failed:  # named here: a late failure need not say it again
+            self._named_missed.add((table.channel_id, user_id))
         try:
             shown = await self._live_post(table, post, rows,
                                           private_turn=dm_prompt is not None,
@@ -204,7 +218,8 @@ class DiscordOutlet:
         # bookkeeping, which a delivery the thread leaves owed must find as it was.
         result = await self._result_link(table) if table.status == OVER else ""
         await self.play_by_play.tell(table, post, result=result)
-        if paused:  # held: the resume's fresh prompt takes its place as after a move
+        if paused and _still_waits(previous, prompt):
+            # held: the resume's fresh prompt takes its place as after a move
             await self._hold_dm(table, previous)
             newest = previous
         else:
@@ -344,9 +359,13 @@ class DiscordOutlet:
         """Take the buttons off the DM prompt the post replaces, and its "your move" with
         them."""
         if previous_dm is not None:  # its "your move" goes with its buttons
+            # Read in its reader's language, as the prompt was; at the end, not "the game
+            # goes on" (a /gm end, or a last move, while their turn waited).
+            with speaking(user_language(table, previous_dm[2])):
+                words = say("dm.prompt_over" if table.status == OVER else "dm.prompt_used",
+                            channel=f"<#{table.channel_id}>")
             used: dict[str, Any] = {"content": None, "view": live_layout(
-                say("dm.prompt_used", channel=f"<#{table.channel_id}>"),
-                colour=games.get(table.kind).colour, board=None)}
+                words, colour=games.get(table.kind).colour, board=None)}
             if await edit_by_reply(previous_dm[1], dict(used)):  # the DM prompt clicked
                 return
             dm_channel = self.client.get_partial_messageable(
@@ -577,11 +596,37 @@ class DiscordOutlet:
             channel = await self.client.create_dm(discord.Object(user_id))
             for n, part in enumerate(chunks(text + footer)):
                 await channel.send(part, nonce=nonce(key, f"w{n}"))
-            return True
         except discord.HTTPException as exc:
             log.info("DM to %s failed: %s", user_id, exc)
             self._undelivered.add((table.channel_id, user_id))
             return False
+        self._named_missed.discard((table.channel_id, user_id))  # their DMs are open
+        return True
+
+    async def dms_missed(self, table: Table, user_ids: list[int], *, key: str) -> None:
+        """DMs that failed after the post went: one line in the channel per player, the
+        post's own (`dm_failed`: whom, and /secret to read it here; no secret), quiet
+        (named, not pinged), as the post names those it knows of. Once per player until a
+        DM reaches them again: closed DMs are not a line every turn. Under a nonce of
+        `key`, so a tail sent again after a kill shows it once. Best effort: the
+        player's next click tells them anyway."""
+        users = [u for u in user_ids if (table.channel_id, u) not in self._named_missed]
+        if not users or left_server(self.client, table.guild_id):
+            return
+        text = "\n".join(say("dm_failed", mention=f"<@{u}>") for u in users)
+        tree = getattr(self.client, "tree", None)
+        if isinstance(tree, app_commands.CommandTree):  # /secret, clickable
+            text = await mentions.linked(tree, table.guild_id, text)
+        channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            await channel.send(text[:LIMIT], allowed_mentions=discord.AllowedMentions.none(),
+                               nonce=nonce(key, "x"))
+        except discord.HTTPException as exc:
+            log.warning("channel %s refused the note of a DM missed: %s",
+                        table.channel_id, exc)
+            return
+        for user_id in users:
+            self._named_missed.add((table.channel_id, user_id))
 
     # -- a team ---------------------------------------------------------------------------
 
@@ -743,13 +788,15 @@ class DiscordOutlet:
 
     # -- a turn timer's reminder ----------------------------------------------------------
 
-    async def remind(self, table: Table, user_id: int, text: str) -> None:
+    async def remind(self, table: Table, user_id: int, text: str, *, key: str = "") -> None:
         """One short line in the channel that pings the player and no one else, with a
         jump link to where the turn's controls are: the game's live message, or the
         player's DM prompt on a turn played from DMs (kept with the live message).
 
         It takes the place of the game's last "your turn" ping (deleted), and the next
-        ping or reminder deletes it in turn: the channel keeps one such line at most."""
+        ping or reminder deletes it in turn: the channel keeps one such line at most.
+        Sent under a nonce made from `key` (its timer's row): a firing again after a
+        kill between the send and the row's removal gets the same message back."""
         if left_server(self.client, table.guild_id):  # a refused request, and no one there
             log.info("no turn reminder in channel %s: the bot left its server",
                      table.channel_id)
@@ -766,7 +813,8 @@ class DiscordOutlet:
         channel = self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             sent = await channel.send(text[:LIMIT], allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(user_id)]))
+                everyone=False, roles=False, users=[discord.Object(user_id)]),
+                nonce=nonce(key, "r"))
         except discord.HTTPException as exc:
             if not permanent(exc):
                 raise
@@ -775,7 +823,9 @@ class DiscordOutlet:
             return
         if live is None:
             return
-        if live.ping_id is not None:
+        # Not itself: a reminder sent again after its mark is the same message, returned
+        # by Discord for its nonce.
+        if live.ping_id is not None and live.ping_id != int(sent.id):
             with suppress(discord.HTTPException):
                 await channel.get_partial_message(live.ping_id).delete()
         live.ping_id = int(sent.id)

@@ -75,7 +75,7 @@ class RecordingOutlet:
         self.teams.append((team, list(user_ids), text))
         return [u for u in user_ids if u in self.unreachable]
 
-    async def remind(self, table: Table, user_id: int, text: str) -> None:
+    async def remind(self, table: Table, user_id: int, text: str, *, key: str = "") -> None:
         self.reminders.append((table.channel_id, user_id, text))
 
     @property

@@ -47,9 +47,9 @@ class KillableOutlet(RecordingOutlet):
         super().__init__()
         self.fuse = Fuse(0)
 
-    async def remind(self, table: Table, user_id: int, text: str) -> None:
+    async def remind(self, table: Table, user_id: int, text: str, *, key: str = "") -> None:
         self.fuse.tick("before the reminder reached Discord")
-        await super().remind(table, user_id, text)
+        await super().remind(table, user_id, text, key=key)
 
 
 async def _open(path: Path, outlet: KillableOutlet, clock: Clock,
