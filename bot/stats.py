@@ -62,7 +62,7 @@ class MemberStats:
 def by_game(seats: list[PlayedSeat]) -> list[list[PlayedSeat]]:
     """The seats grouped by game, in their order: one person may hold two seats of one
     game (a second seat, `Game.seats_per_player`), which is still one game played, and
-    those seats are on one side (bot/table.py's `_split_teams`)."""
+    those seats are on one side (bot/table_seats.py's `split_teams`)."""
     games: dict[int, list[PlayedSeat]] = {}
     for seat in seats:
         games.setdefault(seat.game_id, []).append(seat)

@@ -138,7 +138,7 @@ def run_out(table: Table, ending: str, whole: bool = True,
     played for its holder) or its rest played by the AI for it, as /gm skip does; one
     public line says which. The seat stays its holder's. `whole` False: one decision,
     as an earlier release played it (a logged game replayed, bot/replay.py).
-    `language`: the table's public posts' (bot/table.py's `play_decided`)."""
+    `language`: the table's public posts' (bot/table_play.py's `play_decided`)."""
     seat = table_rules.to_act_seat(table)
     if seat is None:
         raise ValueError("a timer ran out in a game that waits for no one")

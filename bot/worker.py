@@ -70,7 +70,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class AiWork:
-    """What the AI seats may do on a table (bot/table.py's `ai_work`)."""
+    """What the AI seats may do on a table (bot/table_core.py's `ai_work`)."""
 
     to_act: bool  # the seat to act is an AI's
     offer: bool  # an AI seat has an out-of-turn offer now (bot/games/base.py, ai_offer)

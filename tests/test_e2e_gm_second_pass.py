@@ -44,7 +44,7 @@ async def _played_until_the_next_rumble(bot: HauntBot, channel: int,
 
 async def test_an_undo_reads_a_handed_seat_its_secrets_as_they_stand_again(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    """bot/table.py's `_seat`: "The seat keeps its character and secrets; the new holder
+    """bot/table_moderation.py's `seat`: "The seat keeps its character and secrets; the new holder
     reads them at once"; README: "/gm seat ... who gets the seat's secrets by DM".
     A seat handed on right after a move dealt the next rumble's secrets: its new holder
     reads rumble 2's. /gm undo then takes the deal back: the seat's secrets are rumble
@@ -97,7 +97,7 @@ async def _two_seats_first_the_second(fd: FakeDiscord, start: BotFactory
 
 async def test_a_kick_names_a_player_on_two_seats_by_their_own_name(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    """bot/table.py's `own_name`: "A player's own name: their seats' shortest (a second
+    """bot/table_core.py's `own_name`: "A player's own name: their seats' shortest (a second
     seat's is their name and its "(2nd)" tag)". A player on two seats is kicked, both
     seats going to the AI: the channel and the moderator read the player's name, not
     their second seat's label."""
@@ -110,7 +110,7 @@ async def test_a_kick_names_a_player_on_two_seats_by_their_own_name(
 
 async def test_the_host_given_to_a_player_on_two_seats_is_named_by_their_own_name(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    """bot/table.py's `own_name` (as above): /gm host hands the host to a player on two
+    """bot/table_core.py's `own_name` (as above): /gm host hands the host to a player on two
     seats, and says so under the player's own name; asked again, the refusal names
     them so too."""
     channel, bot, mod, cat = await _two_seats_first_the_second(fd, start_hauntkeeper)

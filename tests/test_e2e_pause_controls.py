@@ -6,7 +6,7 @@ buttons, with no new DM (no notification) for the pause. On /gm resume the contr
 back and the player to act is notified once, as at a turn's start: a ping in the channel,
 or a fresh DM prompt.
 
-README (moderation): "/gm pause: no moves until resumed"; bot/table.py's `_pause`:
+README (moderation): "/gm pause: no moves until resumed"; bot/table_moderation.py's `pause`:
 "Players' moves, AI turns and (bot/timers.py) turn timers wait while paused".
 """
 

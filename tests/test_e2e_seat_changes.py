@@ -44,7 +44,7 @@ def _another_traitor(state: BetrayalState, first: int) -> tuple[int, str, str]:
 async def test_an_undone_haunt_begun_again_with_another_traitor_keeps_the_threads_true(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     """docs/architecture.md, "Audiences and secrets": "Delivery routes by audience only";
-    bot/table.py's `_split_teams`: "No one may hold seats on two teams (they would read
+    bot/table_seats.py's `split_teams`: "No one may hold seats on two teams (they would read
     both secret books)". A moderator's /gm undo takes the haunt back; played on
     differently, another explorer turns traitor. The heroes' thread must then hold the
     heroes of the new haunt only: the new traitor, a hero the first time, must not stay
@@ -110,7 +110,7 @@ async def test_a_seat_handed_on_speaks_to_its_new_holder_in_their_language(
 
 async def test_the_traitors_seat_handed_on_brings_its_book_and_turns_to_the_new_holder(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    """bot/table.py's `_seat`: "The seat keeps its character and secrets; the new holder
+    """bot/table_moderation.py's `seat`: "The seat keeps its character and secrets; the new holder
     reads them at once". The traitor's seat, handed by /gm seat: the new holder reads the
     Traitor's Tome by DM and through My secrets (/secret), is kept out of the heroes'
     thread, and gets the traitor's private turns in DMs; the old holder gets nothing new
@@ -235,7 +235,7 @@ async def play_until_turn_of(fd: FakeDiscord, bot: HauntBot, channel: int,
 
 async def test_a_traitor_who_leaves_mid_turn_leaves_the_seat_to_the_ai(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    """bot/table.py's `_hand_to_ai`: "The seat stays (secrets and score stay with it); the
+    """bot/table_seats.py's `hand_to_ai`: "The seat stays (secrets and score stay with it); the
     AI plays it from now on." The traitor leaves while the traitor's seat is to act: the
     AI plays the seat at once and the game goes on to the heroes' turns; the buttons left
     in the old holder's DMs play nothing, and nothing more of the seat reaches them."""
@@ -323,13 +323,12 @@ async def test_the_traitors_seat_handed_on_in_the_middle_of_its_private_turn(
 
 async def test_one_person_on_two_seats_never_reads_the_other_sides_book(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
-    """RULES.md: seed 003 plays two explorers per person when few play; bot/table.py's
-    `_split_teams`: "No one may hold seats on two teams (they would read both secret
-    books)". A member holds two explorers (the second handed by /gm seat); My secrets
-    shows both, each under its explorer. The haunt makes one of them the traitor: the
-    other passes to a hero's player, and the traitor's player reads neither the heroes'
-    thread nor their book, only the Traitor's Tome, and My secrets shows the traitor's
-    seat alone."""
+    """RULES.md: seed 003 plays two explorers per person when few play; bot/table_seats.py's
+    `split_teams`: "No one may hold seats on two teams (they would read both secret books)".
+    A member holds two explorers (the second handed by /gm seat); My secrets shows both,
+    each under its explorer. The haunt makes one of them the traitor: the other passes to a
+    hero's player, and the traitor's player reads neither the heroes' thread nor their book,
+    only the Traitor's Tome, and My secrets shows the traitor's seat alone."""
     channel = fd.add_channel("haunted")
     users = [fd.add_user(n) for n in ("ann", "ben", "cat", "dan")]
     mod = fd.add_user("mod", manage_channels=True)
