@@ -89,13 +89,16 @@ async def command_actor(interaction: discord.Interaction, table: Table) -> Actor
 
 
 async def _remote_actor(interaction: discord.Interaction, table: Table) -> Actor:
-    """The user with the rights of the game's own channel, from a DM."""
+    """The user with the rights of the game's own channel, from a DM; with their app's
+    language, as a click in the server reports it (a turn played from DMs is heard
+    there). A DM tells no server's locale."""
     user = interaction.user
     member = await _member(interaction.client, table, user.id)
     name = member.display_name if member is not None else user.display_name
     settings = await sessions_of(interaction).settings.get(table.guild_id)
     return Actor(user.id, name, member is not None and (
-        _moderates(table, member) or holds_mod_role(member, settings)))
+        _moderates(table, member) or holds_mod_role(member, settings)),
+                 language=language_of(interaction.locale))
 
 
 async def _member(client: discord.Client, table: Table, user_id: int) -> discord.Member | None:
