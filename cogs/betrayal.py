@@ -40,6 +40,7 @@ from renderers.betrayal import render_sheet
 KIND = "betrayal"
 WORDS = english_words(KIND)  # the commands' words (texts.yaml's `commands`)
 ATTACK = {"attack"}
+END_TURN = Action("end_turn")  # the engine's one End turn: it takes no arguments
 HAUNT_ACTS = {"act", "mmove", "mattack", "mend"}  # haunt and room actions, the monsters' turn
 TRAITS = [app_commands.Choice(name=WORDS[f"traits.{t}"], value=t)
           for t in ("might", "speed", "sanity", "knowledge")]
@@ -168,7 +169,9 @@ class BetrayalCog(commands.GroupCog, group_name="betrayal", group_extras=LIMITS,
 
     @app_commands.command(name="end-turn", description=WORDS["end_turn"])
     async def end_turn(self, interaction: discord.Interaction) -> None:
-        await self._play(interaction, "end-turn", {"end_turn"}, "end")
+        # The action itself, as autocomplete sends one: a label is in the player's own
+        # language, so no typed word finds it in every language.
+        await self._play(interaction, "end-turn", {"end_turn"}, END_TURN.encode())
 
     @rotate.autocomplete("rotation")
     async def _rotation(self, interaction: discord.Interaction,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import re
 from collections import OrderedDict
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -30,7 +31,7 @@ from bot.core import wire
 from bot.core.actions import Action, Option
 from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
-from bot.locales import ENGLISH, speaking
+from bot.locales import ENGLISH, language_of, speaking
 from bot.sessions import GameExists, Prompt
 from bot.store import LOBBY, OVER, Table
 from bot.texts import say
@@ -95,7 +96,9 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
     (cogs/click_limit.py)."""
     verdict = await click_limit.CLICKS.admit(interaction.user.id, bot_of(interaction).store)
     if verdict is click_limit.Verdict.REFUSE:
-        await refuse(interaction, label, say("commands.slow_down"))
+        with in_callers_words(interaction):
+            slow_down = say("commands.slow_down")
+        await refuse(interaction, label, slow_down)
         return
     if verdict is click_limit.Verdict.QUIET:
         await interaction.response.defer()
@@ -246,6 +249,13 @@ async def _own_prompt(interaction: discord.Interaction, channel_id: int,
     return prompt
 
 
+def in_callers_words(interaction: discord.Interaction) -> AbstractContextManager[str]:
+    """The clicker's own language for words made before `handling` speaks it: discord.py
+    reads a custom_id (`from_custom_id`) before any callback runs, and a refusal of an
+    id that does not read is made there."""
+    return speaking(language_of(interaction.locale))
+
+
 class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*"):
     """Stands in for a component whose custom_id did not read: a click only says so.
 
@@ -269,7 +279,8 @@ class Stray(Unreadable, template=r"(?s)(?!hk[shr]?:|hklog:).*"):
     async def from_custom_id(  # type: ignore[override]  # see Unreadable
             cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
             match: re.Match[str]) -> Unreadable:
-        return Unreadable(item, say("errors.unreadable"))
+        with in_callers_words(interaction):
+            return Unreadable(item, say("errors.unreadable"))
 
 
 class ActionButton(
@@ -292,9 +303,10 @@ class ActionButton(
             cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
             match: re.Match[str]) -> ActionButton | Unreadable:
         try:
-            if not isinstance(item, discord.ui.Button):
-                raise IllegalAction(say("errors.unreadable"))
-            ref = wire.read_button_id(match.group(0))
+            with in_callers_words(interaction):
+                if not isinstance(item, discord.ui.Button):
+                    raise IllegalAction(say("errors.unreadable"))
+                ref = wire.read_button_id(match.group(0))
         except IllegalAction as exc:
             return Unreadable(item, exc.message)
         return cls(ref.channel_id, ref.version, Action(ref.kind, ref.args),
@@ -324,9 +336,10 @@ class ActionSelect(
             cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
             match: re.Match[str]) -> ActionSelect | Unreadable:
         try:
-            if type(item) is not discord.ui.Select:  # a string select, not a user select
-                raise IllegalAction(say("errors.unreadable"))
-            ref = wire.read_select_id(match.group(0))
+            with in_callers_words(interaction):
+                if type(item) is not discord.ui.Select:  # a string select, not a user's
+                    raise IllegalAction(say("errors.unreadable"))
+                ref = wire.read_select_id(match.group(0))
         except IllegalAction as exc:
             return Unreadable(item, exc.message)
         return cls(ref.channel_id, ref.version, ref.n,
@@ -334,11 +347,11 @@ class ActionSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
-        if len(values) != 1:
-            await refuse(interaction, "select", say("errors.pick_one"))
-            return
         try:
-            action = Action.decode(values[0])
+            with in_callers_words(interaction):
+                if len(values) != 1:
+                    raise IllegalAction(say("errors.pick_one"))
+                action = Action.decode(values[0])
         except IllegalAction as exc:
             await refuse(interaction, "select", exc.message)
             return
@@ -369,10 +382,11 @@ class ReplayButton(
             match: re.Match[str]) -> ReplayButton | Unreadable:
         read = REPLAY.fullmatch(match.group(0))
         try:
-            if read is None or not isinstance(item, discord.ui.Button):
-                raise IllegalAction(say("errors.unreadable"))
-            # Within the store's ids: a larger one would fail in the store, not here.
-            game_id = wire.read_number(read.group(1), GAME_ID_LIMIT, low=1)
+            with in_callers_words(interaction):
+                if read is None or not isinstance(item, discord.ui.Button):
+                    raise IllegalAction(say("errors.unreadable"))
+                # Within the store's ids: a larger one would fail in the store, not here.
+                game_id = wire.read_number(read.group(1), GAME_ID_LIMIT, low=1)
         except IllegalAction as exc:
             return Unreadable(item, exc.message)
         return cls(game_id, row=item.row)
@@ -406,11 +420,12 @@ class WholeHouse(
             match: re.Match[str]) -> WholeHouse | Unreadable:
         read = WHOLE_HOUSE.fullmatch(match.group(0))
         try:
-            if read is None or not isinstance(item, discord.ui.Button):
-                raise IllegalAction(say("errors.unreadable"))
-            # A Discord id, as every other custom_id's channel: in a DM it is looked
-            # up in the store, whose ids end below 2**63.
-            channel_id = wire.read_snowflake(read.group(1))
+            with in_callers_words(interaction):
+                if read is None or not isinstance(item, discord.ui.Button):
+                    raise IllegalAction(say("errors.unreadable"))
+                # A Discord id, as every other custom_id's channel: in a DM it is looked
+                # up in the store, whose ids end below 2**63.
+                channel_id = wire.read_snowflake(read.group(1))
         except IllegalAction as exc:
             return Unreadable(item, exc.message)
         return cls(channel_id, row=item.row)

@@ -22,7 +22,7 @@ from bot.locales import current
 from bot.store import LoggedEvent
 from bot.texts import say
 from cogs.common import bot_of, handling, sessions_of
-from cogs.components import Unreadable
+from cogs.components import Unreadable, in_callers_words
 
 LOG_EVENTS = 20_000  # more public lines than the longest game says
 PAGE = CONTENT_MAX - 60  # a page's lines, leaving room for its heading
@@ -144,7 +144,8 @@ class LogPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)hkl
             match: re.Match[str]) -> LogPage | Unreadable:
         read = PAGE_ID.fullmatch(match.group(0))
         if read is None or not isinstance(item, discord.ui.Button):
-            return Unreadable(item, say("errors.unreadable"))
+            with in_callers_words(interaction):
+                return Unreadable(item, say("errors.unreadable"))
         return cls(item, int(read.group("page")))
 
     async def callback(self, interaction: discord.Interaction) -> None:
