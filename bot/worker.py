@@ -291,7 +291,7 @@ def _rules_move(table: Table, actor: table_rules.Actor, action: Action,
 
 def _undo_summary(table: Table, events: list[Event], action: Action) -> str:
     """A move as /gm undo names it: its first public headline (the news the live message
-    told: an Evil Below reveal's card, not the shuffle the log keeps before it), else its
+    told: a card revealed, not the shuffle the log keeps before it), else its
     first public line, else its kind."""
     public = [e for e in events if e.audience.is_public]
     details = table_rules.game_of(table).detail_kinds()
