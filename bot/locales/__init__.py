@@ -140,7 +140,9 @@ class PerLanguage(Generic[T]):
             return self.build(*args)
 
     def __call__(self, *args: Hashable) -> T:
-        return self._cached(current(), *args)
+        # `current()` inlined: the engines read their content through here a few
+        # hundred times an action (bot/worker.py's move).
+        return self._cached(_SPEAKING.get(), *args)
 
     def cache_clear(self) -> None:
         self._cached.cache_clear()

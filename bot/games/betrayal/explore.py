@@ -60,14 +60,16 @@ def unplaced(state: BetrayalState) -> list[str]:
 
 
 def fits(state: BetrayalState, room: str, floor: str, cell: Cell | None, towards: str | None,
-         keep_open: bool = True) -> bool:
+         keep_open: bool = True, layout: Layout | None = None) -> bool:
     """Can this tile, found from `floor`, be placed: at `cell` facing back `towards`
-    (exploring), or anywhere on its floor (cell None)?"""
+    (exploring), or anywhere on its floor (cell None)? `layout`: the house's
+    (`Layout.of(state)`), when the caller weighs many tiles against it."""
     forced = base.hooks(state, MovementHooks).explore_floor(state, room, floor)
     if forced is None and floor not in content.room(room).floors:
         return False
     target = placement_floor(state, room, floor)
-    layout = Layout.of(state)
+    if layout is None:
+        layout = Layout.of(state)
     if target != floor or cell is None or towards is None:
         return bool(free_spots(layout, room, target, keep_open))
     return bool(explore_rotations(layout, room, cell, towards, floor if keep_open else None))
@@ -79,6 +81,8 @@ def can_explore(state: BetrayalState, seat: int, d: str) -> bool:
 
 
 def can_explore_from(state: BetrayalState, tile_id: int, d: str) -> bool:
+    if d not in house.doors(state.tiles[tile_id]):
+        return False  # `_can_explore_from`'s first answer, before the house is looked up
     return _can_explore_from(state, tile_id, d, Layout.of(state), unplaced(state))
 
 
@@ -101,7 +105,10 @@ def _can_explore_from(state: BetrayalState, tile_id: int, d: str, layout: Layout
     cell = house.step(cell_of(tile), d)
     if cell in layout.cells:
         return False
-    return any(fits(state, r, tile.floor, cell, opposite(d), keep_open=False) for r in rooms)
+    # The house looked up once for every tile weighed (for each door of the explorer's
+    # room, on every listing of its actions), not once a tile.
+    return any(fits(state, r, tile.floor, cell, opposite(d), keep_open=False, layout=layout)
+               for r in rooms)
 
 
 def draw_room(ctx: Ctx, good: Callable[[str], bool]) -> str | None:

@@ -31,8 +31,10 @@ def of_explorer(state: BetrayalState, seat: int,
     / flag name."""
     explorer = state.explorers[seat]
     seen: set[str] = set()
+    cards = content.get().cards  # once, not once a card: a listing of the actions asks
+    # this of the explorer some twenty times (`blocked`, `speed_cap`...)
     for key in [*explorer.cards, *explorer.lasting]:
-        name = content.card(key).custom
+        name = cards[key].custom
         if name in PASSIVES and key not in seen:
             seen.add(key)
             found = PASSIVES[name]
@@ -51,13 +53,14 @@ def of_tile(state: BetrayalState, tile_id: int,
     """Passives of this part of the room itself (ref = tile id) and of the cards whose
     tokens lie there (ref = (tile id, token index))."""
     tile = state.tiles[tile_id]
-    name = content.room(tile.room).custom
+    known = content.get()
+    name = known.rooms[tile.room].custom
     found = PASSIVES.get(name)
     if isinstance(found, part):
         yield found, tile_id
     for i, token in enumerate(tile.tokens):
         card = token.get("card", "")
-        cname = content.card(card).custom if card in content.get().cards else ""
+        cname = known.cards[card].custom if card in known.cards else ""
         found = PASSIVES.get(cname)
         if isinstance(found, part):
             yield found, (tile_id, i)

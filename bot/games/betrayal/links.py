@@ -16,8 +16,8 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.games.betrayal import hooks
-from bot.games.betrayal.cards import Link, RoomPassive
+from bot.games.betrayal import content, hooks
+from bot.games.betrayal.cards import PASSIVES, Link, RoomPassive
 from bot.games.betrayal.house import DIRS, ROOTS, Cell, Layout, Plan, cell_of, plan, step
 from bot.games.betrayal.state import BetrayalState
 
@@ -39,7 +39,13 @@ def links_from(state: BetrayalState, seat: int, tile_id: int | None = None) -> l
 def house_links(state: BetrayalState) -> list[tuple[int, int, str]]:
     """The house's own links, whoever walks them (no Rope): (from, to, kind)."""
     found = []
-    for tile_id in range(len(state.tiles)):
+    rooms = content.get().rooms
+    for tile_id, tile in enumerate(state.tiles):
+        # What `of_tile` finds, without asking it of a room with no link of its own and
+        # no token lying there: most of the house, on every action (`remember`).
+        if not tile.tokens and not isinstance(PASSIVES.get(rooms[tile.room].custom),
+                                              RoomPassive):
+            continue
         for passive, ref in hooks.of_tile(state, tile_id, RoomPassive):
             for link in passive.links(state, -1, tile_id, ref):
                 found.append((tile_id, link.target, link.kind))

@@ -97,9 +97,12 @@ class BetrayalGame(Game[BetrayalState]):
             return []
         if state.pending is not None:
             return state.pending.options()
-        return [Option(entry.label, entry.action,
-                       group=betrayal_line(f"groups.{actions.GROUPS[entry.action.kind]}"),
-                       style=entry.style) for entry in actions.legal(state, seat)]
+        found = actions.legal(state, seat)
+        # Each kind's group named once, not once an option (a turn lists a dozen).
+        groups = {kind: betrayal_line(f"groups.{actions.GROUPS[kind]}")
+                  for kind in dict.fromkeys(entry.action.kind for entry in found)}
+        return [Option(entry.label, entry.action, group=groups[entry.action.kind],
+                       style=entry.style) for entry in found]
 
     def pass_turn(self, state: BetrayalState, seat: int) -> Action | None:
         if seat != self.to_act(state) or state.pending is not None:
