@@ -7,7 +7,9 @@ a limit measured in seconds). Only applied clicks fill it, so a user who keeps h
 is not locked out for longer than the window; a burst is refused with one line, and the
 clicks after it in the same burst are acknowledged silently. The slash commands count in
 the same bucket (cogs/rights.table_check asks `limited`): a command marks itself, or its
-game's whole group, with LIMITED in its extras; a command only reading stays free.
+game's whole group, with LIMITED in its extras; a command only reading stays free, and
+so does a click that only shows its clicker something (cogs/components.py's
+`SHOWS_ONLY`: My secrets, a two-step choice's first half).
 """
 
 from __future__ import annotations

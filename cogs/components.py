@@ -63,6 +63,9 @@ PRIVATE_CHOICES = "view.choices"
 HOW_TO_PLAY = "view.how_to_play"  # the lobby's: the rules' overview, privately
 PLAY_AGAIN = "table.again"  # the end's: a new lobby, the same seats invited
 STEP = "view.step"  # the first half of a two-step choice: n is an option's index
+# Clicks that only show their clicker something (no table changes): free of the click
+# limit, which counts changes (cogs/click_limit.py), as a reading command is.
+SHOWS_ONLY = frozenset({SECRET, PRIVATE_CHOICES, HOW_TO_PLAY, STEP})
 MAX_ROWS = 5
 PER_ROW = 5
 PER_SELECT = 25
@@ -93,8 +96,10 @@ async def run_action(interaction: discord.Interaction, channel_id: int, action: 
     """A click or a choice: play it through the sessions layer, its answer the edit of
     the clicked message when that is what it changes (cogs/reply.py; deferred only when
     it runs long), and report DM trouble. Too many clicks at once are not applied
-    (cogs/click_limit.py)."""
-    verdict = await click_limit.CLICKS.admit(interaction.user.id, bot_of(interaction).store)
+    (cogs/click_limit.py); a click that only shows its clicker something (`SHOWS_ONLY`)
+    does not count, as a reading command does not."""
+    verdict = click_limit.Verdict.GO if action.kind in SHOWS_ONLY else \
+        await click_limit.CLICKS.admit(interaction.user.id, bot_of(interaction).store)
     if verdict is click_limit.Verdict.REFUSE:
         with in_callers_words(interaction):
             slow_down = say("commands.slow_down")

@@ -212,8 +212,10 @@ async def test_a_burst_of_clicks_is_refused_once_and_the_game_untouched(
     post = latest_turn(fd, channel)
     mover = next(u for u in players if u.id == to_move(post))
     secret = next(c for c in post.custom_ids() if "view.secret" in c)
-    for _ in range(limit.clicks):  # reading one's secrets changes nothing, but counts
-        await (await fd.click(mover, post, secret)).wait()
+    for _ in range(limit.clicks):  # the mover's bucket filled (by clicks just applied)
+        await limit.admit(mover.id, None)
+    shown = await (await fd.click(mover, post, secret)).wait()
+    assert shown.ephemeral_texts() != [say("commands.slow_down")]  # reading stays free
     before = await bot.store.load(channel)
     refused = await use_first(fd, mover, post)  # a move, by button or select
     assert refused.ephemeral_texts() == [say("commands.slow_down")]

@@ -12,6 +12,7 @@ from bot import table as T
 from bot.texts import say
 from cogs import click_limit
 from tests.conftest import BotFactory
+from tests.e2e_helpers import latest_turn, open_and_start, press_move, to_move
 from tests.fakediscord import FakeDiscord
 
 BURST = 12
@@ -58,3 +59,29 @@ async def test_a_burst_of_join_and_leave_applies_at_most_the_bucket(
     now[0] += limit.seconds  # the window passed: the guest plays again
     again = await (await fd.slash(guest, channel, "game", "leave")).wait()
     assert again.ephemeral_texts() == [say("lobby.left", name="guest")]
+
+
+async def test_clicks_that_only_show_something_are_free(
+        fd: FakeDiscord, start_hauntkeeper: BotFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """cogs/click_limit.py: the bucket is "how fast one user may change a table", and "a
+    command only reading stays free". A button that only shows its clicker something
+    (My secrets, the first half of a two-step choice) reads as a reading command does:
+    a player who looks at their secrets a few times still has their move."""
+    channel = fd.add_channel("looking")
+    users = [fd.add_user(n) for n in ("ann", "bob")]
+    bot = await start_hauntkeeper()
+    await open_and_start(fd, channel, users, "cthulhu", seed=3)
+    limit = click_limit.ClickLimit(clock=lambda: 100.0)  # from now on, no time passes
+    monkeypatch.setattr(click_limit, "CLICKS", limit)
+    turn = latest_turn(fd, channel)
+    mover = next(u for u in users if u.id == to_move(turn))
+    secret = next(c for c in turn.custom_ids() if "view.secret" in c)
+    for _ in range(limit.clicks + 1):
+        shown = await (await fd.click(mover, turn, secret)).wait()
+        assert shown.ephemeral_texts() != [say("commands.slow_down")]
+    before = await bot.store.load(channel)
+    assert before is not None
+    moved = await press_move(fd, mover, turn)
+    await moved.wait()
+    after = await bot.store.load(channel)
+    assert after is not None and after.version > before.version, moved.ephemeral_texts()
