@@ -21,25 +21,39 @@ import argparse
 import asyncio
 import gc
 import logging
+import os
 import signal
 import sys
-from contextlib import suppress
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
-from bot import health
+from bot import health, paths
 from bot.config import ConfigError, Settings, load_settings
+from bot.db_setting import SETTING
 from bot.shards import Shards, ShardSpecError, parse_shards
-from bot.store import StoreError, is_postgres_url, open_store
+from bot.store import StoreError, StoreUnavailable, is_postgres_url, open_store
 from bot.store.backup import BackupError, backup
 
 if TYPE_CHECKING:
     from bot.client import HauntBot
 
 
-def _parser() -> argparse.ArgumentParser:
+DEMO = "demo"
+
+
+def _offered_games() -> list[str]:
+    """The demo's --game choices, loaded only for a command line that names the demo:
+    every game's rules and content load with them (a third of a second), which
+    `health`, run by a container every 30 s, and the other commands never need."""
     from bot import games
 
+    return sorted(games.all_games())
+
+
+def _parser(offered: list[str] | None = None) -> argparse.ArgumentParser:
+    """`offered`: the demo's games (None: a command line without the demo, whose
+    --game is then left unchecked, being unused)."""
     parser = argparse.ArgumentParser(
         prog="hauntkeeper",
         description="A Discord game master for haunted-house board games.",
@@ -55,10 +69,12 @@ def _parser() -> argparse.ArgumentParser:
     sync.add_argument("--clear", action="store_true",
                       help="remove the commands instead (of --guild's server, or the "
                            "global ones)")
-    demo = sub.add_parser("demo", help="watch AI players play a whole game, no Discord needed")
-    offered = sorted(games.all_games())  # no game is named here: the first found is the default
-    demo.add_argument("--game", choices=offered, default=offered[0],
-                      help=f"which game (default {offered[0]})")
+    demo = sub.add_parser(DEMO, help="watch AI players play a whole game, no Discord needed")
+    if offered:  # no game is named here: the first found is the default
+        demo.add_argument("--game", choices=offered, default=offered[0],
+                          help=f"which game (default {offered[0]})")
+    else:
+        demo.add_argument("--game", default=None, help="which game")
     demo.add_argument("--players", type=int, default=4, help="how many seats (default 4)")
     demo.add_argument("--seed", type=int, default=1, help="fixes shuffles and dice (default 1)")
     demo.add_argument("--expansion", default=None,
@@ -118,8 +134,22 @@ async def _serve(bot: HauntBot, token: str) -> None:
     SIGTERM cancels the task the same way."""
     task = asyncio.current_task()
     assert task is not None
-    with suppress(NotImplementedError):  # Windows' event loops take no signal handlers
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    loop = asyncio.get_running_loop()
+    stopping: list[bool] = []
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        """The first SIGTERM cancels the task; any later one is ignored, to the end of
+        the process. Cancelled again, the close stopped halfway (the store's reader
+        thread left running: the process never exited); and once the loop was closed a
+        second SIGTERM killed the process instead of its exit 0. A supervisor or
+        `timeout` may signal the process and then its group: two signals. Not the
+        loop's add_signal_handler, which the loop's close takes off again."""
+        if stopping:
+            return
+        stopping.append(True)
+        loop.call_soon_threadsafe(task.cancel)
+
+    signal.signal(signal.SIGTERM, stop)
     async with bot:
         await bot.start(token)
 
@@ -197,8 +227,11 @@ def _forget_guild(guild_id: int) -> int:
 
     try:
         games = asyncio.run(forget())
+    except StoreUnavailable as exc:
+        print(f"hauntkeeper: nothing deleted: {_of_setting(exc)}", file=sys.stderr)
+        return 1
     except StoreError as exc:
-        print(f"hauntkeeper: {exc}", file=sys.stderr)
+        print(f"hauntkeeper: {_of_setting(exc)}", file=sys.stderr)
         return 2
     except (OSError, asyncpg.PostgresError) as exc:
         print(f"hauntkeeper: nothing deleted: {exc}", file=sys.stderr)
@@ -287,14 +320,23 @@ def _run(spec: str | None, count: int | None) -> int:
         asyncio.run(_serve(bot, settings.token))
     except (KeyboardInterrupt, asyncio.CancelledError):
         logging.getLogger("bot").info("stopped on a signal; the store is closed")
+    except StoreUnavailable as exc:  # a database server not up (yet): a restart may mend it
+        print(f"hauntkeeper: {_of_setting(exc)}", file=sys.stderr)
+        return 1
     except StoreError as exc:  # the database cannot be opened: a setting to fix
-        print(f"hauntkeeper: {exc}", file=sys.stderr)
+        print(f"hauntkeeper: {_of_setting(exc)}", file=sys.stderr)
         return 2
     except Exception as exc:  # discord.LoginFailure and friends: say it in one line
         refused = gateway_refusal(exc)  # a close code Discord would only give again
         print(f"hauntkeeper: {refused or f'could not start: {exc}'}", file=sys.stderr)
         return 1
     return 0
+
+
+def _of_setting(exc: StoreError) -> str:
+    """The store's line, naming the setting it came from (a SQLite file's already does)."""
+    said = str(exc)
+    return said if said.startswith(SETTING) else f"{SETTING}: {said}"
 
 
 def _beat_of(settings: Settings, shards: Shards | None) -> str | None:
@@ -313,10 +355,36 @@ def main(argv: list[str] | None = None) -> int:
     # collector back on at the end of its setup_hook (bot/client.py); the other
     # commands turn it on once their arguments are read.
     gc.disable()
-    args = _parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    try:
+        return _command(words)
+    except OSError as exc:
+        said = _content_problem(exc)
+        if said is None:
+            raise
+        print(f"hauntkeeper: {said}", file=sys.stderr)
+        return 2
+
+
+def _content_problem(exc: OSError) -> str | None:
+    """The one line for content that HAUNTKEEPER_DATA points at and that cannot be read
+    (a folder missing, or a file of it), found as the games load; None for any other
+    error. The packaged content is the install's own: its failure stays a traceback."""
+    override = os.environ.get(paths.DATA_SETTING, "").strip()
+    if not override or not isinstance(exc.filename, str):
+        return None
+    folder = Path(override)
+    if not Path(exc.filename).is_relative_to(folder):
+        return None
+    return (f"{paths.DATA_SETTING} {folder}: cannot read the content there "
+            f"({exc.strerror or exc}: {exc.filename}); leave it unset for the bot's own.")
+
+
+def _command(argv: list[str]) -> int:
+    args = _parser(_offered_games() if DEMO in argv else None).parse_args(argv)
     if args.command not in (None, "run"):
         gc.enable()
-    if args.command == "demo":
+    if args.command == DEMO:
         from bot.demo import main as demo_main
 
         try:

@@ -92,7 +92,10 @@ async def run_demo(kind: str, players: int, seed: int, out: Path,
     if not game.min_players <= players <= game.max_players:
         raise ValueError(f"{game.title} takes {game.min_players}-{game.max_players} players.")
     options = demo_options(kind, expansion)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # --out is the user's to fix: one line, not a traceback
+        raise ValueError(f"cannot make the demo's folder {out}: {exc.strerror or exc}") from exc
     db = out / "demo.sqlite3"
     for stale in out.glob("demo.sqlite3*"):
         stale.unlink()
@@ -133,8 +136,9 @@ async def main(kind: str, players: int, seed: int, out: Path,
     started = time.perf_counter()
     final, outlet = await run_demo(kind, players, seed, out, expansion)
     seconds = time.perf_counter() - started
-    with_ = f" ({expansion})" if expansion else ""
-    print(f"{games.get(kind).title}{with_}: {players} AI players, seed {seed}: "
+    game = games.get(kind)  # the box played, as the lobby names it (an expansion's own)
+    title = game.title_of(game.edition_of(demo_options(kind, expansion)))
+    print(f"{title}: {players} AI players, seed {seed}: "
           f"{final.version} saved actions, {outlet.images} board images, {seconds:.1f}s.")
     for line in outlet.lines[-6:]:
         print(line)

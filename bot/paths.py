@@ -12,6 +12,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+DATA_SETTING = "HAUNTKEEPER_DATA"  # another content folder (the environment only)
 ROOT = Path(__file__).resolve().parent.parent
 """The folder holding bot/: the checkout's root when running from one."""
 
@@ -27,7 +28,7 @@ def data_root() -> Traversable:
     """The content folder: HAUNTKEEPER_DATA, else the packaged bot/data, else the
     checkout's data/. The packaged copy comes first: only a wheel has it, and a
     site-packages folder may hold anyone's `data/`."""
-    override = os.environ.get("HAUNTKEEPER_DATA", "").strip()
+    override = os.environ.get(DATA_SETTING, "").strip()
     if override:
         return Path(override)
     packaged = files("bot").joinpath("data")

@@ -43,7 +43,7 @@ SLOW_FILES = (
     "test_fake_spec.py", "test_fakediscord_*.py", "test_evil_below_cog.py",
     "test_game_log.py", "test_outlet_live.py",
     "test_bench_*.py", "test_demo_*.py", "test_health.py", "test_install.py",  # processes
-    "test_ops_cli.py", "test_sync_cli.py", "test_sessions_exactly_once.py",
+    "test_ops_cli.py", "test_ops_walk.py", "test_sync_cli.py", "test_sessions_exactly_once.py",
     "test_store_outage.py",  # a database stopped and started again
     "test_render_*.py", "test_boards_at_chat_size.py",  # boards drawn and measured
     "*_property.py", "test_live_message_fit.py", "test_wire.py",  # many random cases

@@ -33,6 +33,8 @@ def backup(source: str, target: Path) -> int:
         raise BackupError("the backup would overwrite the database itself")
     if target.is_dir():
         raise BackupError(f"{target} is a folder; give the backup file's name")
+    if not target.parent.is_dir():  # SQLite's own words were "unable to open database file"
+        raise BackupError(f"there is no folder {target.parent} to back up into; make it first")
     scratch = target.with_name(f".{target.name}.{os.getpid()}.partial")
     try:
         # mode=ro: a typo'd path is never created as an empty database.

@@ -43,7 +43,15 @@ from bot.core.events import Event
 from bot.live_record import LiveMessage
 from bot.store import records as R
 from bot.store import rows as Q
-from bot.store.base import ChannelBusy, Export, GameExists, NotEmpty, StaleVersion, StoreError
+from bot.store.base import (
+    ChannelBusy,
+    Export,
+    GameExists,
+    NotEmpty,
+    StaleVersion,
+    StoreError,
+    StoreUnavailable,
+)
 from bot.store.pg_migrations import MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION_TABLE
 from bot.table_record import OVER, UNDO_KEPT, Table
 
@@ -63,6 +71,10 @@ SHARED_LOCK_SESSIONS = 2  # connections holding the free locks taken, for all ch
 # A server that does not answer (a host gone, not refusing) is an outage after this
 # long, not a click kept a minute (asyncpg's default).
 CONNECT_SECONDS = 5.0
+# What the server answers when it refuses who connects (a wrong password or role, class
+# 28) or the database named does not exist (3D000): a setting, not an outage.
+REFUSED_WHO = (asyncpg.InvalidAuthorizationSpecificationError,
+               asyncpg.InvalidCatalogNameError)
 _COLUMN_TYPES = ("SELECT column_name, data_type FROM information_schema.columns"
                  " WHERE table_schema = current_schema() AND table_name = $1")
 _RESTART_GAME_IDS = "SELECT setval(pg_get_serial_sequence('games', 'id'), $1, false)"
@@ -114,10 +126,26 @@ class PostgresStore:
         self._clicks = 0  # count_click calls, for the sweep of old slots
 
     async def open(self) -> None:
-        """The pools. No floor of idle connections (min_size 0): after a restart of the
-        server asyncpg would try to restore one in the background, logging a traceback
-        per try; the pool drops connections the server closed and makes new ones as
-        they are needed, which is all a restart needs (bot/store/guard.py)."""
+        """The pools and the schema. A server that cannot be reached (down, or not up
+        yet at boot) is StoreUnavailable, a failure a restart may mend; one that refuses
+        who we are (the password, the role, the database's name) is a StoreError, a
+        setting to fix. Either says so in one line, never repeating the URL (it may hold
+        a password): asyncpg's own words alone ("Connect call failed ...") named
+        neither PostgreSQL nor the setting."""
+        try:
+            await self._open()
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            await self.close()
+            said = str(exc) or type(exc).__name__
+            if isinstance(exc, REFUSED_WHO):
+                raise StoreError(f"PostgreSQL refused the connection: {said}") from exc
+            raise StoreUnavailable(f"PostgreSQL could not be reached: {said}") from exc
+
+    async def _open(self) -> None:
+        """No floor of idle connections (min_size 0): after a restart of the server
+        asyncpg would try to restore one in the background, logging a traceback per
+        try; the pool drops connections the server closed and makes new ones as they
+        are needed, which is all a restart needs (bot/store/guard.py)."""
         self._pool = await asyncpg.create_pool(self.url, min_size=self._sizes[0],
                                                max_size=self._sizes[1],
                                                timeout=CONNECT_SECONDS)
