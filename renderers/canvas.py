@@ -50,6 +50,7 @@ from renderers.common import (
     Point,
     draw_text,
     face_for,
+    font_signature,
     printable,
     text_mask,
     text_stroke,
@@ -229,20 +230,20 @@ def trimmed(img: Image.Image, on: Colour, origin: Point) -> Sprite:
 
 # Words and lines of text drawn as pieces, by font, text, colours and offset: small (a
 # few hundred bytes to ~2 KB); a channel asks for its own every turn. At most
-# budgets.TEXTS bytes.
+# budgets.TEXTS bytes. Keyed by what `Canvas.text` is given (and the fonts there are,
+# font_signature()): the face a text is drawn in, the characters it swaps and the stroke
+# are worked out from those, so a hit skips them (three lookups a text, 30 texts a
+# board).
 TEXTS: Lru[Hashable, Sprite] = register(Lru(1 << 20, budgets.TEXTS, "TEXTS"))
 
 
-def _text_piece(ink: Ink | None, f: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int,
-                fx: float, fy: float, fill: Colour, on: Colour) -> Sprite | None:
+def _text_piece(key: Hashable, ink: Ink | None, f: ImageFont.FreeTypeFont, text: str,
+                anchor: str, stroke: int, fx: float, fy: float, fill: Colour, on: Colour
+                ) -> Sprite | None:
     """One line of text in `fill` on `on`, as ImageDraw.text draws it (None: nothing to
-    draw). Indexed, coverage goes through the ink's ramp: no quantizing. Text is the one
-    piece also cached in RGB: a channel's words (its players' names, its header) are
-    asked for every turn."""
-    key = (ink, f, text, anchor, stroke, fx, fy, fill, on)
-    found = TEXTS.get(key)
-    if found is not None:
-        return found
+    draw), kept in TEXTS under `key`. Indexed, coverage goes through the ink's ramp: no
+    quantizing. Text is the one piece also cached in RGB: a channel's words (its
+    players' names, its header) are asked for every turn."""
     mask, offset = text_mask(f, text, anchor, stroke, "L", fx, fy)
     if mask is None:
         return None
@@ -258,8 +259,9 @@ def _text_piece(ink: Ink | None, f: ImageFont.FreeTypeFont, text: str, anchor: s
 
 @budgets.small(budgets.MEASURES)
 def _advance(f: Font, text: str) -> float:
-    """How far `text` moves the pen (fractional pixels)."""
-    return float(f.getlength(text))
+    """How far `text` moves the pen (fractional pixels), in the face it is drawn in."""
+    g = face_for(f, text)
+    return float(g.getlength(printable(text, g)))
 
 
 register(_advance)
@@ -325,10 +327,13 @@ class Canvas:
         x0, y0, x1, y1 = box
         if x1 <= x0 or y1 <= y0:
             return
-        if self.ink is None:
+        ink = self.ink
+        if ink is None:
             self.image.paste(colour, box)  # type: ignore[union-attr]
-        else:
-            self.ops.append((x0, y0, x1, y1, self.ink.index(colour), False))
+        else:  # (the ink's index looked up here: a board makes a hundred fills)
+            index = ink._index.get(colour)
+            self.ops.append((x0, y0, x1, y1, ink.index(colour) if index is None else index,
+                             False))
 
     def put(self, xy: Point, sprite: Sprite, *, masked: bool | None = None) -> None:
         """Paste a piece with its top-left (before its offset) at `xy`, through its mask
@@ -352,16 +357,20 @@ class Canvas:
         if self.ink is None and not over:
             draw_text(self.draw, xy, text, f, fill, anchor=anchor, bold=bold)
             return
-        f = face_for(f, text)
-        if not isinstance(f, ImageFont.FreeTypeFont):
-            self._bitmap_text(xy, text, f, fill, on, anchor, bold)
-            return
-        text = printable(text, f)
         x, y = xy
-        sprite = _text_piece(self.ink, f, text, anchor, text_stroke(f, bold), math.modf(x)[0],
-                             math.modf(y)[0], fill, on)
-        if sprite is not None:
-            self.put((int(x), int(y)), sprite, masked=over)
+        fx, fy = math.modf(x)[0], math.modf(y)[0]
+        key = (self.ink, f, text, anchor, bold, fx, fy, fill, on, font_signature())
+        sprite = TEXTS.get(key)
+        if sprite is None:
+            face = face_for(f, text)
+            if not isinstance(face, ImageFont.FreeTypeFont):
+                self._bitmap_text(xy, text, face, fill, on, anchor, bold)
+                return
+            sprite = _text_piece(key, self.ink, face, printable(text, face), anchor,
+                                 text_stroke(face, bold), fx, fy, fill, on)
+            if sprite is None:
+                return
+        self.put((int(x), int(y)), sprite, masked=over)
 
     def words(self, xy: tuple[float, float], text: str, f: Font, fill: Colour, *,
               on: Colour, bold: bool = False) -> None:
@@ -374,8 +383,7 @@ class Canvas:
         for word in text.split(" "):
             if word:
                 self.text((round(x), y), word, f, fill, on=on, anchor="lm", bold=bold)
-                g = face_for(f, word)
-                x += _advance(g, printable(word, g))
+                x += _advance(f, word)
             x += space
 
     def _bitmap_text(self, xy: tuple[float, float], text: str, f: Font, fill: Colour,

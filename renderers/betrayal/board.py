@@ -19,12 +19,12 @@ read exactly what was drawn where (legibility as displayed, tokens uncovered).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.games.betrayal.pictures import FLOORS, ExplorerView, MapView, MonsterView
+from bot.games.betrayal.pictures import FLOORS, ExplorerView, MapView, MonsterView, TileView
 from bot.games.betrayal.shown import map_view
 from renderers import budgets
 from renderers.betrayal.explorers import (
@@ -111,6 +111,7 @@ from renderers.betrayal.words import floor_title, word
 from renderers.canvas import Canvas, Sprite, pieces
 from renderers.common import (
     Box,
+    Colour,
     Font,
     Point,
     centered_text,
@@ -157,6 +158,9 @@ class BoardGeometry:
     legend: tuple[tuple[LegendEntry, Box], ...]  # each entry and where it is written
     texts: tuple[tuple[str, float], ...]  # (what, px) of every text drawn, for the tests
     main_view: MapView  # the view the large panel's figures are drawn from
+    # floor -> its overview's title as `overview_title_of` gives it (worked out once: the
+    # chips keep clear of it and the overview writes it)
+    titles: dict[str, tuple[Font, str, Point, Box]] = field(default_factory=dict)
 
     @property
     def width(self) -> int:
@@ -188,11 +192,16 @@ def focus_floor(view: MapView) -> tuple[str, tuple[int, int]]:
     return "ground", (0, 0)
 
 
-def _floor_cells(view: MapView, floor: str) -> list[tuple[int, int]]:
-    cells = [(t.x, t.y) for t in view.tiles if t.floor == floor]
+def _cells_by_floor(view: MapView) -> dict[str, list[tuple[int, int]]]:
+    """Floor -> the cells its rooms and figures stand in (rooms first), every floor's
+    found in one pass over the view."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for t in view.tiles:
+        out.setdefault(t.floor, []).append((t.x, t.y))
     figures: tuple[ExplorerView | MonsterView, ...] = (*view.explorers, *view.monsters)
-    cells += [(f.x, f.y) for f in figures if f.floor == floor]
-    return cells
+    for f in figures:
+        out.setdefault(f.floor, []).append((f.x, f.y))
+    return out
 
 
 def _compact(cells: list[tuple[int, int]]) -> tuple[dict[int, int], dict[int, int]]:
@@ -306,7 +315,8 @@ def board_geometry(view: MapView) -> BoardGeometry:
 
     # The large panel: a window round the place in play, as big as fits.
     floor, (fx, fy) = focus_floor(view)
-    cells = _floor_cells(view, floor) or [(fx, fy)]
+    floor_cells = _cells_by_floor(view)
+    cells = floor_cells.get(floor) or [(fx, fy)]
     xi, yi = _compact(cells)
     xs, ys = sorted(xi), sorted(yi)
     title_h, pad = px(PANEL_TITLE_H, s), px(PANEL_PAD, s)
@@ -385,8 +395,11 @@ def board_geometry(view: MapView) -> BoardGeometry:
     pins: list[Pin] = []
     summaries: list[Summary] = []
     frame: Box | None = None
+    titles: dict[str, tuple[Font, str, Point, Box]] = {}
+    by_seat = sorted(view.explorers, key=lambda e: e.seat)
+    by_id = sorted(view.monsters, key=lambda m: m.id)
     for f in FLOORS:
-        on = _floor_cells(view, f)
+        on = floor_cells.get(f)
         if not on:
             continue
         overviews[f] = slots[f]
@@ -405,17 +418,19 @@ def board_geometry(view: MapView) -> BoardGeometry:
             return (bx + oxi[x] * c, by + oyi[y] * c, bx + (oxi[x] + 1) * c,
                     by + (oyi[y] + 1) * c)
 
+        floor_rooms: list[Box] = []
         for tile in view.tiles:
             if tile.floor == f:
-                rooms[tile.key] = obox(tile.x, tile.y)
+                rooms[tile.key] = outline = obox(tile.x, tile.y)
+                floor_rooms.append(outline)
         # Per cell, its explorers then each kind of monster there: marked inside the
         # room, or on a chip beside it (renderers.betrayal.overview).
         here: dict[tuple[int, int], list[Item]] = {}
-        for ex in sorted(view.explorers, key=lambda e: e.seat):
+        for ex in by_seat:
             if ex.floor == f:
                 here.setdefault((ex.x, ex.y), []).append(ex.seat)
         counts: dict[tuple[int, int], dict[tuple[str, str], int]] = {}
-        for m in sorted(view.monsters, key=lambda m: m.id):
+        for m in by_id:
             if m.floor == f:
                 kinds = counts.setdefault((m.x, m.y), {})
                 key = (m.name, glyph_mark(m.glyph, m.name))
@@ -425,8 +440,8 @@ def board_geometry(view: MapView) -> BoardGeometry:
                                              for (name, letter), n in kinds.items())
         edge = px(4, s)
         area = (x0 + edge, y0 + edge, x1 - edge, y1 - edge)  # inside the panel's border
-        title_box = overview_title_of(view, f, slots[f], s)[3]
-        floor_rooms = [obox(t.x, t.y) for t in view.tiles if t.floor == f]
+        titles[f] = overview_title_of(view, f, slots[f], s, len(floor_rooms))
+        title_box = titles[f][3]
 
         def room_of(cell: Cell, obox: Callable[[int, int], Box] = obox) -> Box:
             return obox(*cell)
@@ -461,7 +476,7 @@ def board_geometry(view: MapView) -> BoardGeometry:
                          overviews=overviews, rooms=rooms, dots=dots,
                          monster_marks=tuple(marks), pins=tuple(pins),
                          summaries=tuple(summaries), frame=frame,
-                         legend=legend, texts=tuple(texts), main_view=shown)
+                         legend=legend, texts=tuple(texts), main_view=shown, titles=titles)
 
 
 def _draw_main(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
@@ -490,12 +505,14 @@ def _draw_main(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
         canvas.put(box[:2], tile_sprite(canvas.ink, look, geo.tile, geo.tile_font, fonts))
 
 
-def overview_title_of(view: MapView, floor: str, box: Box, s: float
+def overview_title_of(view: MapView, floor: str, box: Box, s: float, n: int | None = None
                     ) -> tuple[Font, str, Point, Box]:
     """An overview's title ("Basement · 6"): its font, words, left-middle point and
-    ink box (which the chips beside the rooms keep clear of)."""
+    ink box (which the chips beside the rooms keep clear of); `n`: the floor's rooms,
+    if counted already."""
     size = px(SMALLEST_FONT, s)
-    n = sum(1 for t in view.tiles if t.floor == floor)
+    if n is None:
+        n = sum(1 for t in view.tiles if t.floor == floor)
     title = floor_title(floor)
     f, text = fit_text(f"{title} · {n}", box[2] - box[0] - px(16, s), size, min_size=size,
                        bold=True)
@@ -510,17 +527,20 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
     chips beside the rooms too small to hold them, see renderers.betrayal.overview)."""
     s = bg.map.scale
     tiles = {t.key: t for t in view.tiles}
+    # Each floor's rooms, in the order they are laid out, found in one pass (the rooms
+    # of every floor were walked once a floor).
+    floor_rooms: dict[str, list[tuple[Box, Colour]]] = {}
+    for key, room in bg.rooms.items():
+        tile = tiles[key]
+        floor_rooms.setdefault(tile.floor, []).append((room, (
+            START_FILL if tile.start else FLOOR_FILL).get(tile.floor, FLOOR_FILL["ground"])))
     for floor, box in bg.overviews.items():
         edge = GOLD if floor == bg.focus else PANEL_EDGE
         framed(canvas, box, px(8, s), PANEL, edge, max(1, px(2, s)), BG)
-        fc, text, at, _ = overview_title_of(view, floor, box, s)
+        fc, text, at, _ = bg.titles.get(floor) or overview_title_of(view, floor, box, s)
         canvas.text(at, text, fc, TEXT if floor == bg.focus else MUTED, on=PANEL, anchor="lm",
                     bold=True)
-        for key, (x0, y0, x1, y1) in bg.rooms.items():
-            tile = tiles[key]
-            if tile.floor != floor:
-                continue
-            fill = (START_FILL if tile.start else FLOOR_FILL).get(floor, FLOOR_FILL["ground"])
+        for (x0, y0, x1, y1), fill in floor_rooms.get(floor, ()):
             canvas.fill((x0 + 1, y0 + 1, x1 - 1, y1 - 1), fill)
     for summary in bg.summaries:  # the rooms of a floor's monsters, as the legend shows
         for x0, y0, x1, y1 in summary.rooms:  # the whole cell: a room may be 3 px shown
@@ -558,10 +578,13 @@ def _draw_overviews(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
             canvas.text((cx0, (cy0 + cy1) // 2), count_text(mark.kind.count), count_font,
                         TEXT, on=CHIP, anchor="lm", bold=True)
     by_seat = {ex.seat: ex for ex in view.explorers}
+    by_cell: dict[tuple[str, int, int], TileView] = {}
+    if bg.dots:
+        for t in view.tiles:  # the first tile of a cell, as a search of the tiles finds
+            by_cell.setdefault((t.floor, t.x, t.y), t)
     for seat, (x0, y0, x1, y1) in bg.dots.items():
         ex = by_seat[seat]
-        under = next((t for t in view.tiles
-                      if t.floor == ex.floor and (t.x, t.y) == (ex.x, ex.y)), None)
+        under = by_cell.get((ex.floor, ex.x, ex.y))
         on = PANEL if under is None else (START_FILL if under.start else FLOOR_FILL).get(
             under.floor, FLOOR_FILL["ground"])
         if seat in on_chip:

@@ -115,7 +115,7 @@ def count_text(n: int) -> str:
     return f"×{n}" if n > 1 else ""
 
 
-def _overlap(a: Box, b: Box, gap: int = 0) -> bool:
+def overlap(a: Box, b: Box, gap: int = 0) -> bool:
     return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
 
 
@@ -138,7 +138,7 @@ def column_spans(forbidden: Forbidden, x: int) -> list[tuple[int, int]]:
 
 def free_test(w: int, h: int, blocked: list[Box]) -> Callable[[int, int], bool]:
     """Whether a w x h chip at (x, y) keeps 1 px clear of every `blocked` box (as
-    `_overlap(chip, box, 1)` is false for each), each column's spans found once (the
+    `overlap(chip, box, 1)` is false for each), each column's spans found once (the
     search was most of a crowded board's render)."""
     forbidden = forbidden_for(w, h, blocked)
     columns: dict[int, list[tuple[int, int]]] = {}
@@ -147,12 +147,17 @@ def free_test(w: int, h: int, blocked: list[Box]) -> Callable[[int, int], bool]:
         spans = columns.get(x)
         if spans is None:
             spans = columns[x] = column_spans(forbidden, x)
-        return not any(y0 < y < y1 for y0, y1 in spans)
+        for y0, y1 in spans:  # (a loop, not any(): a summary's search asks this 400 times)
+            if y0 < y < y1:
+                break
+        else:
+            return True
+        return False
 
     return free
 
 
-def _covered(chip: Box, rooms: list[Box]) -> int:
+def covered(chip: Box, rooms: list[Box]) -> int:
     """How much of the rooms (in px², summed) a chip there would hide. Rooms it misses
     are passed over by comparisons alone: a crowded floor's chip search asks this of
     every room for each place it weighs."""
@@ -211,7 +216,12 @@ def leaders(room: Box, chip: Box, width: int) -> list[tuple[Box, ...]]:
     out of its top or bottom along its middle column, then across to the chip's side
     along a row of the chip clear of the room; and one out of its left or right side
     along its middle row, then up or down to the chip along a column clear of it."""
-    out = [leader(room, chip, width)]
+    return [leader(room, chip, width), *_other_leaders(room, chip, width)]
+
+
+def _other_leaders(room: Box, chip: Box, width: int) -> list[tuple[Box, ...]]:
+    """`leaders` past the plainest (worked out only when the plainest is blocked)."""
+    out: list[tuple[Box, ...]] = []
     rx, ry = (room[0] + room[2]) // 2, (room[1] + room[3]) // 2
     half = width // 2
     x = rx - half  # the stroke down (or up) the room's middle column
@@ -247,14 +257,30 @@ def leaders(room: Box, chip: Box, width: int) -> list[tuple[Box, ...]]:
     return out
 
 
-def clear_leader(room: Box, chip: Box, width: int, blocked: list[Box]
-                 ) -> tuple[Box, ...] | None:
+def clear_leader(room: Box, chip: Box, width: int, blocked: list[Box],
+                 plain: tuple[Box, ...] | None = None) -> tuple[Box, ...] | None:
     """The plainest of the `leaders` from the room to the chip crossing nothing
-    `blocked` (None: each crosses something)."""
-    for strokes in leaders(room, chip, width):
-        if not any(_overlap(stroke, b) for stroke in strokes for b in blocked):
+    `blocked` (None: each crosses something); `plain`: `leader`'s, if worked out
+    already. The others are worked out only when it is blocked: a chip search asks
+    this of thousands of places, and most leaders are clear or blocked as they run."""
+    if plain is None:
+        plain = leader(room, chip, width)
+    if _clear(plain, blocked):
+        return plain
+    for strokes in _other_leaders(room, chip, width):
+        if _clear(strokes, blocked):
             return strokes
     return None
+
+
+def _clear(strokes: tuple[Box, ...], blocked: list[Box]) -> bool:
+    """Whether no stroke overlaps a blocked box (`overlap`, written out: this is the
+    chip search's innermost loop)."""
+    for sx0, sy0, sx1, sy1 in strokes:
+        for bx0, by0, bx1, by1 in blocked:
+            if sx0 < bx1 and bx0 < sx1 and sy0 < by1 and by0 < sy1:
+                return False
+    return True
 
 
 def _gap(a: Box, b: Box) -> float:
@@ -366,7 +392,7 @@ def on_room(room: Box, w: int, h: int, area: Box, blocked: list[Box]) -> Box | N
     return None if best is None else (best[1], best[2], best[1] + w, best[2] + h)
 
 
-def _place_summary(w: int, h: int, area: Box, blocked: list[Box], rooms: list[Box],
+def place_summary(w: int, h: int, area: Box, blocked: list[Box], rooms: list[Box],
                    s: float) -> Box | None:
     """The free place for a floor's summary chip nearest the overview's top right
     corner (the title's row, which no room takes), covering the least of the floor's
@@ -375,18 +401,21 @@ def _place_summary(w: int, h: int, area: Box, blocked: list[Box], rooms: list[Bo
     xs = {*range(area[0], area[2] - w + 1, step), area[2] - w}
     ys = {*range(area[1], area[3] - h + 1, step), area[3] - h}
     best: tuple[float, Box] | None = None
-    free = free_test(w, h, blocked)
+    forbidden = forbidden_for(w, h, blocked)  # as `free_test`, its test written out
     for x in xs:
+        spans = column_spans(forbidden, x)
         for y in ys:
-            if not free(x, y):
-                continue
-            chip = (x, y, x + w, y + h)
-            cost = math.hypot(area[2] - chip[2], chip[1] - area[1])
-            if best is not None and cost >= best[0]:
-                continue  # covering rooms only adds to it
-            cost += _covered(chip, rooms)
-            if best is None or cost < best[0]:
-                best = (cost, chip)
+            for y0, y1 in spans:
+                if y0 < y < y1:
+                    break
+            else:
+                chip = (x, y, x + w, y + h)
+                cost = math.hypot(area[2] - chip[2], chip[1] - area[1])
+                if best is not None and cost >= best[0]:
+                    continue  # covering rooms only adds to it
+                cost += covered(chip, rooms)
+                if best is None or cost < best[0]:
+                    best = (cost, chip)
     return None if best is None else best[1]
 
 
@@ -400,7 +429,7 @@ def _summary_chip(kinds: tuple[Kind, ...], mark: int, pad: int, gap: int, area: 
               for n in range(len(kinds), 0, -1)]
     for widest in widths:
         w, h, at = _chip_layout(kinds, mark, pad, gap, widest, s)
-        chip = _place_summary(w, h, area, blocked, rooms, s)
+        chip = place_summary(w, h, area, blocked, rooms, s)
         if chip is not None:
             return chip, at
     w, h, at = _chip_layout(kinds, mark, pad, gap, area[2] - area[0], s)
@@ -484,9 +513,12 @@ def best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
             weighed = taken[1] if x in taken[0] else ()
             for ri in range(n_rows if ci < n_cols else 0, r_in):
                 ay, y, oy, y_clear = down[ri]
-                if (x_clear or y_clear) and y not in weighed and not any(
-                        y0 < y < y1 for y0, y1 in column):
-                    waiting.append((hypot(ax, ay) + 0.05 * hypot(ox, oy), y, x))
+                if (x_clear or y_clear) and y not in weighed:
+                    for y0, y1 in column:  # (a loop, not any(): the search's hottest line)
+                        if y0 < y < y1:
+                            break
+                    else:
+                        waiting.append((hypot(ax, ay) + 0.05 * hypot(ox, oy), y, x))
         n_cols, n_rows = c_in, r_in
         if last:
             ring, waiting = waiting, []
@@ -502,13 +534,13 @@ def best_place(room: Box, w: int, h: int, cols: list[tuple[int, int, float]],
             cost = near + (h if len(plain) > 1 else 0)  # an elbow reads less plainly
             if best is not None and cost >= best[0]:
                 continue  # covering rooms (or a leader's other ways) only adds to it
-            strokes = clear_leader(room, chip, width, blocked)
+            strokes = clear_leader(room, chip, width, blocked, plain)
             if strokes is None:
                 continue
             cost = near + (h if len(strokes) > 1 else 0)
             if best is not None and cost >= best[0]:
                 continue
-            cost += _covered(chip, rooms) / max(1, h)
+            cost += covered(chip, rooms) / max(1, h)
             if best is None or cost < best[0]:
                 best = (cost, chip)
         if last or (best is not None and best[0] <= reach):
@@ -689,7 +721,7 @@ def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: in
                     crossed = True
                     chip = _over_room(room, w, h, area)
         width = max(1, round(LEADER * s))
-        strokes = () if _overlap(chip, room) else (
+        strokes = () if overlap(chip, room) else (
             clear_leader(room, chip, width, others) or leader(room, chip, width))
         _set_items(items, at, chip[0] + pad, chip[1] + pad, mark, room, s, dots, monsters)
         pins.append(Pin(room, chip, strokes, tuple(items)))

@@ -21,8 +21,10 @@ its figures less.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from PIL import Image, ImageDraw
 
@@ -172,6 +174,14 @@ def link_pool(view: MapView) -> tuple[str, ...]:
     return tuple(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in taken)
 
 
+# Each living view's link letters, by the view's identity: a chat board asks for them
+# four times (its legend, its large panel, the strips its figures stand on, twice), and
+# a haunted house's pool takes ~40 us to work out each time (issue 23). An entry leaves
+# with its view (the weak reference's callback), so this holds nothing past the views a
+# caller holds, and a view is frozen: its letters cannot change under it.
+KEPT_LETTERS: dict[int, tuple[weakref.ref[MapView], dict[str, tuple[str, ...]]]] = {}
+
+
 def link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
     """Room key -> the letters of the special links it is part of. A pair listed twice
     (or both ways round) is one link with one letter.
@@ -183,6 +193,23 @@ def link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
     explorer's initial or a token may show. Past the pool's end links are numbered."""
     if not view.links:  # most houses: no pool to work out (a render asks once a floor)
         return {}
+    key = id(view)
+    found = KEPT_LETTERS.get(key)
+    if found is not None and found[0]() is view:
+        return dict(found[1])
+    letters = worked_link_letters(view)
+    KEPT_LETTERS[key] = (weakref.ref(view, partial(_forget_letters, key)), letters)
+    return dict(letters)
+
+
+def _forget_letters(key: int, ref: weakref.ref[MapView]) -> None:
+    """A view is gone: its letters go (unless its id already names a newer view's)."""
+    found = KEPT_LETTERS.get(key)
+    if found is not None and found[0] is ref:
+        del KEPT_LETTERS[key]
+
+
+def worked_link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
     pool = link_pool(view)
     out: dict[str, list[str]] = {}
     seen: set[tuple[str, str]] = set()
