@@ -1,6 +1,7 @@
 """An AI explorer for the exploration phase: it explores, picks things up, uses the
 safe items, rests in rooms that strengthen it, and ends its turn. Always legal: it
-only ever picks one of `options()`.
+only ever picks one of `options()`. A healing card (HEALS) is kept until it heals
+someone on the seat's side, then used on whoever it helps most, in the haunt too.
 
 Decisions are deterministic (the same view gives the same action), which keeps the
 replays exact and the tests stable; the seat's view (knowledge.py) is all it is
@@ -40,7 +41,9 @@ from bot.games.betrayal import (
     traits,
 )
 from bot.games.betrayal.actions import Legal, legal
+from bot.games.betrayal.cards.items import patients
 from bot.games.betrayal.cards.rolls import PICKED
+from bot.games.betrayal.content import PHYSICAL
 from bot.games.betrayal.haunting import ai as haunt_ai
 from bot.games.betrayal.haunting import base, monsters, sides
 from bot.games.betrayal.haunting.parts import AIHooks
@@ -57,6 +60,9 @@ HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a_to_l.H
 WIN_TRIES = 40  # the most actions a decision plays out on copies, looking for a win now
 WORLDS = 2  # other deals of what the seat cannot see that such a win must hold in
 TURN_ENDS: frozenset[str] = frozenset({"end_turn", monsters.M_END})
+# The healing cards and the traits each restores (seed 003: only up to the starting value).
+HEALS: dict[str, tuple[str, ...]] = {"healing_salve": PHYSICAL, "smelling_salts": ("knowledge",),
+                                     "medical_kit": PHYSICAL}
 
 
 def choose_action(state: BetrayalState, seat: int) -> Action:
@@ -71,6 +77,9 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
     won = win_now(state, seat, [e.action for e in entries])
     if won is not None:
         return won
+    heal = _healing(state, seat, entries)
+    if heal is not None:
+        return heal
     if state.haunt is not None and state.haunt.key:
         chosen = haunt_ai.choose(state, seat, entries)
         if chosen is not None:
@@ -83,6 +92,7 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
             return e.action
     for e in entries:
         if e.action.kind == "use" and e.action.args["card"] in SAFE_USES \
+                and e.action.args["card"] not in HEALS \
                 and not _use_may_kill(state, seat, str(e.action.args["card"])):
             return e.action
     for e in entries:
@@ -113,6 +123,40 @@ def _use_may_kill(state: BetrayalState, seat: int, card: str) -> bool:
     if card != COIN or traits.floor_index(state) >= 0:
         return False
     return any(all(traits.index(state, seat, t) <= 0 for t in pair) for pair in COIN_EDGE)
+
+
+def _healing(state: BetrayalState, seat: int, entries: list[Legal]) -> Action | None:
+    """A healing card's use when it heals a friend now (before anything else: it costs no
+    movement, and Might back before an attack counts); never when it would heal no one,
+    for the Salve and the Salts are discarded all the same."""
+    for e in entries:
+        card = str(e.action.args.get("card", "")) if e.action.kind == "use" else ""
+        if card in HEALS and any(_need(state, p, HEALS[card]) for p in _friends(state, seat)):
+            return e.action
+    return None
+
+
+def _friends(state: BetrayalState, seat: int) -> list[int]:
+    """Whom this seat's healing may reach that is on its side (all, before the haunt)."""
+    side = sides.side_of(state, seat)
+    return [p for p in patients(state, seat) if sides.side_of(state, p) == side]
+
+
+def _need(state: BetrayalState, seat: int, names: tuple[str, ...]) -> int:
+    """The steps these traits are below their starting values."""
+    return sum(max(0, traits.track(state, seat, t).start - traits.index(state, seat, t))
+               for t in names)
+
+
+def _patient_pick(state: BetrayalState, spec: dict[str, Any]) -> int:
+    """The friend the healing helps most (the healer itself on a tie: it is listed first)."""
+    then = spec.get("then", {})
+    names = tuple(then["_restore"]["traits"]) if "_restore" in then else PHYSICAL
+    chooser = state.pending.seat if state.pending is not None else 0
+    seats = [int(s) for s in spec["seats"]]
+    side = sides.side_of(state, chooser)
+    scores = [_need(state, s, names) if sides.side_of(state, s) == side else -1 for s in seats]
+    return scores.index(max(scores))
 
 
 def win_now(state: BetrayalState, seat: int, actions: list[Action]) -> Action | None:
@@ -157,6 +201,8 @@ def _pick(state: BetrayalState, seat: int) -> int:
         return values.index(target)
     if pending.kind == "lucky_pick":
         return _lucky_die(step["_roll"])
+    if pending.kind == "patient_pick":
+        return _patient_pick(state, step["_patient"])
     if state.haunt is not None:
         own = base.hooks(state, AIHooks).ai_pick(state)
         if own is not None:

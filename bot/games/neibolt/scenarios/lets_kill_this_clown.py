@@ -31,6 +31,7 @@ on the deck), "crushed".
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from bot.games.betrayal.plugin_api import (
@@ -69,6 +70,8 @@ FRENZY = "frenzy"  # monster flag: this attack is on a stunned hero (8 dice)
 FRENZY_DICE = 8
 MOVE_DICE = 3
 TRAITS = ("knowledge", "sanity")
+CRUSH_ODDS = 0.5  # a crush before the track is down is made only at these odds or better
+FACES = (0, 1, 2)  # a Betrayal die's faces, each as likely
 
 
 def line_for(key: str, cowers: int) -> dict[str, Any]:
@@ -109,6 +112,19 @@ def crush_dice(state: BetrayalState, seat: int) -> int:
     extra = sum(p.roll_dice(state, seat, roll, ref)
                 for p, ref in hooks.of_tile(state, here, RollPassive))
     return max(1, min(MAX_DICE, traits.value(state, seat, "might") + extra))
+
+
+@cache
+def at_least(dice: int, need: int) -> float:
+    """The chance that `dice` Betrayal dice show `need` or more in all."""
+    totals = {0: 1.0}
+    for _ in range(dice):
+        rolled: dict[int, float] = {}
+        for total, chance in totals.items():
+            for face in FACES:
+                rolled[total + face] = rolled.get(total + face, 0.0) + chance / len(FACES)
+        totals = rolled
+    return sum(chance for total, chance in totals.items() if total >= need)
 
 
 def hero_sees(state: BetrayalState, seat: int) -> set[int]:
@@ -317,10 +333,22 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
         return isinstance(target, str) and self.ready(state) and not self.cower_to_come(state) \
             and (traits.value(state, seat, "might") >= 4 or self.crush_others(state, seat) >= 1)
 
+    def crush_odds(self, state: BetrayalState, seat: int) -> float:
+        """The chance this hero's crush wins now: its dice, the other heroes on the tile
+        and the track, all on the table."""
+        assert state.haunt is not None
+        need = self.value(state, "crush") + int(state.haunt.progress.get("track", 0)) \
+            - self.crush_others(state, seat)
+        return at_least(crush_dice(state, seat), need)
+
     def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
+        """A crush that may win once the track is down, or earlier at CRUSH_ODDS: a miss
+        moves the track up, undoing a taunt, so one that cannot win is never made."""
         crush = next((o for o in offers if o.id == "crush"), None)
         if crush is not None:
-            return crush
+            odds = self.crush_odds(state, seat)
+            if odds > 0 and (self.ready(state) or odds >= CRUSH_ODDS):
+                return crush
         taunts = [o for o in offers if o.id.startswith("taunt")]
         if not taunts or self.ready(state):
             return None
