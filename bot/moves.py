@@ -3,9 +3,9 @@
 Why: a game replays from its seed and its actions (the engines are pure, every die comes
 from the state's Rng), but the event log keeps only a player's click, not what the AI
 chose, which seat played, or a seat changing hands. So every change of a running game
-records here what it asked of the engine (bot/table.py), the store keeps the list beside
-the version it made (the `moves` table), and bot/replay.py plays the list again through
-the engine to draw the game turn by turn.
+records here what it asked of the engine (bot/table_core.py's `record`), the store keeps
+the list beside the version it made (the `moves` table), and bot/replay.py plays the
+list again through the engine to draw the game turn by turn.
 
 A move is plain JSON, one of:
 - `{"setup": {"players": [[name, ai], ...], "seed": n, "options": {...}}}`: the start;

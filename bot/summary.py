@@ -25,7 +25,7 @@ from bot.table_record import OVER, Table
 from bot.texts import say
 
 SUMMARY_KIND = "summary"  # the event that carries the story on the final post
-ENDED_KIND = "ended"  # the line that says why a game was ended early (bot/table.py)
+ENDED_KIND = "ended"  # the line that says why a game was ended early (bot/table_core.py's `close`)
 MAX_TURNING = 3
 LINE_MAX = 160  # a line longer than this (a quoted card) is cut: the log keeps it whole
 SUMMARY_MAX = 1400  # the whole block: the final post keeps room for the last turn's lines

@@ -112,7 +112,7 @@ def add_ai(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Even
 
 def remove_ai_action(table: Table, seat: int) -> Action:
     """The lobby menu's entry that takes this AI seat out: the seat by its place, and
-    how many seats the lobby had when the menu was drawn (`_remove_ai`)."""
+    how many seats the lobby had when the menu was drawn (`remove_ai`)."""
     return Action(REMOVE_AI, {"seat": seat, "seats": len(table.seats)})
 
 

@@ -189,7 +189,7 @@ def restore(current: Table, past: Table, actor: Actor, steps: int,
                actions=say("moderation.action_word" if steps == 1 else "moderation.actions_word"),
                summary=summary)
     # A seat that changed hands since then (/gm seat, a split team) holds its secrets as
-    # they stood then, which its holder never read: told again, as `_seat` tells them.
+    # they stood then, which its holder never read: told again, as `seat` tells them.
     state = game_state(table)
     return table, [Event(text[:1900]),
                    *(Event(game.private_view(state, seat), to_player(seat)) for seat in handed)]

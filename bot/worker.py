@@ -294,17 +294,19 @@ def _rules_move(table: Table, actor: table_rules.Actor, action: Action,
     if (table.status != ACTIVE or actor.user_id is None
             or action.kind in table_rules.TABLE_KINDS):
         return _played(new, events)
-    return _played(new, events, UndoWrite(keep=True, summary=_undo_summary(new, events, action)))
+    summary = _undo_summary(new, events, action, actor.public_language or locales.ENGLISH)
+    return _played(new, events, UndoWrite(keep=True, summary=summary))
 
 
-def _undo_summary(table: Table, events: list[Event], action: Action) -> str:
+def _undo_summary(table: Table, events: list[Event], action: Action, language: str) -> str:
     """A move as /gm undo names it: its first public headline (the news the live message
     told: a card revealed, not the shuffle the log keeps before it), else its
-    first public line, else its kind."""
+    first public line, else its kind. In the table's public language, as the players
+    read it: the undo's line quotes it as it is, in every language it is said in."""
     public = [e for e in events if e.audience.is_public]
     details = table_rules.game_of(table).detail_kinds()
     first = next((e for e in public if is_headline(e, details)), public[0] if public else None)
-    return (first.text if first is not None else action.kind)[:200]
+    return (first.text_in(language) if first is not None else action.kind)[:200]
 
 
 def _ahead(played: Played, loaded: Table, foresight: Foresight | None,

@@ -124,6 +124,7 @@ async def test_a_dm_prompt_done_with_reads_in_its_players_language(
     seat = table.seat_of(villain.id)
     assert seat is not None
     table.seats[seat].language = CHINESE  # as heard from their app in the channel
+    villain.locale = "zh-TW"  # and their clicks in the DMs say so again (cogs/rights.py)
     await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
     await (await fd.slash(mod, channel, "gm", "pause")).wait()
     await (await fd.slash(mod, channel, "gm", "resume")).wait()

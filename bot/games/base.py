@@ -47,7 +47,7 @@ SeatedS = TypeVar("SeatedS", bound=Seated)
 PLAYED = "played"
 
 # A table fact: the seat of the lobby's host when the game starts, handed to `setup` as
-# options[HOST_SEAT] (bot/table.py, setup_options; recorded with the setup, so a replay
+# options[HOST_SEAT] (bot/table_lobby.py, setup_options; recorded with the setup, so a replay
 # starts alike), for rules that leave a choice to the host with the host as default.
 HOST_SEAT = "host_seat"
 

@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
-from functools import cache
 
 from bot.core.actions import Action
 from bot.games.betrayal import movement, rolls
 from bot.games.betrayal.actions import Legal
+from bot.games.betrayal.dice import odds
 from bot.games.betrayal.house import DIRS, doors, opposite, plan
 from bot.games.betrayal.links import house_links
 from bot.games.betrayal.movement import Move
 from bot.games.betrayal.state import BetrayalState
 
-FACES = (0, 1, 2)  # a Betrayal die: two blanks, two ones, two twos (each face as likely)
 Place = tuple[int, str]  # a room, and the half of a split room one stands in ("" if whole)
 
 
@@ -39,19 +38,6 @@ def ways(state: BetrayalState) -> dict[int, list[int]]:
         links.setdefault(a, set()).add(b)
     exits = plan(state).exits
     return {t: [*exits[t].values(), *sorted(links.get(t, ()))] for t in range(len(state.tiles))}
-
-
-@cache
-def odds(dice: int, target: int) -> float:
-    """The chance that `dice` Betrayal dice show `target` or more in all."""
-    totals = {0: 1.0}
-    for _ in range(dice):
-        rolled: dict[int, float] = {}
-        for total, chance in totals.items():
-            for face in FACES:
-                rolled[total + face] = rolled.get(total + face, 0.0) + chance / len(FACES)
-        totals = rolled
-    return sum(chance for total, chance in totals.items() if total >= target)
 
 
 def crossing_price(state: BetrayalState, seat: int,

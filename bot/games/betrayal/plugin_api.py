@@ -20,7 +20,8 @@ The parts, in the order a plugin meets them:
   in (`RollPassive`, `DamagePassive`, `TurnPassive`, `HandPassive`, `RoomPassive`,
   `SightPassive`), `handler`, `passive`, `resumer`; the step vocabulary `step`,
   `pause`, `change`; dice `attack_dice`, `weapon_dice`, `MAX_DICE` (and the `dice`
-  module: `dice.roll_betrayal`, found by name so tests that script the dice reach it);
+  module: `dice.roll_betrayal`, found by name so tests that script the dice reach it,
+  and `dice.odds`, a roll's chance, for an AI's choice);
 - the house and its ways: `DIRS`, `cell_of`, `doors`, `opposite`, `plan`, `walkable`,
   `graph_of`, `distances_to`, `ask_tile`, `place_explorer`;
 - the engine's modules a plugin calls into by name (`sides.heroes`, `traits.value`,

@@ -31,7 +31,6 @@ on the deck), "crushed".
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from bot.games.betrayal.plugin_api import (
@@ -71,7 +70,6 @@ FRENZY_DICE = 8
 MOVE_DICE = 3
 TRAITS = ("knowledge", "sanity")
 CRUSH_ODDS = 0.5  # a crush before the track is down is made only at these odds or better
-FACES = (0, 1, 2)  # a Betrayal die's faces, each as likely
 
 
 def line_for(key: str, cowers: int) -> dict[str, Any]:
@@ -112,19 +110,6 @@ def crush_dice(state: BetrayalState, seat: int) -> int:
     extra = sum(p.roll_dice(state, seat, roll, ref)
                 for p, ref in hooks.of_tile(state, here, RollPassive))
     return max(1, min(MAX_DICE, traits.value(state, seat, "might") + extra))
-
-
-@cache
-def at_least(dice: int, need: int) -> float:
-    """The chance that `dice` Betrayal dice show `need` or more in all."""
-    totals = {0: 1.0}
-    for _ in range(dice):
-        rolled: dict[int, float] = {}
-        for total, chance in totals.items():
-            for face in FACES:
-                rolled[total + face] = rolled.get(total + face, 0.0) + chance / len(FACES)
-        totals = rolled
-    return sum(chance for total, chance in totals.items() if total >= need)
 
 
 def hero_sees(state: BetrayalState, seat: int) -> set[int]:
@@ -339,7 +324,7 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
         assert state.haunt is not None
         need = self.value(state, "crush") + int(state.haunt.progress.get("track", 0)) \
             - self.crush_others(state, seat)
-        return at_least(crush_dice(state, seat), need)
+        return dice.odds(crush_dice(state, seat), need)
 
     def ai_offer(self, state: BetrayalState, seat: int, offers: list[Offer]) -> Offer | None:
         """A crush that may win once the track is down, or earlier at CRUSH_ODDS: a miss
