@@ -26,18 +26,18 @@ from bot.core import wire
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.games.cthulhu.content import cthulhu_line
+from bot.locales import CHINESE, ENGLISH, LANGUAGES, speaking
 from bot.texts import say
 from cogs.click_limit import CLICKS_PER_WINDOW
 from cogs.components import PLAY_AGAIN, PRIVATE_CHOICES, SHOWS_ONLY
 from tests.e2e_helpers import (
     ACTION_ROW,
     CONTAINER,
-    OTHER_HEADING,
+    MENTION,
     PNG_SIGNATURE,
     SECTION,
     TEXT_DISPLAY,
     latest_turn,
-    to_move,
     turn_messages,
 )
 from tests.fakediscord import (
@@ -50,17 +50,53 @@ from tests.fakediscord import (
 from tests.test_e2e_crash import BotProcess
 from tests.test_e2e_crash import bot as bot  # the fixture: the process, its log checked
 
+
+def in_each_language(key: str, **kwargs: str) -> tuple[str, ...]:
+    """A line of ours as each language says it: the checker reads a table whatever
+    language it speaks (a Chinese server's posts, a Chinese player's private answers)."""
+    out = []
+    for language in LANGUAGES:
+        with speaking(language):
+            out.append(say(key, **kwargs))
+    return tuple(out)
+
+
+def blanked(key: str, blank: str, **kwargs: str) -> list[tuple[str, str]]:
+    """Each language's line for `key`, split at its one blank `blank`."""
+    out = []
+    for line in in_each_language(key, **{blank: "\x00"}, **kwargs):
+        before, after = line.split("\x00")
+        out.append((before, after))
+    return out
+
+
 ANSWER_WAIT = 20.0  # a click's answer, the AI's turns after it included
 QUIET = 0.2  # the bot counts as idle after this long without a request
 # What a press the mover was offered may be answered privately with: the second half of
 # a two-step choice played, a move landing as another's did (the AI's turns in flight),
 # a board Discord did not take yet.
-BENIGN = frozenset(say(key) for key in ("view.step_done", "errors.busy", "errors.held",
-                                        "errors.still_owed", "errors.stale",
-                                        "delivery_owed"))
+BENIGN = frozenset(line for key in ("view.step_done", "errors.busy", "errors.held",
+                                     "errors.still_owed", "errors.stale", "delivery_owed")
+                   for line in in_each_language(key))
 PROBE_EVERY = 7  # presses between probes of a refusal (out of turn, stale)
 REFUSAL_MOST = 400  # characters: a refusal is a line or two, not a page
-SLOW_DOWN = say("commands.slow_down")  # the click limit's (cogs/click_limit.py)
+SLOW_DOWN = in_each_language("commands.slow_down")  # the click limit's (cogs/click_limit.py)
+# The words above another seat's row on the live message (any name in them), and the
+# line naming the seat to move, in any language.
+OTHER_HEADING = re.compile("|".join(re.escape(before) + "(.+?)" + re.escape(after)
+                                    for before, after in blanked("view.other_heading",
+                                                                 "name")))
+YOUR_MOVE = tuple(after for _, after in blanked("live.your_move", "who"))
+
+
+def to_move(message: FakeMessage) -> int | None:
+    """The user the live message asks to move (its last line naming a mover mentions
+    them), in any language."""
+    lines = [line for line in message.text.splitlines()
+             if any(tail in line for tail in YOUR_MOVE)]
+    found = MENTION.findall(lines[-1]) if lines else []
+    return int(found[0]) if found else None
+
 
 
 @dataclass
@@ -113,7 +149,7 @@ def owned_controls(message: FakeMessage) -> list[Control]:
             found = OTHER_HEADING.fullmatch(str(comp.get("content") or "")) \
                 if comp.get("type") == TEXT_DISPLAY else None
             if found:
-                name = found.group(1)
+                name = next(group for group in found.groups() if group is not None)
                 continue
             if comp.get("type") == ACTION_ROW:
                 out.extend(Control(name, leaf, message) for leaf in flat_components([comp]))
@@ -186,7 +222,8 @@ async def press(game: Game, user: FakeUser, control: Control, value: str | None
         game.waited += time.monotonic() - began
         game.handles.append(handle)
         check_answer(game, handle)
-        if not any(SLOW_DOWN in m.content for m in handle.messages if m.ephemeral):
+        if not any(slow in m.content for m in handle.messages if m.ephemeral
+                   for slow in SLOW_DOWN):
             said = [m.text for m in handle.messages if m.ephemeral and not owned_controls(m)
                     and m.text not in BENIGN]
             assert not said, f"a control offered to its player was refused: {said}"
@@ -256,7 +293,8 @@ def dm_prompts(game: Game) -> list[tuple[FakeUser, FakeMessage]]:
 
 def is_over(game: Game) -> bool:
     live = latest_turn(game.fd, game.channel)
-    return any(PLAY_AGAIN in c for c in live.custom_ids()) or say("live.over") in live.text
+    return any(PLAY_AGAIN in c for c in live.custom_ids()) \
+        or any(over in live.text for over in in_each_language("live.over"))
 
 
 def check_live(game: Game) -> FakeMessage:
@@ -357,12 +395,14 @@ async def probe_stale(game: Game, user: FakeUser, control: Control,
 
 
 async def open_game(fd: FakeDiscord, bot: BotProcess, game_name: str, *, seed: int,
-                    ai_seats: int, prefer: tuple[str, ...] = (), **setup: str) -> Game:
+                    ai_seats: int, prefer: tuple[str, ...] = (), locale: str = "en-US",
+                    **setup: str) -> Game:
     """ann opens the game, bob joins with the lobby's button, ann adds `ai_seats` AI
-    seats with the lobby's AI button and starts it."""
+    seats with the lobby's AI button and starts it. `locale`: every member's Discord
+    app's (the server's is the test's to set)."""
     channel = fd.add_channel(game_name)
-    ann, bob = fd.add_user("ann"), fd.add_user("bob")
-    mod = fd.add_user("mod", manage_channels=True)
+    ann, bob = fd.add_user("ann", locale=locale), fd.add_user("bob", locale=locale)
+    mod = fd.add_user("mod", manage_channels=True, locale=locale)
     await bot.start()
     game = Game(fd, bot, channel, [ann, bob], mod, random.Random(seed), prefer)
     await pace(game, ann)
@@ -408,8 +448,8 @@ async def restart(game: Game) -> None:
 
 
 WHOSE_MOVE = re.compile("|".join(
-    re.escape(say(f"live.{key}", who="\x00", others="\x00").split("\x00")[-1])
-    for key in ("your_move", "from_dms", "others_too")))
+    re.escape(line.split("\x00")[-1]) for key in ("your_move", "from_dms", "others_too")
+    for line in in_each_language(f"live.{key}", who="\x00", others="\x00")))
 
 
 def bot_messages(game: Game) -> list[FakeMessage]:
@@ -455,8 +495,9 @@ async def check_private_reads(game: Game, user: FakeUser) -> None:
         assert secret not in shown.text, f"/game log tells a DM-only line: {secret!r}"
 
 
-DM_FRAME = tuple(say(f"dm.{key}", channel="\x00").split("\x00")[0]
-                 for key in ("footer", "prompt", "prompt_used", "prompt_paused"))
+DM_FRAME = tuple(line.split("\x00")[0]
+                 for key in ("footer", "prompt", "prompt_used", "prompt_paused")
+                 for line in in_each_language(f"dm.{key}", channel="\x00"))
 
 
 def dm_only_lines(game: Game) -> list[str]:
@@ -516,9 +557,18 @@ def _template(line: str, **groups: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-CTHULHU_SECRET = _template(cthulhu_line("events.your_secrets", number="{number}",
-                                        first="{first}", second="{second}"),
-                           number=r"\d+", first=r".+?", second=r".+?")
+# How each language names a player's two characters, in the DM and in the scoring.
+SECRET_PAIR = {ENGLISH: "the {first} and the {second}", CHINESE: "{first}和{second}"}
+
+
+def _cthulhu_secret(language: str) -> re.Pattern[str]:
+    with speaking(language):
+        line = cthulhu_line("events.your_secrets", number="{number}", first="{first}",
+                            second="{second}")
+    return _template(line, number=r"\d+", first=r".+?", second=r".+?")
+
+
+CTHULHU_SECRET = {language: _cthulhu_secret(language) for language in LANGUAGES}
 
 
 def cthulhu_identities(game: Game) -> None:
@@ -526,16 +576,19 @@ def cthulhu_identities(game: Game) -> None:
     when the rumble is scored ("Secrets revealed"), not before."""
     for user in game.humans:
         for message in game.fd.dms(user):
-            found = CTHULHU_SECRET.search(message.text)
-            if found is None:
-                continue
-            pair = f"the {found['first']} and the {found['second']}"
-            scored = cthulhu_line("events.rumble_scored", number=found["number"],
-                                  character="\x00").split("\x00")[0]
-            for text in public_versions(game):
-                at = text.find(pair)
-                assert at < 0 or 0 <= text.find(scored) < at, \
-                    f"{user.name}'s characters told before their rumble was scored: {pair}"
+            for language, secret in CTHULHU_SECRET.items():
+                found = secret.search(message.text)
+                if found is None:
+                    continue
+                pair = SECRET_PAIR[language].format(first=found["first"],
+                                                    second=found["second"])
+                with speaking(language):
+                    scored = cthulhu_line("events.rumble_scored", number=found["number"],
+                                          character="\x00").split("\x00")[0]
+                for text in public_versions(game):
+                    at = text.find(pair)
+                    assert at < 0 or 0 <= text.find(scored) < at, \
+                        f"{user.name}'s characters told before their rumble was scored: {pair}"
 
 
 def _check_secrets(game: Game) -> None:

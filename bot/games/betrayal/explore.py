@@ -37,6 +37,7 @@ from bot.games.betrayal.house import (
 from bot.games.betrayal.links import link_cells
 from bot.games.betrayal.movement import arrival_side, place_explorer
 from bot.games.betrayal.state import BetrayalState, Frame, Tile
+from bot.texts import listed
 
 # The kind of the line that tells a room is found: the story counts each seat's by it.
 DISCOVER = "discover"
@@ -173,8 +174,11 @@ def _explore(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
 
 
 def rotation_label(room: str, rotation: int) -> str:
-    return content.betrayal_line("labels.rotation", doors=house.describe_doors(
-        rotated_doors(room, rotation)))
+    """A turning's button: its doors' sides, each side a word of the language spoken
+    (the cells beside it say theirs: "north of the Kitchen")."""
+    doors = rotated_doors(room, rotation)
+    return content.betrayal_line("labels.rotation", doors=listed(
+        [content.betrayal_line(f"door_dirs.{d}") for d in DIRS if d in doors]))
 
 
 @resumer("rotate")

@@ -325,7 +325,3 @@ def last_resort(state: BetrayalState, floor: str, protected: set[int],
             if good(lifted.with_tile(cell, rotated_doors(tile.room, r))):
                 return Rearrangement(i, r, cell)
     return None
-
-
-def describe_doors(sides: frozenset[str]) -> str:
-    return ", ".join(d for d in DIRS if d in sides)

@@ -185,14 +185,16 @@ class CthulhuGame(Game[CthulhuState]):
         two_step = len(legal) > MENU_LIMIT  # who, then where, rather than a split menu
         moves = [Option(cthulhu_line("labels.move", character=character_name(state, c),
                                      room=room_name(state, r)),
-                        Action(MOVE, {"character": c, "room": r}), group="Move",
+                        Action(MOVE, {"character": c, "room": r}),
+                        group=cthulhu_line("groups.move"),
                         first=cthulhu_line("labels.move_who", character=character_name(state, c))
                         if two_step else "",
                         then=cthulhu_line("labels.move_where", room=room_name(state, r)))
                  for c, r in legal]
         fights = [Option(cthulhu_line("labels.fight", room=room_name(state, r),
                                       character=character_name(state, c)),
-                         Action(FIGHT, {"room": r, "remove": c}), group="Fight",
+                         Action(FIGHT, {"room": r, "remove": c}),
+                         group=cthulhu_line("groups.fight"),
                          style="danger")
                   for r, c in legal_fights(state)]
         return moves + fights
