@@ -15,8 +15,6 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -28,6 +26,7 @@ from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, open_and_start, to_move, unlinked
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.test_e2e_crash import BotProcess
+from tests.test_e2e_crash import bot as bot  # the fixture: the process, its log checked
 from tests.test_fake_spec import call
 
 # What only a reminder says (the live message's "your turn" ping says the rest too).
@@ -37,16 +36,6 @@ REMINDER = say("timers.remind", mention="", elapsed="\0").split("\0")[1]
 def reminders(fd: FakeDiscord, channel: int) -> list[FakeMessage]:
     return [m for m in fd.channel_messages(channel)
             if m.author_id == fd.bot_user.id and REMINDER in m.text]
-
-
-@pytest.fixture
-async def process(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    bot = BotProcess(fd, tmp_path)
-    try:
-        yield bot
-    finally:
-        await bot.stop()
-    assert bot.errors() == []
 
 
 async def with_reminders(path: str, guild: int) -> None:
@@ -67,30 +56,30 @@ def fall_due(path: str) -> None:
 
 
 async def test_a_reminder_killed_after_discord_made_it_shows_once(
-        fd: FakeDiscord, process: BotProcess) -> None:
+        fd: FakeDiscord, bot: BotProcess) -> None:
     """The reminder's request reached Discord, which made the message; the process was
     killed before it heard back (its timer row still stored). The restarted bot fires
     the timer again: Discord answers with the first message, and the player is pinged
     once."""
-    await with_reminders(process.db, fd.guild_id)
+    await with_reminders(bot.db, fd.guild_id)
     channel = fd.add_channel("timed")
     host, guest = fd.add_user("host"), fd.add_user("guest")
-    await process.start()
+    await bot.start()
     await open_and_start(fd, channel, [host, guest], "cthulhu", 21)
     waiting = to_move(latest_turn(fd, channel))
     await fd.settle()
-    await process.stop()
-    fall_due(process.db)
+    await bot.stop()
+    fall_due(bot.db)
 
     hold = fd.hold_next_send(channel, after=True)
-    await process.start()  # the timer that fell due meanwhile fires at once
+    await bot.start()  # the timer that fell due meanwhile fires at once
     await asyncio.wait_for(hold.reached.wait(), 20)
-    await process.kill()
+    await bot.kill()
     hold.release.set()  # Discord answers a socket no one holds any more
     assert len(reminders(fd, channel)) == 1
     repeats = fd.nonce_repeats
 
-    await process.start()
+    await bot.start()
     await fd.wait_until(lambda: fd.nonce_repeats > repeats or len(reminders(fd, channel)) > 1,
                         timeout=20, what="the reminder fired again")
     await fd.settle(quiet=0.5, timeout=20)
