@@ -31,7 +31,7 @@ REQUIRE_PG = "HAUNTKEEPER_REQUIRE_PG"
 BACKENDS = ("sqlite", "postgres")
 
 # -- the fast part and the rest ------------------------------------------------------------
-# `python -m pytest -m "not slow"` runs the fast part (under a minute); plain
+# `python -m pytest -m "not slow"` runs the fast part (a minute or two); plain
 # `python -m pytest` (CI, .ci/run) runs everything. A test is slow when it runs the real
 # bot against the fake Discord (an e2e file, or the `fd` fixture), starts a process or a
 # PostgreSQL server, draws boards, or plays many cases or whole games (a Hypothesis
