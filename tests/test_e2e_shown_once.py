@@ -19,12 +19,13 @@ import time
 import pytest
 
 from bot import courier
+from bot.client import HauntBot
 from bot.guild_settings import GuildSettings
 from bot.store import REMIND_TIMER, SqliteStore
 from bot.texts import say
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, open_and_start, to_move, unlinked
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_e2e_crash import BotProcess
 from tests.test_e2e_crash import bot as bot  # the fixture: the process, its log checked
 from tests.test_fake_spec import call
@@ -146,6 +147,20 @@ async def test_the_fake_returns_the_first_message_only_under_enforce_nonce(
     assert fd.channel_messages(other) == []
 
 
+async def _a_lobby(fd: FakeDiscord, start_hauntkeeper: BotFactory
+                   ) -> tuple[int, FakeUser, HauntBot, FakeMessage, str]:
+    """A Cthulhu lobby its host opened: the channel, the host, the bot, the lobby's
+    message and its Add AI seat button's custom_id."""
+    channel = fd.add_channel("lobby")
+    host = fd.add_user("host")
+    bot = await start_hauntkeeper()
+    lobby = (await (await fd.slash(host, channel, "game", "new", game="cthulhu",
+                                   seed=3)).wait()).response
+    assert lobby is not None
+    return channel, host, bot, lobby, next(c for c in lobby.custom_ids()
+                                           if c.endswith(":lobby.ai"))
+
+
 async def test_an_interaction_delivered_twice_acts_once(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     """Discord's gateway docs: after a RESUME "the gateway will send the missed events
@@ -154,13 +169,7 @@ async def test_an_interaction_delivered_twice_acts_once(
     interaction ("Interaction has already been acknowledged", 40060). The lobby's Add AI
     seat button names no version, so the copy added a second AI seat and then failed
     its answer (an ERROR in the log)."""
-    channel = fd.add_channel("lobby")
-    host = fd.add_user("host")
-    bot = await start_hauntkeeper()
-    lobby = (await (await fd.slash(host, channel, "game", "new", game="cthulhu",
-                                   seed=3)).wait()).response
-    assert lobby is not None
-    add_ai = next(c for c in lobby.custom_ids() if c.endswith(":lobby.ai"))
+    channel, host, bot, lobby, add_ai = await _a_lobby(fd, start_hauntkeeper)
     handle = await (await fd.click(host, lobby, add_ai)).wait()
     await fd.dispatch("INTERACTION_CREATE", handle.payload)  # the replayed copy
     await fd.settle()
@@ -172,13 +181,7 @@ async def test_a_copy_arriving_before_the_first_is_answered_acts_once(
         fd: FakeDiscord, start_hauntkeeper: BotFactory) -> None:
     """The copy comes while the first is still under way (both in one replayed burst):
     one AI seat, and no error."""
-    channel = fd.add_channel("lobby")
-    host = fd.add_user("host")
-    bot = await start_hauntkeeper()
-    lobby = (await (await fd.slash(host, channel, "game", "new", game="cthulhu",
-                                   seed=3)).wait()).response
-    assert lobby is not None
-    add_ai = next(c for c in lobby.custom_ids() if c.endswith(":lobby.ai"))
+    channel, host, bot, lobby, add_ai = await _a_lobby(fd, start_hauntkeeper)
     handle = await fd.click(host, lobby, add_ai)
     await fd.dispatch("INTERACTION_CREATE", handle.payload)
     await handle.wait()
