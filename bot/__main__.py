@@ -127,29 +127,41 @@ def _shard_options(parser: argparse.ArgumentParser, default: object) -> None:
                         help="how many shards all processes run together")
 
 
+class TermHandler:
+    """SIGTERM's handler: the first cancels the serving task; any later one is ignored, to
+    the end of the process. Cancelled again, the close stopped halfway (the store's
+    reader thread left running: the process never exited); and once the loop was closed
+    a second SIGTERM killed the process instead of its exit 0. A supervisor or `timeout`
+    may signal the process and then its group: two signals. A signal that lands after
+    the loop has closed finds nothing left to stop: the process is already on its way
+    out, so it must not raise there either. Not the loop's add_signal_handler, which the
+    loop's close takes off again."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, task: asyncio.Task[None]) -> None:
+        self.loop = loop
+        self.task = task
+        self.stopping = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        if self.loop.is_closed():
+            return
+        try:
+            self.loop.call_soon_threadsafe(self.task.cancel)
+        except RuntimeError:  # closed between the check and the call
+            return
+
+
 async def _serve(bot: HauntBot, token: str) -> None:
     """bot.run's body, plus SIGTERM. discord.py stops cleanly on Ctrl-C only (asyncio
     cancels this task, `async with` closes the bot and its store); `docker stop`,
     systemd and Kubernetes send SIGTERM, which would end the process on the spot. Here
-    SIGTERM cancels the task the same way."""
+    SIGTERM cancels the task the same way (TermHandler)."""
     task = asyncio.current_task()
     assert task is not None
-    loop = asyncio.get_running_loop()
-    stopping: list[bool] = []
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        """The first SIGTERM cancels the task; any later one is ignored, to the end of
-        the process. Cancelled again, the close stopped halfway (the store's reader
-        thread left running: the process never exited); and once the loop was closed a
-        second SIGTERM killed the process instead of its exit 0. A supervisor or
-        `timeout` may signal the process and then its group: two signals. Not the
-        loop's add_signal_handler, which the loop's close takes off again."""
-        if stopping:
-            return
-        stopping.append(True)
-        loop.call_soon_threadsafe(task.cancel)
-
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, TermHandler(asyncio.get_running_loop(), task))
     async with bot:
         await bot.start(token)
 
