@@ -371,3 +371,22 @@ def test_a_weakness_turned_up_by_a_stop_waits_for_the_next_fight() -> None:
     state, _ = eb.act(state, 0, "stop")
     assert state.weakness_done == ["twin_totems"] and state.strength == 1
     assert state.weakness_stacks == [["same_street"], [], []]
+
+
+def test_no_bravery_is_offered_where_everyone_is_at_five() -> None:
+    """docs/rulings.md, IT: Evil Below: "No Bravery for a place where all are at 5."
+    Seed 001: "Every player in the Location can increase their Bravery level by 1. A
+    player's Bravery may never go above 5." The action would change nothing, so it is
+    not offered; once someone there is below 5 it is, and lifts only them."""
+    state = eb.arrange(["bev", "ben"], {0: eb.NEIBOLT, 1: eb.NEIBOLT})
+    state = eb.actions_phase(state, {eb.NEIBOLT: eb.HEART})
+    assert all(hero.bravery == 5 for hero in state.heroes)
+    labels = [o.label for o in eb.GAME.options(state, 0) if o.action.kind == "courage"]
+    assert not any(o.action.args.get("what") == "bravery"
+                   for o in eb.GAME.options(state, 0) if o.action.kind == "courage"), labels
+    state.heroes[1].bravery = 3
+    picks = [o.action for o in eb.GAME.options(state, 0)
+             if o.action.kind == "courage" and o.action.args.get("what") == "bravery"]
+    assert len(picks) == 1
+    state, _ = eb.GAME.apply(state, 0, picks[0])
+    assert [hero.bravery for hero in state.heroes] == [5, 4]
