@@ -73,11 +73,12 @@ from bot import timers as turn_timers
 from bot.channel_locks import ChannelLocks, DeliveryTurn
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
+from bot.core.events import Event
 from bot.courier import Courier, Outcome, owes
 from bot.delivery import Outlet, Post, Prompt, Sequenced, prompt_of, sequenced, timer_key
 from bot.games.base import PLAYED
 from bot.guild_settings import GuildSettings
-from bot.languages import heard, needed, server_language
+from bot.languages import heard, needed, said_in, server_language
 from bot.locales import ENGLISH, LANGUAGES, OTHER_LANGUAGES, speaking
 from bot.metrics import NO_GAME, NO_METRICS, Recorder
 from bot.settings_cache import SettingsCache
@@ -465,9 +466,15 @@ class Sessions:
                    kind: str, seed: int, options: dict[str, Any] | None = None) -> Outcome:
         """Open a lobby; raises GameExists when the channel already has an open game."""
         async with self._locked(channel_id):
-            table, events = table_rules.new_table(kind, channel_id, guild_id, host, seed,
-                                                  options)
+            def opened() -> tuple[Table, list[Event]]:
+                return table_rules.new_table(kind, channel_id, guild_id, host, seed, options)
+
+            with speaking(ENGLISH):
+                table, _ = opened()
             heard(table, host.user_id, host.language, host.guild_language)
+            # Its first line (the host sitting down) is said as every step is: in English,
+            # the log's truth, and in each language the table reads (bot/languages.py).
+            _, events = said_in(opened, await self._languages(table, host))
             table = await self.store.create(table, events, host.user_id,
                                             {"kind": "lobby.open", "args": {"game": kind}})
             return Outcome(table, events)

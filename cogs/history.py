@@ -24,6 +24,9 @@ from cogs.common import bot_of, say_ephemeral
 from cogs.components import ReplayButton
 
 PAGE_SIZE = 8  # games a page lists: each entry is two short lines
+# How long each name of an entry may be, tried in turn until the entry fits its share of
+# a page (None: whole). Six, with "…", still tells players apart at a glance.
+NAME_CUTS: tuple[int | None, ...] = (None, 16, 10, 6)
 HERE, SERVER = "here", "server"
 GAME_ID_LIMIT = 2**63  # the store's ids are BIGINT
 
@@ -51,19 +54,40 @@ def each_once(seats: list[SeatResult]) -> list[str]:
     return list(named.values())
 
 
-def entry(result: GameResult) -> str:
+def entry(result: GameResult, room: int = CONTENT_MAX) -> str:
     """One game of the list: what, when, who, who won, how long. Names are listed the
-    way the reader's language lists them, each player once (one may hold two seats)."""
-    players, winners = listed(each_once(result.seats)), listed(each_once(result.winners))
+    way the reader's language lists them, each player once (one may hold two seats).
+    An entry longer than `room`, its share of a page (a page of six-player games whose
+    names are as long as Discord allows runs past a message), has its names cut
+    shorter (NAME_CUTS) until it fits: the opened story names them whole."""
+    text = ""
+    for cut in NAME_CUTS:
+        text = _entry(result, cut)
+        if len(text) <= room:
+            break
+    return text
+
+
+def _entry(result: GameResult, cut: int | None) -> str:
+    players, winners = (listed([shortened(name, cut) for name in each_once(seats)])
+                        for seats in (result.seats, result.winners))
     return say("history.entry", id=result.game_id, game=title_of(result.kind, result.edition),
                date=f"<t:{int(result.ended_at)}:d>", players=players or "-",
                winner=winners or say("history.no_winner"),
                turns=result.turns, length=length_text(result))
 
 
+def shortened(name: str, cut: int | None) -> str:
+    return name if cut is None or len(name) <= cut else name[:cut - 1].rstrip() + "…"
+
+
 def page_text(results: list[GameResult], page: int, pages: int, where: str) -> str:
+    """A page of the list, every game on it whole, then how to open one: the page is
+    shared out among its games, each entry within its share (`entry`)."""
     head = say(f"history.heading_{where}", page=page, pages=pages)
-    lines = [head, *(entry(r) for r in results), say("history.open_one")]
+    tail = say("history.open_one")
+    room = (CONTENT_MAX - len(head) - len(tail)) // max(1, len(results)) - 2
+    lines = [head, *(entry(r, room) for r in results), tail]
     return "\n".join(lines)[:CONTENT_MAX]
 
 

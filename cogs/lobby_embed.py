@@ -71,8 +71,9 @@ def _footer(table: Table) -> str:
     """The lobby's footer as the table is now: what it needs before Start, and after
     it no longer "needs 2 to start"."""
     game = games.get(table.kind)
-    if table.status == ACTIVE:
-        return say("lobby.footer_active", count=len(table.seats))
+    if table.status == ACTIVE:  # a paused game waits for a moderator, not a turn
+        return say("lobby.footer_paused" if table.paused else "lobby.footer_active",
+                   count=len(table.seats))
     if table.status != LOBBY:
         return say("lobby.footer_ended")
     return say("lobby.footer", count=len(table.seats), max=game.max_players,

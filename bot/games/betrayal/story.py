@@ -34,6 +34,7 @@ def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
     haunt = state.haunt
     plugin = base.for_state(state)
     traitor = sides.traitor(state)
+    named = False  # the outcome names the traitor: a turning point need not again
     if haunt is None or not haunt.winner:
         outcome = betrayal_line("story.no_haunt" if haunt is None else "story.winner_none")
     elif haunt.winner == sides.EVIL and plugin.cooperative:
@@ -41,6 +42,7 @@ def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
     elif haunt.winner == sides.EVIL and traitor is not None:
         outcome = betrayal_line("story.winner_traitor", explorer=explorer_name(state, traitor),
                                 player=state.players[traitor], reason=reason_said(state, log))
+        named = True
     else:
         outcome = betrayal_line("story.winner_heroes", reason=reason_said(state, log))
     turning: list[str] = []
@@ -49,9 +51,12 @@ def story_of(state: BetrayalState, log: list[LogLine]) -> Story:
         info = haunts().get(haunt.key)
         name = info.name if info is not None else haunt.key
         turning.append(haunt_begun(state, name))
-        turning.append(betrayal_line("story.haunt_traitor", explorer=explorer_name(state, traitor),
-                                     player=state.players[traitor]) if traitor is not None
-                       else betrayal_line("story.haunt_together"))
+        if traitor is None:
+            turning.append(betrayal_line("story.haunt_together"))
+        elif not named:
+            turning.append(betrayal_line("story.haunt_traitor",
+                                         explorer=explorer_name(state, traitor),
+                                         player=state.players[traitor]))
     victim = last_of(log, "death")
     if victim:
         turning.append(betrayal_line("story.last_victim", line=victim))

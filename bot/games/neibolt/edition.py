@@ -28,6 +28,7 @@ from bot.games.betrayal.plugin_api import (
 )
 from bot.games.neibolt import encounters
 from bot.games.neibolt.words import FOLDER, neibolt_line, rules_titles, rules_topics
+from bot.texts import listed
 
 KEY = "neibolt"
 # What Betrayal's loader (bot/games/betrayal/loading.py) loads right after this edition:
@@ -102,7 +103,7 @@ class Neibolt(Edition):
 
     def status(self, state: BetrayalState) -> list[str]:
         up = encounters.face_up(state)
-        names = ", ".join(content.card(k).name for k in up) or neibolt_line("views.none_yet")
+        names = listed([content.card(k).name for k in up]) or neibolt_line("views.none_yet")
         return [neibolt_line("views.status", count=len(up), names=names)]
 
     def track(self, state: BetrayalState) -> TrackView:

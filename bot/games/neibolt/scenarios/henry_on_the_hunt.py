@@ -42,6 +42,7 @@ from bot.games.betrayal.plugin_api import (
     traits,
 )
 from bot.games.neibolt.encounters import bury
+from bot.texts import listed as joined
 
 KEY = "henry_on_the_hunt"
 HOCKSTETTER = "hockstetter"
@@ -114,7 +115,7 @@ class HenryOnTheHunt(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
         picked = set(state.rng.sample(heroes, min(self.value(state, "listed"), len(heroes))))
         listed = [h for h in heroes if h in picked]  # in turn order
         state.haunt.progress.update({"list": listed, "crossed": []})
-        self.say(ctx, "kill_list", names=", ".join(ctx.who(s) for s in listed),
+        self.say(ctx, "kill_list", names=joined([ctx.who(s) for s in listed]),
                  data={"list": listed})
 
     # ---------------------------------------------------------------- the table
@@ -125,7 +126,7 @@ class HenryOnTheHunt(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
         gone = set(crossed(state))
         names = [self.text("note_crossed", name=explorer_name(state, s)) if s in gone
                  else explorer_name(state, s) for s in kill_list(state)]
-        return " · ".join([self.text("note_list", names=", ".join(names)),
+        return " · ".join([self.text("note_list", names=joined(names)),
                            self.text("note_searched", count=self.tokens_left(state))])
 
     def tokens_left(self, state: BetrayalState) -> int:
