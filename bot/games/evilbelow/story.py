@@ -3,6 +3,8 @@ the last fight and the victims rescued, and where each Loser ended."""
 
 from __future__ import annotations
 
+import re
+
 from bot.core.story import (
     HOUSE,
     LogLine,
@@ -17,6 +19,16 @@ from bot.games.evilbelow import content
 from bot.games.evilbelow.content import evil_below_line
 from bot.games.evilbelow.state import WIN, EvilBelowState
 from bot.locales import ENGLISH, speaking
+
+# A sentence's end in either language: ". " or "。".
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=。)")
+
+
+def first_sentence(line: str) -> str:
+    """A rescue line's first sentence: who brought a child back, and where. Its second
+    counts the children still on the track then, which the story's end contradicts (a
+    game lost on a full track read "8 still on the Evil Influence track")."""
+    return _SENTENCE_END.split(line, maxsplit=1)[0]
 
 
 def story_of(state: EvilBelowState, log: list[LogLine]) -> Story:
@@ -34,7 +46,8 @@ def story_of(state: EvilBelowState, log: list[LogLine]) -> Story:
     turning = []
     rescues = count_of(log, "rescue")
     if rescues:
-        turning.append(evil_below_line("story.rescued", count=rescues, line=last_of(log, "rescue")))
+        turning.append(evil_below_line("story.rescued", count=rescues,
+                                       line=first_sentence(last_of(log, "rescue"))))
     fight = last_of(log, "fight")
     if fight:
         turning.append(evil_below_line("story.last_fight", line=fight))
