@@ -1,5 +1,5 @@
 """What the game's live message becomes with one more delivery, worked out before any of
-it is sent (cogs/outlet.py sends it, bench/live_board_counts.py counts it).
+it is sent (cogs/outlet_live.py sends it, bench/live_board_counts.py counts it).
 
 A game keeps one channel message up to date: the lines of the turn under way, whose
 turn it is, the board and the controls. A delivery edits it in place; a new one is
@@ -194,7 +194,9 @@ def step(live: LiveMessage | None, table: Table, post: Post, *, private_turn: bo
     close = None
     spilled: list[str] = []  # a chapter's end too long for the old message
     if live is not None and fresh and not gone and table.status == OVER:
-        close = text_of(live.lines, "")  # its controls go, and so does its "your move"
+        # its controls go, and so does its "your move"; a turn that had said nothing yet
+        # points at the end below rather than closing to a bare "…"
+        close = text_of(live.lines, "") if live.lines else say("live.ended_below")
     if live is not None and fresh and not gone and table.status != OVER:
         # A new chapter: what led to it ends the old message, read in order above the
         # new one, which starts with no lines. Every headline: a chapter's end (the

@@ -13,7 +13,7 @@ from bot.core.actions import Action, Option
 from bot.delivery import Post, Prompt
 from bot.headlines import LONGEST, short
 from bot.live_message import LIMIT, step
-from bot.store import ACTIVE, LiveMessage, Table
+from bot.store import ACTIVE, OVER, LiveMessage, Table
 
 WORDS = st.text(alphabet="abcdefghij .,!", min_size=1, max_size=12)
 
@@ -66,3 +66,17 @@ def test_a_line_with_no_sentence_end_is_cut_at_a_word() -> None:
     cut = short(line)
     assert len(cut) <= LONGEST and cut.endswith("…") and line.startswith(cut[:-1])
     assert short("y" * 5000) == "y" * (LONGEST - 1) + "…"
+
+
+def test_a_turn_that_said_nothing_yet_closes_pointing_at_the_end() -> None:
+    """A game ending while its live message has no lines yet (a new turn's message, only
+    "your move" under it) closed that message to a bare "…" above the final post. It
+    now says where the end is; a message with lines keeps them, as before."""
+    over = Table(channel_id=1, guild_id=2, kind="cthulhu", host_id=42, seed=1, status=OVER)
+    post = Post(lines=["Ann wins."], prompt=None, key="7.5", chapter="c1", turn="t2",
+                seqs=[10], headlines=[True], whole=[False], dm_failed=[])
+    empty = LiveMessage(1, "c1", "t2", "", [], "7.4", through=9)
+    closed = step(empty, over, post).close
+    assert closed == "The game ended here: how it ended is just below."
+    said = LiveMessage(1, "c1", "t2", "", ["Bo moves."], "7.4", through=9)
+    assert step(said, over, post).close == "Bo moves."
