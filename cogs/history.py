@@ -14,6 +14,7 @@ import discord
 
 from bot import games
 from bot.core.errors import IllegalAction
+from bot.core.story import HEROES, HOUSE, NO_SIDE
 from bot.core.wire import read_number
 from bot.discord_limits import CONTENT_MAX
 from bot.locales import current
@@ -73,8 +74,22 @@ def _entry(result: GameResult, cut: int | None) -> str:
                         for seats in (result.seats, result.winners))
     return say("history.entry", id=result.game_id, game=title_of(result.kind, result.edition),
                date=f"<t:{int(result.ended_at)}:d>", players=players or "-",
-               winner=winners or say("history.no_winner"),
-               turns=result.turns, length=length_text(result))
+               result=result_text(result, winners), turns=result.turns,
+               length=length_text(result))
+
+
+def result_text(result: GameResult, winners: str) -> str:
+    """Who won; or, where no seat did, why: a game ended before its end (its seats took
+    no side), a cooperative table beaten by the game, else nobody. A list that said
+    "won: nobody" for all three read as if nothing had happened."""
+    if winners:
+        return say("history.won", winner=winners)
+    sides = {seat.side for seat in result.seats}
+    if sides == {NO_SIDE}:
+        return say("history.ended_early")
+    if sides in ({HOUSE}, {HEROES}):  # one side, all beaten: the game (the house) won
+        return say("history.lost_together")
+    return say("history.won", winner=say("history.no_winner"))
 
 
 def shortened(name: str, cut: int | None) -> str:

@@ -4,11 +4,13 @@ every kind, in English and in Traditional Chinese (each test names what was wron
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot import table as T
 from bot.core.actions import Action
-from bot.core.story import HEROES, HOUSE, SOLO, TRAITOR, LogLine, SeatStory, Story
+from bot.core.story import HEROES, HOUSE, NO_SIDE, SOLO, TRAITOR, LogLine, SeatStory, Story
 from bot.games import evilbelow as evil_below_game
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME as BETRAYAL
@@ -259,3 +261,18 @@ def test_the_server_stats_do_not_say_every_game_was_lost() -> None:
     games = card.panels[1]
     assert [(b.played, b.won) for b in games.bars] == [(2, 1)], games
     assert say("stats.bar", label=BETRAYAL.title, won=0, played=2) not in text
+
+
+@pytest.mark.parametrize("language", [ENGLISH, CHINESE])
+def test_history_tells_a_table_beaten_together_from_a_game_ended_early(language: str) -> None:
+    """README: `/game history` lists each game's "players, winner". A cooperative table
+    the game beat, and a game a moderator ended, both read "won: nobody", as if nothing
+    had been decided; a beaten table now reads as lost together, an early end as one."""
+    beaten = _result(["Hana", "Ada"], [False, False])
+    early = replace(beaten, seats=[replace(s, side=NO_SIDE) for s in beaten.seats])
+    won = _result(["Hana", "Ada"], [True, False])
+    with speaking(language):
+        assert say("history.lost_together") in entry(beaten)
+        assert say("history.ended_early") in entry(early)
+        assert say("history.won", winner="Hana") in entry(won)
+        assert say("history.no_winner") not in entry(beaten) + entry(early)
