@@ -12,6 +12,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
+from bot.core.events import to_player
 from bot.games.betrayal import content, decks
 from bot.games.betrayal.cards import Offer, RollPassive, handler, passive, resumer
 from bot.games.betrayal.context import Ctx
@@ -179,11 +180,24 @@ def _meant_choice(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> Non
     source = PEEK_SOURCES[pick]
     top = _pile(ctx, source)[:3]
     if len(top) < 2:
+        _glimpse_one(ctx, frame, source, top)
         return
     orders = [list(p) for p in permutations(top)]
     pause(ctx, frame, {"_meant_order": {"source": source, "orders": orders}}, "meant_order",
           content.betrayal_line("prompts.meant_order"),
           [", ".join(_name(source, k) for k in order) for order in orders], private=True)
+
+
+def _glimpse_one(ctx: Ctx, frame: Frame, source: str, top: list[str]) -> None:
+    """A pile of one card has no order to choose, but its chooser still looks at the
+    card (seed 003: 窺看 [peek]); an empty pile has nothing to look at, and says so."""
+    pile = content.betrayal_line(f"piles.{source}")
+    if not top:
+        ctx.say("events.meant_empty", pile=pile)
+        return
+    ctx.say("events.meant_glimpsed", who=ctx.who(frame.seat), pile=pile)
+    ctx.say("events.meant_top", audience=to_player(frame.seat), pile=pile,
+            card=_name(source, top[0]))
 
 
 @resumer("meant_order")
