@@ -29,7 +29,7 @@ When the bot is removed from a server (`on_guild_remove`) that server's data is
 deleted after a grace period (HAUNTKEEPER_FORGET_AFTER_DAYS), kept as a due time in the
 store so a restart in between changes nothing; coming back within it (`on_guild_join`,
 or finding the server there at a start) keeps everything. Meanwhile nothing is sent
-there (cogs/outlet.py's `refusal`). A game whose channel is deleted ends at once
+there (cogs/outlet_refusals.py's `refusal`). A game whose channel is deleted ends at once
 (`on_game_channel_gone`): nothing could be shown there again.
 
 An interaction comes in once (`_interaction`). Discord's gateway replays a resumed

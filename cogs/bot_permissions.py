@@ -232,7 +232,7 @@ def left_server(client: discord.Client, guild_id: int | None) -> bool:
     and runs the server's shard. A server in an outage stays in the cache, unavailable.
     Discord would answer every request there with 403 Missing Access, and refused
     requests count towards its invalid-request limit, which bans the bot's address for
-    every server: so nothing is sent there (cogs/outlet.py)."""
+    every server: so nothing is sent there (cogs/outlet_refusals.py)."""
     if guild_id is None or not client.is_ready():
         return False
     runs: Callable[[int], bool] | None = getattr(client, "runs_guild", None)

@@ -1,25 +1,18 @@
-"""Persistent buttons and selects, and the views built from a game's prompt.
+"""What a click on a component does, and the door to the components: the rest of the
+bot imports them from here (`__all__`). Each kind of component is made and read in
+cogs/component_items.py; a prompt's rows are laid out in cogs/prompt_rows.py; the
+lobby message's buttons (its words: cogs/lobby_embed.py) and the end's are in
+cogs/lobby_buttons.py.
 
-Every component is a DynamicItem whose custom_id carries the channel, the table version
-it was posted at and the action, so it works after a restart (nothing in memory) and
-a click on an old turn's message is refused as stale instead of acting twice.
-Lobby buttons carry version 0: joining must work whatever happened since; so does the
-end's Play again, which names the game that ended instead. The lobby
-message's buttons are built here too, since a click redraws it (its words: cogs/lobby_embed.py).
-
-The templates match every custom_id a client could send (bot/core/wire.py reads them
-strictly afterwards), and one more catches all the others: discord.py leaves an
-interaction no template matches unanswered, and from_custom_id may not raise, so what
-does not read becomes an Unreadable item that says so, privately.
+A click on an action's button or select is played through the sessions layer
+(`run_action`); one that only shows its clicker something (their secrets, their
+private choices, a two-step choice's second half, the rules) is answered here,
+privately, and so is Play again, which opens a new lobby in a message of its own.
 """
 
 from __future__ import annotations
 
-import io
-import re
-from collections import OrderedDict
-from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,11 +20,10 @@ import discord
 
 from bot import games
 from bot import table as table_rules
-from bot.core import wire
-from bot.core.actions import Action, Option
+from bot.core.actions import Action
 from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
-from bot.locales import ENGLISH, language_of, speaking
+from bot.locales import speaking
 from bot.sessions import GameExists, Prompt
 from bot.store import LOBBY, OVER, Table
 from bot.texts import say
@@ -47,30 +39,58 @@ from cogs.common import (
     sessions_of,
     start_warning,
 )
+from cogs.component_items import (
+    ACTION_CLICKS,
+    ANY_VERSION,
+    HOW_TO_PLAY,
+    PLAY_AGAIN,
+    PRIVATE_CHOICES,
+    REPLAY,
+    SECRET,
+    STEP,
+    WHOLE_HOUSE,
+    ActionButton,
+    ActionSelect,
+    ReplayButton,
+    Stray,
+    Unreadable,
+    WholeHouse,
+    clip,
+    in_callers_words,
+)
+from cogs.lobby_buttons import lobby_view, play_again_rows
 from cogs.lobby_embed import lobby_embed
 from cogs.moderation_views import channel_list
-from cogs.replay import GAME_ID_LIMIT
-from cogs.replay import post as post_replay
+from cogs.prompt_rows import (
+    LIVE_ROWS,
+    MAX_ROWS,
+    OWN_ROWS,
+    PER_ROW,
+    PER_SELECT,
+    ControlRow,
+    buttons_view,
+    first_steps,
+    live_rows,
+    prompt_rows,
+    prompt_view,
+    rows_view,
+)
 from cogs.reply import answered, answering
 from cogs.rights import click_actor
 from cogs.sending import THREAD_ARCHIVED
 from cogs.topics import how_to_play
-from renderers import shows_part
 
-ANY_VERSION = 0
-SECRET = "view.secret"
-PRIVATE_CHOICES = "view.choices"
-HOW_TO_PLAY = "view.how_to_play"  # the lobby's: the rules' overview, privately
-PLAY_AGAIN = "table.again"  # the end's: a new lobby, the same seats invited
-STEP = "view.step"  # the first half of a two-step choice: n is an option's index
+__all__ = ["ANY_VERSION", "CHANNEL_ONLY", "DYNAMIC_ITEMS", "HOW_TO_PLAY", "LIVE_ROWS",
+           "LOBBY_KINDS", "MAX_ROWS", "OWN_ROWS", "PER_ROW", "PER_SELECT", "PLAY_AGAIN",
+           "PRIVATE_CHOICES", "REPLAY", "SECRET", "SHOWS_ONLY", "STEP", "WHOLE_HOUSE",
+           "ActionButton", "ActionSelect", "ControlRow", "ReplayButton", "Stray",
+           "Unreadable", "WholeHouse", "first_steps", "in_callers_words", "invited",
+           "live_rows", "lobby_view", "play_again_rows", "prompt_rows", "prompt_view",
+           "rows_view", "run_action"]
+
 # Clicks that only show their clicker something (no table changes): free of the click
 # limit, which counts changes (cogs/click_limit.py), as a reading command is.
 SHOWS_ONLY = frozenset({SECRET, PRIVATE_CHOICES, HOW_TO_PLAY, STEP})
-MAX_ROWS = 5
-PER_ROW = 5
-PER_SELECT = 25
-OWN_ROWS = 2  # other seats that always get a row each (the turn keeps at least three)
-LIVE_ROWS = 8  # the live message's rows at most, within Components v2's 40 components
 # What only the game channel's own messages carry (the lobby's buttons and selects, the
 # end's Play again): each answers by redrawing the message clicked or posting a lobby
 # there, so from a DM (a forged id: no DM shows them) it is refused, not played.
@@ -79,18 +99,8 @@ LOBBY_KINDS = frozenset({table_rules.JOIN, table_rules.LEAVE, table_rules.ADD_AI
                          table_rules.SECOND})
 CHANNEL_ONLY = LOBBY_KINDS | {PLAY_AGAIN}
 
-_STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
 
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
+@ACTION_CLICKS.handled_by
 async def run_action(interaction: discord.Interaction, channel_id: int, action: Action,
                      version: int | None, label: str) -> None:
     """A click or a choice: play it through the sessions layer, its answer the edit of
@@ -218,23 +228,7 @@ async def _show_second_step(interaction: discord.Interaction, channel_id: int,
     under = [replace(o, label=o.then or o.label, first="", then="")
              for o in prompt.options if o.group == picked.group and o.first == picked.first]
     await say_ephemeral(interaction, say("view.second_step", first=picked.first),
-                        view=_buttons_view(channel_id, prompt.version, under))
-
-
-def _buttons_view(channel_id: int, version: int, options: list[Option]) -> discord.ui.View:
-    """A second step's options as buttons, five a row: the message holds nothing else,
-    so up to 25 fit and each is one click (a menu would take two: open, pick)."""
-    view = discord.ui.View(timeout=None)
-    if len(options) > PER_ROW * MAX_ROWS:
-        view.add_item(_select(channel_id, version, [0], options[0].group, options[:PER_SELECT],
-                              0))
-        return view
-    for n, option in enumerate(options):
-        view.add_item(ActionButton(
-            channel_id, version, option.action, label=option.label,
-            style=_STYLES.get(option.style, discord.ButtonStyle.secondary), row=n // PER_ROW,
-        ))
-    return view
+                        view=buttons_view(channel_id, prompt.version, under))
 
 
 async def _own_prompt(interaction: discord.Interaction, channel_id: int,
@@ -254,504 +248,11 @@ async def _own_prompt(interaction: discord.Interaction, channel_id: int,
     return prompt
 
 
-def in_callers_words(interaction: discord.Interaction) -> AbstractContextManager[str]:
-    """The clicker's own language for words made before `handling` speaks it: discord.py
-    reads a custom_id (`from_custom_id`) before any callback runs, and a refusal of an
-    id that does not read is made there."""
-    return speaking(language_of(interaction.locale))
-
-
-class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s).*"):
-    """Stands in for a component whose custom_id did not read: a click only says so.
-
-    The `from_custom_id`s below answer with one in place of their own class, which
-    discord.py runs as it would its own (it only calls the item's callback), though its
-    type hints promise the class itself: hence their type: ignore[override]."""
-
-    def __init__(self, item: discord.ui.Item[Any], reason: str) -> None:
-        super().__init__(item)
-        self.reason = reason
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await refuse(interaction, "unreadable component", self.reason)
-
-
-class Stray(Unreadable, template=r"(?s)(?!hk[shr]?:|hklog:).*"):
-    """Any custom_id that is none of ours (a button, a select, Whole house, Replay),
-    nor a `/game log` page's (cogs/game_log.py)."""
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # see Unreadable
-            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-            match: re.Match[str]) -> Unreadable:
-        with in_callers_words(interaction):
-            return Unreadable(item, say("errors.unreadable"))
-
-
-class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"(?s)hk:.*",
-):
-    def __init__(self, channel_id: int, version: int, action: Action, *, label: str,
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 row: int | None = None) -> None:
-        custom_id = wire.ButtonId(channel_id, version, action.kind, action.args).encode()
-        super().__init__(discord.ui.Button(
-            label=_clip(label, 80), style=style, row=row, custom_id=custom_id,
-        ))
-        self.channel_id = channel_id
-        self.version = version
-        self.action = action
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # see Unreadable
-            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-            match: re.Match[str]) -> ActionButton | Unreadable:
-        try:
-            with in_callers_words(interaction):
-                if not isinstance(item, discord.ui.Button):
-                    raise IllegalAction(say("errors.unreadable"))
-                ref = wire.read_button_id(match.group(0))
-        except IllegalAction as exc:
-            return Unreadable(item, exc.message)
-        return cls(ref.channel_id, ref.version, Action(ref.kind, ref.args),
-                   label=item.label or "", style=item.style)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await run_action(interaction, self.channel_id, self.action, self.version,
-                         f"button {self.action.kind}")
-
-
-class ActionSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"(?s)hks:.*",
-):
-    def __init__(self, channel_id: int, version: int, n: int, *, placeholder: str,
-                 options: list[discord.SelectOption], row: int | None = None) -> None:
-        super().__init__(discord.ui.Select(
-            custom_id=wire.SelectId(channel_id, version, n).encode(),
-            placeholder=_clip(placeholder, 150), options=options, row=row,
-            min_values=1, max_values=1,
-        ))
-        self.channel_id = channel_id
-        self.version = version
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # see Unreadable
-            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-            match: re.Match[str]) -> ActionSelect | Unreadable:
-        try:
-            with in_callers_words(interaction):
-                if type(item) is not discord.ui.Select:  # a string select, not a user's
-                    raise IllegalAction(say("errors.unreadable"))
-                ref = wire.read_select_id(match.group(0))
-        except IllegalAction as exc:
-            return Unreadable(item, exc.message)
-        return cls(ref.channel_id, ref.version, ref.n,
-                   placeholder=item.placeholder or "", options=item.options)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        try:
-            with in_callers_words(interaction):
-                if len(values) != 1:
-                    raise IllegalAction(say("errors.pick_one"))
-                action = Action.decode(values[0])
-        except IllegalAction as exc:
-            await refuse(interaction, "select", exc.message)
-            return
-        await run_action(interaction, self.channel_id, action, self.version,
-                         f"select {action.kind}")
-
-
-REPLAY = re.compile(r"(?s)hkr:1:(.*)")  # format 1: the finished game's id
-
-
-class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"(?s)hkr:.*",
-):
-    """The end's "Replay" (cogs/replay.py): the game that ended, by its id, so the
-    button replays that game whatever the channel has played since."""
-
-    def __init__(self, game_id: int, *, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(
-            label=say("replay.button"), style=discord.ButtonStyle.secondary, row=row,
-            custom_id=f"hkr:1:{game_id}",
-        ))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # see Unreadable
-            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-            match: re.Match[str]) -> ReplayButton | Unreadable:
-        read = REPLAY.fullmatch(match.group(0))
-        try:
-            with in_callers_words(interaction):
-                if read is None or not isinstance(item, discord.ui.Button):
-                    raise IllegalAction(say("errors.unreadable"))
-                # Within the store's ids: a larger one would fail in the store, not here.
-                game_id = wire.read_number(read.group(1), GAME_ID_LIMIT, low=1)
-        except IllegalAction as exc:
-            return Unreadable(item, exc.message)
-        return cls(game_id, row=item.row)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with handling(interaction, "replay button"):
-            await post_replay(interaction, self.game_id)
-
-
-WHOLE_HOUSE = re.compile(r"(?s)hkh:1:(.*)")  # format 1: the channel's id
-
-
-class WholeHouse(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"(?s)hkh:.*",
-):
-    """The live message's "Whole house": the whole board at full size, privately, for a
-    game whose chat board shows only the floor in play large. It reads the table as it
-    is now, so it carries no table version; its id has a format version (hkh:1:)."""
-
-    def __init__(self, channel_id: int, *, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(
-            label=say("view.whole_house"), style=discord.ButtonStyle.secondary, row=row,
-            custom_id=f"hkh:1:{channel_id}",
-        ))
-        self.channel_id = channel_id
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # see Unreadable
-            cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-            match: re.Match[str]) -> WholeHouse | Unreadable:
-        read = WHOLE_HOUSE.fullmatch(match.group(0))
-        try:
-            with in_callers_words(interaction):
-                if read is None or not isinstance(item, discord.ui.Button):
-                    raise IllegalAction(say("errors.unreadable"))
-                # A Discord id, as every other custom_id's channel: in a DM it is looked
-                # up in the store, whose ids end below 2**63.
-                channel_id = wire.read_snowflake(read.group(1))
-        except IllegalAction as exc:
-            return Unreadable(item, exc.message)
-        return cls(channel_id, row=item.row)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with handling(interaction, "whole house", channel_id=self.channel_id):
-            await click_actor(interaction, self.channel_id)  # in a DM: a seat's holder only
-            sessions = sessions_of(interaction)
-            table = await sessions.table(self.channel_id, latest=True)
-            if table is None or table.state is None:
-                raise IllegalAction(say("errors.no_board"))
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            image = await sessions.board(table, whole=True)
-            if image is None:
-                raise IllegalAction(say("errors.no_board"))
-            alt = await sessions.board_alt(table)
-            await interaction.followup.send(
-                file=discord.File(io.BytesIO(image), filename="house.png",
-                                  description=alt or None), ephemeral=True)
-
-
-def _group(options: list[Option]) -> OrderedDict[str, list[Option]]:
-    groups: OrderedDict[str, list[Option]] = OrderedDict()
-    for option in options:
-        groups.setdefault(option.group, []).append(option)
-    return groups
-
-
-def first_steps(prompt: Prompt, options: list[Option]) -> list[Option]:
-    """A group's options as the table first sees them: a two-step group (options with a
-    `first`) shows each `first` once, and one that leads to a single option is that
-    option itself (one click, not two); the others stay as they are. A group that fits
-    in one row of buttons stays flat: one click each already."""
-    if len(options) <= PER_ROW:
-        return options
-    under: OrderedDict[str, list[int]] = OrderedDict()
-    shown: list[Option | str] = []
-    for option in options:
-        if not option.first:
-            shown.append(option)
-            continue
-        if option.first not in under:
-            shown.append(option.first)
-        under.setdefault(option.first, []).append(_index(prompt, option))
-    steps: list[Option] = []
-    for item in shown:
-        if isinstance(item, Option):
-            steps.append(item)
-            continue
-        picks = under[item]
-        head = prompt.options[picks[0]]
-        steps.append(head if len(picks) == 1 else
-                     Option(item, Action(STEP, {"n": picks[0]}), group=head.group,
-                            style=head.style))
-    return steps
-
-
-def _index(prompt: Prompt, option: Option) -> int:
-    return next(i for i, o in enumerate(prompt.options) if o is option)
-
-
-@dataclass
-class ControlRow:
-    """One row of a prompt's controls, and the words above it where the layout has room
-    for them (the live message names the other seat whose row it is)."""
-
-    items: list[discord.ui.Item[Any]]
-    heading: str = ""
-
-    @property
-    def components(self) -> int:
-        """What it costs of a Components v2 message's 40: the row, its items, its name."""
-        return 1 + len(self.items) + bool(self.heading)
-
-
-def prompt_rows(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True,
-                reveal_private: bool = False, main: bool = True, others: bool = True,
-                kind: str = "", max_rows: int = MAX_ROWS, headings: bool = False,
-                keep_mine: bool = False) -> list[ControlRow]:
-    """Buttons for small groups of options, selects for large ones, within `max_rows`.
-
-    Private options (their labels show hidden cards) never go on a public message: it
-    gets one button that shows them to the chooser alone. After the turn's controls
-    (`main`), each other seat that may act now (`prompt.others`, if `others`) gets a
-    row of its own: its buttons name its seat, so the table refuses them to anyone else.
-    With `headings` its player's name stands above the row; else each label starts
-    with it. A game of `kind` whose board shows part of the house gets "Whole house"
-    beside "My secrets", in a last row that the others leave free with `keep_mine`
-    (else it comes only where a row is left).
-    """
-    rows: list[ControlRow] = []
-    selects = [0]
-    if with_secret and keep_mine:
-        max_rows -= 1
-    if prompt is not None:
-        extra = [o for o in (prompt.others if others else ()) if _public(o.options)]
-        # Each other seat gets a row of its own while that leaves the turn's own
-        # controls the rows they need (or at least three); past that, all the other
-        # seats share one select, so the player whose turn it is never loses a control.
-        split = len(extra) <= OWN_ROWS or \
-            len(extra) <= max_rows - _rows_needed(prompt, reveal_private)
-        taken = (len(extra) if split else 1) if extra else 0
-        limit = max_rows - min(taken, max_rows - 1) if main else 0
-        if main:
-            _turn_rows(rows, channel_id, prompt, limit, selects, reveal_private, headings)
-        if split:
-            for other in extra:
-                if len(rows) >= max_rows:
-                    break
-                _other_row(rows, channel_id, other, selects, headings)
-        elif len(rows) < max_rows:
-            _others_select(rows, channel_id, extra, selects)
-    if with_secret and (keep_mine or len(rows) < max_rows):
-        mine: list[discord.ui.Item[Any]] = [ActionButton(
-            channel_id, ANY_VERSION, Action(SECRET), label=say("view.my_secrets"),
-            style=discord.ButtonStyle.secondary)]
-        if kind and shows_part(kind):
-            mine.append(WholeHouse(channel_id))
-        rows.append(ControlRow(mine))
-    return rows
-
-
-def prompt_view(channel_id: int, prompt: Prompt | None, *, with_secret: bool = True,
-                reveal_private: bool = False, main: bool = True,
-                others: bool = True, kind: str = "") -> discord.ui.View:
-    """`prompt_rows` as a classic message's view (a DM's, an ephemeral's): five rows at
-    most, each other seat's labels starting with its player's name."""
-    return rows_view(prompt_rows(channel_id, prompt, with_secret=with_secret,
-                                 reveal_private=reveal_private, main=main, others=others,
-                                 kind=kind))
-
-
-def rows_view(rows: list[ControlRow]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for n, row in enumerate(rows):
-        for item in row.items:
-            item.row = n
-            view.add_item(item)
-    return view
-
-
-def live_rows(channel_id: int, prompt: Prompt | None, *, budget: int, main: bool = True,
-              kind: str = "", reveal_private: bool = False,
-              others: bool = True) -> list[ControlRow]:
-    """The controls of a Components v2 layout (the live message, a DM prompt): past the
-    classic five rows while they fit in `budget` components, each other seat's row under
-    its player's name, "My secrets" and "Whole house" always among them."""
-    rows: list[ControlRow] = []
-    for max_rows in range(LIVE_ROWS, MAX_ROWS - 1, -1):
-        rows = prompt_rows(channel_id, prompt, main=main, kind=kind, max_rows=max_rows,
-                           headings=True, reveal_private=reveal_private, others=others,
-                           keep_mine=True)
-        if sum(row.components for row in rows) <= budget:
-            break
-    return rows
-
-
-def _turn_rows(rows: list[ControlRow], channel_id: int, prompt: Prompt, limit: int,
-               selects: list[int], reveal_private: bool, headings: bool = False) -> None:
-    """The turn's own controls, while there are fewer than `limit` rows. A waiting
-    choice's buttons are named only by their answers ("Bev's Apartment", "No one"), and
-    the line that asked it is in the log: with `headings` its question stands above them
-    (a select says it as its placeholder)."""
-    shown = [o for o in prompt.options if reveal_private or not o.private]
-    if len(shown) < len(prompt.options) and len(rows) < limit:
-        rows.append(ControlRow([ActionButton(
-            channel_id, prompt.version, Action(PRIVATE_CHOICES),
-            label=say("view.choose_privately"), style=discord.ButtonStyle.primary)]))
-    for group, grouped in _group(shown).items():
-        if len(rows) >= limit:
-            break
-        options = first_steps(prompt, grouped)
-        if len(options) <= PER_ROW:
-            asked = headings and all(o.action.kind == CHOOSE for o in options)
-            rows.append(ControlRow([ActionButton(
-                channel_id, prompt.version, option.action, label=option.label,
-                style=_STYLES.get(option.style, discord.ButtonStyle.secondary),
-            ) for option in options], say("view.choice_heading", question=group)
-                if asked else ""))
-            continue
-        chunks = [options[i:i + PER_SELECT] for i in range(0, len(options), PER_SELECT)]
-        for part, chunk in enumerate(chunks, start=1):
-            if len(rows) >= limit:
-                break
-            suffix = f" ({part}/{len(chunks)})" if len(chunks) > 1 else ""
-            rows.append(ControlRow([_select(channel_id, prompt.version, selects,
-                                            f"{group}…{suffix}", chunk)]))
-
-
-def _public(options: list[Option]) -> list[Option]:
-    return [o for o in options if not o.private]
-
-
-def _rows_needed(prompt: Prompt, reveal_private: bool) -> int:
-    """The rows the turn's own controls take when nothing else competes for them."""
-    shown = [o for o in prompt.options if reveal_private or not o.private]
-    rows = int(len(shown) < len(prompt.options))
-    for grouped in _group(shown).values():
-        options = first_steps(prompt, grouped)
-        rows += 1 if len(options) <= PER_ROW else -(-len(options) // PER_SELECT)
-    return rows
-
-
-def _others_select(rows: list[ControlRow], channel_id: int, extra: list[Prompt],
-                   selects: list[int]) -> None:
-    """Every other seat's out-of-turn options in one select, each labelled with whose it
-    is (and pinned to that seat, so only its holder may pick it)."""
-    labelled = [replace(o, label=f"{other.name}: {o.label}")
-                for other in extra for o in _public(other.options)][:PER_SELECT]
-    names = ", ".join(other.name for other in extra)
-    rows.append(ControlRow([_select(channel_id, extra[0].version, selects,
-                                    say("view.others_act", names=names), labelled)]))
-
-
-def _other_row(rows: list[ControlRow], channel_id: int, other: Prompt, selects: list[int],
-               heading: bool) -> None:
-    """One row for another seat's out-of-turn options (never its private ones): buttons
-    when they fit, else one select; whose they are is said above the row (`heading`) or
-    at the start of every label."""
-    shown = [o for o in other.options if not o.private][:PER_SELECT]
-    if not shown:
-        return
-    prefix = "" if heading else f"{other.name}: "
-    items: list[discord.ui.Item[Any]]
-    if len(shown) <= PER_ROW:
-        items = [ActionButton(
-            channel_id, other.version, option.action, label=f"{prefix}{option.label}",
-            style=_STYLES.get(option.style, discord.ButtonStyle.secondary),
-        ) for option in shown]
-    else:
-        items = [_select(channel_id, other.version, selects,
-                         f"{prefix}{shown[0].group}…", shown)]
-    rows.append(ControlRow(items, say("view.other_heading", name=other.name)
-                           if heading else ""))
-
-
-def _select(channel_id: int, version: int, selects: list[int], placeholder: str,
-            options: list[Option], row: int | None = None) -> ActionSelect:
-    select = ActionSelect(
-        channel_id, version, selects[0], placeholder=placeholder,
-        options=[discord.SelectOption(
-            label=_clip(o.label, 100), value=o.action.encode(),
-            description=_clip(o.description, 100) or None,
-        ) for o in options],
-        row=row,
-    )
-    selects[0] += 1
-    return select
-
-
-# -- the lobby message ------------------------------------------------------------------
-
-def lobby_view(table: Table, language: str = ENGLISH) -> discord.ui.View | None:
-    """The lobby's buttons, labelled in the server's `language`."""
-    with speaking(language):
-        return _lobby_view(table)
-
-
-def _lobby_view(table: Table) -> discord.ui.View | None:
-    if table.status != LOBBY:
-        return None
-    view = discord.ui.View(timeout=None)
-    for kind, label, style in (
-        (table_rules.JOIN, "lobby.join", discord.ButtonStyle.success),
-        (table_rules.LEAVE, "lobby.leave", discord.ButtonStyle.secondary),
-        (table_rules.ADD_AI, "lobby.add_ai", discord.ButtonStyle.secondary),
-        (table_rules.START, "lobby.start", discord.ButtonStyle.primary),
-    ):
-        view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(kind), label=say(label),
-                                   style=style, row=0))
-    game = games.get(table.kind)
-    if game.seats_per_player > 1:
-        view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(table_rules.SECOND),
-                                   label=say("lobby.second"), row=0))
-    # a row for the buttons, one for taking AI seats out, one for How to play
-    picks = list(game.seat_choices().items())[:MAX_ROWS - 3]
-    for n, (name, values) in enumerate(picks):
-        view.add_item(ActionSelect(
-            table.channel_id, ANY_VERSION, n,
-            placeholder=say("lobby.pick_placeholder", name=game.option_label(name)),
-            options=[discord.SelectOption(label=label[:100], value=Action(
-                table_rules.PICK, {"name": name, "value": value}).encode())
-                for value, label in values[:25]],
-            row=n + 1,
-        ))
-    rows = len(picks) + 1
-    ais = [n for n, seat in enumerate(table.seats) if seat.ai][:PER_SELECT]
-    if ais:  # Add AI seat's way back: the host (or a moderator) picks the seat
-        view.add_item(ActionSelect(
-            table.channel_id, ANY_VERSION, len(picks),
-            placeholder=say("lobby.remove_ai_placeholder"),
-            options=[discord.SelectOption(
-                label=_clip(say("lobby.roster_line", index=n + 1, name=table.seats[n].name,
-                                tags=""), 100),
-                value=table_rules.remove_ai_action(table, n).encode()) for n in ais],
-            row=rows,
-        ))
-        rows += 1
-    view.add_item(ActionButton(table.channel_id, ANY_VERSION, Action(HOW_TO_PLAY),
-                               label=say("lobby.how_to_play"), row=rows))
-    return view
-
-
-def play_again_rows(table: Table) -> list[ControlRow]:
-    """The end's buttons: Play again and Replay. Each names the game that ended (its
-    id), not a version: the table's version means nothing once the game is over; Play
-    again is refused by that id once another game has begun here, Replay shows it."""
-    if table.status != OVER or table.id is None or table.state is None:
-        return []
-    return [ControlRow([ActionButton(table.channel_id, ANY_VERSION,
-                                     Action(PLAY_AGAIN, {"game": table.id}),
-                                     label=say("lobby.play_again"),
-                                     style=discord.ButtonStyle.success),
-                        ReplayButton(table.id)])]
-
-
 async def _how_to_play(interaction: discord.Interaction, channel_id: int) -> None:
     table = await sessions_of(interaction).table(channel_id, latest=True)
     if table is None:
         raise IllegalAction(say("errors.no_game"))
-    await say_ephemeral(interaction, _clip(how_to_play(table.kind, table.options), 1900))
+    await say_ephemeral(interaction, clip(how_to_play(table.kind, table.options), 1900))
 
 
 def invited(ended: Table, host_id: int) -> list[int]:

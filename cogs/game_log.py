@@ -124,7 +124,7 @@ PAGE_ID = re.compile(r"hklog:(?P<page>[0-9]{1,6}):[a-z]+")
 class LogPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)hklog:.*"):
     """A page button of `/game log`: the page it opens, read anew when pressed.
 
-    Its template takes every id under its prefix (which cogs/components.py's Stray
+    Its template takes every id under its prefix (which cogs/component_items.py's Stray
     leaves to it), so one that does not read is answered as unreadable, not left for
     Discord to call failed."""
 
@@ -139,7 +139,7 @@ class LogPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)hkl
         return f"hklog:{page}:{re.sub('[^a-z]', '', label.lower()) or 'page'}"
 
     @classmethod
-    async def from_custom_id(  # type: ignore[override]  # see components.Unreadable
+    async def from_custom_id(  # type: ignore[override]  # see component_items.Unreadable
             cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
             match: re.Match[str]) -> LogPage | Unreadable:
         read = PAGE_ID.fullmatch(match.group(0))

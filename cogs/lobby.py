@@ -22,6 +22,7 @@ from bot import games
 from bot import table as table_rules
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
+from bot.live_message import chunks
 from bot.locales import current
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
@@ -41,7 +42,6 @@ from cogs.common import (
 )
 from cogs.components import lobby_view
 from cogs.lobby_embed import lobby_embed
-from cogs.outlet import chunks
 from cogs.sending import THREAD_ARCHIVED
 from cogs.setup_options import setup_options
 from cogs.topics import rules_topics

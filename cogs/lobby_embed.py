@@ -1,6 +1,6 @@
 """The lobby message's words: its embed (the game, who sits where with their picks, the
 setup chosen, what it needs before Start), in the server's language. Its buttons are
-cogs/components.py's `lobby_view`; both are redrawn by every lobby click."""
+cogs/lobby_buttons.py's `lobby_view`; both are redrawn by every lobby click."""
 
 from __future__ import annotations
 

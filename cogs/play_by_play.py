@@ -43,7 +43,14 @@ from bot.live_message import chunks
 from bot.store import OVER, Store, Table
 from bot.texts import say
 from cogs.bot_permissions import public_thread_in
-from cogs.sending import THREAD_ARCHIVE_MINUTES, THREAD_ARCHIVED, THREAD_LOCKED, malformed, nonce
+from cogs.sending import (
+    THREAD_ARCHIVE_MINUTES,
+    THREAD_ARCHIVED,
+    THREAD_LOCKED,
+    malformed,
+    nonce,
+    stored_thread,
+)
 
 log = logging.getLogger(__name__)
 
@@ -183,17 +190,13 @@ class PlayByPlay:
     async def _find(self, table: Table, thread_id: int) -> discord.Thread | None:
         """The stored thread, from discord.py's cache or Discord (an archived thread is
         not in the cache after a restart); None when it was deleted."""
-        cached = self.client.get_channel(thread_id)
-        if isinstance(cached, discord.Thread):
-            return cached
         try:
-            fetched = await self.client.fetch_channel(thread_id)
+            return await stored_thread(self.client, thread_id)
         except discord.NotFound:
             return None
         except discord.HTTPException as exc:
             self._refused(table, exc)
             return None
-        return fetched if isinstance(fetched, discord.Thread) else None
 
     def _refused(self, table: Table, exc: discord.HTTPException) -> None:
         """Discord would not take the thread. For now (5xx, 429): DeliveryFailed, the

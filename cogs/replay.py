@@ -6,7 +6,7 @@ What is refused (an id that does not read, a game of another server, a game not 
 one already being drawn here) is answered privately before anything is posted. Then
 the answer comes at once, a public progress line well within Discord's 3 s, edited as
 the drawing goes ("Drawing the replay: 40%") and at last carrying the image. The button
-(cogs/components.py's ReplayButton) names the game it ended (its id), so it replays that
+(cogs/component_items.py's ReplayButton) names the game it ended (its id), so it replays that
 game after a restart and after another game has begun in the channel.
 """
 

@@ -1,7 +1,8 @@
 """What every message the outlet sends shares, whichever part of it sends it (the live
 message, DMs, team threads, the play-by-play thread): nonces that make a delivery sent
 again show once, and how Discord's refusals are read. Its own module so that the
-outlet's parts can share it without importing the outlet."""
+outlet's parts can share it without importing the outlet; and how a thread it
+keeps the id of is found again."""
 
 from __future__ import annotations
 
@@ -32,6 +33,17 @@ def nonce(key: str, part: str) -> str | int:
     if len(text) <= NONCE_LIMIT:
         return text
     return hashlib.blake2s(text.encode(), digest_size=12).hexdigest()[:NONCE_LIMIT]
+
+
+async def stored_thread(client: discord.Client, thread_id: int) -> discord.Thread | None:
+    """A thread the store keeps the id of: from discord.py's cache, else asked of
+    Discord (an archived thread is not in the cache after a restart); None when the id
+    names no thread. Discord's refusal (NotFound: it was deleted) is the caller's."""
+    cached = client.get_channel(thread_id)
+    if isinstance(cached, discord.Thread):
+        return cached
+    fetched = await client.fetch_channel(thread_id)
+    return fetched if isinstance(fetched, discord.Thread) else None
 
 
 def permanent(exc: discord.HTTPException) -> bool:

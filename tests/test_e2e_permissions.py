@@ -20,7 +20,7 @@ from bot import table as T
 from bot.client import HauntBot
 from bot.store import POSTS_BACK, POSTS_REFUSED, Table
 from bot.texts import say
-from cogs import outlet as outlet_module
+from cogs import outlet_refusals
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, open_and_start, play_by_click, to_move, turn_posts
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
@@ -190,7 +190,8 @@ async def test_a_refused_post_the_cache_did_not_foresee_stays_owed_too(
     tried, and Discord's 403 keeps it owed all the same: the live message (an edit
     needs no Send Messages) may show the move, the turn's ping waits."""
     bot, channel, by_id, mod = await _two_playing(fd, start_hauntkeeper, "unforeseen")
-    monkeypatch.setattr(outlet_module, "missing_in_cache", lambda client, channel_id: None)
+    monkeypatch.setattr(outlet_refusals, "missing_in_cache",
+                        lambda client, channel_id: None)
     rng = random.Random(5)
     fd.set_bot_permissions(channel, deny=["send_messages"])
     await fd.permissions_reached(bot, channel)

@@ -119,7 +119,7 @@ def figures_of(view: MapView, geo: MapGeometry) -> Iterator[tuple[tuple[str, int
     """Per cell with figures: per figure, its disc box (ring included), its label's ink
     box (None: no label), the label's size and its disc letter's size (0: none)."""
     t, tf = geo.tile, geo.tile_font
-    rows = strip_rows_of(view, t, groups_of(view), tf)
+    rows = strip_rows_of(view, link_letters(view), t, groups_of(view), tf)
     for cell, group in groups_of(view).items():
         slots = token_slots(len(group), t, rows.get(cell, 0), tf)
         out = []

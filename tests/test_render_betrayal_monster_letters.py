@@ -22,7 +22,7 @@ from renderers.betrayal import board_geometry, map_geometry
 from renderers.betrayal.explorers import groups_of, letter_size, token_slots
 from renderers.betrayal.geometry import MapGeometry
 from renderers.betrayal.palette import glyph_mark
-from renderers.betrayal.tiles import strip_rows_of
+from renderers.betrayal.tiles import link_letters, strip_rows_of
 from renderers.common import font, text_bbox
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
     rig_plugin,
@@ -60,7 +60,7 @@ def _letters_outside(view: MapView, geo: MapGeometry) -> Iterator[str]:
     """Each monster whose letter's ink reaches past its disc, or leaves no red above
     and below it (its top and bottom on the disc's outline or beyond)."""
     t, tf = geo.tile, geo.tile_font
-    rows = strip_rows_of(view, t, groups_of(view), tf)
+    rows = strip_rows_of(view, link_letters(view), t, groups_of(view), tf)
     for cell, group in groups_of(view).items():
         slots = token_slots(len(group), t, rows.get(cell, 0), tf)
         for figure, (_, _, _, _, size) in zip(group, slots, strict=True):

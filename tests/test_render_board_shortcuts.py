@@ -1,9 +1,9 @@
 """The chat board's render made cheaper without a pixel changed (issue 23): what each
 shortcut must give is what the longer way gave.
 
-- a view's link letters are worked out once per view (`tiles.link_letters` keeps them
-  by the view's identity while the view lives): the same letters, never another view's,
-  and a caller changing what it was given changes nothing for the next;
+- a view's link letters are worked out once per render (`board.compose_board` and
+  `map.compose` hand them to all that draws them): each view's own letters, the same
+  each time, and a caller changing what it was given changes nothing for the next;
 - a leader is checked against the blocked boxes before the other ways are worked out
   (`overview.clear_leader`): still the plainest clear way of `leaders`;
 - a floor summary's place is searched with its free test written out
@@ -15,16 +15,16 @@ shortcut must give is what the longer way gave.
 
 from __future__ import annotations
 
-import gc
 import math
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.betrayal.pictures import MapView
 from bot.locales import speaking
-from renderers.betrayal import board_geometry, render_chat
+from renderers.betrayal import board_geometry, render_chat, render_map
 from renderers.betrayal import tiles as tile_module
 from renderers.betrayal.board import overview_title_of
 from renderers.betrayal.overview import (
@@ -52,21 +52,34 @@ def test_link_letters_are_the_same_each_time_and_each_views_own() -> None:
     view = _linked_view()
     first = link_letters(view)
     assert first and link_letters(view) == first
+    kept = dict(first)
     first.clear()  # a caller's copy: the next caller gets the letters whole
-    assert link_letters(view) == tile_module.worked_link_letters(view)
+    assert link_letters(view) == kept
     fewer = replace(view, links=view.links[:1], link_order=view.link_order[:1])
-    assert link_letters(fewer) == tile_module.worked_link_letters(fewer) != link_letters(view)
+    assert link_letters(fewer) != link_letters(view)
 
 
-def test_link_letters_leave_with_their_view() -> None:
-    """Nothing is kept past the view: an entry goes when its view is collected."""
+def test_a_render_works_the_link_letters_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chat board asks for them in its layout, its legend, its large panel and the
+    strips its figures stand on; the whole house in its layout, its tiles and its
+    figures: one pool each, handed down from where the render starts (the large panel's
+    window too: its links are the house's)."""
     view = replace(_linked_view(), header="a view of its own")
-    link_letters(view)
-    key = id(view)
-    assert key in tile_module.KEPT_LETTERS
-    del view
-    gc.collect()
-    assert key not in tile_module.KEPT_LETTERS
+    render_chat(view)  # each width's palette first lays out a sample house of its own
+    render_map(view)
+    pools: list[MapView] = []
+    pool = tile_module.link_pool
+
+    def counted(seen: MapView) -> tuple[str, ...]:
+        pools.append(seen)
+        return pool(seen)
+
+    monkeypatch.setattr(tile_module, "link_pool", counted)
+    render_chat(view)
+    assert [seen is view for seen in pools] == [True]
+    pools.clear()
+    render_map(view)
+    assert [seen is view for seen in pools] == [True]
 
 
 _coord = st.integers(0, 120)

@@ -35,7 +35,7 @@ class LoggedEvent:
 
 @dataclass(frozen=True)
 class ThreadMembers:
-    """Whom the bot put in a team thread and has not taken out (cogs/outlet.py), as it
+    """Whom the bot put in a team thread and has not taken out (cogs/outlet_teams.py), as it
     recorded them: Discord lists a thread's members only to a bot with the GUILD_MEMBERS
     privileged intent. `whole`: every one of them is recorded (a thread opened before
     the record was kept may hold others the bot put in then)."""

@@ -97,6 +97,7 @@ from renderers.betrayal.palette import (
     token_label,
 )
 from renderers.betrayal.tiles import (
+    LinkLetters,
     draw_passages,
     haunt_square,
     link_letters,
@@ -255,13 +256,12 @@ def _window_view(view: MapView, floor: str, window: tuple[int, int, int, int]) -
                    monsters=tuple(m for m in view.monsters if inside(m.floor, m.x, m.y)))
 
 
-def _legend_entries(view: MapView, shown: MapView, t: int, tf: int,
+def _legend_entries(view: MapView, shown: MapView, links: LinkLetters, t: int, tf: int,
                     marked: tuple[MonsterMark, ...], summed: bool) -> tuple[LegendEntry, ...]:
     """Every marker the board draws, each once: the haunt's monsters (in the large panel
     and the overviews' `marked` kinds) and tokens, the room tokens shown by their code,
-    the link letters, "+n", the card symbols, the item pile, the barrier, this turn's
-    outlines, and the overviews' rooms filled for a floor's monsters `summed` up."""
-    links = link_letters(view)
+    the link letters (`links`), "+n", the card symbols, the item pile, the barrier, this
+    turn's outlines, and the overviews' rooms filled for a floor's monsters `summed` up."""
     out: dict[LegendEntry, None] = {}
     for m in shown.monsters:
         out[("monster", glyph_mark(m.glyph, m.name), m.name)] = None
@@ -295,9 +295,13 @@ def _legend_entries(view: MapView, shown: MapView, t: int, tf: int,
     return tuple(out)
 
 
-def board_geometry(view: MapView) -> BoardGeometry:
+def board_geometry(view: MapView, *, links: LinkLetters | None = None) -> BoardGeometry:
     """Lay the chat board out: the frame at BOARD_W's scale, the large panel's window
-    round the place in play, the overview slots, the legend."""
+    round the place in play, the overview slots, the legend. `links` are the view's
+    `link_letters` where the caller worked them out already (`compose_board` does, once
+    for all it draws); else they are worked out here."""
+    if links is None:
+        links = link_letters(view)
     w, h = BOARD_W, BOARD_H
     s = w / 1200
     margin, gap = px(MARGIN, s), px(PANEL_GAP, s)
@@ -352,7 +356,7 @@ def board_geometry(view: MapView) -> BoardGeometry:
         sides[tile.key] = {"N": (cx, y0 + wall // 2), "S": (cx, y1 - 1 - wall // 2),
                            "W": (x0 + wall // 2, cy), "E": (x1 - 1 - wall // 2, cy)}
     groups = groups_of(shown)
-    strip_rows = strip_rows_of(shown, t, groups, tf)
+    strip_rows = strip_rows_of(shown, links, t, groups, tf)
     placed = place_figures(groups, lambda cell: cell_box(cell[1], cell[2])[:2], strip_rows, t, tf)
     tokens, radius, ring = placed.tokens, placed.radius, placed.ring
     monsters, monster_radius = placed.monsters, placed.monster_radius
@@ -456,7 +460,7 @@ def board_geometry(view: MapView) -> BoardGeometry:
             a, b = obox(wx0, wy0), obox(wx1, wy1)
             frame = (a[0], a[1], b[2], b[3])
 
-    entries = _legend_entries(view, shown, t, tf, tuple(marks), bool(summaries))
+    entries = _legend_entries(view, shown, links, t, tf, tuple(marks), bool(summaries))
     legend = _legend_layout(entries, side, lrow, s)
 
     title = px(PANEL_TITLE_FONT, s)
@@ -479,10 +483,10 @@ def board_geometry(view: MapView) -> BoardGeometry:
                          legend=legend, texts=tuple(texts), main_view=shown, titles=titles)
 
 
-def _draw_main(canvas: Canvas, view: MapView, bg: BoardGeometry) -> None:
-    """The large panel: its frame and title, the window's passages and tiles."""
+def _draw_main(canvas: Canvas, view: MapView, bg: BoardGeometry, links: LinkLetters) -> None:
+    """The large panel: its frame and title, the window's passages and tiles (with their
+    `links`' letters)."""
     geo, s = bg.map, bg.map.scale
-    links = link_letters(view)
     fonts = font_signature()
     x0, y0, x1, _ = bg.main
     framed(canvas, bg.main, px(10, s), PANEL, PANEL_EDGE, max(1, px(2, s)), BG)
@@ -706,16 +710,19 @@ def _draw_legend(canvas: Canvas, bg: BoardGeometry) -> None:
 
 
 def compose_board(view: MapView, ink: object | None) -> Canvas:
-    """The chat board drawn for `view` (in the map's palette for this width)."""
-    bg = board_geometry(view)
+    """The chat board drawn for `view` (in the map's palette for this width). The link
+    letters are worked out once, here, for the layout and every part that draws them
+    (the large panel's window is the house's, its links lettered as the house's)."""
+    links = link_letters(view)
+    bg = board_geometry(view, links=links)
     canvas = Canvas((bg.width, bg.height), BG, ink)  # type: ignore[arg-type]
-    _draw_main(canvas, view, bg)
+    _draw_main(canvas, view, bg, links)
     _draw_overviews(canvas, view, bg)
     _draw_legend(canvas, bg)
     draw_changes(canvas, bg.main_view, bg.map)
     draw_header(canvas, view, bg.map)
     draw_roster(canvas, view, bg.map)
-    draw_figures(canvas, bg.main_view, bg.map)
+    draw_figures(canvas, bg.main_view, bg.map, links)
     draw_footer(canvas, view, bg.map)
     return canvas
 

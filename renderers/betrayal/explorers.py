@@ -49,7 +49,7 @@ from renderers.betrayal.palette import (
     glyph_mark,
     px,
 )
-from renderers.betrayal.tiles import strip_rows_of, strip_step, tile_parts
+from renderers.betrayal.tiles import LinkLetters, strip_rows_of, strip_step, tile_parts
 from renderers.betrayal.words import word
 from renderers.canvas import Canvas, Sprite, pieces, trimmed
 from renderers.common import (
@@ -321,15 +321,17 @@ def _cross(img: Image.Image, cx: float, cy: float, arm: float, width: float,
                       (x1 - d, y1 + sx * d), (x0 - d, y0 + sx * d)], colour)
 
 
-def draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
-    """Every explorer and monster token, with its label where the slot leaves room. A
-    figure is a piece drawn on its tile's floor colour (the panel's where no tile is);
+def draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry,
+                 links: LinkLetters) -> None:
+    """Every explorer and monster token, with its label where the slot leaves room,
+    above the strip rows its tile's `links` (the house's link letters) and tokens take.
+    A figure is a piece drawn on its tile's floor colour (the panel's where no tile is);
     over a barrier's dashes it is pasted through its own outline, so the dashes show
     round it."""
     t = geo.tile
     groups = groups_of(view)
     tf = geo.tile_font
-    strip_rows = strip_rows_of(view, t, groups, tf)
+    strip_rows = strip_rows_of(view, links, t, groups, tf)
     fonts = font_signature()
     tiles = {(tile.floor, tile.x, tile.y): tile for tile in view.tiles}
     for cell, group in groups.items():

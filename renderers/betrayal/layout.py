@@ -27,7 +27,7 @@ from renderers.betrayal.fonts import (  # noqa: F401
 )
 from renderers.betrayal.geometry import MapGeometry
 from renderers.betrayal.palette import px
-from renderers.betrayal.tiles import strip_rows_of, tile_parts
+from renderers.betrayal.tiles import LinkLetters, link_letters, strip_rows_of, tile_parts
 from renderers.common import Box, Point, font, font_signature, text_width
 
 BASE_WIDTH = 1200  # the width the frame sizes below are given at
@@ -329,8 +329,11 @@ def tile_sizes(t_min: int, t_max: int) -> tuple[int, ...]:
                          for i in range(TILE_STEPS + 1)}))
 
 
-def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
-    """Lay the map out for `width`; the height follows from the house."""
+def map_geometry(view: MapView, width: int = BASE_WIDTH, *,
+                 links: LinkLetters | None = None) -> MapGeometry:
+    """Lay the map out for `width`; the height follows from the house. `links` are the
+    view's `link_letters` where the caller worked them out already (a render does, once
+    for all it draws); else they are worked out here."""
     width = int(width)
     fr = _frame(view, width)
     s = fr.s
@@ -393,7 +396,8 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH) -> MapGeometry:
                            "W": (x0 + w // 2, cy), "E": (x1 - 1 - w // 2, cy)}
 
     groups = groups_of(view)
-    strip_rows = strip_rows_of(view, t, groups, tf)
+    strip_rows = strip_rows_of(view, link_letters(view) if links is None else links, t,
+                               groups, tf)
     placed = place_figures(groups, lambda cell: cell_box(*cell)[:2], strip_rows, t, tf)
     tokens, radius, ring = placed.tokens, placed.radius, placed.ring
     monsters, monster_radius = placed.monsters, placed.monster_radius

@@ -68,6 +68,7 @@ from renderers.betrayal.palette import (
     token_label,
 )
 from renderers.betrayal.tiles import (
+    LinkLetters,
     TileLook,
     draw_passages,
     haunt_square,
@@ -136,11 +137,11 @@ def _legend_left(geo: MapGeometry) -> int:
 PlacedTile = tuple[str, TileLook, Box, int, int]
 
 
-def house_of(view: MapView, geo: MapGeometry) -> tuple[tuple[PlacedTile, ...],
-                                                      tuple[LegendEntry, ...]]:
-    """What the house part of the map is drawn from: the placed tiles (their look and
-    box) and the legend's entries. Figures moving change neither."""
-    links = link_letters(view)
+def house_of(view: MapView, geo: MapGeometry,
+             links: LinkLetters) -> tuple[tuple[PlacedTile, ...], tuple[LegendEntry, ...]]:
+    """What the house part of the map is drawn from: the placed tiles (their look, with
+    their `links`' letters, and box) and the legend's entries. Figures moving change
+    neither."""
     tiles = tuple((tile.key, tile_look(tile, links), geo.tiles[tile.key], tile.x, tile.y)
                   for tile in view.tiles if tile.key in geo.tiles)
     coded = tuple((what, text, token_label(what[6:]))
@@ -150,11 +151,12 @@ def house_of(view: MapView, geo: MapGeometry) -> tuple[tuple[PlacedTile, ...],
     return tiles, legend_of(view, coded)
 
 
-def _draw_house(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+def _draw_house(canvas: Canvas, view: MapView, geo: MapGeometry,
+                links: LinkLetters) -> None:
     """The panels, passages, tiles and legend: everything but the figures and the texts
     that change every turn, composed from pieces every game shares (tiles by look and
     size, the legend by its entries) plus hard-edged passages."""
-    tiles, entries = house_of(view, geo)
+    tiles, entries = house_of(view, geo, links)
     t, g, s = geo.tile, geo.gap, geo.scale
     fonts = font_signature()
     counts: dict[str, int] = {}
@@ -376,11 +378,12 @@ def draw_changes(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
         canvas.fill((x1, y0, x1 + k, y1), colour)
 
 
-def _draw_dynamic(canvas: Canvas, view: MapView, geo: MapGeometry) -> None:
+def _draw_dynamic(canvas: Canvas, view: MapView, geo: MapGeometry,
+                  links: LinkLetters) -> None:
     draw_changes(canvas, view, geo)
     draw_header(canvas, view, geo)
     draw_roster(canvas, view, geo)
-    draw_figures(canvas, view, geo)
+    draw_figures(canvas, view, geo, links)
     draw_footer(canvas, view, geo)
 
 
@@ -426,11 +429,13 @@ def _sample_view(colours: tuple[Colour, ...]) -> MapView:
 
 
 def compose(view: MapView, width: int, ink: Ink | None) -> Canvas:
-    """The map drawn for `view`: in RGB without an ink, else in that ink's indices."""
-    geo = map_geometry(view, width)
+    """The map drawn for `view`: in RGB without an ink, else in that ink's indices. The
+    link letters are worked out once, here, for the layout and every pass that draws."""
+    links = link_letters(view)
+    geo = map_geometry(view, width, links=links)
     canvas = Canvas((geo.width, geo.height), BG, ink)
-    _draw_house(canvas, view, geo)
-    _draw_dynamic(canvas, view, geo)
+    _draw_house(canvas, view, geo, links)
+    _draw_dynamic(canvas, view, geo, links)
     return canvas
 
 

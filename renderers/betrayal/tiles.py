@@ -21,10 +21,8 @@ its figures less.
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import partial
 
 from PIL import Image, ImageDraw
 
@@ -132,6 +130,10 @@ def _second_row_fits(parts: TileParts) -> bool:
     return top - parts.body[1] >= round(parts.size * BODY_MIN)
 
 
+# Room key -> the letters of the special links it is part of (`link_letters`).
+LinkLetters = dict[str, tuple[str, ...]]
+
+
 # A tile's static look: (name, floor, doors, symbol, tokens, item count, barrier, start,
 # link letters, haunt token letters). Sprites are cached per look and size, so placing
 # a tile (or a haunt token) draws one.
@@ -139,7 +141,7 @@ TileLook = tuple[str, str, tuple[str, ...], str, tuple[str, ...], int, bool, boo
                  tuple[str, ...], tuple[str, ...]]
 
 
-def tile_look(tile: TileView, links: dict[str, tuple[str, ...]]) -> TileLook:
+def tile_look(tile: TileView, links: LinkLetters) -> TileLook:
     haunted = tuple(glyph_mark(glyph, name) for glyph, name in tile.haunt_tokens) \
         if tile.haunt_tokens else ()
     return (tile.name, tile.floor, _doors(tile.doors), tile.symbol, tuple(tile.tokens),
@@ -174,42 +176,19 @@ def link_pool(view: MapView) -> tuple[str, ...]:
     return tuple(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in taken)
 
 
-# Each living view's link letters, by the view's identity: a chat board asks for them
-# four times (its legend, its large panel, the strips its figures stand on, twice), and
-# a haunted house's pool takes ~40 us to work out each time (issue 23). An entry leaves
-# with its view (the weak reference's callback), so this holds nothing past the views a
-# caller holds, and a view is frozen: its letters cannot change under it.
-KEPT_LETTERS: dict[int, tuple[weakref.ref[MapView], dict[str, tuple[str, ...]]]] = {}
-
-
-def link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
+def link_letters(view: MapView) -> LinkLetters:
     """Room key -> the letters of the special links it is part of. A pair listed twice
-    (or both ways round) is one link with one letter.
+    (or both ways round) is one link with one letter. A haunted house's pool takes
+    ~40 us to work out (issue 23): a render works them out once, where it starts
+    (`board.compose_board`, `map.compose`), and hands them to what draws with them.
 
     Why letters stay put: a link's letter comes from its ordinal (`view.link_order`:
     its place in the order the game's links first appeared, which the engine keeps in
     the state), picked from `link_pool`, which is fixed for a game. So a link keeps its
     letter from turn to turn even as others appear or go, and never shows a letter an
     explorer's initial or a token may show. Past the pool's end links are numbered."""
-    if not view.links:  # most houses: no pool to work out (a render asks once a floor)
+    if not view.links:  # most houses: no pool to work out
         return {}
-    key = id(view)
-    found = KEPT_LETTERS.get(key)
-    if found is not None and found[0]() is view:
-        return dict(found[1])
-    letters = worked_link_letters(view)
-    KEPT_LETTERS[key] = (weakref.ref(view, partial(_forget_letters, key)), letters)
-    return dict(letters)
-
-
-def _forget_letters(key: int, ref: weakref.ref[MapView]) -> None:
-    """A view is gone: its letters go (unless its id already names a newer view's)."""
-    found = KEPT_LETTERS.get(key)
-    if found is not None and found[0] is ref:
-        del KEPT_LETTERS[key]
-
-
-def worked_link_letters(view: MapView) -> dict[str, tuple[str, ...]]:
     pool = link_pool(view)
     out: dict[str, list[str]] = {}
     seen: set[tuple[str, str]] = set()
@@ -403,11 +382,12 @@ def _strip_layout_cached(look: TileLook, t: int, tf: int, fonts: tuple[object, .
     return tuple(placed), used
 
 
-def strip_rows_of(view: MapView, t: int, cells: Collection[tuple[str, int, int]],
-                tf: int = 0) -> dict[tuple[str, int, int], int]:
+def strip_rows_of(view: MapView, links: LinkLetters, t: int,
+                  cells: Collection[tuple[str, int, int]],
+                  tf: int = 0) -> dict[tuple[str, int, int], int]:
     """Cell -> how many rows of its tile's bottom strip are drawn on, for the tiles in
-    `cells` (those figures stand in: the others' rows do not matter)."""
-    links = link_letters(view) if view.links else {}
+    `cells` (those figures stand in: the others' rows do not matter); `links` are the
+    house's `link_letters`."""
     return {(tile.floor, tile.x, tile.y): strip_layout(tile_look(tile, links), t, tf)[1]
             for tile in view.tiles if (tile.floor, tile.x, tile.y) in cells}
 
