@@ -108,8 +108,10 @@ def _rebuilt(table: Table, moves: Sequence[tuple[int, list[recorded.Move]]],
 
 def same_game(game: Game[Any], replayed: Any, stored: Any) -> bool:
     """The state played again is the stored one, but for a pending choice's words in
-    other languages (kept as the table paused, never by a replay: bot/languages.py)."""
-    return game_only(game.dump(replayed)) == game_only(game.dump(stored))
+    other languages (kept as the table paused, never by a replay: bot/languages.py) and
+    what a state stored by an earlier release did not keep yet (`Game.as_compared`)."""
+    kept = game_only(game.dump(stored))
+    return game_only(game.as_compared(game.dump(replayed), kept)) == kept
 
 
 def _ending(moments: list[Moment], end: Any) -> list[Moment]:

@@ -205,6 +205,13 @@ class Game(ABC, Generic[S]):
         raw: dict[str, Any] = state.to_dict()  # type: ignore[attr-defined]
         return self.state_formats.stamped(raw, f"the {self.key} state")
 
+    def as_compared(self, raw: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+        """A state played again (`raw`, dumped) as it compares with one an earlier
+        release stored (`stored`, dumped; bot/replay.py): a game whose states have since
+        kept more (words to say a line in other languages) leaves out what the stored
+        one never had, so an old game still replays exactly. As it is by default."""
+        return raw
+
     def load(self, raw: dict[str, Any]) -> S:
         """The inverse of dump, for a state of any format this game has had: an older
         one is upgraded first (a table saved before the bot was upgraded, or its undo

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.choices import PendingChoice
 from bot.core.events import PUBLIC, Audience, Event
 from bot.games.betrayal import content
 from bot.games.betrayal.state import BetrayalState, Frame
@@ -19,6 +20,11 @@ from bot.games.betrayal.state import BetrayalState, Frame
 class Ctx:
     state: BetrayalState
     events: list[Event] = field(default_factory=list)
+    # The choice being answered (effects.resume), for a resumer that asks its question
+    # again (a room after its floor): its words read in the language spoken are the ones
+    # kept with the English state (PendingChoice.texts), which the state's own copy of
+    # the question, made in English, is not.
+    resumed: PendingChoice | None = None
 
     def say(self, key: str, kind: str = "info", audience: Audience = PUBLIC,
             data: dict[str, Any] | None = None, **kw: Any) -> None:

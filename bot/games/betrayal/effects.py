@@ -102,8 +102,10 @@ def resume(ctx: Ctx, pick: int) -> None:
     pending = state.pending
     assert pending is not None
     state.pending = None
+    ctx.resumed = pending
     frame = state.script[-1]
     RESUMERS[pending.kind](ctx, frame, frame.steps[0], pick)
+    ctx.resumed = None
     run(ctx)
 
 

@@ -283,6 +283,8 @@ def _floor_pick(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> None:
     spec = raw["_pick_tile"]
     floor = spec["floors"][pick]
     spec["floor"] = floor
+    if ctx.resumed is not None:  # the same question, in the words its reader was asked
+        spec["prompt"] = ctx.resumed.asked
     spec["tiles"] = [t for t in spec["tiles"] if ctx.state.tiles[t].floor == floor]
 
 

@@ -165,6 +165,14 @@ class BetrayalGame(Game[BetrayalState]):
         """The traitor plays from the DM once the haunt has begun (issue 4)."""
         return flow.is_haunt(state) and sides.is_traitor(state, seat)
 
+    def as_compared(self, raw: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+        """A haunt decided before its reason's words were kept (state.py's
+        `haunt_words_kept`) stored none; the same game played again keeps them."""
+        haunt, kept = raw.get("haunt"), stored.get("haunt")
+        if haunt and kept and not kept.get("reason_words"):
+            return {**raw, "haunt": {**haunt, "reason_words": {}}}
+        return raw
+
     def story(self, state: BetrayalState, log: list[LogLine]) -> Story:
         return story.story_of(state, log)
 

@@ -49,8 +49,9 @@ def _header(state: BetrayalState) -> str:
             if found.winner == "traitor" and base.for_state(state).cooperative:
                 won = "views.won_house"  # no traitor: the house itself won
             result = betrayal_line(won)
-            return betrayal_line("views.header_won", result=result, reason=found.reason) \
-                if found.reason else result
+            reason = base.reason_text(state)
+            return betrayal_line("views.header_won", result=result, reason=reason) \
+                if reason else result
         return betrayal_line("views.header_over", number=state.turn.number)
     if found is not None and found.round >= 1:
         if found.stage == MONSTERS:

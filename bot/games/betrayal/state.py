@@ -122,10 +122,16 @@ class Haunt:
     round: int = 0  # haunt rounds begun (a round: every hero, the traitor, the monsters)
     progress: dict[str, Any] = field(default_factory=dict)  # the haunt plugin's own notes
     rolled: dict[str, int] = field(default_factory=dict)  # monster kind -> moves rolled
-    moved: list[str] = field(default_factory=list)  # monster moves not yet told the table
+    # Monster moves not yet told the table, each as the words that tell it (the mover's
+    # kind and number, the rooms' keys: monsters.move_words), not as a sentence: the
+    # line is said when it is told, in each language the table reads.
+    moved: list[dict[str, Any]] = field(default_factory=list)
     house: int | None = None  # a cooperative haunt: the house plays, after this seat's turn
     winner: str = ""  # "heroes" | "traitor" | "none" once the game is decided
-    reason: str = ""  # why, in players' words
+    reason: str = ""  # why, in players' words (English, the engine's truth)
+    # What it takes to say the reason in any language (haunting/base.py's Reason): the
+    # book and key of its line and the line's values; {} for a game decided before.
+    reason_words: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -198,5 +204,18 @@ def omens_owed(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
+def haunt_words_kept(raw: dict[str, Any]) -> dict[str, Any]:
+    """A game state's format step: the haunt kept the monster moves it had still to tell,
+    and why a side won, as English sentences, so a Chinese table read them in English;
+    now it keeps their words (`Haunt.moved`, `Haunt.reason_words`), said in each
+    language as they are told. A move stored before is told as it was stored
+    ({"said": ...}); a reason stored before is read as it was (no `reason_words`)."""
+    haunt = raw.get("haunt")
+    if haunt:
+        haunt["moved"] = [{"said": line} for line in haunt.get("moved", [])]
+        haunt["reason_words"] = {}
+    return raw
+
+
 # Every shape the stored state has had (bot/core/formats.py): append, never edit.
-STATE_FORMATS = Formats((texts_kept, omens_owed))
+STATE_FORMATS = Formats((texts_kept, omens_owed, haunt_words_kept))

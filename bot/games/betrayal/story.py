@@ -102,12 +102,16 @@ def haunt_begun(state: BetrayalState, name: str) -> str:
 
 def reason_said(state: BetrayalState, log: list[LogLine]) -> str:
     """Why the winning side won, in the language the story is told in. The state keeps
-    the reason in English (the engine's truth: bot/languages.py's `said_in`); the line
-    that told the table who won was said in each of its languages, and the log reads it
-    in this one, so the reason is read back from it. Where the line does not fit its
-    template here (a table that never read this language), the English reason."""
+    the reason's words (`Haunt.reason_words`), said here in this language. A game
+    decided before they were kept has the reason in English alone (the engine's truth:
+    bot/languages.py's `said_in`); the line that told the table who won was said in
+    each of its languages, and the log reads it in this one, so the reason is read back
+    from it. Where the line does not fit its template here (a table that never read
+    this language), the English reason."""
     haunt = state.haunt
     assert haunt is not None
+    if haunt.reason_words:  # kept as words: said in this language whatever the log holds
+        return base.reason_text(state)
     mark = "\x00"
     around = haunt_line(winner_key(state, haunt.winner), reason=mark).split(mark)
     told = last_of(log, "game_over")

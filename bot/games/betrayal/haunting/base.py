@@ -43,6 +43,7 @@ from bot.core.events import PUBLIC, Audience, Event
 from bot.games.betrayal import content
 from bot.games.betrayal.cards import Offer
 from bot.games.betrayal.haunting.parts import BoardHooks
+from bot.games.betrayal.haunting.words import haunt_line
 from bot.locales import per_language
 from bot.paths import DATA
 from bot.texts import fill
@@ -164,6 +165,15 @@ class HauntPlugin:
     def text(self, key: str, **kw: Any) -> str:
         return fill(self.data.texts[key], **kw)
 
+    def reason(self, key: str, names: dict[str, tuple[str, str]] | None = None,
+               **kw: Any) -> Reason:
+        """A line of the haunt's texts saying why a side won (`winner`), its words kept
+        to say it again in any language: `kw` are plain values (counts), `names` what is
+        named in the language spoken, as (what, key): ("monster", a kind of this
+        haunt's) or ("room", a room's key)."""
+        return said_reason({"haunt": self.key, "key": key, "values": dict(kw),
+                            "names": {slot: list(ref) for slot, ref in (names or {}).items()}})
+
     def say(self, ctx: Ctx, key: str, kind: str = "haunt", audience: Audience = PUBLIC,
             data: dict[str, Any] | None = None, **kw: Any) -> None:
         ctx.events.append(Event(self.text(key, **kw), audience, kind, data or {}))
@@ -237,6 +247,56 @@ class HauntPlugin:
         wins) or no one left at all."""
         return None
 
+
+
+class Reason(str):
+    """Why a side won, as said in the language spoken (the str itself: what `winner`
+    returns and the game_over line quotes), with the words that say it again in any
+    language (`words`: kept in the state as Haunt.reason_words). The state is saved in
+    English, the engine's truth, and read back later in each reader's language
+    (/game status, the story)."""
+
+    words: dict[str, Any]
+
+    def __new__(cls, text: str, words: dict[str, Any]) -> Reason:
+        made = super().__new__(cls, text)
+        made.words = words
+        return made
+
+
+def said_reason(words: dict[str, Any]) -> Reason:
+    """A reason's kept words (`Reason.words`) said in the language spoken: a line of
+    its haunt's texts, or of haunt_texts.yaml for a haunt of none ("haunt": "")."""
+    haunt = str(words.get("haunt", ""))
+    values = dict(words.get("values", {}))
+    for slot, (what, key) in words.get("names", {}).items():
+        values[slot] = _named(haunt, what, key)
+    text = PLUGINS[haunt].text(words["key"], **values) if haunt in PLUGINS \
+        else haunt_line(words["key"], **values)
+    return Reason(text, words)
+
+
+def _named(haunt: str, what: str, key: str) -> str:
+    """A thing a reason names, in the language spoken: a monster kind of the haunt's,
+    or a room."""
+    if what == "monster":
+        kind = load_data(haunt).monsters.get(key)
+        return kind.name if kind is not None else key
+    return content.room(key).name if key else ""
+
+
+def reason_text(state: BetrayalState) -> str:
+    """Why the game's winner won, in the language spoken; as the state keeps it (in
+    English) for a game decided before the reason's words were kept."""
+    haunt = state.haunt
+    if haunt is None or not haunt.reason_words:
+        return haunt.reason if haunt is not None else ""
+    return str(said_reason(haunt.reason_words))
+
+
+def common_reason(key: str, **kw: Any) -> Reason:
+    """A reason every haunt may end with (haunt_texts.yaml's `reasons`)."""
+    return said_reason({"haunt": "", "key": key, "values": dict(kw), "names": {}})
 
 
 class _Counts(dict[str, Any]):

@@ -10,6 +10,7 @@ turn. At the end both books become public.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from bot.core.events import Event, to_player, to_team
@@ -254,7 +255,7 @@ def settle(ctx: Ctx) -> None:
         return
     result = base.for_state(state).winner(state)
     if result is None and not sides.heroes(state):
-        result = (sides.EVIL, haunt_line("reasons.heroes_dead"))
+        result = (sides.EVIL, base.common_reason("reasons.heroes_dead"))
     if result is not None:
         finish(ctx, *result)
 
@@ -274,22 +275,27 @@ def out_of_time(ctx: Ctx) -> bool:
     numbers: dict[str, Any] = {**plugin.numbers(state), limit.rounds: last}
     if limit.said:
         plugin.say(ctx, limit.said, **numbers)
-    finish(ctx, limit.winner, plugin.text(limit.reason, **numbers))
+    finish(ctx, limit.winner, plugin.reason(limit.reason, **numbers))
     return True
 
 
 def finish(ctx: Ctx, side: str, reason: str) -> None:
+    """`side` has won. The reason is kept in English with its words (a `base.Reason`:
+    `Haunt.reason_words`), so `/game status` and the story say it in their reader's
+    language."""
     state = ctx.state
     haunt = state.haunt
     assert haunt is not None
     monsters.tell_moves(ctx)
-    haunt.winner, haunt.reason = side, reason
+    haunt.winner, haunt.reason = side, str(reason)
+    haunt.reason_words = copy.deepcopy(reason.words) if isinstance(reason, base.Reason) \
+        else {}
     state.over = True
     state.pending = None
     state.script.clear()
     plugin = base.for_state(state)
     tell(ctx, winner_key(state, side), kind="game_over", reason=reason,
-         data={"winner": side, "reason": reason})
+         data={"winner": side, "reason": str(reason)})
     ending = plugin.data.books.get(side, {}).get("ending")
     if plugin.cooperative and side == sides.EVIL:  # the one book tells both endings
         ending = plugin.data.books.get(sides.HERO, {}).get("ending_lost")

@@ -16,7 +16,7 @@ from collections import deque
 from typing import Any
 
 from bot.core.actions import Action
-from bot.core.events import to_player
+from bot.core.events import Event, to_player
 from bot.games.betrayal import content, links
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.dice import roll_betrayal
@@ -25,6 +25,7 @@ from bot.games.betrayal.haunting.parts import CombatHooks
 from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.links import house_links, walkable
 from bot.games.betrayal.state import BetrayalState, Monster
+from bot.texts import TABLE
 
 M_MOVE, M_ATTACK, M_END = "mmove", "mattack", "mend"
 
@@ -163,13 +164,11 @@ def perform(ctx: Ctx, action: Action) -> bool:
         source = monster.tile
         monster.tile = int(action.args["to"])
         assert state.haunt is not None
-        words = {"monster": combat.monster_name(state, monster),
-                 "source": ctx.room_name(source), "target": ctx.room_name(monster.tile)}
-        state.haunt.moved.append(haunt_line("events.monster_moves", **words))
+        move = move_words(state, monster, source)
+        state.haunt.moved.append(move)
         if state.haunt.traitor is not None:  # the house's own moves reach all in one line
-            tell(ctx, "events.monster_moves", kind="move",
-                 audience=to_player(state.haunt.traitor),
-                 data={"monster": monster.id, "to": monster.tile}, **words)
+            ctx.events.append(Event(move_said(state, move), to_player(state.haunt.traitor),
+                                    "move", {"monster": monster.id, "to": monster.tile}))
         return True
     tell_moves(ctx)
     combat.monster_attack(ctx, monster, int(action.args["target"]),
@@ -207,12 +206,37 @@ def leave_chutes(ctx: Ctx) -> None:
              target=ctx.room_name(landing), data={"monster": monster.id, "to": landing})
 
 
+def move_words(state: BetrayalState, monster: Monster, source: int) -> dict[str, Any]:
+    """A monster's move into the room it stands in now, kept as the words that tell it
+    (its kind, its number when others of its kind are about, as `combat.monster_name`
+    names it, and the rooms' keys): the state is saved in English, and the line is
+    said when it is told, in each language the table reads (`move_said`)."""
+    numbered = len(sides.monsters(state, monster.kind)) > 1
+    return {"kind": monster.kind, "number": monster.id if numbered else 0,
+            "source": state.tiles[source].room, "target": state.tiles[monster.tile].room}
+
+
+def move_said(state: BetrayalState, move: dict[str, Any]) -> str:
+    """A kept move (`move_words`) as a line in the language spoken; one kept as a
+    sentence before moves kept their words (state.py, `haunt_words_kept`) as it was."""
+    if "said" in move:
+        return str(move["said"])
+    kind = base.for_state(state).data.monsters.get(move["kind"])
+    name = kind.name if kind else str(move["kind"])
+    if move["number"]:
+        name = f"{name} {move['number']}"
+    return haunt_line("events.monster_moves", monster=name,
+                      source=content.room(move["source"]).name,
+                      target=content.room(move["target"]).name)
+
+
 def tell_moves(ctx: Ctx) -> None:
     """The monsters' moves so far, told to the table in one line."""
     haunt = ctx.state.haunt
     if haunt is None or not haunt.moved:
         return
-    tell(ctx, "events.monsters_moved", kind="move", moves=" ".join(haunt.moved),
+    tell(ctx, "events.monsters_moved", kind="move",
+         moves=TABLE.text("lists.between").join(move_said(ctx.state, m) for m in haunt.moved),
          data={"moves": len(haunt.moved)})
     haunt.moved = []
 

@@ -225,7 +225,7 @@ class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, 
             target = self.value(state, "search")
             pair = sorted(("knowledge", "sanity"), key=lambda t: -traits.value(state, seat, t))
             self.say(ctx, "search", who=ctx.who(seat), room=ctx.room_name(here),
-                     trait="Knowledge or Sanity", track=track, target=target)
+                     trait=self.text("search_traits"), track=track, target=target)
             ctx.push([{"roll": {"choose": pair, "purpose": "haunt", "then": [
                 {"_alta_search": {"tile": here, "target": target, "track": track}}]}}],
                 seat, KEY)
@@ -265,7 +265,7 @@ class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, 
     # ---------------------------------------------------------------- winning
     def winner(self, state: BetrayalState) -> tuple[str, str] | None:
         if int(progress(state).get("left", 1)) <= 0:
-            return sides.HERO, self.text("reason_killed")
+            return sides.HERO, self.reason("reason_killed")
         return None
 
     # ---------------------------------------------------------------- what the table sees
@@ -484,7 +484,7 @@ def _move_token(ctx: Ctx, source: int, tile: int) -> None:
 def _alta_look(ctx: Ctx, frame: Frame, arg: Any) -> None:
     found = [d for d in LOOK_DECKS if ctx.state.decks.get(d)]
     if not found:
-        PLUGIN.say(ctx, "deck_empty", deck="Item or Omen")
+        PLUGIN.say(ctx, "deck_empty", deck=PLUGIN.text("deck_name_both"))
         return
     if len(found) == 1:
         frame.steps.insert(0, {"_alta_cards": {"deck": found[0]}})
@@ -509,7 +509,7 @@ def _alta_cards(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     deck = str(arg["deck"])
     top = _card_order(ctx.state.decks[deck][:LOOK_AT])
     if not top:
-        PLUGIN.say(ctx, "deck_empty", deck=deck)
+        PLUGIN.say(ctx, "deck_empty", deck=PLUGIN.text(f"deck_name_{deck}"))
         return
     if len(top) == 1:  # the deck's last card: "take one of them" leaves no choice
         _take_card(ctx, frame, deck, top, 0)
@@ -534,7 +534,8 @@ def _take_card(ctx: Ctx, frame: Frame, deck: str, cards: list[str], pick: int) -
     for key in rest:
         bury(state, key)
     PLUGIN.say(ctx, "search_buried" if rest else "search_took", who=ctx.who(frame.seat),
-               count=len(rest), deck=deck, card=content.card(chosen).name)
+               count=len(rest), deck=PLUGIN.text(f"deck_name_{deck}"),
+               card=content.card(chosen).name)
     decks.give_card(ctx, frame.seat, chosen)
 
 

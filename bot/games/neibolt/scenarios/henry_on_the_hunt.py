@@ -183,10 +183,10 @@ class HenryOnTheHunt(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
     def winner(self, state: BetrayalState) -> tuple[str, str] | None:
         traitor = sides.traitor(state)
         if traitor is not None and not state.explorers[traitor].alive:
-            return sides.HERO, self.text("reason_dead")
+            return sides.HERO, self.reason("reason_dead")
         count = len(crossed(state))
         if count >= self.value(state, "kills"):
-            return sides.EVIL, self.text("reason_list", count=count)
+            return sides.EVIL, self.reason("reason_list", count=count)
         return None
 
     # ---------------------------------------------------------------- the AI

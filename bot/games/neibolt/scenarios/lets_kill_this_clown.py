@@ -272,7 +272,7 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
     def winner(self, state: BetrayalState) -> tuple[str, str] | None:
         assert state.haunt is not None
         if state.haunt.progress.get("crushed"):
-            return sides.HERO, self.text("reason_crushed")
+            return sides.HERO, self.reason("reason_crushed")
         return None
 
     def board_note(self, state: BetrayalState) -> str:

@@ -381,7 +381,7 @@ class SeparateNightmares(HauntPlugin, TurnHooks, MovementHooks, BoardHooks, AIHo
     def winner(self, state: BetrayalState) -> tuple[str, str] | None:
         assert state.haunt is not None
         if state.haunt.progress.get("escaped"):
-            return sides.HERO, self.text("reason_out")
+            return sides.HERO, self.reason("reason_out")
         return None
 
     # ---------------------------------------------------------------- the AI

@@ -328,7 +328,7 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
     # ---------------------------------------------------------------- winning, the board
     def winner(self, state: BetrayalState) -> tuple[str, str] | None:
         if progress(state).get("ritual"):
-            return sides.HERO, self.text("reason_ritual")
+            return sides.HERO, self.reason("reason_ritual")
         return None
 
     def board_note(self, state: BetrayalState) -> str:

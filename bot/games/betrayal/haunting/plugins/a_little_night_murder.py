@@ -88,9 +88,9 @@ class ALittleNightMurder(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     def winner(self, state: BetrayalState) -> tuple[str, str] | None:
         assert state.haunt is not None
         if not sides.heroes(state):
-            return sides.EVIL, self.text("reason_dead")
+            return sides.EVIL, self.reason("reason_dead")
         if state.haunt.progress.get("dawn"):
-            return sides.HERO, self.text("reason_dawn")
+            return sides.HERO, self.reason("reason_dawn")
         return None
 
     # ---- the AI: heroes keep as far from the servants and the widow as they can

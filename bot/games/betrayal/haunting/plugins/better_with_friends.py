@@ -286,13 +286,14 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
     def winner(self, state: BetrayalState) -> tuple[str, str] | None:
         assert state.haunt is not None
         shelter = refuge(state)
-        name = content.room(state.tiles[shelter].room).name if shelter is not None else ""
+        # The refuge, named in the language spoken whenever the reason is read.
+        names = {"room": ("room", state.tiles[shelter].room if shelter is not None else "")}
         if state.haunt.progress.get("drowned"):
-            return sides.EVIL, self.text("reason_flood", room=name)
+            return sides.EVIL, self.reason("reason_flood", names=names)
         living = sides.heroes(state)
         if shelter is not None and living and canoe_tile(state) == shelter \
                 and all(state.explorers[h].tile == shelter for h in living):
-            return sides.HERO, self.text("reason_escape", room=name)
+            return sides.HERO, self.reason("reason_escape", names=names)
         return None
 
     # ---------------------------------------------------------------- the AI

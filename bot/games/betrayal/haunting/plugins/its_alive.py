@@ -193,10 +193,10 @@ class ItsAlive(HauntPlugin, TurnHooks, MovementHooks, CombatHooks, AIHooks):
         progress = state.haunt.progress
         slain = progress.get("slain")
         if slain:
-            return sides.HERO, self.text("reason_slain", organ=self.data.monsters[slain].name)
+            return sides.HERO, self.reason("reason_slain", names={"organ": ("monster", slain)})
         dead = len(sides.heroes(state, alive=False)) - len(sides.heroes(state))
         if dead >= self.value(state, "digest"):
-            return sides.EVIL, self.text("reason_digest", count=dead)
+            return sides.EVIL, self.reason("reason_digest", count=dead)
         return None
 
     # ---------------------------------------------------------------- the AI

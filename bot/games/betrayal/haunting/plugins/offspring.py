@@ -164,11 +164,11 @@ class Offspring(HauntPlugin, TurnHooks, AIHooks):
     def winner(self, state: BetrayalState) -> tuple[str, str] | None:
         assert state.haunt is not None
         if int(state.haunt.progress.get("successes", 0)) >= self.value(state, "successes"):
-            return sides.HERO, self.text("reason_plant")
+            return sides.HERO, self.reason("reason_plant")
         if not sides.heroes(state):
-            return sides.EVIL, self.text("reason_dead")
+            return sides.EVIL, self.reason("reason_dead")
         if state.haunt.progress.get("full"):
-            return sides.EVIL, self.text("reason_full")
+            return sides.EVIL, self.reason("reason_full")
         return None
 
     # ---- the AI

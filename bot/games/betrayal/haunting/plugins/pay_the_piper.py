@@ -94,13 +94,13 @@ class PayThePiper(HauntPlugin, TurnHooks, MovementHooks, AIHooks):
         assert state.haunt is not None
         progress = state.haunt.progress
         if int(progress.get("successes", 0)) >= self.value(state, "successes"):
-            return sides.EVIL, self.text("reason_ritual")
+            return sides.EVIL, self.reason("reason_ritual")
         if not sides.monsters(state, "rat"):
-            return sides.HERO, self.text("reason_rats")
+            return sides.HERO, self.reason("reason_rats")
         traitor = sides.traitor(state)
         if traitor is not None and not state.explorers[traitor].alive \
                 and not progress.get("entered"):
-            return sides.HERO, self.text("reason_traitor")
+            return sides.HERO, self.reason("reason_traitor")
         return None
 
     def goals(self, state: BetrayalState, seat: int) -> set[int]:

@@ -244,12 +244,12 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
         if lover is not None and progress.get("vigil_body") == lover \
                 and not state.explorers[lover].alive \
                 and int(progress.get("vigil", 0)) >= self.value(state, "vigil"):
-            return sides.EVIL, self.text("reason_vigil")
+            return sides.EVIL, self.reason("reason_vigil")
         traitor = sides.traitor(state)
         if traitor is not None and not state.explorers[traitor].alive:
-            return sides.HERO, self.text("reason_traitor")
+            return sides.HERO, self.reason("reason_traitor")
         if int(progress.get("successes", 0)) >= self.value(state, "rite"):
-            return sides.HERO, self.text("reason_rite")
+            return sides.HERO, self.reason("reason_rite")
         return None
 
     # ---- the AI

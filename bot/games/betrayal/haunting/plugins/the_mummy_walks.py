@@ -195,9 +195,9 @@ class TheMummyWalks(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
         assert state.haunt is not None
         progress = state.haunt.progress
         if progress.get("burned"):
-            return sides.HERO, self.text("reason_burned")
+            return sides.HERO, self.reason("reason_burned")
         if int(progress.get("nights", 0)) >= self.value(state, "nights"):
-            return sides.EVIL, self.text("reason_wed")
+            return sides.EVIL, self.reason("reason_wed")
         return None
 
     # ---------------------------------------------------------------- the AI

@@ -125,10 +125,10 @@ class WailOfTheBanshee(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
     def winner(self, state: BetrayalState) -> tuple[str, str] | None:
         assert state.haunt is not None
         if int(state.haunt.progress.get("successes", 0)) >= self.value(state, "banish"):
-            return sides.HERO, self.text("reason_banished")
+            return sides.HERO, self.reason("reason_banished")
         dead = [s for s in sides.heroes(state, alive=False) if not state.explorers[s].alive]
         if len(dead) >= self.value(state, "claimed"):
-            return sides.EVIL, self.text("reason_claimed", count=len(dead))
+            return sides.EVIL, self.reason("reason_claimed", count=len(dead))
         return None
 
     # ---- the AI
