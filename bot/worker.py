@@ -20,6 +20,11 @@ channels taking turns, bench/bench_channels.py). The courier uses it only when t
 left exactly that table, in the language it would plan in (bot/courier.py); else it
 plans again, as before.
 
+The save does not run beside the board's drawing (tried: started as soon as the rules
+were done, it hid its 0.2 ms of store work, but the loop it woke mid-trip took the GIL
+from the drawing, which then began and ended later by as much; the session note of
+2026-12-07 has the figures).
+
 Each trip takes the caller's context along (`_in_thread`), so a line made there (a
 refusal, say) is in the language the interaction speaks (bot/locales). A step of the
 rules is said in every language the table needs (`languages`, bot/languages.py's
