@@ -17,7 +17,7 @@ from bot.games.betrayal.haunting.plugins.a_little_night_murder import (
 )
 from bot.games.betrayal.state import BetrayalState
 from bot.texts import fill
-from tests.betrayal_haunt_helpers import begin, house, played, seed_for
+from tests.betrayal_haunt_helpers import answer_pending, begin, house, played, seed_for
 
 KEY = "a_little_night_murder"
 PLUGIN = ALittleNightMurder()
@@ -100,6 +100,7 @@ def test_a_hit_only_stuns_a_servant() -> None:
 
 def test_the_dawn_clock_is_told_to_everyone_each_round() -> None:
     state, events = _start()
+    state = answer_pending(state, events)  # seed 1's basement is cut off: stairs first
     clock = [e for e in events if e.data.get("dawn") == 10]
     assert len(clock) == 1 and clock[0].audience.is_public and clock[0].data["left"] == 9
     assert "round 1 of 10" in clock[0].text and "Might 2, Speed 2" in clock[0].text

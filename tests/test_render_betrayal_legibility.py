@@ -2,7 +2,7 @@
 wide, and stays inside its tile without running into anything else there.
 
 The sizes and boxes are read from the layout the renderer draws from (`map_geometry`,
-`tile_parts`, `strip_layout`, `token_slots`), for real states: small and grown houses
+`tile_parts`, `strip_layout`, `figure_slots`), for real states: small and grown houses
 of AI play, a haunt AI-played to its end, a rigged haunt with a crowd of explorers and
 monster stacks in one room, and full 47-room houses; at the bot's width and at 600 px;
 in English and with Chinese labels (tests/zh_labels.py), which are measured in the
@@ -22,6 +22,7 @@ from bot.games.betrayal.shown import map_view
 from bot.games.betrayal.state import BetrayalState
 from renderers.betrayal import READ_PX, READ_WIDTH, map_geometry, render_map
 from renderers.betrayal.explorers import (
+    figure_slots,
     groups_of,
     label_dx,
     label_text,
@@ -29,7 +30,6 @@ from renderers.betrayal.explorers import (
     monster_radius,
     monster_text,
     ring_outer,
-    token_slots,
 )
 from renderers.betrayal.geometry import MapGeometry
 from renderers.betrayal.palette import glyph_mark
@@ -43,6 +43,7 @@ from renderers.betrayal.tiles import (
 from renderers.common import Box, font, text_bbox, text_width
 from tests.betrayal_haunt_helpers import explored, house, played
 from tests.betrayal_haunt_rig import (  # noqa: F401 (rig_plugin: the rigged haunt's plugin)
+    place,
     rig_plugin,
     rigged,
     spawn,
@@ -65,10 +66,26 @@ def crowded_room() -> BetrayalState:
     return state
 
 
+# Rooms every house has, one per living explorer of `late_game` (players - 1 at most).
+APART = ("entrance_hall", "foyer", "grand_staircase")
+
+
 @cache
 def late_game() -> BetrayalState:
-    """A haunt AI-played to its end (monsters about, explorers dead where they fell)."""
-    return played("pay_the_piper", 1)[0]
+    """A haunt AI-played to its end, the dead lying where they fell and the living each
+    in a room of their own, so every one of them is drawn with its label (a dead one's
+    is greyed). Where the AI leaves the living at the end hangs on seed 1's house and the
+    rules: since a house joined to its basement only by the Collapsed Room's hole gets the
+    Stairs from Basement when the haunt begins (seed 003, line 290), all four end this game
+    in the Pentagram Chamber, a crowd drawn without labels, and a test of label sizes
+    would measure none. So the living are stood apart; the game's end is the AI's."""
+    state = GAME.copy_state(played("pay_the_piper", 1)[0])
+    assert state.over and any(not ex.alive for ex in state.explorers)
+    living = [seat for seat, ex in enumerate(state.explorers) if ex.alive]
+    assert len(living) <= len(APART)
+    for seat, room in zip(living, APART, strict=False):
+        place(state, room, seat)
+    return state
 
 
 STATES = {
@@ -121,7 +138,7 @@ def figures_of(view: MapView, geo: MapGeometry) -> Iterator[tuple[tuple[str, int
     t, tf = geo.tile, geo.tile_font
     rows = strip_rows_of(view, link_letters(view), t, groups_of(view), tf)
     for cell, group in groups_of(view).items():
-        slots = token_slots(len(group), t, rows.get(cell, 0), tf)
+        slots = figure_slots(group, t, rows.get(cell, 0), tf)
         out = []
         for figure, (_, _, r, label_w, size) in zip(group, slots, strict=True):
             ex = figure.explorer

@@ -6,7 +6,10 @@ Pentagram Chamber with an explorer was a 12 px disc under an 18 px "R").
 A slot shrinks its disc to make room for a label (`token_slots`), yet a monster's
 letter is never drawn below the label size (it must read at chat size), so the disc is
 measured against the letter drawn on it: for rooms holding a few explorers and one to
-three monster stacks, on the chat board and on the whole map at 1200 and 600 px."""
+three monster stacks, on the chat board and on the whole map at 1200 and 600 px. (The
+slots of a room with monsters shrink no further than their letters allow, else they
+stand unlabelled: `figure_slots`. Seed 1's house at 1200 px, its tiles 128 px once the
+Stairs from Basement join its basement, had a Mummy's 20 px "M" on a disc of radius 9.)"""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import pytest
 from bot.games.betrayal.pictures import ExplorerView, MapView, MonsterView
 from bot.games.betrayal.shown import map_view
 from renderers.betrayal import board_geometry, map_geometry
-from renderers.betrayal.explorers import groups_of, letter_size, token_slots
+from renderers.betrayal.explorers import figure_slots, groups_of, letter_size
 from renderers.betrayal.geometry import MapGeometry
 from renderers.betrayal.palette import glyph_mark
 from renderers.betrayal.tiles import link_letters, strip_rows_of
@@ -62,7 +65,7 @@ def _letters_outside(view: MapView, geo: MapGeometry) -> Iterator[str]:
     t, tf = geo.tile, geo.tile_font
     rows = strip_rows_of(view, link_letters(view), t, groups_of(view), tf)
     for cell, group in groups_of(view).items():
-        slots = token_slots(len(group), t, rows.get(cell, 0), tf)
+        slots = figure_slots(group, t, rows.get(cell, 0), tf)
         for figure, (_, _, _, _, size) in zip(group, slots, strict=True):
             if not figure.monsters:
                 continue

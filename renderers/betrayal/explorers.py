@@ -4,7 +4,8 @@ Explorers stand in their tile as coloured discs with the player's name beside th
 (else its initial), in one column when few share a tile and more for a crowd, above
 whatever the tile's bottom strip holds. Labels are never drawn below the map's in-tile
 text size (`MapGeometry.tile_font`): where a crowd leaves no room for them at that
-size, the discs stand without labels, as big as the room allows. The explorer to play
+size, or a disc shrunk for one would be smaller than a monster's letter, the discs
+stand without labels, as big as the room allows. The explorer to play
 has a gold ring, the traitor a magenta band, dead ones are grey and crossed out where
 they fell. Monsters share those slots after the explorers: dark red discs with their
 letter (a large monster's disc is bigger), grey with an "S" while stunned. Alike
@@ -69,20 +70,33 @@ from renderers.common import (
 )
 
 
-def token_slots(n: int, t: int, strip_rows: int = 1,
-                 tf: int = 0) -> tuple[tuple[int, int, int, int, int], ...]:
-    """Where `n` explorers stand in a tile of size `t`: per explorer (cx, cy, r,
+def token_slots(n: int, t: int, strip_rows: int = 1, tf: int = 0,
+                marks: tuple[str, ...] = ()) -> tuple[tuple[int, int, int, int, int], ...]:
+    """Where `n` figures stand in a tile of size `t`: per figure (cx, cy, r,
     label width, label font size), relative to the tile. One column of discs with names
     when few share a tile, more columns (up to MAX_COLS) for a crowd. They
     stand above the `strip_rows` rows the tile's bottom strip uses (0: all the way down).
     Labels are never below tf px (`tile_parts`); a label that does not fit its slot at
-    that size is cut to an initial or left out (`_label_text`)."""
-    return _token_slots_cached(max(1, n), t, strip_rows, tf)
+    that size is cut to an initial or left out (`_label_text`). `marks`: the letters
+    of the monsters among them (`figure_slots`), which a disc shrunk for a label must
+    still carry at the label's size."""
+    return _token_slots_cached(max(1, n), t, strip_rows, tf, tuple(sorted(set(marks))),
+                               font_signature() if marks else ())
+
+
+def figure_slots(group: Sequence[Figure], t: int, strip_rows: int,
+                 tf: int) -> tuple[tuple[int, int, int, int, int], ...]:
+    """`token_slots` for the figures of one cell (`groups_of`), their monsters' letters
+    included: what the map, the chat board and their tests all place figures by."""
+    marks = tuple(glyph_mark(f.monsters[0].glyph, f.monsters[0].name) for f in group
+                  if f.monsters)
+    return token_slots(len(group), t, strip_rows, tf, marks)
 
 
 @budgets.small(budgets.LAYOUTS)
-def _token_slots_cached(n: int, t: int, strip_rows: int,
-                        tf: int) -> tuple[tuple[int, int, int, int, int], ...]:
+def _token_slots_cached(n: int, t: int, strip_rows: int, tf: int, marks: tuple[str, ...],
+                        fonts: tuple[object, ...]) -> tuple[tuple[int, int, int, int, int], ...]:
+    """`token_slots`; `fonts` only keys the cache (the marks are measured in them)."""
     parts = tile_parts(t, tf)
     bx0, by0, bx1, by1 = parts.body
     h = parts.strip[3] - parts.strip[1]
@@ -94,6 +108,20 @@ def _token_slots_cached(n: int, t: int, strip_rows: int,
 
     def label_size(r: int) -> int:
         return max(8, parts.text, min(round(t * 0.12), round(r * 1.35)))
+
+    def spacing(cols: int) -> float:
+        """How far apart the slots' centres are in `cols` columns."""
+        return min(bh / math.ceil(n / cols), t * 0.3, bw / cols)
+
+    def clear(cols: int, r: int) -> bool:
+        """Whether rings of radius r in `cols` columns stay apart (r is never below 2:
+        a crowd in a thin band may not)."""
+        return 2 * ring_outer(r) <= spacing(cols)
+
+    def carries(r: int) -> bool:
+        """Whether a slot of radius r leaves room for a disc its monsters' letters show
+        on at the label's size (`monster_radius` grows a disc as far as `ring_outer`)."""
+        return all(letter_shows(ring_outer(r), mark, label_size(r)) for mark in marks)
 
     def fit(cols: int, labelled: bool) -> tuple[int, int, int]:
         """(disc radius, label room, label size) in `cols` columns."""
@@ -109,8 +137,10 @@ def _token_slots_cached(n: int, t: int, strip_rows: int,
             return max(0, math.floor(col_w - 2 * ring_outer(r) - max(2, r * 0.3)))
 
         # A short label ("P2", "×3") at the least legible size beats a slightly bigger
-        # disc: shrink the disc (down to R_MIN tile sides) until one fits beside it.
-        while r > r_min and room(r) < LABEL_ROOM * label_size(r):
+        # disc: shrink the disc (down to R_MIN tile sides) until one fits beside it,
+        # yet not below a monster's letter: one bigger than its disc hides it.
+        while r > r_min and room(r) < LABEL_ROOM * label_size(r) \
+                and (carries(r - 1) or not carries(r)):
             r -= 1
         if rows > 1 and pitch < label_size(r) * LABEL_INK:  # they would run into the
             return r, 0, label_size(r)                     # next row's disc or label
@@ -123,9 +153,17 @@ def _token_slots_cached(n: int, t: int, strip_rows: int,
         if fit(c, True)[0] > fit(cols, True)[0] * 1.3:
             cols = c
     r, label_w, size = fit(cols, True)
-    if label_w < LABEL_ROOM * size:  # a crowd: no room for labels, so the biggest discs
-        crowd = max(options, key=lambda c: (fit(c, False)[0], -c))
-        if fit(crowd, False)[0] > r:
+    if label_w < LABEL_ROOM * size or not carries(r):
+        # A crowd: no room for labels (or for a monster's letter beside one), so the
+        # biggest discs; where even the least discs cannot all stand apart, first the
+        # columns where they do, else those that keep them furthest apart.
+        def crowd_key(c: int) -> tuple[bool, int, float, int]:
+            big = fit(c, False)[0]
+            return clear(c, big), big, 0 if clear(c, big) else spacing(c), -c
+
+        crowd = max(options, key=crowd_key)
+        wide = fit(crowd, False)[0]
+        if wide > r or (not clear(cols, r) and spacing(crowd) > spacing(cols)):
             cols = crowd
             r, label_w, size = fit(cols, False)
     rows = math.ceil(n / cols)
@@ -220,7 +258,7 @@ def place_figures(groups: dict[Cell, list[Figure]], origin: Callable[[Cell], tup
     placed = Placed()
     for cell, group in groups.items():
         x0, y0 = origin(cell)
-        slots = token_slots(len(group), t, strip_rows.get(cell, 0), tf)
+        slots = figure_slots(group, t, strip_rows.get(cell, 0), tf)
         for figure, (sx, sy, r, _, size) in zip(group, slots, strict=True):
             ex = figure.explorer
             if ex is None:
@@ -335,7 +373,7 @@ def draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry,
     fonts = font_signature()
     tiles = {(tile.floor, tile.x, tile.y): tile for tile in view.tiles}
     for cell, group in groups.items():
-        slots = token_slots(len(group), t, strip_rows.get(cell, 0), tf)
+        slots = figure_slots(group, t, strip_rows.get(cell, 0), tf)
         tile = tiles.get(cell)
         on = PANEL if tile is None else _tile_fill(tile)
         over = tile is not None and tile.barrier
@@ -490,6 +528,16 @@ def letter_fits(radius: int, mark: str, size: int) -> bool:
     x0, y0, x1, y1 = text_bbox(font(letter_size(radius, size), True), mark, "mm")
     inner = radius - edge
     return max(-x0, x1, -y0, y1) <= inner
+
+
+def letter_shows(radius: int, mark: str, size: int) -> bool:
+    """Whether a monster's letter leaves its disc showing: its ink within the disc, and
+    red above and below it (inside the edge). A letter may touch the outline at its
+    sides, as a wide one does on the least disc `monster_radius` grows to; one that
+    reaches past the disc hides it, and the monster reads as a stray letter."""
+    edge = max(1, round(radius / 7))
+    x0, y0, x1, y1 = text_bbox(font(letter_size(radius, size), True), mark, "mm")
+    return max(-x0, x1) <= radius and max(-y0, y1) <= radius - edge
 
 
 def letter_size(radius: int, size: int) -> int:

@@ -78,10 +78,16 @@ def start(ctx: Ctx) -> None:
 
 
 def basement_cut_off(state: BetrayalState) -> bool:
-    """No way between the basement and the floors above (doors never cross floors:
-    only links do)."""
+    """No way for monsters out of the basement to the floors above, or back (seed 003,
+    line 290: the Coal Chute counts). Doors never cross floors, only links do, and some
+    links go one way: the Collapsed Room's hole is jumped down, never climbed (line
+    564), so a house joined to its basement by the hole alone is cut off both ways
+    round for them (`monsters.graph`: how monsters walk)."""
     basement = {i for i, t in enumerate(state.tiles) if t.floor == "basement"}
-    return not any((a in basement) != (b in basement) for a, b, _ in house_links(state))
+    ways = monsters.graph(state)
+    up = any(b not in basement for a in basement for b in ways[a])
+    down = any(b in basement for a, nexts in ways.items() if a not in basement for b in nexts)
+    return not (up and down)
 
 
 def tally(ctx: Ctx, frame: Frame, target: int, needed: str, hit: str, miss: str,
