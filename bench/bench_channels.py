@@ -312,7 +312,7 @@ def quiet_haunt(game: str) -> ExitStack:
 
 @dataclass
 class LiveOutlet(NullOutlet):
-    """What cogs/outlet.py's live post does with the store, without Discord: read the
+    """What cogs/outlet_live.py's post_live does with the store, without Discord: read the
     live message (as the table was loaded with it), decide the step, and hand what it
     shows to the courier, which stores it with the delivery's mark. Counts the
     uploads."""

@@ -48,7 +48,7 @@ from bot.core.actions import Action, Option
 from bot.games.base import Game, PlayerInfo
 
 DEFAULT_CAP = 20000
-PER_ROW = 5  # cogs/components.py: buttons up to five a group, a menu past that
+PER_ROW = 5  # cogs/prompt_rows.py: buttons up to five a group, a menu past that
 KEYS = ("cthulhu", "betrayal", "neibolt", "evilbelow")
 WATCHED = ("damage_split", "trait_pick", "move")  # the moves issue 20 changed
 
@@ -63,7 +63,7 @@ class Tally:
 
 
 def _entries(options: list[Option], group: str) -> list[tuple[str, list[Option]]]:
-    """A group's entries as the menus show them (cogs/components.py first_steps): a
+    """A group's entries as the menus show them (cogs/prompt_rows.py first_steps): a
     two-step group shows each `first` once; each entry with the options behind it."""
     entries: dict[str, list[Option]] = {}
     flat = sum(1 for o in options if o.group == group) <= PER_ROW  # a row of buttons

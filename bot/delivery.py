@@ -223,7 +223,7 @@ TeamMessages = list[tuple[str, list[int], str, str]]  # team, its users, text, k
 
 @runtime_checkable
 class MemberKeeper(Protocol):
-    """An outlet with team threads (cogs/outlet.py): it keeps each thread's members to the
+    """An outlet with team threads (cogs/outlet_teams.py): it keeps each thread's members to the
     team's holders. Outlets without threads (the demo's, the tests') need not."""
 
     async def members(self, table: Table, teams: dict[str, list[int]]) -> None:
@@ -335,7 +335,7 @@ def _plan(table: Table, sequenced: Sequenced, key: str, render: bool, language: 
 
 def own_prompt(table: Table, prompt: Prompt | None, language: str) -> Prompt | None:
     """A private turn's options again in its player's language, where it is not the
-    server's `language`: only they see the buttons, in their DMs (cogs/outlet.py). The
+    server's `language`: only they see the buttons, in their DMs (cogs/outlet_dms.py). The
     same table at the same version: the same options, in other words."""
     if prompt is None or not prompt.private or prompt.user_id is None:
         return None

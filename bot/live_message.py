@@ -25,7 +25,7 @@ from bot import headlines, mentions
 from bot.delivery import Post, board_hash
 from bot.discord_limits import CONTENT_MAX
 from bot.store import OVER, LiveMessage, Table
-from bot.texts import say
+from bot.texts import listed, say
 
 LIMIT = CONTENT_MAX  # our longest message, a margin under Discord's 2,000
 ROOMY = LIMIT // 2  # a live message that starts after overflow holds this much at most
@@ -48,7 +48,7 @@ def footer(table: Table, post: Post, *, private_turn: bool = False,
                   if o.user_id and o.user_id != prompt.user_id]
         if others and table.status != OVER:
             tail = "\n" + say("live.others_too",
-                               others=", ".join(dict.fromkeys(others))) + tail
+                               others=listed(list(dict.fromkeys(others)))) + tail
         return tail
     if table.status == OVER:
         return "\n" + mentions.BOOK.link(say("live.over"), table.guild_id)

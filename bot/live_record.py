@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 @dataclass
 class LiveMessage:
-    """The one channel message a game keeps up to date (cogs/outlet.py), as the store
+    """The one channel message a game keeps up to date (cogs/outlet_live.py), as the store
     remembers it, so a restarted bot goes on editing it instead of posting anew."""
 
     message_id: int

@@ -469,6 +469,7 @@ class Sessions:
             def opened() -> tuple[Table, list[Event]]:
                 return table_rules.new_table(kind, channel_id, guild_id, host, seed, options)
 
+            # Built once first to learn the languages it reads, which said_in then needs.
             with speaking(ENGLISH):
                 table, _ = opened()
             heard(table, host.user_id, host.language, host.guild_language)
@@ -536,7 +537,7 @@ class Sessions:
                     raise IllegalAction(say("errors.undo_few", count=len(points)))
                 point = points[steps - 1]
                 played = await self.worker.undo(table, self._past(table, point), actor, steps,
-                                                "; ".join(p.summary for p in reversed(points)),
+                                                [p.summary for p in reversed(points)],
                                                 await self._languages(table, actor))
                 saved = await self._save(played, table, actor.user_id,
                                          Action(table_rules.UNDO, {"steps": steps}),

@@ -22,7 +22,7 @@ from bot.locales import current
 from bot.store.base import Store
 from bot.store.records import GameResult, LoggedEvent, SeatResult
 from bot.table_record import OVER, Table
-from bot.texts import say
+from bot.texts import clip, say
 
 SUMMARY_KIND = "summary"  # the event that carries the story on the final post
 ENDED_KIND = "ended"  # the line that says why a game was ended early (bot/table_core.py's `close`)
@@ -64,8 +64,8 @@ def story_of(table: Table, log: list[LogLine]) -> Story:
 
 
 def _cut(line: str) -> str:
-    line = " ".join(line.split())
-    return line if len(line) <= LINE_MAX else line[:LINE_MAX - 1].rstrip() + "…"
+    """A summary line on one line, within LINE_MAX."""
+    return clip(" ".join(line.split()), LINE_MAX)
 
 
 def seat_line(name: str, part: SeatStory) -> str:

@@ -14,7 +14,7 @@ calls `plural`. `fill` is `str.format` with that one addition, for every templat
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from importlib.resources.abc import Traversable
 from typing import Any
 
@@ -169,6 +169,25 @@ def listed(parts: Sequence[str]) -> str:
     """Names one after another ("A, B, C"; in Chinese "A、B、C"): the separator is a
     word of each language (data/texts.yaml's `lists.sep`), not code's ", "."""
     return TABLE.text("lists.sep").join(parts)
+
+
+def sentences(parts: Iterable[str]) -> str:
+    """Sentences one after another, as the language writes them: a space between them
+    in English, nothing in Chinese (its full stop closes them; `lists.between`)."""
+    return TABLE.text("lists.between").join(p for p in parts if p)
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` within `limit` characters, its end cut and marked "…" (a space before the
+    cut dropped): Discord bounds a label, a placeholder and a message, and a line of
+    the history or the summary is kept to one."""
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def grouped(parts: Sequence[str]) -> str:
+    """Lists one after another ("A, B; C"; in Chinese "A、B；C"): the mark between two
+    lists is each language's own too (`lists.groups`)."""
+    return TABLE.text("lists.groups").join(parts)
 
 
 def and_list(parts: Sequence[str]) -> str:

@@ -67,6 +67,7 @@ from bot.metrics import Recorder
 from bot.store import GameResult, LoggedEvent, UndoWrite
 from bot.summary import summarise
 from bot.table_record import ACTIVE, Table
+from bot.texts import TABLE
 from renderers import describe_public, render_public, render_whole
 
 WORKERS = 1
@@ -199,7 +200,7 @@ class Worker:
         return played
 
     async def undo(self, table: Table, past: Table, actor: table_rules.Actor, steps: int,
-                   summary: str, languages: tuple[str, ...] = ()) -> Played:
+                   summary: list[str], languages: tuple[str, ...] = ()) -> Played:
         """The table taken back to `past` (/gm undo), saying who undid what."""
         return await self._in_thread(_undo, table, past, actor, steps, summary, languages)
 
@@ -384,9 +385,12 @@ def _ai_moves(table: Table, work: AiWork, languages: tuple[str, ...],
 
 
 def _undo(table: Table, past: Table, actor: table_rules.Actor, steps: int,
-          summary: str, languages: tuple[str, ...]) -> Played:
-    new, events = said_in(lambda: table_rules.restore(table, past, actor, steps, summary),
-                          languages)
+          summary: list[str], languages: tuple[str, ...]) -> Played:
+    """The moves undone (`summary`, each its public line) are joined as each language
+    said in joins sentences it quotes (`moderation.undone_between`)."""
+    new, events = said_in(lambda: table_rules.restore(
+        table, past, actor, steps, TABLE.text("moderation.undone_between").join(summary)),
+        languages)
     return _played(new, events)
 
 

@@ -25,7 +25,7 @@ from bot.games.betrayal import content, sheet_view
 from bot.games.betrayal.context import explorer_name
 from bot.games.betrayal.state import BetrayalState
 from bot.store import Table
-from bot.texts import say
+from bot.texts import grouped, listed, say
 from cogs.click_limit import FREE, LIMITS
 from cogs.common import (
     acknowledgement,
@@ -299,7 +299,7 @@ def pick_attack(options: list[Option], target: str, trait: str | None,
         mine = [o for o in options if typed and typed in _target_label(o).lower()]
     if not mine:
         names = sorted({_target_label(o) for o in options})
-        raise IllegalAction(content.betrayal_line("cog.out_of_reach", targets=", ".join(names)))
+        raise IllegalAction(content.betrayal_line("cog.out_of_reach", targets=listed(names)))
     wanted_weapon = (weapon or "").strip().lower().replace(" ", "_")
     fits = [o for o in mine if str(o.action.args.get("weapon", "")) == wanted_weapon]
     if trait:
@@ -308,7 +308,7 @@ def pick_attack(options: list[Option], target: str, trait: str | None,
         fits = [o for o in fits if o.action.args["trait"] == "might"] or fits
     if not fits:
         raise IllegalAction(content.betrayal_line("cog.no_combination",
-                                                  options="; ".join(o.label for o in mine[:8])))
+                                                  options=grouped([o.label for o in mine[:8]])))
     return min(fits, key=lambda o: bool(o.action.args.get("ranged"))).action
 
 
@@ -335,7 +335,7 @@ def sheet_seat(table: Table, state: BetrayalState, user_id: int, typed: str | No
     wanted = typed.strip().lower()
     hits = [i for i in range(count) if wanted in _explorer_label(state, i).lower()]
     if len(hits) != 1:
-        known = ", ".join(_explorer_label(state, i) for i in range(count))
+        known = listed([_explorer_label(state, i) for i in range(count)])
         raise IllegalAction(say("commands.no_explorer", name=typed.strip()[:40], known=known))
     return hits[0]
 

@@ -10,7 +10,7 @@ cache before a running game's post, and when Discord refuses one (`missing_in_ca
 for only what those posts need (`POSTING`).
 
 Every game needs the channel ones. A game that splits into secret teams also wants the
-private-thread ones; without them its team lines go by DM (cogs/outlet.py), so they are
+private-thread ones; without them its team lines go by DM (cogs/outlet_teams.py), so they are
 named to the host at Start rather than refused.
 
 Which threads a game's channel can hold at all is Discord's, by the channel's type
@@ -37,7 +37,7 @@ from bot import games
 from bot.core.errors import IllegalAction
 from bot.delivery import NOT_IN_THREAD, THREAD_LOCKED
 from bot.games.base import Game
-from bot.texts import say
+from bot.texts import listed, say
 
 # What a lobby needs, in the order a moderator meets them in the channel's permission
 # list. The lobby is an embed, and `/game join` and its kin redraw it with the bot's own
@@ -145,7 +145,7 @@ def names_text(names: list[str]) -> str:
         return say("permissions.some_permission")
     if len(shown) == 1:
         return shown[0]
-    return ", ".join(shown[:-1]) + say("permissions.and") + shown[-1]
+    return listed(shown[:-1]) + say("permissions.and") + shown[-1]
 
 
 def why(names: list[str]) -> str:

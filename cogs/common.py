@@ -28,7 +28,7 @@ from bot.metrics import Recorder
 from bot.sessions import Behind, Outcome, Sessions
 from bot.store import Store, StoreUnavailable, Table
 from bot.table import Actor
-from bot.texts import say
+from bot.texts import grouped, say
 from cogs import bot_permissions, mentions
 from cogs.bot_permissions import names_text
 
@@ -228,7 +228,7 @@ def pick_option(options: list[Option], typed: str, *, nothing: str,
         return hits[0].action
     if not options:
         raise IllegalAction(nothing)
-    raise IllegalAction(which("; ".join(o.label for o in options[:10]))[:1900])
+    raise IllegalAction(which(grouped([o.label for o in options[:10]]))[:1900])
 
 
 def refusal_text(exc: IllegalAction) -> str:

@@ -32,7 +32,7 @@ from bot.core import wire
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.locales import language_of, speaking
-from bot.texts import say
+from bot.texts import clip, say
 from cogs.common import handling, refuse, sessions_of
 from cogs.replay import GAME_ID_LIMIT
 from cogs.replay import post as post_replay
@@ -74,11 +74,6 @@ class ActionClicks:
 
 
 ACTION_CLICKS = ActionClicks()
-
-
-def clip(text: str, limit: int) -> str:
-    """`text` within Discord's `limit` for a label, a placeholder or a description."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def in_callers_words(interaction: discord.Interaction) -> AbstractContextManager[str]:

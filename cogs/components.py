@@ -26,7 +26,7 @@ from bot.core.errors import IllegalAction
 from bot.locales import speaking
 from bot.sessions import GameExists, Prompt
 from bot.store import LOBBY, OVER, Table
-from bot.texts import say
+from bot.texts import clip, listed, say
 from cogs import bot_permissions, click_limit
 from cogs.common import (
     acknowledgement,
@@ -55,7 +55,6 @@ from cogs.component_items import (
     Stray,
     Unreadable,
     WholeHouse,
-    clip,
     in_callers_words,
 )
 from cogs.lobby_buttons import lobby_view, play_again_rows
@@ -290,7 +289,7 @@ async def _play_again(interaction: discord.Interaction, channel_id: int, action:
     public = public_language(interaction, table)  # a public post: the server's language
     with speaking(public):
         words = {"host": f"<@{interaction.user.id}>", "game": table_rules.title(table)}
-        text = say("lobby.again_invite", players=", ".join(f"<@{u}>" for u in others),
+        text = say("lobby.again_invite", players=listed([f"<@{u}>" for u in others]),
                    **words) if others else say("lobby.again_alone", **words)
     view = lobby_view(table, public)
     assert view is not None  # a table just made is a lobby

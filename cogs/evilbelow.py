@@ -28,6 +28,7 @@ from bot.games.evilbelow.actions import spare_die
 from bot.games.evilbelow.content import evil_below_line
 from bot.games.evilbelow.state import EvilBelowState
 from bot.store import Table
+from bot.texts import listed
 from cogs.click_limit import LIMITS
 from cogs.common import acknowledgement, handling, pick_option, sessions_of
 from cogs.rights import command_actor, command_table
@@ -86,7 +87,7 @@ def location_index(typed: str) -> int:
         [i for i, n in enumerate(plain) if wanted and wanted in n]
     if len(hits) != 1:
         raise IllegalAction(evil_below_line("cog.unknown_location", typed=text[:40],
-                                            known=", ".join(names)))
+                                            known=listed(names)))
     return hits[0]
 
 
@@ -110,7 +111,7 @@ def pick_move(found: Seat, to: str, die: str | None) -> Action:
     if not fits:
         targets = sorted({int(a.args["to"]) for a in legal})
         raise IllegalAction(evil_below_line("cog.move_targets",
-                                            targets=", ".join(_names()[t] for t in targets)))
+                                            targets=listed([_names()[t] for t in targets])))
     dice = [int(a.args["die"]) for a in fits]
     chosen = location_index(die) if die else spare_die(found.state, dice, found.seat, where)
     if chosen not in dice:

@@ -20,7 +20,7 @@ from bot.discord_limits import CONTENT_MAX
 from bot.locales import current
 from bot.store import GameResult, SeatResult
 from bot.summary import logged_summary
-from bot.texts import listed, say
+from bot.texts import clip, listed, say
 from cogs.common import bot_of, say_ephemeral
 from cogs.components import ReplayButton
 
@@ -70,7 +70,8 @@ def entry(result: GameResult, room: int = CONTENT_MAX) -> str:
 
 
 def _entry(result: GameResult, cut: int | None) -> str:
-    players, winners = (listed([shortened(name, cut) for name in each_once(seats)])
+    players, winners = (listed([name if cut is None else clip(name, cut)
+                                for name in each_once(seats)])
                         for seats in (result.seats, result.winners))
     return say("history.entry", id=result.game_id, game=title_of(result.kind, result.edition),
                date=f"<t:{int(result.ended_at)}:d>", players=players or "-",
@@ -92,8 +93,6 @@ def result_text(result: GameResult, winners: str) -> str:
     return say("history.won", winner=say("history.no_winner"))
 
 
-def shortened(name: str, cut: int | None) -> str:
-    return name if cut is None or len(name) <= cut else name[:cut - 1].rstrip() + "…"
 
 
 def page_text(results: list[GameResult], page: int, pages: int, where: str) -> str:

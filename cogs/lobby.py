@@ -365,7 +365,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             topics = await self._topics(interaction)
             key = _topic_key(topics, topic)
             if key is None:
-                known = ", ".join(title for title, _ in topics.values())
+                known = listed([title for title, _ in topics.values()])
                 if len(known) > KNOWN_TOPICS_SHOWN:  # a refusal stays short: the picker lists
                     raise IllegalAction(say("errors.no_rules_topic_pick", topic=topic[:50]))
                 raise IllegalAction(say("errors.no_rules_topic", topic=topic[:50], known=known))

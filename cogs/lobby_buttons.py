@@ -13,7 +13,7 @@ from bot import table as table_rules
 from bot.core.actions import Action
 from bot.locales import ENGLISH, speaking
 from bot.store import LOBBY, OVER, Table
-from bot.texts import say
+from bot.texts import clip, say
 from cogs.component_items import (
     ANY_VERSION,
     HOW_TO_PLAY,
@@ -21,7 +21,6 @@ from cogs.component_items import (
     ActionButton,
     ActionSelect,
     ReplayButton,
-    clip,
 )
 from cogs.prompt_rows import MAX_ROWS, PER_SELECT, ControlRow
 

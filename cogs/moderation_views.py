@@ -23,7 +23,7 @@ from bot.guild_settings import (
 )
 from bot.locales import ENGLISH, LANGUAGES
 from bot.store import POSTS_REFUSED, LoggedEvent, Notice, Table
-from bot.texts import say
+from bot.texts import listed, say
 from cogs.bot_permissions import NAMED, names_text
 
 AUTOCOMPLETE_LIMIT = 25  # Discord: choices an autocomplete may offer
@@ -73,7 +73,7 @@ def settings_text(settings: GuildSettings, guild_language: str = ENGLISH) -> str
 
 
 def channel_list(settings: GuildSettings) -> str:
-    return ", ".join(f"<#{c}>" for c in settings.game_channels)
+    return listed([f"<#{c}>" for c in settings.game_channels])
 
 
 def changed(current: GuildSettings, *, mod_role: int | None, remind_minutes: int | None,

@@ -18,7 +18,7 @@ import discord
 from bot.core.actions import Action, Option
 from bot.core.choices import CHOOSE
 from bot.sessions import Prompt
-from bot.texts import say
+from bot.texts import clip, listed, say
 from cogs.component_items import (
     ANY_VERSION,
     PRIVATE_CHOICES,
@@ -27,7 +27,6 @@ from cogs.component_items import (
     ActionButton,
     ActionSelect,
     WholeHouse,
-    clip,
 )
 from renderers import shows_part
 
@@ -233,7 +232,7 @@ def _others_select(rows: list[ControlRow], channel_id: int, extra: list[Prompt],
     is (and pinned to that seat, so only its holder may pick it)."""
     labelled = [replace(o, label=f"{other.name}: {o.label}")
                 for other in extra for o in _public(other.options)][:PER_SELECT]
-    names = ", ".join(other.name for other in extra)
+    names = listed([other.name for other in extra])
     rows.append(ControlRow([_select(channel_id, extra[0].version, selects,
                                     say("view.others_act", names=names), labelled)]))
 

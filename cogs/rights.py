@@ -25,7 +25,7 @@ from bot.core.errors import IllegalAction
 from bot.locales import language_of, speak
 from bot.store import StoreUnavailable, Table
 from bot.table import Actor
-from bot.texts import say
+from bot.texts import listed, say
 from cogs import click_limit
 from cogs.common import (
     GAME_CHANNEL,
@@ -72,7 +72,7 @@ async def command_table(interaction: discord.Interaction, kind: str, missing: st
     if not mine:
         raise IllegalAction(say("commands.no_dm_game", game=title))
     if len(mine) > 1:
-        channels = ", ".join(f"<#{t.channel_id}>" for t in mine[:20])
+        channels = listed([f"<#{t.channel_id}>" for t in mine[:20]])
         raise IllegalAction(say("commands.several_games", game=title, channels=channels))
     table = await sessions.table(mine[0].channel_id)
     if table is None or table.kind != kind or table.state is None:

@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.core.lru import lru_by_bytes
 from bot.texts import TABLE
+from bot.texts import sentences as sentences  # the alt texts' join, read from here
 from renderers import budgets
 from renderers.cjk import cjk_font, is_cjk, needs_cjk
 
@@ -680,12 +681,6 @@ def to_png(img: Image.Image, *, colours: int | None = 256, palette: Palette | No
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=compress_level, optimize=optimize)
     return buf.getvalue()
-
-
-def sentences(parts: Iterable[str]) -> str:
-    """Sentences one after another, as the language writes them: a space between them
-    in English, nothing in Chinese (its full stop closes them)."""
-    return TABLE.text("lists.between").join(p for p in parts if p)
 
 
 def sentence(text: str) -> str:

@@ -11,6 +11,10 @@ from bot.games.evilbelow.state import ACTIONS, SIGHTINGS, EvilBelowState
 
 GAME = EvilBelowGame()
 NEIBOLT, BARRENS, STANDPIPE, APARTMENT, SQUARE, BUTCHER, PHARMACY = range(7)
+# A totem card's totem, by its index (data/evilbelow/cards.yaml's `totems`): `card`.
+INHALER, ROCK, POSTCARD, BOAT, CAP, ARCADE, YEARBOOK = range(7)
+# The two attack cards seed 001 prints (data/evilbelow/cards.yaml's `attacks`).
+DEEP_WATER, FLOATING = content.attack_ids()[0], content.attack_ids()[1]
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
 ATTACK_TOKENS = content.board().attack_tokens
 

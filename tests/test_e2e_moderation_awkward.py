@@ -117,7 +117,7 @@ async def test_a_dm_prompt_done_with_reads_in_its_players_language(
     """README, Languages: "Each player reads their DMs ... in their own Discord app's
     language". The traitor, who reads Chinese, plays from their DMs and a moderator
     then ends the game: each DM prompt done with says so in Chinese, as a paused one
-    does (cogs/outlet.py's `_hold_dm`), not in the server's English."""
+    does (cogs/outlet_dms.py's `hold_dm`), not in the server's English."""
     channel, bot, villain, mod, prompt = await at_the_traitors_dm_turn(fd, start_hauntkeeper)
     table = await bot.store.load(channel)
     assert table is not None

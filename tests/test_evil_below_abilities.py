@@ -18,9 +18,11 @@ from tests.evil_below_helpers import (
     BALLOON,
     BARRENS,
     BUTCHER,
+    CAP,
     GAME,
     NEIBOLT,
     PHARMACY,
+    ROCK,
     SQUARE,
     STANDPIPE,
     act,
@@ -35,7 +37,6 @@ from tests.evil_below_helpers import (
 )
 
 ATTACK = content.attack_ids()[0]
-INHALER, ROCK, POSTCARD, BOAT, CAP, ARCADE, YEARBOOK = range(7)
 
 
 # ---------------------------------------------------------------- abilities

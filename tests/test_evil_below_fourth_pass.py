@@ -21,10 +21,14 @@ from bot.games.evilbelow.state import ACTIONS, FIGHT, LOSS_BRAVERY, WIN, EvilBel
 from tests.evil_below_helpers import (
     APARTMENT,
     BARRENS,
+    BOAT,
     BUTCHER,
+    DEEP_WATER,
+    FLOATING,
     GAME,
     NEIBOLT,
     PHARMACY,
+    ROCK,
     SQUARE,
     STANDPIPE,
     act,
@@ -37,9 +41,6 @@ from tests.evil_below_helpers import (
     rolled,
     take,
 )
-
-INHALER, ROCK, POSTCARD, BOAT, CAP, ARCADE, YEARBOOK = range(7)
-DEEP_WATER, FLOATING = content.attack_ids()[0], content.attack_ids()[1]  # the printed two
 
 
 def _next_attack(state: EvilBelowState, attack: int) -> None:

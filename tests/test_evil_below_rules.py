@@ -24,14 +24,19 @@ from bot.games.evilbelow.state import (
 )
 from tests.evil_below_helpers import (
     APARTMENT,
+    ARCADE,
     BALLOON,
     BARRENS,
+    BOAT,
     BUTCHER,
     GAME,
     HAND,
     HEART,
+    INHALER,
     NEIBOLT,
     PHARMACY,
+    POSTCARD,
+    ROCK,
     SQUARE,
     STANDPIPE,
     act,
@@ -46,7 +51,6 @@ from tests.evil_below_helpers import (
 )
 
 ATTACK = content.attack_ids()[0]
-INHALER, ROCK, POSTCARD, BOAT, CAP, ARCADE, YEARBOOK = range(7)
 
 
 # ---------------------------------------------------------------- setup

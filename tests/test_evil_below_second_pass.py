@@ -13,13 +13,20 @@ from bot.games.evilbelow import attacks, content, rules
 from bot.games.evilbelow.state import ACTIONS, DRAINPIPE, FIGHT, ROLL, WIN, EvilBelowState
 from tests.evil_below_helpers import (
     APARTMENT,
+    ARCADE,
     BALLOON,
     BARRENS,
+    BOAT,
+    CAP,
     GAME,
+    INHALER,
     NEIBOLT,
     PHARMACY,
+    POSTCARD,
+    ROCK,
     SQUARE,
     STANDPIPE,
+    YEARBOOK,
     act,
     actions_phase,
     arrange,
@@ -30,7 +37,6 @@ from tests.evil_below_helpers import (
     rolled,
 )
 
-INHALER, ROCK, POSTCARD, BOAT, CAP, ARCADE, YEARBOOK = range(7)
 LENGTH = content.board().strength_length
 CHARACTERS = ["bev", "ben", "bill", "richie", "eddie", "mike", "stan"]
 

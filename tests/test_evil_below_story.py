@@ -6,8 +6,11 @@ import pytest
 
 from bot.core.story import LogLine
 from bot.games.base import PlayerInfo
+from bot.games.evilbelow.content import HEART
+from bot.games.evilbelow.effects import finish
+from bot.games.evilbelow.state import LOSS_EMPTY
 from bot.games.evilbelow.story import first_sentence
-from tests.evil_below_helpers import GAME
+from tests.evil_below_helpers import APARTMENT, GAME, act, actions_phase, arrange, take
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -33,11 +36,11 @@ def test_the_last_rescue_is_told_without_the_count_it_had_then() -> None:
     """A rescue's line counts the children still on the track at that moment ("8 still
     on the Evil Influence track"); quoted at the end of a game lost on a full track, it
     contradicted the ending. The story keeps who brought a child back, and where."""
-    state, events = GAME.setup([PlayerInfo(f"AI{i}", ai=True) for i in range(4)], 5, {})
+    state = actions_phase(arrange(["bev", "ben"]), {APARTMENT: HEART})
+    take(state, 2, (APARTMENT,))
+    state, events = act(state, 0, "courage", die=APARTMENT, what="rescue")
     log = [LogLine(e.kind, "public", e.text) for e in events]
-    while (seat := GAME.to_act(state)) is not None and len(log) < 20000:
-        state, events = GAME.apply(state, seat, GAME.ai_action(state, seat))
-        log += [LogLine(e.kind, "public", e.text) for e in events]
+    finish(state, LOSS_EMPTY, events)  # then lost, the track full again
     rescues = [line.text for line in log if line.kind == "rescue"]
     assert rescues and "still on the Evil Influence track" in rescues[-1]
     told = " ".join(GAME.story(state, log).turning)

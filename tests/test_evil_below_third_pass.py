@@ -20,13 +20,22 @@ from renderers.evilbelow import render_board
 from renderers.evilbelow.draw import geometry
 from tests.evil_below_helpers import (
     APARTMENT,
+    ARCADE,
     BARRENS,
+    BOAT,
     BUTCHER,
+    CAP,
+    DEEP_WATER,
+    FLOATING,
     GAME,
+    INHALER,
     NEIBOLT,
     PHARMACY,
+    POSTCARD,
+    ROCK,
     SQUARE,
     STANDPIPE,
+    YEARBOOK,
     act,
     actions_phase,
     arrange,
@@ -38,8 +47,6 @@ from tests.evil_below_helpers import (
     take,
 )
 
-INHALER, ROCK, POSTCARD, BOAT, CAP, ARCADE, YEARBOOK = range(7)
-DEEP_WATER, FLOATING = content.attack_ids()[0], content.attack_ids()[1]  # the printed two
 WEREWOLF, BIRD = content.attack_ids()[6], content.attack_ids()[11]  # 0/A: 1 Bravery
 SEVEN = ["bill", "bev", "mike", "richie", "eddie", "ben", "stan"]
 

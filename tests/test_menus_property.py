@@ -2,7 +2,7 @@
 every legal move: a two-step choice (Evil Below's where-then-which-die, Cthulhu's
 who-then-where) hides no option and shows none that is not legal.
 
-Each step picks a random entry of the first menu (cogs/components.py first_steps) and,
+Each step picks a random entry of the first menu (cogs/prompt_rows.py first_steps) and,
 for a first step, a random option under it, as a player clicking would.
 """
 

@@ -1,5 +1,5 @@
 """An option's group is words a player reads: a select's placeholder ("Move…") when the
-group has too many options for a row of buttons (cogs/components.py). Issue 25: a
+group has too many options for a row of buttons (cogs/prompt_rows.py). Issue 25: a
 Chinese server's posts are in Chinese, so each game's groups are said in the language
 spoken, as its labels are. The real zh-TW files are read: a Latin word is a leak."""
 

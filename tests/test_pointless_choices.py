@@ -222,7 +222,7 @@ def test_a_search_that_finds_one_card_left_takes_it_unasked(fixed: list[int]) ->
     state, said = alta.pick(state, 0)
     assert state.pending is None
     assert last in state.explorers[seat].cards and state.decks["item"] == []
-    assert any("the last card of the item deck" in t for t in said)
+    assert any("the last card of the Item deck" in t for t in said)
 
 
 def test_henrys_hunter_keeps_the_last_item_unasked(dice: list[int]) -> None:

@@ -6,9 +6,9 @@ language has each step played again on the same state under that language, and i
 lines taken from the replay (bot/languages.py's `said_in`). So whatever the engine keeps
 in the state as words is read back in English by every language's replay: what the
 state keeps must be the words' keys and values, said when they are told. `said` below
-plays a step the way `said_in` does (English first, then Chinese on the same state, the
-choice's Chinese words kept with the English state) and returns what a Chinese reader
-reads.
+plays a step through `said_in` itself (English first, then Chinese on the same state, the
+choice's Chinese words kept with the English state); a Chinese reader reads each
+event's `text_in(CHINESE)`.
 
 The leaks each test pins were seen in zh-TW AI games (the sweep at the end plays every
 haunt, every Neibolt scenario, Cthulhu and Evil Below): a monster's moves, why a side
@@ -20,13 +20,15 @@ an AI seat by design.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from bot import games
+from bot import games, languages
 from bot.core.actions import Action
 from bot.core.events import Event
+from bot.core.seats import Seat
 from bot.core.story import LogLine
 from bot.games.base import PlayerInfo
 from bot.games.betrayal import GAME, effects, movement, traits
@@ -41,6 +43,7 @@ from bot.games.betrayal.state import (
 )
 from bot.games.neibolt.scenarios import all_living_things_must_abide as al
 from bot.locales import CHINESE, ENGLISH, speaking
+from bot.store import Table
 from bot.summary import seat_line
 from tests.betrayal_haunt_helpers import begin, edition_of, house, started
 from tests.betrayal_haunt_rig import fixed, tile, turn_of
@@ -53,32 +56,49 @@ ENGLISH_WORD = re.compile(r"(?<![/\w])(?!AI\b)[A-Za-z][A-Za-z'-]+")
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己"]  # the players, named in Chinese
 
 
+# English punctuation between Chinese words: a list joined with code's ", " (or "; ")
+# where the language joins with "、" (bot.texts' `listed`, `and_list`).
+ENGLISH_JOIN = re.compile(r"[\u3000-\u9fff\uff00-\uffef][,;] ")
+
+
 def english_in(lines: list[str]) -> list[str]:
     """The lines that hold an English word."""
     return sorted({line for text in lines for line in text.split("\n")
                    if ENGLISH_WORD.search(line)})
 
 
-def kept(english: Any, chinese: Any) -> None:
-    """The Chinese replay's words of the choice the English state paused on, kept with
-    it as said_in keeps them (`PendingChoice.texts`)."""
-    paused, twin = getattr(english, "pending", None), getattr(chinese, "pending", None)
-    if paused is None or twin is None or (paused.kind, paused.seat) != (twin.kind, twin.seat):
-        return
-    paused.texts[CHINESE] = twin.texts.get(CHINESE) or {"prompt": twin.prompt,
-                                                        "labels": list(twin.labels)}
+def joined_in_english(lines: list[str]) -> list[str]:
+    """The lines whose Chinese words are joined the English way."""
+    return sorted({line for text in lines for line in text.split("\n")
+                   if ENGLISH_JOIN.search(line)})
+
+
+def spoken(game: Any, played: Callable[[], tuple[Any, list[Event]]],
+           ) -> tuple[Any, list[Event]]:
+    """A step played through `languages.said_in` for a Chinese table: the English state
+    it stored (a choice it paused on keeps its Chinese words) and its events, each with
+    its Chinese text. A step whose twins differ is said in English alone, which
+    `english_in` then finds."""
+    def step() -> tuple[Table, list[Event]]:
+        state, events = played()
+        seats = [Seat(name, n + 1, language=CHINESE) for n, name in enumerate(NAMES)]
+        return Table(channel_id=1, guild_id=2, kind=game.key, host_id=1, seed=1,
+                     seats=seats[:len(state.players)], state=game.dump(state),
+                     guild_language=CHINESE), events
+
+    table, events = languages.said_in(step, (CHINESE,))
+    assert table.state is not None
+    return game.load(table.state), events
 
 
 def said(game: Any, state: Any, seat: int, action: Action) -> tuple[Any, list[Event]]:
-    """One step as said_in plays it: the English state after it, and the step's events
-    as a Chinese reader reads them."""
-    with speaking(ENGLISH):
-        new, events = game.apply(state, seat, action)
-    with speaking(CHINESE):
-        twin, chinese = game.apply(state, seat, action)
-    assert [(e.kind, e.audience) for e in events] == [(e.kind, e.audience) for e in chinese]
-    kept(new, twin)
-    return new, chinese
+    """One game step as said_in plays it (`spoken`)."""
+    return spoken(game, lambda: game.apply(state, seat, action))
+
+
+def chinese(events: list[Event]) -> list[str]:
+    """The events as a Chinese reader reads them."""
+    return [e.text_in(CHINESE) for e in events]
 
 
 def ai_said(game: Any, state: Any, seat: int) -> tuple[Any, list[Event]]:
@@ -119,9 +139,9 @@ def test_the_monsters_moves_are_told_in_chinese() -> None:
     for mover in (first, second):
         state, dm = said(GAME, state, traitor, Action(monsters.M_MOVE, {
             "m": mover, "to": tile(state, "entrance_hall")}))
-        assert english_in([e.text for e in dm]) == []  # the traitor's own line, at once
+        assert english_in(chinese(dm)) == []  # the traitor's own line, at once
     state, told = said(GAME, state, traitor, Action(monsters.M_END))
-    moved = [e.text for e in told if e.kind == "move"]
+    moved = chinese([e for e in told if e.kind == "move"])
     with speaking(CHINESE):
         rat = base.load_data("pay_the_piper").monsters["rat"].name
     assert moved and f"{rat} {first}" in moved[0] and f"{rat} {second}" in moved[0]
@@ -140,7 +160,7 @@ def _read(state: BetrayalState, told: list[Event]) -> list[str]:
     told from the game's log as Chinese read it, and from a log that never read Chinese
     (a table that read English alone, its game then opened in /game history)."""
     assert state.over and state.haunt is not None and state.haunt.reason
-    log = [LogLine(e.kind, e.audience.encode(), e.text, e.seat) for e in told]
+    log = [LogLine(e.kind, e.audience.encode(), e.text_in(CHINESE), e.seat) for e in told]
     with speaking(CHINESE):
         status = GAME.status_text(state)
         return [status.split("\n")[0], GAME.story(state, log).outcome,
@@ -220,14 +240,14 @@ def test_the_search_for_something_to_kill_it_reads_in_chinese(fixed: list[int]) 
     fixed.extend([2] * trait_dice(state, hero, best) * 2)  # English, then Chinese
     lines: list[str] = []
     state, told = said(GAME, state, hero, Action("act", {"what": "search"}))
-    lines += [e.text for e in told]
+    lines += chinese(told)
     for _ in range(4):  # the trait, the deck, the card
         if state.pending is None:
             break
         with speaking(CHINESE):
             lines += [o.label for o in GAME.options(state, state.pending.seat)]
         state, told = said(GAME, state, state.pending.seat, Action("choose", {"pick": 0}))
-        lines += [e.text for e in told]
+        lines += chinese(told)
     assert any("埋" in line for line in lines)  # the cards were buried
     assert english_in(lines) == []
 
@@ -258,17 +278,15 @@ def test_the_room_asked_after_its_floor_is_asked_in_chinese() -> None:
     house_state = GAME.copy_state(house(4, 1, tiles=30))
     assert len(house_state.tiles) > movement.PICK_LIMIT
     seat = house_state.turn.seat
-    paused: dict[str, BetrayalState] = {}
-    for language in (ENGLISH, CHINESE):
-        state = GAME.copy_state(house_state)
-        ctx = Ctx(state)
-        with speaking(language):
-            ctx.push([{"move": {"to": "choose_placed"}}], seat)
-            effects.run(ctx)
-        paused[language] = state
-    state = paused[ENGLISH]
+
+    def pick_a_room() -> tuple[BetrayalState, list[Event]]:
+        ctx = Ctx(GAME.copy_state(house_state))
+        ctx.push([{"move": {"to": "choose_placed"}}], seat)
+        effects.run(ctx)
+        return ctx.state, ctx.events
+
+    state, _ = spoken(GAME, pick_a_room)
     assert state.pending is not None and state.pending.kind == "floor_pick"
-    kept(state, paused[CHINESE])
     floor = next(i for i, f in enumerate(state.script[-1].steps[0]["_pick_tile"]["floors"])
                  if len([t for t in state.tiles if t.floor == f]) > 1)
     state, _ = said(GAME, state, seat, Action("choose", {"pick": floor}))
@@ -300,8 +318,8 @@ def _play_reading(game: Any, state: Any, limit: int) -> tuple[Any, list[str]]:
                 read.append(game.status_text(state))
                 read += [game.private_view(state, s) for s in range(len(state.players))]
         state, told = ai_said(game, state, seat)
-        read += [e.text for e in told]
-        log += [LogLine(e.kind, e.audience.encode(), e.text, e.seat) for e in told]
+        read += chinese(told)
+        log += [LogLine(e.kind, e.audience.encode(), e.text_in(CHINESE), e.seat) for e in told]
     with speaking(CHINESE):
         read.append(game.status_text(state))
         if game.is_over(state):
@@ -318,15 +336,14 @@ HAUNTS = sorted(haunts())  # the classic 8, then the Neibolt House's 5
 @pytest.mark.parametrize("key", HAUNTS)
 def test_every_haunt_reads_in_chinese(key: str, seed: int) -> None:
     """Each haunt begun on an AI-built house and played out by the AI, said in Chinese
-    step by step: no English word."""
+    step by step: no English word, and no list joined the English way (the damage
+    split's buttons read "1 點給力量（2 → 1）, 4 點給速度（2 → 0）")."""
     with speaking(ENGLISH):
         home = house(4, seed, 25, edition_of(key))
-        state, _ = begin(home, key)
-    with speaking(CHINESE):
-        twin, first = begin(home, key)
-    kept(state, twin)
+    state, first = spoken(GAME, lambda: begin(home, key))
     state, read = _play_reading(GAME, state, 900)
-    assert english_in([e.text for e in first] + read) == []
+    assert english_in(chinese(first) + read) == []
+    assert joined_in_english(chinese(first) + read) == []
 
 
 @pytest.mark.parametrize(("kind", "options", "seed"), [
@@ -336,13 +353,12 @@ def test_a_whole_game_reads_in_chinese(kind: str, options: dict[str, str],
                                        seed: int) -> None:
     """Cthulhu in the House, IT: Evil Below, Betrayal and a Neibolt House game from
     its first turn (the haunt roll, its encounters, the haunt the chart names): no
-    English word."""
+    English word, and no list joined the English way (Evil Below's "你的手牌：畢業紀念冊內頁
+    （荒原）, 石頭（荒原）")."""
     game = games.get(kind)
     players = [PlayerInfo(NAMES[n], ai=True) for n in range(4)]
-    with speaking(ENGLISH):
-        state, _ = game.setup(players, seed, dict(options))
-    with speaking(CHINESE):
-        _, first = game.setup(players, seed, dict(options))
+    state, first = spoken(game, lambda: game.setup(players, seed, dict(options)))
     state, read = _play_reading(game, state, 2500)
     assert game.is_over(state)
-    assert english_in([e.text for e in first] + read) == []
+    assert english_in(chinese(first) + read) == []
+    assert joined_in_english(chinese(first) + read) == []

@@ -125,7 +125,7 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX turn_timers_by_due ON turn_timers(due_at);
     """,
-    # 9: the live message of each game (cogs/outlet.py): the one channel message edited
+    # 9: the live message of each game (cogs/outlet_live.py): the one channel message edited
     # in place as the game goes on, what it shows (chapter, turn, lines, the board's
     # hash) and the last "your turn" ping, so a restarted bot keeps editing the same one.
     """
@@ -143,7 +143,7 @@ MIGRATIONS: list[str] = [
     );
     """,
     # 10: the bot's own notices for a game's moderators (/gm log): its channel posts
-    # refused for want of its permissions, and taken again (cogs/outlet.py). No foreign
+    # refused for want of its permissions, and taken again (cogs/outlet_refusals.py). No foreign
     # key: a notice is a log line, and deleting a game need not know of it first.
     """
     CREATE TABLE bot_notices (
@@ -228,7 +228,7 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE game_results ADD COLUMN edition TEXT NOT NULL DEFAULT '';
     """,
-    # 17: who the bot put in each team thread and has not taken out (cogs/outlet.py).
+    # 17: who the bot put in each team thread and has not taken out (cogs/outlet_teams.py).
     # Without the GUILD_MEMBERS privileged intent Discord will not list a thread's
     # members, so the bot keeps its own record, shared by every process and kept over a
     # restart, to take out whoever no longer holds the team's seat. members_kept: the

@@ -119,7 +119,7 @@ THREADS_OF = "SELECT thread_id FROM team_threads WHERE game_id = ? ORDER BY team
 SET_THREAD = ("INSERT INTO team_threads (game_id, team, thread_id, members_kept)"
               " VALUES (?, ?, ?, TRUE) ON CONFLICT (game_id, team)"
               " DO UPDATE SET thread_id = excluded.thread_id, members_kept = TRUE")
-# Whom the bot put in a team thread (cogs/outlet.py), and whether that record is whole.
+# Whom the bot put in a team thread (cogs/outlet_teams.py), and whether that record is whole.
 THREAD_MEMBERS = ("SELECT user_id FROM thread_members WHERE game_id = ? AND thread_id = ?"
                   " ORDER BY user_id")
 THREAD_MEMBERS_KEPT = ("SELECT members_kept FROM team_threads"

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from bot.core.actions import MENU_LIMIT
 from bot.games.betrayal import content, traits
 from bot.games.betrayal.state import BetrayalState
+from bot.texts import listed
 
 Split = list[list[object]]  # [[trait, points], ...] as stored in the pending step
 
@@ -111,7 +112,7 @@ def label(state: BetrayalState, seat: int, choice: Choice, amount: int,
         return content.betrayal_line("labels.damage_none_to", trait=content.trait_name(first))
     words = [_part(state, seat, t, p, everything=p == amount and not choice.partial)
              for t, p in choice.parts]
-    text = ", ".join(words)
+    text = listed(words)
     return content.betrayal_line("labels.damage_then_rest", parts=text) if choice.partial else text
 
 

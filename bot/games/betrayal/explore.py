@@ -129,8 +129,8 @@ def draw_room(ctx: Ctx, good: Callable[[str], bool]) -> str | None:
         key = state.stack[0]
         if good(key):
             if discarded:
-                ctx.say("events.tiles_discarded", kind=DETAIL, rooms=", ".join(
-                    content.room(r).name for r in discarded), count=len(discarded))
+                ctx.say("events.tiles_discarded", kind=DETAIL, rooms=listed(
+                    [content.room(r).name for r in discarded]), count=len(discarded))
             return key
         state.room_discard.append(state.stack.pop(0))
         discarded.append(key)

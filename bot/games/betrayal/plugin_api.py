@@ -11,7 +11,8 @@ The parts, in the order a plugin meets them:
 
 - the state and the turn's context: `BetrayalState`, `Frame`, `Monster`, `EXPLORE`,
   `Ctx`, `explorer_name`;
-- a haunt: `HauntPlugin` (what every haunt has), the parts it may fill in
+- a haunt: `HauntPlugin` (what every haunt has), `Reason` (why a side won, as its
+  `winner` returns it), the parts it may fill in
   (`TurnHooks`, `HouseHooks`, `MovementHooks`, `CombatHooks`, `BoardHooks`, `AIHooks`),
   `register` (a haunt by its key), `load_data`, `PLUGINS`;
 - an edition: `Edition`, `register_edition`, `TrackView` (its footer's track), `haunts`
@@ -68,7 +69,7 @@ from bot.games.betrayal.editions import register as register_edition
 from bot.games.betrayal.effects import change, pause, step
 from bot.games.betrayal.haunt_roll import haunts
 from bot.games.betrayal.haunting import combat, flow, monsters, sides
-from bot.games.betrayal.haunting.base import PLUGINS, HauntPlugin, load_data, register
+from bot.games.betrayal.haunting.base import PLUGINS, HauntPlugin, Reason, load_data, register
 from bot.games.betrayal.haunting.parts import (
     AIHooks,
     BoardHooks,
@@ -108,6 +109,7 @@ __all__ = [
     "MovementHooks",
     "Offer",
     "Passive",
+    "Reason",
     "RollPassive",
     "RoomPassive",
     "SightPassive",

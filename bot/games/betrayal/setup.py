@@ -27,6 +27,7 @@ from bot.games.betrayal.content import TRAITS, betrayal_line
 from bot.games.betrayal.house import START_LAYOUT
 from bot.games.betrayal.state import BetrayalState, Explorer, Tile, Turn
 from bot.games.betrayal.turn import date_of, day_of_year, first_player
+from bot.texts import listed
 
 
 def _wanted(raw: Any, seats: int) -> list[str]:
@@ -49,7 +50,7 @@ def choose_explorers(raw: Any, seats: int, rng: Rng) -> list[str]:
             continue
         if key not in known:
             raise IllegalAction(betrayal_line("errors.unknown_explorer", explorer=key,
-                                              choices=", ".join(sorted(known))))
+                                              choices=listed(sorted(known))))
         if known[key].colour in colours:
             raise IllegalAction(betrayal_line("errors.same_card", explorer=key,
                                               colour=betrayal_line(f"colours.{known[key].colour}")))
@@ -92,7 +93,7 @@ def edition_option(raw: Any) -> editions.Edition:
     key = str(raw or editions.DEFAULT).strip().lower()
     if not editions.known(key):
         raise IllegalAction(betrayal_line("errors.unknown_expansion", expansion=key[:40],
-                                          choices=", ".join(k for k, _ in editions.offered())))
+                                          choices=listed([k for k, _ in editions.offered()])))
     return editions.get(key)
 
 

@@ -32,6 +32,7 @@ from bot.games.betrayal.pictures import (
 )
 from bot.games.betrayal.state import MONSTERS, TRAITOR, BetrayalState, Monster
 from bot.locales import per_language
+from bot.texts import listed
 
 _WINNERS: dict[str, str] = {"heroes": "views.won_heroes", "traitor": "views.won_traitor",
                             "none": "views.won_none"}
@@ -276,8 +277,8 @@ def _notes(state: BetrayalState, seat: int) -> list[str]:
     e = state.explorers[seat]
     notes = [betrayal_line("views.lasting", card=card_name(k)) for k in e.lasting]
     if e.benefits:
-        notes.append(betrayal_line("views.benefits", rooms=", ".join(
-            content.room(r).name for r in e.benefits)))
+        notes.append(betrayal_line("views.benefits", rooms=listed(
+            [content.room(r).name for r in e.benefits])))
     if "it_is_meant_to_be" in e.flags:
         notes.append(betrayal_line("views.foreseen", total=e.flags["it_is_meant_to_be"]))
     if e.side:
@@ -302,7 +303,7 @@ def sheet_text(state: BetrayalState, seat: int) -> str:
                                    value=traits.value(state, seat, t), track=marks))
     held = [card_name(k) for k in e.cards]
     lines.append(betrayal_line("views.cards",
-                               cards=", ".join(held) if held else betrayal_line("views.none")))
+                               cards=listed(held) if held else betrayal_line("views.none")))
     lines += _notes(state, seat)
     return "\n".join(lines)
 

@@ -13,6 +13,7 @@ from bot.core.events import Event
 from bot.games.evilbelow import content, effects
 from bot.games.evilbelow.content import evil_below_line
 from bot.games.evilbelow.state import EvilBelowState, HeldAttack
+from bot.texts import grouped, listed
 
 BRAVERY, DISCARD, MILL = "bravery", "discard", "mill"
 PICK_BRAVERY, PICK_DISCARD = "damage_bravery", "damage_discard"
@@ -47,7 +48,7 @@ def begin(state: EvilBelowState, card: int, where: int, to: str,
             unit["seat"] = holders[0]
     state.damage = units
     letters = ["0/A", "B", "C"][:shown]
-    events.append(Event(evil_below_line("events.attack_card", letters=", ".join(letters),
+    events.append(Event(evil_below_line("events.attack_card", letters=listed(letters),
                                         location=effects.where_name(where),
                                         effects=describe(attack, shown)),
                         kind="attack", data={"card": card, "lines": shown}))
@@ -56,9 +57,9 @@ def begin(state: EvilBelowState, card: int, where: int, to: str,
 def describe(attack: content.AttackCard, shown: int) -> str:
     parts = []
     for line in attack.lines[:shown]:
-        parts.append(", ".join(evil_below_line(f"effects.{effect}", n=amount) for effect,
-                               amount in line))
-    return "; ".join(parts)
+        parts.append(listed([evil_below_line(f"effects.{effect}", n=amount)
+                             for effect, amount in line]))
+    return grouped(parts)
 
 
 def resolve_next(state: EvilBelowState, events: list[Event]) -> None:

@@ -19,6 +19,7 @@ from bot.games.evilbelow.state import (
     WIN,
     EvilBelowState,
 )
+from bot.texts import listed
 
 MAX_BRAVERY = 5
 HAND_LIMIT = 3
@@ -93,11 +94,11 @@ def gain_bravery(state: EvilBelowState, seats: list[int], events: list[Event]) -
             topped.append(seat)
         hero.bravery = min(MAX_BRAVERY, hero.bravery + 1)
     if seats:
-        names = ", ".join(
+        names = listed([
             evil_below_line("events.bravery_top", name=hero_name(state, s),
                             bravery=state.heroes[s].bravery)
             if s in topped else f"{hero_name(state, s)} {state.heroes[s].bravery}"
-            for s in seats)
+            for s in seats])
         events.append(Event(evil_below_line("events.bravery_gained", names=names), kind="bravery"))
 
 

@@ -211,7 +211,7 @@ class EvilBelowGame(Game[EvilBelowState]):
             return evil_below_line("errors.not_playing")
         hero = state.heroes[seat]
         info = content.character(hero.character)
-        hand = ", ".join(content.card_name(c) for c in hero.hand) \
+        hand = listed([content.card_name(c) for c in hero.hand]) \
             or evil_below_line("status.no_cards")
         return "\n".join([
             evil_below_line("secret.header", character=info.name, bravery=hero.bravery,

@@ -19,6 +19,7 @@ from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.effects import ask, pause, step
 from bot.games.betrayal.rolls import AFTER_TURN, ask_value, is_trait_roll, reroll, total_of
 from bot.games.betrayal.state import Frame
+from bot.texts import listed
 
 TOP = 8  # the Angel Feather's highest pick (seed 003: 0 to 8)
 
@@ -185,7 +186,7 @@ def _meant_choice(ctx: Ctx, frame: Frame, raw: dict[str, Any], pick: int) -> Non
     orders = [list(p) for p in permutations(top)]
     pause(ctx, frame, {"_meant_order": {"source": source, "orders": orders}}, "meant_order",
           content.betrayal_line("prompts.meant_order"),
-          [", ".join(_name(source, k) for k in order) for order in orders], private=True)
+          [listed([_name(source, k) for k in order]) for order in orders], private=True)
 
 
 def _glimpse_one(ctx: Ctx, frame: Frame, source: str, top: list[str]) -> None:

@@ -240,11 +240,13 @@ class HauntPlugin:
         """Whether this haunt has a data file (the neutral haunt has none)."""
         return bool(self.key) and has_data(self.key)
 
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
-        """("heroes" | "traitor", the reason as players read it) once a side has met
-        its goal; None while the game goes on. Checked after every action. When this
-        returns None the engine still ends a game with no living hero (the traitor
-        wins) or no one left at all."""
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
+        """("heroes" | "traitor", why) once a side has met its goal; None while the
+        game goes on. Checked after every action. Why is a `Reason` (`self.reason`, a
+        line of the haunt's texts, or `common_reason`), never a plain line: its words
+        are kept so that every reader is told it in their own language later. When
+        this returns None the engine still ends a game with no living hero (the
+        traitor wins) or no one left at all."""
         return None
 
 
@@ -262,6 +264,12 @@ class Reason(str):
         made = super().__new__(cls, text)
         made.words = words
         return made
+
+    # str's stub promises (str,): a Reason's `__new__` takes its words too.
+    def __getnewargs__(self) -> tuple[str, dict[str, Any]]:  # type: ignore[override]
+        """What `__new__` is given again when a state holding a reason is copied
+        (copy.deepcopy) or pickled: str's own arguments lack the words."""
+        return str(self), self.words
 
 
 def said_reason(words: dict[str, Any]) -> Reason:

@@ -76,11 +76,22 @@ def target_name(state: BetrayalState, target: int | str) -> str:
 
 
 def monster_name(state: BetrayalState, monster: Monster) -> str:
-    kinds = base.for_state(state).data.monsters
-    kind = kinds.get(monster.kind)
-    name = kind.name if kind else monster.kind
-    same = [m for m in sides.monsters(state, monster.kind)]
-    return name if len(same) <= 1 else f"{name} {monster.id}"
+    return numbered_name(state, monster.kind, monster_number(state, monster))
+
+
+def monster_number(state: BetrayalState, monster: Monster) -> int:
+    """The number a monster is told apart by: its id while others of its kind are
+    about, else 0 (none: "the Rat", not "the Rat 3")."""
+    return monster.id if len(sides.monsters(state, monster.kind)) > 1 else 0
+
+
+def numbered_name(state: BetrayalState, kind: str, number: int) -> str:
+    """A monster of `kind` named as the table reads it, in the language spoken, with
+    its `number` (`monster_number`) when it has one: a move kept to be told later
+    (monsters.py's `move_words`) keeps the kind and number, not the name."""
+    found = base.for_state(state).data.monsters.get(kind)
+    name = found.name if found else kind
+    return f"{name} {number}" if number else name
 
 
 def monster_trait(state: BetrayalState, monster: Monster, trait: str) -> int | None:

@@ -285,17 +285,16 @@ def out_of_time(ctx: Ctx) -> bool:
     return True
 
 
-def finish(ctx: Ctx, side: str, reason: str) -> None:
-    """`side` has won. The reason is kept in English with its words (a `base.Reason`:
-    `Haunt.reason_words`), so `/game status` and the story say it in their reader's
+def finish(ctx: Ctx, side: str, reason: base.Reason) -> None:
+    """`side` has won. The reason is kept in English with its words
+    (`Haunt.reason_words`), so `/game status` and the story say it in their reader's
     language."""
     state = ctx.state
     haunt = state.haunt
     assert haunt is not None
     monsters.tell_moves(ctx)
     haunt.winner, haunt.reason = side, str(reason)
-    haunt.reason_words = copy.deepcopy(reason.words) if isinstance(reason, base.Reason) \
-        else {}
+    haunt.reason_words = copy.deepcopy(reason.words)
     state.over = True
     state.pending = None
     state.script.clear()

@@ -25,7 +25,7 @@ from bot.games.betrayal.haunting.parts import CombatHooks
 from bot.games.betrayal.haunting.words import haunt_line, tell
 from bot.games.betrayal.links import house_links, walkable
 from bot.games.betrayal.state import BetrayalState, Monster
-from bot.texts import TABLE
+from bot.texts import sentences
 
 M_MOVE, M_ATTACK, M_END = "mmove", "mattack", "mend"
 
@@ -211,8 +211,7 @@ def move_words(state: BetrayalState, monster: Monster, source: int) -> dict[str,
     (its kind, its number when others of its kind are about, as `combat.monster_name`
     names it, and the rooms' keys): the state is saved in English, and the line is
     said when it is told, in each language the table reads (`move_said`)."""
-    numbered = len(sides.monsters(state, monster.kind)) > 1
-    return {"kind": monster.kind, "number": monster.id if numbered else 0,
+    return {"kind": monster.kind, "number": combat.monster_number(state, monster),
             "source": state.tiles[source].room, "target": state.tiles[monster.tile].room}
 
 
@@ -221,10 +220,7 @@ def move_said(state: BetrayalState, move: dict[str, Any]) -> str:
     sentence before moves kept their words (state.py, `haunt_words_kept`) as it was."""
     if "said" in move:
         return str(move["said"])
-    kind = base.for_state(state).data.monsters.get(move["kind"])
-    name = kind.name if kind else str(move["kind"])
-    if move["number"]:
-        name = f"{name} {move['number']}"
+    name = combat.numbered_name(state, str(move["kind"]), int(move["number"]))
     return haunt_line("events.monster_moves", monster=name,
                       source=content.room(move["source"]).name,
                       target=content.room(move["target"]).name)
@@ -236,7 +232,7 @@ def tell_moves(ctx: Ctx) -> None:
     if haunt is None or not haunt.moved:
         return
     tell(ctx, "events.monsters_moved", kind="move",
-         moves=TABLE.text("lists.between").join(move_said(ctx.state, m) for m in haunt.moved),
+         moves=sentences(move_said(ctx.state, m) for m in haunt.moved),
          data={"moves": len(haunt.moved)})
     haunt.moved = []
 

@@ -30,6 +30,7 @@ from bot.games.betrayal.plugin_api import (
     HauntPlugin,
     Monster,
     Offer,
+    Reason,
     TurnHooks,
     attack_dice,
     combat,
@@ -263,7 +264,7 @@ class AllLivingThingsMustAbide(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, 
         return True
 
     # ---------------------------------------------------------------- winning
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         if int(progress(state).get("left", 1)) <= 0:
             return sides.HERO, self.reason("reason_killed")
         return None

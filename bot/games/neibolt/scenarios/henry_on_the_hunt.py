@@ -27,6 +27,7 @@ from bot.games.betrayal.plugin_api import (
     HauntPlugin,
     Monster,
     Offer,
+    Reason,
     TurnHooks,
     attack_dice,
     change,
@@ -180,7 +181,7 @@ class HenryOnTheHunt(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
         self.say(ctx, "crossed", who=ctx.who(seat), count=len(crossed(state)),
                  needed=self.value(state, "kills"))
 
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         traitor = sides.traitor(state)
         if traitor is not None and not state.explorers[traitor].alive:
             return sides.HERO, self.reason("reason_dead")

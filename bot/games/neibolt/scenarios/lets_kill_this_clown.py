@@ -45,6 +45,7 @@ from bot.games.betrayal.plugin_api import (
     HouseHooks,
     Monster,
     Offer,
+    Reason,
     RollPassive,
     TurnHooks,
     combat,
@@ -269,7 +270,7 @@ class LetsKillThisClown(HauntPlugin, TurnHooks, HouseHooks, CombatHooks, BoardHo
                  data={"balloon": seat, "track": track + 1})
 
     # ---------------------------------------------------------------- winning, the board
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         assert state.haunt is not None
         if state.haunt.progress.get("crushed"):
             return sides.HERO, self.reason("reason_crushed")

@@ -38,6 +38,7 @@ from bot.games.betrayal.plugin_api import (
     Monster,
     MovementHooks,
     Offer,
+    Reason,
     TurnHooks,
     ask_tile,
     cell_of,
@@ -60,6 +61,7 @@ from bot.games.betrayal.plugin_api import (
     turn,
 )
 from bot.games.neibolt.names import rooms
+from bot.texts import listed
 
 KEY = "separate_nightmares"
 FLOOR = "ground"  # seed 000: all tiles are now on the Ground Floor
@@ -327,7 +329,7 @@ class SeparateNightmares(HauntPlugin, TurnHooks, MovementHooks, BoardHooks, AIHo
         if not hand:
             return [self.text("notes_empty")]
         names = self.nightmares()
-        return [self.text("notes", hand=", ".join(str(names[k]["name"]) for k in hand))]
+        return [self.text("notes", hand=listed([str(names[k]["name"]) for k in hand]))]
 
     # ---------------------------------------------------------------- nightmares
     def discovered(self, ctx: Ctx, seat: int, tile_id: int) -> None:
@@ -378,7 +380,7 @@ class SeparateNightmares(HauntPlugin, TurnHooks, MovementHooks, BoardHooks, AIHo
                                     "then": [{"_sn_out_roll": {}}]}}], hero, KEY)
 
     # ---------------------------------------------------------------- winning
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         assert state.haunt is not None
         if state.haunt.progress.get("escaped"):
             return sides.HERO, self.reason("reason_out")

@@ -50,6 +50,7 @@ from bot.games.betrayal.plugin_api import (
     Monster,
     MovementHooks,
     Offer,
+    Reason,
     RollPassive,
     TurnHooks,
     TurnPassive,
@@ -326,7 +327,7 @@ class TheRitualOfChud(HauntPlugin, TurnHooks, HouseHooks, MovementHooks, CombatH
         ctx.push([{"damage": {"kind": "mental", "amount": count}}], seat, KEY)
 
     # ---------------------------------------------------------------- winning, the board
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         if progress(state).get("ritual"):
             return sides.HERO, self.reason("reason_ritual")
         return None

@@ -18,11 +18,13 @@ from bot.games.betrayal.plugin_api import (
     Ctx,
     HauntPlugin,
     Monster,
+    Reason,
     TurnHooks,
     monsters,
     register,
     sides,
 )
+from bot.texts import listed
 
 SERVANT = "servant"
 # One servant per floor at the start (seed 003), on the floor's landing: the three rooms
@@ -44,7 +46,7 @@ class ALittleNightMurder(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
         places = (places + [home] * count)[:count]  # any more stand with the traitor
         for tile in places:
             monsters.spawn(ctx, SERVANT, tile, quiet=True)
-        rooms = ", ".join(dict.fromkeys(ctx.room_name(t) for t in places))
+        rooms = listed(list(dict.fromkeys(ctx.room_name(t) for t in places)))
         self.say(ctx, "servants_arrive", count=count, rooms=rooms,
                  data={"servants": [m.id for m in sides.monsters(state, SERVANT)]})
 
@@ -85,7 +87,7 @@ class ALittleNightMurder(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
             ctx.state.haunt.progress["dawn"] = True
             self.say(ctx, "dawn")
 
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         assert state.haunt is not None
         if not sides.heroes(state):
             return sides.EVIL, self.reason("reason_dead")

@@ -28,6 +28,7 @@ from bot.games.betrayal.plugin_api import (
     HauntPlugin,
     Monster,
     Offer,
+    Reason,
     TurnHooks,
     content,
     explore,
@@ -38,6 +39,7 @@ from bot.games.betrayal.plugin_api import (
     step,
     together,
 )
+from bot.texts import listed
 
 KEY = "better_with_friends"
 TOWER, LANDING = "tower", "upper_landing"
@@ -148,7 +150,7 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
         canoe = state.rng.choice(picked)
         state.haunt.progress["canoe"] = canoe
         self.say(ctx, "flotsam", count=len(picked),
-                 rooms=", ".join(ctx.room_name(t) for t in picked))
+                 rooms=listed([ctx.room_name(t) for t in picked]))
         self.say(ctx, "canoe_secret", audience=self.told(state), room=ctx.room_name(canoe))
 
     @staticmethod
@@ -211,7 +213,7 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
             add_token(state, tile_id, WATER)
             taken.append(tile_id)
         if taken:
-            self.say(ctx, "rises", rooms=", ".join(ctx.room_name(t) for t in taken))
+            self.say(ctx, "rises", rooms=listed([ctx.room_name(t) for t in taken]))
         for floor in dict.fromkeys(state.tiles[t].floor for t in taken):
             if floor not in floors_before:
                 self.say(ctx, "rises_floor", floor=content.betrayal_line(f"floors.{floor}"))
@@ -283,7 +285,7 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
         monsters.spawn(ctx, FRIEND, tile_id, quiet=True)
         self.say(ctx, "friend_rises", who=ctx.who(seat), room=ctx.room_name(tile_id))
 
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         assert state.haunt is not None
         shelter = refuge(state)
         # The refuge, named in the language spoken whenever the reason is read.

@@ -25,6 +25,7 @@ from bot.games.betrayal.plugin_api import (
     Monster,
     MovementHooks,
     Offer,
+    Reason,
     TurnHooks,
     attack_dice,
     combat,
@@ -188,7 +189,7 @@ class ItsAlive(HauntPlugin, TurnHooks, MovementHooks, CombatHooks, AIHooks):
         return True
 
     # ---------------------------------------------------------------- winning
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         assert state.haunt is not None
         progress = state.haunt.progress
         slain = progress.get("slain")

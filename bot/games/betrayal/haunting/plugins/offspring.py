@@ -24,6 +24,7 @@ from bot.games.betrayal.plugin_api import (
     Frame,
     HauntPlugin,
     Offer,
+    Reason,
     TurnHooks,
     TurnPassive,
     explore,
@@ -34,6 +35,7 @@ from bot.games.betrayal.plugin_api import (
     sides,
     step,
 )
+from bot.texts import listed
 
 KEY = "offspring"
 PLANT_ROOMS: tuple[str, ...] = ("gardens", "graveyard", "conservatory")  # placing order
@@ -105,7 +107,7 @@ class Offspring(HauntPlugin, TurnHooks, AIHooks):
         for tile in new:
             state.tiles[tile].tokens.append(token(SPORES))
         self.say(ctx, "spores_spread", count=len(new),
-                 rooms=", ".join(ctx.room_name(t) for t in new), data={"tiles": new})
+                 rooms=listed([ctx.room_name(t) for t in new]), data={"tiles": new})
 
     def hurt(self, ctx: Ctx, seat: int, amount: int) -> None:
         if amount <= 0:
@@ -161,7 +163,7 @@ class Offspring(HauntPlugin, TurnHooks, AIHooks):
         self.say(ctx, "dropped", who=ctx.who(seat), room=ctx.room_name(tile),
                  data={"seat": seat, "tile": tile})
 
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         assert state.haunt is not None
         if int(state.haunt.progress.get("successes", 0)) >= self.value(state, "successes"):
             return sides.HERO, self.reason("reason_plant")

@@ -17,6 +17,7 @@ from bot.games.betrayal.plugin_api import (
     HauntPlugin,
     MovementHooks,
     Offer,
+    Reason,
     TurnHooks,
     explore,
     flow,
@@ -90,7 +91,7 @@ class PayThePiper(HauntPlugin, TurnHooks, MovementHooks, AIHooks):
             state.haunt.progress["entered"] = True
             self.say(ctx, "entered", who=ctx.who(traitor))
 
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         assert state.haunt is not None
         progress = state.haunt.progress
         if int(progress.get("successes", 0)) >= self.value(state, "successes"):

@@ -31,6 +31,7 @@ from bot.games.betrayal.plugin_api import (
     Frame,
     HauntPlugin,
     Offer,
+    Reason,
     TurnHooks,
     change,
     content,
@@ -237,7 +238,7 @@ class TheGhostBride(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks):
         self.say(ctx, "vigil", who=ctx.who(seat), count=count, needed=needed)
 
     # ---- winning
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         assert state.haunt is not None
         progress = state.haunt.progress
         lover = self.lover(state)

@@ -22,6 +22,7 @@ from bot.games.betrayal.plugin_api import (
     HauntPlugin,
     Monster,
     Offer,
+    Reason,
     TurnHooks,
     combat,
     decks,
@@ -191,7 +192,7 @@ class TheMummyWalks(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
             {"_mummy_burn": {"target": target}}]}}], seat, KEY)
 
     # ---------------------------------------------------------------- winning
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         assert state.haunt is not None
         progress = state.haunt.progress
         if progress.get("burned"):

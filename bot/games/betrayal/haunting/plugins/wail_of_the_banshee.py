@@ -22,6 +22,7 @@ from bot.games.betrayal.plugin_api import (
     HauntPlugin,
     Monster,
     Offer,
+    Reason,
     TurnHooks,
     change,
     content,
@@ -122,7 +123,7 @@ class WailOfTheBanshee(HauntPlugin, TurnHooks, CombatHooks, AIHooks):
             change(ctx, seat, "sanity", -1, Cause("engine", self.key))
 
     # ---- winning
-    def winner(self, state: BetrayalState) -> tuple[str, str] | None:
+    def winner(self, state: BetrayalState) -> tuple[str, Reason] | None:
         assert state.haunt is not None
         if int(state.haunt.progress.get("successes", 0)) >= self.value(state, "banish"):
             return sides.HERO, self.reason("reason_banished")
