@@ -26,6 +26,7 @@ from bot.live_message import chunks
 from bot.locales import current
 from bot.sessions import GameExists
 from bot.store import LOBBY, Table
+from bot.summary import logged_end
 from bot.texts import listed, say
 from cogs import bot_permissions, game_log, history, replay
 from cogs.click_limit import LIMITS
@@ -245,7 +246,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
             await interaction.response.defer(ephemeral=True, thinking=True)
             outcome = await sessions_of(interaction).act(
                 interaction.channel_id or 0, actor_of(interaction), action)
-            first = next((e.text for e in outcome.events if e.audience.is_public), say("done"))
+            first = next((e.text_in(current()) for e in outcome.events
+                          if e.audience.is_public), say("done"))  # in the caller's language
             answer = acknowledgement(outcome, first[:1700])
             warning = await start_warning(interaction, outcome.table.kind) \
                 if kind == table_rules.START else None
@@ -308,9 +310,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play a ga
                 for i, part in enumerate(parts[:MAX_STATUS_FIELDS]):
                     embed.add_field(name=say("lobby.status_now") if i == 0 else "\u200b",
                                     value=part, inline=False)
-            if table.ended_reason:
-                embed.add_field(name=say("lobby.status_ended"),
-                                value=table.ended_reason[:1024], inline=False)
+            if table.ended_reason:  # kept in English; its logged line has the others
+                _, why = await logged_end(bot_of(interaction).store, table.id or 0) \
+                    if table.id is not None else (None, None)
+                ended = why.text_in(current()) if why is not None else table.ended_reason
+                embed.add_field(name=say("lobby.status_ended"), value=ended[:1024],
+                                inline=False)
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="map", description="Show the board as it is now")

@@ -16,7 +16,7 @@ from bot import table as table_rules
 from bot.core.actions import Action
 from bot.core.errors import IllegalAction
 from bot.guild_settings import AI_PLAYS, MAX_MINUTES, REMIND, SKIP, GuildSettings
-from bot.locales import language_of
+from bot.locales import current, language_of
 from bot.sessions import Outcome
 from bot.table_record import UNDO_KEPT
 from bot.texts import say
@@ -65,7 +65,10 @@ def _need_moderator(interaction: discord.Interaction) -> None:
 
 
 async def _answer(interaction: discord.Interaction, outcome: Outcome) -> None:
-    first = next((e.text for e in outcome.events if e.audience.is_public), say("done"))
+    """The action's public line, as the moderator reads it: in their own language (the
+    step was said in it too, sessions' `_languages`), not the English the table keeps."""
+    first = next((e.text_in(current()) for e in outcome.events if e.audience.is_public),
+                 say("done"))
     await interaction.followup.send(acknowledgement(outcome, first[:2000]), ephemeral=True)
 
 

@@ -21,7 +21,7 @@ from bot.guild_settings import (
     TIMER_ENDS,
     GuildSettings,
 )
-from bot.locales import ENGLISH, LANGUAGES
+from bot.locales import ENGLISH, LANGUAGES, current
 from bot.store import POSTS_REFUSED, LoggedEvent, Notice, Table
 from bot.texts import listed, say
 from cogs.bot_permissions import NAMED, names_text
@@ -162,8 +162,9 @@ def notice_text(notice: Notice) -> str:
 def log_text(entries: list[LoggedEvent], notices: Sequence[Notice] = (),
              bot_id: int = 0) -> str:
     """The moderators' actions and the bot's own notices, by time: a game that stands
-    still because the bot cannot post shows why here."""
-    said = [(e.ts, e.actor_id, e.text) for e in entries]
+    still because the bot cannot post shows why here. Each line in the reader's language
+    where it was said in it (the store keeps English beside the table's others)."""
+    said = [(e.ts, e.actor_id, e.text_in(current())) for e in entries]
     said += [(n.ts, bot_id, notice_text(n)) for n in notices]
     if not said:
         return say("moderation.log_empty")

@@ -13,6 +13,7 @@ import discord
 
 from bot import table as table_rules
 from bot.core.lru import RecentSet
+from bot.core.story import HEROES, TRAITOR
 from bot.delivery import PLAY_BY_PLAY
 from bot.live_message import chunks
 from bot.store import Store, Table
@@ -28,6 +29,16 @@ UNKNOWN_MEMBER = 10007  # Discord's code for a user who is not a member (of a th
 # had theirs taken: with the seats' holders, everyone who ever held a seat of a game.
 SEATED_ACTORS = frozenset({"lobby.open", table_rules.JOIN, table_rules.SECOND})
 SEATED_USERS = frozenset({table_rules.SEAT, table_rules.KICK})
+# The teams named in the readers' language (data/texts.yaml, `dm.team_*`): the sides of
+# bot/core/story.py a game splits its table into. Another game's team (a test game's
+# "red") is named by its key.
+NAMED_TEAMS = (HEROES, TRAITOR)
+
+
+def team_words(team: str) -> str:
+    """A team as its readers call it (a thread's name, a DM's heading): the key a game
+    sends its events to is not a word of theirs."""
+    return say(f"dm.team_{team}") if team in NAMED_TEAMS else team
 
 
 def past_holders(table: Table,
@@ -80,7 +91,7 @@ class TeamThreads(DirectMessages):
                 missing = list(user_ids)
                 break
         unreachable: list[int] = []
-        only = say("dm.team_only", team=team)
+        only = say("dm.team_only", team=team_words(team))
         for n, user_id in enumerate(missing):
             if not await self.whisper(table, user_id, f"{only}\n{text}",
                                       key=f"{key}.u{n}" if key else ""):
@@ -114,7 +125,7 @@ class TeamThreads(DirectMessages):
             # thread's, where Discord makes none (cogs/bot_permissions.py); DMs there.
             if isinstance(parent, discord.TextChannel) and private_threads_in(parent):
                 thread = await parent.create_thread(
-                    name=say("dm.thread_name", team=team, game=game_id)[:100],
+                    name=say("dm.thread_name", team=team_words(team), game=game_id)[:100],
                     type=discord.ChannelType.private_thread,
                     invitable=False,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,

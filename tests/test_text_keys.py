@@ -22,6 +22,7 @@ from cogs.betrayal import DIRECTION_VALUES
 from cogs.bot_permissions import CHANNEL, IN_THREAD, NAMED
 from cogs.history import HERE, SERVER
 from cogs.moderation_views import KEEP_CHOICES, LANGUAGE_CHOICES, SWITCH
+from cogs.outlet_teams import NAMED_TEAMS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot").glob("*.py")])
@@ -105,6 +106,7 @@ DOMAINS: dict[tuple[str, str], tuple[TextBook, set[str]]] = {
     ("cogs/lobby.py", "history.where_{}"): (TABLE, {HERE, SERVER}),
     ("cogs/stats.py", "stats.side_{}"): (TABLE, set(SIDES)),
     ("bot/summary.py", "summary.side_{}"): (TABLE, set(SIDES)),
+    ("cogs/outlet_teams.py", "dm.team_{}"): (TABLE, set(NAMED_TEAMS)),
     ("cogs/common.py", "permissions.refused_{}"): (TABLE, {NOT_IN_THREAD, THREAD_LOCKED}),
     ("cogs/common.py", "permissions.behind_{}"): (TABLE, {NOT_IN_THREAD, THREAD_LOCKED}),
 }
