@@ -193,6 +193,26 @@ At 200 channels a young collector pass over 23,000-29,000 surviving objects (cac
 entries; 105,000-120,000 references, no large container) took 7-13 ms alone and 16-25
 ms in the runs; it landed in 1-2 of 1,000 actions, so it shows in the slowest 1% but
 does not set the p99.
+
+What the slowest 1-2% are (2026-12-07, haunt, each action's process CPU beside its wall,
+the `process CPU` line): at 50 channels (two seeds, 250 actions each, load 3.7-4.9) the
+action's CPU over the floor's was mean 1.55 / 1.66x, p99 2.32 / 2.46x, and none over 3x,
+while the wall p99 was 11.4 / 12.8x: the wall tail was the shared machine (a worker trip
+of 5-7 ms CPU taking 12-17 ms). By CPU, the slowest are the boards whose view moves: the
+turn passing (40 / 57 actions, 8.2 / 8.4 ms CPU against 5.9 / 6.8 ms for the rest, 78 %
+of bands new), a room discovered (7.7 / 8.8 ms), a floor changed; and the one young
+collector pass (4.5 ms CPU) a run holds. No AI chain (every seat a human's), no haunt
+start, no checkpoint stall at 50 channels; at 200 channels (load 2.9) one save waited
+8.9 ms, and the two heaviest actions were a crowded floor's overview laid out again
+(board_geometry 6.6-8.2 ms CPU, 6 monsters in 45-47 rooms). Tried, not kept: drawing
+at start the board each other explorer's turn would show (150 boards, 0.8 s CPU) took a
+turn pass from 8.3 / 7.9 to 6.0 / 6.4 ms CPU at 50 channels, but at 200 (599 boards,
+3.1 s) they were pushed out of the bands' cache before the turns came (7.91 against
+7.95 ms, RSS 193 against 183 MB), and over 18 rounds a turn pass stays 7.8-8.2 ms with
+12-15 bands new in every window: its cost is the new view, not a cold cache. Freezing
+the heap after the boards drawn ahead, as this bench does and the bot does not: 18,500
+objects fewer in the passes' sight, the same passes (6-11 ms CPU, 5 in 800 actions at
+200 channels).
 """
 
 from __future__ import annotations
@@ -471,8 +491,10 @@ class Tally:
     steps: collections.Counter[str] = field(default_factory=collections.Counter)  # later
     changed: list[float] = field(default_factory=list)  # share of bands, past the first
     render: list[float] = field(default_factory=list)  # ms of it drawing the board
-    # Past the first: (ratio to the floor, ms, its steps' ms, the bands' share redrawn)
-    parts: list[tuple[float, float, dict[str, float], float]] = field(default_factory=list)
+    # Past the first: (ratio to the floor, ms, its steps' ms, the bands' share redrawn,
+    # the process's CPU ms in it)
+    parts: list[tuple[float, float, dict[str, float], float, float]] = field(
+        default_factory=list)
     collected: list[float] = field(default_factory=list)  # ms of collector passes in it
 
     def later(self, values: list[float]) -> list[float]:
@@ -496,11 +518,25 @@ def worst_line(tally: Tally) -> str:
                                                                          // 100)]
     over = sum(1 for p in tally.parts if p[0] > 3)
     return f"over 3x: {over} of {len(tally.parts)}; the slowest 1%: " + "; ".join(
-        f"{ratio:.1f}x {ms:.1f} ms (render {spent.get('render', 0):.1f}, rules and plan "
-        f"{spent.get('worker.move', 0) + spent.get('worker.plan', 0):.1f}, store "
-        f"{sum(v for k, v in spent.items() if k.startswith('store.')):.1f}, the collector "
-        f"{spent.get('collector', 0):.1f} within those, bands {share:.0%})"
-        for ratio, ms, spent, share in worst)
+        f"{ratio:.1f}x {ms:.1f} ms, CPU {cpu:.1f} (render {spent.get('render', 0):.1f}, "
+        f"rules and plan {spent.get('worker.move', 0) + spent.get('worker.plan', 0):.1f}, "
+        f"store {sum(v for k, v in spent.items() if k.startswith('store.')):.1f}, the "
+        f"collector {spent.get('collector', 0):.1f} within those, bands {share:.0%})"
+        for ratio, ms, spent, share, cpu in worst)
+
+
+def cpu_line(tally: Tally) -> str:
+    """The actions' CPU against their wall time, past the first: on the shared box
+    the slowest actions by wall were mostly the machine's (a trip to the worker thread
+    of 5-7 ms CPU taking 12-17 ms), not more work, and the CPU says which."""
+    cpu = [p[4] for p in tally.parts]
+    waited = [p[1] / p[4] for p in tally.parts if p[4] > 0]
+    worst = sorted(tally.parts, key=lambda p: p[0], reverse=True)[:max(1, len(tally.parts)
+                                                                         // 100)]
+    return (f"process CPU an action (every thread): p50 {statistics.median(cpu):.2f} "
+            f"p99 {pct(cpu, .99):.2f} max {max(cpu):.2f} ms; wall over CPU p50 "
+            f"{statistics.median(waited):.2f}, the slowest 1% by ratio "
+            f"{statistics.mean(p[1] / max(p[4], 1e-3) for p in worst):.2f}")
 
 
 def cache_counts() -> dict[str, tuple[int, int, int, int]]:
@@ -543,18 +579,21 @@ async def round_robin(sessions: Sessions, outlet: LiveOutlet, store: SqliteStore
     seen: dict[int, bytes] = {}
     with GcProbe() as collector:
         drawn, before, swept = renders.ms, steps.ms.copy(), collector.ms  # as a click starts
+        cpu = time.process_time()
         async for _, channel, took in clicks(sessions, outlet, channels, rounds):
+            used = (time.process_time() - cpu) * 1000  # every thread's, in the click
             spent = steps.ms - before  # the click's own (the bench's reads below are not)
             spent["render"] = renders.ms - drawn
             spent["collector"] = collector.ms - swept
-            await tally_click(tally, seen, store, floors, outlet, channel, took, spent)
+            await tally_click(tally, seen, store, floors, outlet, channel, took, spent, used)
             drawn, before, swept = renders.ms, steps.ms.copy(), collector.ms
+            cpu = time.process_time()
     return tally
 
 
 async def tally_click(tally: Tally, seen: dict[int, bytes], store: SqliteStore,
                       floors: Floors, outlet: LiveOutlet, channel: int, took: float,
-                      spent: collections.Counter[str]) -> None:
+                      spent: collections.Counter[str], cpu: float) -> None:
     """One click's figures, read after it: its floors on its own bytes, the bands its
     board changed, the steps it spent its time on."""
     post = outlet.last[channel]
@@ -576,7 +615,7 @@ async def tally_click(tally: Tally, seen: dict[int, bytes], store: SqliteStore,
         tally.collected.append(collected)
         tally.steps.update(spent)
         tally.parts.append((took / tally.floor[-1], took, {**spent, "collector": collected},
-                            tally.changed[-1]))
+                            tally.changed[-1], cpu))
     seen[channel] = post.image
 
 
@@ -681,6 +720,7 @@ async def run_game(game: str, args: argparse.Namespace, tmp: Path) -> None:
             if ms / later >= 0.01) + f", the rest (locks, the loop, the outlet) "
             f"{rest / later:.2f}")
         print("  " + worst_line(tally))
+        print("  " + cpu_line(tally))
         hit = [ms for ms in tally.collected if ms > 0]
         print(f"  the collector's passes landed in {len(hit)} of {later} actions, "
               f"{sum(hit) / later:.2f} ms an action on average, longest "
