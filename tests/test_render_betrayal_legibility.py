@@ -30,6 +30,7 @@ from renderers.betrayal.explorers import (
     monster_radius,
     monster_text,
     ring_outer,
+    strip_room_of,
 )
 from renderers.betrayal.geometry import MapGeometry
 from renderers.betrayal.palette import glyph_mark
@@ -137,8 +138,9 @@ def figures_of(view: MapView, geo: MapGeometry) -> Iterator[tuple[tuple[str, int
     box (None: no label), the label's size and its disc letter's size (0: none)."""
     t, tf = geo.tile, geo.tile_font
     rows = strip_rows_of(view, link_letters(view), t, groups_of(view), tf)
+    free = strip_room_of(view, link_letters(view), t, groups_of(view), tf)  # a crowd's
     for cell, group in groups_of(view).items():
-        slots = figure_slots(group, t, rows.get(cell, 0), tf)
+        slots = figure_slots(group, t, rows.get(cell, 0), tf, free.get(cell))
         out = []
         for figure, (_, _, r, label_w, size) in zip(group, slots, strict=True):
             ex = figure.explorer
@@ -218,6 +220,7 @@ def test_labels_stay_inside_their_tile_and_apart(request: pytest.FixtureRequest,
     inner = (parts.wall, parts.wall, t - parts.wall, t - parts.wall)
     links = link_letters(view)
     tops: dict[tuple[str, int, int], int] = {}
+    strips: dict[tuple[str, int, int], list[Box]] = {}
     for tile in view.tiles:
         placed, _ = strip_layout(tile_look(tile, links), t, tf)
         boxes = [(x, y, x + w, y + parts.strip[3] - parts.strip[1]) for _, _, x, y, w, _ in
@@ -235,6 +238,7 @@ def test_labels_stay_inside_their_tile_and_apart(request: pytest.FixtureRequest,
         want = len(tile.tokens) + len(tile.haunt_tokens) + len(links.get(tile.key, ()))
         assert shown + sum(more) == want, (name, tile.key, placed)
         tops[(tile.floor, tile.x, tile.y)] = min((b[1] for b in boxes), default=t)
+        strips[(tile.floor, tile.x, tile.y)] = boxes
     tiles = {(tile.floor, tile.x, tile.y): geo.tiles[tile.key] for tile in view.tiles}
     for cell, figures in figures_of(view, geo):
         if cell not in tiles:
@@ -243,6 +247,13 @@ def test_labels_stay_inside_their_tile_and_apart(request: pytest.FixtureRequest,
         room = (x0 + parts.wall, y0 + parts.name_box[3], x1 - parts.wall,
                 y0 + tops[cell])
         boxes = [box for disc, ink, _, _ in figures for box in (disc, ink) if box]
+        if any(not _inside(box, room) for box in boxes):
+            # A crowd stands on in the strip's free span too (`crowd_slots`): inside
+            # the tile, clear of the strip's symbol, tokens and links.
+            room = (*room[:3], y0 + parts.strip[3])
+            for sx0, sy0, sx1, sy1 in strips[cell]:
+                item = (x0 + sx0, y0 + sy0, x0 + sx1, y0 + sy1)
+                assert all(_apart(item, box) for box in boxes), (name, cell, item)
         for box in boxes:
             assert _inside(box, room), (name, cell, box, room)
         for i, a in enumerate(boxes):

@@ -34,6 +34,7 @@ from renderers.betrayal.explorers import (
     monster_disc,
     place_figures,
     roster_chips,
+    strip_room_of,
     token_mark,
 )
 from renderers.betrayal.fonts import FOOTER_FONT, PANEL_TITLE_FONT, SMALLEST_FONT
@@ -357,7 +358,8 @@ def board_geometry(view: MapView, *, links: LinkLetters | None = None) -> BoardG
                            "W": (x0 + wall // 2, cy), "E": (x1 - 1 - wall // 2, cy)}
     groups = groups_of(shown)
     strip_rows = strip_rows_of(shown, links, t, groups, tf)
-    placed = place_figures(groups, lambda cell: cell_box(cell[1], cell[2])[:2], strip_rows, t, tf)
+    placed = place_figures(groups, lambda cell: cell_box(cell[1], cell[2])[:2], strip_rows, t, tf,
+                           strip_room_of(shown, links, t, groups, tf))
     tokens, radius, ring = placed.tokens, placed.radius, placed.ring
     monsters, monster_radius = placed.monsters, placed.monster_radius
     chips = roster_chips(view.explorers, roster, px(8, s), px(300, s))

@@ -19,7 +19,7 @@ it: tokens and monsters on the floor colour of their tile, chips on the backgrou
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -50,7 +50,14 @@ from renderers.betrayal.palette import (
     glyph_mark,
     px,
 )
-from renderers.betrayal.tiles import LinkLetters, strip_rows_of, strip_step, tile_parts
+from renderers.betrayal.tiles import (
+    LinkLetters,
+    strip_layout,
+    strip_rows_of,
+    strip_step,
+    tile_look,
+    tile_parts,
+)
 from renderers.betrayal.words import word
 from renderers.canvas import Canvas, Sprite, pieces, trimmed
 from renderers.common import (
@@ -84,13 +91,143 @@ def token_slots(n: int, t: int, strip_rows: int = 1, tf: int = 0,
                                font_signature() if marks else ())
 
 
-def figure_slots(group: Sequence[Figure], t: int, strip_rows: int,
-                 tf: int) -> tuple[tuple[int, int, int, int, int], ...]:
+def figure_slots(group: Sequence[Figure], t: int, strip_rows: int, tf: int,
+                 free: tuple[int, int] | None = None
+                 ) -> tuple[tuple[int, int, int, int, int], ...]:
     """`token_slots` for the figures of one cell (`groups_of`), their monsters' letters
-    included: what the map, the chat board and their tests all place figures by."""
+    included: what the map, the chat board and their tests all place figures by.
+    `free`: the span of the strip's row its items leave free (`strip_room_of`), which a
+    crowd may stand in too (`crowd_slots`)."""
     marks = tuple(glyph_mark(f.monsters[0].glyph, f.monsters[0].name) for f in group
                   if f.monsters)
-    return token_slots(len(group), t, strip_rows, tf, marks)
+    slots = token_slots(len(group), t, strip_rows, tf, marks)
+    if free is None or len(group) < 2 or not _crowded(group, slots, tf):
+        return slots
+    items = tuple(("", 1, False) if f.explorer is not None else
+                  (glyph_mark(f.monsters[0].glyph, f.monsters[0].name), len(f.monsters),
+                   f.large) for f in group)
+    crowd = crowd_slots(items, t, strip_rows, tf, free, font_signature())
+    return slots if crowd is None or crowd[0][2] <= slots[0][2] else crowd
+
+
+def _crowded(group: Sequence[Figure], slots: tuple[tuple[int, int, int, int, int], ...],
+             tf: int) -> bool:
+    """Whether a cell's figures read badly at chat size in their slots: no labels, and
+    discs under a third of the tile's text size (a colour dot, not a pawn) or a monster
+    letter bigger than its disc."""
+    r, label_w, size = slots[0][2], slots[0][3], slots[0][4]
+    if label_w:
+        return False
+    if r * CROWD_R < tf:
+        return True
+    for f in group:
+        if f.monsters:
+            mark = glyph_mark(f.monsters[0].glyph, f.monsters[0].name)
+            if not letter_shows(monster_radius(r, f.large, mark, size), mark, size):
+                return True
+    return False
+
+
+CROWD_R = 3  # a crowd's discs are below 1/CROWD_R of the tile's text size
+CrowdItem = tuple[str, int, bool]  # a figure: "" (an explorer) or (letter, count, large)
+
+
+@budgets.small(budgets.LAYOUTS)
+def crowd_slots(items: tuple[CrowdItem, ...], t: int, strip_rows: int, tf: int,
+                free: tuple[int, int], fonts: tuple[object, ...]
+                ) -> tuple[tuple[int, int, int, int, int], ...] | None:
+    """The slots of a crowd too big for `token_slots` to draw legibly: one row of
+    figures across the body band, going on in the strip's free span (`free`), so the
+    explorers stand as discs in their colours, each clear of the others' rings, and
+    each monster stack as one disc its letter fits on at the tile's text size, its count
+    ("×3") beside it at that size; a stunned stack is its grey disc (no badge: there is
+    no room for one that covers nothing). The explorers' discs are as big as lets every
+    figure stand; None: not even the least discs do. `fonts` only keys the cache."""
+    parts = tile_parts(t, tf)
+    bx0, by0, bx1, _ = parts.body
+    _, sy0, _, sy1 = parts.strip
+    h = sy1 - sy0
+    by1 = sy1 - strip_rows * (h + strip_step(h)) - max(1, round(t * 0.01))
+    by1 = max(by1, by0 + round(t * 0.12))  # as `token_slots` has it
+    bands = [(bx0, bx1, by0, by1)]
+    if strip_rows <= 1 and free[1] > free[0]:
+        bands.append((free[0], free[1], sy0, sy1))
+    size = label_size = max(8, parts.text)
+    gap = max(2, round(t * 0.02))
+    f = font(label_size, True)
+    # Per monster stack: its slot radius, its disc's, and its label room ("×3").
+    widths: list[tuple[int, int, int]] = []
+    for mark, count, large in items:
+        if not mark:
+            widths.append((0, 0, 0))
+            continue
+        r = 2
+        while not letter_shows(monster_radius(r, large, mark, size), mark, size):
+            r += 1
+            if 2 * monster_radius(r, large, mark, size) > max(b[3] - b[2] for b in bands):
+                return None
+        widths.append((r, monster_radius(r, large, mark, size),
+                       text_width(f, f"×{count}") + 2 if count > 1 else 0))
+
+    def extent(i: int, re: int) -> tuple[int, int, int]:
+        """(left of centre, right of centre, half height) of figure i."""
+        if not items[i][0]:
+            return ring_outer(re), ring_outer(re), ring_outer(re)
+        r, disc_r, label_w = widths[i]
+        return disc_r, (ring_outer(r) + max(2, round(r * 0.3)) + label_w if label_w
+                        else disc_r), disc_r
+
+    for re in range(math.floor(t * 0.105), 1, -1):
+        for order in (range(len(bands)), range(len(bands) - 1, -1, -1)):
+            # Explorers first along the body; monsters where they fit, the strip's
+            # span first in the second try (their discs are the tallest).
+            rows: list[list[int]] = [[] for _ in bands]
+            used = [0] * len(bands)
+            for i, (mark, _, _) in enumerate(items):
+                left, right, half = extent(i, re)
+                for band in (order if mark else range(len(bands))):
+                    x0, x1, y0, y1 = bands[band]
+                    need = left + right + (gap if rows[band] else 0)
+                    if 2 * half <= y1 - y0 and used[band] + need <= x1 - x0:
+                        rows[band].append(i)
+                        used[band] += need
+                        break
+                else:
+                    break
+            else:
+                slots: list[tuple[int, int, int, int, int]] = [(0, 0, 0, 0, 0)] * len(items)
+                for band, (x0, x1, y0, y1) in enumerate(bands):
+                    x = x0 + (x1 - x0 - used[band]) // 2 if band == 0 else x0
+                    for i in rows[band]:
+                        left, right, _ = extent(i, re)
+                        r, _, label_w = widths[i] if items[i][0] else (re, 0, 0)
+                        slots[i] = (x + left, (y0 + y1) // 2, r, label_w, size)
+                        x += left + right + gap
+                return tuple(slots)
+    return None
+
+
+def strip_room_of(view: MapView, links: LinkLetters, t: int, cells: Collection[Cell],
+                  tf: int) -> dict[Cell, tuple[int, int]]:
+    """Cell -> the span (x0, x1, in the tile) of its strip's row that the strip's
+    symbol, tokens, links and pile leave free, for the tiles in `cells` whose strip
+    takes one row at most: where a crowd may stand on (`crowd_slots`)."""
+    out: dict[Cell, tuple[int, int]] = {}
+    for tile in view.tiles:
+        cell = (tile.floor, tile.x, tile.y)
+        if cell not in cells:
+            continue
+        placed, used = strip_layout(tile_look(tile, links), t, tf)
+        if used > 1:
+            continue
+        sx0, sy0, sx1, sy1 = tile_parts(t, tf).strip
+        step = strip_step(sy1 - sy0)
+        left = max((x + w + step for what, _, x, _, w, _ in placed if what != "pile"),
+                   default=sx0)
+        right = min((x - step for what, _, x, _, _, _ in placed if what == "pile"),
+                    default=sx1)
+        out[cell] = (left, right)
+    return out
 
 
 @budgets.small(budgets.LAYOUTS)
@@ -253,12 +390,15 @@ class Placed:
 
 
 def place_figures(groups: dict[Cell, list[Figure]], origin: Callable[[Cell], tuple[int, int]],
-                  strip_rows: dict[Cell, int], t: int, tf: int) -> Placed:
-    """Each group's figures in its cell's token slots (`origin`: the cell's top left)."""
+                  strip_rows: dict[Cell, int], t: int, tf: int,
+                  free: dict[Cell, tuple[int, int]] | None = None) -> Placed:
+    """Each group's figures in its cell's token slots (`origin`: the cell's top left;
+    `free`: the strips' free spans, `strip_room_of`)."""
     placed = Placed()
     for cell, group in groups.items():
         x0, y0 = origin(cell)
-        slots = figure_slots(group, t, strip_rows.get(cell, 0), tf)
+        slots = figure_slots(group, t, strip_rows.get(cell, 0), tf,
+                             None if free is None else free.get(cell))
         for figure, (sx, sy, r, _, size) in zip(group, slots, strict=True):
             ex = figure.explorer
             if ex is None:
@@ -370,10 +510,15 @@ def draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry,
     groups = groups_of(view)
     tf = geo.tile_font
     strip_rows = strip_rows_of(view, links, t, groups, tf)
+    free = strip_room_of(view, links, t, groups, tf)
     fonts = font_signature()
     tiles = {(tile.floor, tile.x, tile.y): tile for tile in view.tiles}
     for cell, group in groups.items():
-        slots = figure_slots(group, t, strip_rows.get(cell, 0), tf)
+        slots = figure_slots(group, t, strip_rows.get(cell, 0), tf, free.get(cell))
+        # A crowd (`_crowded`), whether `crowd_slots` placed it or it did not fit them,
+        # stands too close for a stunned badge on a disc's rim.
+        base = figure_slots(group, t, strip_rows.get(cell, 0), tf)
+        crowd = slots != base or (len(group) > 1 and _crowded(group, base, tf))
         tile = tiles.get(cell)
         on = PANEL if tile is None else _tile_fill(tile)
         over = tile is not None and tile.barrier
@@ -383,7 +528,7 @@ def draw_figures(canvas: Canvas, view: MapView, geo: MapGeometry,
                 m = figure.monsters[0]
                 canvas.put(geo.monsters[m.id], monster_disc(
                     canvas.ink, m.name, m.glyph, m.stunned, len(figure.monsters), r, label_w,
-                    size, geo.monster_radius[m.id], on, fonts))
+                    size, geo.monster_radius[m.id], on, fonts, not crowd))
                 continue
             cx, cy = geo.tokens[ex.seat]
             ring = GOLD if ex.acting else TRAIL if ex.seat == view.mover else None
@@ -431,14 +576,17 @@ def _draw_token(img: Image.Image, ex: ExplorerView, cx: int, cy: int, r: int,
 
 @pieces(FIGURE_CACHE_SIZE, budgets.FIGURES)
 def monster_disc(name: str, glyph: str, stunned: bool, count: int, r: int, label_w: int,
-             size: int, radius: int, on: Colour, fonts: tuple[object, ...]) -> Sprite:
+             size: int, radius: int, on: Colour, fonts: tuple[object, ...],
+             rim: bool = True) -> Sprite:
     """A monster stack's token and label on the floor colour `on`, placed by the disc's
-    centre (see `_draw_monster`). `fonts` only keys the cache."""
+    centre (see `_draw_monster`; `rim`: whether a stunned badge with no room beside the
+    disc goes on its rim). `fonts` only keys the cache."""
     m = MonsterView(id=0, name=name, glyph=glyph, floor="", x=0, y=0, stunned=stunned)
     pad = radius + 2 * size + 8
     w = 2 * pad + ring_outer(r) + label_w
     img = Image.new("RGB", (w, 2 * pad), on)
-    _draw_monster(img, ImageDraw.Draw(img), (m,) * count, pad, pad, r, label_w, size, radius)
+    _draw_monster(img, ImageDraw.Draw(img), (m,) * count, pad, pad, r, label_w, size, radius,
+                  rim)
     return trimmed(img, on, (pad, pad))
 
 
@@ -467,7 +615,7 @@ def label_dx(r: int) -> int:
 
 def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
                   stack: tuple[MonsterView, ...], cx: int, cy: int, r: int, label_w: int,
-                  size: int, radius: int) -> None:
+                  size: int, radius: int, rim: bool = True) -> None:
     """A monster (or a stack of alike ones): its letter on a dark red disc of `radius`
     (grey while stunned), and beside it, in the label room of a slot made for radius r:
     an "S" badge while stunned, "×n" for a stack, and the kind's name where it fits
@@ -489,13 +637,16 @@ def _draw_monster(img: Image.Image, draw: ImageDraw.ImageDraw,
         # Offsets are rounded apart from the centre, so a token drawn once and moved to
         # any cell (a cached piece) is the same pixels.
         bx0, by0 = x, cy - round(bh / 2)
-        if bx0 + bw > right:  # no room beside it: on the disc's rim
-            bx0 = cx + round(radius * 0.7 - bw / 2)
-            by0 = cy - round(radius * 0.7 + bh / 2)
+        badge = True
+        if bx0 + bw > right:  # no room beside it: on the disc's rim, but in a crowd
+            bx0 = cx + round(radius * 0.7 - bw / 2)  # (`crowd_slots`), where it would
+            by0 = cy - round(radius * 0.7 + bh / 2)  # cover a neighbour's ring, the
+            badge = rim                              # grey disc says it alone
         else:
             x += bw + max(2, round(size * 0.25))
-        rounded_box(img, (bx0, by0, bx0 + bw, by0 + bh), max(2, bh // 3), TEXT)
-        centered_text(draw, (bx0 + bw / 2, by0 + bh / 2), "S", bf, BG, bold=True)
+        if badge:
+            rounded_box(img, (bx0, by0, bx0 + bw, by0 + bh), max(2, bh // 3), TEXT)
+            centered_text(draw, (bx0 + bw / 2, by0 + bh / 2), "S", bf, BG, bold=True)
     shown = monster_text(stack, right - x, size)
     if shown is not None:
         draw_text(draw, (x, cy), shown, font(size, True), MUTED if m.stunned else TEXT,

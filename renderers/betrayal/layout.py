@@ -17,7 +17,12 @@ from dataclasses import dataclass
 
 from bot.games.betrayal.pictures import FLOORS, ExplorerView, MapView, MonsterView
 from renderers import budgets
-from renderers.betrayal.explorers import groups_of, place_figures, roster_chips
+from renderers.betrayal.explorers import (
+    groups_of,
+    place_figures,
+    roster_chips,
+    strip_room_of,
+)
 from renderers.betrayal.fonts import (  # noqa: F401
     FOOTER_FONT,
     HEADER_FONT,
@@ -396,9 +401,10 @@ def map_geometry(view: MapView, width: int = BASE_WIDTH, *,
                            "W": (x0 + w // 2, cy), "E": (x1 - 1 - w // 2, cy)}
 
     groups = groups_of(view)
-    strip_rows = strip_rows_of(view, link_letters(view) if links is None else links, t,
-                               groups, tf)
-    placed = place_figures(groups, lambda cell: cell_box(*cell)[:2], strip_rows, t, tf)
+    links = link_letters(view) if links is None else links
+    strip_rows = strip_rows_of(view, links, t, groups, tf)
+    placed = place_figures(groups, lambda cell: cell_box(*cell)[:2], strip_rows, t, tf,
+                           strip_room_of(view, links, t, groups, tf))
     tokens, radius, ring = placed.tokens, placed.radius, placed.ring
     monsters, monster_radius = placed.monsters, placed.monster_radius
     chips = roster_chips(view.explorers, roster, px(8, s), px(300, s))

@@ -316,14 +316,35 @@ def _chip_layout(items: Sequence[Item], mark: int, pad: int, gap: int, widest: i
     return 2 * pad + right, 2 * pad + y + mark, at
 
 
+# The chip searches of one overview's layout, by what each weighed: the same chip is
+# searched for again as the layout is tried again (a chip stuck placed first, then the
+# floor's monsters summed up), and among explorers' chips hemmed in (close by, then far).
+Searched = dict[tuple[object, ...], Box | None]
+
+
 def _place_chip(room: Box, w: int, h: int, area: Box, blocked: list[Box],
-                rooms: list[Box], s: float, far: bool = True) -> Box | None:
+                rooms: list[Box], s: float, far: bool = True,
+                searched: Searched | None = None) -> Box | None:
     """The free place for a w x h chip nearest `room`: inside `area`, clear of what is
     `blocked` and of its own room by the leader's length, its leader clear of it too;
     of places as near, the one most squarely beside the room and covering the least of
     the floor's other rooms (None: nowhere free, close by unless `far`). Places are
     tried nearest first (a board is laid out on every action), on a coarse grid and at
-    every place flush with the room's sides."""
+    every place flush with the room's sides. `searched`: the searches this layout made
+    so far (each a pure function of what it weighed: found again, not searched again;
+    a layout whose chips found no place near tried half its chips twice over, a third
+    of the layouts' time)."""
+    key: tuple[object, ...] = ()
+    near_done = False
+    if searched is not None:
+        key = (room, w, h, area, tuple(blocked), tuple(rooms), s)
+        if far and (key, True) in searched:
+            return searched[key, True]
+        if (key, False) in searched:
+            found = searched[key, False]
+            if found is not None or not far:
+                return found
+            near_done = True  # none free close by: only the far search is left
     gap = max(1, round(ROOM_GAP * s))
     width = max(1, round(LEADER * s))
     step = max(1, round(STEP * s))
@@ -342,10 +363,15 @@ def _place_chip(room: Box, w: int, h: int, area: Box, blocked: list[Box],
     near_by = 2 * h + gap
     near_cols = [c for c in cols if c[1] < near_by]
     near_rows = [r for r in rows if r[1] < near_by]
-    best = best_place(room, w, h, near_cols, near_rows, gap, width, blocked, rooms)
+    best = None if near_done else best_place(room, w, h, near_cols, near_rows, gap, width,
+                                             blocked, rooms)
+    if searched is not None and not near_done:
+        searched[key, False] = best
     if best is None and far:  # none of the places close by is free: not weighed again
         best = best_place(room, w, h, cols, rows, gap, width, blocked, rooms,
                           ({c[0] for c in near_cols}, {r[0] for r in near_rows}))
+        if searched is not None:
+            searched[key, True] = best
     return best
 
 
@@ -625,10 +651,11 @@ def _place_marks(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c
     kept: tuple[bool, Marks] | None = None  # the best layout with a chip stuck
     modes = (True,) if len(alone) > MONSTER_CHIPS else (False, True) if alone else (False,)
     first: list[Cell] = []  # kept from one mode to the next: the order found so far
+    searched: Searched = {}
     for summed in modes:
         for _ in range(RETRIES):
             marks, stuck, crossed = _lay_out(here, room_of, c, area, blocked, rooms, s,
-                                             summed, first)
+                                             summed, first, searched)
             if marks is None:
                 break  # a monsters' chip found no place: sum the floor's monsters up
             if stuck is None:
@@ -647,7 +674,8 @@ def _place_marks(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c
 
 def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: int,
              area: Box, blocked: list[Box], rooms: list[Box], s: float, summed: bool,
-             first: list[Cell]) -> tuple[Marks | None, Cell | None, bool]:
+             first: list[Cell], searched: Searched | None = None
+             ) -> tuple[Marks | None, Cell | None, bool]:
     """`place_marks` with a chip per room holding only monsters (no marks: one of them
     found no free place), or with the floor's monsters `summed` up on one chip; the
     rooms `first` get their chips first. With the marks, the room whose explorers' chip
@@ -702,12 +730,12 @@ def _lay_out(here: dict[Cell, list[Item]], room_of: Callable[[Cell], Box], c: in
         w, h, at = _chip_layout(items, mark, pad, gap, widest, s)
         others = [b for b in taken if b != room]
         monsters_only = not any(isinstance(item, int) for item in items)
-        chip = _place_chip(room, w, h, area, others, free, s, far=not monsters_only)
+        chip = _place_chip(room, w, h, area, others, free, s, not monsters_only, searched)
         if chip is None and monsters_only:
             # Hemmed in close by: over its own room if that is clear (where they are,
             # with no leader), else anywhere with a leader, else sum the floor up.
-            chip = on_room(room, w, h, area, others) or _place_chip(room, w, h, area,
-                                                                   others, free, s)
+            chip = on_room(room, w, h, area, others) or _place_chip(
+                room, w, h, area, others, free, s, True, searched)
             if chip is None:
                 return None, None, False
         if chip is None:  # explorers hemmed in: over their room, clear of the rest if it can
