@@ -13,7 +13,9 @@ and walks round when a roll it seldom passes is not (3 dice for Sanity 6+ pass o
 in 27 tries). Held by Webs or Debris it tries to break free (and frees others held
 where it stands); with no room to explore in reach it takes the Revolving Wall's
 switch or rides the Mystic Elevator. Together these keep AI-only games from running for ever
-(tests/test_betrayal_engine_ai.py); haunt_roll.stalled is the last safety net.
+(tests/test_betrayal_engine_ai.py); haunt_roll.stalled is the last safety net. A turn
+about to end in a room that hurts then (the Crypt, the Furnace Room) ends a plain step
+away instead when that hurt would kill, or when nothing keeps it there (`_out_of_harm`).
 
 Once the haunt has begun, before anything else, it looks for a win its side can take
 now (`win_now`): each of its options (at most WIN_TRIES, those that end a turn first)
@@ -57,6 +59,7 @@ SAFE_ACTS: tuple[str, ...] = ("vault", "closet_door")
 # The Mystic Coin's edge (a 0 on its die): 1 off one trait of each pair, its holder's pick.
 COIN, COIN_EDGE = "mystic_coin", (("might", "speed"), ("knowledge", "sanity"))
 HELD_SELF, HELD_OTHER = "-self", "-free-"  # the offers of cards/events_a_to_l.Held
+LIFT = "mystic_elevator"
 WIN_TRIES = 40  # the most actions a decision plays out on copies, looking for a win now
 WORLDS = 2  # other deals of what the seat cannot see that such a win must hold in
 TURN_ENDS: frozenset[str] = frozenset({"end_turn", monsters.M_END})
@@ -80,6 +83,11 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
     heal = _healing(state, seat, entries)
     if heal is not None:
         return heal
+    return _out_of_harm(state, seat, entries, _decide(state, seat, entries))
+
+
+def _decide(state: BetrayalState, seat: int, entries: list[Legal]) -> Action:
+    """The haunt's AI's action, else the explorer's."""
     if state.haunt is not None and state.haunt.key:
         chosen = haunt_ai.choose(state, seat, entries)
         if chosen is not None:
@@ -113,6 +121,30 @@ def choose_action(state: BetrayalState, seat: int) -> Action:
     if step is not None:
         return step
     return kinds.get("end_turn", entries[0].action)
+
+
+def _out_of_harm(state: BetrayalState, seat: int, entries: list[Legal],
+                 action: Action) -> Action:
+    """A turn about to end in a room that hurts at a turn's end (the Crypt, the Furnace
+    Room) ends one plain step away instead, in a room that does not (the one with the
+    fewest foes): always when that hurt would kill the seat, else when the room is not
+    one its haunt sends it to (nothing to gain there). A plain step goes through a door
+    with no roll, never by a jump (the Collapsed Room's, the Gallery's: their fall
+    hurts) nor into the Mystic Elevator (it may hurt all inside)."""
+    here = state.explorers[seat].tile
+    if action.kind != "end_turn" or ai_ways.end_damage(state, seat, here) is None:
+        return action
+    if not ai_ways.end_kills(state, seat, here) and here in haunt_ai.goals_of(state, seat):
+        return action
+    side = sides.side_of(state, seat)
+    best: tuple[int, Action] | None = None
+    for m, step in ai_ways.moves(state, seat, entries):
+        if m.dir and m.crossing is None and state.tiles[m.target].room != LIFT \
+                and ai_ways.end_damage(state, seat, m.target) is None:
+            foes = sides.opponents_in(state, m.target, side)
+            if best is None or foes < best[0]:
+                best = (foes, step)
+    return best[1] if best is not None else action
 
 
 def _use_may_kill(state: BetrayalState, seat: int, card: str) -> bool:
@@ -286,7 +318,7 @@ def _towards_elevator(state: BetrayalState, seat: int,
                       ways: dict[int, list[int]]) -> Action | None:
     """Nowhere to explore within reach: the Mystic Elevator may carry the explorer off
     (it moves as it is entered, once a turn)."""
-    lift = state.tile_of("mystic_elevator")
+    lift = state.tile_of(LIFT)
     if lift is None or state.explorers[seat].tile == lift:
         return None
     to_lift = distances_to(ways, {lift})

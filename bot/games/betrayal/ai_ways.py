@@ -20,7 +20,7 @@ import heapq
 from collections.abc import Mapping, Sequence
 
 from bot.core.actions import Action
-from bot.games.betrayal import movement, rolls
+from bot.games.betrayal import content, hooks, movement, rolls, traits
 from bot.games.betrayal.actions import Legal
 from bot.games.betrayal.dice import odds
 from bot.games.betrayal.house import DIRS, doors, opposite, plan
@@ -191,3 +191,29 @@ def wall_switch(state: BetrayalState, seat: int, entries: list[Legal],
         if dist is not None and (near is None or dist < near):
             return e.action
     return None
+
+
+def end_damage(state: BetrayalState, seat: int, tile: int) -> tuple[str, int] | None:
+    """The damage this explorer takes ending its turn in `tile` (the Crypt's mental, the
+    Furnace Room's physical: their kind and amount, fixed on the tile, face up), or None
+    where a turn's end does no harm to it."""
+    room = content.room(state.tiles[tile].room)
+    if hooks.immune(state, seat, room.key):
+        return None
+    for effect in room.on_end_turn:
+        damage = effect.get("damage")
+        if damage and "amount" in damage:
+            return str(damage["kind"]), int(damage["amount"])
+    return None
+
+
+def end_kills(state: BetrayalState, seat: int, tile: int) -> bool:
+    """Whether ending the turn in `tile` would kill this explorer: its damage is more
+    than the traits it falls on can take above the skull (none can before the haunt's
+    first round: traits.floor_index)."""
+    hurt = end_damage(state, seat, tile)
+    if hurt is None or traits.floor_index(state) >= 0:
+        return False
+    kind, amount = hurt
+    room = sum(max(0, traits.index(state, seat, t)) for t in traits.DAMAGE_TRAITS[kind])
+    return amount > room

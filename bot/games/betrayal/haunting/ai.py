@@ -4,10 +4,13 @@ its own, and the monsters the traitor moves.
 Deterministic, like the exploring AI (same view, same action), and always one of the
 listed options. The haunt tells it where to go (`HauntPlugin.goals`) and which special
 action to take (`ai_offer`); otherwise heroes keep exploring (a room may hold what
-they need) and the traitor hunts the nearest hero. An explorer attacks when its dice
-are at least a match for the target's, never with a weapon whose price would kill it
-(cards/attacks.price_kills); monsters attack a hero in their room, else
-walk towards the nearest one.
+they need) and the traitor hunts the nearest hero; with no way to its goals it waits
+(a room it explored would help the heroes of several haunts: Separate Nightmares'
+track, the rooms Offspring's spores and Better with Friends' flood must fill). An
+explorer attacks when its dice are at least a match for the target's, never with a
+weapon whose price would kill it (cards/attacks.price_kills), and a fight its haunt has
+it press while behind only when losing it by as much would not kill it (`_loss_kills`);
+monsters attack a hero in their room, else walk towards the nearest one.
 """
 
 from __future__ import annotations
@@ -20,12 +23,14 @@ from bot.games.betrayal.ai_ways import (
     by_room,
     cheapest_step,
     costs_to,
+    end_kills,
     moves,
     split_prices,
     wall_switch,
 )
 from bot.games.betrayal.cards.attacks import attack_dice, price_kills
 from bot.games.betrayal.cards.haunt_cards import blast_rooms, incorporeal
+from bot.games.betrayal.content import PHYSICAL
 from bot.games.betrayal.haunting import base, combat, monsters, sides
 from bot.games.betrayal.haunting.actions import ATTACK, monster_stage, offers
 from bot.games.betrayal.haunting.parts import AIHooks
@@ -54,9 +59,7 @@ def choose(state: BetrayalState, seat: int,
     attack = _best_attack(state, seat, entries)
     if attack is not None:
         return attack
-    goals = hints.goals(state, seat)
-    if not goals and sides.is_traitor(state, seat):
-        goals = {state.explorers[h].tile for h in sides.heroes(state)}
+    goals = goals_of(state, seat)
     if goals:
         step = _towards(state, seat, entries, goals)
         if step is not None:
@@ -64,6 +67,19 @@ def choose(state: BetrayalState, seat: int,
         if state.explorers[seat].tile in goals or sides.is_traitor(state, seat):
             return Action("end_turn")
     return None
+
+
+def goals_of(state: BetrayalState, seat: int) -> set[int]:
+    """Where this explorer's AI heads in the haunt: its haunt's goals (AIHooks.goals), a
+    traitor with none hunting the heroes; a goal where ending the turn would kill it
+    (ai_ways.end_kills) is left out while there are others. Empty before the haunt."""
+    if state.haunt is None or not state.haunt.key:
+        return set()
+    goals = base.hooks(state, AIHooks).goals(state, seat)
+    if not goals and sides.is_traitor(state, seat):
+        goals = {state.explorers[h].tile for h in sides.heroes(state)}
+    safe = {g for g in goals if not end_kills(state, seat, g)}
+    return safe or goals
 
 
 DYNAMITE = Action("use", {"card": "dynamite"})
@@ -114,10 +130,29 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
         else:
             theirs = traits.value(state, int(target), trait)
         edge = hints.ai_attack_worth(state, seat, target, weapon, ours - theirs)
-        if (edge >= 0 or hints.ai_presses(state, seat, target)) \
-                and (best is None or edge > best[0]):
+        if edge < 0 and (not hints.ai_presses(state, seat, target)
+                         or _loss_kills(state, seat, trait, target, theirs - ours)):
+            continue
+        if best is None or edge > best[0]:
             best = (edge, e.action)
     return best[1] if best else None
+
+
+def _loss_kills(state: BetrayalState, seat: int, trait: str, target: int | str,
+                behind: int) -> bool:
+    """Whether a fight this explorer is `behind` in by that many dice would, lost by as
+    much (about the loss to expect), kill it: more damage than the traits it falls on
+    (Might and Speed for a physical fight, else Knowledge and Sanity) can take above
+    the skull. A fight lost across rooms (the Revolver's) does no damage."""
+    here = state.explorers[seat].tile
+    where = sides.monster(state, target) if isinstance(target, str) else None
+    foe_tile = where.tile if where is not None else (
+        state.explorers[int(target)].tile if not isinstance(target, str) else here)
+    if foe_tile != here or traits.floor_index(state) >= 0:
+        return False
+    kind = "physical" if trait in PHYSICAL else "mental"
+    room = sum(max(0, traits.index(state, seat, t)) for t in traits.DAMAGE_TRAITS[kind])
+    return behind > room
 
 
 def _towards(state: BetrayalState, seat: int, entries: list[Legal],
