@@ -18,7 +18,7 @@ import pytest
 
 from bot.games.betrayal import GAME as BETRAYAL
 from bot.store import PostgresStore
-from tests.fakediscord import FakeDiscord, FakeMessage, flat_components
+from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.pg_server import PgServer
 from tests.test_e2e_crash import BotProcess
 from tests.test_e2e_crash import bot as bot  # the fixture: the process, its log checked
@@ -34,6 +34,7 @@ from tests.test_process_playthrough import (
     report,
     slash_privately,
 )
+from tests.test_process_playthrough_zh import read_words
 
 HAUNT_BY = 120  # presses: seed 4's house turns to its haunt well before this
 IN_THE_HAUNT = 12  # presses played into the haunt, the crash among them
@@ -119,22 +120,6 @@ def english_in(text: str) -> list[str]:
     return [run for run in LATIN.findall(plain)
             if run.lower() not in NAMES and (" " in run or len(run) > 3 or "." in run
                                              or "_" in run)]
-
-
-def read_words(version: dict[str, Any]) -> list[str]:
-    """Every piece of text one version of a message shows: its content, embeds, text
-    displays, and its controls' labels, placeholders and options."""
-    parts = [str(version.get("content") or "")]
-    for embed in version.get("embeds") or []:
-        parts += [str(embed.get(key) or "") for key in ("title", "description")]
-        parts += [str((embed.get(key) or {}).get(inner) or "")
-                  for key, inner in (("footer", "text"), ("author", "name"))]
-        parts += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields", [])]
-    for comp in flat_components(version.get("components") or []):
-        parts += [str(comp.get(key) or "") for key in ("content", "label", "placeholder")]
-        for option in comp.get("options") or []:
-            parts += [str(option.get("label") or ""), str(option.get("description") or "")]
-    return [part for part in parts if part.strip()]
 
 
 def every_version(message: FakeMessage) -> list[dict[str, Any]]:
