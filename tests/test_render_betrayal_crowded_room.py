@@ -138,6 +138,10 @@ def _gold_ring_whole(img: Image.Image, centre: tuple[int, int], ring: int) -> bo
 # the chat's 18 px: four stacks and four explorers do not fit the Foyer's band and
 # strip at that size, so it keeps `token_slots`' slots, whose characters (bigger than
 # their 6 px discs) reach over the gold ring. Left for a later design.
+# A known limit, not a pass: Chinese monster letters need discs of radius 12-13, and four
+# stacks beside four explorers do not fit the Foyer's free span on the chat board, so
+# that crowd keeps the old layout (and its badge over the ring). Strict: a layout that
+# fits them makes this pass, and the mark must then go.
 ZH_CHAT = pytest.mark.xfail(strict=True, reason="zh-TW crowd too wide for crowd_slots")
 
 
