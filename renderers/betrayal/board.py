@@ -34,8 +34,10 @@ from renderers.betrayal.explorers import (
     monster_disc,
     place_figures,
     roster_chips,
+    stand_ins,
     strip_room_of,
     token_mark,
+    with_stand_ins,
 )
 from renderers.betrayal.fonts import FOOTER_FONT, PANEL_TITLE_FONT, SMALLEST_FONT
 from renderers.betrayal.glyphs import paste_glyph
@@ -334,6 +336,9 @@ def board_geometry(view: MapView, *, links: LinkLetters | None = None) -> BoardG
     wx0, wx1, wy0, wy1 = xs[cx0], xs[cx1], ys[cy0], ys[cy1]
     window = (wx0, wy0, wx1, wy1)
     shown = _window_view(view, floor, window)
+    stand = stand_ins(shown, view, t, tf, links)
+    if stand:  # a crowd's Chinese marks, as capitals the legend names (`stand_ins`)
+        view, shown = with_stand_ins(view, stand), with_stand_ins(shown, stand)
     g = max(4, round(t * 0.13))
     gw, gh = cols * t + (cols - 1) * g, rows * t + (rows - 1) * g
     top = main[1] + title_h + round(g * 0.5) + px(8, s)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PIL import Image, ImageDraw
 
@@ -52,6 +52,7 @@ from renderers.betrayal.palette import (
 )
 from renderers.betrayal.tiles import (
     LinkLetters,
+    link_pool,
     strip_layout,
     strip_rows_of,
     strip_step,
@@ -60,6 +61,7 @@ from renderers.betrayal.tiles import (
 )
 from renderers.betrayal.words import word
 from renderers.canvas import Canvas, Sprite, pieces, trimmed
+from renderers.cjk import needs_cjk
 from renderers.common import (
     Colour,
     Font,
@@ -205,6 +207,75 @@ def crowd_slots(items: tuple[CrowdItem, ...], t: int, strip_rows: int, tf: int,
                         x += left + right + gap
                 return tuple(slots)
     return None
+
+
+# A monster kind as the map tells it apart: (name, glyph).
+KindKey = tuple[str, str]
+# Capitals no stand-in takes: M and W, wider than tall, need discs nearly a character's;
+# an X on a disc reads as a dead explorer's cross.
+NOT_STAND_INS = frozenset("MWX")
+
+
+def stand_ins(shown: MapView, house: MapView, t: int, tf: int,
+              links: LinkLetters) -> dict[KindKey, str]:
+    """Kind -> the capital a board draws in place of its Chinese mark, where a crowd of
+    the window `shown` (tiles of side t, text tf) cannot stand in `crowd_slots` with its
+    marks but can with capitals; else empty. A character is as tall as the text and as
+    wide, so its disc needs a radius of 12-13 at the chat's 18 px where a capital needs
+    8: four such stacks beside four explorers leave `token_slots`' old rows, whose
+    characters reach over their neighbours' discs and the acting explorer's ring. Every
+    Chinese mark of the `house` is stood in for, so the board (crowd, rooms, overviews
+    and legend, which says which is which) shows one sort of mark; the letters are the
+    `link_pool`'s (none an initial, a haunt's glyph or "S") but this board's `links`'
+    letters and `NOT_STAND_INS`."""
+    wide = [k for k in dict.fromkeys((m.name, m.glyph) for m in sorted(
+        house.monsters, key=lambda m: m.id)) if needs_cjk(glyph_mark(k[1], k[0]))]
+    if not wide:
+        return {}
+    groups = groups_of(shown)
+    crowds = [cell for cell, group in groups.items()
+              if len(group) > 1 and any(f.monsters and (f.monsters[0].name,
+                                                         f.monsters[0].glyph) in wide
+                                        for f in group)]
+    if not crowds:
+        return {}
+    used = {c for letters in links.values() for c in letters}
+    letters = [c for c in link_pool(house) if c not in used and c not in NOT_STAND_INS]
+    if len(letters) < len(wide):
+        return {}
+    out = dict(zip(wide, letters, strict=False))
+    rows = strip_rows_of(shown, links, t, crowds, tf)
+    free = strip_room_of(shown, links, t, crowds, tf)
+    for cell in crowds:
+        group, n, span = groups[cell], rows.get(cell, 0), free.get(cell)
+        if not _fell_back(group, t, n, tf, span):
+            continue
+        stood = [Figure(monsters=tuple(stood_in(m, out) for m in f.monsters))
+                 if f.monsters else f for f in group]
+        if not _fell_back(stood, t, n, tf, span):
+            return out
+    return {}
+
+
+def _fell_back(group: Sequence[Figure], t: int, strip_rows: int, tf: int,
+               free: tuple[int, int] | None) -> bool:
+    """Whether a cell's figures are a crowd (`_crowded`) that `crowd_slots` could not
+    stand, left in `token_slots`' slots."""
+    base = figure_slots(group, t, strip_rows, tf)
+    return _crowded(group, base, tf) and figure_slots(group, t, strip_rows, tf, free) == base
+
+
+def stood_in(m: MonsterView, marks: dict[KindKey, str]) -> MonsterView:
+    """The monster with its kind's stand-in (`stand_ins`) as its glyph, if it has one."""
+    mark = marks.get((m.name, m.glyph))
+    return m if mark is None else replace(m, glyph=mark)
+
+
+def with_stand_ins(view: MapView, marks: dict[KindKey, str]) -> MapView:
+    """The view with every monster's glyph its kind's stand-in (`stand_ins`)."""
+    if not marks:
+        return view
+    return replace(view, monsters=tuple(stood_in(m, marks) for m in view.monsters))
 
 
 def strip_room_of(view: MapView, links: LinkLetters, t: int, cells: Collection[Cell],
