@@ -67,7 +67,7 @@ other helpers' jobs: the wall times are two to three times the CPU times):
       256); peak RSS 92 MB. Both targets met at that load.
   later the same day, load average 0.4: the warm-up reads every language (content,
       words, faces, every haunt's data) and the boards of the 48 games played last (200 since
-      the evening: bot/sessions.py's WARM_BOARDS) are
+      the evening: bot/sessions_start.py's WARM_BOARDS) are
       drawn 3 s after the resume pass (drawn at once they doubled its wall time: ours
       1390 / 1521 ms, resume 769 / 610): ours 663 / 642 ms = 2.24x the floor (291 ms);
       CPU 1077 / 1038 ms (imports 303 / 303, setup 88 / 86, warm-up in the background

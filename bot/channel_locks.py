@@ -10,10 +10,11 @@ Deliveries keep the order of their saves. A save's delivery lock is taken where 
 was made, before the channel's lock is let go (`DeliveryTurn.take`), and each lock is
 first come, first served: a later version is never shown before an earlier one, and two
 deliveries of a channel never interleave their messages. The wait for it there is short:
-nothing is saved while a delivery is owed (bot/sessions.py delivers it first, with the
-channel's lock let go), so the delivery lock is then held by no delivery still sending,
-only by one finishing its mark, a look that found nothing owed, or a turn timer's
-reminder (which replaces the live message's last ping, so it keeps the same order).
+nothing is saved while a delivery is owed (the sessions deliver it first, with the
+channel's lock let go: bot/sessions_channel.py's `_ready`), so the delivery lock is then
+held by no delivery still sending, only by one finishing its mark, a look that found
+nothing owed, or a turn timer's reminder (which replaces the live message's last ping,
+so it keeps the same order).
 
 Each lock is this process's asyncio.Lock, then the store's (bot/store/base.py:
 PostgreSQL's advisory locks, shared by every process; SQLite's take nothing, one process

@@ -30,7 +30,7 @@ whisper by its event's place in the log, and the outlet turns them into Discord 
 a delivery cut short (a crash, Discord failing) is sent again under the same keys, so
 what got through shows once. The key is the version's, so nothing may be saved while a
 delivery is owed: the sessions layer delivers what is owed before it saves anything
-new (bot/sessions.py's `_ready`).
+new (bot/sessions_channel.py's `_ready`).
 
 A delivery speaks the server's language (bot/languages.py's `server_language`): the
 plan picks each line's text for its reader, and the outlet's own words (the live

@@ -5,7 +5,7 @@ their channel, through the real discord.py against the fake Discord's buckets
 A player's DM channel is one bucket (5 messages per 5 s) for all their games. A delivery
 whose whisper meets it emptied posts after WHISPER_GRACE (bot/courier.py) and the
 whisper follows when Discord lets it; but the delivery was marked done only after that
-whisper, and nothing may be saved while a delivery is owed (bot/sessions.py's
+whisper, and nothing may be saved while a delivery is owed (bot/sessions_channel.py's
 `_ready`): the channel's next move waited for one player's DMs, up to Discord's 5 s.
 The whisper still reaches its player, once, in order (the DM tail, bot/courier.py).
 """

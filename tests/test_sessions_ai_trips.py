@@ -1,5 +1,5 @@
 """An AI chain plays a few steps to a trip to the worker and saves each trip's steps
-together (bot/worker.py's `ai_moves`, bot/sessions.py's `_ai_plays`). The steps are the
+together (bot/worker.py's `ai_moves`, bot/sessions_ai.py's `_ai_plays`). The steps are the
 AI's whichever trips take them: the same events in the same order, the same end, the
 same moves to replay from. A trip works CHAIN_SECONDS at most, so a long chain makes
 several saves and other channels' work takes turns with it. A step that fails keeps

@@ -31,10 +31,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ["sessions.py", "courier.py", "worker.py", "channel_locks.py", "table.py",
-          "table_core.py", "table_seats.py", "table_play.py", "table_lobby.py",
-          "table_moderation.py", "table_record.py", "delivery.py", "live_message.py",
-          "timers.py", "client.py"]
+SHARED = ["sessions.py", "sessions_channel.py", "sessions_ai.py", "sessions_timers.py",
+          "sessions_reading.py", "sessions_start.py", "courier.py", "worker.py",
+          "channel_locks.py", "table.py", "table_core.py", "table_seats.py", "table_play.py",
+          "table_lobby.py", "table_moderation.py", "table_record.py", "delivery.py",
+          "live_message.py", "timers.py", "client.py"]
 RENDERERS = sorted((ROOT / "renderers").rglob("*.py"))
 FILES = sorted([*(ROOT / "cogs").glob("*.py"), *(ROOT / "bot" / n for n in SHARED),
                 *RENDERERS])
