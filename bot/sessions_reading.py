@@ -7,10 +7,17 @@ from __future__ import annotations
 
 from bot import table as table_rules
 from bot.core.errors import IllegalAction
+from bot.core.events import Audience
 from bot.delivery import Prompt, prompt_of
+from bot.locales import current
 from bot.sessions_timers import TurnTimers
 from bot.table_record import Table
 from bot.texts import say
+
+# `/secret` repeats a player's newest private lines (a DM that could not reach them is
+# read there): at most this many, found among the game's newest LOOKED_AT events.
+PRIVATE_LINES = 5
+LOOKED_AT = 200
 
 
 class Reading(TurnTimers):
@@ -51,5 +58,20 @@ class Reading(TurnTimers):
         if table.state is None:
             raise IllegalAction(say("errors.not_started"))
         game, state = table_rules.game_of(table), table_rules.game_state(table)
-        return "\n\n".join(game.private_view(state, seat) for seat in seats)
+        parts = [game.private_view(state, seat) for seat in seats]
+        lines = await self._private_lines(table, seats)
+        if lines:
+            parts.append("\n".join([say("secret_lines"), *lines]))
+        return "\n\n".join(parts)
 
+    async def _private_lines(self, table: Table, seats: list[int]) -> list[str]:
+        """The newest lines said to these seats alone: a whisper is the only way some
+        private knowledge arrives (a card seen on top of a deck), and where the player's
+        DMs are closed the channel sends them here (`dm_failed`) to read it."""
+        if table.id is None:
+            return []
+        logged = await self.store.log(table.id, limit=LOOKED_AT, public_only=False)
+        mine = [e for e in logged
+                if (audience := Audience.decode(e.audience)).kind == "player"
+                and any(audience.reaches(seat, {}) for seat in seats)]
+        return [e.text_in(current()) for e in mine[-PRIVATE_LINES:]]

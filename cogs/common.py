@@ -35,6 +35,12 @@ from cogs.bot_permissions import names_text
 log = logging.getLogger("hauntkeeper.interactions")
 
 OOPS = say("errors.oops")  # in English: each answer says it in its own language
+# Discord's refusals of an answer that came too late, not our bug: the first answer
+# after its 3 s (10062 Unknown interaction), a follow-up after the token's 15 minutes
+# (50027 Invalid Webhook Token; developer docs, "Receiving and Responding": "Interaction
+# tokens are valid for 15 minutes"). Whatever the action did stands; nobody is left to
+# tell, since every way to the clicker goes through that token.
+ANSWER_TOO_LATE = frozenset({10062, 50027})
 
 
 class DmNotes(Protocol):
@@ -172,6 +178,10 @@ async def handling(interaction: discord.Interaction, command: str, *,
                 log.warning("a game here was saved by a newer release: %s", exc)
                 with suppress(discord.HTTPException):
                     await say_ephemeral(interaction, say("errors.newer_release"))
+            except discord.HTTPException as exc:
+                if exc.code not in ANSWER_TOO_LATE:
+                    raise
+                outcome = f"answered too late ({exc.code})"
     except Exception:
         outcome = "error"
         log.exception("interaction failed: %s", command)

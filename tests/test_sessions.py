@@ -440,9 +440,16 @@ async def test_secret_shows_the_callers_view_and_refuses_strangers(
         seat = table.seat_of(actor.user_id or 0)
         assert seat is not None
         text = await sessions.secret(CHANNEL, actor.user_id or 0)
-        assert text == GAME.private_view(state, seat)
+        view, _, said = text.partition("\n\n" + say("secret_lines") + "\n")
+        assert view == GAME.private_view(state, seat)
         others = [GAME.private_view(state, s) for s in range(len(table.seats)) if s != seat]
-        assert all(text != o for o in others)
+        assert all(view != o for o in others)
+        # The DM the seat was sent, repeated (a closed DM loses nothing), and no other's.
+        mine = GAME.private_view(state, seat).split("\n")[2:4]
+        assert said and all(line.split(":")[0].split()[-1] in said for line in mine)
+        theirs = [ln for s in range(len(table.seats)) if s != seat
+                  for ln in GAME.private_view(state, s).split("\n")[2:4]]
+        assert not any(line.split(":")[0].split()[-1] in said for line in theirs)
     with pytest.raises(IllegalAction) as info:
         await sessions.secret(CHANNEL, STRANGER.user_id or 0)
     assert info.value.message == say("errors.not_seated")

@@ -1,5 +1,7 @@
 """Faults a test injects into the fake Discord: REST errors on chosen routes (a 5xx, a
-400, a storm of 429s with Discord's rate-limit headers, per route or global) and the
+400, a storm of 429s with Discord's rate-limit headers, per route or global), one
+channel's answers slowed (`slow`: Discord's API answering one channel's requests late,
+as a busy shard of its backend does, while every other channel's come at once) and the
 gateway dropping. Discord's own limits, which a bot meets without a test's help, are
 buckets.py's.
 
@@ -75,6 +77,26 @@ class Faults:
 
     def __init__(self) -> None:
         self.armed: list[Fault] = []
+        # Channel id -> seconds the answer to each request about it comes late (Discord
+        # did what was asked on arrival): its channel routes, and the callbacks and
+        # webhooks of interactions made in it.
+        self.slowed: dict[int, float] = {}
+        self.slowed_requests = 0  # requests that waited
+
+    def slow(self, channel_id: int, seconds: float) -> None:
+        """Answer every request about this channel `seconds` late (0: at once again);
+        Discord acts on each when it arrives, as it does when only its answer is slow."""
+        if seconds > 0:
+            self.slowed[channel_id] = seconds
+        else:
+            self.slowed.pop(channel_id, None)
+
+    def delay_of(self, channel_id: int | None) -> float:
+        """How long a request about this channel (None: no channel) waits; counted."""
+        seconds = self.slowed.get(channel_id or 0, 0.0)
+        if seconds:
+            self.slowed_requests += 1
+        return seconds
 
     def add(self, method: str, path: str, status: int, *, code: int = 0, message: str = "",
             times: int = 1, retry_after: float = 0.0, is_global: bool = False,

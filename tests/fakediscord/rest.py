@@ -8,6 +8,7 @@ reporting unknown routes in `unhandled` happen here, once.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -20,6 +21,8 @@ from .models import Json
 from .spec_check import error_body, spec_check
 
 BODY_METHODS = ("POST", "PUT", "PATCH")
+CHANNEL_IN_PATH = re.compile(r"/channels/(\d+)")
+TOKEN_IN_PATH = re.compile(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)")
 # A request's body, read once (a multipart stream cannot be read twice).
 BODY_KEY = web.RequestKey("fakediscord.body", tuple)
 
@@ -63,10 +66,18 @@ class RestMixin:
             await self.pause(self.latency / 2)
 
     async def _answer(self, request: web.Request, path: str) -> web.StreamResponse:
-        """The request as Discord handles it, once it has arrived: a test's fault first
-        (faults.py: the request never reached Discord's count), then Discord's rate
-        limits (buckets.py), then the route's handler; every answer past the limits
-        carries its bucket's headers."""
+        """The request as Discord handles it, once it has arrived (`_handle`), its answer
+        late where a test slowed its channel (faults.py: `slow`)."""
+        answer = await self._handle(request, path)
+        delay = self.faults.delay_of(self._channel_named(path))
+        if delay:  # done on arrival, its answer late
+            await asyncio.sleep(delay)
+        return answer
+
+    async def _handle(self, request: web.Request, path: str) -> web.StreamResponse:
+        """A test's fault first (faults.py: the request never reached Discord's count),
+        then Discord's rate limits (buckets.py), then the route's handler; every answer
+        past the limits carries its bucket's headers."""
         if self.token_revoked and not path.startswith(("/interactions/", "/webhooks/")):
             # A reset token: Discord refuses the bot's calls (an interaction's callback
             # and webhook need none).
@@ -85,6 +96,16 @@ class RestMixin:
         answer = await self._handled(request, path, handler, params)
         answer.headers.update(verdict.headers)
         return answer
+
+    def _channel_named(self, path: str) -> int | None:
+        """The channel a request is about: the one its path names, or the one the
+        interaction whose token it carries was made in (a callback, a follow-up)."""
+        named = CHANNEL_IN_PATH.match(path)
+        if named is not None:
+            return int(named[1])
+        token = TOKEN_IN_PATH.match(path)
+        handle = self._by_token.get(token[1]) if token is not None else None
+        return handle.channel_id if handle is not None else None
 
     def _route(self, method: str, path: str
                ) -> tuple[re.Pattern[str], Handler, dict[str, str]] | None:

@@ -367,6 +367,8 @@ class ChannelRoutesMixin:
             await hold.release.wait()
             if hold.dropped:
                 return self._error(request, 503, 0, "upstream connect error")
+            if msg.deleted:  # a moderator deleted it while the edit was on its way
+                return self._error(request, 404, 10008, "Unknown Message")
         self._edit(msg, body, files)
         if hold is not None and hold.after:
             hold.reached.set()

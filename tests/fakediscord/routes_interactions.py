@@ -94,6 +94,8 @@ class InteractionRoutesMixin:
                     await hold.release.wait()
                     if hold.dropped:
                         return self._error(request, 503, 0, "upstream connect error")
+                if msg.deleted:  # a moderator deleted it meanwhile: as any edit of it
+                    return self._error(request, 404, 10008, "Unknown Message")
                 self._edit(msg, data, files, handle)
                 if hold is not None and hold.after:
                     handle.callback_type = ctype  # made: a second answer is refused
