@@ -124,6 +124,9 @@ def _best_attack(state: BetrayalState, seat: int, entries: list[Legal]) -> Actio
             continue  # the Blood Dagger's Speed would kill it before the dice
         ours = attack_dice(state, seat, trait, weapon)
         target = args["target"]
+        if not isinstance(target, str) \
+                and sides.side_of(state, int(target)) == sides.side_of(state, seat):
+            continue  # a companion (a haunt may allow the fight): never the AI's choice
         if isinstance(target, str):
             found = sides.monster(state, target)
             theirs = (combat.monster_trait(state, found, trait) or 0) if found else 99

@@ -186,14 +186,16 @@ def sight_lines(state: BetrayalState, tile_id: int, side: str | None = None,
 
 def _targets_in(state: BetrayalState, seat: int, tile_id: int, near: bool,
                 half: str | None = None) -> list[int | str]:
-    """Foes in this room: with `near`, only those beside the attacker (the same side of
-    a split room); else, with a `half`, only the explorers on that side of it."""
+    """Foes in this room (and allies, where the haunt lets this explorer fight them:
+    CombatHooks.attacks_allies): with `near`, only those beside the attacker (the same
+    side of a split room); else, with a `half`, only the explorers on that side of it."""
     side = sides.side_of(state, seat)
+    allies = base.hooks(state, CombatHooks).attacks_allies(state, seat)
     found: list[int | str] = []
     for other, explorer in enumerate(state.explorers):
         if other == seat or not explorer.alive or explorer.tile != tile_id:
             continue
-        if sides.side_of(state, other) == side:
+        if sides.side_of(state, other) == side and not allies:
             continue
         if near and not items.together(state, seat, other):
             continue

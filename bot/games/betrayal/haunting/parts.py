@@ -132,6 +132,12 @@ class CombatHooks:
         """Whether this attack is allowed at all (refs as above)."""
         return True
 
+    def attacks_allies(self, state: BetrayalState, seat: int) -> bool:
+        """Whether this explorer may attack explorers of its own side too (seed 003 line
+        298: each side attacks the other; a haunt whose goal a companion's death brings
+        nearer says more: Better with Friends)."""
+        return False
+
     def hurt_monster(self, ctx: Ctx, monster: Monster, amount: int, attacker: str,
                      weapon: str) -> bool:
         """A monster lost a fight by `amount`. Return True when the plugin dealt with it;

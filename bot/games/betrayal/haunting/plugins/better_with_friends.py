@@ -270,6 +270,11 @@ class BetterWithFriends(HauntPlugin, TurnHooks, CombatHooks, BoardHooks, AIHooks
     def attack_traits(self, state: BetrayalState, seat: int) -> set[str]:
         return {"sanity"} if sides.is_traitor(state, seat) else set()
 
+    def attacks_allies(self, state: BetrayalState, seat: int) -> bool:
+        """Seed 003 line 979: because *everyone* must reach the Tower, heroes may kill
+        their own companions (the goal counts the living only)."""
+        return not sides.is_traitor(state, seat)
+
     # ---------------------------------------------------------------- death and winning
 
     def on_death(self, ctx: Ctx, seat: int) -> None:
