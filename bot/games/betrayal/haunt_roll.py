@@ -194,7 +194,8 @@ def _haunt_check(ctx: Ctx, frame: Frame, arg: Any) -> None:
     room = str(spec.get("room") or state.turn.omen_room)
     total = int(frame.vars.get("roll", 0))
     if not starts(total, state.omens_drawn):
-        ctx.say("events.haunt_not_yet", total=total, omens=state.omens_drawn)
+        ctx.say("events.haunt_not_yet", who=ctx.who(frame.seat), total=total,
+                omens=state.omens_drawn)
         return
     ctx.say("events.haunt_begins", kind="haunt", who=ctx.who(frame.seat), total=total,
             omens=state.omens_drawn, omen=content.card(omen).name,

@@ -9,7 +9,7 @@ data/betrayal/rules.yaml (topic `rulings`) and marked RULING in the code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -207,17 +207,21 @@ class BetrayalGame(Game[BetrayalState]):
 
     def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         """The classic rules, then the edition's own topics: the table's edition (a
-        classic game never lists an expansion's), every edition's without options."""
-        topics = content.rules_topics()
-        for edition in self._editions_of(options):
-            topics.update(edition.topics())
-        return topics
+        classic game never lists an expansion's), every edition's without options. An
+        edition's topic of a classic topic's name (Neibolt's haunt, begun by encounters)
+        replaces it at that edition's table only: read with no table, the classic stays."""
+        return self._merged(content.rules_topics(), options, lambda e: e.topics())
 
     def rules_titles(self, options: dict[str, Any] | None = None) -> dict[str, str]:
-        titles = content.rules_titles()
+        return self._merged(content.rules_titles(), options, lambda e: e.titles())
+
+    def _merged(self, classic: dict[str, str], options: dict[str, Any] | None,
+                own: Callable[[editions.Edition], dict[str, str]]) -> dict[str, str]:
+        merged = dict(classic)
         for edition in self._editions_of(options):
-            titles.update(edition.titles())
-        return titles
+            merged.update({key: text for key, text in own(edition).items()
+                           if options is not None or key not in classic})
+        return merged
 
     def edition_of(self, options: Mapping[str, Any] | None) -> str:
         """The expansion a table plays ("" for the classic game, and for an option no

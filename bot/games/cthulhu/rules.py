@@ -548,10 +548,12 @@ class CthulhuGame(Game[CthulhuState]):
 
     def whole_kinds(self) -> frozenset[str]:
         """A rumble's score names every seat's secrets and points: the table reads it
-        whole, at the end of the rumble's message. What an abyss did is always read too:
-        the fight's line before it names a character the abyss sent back, and the AI
-        seats' moves after it would push it off the live message."""
-        return frozenset({"score", "abyss"})
+        whole, at the end of the rumble's message. What an abyss or a teleport did is
+        always read too: the fight's line before it names a character the abyss sent
+        back, and the AI seats' moves after it would push it off the live message; kept
+        beside the fight's line, the portal's line leaves the fight the newest headline,
+        so an AI seat's fight is not cut between a move and "lets the teleport fizzle"."""
+        return frozenset({"score", "abyss", "teleport"})
 
     def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         return content.rules_topics()
