@@ -240,7 +240,10 @@ async def _own_prompt(interaction: discord.Interaction, channel_id: int,
     if not table.seats_of(interaction.user.id):
         raise IllegalAction(say("errors.not_seated"))
     if version not in (None, ANY_VERSION) and version != table.version:
-        raise await sessions.refuse_stale(table)
+        # Its refusal first sends what the game owes (so the newest controls show), and
+        # Discord may hold that up (a rate limit, a slow answer): deferred after
+        # PATIENCE, as a move's click is, so the click is still answered within 3 s.
+        raise await answering(interaction, sessions.refuse_stale(table))
     prompt = sessions.prompt(table)
     if prompt is None or prompt.user_id != interaction.user.id:
         raise IllegalAction(say("errors.not_your_choice"))
