@@ -208,7 +208,7 @@ class BetrayalGame(Game[BetrayalState]):
     def rules_topics(self, options: dict[str, Any] | None = None) -> dict[str, str]:
         """The classic rules, then the edition's own topics: the table's edition (a
         classic game never lists an expansion's), every edition's without options. An
-        edition's topic of a classic topic's name (Neibolt's haunt, begun by encounters)
+        edition's topic of a classic topic's name (an expansion's haunt, begun its own way)
         replaces it at that edition's table only: read with no table, the classic stays."""
         return self._merged(content.rules_topics(), options, lambda e: e.topics())
 
