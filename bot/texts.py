@@ -13,6 +13,7 @@ calls `plural`. `fill` is `str.format` with that one addition, for every templat
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Iterable, Iterator, Sequence
 from importlib.resources.abc import Traversable
@@ -74,8 +75,24 @@ def compiled(template: str) -> tuple[str, tuple[Counted, ...]] | None:
     return "".join(plain), tuple(counted)
 
 
+# A space between two characters of a language written with no spaces (CJK ideographs,
+# their punctuation and full-width forms), either of them maybe in bold or italics
+# ("**艾達** 遇到了").
+_WIDE = "[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]"
+_UNSPACED_GAP = re.compile(f"({_WIDE}[*_]*) (?=[*_]*{_WIDE})")
+
+
 def fill(template: str, **kwargs: Any) -> str:
-    """The template filled with `kwargs`, counts agreeing with their nouns."""
+    """The template filled with `kwargs`, counts agreeing with their nouns. In a
+    language written with no spaces (locales.UNSPACED) a template's space beside a name
+    stays only where the name is in Latin letters: "ann 加入了牌桌。", "艾達加入了牌桌。"."""
+    line = _filled(template, **kwargs)
+    if " " in template and locales.current() in locales.UNSPACED:
+        return _UNSPACED_GAP.sub(r"\1", line)
+    return line
+
+
+def _filled(template: str, **kwargs: Any) -> str:
     if "|" not in template:  # most lines: the plain (faster) str.format
         return template.format(**kwargs)
     try:

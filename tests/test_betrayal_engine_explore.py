@@ -87,7 +87,7 @@ def test_an_event_room_reads_the_event_and_discards_it(dice) -> None:  # type: i
     dice.extend([2, 2, 1])  # Ox rolls 3 dice for Knowledge 3
     state, events = apply(state, "explore", dir="N")
     assert state.discards["event"] == ["night_view"] and not state.resolving
-    assert any("gains 1 Knowledge" in e or "Knowledge moves 1 step up" in e for e in events)
+    assert any("gains 1 step of Knowledge" in e or "Knowledge moves 1 step up" in e for e in events)
     # The card ends his movement; holding nothing, he has nothing left to do, and his
     # turn ends by itself (docs/rulings.md, Turns 12).
     assert any("nothing left to do" in e for e in events) and state.turn.seat != OX

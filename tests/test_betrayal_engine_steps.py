@@ -45,7 +45,7 @@ def test_draw_resolves_each_card() -> None:
 
 
 def value_gain(events: list[str], trait: str) -> bool:
-    return any(f"gains 2 {trait}" in e for e in events)
+    return any(f"gains 2 steps of {trait}" in e for e in events)
 
 
 def test_bite_is_counted_but_not_carried(dice) -> None:  # type: ignore[no-untyped-def]

@@ -196,7 +196,7 @@ def test_the_haunt_roll_counts_face_up_encounters(dice: list[int]) -> None:
     state, said = meet(state, dice, "floating_lights", [2, 2], then=[2, 1, 1])
     assert any("nothing left to do" in line for line in said) and dice == []
     assert any("(3)" in line and "FLOATING LIGHTS" in line for line in said)
-    assert "Haunt roll: 4. Not yet (it needs 5+)." in said and state.haunt is None
+    assert "Ox Bellows's haunt roll: 4. Not yet (it needs 5+)." in said and state.haunt is None
 
 
 def test_each_haunt_roll_has_the_dice_its_encounter_was_drawn_with(dice: list[int]) -> None:
@@ -218,7 +218,7 @@ def test_each_haunt_roll_has_the_dice_its_encounter_was_drawn_with(dice: list[in
     rolls = [line for line in said if line.startswith("Haunt roll for")]
     assert "FLOATING LIGHTS" in rolls[0] and "(2)" in rolls[0]
     assert "A STRETCHING HALL" in rolls[1] and "(3)" in rolls[1]
-    assert said.count("Haunt roll: 0. Not yet (it needs 5+).") == 2
+    assert said.count("Ox Bellows's haunt roll: 0. Not yet (it needs 5+).") == 2
     assert dice == []  # 2 dice, then 3: every scripted die rolled
 
 
@@ -248,8 +248,8 @@ def test_the_haunt_roll_never_takes_more_than_eight_dice(dice: list[int]) -> Non
     face_up(state, *[k for k in list(state.decks[encounters.DECK]) if k != "floating_lights"])
     assert len(encounters.face_up(state)) == 9
     state, said = meet(state, dice, "floating_lights", [2, 2], then=[0] * 8)
-    assert any("(8)" in line for line in said) and "Haunt roll: 0. Not yet (it needs 5+)." \
-        in said
+    assert any("(8)" in line for line in said) \
+        and "Ox Bellows's haunt roll: 0. Not yet (it needs 5+)." in said
 
 
 def test_a_turn_without_an_encounter_makes_no_haunt_roll(dice: list[int]) -> None:

@@ -76,7 +76,7 @@ def test_a_loss_to_the_skull_says_so_not_zero() -> None:
     state.phase = HAUNT
     state.explorers[OX].traits["speed"] = 1
     _, events = run_steps(state, [{"lose": {"trait": "speed", "amount": 2}}])
-    assert events[0] == "Ox Bellows loses 2 Speed: it falls to the skull."
+    assert events[0] == "Ox Bellows loses 2 steps of Speed: it falls to the skull."
     assert not any("→ 0" in e for e in events)
 
 

@@ -92,14 +92,15 @@ def test_a_gain_at_the_top_says_it_is_already_at_its_highest() -> None:
     state = _at(new_game(), "knowledge", traits.TOP)  # Ox's Knowledge: ... 6 [6]
     top = value(state, OX, "knowledge")
     after, events = run_steps(state, [{"gain": {"trait": "knowledge", "amount": 1}}])
-    assert events == [f"Ox Bellows gains 1 Knowledge, but it is already at its highest ({top})."]
+    assert events == [f"Ox Bellows gains 1 step of Knowledge, but it is already at its highest "
+                      f"({top})."]
     assert after.explorers[OX].traits == state.explorers[OX].traits
 
 
 def test_a_loss_at_the_lowest_says_it_is_already_at_its_lowest() -> None:
     state = _at(new_game(), "speed", 0)  # before the haunt: the lowest value, not the skull
     after, events = run_steps(state, [{"lose": {"trait": "speed", "amount": 2}}])
-    assert events == ["Ox Bellows loses 2 Speed, but it is already at its lowest (2): it "
+    assert events == ["Ox Bellows loses 2 steps of Speed, but it is already at its lowest (2): it "
                       "holds there before the haunt."]
     assert after.explorers[OX].traits["speed"] == 0
 
@@ -111,13 +112,13 @@ def test_a_step_onto_the_same_value_says_the_value_stays() -> None:
     assert after.explorers[OX].traits["speed"] == 1
     assert not any("→" in e for e in events)
     _, events = run_steps(state, [{"gain": {"trait": "speed", "amount": 1}}])
-    assert events == ["Ox Bellows gains 1 Speed (2 → 3)."]  # a real change keeps its arrow
+    assert events == ["Ox Bellows gains 1 step of Speed (2 → 3)."]  # a real change keeps its arrow
 
 
 def test_a_choice_of_traits_offers_none_at_its_top() -> None:
     state = _at(new_game(), "might", traits.TOP)  # a gain there would change nothing
     after, events = run_steps(state, [{"gain": {"choose": ["might", "sanity"], "amount": 1}}])
-    assert after.pending is None and events == ["Ox Bellows gains 1 Sanity (3 → 4)."]
+    assert after.pending is None and events == ["Ox Bellows gains 1 step of Sanity (3 → 4)."]
     state = _at(state, "speed", traits.TOP - 1)
     asked, _ = run_steps(state, [{"gain": {"choose": ["might", "speed", "sanity"],
                                            "amount": 1}}])

@@ -30,6 +30,10 @@ CHINESE = "zh-TW"
 LANGUAGES: tuple[str, ...] = (ENGLISH, CHINESE)
 OTHER_LANGUAGES: tuple[str, ...] = tuple(lang for lang in LANGUAGES if lang != ENGLISH)
 SUFFIX = {CHINESE: ".zh-TW.yaml"}  # a data file's mirror, by language
+# Languages written with no space between words: a template's space beside a name (kept
+# for a name in Latin letters, "ann 加入了牌桌。") goes where the name is in the
+# language's own script (bot/texts.py, `fill`).
+UNSPACED: frozenset[str] = frozenset({CHINESE})
 
 # Discord's locale values that we speak, as the language we answer them in. Every
 # English locale reads our English; Traditional Chinese is zh-TW alone (zh-CN would

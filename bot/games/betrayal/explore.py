@@ -348,16 +348,14 @@ def _place_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     if len(spots) > CELL_LIMIT and len(cells) > 1:
         spec["cells"] = [list(c) for c in cells]
         pause(ctx, frame, {"_place_spot": spec}, "spot_cell",
-              content.betrayal_line("prompts.where_room", room=content.room(room).name,
-                                    floor=content.betrayal_line(f"floors.{floor}")),
+              content.betrayal_line(f"prompts.where_room_{floor}", room=content.room(room).name),
               [cell_label(state, c) for c in cells])
         return
     spec["spots"] = [[list(c), r] for c, r in spots]
     labels = [content.betrayal_line("labels.spot", cell=cell_label(state, c),
                                     rotation=rotation_label(room, r)) for c, r in spots]
     pause(ctx, frame, {"_place_spot": spec}, "spot", content.betrayal_line(
-        "prompts.where_room", room=content.room(room).name,
-        floor=content.betrayal_line(f"floors.{floor}")), labels)
+        f"prompts.where_room_{floor}", room=content.room(room).name), labels)
 
 
 @resumer("spot_cell")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from bot.core.actions import Action
 from bot.core.choices import CHOOSE
 from bot.core.errors import IllegalAction
-from bot.core.events import Event
+from bot.core.events import DETAIL, Event
 from bot.core.plain import copy_plain
 from bot.games.betrayal import actions, effects, links, movement
 from bot.games.betrayal.content import betrayal_line
@@ -85,5 +85,8 @@ def _close_idle_turns(ctx: Ctx) -> None:
         if end.kind == monsters.M_END:
             monsters.nothing_left(ctx)
         else:
-            ctx.say("events.nothing_left", who=ctx.who(seat), player=state.players[seat])
+            # the log's, as "ends the turn." is: the live message keeps the seat's
+            # last deed as its newest line, not why the turn ended
+            ctx.say("events.nothing_left", kind=DETAIL, who=ctx.who(seat),
+                    player=state.players[seat])
         _carry_out(ctx, seat, end)

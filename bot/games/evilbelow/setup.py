@@ -105,6 +105,10 @@ def build(names: list[str], ai: list[bool], seed: int,
     lines = [evil_below_line("events.setup", drainpipe=board.drainpipe)]
     lines += [evil_below_line("events.setup_hero", player=names[s], character=content.character(
         h.character).name, location=board.names[h.location]) for s, h in enumerate(heroes)]
+    # Who starts, and why: the youngest only when the host named one (a default start
+    # claimed nobody's age).
+    why = "events.youngest" if YOUNGEST in options \
+        else "events.host_starts" if HOST_SEAT in options else "events.first_seat_starts"
     events = [Event("\n".join(lines), kind="setup"),
-              Event(evil_below_line("events.youngest", player=names[youngest]), kind="starter")]
+              Event(evil_below_line(why, player=names[youngest]), kind="starter")]
     return state, events

@@ -177,7 +177,8 @@ def _haunt_check(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
     key = str(arg["card"])
     total = int(frame.vars.get("roll", 0))
     if total < HAUNT_AT:
-        tell(ctx, "events.haunt_not_yet", total=total, need=HAUNT_AT)
+        tell(ctx, "events.haunt_not_yet", who=ctx.who(frame.seat), total=total,
+             need=HAUNT_AT)
         return
     room = state.at(frame.seat).room
     forget_owed(state)

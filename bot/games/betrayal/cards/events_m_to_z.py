@@ -393,8 +393,7 @@ def _what_the_spot(ctx: Ctx, frame: Frame, arg: dict[str, Any]) -> None:
               content.betrayal_line("prompts.what_the_floor", room=name),
               [content.betrayal_line(f"floors.{f}") for f in floors])
         return
-    prompt = content.betrayal_line("prompts.where_room", room=name,
-                                   floor=content.betrayal_line(f"floors.{floors[0]}"))
+    prompt = content.betrayal_line(f"prompts.where_room_{floors[0]}", room=name)
     cells = list(dict.fromkeys(tuple(c) for c, _ in spots))
     if len(spots) > CELL_LIMIT and len(cells) > 1:
         spec["cells"] = [list(c) for c in cells]

@@ -16,7 +16,7 @@ from collections import deque
 from typing import Any
 
 from bot.core.actions import Action
-from bot.core.events import Event, to_player
+from bot.core.events import DETAIL, Event, to_player
 from bot.games.betrayal import content, links
 from bot.games.betrayal.context import Ctx
 from bot.games.betrayal.dice import roll_betrayal
@@ -178,8 +178,9 @@ def perform(ctx: Ctx, action: Action) -> bool:
 
 def nothing_left(ctx: Ctx) -> None:
     """No monster may move or attack any more: their turn ends by itself (playing.py,
-    `_close_idle_turns`), and the table reads why."""
-    tell(ctx, "events.monsters_nothing_left")
+    `_close_idle_turns`), and the log reads why: the live message keeps the monsters'
+    last deed as its newest line."""
+    tell(ctx, "events.monsters_nothing_left", kind=DETAIL)
 
 
 def end_turn(ctx: Ctx) -> None:
