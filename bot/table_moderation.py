@@ -182,7 +182,9 @@ def restore(current: Table, past: Table, actor: Actor, steps: int,
         for seat, (was, now) in enumerate(zip(past.seats, current.seats, strict=True)):
             if (was.user_id, was.name, was.ai) != (now.user_id, now.name, now.ai):
                 state = hand_over(table, game, state, seat, PlayerInfo(now.name, now.ai))
-                if now.is_human and now.user_id != was.user_id:
+                # The AI's seat keeps its last player's id: handed back to them, it
+                # changed hands all the same.
+                if now.is_human and (now.user_id != was.user_id or was.ai):
                     handed.append(seat)
         set_state(table, game, state)
     text = say("moderation.undone", name=actor.name, count=steps,

@@ -23,7 +23,7 @@ from bot.store import ACTIVE, Table
 from tests.evil_below_helpers import BARRENS, NEIBOLT, PHARMACY, SQUARE, act
 from tests.evil_below_helpers import GAME as EVIL_BELOW
 from tests.test_betrayal_engine_helpers import MISSY, OX, hold, new_game
-from tests.test_turn_ends_by_itself import _last_die_left
+from tests.test_turn_ends_by_itself import last_die_left
 
 NOTHING_LEFT = "nothing left to do"
 
@@ -65,7 +65,7 @@ def test_an_evil_below_turn_that_ends_by_itself_shows_its_last_deed() -> None:
     """Seed 001, step 5: "After all actions have been taken ... the turn ends". Bill
     spends his last two dice on a walk to the Barrens and back: the live message shows
     both moves, not "nothing left to do" in place of the second."""
-    state = _last_die_left()
+    state = last_die_left()
     state.dice_used[SQUARE] = False
     state, there = act(state, 0, "move", die=SQUARE, to=BARRENS)
     assert state.turn == 0

@@ -19,7 +19,7 @@ from bot.games.base import PlayerInfo
 from bot.games.cthulhu.content import cthulhu_line
 from bot.locales import CHINESE, ENGLISH, speaking
 from bot.texts import fill, say
-from tests.test_zh_tw_reads_chinese import _play_reading, chinese, spoken
+from tests.test_zh_tw_reads_chinese import chinese, play_reading, spoken
 
 AI_NAMES = ["艾達", "鮑里斯", "克拉拉", "德米崔"]
 # A space between one of those names and a Chinese character (or Chinese punctuation).
@@ -53,7 +53,7 @@ def test_no_gap_in_an_ai_game_read_in_chinese(kind: str, options: dict[str, str]
     game = games.get(kind)
     players = [PlayerInfo(name, ai=True) for name in AI_NAMES]
     state, first = spoken(game, lambda: game.setup(players, 2, dict(options)))
-    _, read = _play_reading(game, state, 300)
+    _, read = play_reading(game, state, 300)
     gaps = sorted({line for text in [*chinese(first), *read] for line in text.split("\n")
                    if GAP.search(line)})
     assert gaps == []

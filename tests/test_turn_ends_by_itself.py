@@ -174,7 +174,7 @@ def test_the_monsters_turn_with_nothing_to_do_ends_by_itself(dice: list[int]) ->
 
 # ---------------------------------------------------------------- IT: Evil Below
 
-def _last_die_left() -> EvilBelowState:
+def last_die_left() -> EvilBelowState:
     """Bill's actions step with one die (the Pharmacy's) left, no one holding a Bike
     or a card: moving with it is all he may still do, besides ending the turn."""
     state = actions_phase(arrange(["bill", "bev", "ben"],
@@ -205,7 +205,7 @@ def test_an_evil_below_turn_with_only_its_end_left_ends_by_itself() -> None:
     """Seed 001, step 5: "After all actions have been taken and effects have been
     resolved for the turn, the turn ends and the active player passes the dice to the
     player on their left". Bill spends his last die: the dice pass to Bev."""
-    state, events = act(_last_die_left(), 0, "move", die=PHARMACY, to=BARRENS)
+    state, events = act(last_die_left(), 0, "move", die=PHARMACY, to=BARRENS)
     said = _texts(events)
     assert any(f"Ann has {NOTHING_LEFT}" in e for e in said), said
     assert state.turn == 1 and state.phase == ROLL
@@ -215,7 +215,7 @@ def test_an_evil_below_turn_with_only_its_end_left_ends_by_itself() -> None:
 
 def test_the_evil_below_turn_that_ends_by_itself_is_the_clicked_one() -> None:
     """The same state and lines as the click on the lone "End turn", one line more."""
-    state = _last_die_left()
+    state = last_die_left()
     by_itself, events = act(state, 0, "move", die=PHARMACY, to=BARRENS)
     clicked, click_events = act(_moved_by_hand(state), 0, "end_turn")
     assert GAME.dump(by_itself) == GAME.dump(clicked)
@@ -229,7 +229,7 @@ def test_a_bike_someone_may_still_ride_keeps_the_turn_waiting() -> None:
     rulings.md Evil Below 7: while the active player acts). Bev holds one: Bill's turn
     waits on his "End turn" while she may still ride; once she has ridden (and may
     put no card in), nothing is left to anyone, and the turn ends by itself."""
-    state = _last_die_left()
+    state = last_die_left()
     state.heroes[1].bike = True
     state, events = act(state, 0, "move", die=PHARMACY, to=BARRENS)
     assert state.turn == 0 and state.phase == ACTIONS
@@ -244,7 +244,7 @@ def test_a_bike_someone_may_still_ride_keeps_the_turn_waiting() -> None:
 def test_an_evil_below_turn_with_more_to_do_keeps_its_button() -> None:
     """A die still free (any die moves, seed 001): "End turn" is one button among
     others, and the turn waits for the player."""
-    state = _last_die_left()
+    state = last_die_left()
     state.dice_used[SQUARE] = False
     state, events = act(state, 0, "move", die=PHARMACY, to=BARRENS)
     assert state.turn == 0 and not any(NOTHING_LEFT in e for e in _texts(events))
@@ -252,7 +252,7 @@ def test_an_evil_below_turn_with_more_to_do_keeps_its_button() -> None:
 
 
 def test_a_stored_evil_below_game_waiting_on_a_lone_end_turn_takes_the_click() -> None:
-    state, events = act(_moved_by_hand(_last_die_left()), 0, "end_turn")
+    state, events = act(_moved_by_hand(last_die_left()), 0, "end_turn")
     assert state.turn == 1 and not any(NOTHING_LEFT in e for e in _texts(events))
 
 
@@ -269,7 +269,7 @@ def test_the_end_comes_with_the_move_it_followed() -> None:
     table, _ = T.apply(table, BOB, Action(T.JOIN))
     table, _ = T.apply(table, HOST, Action(T.START))
     state = GAME.load(table.state)
-    waiting = _last_die_left()
+    waiting = last_die_left()
     waiting.heroes, waiting.players, waiting.ai = waiting.heroes[:2], state.players, state.ai
     waiting.turn = 0
     table.state, table.moves = GAME.dump(waiting), []

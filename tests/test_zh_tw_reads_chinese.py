@@ -302,7 +302,7 @@ def test_the_room_asked_after_its_floor_is_asked_in_chinese() -> None:
 STATUS_EVERY = 9  # /game status and every seat's "My secrets", read every few steps
 
 
-def _play_reading(game: Any, state: Any, limit: int) -> tuple[Any, list[str]]:
+def play_reading(game: Any, state: Any, limit: int) -> tuple[Any, list[str]]:
     """AI plays every seat, each step said as said_in says it; what a Chinese reader
     reads meanwhile (every line, button, question, status and secret) and the story."""
     read: list[str] = []
@@ -341,7 +341,7 @@ def test_every_haunt_reads_in_chinese(key: str, seed: int) -> None:
     with speaking(ENGLISH):
         home = house(4, seed, 25, edition_of(key))
     state, first = spoken(GAME, lambda: begin(home, key))
-    state, read = _play_reading(GAME, state, 900)
+    state, read = play_reading(GAME, state, 900)
     assert english_in(chinese(first) + read) == []
     assert joined_in_english(chinese(first) + read) == []
 
@@ -358,7 +358,7 @@ def test_a_whole_game_reads_in_chinese(kind: str, options: dict[str, str],
     game = games.get(kind)
     players = [PlayerInfo(NAMES[n], ai=True) for n in range(4)]
     state, first = spoken(game, lambda: game.setup(players, seed, dict(options)))
-    state, read = _play_reading(game, state, 2500)
+    state, read = play_reading(game, state, 2500)
     assert game.is_over(state)
     assert english_in(chinese(first) + read) == []
     assert joined_in_english(chinese(first) + read) == []
