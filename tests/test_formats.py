@@ -20,6 +20,7 @@ from bot import games, table_record
 from bot import table as T
 from bot.core.formats import FORMAT_KEY, Formats, UnknownFormat
 from bot.core.seats import Seat
+from bot.games.base import PlayerInfo
 from bot.sessions import Sessions
 from bot.store import ACTIVE, OVER, SqliteStore, Table
 from bot.table_record import ENVELOPE_FORMATS
@@ -95,7 +96,7 @@ def test_format_0_is_stored_as_no_key() -> None:
     existed (a rollback to that release still reads it), and reads a state of then."""
     for game in games.all_games().values():
         if game.state_formats.current == 0:
-            state, _ = game.setup([T.PlayerInfo(f"p{i}") for i in range(game.min_players)],
+            state, _ = game.setup([PlayerInfo(f"p{i}") for i in range(game.min_players)],
                                   5, {})
             raw = game.dump(state)
             assert FORMAT_KEY not in raw and raw == state.to_dict()
