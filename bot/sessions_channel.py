@@ -42,7 +42,7 @@ from bot.store import (
     UndoWrite,
 )
 from bot.store.guard import guarded
-from bot.summary import LOG_ALL
+from bot.summary import LOG_ALL, played_entries
 from bot.table_record import OVER, Table
 from bot.texts import say
 from bot.worker import WORKERS, Ahead, Played, Worker
@@ -259,7 +259,9 @@ class ChannelGames:
         if played.table.id is None:
             return None
         try:
-            entries = await self.store.log(played.table.id, limit=LOG_ALL, public_only=False)
+            entries = played_entries(
+                await self.store.log(played.table.id, limit=LOG_ALL, public_only=False),
+                await self.store.moves(played.table.id))
             # Told in every language, not only the table's: /game history opens it
             # later for anyone, in their own (cogs/history.py).
             told = await self.worker.summary(played.table, entries, played.events,

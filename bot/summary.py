@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from bot import table as table_rules
 from bot.core.events import Event
 from bot.core.story import NO_SIDE, LogLine, SeatStory, Story, last_of
 from bot.delivery import TURN_KIND
 from bot.locales import current
+from bot.moves import RESTORE
 from bot.store.base import Store
 from bot.store.records import GameResult, LoggedEvent, SeatResult
 from bot.table_record import OVER, Table
@@ -33,6 +35,18 @@ LOG_ALL = 1_000_000  # every event of a game (the store's log takes a limit)
 # How far back from a finished game's last public line its summary is looked for: it is
 # the last line of the save that ends the game, and nothing is played after that.
 SUMMARY_SEARCH = 50
+
+
+def played_entries(entries: Sequence[LoggedEvent],
+                   moves: Sequence[tuple[int, list[dict[str, Any]]]]) -> list[LoggedEvent]:
+    """The logged events of the moves that stand: each /gm undo (a `restore` move, saved
+    at its own version) took the game back to the version it names, so what the saves
+    between the two said never happened in the game the story tells (its turns, its
+    deeds, its last fight). The undo's own line stays."""
+    taken_back = [(int(move[RESTORE]), version) for version, steps in moves
+                  for move in steps if RESTORE in move]
+    return [e for e in entries
+            if not any(back < e.version < undo for back, undo in taken_back)]
 
 
 def log_lines(entries: Sequence[LoggedEvent], events: Sequence[Event] = ()) -> list[LogLine]:
