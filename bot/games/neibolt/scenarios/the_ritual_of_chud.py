@@ -482,7 +482,8 @@ def _reach(graph: dict[int, list[int]], start: int, without: int | None) -> set[
 
 def _remove_tile(state: BetrayalState, idx: int) -> None:
     """Take a placed tile out of the house: every later tile's id moves down by one
-    (explorers, monsters and link tokens follow)."""
+    (explorers, monsters, link tokens, the Collapsed Room's hole and the links the map
+    has lettered follow), so no id left in the state names the wrong room or none."""
     state.tiles.pop(idx)
 
     def moved(tile: int) -> int:
@@ -496,6 +497,13 @@ def _remove_tile(state: BetrayalState, idx: int) -> None:
         for tok in t.tokens:
             if "link" in tok:
                 tok["link"] = moved(int(tok["link"]))
+        if "below" in t.flags:
+            if int(t.flags["below"]) == idx:  # the hole led into the room gone
+                del t.flags["below"]
+            else:
+                t.flags["below"] = moved(int(t.flags["below"]))
+    state.links_seen = [[moved(a), moved(b)] for a, b in state.links_seen
+                        if idx not in (a, b)]
 
 
 # ---------------------------------------------------------------- steps
