@@ -167,7 +167,10 @@ async def handling(interaction: discord.Interaction, command: str, *,
                 yield
                 await remind_undelivered(interaction, channel_id)
             except IllegalAction as exc:
-                outcome = f"refused: {exc.message}"
+                # A refusal that names a secret is the caller's alone: the log keeps
+                # only that it was refused.
+                outcome = "refused (words naming a secret left out)" if exc.secret \
+                    else f"refused: {exc.message}"
                 await say_ephemeral(interaction, refusal_text(exc))
             except StoreUnavailable as exc:  # told once by the store, not per click
                 outcome = f"store unavailable: {exc.reason}"
@@ -238,7 +241,9 @@ def pick_option(options: list[Option], typed: str, *, nothing: str,
         return hits[0].action
     if not options:
         raise IllegalAction(nothing)
-    raise IllegalAction(which(grouped([o.label for o in options[:10]]))[:1900])
+    named = options[:10]  # a private option's label names a hidden card: not for the log
+    raise IllegalAction(which(grouped([o.label for o in named]))[:1900],
+                        secret=any(o.private for o in named))
 
 
 def refusal_text(exc: IllegalAction) -> str:
