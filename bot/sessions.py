@@ -210,8 +210,8 @@ class Sessions(StartAndStop):
                     raise await self._no_game(channel_id)
                 if not actor.moderator:
                     raise IllegalAction(say("errors.mod_only"))
-                if table.status != ACTIVE:  # a lobby: no move of the game to take back
-                    raise IllegalAction(say("errors.not_started"))
+                if table.status != ACTIVE:  # a lobby or an ended game: nothing to take back
+                    raise IllegalAction(table_rules.not_running(table))
                 points = await self.store.undo_points(table.id or 0, limit=steps)
                 if not points:
                     raise IllegalAction(say("errors.undo_none"))

@@ -64,7 +64,7 @@ from bot.table_core import (
     to_act_seat,
 )
 from bot.table_lobby import remove_ai_action, setup_options
-from bot.table_moderation import restore, undo_steps
+from bot.table_moderation import not_running, restore, undo_steps
 from bot.table_play import (
     acting_seat,
     ai_decision,
@@ -121,6 +121,7 @@ __all__ = [
     "game_of",
     "game_state",
     "new_table",
+    "not_running",
     "out_of_turn_seats",
     "own_name",
     "play_decided",

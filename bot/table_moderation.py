@@ -25,7 +25,7 @@ from bot.table_core import (
     to_act_seat,
 )
 from bot.table_play import play_seat, play_turn
-from bot.table_record import ACTIVE, LOBBY, UNDO_KEPT, Table
+from bot.table_record import ACTIVE, LOBBY, OVER, UNDO_KEPT, Table
 from bot.table_seats import (
     alone_again,
     hand_all_to_ai,
@@ -44,7 +44,13 @@ def _need_moderator(actor: Actor) -> None:
 def _need_moderator_in_game(table: Table, actor: Actor) -> None:
     _need_moderator(actor)
     if table.status != ACTIVE:
-        raise IllegalAction(say("errors.not_started"))
+        raise IllegalAction(not_running(table))
+
+
+def not_running(table: Table) -> str:
+    """Why a moderator's tool finds no game running here: a lobby not started yet, or a
+    game already over (whose moves stand: nothing is taken back after the end)."""
+    return say("errors.game_over" if table.status == OVER else "errors.not_started")
 
 
 def end(table: Table, actor: Actor, action: Action) -> tuple[Table, list[Event]]:
@@ -170,7 +176,7 @@ def restore(current: Table, past: Table, actor: Actor, steps: int,
     the moderators' choices, not moves. The store gives the result a new version."""
     _need_moderator(actor)
     if current.status != ACTIVE or past.state is None:
-        raise IllegalAction(say("errors.not_started"))
+        raise IllegalAction(not_running(current))
     table = current.copy()
     table.state, table.options, table.memo = past.state, dict(past.options), None
     table.status, table.ended_reason = ACTIVE, past.ended_reason
