@@ -17,6 +17,13 @@ imports, the store and the cogs, then that first pass. After it, the boards of t
 played last are drawn ahead in the background (`_warm_boards`), so their next click
 draws only what it changes.
 
+A delivery Discord failed for now (a 5xx, a rate limit discord.py could not wait out)
+is tried again soon, `RETRY_SOON` apart, before the attend loop's periodic retry takes
+over (`_retry_soon`): a short burst of errors is caught up in seconds even if nobody
+clicks. Each try is the sessions' `resume`, under the channel's delivery lock (bot/
+channel_locks.py), so it never runs beside another delivery of the channel; one chain
+of tries per channel at a time.
+
 Every background task (the attend/retry loop, the heartbeat, the timers' dispatcher, the
 metrics' count, the forgetting of servers the bot left) survives an error in one pass
 (bot/loops.py), and `close` stops each within a bounded time and never raises what one
@@ -69,7 +76,7 @@ from discord.ext import commands
 from bot import collector, games, health, retention
 from bot.command_translator import CommandWords
 from bot.config import GRACE_DAYS, METRICS_ADDR
-from bot.core.lru import RecentSet
+from bot.core.lru import RecentDict, RecentSet
 from bot.loops import bounded, keep_running, stop_task
 from bot.metrics import (
     NO_METRICS,
@@ -104,6 +111,16 @@ ATTEND_WORKERS = 4  # games resumed side by side after a start
 # boards doubled the resume's wall time, 300 -> 600-770 ms).
 WARM_BOARDS_AFTER = 3.0
 RETRY_SECONDS = 30.0  # how often deliveries that failed are tried again
+# Seconds before each quick retry of a delivery Discord failed for now, one after the
+# other (2, 7 and 22 s after the failure), before the periodic retry takes over: a
+# burst of 5xx answers is caught up soon, a longer outage asked a few times, not
+# hammered. Only those shorter than the periodic retry are made.
+RETRY_SOON = (2.0, 5.0, 15.0)
+# A channel's quick retries start at most once in this many seconds: in a long outage
+# each periodic retry fails too, and would start them again (four tries every 30 s, in
+# every channel Discord fails, instead of one).
+SOON_REST = 300.0
+SOON_KEPT = 10_000  # channels whose last quick retries are remembered (~100 bytes each)
 SWITCH_SECONDS = 0.0005
 FORGET_SECONDS = 3600.0  # how often servers left long enough ago are forgotten
 DAY = 86400.0
@@ -132,6 +149,7 @@ def use_endpoints(api: str | None, gateway: str | None) -> None:
 class HauntBot(commands.Bot):
     open_games_seconds = OPEN_GAMES_SECONDS  # how often the metrics count the open games
     retry_seconds = RETRY_SECONDS  # how often owed deliveries are tried again
+    retry_soon = RETRY_SOON  # the quick retries after Discord failed a delivery for now
     forget_seconds = FORGET_SECONDS  # how often due deletions of servers' data run
     sweep_seconds = retention.SWEEP_SECONDS  # how often finished games past their time go
     warm_boards_after = WARM_BOARDS_AFTER  # seconds from the first resume pass to the boards
@@ -169,6 +187,8 @@ class HauntBot(commands.Bot):
         self.serve = serve
         self._store: Store | None = None
         self._tending: set[asyncio.Task[None]] = set()  # owed work retried as the store is back
+        self._soon: dict[int, asyncio.Task[None]] = {}  # each channel's quick retries
+        self._soon_began: RecentDict[int, float] = RecentDict(SOON_KEPT)  # when, last
         self._sessions: Sessions | None = None
         self._outlet: DiscordOutlet | None = None
         self._attending: asyncio.Task[None] | None = None
@@ -236,6 +256,7 @@ class HauntBot(commands.Bot):
         self._timers = TimerDispatcher(self._store, self._sessions.fire_timer)
         self._sessions.on_timer_armed = self._timers.armed
         self._sessions.when_store_back(self._tend_soon)
+        self._sessions.courier.owed_soon = self._retry_soon
         self.add_dynamic_items(LogPage, *DYNAMIC_ITEMS)
         for extension in extensions():
             await self.load_extension(extension)
@@ -483,6 +504,40 @@ class HauntBot(commands.Bot):
         self._tending.add(task)
         task.add_done_callback(self._tending.discard)
 
+    def _retry_soon(self, channel_id: int, game_id: int | None) -> None:
+        """Discord failed this channel's delivery for now: try it again after each of
+        `retry_soon` (those shorter than the periodic retry). A chain under way for the
+        channel goes on (its own tries failing call this again), and a channel's chain
+        starts at most once in SOON_REST seconds (its periodic retry failing calls this
+        too)."""
+        delays = [d for d in self.retry_soon if d < self.retry_seconds]
+        now = time.monotonic()
+        if self.is_closed() or channel_id in self._soon or not delays \
+                or now - self._soon_began.get(channel_id, -SOON_REST) < SOON_REST:
+            return
+        self._soon_began[channel_id] = now
+        task = asyncio.create_task(self._retries(channel_id, game_id, delays),
+                                   name=f"hauntkeeper-retry-{channel_id}")
+        self._soon[channel_id] = task
+        task.add_done_callback(lambda done: self._soon.pop(channel_id, None)
+                               if self._soon.get(channel_id) is done else None)
+
+    async def _retries(self, channel_id: int, game_id: int | None,
+                       delays: list[float]) -> None:
+        for delay in delays:
+            await asyncio.sleep(delay)
+            try:
+                outcome = await self.sessions.resume(channel_id, game_id)
+            except ChannelBusy:  # another process holds the channel; it tends to it
+                return
+            except StoreUnavailable:  # the store's return tends to it (`_tend_soon`)
+                return
+            except Exception:
+                log.exception("could not retry the delivery in channel %s", channel_id)
+                return
+            if outcome is None or outcome.delivered or outcome.refused is not None:
+                return  # shown, or refused (the periodic retry and the gate's to tend)
+
     async def _tend_owed(self) -> None:
         try:
             await self.resume_games()  # an AI chain cut by the outage goes on too
@@ -517,6 +572,8 @@ class HauntBot(commands.Bot):
         if self._heartbeat is not None:
             await self._heartbeat.stop()
         attending, forgetting, counting = self._attending, self._forgetting, self._counting
+        for retrying in list(self._soon.values()):
+            await stop_task(retrying, "a delivery's quick retries", log)
         await stop_task(self._warming, "the renderers' warm-up", log)
         await stop_task(self._warming_boards, "the recent games' boards", log)
         await stop_task(attending, "the attend loop", log)

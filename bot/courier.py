@@ -40,7 +40,8 @@ The sessions layer calls `deliver` with the channel's delivery lock held and its
 channel lock let go (bot/channel_locks.py): a slow Discord holds up no other action of
 the channel. What can go wrong is told in the `Outcome`, never raised: the move was
 saved either way, and what stayed owed is sent again later (the next click, the 30 s
-retry, the store coming back).
+retry, the store coming back; after Discord failed it for now, the bot's quick retries:
+`owed_soon`).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from bot.core.events import Event
@@ -100,6 +101,10 @@ class Outcome:
     # Why, when it is no permission's want but a thread's (bot/delivery.py's
     # NOT_IN_THREAD, THREAD_LOCKED): the remedy the actor reads is another.
     refused_cause: str = ""
+    # Not delivered, but the live message shows the post: only what follows it failed
+    # for now (DeliveryFailed.shown); the retry sends the delivery again, under its
+    # nonces, so what went shows once.
+    shown: bool = False
 
     @property
     def dm_failed(self) -> list[int]:
@@ -131,6 +136,9 @@ class Courier:
             weakref.WeakValueDictionary())
         # Each game's DM tail still under way in this process (the newest), by game id.
         self._tails: dict[int, asyncio.Task[None]] = {}
+        # Told of a delivery Discord failed for now (channel id, game id), so it can be
+        # tried again soon (bot/client.py's quick retries); None: the periodic retry only.
+        self.owed_soon: Callable[[int, int | None], None] | None = None
 
     async def deliver(self, table: Table, owed: Sequenced | None = None,
                       ahead: Ahead | None = None) -> Outcome:
@@ -161,7 +169,9 @@ class Courier:
         except DeliveryFailed as exc:  # Discord, for now: one line, no traceback
             log.warning("delivery in channel %s failed (%s); it stays owed",
                         table.channel_id, exc)
-            return Outcome(table, events, None, delivered=False)
+            if self.owed_soon is not None:
+                self.owed_soon(table.channel_id, table.id)
+            return Outcome(table, events, None, delivered=False, shown=exc.shown)
         except Exception:
             log.warning("delivery in channel %s failed; it stays owed", table.channel_id,
                         exc_info=True)
@@ -324,8 +334,11 @@ class Courier:
                         turns=plan.turns, play_by_play=await self._play_by_play(table),
                         own_prompt=plan.own_prompt, image_hash=plan.image_hash)
             live = await self.outlet.publish(table, post)
-            missed, books = await self._send_late(table, owed, key, language,
-                                                  wait=bool(done))
+            try:
+                missed, books = await self._send_late(table, owed, key, language,
+                                                      wait=bool(done))
+            except DeliveryFailed as exc:  # after the post: the board is shown
+                raise DeliveryFailed(str(exc), shown=True) from exc
         except BaseException:  # the delivery stays owed: sent again, under the same nonces
             whispering.cancel()
             await asyncio.gather(whispering, return_exceptions=True)

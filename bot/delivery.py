@@ -120,7 +120,14 @@ def board_hash(image: bytes | None) -> str:
 
 class DeliveryFailed(Exception):
     """Discord refused a delivery for now (a 5xx, a rate limit discord.py could not wait
-    out): worth another try, and told in one log line, not a traceback."""
+    out): worth another try, and told in one log line, not a traceback. `shown`: the
+    live message showed the post already, and only what follows it failed (the next
+    player's ping, a document, the play-by-play thread): the player is not told the
+    board failed when it did not."""
+
+    def __init__(self, message: str, *, shown: bool = False) -> None:
+        super().__init__(message)
+        self.shown = shown
 
 
 class Outlet(Protocol):

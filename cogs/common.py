@@ -266,11 +266,12 @@ def acknowledgement(outcome: Outcome, done: str) -> str:
     refuses the bot's posts is named, with what the bot lacks there and where it is
     granted: nobody else can see why the game stands still. A thread that refuses them
     for a cause no permission mends (the bot taken out of it, or it locked) says that
-    cause's remedy instead."""
+    cause's remedy instead. A post the live message shows, with only what follows it
+    owed (the next player's ping), says so: not that the board failed."""
     if outcome.delivered:
         return done
     if outcome.refused is None:
-        return say("delivery_owed")
+        return say("delivery_rest_owed" if outcome.shown else "delivery_owed")
     channel = f"<#{outcome.table.channel_id}>"
     if outcome.refused_cause:
         return say(f"permissions.refused_{outcome.refused_cause}", channel=channel)

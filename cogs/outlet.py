@@ -149,7 +149,8 @@ class DiscordOutlet(TeamThreads):
             return shown
         except discord.HTTPException as exc:
             if not malformed(exc):  # 5xx, 429s past discord.py's tries: owed, tried again
-                raise DeliveryFailed(f"{exc.status} {exc.text or exc}") from exc
+                raise DeliveryFailed(f"{exc.status} {exc.text or exc}",
+                                     shown=shown is not None) from exc
             log.error("Discord refused the game's post in channel %s as malformed "
                       "(our bug; the post is dropped, the game goes on): %s",
                       table.channel_id, exc)
@@ -158,7 +159,10 @@ class DiscordOutlet(TeamThreads):
         # After the live message, which players read first; before the DM prompt's
         # bookkeeping, which a delivery the thread leaves owed must find as it was.
         result = await self._result_link(table) if table.status == OVER else ""
-        await self.play_by_play.tell(table, post, result=result)
+        try:
+            await self.play_by_play.tell(table, post, result=result)
+        except DeliveryFailed as exc:  # after the live message: the board is shown
+            raise DeliveryFailed(str(exc), shown=True) from exc
         if paused and _still_waits(previous, prompt):
             # held: the resume's fresh prompt takes its place as after a move
             await self.hold_dm(table, previous)

@@ -24,6 +24,7 @@ import discord
 
 from bot import games
 from bot.core.lru import RecentDict
+from bot.delivery import DeliveryFailed
 from bot.live_message import LIMIT, Step, jump_link, step, text_of
 from bot.sessions import Post
 from bot.store import OVER, LiveMessage, Store, Table
@@ -71,7 +72,15 @@ class LiveMessages(ChannelRefusals):
         if message_id is None:
             message_id = await self._send_live(table, live, post, rows, decided)
         shown = dataclasses.replace(decided.live, message_id=message_id)
-        shown.ping_id = await self._ping(table, post, shown, decided)
+        try:
+            shown.ping_id = await self._ping(table, post, shown, decided)
+        except discord.HTTPException as exc:
+            if permanent(exc):  # the channel refuses, or is gone: the door's to say
+                raise
+            # Discord failing for now: the message shows the post, its ping follows
+            # with the retry (under its nonce: sent once).
+            raise DeliveryFailed(f"the ping: {exc.status} {exc.text or exc}",
+                                 shown=True) from exc
         if table.id is None:
             self._unsaved_live[table.channel_id] = shown
         table.shown = (shown,)  # the next delivery made with this table reads it here

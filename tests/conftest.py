@@ -154,6 +154,10 @@ async def start_hauntkeeper(fd: FakeDiscord, tmp_path: Path,
     limit sets its own).
     """
     monkeypatch.setattr(click_limit, "CLICKS", click_limit.ClickLimit(clicks=10**9))
+    # A test that fails a delivery retries it itself (resume_games), step by step; the
+    # bot's quick retries (2 s on) would race it on a loaded machine. A test of them
+    # sets its own (tests/test_retry_soon.py).
+    monkeypatch.setattr(HauntBot, "retry_soon", ())
     running: list[tuple[HauntBot, asyncio.Task[None]]] = []
     failures: list[BaseException] = []
     db = tmp_path / "hauntkeeper.sqlite3"

@@ -4,7 +4,8 @@ Two tiles on one floor connect only where both facing sides show a door (seed 00
 A floor must always keep a door open to unexplored space (seed 003's rule on closing
 a floor); `Layout` is a cheap snapshot of where the doors are, so a placement can be
 tried on a copy before it is made. Special links (stairs, chutes, tokens) live in
-links.py; this module knows only doors and cells.
+links.py; this module knows only doors and cells, and what ids name a tile (`take_out`,
+which takes tiles out of the house and moves every such id along).
 
 Where the doors lead is asked hundreds of times per AI decision (every walk of the
 house), so it is derived once per arrangement of tiles (`plan`) and kept in a small
@@ -15,7 +16,7 @@ an answer can never be stale, and games with the same house share one entry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from operator import attrgetter
@@ -325,3 +326,68 @@ def last_resort(state: BetrayalState, floor: str, protected: set[int],
             if good(lifted.with_tile(cell, rotated_doors(tile.room, r))):
                 return Rearrangement(i, r, cell)
     return None
+
+
+# ---------------------------------------------------------------- taking tiles out
+
+# A link seen once whose room has left the house (`take_out`): it keeps its place in
+# `state.links_seen`, so every later link keeps its ordinal (the map's letter), and it
+# names no tile, so it can never match a link made later.
+GONE_LINK: tuple[int, int] = (-1, -1)
+# `frame.vars` that hold a tile id (cards/__init__.py): "placed", "token_tile" and each
+# "token:<kind>".
+_TILE_VARS: tuple[str, ...] = ("placed", "token_tile")
+
+
+def take_out(state: BetrayalState, gone: Collection[int],
+             refuge: int | None = None) -> dict[int, int]:
+    """Take these placed tiles out of the house. A tile's id is its index (state.py), so
+    every later tile's id moves down, and every id that names a tile moves with it: the
+    explorers and monsters, link tokens (one leading into a room gone goes too), the
+    Collapsed Room's hole (`below`; one into a room gone is closed), the links the map
+    has lettered (`links_seen`: one naming a room gone becomes `GONE_LINK`, so no letter
+    changes), the turn's walk and placed tile, and the tile ids of the cards being
+    resolved. Whoever stands in a tile taken out goes to `refuge` (an id before the
+    change; on no side of a split room); with no refuge that is an error, raised before
+    anything changes. Returns the new id of each tile kept, by its old id."""
+    out = set(gone)
+    new = {old: n for n, old in enumerate(i for i in range(len(state.tiles)) if i not in out)}
+    if refuge is not None and refuge not in new:
+        raise ValueError(f"the refuge, tile {refuge}, is taken out too")
+    stranded = [f"{what} in tile {tile}" for what, tile in
+                [*(("an explorer", e.tile) for e in state.explorers),
+                 *(("a monster", m.tile) for m in state.monsters)] if tile not in new]
+    if stranded and refuge is None:
+        raise ValueError(f"tiles taken out with no refuge: {', '.join(stranded)}")
+    haven = -1 if refuge is None else new[refuge]
+    for explorer in state.explorers:
+        if explorer.tile not in new:
+            explorer.side = None
+        explorer.tile = new.get(explorer.tile, haven)
+    for monster in state.monsters:
+        monster.tile = new.get(monster.tile, haven)
+    state.tiles = [state.tiles[old] for old in new]
+    for tile in state.tiles:
+        tile.tokens = [dict(t, link=new[int(t["link"])]) if t.get("link") is not None else t
+                       for t in tile.tokens
+                       if t.get("link") is None or int(t["link"]) in new]
+        if "below" in tile.flags:
+            below = int(tile.flags["below"])
+            if below in new:
+                tile.flags["below"] = new[below]
+            else:
+                del tile.flags["below"]
+    state.links_seen = [[new[a], new[b]] if a in new and b in new else list(GONE_LINK)
+                        for a, b in state.links_seen]
+    state.turn.walked = [new[t] for t in state.turn.walked if t in new]
+    state.turn.placed = new.get(state.turn.placed, -1)
+    for frame in state.script:
+        for key in [k for k in frame.vars if k in _TILE_VARS or k.startswith("token:")]:
+            tile_id = frame.vars[key]
+            if not isinstance(tile_id, int):
+                continue
+            if tile_id in new:
+                frame.vars[key] = new[tile_id]
+            else:
+                del frame.vars[key]  # the room it named has gone
+    return new

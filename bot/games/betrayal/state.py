@@ -165,7 +165,8 @@ class BetrayalState:
     notes: dict[str, Any] = field(default_factory=dict)  # the edition's own notes
     # The house's special links as [tile, tile] pairs (lower id first), in the order they
     # first appeared (links.remember): the map letters them in this order, so a link
-    # keeps its letter for the whole game.
+    # keeps its letter for the whole game. One whose room has left the house is
+    # [-1, -1] (house.take_out), so the links after it keep their places.
     links_seen: list[list[int]] = field(default_factory=list)
     rng: Rng = field(default_factory=lambda: Rng(0))
 

@@ -94,8 +94,9 @@ def _roll(state: EvilBelowState, seat: int, action: Action, events: list[Event])
     state.dice = [state.rng.choice(faces) for faces in content.dice_faces()]
     state.dice_used = [False] * len(state.dice)
     state.last_roll, state.last_roller = list(state.dice), seat
-    shown = listed([f"{_names()[d]} {evil_below_line('faces.' + f)}" for d,
-                    f in enumerate(state.dice)])
+    shown = listed([evil_below_line("events.roll_die", place=_names()[d],
+                                    face=evil_below_line(f"faces.{f}"))
+                    for d, f in enumerate(state.dice)])
     events.append(Event(evil_below_line("events.roll", character=effects.hero_name(state, seat),
                                         dice=shown), kind="roll", data={"dice": list(state.dice)}))
     state.phase = SIGHTINGS

@@ -8,8 +8,9 @@ round) is ours, in data/neibolt/haunts/separate_nightmares.yaml with every RULIN
 The house: `setup` keeps the start tiles and the tiles with a hero or a monster, puts
 every other tile back into the stack, and spreads the kept ones apart on the ground
 floor (`SPREAD` cells between them), so no door meets another; tile ids are dealt anew
-(state.py: an id is an index), so every reference to a tile is mapped. While the haunt
-runs every tile goes on the ground floor (`explore_floor`), an event symbol moves the
+(state.py: an id is an index), so every reference to a tile is mapped
+(`house.take_out`). While the haunt runs every tile goes on the ground floor
+(`explore_floor`), an event symbol moves the
 number track down instead of drawing (`symbol_steps`), and the Mystic Elevator moves
 only on 2 or 4 (`elevator_floors`). A hero's "set of tiles" is the tiles its doors join
 (`door_group`); it is connected when the Entrance Hall can be walked to from it (doors
@@ -198,25 +199,8 @@ def tear_apart(ctx: Ctx, spread: int) -> int:
         for card in state.tiles[i].items:
             state.decks[content.card(card).deck].append(card)
             buried += 1
-    new = {old: n for n, old in enumerate(keep)}
-    for explorer in state.explorers:
-        if explorer.tile not in new:
-            explorer.tile, explorer.side = hall, None
-        explorer.tile = new[explorer.tile]
-    for monster in state.monsters:
-        monster.tile = new.get(monster.tile, new[hall])
-    for i in keep:
-        tile = state.tiles[i]
-        tile.tokens = [dict(t, link=new[t["link"]]) if t.get("link") is not None else t
-                       for t in tile.tokens if t.get("link") is None or t["link"] in new]
-        if "below" in tile.flags:
-            below = int(tile.flags["below"])
-            if below in new:
-                tile.flags["below"] = new[below]
-            else:
-                del tile.flags["below"]
     removed = [state.tiles[i].room for i in gone]
-    state.tiles = [state.tiles[i] for i in keep]
+    house.take_out(state, gone, refuge=hall)
     state.stack = [*state.stack, *removed, *state.room_discard]
     state.room_discard = []
     state.rng.shuffle(state.stack)

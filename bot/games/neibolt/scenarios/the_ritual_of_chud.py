@@ -58,6 +58,7 @@ from bot.games.betrayal.plugin_api import (
     content,
     dice,
     explorer_name,
+    house,
     links,
     monsters,
     passive,
@@ -453,7 +454,7 @@ def _held(state: BetrayalState, idx: int) -> int:
 def _send_back(ctx: Ctx, plugin: TheRitualOfChud, idx: int) -> None:
     state = ctx.state
     room = state.tiles[idx].room
-    _remove_tile(state, idx)
+    house.take_out(state, [idx])
     state.stack.insert(state.rng.randint(0, len(state.stack)), room)
     plugin.say(ctx, "shuffled_back", room=content.room(room).name, data={"room": room})
 
@@ -478,32 +479,6 @@ def _reach(graph: dict[int, list[int]], start: int, without: int | None) -> set[
                 seen.add(nxt)
                 todo.append(nxt)
     return seen
-
-
-def _remove_tile(state: BetrayalState, idx: int) -> None:
-    """Take a placed tile out of the house: every later tile's id moves down by one
-    (explorers, monsters, link tokens, the Collapsed Room's hole and the links the map
-    has lettered follow), so no id left in the state names the wrong room or none."""
-    state.tiles.pop(idx)
-
-    def moved(tile: int) -> int:
-        return tile - 1 if tile > idx else tile
-
-    for e in state.explorers:
-        e.tile = moved(e.tile)
-    for m in state.monsters:
-        m.tile = moved(m.tile)
-    for t in state.tiles:
-        for tok in t.tokens:
-            if "link" in tok:
-                tok["link"] = moved(int(tok["link"]))
-        if "below" in t.flags:
-            if int(t.flags["below"]) == idx:  # the hole led into the room gone
-                del t.flags["below"]
-            else:
-                t.flags["below"] = moved(int(t.flags["below"]))
-    state.links_seen = [[moved(a), moved(b)] for a, b in state.links_seen
-                        if idx not in (a, b)]
 
 
 # ---------------------------------------------------------------- steps
