@@ -35,26 +35,41 @@ def as_dicts(value: Any) -> Any:
     """`dataclasses.asdict` of plain data (each dataclass a dict of its fields, every
     container new); TypeError on anything that is not plain."""
     kind = type(value)
+    if kind is list:
+        return [v if type(v) in _LEAVES else as_dicts(v) for v in value] if value else []
+    if kind is dict:
+        return {k: v if type(v) in _LEAVES else as_dicts(v)
+                for k, v in value.items()} if value else {}
     if kind in _LEAVES:
         return value
-    if kind is list:
-        return [v if type(v) in _LEAVES else as_dicts(v) for v in value]
-    if kind is dict:
-        return {k: v if type(v) in _LEAVES else as_dicts(v) for k, v in value.items()}
     if kind is tuple:
         return tuple(v if type(v) in _LEAVES else as_dicts(v) for v in value)
     names = (_FIELDS.get(kind) or _fields_of(kind))[0]
-    return {name: as_dicts(getattr(value, name)) for name in names}
+    made: dict[str, Any] = {}
+    # As `_copy`'s loop: leaves and empty containers need no call.
+    for name in names:
+        v = getattr(value, name)
+        of = type(v)
+        if of in _LEAVES:
+            made[name] = v
+        elif of is list and not v:
+            made[name] = []
+        elif of is dict and not v:
+            made[name] = {}
+        else:
+            made[name] = as_dicts(v)
+    return made
 
 
 def _copy(value: Any) -> Any:
     kind = type(value)
+    if kind is list:
+        return [v if type(v) in _LEAVES else _copy(v) for v in value] if value else []
+    if kind is dict:
+        return {k: v if type(v) in _LEAVES else _copy(v)
+                for k, v in value.items()} if value else {}
     if kind in _LEAVES:
         return value
-    if kind is list:
-        return [v if type(v) in _LEAVES else _copy(v) for v in value]
-    if kind is dict:
-        return {k: v if type(v) in _LEAVES else _copy(v) for k, v in value.items()}
     if kind is tuple:
         return tuple(v if type(v) in _LEAVES else _copy(v) for v in value)
     names, direct = _FIELDS.get(kind) or _fields_of(kind)
@@ -64,7 +79,21 @@ def _copy(value: Any) -> Any:
     # object __init__ already built, and the class has no __post_init__ to run again.
     made = object.__new__(kind)
     was = value.__dict__
-    made.__dict__.update({name: _copy(was[name]) for name in names})
+    now = made.__dict__
+    # A loop, not a comprehension (a frame of its own), with each leaf and empty
+    # container made here: most of a state's fields (a tile's room, floor, place and
+    # turn, its empty tokens and items) need no call.
+    for name in names:
+        v = was[name]
+        of = type(v)
+        if of in _LEAVES:
+            now[name] = v
+        elif of is list and not v:
+            now[name] = []
+        elif of is dict and not v:
+            now[name] = {}
+        else:
+            now[name] = _copy(v)
     return made
 
 

@@ -20,7 +20,7 @@ from bot.games.betrayal.content import betrayal_line
 from bot.games.betrayal.context import Ctx, card_name, explorer_name
 from bot.games.betrayal.haunting import actions as haunt_actions
 from bot.games.betrayal.haunting import monsters
-from bot.games.betrayal.house import DIRS
+from bot.games.betrayal.house import Plan, plan
 from bot.games.betrayal.state import BetrayalState
 
 MOVE, EXPLORE, USE, TRADE, DROP, PICKUP, ACT, END_TURN = (
@@ -60,8 +60,9 @@ def room_offers(state: BetrayalState, seat: int) -> list[tuple[Offer, TurnPassiv
 
 def legal(state: BetrayalState, seat: int, kind: str | None = None) -> list[Legal]:
     """Every legal action of the active explorer (no choice pending); with `kind`, only
-    those of that kind. A move is checked against its own kind's list (`perform`): the
-    others' lists, and their labels, were most of a check's cost (issue 23)."""
+    those of that kind. A click is checked against its own kind's actions (`perform`,
+    `listed`): the others' lists, and the labels, were most of a check's cost (issue
+    23)."""
     if state.over or state.pending is not None or seat != state.turn.seat:
         return []
     if haunt_actions.monster_stage(state):
@@ -74,23 +75,23 @@ def legal(state: BetrayalState, seat: int, kind: str | None = None) -> list[Lega
         return kind is None or kind == what
 
     tiles = state.tiles
-    if wanted(MOVE):
-        for m in movement.legal_moves(state, seat):
+    # The house's door map, looked up once for the moves and the doors to explore.
+    house = plan(state) if wanted(MOVE) else None
+    if house is not None:
+        for action, m in _moves(state, seat, house):
             room = content.room(tiles[m.target].room).name
             note = _crossing_note(m.crossing)
             if m.dir:
-                found.append(Legal(Action(MOVE, {"dir": m.dir}), betrayal_line(
+                found.append(Legal(action, betrayal_line(
                     "labels.move", dir=betrayal_line(f"dirs.{m.dir}"), room=room) + note))
             elif m.link:
-                found.append(Legal(Action(MOVE, {"via": m.link.kind, "to": m.target}),
-                                   betrayal_line(f"link_labels.{m.link.kind}", room=room)
-                                   + note))
+                found.append(Legal(action, betrayal_line(f"link_labels.{m.link.kind}",
+                                                         room=room) + note))
     if wanted(EXPLORE) and movement.can_spend(state, seat, 1, movement.slowed(state, seat)):
-        for d in DIRS:
-            if explore.can_explore(state, seat, d):
-                found.append(Legal(Action(EXPLORE, {"dir": d}), betrayal_line(
-                    "labels.explore", dir=betrayal_line(f"dirs.{d}"))
-                    + _crossing_note(movement.crossing_for(state, seat, d)), "primary"))
+        for d in explore.explorable(state, seat, house.layout if house else None):
+            found.append(Legal(Action(EXPLORE, {"dir": d}), betrayal_line(
+                "labels.explore", dir=betrayal_line(f"dirs.{d}"))
+                + _crossing_note(movement.crossing_for(state, seat, d)), "primary"))
     if wanted(USE):
         for key in items.usable(state, seat):
             found.append(Legal(Action(USE, {"card": key}),
@@ -122,10 +123,50 @@ def legal(state: BetrayalState, seat: int, kind: str | None = None) -> list[Lega
     return found
 
 
+def _moves(state: BetrayalState, seat: int,
+           house: Plan | None = None) -> list[tuple[Action, movement.Move]]:
+    """Each door and link move the explorer may start, with its action (`legal` words
+    them; `perform` takes the one clicked)."""
+    found: list[tuple[Action, movement.Move]] = []
+    for m in movement.legal_moves(state, seat, house):
+        if m.dir:
+            found.append((Action(MOVE, {"dir": m.dir}), m))
+        elif m.link:
+            found.append((Action(MOVE, {"via": m.link.kind, "to": m.target}), m))
+    return found
+
+
+def listed(state: BetrayalState, seat: int, kind: str | None = None) -> list[Action]:
+    """The actions `legal` lists (with `kind`, of that kind), in its order: in the
+    monsters' turn without their words, which cost as much as the listing itself for
+    each monster's every step (a click's check, and the turn's own end, read no
+    words)."""
+    if (not state.over and state.pending is None and seat == state.turn.seat
+            and haunt_actions.monster_stage(state)):
+        return [a for a in monsters.deeds(state) if kind is None or a.kind == kind]
+    return [entry.action for entry in legal(state, seat, kind)]
+
+
+def _own_turn(state: BetrayalState, seat: int) -> bool:
+    """The explorer whose turn it is acts, nothing pending, not the monsters' turn:
+    when `legal` lists the explorer's own actions."""
+    return (not state.over and state.pending is None and seat == state.turn.seat
+            and not haunt_actions.monster_stage(state))
+
+
 def perform(ctx: Ctx, seat: int, action: Action) -> None:
     """Start an action the rules allow; refuse anything else, with the reason."""
     state = ctx.state
-    allowed = [entry.action for entry in legal(state, seat, action.kind)]
+    if action.kind == MOVE and _own_turn(state, seat):
+        # A move is checked against the moves themselves, and the one clicked started:
+        # `legal`'s list of them is the same, with words no check reads.
+        move = next((m for allowed_move, m in _moves(state, seat) if allowed_move == action),
+                    None)
+        if move is None:
+            raise IllegalAction(_refusal(state, seat, action))
+        movement.start_move(ctx, seat, move)
+        return
+    allowed = listed(state, seat, action.kind)
     if action not in allowed:
         raise IllegalAction(_refusal(state, seat, action))
     kind, args = action.kind, action.args
@@ -133,11 +174,6 @@ def perform(ctx: Ctx, seat: int, action: Action) -> None:
         haunt_actions.perform_monsters(ctx, action)
     elif kind == ATTACK:
         haunt_actions.perform_attack(ctx, seat, action)
-    elif kind == MOVE:
-        move = next(m for m in movement.legal_moves(state, seat)
-                    if (m.dir and m.dir == args.get("dir"))
-                    or (m.link and m.link.kind == args.get("via") and m.target == args.get("to")))
-        movement.start_move(ctx, seat, move)
     elif kind == EXPLORE:
         d = str(args["dir"])
         state.turn.moves += movement.slowed(state, seat)

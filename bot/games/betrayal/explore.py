@@ -87,6 +87,20 @@ def can_explore_from(state: BetrayalState, tile_id: int, d: str) -> bool:
     return _can_explore_from(state, tile_id, d, Layout.of(state), unplaced(state))
 
 
+def explorable(state: BetrayalState, seat: int, layout: Layout | None = None) -> list[str]:
+    """The sides `can_explore` allows the explorer, in N, E, S, W order: the house and
+    the unplaced tiles looked up once for its room's doors, not once a door (each
+    listing of the actions, the prompt's and a click's check, asks of every door).
+    `layout`: the house's (`Layout.of(state)`), when the caller has it already."""
+    tile_id = state.explorers[seat].tile
+    sides = house.doors(state.tiles[tile_id])
+    ways = [d for d in DIRS if d in sides]
+    if not ways:
+        return []
+    layout, rooms = layout or Layout.of(state), unplaced(state)
+    return [d for d in ways if _can_explore_from(state, tile_id, d, layout, rooms)]
+
+
 def frontier(state: BetrayalState) -> set[int]:
     """Rooms with a door someone could explore through (where the AI heads for), the
     house and the unplaced tiles looked up once for all of them."""

@@ -10,6 +10,7 @@ no `on_leave` then (RULING, see rules.yaml `rulings`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +23,7 @@ from bot.games.betrayal.haunting import base as haunt_base
 from bot.games.betrayal.haunting import sides as haunt_sides
 from bot.games.betrayal.haunting.companions import companions_follow
 from bot.games.betrayal.haunting.parts import MovementHooks
-from bot.games.betrayal.house import DIRS, doors, opposite, plan
+from bot.games.betrayal.house import DIRS, Plan, doors, opposite, plan
 from bot.games.betrayal.links import links_from
 from bot.games.betrayal.state import BetrayalState, Frame
 
@@ -86,12 +87,24 @@ def room_crossing(state: BetrayalState, seat: int, tile_id: int) -> tuple[str, i
     return passive.crossing() if isinstance(passive, RoomPassive) else None
 
 
-def legal_moves(state: BetrayalState, seat: int) -> list[Move]:
-    """Every move the explorer may start now, doors first (N, E, S, W), then links."""
+def legal_moves(state: BetrayalState, seat: int, house: Plan | None = None) -> list[Move]:
+    """Every move the explorer may start now, doors first (N, E, S, W), then links.
+    `house`: the house's door map (`plan(state)`), when the caller has it already."""
+    return list(_allowed(state, seat, house or plan(state)))
+
+
+def can_move(state: BetrayalState, seat: int) -> bool:
+    """Whether the explorer has a move to start (`legal_moves` lists one), found
+    without weighing the others: asked after every action (playing.lone_end), where
+    the first door open is the answer and the links were most of the listing."""
+    return next(_allowed(state, seat, plan(state)), None) is not None
+
+
+def _allowed(state: BetrayalState, seat: int, house: Plan) -> Iterator[Move]:
     here = state.explorers[seat].tile
     extra = slowed(state, seat)
-    moves = [m for m in _moves(state, seat, here, extra) if _may_enter(state, seat, m.target)]
-    return moves
+    return (m for m in _moves(state, seat, here, extra, house)
+            if _may_enter(state, seat, m.target))
 
 
 def _may_enter(state: BetrayalState, seat: int, tile: int) -> bool:
@@ -100,21 +113,24 @@ def _may_enter(state: BetrayalState, seat: int, tile: int) -> bool:
         or haunt_base.hooks(state, MovementHooks).can_enter(state, seat, tile)
 
 
-def _moves(state: BetrayalState, seat: int, here: int, extra: int) -> list[Move]:
-    moves = []
-    exits = plan(state).exits[here]  # the house's door map, looked up once
-    for d in DIRS:
-        target = exits.get(d)
-        if target is not None and can_spend(state, seat, 1, extra):
-            moves.append(Move(target, 1 + extra, dir=d, crossing=crossing_for(state, seat, d)))
+def _moves(state: BetrayalState, seat: int, here: int, extra: int,
+           house: Plan) -> Iterator[Move]:
+    """Doors first (N, E, S, W), then links, each as it is found (`can_move` stops at
+    the first)."""
+    exits = house.exits[here]
+    # Every door costs the same: whether it fits this turn's Speed is asked once.
+    if exits and can_spend(state, seat, 1, extra):
+        for d in DIRS:
+            target = exits.get(d)
+            if target is not None:
+                yield Move(target, 1 + extra, dir=d, crossing=crossing_for(state, seat, d))
     for link in links_from(state, seat):
         if not link.walkable:
             continue  # crossed only by a roll, offered as the token's use
         cost = link.cost + extra
         if can_spend(state, seat, link.cost, extra):
-            moves.append(Move(link.target, cost, link=link,
-                              crossing=crossing_for(state, seat, link.side)))
-    return moves
+            yield Move(link.target, cost, link=link,
+                       crossing=crossing_for(state, seat, link.side))
 
 
 def start_move(ctx: Ctx, seat: int, move: Move) -> None:

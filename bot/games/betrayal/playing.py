@@ -66,12 +66,11 @@ def lone_end(state: BetrayalState) -> Action | None:
     # Most actions leave a move to make: `legal` lists one for each of these, and
     # finding one here costs no labels (listing every action with its words after every
     # action cost the haunt's actions 0.4 ms more, issue 23).
-    if not haunt_actions.monster_stage(state) and any(
-            m.dir or m.link for m in movement.legal_moves(state, seat)):
+    if not haunt_actions.monster_stage(state) and movement.can_move(state, seat):
         return None
-    found = actions.legal(state, seat)
-    if len(found) == 1 and found[0].action.kind in TURN_ENDS:
-        return found[0].action
+    found = actions.listed(state, seat)
+    if len(found) == 1 and found[0].kind in TURN_ENDS:
+        return found[0]
     return None
 
 

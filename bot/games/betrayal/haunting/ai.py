@@ -182,9 +182,8 @@ def monster_action(state: BetrayalState, *, attack: bool = True) -> Action:
     False, steps only. The traitor's AI plays its monsters with it (from the traitor's
     view), and the engine plays a cooperative haunt's house (from the house's view)."""
     require_view(state)
-    options = monsters.legal(state)
     hints = base.hooks(state, AIHooks)
-    for action, _ in options:
+    for action in monsters.deeds(state):
         if attack and action.kind == monsters.M_ATTACK:
             monster = sides.monster(state, f"m{action.args['m']}")
             if monster is not None and hints.monster_attacks(

@@ -13,6 +13,7 @@ them, one room at a time, then ends their turn.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 from bot.core.actions import Action
@@ -123,21 +124,41 @@ def legal(state: BetrayalState) -> list[tuple[Action, str]]:
     """The traitor's options in the monsters' turn: a step for a monster, an attack,
     or the end of their turn."""
     found: list[tuple[Action, str]] = []
+    names: dict[int, str] = {}
+    for action, monster in _deeds(state):
+        if monster is None:
+            found.append((action, haunt_line("labels.monsters_done")))
+            continue
+        name = names.get(monster.id)
+        if name is None:
+            name = names[monster.id] = combat.monster_name(state, monster)
+        if action.kind == M_MOVE:
+            room = content.room(state.tiles[int(action.args["to"])].room).name
+            found.append((action, haunt_line("labels.monster_move", monster=name, room=room)))
+        else:
+            who = content.explorer(state.explorers[int(action.args["target"])].key).name
+            found.append((action, haunt_line("labels.monster_attack", monster=name, who=who)))
+    return found
+
+
+def deeds(state: BetrayalState) -> list[Action]:
+    """`legal`'s actions, in its order, without their words: what a click's check, the
+    AI and the turn's own end (playing.lone_end) read, each a whole listing of every
+    monster's steps and attacks."""
+    return [action for action, _ in _deeds(state)]
+
+
+def _deeds(state: BetrayalState) -> Iterator[tuple[Action, Monster | None]]:
+    """Each monster's steps and attacks, with the monster; the end of their turn last."""
     climbs = _climbs(state)
     for monster in sides.monsters(state):
-        name = combat.monster_name(state, monster)
         if can_step(state, monster):
             for target in _with_climbs(monster.tile, walkable(state, monster.tile), climbs):
-                found.append((Action(M_MOVE, {"m": monster.id, "to": target}),
-                              haunt_line("labels.monster_move", monster=name,
-                                         room=content.room(state.tiles[target].room).name)))
+                yield Action(M_MOVE, {"m": monster.id, "to": target}), monster
         if not monster.attacked and not monster.skip and not monster.stunned:
             for seat in targets(state, monster):
-                found.append((Action(M_ATTACK, {"m": monster.id, "target": seat}),
-                              haunt_line("labels.monster_attack", monster=name,
-                                         who=content.explorer(state.explorers[seat].key).name)))
-    found.append((Action(M_END), haunt_line("labels.monsters_done")))
-    return found
+                yield Action(M_ATTACK, {"m": monster.id, "target": seat}), monster
+    yield Action(M_END), None
 
 
 def targets(state: BetrayalState, monster: Monster) -> list[int]:
