@@ -21,6 +21,7 @@ from bot.locales import CHINESE, ENGLISH, speaking
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn
 from tests.fakediscord import FakeDiscord, FakeUser
+from tests.test_e2e_walkthrough_cthulhu_evilbelow import arrange_room
 
 CTHULHU = cthulhu_package.GAME
 ROOM = 0  # the fight's room
@@ -45,34 +46,6 @@ async def _table_at_anns_turn(fd: FakeDiscord, start: BotFactory, language: str
     return bot, channel, ann
 
 
-async def _two_in_a_teleport_room(bot: Any, channel: int) -> tuple[CthulhuState, list[int]]:
-    """Saved as the table's state: two characters share ROOM, whose one portal is a
-    face-down teleport; every other character waits alone, the other two portals lie
-    in other rooms."""
-    table = await bot.store.load_latest(channel)
-    state = CTHULHU.load(table.state)
-    alive = [c for c in range(len(state.characters)) if state.location[c] is not None]
-    here = alive[:2]
-    for c in here:
-        state.location[c] = ROOM
-    empty = [r for r in range(len(state.rooms)) if r != ROOM and r not in state.location]
-    displaced = [c for c in alive if c not in here and state.location[c] == ROOM]
-    for c, r in zip(displaced, empty, strict=False):
-        state.location[c] = r
-    kinds = [k for portals in state.room_portals for k in portals] + state.reserve
-    kinds.remove(TELEPORT)
-    state.room_portals = [[] for _ in state.rooms]
-    state.room_portals[ROOM] = [TELEPORT]
-    others = [r for r in range(len(state.rooms)) if r != ROOM]
-    state.room_portals[others[0]].append(kinds.pop())
-    state.room_portals[others[1]].append(kinds.pop())
-    state.reserve = kinds
-    table.state = CTHULHU.dump(state)
-    await bot.store.save(table, [], expected_version=table.version, actor_id=None,
-                         action=None)
-    return state, here
-
-
 @pytest.mark.parametrize("language", [ENGLISH, CHINESE])
 async def test_an_ai_fight_that_flips_a_teleport_names_who_was_thrown_out(
         fd: FakeDiscord, start_hauntkeeper: BotFactory, monkeypatch: pytest.MonkeyPatch,
@@ -86,7 +59,9 @@ async def test_an_ai_fight_that_flips_a_teleport_names_who_was_thrown_out(
     and newest lines are kept), so a new player could not tell what the teleport came
     from or who had left the house."""
     bot, channel, ann = await _table_at_anns_turn(fd, start_hauntkeeper, language)
-    state, (victim, _) = await _two_in_a_teleport_room(bot, channel)
+    # two characters share ROOM (arrange_room puts them in room 0), with a teleport
+    state, room, (victim, _) = await arrange_room(bot, channel, 2, TELEPORT)
+    assert room == ROOM
 
     def fixed_ai(ai_state: CthulhuState, seat: int) -> Action:
         if ai_state.pending is not None:  # who goes through the teleport: no one (last)

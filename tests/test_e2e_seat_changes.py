@@ -6,6 +6,7 @@ in the channel, and a team's private thread holds exactly the humans of its seat
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from bot import table as T
 from bot.client import HauntBot
@@ -160,17 +161,7 @@ async def test_a_private_choice_waiting_passes_with_its_seat(
     channel = fd.add_channel("crystal")
     users = [fd.add_user(n) for n in ("ann", "ben", "cat")]
     mod, newbie = fd.add_user("mod", manage_channels=True), fd.add_user("newbie")
-    bot = await start_hauntkeeper()
-    await open_and_start(fd, channel, users, "betrayal", seed=2)
-    table = await bot.store.load(channel)
-    assert table is not None and table.state is not None
-    state = GAME.load(table.state)
-    seat = state.turn.seat
-    old = next(u for u in users if u.id == table.seats[seat].user_id)
-    state, _ = run_steps(state, [{"_crystal_ball": {"deck": "item"}}], seat=seat)
-    assert state.pending is not None and state.pending.private and state.pending.seat == seat
-    table.state = GAME.dump(state)
-    await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
+    bot, state, seat, old = await crystal_ball_waiting(fd, start_hauntkeeper, channel, users)
     cards = list(state.pending.labels)
     old_dms = len(fd.dms(old))
 
@@ -368,3 +359,22 @@ async def test_one_person_on_two_seats_never_reads_the_other_sides_book(
     assert not any("Secrets of Survival" in m.text for m in fd.dms(two))
     mine = "\n".join((await (await fd.slash(two, channel, "secret")).wait()).ephemeral_texts())
     assert names[0] in mine and names[1] not in mine and "Secrets of Survival" not in mine
+
+
+async def crystal_ball_waiting(fd: FakeDiscord, start_hauntkeeper: BotFactory, channel: int,
+                               users: list[FakeUser]) -> tuple[Any, BetrayalState, int, FakeUser]:
+    """A started Betrayal game (seed 2) whose seat to act waits on a Crystal Ball's
+    private look into the item deck, saved as the table's state: the bot, the state,
+    the seat and its player."""
+    bot = await start_hauntkeeper()
+    await open_and_start(fd, channel, users, "betrayal", seed=2)
+    table = await bot.store.load(channel)
+    assert table is not None and table.state is not None
+    state = GAME.load(table.state)
+    seat = state.turn.seat
+    chooser = next(u for u in users if u.id == table.seats[seat].user_id)
+    state, _ = run_steps(state, [{"_crystal_ball": {"deck": "item"}}], seat=seat)
+    assert state.pending is not None and state.pending.private and state.pending.seat == seat
+    table.state = GAME.dump(state)
+    await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
+    return bot, state, seat, chooser

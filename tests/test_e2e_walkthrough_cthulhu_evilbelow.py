@@ -45,7 +45,7 @@ async def _cthulhu_table(fd: FakeDiscord, start: BotFactory, ai_seats: int
     return bot, channel, ann
 
 
-async def _arrange_room(bot: Any, channel: int, crowd: int, portal: str
+async def arrange_room(bot: Any, channel: int, crowd: int, portal: str
                         ) -> tuple[CthulhuState, int, list[int]]:
     """Saved as the table's state: `crowd` characters share one room, which holds one
     face-down portal of the kind given, the other rooms hold the rest of the house's
@@ -92,7 +92,7 @@ async def test_an_abyss_that_swaps_the_victim_is_told_on_the_live_message(
     read the wrong character as gone, and the AI seats' moves after it pushed them out
     too."""
     bot, channel, ann = await _cthulhu_table(fd, start_hauntkeeper, ai_seats=2)
-    state, room, (thrown, other) = await _arrange_room(bot, channel, 2, ABYSS)
+    state, room, (thrown, other) = await arrange_room(bot, channel, 2, ABYSS)
     await _fight(fd, ann, channel, room, thrown)
     after = CTHULHU.load((await bot.store.load_latest(channel)).state)
     assert other in after.removed and thrown not in after.removed
@@ -107,7 +107,7 @@ async def test_a_teleport_choice_says_what_its_buttons_do(
     "Professor", "Butler" and "No one" under "it's your move": the question they
     answer (who goes through the teleport) was nowhere on it."""
     bot, channel, ann = await _cthulhu_table(fd, start_hauntkeeper, ai_seats=1)
-    state, room, here = await _arrange_room(bot, channel, 3, TELEPORT)
+    state, room, here = await arrange_room(bot, channel, 3, TELEPORT)
     await _fight(fd, ann, channel, room, here[0])
     live = latest_turn(fd, channel)
     assert _choice_labels(live)  # the choice is asked on the live message

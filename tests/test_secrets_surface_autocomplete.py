@@ -9,12 +9,10 @@ the chooser alone."
 
 from __future__ import annotations
 
-from bot.games.betrayal import GAME
 from bot.games.betrayal.context import card_name
 from tests.conftest import BotFactory
-from tests.e2e_helpers import open_and_start
 from tests.fakediscord import FakeDiscord
-from tests.test_betrayal_engine_traits import run_steps
+from tests.test_e2e_seat_changes import crystal_ball_waiting
 
 # `/betrayal` commands whose autocomplete lists the caller's options, and the option
 # each completes.
@@ -30,17 +28,7 @@ async def test_a_private_choices_cards_are_suggested_to_its_chooser_alone(
     channel = fd.add_channel("crystal-complete")
     users = [fd.add_user(n) for n in ("ann", "ben", "cat")]
     outsider = fd.add_user("dan")
-    bot = await start_hauntkeeper()
-    await open_and_start(fd, channel, users, "betrayal", seed=2)
-    table = await bot.store.load(channel)
-    assert table is not None and table.state is not None
-    state = GAME.load(table.state)
-    seat = state.turn.seat
-    chooser = next(u for u in users if u.id == table.seats[seat].user_id)
-    state, _ = run_steps(state, [{"_crystal_ball": {"deck": "item"}}], seat=seat)
-    assert state.pending is not None and state.pending.private
-    table.state = GAME.dump(state)
-    await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
+    _, state, _, chooser = await crystal_ball_waiting(fd, start_hauntkeeper, channel, users)
     cards = {card_name(k) for k in state.script[-1].steps[0]["_crystal_ball_card"]["cards"]}
 
     mine = await fd.autocomplete(chooser, channel, "betrayal", "choose", focused="option")

@@ -17,13 +17,11 @@ import logging
 
 import pytest
 
-from bot.games.betrayal import GAME
 from bot.games.betrayal.context import card_name
 from bot.locales import CHINESE, speaking
 from tests.conftest import BotFactory
-from tests.e2e_helpers import open_and_start
 from tests.fakediscord import FakeDiscord
-from tests.test_betrayal_engine_traits import run_steps
+from tests.test_e2e_seat_changes import crystal_ball_waiting
 
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-TW"])
@@ -36,17 +34,7 @@ async def test_a_refused_private_choice_keeps_its_cards_out_of_the_log(
     and the log line of the interaction names none of them, in either language."""
     channel = fd.add_channel("crystal-log")
     users = [fd.add_user(n, locale=locale) for n in ("ann", "ben", "cat")]
-    bot = await start_hauntkeeper()
-    await open_and_start(fd, channel, users, "betrayal", seed=2)
-    table = await bot.store.load(channel)
-    assert table is not None and table.state is not None
-    state = GAME.load(table.state)
-    seat = state.turn.seat
-    chooser = next(u for u in users if u.id == table.seats[seat].user_id)
-    state, _ = run_steps(state, [{"_crystal_ball": {"deck": "item"}}], seat=seat)
-    assert state.pending is not None and state.pending.private and state.pending.seat == seat
-    table.state = GAME.dump(state)
-    await bot.store.save(table, [], expected_version=table.version, actor_id=None, action=None)
+    _, state, _, chooser = await crystal_ball_waiting(fd, start_hauntkeeper, channel, users)
     keys = list(state.pending.payload.get("cards") or state.script[-1].steps[0]
                 ["_crystal_ball_card"]["cards"])
     names = {card_name(k) for k in keys}
