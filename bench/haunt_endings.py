@@ -102,6 +102,18 @@ seeking a strong one 18-25. All Living Things' row is the heroes setting a known
 weakness up on purpose (2026-12-06: a fight that meets it is worth 2 dice more, those
 lacking the omen, weapon or card it needs explore for one); it was 47.0 / 53.0 / 50.5 /
 50.5.
+
+After It's Alive! left the Organ Room to be found (2026-12-07, seeds 0-99, 100 games a
+cell, 3 / 4 / 5 / 6 players), the classic haunts outside 40-60% or at its edge were
+retuned by their designed values (each value's comment in data/ has every figure
+tried): Night Murder 38 / 52 / 48 / 38 -> 51 / 52 / 48 / 45 (Might every 5 rounds at 3,
+Speed every 4 at 6), Better with Friends 61 / 51 / 49 / 60 -> 49 / 51 / 49 / 47 (flotsam
+in 5 rooms at 3, the water rising 5 rooms at 6), It's Alive! 52 / 64 / 60 / 60 -> 52 /
+53 / 50 / 52 (3 / 3 / 5 Antibodies at 4-6), Offspring 53 / 61 / 54 / 53 -> 53 / 48 /
+54 / 53 (6+ to wither at 4), Pay the Piper 48 / 55 / 51 / 61 -> 48 / 55 / 51 / 58 (11
+rats at 6); unchanged: Ghost Bride 51 / 52 / 41 / 44, Mummy 47 / 43 / 58 / 50, Wail 50 /
+55 / 50 / 58. Neibolt at 4 players (no value changed): Henry 44, Nightmares 46, All
+Living Things 59, Ritual 44, Clown 45.
 """
 
 from __future__ import annotations

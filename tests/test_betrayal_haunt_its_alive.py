@@ -72,7 +72,7 @@ def offer_ids(state: BetrayalState, seat: int) -> list[str]:
 
 # ---------------------------------------------------------------- setup
 
-@pytest.mark.parametrize(("players", "antibodies"), [(3, 1), (4, 2), (5, 2), (6, 4)])
+@pytest.mark.parametrize(("players", "antibodies"), [(3, 1), (4, 3), (5, 3), (6, 5)])
 def test_setup_by_player_count(players: int, antibodies: int) -> None:
     state, events = start(players, seed=2)
     hall = state.tile_of("entrance_hall")
