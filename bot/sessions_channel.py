@@ -43,7 +43,7 @@ from bot.store import (
 )
 from bot.store.guard import guarded
 from bot.summary import LOG_ALL, played_entries
-from bot.table_record import OVER, Table
+from bot.table_record import ACTIVE, OVER, Table
 from bot.texts import say
 from bot.worker import WORKERS, Ahead, Played, Worker
 
@@ -245,11 +245,21 @@ class ChannelGames:
         return saved
 
     async def _arm(self, played: Played, loaded: Table) -> list[TimerArm]:
-        """The turn timers a save arms, written in its transaction. Declared here, where
-        the save is, so a save reads whole; decided by the timers' layer
-        (bot/sessions_timers.py), which sits above this one because a timer that falls
-        due plays as a click does (`_ready`, `_save`, the AI chain)."""
-        raise NotImplementedError
+        """The turn timers this save arms (none while an AI is to act: the chain goes on),
+        counted from the turn's start: a save that leaves waiting the turn `loaded`
+        waited for (a move within it) arms them from when its timers were first armed
+        (the store's, read only then), so a turn's limit is not put off by each move."""
+        if played.ai.to_act or played.table.status != ACTIVE:
+            return []
+        settings = await self.settings.get(played.table.guild_id)
+        if not settings.timer_on:
+            return []
+        now = self.clock()
+        since = now
+        turn = turn_timers.turn_of(played.table)
+        if turn is not None and loaded.id is not None and turn == turn_timers.turn_of(loaded):
+            since = turn_timers.turn_start(await self.store.timers_of(loaded.id), turn, now)
+        return turn_timers.arm(played.table, settings, now, since)
 
     async def _told(self, played: Played) -> GameResult | None:
         """The story of the game `played` ends (bot/summary.py): its summary joins the

@@ -3,7 +3,7 @@ the door). It is apart so a timer's life reads in one place: armed by a save, fi
 the dispatcher, a reminder sent once.
 
 A save that hands the turn to a human arms the server's timers in the same transaction
-(`_arm`, which bot/sessions_channel.py's `_save` calls), and every save replaces them,
+(bot/sessions_channel.py's `_arm`, called by its `_save`), and every save replaces them,
 so any action cancels them; a save that leaves the same turn waiting arms them again
 from that turn's start. `fire_timer` fires one as a click would play, only if the table
 is still at the version the timer was armed for. The server's settings come from
@@ -20,9 +20,9 @@ from bot.delivery import Sequenced, sequenced, timer_key
 from bot.locales import speaking
 from bot.sessions_ai import AiChain
 from bot.sessions_channel import LOGGER, Behind
-from bot.store import TimerArm, TurnTimer
-from bot.table_record import ACTIVE, Table
-from bot.worker import Ahead, Played
+from bot.store import TurnTimer
+from bot.table_record import Table
+from bot.worker import Ahead
 
 log = logging.getLogger(LOGGER)
 
@@ -30,23 +30,6 @@ log = logging.getLogger(LOGGER)
 class TurnTimers(AiChain):
     """The turn timers a save arms, and one that falls due: a reminder, or the
     turn's end played as the server says (then the AI chain, as after a click)."""
-
-    async def _arm(self, played: Played, loaded: Table) -> list[TimerArm]:
-        """The turn timers this save arms (none while an AI is to act: the chain goes on),
-        counted from the turn's start: a save that leaves waiting the turn `loaded`
-        waited for (a move within it) arms them from when its timers were first armed
-        (the store's, read only then), so a turn's limit is not put off by each move."""
-        if played.ai.to_act or played.table.status != ACTIVE:
-            return []
-        settings = await self.settings.get(played.table.guild_id)
-        if not settings.timer_on:
-            return []
-        now = self.clock()
-        since = now
-        turn = turn_timers.turn_of(played.table)
-        if turn is not None and loaded.id is not None and turn == turn_timers.turn_of(loaded):
-            since = turn_timers.turn_start(await self.store.timers_of(loaded.id), turn, now)
-        return turn_timers.arm(played.table, settings, now, since)
 
     async def fire_timer(self, timer: TurnTimer) -> Outcome | None:
         """A turn timer fell due: if the table is still as it was armed, remind the

@@ -43,9 +43,11 @@ def test_the_sessions_are_their_layers_lowest_first() -> None:
                                               ChannelGames, object)
 
 
-def test_a_save_arms_the_timers_layers_timers() -> None:
-    assert sessions.Sessions._arm is TurnTimers._arm
-    assert ChannelGames._arm is not TurnTimers._arm
+def test_a_save_arms_its_timers_in_its_own_layer() -> None:
+    """The save arms the turn's timers where it is written (no stand-in for a layer
+    above to fill); the timers' layer fires them."""
+    assert sessions.Sessions._arm is ChannelGames._arm
+    assert "_arm" not in vars(TurnTimers)
 
 
 def test_every_layer_logs_as_the_door() -> None:
