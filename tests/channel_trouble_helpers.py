@@ -16,6 +16,7 @@ from bot.texts import say
 from tests.conftest import BotFactory
 from tests.e2e_helpers import game_components, latest_turn, open_and_start, to_move
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
+from tests.fakediscord.faults import Fault
 
 # A move in a channel Discord serves normally, answered and shown, well under the 2 s a
 # troubled channel is made to wait in these tests (a loaded CI machine included).
@@ -108,3 +109,19 @@ async def others_play(fd: FakeDiscord, bot: HauntBot, others: list[Game],
         for game, (handle, seconds) in zip(others, results, strict=True):
             assert quiet(handle), (game.channel, handle.ephemeral_texts())
             assert seconds < PROMPT, f"channel {game.channel} took {seconds:.2f}s"
+
+
+def burst(fd: FakeDiscord, channel: int, status: int, seconds: float) -> list[Fault]:
+    """Every message route of the channel answered `status` (a 5xx) until `seconds`
+    pass, as a burst of Discord's errors on one channel's backend."""
+    faults = [fd.faults.add(method, path, status, times=10**6)
+              for method, path in (("PATCH", rf"/channels/{channel}/messages/\d+"),
+                                   ("POST", rf"/channels/{channel}/messages"),
+                                   ("DELETE", rf"/channels/{channel}/messages/\d+"))]
+
+    def end() -> None:
+        for fault in faults:
+            fault.times = 0
+
+    asyncio.get_running_loop().call_later(seconds, end)
+    return faults

@@ -20,6 +20,7 @@ import pytest
 from bot.client import HauntBot
 from bot.texts import say
 from tests.channel_trouble_helpers import (
+    burst,
     delivered,
     games,
     others_play,
@@ -29,26 +30,10 @@ from tests.channel_trouble_helpers import (
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, turn_posts
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.faults import Fault
 from tests.test_e2e_crash import pings
 
 BURST = 10.0  # seconds Discord fails the channel's routes
 RETRY = 2.0  # the bot's retry of owed deliveries, shortened from its 30 s for the test
-
-
-def burst(fd: FakeDiscord, channel: int, status: int) -> list[Fault]:
-    """Every message route of the channel answered `status` until BURST seconds pass."""
-    faults = [fd.faults.add(method, path, status, times=10**6)
-              for method, path in (("PATCH", rf"/channels/{channel}/messages/\d+"),
-                                   ("POST", rf"/channels/{channel}/messages"),
-                                   ("DELETE", rf"/channels/{channel}/messages/\d+"))]
-
-    def end() -> None:
-        for fault in faults:
-            fault.times = 0
-
-    asyncio.get_running_loop().call_later(BURST, end)
-    return faults
 
 
 # Seconds after the burst by which the channel has caught up: discord.py's last try of
@@ -72,7 +57,7 @@ async def test_a_5xx_burst_on_one_channel_catches_up_once_and_others_play(
     posts = turn_posts(fd, failing.channel)
     loop = asyncio.get_running_loop()
     began = loop.time()
-    faults = burst(fd, failing.channel, status)
+    faults = burst(fd, failing.channel, status, BURST)
     clicking = asyncio.create_task(
         press_first(fd, failing.mover(fd), latest_turn(fd, failing.channel)))
     await fd.wait_until(lambda: any(f.hits for f in faults), timeout=5, what="a 5xx")

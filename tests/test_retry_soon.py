@@ -17,11 +17,10 @@ import pytest
 
 from bot.client import HauntBot
 from bot.courier import Courier, Outcome
-from tests.channel_trouble_helpers import games, press_first, shown
+from tests.channel_trouble_helpers import burst, games, press_first, shown
 from tests.conftest import BotFactory
 from tests.e2e_helpers import latest_turn, turn_posts
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.faults import Fault
 from tests.test_e2e_crash import pings
 
 SOON = (0.3, 0.6, 1.2)  # RETRY_SOON, shortened for the test: retried at 0.3, 0.9, 2.1 s
@@ -50,7 +49,7 @@ async def test_a_503_burst_is_caught_up_by_the_quick_retries_one_delivery_at_a_t
     posts = turn_posts(fd, failing.channel)
     loop = asyncio.get_running_loop()
     began = loop.time()
-    faults = burst_of(fd, failing.channel)
+    faults = burst(fd, failing.channel, 503, BURST)
     await press_first(fd, failing.mover(fd), latest_turn(fd, failing.channel))
     await shown(bot, failing.channel, timeout=BURST + 3.0)  # not the 600 s retry
     assert loop.time() - began >= BURST  # not before Discord answered again
@@ -64,19 +63,3 @@ async def test_a_503_burst_is_caught_up_by_the_quick_retries_one_delivery_at_a_t
     # second chain: SOON_REST apart at most.
     bot._retry_soon(failing.channel, None)
     assert failing.channel not in bot._soon
-
-
-def burst_of(fd: FakeDiscord, channel: int) -> list[Fault]:
-    """Every message route of the channel answered 503 until BURST seconds pass (as
-    tests/test_e2e_channel_trouble_5xx.py's burst, shorter)."""
-    faults = [fd.faults.add(method, path, 503, times=10**6)
-              for method, path in (("PATCH", rf"/channels/{channel}/messages/\d+"),
-                                   ("POST", rf"/channels/{channel}/messages"),
-                                   ("DELETE", rf"/channels/{channel}/messages/\d+"))]
-
-    def end() -> None:
-        for fault in faults:
-            fault.times = 0
-
-    asyncio.get_running_loop().call_later(BURST, end)
-    return faults
